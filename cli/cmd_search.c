@@ -1,0 +1,642 @@
+/*
+** cmd_search.c -- `warpmatch search [OPTIONS] PATTERN [FILE...]`.
+**
+** Flow: parse and check the options (all pattern errors are found here,
+** before any file is read) -> make one context (backend, threads) -> for each
+** file: wm_seqfile_read, pick the database for its format (compiled lazily,
+** at most two: DNA and BYTES), wm_search / wm_count, print -> exit status.
+** A file that cannot be read is reported on stderr and the others are still
+** searched; option errors stop before the first file.
+*/
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "warpmatch.h"
+#include "io/seqfile.h"
+#include "io/print.h"
+#include "cli.h"
+
+typedef enum { OUT_TSV = 0, OUT_BED = 1, OUT_JSON = 2 } out_format_t;
+typedef enum { ALPHA_AUTO = 0, ALPHA_DNA = 1, ALPHA_TEXT = 2 } alpha_choice_t;
+
+static const char *const format_words[] = { "tsv", "bed", "json", NULL };
+static const char *const alphabet_words[] = { "auto", "dna", "text", NULL };
+static const char *const algo_words[] = { "auto", "shiftor", "bitap", "myers", NULL };
+static const char *const backend_words[] = { "auto", "cpu", "cuda", NULL };
+
+static void print_help(void) {
+    fputs(
+"Usage: warpmatch search [OPTIONS] PATTERN [FILE...]\n"
+"\n"
+"Find every occurrence of PATTERN in each FILE, exactly or within k errors.\n"
+"With no FILE, or where FILE is -, read standard input. A file may be plain\n"
+"(searched as bytes, binary bytes included), FASTA or FASTQ (searched record by\n"
+"record; a match never crosses a record border), each possibly gzip-compressed.\n"
+"\n"
+"Matching:\n"
+"  -k, --max-edits N     errors allowed, less than the pattern length [0]\n"
+"      --hamming         count substitutions only (Hamming distance)\n"
+"                        [edit distance: substitutions, insertions, deletions]\n"
+"  -i, --ignore-case     fold ASCII letter case [case matters in text mode]\n"
+"      --revcomp         also search the reverse complement of a nucleotide\n"
+"                        pattern; its hits are reported on strand '-'\n"
+"      --alphabet A      auto, dna or text [auto]\n"
+"                          dna:  pattern letters are IUPAC codes\n"
+"                                (ACGTURYSWKMBDHVN, either case) matching the\n"
+"                                bases A, C, G, T of the text, either case;\n"
+"                                other text bytes (N too) match nothing\n"
+"                          text: each byte matches itself\n"
+"                          auto: dna for a FASTA or FASTQ file when the\n"
+"                                pattern has IUPAC letters only, else text;\n"
+"                                chosen per file (plain files: always text)\n"
+"      --algo A          auto, shiftor (k = 0 only), bitap, myers (edit distance\n"
+"                        only) [auto: chosen by pattern length, k and metric]\n"
+"  -e, --pattern P       use P as the pattern (for a pattern starting with '-');\n"
+"                        every argument is then a FILE\n"
+"\n"
+"Execution:\n"
+"      --backend B       auto, cpu or cuda [auto: cuda when built and a GPU is\n"
+"                        found, else cpu]\n"
+"  -j, --threads N       CPU threads, 0 = all online cores [0]\n"
+"      --chunk-bytes N   work unit per thread or GPU batch, K/M/G suffixes\n"
+"                        allowed (for testing) [0 = tuned]\n"
+"      --no-progress     never show the progress line (shown on stderr only\n"
+"                        when stderr is a terminal and the run lasts over 1 s)\n"
+"\n"
+"Output:\n"
+"      --format F        tsv, bed or json [tsv]\n"
+"      --json            the same as --format json\n"
+"  -c, --count           print one line per file, source<TAB>count, instead of\n"
+"                        the matches (not with --format bed or json)\n"
+"      --by-record       with -c (implied): one line per record,\n"
+"                        source<TAB>record<TAB>count, records with 0 included\n"
+"  -q, --quiet           no output, exit status only; stop at the first match\n"
+"  -h, --help            show this help\n"
+"\n"
+"Output lines (no header):\n"
+"  tsv   source<TAB>record<TAB>start<TAB>end<TAB>errors<TAB>strand\n"
+"  bed   record<TAB>start<TAB>end<TAB>name<TAB>errors<TAB>strand (BED6; name is\n"
+"        the pattern cut to 64 bytes; a plain file's source is the chrom)\n"
+"  json  JSON Lines: {\"type\":\"begin\",...} per source, {\"type\":\"match\",...}\n"
+"        per match, {\"type\":\"end\",...} per source, one {\"type\":\"summary\",...}\n"
+"        (its bytes: the sequence bytes searched, after FASTA/FASTQ parsing)\n"
+"  source is FILE as given (- for standard input), record the sequence name\n"
+"  (. for plain input), strand + or -.\n"
+"\n"
+"Which matches: one line per end position e (and strand) where some substring\n"
+"ending at e is within k errors of the pattern. errors = the smallest such\n"
+"count; start = the largest s with distance(pattern, text[s,e)) = errors (the\n"
+"shortest occurrence). Coordinates are 0-based, half-open, within the record;\n"
+"strand '-' hits use forward-strand coordinates. Lines are sorted by source (in\n"
+"the order given), record, end, strand, and are the same for every backend and\n"
+"thread count.\n"
+"\n"
+"Exit status: 0 if a match was found, 1 if none, 2 if an error occurred (an\n"
+"error wins, unless -q found a match).\n", stdout);
+}
+
+static void usage_hint(void) {
+    fprintf(stderr, "Try 'warpmatch search --help'.\n");
+}
+
+/* ---- options --------------------------------------------------------------- */
+
+typedef struct {
+    const uint8_t *pattern;
+    size_t m;
+    int iupac;                   /* the pattern has IUPAC nucleotide letters only */
+    wm_opts_t o;                 /* alphabet is set per database               */
+    alpha_choice_t alphabet;
+    wm_context_opts_t co;
+    int count, by_record, quiet, progress;
+    out_format_t format;
+    char bed_name[WM_BED_NAME_MAX + 1];
+} search_args_t;
+
+static int is_iupac(const uint8_t *p, size_t m) {
+    for (size_t i = 0; i < m; ++i)
+        if (p[i] == '\0' || strchr("ACGTURYSWKMBDHVNacgturyswkmbdhvn", p[i]) == NULL)
+            return 0;
+    return 1;
+}
+
+/* ---- progress line (stderr, only when it is a terminal) ----------------------- */
+
+typedef struct {
+    int enabled;
+    double t_start;              /* when the command started                 */
+    double t_file;               /* when the current file's search started   */
+    double t_last;               /* when the line was last drawn             */
+    size_t width;                /* characters of the line on screen, 0 = none */
+    int stdout_tty;              /* matches and the line share a terminal     */
+    pthread_mutex_t mu;          /* in case the library reports from workers */
+} progress_t;
+
+static void human(char *buf, size_t len, double v, const char *unit) {
+    static const char *const pre[] = { "", "k", "M", "G", "T", "P" };
+    int i = 0;
+    while (v >= 1000.0 && i < 5) {
+        v /= 1000.0;
+        ++i;
+    }
+    snprintf(buf, len, "%.1f %s%s", v, pre[i], unit);
+}
+
+/* Erase the line; the caller holds mu (or no other thread can draw). */
+static void progress_clear_locked(progress_t *pg) {
+    if (pg->width > 0) {
+        fprintf(stderr, "\r%*s\r", (int)pg->width, "");
+        pg->width = 0;
+    }
+}
+
+static void progress_clear(progress_t *pg) {
+    if (!pg->enabled)
+        return;
+    pthread_mutex_lock(&pg->mu);
+    progress_clear_locked(pg);
+    pthread_mutex_unlock(&pg->mu);
+}
+
+static void on_progress(uint64_t done, uint64_t total, void *user) {
+    progress_t *pg = user;
+    double now = wm_cli_now();
+    if (!pg->enabled || now - pg->t_start <= 1.0)
+        return;
+    pthread_mutex_lock(&pg->mu);
+    if (now - pg->t_last >= 0.25) {
+        /* "3.2 of 10.0 GB": both in the unit of the total. */
+        static const char *const pre[] = { "", "k", "M", "G", "T", "P" };
+        double scale = 1.0;
+        int i = 0;
+        while ((double)total >= scale * 1000.0 && i < 5) {
+            scale *= 1000.0;
+            ++i;
+        }
+        char rate[32];
+        double dt = now - pg->t_file;
+        human(rate, sizeof rate, dt > 0 ? (double)done / dt : 0.0, "B/s");
+        char line[128];
+        int n = snprintf(line, sizeof line, "%s: %.1f of %.1f %sB, %s", WM_PROG,
+                         (double)done / scale, (double)total / scale, pre[i], rate);
+        if (pg->stdout_tty)
+            fflush(stdout);      /* matches found so far go above the line */
+        if (n > 0) {
+            size_t w = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+            /* Pad over a longer previous line. */
+            fprintf(stderr, "\r%s%*s", line, pg->width > w ? (int)(pg->width - w) : 0, "");
+            if (pg->width < w)
+                pg->width = w;
+        }
+        pg->t_last = now;
+    }
+    pthread_mutex_unlock(&pg->mu);
+}
+
+/* ---- the match sink --------------------------------------------------------- */
+
+typedef struct {
+    FILE *out;
+    const search_args_t *a;
+    const char *source;
+    const wm_seqfile_t *sf;
+    uint64_t n;                  /* matches in this file                        */
+    uint64_t *per_record;        /* --by-record counts, else NULL               */
+    progress_t *pg;
+    int write_failed, write_errno;
+} sink_t;
+
+static const char *record_name(const wm_seqfile_t *sf, uint64_t r) {
+    if (sf->names == NULL || r >= sf->text.n_rec || sf->names[r] == NULL)
+        return ".";
+    return sf->names[r];
+}
+
+static int on_match(const wm_match_t *m, void *user) {
+    sink_t *s = user;
+    s->n++;
+    if (s->a->quiet)
+        return 1;                                  /* one match decides it */
+    if (s->per_record != NULL) {
+        if (m->record < s->sf->text.n_rec)
+            s->per_record[m->record]++;
+        return 0;
+    }
+    if (s->pg->enabled)
+        progress_clear(s->pg);                     /* keep matches off its line */
+    switch (s->a->format) {
+    case OUT_TSV:
+        wm_print_tsv(s->out, s->source, record_name(s->sf, m->record), m);
+        break;
+    case OUT_BED:
+        wm_print_bed(s->out,
+                     s->sf->format == WM_FMT_PLAIN ? s->source : record_name(s->sf, m->record),
+                     s->a->bed_name, m);
+        break;
+    case OUT_JSON:
+        wm_print_json_match(s->out, s->source, record_name(s->sf, m->record), m);
+        break;
+    }
+    if (ferror(s->out)) {                          /* e.g. a closed pipe */
+        s->write_failed = 1;
+        s->write_errno = errno;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- the run ------------------------------------------------------------------ */
+
+typedef struct {
+    search_args_t *a;
+    wm_context_t *cx;
+    wm_db_t *db[2];              /* [0] BYTES, [1] DNA; compiled on first use   */
+    progress_t pg;
+    FILE *out;
+    uint64_t n_matches, n_sources, n_bytes;
+    int any_match, any_error, fatal, write_failed, write_errno;
+} run_t;
+
+/* Print "warpmatch: <what>: <library message>" for a failed call. */
+static void report_status(run_t *r, const char *what, wm_status st) {
+    const char *msg = r->cx != NULL ? wm_context_errmsg(r->cx) : "";
+    progress_clear(&r->pg);
+    if (msg != NULL && msg[0] != '\0')
+        wm_cli_error("%s: %s", what, msg);
+    else
+        wm_cli_error("%s: %s", what, wm_strerror(st));
+}
+
+static wm_db_t *get_db(run_t *r, int dna) {
+    if (r->db[dna] != NULL)
+        return r->db[dna];
+    wm_opts_t o = r->a->o;
+    o.alphabet = dna ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
+    wm_status st = wm_compile(r->a->pattern, r->a->m, &o, &r->db[dna]);
+    if (st != WM_OK) {
+        r->db[dna] = NULL;
+        progress_clear(&r->pg);
+        wm_cli_error("cannot compile the pattern (%s alphabet): %s",
+                     dna ? "dna" : "text", wm_strerror(st));
+        r->fatal = 1;
+        return NULL;
+    }
+    return r->db[dna];
+}
+
+static void search_file(run_t *r, const char *path) {
+    search_args_t *a = r->a;
+    wm_seqfile_t sf;
+    char err[1024] = "";
+    memset(&sf, 0, sizeof sf);
+
+    wm_status st = wm_seqfile_read(path, 0, &sf, err, sizeof err);
+    if (st != WM_OK) {
+        progress_clear(&r->pg);
+        if (err[0] != '\0')
+            wm_cli_error("%s", err);
+        else
+            wm_cli_error("%s: %s", path, wm_strerror(st));
+        r->any_error = 1;
+        wm_seqfile_close(&sf);
+        return;
+    }
+
+    int dna = a->alphabet == ALPHA_DNA ||
+              (a->alphabet == ALPHA_AUTO && sf.format != WM_FMT_PLAIN && a->iupac);
+    wm_db_t *db = get_db(r, dna);
+    if (db == NULL) {
+        r->any_error = 1;
+        wm_seqfile_close(&sf);
+        return;
+    }
+
+    sink_t s;
+    memset(&s, 0, sizeof s);
+    s.out = r->out;
+    s.a = a;
+    s.source = path;
+    s.sf = &sf;
+    s.pg = &r->pg;
+
+    r->n_sources++;
+    r->n_bytes += sf.text.len;
+    r->pg.t_file = wm_cli_now();
+    if (a->format == OUT_JSON && !a->count && !a->quiet)
+        wm_print_json_begin(r->out, path);
+
+    if (a->count && !a->by_record && !a->quiet) {
+        uint64_t n = 0;
+        st = wm_count(r->cx, db, &sf.text, &n);
+        s.n = n;
+        if (st == WM_OK)
+            wm_print_count(r->out, path, NULL, n);
+    } else {
+        if (a->count && a->by_record && !a->quiet) {
+            size_t n_rec = sf.text.n_rec > 0 ? sf.text.n_rec : 1;
+            s.per_record = calloc(n_rec, sizeof *s.per_record);
+            if (s.per_record == NULL) {
+                wm_cli_error("%s: %s", path, wm_strerror(WM_NOMEM));
+                r->any_error = 1;
+                wm_seqfile_close(&sf);
+                return;
+            }
+        }
+        st = wm_search(r->cx, db, &sf.text, on_match, &s);
+        if (st == WM_STOPPED)
+            st = WM_OK;                 /* -q found its match, or a write failed */
+        if (st == WM_OK && s.per_record != NULL) {
+            size_t n_rec = sf.text.n_rec;
+            for (size_t i = 0; i < n_rec; ++i)
+                wm_print_count(r->out, path, record_name(&sf, i), s.per_record[i]);
+        }
+        free(s.per_record);
+    }
+    progress_clear(&r->pg);
+    if (st != WM_OK) {
+        report_status(r, path, st);
+        r->any_error = 1;
+    }
+    if (a->format == OUT_JSON && !a->count && !a->quiet)
+        wm_print_json_end(r->out, path, s.n);
+
+    r->n_matches += s.n;
+    if (s.n > 0)
+        r->any_match = 1;
+    if (s.write_failed || ferror(r->out)) {
+        r->write_failed = 1;
+        r->write_errno = s.write_failed ? s.write_errno : errno;
+    }
+    wm_seqfile_close(&sf);
+}
+
+/* ---- option parsing ------------------------------------------------------------- */
+
+enum {
+    OPT_HAMMING = 256, OPT_REVCOMP, OPT_ALPHABET, OPT_ALGO, OPT_BACKEND,
+    OPT_CHUNK, OPT_BY_RECORD, OPT_FORMAT, OPT_JSON, OPT_NO_PROGRESS
+};
+
+static const struct option long_opts[] = {
+    { "max-edits",   required_argument, NULL, 'k' },
+    { "hamming",     no_argument,       NULL, OPT_HAMMING },
+    { "ignore-case", no_argument,       NULL, 'i' },
+    { "revcomp",     no_argument,       NULL, OPT_REVCOMP },
+    { "alphabet",    required_argument, NULL, OPT_ALPHABET },
+    { "algo",        required_argument, NULL, OPT_ALGO },
+    { "pattern",     required_argument, NULL, 'e' },
+    { "backend",     required_argument, NULL, OPT_BACKEND },
+    { "threads",     required_argument, NULL, 'j' },
+    { "chunk-bytes", required_argument, NULL, OPT_CHUNK },
+    { "no-progress", no_argument,       NULL, OPT_NO_PROGRESS },
+    { "count",       no_argument,       NULL, 'c' },
+    { "by-record",   no_argument,       NULL, OPT_BY_RECORD },
+    { "format",      required_argument, NULL, OPT_FORMAT },
+    { "json",        no_argument,       NULL, OPT_JSON },
+    { "quiet",       no_argument,       NULL, 'q' },
+    { "help",        no_argument,       NULL, 'h' },
+    { NULL, 0, NULL, 0 }
+};
+
+/* Look a word up among `words`; print a message naming the choices if absent. */
+static int choose(const char *opt, const char *val, const char *const *words) {
+    int i = wm_cli_lookup(val, words);
+    if (i < 0) {
+        char list[128] = "";
+        for (int j = 0; words[j] != NULL; ++j) {
+            strncat(list, j == 0 ? "" : words[j + 1] == NULL ? " or " : ", ",
+                    sizeof list - strlen(list) - 1);
+            strncat(list, words[j], sizeof list - strlen(list) - 1);
+        }
+        wm_cli_error("unknown %s '%s' (expected %s)", opt, val, list);
+    }
+    return i;
+}
+
+/* Returns 0 to go on, 1 after --help (exit 0), -1 on a bad option (exit 2).
+** *first_arg is the index of the first non-option argument. */
+static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
+    const char *pattern = NULL;
+    uint64_t v;
+    int c;
+
+    a->o = wm_opts_default();
+    a->co = wm_context_opts_default();
+    a->alphabet = ALPHA_AUTO;
+    a->format = OUT_TSV;
+    a->progress = 1;
+
+    opterr = 0;                 /* our own messages, in our own form */
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":k:ie:j:cqh", long_opts, NULL)) != -1) {
+        switch (c) {
+        case 'k':
+            if (wm_cli_option_u64("-k/--max-edits", optarg, UINT32_MAX, 0, &v) < 0)
+                return -1;
+            a->o.max_edits = (uint32_t)v;
+            break;
+        case OPT_HAMMING: a->o.metric = WM_METRIC_HAMMING; break;
+        case 'i': a->o.case_insensitive = 1; break;
+        case OPT_REVCOMP: a->o.revcomp = 1; break;
+        case OPT_ALPHABET: {
+            int i = choose("--alphabet", optarg, alphabet_words);
+            if (i < 0)
+                return -1;
+            a->alphabet = (alpha_choice_t)i;
+            break;
+        }
+        case OPT_ALGO: {
+            int i = choose("--algo", optarg, algo_words);
+            if (i < 0)
+                return -1;
+            a->o.algo = (wm_algo_t)i;      /* same order as wm_algo_t */
+            break;
+        }
+        case 'e':
+            if (pattern != NULL) {
+                wm_cli_error("only one pattern is supported (-e given twice)");
+                return -1;
+            }
+            pattern = optarg;
+            break;
+        case OPT_BACKEND: {
+            int i = choose("--backend", optarg, backend_words);
+            if (i < 0)
+                return -1;
+            a->co.backend = (wm_backend_t)i;  /* same order as wm_backend_t */
+            break;
+        }
+        case 'j':
+            if (wm_cli_option_u64("-j/--threads", optarg, 65536, 0, &v) < 0)
+                return -1;
+            a->co.threads = (int)v;
+            break;
+        case OPT_CHUNK:
+            if (wm_cli_option_u64("--chunk-bytes", optarg, UINT64_MAX, 1, &v) < 0)
+                return -1;
+            a->co.chunk_bytes = v;
+            break;
+        case OPT_NO_PROGRESS: a->progress = 0; break;
+        case 'c': a->count = 1; break;
+        case OPT_BY_RECORD: a->by_record = 1; a->count = 1; break;
+        case OPT_FORMAT: {
+            int i = choose("--format", optarg, format_words);
+            if (i < 0)
+                return -1;
+            a->format = (out_format_t)i;
+            break;
+        }
+        case OPT_JSON: a->format = OUT_JSON; break;
+        case 'q': a->quiet = 1; break;
+        case 'h':
+            print_help();
+            return 1;
+        case ':':
+            if (optopt > 0 && optopt < 256)
+                wm_cli_error("option '-%c' needs a value", optopt);
+            else
+                wm_cli_error("option '%s' needs a value", argv[optind - 1]);
+            return -1;
+        default:
+            if (optopt > 0 && optopt < 256)
+                wm_cli_error("unknown option '-%c'", optopt);
+            else
+                wm_cli_error("unknown option '%s'", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (pattern == NULL) {
+        if (optind >= argc) {
+            wm_cli_error("no pattern given");
+            return -1;
+        }
+        pattern = argv[optind++];
+    }
+    *first_arg = optind;
+    a->pattern = (const uint8_t *)pattern;
+    a->m = strlen(pattern);
+    a->iupac = is_iupac(a->pattern, a->m);
+    wm_print_bed_name(a->bed_name, a->pattern, a->m);
+    return 0;
+}
+
+/* The checks that do not depend on a file, with messages that name the
+** option at fault. Returns 0 or -1 (message printed). */
+static int check_args(const search_args_t *a) {
+    if (a->m == 0) {
+        wm_cli_error("the pattern is empty");
+        return -1;
+    }
+    if (a->m > WM_MAX_PATTERN) {
+        wm_cli_error("the pattern is %zu bytes long; the longest allowed is %u",
+                     a->m, WM_MAX_PATTERN);
+        return -1;
+    }
+    if (a->o.max_edits >= a->m) {
+        wm_cli_error("-k %u must be less than the pattern length %zu "
+                     "(with k >= m every position would match)", a->o.max_edits, a->m);
+        return -1;
+    }
+    if (a->o.algo == WM_ALGO_SHIFTOR && a->o.max_edits > 0) {
+        wm_cli_error("--algo shiftor finds exact matches only (-k 0); use bitap or myers");
+        return -1;
+    }
+    if (a->o.algo == WM_ALGO_MYERS && a->o.metric == WM_METRIC_HAMMING) {
+        wm_cli_error("--algo myers computes edit distance only; use bitap with --hamming");
+        return -1;
+    }
+    if (a->o.revcomp && !a->iupac) {
+        wm_cli_error("--revcomp needs a nucleotide pattern (IUPAC letters ACGTURYSWKMBDHVN)");
+        return -1;
+    }
+    if (a->alphabet == ALPHA_DNA && !a->iupac) {
+        wm_cli_error("--alphabet dna needs a pattern of IUPAC nucleotide letters "
+                     "(ACGTURYSWKMBDHVN)");
+        return -1;
+    }
+    if (a->count && a->format != OUT_TSV && !a->quiet) {
+        wm_cli_error("-c/--count prints TSV lines; it cannot be combined with --format %s",
+                     format_words[a->format]);
+        return -1;
+    }
+    return 0;
+}
+
+int wm_cmd_search(int argc, char **argv) {
+    static char outbuf[1 << 20];
+    search_args_t a;
+    run_t r;
+    int first_arg = 0;
+
+    memset(&a, 0, sizeof a);
+    memset(&r, 0, sizeof r);
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    r.a = &a;
+    r.out = stdout;
+    r.pg.t_start = wm_cli_now();
+    pthread_mutex_init(&r.pg.mu, NULL);
+
+    int rc = parse_args(argc, argv, &a, &first_arg);
+    if (rc == 1)
+        return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+    if (rc < 0) {
+        usage_hint();
+        return WM_EXIT_ERROR;
+    }
+    if (check_args(&a) < 0)
+        return WM_EXIT_ERROR;
+
+    r.pg.enabled = a.progress && !a.quiet && isatty(STDERR_FILENO);
+    r.pg.stdout_tty = isatty(STDOUT_FILENO);
+    if (r.pg.enabled) {
+        a.co.progress = on_progress;
+        a.co.progress_user = &r.pg;
+    }
+    wm_status st = wm_context_new(&a.co, &r.cx);
+    if (st != WM_OK) {
+        const char *msg = r.cx != NULL ? wm_context_errmsg(r.cx) : "";
+        wm_cli_error("cannot use the %s backend: %s", backend_words[a.co.backend],
+                     msg != NULL && msg[0] != '\0' ? msg : wm_strerror(st));
+        wm_context_free(r.cx);
+        return WM_EXIT_ERROR;
+    }
+
+    if (first_arg >= argc) {
+        search_file(&r, "-");
+    } else {
+        for (int i = first_arg; i < argc; ++i) {
+            search_file(&r, argv[i]);
+            if (r.fatal || r.write_failed || (a.quiet && r.any_match))
+                break;
+        }
+    }
+    if (a.format == OUT_JSON && !a.count && !a.quiet && !r.fatal && !r.write_failed)
+        wm_print_json_summary(r.out, r.n_matches, r.n_sources, r.n_bytes);
+
+    wm_db_free(r.db[0]);
+    wm_db_free(r.db[1]);
+    wm_context_free(r.cx);
+    pthread_mutex_destroy(&r.pg.mu);
+
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout) || r.write_failed) {
+        int e = r.write_failed && r.write_errno != 0 ? r.write_errno : errno;
+        /* A closed pipe (`| head -1`, SIGPIPE ignored) is a quiet end, as in
+        ** ripgrep; any other write error is reported. */
+        if (e == EPIPE)
+            return (a.quiet && r.any_match) || (!r.any_error && r.any_match)
+                       ? WM_EXIT_MATCH : r.any_error ? WM_EXIT_ERROR : WM_EXIT_NOMATCH;
+        wm_cli_error("error writing the output: %s", e != 0 ? strerror(e) : "unknown error");
+        return WM_EXIT_ERROR;
+    }
+    if (a.quiet && r.any_match)
+        return WM_EXIT_MATCH;
+    if (r.any_error || r.fatal)
+        return WM_EXIT_ERROR;
+    return r.any_match ? WM_EXIT_MATCH : WM_EXIT_NOMATCH;
+}

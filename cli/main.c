@@ -1,0 +1,65 @@
+/*
+** main.c -- the warpmatch tool: picks the command and hands it its arguments.
+**
+**     warpmatch search [OPTIONS] PATTERN [FILE...]
+**     warpmatch info
+**     warpmatch --version | --help
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "warpmatch.h"
+#include "cli.h"
+
+static void print_usage(FILE *f) {
+    fprintf(f,
+        "warpmatch %s -- fast exact and approximate string search, CPU and CUDA GPU\n"
+        "\n"
+        "Usage: warpmatch COMMAND [OPTIONS] [ARGS...]\n"
+        "\n"
+        "Commands:\n"
+        "  search   every occurrence of a pattern, exactly or within k errors\n"
+        "           (edit or Hamming distance), in plain, FASTA, FASTQ or gzip files\n"
+        "  info     version, backends built, GPUs found, CPU threads\n"
+        "\n"
+        "Not yet available: align (edit distance and alignments), dtw (subsequence DTW).\n"
+        "\n"
+        "Options:\n"
+        "  -h, --help       show this help and exit\n"
+        "  -V, --version    show the version and exit\n"
+        "\n"
+        "'warpmatch COMMAND --help' shows the options of a command.\n"
+        "Exit status: 0 if something matched, 1 if nothing did, 2 on an error.\n",
+        wm_version());
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        print_usage(stderr);
+        return WM_EXIT_ERROR;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||
+        strcmp(cmd, "version") == 0) {
+        printf("warpmatch %s\n", wm_version());
+        return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+    }
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        print_usage(stdout);
+        return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+    }
+    if (strcmp(cmd, "search") == 0)
+        return wm_cmd_search(argc - 1, argv + 1);
+    if (strcmp(cmd, "info") == 0)
+        return wm_cmd_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "align") == 0 || strcmp(cmd, "dtw") == 0) {
+        wm_cli_error("'%s' is not yet available in this version", cmd);
+        return WM_EXIT_ERROR;
+    }
+    if (cmd[0] == '-')
+        wm_cli_error("unknown option '%s'", cmd);
+    else
+        wm_cli_error("unknown command '%s'", cmd);
+    fprintf(stderr, "Try 'warpmatch --help'.\n");
+    return WM_EXIT_ERROR;
+}

@@ -1,0 +1,196 @@
+/*
+** warpmatch.h -- the one public header of the warpmatch library.
+**
+** warpmatch finds every occurrence of a pattern in large texts, exactly or
+** within k errors (edit or Hamming distance), on CPU threads or a CUDA GPU.
+**
+** Life cycle (compile once, scan many, as Hyperscan does):
+**
+**     wm_opts_t o = wm_opts_default();  o.max_edits = 2;
+**     wm_db_t *db;  wm_compile(pat, m, &o, &db);            // immutable, shareable
+**     wm_context_t *cx; wm_context_new(NULL, &cx);           // backend, threads, GPU
+**     wm_text_t t = { seq, n, NULL, 0 };                     // one record
+**     wm_search(cx, db, &t, on_match, user);                 // sorted matches
+**     wm_context_free(cx); wm_db_free(db);
+**
+** Nothing here prints, exits or aborts. Every call returns a wm_status;
+** wm_strerror() turns it into static text and wm_context_errmsg() gives the
+** last detailed message of a context (CUDA's own text included).
+** Offsets are 64-bit everywhere: texts over 4 GiB are normal.
+** This header is plain C and includes neither CUDA nor MPI.
+*/
+#ifndef WARPMATCH_H
+#define WARPMATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WM_VERSION_MAJOR 0
+#define WM_VERSION_MINOR 1
+#define WM_VERSION_PATCH 0
+#define WM_VERSION_STRING "0.1.0"
+
+/* Status codes. 0 is success, positive values are non-error outcomes,
+** negative values are errors. Numbers are never reused. */
+typedef enum {
+    WM_OK = 0,
+    WM_STOPPED = 1,              /* the match callback asked to stop        */
+    WM_INVALID = -1,             /* a bad argument or option                */
+    WM_NOMEM = -2,               /* host memory could not be allocated      */
+    WM_IO = -3,                  /* a file could not be read                */
+    WM_FORMAT = -4,              /* malformed input (FASTA, FASTQ, gzip)    */
+    WM_UNSUPPORTED = -5,         /* valid, but not built or not supported   */
+    WM_NO_DEVICE = -6,           /* the CUDA backend was asked for; no GPU  */
+    WM_DEVICE = -7,              /* a CUDA call failed                      */
+    WM_DEVICE_NOMEM = -8,        /* the GPU ran out of memory               */
+    WM_INSUFFICIENT_SPACE = -9,  /* a caller's buffer is too small          */
+    WM_PATTERN_EMPTY = -10,      /* the pattern has no characters           */
+    WM_PATTERN_TOO_LONG = -11,   /* the pattern is over WM_MAX_PATTERN      */
+    WM_K_TOO_LARGE = -12         /* k >= pattern length: every place would match */
+} wm_status;
+
+/* Static text for a status code; never NULL. */
+const char *wm_strerror(int status);
+
+/* The library's version, "major.minor.patch". */
+const char *wm_version(void);
+
+/* Longest pattern a database accepts (bytes). */
+#define WM_MAX_PATTERN 65536u
+
+typedef enum { WM_METRIC_EDIT = 0, WM_METRIC_HAMMING = 1 } wm_metric_t;
+
+/* Algorithm choice; AUTO picks by pattern length, k and metric. */
+typedef enum {
+    WM_ALGO_AUTO = 0,
+    WM_ALGO_SHIFTOR = 1,   /* k = 0 only                                  */
+    WM_ALGO_BITAP = 2,     /* Wu-Manber 1992 bit-parallel NFA, edit or Hamming */
+    WM_ALGO_MYERS = 3      /* Myers/Hyyro bit-vector DP, edit distance    */
+} wm_algo_t;
+
+/* How pattern bytes are read.
+** BYTES: each byte is itself (with case_insensitive, ASCII letters fold).
+** DNA:   pattern letters are IUPAC nucleotide codes (A C G T/U R Y S W K M B D
+**        H V N) matching the text bases A, C, G, T (U reads as T); case is
+**        ignored in pattern and text (soft-masked genomes stay searchable);
+**        any other text byte (N included) matches nothing. */
+typedef enum { WM_ALPHABET_BYTES = 0, WM_ALPHABET_DNA = 1 } wm_alphabet_t;
+
+/* Options for compiling a pattern. Get defaults from wm_opts_default()
+** and change only what differs. New fields are added at the end. */
+typedef struct {
+    uint32_t max_edits;        /* k: errors allowed [0]                  */
+    wm_metric_t metric;        /* edit or Hamming [edit]                 */
+    int case_insensitive;      /* fold ASCII case [0]                    */
+    wm_alphabet_t alphabet;    /* bytes or IUPAC DNA [bytes]             */
+    int revcomp;               /* also search the reverse complement [0] */
+    wm_algo_t algo;            /* [auto]                                 */
+} wm_opts_t;
+
+wm_opts_t wm_opts_default(void);
+
+/* A compiled pattern: immutable, safe to share between threads. */
+typedef struct wm_db wm_db_t;
+
+/* Compile `pattern` (m bytes, any byte values) with options `o` (NULL = defaults).
+** Errors: WM_PATTERN_EMPTY, WM_PATTERN_TOO_LONG, WM_K_TOO_LARGE (k >= m),
+** WM_INVALID (revcomp of a non-nucleotide pattern, algo that cannot do the
+** job such as shiftor with k > 0 or myers with Hamming), WM_NOMEM.
+** On success *db owns a copy of everything it needs; free with wm_db_free(). */
+wm_status wm_compile(const uint8_t *pattern, size_t m, const wm_opts_t *o, wm_db_t **db);
+void wm_db_free(wm_db_t *db);           /* NULL is a no-op */
+
+/* What a database will run: the algorithm chosen for the CPU (after AUTO). */
+wm_algo_t wm_db_algo(const wm_db_t *db);
+const char *wm_algo_name(wm_algo_t a);
+
+/* Backends. AUTO uses the GPU when one was built in and found, else the CPU. */
+typedef enum { WM_BACKEND_AUTO = 0, WM_BACKEND_CPU = 1, WM_BACKEND_CUDA = 2 } wm_backend_t;
+
+/* Progress report: bytes of text finished so far, of total. */
+typedef void (*wm_progress_cb)(uint64_t done, uint64_t total, void *user);
+
+typedef struct {
+    wm_backend_t backend;      /* [auto]                                          */
+    int threads;               /* CPU threads; 0 = all online cores [0]           */
+    int device;                /* CUDA device ordinal [0]                         */
+    uint64_t chunk_bytes;      /* work unit per thread / per GPU batch; 0 = tuned.
+                                  Tests set it tiny so matches straddle chunks.  */
+    wm_progress_cb progress;   /* NULL = none                                     */
+    void *progress_user;
+} wm_context_opts_t;
+
+wm_context_opts_t wm_context_opts_default(void);
+
+/* An execution context: thread pool, GPU buffers and streams, last error.
+** One context is used by one thread at a time. */
+typedef struct wm_context wm_context_t;
+
+/* Errors: WM_NO_DEVICE when backend is CUDA and no GPU is found (or CUDA was
+** not built: WM_UNSUPPORTED), WM_DEVICE, WM_NOMEM, WM_INVALID. As with
+** sqlite3_open, on WM_NO_DEVICE, WM_UNSUPPORTED and WM_DEVICE *cx is still
+** set so that wm_context_errmsg() can say why; free it with wm_context_free().
+** With backend AUTO a missing or failing GPU is no error: the CPU is used. */
+wm_status wm_context_new(const wm_context_opts_t *o, wm_context_t **cx);
+void wm_context_free(wm_context_t *cx);  /* NULL is a no-op */
+/* The backend a context really uses (never AUTO). */
+wm_backend_t wm_context_backend(const wm_context_t *cx);
+/* Last error message of a context, "" when none. Valid until the next call. */
+const char *wm_context_errmsg(const wm_context_t *cx);
+
+/* A text to scan: one buffer holding one or more records back to back.
+** Record r spans [rec_start[r], rec_start[r+1]) with rec_start[n_rec] taken
+** as len; matches never cross a record border. rec_start = NULL and
+** n_rec = 0 mean one record, the whole buffer. The buffer is only read. */
+typedef struct {
+    const uint8_t *seq;
+    uint64_t len;
+    const uint64_t *rec_start;
+    size_t n_rec;
+} wm_text_t;
+
+/* One match. Offsets are within its record, 0-based, half-open.
+** The contract, identical on every backend: one match per end position `end`
+** (and strand) at which some substring ending there is within k errors of the
+** pattern; `errors` is the smallest such count and `start` the largest s with
+** distance(pattern, text[s, end)) = errors, i.e. the shortest occurrence.
+** strand 1 = the reverse complement of the pattern (coordinates stay forward). */
+typedef struct {
+    uint64_t record;           /* record index in the wm_text_t             */
+    uint64_t start, end;       /* within the record                         */
+    uint32_t errors;
+    uint32_t strand;           /* 0 = '+', 1 = '-'                          */
+} wm_match_t;
+
+/* Called once per match, in order of (record, end, strand). Return 0 to go on,
+** non-zero to stop: the search then returns WM_STOPPED. */
+typedef int (*wm_match_cb)(const wm_match_t *m, void *user);
+
+/* Search a text. Matches arrive through cb in sorted order. */
+wm_status wm_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                    wm_match_cb cb, void *user);
+
+/* Count the matches of a text without reporting them. */
+wm_status wm_count(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                   uint64_t *n_matches);
+
+/* ---- environment ------------------------------------------------------- */
+
+/* 1 when the CUDA backend was compiled in. */
+int wm_cuda_built(void);
+
+/* GPUs visible to the CUDA backend (0 when not built or none found). */
+int wm_cuda_device_count(void);
+
+/* Name and memory of GPU `i`. Returns WM_OK, WM_INVALID or WM_UNSUPPORTED. */
+wm_status wm_cuda_device_info(int i, char *name, size_t name_len,
+                              uint64_t *total_mem, uint64_t *free_mem, int *sm_count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WARPMATCH_H */

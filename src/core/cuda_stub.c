@@ -1,0 +1,26 @@
+/*
+** cuda_stub.c -- the CUDA entry points of a build without CUDA: they say so.
+*/
+#include "core/internal.h"
+
+#if !WM_HAVE_CUDA
+int wm_cuda_built(void) { return 0; }
+int wm_cuda_device_count(void) { return 0; }
+wm_status wm_cuda_device_info(int i, char *name, size_t name_len, uint64_t *total_mem,
+                              uint64_t *free_mem, int *sm_count) {
+    (void)i; (void)name; (void)name_len; (void)total_mem; (void)free_mem; (void)sm_count;
+    return WM_UNSUPPORTED;
+}
+wm_status wm_cuda_context_init(wm_context_t *cx) {
+    wm_context_set_error(cx, "this warpmatch was built without CUDA");
+    return WM_UNSUPPORTED;
+}
+void wm_cuda_context_free(wm_context_t *cx) { (void)cx; }
+int wm_cuda_supports(const wm_db_t *db) { (void)db; return 0; }
+wm_status wm_cuda_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                         wm_hit_batch_fn sink, void *user) {
+    (void)db; (void)text; (void)sink; (void)user;
+    wm_context_set_error(cx, "this warpmatch was built without CUDA");
+    return WM_UNSUPPORTED;
+}
+#endif

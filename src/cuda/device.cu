@@ -1,0 +1,86 @@
+/*
+** device.cu -- finding GPUs, describing them, and the per-context CUDA state:
+** the device, its streams, and CUDA errors turned into statuses and words.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cuda_common.cuh"
+#include "cuda/state.cuh"
+
+extern "C" int wm_cuda_built(void) { return 1; }
+
+extern "C" int wm_cuda_device_count(void) {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();   /* no driver or no device: clear the sticky-free error */
+        return 0;
+    }
+    return n;
+}
+
+extern "C" wm_status wm_cuda_device_info(int i, char *name, size_t name_len, uint64_t *total_mem,
+                                         uint64_t *free_mem, int *sm_count) {
+    int n = wm_cuda_device_count();
+    if (i < 0 || i >= n) return WM_INVALID;
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) return WM_DEVICE;
+    if (name && name_len) snprintf(name, name_len, "%s", p.name);
+    if (sm_count) *sm_count = p.multiProcessorCount;
+    if (total_mem) *total_mem = p.totalGlobalMem;
+    if (free_mem) {
+        size_t f = 0, t = 0;
+        int prev = 0;
+        cudaGetDevice(&prev);
+        if (cudaSetDevice(i) == cudaSuccess && cudaMemGetInfo(&f, &t) == cudaSuccess) *free_mem = f;
+        else *free_mem = 0;
+        cudaSetDevice(prev);
+    }
+    return WM_OK;
+}
+
+wm_status wm_cuda_fail(wm_context_t *cx, cudaError_t e, const char *what) {
+    wm_status st = e == cudaErrorMemoryAllocation ? WM_DEVICE_NOMEM
+                 : e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ? WM_NO_DEVICE
+                 : WM_DEVICE;
+    wm_context_set_error(cx, "CUDA: %s (%s) in %s", cudaGetErrorString(e), cudaGetErrorName(e), what);
+    cudaGetLastError();   /* clear a non-sticky error so later calls can run */
+    return st;
+}
+
+extern "C" wm_status wm_cuda_context_init(wm_context_t *cx) {
+    int n = wm_cuda_device_count();
+    if (n == 0) {
+        wm_context_set_error(cx, "no CUDA GPU found");
+        return WM_NO_DEVICE;
+    }
+    if (cx->opts.device >= n) {
+        wm_context_set_error(cx, "GPU %d asked for, but %d found", cx->opts.device, n);
+        return WM_NO_DEVICE;
+    }
+    wm_cuda_state *cs = (wm_cuda_state *)calloc(1, sizeof *cs);
+    if (!cs) return WM_NOMEM;
+    cx->cuda = cs;
+    cs->device = cx->opts.device;
+    WM_CU(cx, cudaSetDevice(cs->device));
+    cudaDeviceProp p;
+    WM_CU(cx, cudaGetDeviceProperties(&p, cs->device));
+    cs->sm_count = p.multiProcessorCount;
+    snprintf(cs->name, sizeof cs->name, "%s", p.name);
+    for (int i = 0; i < WM_CU_STREAMS; i++)
+        WM_CU(cx, cudaStreamCreateWithFlags(&cs->slot[i].stream, cudaStreamNonBlocking));
+    return WM_OK;
+}
+
+extern "C" void wm_cuda_context_free(wm_context_t *cx) {
+    wm_cuda_state *cs = cx->cuda;
+    if (!cs) return;
+    cudaSetDevice(cs->device);
+    for (int i = 0; i < WM_CU_STREAMS; i++) {
+        wm_cu_slot_release(&cs->slot[i]);
+        if (cs->slot[i].stream) cudaStreamDestroy(cs->slot[i].stream);
+    }
+    free(cs);
+    cx->cuda = NULL;
+}

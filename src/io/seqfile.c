@@ -1,0 +1,744 @@
+/*
+** seqfile.c -- the input layer: a path ("-" = stdin) becomes records in memory.
+**
+** Three steps, each a section below:
+**   1. raw bytes:  regular files are mapped read-only (zero copy); stdin, pipes
+**                  and files mmap refuses are read into a heap buffer;
+**   2. gzip:       input that starts with the gzip magic is inflated with zlib
+**                  into a heap buffer (all members of a multi-member file);
+**   3. records:    FASTA / FASTQ (detected by the first non-blank byte) are
+**                  parsed line by line with memchr; sequence lines are checked
+**                  for binary bytes a word at a time and copied whole.
+** A heap input is parsed in place (output never overtakes input); a mapped
+** input is parsed into a new buffer and then unmapped.
+** All sizes and offsets are 64-bit so inputs over 4 GiB work.
+*/
+#include "io/seqfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define WM_STDIN_NAME "(standard input)"
+/* zlib counts in uInt (32 bits): hand it at most this much at a time. */
+#define WM_ZCHUNK ((uint64_t)1 << 30)
+/* Longest record name quoted in a message. */
+#define WM_MSG_NAME 200
+
+/* ------------------------------------------------------------------------ */
+/* messages                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err || errlen == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static wm_status nomem(const char *dpath, char *err, size_t errlen)
+{
+    set_err(err, errlen, "%s: out of memory", dpath);
+    return WM_NOMEM;
+}
+
+/* Large buffers are written once, front to back, right after allocation:
+** with 4 KiB pages, faulting them in costs about as much as the parsing.
+** Aligning to 2 MiB and asking for transparent huge pages cuts the faults
+** 512-fold where THP is in "madvise" mode. The result is an ordinary
+** malloc block (free/realloc work on it). */
+#define WM_HUGE ((size_t)2 << 20)
+
+static void *big_alloc(uint64_t n)
+{
+    void *p = NULL;
+    if (n > (uint64_t)SIZE_MAX)
+        return NULL;
+    if (n < 2 * WM_HUGE)
+        return malloc((size_t)n);
+    if (posix_memalign(&p, WM_HUGE, (size_t)n) != 0)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, (size_t)n & ~(WM_HUGE - 1), MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+/* ------------------------------------------------------------------------ */
+/* 1. raw bytes                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Where the bytes of one stage live: a read-only mapping or a heap buffer
+** (writable, cap bytes allocated). Exactly one of map / heap is non-NULL,
+** except for an empty input, which is an empty heap buffer of 1 byte. */
+typedef struct {
+    void *map; size_t map_len;
+    uint8_t *heap; uint64_t cap;
+    const uint8_t *data; uint64_t len;
+} wm_buf_t;
+
+static void buf_free(wm_buf_t *b)
+{
+    if (b->map)
+        munmap(b->map, b->map_len);
+    free(b->heap);
+    memset(b, 0, sizeof *b);
+}
+
+/* Read fd to its end into a heap buffer. size_hint (0 = unknown) sizes the
+** first allocation so a regular file is read without reallocating. */
+static wm_status read_all(int fd, uint64_t size_hint, wm_buf_t *b,
+                          const char *dpath, char *err, size_t errlen)
+{
+    uint64_t cap = size_hint ? size_hint + 1 : (uint64_t)1 << 20;
+    uint64_t len = 0;
+    uint8_t *buf = big_alloc(cap);
+    if (!buf)
+        return nomem(dpath, err, errlen);
+    for (;;) {
+        if (len == cap) {
+            uint64_t ncap = cap * 2;
+            uint8_t *nb = realloc(buf, ncap);
+            if (!nb) {
+                free(buf);
+                return nomem(dpath, err, errlen);
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        uint64_t want = cap - len;
+        if (want > WM_ZCHUNK)
+            want = WM_ZCHUNK;
+        ssize_t got = read(fd, buf + len, (size_t)want);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            set_err(err, errlen, "%s: %s", dpath, strerror(errno));
+            free(buf);
+            return WM_IO;
+        }
+        if (got == 0)
+            break;
+        len += (uint64_t)got;
+    }
+    b->heap = buf;
+    b->cap = cap;
+    b->data = buf;
+    b->len = len;
+    return WM_OK;
+}
+
+/* The raw bytes of `path`: mapped when it is a non-empty regular file that
+** mmap accepts, read otherwise (stdin, pipes, /proc files whose size reads 0). */
+static wm_status load_raw(const char *path, const char *dpath, wm_buf_t *b,
+                          char *err, size_t errlen)
+{
+    struct stat st;
+    wm_status rc;
+    int is_stdin = strcmp(path, "-") == 0;
+    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0) {
+        set_err(err, errlen, "%s: %s", dpath, strerror(errno));
+        return WM_IO;
+    }
+    if (fstat(fd, &st) != 0) {
+        set_err(err, errlen, "%s: %s", dpath, strerror(errno));
+        rc = WM_IO;
+        goto out;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        set_err(err, errlen, "%s: %s", dpath, strerror(EISDIR));
+        rc = WM_IO;
+        goto out;
+    }
+    if (!is_stdin && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
+        size_t n = (size_t)st.st_size;
+        void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m != MAP_FAILED) {
+            /* Advice only; a failure changes nothing. */
+            (void)madvise(m, n, MADV_SEQUENTIAL);
+            b->map = m;
+            b->map_len = n;
+            b->data = m;
+            b->len = n;
+            rc = WM_OK;
+            goto out;
+        }
+        /* Some file systems cannot map: fall back to reading. */
+    }
+    {
+        /* stdin redirected from a file: size the buffer from what is left. */
+        uint64_t hint = 0;
+        if (S_ISREG(st.st_mode) && st.st_size > 0) {
+            off_t pos = lseek(fd, 0, SEEK_CUR);
+            if (pos >= 0 && pos < st.st_size)
+                hint = (uint64_t)(st.st_size - pos);
+        }
+        rc = read_all(fd, hint, b, dpath, err, errlen);
+    }
+out:
+    if (!is_stdin)
+        close(fd);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* 2. gzip                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static int is_gzip(const uint8_t *p, uint64_t n)
+{
+    return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+/* First guess at the inflated size: the last member's ISIZE field (exact for
+** a single member under 4 GiB), bounded by deflate's best ratio (~1032:1),
+** else four times the input. Growth by doubling covers any miss. */
+static uint64_t inflate_size_hint(const uint8_t *in, uint64_t n)
+{
+    uint64_t guess = n * 4, isize;
+    if (n >= 18) {
+        const uint8_t *t = in + n - 4;
+        isize = (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 |
+                (uint64_t)t[3] << 24;
+        if (isize >= n / 2 && isize <= n * 1032 + 64)
+            guess = isize;
+    }
+    return guess + 4096;   /* slack: the stream can end without a regrow */
+}
+
+/* Inflate every gzip member of `in` into a new heap buffer *out. */
+static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out,
+                             const char *dpath, char *err, size_t errlen)
+{
+    z_stream zs;
+    uint64_t cap = inflate_size_hint(in, n_in), out_len = 0, in_fed = 0;
+    uint8_t *buf;
+    wm_status rc = WM_OK;
+
+    memset(&zs, 0, sizeof zs);
+    buf = big_alloc(cap);
+    if (!buf)
+        return nomem(dpath, err, errlen);
+    /* 15 + 32: largest window, gzip or zlib header detected automatically. */
+    if (inflateInit2(&zs, 15 + 32) != Z_OK) {
+        free(buf);
+        return nomem(dpath, err, errlen);
+    }
+    for (;;) {
+        if (zs.avail_in == 0 && in_fed < n_in) {
+            uint64_t c = n_in - in_fed;
+            if (c > WM_ZCHUNK)
+                c = WM_ZCHUNK;
+            zs.next_in = (Bytef *)(uintptr_t)(in + in_fed);
+            zs.avail_in = (uInt)c;
+            in_fed += c;
+        }
+        if (out_len == cap) {
+            uint64_t ncap = cap * 2;
+            uint8_t *nb = realloc(buf, ncap);
+            if (!nb) {
+                rc = nomem(dpath, err, errlen);
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        uint64_t room = cap - out_len;
+        if (room > WM_ZCHUNK)
+            room = WM_ZCHUNK;
+        zs.next_out = buf + out_len;
+        zs.avail_out = (uInt)room;
+        int zr = inflate(&zs, Z_NO_FLUSH);
+        out_len += room - zs.avail_out;
+
+        if (zr == Z_STREAM_END) {
+            uint64_t pos = in_fed - zs.avail_in;   /* first byte after the member */
+            uint64_t rest = n_in - pos;
+            if (rest == 0)
+                break;
+            if (is_gzip(in + pos, rest)) {
+                /* Another member follows: gzip -d concatenates them. */
+                if (inflateReset(&zs) != Z_OK) {
+                    set_err(err, errlen, "%s: corrupt gzip data", dpath);
+                    rc = WM_FORMAT;
+                    break;
+                }
+                continue;
+            }
+            /* gzip ignores zero padding (tape blocks) after the last member;
+            ** anything else is not data we could search, so say so. */
+            uint64_t i = pos;
+            while (i < n_in && in[i] == 0)
+                i++;
+            if (i < n_in) {
+                set_err(err, errlen,
+                        "%s: corrupt gzip data (trailing garbage at byte %" PRIu64 ")",
+                        dpath, pos);
+                rc = WM_FORMAT;
+            }
+            break;
+        }
+        if (zr == Z_OK)
+            continue;
+        if (zr == Z_BUF_ERROR && zs.avail_out == 0)
+            continue;                              /* grow and go on */
+        if (zr == Z_BUF_ERROR && zs.avail_in == 0 && in_fed == n_in) {
+            set_err(err, errlen, "%s: truncated gzip input", dpath);
+            rc = WM_FORMAT;
+            break;
+        }
+        if (zr == Z_MEM_ERROR) {
+            rc = nomem(dpath, err, errlen);
+            break;
+        }
+        /* Z_DATA_ERROR, Z_NEED_DICT, Z_STREAM_ERROR */
+        if (zs.msg)
+            set_err(err, errlen, "%s: corrupt gzip data (%s)", dpath, zs.msg);
+        else
+            set_err(err, errlen, "%s: corrupt gzip data", dpath);
+        rc = WM_FORMAT;
+        break;
+    }
+    inflateEnd(&zs);
+    if (rc != WM_OK) {
+        free(buf);
+        return rc;
+    }
+    out->heap = buf;
+    out->cap = cap;
+    out->data = buf;
+    out->len = out_len;
+    return WM_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* 3. records                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Records found so far. starts has room for n + 1 entries (the end). */
+typedef struct {
+    uint64_t *starts;
+    char **names;
+    size_t n, m;
+} wm_recs_t;
+
+static void recs_free(wm_recs_t *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        free(r->names[i]);
+    free(r->names);
+    free(r->starts);
+    memset(r, 0, sizeof *r);
+}
+
+static int recs_push(wm_recs_t *r, uint64_t start, const uint8_t *name, size_t name_len)
+{
+    if (r->n + 1 >= r->m) {
+        size_t nm = r->m ? r->m * 2 : 64;
+        uint64_t *ns = realloc(r->starts, nm * sizeof *ns);
+        if (!ns)
+            return -1;
+        r->starts = ns;
+        char **nn = realloc(r->names, nm * sizeof *nn);
+        if (!nn)
+            return -1;
+        r->names = nn;
+        r->m = nm;
+    }
+    char *s = malloc(name_len + 1);
+    if (!s)
+        return -1;
+    memcpy(s, name, name_len);
+    s[name_len] = '\0';
+    r->starts[r->n] = start;
+    r->names[r->n] = s;
+    r->n++;
+    return 0;
+}
+
+/* A cursor over lines. next_line gives a line without its '\n' and without
+** one trailing '\r' (CRLF files); 0 at the end of input. */
+typedef struct {
+    const uint8_t *p, *end;
+    uint64_t line;            /* 1-based number of the line last returned */
+} wm_lines_t;
+
+static inline int next_line(wm_lines_t *L, const uint8_t **s, size_t *len)
+{
+    const uint8_t *p = L->p, *nl, *le;
+    if (p >= L->end)
+        return 0;
+    nl = memchr(p, '\n', (size_t)(L->end - p));
+    le = nl ? nl : L->end;
+    L->p = nl ? nl + 1 : L->end;
+    if (le > p && le[-1] == '\r')
+        le--;
+    L->line++;
+    *s = p;
+    *len = (size_t)(le - p);
+    return 1;
+}
+
+static inline int is_blank(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* 1 when every byte of s[0, n) is printable, non-space ASCII (0x21..0x7e).
+** Eight bytes at a time with the "has byte less than / more than" word
+** tricks: exact for "is any byte outside", which is all this asks. */
+static inline int all_graphic(const uint8_t *s, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t acc0 = 0, acc1 = 0;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        uint64_t x, y;
+        memcpy(&x, s + i, 8);
+        memcpy(&y, s + i + 8, 8);
+        acc0 |= ((x - ones * 0x21) & ~x) | (x + ones) | x;
+        acc1 |= ((y - ones * 0x21) & ~y) | (y + ones) | y;
+    }
+    if (i + 8 <= n) {
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        acc0 |= ((x - ones * 0x21) & ~x) | (x + ones) | x;
+        i += 8;
+    }
+    if ((acc0 | acc1) & highs)
+        return 0;
+    for (; i < n; i++)
+        if ((uint8_t)(s[i] - 0x21) > 0x7e - 0x21)
+            return 0;
+    return 1;
+}
+
+/* Append one sequence line to out[*olen...]: the fast path copies it whole;
+** a line with spaces, tabs or stray '\r' has them dropped byte by byte.
+** Returns -1 and the offending byte in *bad on a binary byte. out may alias
+** s as long as out + *olen <= s (in-place parsing). */
+static inline int append_seq(uint8_t *out, uint64_t *olen, const uint8_t *s,
+                             size_t n, uint8_t *bad)
+{
+    if (all_graphic(s, n)) {
+        memmove(out + *olen, s, n);
+        *olen += n;
+        return 0;
+    }
+    uint64_t o = *olen;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = s[i];
+        if ((uint8_t)(c - 0x21) <= 0x7e - 0x21)
+            out[o++] = c;
+        else if (c != ' ' && c != '\t' && c != '\r') {
+            *bad = c;
+            return -1;
+        }
+    }
+    *olen = o;
+    return 0;
+}
+
+/* Length of the first word of a header (after its '>' or '@'). */
+static size_t name_len(const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && !is_blank(s[i]))
+        i++;
+    return i;
+}
+
+static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out,
+                             uint64_t *out_len, wm_recs_t *r,
+                             const char *dpath, char *err, size_t errlen)
+{
+    wm_lines_t L = { in, in + n, 0 };
+    const uint8_t *s;
+    size_t len;
+    uint64_t olen = 0;
+    uint8_t bad = 0;
+
+    while (next_line(&L, &s, &len)) {
+        if (len > 0 && s[0] == '>') {
+            size_t nl = name_len(s + 1, len - 1);
+            if (nl == 0) {
+                set_err(err, errlen, "%s: line %" PRIu64 ": FASTA header with no name",
+                        dpath, L.line);
+                return WM_FORMAT;
+            }
+            if (recs_push(r, olen, s + 1, nl) != 0)
+                return nomem(dpath, err, errlen);
+            continue;
+        }
+        if (r->n == 0) {
+            /* Only blank lines may come before the first header. */
+            for (size_t i = 0; i < len; i++)
+                if (!is_blank(s[i])) {
+                    set_err(err, errlen,
+                            "%s: line %" PRIu64 ": sequence data before the first '>' header",
+                            dpath, L.line);
+                    return WM_FORMAT;
+                }
+            continue;
+        }
+        if (append_seq(out, &olen, s, len, &bad) != 0) {
+            set_err(err, errlen, "%s: line %" PRIu64 ": binary byte 0x%02X in sequence",
+                    dpath, L.line, (unsigned)bad);
+            return WM_FORMAT;
+        }
+    }
+    *out_len = olen;
+    return WM_OK;
+}
+
+static int all_blank(const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!is_blank(s[i]))
+            return 0;
+    return 1;
+}
+
+static wm_status fastq_truncated(const wm_recs_t *r, uint64_t hline, const char *dpath,
+                                 char *err, size_t errlen)
+{
+    set_err(err, errlen, "%s: line %" PRIu64 ": truncated FASTQ record '%.*s'",
+            dpath, hline, WM_MSG_NAME, r->names[r->n - 1]);
+    return WM_FORMAT;
+}
+
+static wm_status parse_fastq(const uint8_t *in, uint64_t n, uint8_t *out,
+                             uint64_t *out_len, wm_recs_t *r,
+                             const char *dpath, char *err, size_t errlen)
+{
+    wm_lines_t L = { in, in + n, 0 };
+    const uint8_t *s;
+    size_t len;
+    uint64_t olen = 0;
+    uint8_t bad = 0;
+
+    while (next_line(&L, &s, &len)) {
+        if (all_blank(s, len))
+            continue;                      /* blank lines between records */
+        if (s[0] != '@') {
+            set_err(err, errlen,
+                    "%s: line %" PRIu64 ": expected '@' at the start of a FASTQ record",
+                    dpath, L.line);
+            return WM_FORMAT;
+        }
+        uint64_t hline = L.line;
+        size_t nl = name_len(s + 1, len - 1);
+        if (nl == 0) {
+            set_err(err, errlen, "%s: line %" PRIu64 ": FASTQ header with no name",
+                    dpath, L.line);
+            return WM_FORMAT;
+        }
+        if (recs_push(r, olen, s + 1, nl) != 0)
+            return nomem(dpath, err, errlen);
+        uint64_t seq_begin = olen;
+
+        /* Sequence lines up to the '+' line. */
+        int got_plus = 0;
+        while (next_line(&L, &s, &len)) {
+            if (len > 0 && s[0] == '+') {
+                got_plus = 1;
+                break;
+            }
+            if (append_seq(out, &olen, s, len, &bad) != 0) {
+                set_err(err, errlen, "%s: line %" PRIu64 ": binary byte 0x%02X in sequence",
+                        dpath, L.line, (unsigned)bad);
+                return WM_FORMAT;
+            }
+        }
+        if (!got_plus)
+            return fastq_truncated(r, hline, dpath, err, errlen);
+
+        /* Quality lines until they are as long as the sequence. They may
+        ** start with '@' or '+', so only their length tells where they end. */
+        uint64_t seq_len = olen - seq_begin, qlen = 0;
+        while (qlen < seq_len) {
+            if (!next_line(&L, &s, &len))
+                return fastq_truncated(r, hline, dpath, err, errlen);
+            qlen += len;
+        }
+        if (qlen > seq_len) {
+            set_err(err, errlen,
+                    "%s: line %" PRIu64 ": quality longer than sequence in FASTQ record '%.*s'",
+                    dpath, L.line, WM_MSG_NAME, r->names[r->n - 1]);
+            return WM_FORMAT;
+        }
+        if (seq_len == 0) {
+            /* An empty read has an empty quality line; eat it if present. */
+            wm_lines_t save = L;
+            if (next_line(&L, &s, &len) && len != 0)
+                L = save;
+        }
+    }
+    *out_len = olen;
+    return WM_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the public calls                                                           */
+/* ------------------------------------------------------------------------ */
+
+static wm_format_t detect_format(const uint8_t *p, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        if (is_blank(p[i]))
+            continue;
+        if (p[i] == '>')
+            return WM_FMT_FASTA;
+        if (p[i] == '@')
+            return WM_FMT_FASTQ;
+        return WM_FMT_PLAIN;
+    }
+    return WM_FMT_PLAIN;
+}
+
+/* Give back the unused tail of a heap buffer when it is worth a realloc. */
+static uint8_t *shrink(uint8_t *buf, uint64_t cap, uint64_t len)
+{
+    uint64_t want = len ? len : 1;
+    if (cap - want < 65536 && cap - want <= cap / 16)
+        return buf;
+    uint8_t *nb = realloc(buf, want);
+    return nb ? nb : buf;
+}
+
+wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf,
+                          char *err, size_t errlen)
+{
+    wm_buf_t raw, b;
+    wm_recs_t r;
+    wm_status rc;
+    const char *dpath;
+
+    if (err && errlen)
+        err[0] = '\0';
+    if (!sf)
+        return WM_INVALID;
+    memset(sf, 0, sizeof *sf);
+    if (!path) {
+        set_err(err, errlen, "(null): no path given");
+        return WM_INVALID;
+    }
+    dpath = strcmp(path, "-") == 0 ? WM_STDIN_NAME : path;
+    memset(&raw, 0, sizeof raw);
+    memset(&b, 0, sizeof b);
+    memset(&r, 0, sizeof r);
+
+    rc = load_raw(path, dpath, &raw, err, errlen);
+    if (rc != WM_OK)
+        return rc;
+    sf->raw_bytes = raw.len;
+
+    if (is_gzip(raw.data, raw.len)) {
+        sf->gzipped = 1;
+        rc = inflate_all(raw.data, raw.len, &b, dpath, err, errlen);
+        buf_free(&raw);
+        if (rc != WM_OK)
+            return rc;
+    } else {
+        b = raw;
+    }
+
+    /* An empty input is never mapped (mmap refuses length 0): it arrives as
+    ** a heap buffer, so seq stays non-NULL and callers need no special case. */
+    wm_format_t fmt = force_plain ? WM_FMT_PLAIN : detect_format(b.data, b.len);
+    sf->format = fmt;
+
+    if (fmt == WM_FMT_PLAIN) {
+        if (recs_push(&r, 0, (const uint8_t *)".", 1) != 0) {
+            buf_free(&b);
+            return nomem(dpath, err, errlen);
+        }
+        r.starts[1] = b.len;
+        sf->text.len = b.len;
+        if (b.map) {
+            sf->map_base = b.map;
+            sf->map_len = b.map_len;
+            sf->text.seq = b.data;
+        } else {
+            sf->owned = shrink(b.heap, b.cap, b.len);
+            sf->text.seq = sf->owned;
+        }
+    } else {
+        /* Sequences are never longer than the input: parse in place in a heap
+        ** buffer, or into one allocation of the input's size for a mapping. */
+        uint8_t *out;
+        uint64_t cap, olen = 0;
+        if (b.heap) {
+            out = b.heap;
+            cap = b.cap;
+        } else {
+            cap = b.len;
+            out = big_alloc(cap);
+            if (!out) {
+                buf_free(&b);
+                return nomem(dpath, err, errlen);
+            }
+        }
+        if (fmt == WM_FMT_FASTA)
+            rc = parse_fasta(b.data, b.len, out, &olen, &r, dpath, err, errlen);
+        else
+            rc = parse_fastq(b.data, b.len, out, &olen, &r, dpath, err, errlen);
+        if (b.heap)
+            b.heap = NULL;       /* now owned as `out` */
+        buf_free(&b);
+        if (rc != WM_OK) {
+            free(out);
+            recs_free(&r);
+            return rc;
+        }
+        r.starts[r.n] = olen;
+        sf->owned = shrink(out, cap, olen);
+        sf->text.seq = sf->owned;
+        sf->text.len = olen;
+    }
+    sf->owned_starts = r.starts;
+    sf->text.rec_start = r.starts;
+    sf->text.n_rec = r.n;
+    sf->names = r.names;
+    return WM_OK;
+}
+
+void wm_seqfile_close(wm_seqfile_t *sf)
+{
+    if (!sf)
+        return;
+    if (sf->map_base)
+        munmap(sf->map_base, sf->map_len);
+    free(sf->owned);
+    free(sf->owned_starts);
+    if (sf->names) {
+        for (size_t i = 0; i < sf->text.n_rec; i++)
+            free(sf->names[i]);
+        free(sf->names);
+    }
+    memset(sf, 0, sizeof *sf);
+}
+
+const char *wm_format_name(wm_format_t f)
+{
+    switch (f) {
+    case WM_FMT_PLAIN: return "plain";
+    case WM_FMT_FASTA: return "fasta";
+    case WM_FMT_FASTQ: return "fastq";
+    }
+    return "unknown";
+}
