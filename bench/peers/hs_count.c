@@ -42,7 +42,9 @@
 
 #include <hs/hs.h>
 
+#ifndef HSC_PIECE /* -DHSC_PIECE=40 tests the piece loop on small texts */
 #define HSC_PIECE ((size_t)1 << 30) /* hs_scan takes an unsigned length */
+#endif
 
 typedef struct {
     const unsigned char *text;
@@ -190,6 +192,7 @@ int main(int argc, char **argv)
     if (!pattern || !path || k < 0 || n_threads < 1 || n_rep < 1) { usage(stderr); return 2; }
     size_t m = strlen(pattern);
     if (m == 0) { fprintf(stderr, "hs_count: empty pattern\n"); return 2; }
+    if (m + (size_t)k >= HSC_PIECE / 2) { fprintf(stderr, "hs_count: pattern too long\n"); return 2; }
 
     /* ---- compile ---------------------------------------------------------- */
     hs_database_t *db = NULL;

@@ -7,6 +7,7 @@
 #ifndef WM_CUDA_COMMON_CUH
 #define WM_CUDA_COMMON_CUH
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -44,9 +45,16 @@ typedef struct {
 
 #define WM_CU_PAD 4096
 
+/* Append one hit. The lanes of a warp that report at the same moment share
+** one atomic (a warp-aggregated atomic): with dense matches a single counter
+** would otherwise serialise every hit. */
 __device__ __forceinline__ void wm_cu_push(const wm_cu_hits_t &o, uint64_t base, uint64_t e_local,
                                            uint32_t strand, uint32_t errors) {
-    unsigned long long i = atomicAdd(o.count, 1ull);
+    namespace cg = cooperative_groups;
+    cg::coalesced_group g = cg::coalesced_threads();
+    unsigned long long first = 0;
+    if (g.thread_rank() == 0) first = atomicAdd(o.count, (unsigned long long)g.size());
+    unsigned long long i = g.shfl(first, 0) + g.thread_rank();
     if (i < o.cap) {
         o.keys[i] = ((unsigned long long)(base + e_local) << 1) | strand;
         o.errors[i] = errors;

@@ -67,6 +67,9 @@ wm_status wm_cu_plan_make(wm_context_t *cx, const wm_db_t *db, wm_cu_plan_t *p) 
     for (size_t s = 0; s < ns; s++)
         WM_CU(cx, cudaMemcpy(p->d_peq + s * 256 * nw, db->strand[s].peq, 256 * nw * sizeof(uint64_t),
                              cudaMemcpyHostToDevice));
+    /* A copy from pageable memory may return before its DMA lands, and the
+    ** kernels run on non-blocking streams: wait for the tables here. */
+    WM_CU(cx, cudaDeviceSynchronize());
     return WM_OK;
 }
 
@@ -115,8 +118,10 @@ static wm_status slot_text(wm_context_t *cx, wm_cu_slot_t *s, uint64_t bytes, in
     cudaFreeHost(s->h_stage); s->h_stage = NULL;
     s->text_cap = 0;
     WM_CU(cx, cudaMalloc((void **)&s->d_text, bytes + WM_CU_PAD));
-    /* The pad is read by whole-tile loads past the end: give it defined bytes. */
-    WM_CU(cx, cudaMemset(s->d_text, 0, bytes + WM_CU_PAD));
+    /* Kernels read whole tiles past a batch's end: give those bytes defined
+    ** values. On the slot's own stream, so it is ordered before the copies
+    ** (a legacy-stream memset would not be, our streams being non-blocking). */
+    WM_CU(cx, cudaMemsetAsync(s->d_text, 0, bytes + WM_CU_PAD, s->stream));
     if (staged) WM_CU(cx, cudaMallocHost((void **)&s->h_stage, bytes));
     s->text_cap = bytes;
     return WM_OK;

@@ -15,10 +15,12 @@
 ** positions are checked against the text directly. Random and genomic text
 ** make such candidates rare; periodic text makes them common but stays exact.
 **
-** The mask table sits in shared memory once per lane (entry c of lane l at
-** word 32c + l), so every lookup of a warp hits 32 different banks whatever
-** the bytes are: no bank conflicts, which the paper names as its limit for
-** alphabets over 32 symbols.
+** The mask table sits in shared memory once per lane, so every lookup of a
+** warp hits 32 different banks whatever the bytes are: no bank conflicts,
+** which the paper names as its limit for alphabets over 32 symbols. The
+** entry of byte c, strand s, lane l is at byte offset 256c + 128s + 4l: one
+** byte permute (PRMT) drops a text byte into that address, so a lookup costs
+** one instruction besides the load itself.
 **
 ** Layout: a tile is 32 lanes x 32 bytes = 1 KiB; each warp owns a run of
 ** consecutive tiles and starts with one warm-up tile to learn its carry.
@@ -33,15 +35,17 @@ typedef struct {
     uint32_t acc;    /* bit 32-j: L_j's accept bit (1 = no match)          */
 } lane_run_t;
 
-__device__ __forceinline__ lane_run_t run_lane(const uint32_t *lut_lane, uint4 a, uint4 b) {
+/* lane_off = 128s + 4l (below 256, so it is byte 0 of the address). */
+__device__ __forceinline__ lane_run_t run_lane(const unsigned char *lut, uint32_t lane_off, uint4 a, uint4 b) {
     uint32_t w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
     uint32_t L = 0, acc = 0;
 #pragma unroll
     for (int q = 0; q < 8; q++) {
 #pragma unroll
         for (int i = 0; i < 4; i++) {
-            uint32_t c = (w[q] >> (8 * i)) & 0xffu;
-            L = (L << 1) | lut_lane[c << 5];
+            /* address bytes: [lane_off, text byte i, 0, 0] */
+            uint32_t at = __byte_perm(w[q], lane_off, 0x5504u | (uint32_t)(i << 4));
+            L = (L << 1) | *reinterpret_cast<const uint32_t *>(lut + at);
             acc = __funnelshift_l(L, acc, 1);      /* acc << 1 | L >> 31 */
         }
     }
@@ -61,12 +65,16 @@ __device__ __forceinline__ bool head_matches(const uint64_t *__restrict__ peq, u
 }
 
 template <int NS>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(512)
 k_shiftor(wm_cu_text_t t, wm_cu_hits_t h, const uint32_t *__restrict__ tail,
           const uint64_t *__restrict__ peq0, const uint64_t *__restrict__ peq1,
           uint32_t m, uint32_t nw, uint64_t tiles_per_warp) {
-    extern __shared__ uint32_t lut[];                 /* NS x 256 x 32 words */
-    for (int i = threadIdx.x; i < NS * 256 * 32; i += blockDim.x) lut[i] = tail[i >> 5];
+    extern __shared__ __align__(16) unsigned char lut[];   /* 256 x 256 bytes */
+    uint32_t *lut_w = reinterpret_cast<uint32_t *>(lut);
+    for (int i = threadIdx.x; i < 256 * 64; i += blockDim.x) {
+        int c = i >> 6, s = (i >> 5) & 1;             /* word 64c + 32s + l */
+        lut_w[i] = s < NS ? tail[s * 256 + c] : 0;
+    }
     __syncthreads();
 
     const int lane = threadIdx.x & 31;
@@ -87,7 +95,7 @@ k_shiftor(wm_cu_text_t t, wm_cu_hits_t h, const uint32_t *__restrict__ tail,
         uint64_t v = (t0 - 1) * (TILE / 16) + 2 * lane;
         uint4 a = __ldg(text4 + v), b = __ldg(text4 + v + 1);
 #pragma unroll
-        for (int s = 0; s < NS; s++) carry[s] = __shfl_sync(FULL, run_lane(lut + s * 8192 + lane, a, b).L, 31);
+        for (int s = 0; s < NS; s++) carry[s] = __shfl_sync(FULL, run_lane(lut, 128 * s + 4 * lane, a, b).L, 31);
     }
 
     uint64_t v = t0 * (TILE / 16) + 2 * lane;
@@ -100,7 +108,7 @@ k_shiftor(wm_cu_text_t t, wm_cu_hits_t h, const uint32_t *__restrict__ tail,
         }
 #pragma unroll
         for (int s = 0; s < NS; s++) {
-            lane_run_t r = run_lane(lut + s * 8192 + lane, a, b);
+            lane_run_t r = run_lane(lut, 128 * s + 4 * lane, a, b);
             uint32_t R0 = __shfl_up_sync(FULL, r.L, 1);
             if (lane == 0) R0 = carry[s];
             carry[s] = __shfl_sync(FULL, r.L, 31);
@@ -125,8 +133,8 @@ k_shiftor(wm_cu_text_t t, wm_cu_hits_t h, const uint32_t *__restrict__ tail,
 template <int NS>
 static cudaError_t launch(const wm_cu_plan_t *p, const wm_cu_text_t *t, const wm_cu_hits_t *h,
                           int sm_count, cudaStream_t s) {
-    const int threads = 256;
-    size_t smem = (size_t)NS * 256 * 32 * sizeof(uint32_t);
+    const int threads = 512;
+    size_t smem = 256 * 256;
     cudaError_t e = cudaFuncSetAttribute(k_shiftor<NS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e != cudaSuccess) return e;
     int per_sm = 0;

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# gpu_session.sh -- what one call on the lent GPU machine runs: build for
+# Hopper, the test suite (the CUDA backend included), compute-sanitizer on
+# small cases, the instruction mix of the kernels, and the benchmarks.
+# Logs go to $OUT (or ./gpu-out).
+#   bash bench/gpu_session.sh MODE[,MODE...] [CARRY_DIR]
+#   MODE: test | sass | bench | e2e | peers | all
+# CARRY_DIR (default .gpu) holds what the machine cannot fetch: the chrX
+# FASTA.gz from shared/data and Debian .debs (zlib1g-dev, the peer tools).
+set -u
+modes=${1:-all}
+carry=${2:-.gpu}
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+jobs=$(nproc)
+want() { [[ ",$modes," == *",$1,"* || ",$modes," == *",all,"* ]]; }
+log() { echo "== $*" | tee -a "$out/session.log"; }
+
+# zlib headers may be missing on the GPU image: unpack the carried .deb.
+extra=()
+if [ ! -f /usr/include/zlib.h ] && ls "$carry"/zlib1g-dev*.deb >/dev/null 2>&1; then
+  mkdir -p /tmp/zprefix && dpkg -x "$carry"/zlib1g-dev*.deb /tmp/zprefix
+  lib=$(ls -d /tmp/zprefix/usr/lib/*-linux-gnu | head -1)
+  sys=$(ls /lib/x86_64-linux-gnu/libz.so.1* /usr/lib/x86_64-linux-gnu/libz.so.1* 2>/dev/null | head -1)
+  ln -sf "$sys" "$lib/libz.so"
+  extra+=(-DZLIB_INCLUDE_DIR=/tmp/zprefix/usr/include -DZLIB_LIBRARY="$lib/libz.so")
+fi
+# peer tools (Hyperscan, agrep, tre-agrep) from carried .debs
+if want peers && ls "$carry"/debs/*.deb >/dev/null 2>&1; then
+  eval "$(bash bench/peers/unpack_debs.sh "$carry/debs" /tmp/peerprefix)"
+  extra+=(-DCMAKE_PREFIX_PATH=/tmp/peerprefix/usr)
+fi
+
+log "device"
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee -a "$out/session.log"
+lscpu | grep -E "Model name|^CPU\(s\)" | tee -a "$out/session.log"
+
+log "build"
+t0=$(date +%s)
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="90-real;75-virtual" "${extra[@]}" \
+  > "$out/build.log" 2>&1 && cmake --build build-gpu -j"$jobs" >> "$out/build.log" 2>&1
+rc=$?
+echo "build rc=$rc in $(( $(date +%s) - t0 )) s" | tee -a "$out/session.log"
+[ $rc -eq 0 ] || { tail -40 "$out/build.log"; exit 1; }
+./build-gpu/warpmatch info | tee -a "$out/session.log"
+
+# real DNA as plain bytes (sequence only), for benchmarks
+dna=/tmp/chrX.seq
+[ -f $dna ] || ./build-gpu/bench/gen_text dna "$carry/human_GRCh37_chrX_first70Mb.fa.gz" 69999930 $dna 2>/dev/null
+
+if want test; then
+  log "ctest (CUDA backend included)"
+  (cd build-gpu && ctest -j4 --output-on-failure) > "$out/ctest.log" 2>&1
+  echo "ctest rc=$?" | tee -a "$out/session.log"
+  grep -E "tests passed|tests failed|cuda:|passed, .* failed|FAIL" "$out/ctest.log" | head -40 | tee -a "$out/session.log"
+  for seed in 7 8; do
+    (cd build-gpu && WM_TEST_SCALE=${WM_GPU_SCALE:-3} ./tests/test_search_diff $seed) > "$out/diff_gpu_$seed.log" 2>&1
+    echo "diff x${WM_GPU_SCALE:-3} seed $seed rc=$?: $(tail -1 "$out/diff_gpu_$seed.log")" | tee -a "$out/session.log"
+  done
+
+  log "compute-sanitizer (exit 0/1 = found/not found, 99 = sanitizer error)"
+  for tool in memcheck racecheck; do
+    for args in "-k 0 GGTTAATTAACCGGTTAACCGGTTAACCGGAATT" "--revcomp -k 0 ACGTTGCA" "-k 2 GATTACAGATTACA" \
+                "-k 3 --hamming GATTACAGATTACA" "-k 4 GATTACAGATTACAGATTACAGATTACAGATTACAGATTACAGATTACAGATTACAGATTACAGATTACA"; do
+      compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 5 ./build-gpu/warpmatch search --backend cuda \
+        $args data/lambda_phage.fa > "$out/sanitizer_tmp.log" 2>&1
+      r=$?
+      echo "$tool [$args]: rc=$r $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer_tmp.log" | head -1)" | tee -a "$out/session.log"
+    done
+  done
+fi
+
+if want sass; then
+  log "instruction mix of the search kernels (cuobjdump)"
+  for f in shiftor bitap myers; do
+    cuobjdump --dump-sass build-gpu/CMakeFiles/warpmatch.dir/src/search/$f.cu.o > "$out/$f.sass" 2>/dev/null
+  done
+fi
+
+if want bench; then
+  log "bench_gpu_search (text resident on the device)"
+  ./build-gpu/bench/bench_gpu_search --dna $dna ${WM_BENCH_ARGS:-} 2>&1 | tee "$out/bench_gpu.log"
+fi
+
+if want e2e; then
+  log "end to end: the CLI on a multi-GiB file in the page cache, next to reading it"
+  big=/tmp/big_dna.seq
+  size=${WM_E2E_BYTES:-8G}
+  [ -f $big ] || ./build-gpu/bench/gen_text dna "$carry/human_GRCh37_chrX_first70Mb.fa.gz" "$size" $big 2>/dev/null
+  pat=$(./build-gpu/bench/gen_text pattern $dna 32 3)
+  for r in 1 2; do cat $big > /dev/null; done
+  t() { local s=$(date +%s.%N); "$@" > /tmp/e2e.out; local rc=$?; local e=$(date +%s.%N); echo "$(echo "$e - $s" | bc) s rc=$rc"; }
+  echo "file: $(stat -c %s $big) bytes; pattern $pat" | tee -a "$out/session.log"
+  for r in 1 2 3; do echo "read (cat > /dev/null): $(t cat $big)"; done | tee -a "$out/session.log"
+  for r in 1 2 3; do echo "read (wc -l, read(2)): $(t wc -l $big)"; done | tee -a "$out/session.log"
+  for args in "-k 0" "-k 1" "-k 2"; do
+    for r in 1 2 3; do
+      echo "warpmatch search -c $args (m=32): $(t ./build-gpu/warpmatch search -c $args $pat $big) count $(cut -f2 /tmp/e2e.out)"
+    done | tee -a "$out/session.log"
+  done
+fi
+
+if want peers; then
+  log "CPU backend next to Hyperscan, agrep and tre-agrep on $jobs cores"
+  bash bench/run_cpu.sh build-gpu $dna "$jobs" 2>&1 | tee "$out/peers.log"
+fi
+log "done"
