@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# run_tests.sh -- the whole test suite, as CI runs it (.ci/run calls this):
+#  1. a Release build (with the CUDA backend when nvcc is found) and ctest:
+#     on a machine without a GPU the CUDA tests say they were skipped;
+#  2. a build under AddressSanitizer and UBSan (CPU backend) and ctest again,
+#     leaving out only the 4 GiB file test, which is slow under ASan.
+set -eu
+cd "$(dirname "$0")/.."
+bash scripts/install_deps.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j"$jobs"
+(cd build && ctest -j"$jobs" --output-on-failure)
+
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPMATCH_SANITIZE=ON \
+      -DWARPMATCH_CUDA=OFF -DWARPMATCH_BENCH=OFF
+cmake --build build-asan -j"$jobs"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+   ctest -j"$jobs" --output-on-failure -E test_large)
