@@ -89,7 +89,7 @@ if want e2e; then
   [ -f $big ] || ./build-gpu/bench/gen_text dna "$carry/human_GRCh37_chrX_first70Mb.fa.gz" "$size" $big 2>/dev/null
   pat=$(./build-gpu/bench/gen_text pattern $dna 32 3)
   for r in 1 2; do cat $big > /dev/null; done
-  t() { local s=$(date +%s.%N); "$@" > /tmp/e2e.out; local rc=$?; local e=$(date +%s.%N); echo "$(echo "$e - $s" | bc) s rc=$rc"; }
+  t() { local s=$(date +%s%N); "$@" > /tmp/e2e.out; local rc=$?; local e=$(date +%s%N); echo "$(( (e - s) / 1000000 )) ms rc=$rc"; }
   echo "file: $(stat -c %s $big) bytes; pattern $pat" | tee -a "$out/session.log"
   for r in 1 2 3; do echo "read (cat > /dev/null): $(t cat $big)"; done | tee -a "$out/session.log"
   for r in 1 2 3; do echo "read (wc -l, read(2)): $(t wc -l $big)"; done | tee -a "$out/session.log"

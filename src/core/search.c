@@ -200,8 +200,9 @@ static void finish_piece(void *arg, size_t i, int tid) {
         const wm_hit_t *h = &f->hits[x];
         while (j->rs[r + 1] < h->end) r++;
         /* Exact unless the scan that found it could have read bytes before
-        ** the record: the occurrence may be up to m + k long. */
-        int exact = h->end - j->rs[r] >= reach;
+        ** the record (an occurrence may be up to m + k long), or the GPU ran a
+        ** suffix filter and reports a candidate (errors = all ones). */
+        int exact = h->end - j->rs[r] >= reach && h->errors != UINT32_MAX;
         wm_match_t mt;
         memset(&mt, 0, sizeof mt);
         if (finish_hit(j, r, h, exact, &mt) && wm_matchvec_push(&f->out[i], &mt)) { *f->failed = 1; return; }

@@ -8,6 +8,7 @@
 #define WM_CUDA_COMMON_CUH
 
 #include <cooperative_groups.h>
+#include <cooperative_groups/scan.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -61,6 +62,35 @@ __device__ __forceinline__ void wm_cu_push(const wm_cu_hits_t &o, uint64_t base,
     }
 }
 
+/* The errors value of a hit found by a suffix filter: a candidate end that
+** the host verifies against the whole pattern (see wm_cu_plan_t.filter). */
+#define WM_CU_CANDIDATE 0xffffffffu
+
+/* Append the hits of one 16-byte group that starts at local offset p: bit j
+** of mask = an end at p + j + 1, its errors in byte j of err[] (or every hit a
+** candidate). Lanes with hits share one atomic per warp. */
+__device__ __forceinline__ void wm_cu_push_group(const wm_cu_hits_t &o, uint64_t base, uint64_t p,
+                                                 uint32_t mask, const uint32_t err[4], uint32_t strand,
+                                                 bool candidate) {
+    namespace cg = cooperative_groups;
+    cg::coalesced_group g = cg::coalesced_threads();
+    uint32_t n = __popc(mask);
+    uint32_t before = cg::exclusive_scan(g, n);
+    uint32_t total = g.shfl(before + n, g.size() - 1);
+    unsigned long long first = 0;
+    if (g.thread_rank() == 0) first = atomicAdd(o.count, (unsigned long long)total);
+    unsigned long long i = g.shfl(first, 0) + before;
+    while (mask) {
+        int j = __ffs(mask) - 1;
+        mask &= mask - 1;
+        if (i < o.cap) {
+            o.keys[i] = ((unsigned long long)(base + p + j + 1) << 1) | strand;
+            o.errors[i] = candidate ? WM_CU_CANDIDATE : (err[j >> 2] >> (8 * (j & 3))) & 0xffu;
+        }
+        i++;
+    }
+}
+
 typedef enum {
     WM_CU_SHIFTOR = 0,     /* k = 0, any m: 32-position tail automaton + head check */
     WM_CU_BITAP = 1,       /* k = 1..4, m <= 64                                     */
@@ -69,6 +99,7 @@ typedef enum {
 } wm_cu_kernel_t;
 
 #define WM_CU_MAX_BLOCKS 64
+#define WM_CU_FILTER_MAX_K 8      /* beyond, a 32-position suffix filters too little */
 
 /* A database made ready for the GPU. */
 typedef struct {
@@ -76,9 +107,18 @@ typedef struct {
     wm_cu_kernel_t kernel;
     uint32_t m, k, n_words, n_strands;
     int hamming;
+    /* Suffix filter (k >= 1, m > 32, k small): the kernel runs on the last 32
+    ** pattern positions; every occurrence within k errors contains its suffix
+    ** within k errors, so the ends it finds are a superset: candidates the
+    ** host verifies. */
+    int filter;
+    uint32_t km;             /* pattern length the kernel sees: 32 with the filter, else m */
+    uint64_t khalo;          /* the kernel's halo: km + k - 1 (edit) or km - 1              */
     /* device tables, per strand */
     uint32_t *d_tail;        /* SHIFTOR: 256 Shift-Or masks of the last min(m,32) positions */
     uint64_t *d_peq;         /* 256 * n_words Shift-And masks (1 = match)                  */
+    uint64_t *d_kpeq;        /* what the k >= 1 kernels read: d_peq, or the suffix's masks  */
+    uint32_t kwords;         /* words per byte in d_kpeq                                    */
 } wm_cu_plan_t;
 
 /* 1 when the GPU can run this database (else the driver runs it on the CPU). */

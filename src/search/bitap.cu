@@ -1,7 +1,8 @@
 /*
 ** bitap.cu -- search within k = 1..4 errors for m <= 64 on the GPU with the
 ** Wu-Manber bit-parallel NFA (see bitap.c), one segment per lane
-** (segment.cuh), state words of 32 bits when m <= 32, else 64.
+** (segment.cuh), 32-bit state words (patterns over 32 run their last 32
+** positions as a filter; the host verifies what it finds).
 **
 ** Written in Shift-Or form (0 = active) with the pattern in the top m bits
 ** of the word, so that a level is updated in three instructions:
@@ -54,7 +55,7 @@ struct bitap_state {
 template <typename W, int K, bool EDIT>
 __global__ void __launch_bounds__(256)
 k_bitap(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, uint32_t m,
-        uint32_t strand, uint64_t seg, uint64_t halo) {
+        uint32_t strand, uint64_t seg, uint64_t halo, bool candidate) {
     extern __shared__ __align__(16) unsigned char smem[];
     W *lut = reinterpret_cast<W *>(smem);
     const int shift = (int)(8 * sizeof(W)) - (int)m;
@@ -81,7 +82,8 @@ k_bitap(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, uint32
                 }
             if ((~acc & 0xffffu) == 0) continue;
             /* a match ends in this group: replay it for the error levels */
-#pragma unroll 1
+            uint32_t mask = 0, err[4] = {0, 0, 0, 0};
+#pragma unroll
             for (int j = 0; j < 16; j++) {
                 saved.step(lut_lane[((w[j >> 2] >> (8 * (j & 3))) & 0xffu) << 5]);
                 uint64_t e = p + j + 1;
@@ -90,9 +92,11 @@ k_bitap(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, uint32
 #pragma unroll
                     for (int x = K - 1; x >= 0; x--)
                         if (!(saved.R[x] & top)) d = (uint32_t)x;
-                    wm_cu_push(h, t.base, e, strand, d);
+                    mask |= 1u << j;
+                    err[j >> 2] |= d << (8 * (j & 3));
                 }
             }
+            if (mask) wm_cu_push_group(h, t.base, p, mask, err, strand, candidate);
         }
     });
 }
@@ -102,14 +106,14 @@ static cudaError_t launch(const wm_cu_plan_t *p, int strand, const wm_cu_text_t 
                           const wm_cu_hits_t *h, int sm_count, cudaStream_t s) {
     const int threads = 256;
     size_t smem = 256 * 32 * sizeof(W);
-    uint64_t halo = wm_db_halo(p->db);
+    uint64_t halo = p->khalo;
     uint64_t seg = wm_cu_segment_bytes(halo);
     uint64_t n_seg = (t->n - t->own_from + seg - 1) / seg;
     unsigned blocks;
     cudaError_t e = segment_grid(k_bitap<W, K, EDIT>, threads, smem, sm_count, n_seg, &blocks);
     if (e != cudaSuccess) return e;
-    k_bitap<W, K, EDIT><<<blocks, threads, smem, s>>>(*t, *h, p->d_peq + (size_t)strand * 256 * p->n_words,
-                                                       p->m, (uint32_t)strand, seg, halo);
+    k_bitap<W, K, EDIT><<<blocks, threads, smem, s>>>(*t, *h, p->d_kpeq + (size_t)strand * 256 * p->kwords,
+                                                       p->km, (uint32_t)strand, seg, halo, p->filter != 0);
     return cudaGetLastError();
 }
 
@@ -124,11 +128,11 @@ static cudaError_t by_k(const wm_cu_plan_t *p, int strand, const wm_cu_text_t *t
     }
 }
 
+/* Bitap always sees at most 32 positions: longer patterns run it on their
+** suffix as a filter (wm_cu_plan_t.filter). */
 cudaError_t wm_cu_bitap_launch(const wm_cu_plan_t *p, int strand, const wm_cu_text_t *t,
                                const wm_cu_hits_t *h, int sm_count, cudaStream_t s) {
-    if (p->m <= 32)
-        return p->hamming ? by_k<uint32_t, false>(p, strand, t, h, sm_count, s)
-                          : by_k<uint32_t, true>(p, strand, t, h, sm_count, s);
-    return p->hamming ? by_k<uint64_t, false>(p, strand, t, h, sm_count, s)
-                      : by_k<uint64_t, true>(p, strand, t, h, sm_count, s);
+    if (p->km > 32) return cudaErrorInvalidValue;
+    return p->hamming ? by_k<uint32_t, false>(p, strand, t, h, sm_count, s)
+                      : by_k<uint32_t, true>(p, strand, t, h, sm_count, s);
 }

@@ -12,7 +12,7 @@
 template <typename W>
 __global__ void __launch_bounds__(256)
 k_myers_word(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, uint32_t m,
-             uint32_t k, uint32_t strand, uint64_t seg, uint64_t halo) {
+             uint32_t k, uint32_t strand, uint64_t seg, uint64_t halo, bool candidate) {
     extern __shared__ __align__(16) unsigned char smem[];
     W *lut = reinterpret_cast<W *>(smem);
     fill_lane_table<W>(lut, peq);
@@ -22,22 +22,35 @@ k_myers_word(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, u
     for_each_segment(t, seg, halo, [&](uint64_t own0, uint64_t own1, uint64_t from) {
         W Pv = ~(W)0, Mv = 0;
         int score = (int)m;
-        for_each_byte(t.text, from, own1, [&](uint32_t c, uint64_t pos) {
-            W Eq = lut_lane[c << 5];
-            W Xv = Eq | Mv;
-            W Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
-            W Ph = Mv | ~(Xh | Pv);
-            W Mh = Pv & Xh;
-            score += (int)((Ph >> top) & 1) - (int)((Mh >> top) & 1);
-            Ph <<= 1;
-            Mh <<= 1;
-            Pv = Mh | ~(Xv | Ph);
-            Mv = Ph & Xv;
-            if (score <= (int)k) {
-                uint64_t e = pos + 1;
-                if (e > own0 && e <= own1) wm_cu_push(h, t.base, e, strand, (uint32_t)score);
+        for (uint64_t p = from; p < own1; p += 16) {
+            uint4 v = __ldg(reinterpret_cast<const uint4 *>(t.text + p));
+            uint32_t w[4] = {v.x, v.y, v.z, v.w};
+            uint32_t mask = 0, err[4] = {0, 0, 0, 0};
+#pragma unroll
+            for (int j = 0; j < 16; j++) {
+                W Eq = lut_lane[((w[j >> 2] >> (8 * (j & 3))) & 0xffu) << 5];
+                W Xv = Eq | Mv;
+                W Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
+                W Ph = Mv | ~(Xh | Pv);
+                W Mh = Pv & Xh;
+                score += (int)((Ph >> top) & 1) - (int)((Mh >> top) & 1);
+                Ph <<= 1;
+                Mh <<= 1;
+                Pv = Mh | ~(Xv | Ph);
+                Mv = Ph & Xv;
+                if (score <= (int)k) {
+                    mask |= 1u << j;
+                    err[j >> 2] |= (uint32_t)score << (8 * (j & 3));
+                }
             }
-        });
+            if (!mask) continue;
+            /* keep the ends this lane owns: (own0, own1] */
+            uint64_t lo = own0 > p ? own0 - p : 0;                /* ends p+j+1 > own0 <=> j >= lo */
+            uint64_t hi = own1 - p;                                 /* p+j+1 <= own1 <=> j < hi      */
+            if (lo >= 16) mask = 0; else mask &= ~0u << lo;
+            if (hi < 16) mask &= (1u << hi) - 1;
+            if (mask) wm_cu_push_group(h, t.base, p, mask, err, strand, candidate);
+        }
     });
 }
 
@@ -113,13 +126,13 @@ static cudaError_t launch_word(const wm_cu_plan_t *p, int strand, const wm_cu_te
                                const wm_cu_hits_t *h, int sm_count, cudaStream_t s) {
     const int threads = 256;
     size_t smem = 256 * 32 * sizeof(W);
-    uint64_t halo = wm_db_halo(p->db), seg = wm_cu_segment_bytes(halo);
+    uint64_t halo = p->khalo, seg = wm_cu_segment_bytes(halo);
     uint64_t n_seg = (t->n - t->own_from + seg - 1) / seg;
     unsigned blocks;
     cudaError_t e = segment_grid(k_myers_word<W>, threads, smem, sm_count, n_seg, &blocks);
     if (e != cudaSuccess) return e;
-    k_myers_word<W><<<blocks, threads, smem, s>>>(*t, *h, p->d_peq + (size_t)strand * 256 * p->n_words,
-                                                   p->m, p->k, (uint32_t)strand, seg, halo);
+    k_myers_word<W><<<blocks, threads, smem, s>>>(*t, *h, p->d_kpeq + (size_t)strand * 256 * p->kwords,
+                                                   p->km, p->k, (uint32_t)strand, seg, halo, p->filter != 0);
     return cudaGetLastError();
 }
 
@@ -140,8 +153,8 @@ static cudaError_t launch_blocks(const wm_cu_plan_t *p, int strand, const wm_cu_
 
 cudaError_t wm_cu_myers_launch(const wm_cu_plan_t *p, int strand, const wm_cu_text_t *t,
                                const wm_cu_hits_t *h, int sm_count, cudaStream_t s) {
-    if (p->m <= 32) return launch_word<uint32_t>(p, strand, t, h, sm_count, s);
-    if (p->m <= 64) return launch_word<uint64_t>(p, strand, t, h, sm_count, s);
+    if (p->km <= 32) return launch_word<uint32_t>(p, strand, t, h, sm_count, s);
+    if (p->km <= 64) return launch_word<uint64_t>(p, strand, t, h, sm_count, s);
     /* Up to 96 KiB of table in shared memory; beyond, L1 serves it. */
     if (p->n_words <= 48) return launch_blocks<true>(p, strand, t, h, sm_count, s);
     return launch_blocks<false>(p, strand, t, h, sm_count, s);

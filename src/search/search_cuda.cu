@@ -19,19 +19,24 @@
 
 /* ---- plans ------------------------------------------------------------------ */
 
-static wm_cu_kernel_t choose_kernel(const wm_db_t *db) {
+/* Which kernel, and whether it runs on the 32-position suffix as a filter. */
+static wm_cu_kernel_t choose_kernel(const wm_db_t *db, int *filter) {
+    *filter = 0;
     if (db->k == 0) return WM_CU_SHIFTOR;
-    if (db->metric == WM_METRIC_HAMMING) return WM_CU_BITAP;
-    if (db->m > 64) return WM_CU_MYERS_BLOCKS;
-    if (db->opts.algo == WM_ALGO_BITAP && db->k <= 4) return WM_CU_BITAP;
+    int hamming = db->metric == WM_METRIC_HAMMING;
+    if (db->m > 32 && db->k <= (hamming ? 4u : WM_CU_FILTER_MAX_K)) *filter = 1;
+    uint32_t k = db->k;
+    if (hamming) return WM_CU_BITAP;
+    if (db->m > 64 && !*filter) return WM_CU_MYERS_BLOCKS;
+    if (db->opts.algo == WM_ALGO_BITAP && k <= 4) return WM_CU_BITAP;
     if (db->opts.algo == WM_ALGO_MYERS) return WM_CU_MYERS;
-    return db->k <= 2 ? WM_CU_BITAP : WM_CU_MYERS;
+    return k <= 2 ? WM_CU_BITAP : WM_CU_MYERS;
 }
 
 int wm_cu_plan_supported(const wm_db_t *db) {
     if (db->k == 0) return 1;
-    if (db->metric == WM_METRIC_HAMMING) return db->m <= 64 && db->k <= 4;
-    return db->m <= 64 * (size_t)WM_CU_MAX_BLOCKS;
+    if (db->metric == WM_METRIC_HAMMING) return db->k <= 4;
+    return db->m <= 64 * (size_t)WM_CU_MAX_BLOCKS || db->k <= WM_CU_FILTER_MAX_K;
 }
 
 extern "C" int wm_cuda_supports(const wm_db_t *db) { return wm_cu_plan_supported(db); }
@@ -39,12 +44,14 @@ extern "C" int wm_cuda_supports(const wm_db_t *db) { return wm_cu_plan_supported
 wm_status wm_cu_plan_make(wm_context_t *cx, const wm_db_t *db, wm_cu_plan_t *p) {
     memset(p, 0, sizeof *p);
     p->db = db;
-    p->kernel = choose_kernel(db);
+    p->kernel = choose_kernel(db, &p->filter);
     p->m = (uint32_t)db->m;
     p->k = db->k;
     p->n_words = (uint32_t)db->n_words;
     p->n_strands = (uint32_t)db->n_strands;
     p->hamming = db->metric == WM_METRIC_HAMMING;
+    p->km = p->filter ? 32 : p->m;
+    p->khalo = (uint64_t)p->km + (p->hamming ? 0 : p->k) - 1;
     size_t nw = db->n_words, ns = (size_t)db->n_strands;
     uint32_t tail[2 * 256];
     uint32_t tl = p->m < 32 ? p->m : 32;
@@ -61,12 +68,32 @@ wm_status wm_cu_plan_make(wm_context_t *cx, const wm_db_t *db, wm_cu_plan_t *p) 
             tail[s * 256 + c] = M;
         }
     }
+    if (p->filter) {
+        /* masks of positions m-32..m-1 as bits 0..31 */
+        uint64_t sfx[2 * 256];
+        for (size_t s = 0; s < ns; s++)
+            for (unsigned c = 0; c < 256; c++) {
+                uint64_t M = 0;
+                for (uint32_t i = 0; i < 32; i++) {
+                    size_t pos = db->m - 32 + i;
+                    M |= ((db->strand[s].peq[c * nw + pos / 64] >> (pos % 64)) & 1) << i;
+                }
+                sfx[s * 256 + c] = M;
+            }
+        WM_CU(cx, cudaMalloc((void **)&p->d_kpeq, ns * 256 * sizeof(uint64_t)));
+        WM_CU(cx, cudaMemcpy(p->d_kpeq, sfx, ns * 256 * sizeof(uint64_t), cudaMemcpyHostToDevice));
+        p->kwords = 1;
+    }
     WM_CU(cx, cudaMalloc((void **)&p->d_tail, ns * 256 * sizeof(uint32_t)));
     WM_CU(cx, cudaMalloc((void **)&p->d_peq, ns * 256 * nw * sizeof(uint64_t)));
     WM_CU(cx, cudaMemcpy(p->d_tail, tail, ns * 256 * sizeof(uint32_t), cudaMemcpyHostToDevice));
     for (size_t s = 0; s < ns; s++)
         WM_CU(cx, cudaMemcpy(p->d_peq + s * 256 * nw, db->strand[s].peq, 256 * nw * sizeof(uint64_t),
                              cudaMemcpyHostToDevice));
+    if (!p->filter) {
+        p->d_kpeq = p->d_peq;
+        p->kwords = p->n_words;
+    }
     /* A copy from pageable memory may return before its DMA lands, and the
     ** kernels run on non-blocking streams: wait for the tables here. */
     WM_CU(cx, cudaDeviceSynchronize());
@@ -74,6 +101,8 @@ wm_status wm_cu_plan_make(wm_context_t *cx, const wm_db_t *db, wm_cu_plan_t *p) 
 }
 
 void wm_cu_plan_free(wm_cu_plan_t *p) {
+    if (p->filter) cudaFree(p->d_kpeq);
+    p->d_kpeq = NULL;
     cudaFree(p->d_tail);
     cudaFree(p->d_peq);
     p->d_tail = NULL;
