@@ -93,6 +93,8 @@ if want e2e; then
   echo "file: $(stat -c %s $big) bytes; pattern $pat" | tee -a "$out/session.log"
   for r in 1 2 3; do echo "read (cat > /dev/null): $(t cat $big)"; done | tee -a "$out/session.log"
   for r in 1 2 3; do echo "read (wc -l, read(2)): $(t wc -l $big)"; done | tee -a "$out/session.log"
+  for r in 1 2; do echo "startup (warpmatch info, CUDA init): $(t ./build-gpu/warpmatch info)"; done | tee -a "$out/session.log"
+  for r in 1 2; do echo "warpmatch search -c -k 0 --backend cpu (m=32): $(t ./build-gpu/warpmatch search -c --backend cpu $pat $big) count $(cut -f2 /tmp/e2e.out)"; done | tee -a "$out/session.log"
   for args in "-k 0" "-k 1" "-k 2"; do
     for r in 1 2 3; do
       echo "warpmatch search -c $args (m=32): $(t ./build-gpu/warpmatch search -c $args $pat $big) count $(cut -f2 /tmp/e2e.out)"

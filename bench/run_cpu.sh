@@ -8,7 +8,7 @@
 # positions (our contract), agrep and tre-agrep count matching lines.
 set -u
 build=$1 dna=$2 threads=$3
-size=${WM_CPU_BYTES:-256M}
+size=${WM_CPU_BYTES:-128M}
 work=${TMPDIR:-/tmp}/wm_cpu_bench
 mkdir -p "$work"
 [ -f "$work/dna.txt" ] || "$build/bench/gen_text" dna "$dna" "$size" "$work/dna.txt" 2>/dev/null
@@ -25,5 +25,5 @@ run() {   # text m k
 "$build/bench/bench_cpu_search" -t 1 -r 1 ACGT "$work/dna.txt" | head -1
 for m in 8 16 32 64; do for k in 0 1 2 3; do run "$work/dna.txt" $m $k; done; done
 for k in 0 1; do run "$work/dna.txt" 128 $k; done
-for k in 0 16; do PEERS="hyperscan" run "$work/dna.txt" 1024 $k; done
+for k in 0 1 16; do PEERS="hyperscan" run "$work/dna.txt" 1024 $k; done
 for k in 0 1 2; do run "$work/r64.txt" 32 $k; done

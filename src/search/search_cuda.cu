@@ -1,9 +1,10 @@
 /*
 ** search_cuda.cu -- the CUDA backend's driver for single-pattern search.
 **
-** The text streams through the GPU in batches. Each batch is copied (from the
-** caller's memory when it can be pinned in place, else through a pinned
-** staging buffer) together with the halo before it, searched by the plan's
+** The text streams through the GPU in batches. Each batch is copied, with
+** the halo before it, into a pinned staging buffer by all host threads at once
+** (pinning the caller's pages in place instead, with cudaHostRegister, cost
+** more than the copy: it walks and locks every page first), then to the GPU, searched by the plan's
 ** kernels, and its hits are sorted on the device (CUB radix sort on
 ** end*2+strand) and copied back. Three slots, each with its own stream and
 ** buffers, keep the copy of one batch, the search of another and the host's
@@ -190,9 +191,19 @@ typedef struct {
     const wm_cu_plan_t *plan;
     const wm_text_t *text;
     uint64_t batch, halo;
-    int registered;          /* the caller's text is pinned in place */
     int end_bit;             /* bits of the largest sort key         */
 } pipe_t;
+
+/* A staging copy cut into pieces for the pool. */
+#define COPY_PIECE (8ull << 20)
+typedef struct { uint8_t *dst; const uint8_t *src; uint64_t n; } copy_job_t;
+
+static void copy_piece(void *arg, size_t i, int tid) {
+    (void)tid;
+    copy_job_t *c = (copy_job_t *)arg;
+    uint64_t off = (uint64_t)i * COPY_PIECE, n = c->n - off < COPY_PIECE ? c->n - off : COPY_PIECE;
+    memcpy(c->dst + off, c->src + off, n);
+}
 
 static wm_status slot_search(pipe_t *P, wm_cu_slot_t *s) {
     wm_context_t *cx = P->cx;
@@ -215,14 +226,11 @@ static wm_status slot_submit(pipe_t *P, wm_cu_slot_t *s, uint64_t own_begin, uin
     s->own_end = own_end;
     s->copy_begin = own_begin > P->halo ? own_begin - P->halo : 0;
     uint64_t bytes = own_end - s->copy_begin;
-    wm_status st = slot_text(cx, s, P->batch + P->halo, !P->registered);
+    wm_status st = slot_text(cx, s, P->batch + P->halo, 1);
     if (st != WM_OK) return st;
-    const uint8_t *src = P->text->seq + s->copy_begin;
-    if (!P->registered) {
-        memcpy(s->h_stage, src, bytes);
-        src = s->h_stage;
-    }
-    WM_CU(cx, cudaMemcpyAsync(s->d_text, src, bytes, cudaMemcpyHostToDevice, s->stream));
+    copy_job_t c = { s->h_stage, P->text->seq + s->copy_begin, bytes };
+    wm_pool_for(cx->pool, (size_t)((bytes + COPY_PIECE - 1) / COPY_PIECE), copy_piece, &c);
+    WM_CU(cx, cudaMemcpyAsync(s->d_text, s->h_stage, bytes, cudaMemcpyHostToDevice, s->stream));
     s->busy = 1;
     return slot_search(P, s);
 }
@@ -272,12 +280,6 @@ extern "C" wm_status wm_cuda_search(wm_context_t *cx, const wm_db_t *db, const w
     P.batch = batch < text->len ? batch : text->len;
     uint64_t max_key = 2 * text->len + 1;
     P.end_bit = 64 - __builtin_clzll(max_key);
-    /* Pin the caller's text in place when it is large: no staging copy. */
-    if (text->len >= (32ull << 20) &&
-        cudaHostRegister((void *)text->seq, text->len, cudaHostRegisterReadOnly) == cudaSuccess)
-        P.registered = 1;
-    else
-        cudaGetLastError();
 
     uint64_t initial_cap = P.batch / 64 + 4096;
     for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++) st = slot_hits(cx, &cs->slot[i], initial_cap);
@@ -299,7 +301,6 @@ extern "C" wm_status wm_cuda_search(wm_context_t *cx, const wm_db_t *db, const w
     }
     /* On an early stop or error, let in-flight work finish before buffers go. */
     for (int i = 0; i < WM_CU_STREAMS; i++) cudaStreamSynchronize(cs->slot[i].stream);
-    if (P.registered) cudaHostUnregister((void *)text->seq);
     wm_cu_plan_free(&plan);
     return st;
 }
