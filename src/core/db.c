@@ -100,6 +100,28 @@ static wm_algo_t choose_algo(const wm_db_t *db) {
     return WM_ALGO_MYERS;
 }
 
+/* The suffix filter of a long pattern: a database over the last 64 bytes of
+** each strand, with the same options. */
+static wm_status build_suffix(const wm_db_t *db, wm_db_t **out) {
+    wm_db_t *sx = calloc(1, sizeof *sx);
+    if (!sx) return WM_NOMEM;
+    sx->magic = WM_DB_MAGIC;
+    sx->m = 64;
+    sx->k = db->k;
+    sx->metric = db->metric;
+    sx->opts = db->opts;
+    sx->opts.algo = WM_ALGO_AUTO;
+    sx->n_words = 1;
+    sx->n_strands = db->n_strands;
+    wm_status st = WM_OK;
+    for (int s = 0; s < db->n_strands && st == WM_OK; s++)
+        st = build_strand(sx, s, db->strand[s].bytes + db->m - 64);
+    if (st != WM_OK) { wm_db_free(sx); return st; }
+    sx->algo = choose_algo(sx);
+    *out = sx;
+    return WM_OK;
+}
+
 wm_status wm_compile(const uint8_t *pattern, size_t m, const wm_opts_t *o, wm_db_t **out) {
     if (!out) return WM_INVALID;
     *out = NULL;
@@ -137,12 +159,20 @@ wm_status wm_compile(const uint8_t *pattern, size_t m, const wm_opts_t *o, wm_db
     }
     if (st != WM_OK) { wm_db_free(db); return st; }
     db->algo = opts.algo == WM_ALGO_AUTO ? choose_algo(db) : opts.algo;
+    /* Long pattern, few errors: the suffix filter beats scanning all m rows
+    ** (an explicit --algo runs as asked). */
+    if (opts.algo == WM_ALGO_AUTO && m > 64 && db->k > 0 && db->k <= WM_SUFFIX_FILTER_MAX_K &&
+        (st = build_suffix(db, &db->suffix)) != WM_OK) {
+        wm_db_free(db);
+        return st;
+    }
     *out = db;
     return WM_OK;
 }
 
 void wm_db_free(wm_db_t *db) {
     if (!db || db->magic != WM_DB_MAGIC) return;
+    wm_db_free(db->suffix);
     for (int s = 0; s < 2; s++) {
         free(db->strand[s].bytes);
         free(db->strand[s].peq);

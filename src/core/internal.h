@@ -35,7 +35,13 @@ struct wm_db {
     int n_strands;           /* 1, or 2 with revcomp                    */
     size_t n_words;          /* ceil(m / 64)                            */
     wm_strand_t strand[2];
+    /* For m > 64 and small k, the CPU scans the last 64 positions of each
+    ** strand (this database's own suffix) as a filter and verifies each end
+    ** it finds against the whole pattern: a match within k errors contains
+    ** its suffix within k errors. NULL when not used. */
+    struct wm_db *suffix;
 };
+#define WM_SUFFIX_FILTER_MAX_K 8
 #define WM_DB_MAGIC 0x776d6462u   /* "wmdb" */
 
 /* A hit as a scanning kernel reports it: the end offset in the whole text

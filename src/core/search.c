@@ -94,8 +94,12 @@ static void cpu_chunk(void *arg, size_t i, int tid) {
     const uint8_t *seq = j->text->seq;
     uint64_t a = (w->first_chunk + i) * w->chunk;
     uint64_t b = a + w->chunk < j->text->len ? a + w->chunk : j->text->len;
-    uint64_t halo = wm_db_halo(db);
-    wm_cpu_scan_fn scan = cpu_kernel(db);
+    /* With a suffix filter the kernel scans the suffix and every end it finds
+    ** is a candidate verified against the whole pattern. */
+    const wm_db_t *kdb = db->suffix ? db->suffix : db;
+    uint64_t halo = wm_db_halo(kdb);
+    wm_cpu_scan_fn scan = cpu_kernel(kdb);
+    int exact = db->suffix == NULL;
     wm_matchvec_t *out = &w->out[i];
     wm_hitvec_t hv[2] = {{0}};
 
@@ -109,7 +113,7 @@ static void cpu_chunk(void *arg, size_t i, int tid) {
         uint64_t scan_from = own_from - rb > halo ? own_from - halo : rb;
         for (int s = 0; s < db->n_strands; s++) {
             hv[s].n = 0;
-            if (scan(db, s, seq, scan_from, own_from, own_to, &hv[s])) { *w->failed = 1; goto done; }
+            if (scan(kdb, s, seq, scan_from, own_from, own_to, &hv[s])) { *w->failed = 1; goto done; }
         }
         /* merge strands by end, '+' first */
         size_t x = 0, y = 0;
@@ -119,7 +123,7 @@ static void cpu_chunk(void *arg, size_t i, int tid) {
             else h = &hv[1].a[y++];
             wm_match_t mt;
             memset(&mt, 0, sizeof mt);
-            if (finish_hit(j, r, h, 1, &mt) && wm_matchvec_push(out, &mt)) { *w->failed = 1; goto done; }
+            if (finish_hit(j, r, h, exact, &mt) && wm_matchvec_push(out, &mt)) { *w->failed = 1; goto done; }
         }
     }
 done:

@@ -51,26 +51,43 @@ typedef struct {
     uint8_t fold[4];     /* 0x20 when either case is accepted */
 } filter_t;
 
-/* Positions whose class is {b} or {lower, upper} of one letter. */
+/* Is position i's class {b} or {lower, upper} of one letter? */
+static int simple_class(const wm_strand_t *st, size_t nw, size_t i, uint8_t *b, uint8_t *fold) {
+    int count = 0, first = -1;
+    for (unsigned c = 0; c < 256 && count < 3; c++)
+        if ((st->peq[(size_t)c * nw + i / 64] >> (i % 64)) & 1) { if (first < 0) first = (int)c; count++; }
+    if (count == 1) { *b = (uint8_t)first; *fold = 0; return 1; }
+    if (count == 2 && first >= 'A' && first <= 'Z' && ((st->peq[(size_t)(first | 0x20) * nw + i / 64] >> (i % 64)) & 1)) {
+        *b = (uint8_t)(first | 0x20); *fold = 0x20; return 1;
+    }
+    return 0;
+}
+
+/* Up to four simple positions spread over the pattern (last, first, middle,
+** three quarters): neighbouring positions are correlated in real sequence
+** (repeats), distant ones much less. Each target takes the nearest simple
+** position not yet used, looking at most 16 away. */
 static void pick_filter(const wm_strand_t *st, size_t nw, size_t m, filter_t *f) {
-    size_t simple[4];
-    uint8_t sb[4], sf[4];
-    int ns = 0;
-    /* Visit m-1, 0, m-2, 1, ...: the outermost simple positions come first.
-    ** Give up after 64 positions (a pattern of wildcards has none). */
-    for (size_t step = 0; step < m && step < 64 && ns < 4; step++) {
-        size_t i = step % 2 ? step / 2 : m - 1 - step / 2;
-        int count = 0, first = -1;
-        for (unsigned c = 0; c < 256 && count < 3; c++)
-            if ((st->peq[(size_t)c * nw + i / 64] >> (i % 64)) & 1) { if (first < 0) first = (int)c; count++; }
-        if (count == 1) { simple[ns] = i; sb[ns] = (uint8_t)first; sf[ns] = 0; ns++; }
-        else if (count == 2 && first >= 'A' && first <= 'Z' &&
-                 ((st->peq[(size_t)(first | 0x20) * nw + i / 64] >> (i % 64)) & 1)) {
-            simple[ns] = i; sb[ns] = (uint8_t)(first | 0x20); sf[ns] = 0x20; ns++;
+    size_t target[4] = {m - 1, 0, m / 2, (3 * m) / 4};
+    f->n = 0;
+    for (int t = 0; t < 4; t++) {
+        for (size_t d = 0; d < 16 && d < m; d++) {
+            size_t cand[2] = {target[t] + d, target[t] >= d ? target[t] - d : m};
+            int done = 0;
+            for (int c = 0; c < 2 && !done; c++) {
+                size_t i = cand[c];
+                if (i >= m) continue;
+                int used = 0;
+                for (int u = 0; u < f->n; u++) used |= f->pos[u] == i;
+                uint8_t b, fold;
+                if (!used && simple_class(st, nw, i, &b, &fold)) {
+                    f->pos[f->n] = i; f->byte[f->n] = b; f->fold[f->n] = fold; f->n++;
+                    done = 1;
+                }
+            }
+            if (done) break;
         }
     }
-    f->n = ns;
-    for (int j = 0; j < f->n; j++) { f->pos[j] = simple[j]; f->byte[j] = sb[j]; f->fold[j] = sf[j]; }
 }
 
 static int full_match(const wm_strand_t *st, size_t nw, size_t m, const uint8_t *t) {
