@@ -126,6 +126,11 @@ int wm_bitap_scan(const wm_db_t *db, int strand, const uint8_t *text,
                   uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out);
 int wm_myers_scan(const wm_db_t *db, int strand, const uint8_t *text,
                   uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out);
+/* k >= 1: find the ends through exact pieces (pigeonhole), verifying windows
+** with `verify`. Returns 0 when done, 1 when the filter does not pay here (the
+** caller scans the span itself; nothing was pushed), -1 out of memory. */
+int wm_pigeonhole_scan(const wm_db_t *db, int strand, wm_cpu_scan_fn verify, const uint8_t *text,
+                       uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out);
 
 /* ---- CUDA backend (src/search/search_cuda.cu, src/cuda/) ------------------
 ** Built only with CUDA; the stubs in src/core/cuda_stub.c stand in otherwise. */

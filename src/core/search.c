@@ -113,7 +113,15 @@ static void cpu_chunk(void *arg, size_t i, int tid) {
         uint64_t scan_from = own_from - rb > halo ? own_from - halo : rb;
         for (int s = 0; s < db->n_strands; s++) {
             hv[s].n = 0;
-            if (scan(kdb, s, seq, scan_from, own_from, own_to, &hv[s])) { *w->failed = 1; goto done; }
+            /* With edits and the algorithm left to us, try the pigeonhole
+            ** filter first; it verifies with the same kernel. */
+            int r = 1;
+            if (kdb->k > 0 && kdb->opts.algo == WM_ALGO_AUTO)
+                r = wm_pigeonhole_scan(kdb, s, scan, seq, scan_from, own_from, own_to, &hv[s]);
+            if (r < 0 || (r > 0 && scan(kdb, s, seq, scan_from, own_from, own_to, &hv[s]))) {
+                *w->failed = 1;
+                goto done;
+            }
         }
         /* merge strands by end, '+' first */
         size_t x = 0, y = 0;

@@ -9,19 +9,13 @@
 ** step of one copy depends on its previous step (shift, or, and), so one copy
 ** leaves most of a core idle; four independent ones fill it.
 **
-** Before the automaton, a SIMD filter (x86-64 SSE2) tries up to four pattern
-** positions whose accepted bytes are one byte or one letter in either case:
-** 16 candidate starts per compare, each survivor checked in full. On DNA
-** with four positions a random start survives with odds 1/256, so the scan
-** runs at memory speed. Where survivors turn out dense (periodic text) the
-** rest of the span goes to the automaton, which costs O(1) per byte always.
+** Before the automaton, the SIMD literal filter (litfilter.c) finds the
+** pattern's occurrences at memory speed; where its survivors turn out dense
+** (periodic text) the rest of the span goes to the automaton, which costs
+** O(1) per byte always.
 */
-#include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "core/internal.h"
+#include "search/litfilter.h"
 
 /* Mask of tail position i (0..t-1) = pattern position m - t + i. */
 static inline uint64_t tail_mask(const wm_strand_t *st, size_t nw, size_t m, size_t t, uint8_t c) {
@@ -42,97 +36,6 @@ static int head_matches(const wm_strand_t *st, size_t nw, size_t m, size_t t,
     return 1;
 }
 
-/* ---- the SIMD filter ------------------------------------------------------ */
-
-typedef struct {
-    int n;
-    size_t pos[4];       /* pattern positions tested          */
-    uint8_t byte[4];     /* the byte (lower case when folded) */
-    uint8_t fold[4];     /* 0x20 when either case is accepted */
-} filter_t;
-
-/* Is position i's class {b} or {lower, upper} of one letter? */
-static int simple_class(const wm_strand_t *st, size_t nw, size_t i, uint8_t *b, uint8_t *fold) {
-    int count = 0, first = -1;
-    for (unsigned c = 0; c < 256 && count < 3; c++)
-        if ((st->peq[(size_t)c * nw + i / 64] >> (i % 64)) & 1) { if (first < 0) first = (int)c; count++; }
-    if (count == 1) { *b = (uint8_t)first; *fold = 0; return 1; }
-    if (count == 2 && first >= 'A' && first <= 'Z' && ((st->peq[(size_t)(first | 0x20) * nw + i / 64] >> (i % 64)) & 1)) {
-        *b = (uint8_t)(first | 0x20); *fold = 0x20; return 1;
-    }
-    return 0;
-}
-
-/* Up to four simple positions spread over the pattern (last, first, middle,
-** three quarters): neighbouring positions are correlated in real sequence
-** (repeats), distant ones much less. Each target takes the nearest simple
-** position not yet used, looking at most 16 away. */
-static void pick_filter(const wm_strand_t *st, size_t nw, size_t m, filter_t *f) {
-    size_t target[4] = {m - 1, 0, m / 2, (3 * m) / 4};
-    f->n = 0;
-    for (int t = 0; t < 4; t++) {
-        for (size_t d = 0; d < 16 && d < m; d++) {
-            size_t cand[2] = {target[t] + d, target[t] >= d ? target[t] - d : m};
-            int done = 0;
-            for (int c = 0; c < 2 && !done; c++) {
-                size_t i = cand[c];
-                if (i >= m) continue;
-                int used = 0;
-                for (int u = 0; u < f->n; u++) used |= f->pos[u] == i;
-                uint8_t b, fold;
-                if (!used && simple_class(st, nw, i, &b, &fold)) {
-                    f->pos[f->n] = i; f->byte[f->n] = b; f->fold[f->n] = fold; f->n++;
-                    done = 1;
-                }
-            }
-            if (done) break;
-        }
-    }
-}
-
-static int full_match(const wm_strand_t *st, size_t nw, size_t m, const uint8_t *t) {
-    for (size_t i = 0; i < m; i++)
-        if (!((st->peq[(size_t)t[i] * nw + i / 64] >> (i % 64)) & 1)) return 0;
-    return 1;
-}
-
-/* Filtered scan of starts [s0, s1); returns the first start it did not
-** finish (s1 when done; earlier when survivors were dense), or -1 on OOM. */
-static int64_t filter_scan(const wm_strand_t *st, size_t nw, size_t m, const filter_t *f,
-                           const uint8_t *text, uint64_t s0, uint64_t s1, int strand, wm_hitvec_t *out) {
-#if defined(__SSE2__)
-    __m128i want[4], fold[4];
-    for (int j = 0; j < f->n; j++) {
-        want[j] = _mm_set1_epi8((char)f->byte[j]);
-        fold[j] = _mm_set1_epi8((char)f->fold[j]);
-    }
-    uint64_t s = s0, checked = 0;
-    /* loads at s + pos + 15 stay below s1 + m - 1, the span's end */
-    for (; s + 16 <= s1; s += 16) {
-        __m128i ok = _mm_set1_epi8((char)0xff);
-        for (int j = 0; j < f->n; j++) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(text + s + f->pos[j]));
-            ok = _mm_and_si128(ok, _mm_cmpeq_epi8(_mm_or_si128(v, fold[j]), want[j]));
-        }
-        unsigned bits = (unsigned)_mm_movemask_epi8(ok);
-        if (!bits) continue;
-        checked += (uint64_t)__builtin_popcount(bits);
-        while (bits) {
-            unsigned b = (unsigned)__builtin_ctz(bits);
-            bits &= bits - 1;
-            if (full_match(st, nw, m, text + s + b) && wm_hitvec_push(out, s + b + m, 0, (uint32_t)strand))
-                return -1;
-        }
-        /* dense survivors (over one per 8 starts): the automaton does the rest */
-        if (checked > 64 && checked * 8 > s + 16 - s0) return (int64_t)(s + 16);
-    }
-    return (int64_t)s;
-#else
-    (void)st; (void)nw; (void)m; (void)f; (void)text; (void)s1; (void)strand; (void)out;
-    return (int64_t)s0;
-#endif
-}
-
 static int automaton_scan(const wm_db_t *db, int strand, const uint8_t *text,
                           uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out);
 
@@ -140,13 +43,13 @@ int wm_shiftor_scan(const wm_db_t *db, int strand, const uint8_t *text,
                     uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
     const wm_strand_t *st = &db->strand[strand];
     size_t m = db->m, nw = db->n_words;
-    filter_t f;
-    pick_filter(st, nw, m, &f);
+    wm_litfilter_t f;
+    wm_litfilter_make(st, nw, 0, m, &f);
     uint64_t first_end = own_from + 1 > scan_from + m ? own_from + 1 : scan_from + m;
     if (first_end > to) return 0;
     uint64_t s0 = first_end - m, s1 = to - m + 1;         /* starts [s0, s1) */
     if (f.n >= 2 && s1 - s0 >= 64) {
-        int64_t r = filter_scan(st, nw, m, &f, text, s0, s1, strand, out);
+        int64_t r = wm_litfilter_scan(st, nw, &f, text, s0, s1, strand, out);
         if (r < 0) return -1;
         /* the automaton takes the starts the filter left: ends > r + m - 1 */
         own_from = (uint64_t)r + m - 1;
