@@ -11,7 +11,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$jobs"
-(cd build && ctest -j"$jobs" --output-on-failure)
+(cd build && WM_TEST_SCALE=3 ctest -j"$jobs" --output-on-failure)
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPMATCH_SANITIZE=ON \
       -DWARPMATCH_CUDA=OFF -DWARPMATCH_BENCH=OFF
