@@ -4,7 +4,7 @@
 # small cases, the instruction mix of the kernels, and the benchmarks.
 # Logs go to $OUT (or ./gpu-out).
 #   bash bench/gpu_session.sh MODE[,MODE...] [CARRY_DIR]
-#   MODE: test | sass | bench | e2e | peers | all
+#   MODE: test | sass | bench | e2e | peers | grid | all
 # CARRY_DIR (default .gpu) holds what the machine cannot fetch: the chrX
 # FASTA.gz from shared/data and Debian .debs (zlib1g-dev, the peer tools).
 set -u
@@ -105,5 +105,9 @@ fi
 if want peers; then
   log "CPU backend next to Hyperscan, agrep and tre-agrep on $jobs cores"
   bash bench/run_cpu.sh build-gpu $dna "$jobs" 2>&1 | tee "$out/peers.log"
+fi
+if want grid; then
+  log "CPU backend beside Hyperscan over the whole GPU grid"
+  bash bench/run_cpu_grid.sh build-gpu $dna "$jobs" 2>&1 | tee "$out/grid.log"
 fi
 log "done"
