@@ -26,7 +26,7 @@ if [ ! -f /usr/include/zlib.h ] && ls "$carry"/zlib1g-dev*.deb >/dev/null 2>&1; 
   extra+=(-DZLIB_INCLUDE_DIR=/tmp/zprefix/usr/include -DZLIB_LIBRARY="$lib/libz.so")
 fi
 # peer tools (Hyperscan, agrep, tre-agrep) from carried .debs
-if want peers && ls "$carry"/debs/*.deb >/dev/null 2>&1; then
+if { want peers || want grid; } && ls "$carry"/debs/*.deb >/dev/null 2>&1; then
   eval "$(bash bench/peers/unpack_debs.sh "$carry/debs" /tmp/peerprefix)"
   extra+=(-DCMAKE_PREFIX_PATH=/tmp/peerprefix/usr)
 fi
