@@ -78,7 +78,7 @@ int wm_pigeonhole_scan(const wm_db_t *db, int strand, wm_cpu_scan_fn verify, con
 
     /* Merge windows closer than a halo (scanning the gap costs less than
     ** scanning the halo twice) and verify each, in order. */
-    qsort(win, n_win, sizeof *win, by_start);
+    if (n_win > 1) qsort(win, n_win, sizeof *win, by_start);
     for (size_t i = 0; i < n_win && rc == 0;) {
         uint64_t a = win[i].a, b = win[i].b;
         for (i++; i < n_win && win[i].a <= b + halo + 1; i++)
