@@ -4,7 +4,9 @@
 # small cases, the instruction mix of the kernels, and the benchmarks.
 # Logs go to $OUT (or ./gpu-out).
 #   bash bench/gpu_session.sh MODE[,MODE...] [CARRY_DIR]
-#   MODE: test | sass | bench | e2e | peers | grid | all
+#   MODE: test | sass | bench | e2e | peers | grid | multi | mpeers | all
+#   (multi: pattern sets on the GPU; mpeers: pattern sets on the CPU beside
+#   Hyperscan, grep and rg: bench/run_multi.sh)
 # CARRY_DIR (default .gpu) holds what the machine cannot fetch: the chrX
 # FASTA.gz from shared/data and Debian .debs (zlib1g-dev, the peer tools).
 set -u
@@ -26,7 +28,7 @@ if [ ! -f /usr/include/zlib.h ] && ls "$carry"/zlib1g-dev*.deb >/dev/null 2>&1; 
   extra+=(-DZLIB_INCLUDE_DIR=/tmp/zprefix/usr/include -DZLIB_LIBRARY="$lib/libz.so")
 fi
 # peer tools (Hyperscan, agrep, tre-agrep) from carried .debs
-if { want peers || want grid; } && ls "$carry"/debs/*.deb >/dev/null 2>&1; then
+if { want peers || want grid || want mpeers || want multi; } && ls "$carry"/debs/*.deb >/dev/null 2>&1; then
   eval "$(bash bench/peers/unpack_debs.sh "$carry/debs" /tmp/peerprefix)"
   extra+=(-DCMAKE_PREFIX_PATH=/tmp/peerprefix/usr)
 fi
@@ -109,5 +111,50 @@ fi
 if want grid; then
   log "CPU backend beside Hyperscan over the whole GPU grid"
   bash bench/run_cpu_grid.sh build-gpu $dna "$jobs" 2>&1 | tee "$out/grid.log"
+fi
+if want multi; then
+  log "pattern sets: data (bench/run_multi.sh makes it), GPU kernels with the text resident"
+  W=${WORK:-.bench}
+  B=${MULTI_BYTES:-1G}
+  WHAT=dna,sig BYTES=$B WORK=$W PEERS="" ALGOS=qgram MODES=count REPEATS=1 \
+    bash bench/run_multi.sh build-gpu "$jobs" "$carry" > "$out/multi_data.log" 2>&1
+  echo "data rc=$?" | tee -a "$out/session.log"
+  nb=$(stat -c %s "$W/chrX_$B.txt")
+  g=./build-gpu/bench/bench_gpu_multi
+  for n in 1000 8000 16000; do
+    for a in auto pfac ac; do
+      chk=""; [ "$a" = auto ] && chk=--check
+      log "dna 8-mers n=$n algo=$a"
+      $g --text "$W/chrX_$B.txt" --patterns "$W/dna_k8_${n}_$B.txt" --bytes "$nb" --algo $a $chk 2>&1 | tee -a "$out/multi_gpu.log"
+    done
+  done
+  nm=$(stat -c %s "$W/mixed_$B.txt")
+  for n in 10000 100000; do
+    for a in auto pfac ac; do
+      chk=""; [ "$a" = auto ] && chk=--check
+      log "signatures n=$n algo=$a"
+      $g --text "$W/mixed_$B.txt" --patterns "$W/sig_${n}_$B.txt" --bytes "$nm" --algo $a $chk 2>&1 | tee -a "$out/multi_gpu.log"
+    done
+  done
+  log "the CLI end to end (file in the page cache), 16,000 8-mers"
+  t() { local s=$(date +%s%N); "$@" > /tmp/m.out; local rc=$?; local e=$(date +%s%N); echo "$(( (e - s) / 1000000 )) ms rc=$rc"; }
+  cat "$W/chrX_$B.txt" > /dev/null
+  for be in cuda cpu; do
+    for r in 1 2; do echo "search -c --backend $be: $(t ./build-gpu/warpmatch search -c --backend $be -f "$W/dna_k8_16000_$B.txt" "$W/chrX_$B.txt") $(cut -f2 /tmp/m.out)"; done
+    echo "search (list) --backend $be | wc -l: $(t sh -c "./build-gpu/warpmatch search --backend $be -f $W/dna_k8_16000_$B.txt $W/chrX_$B.txt | wc -l") $(cat /tmp/m.out)"
+  done 2>&1 | tee -a "$out/session.log"
+  log "compute-sanitizer on pattern sets"
+  printf 'GATTACA\nACGT\nTTTT\nGGGCCC\nACGTACGTAC\n' > /tmp/set.txt
+  for a in qgram pfac ac; do
+    for extra in "" "-c" "--count-per-pattern"; do
+      compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 5 ./build-gpu/warpmatch search --backend cuda \
+        --algo $a $extra -f /tmp/set.txt data/lambda_phage.fa > "$out/sanitizer_tmp.log" 2>&1
+      echo "memcheck [$a $extra]: rc=$? $(grep -E 'ERROR SUMMARY' "$out/sanitizer_tmp.log" | head -1)" | tee -a "$out/session.log"
+    done
+  done
+fi
+if want mpeers; then
+  log "pattern sets on the CPU beside Hyperscan, grep and rg on $jobs cores"
+  BYTES=${MULTI_BYTES:-1G} bash bench/run_multi.sh build-gpu "$jobs" "$carry" 2>&1 | tee "$out/mpeers.log"
 fi
 log "done"

@@ -1,10 +1,15 @@
 /*
-** cmd_search.c -- `warpmatch search [OPTIONS] PATTERN [FILE...]`.
+** cmd_search.c -- `warpmatch search [OPTIONS] PATTERN [FILE...]` and its
+** pattern-set form `warpmatch search [OPTIONS] -f PATFILE | -e P -e P... [FILE...]`.
 **
 ** Flow: parse and check the options (all pattern errors are found here,
-** before any file is read) -> make one context (backend, threads) -> for each
-** file: wm_seqfile_read, pick the database for its format (compiled lazily,
-** at most two: DNA and BYTES), wm_search / wm_count, print -> exit status.
+** before any file is read; pattern files are read here too) -> make one
+** context (backend, threads) -> for each file: wm_seqfile_read, pick the
+** database for its format (compiled lazily, at most two: DNA and BYTES),
+** wm_search / wm_count / wm_count_per_pattern, print -> exit status.
+** Set mode (any -f, or -e twice) differs only in what is compiled
+** (wm_compile_set) and printed (a pattern column instead of errors); one
+** pattern given once keeps the single-pattern mode and its output.
 ** A file that cannot be read is reported on stderr and the others are still
 ** searched; option errors stop before the first file.
 */
@@ -20,20 +25,25 @@
 #include "io/seqfile.h"
 #include "io/print.h"
 #include "cli.h"
+#include "patfile.h"
 
 typedef enum { OUT_TSV = 0, OUT_BED = 1, OUT_JSON = 2 } out_format_t;
 typedef enum { ALPHA_AUTO = 0, ALPHA_DNA = 1, ALPHA_TEXT = 2 } alpha_choice_t;
 
 static const char *const format_words[] = { "tsv", "bed", "json", NULL };
 static const char *const alphabet_words[] = { "auto", "dna", "text", NULL };
-static const char *const algo_words[] = { "auto", "shiftor", "bitap", "myers", NULL };
+/* Same order as wm_algo_t: the index is the enum value. */
+static const char *const algo_words[] = { "auto", "shiftor", "bitap", "myers", "ac", "pfac",
+                                          "wumanber", "wumanber-paper", "qgram", NULL };
 static const char *const backend_words[] = { "auto", "cpu", "cuda", NULL };
 
 static void print_help(void) {
     fputs(
 "Usage: warpmatch search [OPTIONS] PATTERN [FILE...]\n"
+"       warpmatch search [OPTIONS] -f PATFILE | -e P -e P ... [FILE...]\n"
 "\n"
-"Find every occurrence of PATTERN in each FILE, exactly or within k errors.\n"
+"Find every occurrence of PATTERN in each FILE, exactly or within k errors, or\n"
+"(second form) of every pattern of a pattern set, exactly.\n"
 "With no FILE, or where FILE is -, read standard input. A file may be plain\n"
 "(searched as bytes, binary bytes included), FASTA or FASTQ (searched record by\n"
 "record; a match never crosses a record border), each possibly gzip-compressed.\n"
@@ -55,9 +65,38 @@ static void print_help(void) {
 "                                pattern has IUPAC letters only, else text;\n"
 "                                chosen per file (plain files: always text)\n"
 "      --algo A          auto, shiftor (k = 0 only), bitap, myers (edit distance\n"
-"                        only) [auto: chosen by pattern length, k and metric]\n"
+"                        only) [auto: chosen by pattern length, k and metric];\n"
+"                        for a pattern set: auto, ac (Aho-Corasick), pfac\n"
+"                        (failureless AC), wumanber, wumanber-paper (as\n"
+"                        published: B = 3, B' = 2), qgram (patterns of 4+\n"
+"                        bytes)\n"
+"                        [auto: chosen from the set]\n"
 "  -e, --pattern P       use P as the pattern (for a pattern starting with '-');\n"
-"                        every argument is then a FILE\n"
+"                        every argument is then a FILE; given more than once,\n"
+"                        the patterns form a set\n"
+"  -f, --file PATFILE    read a pattern set from PATFILE (- = standard input,\n"
+"                        only when no FILE is read from it); repeatable, may be\n"
+"                        mixed with -e; every argument is then a FILE\n"
+"\n"
+"Pattern sets (any -f, or -e more than once):\n"
+"  Patterns are numbered from 1 in the order given: -e and -f in command-line\n"
+"  order, a file's patterns in file order. Matching is exact and literal, as\n"
+"  grep -F (-k must be 0, no --hamming); every occurrence of every pattern is\n"
+"  reported, overlapping ones included, a duplicate once under each number.\n"
+"  PATFILE: one pattern per line, 1 to 65536 bytes, every byte as it is (NUL\n"
+"  included; a '\\r' before the '\\n' is kept, as grep -F keeps it, so convert\n"
+"  CRLF files first); the last line needs no '\\n'; an empty line is an error\n"
+"  (grep -F would match everything with it).\n"
+"  A PATFILE whose first byte is '>' is FASTA: each record's sequence (lines\n"
+"  joined, whitespace dropped) is one pattern, printed as the first word of its\n"
+"  header instead of its number. PATFILEs may be gzip-compressed.\n"
+"  --revcomp and --alphabet dna need patterns of A, C, G, T, U only (either\n"
+"  case); --alphabet auto picks dna for FASTA/FASTQ files when every pattern is\n"
+"  such, else text.\n"
+"      --count-per-pattern  print source<TAB>pattern<TAB>count per file for each\n"
+"                        pattern found, in pattern order, instead of the matches\n"
+"      --all-patterns    with --count-per-pattern (implied): list patterns with\n"
+"                        count 0 too\n"
 "\n"
 "Execution:\n"
 "      --backend B       auto, cpu or cuda [auto: cuda when built and a GPU is\n"
@@ -87,14 +126,18 @@ static void print_help(void) {
 "        (its bytes: the sequence bytes searched, after FASTA/FASTQ parsing)\n"
 "  source is FILE as given (- for standard input), record the sequence name\n"
 "  (. for plain input), strand + or -.\n"
+"  With a pattern set, pattern is the pattern's number or FASTA name:\n"
+"  tsv   source<TAB>record<TAB>start<TAB>end<TAB>pattern (+ <TAB>strand with\n"
+"        --revcomp)\n"
+"  bed   name = pattern, score 0;  json: \"pattern\" instead of \"errors\"\n"
 "\n"
 "Which matches: one line per end position e (and strand) where some substring\n"
 "ending at e is within k errors of the pattern. errors = the smallest such\n"
 "count; start = the largest s with distance(pattern, text[s,e)) = errors (the\n"
 "shortest occurrence). Coordinates are 0-based, half-open, within the record;\n"
 "strand '-' hits use forward-strand coordinates. Lines are sorted by source (in\n"
-"the order given), record, end, strand, and are the same for every backend and\n"
-"thread count.\n"
+"the order given), record, end, strand (a set: record, end, pattern, strand),\n"
+"and are the same for every backend and thread count.\n"
 "\n"
 "Exit status: 0 if a match was found, 1 if none, 2 if an error occurred (an\n"
 "error wins, unless -q found a match).\n", stdout);
@@ -106,6 +149,12 @@ static void usage_hint(void) {
 
 /* ---- options --------------------------------------------------------------- */
 
+/* One -e P or -f FILE: the set is read in the order these were given. */
+typedef struct {
+    char opt;                    /* 'e' or 'f'                                  */
+    const char *arg;
+} pat_arg_t;
+
 typedef struct {
     const uint8_t *pattern;
     size_t m;
@@ -114,8 +163,15 @@ typedef struct {
     alpha_choice_t alphabet;
     wm_context_opts_t co;
     int count, by_record, quiet, progress;
+    int per_pattern, all_patterns;   /* --count-per-pattern, --all-patterns     */
     out_format_t format;
     char bed_name[WM_BED_NAME_MAX + 1];
+    /* set mode */
+    pat_arg_t *pat_args;         /* every -e and -f, in argv order              */
+    size_t n_pat_args;
+    int is_set;
+    int acgtu;                   /* every pattern of the set is A/C/G/T/U only */
+    wm_patset_t set;
 } search_args_t;
 
 static int is_iupac(const uint8_t *p, size_t m) {
@@ -211,10 +267,59 @@ typedef struct {
     int write_failed, write_errno;
 } sink_t;
 
+/* A set's pattern i as printed: its FASTA name, else its 1-based number
+** written into buf (24 bytes). */
+static const char *pattern_label(const search_args_t *a, uint32_t i, char *buf) {
+    if (a->is_set && a->set.name != NULL && a->set.name[i] != NULL)
+        return a->set.name[i];
+    snprintf(buf, 24, "%llu", (unsigned long long)i + 1);
+    return buf;
+}
+
 static const char *record_name(const wm_seqfile_t *sf, uint64_t r) {
     if (sf->names == NULL || r >= sf->text.n_rec || sf->names[r] == NULL)
         return ".";
     return sf->names[r];
+}
+
+static void print_match(sink_t *s, const wm_match_t *m) {
+    switch (s->a->format) {
+    case OUT_TSV:
+        wm_print_tsv(s->out, s->source, record_name(s->sf, m->record), m);
+        break;
+    case OUT_BED:
+        wm_print_bed(s->out,
+                     s->sf->format == WM_FMT_PLAIN ? s->source : record_name(s->sf, m->record),
+                     s->a->bed_name, m);
+        break;
+    case OUT_JSON:
+        wm_print_json_match(s->out, s->source, record_name(s->sf, m->record), m);
+        break;
+    }
+}
+
+/* A set's match: the pattern (number or FASTA name) where errors would be. */
+static void print_set_match(sink_t *s, const wm_match_t *m) {
+    const search_args_t *a = s->a;
+    const char *name = a->set.name != NULL ? a->set.name[m->pattern] : NULL;
+    switch (a->format) {
+    case OUT_TSV:
+        wm_print_tsv_set(s->out, s->source, record_name(s->sf, m->record), m, name,
+                         a->o.revcomp);
+        break;
+    case OUT_BED: {
+        char num[24], bed_name[WM_BED_NAME_MAX + 1];
+        const char *label = pattern_label(a, m->pattern, num);
+        wm_print_bed_name(bed_name, (const uint8_t *)label, strlen(label));
+        wm_print_bed(s->out,
+                     s->sf->format == WM_FMT_PLAIN ? s->source : record_name(s->sf, m->record),
+                     bed_name, m);       /* errors is 0: the BED score */
+        break;
+    }
+    case OUT_JSON:
+        wm_print_json_match_set(s->out, s->source, record_name(s->sf, m->record), m, name);
+        break;
+    }
 }
 
 static int on_match(const wm_match_t *m, void *user) {
@@ -229,19 +334,10 @@ static int on_match(const wm_match_t *m, void *user) {
     }
     if (s->pg->enabled)
         progress_clear(s->pg);                     /* keep matches off its line */
-    switch (s->a->format) {
-    case OUT_TSV:
-        wm_print_tsv(s->out, s->source, record_name(s->sf, m->record), m);
-        break;
-    case OUT_BED:
-        wm_print_bed(s->out,
-                     s->sf->format == WM_FMT_PLAIN ? s->source : record_name(s->sf, m->record),
-                     s->a->bed_name, m);
-        break;
-    case OUT_JSON:
-        wm_print_json_match(s->out, s->source, record_name(s->sf, m->record), m);
-        break;
-    }
+    if (s->a->is_set)
+        print_set_match(s, m);
+    else
+        print_match(s, m);
     if (ferror(s->out)) {                          /* e.g. a closed pipe */
         s->write_failed = 1;
         s->write_errno = errno;
@@ -256,6 +352,7 @@ typedef struct {
     search_args_t *a;
     wm_context_t *cx;
     wm_db_t *db[2];              /* [0] BYTES, [1] DNA; compiled on first use   */
+    uint64_t *per_pattern;       /* --count-per-pattern counts, one per pattern */
     progress_t pg;
     FILE *out;
     uint64_t n_matches, n_sources, n_bytes;
@@ -275,18 +372,46 @@ static void report_status(run_t *r, const char *what, wm_status st) {
 static wm_db_t *get_db(run_t *r, int dna) {
     if (r->db[dna] != NULL)
         return r->db[dna];
-    wm_opts_t o = r->a->o;
+    const search_args_t *a = r->a;
+    wm_opts_t o = a->o;
     o.alphabet = dna ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
-    wm_status st = wm_compile(r->a->pattern, r->a->m, &o, &r->db[dna]);
+    wm_status st = a->is_set
+        ? wm_compile_set(a->set.pat, a->set.len, a->set.n, &o, &r->db[dna])
+        : wm_compile(a->pattern, a->m, &o, &r->db[dna]);
     if (st != WM_OK) {
         r->db[dna] = NULL;
         progress_clear(&r->pg);
-        wm_cli_error("cannot compile the pattern (%s alphabet): %s",
-                     dna ? "dna" : "text", wm_strerror(st));
+        wm_cli_error("cannot compile the pattern%s (%s alphabet): %s",
+                     a->is_set ? " set" : "", dna ? "dna" : "text", wm_strerror(st));
         r->fatal = 1;
         return NULL;
     }
     return r->db[dna];
+}
+
+/* --count-per-pattern for one file: "source<TAB>pattern<TAB>count" lines in
+** pattern order (zero counts only with --all-patterns); *total gets the sum. */
+static wm_status count_per_pattern(run_t *r, const wm_db_t *db, const wm_seqfile_t *sf,
+                                   const char *path, uint64_t *total) {
+    size_t np = wm_db_pattern_count(db);
+    if (r->per_pattern == NULL) {
+        r->per_pattern = malloc(np * sizeof *r->per_pattern);
+        if (r->per_pattern == NULL)
+            return WM_NOMEM;
+    }
+    wm_status st = wm_count_per_pattern(r->cx, db, &sf->text, r->per_pattern);
+    if (st != WM_OK)
+        return st;
+    uint64_t sum = 0;
+    char num[24];
+    for (size_t i = 0; i < np; ++i) {
+        uint64_t c = r->per_pattern[i];
+        sum += c;
+        if (c > 0 || r->a->all_patterns)
+            wm_print_count(r->out, path, pattern_label(r->a, (uint32_t)i, num), c);
+    }
+    *total = sum;
+    return WM_OK;
 }
 
 static void search_file(run_t *r, const char *path) {
@@ -308,7 +433,8 @@ static void search_file(run_t *r, const char *path) {
     }
 
     int dna = a->alphabet == ALPHA_DNA ||
-              (a->alphabet == ALPHA_AUTO && sf.format != WM_FMT_PLAIN && a->iupac);
+              (a->alphabet == ALPHA_AUTO && sf.format != WM_FMT_PLAIN &&
+               (a->is_set ? a->acgtu : a->iupac));
     wm_db_t *db = get_db(r, dna);
     if (db == NULL) {
         r->any_error = 1;
@@ -330,7 +456,9 @@ static void search_file(run_t *r, const char *path) {
     if (a->format == OUT_JSON && !a->count && !a->quiet)
         wm_print_json_begin(r->out, path);
 
-    if (a->count && !a->by_record && !a->quiet) {
+    if (a->per_pattern && !a->quiet) {
+        st = count_per_pattern(r, db, &sf, path, &s.n);
+    } else if (a->count && !a->by_record && !a->quiet) {
         uint64_t n = 0;
         st = wm_count(r->cx, db, &sf.text, &n);
         s.n = n;
@@ -379,7 +507,8 @@ static void search_file(run_t *r, const char *path) {
 
 enum {
     OPT_HAMMING = 256, OPT_REVCOMP, OPT_ALPHABET, OPT_ALGO, OPT_BACKEND,
-    OPT_CHUNK, OPT_BY_RECORD, OPT_FORMAT, OPT_JSON, OPT_NO_PROGRESS
+    OPT_CHUNK, OPT_BY_RECORD, OPT_FORMAT, OPT_JSON, OPT_NO_PROGRESS,
+    OPT_PER_PATTERN, OPT_ALL_PATTERNS
 };
 
 static const struct option long_opts[] = {
@@ -390,12 +519,15 @@ static const struct option long_opts[] = {
     { "alphabet",    required_argument, NULL, OPT_ALPHABET },
     { "algo",        required_argument, NULL, OPT_ALGO },
     { "pattern",     required_argument, NULL, 'e' },
+    { "file",        required_argument, NULL, 'f' },
     { "backend",     required_argument, NULL, OPT_BACKEND },
     { "threads",     required_argument, NULL, 'j' },
     { "chunk-bytes", required_argument, NULL, OPT_CHUNK },
     { "no-progress", no_argument,       NULL, OPT_NO_PROGRESS },
     { "count",       no_argument,       NULL, 'c' },
     { "by-record",   no_argument,       NULL, OPT_BY_RECORD },
+    { "count-per-pattern", no_argument, NULL, OPT_PER_PATTERN },
+    { "all-patterns", no_argument,      NULL, OPT_ALL_PATTERNS },
     { "format",      required_argument, NULL, OPT_FORMAT },
     { "json",        no_argument,       NULL, OPT_JSON },
     { "quiet",       no_argument,       NULL, 'q' },
@@ -422,9 +554,15 @@ static int choose(const char *opt, const char *val, const char *const *words) {
 ** *first_arg is the index of the first non-option argument. */
 static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
     const char *pattern = NULL;
+    size_t n_e = 0, n_f = 0;
     uint64_t v;
     int c;
 
+    a->pat_args = malloc((size_t)argc * sizeof *a->pat_args);
+    if (a->pat_args == NULL) {
+        wm_cli_error("%s", wm_strerror(WM_NOMEM));
+        return -1;
+    }
     a->o = wm_opts_default();
     a->co = wm_context_opts_default();
     a->alphabet = ALPHA_AUTO;
@@ -433,7 +571,7 @@ static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
 
     opterr = 0;                 /* our own messages, in our own form */
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":k:ie:j:cqh", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":k:ie:f:j:cqh", long_opts, NULL)) != -1) {
         switch (c) {
         case 'k':
             if (wm_cli_option_u64("-k/--max-edits", optarg, UINT32_MAX, 0, &v) < 0)
@@ -458,11 +596,15 @@ static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
             break;
         }
         case 'e':
-            if (pattern != NULL) {
-                wm_cli_error("only one pattern is supported (-e given twice)");
-                return -1;
+        case 'f':
+            a->pat_args[a->n_pat_args].opt = (char)c;
+            a->pat_args[a->n_pat_args++].arg = optarg;
+            if (c == 'e') {
+                pattern = optarg;
+                n_e++;
+            } else {
+                n_f++;
             }
-            pattern = optarg;
             break;
         case OPT_BACKEND: {
             int i = choose("--backend", optarg, backend_words);
@@ -484,6 +626,8 @@ static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
         case OPT_NO_PROGRESS: a->progress = 0; break;
         case 'c': a->count = 1; break;
         case OPT_BY_RECORD: a->by_record = 1; a->count = 1; break;
+        case OPT_PER_PATTERN: a->per_pattern = 1; a->count = 1; break;
+        case OPT_ALL_PATTERNS: a->all_patterns = a->per_pattern = a->count = 1; break;
         case OPT_FORMAT: {
             int i = choose("--format", optarg, format_words);
             if (i < 0)
@@ -510,6 +654,11 @@ static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
             return -1;
         }
     }
+    if (n_f > 0 || n_e > 1) {
+        a->is_set = 1;           /* the patterns are read later, by load_set */
+        *first_arg = optind;
+        return 0;
+    }
     if (pattern == NULL) {
         if (optind >= argc) {
             wm_cli_error("no pattern given");
@@ -522,6 +671,22 @@ static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
     a->m = strlen(pattern);
     a->iupac = is_iupac(a->pattern, a->m);
     wm_print_bed_name(a->bed_name, a->pattern, a->m);
+    return 0;
+}
+
+/* The output checks both modes share. Returns 0 or -1 (message printed). */
+static int check_output_args(const search_args_t *a) {
+    if (a->count && a->format != OUT_TSV && !a->quiet) {
+        wm_cli_error("%s prints TSV lines; it cannot be combined with --format %s",
+                     a->per_pattern ? "--count-per-pattern" : "-c/--count",
+                     format_words[a->format]);
+        return -1;
+    }
+    if (a->per_pattern && a->by_record) {
+        wm_cli_error("--count-per-pattern counts per file; it cannot be combined "
+                     "with --by-record");
+        return -1;
+    }
     return 0;
 }
 
@@ -542,6 +707,11 @@ static int check_args(const search_args_t *a) {
                      "(with k >= m every position would match)", a->o.max_edits, a->m);
         return -1;
     }
+    if (a->o.algo >= WM_ALGO_AC) {
+        wm_cli_error("--algo %s is for pattern sets (-f FILE, or -e given more than once)",
+                     algo_words[a->o.algo]);
+        return -1;
+    }
     if (a->o.algo == WM_ALGO_SHIFTOR && a->o.max_edits > 0) {
         wm_cli_error("--algo shiftor finds exact matches only (-k 0); use bitap or myers");
         return -1;
@@ -559,10 +729,98 @@ static int check_args(const search_args_t *a) {
                      "(ACGTURYSWKMBDHVN)");
         return -1;
     }
-    if (a->count && a->format != OUT_TSV && !a->quiet) {
-        wm_cli_error("-c/--count prints TSV lines; it cannot be combined with --format %s",
-                     format_words[a->format]);
+    return check_output_args(a);
+}
+
+/* ---- pattern sets ----------------------------------------------------------------- */
+
+/* Set-mode option checks, before any pattern file is read. The text FILEs are
+** argv[first, argc): none, or "-" among them, means the text is on stdin. */
+static int check_set_args(const search_args_t *a, int argc, char **argv, int first) {
+    if (a->o.max_edits > 0) {
+        wm_cli_error("pattern sets are searched exactly; -k/--max-edits must be 0");
         return -1;
+    }
+    if (a->o.metric == WM_METRIC_HAMMING) {
+        wm_cli_error("pattern sets are searched exactly; --hamming does not apply");
+        return -1;
+    }
+    if (a->o.algo != WM_ALGO_AUTO && a->o.algo < WM_ALGO_AC) {
+        wm_cli_error("--algo %s searches for one pattern; a pattern set takes auto, ac, "
+                     "pfac, wumanber, wumanber-paper or qgram", algo_words[a->o.algo]);
+        return -1;
+    }
+    int stdin_text = first >= argc, stdin_pats = 0;
+    for (int i = first; i < argc; ++i)
+        stdin_text |= strcmp(argv[i], "-") == 0;
+    for (size_t i = 0; i < a->n_pat_args; ++i)
+        if (a->pat_args[i].opt == 'f' && strcmp(a->pat_args[i].arg, "-") == 0)
+            stdin_pats++;
+    if (stdin_pats > 1) {
+        wm_cli_error("-f - given twice: standard input can be read only once");
+        return -1;
+    }
+    if (stdin_pats && stdin_text) {
+        wm_cli_error("-f - reads the patterns from standard input, so the text cannot "
+                     "come from there too; name the FILEs to search");
+        return -1;
+    }
+    return check_output_args(a);
+}
+
+/* Name pattern i in a message: "pattern 3 (pats.txt:3)", with its FASTA name. */
+static const char *describe(const search_args_t *a, size_t i, char *buf, size_t len) {
+    char where[1024];
+    wm_patset_where(&a->set, i, where, sizeof where);
+    if (a->set.name != NULL && a->set.name[i] != NULL)
+        snprintf(buf, len, "pattern %zu '%.200s' (%s)", i + 1, a->set.name[i], where);
+    else
+        snprintf(buf, len, "pattern %zu (%s)", i + 1, where);
+    return buf;
+}
+
+/* Read the -e patterns and -f files in argv order, then check the patterns
+** against the options, naming the first pattern at fault. */
+static int load_set(search_args_t *a) {
+    static uint8_t acgtu[256];
+    char what[1400];
+
+    for (size_t i = 0; i < a->n_pat_args; ++i) {
+        const pat_arg_t *p = &a->pat_args[i];
+        if (p->opt == 'e' && p->arg[0] == '\0') {
+            wm_cli_error("-e: empty pattern (pattern %zu)", a->set.n + 1);
+            return -1;
+        }
+        if ((p->opt == 'e' ? wm_patset_add_string(&a->set, p->arg)
+                           : wm_patset_add_file(&a->set, p->arg)) < 0)
+            return -1;
+    }
+    if (a->set.n > UINT32_MAX) {
+        wm_cli_error("%zu patterns; at most %u are allowed", a->set.n, UINT32_MAX);
+        return -1;
+    }
+    for (const char *c = "ACGTUacgtu"; *c != '\0'; ++c)
+        acgtu[(uint8_t)*c] = 1;
+    a->acgtu = 1;
+    for (size_t i = 0; i < a->set.n; ++i) {
+        const uint8_t *p = a->set.pat[i];
+        size_t m = a->set.len[i], j = 0;
+        while (j < m && acgtu[p[j]])
+            ++j;
+        if (j < m) {
+            a->acgtu = 0;
+            if (a->o.revcomp || a->alphabet == ALPHA_DNA) {
+                wm_cli_error("%s needs patterns of A, C, G, T, U only; %s is not",
+                             a->o.revcomp ? "--revcomp" : "--alphabet dna",
+                             describe(a, i, what, sizeof what));
+                return -1;
+            }
+        }
+        if (a->o.algo == WM_ALGO_QGRAM && m < WM_QGRAM_MIN_LEN) {
+            wm_cli_error("--algo qgram needs patterns of at least %u bytes; %s has %zu",
+                         WM_QGRAM_MIN_LEN, describe(a, i, what, sizeof what), m);
+            return -1;
+        }
     }
     return 0;
 }
@@ -582,14 +840,20 @@ int wm_cmd_search(int argc, char **argv) {
     pthread_mutex_init(&r.pg.mu, NULL);
 
     int rc = parse_args(argc, argv, &a, &first_arg);
+    if (rc != 0)
+        free(a.pat_args);
     if (rc == 1)
         return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
     if (rc < 0) {
         usage_hint();
         return WM_EXIT_ERROR;
     }
-    if (check_args(&a) < 0)
+    if (a.is_set ? check_set_args(&a, argc, argv, first_arg) < 0 || load_set(&a) < 0
+                 : check_args(&a) < 0) {
+        free(a.pat_args);
+        wm_patset_free(&a.set);
         return WM_EXIT_ERROR;
+    }
 
     r.pg.enabled = a.progress && !a.quiet && isatty(STDERR_FILENO);
     r.pg.stdout_tty = isatty(STDOUT_FILENO);
@@ -603,6 +867,8 @@ int wm_cmd_search(int argc, char **argv) {
         wm_cli_error("cannot use the %s backend: %s", backend_words[a.co.backend],
                      msg != NULL && msg[0] != '\0' ? msg : wm_strerror(st));
         wm_context_free(r.cx);
+        free(a.pat_args);
+        wm_patset_free(&a.set);
         return WM_EXIT_ERROR;
     }
 
@@ -620,6 +886,9 @@ int wm_cmd_search(int argc, char **argv) {
 
     wm_db_free(r.db[0]);
     wm_db_free(r.db[1]);
+    free(r.per_pattern);
+    free(a.pat_args);
+    wm_patset_free(&a.set);
     wm_context_free(r.cx);
     pthread_mutex_destroy(&r.pg.mu);
 

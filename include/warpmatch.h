@@ -69,7 +69,19 @@ typedef enum {
     WM_ALGO_AUTO = 0,
     WM_ALGO_SHIFTOR = 1,   /* k = 0 only                                  */
     WM_ALGO_BITAP = 2,     /* Wu-Manber 1992 bit-parallel NFA, edit or Hamming */
-    WM_ALGO_MYERS = 3      /* Myers/Hyyro bit-vector DP, edit distance    */
+    WM_ALGO_MYERS = 3,     /* Myers/Hyyro bit-vector DP, edit distance    */
+    /* Pattern sets (wm_compile_set; exact matching): */
+    WM_ALGO_AC = 4,        /* Aho-Corasick automaton: a full DFA where it fits,
+                              else goto lists with failure links; on the GPU
+                              each thread runs it over its own chunk        */
+    WM_ALGO_PFAC = 5,      /* failureless Aho-Corasick: one walk of the trie
+                              per text position, no failure links          */
+    WM_ALGO_WUMANBER = 6,  /* multi-pattern Wu-Manber, tuned: larger blocks,
+                              a better hash                                */
+    WM_ALGO_WUMANBER_PAPER = 7, /* Wu-Manber as paper 003 ran it: B = 3,
+                              B' = 2, shift-and-add hashing (bitshift 2)   */
+    WM_ALGO_QGRAM = 8      /* the first q symbols of each pattern indexed in
+                              a bitmap (DNA: 2 bits a base), hits verified */
 } wm_algo_t;
 
 /* How pattern bytes are read.
@@ -103,6 +115,28 @@ typedef struct wm_db wm_db_t;
 ** On success *db owns a copy of everything it needs; free with wm_db_free(). */
 wm_status wm_compile(const uint8_t *pattern, size_t m, const wm_opts_t *o, wm_db_t **db);
 void wm_db_free(wm_db_t *db);           /* NULL is a no-op */
+
+/* Compile a set of n patterns (pattern i is patterns[i], lens[i] bytes, any
+** byte values) for exact search: every occurrence of every pattern, overlapping
+** ones included, reported with its 0-based index in the set (wm_match_t.pattern).
+** Duplicates are allowed; each copy is reported under its own index.
+** Options: max_edits must be 0 and metric is ignored; case_insensitive folds
+** ASCII case; alphabet DNA needs patterns of A, C, G, T, U only (either case)
+** and matches them to the bases of the text whatever their case (U reads as T;
+** N and other bytes match nothing); revcomp (A/C/G/T/U patterns only) also
+** searches the reverse complement of each pattern, reported on strand 1;
+** algo is AUTO or one of the set algorithms (AC, PFAC, WUMANBER,
+** WUMANBER_PAPER, QGRAM; QGRAM needs patterns of at least WM_QGRAM_MIN_LEN).
+** Errors: WM_INVALID (n = 0, k > 0, a single-pattern algorithm, a pattern the
+** alphabet or revcomp cannot take, QGRAM with a pattern too short),
+** WM_PATTERN_EMPTY, WM_PATTERN_TOO_LONG (a pattern over WM_MAX_PATTERN),
+** WM_NOMEM. A caller that must name the pattern at fault checks first. */
+wm_status wm_compile_set(const uint8_t *const *patterns, const size_t *lens, size_t n,
+                         const wm_opts_t *o, wm_db_t **db);
+#define WM_QGRAM_MIN_LEN 4u
+
+/* Patterns in a database: n for a set, 1 for wm_compile. */
+size_t wm_db_pattern_count(const wm_db_t *db);
 
 /* What a database will run: the algorithm chosen for the CPU (after AUTO). */
 wm_algo_t wm_db_algo(const wm_db_t *db);
@@ -164,9 +198,10 @@ typedef struct {
     uint64_t start, end;       /* within the record                         */
     uint32_t errors;
     uint32_t strand;           /* 0 = '+', 1 = '-'                          */
+    uint32_t pattern;          /* index in the set (0 for one pattern)      */
 } wm_match_t;
 
-/* Called once per match, in order of (record, end, strand). Return 0 to go on,
+/* Called once per match, in order of (record, end, pattern, strand). Return 0 to go on,
 ** non-zero to stop: the search then returns WM_STOPPED. */
 typedef int (*wm_match_cb)(const wm_match_t *m, void *user);
 
@@ -177,6 +212,11 @@ wm_status wm_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
 /* Count the matches of a text without reporting them. */
 wm_status wm_count(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
                    uint64_t *n_matches);
+
+/* Count the matches of each pattern: counts[i] for pattern i (both strands),
+** counts has wm_db_pattern_count(db) entries and is overwritten. */
+wm_status wm_count_per_pattern(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                               uint64_t *counts);
 
 /* ---- environment ------------------------------------------------------- */
 

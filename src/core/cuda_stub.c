@@ -2,6 +2,7 @@
 ** cuda_stub.c -- the CUDA entry points of a build without CUDA: they say so.
 */
 #include "core/internal.h"
+#include "core/msearch.h"
 
 #if !WM_HAVE_CUDA
 int wm_cuda_built(void) { return 0; }
@@ -20,6 +21,14 @@ int wm_cuda_supports(const wm_db_t *db) { (void)db; return 0; }
 wm_status wm_cuda_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
                          wm_hit_batch_fn sink, void *user) {
     (void)db; (void)text; (void)sink; (void)user;
+    wm_context_set_error(cx, "this warpmatch was built without CUDA");
+    return WM_UNSUPPORTED;
+}
+int wm_cuda_mset_supports(const wm_db_t *db) { (void)db; return 0; }
+wm_status wm_cuda_mset_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                              wm_mhit_batch_fn sink, void *user, uint64_t *uid_counts,
+                              uint64_t *total) {
+    (void)db; (void)text; (void)sink; (void)user; (void)uid_counts; (void)total;
     wm_context_set_error(cx, "this warpmatch was built without CUDA");
     return WM_UNSUPPORTED;
 }

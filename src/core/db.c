@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "multi/mset.h"
 
 wm_opts_t wm_opts_default(void) {
     wm_opts_t o;
@@ -27,6 +28,11 @@ const char *wm_algo_name(wm_algo_t a) {
     case WM_ALGO_SHIFTOR: return "shiftor";
     case WM_ALGO_BITAP: return "bitap";
     case WM_ALGO_MYERS: return "myers";
+    case WM_ALGO_AC: return "ac";
+    case WM_ALGO_PFAC: return "pfac";
+    case WM_ALGO_WUMANBER: return "wumanber";
+    case WM_ALGO_WUMANBER_PAPER: return "wumanber-paper";
+    case WM_ALGO_QGRAM: return "qgram";
     }
     return "unknown";
 }
@@ -170,8 +176,37 @@ wm_status wm_compile(const uint8_t *pattern, size_t m, const wm_opts_t *o, wm_db
     return WM_OK;
 }
 
+wm_status wm_compile_set(const uint8_t *const *patterns, const size_t *lens, size_t n,
+                         const wm_opts_t *o, wm_db_t **out) {
+    if (!out) return WM_INVALID;
+    *out = NULL;
+    wm_opts_t opts = o ? *o : wm_opts_default();
+    if ((unsigned)opts.alphabet > WM_ALPHABET_DNA || (unsigned)opts.algo > WM_ALGO_QGRAM)
+        return WM_INVALID;
+    wm_db_t *db = calloc(1, sizeof *db);
+    if (!db) return WM_NOMEM;
+    wm_status st = wm_mset_compile(patterns, lens, n, &opts, &db->set);
+    if (st != WM_OK) {
+        free(db);
+        return st;
+    }
+    db->magic = WM_DB_MAGIC;
+    db->m = db->set->max_len;
+    db->opts = opts;
+    db->algo = db->set->algo;
+    db->n_strands = opts.revcomp ? 2 : 1;
+    *out = db;
+    return WM_OK;
+}
+
+size_t wm_db_pattern_count(const wm_db_t *db) {
+    if (!db || db->magic != WM_DB_MAGIC) return 0;
+    return db->set ? db->set->n_patterns : 1;
+}
+
 void wm_db_free(wm_db_t *db) {
     if (!db || db->magic != WM_DB_MAGIC) return;
+    wm_mset_free(db->set);
     wm_db_free(db->suffix);
     for (int s = 0; s < 2; s++) {
         free(db->strand[s].bytes);

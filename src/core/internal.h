@@ -40,6 +40,10 @@ struct wm_db {
     ** it finds against the whole pattern: a match within k errors contains
     ** its suffix within k errors. NULL when not used. */
     struct wm_db *suffix;
+    /* A pattern set (wm_compile_set): everything lives here and the fields
+    ** above other than m (the longest pattern), opts, algo and n_strands are
+    ** unused. NULL for one pattern. */
+    struct wm_mset *set;
 };
 #define WM_SUFFIX_FILTER_MAX_K 8
 #define WM_DB_MAGIC 0x776d6462u   /* "wmdb" */

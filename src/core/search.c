@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/msearch.h"
 
 #define WAVE_PER_THREAD 4
 
@@ -244,8 +245,7 @@ static wm_status finish_batch(const wm_hit_t *hits, size_t n, void *user) {
 
 /* ---- entry points ----------------------------------------------------------- */
 
-static wm_status run(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, deliver_t *dv,
-                     int want_starts) {
+static wm_status check_call(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text) {
     if (!cx || cx->magic != WM_CONTEXT_MAGIC || !db || db->magic != WM_DB_MAGIC || !text ||
         (!text->seq && text->len > 0) || (text->n_rec > 0 && !text->rec_start))
         return WM_INVALID;
@@ -256,7 +256,13 @@ static wm_status run(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
         if (text->rec_start[0] != 0) return WM_INVALID;
     }
     cx->errmsg[0] = 0;
-    if (text->len == 0) return WM_OK;
+    return WM_OK;
+}
+
+static wm_status run(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, deliver_t *dv,
+                     int want_starts) {
+    wm_status st = check_call(cx, db, text);
+    if (st != WM_OK || text->len == 0) return st;
     job_t job;
     job.db = db;
     job.text = text;
@@ -264,8 +270,10 @@ static wm_status run(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
     uint64_t *rs = record_starts(text, &job.n_rec);
     if (!rs) return WM_NOMEM;
     job.rs = rs;
-    wm_status st;
-    if (cx->backend == WM_BACKEND_CUDA && wm_cuda_supports(db)) {
+    if (db->set) {
+        st = wm_msearch(cx, db, text, rs, job.n_rec, dv->cb, dv->user, dv->cb ? NULL : &dv->count,
+                        NULL);
+    } else if (cx->backend == WM_BACKEND_CUDA && wm_cuda_supports(db)) {
         finish_t f;
         memset(&f, 0, sizeof f);
         f.job = &job; f.dv = dv; f.cx = cx;
@@ -282,6 +290,24 @@ wm_status wm_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
     if (!cb) return WM_INVALID;
     deliver_t dv = { cb, user, 0 };
     return run(cx, db, text, &dv, 1);
+}
+
+wm_status wm_count_per_pattern(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                               uint64_t *counts) {
+    if (!counts) return WM_INVALID;
+    wm_status st = check_call(cx, db, text);
+    if (st != WM_OK) return st;
+    size_t np = wm_db_pattern_count(db);
+    memset(counts, 0, np * sizeof *counts);
+    if (text->len == 0) return WM_OK;
+    if (!db->set) return wm_count(cx, db, text, &counts[0]);
+    size_t n_rec;
+    uint64_t *rs = record_starts(text, &n_rec);
+    if (!rs) return WM_NOMEM;
+    uint64_t total = 0;
+    st = wm_msearch(cx, db, text, rs, n_rec, NULL, NULL, &total, counts);
+    free(rs);
+    return st;
 }
 
 wm_status wm_count(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, uint64_t *n) {

@@ -61,6 +61,32 @@ void wm_print_tsv(FILE *out, const char *source, const char *record, const wm_ma
     put_tail(out, m, 1);
 }
 
+void wm_print_tsv_set(FILE *out, const char *source, const char *record,
+                      const wm_match_t *m, const char *name, int with_strand) {
+    char buf[96], *p = buf;
+    fputs(source, out);
+    putc('\t', out);
+    fputs(record, out);
+    *p++ = '\t';
+    p = put_u64(p, m->start);
+    *p++ = '\t';
+    p = put_u64(p, m->end);
+    *p++ = '\t';
+    if (name != NULL) {
+        fwrite(buf, 1, (size_t)(p - buf), out);
+        fputs(name, out);
+        p = buf;
+    } else {
+        p = put_u64(p, (uint64_t)m->pattern + 1);
+    }
+    if (with_strand) {
+        *p++ = '\t';
+        *p++ = m->strand ? '-' : '+';
+    }
+    *p++ = '\n';
+    fwrite(buf, 1, (size_t)(p - buf), out);
+}
+
 void wm_print_bed(FILE *out, const char *chrom, const char *name, const wm_match_t *m) {
     char buf[96], *p = buf;
     fputs(chrom, out);
@@ -200,6 +226,31 @@ void wm_print_json_match(FILE *out, const char *source, const char *record,
     p = put_u64(p, m->end);
     PUT_LIT(p, ",\"errors\":");
     p = put_u64(p, m->errors);
+    PUT_LIT(p, ",\"strand\":\"");
+    *p++ = m->strand ? '-' : '+';
+    PUT_LIT(p, "\"}\n");
+    fwrite(buf, 1, (size_t)(p - buf), out);
+}
+
+void wm_print_json_match_set(FILE *out, const char *source, const char *record,
+                             const wm_match_t *m, const char *name) {
+    char buf[160], *p = buf;
+    fputs("{\"type\":\"match\",\"source\":", out);
+    json_str(out, source);
+    fputs(",\"record\":", out);
+    json_str(out, record);
+    PUT_LIT(p, ",\"start\":");
+    p = put_u64(p, m->start);
+    PUT_LIT(p, ",\"end\":");
+    p = put_u64(p, m->end);
+    PUT_LIT(p, ",\"pattern\":");
+    if (name != NULL) {
+        fwrite(buf, 1, (size_t)(p - buf), out);
+        json_str(out, name);
+        p = buf;
+    } else {
+        p = put_u64(p, (uint64_t)m->pattern + 1);
+    }
     PUT_LIT(p, ",\"strand\":\"");
     *p++ = m->strand ? '-' : '+';
     PUT_LIT(p, "\"}\n");

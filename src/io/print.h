@@ -11,6 +11,11 @@
 **       {"type":"summary","matches":N,"sources":N,"bytes":N}
 ** Coordinates are 0-based, half-open, within the record; strand is '+' or '-'
 ** (wm_match_t.strand 0 or 1).
+**
+** Pattern sets (exact matching, so no errors field) print the pattern instead:
+** its name, or its 1-based number (wm_match_t.pattern + 1) when it has none.
+** TSV   source \t record \t start \t end \t pattern [\t strand]
+** JSON  {"type":"match","source":S,"record":R,"start":N,"end":N,"pattern":N|S,"strand":"+"}
 */
 #ifndef WM_IO_PRINT_H
 #define WM_IO_PRINT_H
@@ -24,6 +29,11 @@
 #define WM_BED_NAME_MAX 64
 
 void wm_print_tsv(FILE *out, const char *source, const char *record, const wm_match_t *m);
+
+/* A pattern-set match; name NULL prints the number. with_strand adds the
+** strand column (the CLI adds it with --revcomp). */
+void wm_print_tsv_set(FILE *out, const char *source, const char *record,
+                      const wm_match_t *m, const char *name, int with_strand);
 
 /* `name` should come from wm_print_bed_name(). */
 void wm_print_bed(FILE *out, const char *chrom, const char *name, const wm_match_t *m);
@@ -43,6 +53,9 @@ void wm_print_json_string(FILE *out, const char *s, size_t n);
 void wm_print_json_begin(FILE *out, const char *source);
 void wm_print_json_match(FILE *out, const char *source, const char *record,
                          const wm_match_t *m);
+/* A pattern-set match; name NULL prints "pattern" as a number. */
+void wm_print_json_match_set(FILE *out, const char *source, const char *record,
+                             const wm_match_t *m, const char *name);
 void wm_print_json_end(FILE *out, const char *source, uint64_t n_matches);
 void wm_print_json_summary(FILE *out, uint64_t n_matches, uint64_t n_sources,
                            uint64_t n_bytes);

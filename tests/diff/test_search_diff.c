@@ -134,7 +134,7 @@ static wm_opts_t plain_opts(uint32_t k)
     return o;
 }
 
-#define M(r, s, e, d, st) { (r), (s), (e), (d), (st) }
+#define M(r, s, e, d, st) { (r), (s), (e), (d), (st), 0 }
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Examples worked out by hand (the working is in the comments). */

@@ -1,0 +1,204 @@
+/*
+** bench_gpu_multi.cu -- pattern-set search on the GPU with the text resident
+** in device memory, next to the floor (the device's read bandwidth over the
+** same buffer, measured in the same run).
+**
+**   bench_gpu_multi --text FILE --patterns FILE [--bytes N] [--reps R]
+**                   [--algo auto|qgram|pfac|ac] [--check]
+**
+** The text file's bytes are repeated to N bytes (default 1 GiB). Patterns:
+** one per line. Rows: "count" = the number of matches (one kernel, one
+** atomic per block); "list" = every occurrence written to device memory in
+** end order (count pass, CUB scan, write pass). Median of R runs, CUDA
+** events around the kernels only. --check compares the count with the CPU
+** backend's wm_count over the same bytes.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+#include <cub/device/device_scan.cuh>
+
+#include "cuda/cuda_common.cuh"
+#include "multi/mplan.h"
+#include "bench_cuda.cuh"
+
+static std::vector<uint8_t> read_file(const char *path, uint64_t want) {
+    FILE *f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "bench: cannot open %s\n", path); exit(2); }
+    std::vector<uint8_t> v;
+    uint8_t buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && (want == 0 || v.size() < want))
+        v.insert(v.end(), buf, buf + n);
+    fclose(f);
+    if (want && v.size() > want) v.resize(want);
+    return v;
+}
+
+int main(int argc, char **argv) {
+    const char *text_file = NULL, *pat_file = NULL, *algo_name = "auto";
+    uint64_t bytes = 1ull << 30;
+    int reps = 7, check = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--text") && i + 1 < argc) text_file = argv[++i];
+        else if (!strcmp(argv[i], "--patterns") && i + 1 < argc) pat_file = argv[++i];
+        else if (!strcmp(argv[i], "--bytes") && i + 1 < argc) bytes = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--algo") && i + 1 < argc) algo_name = argv[++i];
+        else if (!strcmp(argv[i], "--check")) check = 1;
+        else {
+            fprintf(stderr, "usage: %s --text FILE --patterns FILE [--bytes N] [--reps R] "
+                            "[--algo auto|qgram|pfac|ac] [--check]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (!text_file || !pat_file) { fprintf(stderr, "bench: --text and --patterns are needed\n"); return 2; }
+    wm_algo_t algo = WM_ALGO_AUTO;
+    if (!strcmp(algo_name, "qgram")) algo = WM_ALGO_QGRAM;
+    else if (!strcmp(algo_name, "pfac")) algo = WM_ALGO_PFAC;
+    else if (!strcmp(algo_name, "ac")) algo = WM_ALGO_AC;
+
+    /* patterns */
+    std::vector<uint8_t> pf = read_file(pat_file, 0);
+    std::vector<const uint8_t *> pats;
+    std::vector<size_t> lens;
+    for (size_t i = 0, s = 0; i <= pf.size(); i++)
+        if (i == pf.size() || pf[i] == '\n') {
+            if (i > s) { pats.push_back(pf.data() + s); lens.push_back(i - s); }
+            s = i + 1;
+        }
+    wm_opts_t o = wm_opts_default();
+    o.algo = algo;
+    wm_db_t *db;
+    wm_status st = wm_compile_set(pats.data(), lens.data(), pats.size(), &o, &db);
+    if (st != WM_OK) { fprintf(stderr, "bench: compile: %s\n", wm_strerror(st)); return 2; }
+
+    /* text, repeated to size */
+    std::vector<uint8_t> text = read_file(text_file, bytes);
+    uint64_t got = text.size();
+    if (got == 0) { fprintf(stderr, "bench: %s is empty\n", text_file); return 2; }
+    text.resize(bytes);
+    for (uint64_t i = got; i < bytes; i++) text[i] = text[i - got];
+
+    wm_context_opts_t co = wm_context_opts_default();
+    co.backend = WM_BACKEND_CUDA;
+    wm_context_t *cx;
+    if (wm_context_new(&co, &cx) != WM_OK) { fprintf(stderr, "bench: %s\n", wm_context_errmsg(cx)); return 2; }
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    int sms = prop.multiProcessorCount;
+    wm_cu_mplan_host_t plan;
+    st = wm_cu_mplan_make(cx, db, &plan);
+    if (st != WM_OK) { fprintf(stderr, "bench: plan: %s\n", wm_context_errmsg(cx)); return 2; }
+
+    uint8_t *d_text;
+    CK(cudaMalloc(&d_text, bytes + WM_CU_PAD));
+    CK(cudaMemcpy(d_text, text.data(), bytes, cudaMemcpyHostToDevice));
+    CK(cudaMemset(d_text + bytes, 0, WM_CU_PAD));
+    double read_gbs = bench_read_floor(d_text, bytes, reps, sms);
+    printf("device: %s, %d SMs\n", prop.name, sms);
+    printf("floor: device read bandwidth %.0f GB/s over %.2f GiB\n", read_gbs, bytes / 1073741824.0);
+    printf("text: %s (%llu bytes, repeated to %llu)\n", text_file, (unsigned long long)got,
+           (unsigned long long)bytes);
+    printf("patterns: %s (%zu; kernel %s)\n", pat_file, pats.size(), wm_algo_name(plan.algo));
+
+    wm_cu_mtext_t t = { d_text, bytes, 0 };
+    wm_cu_mout_t out;
+    memset(&out, 0, sizeof out);
+    unsigned long long *d_total;
+    CK(cudaMalloc(&d_total, 8));
+    out.total = d_total;
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+
+    /* count */
+    std::vector<float> tc;
+    unsigned long long total = 0;
+    uint64_t blocks = 0;
+    for (int r = 0; r < reps + 1; r++) {
+        CK(cudaMemset(d_total, 0, 8));
+        CK(cudaEventRecord(e0));
+        CK(plan.launch(&plan.p, WM_MM_TOTAL, &t, &out, 0, &blocks));
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r) tc.push_back(ms);
+    }
+    CK(cudaMemcpy(&total, d_total, 8, cudaMemcpyDeviceToHost));
+    float mc = median(tc);
+
+    /* list: count pass, scan, write pass; hits stay on the device */
+    unsigned long long *d_bc, *d_bo;
+    CK(cudaMalloc(&d_bc, blocks * 8));
+    CK(cudaMalloc(&d_bo, blocks * 8));
+    size_t tmp_bytes = 0;
+    void *d_tmp = NULL;
+    CK(cub::DeviceScan::ExclusiveSum(d_tmp, tmp_bytes, d_bc, d_bo, (int)blocks));
+    CK(cudaMalloc(&d_tmp, tmp_bytes));
+    out.block_counts = d_bc;
+    CK(plan.launch(&plan.p, WM_MM_COUNT, &t, &out, 0, &blocks));
+    CK(cub::DeviceScan::ExclusiveSum(d_tmp, tmp_bytes, d_bc, d_bo, (int)blocks));
+    unsigned long long last[2];
+    CK(cudaMemcpy(&last[0], d_bo + blocks - 1, 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&last[1], d_bc + blocks - 1, 8, cudaMemcpyDeviceToHost));
+    uint64_t n_hits = last[0] + last[1];
+    wm_mhit_t *d_hits;
+    size_t free_b, total_b;
+    CK(cudaMemGetInfo(&free_b, &total_b));
+    int can_list = (n_hits + 1) * sizeof(wm_mhit_t) < free_b - (512ull << 20);
+    float ml = 0;
+    if (can_list) {
+        CK(cudaMalloc(&d_hits, (n_hits + 1) * sizeof(wm_mhit_t)));
+        out.block_off = d_bo;
+        out.hits = d_hits;
+        std::vector<float> tl;
+        for (int r = 0; r < reps + 1; r++) {
+            CK(cudaEventRecord(e0));
+            CK(plan.launch(&plan.p, WM_MM_COUNT, &t, &out, 0, &blocks));
+            CK(cub::DeviceScan::ExclusiveSum(d_tmp, tmp_bytes, d_bc, d_bo, (int)blocks));
+            CK(plan.launch(&plan.p, WM_MM_WRITE, &t, &out, 0, &blocks));
+            CK(cudaEventRecord(e1));
+            CK(cudaEventSynchronize(e1));
+            float ms;
+            CK(cudaEventElapsedTime(&ms, e0, e1));
+            if (r) tl.push_back(ms);
+        }
+        ml = median(tl);
+        /* the list is in end order: check it on the host */
+        std::vector<wm_mhit_t> h(n_hits);
+        CK(cudaMemcpy(h.data(), d_hits, n_hits * sizeof(wm_mhit_t), cudaMemcpyDeviceToHost));
+        for (uint64_t i = 1; i < n_hits; i++)
+            if (h[i].end < h[i - 1].end) { printf("ERROR: list out of order at %llu\n", (unsigned long long)i); return 1; }
+        CK(cudaFree(d_hits));
+    }
+    printf("%-6s %14s %10s %9s %7s\n", "mode", "matches", "median_ms", "GB/s", "floor%");
+    printf("%-6s %14llu %10.3f %9.1f %6.1f%%\n", "count", total, mc, bytes / (mc * 1e6),
+           100.0 * bytes / (mc * 1e6) / read_gbs);
+    if (can_list)
+        printf("%-6s %14llu %10.3f %9.1f %6.1f%%   (occurrences of distinct strings, written to device memory)\n",
+               "list", (unsigned long long)n_hits, ml, bytes / (ml * 1e6), 100.0 * bytes / (ml * 1e6) / read_gbs);
+    else
+        printf("list   %14llu  (not timed: the list does not fit in device memory)\n", (unsigned long long)n_hits);
+
+    if (check) {
+        wm_context_opts_t cc = wm_context_opts_default();
+        cc.backend = WM_BACKEND_CPU;
+        wm_context_t *cpu;
+        if (wm_context_new(&cc, &cpu) != WM_OK) return 2;
+        wm_text_t tx = { text.data(), bytes, NULL, 0 };
+        uint64_t n = 0;
+        st = wm_count(cpu, db, &tx, &n);
+        printf("check: CPU wm_count %llu, GPU %llu: %s\n", (unsigned long long)n, total,
+               st == WM_OK && n == total ? "same" : "DIFFERENT");
+        wm_context_free(cpu);
+        if (n != total) return 1;
+    }
+    wm_cu_mplan_free(&plan);
+    wm_context_free(cx);
+    wm_db_free(db);
+    return 0;
+}

@@ -1,0 +1,323 @@
+/*
+** msearch.c -- the driver for pattern sets (wm_compile_set databases):
+** chunks, threads, record borders, counting, ordered delivery.
+**
+** CPU: as for one pattern, the text is cut into chunks; each record a chunk
+** touches is scanned from max(record start, first owned end - (longest - 1)),
+** so no occurrence crosses a record border and each is found by exactly the
+** chunk that owns its end. Listing: each chunk keeps its raw (end, uid) hits;
+** a wave of chunks is turned into matches and delivered in order (a uid
+** stands for every pattern id and strand with that string; at one end they
+** are sorted by pattern, then strand). Counting: per-thread uid counters,
+** summed at the end, then spread over the pattern ids.
+** CUDA: the GPU scans whole batches across record borders and returns hits in
+** end order; listing drops hits that start before their record, counting
+** subtracts the occurrences that cross a border, found on the CPU in small
+** windows around each border.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "core/msearch.h"
+#include "multi/mset.h"
+
+#define WAVE_PER_THREAD 4
+
+/* ---- turning hits into matches ---------------------------------------------- */
+
+typedef struct {
+    const wm_mset_t *s;
+    const uint64_t *rs;          /* record starts, n_rec + 1 entries */
+    size_t n_rec;
+    wm_match_cb cb;
+    void *user;
+    uint64_t count;
+    uint32_t *ents;              /* scratch for one end's entries */
+    size_t ents_cap;
+} deliver_t;
+
+static size_t record_of_end(const uint64_t *rs, size_t n_rec, uint64_t e) {
+    size_t lo = 0, hi = n_rec;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rs[mid] < e) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Deliver hits (sorted by end) as matches; hits that start before their
+** record's start are dropped (only the GPU produces them). Returns WM_OK,
+** WM_STOPPED or WM_NOMEM. */
+static wm_status deliver_hits(deliver_t *d, const wm_mhit_t *h, size_t n) {
+    const wm_mset_t *s = d->s;
+    size_t r = n ? record_of_end(d->rs, d->n_rec, h[0].end) : 0;
+    uint64_t *grp = NULL;
+    size_t grp_cap = 0;
+    wm_status st = WM_OK;
+    for (size_t x = 0; x < n && st == WM_OK;) {
+        uint64_t e = h[x].end;
+        while (d->rs[r + 1] < e) r++;
+        uint64_t rb = d->rs[r];
+        size_t y = x + 1;
+        while (y < n && h[y].end == e) y++;
+        /* (entry << 32 | uid) for every pattern id the group stands for. */
+        size_t ne = 0;
+        for (size_t z = x; z < y; z++) {
+            uint32_t u = h[z].uid;
+            if (e - rb < wm_mset_len(s, u)) continue;   /* crosses the record start */
+            size_t k = s->ent_off[u + 1] - s->ent_off[u];
+            if (ne + k > grp_cap) {
+                size_t cap = (ne + k) * 2 + 16;
+                uint64_t *g = realloc(grp, cap * sizeof *g);
+                if (!g) { st = WM_NOMEM; break; }
+                grp = g;
+                grp_cap = cap;
+            }
+            for (uint32_t q = s->ent_off[u]; q < s->ent_off[u + 1]; q++)
+                grp[ne++] = (uint64_t)s->ent[q] << 32 | u;
+        }
+        if (st != WM_OK) break;
+        if (ne > 1) qsort(grp, ne, sizeof *grp, cmp_u64);
+        for (size_t z = 0; z < ne; z++) {
+            uint32_t ent = (uint32_t)(grp[z] >> 32), u = (uint32_t)grp[z];
+            d->count++;
+            if (!d->cb) continue;
+            wm_match_t m;
+            memset(&m, 0, sizeof m);
+            m.record = r;
+            m.end = e - rb;
+            m.start = m.end - wm_mset_len(s, u);
+            m.strand = ent & 1;
+            m.pattern = ent >> 1;
+            if (d->cb(&m, d->user)) { st = WM_STOPPED; break; }
+        }
+        x = y;
+    }
+    free(grp);
+    return st;
+}
+
+/* ---- CPU ----------------------------------------------------------------------- */
+
+static wm_mscan_fn cpu_scan_fn(const wm_mset_t *s) {
+    switch (s->algo) {
+    case WM_ALGO_PFAC: return wm_pfac_scan;
+    case WM_ALGO_WUMANBER:
+    case WM_ALGO_WUMANBER_PAPER: return wm_wu_scan;
+    case WM_ALGO_QGRAM: return wm_qgram_scan;
+    default: return wm_ac_scan;
+    }
+}
+
+typedef struct {
+    const wm_mset_t *s;
+    const uint8_t *seq;
+    uint64_t len;
+    const uint64_t *rs;
+    size_t n_rec;
+    uint64_t chunk, first_chunk;
+    wm_mhitvec_t *hits;          /* per chunk of a wave, when listing  */
+    uint64_t **counts;           /* per thread, when counting          */
+    int failed;
+} cpu_job_t;
+
+static void cpu_chunk(void *arg, size_t i, int tid) {
+    cpu_job_t *j = arg;
+    const wm_mset_t *s = j->s;
+    wm_mscan_fn scan = cpu_scan_fn(s);
+    uint64_t a = (j->first_chunk + i) * j->chunk;
+    uint64_t b = a + j->chunk < j->len ? a + j->chunk : j->len;
+    wm_msink_t sink = { NULL, NULL };
+    if (j->counts) sink.counts = j->counts[tid];
+    else sink.hits = &j->hits[i];
+    uint64_t halo = s->max_len - 1;
+    size_t r = a == 0 ? 0 : record_of_end(j->rs, j->n_rec, a + 1);
+    for (; r < j->n_rec && j->rs[r] < b; r++) {
+        uint64_t rb = j->rs[r], re = j->rs[r + 1];
+        uint64_t own_from = a > rb ? a : rb, own_to = b < re ? b : re;
+        if (own_to <= own_from || re - rb < s->min_len) continue;
+        uint64_t scan_from = own_from - rb > halo ? own_from - halo : rb;
+        if (scan(s, j->seq, scan_from, own_from, own_to, &sink)) {
+            j->failed = 1;
+            return;
+        }
+    }
+}
+
+static uint64_t chunk_size(const wm_context_t *cx, uint64_t len, int T, int listing) {
+    uint64_t chunk = cx->opts.chunk_bytes;
+    if (chunk == 0) {
+        /* Listing keeps a wave's hits in memory: with dense matches (one
+        ** per byte or more) small chunks bound it. */
+        uint64_t hi = listing ? 1u << 20 : 16u << 20;
+        chunk = len / ((uint64_t)T * 8) + 1;
+        if (chunk < (1u << 16)) chunk = 1u << 16;
+        if (chunk > hi) chunk = hi;
+    }
+    return chunk;
+}
+
+static wm_status cpu_list(wm_context_t *cx, cpu_job_t *j, deliver_t *d) {
+    int T = wm_pool_size(cx->pool);
+    uint64_t n_chunks = (j->len + j->chunk - 1) / j->chunk;
+    size_t wave = (size_t)T * WAVE_PER_THREAD;
+    j->hits = calloc(wave, sizeof *j->hits);
+    if (!j->hits) return WM_NOMEM;
+    wm_status st = WM_OK;
+    for (uint64_t c0 = 0; c0 < n_chunks && st == WM_OK; c0 += wave) {
+        size_t n = n_chunks - c0 < wave ? (size_t)(n_chunks - c0) : wave;
+        j->first_chunk = c0;
+        for (size_t i = 0; i < n; i++) j->hits[i].n = 0;
+        wm_pool_for(cx->pool, n, cpu_chunk, j);
+        if (j->failed) { st = WM_NOMEM; break; }
+        for (size_t i = 0; i < n && st == WM_OK; i++)
+            st = deliver_hits(d, j->hits[i].a, j->hits[i].n);
+        if (cx->opts.progress) {
+            uint64_t done = (c0 + n) * j->chunk < j->len ? (c0 + n) * j->chunk : j->len;
+            cx->opts.progress(done, j->len, cx->opts.progress_user);
+        }
+    }
+    for (size_t i = 0; i < wave; i++) wm_mhitvec_free(&j->hits[i]);
+    free(j->hits);
+    return st;
+}
+
+static wm_status cpu_count(wm_context_t *cx, cpu_job_t *j, uint64_t *uid_counts) {
+    int T = wm_pool_size(cx->pool);
+    size_t nu = j->s->n_uniq;
+    j->counts = calloc((size_t)T, sizeof *j->counts);
+    if (!j->counts) return WM_NOMEM;
+    wm_status st = WM_OK;
+    for (int t = 0; t < T && st == WM_OK; t++)
+        if (!(j->counts[t] = calloc(nu, sizeof **j->counts))) st = WM_NOMEM;
+    uint64_t n_chunks = (j->len + j->chunk - 1) / j->chunk;
+    size_t wave = (size_t)T * WAVE_PER_THREAD;
+    for (uint64_t c0 = 0; c0 < n_chunks && st == WM_OK; c0 += wave) {
+        size_t n = n_chunks - c0 < wave ? (size_t)(n_chunks - c0) : wave;
+        j->first_chunk = c0;
+        wm_pool_for(cx->pool, n, cpu_chunk, j);
+        if (j->failed) st = WM_NOMEM;
+        if (cx->opts.progress) {
+            uint64_t done = (c0 + n) * j->chunk < j->len ? (c0 + n) * j->chunk : j->len;
+            cx->opts.progress(done, j->len, cx->opts.progress_user);
+        }
+    }
+    for (int t = 0; t < T; t++) {
+        if (st == WM_OK)
+            for (size_t u = 0; u < nu; u++) uid_counts[u] += j->counts[t][u];
+        free(j->counts[t]);
+    }
+    free(j->counts);
+    return st;
+}
+
+/* ---- CUDA: fixing up counts at record borders ---------------------------------------- */
+
+/* Subtract from uid_counts (or the total) every occurrence that crosses a record border:
+** the GPU counted it, the contract does not. Each is found once, at the
+** first border it crosses (its start lies in the record before). */
+static wm_status subtract_crossing(const wm_mset_t *s, const uint8_t *seq, const uint64_t *rs,
+                                   size_t n_rec, uint64_t *uid_counts, uint64_t *total) {
+    wm_mscan_fn scan = cpu_scan_fn(s);
+    wm_mhitvec_t hv = { 0 };
+    wm_msink_t sink = { &hv, NULL };
+    uint64_t reach = s->max_len - 1, len = rs[n_rec];
+    for (size_t r = 1; r < n_rec; r++) {
+        uint64_t b = rs[r], prev = rs[r - 1];
+        if (b == prev || b == len) continue;
+        uint64_t from = b - prev > reach ? b - reach : prev;
+        uint64_t to = len - b > reach ? b + reach : len;
+        hv.n = 0;
+        if (scan(s, seq, from, b, to, &sink)) {
+            wm_mhitvec_free(&hv);
+            return WM_NOMEM;
+        }
+        for (size_t x = 0; x < hv.n; x++)
+            if (hv.a[x].end - wm_mset_len(s, hv.a[x].uid) < b) {
+                uint32_t u = hv.a[x].uid;
+                if (uid_counts) uid_counts[u]--;
+                else *total -= s->ent_off[u + 1] - s->ent_off[u];
+            }
+    }
+    wm_mhitvec_free(&hv);
+    return WM_OK;
+}
+
+typedef struct {
+    deliver_t *d;
+} gpu_list_t;
+
+static wm_status gpu_batch(const wm_mhit_t *hits, size_t n, void *user) {
+    return deliver_hits(((gpu_list_t *)user)->d, hits, n);
+}
+
+/* ---- entry ----------------------------------------------------------------------------- */
+
+wm_status wm_msearch(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                     const uint64_t *rs, size_t n_rec, wm_match_cb cb, void *user,
+                     uint64_t *n_matches, uint64_t *per_pattern) {
+    const wm_mset_t *s = db->set;
+    int listing = n_matches == NULL || cb != NULL;
+    int gpu = cx->backend == WM_BACKEND_CUDA && wm_cuda_mset_supports(db);
+    wm_status st;
+    if (listing) {
+        deliver_t d;
+        memset(&d, 0, sizeof d);
+        d.s = s;
+        d.rs = rs;
+        d.n_rec = n_rec;
+        d.cb = cb;
+        d.user = user;
+        if (gpu) {
+            gpu_list_t g = { &d };
+            st = wm_cuda_mset_search(cx, db, text, gpu_batch, &g, NULL, NULL);
+        } else {
+            cpu_job_t j;
+            memset(&j, 0, sizeof j);
+            j.s = s; j.seq = text->seq; j.len = text->len; j.rs = rs; j.n_rec = n_rec;
+            j.chunk = chunk_size(cx, text->len, wm_pool_size(cx->pool), 1);
+            st = cpu_list(cx, &j, &d);
+        }
+        if (n_matches) *n_matches = d.count;
+        return st;
+    }
+    if (gpu && !per_pattern) {
+        /* the total alone: the GPU adds it up itself */
+        uint64_t total = 0;
+        st = wm_cuda_mset_search(cx, db, text, NULL, NULL, NULL, &total);
+        if (st == WM_OK && n_rec > 1) st = subtract_crossing(s, text->seq, rs, n_rec, NULL, &total);
+        if (st == WM_OK) *n_matches = total;
+        return st;
+    }
+    uint64_t *uc = calloc(s->n_uniq, sizeof *uc);
+    if (!uc) return WM_NOMEM;
+    if (gpu) {
+        st = wm_cuda_mset_search(cx, db, text, NULL, NULL, uc, NULL);
+        if (st == WM_OK && n_rec > 1) st = subtract_crossing(s, text->seq, rs, n_rec, uc, NULL);
+    } else {
+        cpu_job_t j;
+        memset(&j, 0, sizeof j);
+        j.s = s; j.seq = text->seq; j.len = text->len; j.rs = rs; j.n_rec = n_rec;
+        j.chunk = chunk_size(cx, text->len, wm_pool_size(cx->pool), 0);
+        st = cpu_count(cx, &j, uc);
+    }
+    if (st == WM_OK) {
+        uint64_t total = 0;
+        if (per_pattern) memset(per_pattern, 0, s->n_patterns * sizeof *per_pattern);
+        for (size_t u = 0; u < s->n_uniq; u++) {
+            total += uc[u] * (s->ent_off[u + 1] - s->ent_off[u]);
+            if (per_pattern)
+                for (uint32_t q = s->ent_off[u]; q < s->ent_off[u + 1]; q++)
+                    per_pattern[s->ent[q] >> 1] += uc[u];
+        }
+        *n_matches = total;
+    }
+    free(uc);
+    return st;
+}

@@ -1,0 +1,26 @@
+/*
+** mcuda.h -- the GPU set kernels' launchers (qgram.cu, pfac.cu, ac.cu,
+** wumanber.cu), as the driver (multi_cuda.cu) and the benchmark call them.
+** Each launches one mode (mkernel.cuh) over one batch; *blocks says how many
+** blocks (entries of o->block_counts) the launch uses.
+*/
+#ifndef WM_MULTI_MCUDA_H
+#define WM_MULTI_MCUDA_H
+
+#include "multi/mkernel.cuh"
+
+typedef cudaError_t (*wm_cu_mlaunch_fn)(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
+                                        const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks);
+
+cudaError_t wm_cu_qgram_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
+                               const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks);
+cudaError_t wm_cu_pfac_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
+                              const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks);
+cudaError_t wm_cu_ac_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
+                            const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks);
+
+/* The most bytes of halo a kernel stages in shared memory; beyond, it reads
+** the text from global memory (through L1). */
+#define WM_CU_MAX_STAGED_HALO (16u << 10)
+
+#endif

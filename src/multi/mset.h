@@ -1,0 +1,133 @@
+/*
+** mset.h -- a compiled pattern set, and the contract every set algorithm
+** (src/multi/ on the CPU, .cu files beside them on the GPU) keeps.
+**
+** What the algorithms see. Patterns are folded once at compile time (case,
+** DNA's U -> T) and de-duplicated: the algorithms search n_uniq distinct
+** strings ("uids"), and the driver turns each (end, uid) into the matches of
+** every pattern id (and strand) that string stands for. Text bytes go through
+** `sym` (fold, then a dense symbol number) in the scanning loop; bytes that
+** occur in no pattern all share the last symbol, sigma - 1, which no pattern
+** has, so "any other byte" costs one table column (unless the strings use
+** all 256 bytes: then sigma = 256 and there is no other byte).
+**
+** The scan contract (CPU): scan text[scan_from, to) from a fresh state and
+** report every occurrence (end, uid) with own_from < end <= to and
+** start = end - len(uid) >= scan_from, ends non-decreasing (any order among
+** uids at one end). The driver makes scan_from = max(record start,
+** own_from - (max_len - 1)), so chunk and record borders cost nothing here.
+*/
+#ifndef WM_MULTI_MSET_H
+#define WM_MULTI_MSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "warpmatch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct wm_ac;        /* ac.c:        trie, failure links, DFA          */
+struct wm_wu;        /* wumanber.c:  SHIFT / HASH / PREFIX tables       */
+struct wm_qgram;     /* qgram.c:     q-gram bitmap and buckets          */
+
+typedef struct wm_mset {
+    size_t n_patterns;          /* as given; ids 0 .. n_patterns-1               */
+    size_t n_uniq;              /* distinct folded strings, both strands         */
+    uint8_t *bytes;             /* uid u is bytes[off[u] .. off[u+1]), folded     */
+    uint64_t *off;              /* n_uniq + 1                                     */
+    uint32_t *ent_off;          /* n_uniq + 1: u stands for ent[ent_off[u] .. ent_off[u+1]) */
+    uint32_t *ent;              /* (pattern id << 1) | strand, ascending per uid  */
+    uint8_t fold[256];          /* text byte -> folded byte                       */
+    uint8_t sym[256];           /* text byte -> symbol 0 .. sigma-1 (after fold)  */
+    uint8_t sym_byte[256];      /* symbol -> its folded byte (sigma-1: 0, unused) */
+    uint32_t sigma;             /* symbols in the patterns + 1 for "other"       */
+    uint32_t min_len, max_len;  /* over the uids                                  */
+    int dna;                    /* every uid is over the folded bytes A C G T     */
+    wm_algo_t algo;             /* the CPU algorithm (never AUTO)                 */
+    struct wm_ac *ac;           /* built for AC and PFAC (NULL otherwise)         */
+    struct wm_wu *wu;           /* built for WUMANBER and WUMANBER_PAPER          */
+    struct wm_qgram *qg;        /* built for QGRAM                                */
+} wm_mset_t;
+
+static inline uint32_t wm_mset_len(const wm_mset_t *s, size_t u) {
+    return (uint32_t)(s->off[u + 1] - s->off[u]);
+}
+static inline const uint8_t *wm_mset_str(const wm_mset_t *s, size_t u) {
+    return s->bytes + s->off[u];
+}
+
+/* One occurrence as an algorithm reports it: the end (exclusive, absolute in
+** the text buffer) and the uid. */
+typedef struct {
+    uint64_t end;
+    uint32_t uid;
+    uint32_t pad_;
+} wm_mhit_t;
+
+typedef struct {
+    wm_mhit_t *a;
+    size_t n, cap;
+} wm_mhitvec_t;
+
+int wm_mhitvec_grow(wm_mhitvec_t *v);             /* 0 or -1 (no memory) */
+static inline int wm_mhitvec_push(wm_mhitvec_t *v, uint64_t end, uint32_t uid) {
+    if (v->n == v->cap && wm_mhitvec_grow(v)) return -1;
+    v->a[v->n].end = end;
+    v->a[v->n].uid = uid;
+    v->a[v->n].pad_ = 0;
+    v->n++;
+    return 0;
+}
+void wm_mhitvec_free(wm_mhitvec_t *v);
+
+/* Where a scan puts what it finds: exactly one of the two is non-NULL.
+** hits: list every occurrence; counts: counts[uid] += 1 per occurrence. */
+typedef struct {
+    wm_mhitvec_t *hits;
+    uint64_t *counts;
+} wm_msink_t;
+
+/* Report one occurrence into a sink; 0 or -1 (no memory). */
+static inline int wm_msink_put(wm_msink_t *k, uint64_t end, uint32_t uid) {
+    if (k->counts) {
+        k->counts[uid]++;
+        return 0;
+    }
+    return wm_mhitvec_push(k->hits, end, uid);
+}
+
+/* A CPU set algorithm's scan (see the contract above). 0, or -1 (no memory). */
+typedef int (*wm_mscan_fn)(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from,
+                           uint64_t own_from, uint64_t to, wm_msink_t *out);
+
+/* Build / free / scan, one triple per algorithm file. Builds return WM_OK,
+** WM_NOMEM or WM_INVALID (the set does not suit the algorithm). */
+wm_status wm_ac_build(wm_mset_t *s);
+void wm_ac_free(struct wm_ac *ac);
+int wm_ac_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, uint64_t own_from,
+               uint64_t to, wm_msink_t *out);
+int wm_pfac_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, uint64_t own_from,
+                 uint64_t to, wm_msink_t *out);
+
+/* paper = 1: B = 3, B' = 2, shift-and-add hashing as paper 003 ran it. */
+wm_status wm_wu_build(wm_mset_t *s, int paper);
+void wm_wu_free(struct wm_wu *wu);
+int wm_wu_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, uint64_t own_from,
+               uint64_t to, wm_msink_t *out);
+
+wm_status wm_qgram_build(wm_mset_t *s);
+void wm_qgram_free(struct wm_qgram *qg);
+int wm_qgram_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, uint64_t own_from,
+                  uint64_t to, wm_msink_t *out);
+
+/* Compile (mset.c): fold, check, de-duplicate, choose and build the algorithm. */
+wm_status wm_mset_compile(const uint8_t *const *patterns, const size_t *lens, size_t n,
+                          const wm_opts_t *o, wm_mset_t **out);
+void wm_mset_free(wm_mset_t *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

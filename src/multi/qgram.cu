@@ -1,0 +1,109 @@
+/*
+** qgram.cu -- the q-gram index on the GPU (qgram.h): each thread rolls the
+** code of the last q symbols over its 36 ends (36 bytes = 9 words apart:
+** lanes read shared memory without bank conflicts) and probes a table in
+** shared memory per position. For DNA sets whose strings are all q <= 8
+** long, the table holds the number of matches per code (4^q bytes), so
+** counting is one shared load per byte; otherwise a bitmap says where to
+** look in the buckets, and the strings found there are verified.
+*/
+#include <type_traits>
+
+#include "multi/mcuda.h"
+
+template <bool DNA>
+struct qgram_scanner {
+    static const uint32_t P = 36;
+    wm_cu_mplan_t p;
+    uint32_t halo, tables;
+    uint32_t bitmap_in_smem, cm_in_smem;
+
+    __device__ void setup(uint8_t *s) const {
+        /* sym, fold, then the code table or the bitmap */
+        for (uint32_t i = threadIdx.x; i < 64; i += blockDim.x) {
+            ((uint32_t *)s)[i] = ((const uint32_t *)p.sym)[i];
+            ((uint32_t *)(s + 256))[i] = ((const uint32_t *)p.fold)[i];
+        }
+        uint32_t words = 0;
+        const uint32_t *src = NULL;
+        if (cm_in_smem) { words = (1u << (2 * p.q)) / 4; src = (const uint32_t *)p.code_mult; }
+        else if (bitmap_in_smem) { words = (1u << p.bitmap_bits) / 32; src = p.bitmap; }
+        for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
+            ((uint32_t *)(s + 512))[i] = __ldg(src + i);
+    }
+
+    template <class E>
+    __device__ __forceinline__ void verify(const wm_cu_mtext_t &t, uint64_t e, uint64_t code, E &emit) const {
+        uint64_t h = (code ^ (code >> 29)) * 0x9E3779B97F4A7C15ull;
+        uint64_t b = h >> (64 - p.bucket_bits);
+        for (uint32_t x = __ldg(p.bucket_off + b), xe = __ldg(p.bucket_off + b + 1); x < xe; x++) {
+            if (__ldg(p.entry_code + x) != code) continue;
+            uint32_t u = __ldg(p.entry_uid + x), m = __ldg(p.ulen + u);
+            if (m > p.q) {
+                if (e < m) continue;
+                const uint8_t *s = p.ubytes + __ldg(p.uoff + u), *tx = t.text + e - m;
+                uint32_t j = 0, n = m - p.q;
+                while (j < n && p.fold[tx[j]] == __ldg(s + j)) j++;
+                if (j < n) continue;
+            }
+            emit.put(e, u);
+        }
+    }
+
+    template <class E>
+    __device__ void scan(const uint8_t *s_tab, const uint8_t *s_text, int64_t s_base, uint64_t lo,
+                         uint64_t hi, const wm_cu_mtext_t &t, E &emit) const {
+        const uint8_t *s_sym = s_tab, *s_fold = s_tab + 256;
+        const uint8_t *s_cm = s_tab + 512;
+        const uint32_t *s_bm = (const uint32_t *)(s_tab + 512);
+        /* DNA codes fit 32 bits (q <= 16 bases): cheaper shifts */
+        typedef typename std::conditional<DNA, uint32_t, uint64_t>::type code_t;
+        const code_t mask = (code_t)p.code_mask;
+        const uint32_t q = p.q;
+        uint64_t p0 = lo >= q - 1 ? lo - (q - 1) : 0;
+        code_t code = 0;
+        uint32_t run = 0;
+        for (uint64_t x = p0; x < hi; x++) {
+            uint8_t c = s_text[(int64_t)x - s_base];
+            if (DNA) {
+                uint32_t a = s_sym[c];
+                run = a < 4 ? run + 1 : 0;
+                code = ((code << 2) | (a & 3)) & mask;
+            } else {
+                run++;
+                code = ((code << 8) | s_fold[c]) & mask;
+            }
+            if (x < lo || run < q) continue;
+            if (cm_in_smem) {
+                uint32_t m = s_cm[code];
+                if (m == 0) continue;
+                if (E::total_only) { emit.add(m); continue; }
+            } else {
+                uint64_t bit = p.qg_direct ? code
+                                           : ((code ^ (code >> 29)) * 0x9E3779B97F4A7C15ull) >> (64 - p.bitmap_bits);
+                uint32_t w = bitmap_in_smem ? s_bm[bit >> 5] : __ldg(p.bitmap + (bit >> 5));
+                if (!((w >> (bit & 31)) & 1)) continue;
+            }
+            verify(t, x + 1, code, emit);
+        }
+    }
+};
+
+template <bool DNA>
+static cudaError_t launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
+                          const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks) {
+    qgram_scanner<DNA> sc;
+    sc.p = *p;
+    sc.halo = p->q - 1;
+    sc.cm_in_smem = p->code_mult != NULL;
+    uint64_t bm_bytes = (1ull << p->bitmap_bits) / 8;
+    sc.bitmap_in_smem = !sc.cm_in_smem && bm_bytes <= (128u << 10);
+    sc.tables = 512 + (sc.cm_in_smem ? (1u << (2 * p->q)) : sc.bitmap_in_smem ? (uint32_t)bm_bytes : 0);
+    *blocks = wm_cu_mblocks<qgram_scanner<DNA>, 256>(t->n);
+    return wm_cu_mlaunch<qgram_scanner<DNA>, 256>(sc, mode, *t, *o, s);
+}
+
+cudaError_t wm_cu_qgram_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
+                               const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks) {
+    return p->qg_dna ? launch<true>(p, mode, t, o, s, blocks) : launch<false>(p, mode, t, o, s, blocks);
+}

@@ -1,0 +1,59 @@
+/*
+** qgram.h -- the q-gram index of a pattern set (CPU: qgram.c; GPU:
+** qgram.cu reads the same tables).
+**
+** Every string is keyed by its LAST q symbols, so a text position j is a
+** candidate end and ends come out in order. A bitmap answers "does any
+** string end with this q-gram?" for every position; only where it does is
+** the bucket of the q-gram searched and each string in it verified.
+**   DNA sets: a q-gram is q <= 16 bases, 2 bits each (A C G T = 0..3); bytes
+**   that are no base break the q-gram. Up to WM_QG_DIRECT_MAX bases the bitmap is
+**   indexed by the code itself (4^q bits), beyond by its hash.
+**   Byte sets: q <= 8 folded bytes packed in 64 bits, hashed into the bitmap.
+** Buckets: hash(code) >> (64 - bucket_bits), a CSR array of (code, uid)
+** entries sorted by bucket.
+*/
+#ifndef WM_MULTI_QGRAM_H
+#define WM_MULTI_QGRAM_H
+
+#include <stdint.h>
+#include "multi/mset.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WM_QG_DIRECT_MAX 11u
+
+typedef struct wm_qgram {
+    uint32_t q;                  /* symbols in a q-gram                     */
+    int dna;                     /* 2-bit bases, else bytes                 */
+    int direct;                  /* bitmap indexed by the code itself       */
+    uint32_t bitmap_bits;        /* log2 of the bitmap's size in bits       */
+    uint32_t bucket_bits;        /* log2 of the number of buckets           */
+    uint64_t code_mask;          /* the low 2q or 8q bits                   */
+    uint64_t *bitmap;            /* 1 << bitmap_bits bits                   */
+    uint32_t *bucket_off;        /* (1 << bucket_bits) + 1                  */
+    uint64_t *entry_code;        /* n_uniq, bucket order                    */
+    uint32_t *entry_uid;         /* n_uniq, bucket order                    */
+    int all_q;                   /* every string is exactly q long          */
+} wm_qgram_t;
+
+/* Build the index of s's strings (every one at least WM_QGRAM_MIN_LEN long);
+** on failure *out may hold a partial index to free. WM_OK, WM_NOMEM, WM_INVALID. */
+wm_status wm_qgram_make(const wm_mset_t *s, wm_qgram_t **out);
+
+static inline uint64_t wm_qg_hash(uint64_t code) {
+    return (code ^ (code >> 29)) * 0x9E3779B97F4A7C15ull;
+}
+static inline uint64_t wm_qg_bit(const wm_qgram_t *g, uint64_t code) {
+    return g->direct ? code : wm_qg_hash(code) >> (64 - g->bitmap_bits);
+}
+static inline uint64_t wm_qg_bucket(const wm_qgram_t *g, uint64_t code) {
+    return wm_qg_hash(code) >> (64 - g->bucket_bits);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,1639 @@
+/*
+** test_multi_diff.c -- pattern sets (wm_compile_set) against the brute-force
+** oracle (tests/oracle/moracle.c).
+**
+** 1. The oracle checks itself: hand-worked examples (overlaps, duplicates,
+**    prefixes and suffixes, records, case folding, DNA with U and N, reverse
+**    complements, the (record, end, pattern, strand) order), then random tiny
+**    cases of its quick search against its definition (one byte-by-byte
+**    comparison per record, end, pattern and strand) and its per-pattern
+**    counts against its match list.
+** 2. Bad arguments of wm_compile_set, one at a time: n = 0, NULL arrays, an
+**    empty pattern (WM_PATTERN_EMPTY), one over WM_MAX_PATTERN
+**    (WM_PATTERN_TOO_LONG; exactly WM_MAX_PATTERN is fine and is searched),
+**    max_edits > 0, the single-pattern algorithms and unknown ones, DNA with a
+**    non-ACGTU pattern, revcomp with a non-nucleotide pattern, QGRAM with a
+**    pattern shorter than WM_QGRAM_MIN_LEN; wm_compile refusing the set
+**    algorithms; wm_db_pattern_count; wm_count_per_pattern on a one-pattern
+**    database and with counts NULL; empty texts and empty records.
+** 3. Thousands of seeded random cases. Families:
+**    - alphabets: 2 symbols, ACGT bytes, 3..16 random bytes, the 20 amino
+**      acids, all 256 bytes (half the time letter-heavy, for case folding),
+**      2..256 random symbols, the DNA alphabet (soft-masked texts with N, U and
+**      junk bytes; ACGTU patterns in mixed case; revcomp half the time) and
+**      nucleotide patterns in the BYTES alphabet with revcomp (case kept);
+**      case_insensitive a quarter of the time;
+**    - sets: 1 to 10,000 patterns (mostly small, some large), lengths 1..100
+**      mixed in one set (in a few small sets up to 4,096), all one length
+**      (8-mers above all), all >= 4 (so that QGRAM runs) or all 1..4;
+**      patterns sampled from the text, random ones,
+**      prefixes and suffixes of earlier ones, duplicates, case variants and
+**      reverse complements of earlier ones; one pattern repeated many times;
+**    - texts: 0..50,000 bytes, one record (rec_start NULL or one entry) or
+**      many (empty ones, ones shorter than the patterns, 100..2,000 tiny
+**      ones); periodic dense texts ("AAAA..." with "A", "AA", ...);
+**      occurrences planted at record starts and ends and across record
+**      borders (which must not be reported);
+**    - each case's match count is held under a budget (150,000) by shortening
+**      the text, so that dense cases stay quick.
+**    Each case runs every set algorithm valid for it (AUTO, AC, PFAC,
+**    WUMANBER, WUMANBER_PAPER, and QGRAM when every pattern has >= 4 bytes;
+**    otherwise QGRAM must give WM_INVALID), on the CPU with 1 and 3 threads,
+**    default and tiny chunks (1..64 bytes, so occurrences straddle chunk
+**    borders), and on CUDA likewise when a GPU is present. wm_search's full
+**    match list (every field) is compared with the oracle's; wm_count with its
+**    total, wm_count_per_pattern with its per-pattern counts; a stopping
+**    callback must stop the search (WM_STOPPED) after exactly the oracle's
+**    first matches; now and then the single-pattern algorithms must be refused.
+** 4. Large sets: 100,000 random patterns (ACGT bytes, lengths 8..32; all 256
+**    bytes, lengths 4..32) over 50,000 bytes, searched by every algorithm; a
+**    1,000,000-pattern DNA compile (half 8-mers, so many duplicates; half
+**    9..20) that must succeed, followed by a 3,000-byte search.
+**
+** Readings of the contract this test takes (include/warpmatch.h): wm_db_algo
+** names the algorithm asked for (a set algorithm after AUTO); a callback that
+** returns non-zero is not called again; wm_count_per_pattern leaves entries
+** past wm_db_pattern_count alone; NULL arrays are WM_INVALID; in the BYTES
+** alphabet the reverse complement keeps each letter's case and U pairs with A
+** (its complement is A; A's is T).
+**
+** Timing (2 cores, CPU backend): WM_TEST_SCALE=3 in Release about 25 s of
+** CPU (30 s wall idle, about 50 s with the machine busy); scale 1 under
+** ASan + UBSan about 25 s of CPU (35-55 s wall). Most of it is the library
+** (tiny chunks with 3 threads above all); the last lines split the wall time
+** between the oracle and the library, and the library's by configuration.
+**
+** Usage: test_multi_diff [seed]     (or env WM_SEED; default fixed)
+** Env:   WM_TEST_SCALE  multiplies the number of random cases [1.0]
+**        WM_CASE        run only this random case index (reproduce a failure;
+**                       -1: only parts 1, 2 and 4)
+**        WM_VERBOSE     print each failing case's patterns and text in full
+** Exit status 0 when every check passed; the last line is "N passed, N failed".
+*/
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
+#endif
+#include <assert.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "moracle.h"
+#include "warpmatch.h"
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ==== random numbers (splitmix64; nothing from the library) ================ */
+
+static uint64_t g_rng;
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t rnd(void) { return splitmix64(&g_rng); }
+/* Uniform in [0, n); n > 0. */
+static uint64_t below(uint64_t n) { return rnd() % n; }
+/* Uniform in [lo, hi]. */
+static uint64_t range(uint64_t lo, uint64_t hi) { return lo + below(hi - lo + 1); }
+/* True with probability pct/100. */
+static int chance(unsigned pct) { return below(100) < pct; }
+
+/* ==== counters and printing ================================================= */
+
+static uint64_t g_seed;
+static long g_passed, g_failed;
+static double g_t_oracle, g_t_lib;   /* wall seconds spent in each */
+static double g_t_cfg[8];            /* wall seconds in wm_search, by configuration */
+static double g_t_compile;           /* wall seconds in wm_compile_set (random cases) */
+static int g_verbose;
+#define MAX_DETAILED_FAILURES 30
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static struct {
+    long cases, with_matches, strand1, multi_rec, dense, dup_hits, qgram_cases, big_sets;
+    uint64_t matches;
+} g_cov;
+
+static void print_bytes(FILE *f, const uint8_t *s, size_t n, size_t limit)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < n && i < limit; i++) {
+        uint8_t c = s[i];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+            fputc(c, f);
+        else
+            fprintf(f, "\\x%02x", c);
+    }
+    fputc('"', f);
+    if (n > limit)
+        fprintf(f, "...(%zu bytes)", n);
+}
+
+static void print_match(FILE *f, const char *tag, const wm_match_t *x)
+{
+    if (x == NULL)
+        fprintf(f, "    %s: (none)\n", tag);
+    else
+        fprintf(f, "    %s: record %" PRIu64 " start %" PRIu64 " end %" PRIu64
+                   " errors %u strand %u pattern %u\n",
+                tag, x->record, x->start, x->end, x->errors, x->strand, x->pattern);
+}
+
+static int same_match(const wm_match_t *a, const wm_match_t *b)
+{
+    return a->record == b->record && a->start == b->start && a->end == b->end &&
+           a->errors == b->errors && a->strand == b->strand && a->pattern == b->pattern;
+}
+
+static const char *algo_str(wm_algo_t a)
+{
+    switch (a) {
+    case WM_ALGO_AUTO: return "auto";
+    case WM_ALGO_SHIFTOR: return "shiftor";
+    case WM_ALGO_BITAP: return "bitap";
+    case WM_ALGO_MYERS: return "myers";
+    case WM_ALGO_AC: return "ac";
+    case WM_ALGO_PFAC: return "pfac";
+    case WM_ALGO_WUMANBER: return "wumanber";
+    case WM_ALGO_WUMANBER_PAPER: return "wumanber-paper";
+    case WM_ALGO_QGRAM: return "qgram";
+    default: return "?";
+    }
+}
+
+/* ==== 1. oracle self-check ================================================== */
+
+static int self_fail;
+
+#define M(r, s, e, st, p) { (r), (s), (e), 0, (st), (p) }
+
+static wm_opts_t zero_opts(void)
+{
+    wm_opts_t o;
+    memset(&o, 0, sizeof o);   /* not wm_opts_default(): the oracle stands alone */
+    return o;
+}
+
+/* pats: a NULL-terminated list of C strings. */
+static void expect_set(const char *name, const char *const *pats, const wm_opts_t *o,
+                       const char *text, const uint64_t *rs, size_t n_rec,
+                       const wm_match_t *want, size_t n_want)
+{
+    size_t np = 0;
+    while (pats[np]) np++;
+    const uint8_t *pp[16];
+    size_t ll[16];
+    assert(np <= 16);
+    for (size_t i = 0; i < np; i++) {
+        pp[i] = (const uint8_t *)pats[i];
+        ll[i] = strlen(pats[i]);
+    }
+    wm_text_t t = { (const uint8_t *)text, strlen(text), rs, n_rec };
+    for (int way = 0; way < 2; way++) {
+        wm_match_t *got = NULL;
+        size_t n = way == 0 ? moracle_search(pp, ll, np, o, &t, &got)
+                            : moracle_search_naive(pp, ll, np, o, &t, &got);
+        int ok = n == n_want;
+        for (size_t i = 0; ok && i < n; i++)
+            ok = same_match(&got[i], &want[i]);
+        if (!ok) {
+            self_fail++;
+            printf("oracle self-check FAILED (%s): %s (got %zu matches, want %zu)\n",
+                   way == 0 ? "moracle_search" : "moracle_search_naive", name, n, n_want);
+            for (size_t i = 0; i < n; i++)
+                print_match(stdout, "got", &got[i]);
+        }
+        free(got);
+    }
+    uint64_t counts[16], want_counts[16] = { 0 };
+    for (size_t i = 0; i < n_want; i++) want_counts[want[i].pattern]++;
+    uint64_t total = moracle_count_per_pattern(pp, ll, np, o, &t, counts);
+    int ok = total == n_want;
+    for (size_t i = 0; i < np; i++) ok = ok && counts[i] == want_counts[i];
+    if (!ok) {
+        self_fail++;
+        printf("oracle self-check FAILED: %s: per-pattern counts (total %" PRIu64 ", want %zu)\n",
+               name, total, n_want);
+    }
+}
+
+static void oracle_hand_examples(void)
+{
+    wm_opts_t o = zero_opts();
+    /* {"a","aa","aaa"} in "aaaa": by end, then pattern:
+    **  e1: a[0,1)  e2: a[1,2) aa[0,2)  e3: a[2,3) aa[1,3) aaa[0,3)
+    **  e4: a[3,4) aa[2,4) aaa[1,4) */
+    {
+        const char *p[] = { "a", "aa", "aaa", NULL };
+        wm_match_t w[] = { M(0, 0, 1, 0, 0), M(0, 1, 2, 0, 0), M(0, 0, 2, 0, 1),
+                           M(0, 2, 3, 0, 0), M(0, 1, 3, 0, 1), M(0, 0, 3, 0, 2),
+                           M(0, 3, 4, 0, 0), M(0, 2, 4, 0, 1), M(0, 1, 4, 0, 2) };
+        expect_set("a/aa/aaa in aaaa", p, &o, "aaaa", NULL, 0, w, N_OF(w));
+    }
+    /* duplicates: {"ab","zz","ab"} in "xab": both copies at [1,3). */
+    {
+        const char *p[] = { "ab", "zz", "ab", NULL };
+        wm_match_t w[] = { M(0, 1, 3, 0, 0), M(0, 1, 3, 0, 2) };
+        expect_set("duplicates", p, &o, "xab", NULL, 0, w, N_OF(w));
+    }
+    /* prefixes and suffixes: {"abc","bc","ab"} in "abcab" (a0 b1 c2 a3 b4):
+    **  ab[0,2) e2; abc[0,3) bc[1,3) e3; ab[3,5) e5. */
+    {
+        const char *p[] = { "abc", "bc", "ab", NULL };
+        wm_match_t w[] = { M(0, 0, 2, 0, 2), M(0, 0, 3, 0, 0), M(0, 1, 3, 0, 1),
+                           M(0, 3, 5, 0, 2) };
+        expect_set("prefix/suffix", p, &o, "abcab", NULL, 0, w, N_OF(w));
+    }
+    /* records [0,0) [0,3) [3,5) of "abcab": "ab" in records 1 and 2; "ca"
+    ** crosses the border of 1 and 2 and is not reported; "abcab" neither. */
+    {
+        const char *p[] = { "ca", "ab", "abcab", NULL };
+        uint64_t rs[] = { 0, 0, 3 };
+        wm_match_t w[] = { M(1, 0, 2, 0, 1), M(2, 0, 2, 0, 1) };
+        expect_set("records", p, &o, "abcab", rs, 3, w, N_OF(w));
+        /* one record: ab[0,2) e2, ca[2,4) e4, ab[3,5) and abcab[0,5) e5 */
+        wm_match_t w2[] = { M(0, 0, 2, 0, 1), M(0, 2, 4, 0, 0), M(0, 3, 5, 0, 1),
+                            M(0, 0, 5, 0, 2) };
+        expect_set("one record", p, &o, "abcab", NULL, 0, w2, N_OF(w2));
+    }
+    /* case: {"AbC","abc"} in "xaBc": nothing case-sensitively; both at [1,4)
+    ** with case_insensitive. */
+    {
+        const char *p[] = { "AbC", "abc", NULL };
+        expect_set("case-sensitive", p, &o, "xaBc", NULL, 0, NULL, 0);
+        wm_opts_t ci = o;
+        ci.case_insensitive = 1;
+        wm_match_t w[] = { M(0, 1, 4, 0, 0), M(0, 1, 4, 0, 1) };
+        expect_set("case-insensitive", p, &ci, "xaBc", NULL, 0, w, N_OF(w));
+        /* folding is ASCII letters only: '@' (0x40) is not '`' (0x60) */
+        const char *p2[] = { "@", NULL };
+        expect_set("case-insensitive @", p2, &ci, "`", NULL, 0, NULL, 0);
+    }
+    /* DNA: {"ACG","acu","T"} in "xacgNACTUu" (x0 a1 c2 g3 N4 A5 C6 T7 U8 u9):
+    **  ACG [1,4); acu = ACT at [5,8); T at 7, 8 (U), 9 (u). */
+    {
+        wm_opts_t d = o;
+        d.alphabet = WM_ALPHABET_DNA;
+        const char *p[] = { "ACG", "acu", "T", NULL };
+        wm_match_t w[] = { M(0, 1, 4, 0, 0), M(0, 5, 8, 0, 1), M(0, 7, 8, 0, 2),
+                           M(0, 8, 9, 0, 2), M(0, 9, 10, 0, 2) };
+        expect_set("DNA", p, &d, "xacgNACTUu", NULL, 0, w, N_OF(w));
+        /* N in the text matches nothing, not even across it */
+        const char *p2[] = { "AA", "A", NULL };
+        wm_match_t w2[] = { M(0, 0, 1, 0, 1), M(0, 2, 3, 0, 1) };
+        expect_set("DNA N", p2, &d, "aNa", NULL, 0, w2, N_OF(w2));
+    }
+    /* revcomp, DNA: {"AAC","ACGT"} in "GTTAACGT" (G0 T1 T2 A3 A4 C5 G6 T7):
+    **  rc(AAC) = GTT at [0,3) strand 1; AAC [3,6) strand 0;
+    **  ACGT is its own rc: [4,8) on both strands. */
+    {
+        wm_opts_t d = o;
+        d.alphabet = WM_ALPHABET_DNA;
+        d.revcomp = 1;
+        const char *p[] = { "AAC", "ACGT", NULL };
+        wm_match_t w[] = { M(0, 0, 3, 1, 0), M(0, 3, 6, 0, 0), M(0, 4, 8, 0, 1),
+                           M(0, 4, 8, 1, 1) };
+        expect_set("DNA revcomp", p, &d, "GTTAACGT", NULL, 0, w, N_OF(w));
+        /* order: pattern before strand. {"T","A"} in "A": T's rc "A" (p0, s1)
+        ** comes before A (p1, s0). */
+        const char *p2[] = { "T", "A", NULL };
+        wm_match_t w2[] = { M(0, 0, 1, 1, 0), M(0, 0, 1, 0, 1) };
+        expect_set("order pattern, strand", p2, &d, "A", NULL, 0, w2, N_OF(w2));
+    }
+    /* revcomp, BYTES, case kept: rc("aCu") = comp(u) comp(C) comp(a) = "aGt";
+    ** in "aGtaCu": strand 1 at [0,3), strand 0 at [3,6); not in "AGT". */
+    {
+        wm_opts_t b = o;
+        b.revcomp = 1;
+        const char *p[] = { "aCu", NULL };
+        wm_match_t w[] = { M(0, 0, 3, 1, 0), M(0, 3, 6, 0, 0) };
+        expect_set("BYTES revcomp", p, &b, "aGtaCu", NULL, 0, w, N_OF(w));
+        expect_set("BYTES revcomp case", p, &b, "AGTACT", NULL, 0, NULL, 0);
+        b.case_insensitive = 1;   /* folded: "agt" at [0,3); "acu" is not "act" */
+        wm_match_t w2[] = { M(0, 0, 3, 1, 0) };
+        expect_set("BYTES revcomp -i", p, &b, "AGTACT", NULL, 0, w2, N_OF(w2));
+    }
+    /* the same in DNA: U reads as T on both sides */
+    {
+        wm_opts_t d = o;
+        d.alphabet = WM_ALPHABET_DNA;
+        d.revcomp = 1;
+        const char *p[] = { "aCu", NULL };
+        wm_match_t w[] = { M(0, 0, 3, 1, 0), M(0, 3, 6, 0, 0) };
+        expect_set("DNA revcomp U", p, &d, "AGTACT", NULL, 0, w, N_OF(w));
+    }
+    /* pattern longer than the text, empty text */
+    {
+        const char *p[] = { "abcd", NULL };
+        expect_set("longer than text", p, &o, "abc", NULL, 0, NULL, 0);
+        expect_set("empty text", p, &o, "", NULL, 0, NULL, 0);
+    }
+    /* binary bytes: "\xff\x01" in "\x01\xff\x01" */
+    {
+        const char *p[] = { "\xff\x01", "\x01", NULL };
+        wm_match_t w[] = { M(0, 0, 1, 0, 1), M(0, 1, 3, 0, 0), M(0, 2, 3, 0, 1) };
+        expect_set("binary", p, &o, "\x01\xff\x01", NULL, 0, w, N_OF(w));
+    }
+    /* moracle_set_status */
+    {
+        const uint8_t *pp[2] = { (const uint8_t *)"ACGT", (const uint8_t *)"ACN" };
+        size_t ll[2] = { 4, 3 };
+        wm_opts_t x = o;
+        int bad = 0;
+        bad |= moracle_set_status(pp, ll, 1, &x) != WM_OK;
+        bad |= moracle_set_status(pp, ll, 0, &x) != WM_INVALID;
+        bad |= moracle_set_status(pp, ll, 2, &x) != WM_OK;
+        x.alphabet = WM_ALPHABET_DNA;
+        bad |= moracle_set_status(pp, ll, 2, &x) != WM_INVALID;
+        bad |= moracle_set_status(pp, ll, 1, &x) != WM_OK;
+        x.algo = WM_ALGO_QGRAM;
+        bad |= moracle_set_status(pp, ll, 1, &x) != WM_OK;
+        ll[0] = 3;
+        bad |= moracle_set_status(pp, ll, 1, &x) != WM_INVALID;
+        ll[0] = 0;
+        x.algo = WM_ALGO_AC;
+        bad |= moracle_set_status(pp, ll, 1, &x) != WM_PATTERN_EMPTY;
+        if (bad) {
+            self_fail++;
+            printf("oracle self-check FAILED: moracle_set_status\n");
+        }
+    }
+}
+
+/* ==== case generation ======================================================= */
+
+typedef enum {
+    AK_BIN,        /* BYTES, 2 symbols                                     */
+    AK_ACGT,       /* BYTES, ACGT                                          */
+    AK_SMALL,      /* BYTES, 3..16 random symbols                          */
+    AK_PROT20,     /* BYTES, the 20 amino acids                            */
+    AK_BYTE256,    /* BYTES, every byte value                              */
+    AK_GENERIC,    /* BYTES, 2..256 random symbols                         */
+    AK_DNA,        /* DNA alphabet: ACGTU patterns, soft-masked texts      */
+    AK_NUC_BYTES,  /* BYTES alphabet, ACGTU patterns, revcomp              */
+    AK_COUNT
+} alpha_kind;
+
+static const char *const AK_NAME[AK_COUNT] = {
+    "bytes/2", "bytes/acgt", "bytes/small", "bytes/20", "bytes/256", "bytes/generic",
+    "dna", "bytes/nuc"
+};
+
+typedef struct {
+    alpha_kind ak;
+    uint8_t sym[256];      /* the symbols of texts and random patterns      */
+    size_t n_sym;
+    int letters;           /* BYTE256: texts heavy in "abcdABCD"             */
+    int periodic;          /* the text is periodic (dense matches)           */
+    const char *set_kind;  /* how the set was made, for reports              */
+    wm_opts_t o;
+    size_t np;
+    uint8_t **pat;
+    size_t *len;
+    size_t min_len, max_len;
+    uint8_t *text;
+    size_t n;
+    uint64_t *rec_start;   /* NULL: one record, n_rec 0                      */
+    size_t n_rec;
+} tcase;
+
+static uint8_t flip_case(uint8_t c)
+{
+    if (c >= 'a' && c <= 'z') return (uint8_t)(c - 32);
+    if (c >= 'A' && c <= 'Z') return (uint8_t)(c + 32);
+    return c;
+}
+
+static int nuc_kind(const tcase *c) { return c->ak == AK_DNA || c->ak == AK_NUC_BYTES; }
+
+/* A text byte for the nucleotide kinds: mostly ACGT, some lower case, N, U, junk. */
+static uint8_t rand_dna_text_byte(void)
+{
+    uint64_t r = below(1000);
+    if (r < 800) return (uint8_t)"ACGT"[below(4)];
+    if (r < 930) return (uint8_t)"acgt"[below(4)];
+    if (r < 960) return chance(70) ? 'N' : 'n';
+    if (r < 975) return chance(50) ? 'U' : 'u';
+    if (r < 990) return (uint8_t)"-XRY*."[below(6)];
+    return (uint8_t)below(256);
+}
+
+static uint8_t rand_text_byte(const tcase *c)
+{
+    if (nuc_kind(c))
+        return rand_dna_text_byte();
+    if (c->letters && chance(80))
+        return (uint8_t)"abcdABCD"[below(8)];
+    return c->sym[below(c->n_sym)];
+}
+
+/* A pattern letter for the nucleotide kinds: ACGT, sometimes U, either case. */
+static uint8_t rand_nuc(void)
+{
+    uint8_t x = chance(95) ? (uint8_t)"ACGT"[below(4)] : 'U';
+    return chance(15) ? flip_case(x) : x;
+}
+
+static uint8_t rand_pat_byte(const tcase *c)
+{
+    if (nuc_kind(c))
+        return rand_nuc();
+    return rand_text_byte(c);
+}
+
+/* Make a pattern byte acceptable for the case's kind (text samples may hold
+** N, junk, ...): nucleotide kinds turn other bytes into a random base. */
+static uint8_t fix_pat_byte(const tcase *c, uint8_t x)
+{
+    if (nuc_kind(c) && !moracle_is_nucleotide(x))
+        return rand_nuc();
+    return x;
+}
+
+static size_t pick_len(void)
+{
+    uint64_t r = below(100);
+    if (r < 45) return (size_t)range(1, 8);
+    if (r < 80) return (size_t)range(9, 32);
+    return (size_t)range(33, 100);
+}
+
+static size_t pick_n(void)
+{
+    uint64_t r = below(1000);
+    if (r < 30) return 0;
+    if (r < 250) return (size_t)range(1, 100);
+    if (r < 650) return (size_t)range(101, 1000);
+    if (r < 950) return (size_t)range(1001, 6000);
+    return (size_t)range(6001, 50000);
+}
+
+static size_t pick_np(void)
+{
+    uint64_t r = below(1000);
+    if (r < 250) return (size_t)range(1, 4);
+    if (r < 600) return (size_t)range(5, 50);
+    if (r < 880) return (size_t)range(51, 500);
+    if (r < 970) return (size_t)range(501, 3000);
+    return (size_t)range(3001, 10000);
+}
+
+static void split_records(tcase *c, size_t typical_len)
+{
+    uint64_t r = below(100);
+    if (r < 40) {                       /* rec_start NULL: one record */
+        c->rec_start = NULL;
+        c->n_rec = 0;
+        return;
+    }
+    size_t nr;
+    if (r < 50) nr = 1;
+    else if (r < 80) nr = (size_t)range(2, 8);
+    else if (r < 96) nr = (size_t)range(2, 60);
+    else nr = (size_t)range(100, 2000);   /* many tiny records per chunk */
+    c->n_rec = nr;
+    c->rec_start = malloc(nr * sizeof *c->rec_start);
+    assert(c->rec_start);
+    c->rec_start[0] = 0;
+    int short_recs = chance(25);        /* records mostly shorter than the patterns */
+    for (size_t i = 1; i < nr; i++) {
+        uint64_t prev = c->rec_start[i - 1];
+        uint64_t step;
+        if (chance(15)) step = 0;                               /* empty record */
+        else if (short_recs) step = below(typical_len + 1);
+        else step = below(2 * (c->n / nr) + 2);
+        uint64_t s = prev + step;
+        c->rec_start[i] = s > c->n ? c->n : s;
+    }
+}
+
+static void add_pattern(tcase *c, size_t i, const uint8_t *src, size_t m)
+{
+    c->pat[i] = malloc(m ? m : 1);
+    assert(c->pat[i]);
+    memcpy(c->pat[i], src, m);
+    c->len[i] = m;
+    if (m > c->max_len) c->max_len = m;   /* so far; set_len_range() settles it */
+}
+
+/* Pattern i of length m by one of the ways the case favours. */
+static void make_pattern(tcase *c, size_t i, size_t m, int fixed_len, unsigned from_text_pct)
+{
+    size_t cap = m > c->max_len ? m : c->max_len;   /* room for any earlier one too */
+    uint8_t *buf = malloc(cap + 1);
+    assert(buf);
+    uint64_t w = below(100);
+    if (i > 0 && w < 8) {                          /* a duplicate */
+        size_t j = (size_t)below(i);
+        add_pattern(c, i, c->pat[j], c->len[j]);
+        free(buf);
+        return;
+    }
+    if (i > 0 && w < 14 && !fixed_len) {           /* a prefix or suffix of an earlier one */
+        size_t j = (size_t)below(i);
+        size_t lj = c->len[j];
+        size_t l = (size_t)range(1, lj);
+        add_pattern(c, i, chance(50) ? c->pat[j] : c->pat[j] + (lj - l), l);
+        free(buf);
+        return;
+    }
+    if (i > 0 && w < 17 && !fixed_len) {           /* an earlier one extended */
+        size_t j = (size_t)below(i);
+        size_t lj = c->len[j], extra = (size_t)range(1, 8);
+        if (lj + extra <= 100) {
+            uint8_t *b2 = malloc(lj + extra);
+            assert(b2);
+            int front = chance(50);
+            for (size_t k = 0; k < extra; k++) b2[front ? k : lj + k] = rand_pat_byte(c);
+            memcpy(b2 + (front ? extra : 0), c->pat[j], lj);
+            add_pattern(c, i, b2, lj + extra);
+            free(b2);
+            free(buf);
+            return;
+        }
+    }
+    if (i > 0 && w < 21) {                         /* a case variant (distinct unless folded) */
+        size_t j = (size_t)below(i);
+        memcpy(buf, c->pat[j], c->len[j]);
+        for (size_t k = 0; k < c->len[j]; k++)
+            if (chance(50)) buf[k] = flip_case(buf[k]);
+        add_pattern(c, i, buf, c->len[j]);
+        free(buf);
+        return;
+    }
+    if (i > 0 && w < 25 && nuc_kind(c)) {          /* the reverse complement of one */
+        size_t j = (size_t)below(i);
+        size_t lj = c->len[j];
+        for (size_t k = 0; k < lj; k++) buf[k] = moracle_complement(c->pat[j][lj - 1 - k]);
+        add_pattern(c, i, buf, lj);
+        free(buf);
+        return;
+    }
+    if (c->n >= m && below(100) < from_text_pct) { /* a piece of the text */
+        size_t at = (size_t)below(c->n - m + 1);
+        for (size_t k = 0; k < m; k++) buf[k] = fix_pat_byte(c, c->text[at + k]);
+        if (c->o.case_insensitive || c->ak == AK_DNA)
+            for (size_t k = 0; k < m; k++)
+                if (chance(10)) buf[k] = flip_case(buf[k]);
+    } else {
+        for (size_t k = 0; k < m; k++) buf[k] = rand_pat_byte(c);
+    }
+    add_pattern(c, i, buf, m);
+    free(buf);
+}
+
+/* The searched string of pattern i on a strand, instantiated as text could
+** hold it (case flips where they do not matter, U for T in DNA). */
+static void occurrence(const tcase *c, size_t i, int strand, uint8_t *out)
+{
+    size_t m = c->len[i];
+    for (size_t k = 0; k < m; k++)
+        out[k] = strand ? moracle_complement(c->pat[i][m - 1 - k]) : c->pat[i][k];
+    for (size_t k = 0; k < m; k++) {
+        if (c->ak == AK_DNA) {
+            if (chance(20)) out[k] = flip_case(out[k]);
+            uint8_t u = (uint8_t)(out[k] | 0x20);
+            if (u == 't' && chance(10)) out[k] = (out[k] == 't') ? 'u' : 'U';
+            else if (u == 'u' && chance(70)) out[k] = (out[k] == 'u') ? 't' : 'T';
+        } else if (c->o.case_insensitive && chance(30)) {
+            out[k] = flip_case(out[k]);
+        }
+    }
+}
+
+/* Put occurrences of random patterns at record starts, ends, across record
+** borders and at random places. */
+static void plant_some(tcase *c)
+{
+    if (c->n == 0)
+        return;
+    size_t count = (size_t)below(9);
+    uint8_t *buf = malloc(c->max_len + 1);
+    assert(buf);
+    for (size_t j = 0; j < count; j++) {
+        size_t i = (size_t)below(c->np);
+        size_t m = c->len[i];
+        int strand = c->o.revcomp && chance(50);
+        size_t pos;
+        size_t r = c->n_rec ? (size_t)below(c->n_rec) : 0;
+        uint64_t beg = c->n_rec ? c->rec_start[r] : 0;
+        uint64_t end = (c->n_rec && r + 1 < c->n_rec) ? c->rec_start[r + 1] : c->n;
+        uint64_t w = below(4);
+        if (w == 0) pos = (size_t)beg;                                        /* record start */
+        else if (w == 1) pos = end >= beg + m ? (size_t)(end - m) : (size_t)beg; /* record end */
+        else if (w == 2) pos = end > m / 2 ? (size_t)(end - m / 2) : 0;       /* straddle */
+        else pos = (size_t)below(c->n);
+        occurrence(c, i, strand, buf);
+        for (size_t k = 0; k < m && pos + k < c->n; k++)
+            c->text[pos + k] = buf[k];
+    }
+    free(buf);
+}
+
+static void free_patterns(tcase *c)
+{
+    for (size_t i = 0; i < c->np; i++) free(c->pat[i]);
+    free(c->pat);
+    free(c->len);
+    c->pat = NULL;
+    c->len = NULL;
+}
+
+static void free_case(tcase *c)
+{
+    free_patterns(c);
+    free(c->text);
+    free(c->rec_start);
+}
+
+static void set_len_range(tcase *c)
+{
+    c->min_len = SIZE_MAX;
+    c->max_len = 0;
+    for (size_t i = 0; i < c->np; i++) {
+        if (c->len[i] < c->min_len) c->min_len = c->len[i];
+        if (c->len[i] > c->max_len) c->max_len = c->len[i];
+    }
+}
+
+#define MATCH_BUDGET 150000   /* oracle matches per case, at most */
+
+static void gen_case(tcase *c)
+{
+    memset(c, 0, sizeof *c);
+    c->o = wm_opts_default();
+
+    /* kind */
+    uint64_t r = below(100);
+    if (r < 10) c->ak = AK_BIN;
+    else if (r < 22) c->ak = AK_ACGT;
+    else if (r < 32) c->ak = AK_SMALL;
+    else if (r < 40) c->ak = AK_PROT20;
+    else if (r < 52) c->ak = AK_BYTE256;
+    else if (r < 58) c->ak = AK_GENERIC;
+    else if (r < 82) c->ak = AK_DNA;
+    else c->ak = AK_NUC_BYTES;
+
+    switch (c->ak) {
+    case AK_BIN:
+        if (chance(50)) { c->sym[0] = 'a'; c->sym[1] = 'b'; }
+        else { c->sym[0] = 0x00; c->sym[1] = 0xff; }
+        c->n_sym = 2;
+        break;
+    case AK_ACGT: memcpy(c->sym, "ACGT", 4); c->n_sym = 4; break;
+    case AK_PROT20: memcpy(c->sym, "ACDEFGHIKLMNPQRSTVWY", 20); c->n_sym = 20; break;
+    case AK_BYTE256:
+        for (int i = 0; i < 256; i++) c->sym[i] = (uint8_t)i;
+        c->n_sym = 256;
+        c->letters = chance(50);
+        break;
+    case AK_SMALL:
+    case AK_GENERIC: {
+        uint8_t all[256];
+        for (int i = 0; i < 256; i++) all[i] = (uint8_t)i;
+        c->n_sym = c->ak == AK_SMALL ? (size_t)range(3, 16) : (size_t)range(2, 256);
+        for (size_t i = 0; i < c->n_sym; i++) {      /* a partial Fisher-Yates shuffle */
+            size_t j = i + (size_t)below(256 - i);
+            uint8_t t = all[i]; all[i] = all[j]; all[j] = t;
+            c->sym[i] = all[i];
+        }
+        break;
+    }
+    default: memcpy(c->sym, "ACGT", 4); c->n_sym = 4; break;
+    }
+
+    if (c->ak == AK_DNA) {
+        c->o.alphabet = WM_ALPHABET_DNA;
+        c->o.revcomp = chance(50);
+        c->o.case_insensitive = chance(10);    /* no effect on DNA; must be harmless */
+    } else if (c->ak == AK_NUC_BYTES) {
+        c->o.revcomp = chance(80);
+        c->o.case_insensitive = chance(40);
+    } else {
+        c->o.case_insensitive = chance(25);
+    }
+
+    /* text */
+    c->periodic = chance(8);
+    c->n = pick_n();
+    c->text = malloc(c->n + 1);
+    assert(c->text);
+    size_t period = (size_t)range(1, 3);
+    uint8_t unit[3];
+    for (size_t i = 0; i < period; i++) unit[i] = nuc_kind(c) ? (uint8_t)"ACGT"[below(4)]
+                                                             : rand_text_byte(c);
+    if (c->periodic) {
+        for (size_t i = 0; i < c->n; i++) c->text[i] = unit[i % period];
+        for (size_t i = 0; i < c->n; i++)   /* a few defects */
+            if (chance(1)) c->text[i] = rand_text_byte(c);
+    } else {
+        for (size_t i = 0; i < c->n; i++) c->text[i] = rand_text_byte(c);
+    }
+    if (c->o.case_insensitive && !nuc_kind(c))
+        for (size_t i = 0; i < c->n; i++)
+            if (chance(30)) c->text[i] = flip_case(c->text[i]);
+
+    /* the set */
+    int long_fam = chance(4);                      /* a few long patterns */
+    c->np = long_fam ? (size_t)range(1, 20) : pick_np();
+    c->pat = calloc(c->np, sizeof *c->pat);
+    c->len = calloc(c->np, sizeof *c->len);
+    assert(c->pat && c->len);
+    uint64_t lm = long_fam ? 0 : below(100);
+    int fixed_len = 0;
+    size_t L = 0;
+    if (lm < 35) {
+        c->set_kind = long_fam ? "mixed lengths 1..4096" : "mixed lengths 1..100";
+    } else if (lm < 60) {
+        static const size_t ls[] = { 1, 2, 3, 4, 5, 8, 8, 8, 8, 12, 16, 20, 31, 32, 33, 64 };
+        fixed_len = 1;
+        L = chance(80) ? ls[below(N_OF(ls))] : (size_t)range(1, 100);
+        c->set_kind = "one length";
+    } else if (lm < 85) {
+        c->set_kind = "lengths >= 4";
+    } else {
+        c->set_kind = "lengths 1..4";
+    }
+    unsigned from_text = chance(25) ? 90 : (chance(30) ? 0 : 45);
+    int one_repeated = chance(5);
+    if (one_repeated) c->set_kind = "one pattern repeated";
+    for (size_t i = 0; i < c->np; i++) {
+        size_t m;
+        if (fixed_len) m = L;
+        else if (lm < 35) m = long_fam && chance(60) ? (size_t)range(101, 4096) : pick_len();
+        else if (lm < 85) m = (size_t)range(4, chance(70) ? 24 : 100);
+        else m = (size_t)range(1, 4);
+        if (one_repeated && i > 0 && chance(90)) {
+            add_pattern(c, i, c->pat[0], c->len[0]);
+            continue;
+        }
+        if (c->periodic && chance(70)) {           /* periodic patterns: dense hits */
+            uint8_t *b = malloc(m);
+            assert(b);
+            size_t off = (size_t)below(period);
+            for (size_t k = 0; k < m; k++) b[k] = fix_pat_byte(c, unit[(off + k) % period]);
+            add_pattern(c, i, b, m);
+            free(b);
+            continue;
+        }
+        make_pattern(c, i, m, fixed_len, from_text);
+        /* the "lengths >= 4" family must stay >= 4 for QGRAM (prefixes may not) */
+        if (lm >= 60 && lm < 85 && c->len[i] < 4) {
+            free(c->pat[i]);
+            c->pat[i] = NULL;
+            uint8_t b[4];
+            for (int k = 0; k < 4; k++) b[k] = rand_pat_byte(c);
+            add_pattern(c, i, b, 4);
+        }
+        if (lm >= 85 && c->len[i] > 4) c->len[i] = 4;   /* 1..4 family */
+        if (fixed_len && c->len[i] != L) {              /* keep "one length" */
+            free(c->pat[i]);
+            c->pat[i] = NULL;
+            make_pattern(c, i, L, 1, 0);
+            if (c->len[i] != L) {
+                free(c->pat[i]);
+                uint8_t *b = malloc(L);
+                assert(b);
+                for (size_t k = 0; k < L; k++) b[k] = rand_pat_byte(c);
+                add_pattern(c, i, b, L);
+                free(b);
+            }
+        }
+    }
+    for (size_t i = 0; i < c->np; i++)   /* every pattern byte is fit for the kind */
+        for (size_t k = 0; k < c->len[i]; k++)
+            assert(!nuc_kind(c) || moracle_is_nucleotide(c->pat[i][k]));
+    set_len_range(c);
+
+    split_records(c, c->min_len + (c->max_len - c->min_len) / 2);
+    plant_some(c);
+}
+
+/* Shorten the text until the oracle's match count is within budget. */
+static void fit_budget(tcase *c)
+{
+    uint64_t *counts = malloc(c->np * sizeof *counts);
+    assert(counts);
+    for (;;) {
+        wm_text_t t = { c->text, c->n, c->rec_start, c->n_rec };
+        uint64_t total = moracle_count_per_pattern((const uint8_t *const *)c->pat, c->len, c->np,
+                                                   &c->o, &t, counts);
+        if (total <= MATCH_BUDGET || c->n == 0)
+            break;
+        c->n = (size_t)((double)c->n * 0.8 * MATCH_BUDGET / (double)total);
+        for (size_t r = 0; r < c->n_rec; r++)
+            if (c->rec_start[r] > c->n) c->rec_start[r] = c->n;
+    }
+    free(counts);
+}
+
+/* ==== running the library =================================================== */
+
+typedef struct {
+    wm_match_t *a;
+    size_t n, cap;
+    size_t stop_after;    /* return non-zero on this call (1-based); 0 = never */
+} match_vec;
+
+static int collect(const wm_match_t *x, void *user)
+{
+    match_vec *v = user;
+    if (v->n == v->cap) {
+        v->cap = v->cap ? 2 * v->cap : 256;
+        v->a = realloc(v->a, v->cap * sizeof *v->a);
+        assert(v->a);
+    }
+    v->a[v->n++] = *x;
+    return v->stop_after != 0 && v->n >= v->stop_after;
+}
+
+typedef struct {
+    wm_backend_t backend;
+    int threads;
+    uint64_t chunk;
+    wm_context_t *cx;
+    char name[80];
+} config;
+
+static void report_case(long idx, const tcase *c, const char *what)
+{
+    if (idx >= 0)
+        printf("FAIL seed %" PRIu64 " case %ld: %s\n", g_seed, idx, what);
+    else
+        printf("FAIL seed %" PRIu64 ": %s\n", g_seed, what);
+    if (c == NULL)
+        return;
+    printf("    alphabet %s, %zu patterns (%s, lengths %zu..%zu), case_insensitive %d,"
+           " revcomp %d, n %zu, records %zu%s%s\n",
+           AK_NAME[c->ak], c->np, c->set_kind ? c->set_kind : "-", c->min_len, c->max_len,
+           c->o.case_insensitive, c->o.revcomp, c->n, c->n_rec ? c->n_rec : 1,
+           c->n_rec ? "" : " (rec_start NULL)", c->periodic ? ", periodic text" : "");
+    size_t show = g_verbose ? c->np : (c->np < 6 ? c->np : 6);
+    for (size_t i = 0; i < show; i++) {
+        printf("    pattern %zu ", i);
+        print_bytes(stdout, c->pat[i], c->len[i], g_verbose ? (size_t)-1 : 80);
+        printf("\n");
+    }
+    if (show < c->np)
+        printf("    ... (%zu more; WM_VERBOSE=1 prints all)\n", c->np - show);
+    printf("    text ");
+    print_bytes(stdout, c->text, c->n, g_verbose ? (size_t)-1 : 80);
+    printf("\n");
+    if (c->n_rec && g_verbose) {
+        printf("    rec_start");
+        for (size_t i = 0; i < c->n_rec; i++) printf(" %" PRIu64, c->rec_start[i]);
+        printf("\n");
+    }
+}
+
+static void fail(long idx, const tcase *c, const char *what)
+{
+    g_failed++;
+    if (g_failed <= MAX_DETAILED_FAILURES)
+        report_case(idx, c, what);
+    else if (g_failed == MAX_DETAILED_FAILURES + 1)
+        printf("(further failures are counted, not shown)\n");
+    fflush(stdout);
+}
+
+/* Compare the library's list with the oracle's; on a difference report the
+** first differing match. */
+static void compare(long idx, const tcase *c, const char *cfg, const match_vec *got,
+                    const wm_match_t *want, size_t n_want)
+{
+    size_t i = 0;
+    while (i < got->n && i < n_want && same_match(&got->a[i], &want[i]))
+        i++;
+    if (i == got->n && i == n_want) {
+        g_passed++;
+        return;
+    }
+    char what[320];
+    snprintf(what, sizeof what, "%s: %zu matches, oracle %zu; first difference at #%zu",
+             cfg, got->n, n_want, i);
+    fail(idx, c, what);
+    if (g_failed <= MAX_DETAILED_FAILURES) {
+        print_match(stdout, "oracle ", i < n_want ? &want[i] : NULL);
+        print_match(stdout, "library", i < got->n ? &got->a[i] : NULL);
+    }
+}
+
+static void check_status(long idx, const tcase *c, const char *what, int got, int want)
+{
+    if (got == want) {
+        g_passed++;
+        return;
+    }
+    char buf[320];
+    snprintf(buf, sizeof buf, "%s returned %d (%s), expected %d (%s)", what, got,
+             wm_strerror(got), want, wm_strerror(want));
+    fail(idx, c, buf);
+}
+
+static const wm_algo_t SET_ALGOS[] = { WM_ALGO_AUTO, WM_ALGO_AC, WM_ALGO_PFAC,
+                                       WM_ALGO_WUMANBER, WM_ALGO_WUMANBER_PAPER,
+                                       WM_ALGO_QGRAM };
+
+/* Compile with algo `a`; on WM_OK check the database's pattern count and
+** algorithm. Returns the database or NULL (status checked against `want`). */
+static wm_db_t *compile_checked(long idx, const tcase *c, wm_algo_t a, int want)
+{
+    wm_opts_t o = c->o;
+    o.algo = a;
+    wm_db_t *db = NULL;
+    char what[96];
+    snprintf(what, sizeof what, "wm_compile_set(algo %s)", algo_str(a));
+    double t0 = now_s();
+    int rc = wm_compile_set((const uint8_t *const *)c->pat, c->len, c->np, &o, &db);
+    g_t_compile += now_s() - t0;
+    check_status(idx, c, what, rc, want);
+    if (rc != WM_OK)
+        return NULL;
+    if (want != WM_OK) {
+        wm_db_free(db);
+        return NULL;
+    }
+    if (wm_db_pattern_count(db) != c->np) {
+        char buf[160];
+        snprintf(buf, sizeof buf, "%s: wm_db_pattern_count = %zu, want %zu", what,
+                 wm_db_pattern_count(db), c->np);
+        fail(idx, c, buf);
+    }
+    wm_algo_t got = wm_db_algo(db);
+    if (a == WM_ALGO_AUTO ? (got < WM_ALGO_AC || got > WM_ALGO_QGRAM) : got != a) {
+        char buf[160];
+        snprintf(buf, sizeof buf, "%s: wm_db_algo = %d (%s)", what, (int)got, algo_str(got));
+        fail(idx, c, buf);
+    }
+    return db;
+}
+
+static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
+{
+    wm_text_t t = { c->text, c->n, c->rec_start, c->n_rec };
+    const uint8_t *const *pp = (const uint8_t *const *)c->pat;
+    wm_match_t *want = NULL;
+    uint64_t *want_counts = malloc(c->np * sizeof *want_counts);
+    uint64_t *got_counts = malloc(c->np * sizeof *got_counts);
+    assert(want_counts && got_counts);
+    double t0 = now_s();
+    size_t n_want = moracle_search(pp, c->len, c->np, &c->o, &t, &want);
+    memset(want_counts, 0, c->np * sizeof *want_counts);   /* (the self-check compares */
+    for (size_t i = 0; i < n_want; i++)                    /* these with the oracle's) */
+        want_counts[want[i].pattern]++;
+    double t1 = now_s();
+    g_t_oracle += t1 - t0;
+
+    /* coverage */
+    {
+        int s1 = 0, mr = 0, dup = 0;
+        for (size_t i = 0; i < n_want; i++) {
+            s1 |= want[i].strand == 1;
+            mr |= want[i].record > 0;
+            dup |= i > 0 && want[i].end == want[i - 1].end &&
+                   want[i].start == want[i - 1].start && want[i].record == want[i - 1].record;
+        }
+        g_cov.cases++;
+        g_cov.matches += n_want;
+        g_cov.with_matches += n_want > 0;
+        g_cov.strand1 += s1;
+        g_cov.multi_rec += mr;
+        g_cov.dup_hits += dup;
+        g_cov.dense += c->n > 0 && n_want > c->n;
+        g_cov.qgram_cases += c->min_len >= WM_QGRAM_MIN_LEN;
+        g_cov.big_sets += c->np > 1000;
+    }
+
+    match_vec got = { NULL, 0, 0, 0 };
+    for (size_t a = 0; a < N_OF(SET_ALGOS); a++) {
+        int valid = !(SET_ALGOS[a] == WM_ALGO_QGRAM && c->min_len < WM_QGRAM_MIN_LEN);
+        wm_db_t *db = compile_checked(idx, c, SET_ALGOS[a], valid ? WM_OK : WM_INVALID);
+        if (db == NULL)
+            continue;
+        for (size_t i = 0; i < n_cfg; i++) {
+            got.n = 0;
+            got.stop_after = 0;
+            char cfg[200];
+            snprintf(cfg, sizeof cfg, "algo %s (db %s), %s", algo_str(SET_ALGOS[a]),
+                     algo_str(wm_db_algo(db)), cfgs[i].name);
+            double ts = now_s();
+            int rc = wm_search(cfgs[i].cx, db, &t, collect, &got);
+            g_t_cfg[i < N_OF(g_t_cfg) ? i : N_OF(g_t_cfg) - 1] += now_s() - ts;
+            if (rc != WM_OK) {
+                char buf[512];
+                snprintf(buf, sizeof buf, "%s: wm_search returned %d (%s): %s", cfg, rc,
+                         wm_strerror(rc), wm_context_errmsg(cfgs[i].cx));
+                fail(idx, c, buf);
+                continue;
+            }
+            compare(idx, c, cfg, &got, want, n_want);
+            if (chance(40)) {                          /* wm_count agrees */
+                uint64_t cnt = 0;
+                rc = wm_count(cfgs[i].cx, db, &t, &cnt);
+                if (rc != WM_OK || cnt != n_want) {
+                    char buf[400];
+                    snprintf(buf, sizeof buf, "%s: wm_count returned %d (%s), count %" PRIu64
+                             ", oracle %zu", cfg, rc, wm_strerror(rc), cnt, n_want);
+                    fail(idx, c, buf);
+                } else {
+                    g_passed++;
+                }
+            }
+            if (chance(40)) {                          /* per-pattern counts agree */
+                for (size_t p = 0; p < c->np; p++) got_counts[p] = 0xdeadbeefull;
+                rc = wm_count_per_pattern(cfgs[i].cx, db, &t, got_counts);
+                size_t p = 0;
+                while (rc == WM_OK && p < c->np && got_counts[p] == want_counts[p]) p++;
+                if (rc != WM_OK || p < c->np) {
+                    char buf[400];
+                    if (rc != WM_OK)
+                        snprintf(buf, sizeof buf, "%s: wm_count_per_pattern returned %d (%s)",
+                                 cfg, rc, wm_strerror(rc));
+                    else
+                        snprintf(buf, sizeof buf, "%s: wm_count_per_pattern: pattern %zu count %"
+                                 PRIu64 ", oracle %" PRIu64, cfg, p, got_counts[p],
+                                 want_counts[p]);
+                    fail(idx, c, buf);
+                } else {
+                    g_passed++;
+                }
+            }
+            if (n_want > 0 && chance(8)) {             /* a callback that stops */
+                got.n = 0;
+                got.stop_after = (size_t)range(1, n_want);
+                rc = wm_search(cfgs[i].cx, db, &t, collect, &got);
+                size_t k = 0;
+                while (k < got.n && k < n_want && same_match(&got.a[k], &want[k])) k++;
+                if (rc != WM_STOPPED || got.n != got.stop_after || k != got.n) {
+                    char buf[400];
+                    snprintf(buf, sizeof buf, "%s: callback stopping at match %zu: wm_search "
+                             "returned %d (%s) after %zu calls, %zu agreeing with the oracle",
+                             cfg, got.stop_after, rc, wm_strerror(rc), got.n, k);
+                    fail(idx, c, buf);
+                } else {
+                    g_passed++;
+                }
+                got.stop_after = 0;
+            }
+        }
+        wm_db_free(db);
+    }
+
+    /* the single-pattern algorithms must be refused for a set */
+    if (chance(10)) {
+        static const wm_algo_t single[] = { WM_ALGO_SHIFTOR, WM_ALGO_BITAP, WM_ALGO_MYERS };
+        compile_checked(idx, c, single[below(3)], WM_INVALID);
+    }
+    g_t_lib += now_s() - t1;
+    free(got.a);
+    free(want);
+    free(want_counts);
+    free(got_counts);
+}
+
+/* ==== contexts ============================================================== */
+
+static int make_context(config *cf, wm_backend_t be, int threads, uint64_t chunk)
+{
+    wm_context_opts_t co = wm_context_opts_default();
+    co.backend = be;
+    co.threads = threads;
+    co.chunk_bytes = chunk;
+    cf->backend = be;
+    cf->threads = threads;
+    cf->chunk = chunk;
+    snprintf(cf->name, sizeof cf->name, "%s, %d thread%s, chunk %" PRIu64,
+             be == WM_BACKEND_CUDA ? "cuda" : "cpu", threads, threads == 1 ? "" : "s", chunk);
+    cf->cx = NULL;
+    int rc = wm_context_new(&co, &cf->cx);
+    if (rc != WM_OK) {
+        printf("FAIL seed %" PRIu64 ": wm_context_new(%s) returned %d (%s)\n", g_seed,
+               cf->name, rc, wm_strerror(rc));
+        g_failed++;
+        wm_context_free(cf->cx);
+        cf->cx = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+/* A tiny chunk (1..64) so that occurrences straddle chunk borders, grown where
+** so many chunks would make the run slow (each chunk rescans max_len - 1). */
+static uint64_t tiny_chunk(const tcase *c, int gpu)
+{
+    uint64_t ch = range(1, 64);
+    uint64_t max_chunks = gpu ? 64 : 1500;
+    if (c->max_len > 64)
+        max_chunks = max_chunks / 4;
+    if (c->n / ch > max_chunks)
+        ch = c->n / max_chunks + below(64);
+    return ch;
+}
+
+/* ==== 2. bad arguments ====================================================== */
+
+static void api_checks(const config *cpu)
+{
+    const uint8_t *pp[4] = { (const uint8_t *)"ACGT", (const uint8_t *)"acgu",
+                             (const uint8_t *)"GATTACA", (const uint8_t *)"ACNT" };
+    size_t ll[4] = { 4, 4, 7, 4 };
+    wm_opts_t o = wm_opts_default();
+    wm_db_t *db = NULL;
+    char what[160];
+#define API_RC(call, want)                                                        \
+    do {                                                                          \
+        db = NULL;                                                                \
+        int rc_ = (call);                                                         \
+        snprintf(what, sizeof what, "line %d: %s", __LINE__, #call);              \
+        check_status(-1, NULL, what, rc_, (want));                                \
+        if (rc_ == WM_OK) wm_db_free(db);                                         \
+    } while (0)
+
+    API_RC(wm_compile_set(pp, ll, 3, &o, &db), WM_OK);
+    API_RC(wm_compile_set(pp, ll, 3, NULL, &db), WM_OK);     /* NULL options = defaults */
+    API_RC(wm_compile_set(pp, ll, 0, &o, &db), WM_INVALID);
+    API_RC(wm_compile_set(NULL, ll, 3, &o, &db), WM_INVALID);
+    API_RC(wm_compile_set(pp, NULL, 3, &o, &db), WM_INVALID);
+    API_RC(wm_compile_set(pp, ll, 3, &o, NULL), WM_INVALID);
+    {
+        size_t l2[4] = { 4, 0, 7, 4 };                        /* an empty pattern */
+        API_RC(wm_compile_set(pp, l2, 3, &o, &db), WM_PATTERN_EMPTY);
+    }
+    {
+        wm_opts_t k = o;
+        k.max_edits = 1;
+        API_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_INVALID);
+        k.max_edits = 2;
+        k.metric = WM_METRIC_HAMMING;
+        API_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_INVALID);
+        k.max_edits = 0;                                      /* metric is ignored */
+        API_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_OK);
+    }
+    {
+        static const wm_algo_t single[] = { WM_ALGO_SHIFTOR, WM_ALGO_BITAP, WM_ALGO_MYERS,
+                                            (wm_algo_t)99 };
+        for (size_t i = 0; i < N_OF(single); i++) {
+            wm_opts_t a = o;
+            a.algo = single[i];
+            API_RC(wm_compile_set(pp, ll, 3, &a, &db), WM_INVALID);
+        }
+        for (size_t i = 0; i < N_OF(SET_ALGOS); i++) {
+            wm_opts_t a = o;
+            a.algo = SET_ALGOS[i];
+            API_RC(wm_compile_set(pp, ll, 3, &a, &db), WM_OK);
+            if (SET_ALGOS[i] != WM_ALGO_AUTO)   /* wm_compile: one pattern, no set algos */
+                API_RC(wm_compile(pp[0], ll[0], &a, &db), WM_INVALID);
+        }
+    }
+    {
+        wm_opts_t d = o;
+        d.alphabet = WM_ALPHABET_DNA;
+        API_RC(wm_compile_set(pp, ll, 3, &d, &db), WM_OK);
+        API_RC(wm_compile_set(pp, ll, 4, &d, &db), WM_INVALID);         /* N */
+        const uint8_t *q[2] = { (const uint8_t *)"ACGT", (const uint8_t *)"ACRT" };
+        size_t ql[2] = { 4, 4 };
+        API_RC(wm_compile_set(q, ql, 2, &d, &db), WM_INVALID);          /* IUPAC R */
+        d.revcomp = 1;
+        API_RC(wm_compile_set(pp, ll, 3, &d, &db), WM_OK);
+        wm_opts_t b = o;
+        b.revcomp = 1;
+        API_RC(wm_compile_set(pp, ll, 3, &b, &db), WM_OK);
+        API_RC(wm_compile_set(pp, ll, 4, &b, &db), WM_INVALID);         /* N */
+        const uint8_t *x[2] = { (const uint8_t *)"ACGT", (const uint8_t *)"hello" };
+        size_t xl[2] = { 4, 5 };
+        API_RC(wm_compile_set(x, xl, 2, &b, &db), WM_INVALID);
+        b.revcomp = 0;
+        API_RC(wm_compile_set(x, xl, 2, &b, &db), WM_OK);
+    }
+    {
+        wm_opts_t q = o;
+        q.algo = WM_ALGO_QGRAM;
+        const uint8_t *s[2] = { (const uint8_t *)"ACGT", (const uint8_t *)"ACG" };
+        size_t sl[2] = { 4, 3 };
+        API_RC(wm_compile_set(s, sl, 1, &q, &db), WM_OK);
+        API_RC(wm_compile_set(s, sl, 2, &q, &db), WM_INVALID);
+        q.algo = WM_ALGO_AUTO;
+        API_RC(wm_compile_set(s, sl, 2, &q, &db), WM_OK);
+    }
+
+    /* wm_db_pattern_count; per-pattern counts of a one-pattern database */
+    {
+        db = NULL;
+        int rc = wm_compile(pp[2], ll[2], &o, &db);
+        check_status(-1, NULL, "wm_compile(GATTACA)", rc, WM_OK);
+        if (rc == WM_OK) {
+            if (wm_db_pattern_count(db) != 1)
+                fail(-1, NULL, "wm_db_pattern_count(one pattern) != 1");
+            else
+                g_passed++;
+            const char *txt = "GATTACAGATTACA.GATTACA";
+            wm_text_t t = { (const uint8_t *)txt, strlen(txt), NULL, 0 };
+            uint64_t cnt[2] = { 0, 77 };
+            rc = wm_count_per_pattern(cpu->cx, db, &t, cnt);
+            if (rc != WM_OK || cnt[0] != 3 || cnt[1] != 77) {
+                char buf[200];
+                snprintf(buf, sizeof buf, "wm_count_per_pattern(one pattern): rc %d, count %"
+                         PRIu64 " (want 3), counts[1] %" PRIu64 " (must stay 77)", rc, cnt[0],
+                         cnt[1]);
+                fail(-1, NULL, buf);
+            } else {
+                g_passed++;
+            }
+            wm_db_free(db);
+        }
+        db = NULL;
+        rc = wm_compile_set(pp, ll, 3, &o, &db);
+        if (rc == WM_OK) {
+            if (wm_db_pattern_count(db) != 3)
+                fail(-1, NULL, "wm_db_pattern_count(3 patterns) != 3");
+            else
+                g_passed++;
+            wm_text_t t = { (const uint8_t *)"ACGT", 4, NULL, 0 };
+            rc = wm_count_per_pattern(cpu->cx, db, &t, NULL);
+            check_status(-1, NULL, "wm_count_per_pattern(counts NULL)", rc, WM_INVALID);
+            /* an empty text (no buffer at all), and records that are all empty */
+            wm_text_t e = { NULL, 0, NULL, 0 };
+            match_vec got = { NULL, 0, 0, 0 };
+            rc = wm_search(cpu->cx, db, &e, collect, &got);
+            check_status(-1, NULL, "wm_search(set, empty text)", rc, WM_OK);
+            uint64_t rs[3] = { 0, 0, 0 };
+            wm_text_t e3 = { (const uint8_t *)"", 0, rs, 3 };
+            rc = wm_search(cpu->cx, db, &e3, collect, &got);
+            check_status(-1, NULL, "wm_search(set, three empty records)", rc, WM_OK);
+            uint64_t cnt3[3] = { 5, 5, 5 };
+            rc = wm_count_per_pattern(cpu->cx, db, &e, cnt3);
+            check_status(-1, NULL, "wm_count_per_pattern(set, empty text)", rc, WM_OK);
+            if (got.n != 0 || cnt3[0] || cnt3[1] || cnt3[2])
+                fail(-1, NULL, "matches or counts in an empty text");
+            else
+                g_passed++;
+            free(got.a);
+            wm_db_free(db);
+        }
+    }
+
+    /* exactly WM_MAX_PATTERN bytes is fine, one more is not; the long one is
+    ** searched (planted twice, once cut by a record border) with a short one */
+    {
+        size_t big = WM_MAX_PATTERN;
+        uint8_t *p = malloc(big + 1);
+        size_t tn = 3 * big;
+        uint8_t *txt = malloc(tn);
+        assert(p && txt);
+        uint64_t s = 12345;
+        for (size_t i = 0; i <= big; i++) p[i] = (uint8_t)("ACGT"[splitmix64(&s) % 4]);
+        for (size_t i = 0; i < tn; i++) txt[i] = (uint8_t)("ACGT"[splitmix64(&s) % 4]);
+        memcpy(txt + 100, p, big);
+        memcpy(txt + 2 * big - 50, p, big);
+        uint64_t rs[2] = { 0, 2 * big };
+        wm_text_t t = { txt, tn, rs, 2 };
+        const uint8_t *bp[2] = { p, (const uint8_t *)"ACGTA" };
+        size_t bl[2] = { big, 5 };
+        for (size_t a = 0; a < N_OF(SET_ALGOS); a++) {
+            wm_opts_t ao = o;
+            ao.algo = SET_ALGOS[a];
+            size_t bl2[2] = { big + 1, 5 };
+            API_RC(wm_compile_set(bp, bl2, 2, &ao, &db), WM_PATTERN_TOO_LONG);
+            db = NULL;
+            int rc = wm_compile_set(bp, bl, 2, &ao, &db);
+            snprintf(what, sizeof what, "wm_compile_set(a pattern of WM_MAX_PATTERN bytes, %s)",
+                     algo_str(SET_ALGOS[a]));
+            check_status(-1, NULL, what, rc, WM_OK);
+            if (rc != WM_OK)
+                continue;
+            wm_match_t *want = NULL;
+            size_t nw = moracle_search(bp, bl, 2, &ao, &t, &want);
+            match_vec got = { NULL, 0, 0, 0 };
+            rc = wm_search(cpu->cx, db, &t, collect, &got);
+            snprintf(what, sizeof what, "pattern of WM_MAX_PATTERN bytes, algo %s, %s",
+                     algo_str(SET_ALGOS[a]), cpu->name);
+            if (rc != WM_OK)
+                check_status(-1, NULL, what, rc, WM_OK);
+            else
+                compare(-1, NULL, what, &got, want, nw);
+            free(got.a);
+            free(want);
+            wm_db_free(db);
+        }
+        free(p);
+        free(txt);
+    }
+#undef API_RC
+}
+
+/* ==== 4. large sets ========================================================= */
+
+/* A set of np patterns in one buffer; lengths lo..hi over the case's
+** symbols, a share `from_text_pct` sampled from the text. */
+static void big_set(tcase *c, size_t np, size_t lo, size_t hi, unsigned from_text_pct,
+                    uint8_t **pool_out)
+{
+    c->np = np;
+    c->pat = NULL;
+    c->len = malloc(np * sizeof *c->len);
+    uint8_t **pat = malloc(np * sizeof *pat);
+    uint8_t *pool = malloc(np * hi);
+    assert(c->len && pat && pool);
+    for (size_t i = 0; i < np; i++) {
+        size_t m = (size_t)range(lo, hi);
+        uint8_t *p = pool + i * hi;
+        if (c->n >= m && chance(from_text_pct)) {
+            size_t at = (size_t)below(c->n - m + 1);
+            for (size_t k = 0; k < m; k++) p[k] = fix_pat_byte(c, c->text[at + k]);
+        } else {
+            for (size_t k = 0; k < m; k++) p[k] = rand_pat_byte(c);
+        }
+        pat[i] = p;
+        c->len[i] = m;
+    }
+    c->pat = pat;
+    *pool_out = pool;
+    set_len_range(c);
+}
+
+static void large_sets(config *cfgs, size_t n_cfg)
+{
+    /* 100,000 patterns, lengths 4..32, bytes over 4 and 256 symbols */
+    for (int kind = 0; kind < 2; kind++) {
+        tcase c;
+        memset(&c, 0, sizeof c);
+        g_rng = g_seed ^ (0xB16B00B5ull + (uint64_t)kind);
+        c.o = wm_opts_default();
+        c.ak = kind == 0 ? AK_ACGT : AK_BYTE256;
+        if (kind == 0) { memcpy(c.sym, "ACGT", 4); c.n_sym = 4; }
+        else { for (int i = 0; i < 256; i++) c.sym[i] = (uint8_t)i; c.n_sym = 256; }
+        c.set_kind = "large: 100,000 patterns";
+        c.n = 50000;
+        c.text = malloc(c.n);
+        assert(c.text);
+        for (size_t i = 0; i < c.n; i++) c.text[i] = rand_text_byte(&c);
+        uint8_t *pool;
+        big_set(&c, 100000, kind == 0 ? 8 : 4, 32, 10, &pool);
+        fit_budget(&c);
+        double t0 = now_s();
+        wm_match_t *want = NULL;
+        wm_text_t t = { c.text, c.n, NULL, 0 };
+        size_t n_want = moracle_search((const uint8_t *const *)c.pat, c.len, c.np, &c.o, &t, &want);
+        g_t_oracle += now_s() - t0;
+        t0 = now_s();
+        for (size_t a = 0; a < N_OF(SET_ALGOS); a++) {
+            wm_db_t *db = compile_checked(-1, &c, SET_ALGOS[a], WM_OK);
+            if (db == NULL)
+                continue;
+            for (size_t i = 0; i < n_cfg; i++) {
+                match_vec got = { NULL, 0, 0, 0 };
+                char cfg[200];
+                snprintf(cfg, sizeof cfg, "100,000 patterns (%s): algo %s (db %s), %s",
+                         AK_NAME[c.ak], algo_str(SET_ALGOS[a]), algo_str(wm_db_algo(db)),
+                         cfgs[i].name);
+                int rc = wm_search(cfgs[i].cx, db, &t, collect, &got);
+                if (rc != WM_OK)
+                    check_status(-1, &c, cfg, rc, WM_OK);
+                else
+                    compare(-1, &c, cfg, &got, want, n_want);
+                free(got.a);
+            }
+            wm_db_free(db);
+        }
+        g_t_lib += now_s() - t0;
+        printf("large set (%s): 100,000 patterns, %zu bytes of text, %zu matches\n",
+               AK_NAME[c.ak], c.n, n_want);
+        free(want);
+        free(pool);
+        free(c.pat);
+        c.pat = NULL;
+        c.np = 0;
+        free_case(&c);
+    }
+
+    /* 1,000,000 patterns: half DNA 8-mers (many duplicates), half 9..20;
+    ** compile with AUTO, then a short search against the oracle */
+    {
+        tcase c;
+        memset(&c, 0, sizeof c);
+        g_rng = g_seed ^ 0x1000000ull;
+        c.o = wm_opts_default();
+        c.o.alphabet = WM_ALPHABET_DNA;
+        c.ak = AK_DNA;
+        c.set_kind = "large: 1,000,000 patterns";
+        c.n = 3000;
+        c.text = malloc(c.n);
+        assert(c.text);
+        for (size_t i = 0; i < c.n; i++) c.text[i] = rand_text_byte(&c);
+        uint8_t *pool;
+        big_set(&c, 1000000, 8, 20, 5, &pool);
+        for (size_t i = 0; i < c.np; i += 2) c.len[i] = 8;
+        set_len_range(&c);
+        double t0 = now_s();
+        wm_db_t *db = NULL;
+        int rc = wm_compile_set((const uint8_t *const *)c.pat, c.len, c.np, &c.o, &db);
+        double tc = now_s() - t0;
+        check_status(-1, &c, "wm_compile_set(1,000,000 patterns)", rc, WM_OK);
+        if (rc == WM_OK) {
+            if (wm_db_pattern_count(db) != c.np)
+                fail(-1, &c, "wm_db_pattern_count(1,000,000 patterns) is wrong");
+            double t1 = now_s();
+            wm_match_t *want = NULL;
+            wm_text_t t = { c.text, c.n, NULL, 0 };
+            size_t n_want = moracle_search((const uint8_t *const *)c.pat, c.len, c.np, &c.o, &t,
+                                           &want);
+            g_t_oracle += now_s() - t1;
+            match_vec got = { NULL, 0, 0, 0 };
+            rc = wm_search(cfgs[0].cx, db, &t, collect, &got);
+            char cfg[200];
+            snprintf(cfg, sizeof cfg, "1,000,000 patterns: algo auto (db %s), %s",
+                     algo_str(wm_db_algo(db)), cfgs[0].name);
+            if (rc != WM_OK)
+                check_status(-1, &c, cfg, rc, WM_OK);
+            else
+                compare(-1, &c, cfg, &got, want, n_want);
+            printf("large set: 1,000,000 patterns compiled in %.2f s (db %s); %zu matches in"
+                   " %zu bytes\n", tc, algo_str(wm_db_algo(db)), n_want, c.n);
+            free(got.a);
+            free(want);
+            wm_db_free(db);
+        }
+        g_t_lib += tc;
+        free(pool);
+        free(c.pat);
+        c.pat = NULL;
+        c.np = 0;
+        free_case(&c);
+    }
+}
+
+/* ==== main ================================================================== */
+
+/* Random tiny cases: moracle_search against moracle_search_naive and the
+** per-pattern counts against the match list. */
+static void oracle_random_self_check(void)
+{
+    g_rng = g_seed ^ 0x5eedf00dull;
+    for (int i = 0; i < 300; i++) {
+        tcase c;
+        gen_case(&c);
+        if (c.n > 40) {
+            c.n = (size_t)below(41);
+            for (size_t r = 0; r < c.n_rec; r++)
+                if (c.rec_start[r] > c.n) c.rec_start[r] = c.n;
+        }
+        if (c.np > 12) {
+            for (size_t j = 12; j < c.np; j++) free(c.pat[j]);
+            c.np = 12;
+        }
+        wm_text_t t = { c.text, c.n, c.rec_start, c.n_rec };
+        const uint8_t *const *pp = (const uint8_t *const *)c.pat;
+        wm_match_t *a = NULL, *b = NULL;
+        size_t na = moracle_search(pp, c.len, c.np, &c.o, &t, &a);
+        size_t nb = moracle_search_naive(pp, c.len, c.np, &c.o, &t, &b);
+        int ok = na == nb;
+        for (size_t j = 0; ok && j < na; j++) ok = same_match(&a[j], &b[j]);
+        uint64_t *cnt = calloc(c.np, sizeof *cnt), *cnt2 = malloc(c.np * sizeof *cnt2);
+        assert(cnt && cnt2);
+        for (size_t j = 0; j < nb; j++) cnt[b[j].pattern]++;
+        uint64_t total = moracle_count_per_pattern(pp, c.len, c.np, &c.o, &t, cnt2);
+        ok = ok && total == nb;
+        for (size_t j = 0; ok && j < c.np; j++) ok = cnt[j] == cnt2[j];
+        if (!ok) {
+            self_fail++;
+            report_case(i, &c, "moracle_search differs from moracle_search_naive");
+        }
+        free(cnt);
+        free(cnt2);
+        free(a);
+        free(b);
+        free_case(&c);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    g_seed = 20240612;
+    const char *env = getenv("WM_SEED");
+    if (argc > 1) g_seed = strtoull(argv[1], NULL, 0);
+    else if (env && *env) g_seed = strtoull(env, NULL, 0);
+    double scale = 1.0;
+    env = getenv("WM_TEST_SCALE");
+    if (env && *env) scale = strtod(env, NULL);
+    if (!(scale > 0)) scale = 1.0;
+    long only = -2;
+    env = getenv("WM_CASE");
+    if (env && *env) only = strtol(env, NULL, 10);
+    env = getenv("WM_VERBOSE");
+    g_verbose = env && *env && strcmp(env, "0") != 0;
+
+    long n_cases = (long)(500 * scale + 0.5);
+    if (n_cases < 1) n_cases = 1;
+    printf("test_multi_diff: seed %" PRIu64 ", %ld cases (WM_TEST_SCALE %g), warpmatch %s\n",
+           g_seed, n_cases, scale, wm_version());
+    fflush(stdout);
+    double t_start = now_s();
+    clock_t c0 = clock();
+
+    /* 1. the oracle against hand-worked examples and its own definition */
+    oracle_hand_examples();
+    if (only < 0)
+        oracle_random_self_check();
+    if (self_fail) {
+        printf("oracle self-check: %d FAILED; library not tested\n", self_fail);
+        printf("0 passed, %d failed\n", self_fail);
+        return 1;
+    }
+    printf("oracle self-check: ok\n");
+
+    /* contexts: CPU 1 and 3 threads with the default chunk; tiny chunks are
+    ** made per case. CUDA likewise when a GPU is there. */
+    config fixed[4];
+    size_t n_fixed = 0;
+    if (make_context(&fixed[n_fixed], WM_BACKEND_CPU, 1, 0)) n_fixed++;
+    if (make_context(&fixed[n_fixed], WM_BACKEND_CPU, 3, 0)) n_fixed++;
+    if (n_fixed == 0) {
+        printf("%ld passed, %ld failed\n", g_passed, g_failed);
+        return 1;
+    }
+    int gpu = wm_cuda_device_count() > 0;
+    if (gpu) {
+        if (make_context(&fixed[n_fixed], WM_BACKEND_CUDA, 1, 0)) n_fixed++;
+        if (make_context(&fixed[n_fixed], WM_BACKEND_CUDA, 3, 0)) n_fixed++;
+        printf("cuda: %d device(s), testing the CUDA backend\n", wm_cuda_device_count());
+    } else {
+        printf("cuda: skipped (no GPU)\n");
+    }
+    fflush(stdout);
+
+    /* 2. bad arguments */
+    if (only < 0) {
+        api_checks(&fixed[0]);
+        printf("api checks: %ld passed, %ld failed\n", g_passed, g_failed);
+        fflush(stdout);
+    }
+
+    /* 3. the random cases */
+    for (long i = 0; i < n_cases; i++) {
+        if (only >= -1 && i != only)
+            continue;
+        g_rng = g_seed * 0x9E3779B97F4A7C15ull + (uint64_t)i * 0xD1B54A32D192ED03ull + 1;
+        tcase c;
+        gen_case(&c);
+        double t0 = now_s();
+        fit_budget(&c);
+        g_t_oracle += now_s() - t0;
+        config cfgs[8];
+        size_t n_cfg = 0;
+        for (size_t j = 0; j < n_fixed; j++) cfgs[n_cfg++] = fixed[j];
+        size_t first_tiny = n_cfg;
+        if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 1, tiny_chunk(&c, 0))) n_cfg++;
+        if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 3, tiny_chunk(&c, 0))) n_cfg++;
+        if (gpu && make_context(&cfgs[n_cfg], WM_BACKEND_CUDA, 3, tiny_chunk(&c, 1))) n_cfg++;
+        run_case(i, &c, cfgs, n_cfg);
+        for (size_t j = first_tiny; j < n_cfg; j++) wm_context_free(cfgs[j].cx);
+        free_case(&c);
+        if (only < -1 && (i + 1) % 200 == 0) {
+            printf("  %ld/%ld cases, %ld passed, %ld failed, %.1f s\n", i + 1, n_cases,
+                   g_passed, g_failed, now_s() - t_start);
+            fflush(stdout);
+        }
+    }
+
+    /* 4. large sets */
+    if (only < 0)
+        large_sets(fixed, n_fixed);
+
+    for (size_t j = 0; j < n_fixed; j++) wm_context_free(fixed[j].cx);
+
+    printf("coverage: %ld cases, %" PRIu64 " oracle matches; cases with matches %ld, on strand"
+           " 1 %ld, in record > 0 %ld, dense (more matches than bytes) %ld, with matches of"
+           " equal patterns %ld, all lengths >= %u %ld, over 1,000 patterns %ld\n",
+           g_cov.cases, g_cov.matches, g_cov.with_matches, g_cov.strand1, g_cov.multi_rec,
+           g_cov.dense, g_cov.dup_hits, WM_QGRAM_MIN_LEN, g_cov.qgram_cases, g_cov.big_sets);
+    printf("seed %" PRIu64 ": %.1f s wall, %.1f s cpu; wall %.1f s in the oracle, %.1f s in"
+           " the library\n", g_seed, now_s() - t_start, (double)(clock() - c0) / CLOCKS_PER_SEC,
+           g_t_oracle, g_t_lib);
+    printf("library wall: compile %.1f s; wm_search (first call of each) by configuration:",
+           g_t_compile);
+    for (size_t j = 0; j < n_fixed + 2 + (size_t)gpu && j < N_OF(g_t_cfg); j++)
+        printf("%s %s %.1f s", j ? "," : "",
+               j < n_fixed ? fixed[j].name
+                           : j == n_fixed ? "cpu, 1 thread, tiny chunks"
+                           : j == n_fixed + 1 ? "cpu, 3 threads, tiny chunks" : "cuda, tiny chunks",
+               g_t_cfg[j]);
+    printf("\n");
+    if (g_failed)
+        printf("reproduce one case: WM_SEED=%" PRIu64 " WM_CASE=<case> WM_VERBOSE=1 %s"
+               " (WM_CASE=-1: the checks outside the random cases)\n", g_seed, argv[0]);
+    printf("%ld passed, %ld failed\n", g_passed, g_failed);
+    return g_failed ? 1 : 0;
+}
