@@ -116,7 +116,7 @@ if want multi; then
   log "pattern sets: data (bench/run_multi.sh makes it), GPU kernels with the text resident"
   W=${WORK:-.bench}
   B=${MULTI_BYTES:-1G}
-  WHAT=dna,sig BYTES=$B WORK=$W PEERS="" ALGOS=qgram MODES=count REPEATS=1 \
+  WHAT=dna,sig BYTES=$B WORK=$W PEERS="" ALGOS=auto MODES=count REPEATS=1 \
     bash bench/run_multi.sh build-gpu "$jobs" "$carry" > "$out/multi_data.log" 2>&1
   echo "data rc=$?" | tee -a "$out/session.log"
   nb=$(stat -c %s "$W/chrX_$B.txt")
@@ -130,8 +130,7 @@ if want multi; then
   done
   nm=$(stat -c %s "$W/mixed_$B.txt")
   for n in 10000 100000; do
-    for a in auto pfac ac; do
-      chk=""; [ "$a" = auto ] && chk=--check
+    for a in pfac ac; do
       log "signatures n=$n algo=$a"
       $g --text "$W/mixed_$B.txt" --patterns "$W/sig_${n}_$B.txt" --bytes "$nm" --algo $a $chk 2>&1 | tee -a "$out/multi_gpu.log"
     done

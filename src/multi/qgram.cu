@@ -60,31 +60,41 @@ struct qgram_scanner {
         typedef typename std::conditional<DNA, uint32_t, uint64_t>::type code_t;
         const code_t mask = (code_t)p.code_mask;
         const uint32_t q = p.q;
-        uint64_t p0 = lo >= q - 1 ? lo - (q - 1) : 0;
         code_t code = 0;
         uint32_t run = 0;
-        for (uint64_t x = p0; x < hi; x++) {
-            uint8_t c = s_text[(int64_t)x - s_base];
-            if (DNA) {
-                uint32_t a = s_sym[c];
-                run = a < 4 ? run + 1 : 0;
-                code = ((code << 2) | (a & 3)) & mask;
-            } else {
-                run++;
-                code = ((code << 8) | s_fold[c]) & mask;
+        /* Whole words from the aligned one holding lo - (q - 1) (the halo is
+        ** 16 bytes, so it is staged): one 32-bit load per 4 bytes, and the 4
+        ** symbol lookups of a word are independent, so they overlap. Bytes
+        ** before lo only build up the code; bytes before the batch (x < 0)
+        ** are staged as 0 and break the q-gram. */
+        int64_t x0 = ((int64_t)lo - (int64_t)(q - 1)) & ~(int64_t)3;
+        for (int64_t w = x0; w < (int64_t)hi; w += 4) {
+            uint32_t word = *(const uint32_t *)(s_text + (w - s_base));
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                int64_t x = w + j;
+                uint32_t c = (word >> (8 * j)) & 0xffu;
+                if (DNA) {
+                    uint32_t a = s_sym[c];
+                    run = a < 4 ? run + 1 : 0;
+                    code = ((code << 2) | (a & 3)) & mask;
+                } else {
+                    run = x >= 0 ? run + 1 : 0;
+                    code = ((code << 8) | s_fold[c]) & mask;
+                }
+                if (x < (int64_t)lo || x >= (int64_t)hi || run < q) continue;
+                if (cm_in_smem) {
+                    uint32_t m = s_cm[code];
+                    if (m == 0) continue;
+                    if (E::total_only) { emit.add(m); continue; }
+                } else {
+                    uint64_t bit = p.qg_direct ? (uint64_t)code
+                                               : (((uint64_t)code ^ ((uint64_t)code >> 29)) * 0x9E3779B97F4A7C15ull) >> (64 - p.bitmap_bits);
+                    uint32_t bw = bitmap_in_smem ? s_bm[bit >> 5] : __ldg(p.bitmap + (bit >> 5));
+                    if (!((bw >> (bit & 31)) & 1)) continue;
+                }
+                verify(t, (uint64_t)x + 1, code, emit);
             }
-            if (x < lo || run < q) continue;
-            if (cm_in_smem) {
-                uint32_t m = s_cm[code];
-                if (m == 0) continue;
-                if (E::total_only) { emit.add(m); continue; }
-            } else {
-                uint64_t bit = p.qg_direct ? code
-                                           : ((code ^ (code >> 29)) * 0x9E3779B97F4A7C15ull) >> (64 - p.bitmap_bits);
-                uint32_t w = bitmap_in_smem ? s_bm[bit >> 5] : __ldg(p.bitmap + (bit >> 5));
-                if (!((w >> (bit & 31)) & 1)) continue;
-            }
-            verify(t, x + 1, code, emit);
         }
     }
 };
