@@ -213,9 +213,11 @@ void wm_print_json_begin(FILE *out, const char *source) {
     fputs("}\n", out);
 }
 
-void wm_print_json_match(FILE *out, const char *source, const char *record,
-                         const wm_match_t *m) {
-    char buf[160], *p = buf;
+/* The fields every match object starts with; the start and end go into buf
+** (the caller goes on writing there). Returns the write position in buf. */
+static char *json_match_head(FILE *out, char *buf, const char *source, const char *record,
+                             const wm_match_t *m) {
+    char *p = buf;
     fputs("{\"type\":\"match\",\"source\":", out);
     json_str(out, source);
     fputs(",\"record\":", out);
@@ -223,7 +225,12 @@ void wm_print_json_match(FILE *out, const char *source, const char *record,
     PUT_LIT(p, ",\"start\":");
     p = put_u64(p, m->start);
     PUT_LIT(p, ",\"end\":");
-    p = put_u64(p, m->end);
+    return put_u64(p, m->end);
+}
+
+void wm_print_json_match(FILE *out, const char *source, const char *record,
+                         const wm_match_t *m) {
+    char buf[160], *p = json_match_head(out, buf, source, record, m);
     PUT_LIT(p, ",\"errors\":");
     p = put_u64(p, m->errors);
     PUT_LIT(p, ",\"strand\":\"");
@@ -234,15 +241,7 @@ void wm_print_json_match(FILE *out, const char *source, const char *record,
 
 void wm_print_json_match_set(FILE *out, const char *source, const char *record,
                              const wm_match_t *m, const char *name) {
-    char buf[160], *p = buf;
-    fputs("{\"type\":\"match\",\"source\":", out);
-    json_str(out, source);
-    fputs(",\"record\":", out);
-    json_str(out, record);
-    PUT_LIT(p, ",\"start\":");
-    p = put_u64(p, m->start);
-    PUT_LIT(p, ",\"end\":");
-    p = put_u64(p, m->end);
+    char buf[160], *p = json_match_head(out, buf, source, record, m);
     PUT_LIT(p, ",\"pattern\":");
     if (name != NULL) {
         fwrite(buf, 1, (size_t)(p - buf), out);

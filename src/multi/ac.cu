@@ -20,13 +20,7 @@ struct ac_scanner {
     }
 
     __device__ __forceinline__ uint32_t child(uint32_t v, uint32_t a) const {
-        uint32_t lo = __ldg(p.child_off + v), hi = __ldg(p.child_off + v + 1), end = hi;
-        while (lo < hi) {
-            uint32_t mid = (lo + hi) >> 1;
-            if (__ldg(p.label + mid) < a) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo < end && __ldg(p.label + lo) == a ? lo : 0;
+        return wm_cu_trie_child(p, v, a);
     }
 
     template <class E>

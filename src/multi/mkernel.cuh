@@ -78,6 +78,18 @@ typedef struct {
     uint64_t own_from;
 } wm_cu_mtext_t;
 
+/* The child of trie state v by symbol a in the compact form (siblings are
+** consecutive and sorted by label: trie.h), or 0 when there is none. */
+__device__ __forceinline__ uint32_t wm_cu_trie_child(const wm_cu_mplan_t &p, uint32_t v, uint32_t a) {
+    uint32_t lo = __ldg(p.child_off + v), hi = __ldg(p.child_off + v + 1), end = hi;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) >> 1;
+        if (__ldg(p.label + mid) < a) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < end && __ldg(p.label + lo) == a ? lo : 0;
+}
+
 /* ---- reporting ---------------------------------------------------------------- */
 
 /* put(end, uid) reports one occurrence; a scanner that knows only how many

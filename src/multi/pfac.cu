@@ -24,13 +24,7 @@ struct pfac_scanner {
             uint32_t x = __ldg(p.table + ((size_t)v << p.shift) + a);
             return x >> p.shift & (0x7fffffffu >> p.shift);
         }
-        uint32_t lo = __ldg(p.child_off + v), hi = __ldg(p.child_off + v + 1), end = hi;
-        while (lo < hi) {
-            uint32_t mid = (lo + hi) >> 1;
-            if (__ldg(p.label + mid) < a) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo < end && __ldg(p.label + lo) == a ? lo : 0;
+        return wm_cu_trie_child(p, v, a);
     }
 
     template <class E>
