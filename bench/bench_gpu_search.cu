@@ -48,23 +48,10 @@ int main(int argc, char **argv) {
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
-    unsigned long long *d_sink;
-    CK(cudaMalloc(&d_sink, 8));
-
     /* the floor: read bandwidth over this very buffer */
     k_random_text<<<sms * 8, 256>>>(d_text, bytes, 64, 1);
     CK(cudaDeviceSynchronize());
-    std::vector<float> tr;
-    for (int r = 0; r < reps + 1; r++) {
-        CK(cudaEventRecord(e0));
-        k_read<<<sms * 16, 256>>>((const uint4 *)d_text, bytes / 16, d_sink);
-        CK(cudaEventRecord(e1));
-        CK(cudaEventSynchronize(e1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        if (r) tr.push_back(ms);
-    }
-    double read_gbs = bytes / (median(tr) * 1e6);
+    double read_gbs = bench_read_floor(d_text, bytes, reps, sms);
     printf("device: %s, %d SMs, %.1f GiB\n", prop.name, sms, prop.totalGlobalMem / 1073741824.0);
     printf("floor: device read bandwidth %.0f GB/s (1 pass over %.2f GiB, median of %d)\n", read_gbs,
            bytes / 1073741824.0, reps);
