@@ -6,6 +6,7 @@
 #ifndef WM_BENCH_CUDA_CUH
 #define WM_BENCH_CUDA_CUH
 
+#include <stdint.h>
 #include <algorithm>
 #include <stdio.h>
 #include <stdlib.h>

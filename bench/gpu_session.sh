@@ -4,9 +4,12 @@
 # small cases, the instruction mix of the kernels, and the benchmarks.
 # Logs go to $OUT (or ./gpu-out).
 #   bash bench/gpu_session.sh MODE[,MODE...] [CARRY_DIR]
-#   MODE: test | sass | bench | e2e | peers | grid | multi | mpeers | all
+#   MODE: test | sass | bench | e2e | peers | grid | multi | mpeers | align |
+#         apeers | all
 #   (multi: pattern sets on the GPU; mpeers: pattern sets on the CPU beside
-#   Hyperscan, grep and rg: bench/run_multi.sh)
+#   Hyperscan, grep and rg: bench/run_multi.sh; align: `align` on the GPU --
+#   its tests with CUDA, compute-sanitizer, bench_gpu_align; apeers: `align`
+#   on the CPU beside edlib: bench/run_align.sh, ALIGN_ARGS passed on)
 # CARRY_DIR (default .gpu) holds what the machine cannot fetch: the chrX
 # FASTA.gz from shared/data and Debian .debs (zlib1g-dev, the peer tools).
 set -u
@@ -28,7 +31,7 @@ if [ ! -f /usr/include/zlib.h ] && ls "$carry"/zlib1g-dev*.deb >/dev/null 2>&1; 
   extra+=(-DZLIB_INCLUDE_DIR=/tmp/zprefix/usr/include -DZLIB_LIBRARY="$lib/libz.so")
 fi
 # peer tools (Hyperscan, agrep, tre-agrep) from carried .debs
-if { want peers || want grid || want mpeers || want multi; } && ls "$carry"/debs/*.deb >/dev/null 2>&1; then
+if { want peers || want grid || want mpeers || want multi || want apeers; } && ls "$carry"/debs/*.deb >/dev/null 2>&1; then
   eval "$(bash bench/peers/unpack_debs.sh "$carry/debs" /tmp/peerprefix)"
   extra+=(-DCMAKE_PREFIX_PATH=/tmp/peerprefix/usr)
 fi
@@ -155,5 +158,43 @@ fi
 if want mpeers; then
   log "pattern sets on the CPU beside Hyperscan, grep and rg on $jobs cores"
   BYTES=${MULTI_BYTES:-1G} bash bench/run_multi.sh build-gpu "$jobs" "$carry" 2>&1 | tee "$out/mpeers.log"
+fi
+if want align; then
+  log "align: tests with the CUDA backend"
+  WM_TEST_SCALE=${WM_GPU_SCALE:-3} ./build-gpu/tests/test_align_diff > "$out/align_diff.log" 2>&1
+  echo "test_align_diff rc=$?" | tee -a "$out/session.log"
+  grep -E "^cuda|passed|FAIL" "$out/align_diff.log" | head -10 | tee -a "$out/session.log"
+  bash tests/cli/test_align.sh ./build-gpu/warpmatch "$PWD" > "$out/align_cli.log" 2>&1
+  echo "test_align.sh rc=$? $(tail -1 "$out/align_cli.log")" | tee -a "$out/session.log"
+  log "align: compute-sanitizer (exit 99 = errors found)"
+  q=$(head -c 2000 /dev/urandom | tr -dc ACGT | head -c 150)
+  long=$(head -c 20000 /dev/urandom | tr -dc ACGT | head -c 3000)
+  for tool in memcheck racecheck; do
+    for args in "--algo bitvector --all-ends $q" "--algo wavefront --all-ends $q" "--algo bitvector -k 40 --cigar $q" \
+                "--algo bitvector --all-ends $long" "--algo wavefront $long"; do
+      compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 5 ./build-gpu/warpmatch align --backend cuda \
+        $args data/lambda_phage.fa > "$out/sanitizer_tmp.log" 2>&1
+      echo "$tool [${args:0:40}]: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer_tmp.log" | head -1)" | tee -a "$out/session.log"
+    done
+  done
+  log "align: inputs (bench/prep_align.sh) and bench_gpu_align"
+  A=${ALIGN_DIR:-.bench/align}
+  CARRY=$carry bash bench/prep_align.sh build-gpu "$A" > "$out/align_prep.log" 2>&1
+  echo "prep rc=$?" | tee -a "$out/session.log"
+  g=./build-gpu/bench/bench_gpu_align
+  $g binary 2>&1 | tee "$out/align_gpu.log"
+  $g files "$A/dna_t4M.seq" "$A"/dna_q32.seq "$A"/dna_q64.seq "$A"/dna_q128.seq "$A"/dna_q256.seq \
+      "$A"/dna_q512.seq "$A"/dna_q1024.seq 2>&1 | tee -a "$out/align_gpu.log"
+  $g files "$A/chrX.seq" "$A/read10k.seq" "$A/read100k.seq" 2>&1 | tee -a "$out/align_gpu.log"
+  log "align: the CLI end to end, read10k vs chrX (file in the page cache)"
+  t() { local s=$(date +%s%N); "$@" > /tmp/a.out; local rc=$?; local e=$(date +%s%N); echo "$(( (e - s) / 1000000 )) ms rc=$rc"; }
+  cat "$A/chrX.seq" > /dev/null
+  for be in cuda cpu; do
+    echo "align --cigar --backend $be read10k chrX: $(t ./build-gpu/warpmatch align --alphabet dna --cigar --backend $be "$A/read10k.seq" "$A/chrX.seq") $(cut -f3-5 /tmp/a.out)"
+  done 2>&1 | tee -a "$out/session.log"
+fi
+if want apeers; then
+  log "align on the CPU beside edlib on $jobs cores"
+  bash bench/run_align.sh ${ALIGN_ARGS:-} build-gpu "$jobs" 2>&1 | tee "$out/align_peers.log"
 fi
 log "done"

@@ -1,7 +1,10 @@
 /*
 ** args.c -- small helpers the commands share: error messages on stderr,
-** option value parsing, a monotonic clock.
+** option value parsing and choices, getopt's errors, the IUPAC test,
+** making a context, a monotonic clock.
 */
+#include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +71,78 @@ int wm_cli_lookup(const char *s, const char *const *words) {
     for (int i = 0; words[i] != NULL; ++i)
         if (strcmp(s, words[i]) == 0)
             return i;
+    return -1;
+}
+
+int wm_cli_choose(const char *opt, const char *val, const char *const *words) {
+    int i = wm_cli_lookup(val, words);
+    if (i < 0) {
+        char list[128] = "";
+        for (int j = 0; words[j] != NULL; ++j) {
+            strncat(list, j == 0 ? "" : words[j + 1] == NULL ? " or " : ", ",
+                    sizeof list - strlen(list) - 1);
+            strncat(list, words[j], sizeof list - strlen(list) - 1);
+        }
+        wm_cli_error("unknown %s '%s' (expected %s)", opt, val, list);
+    }
+    return i;
+}
+
+void wm_cli_getopt_error(int c, char **argv) {
+    if (c == ':') {
+        if (optopt > 0 && optopt < 256)
+            wm_cli_error("option '-%c' needs a value", optopt);
+        else
+            wm_cli_error("option '%s' needs a value", argv[optind - 1]);
+    } else {
+        if (optopt > 0 && optopt < 256)
+            wm_cli_error("unknown option '-%c'", optopt);
+        else
+            wm_cli_error("unknown option '%s'", argv[optind - 1]);
+    }
+}
+
+int wm_cli_is_iupac(const uint8_t *p, size_t m) {
+    /* A table, not strchr: align checks whole query files with it. */
+    static const char letters[] = "ACGTURYSWKMBDHVNacgturyswkmbdhvn";
+    uint8_t ok[256] = { 0 };
+    for (const char *c = letters; *c != '\0'; ++c)
+        ok[(uint8_t)*c] = 1;
+    for (size_t i = 0; i < m; ++i)
+        if (!ok[p[i]])
+            return 0;
+    return 1;
+}
+
+const char *const wm_cli_backend_words[] = { "auto", "cpu", "cuda", NULL };
+
+const char *wm_cli_status_msg(const wm_context_t *cx, wm_status st) {
+    const char *msg = cx != NULL ? wm_context_errmsg(cx) : NULL;
+    return msg != NULL && msg[0] != '\0' ? msg : wm_strerror(st);
+}
+
+wm_status wm_cli_context_new(const wm_context_opts_t *co, wm_context_t **cx) {
+    *cx = NULL;
+    wm_status st = wm_context_new(co, cx);
+    if (st != WM_OK) {
+        unsigned b = (unsigned)co->backend;
+        wm_cli_error("cannot use the %s backend: %s",
+                     b <= WM_BACKEND_CUDA ? wm_cli_backend_words[b] : "?",
+                     wm_cli_status_msg(*cx, st));
+        wm_context_free(*cx);
+        *cx = NULL;
+    }
+    return st;
+}
+
+int wm_cli_flush_stdout(int write_failed, int write_errno) {
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout) && !write_failed)
+        return 0;
+    int e = write_failed && write_errno != 0 ? write_errno : errno;
+    if (e == EPIPE)
+        return 1;
+    wm_cli_error("error writing the output: %s", e != 0 ? strerror(e) : "unknown error");
     return -1;
 }
 

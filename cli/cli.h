@@ -9,7 +9,10 @@
 #ifndef WM_CLI_H
 #define WM_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "warpmatch.h"
 
 #define WM_PROG "warpmatch"
 
@@ -19,6 +22,7 @@ enum { WM_EXIT_MATCH = 0, WM_EXIT_NOMATCH = 1, WM_EXIT_ERROR = 2 };
 /* The commands. argv[0] is the command's name ("search", "info"); each
 ** returns the process exit status. */
 int wm_cmd_search(int argc, char **argv);
+int wm_cmd_align(int argc, char **argv);
 int wm_cmd_info(int argc, char **argv);
 
 /* Print "warpmatch: <formatted message>\n" on stderr. */
@@ -40,6 +44,37 @@ int wm_cli_option_u64(const char *name, const char *s, uint64_t max,
 
 /* Index of s in the NULL-terminated list `words`, or -1. */
 int wm_cli_lookup(const char *s, const char *const *words);
+
+/* wm_cli_lookup, printing "warpmatch: unknown OPT 'val' (expected a, b or c)"
+** when val is not among words. Returns the index or -1. */
+int wm_cli_choose(const char *opt, const char *val, const char *const *words);
+
+/* After getopt_long (with a leading ':' in its option string and opterr = 0)
+** returned c = ':' or '?': print "option '-k' needs a value" or
+** "unknown option '--x'" (argv is the one given to getopt_long). */
+void wm_cli_getopt_error(int c, char **argv);
+
+/* 1 when p[0, m) holds IUPAC nucleotide letters only (ACGTURYSWKMBDHVN,
+** either case), else 0 (a NUL byte included). */
+int wm_cli_is_iupac(const uint8_t *p, size_t m);
+
+/* The --backend words, in wm_backend_t order, NULL-terminated. */
+extern const char *const wm_cli_backend_words[];
+
+/* What went wrong in a failed library call: the context's last message when
+** it has one (CUDA's own text included), else wm_strerror(st). */
+const char *wm_cli_status_msg(const wm_context_t *cx, wm_status st);
+
+/* wm_context_new; on failure print "cannot use the B backend: why", free
+** the context and set *cx to NULL. Returns the library's status. */
+wm_status wm_cli_context_new(const wm_context_opts_t *co, wm_context_t **cx);
+
+/* Flush stdout at the end of a command; write_failed says a write failed
+** before, with errno write_errno (0 = unknown). Returns 0 when everything
+** was written, 1 when the reader closed the pipe (`| head -1` with SIGPIPE
+** ignored: a quiet end, as in ripgrep), -1 after "warpmatch: error writing
+** the output: ...". */
+int wm_cli_flush_stdout(int write_failed, int write_errno);
 
 /* Seconds from a monotonic clock. */
 double wm_cli_now(void);

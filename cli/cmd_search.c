@@ -35,7 +35,6 @@ static const char *const alphabet_words[] = { "auto", "dna", "text", NULL };
 /* Same order as wm_algo_t: the index is the enum value. */
 static const char *const algo_words[] = { "auto", "shiftor", "bitap", "myers", "ac", "pfac",
                                           "wumanber", "wumanber-paper", "qgram", NULL };
-static const char *const backend_words[] = { "auto", "cpu", "cuda", NULL };
 
 static void print_help(void) {
     fputs(
@@ -173,13 +172,6 @@ typedef struct {
     int acgtu;                   /* every pattern of the set is A/C/G/T/U only */
     wm_patset_t set;
 } search_args_t;
-
-static int is_iupac(const uint8_t *p, size_t m) {
-    for (size_t i = 0; i < m; ++i)
-        if (p[i] == '\0' || strchr("ACGTURYSWKMBDHVNacgturyswkmbdhvn", p[i]) == NULL)
-            return 0;
-    return 1;
-}
 
 /* ---- progress line (stderr, only when it is a terminal) ----------------------- */
 
@@ -361,12 +353,8 @@ typedef struct {
 
 /* Print "warpmatch: <what>: <library message>" for a failed call. */
 static void report_status(run_t *r, const char *what, wm_status st) {
-    const char *msg = r->cx != NULL ? wm_context_errmsg(r->cx) : "";
     progress_clear(&r->pg);
-    if (msg != NULL && msg[0] != '\0')
-        wm_cli_error("%s: %s", what, msg);
-    else
-        wm_cli_error("%s: %s", what, wm_strerror(st));
+    wm_cli_error("%s: %s", what, wm_cli_status_msg(r->cx, st));
 }
 
 static wm_db_t *get_db(run_t *r, int dna) {
@@ -535,21 +523,6 @@ static const struct option long_opts[] = {
     { NULL, 0, NULL, 0 }
 };
 
-/* Look a word up among `words`; print a message naming the choices if absent. */
-static int choose(const char *opt, const char *val, const char *const *words) {
-    int i = wm_cli_lookup(val, words);
-    if (i < 0) {
-        char list[128] = "";
-        for (int j = 0; words[j] != NULL; ++j) {
-            strncat(list, j == 0 ? "" : words[j + 1] == NULL ? " or " : ", ",
-                    sizeof list - strlen(list) - 1);
-            strncat(list, words[j], sizeof list - strlen(list) - 1);
-        }
-        wm_cli_error("unknown %s '%s' (expected %s)", opt, val, list);
-    }
-    return i;
-}
-
 /* Returns 0 to go on, 1 after --help (exit 0), -1 on a bad option (exit 2).
 ** *first_arg is the index of the first non-option argument. */
 static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
@@ -582,14 +555,14 @@ static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
         case 'i': a->o.case_insensitive = 1; break;
         case OPT_REVCOMP: a->o.revcomp = 1; break;
         case OPT_ALPHABET: {
-            int i = choose("--alphabet", optarg, alphabet_words);
+            int i = wm_cli_choose("--alphabet", optarg, alphabet_words);
             if (i < 0)
                 return -1;
             a->alphabet = (alpha_choice_t)i;
             break;
         }
         case OPT_ALGO: {
-            int i = choose("--algo", optarg, algo_words);
+            int i = wm_cli_choose("--algo", optarg, algo_words);
             if (i < 0)
                 return -1;
             a->o.algo = (wm_algo_t)i;      /* same order as wm_algo_t */
@@ -607,7 +580,7 @@ static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
             }
             break;
         case OPT_BACKEND: {
-            int i = choose("--backend", optarg, backend_words);
+            int i = wm_cli_choose("--backend", optarg, wm_cli_backend_words);
             if (i < 0)
                 return -1;
             a->co.backend = (wm_backend_t)i;  /* same order as wm_backend_t */
@@ -629,7 +602,7 @@ static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
         case OPT_PER_PATTERN: a->per_pattern = 1; a->count = 1; break;
         case OPT_ALL_PATTERNS: a->all_patterns = a->per_pattern = a->count = 1; break;
         case OPT_FORMAT: {
-            int i = choose("--format", optarg, format_words);
+            int i = wm_cli_choose("--format", optarg, format_words);
             if (i < 0)
                 return -1;
             a->format = (out_format_t)i;
@@ -640,17 +613,8 @@ static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
         case 'h':
             print_help();
             return 1;
-        case ':':
-            if (optopt > 0 && optopt < 256)
-                wm_cli_error("option '-%c' needs a value", optopt);
-            else
-                wm_cli_error("option '%s' needs a value", argv[optind - 1]);
-            return -1;
-        default:
-            if (optopt > 0 && optopt < 256)
-                wm_cli_error("unknown option '-%c'", optopt);
-            else
-                wm_cli_error("unknown option '%s'", argv[optind - 1]);
+        default:                 /* ':' (no value) or '?' (unknown) */
+            wm_cli_getopt_error(c, argv);
             return -1;
         }
     }
@@ -669,7 +633,7 @@ static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
     *first_arg = optind;
     a->pattern = (const uint8_t *)pattern;
     a->m = strlen(pattern);
-    a->iupac = is_iupac(a->pattern, a->m);
+    a->iupac = wm_cli_is_iupac(a->pattern, a->m);
     wm_print_bed_name(a->bed_name, a->pattern, a->m);
     return 0;
 }
@@ -861,12 +825,7 @@ int wm_cmd_search(int argc, char **argv) {
         a.co.progress = on_progress;
         a.co.progress_user = &r.pg;
     }
-    wm_status st = wm_context_new(&a.co, &r.cx);
-    if (st != WM_OK) {
-        const char *msg = r.cx != NULL ? wm_context_errmsg(r.cx) : "";
-        wm_cli_error("cannot use the %s backend: %s", backend_words[a.co.backend],
-                     msg != NULL && msg[0] != '\0' ? msg : wm_strerror(st));
-        wm_context_free(r.cx);
+    if (wm_cli_context_new(&a.co, &r.cx) != WM_OK) {
         free(a.pat_args);
         wm_patset_free(&a.set);
         return WM_EXIT_ERROR;
@@ -892,17 +851,12 @@ int wm_cmd_search(int argc, char **argv) {
     wm_context_free(r.cx);
     pthread_mutex_destroy(&r.pg.mu);
 
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout) || r.write_failed) {
-        int e = r.write_failed && r.write_errno != 0 ? r.write_errno : errno;
-        /* A closed pipe (`| head -1`, SIGPIPE ignored) is a quiet end, as in
-        ** ripgrep; any other write error is reported. */
-        if (e == EPIPE)
-            return (a.quiet && r.any_match) || (!r.any_error && r.any_match)
-                       ? WM_EXIT_MATCH : r.any_error ? WM_EXIT_ERROR : WM_EXIT_NOMATCH;
-        wm_cli_error("error writing the output: %s", e != 0 ? strerror(e) : "unknown error");
+    int w = wm_cli_flush_stdout(r.write_failed, r.write_errno);
+    if (w < 0)
         return WM_EXIT_ERROR;
-    }
+    if (w > 0)                   /* a closed pipe: the status of what was done */
+        return (a.quiet && r.any_match) || (!r.any_error && r.any_match)
+                   ? WM_EXIT_MATCH : r.any_error ? WM_EXIT_ERROR : WM_EXIT_NOMATCH;
     if (a.quiet && r.any_match)
         return WM_EXIT_MATCH;
     if (r.any_error || r.fatal)

@@ -2,6 +2,7 @@
 ** main.c -- the warpmatch tool: picks the command and hands it its arguments.
 **
 **     warpmatch search [OPTIONS] PATTERN [FILE...]
+**     warpmatch align [OPTIONS] QUERY TARGET
 **     warpmatch info
 **     warpmatch --version | --help
 */
@@ -20,9 +21,11 @@ static void print_usage(FILE *f) {
         "Commands:\n"
         "  search   every occurrence of a pattern, exactly or within k errors\n"
         "           (edit or Hamming distance), in plain, FASTA, FASTQ or gzip files\n"
+        "  align    the best alignment of a query in a target (infix: the closest\n"
+        "           substring) or of two whole sequences (global), by edit distance\n"
         "  info     version, backends built, GPUs found, CPU threads\n"
         "\n"
-        "Not yet available: align (edit distance and alignments), dtw (subsequence DTW).\n"
+        "Not yet available: dtw (subsequence DTW).\n"
         "\n"
         "Options:\n"
         "  -h, --help       show this help and exit\n"
@@ -50,9 +53,11 @@ int main(int argc, char **argv) {
     }
     if (strcmp(cmd, "search") == 0)
         return wm_cmd_search(argc - 1, argv + 1);
+    if (strcmp(cmd, "align") == 0)
+        return wm_cmd_align(argc - 1, argv + 1);
     if (strcmp(cmd, "info") == 0)
         return wm_cmd_info(argc - 1, argv + 1);
-    if (strcmp(cmd, "align") == 0 || strcmp(cmd, "dtw") == 0) {
+    if (strcmp(cmd, "dtw") == 0) {
         wm_cli_error("'%s' is not yet available in this version", cmd);
         return WM_EXIT_ERROR;
     }

@@ -218,6 +218,74 @@ wm_status wm_count(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
 wm_status wm_count_per_pattern(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
                                uint64_t *counts);
 
+/* ---- alignment (warpmatch align) ------------------------------------------
+**
+** infix (ASM): the substring target[start, end) closest to the whole query in
+** edit distance (unit costs; the query is aligned end to end, the target's
+** flanks are free). Defined for any lengths: with a target shorter than the
+** query the distance is at least m - n. Ties: the leftmost end, and for it
+** the largest start (the shortest substring), as `search` reports.
+** global: the edit distance of the whole query and the whole target. */
+typedef enum { WM_ALIGN_INFIX = 0, WM_ALIGN_GLOBAL = 1 } wm_align_mode_t;
+
+typedef enum {
+    WM_ALIGN_ALGO_AUTO = 0,
+    WM_ALIGN_ALGO_WAVEFRONT = 1,  /* GPU: paper 000's HMM scheme (chunks of s + 2m,
+                                     one block per chunk, an anti-diagonal wavefront
+                                     over a 3 x (m+1) buffer in shared memory);
+                                     CPU: Sellers' DP one column at a time        */
+    WM_ALIGN_ALGO_BITVECTOR = 2   /* Myers/Hyyro bit-parallel DP over several words
+                                     a column, Ukkonen-banded when k is given       */
+} wm_align_algo_t;
+
+/* Longest query wm_align accepts (bytes): 4 Mi. Its match-mask tables take
+** 257 * m / 8 bytes with the bytes alphabet (135 MB at the limit). */
+#define WM_MAX_QUERY (1u << 22)
+
+typedef struct {
+    wm_align_mode_t mode;      /* [infix]                                        */
+    wm_align_algo_t algo;      /* [auto]                                         */
+    int64_t max_distance;      /* k: report nothing worse, and prune with it;
+                                  -1 = no limit [-1]                             */
+    int cigar;                 /* the extended CIGAR of one optimal alignment [0] */
+    int all_ends;              /* infix: one alignment per end that reaches the
+                                  best distance, in end order [0]                */
+    int case_insensitive;      /* fold ASCII case [0]                            */
+    wm_alphabet_t alphabet;    /* DNA: case folded, U = T, and only A, C, G, T
+                                  match (N matches nothing, not even N) [bytes]  */
+} wm_align_opts_t;
+
+wm_align_opts_t wm_align_opts_default(void);
+
+/* One alignment. CIGAR operations: '=' match, 'X' mismatch, 'I' a query
+** symbol not in the target, 'D' a target symbol not in the query (SAM's
+** convention with the target as the reference). */
+typedef struct {
+    uint64_t distance;
+    uint64_t start, end;       /* in the target: 0-based, half-open              */
+    char *cigar;               /* NUL-terminated; NULL unless opts.cigar         */
+} wm_alignment_t;
+
+typedef struct {
+    wm_alignment_t *a;
+    size_t n;                  /* 0 when nothing is within max_distance          */
+} wm_alignments_t;
+
+/* Align query (m bytes, m >= 1) to target (n bytes, n >= 0) with options o
+** (NULL = defaults). On WM_OK, out holds 0 or 1 alignments (more with
+** all_ends); free with wm_alignments_free. An empty target gives distance m
+** at [0, 0). Errors: WM_PATTERN_EMPTY, WM_PATTERN_TOO_LONG (m > WM_MAX_QUERY),
+** WM_INVALID (NULL context, out, query, or target with n > 0; max_distance
+** < -1; unknown enum values), WM_NOMEM, WM_DEVICE, WM_DEVICE_NOMEM, and
+** WM_UNSUPPORTED for the GPU wavefront with m > 16,384. */
+wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m,
+                   const uint8_t *target, uint64_t n, const wm_align_opts_t *o,
+                   wm_alignments_t *out);
+void wm_alignments_free(wm_alignments_t *r);   /* NULL is a no-op */
+
+/* Names for the CLI and reports: "auto", "wavefront", "bitvector". */
+const char *wm_align_algo_name(wm_align_algo_t a);
+
 /* ---- environment ------------------------------------------------------- */
 
 /* 1 when the CUDA backend was compiled in. */

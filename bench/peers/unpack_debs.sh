@@ -4,14 +4,17 @@
 # Usage: eval "$(bash bench/peers/unpack_debs.sh DEB_DIR PREFIX)"
 #
 # dpkg -x's every DEB_DIR/*.deb into PREFIX (Debian 12 packages: libhyperscan5,
-# libhyperscan-dev, glimpse, tre-agrep, libtre5; fetched here with
-# `apt-get download`, kept in the gitignored .debs/), checks that the binaries
-# find their libraries, and prints on stdout the exports that make them usable:
-# PATH (agrep, tre-agrep), LD_LIBRARY_PATH (libhs, libtre), CPATH and
-# LIBRARY_PATH (plain gcc -lhs), CMAKE_PREFIX_PATH / CMAKE_INCLUDE_PATH /
-# CMAKE_LIBRARY_PATH (bench/CMakeLists.txt's find_path(hs/hs.h) and
-# find_library(hs)). Messages go to stderr. Needs glibc >= 2.29 and
-# libstdc++ >= 9 (Hyperscan), glibc >= 2.34 (tre-agrep).
+# libhyperscan-dev, glimpse, tre-agrep, libtre5, libedlib1, libedlib-dev;
+# fetched here with `apt-get download`, kept in the gitignored .debs/ or
+# .gpu/debs/), checks that the binaries find their libraries, and prints on
+# stdout the exports that make them usable: PATH (agrep, tre-agrep),
+# LD_LIBRARY_PATH (libhs, libtre, libedlib), CPATH and LIBRARY_PATH (plain
+# gcc -lhs / -ledlib), CMAKE_PREFIX_PATH / CMAKE_INCLUDE_PATH /
+# CMAKE_LIBRARY_PATH (bench/CMakeLists.txt's find_path(hs/hs.h),
+# find_library(hs), find_path(edlib.h), find_library(edlib)). Messages go to
+# stderr. Needs glibc >= 2.29 and libstdc++ >= 9 (Hyperscan), glibc >= 2.34
+# (tre-agrep); libedlib1 1.2.7 needs libc6 >= 2.14, libgcc-s1 and
+# libstdc++6 >= 5.2 only (present wherever gcc is).
 set -euo pipefail
 
 if (( $# != 2 )); then
@@ -49,7 +52,7 @@ bin="$prefix/usr/bin"
 inc="$prefix/usr/include"
 
 # Check that everything loads from the prefix (ldd names missing libraries).
-for x in "$bin/agrep" "$bin/tre-agrep" "$lib/libhs.so.5"; do
+for x in "$bin/agrep" "$bin/tre-agrep" "$lib/libhs.so.5" "$lib/libedlib.so.1"; do
   [[ -e "$x" ]] || continue
   if LD_LIBRARY_PATH="$lib" ldd "$x" 2>&1 | grep -qE 'not found|version .* not found'; then
     echo "unpack_debs: warning: $x:" >&2

@@ -3,6 +3,7 @@
 */
 #include "core/internal.h"
 #include "core/msearch.h"
+#include "align/align.h"
 
 #if !WM_HAVE_CUDA
 int wm_cuda_built(void) { return 0; }
@@ -29,6 +30,13 @@ wm_status wm_cuda_mset_search(wm_context_t *cx, const wm_db_t *db, const wm_text
                               wm_mhit_batch_fn sink, void *user, uint64_t *uid_counts,
                               uint64_t *total) {
     (void)db; (void)text; (void)sink; (void)user; (void)uid_counts; (void)total;
+    wm_context_set_error(cx, "this warpmatch was built without CUDA");
+    return WM_UNSUPPORTED;
+}
+wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t, uint64_t n,
+                        wm_align_algo_t algo, int64_t limit, int64_t report_le,
+                        wm_endvec_t *ends, wm_best_t *best) {
+    (void)aq; (void)t; (void)n; (void)algo; (void)limit; (void)report_le; (void)ends; (void)best;
     wm_context_set_error(cx, "this warpmatch was built without CUDA");
     return WM_UNSUPPORTED;
 }

@@ -10,9 +10,10 @@ run --help
 check_rc "--help" 0
 grep -q '^  search ' "$OUT" && pass || fail "--help does not list search"
 grep -q '^  info ' "$OUT" && pass || fail "--help does not list info"
-# align and dtw may be named only as not yet available.
-if grep -iE 'align|dtw' "$OUT" | grep -viq 'not yet available'; then
-    fail "--help lists align/dtw as if they worked"; grep -iE 'align|dtw' "$OUT"
+grep -q '^  align ' "$OUT" && pass || fail "--help does not list align"
+# dtw may be named only as not yet available.
+if grep -iE 'dtw' "$OUT" | grep -viq 'not yet available'; then
+    fail "--help lists dtw as if it worked"; grep -iE 'dtw' "$OUT"
 else
     pass
 fi
@@ -25,7 +26,7 @@ check_rc "unknown command" 2
 check_err "unknown command" "^warpmatch: .*frobnicate"
 check_empty_out "unknown command"
 
-for cmd in align dtw; do
+for cmd in dtw; do
     run $cmd
     check_rc "$cmd" 2
     check_err "$cmd" "^warpmatch: .*not yet available"

@@ -1,0 +1,187 @@
+/*
+** alignio.c -- QUERY and TARGET of `warpmatch align`: literal or file, read
+** once, checked record by record before anything is aligned (see alignio.h).
+*/
+#include "alignio.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* Longest record name quoted in a message. */
+#define NAME_MAX_MSG 200
+
+/* A literal that was meant as a file name: it has a '/' or a file ending. */
+static int looks_like_path(const char *s) {
+    static const char *const ends[] = { ".fa", ".fasta", ".fna", ".fq", ".fastq",
+                                        ".gz", ".txt", NULL };
+    size_t n = strlen(s);
+    if (strchr(s, '/') != NULL)
+        return 1;
+    for (int i = 0; ends[i] != NULL; ++i) {
+        size_t e = strlen(ends[i]);
+        if (n > e && strcasecmp(s + n - e, ends[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static const char *display_path(const wm_cli_input_t *in) {
+    return strcmp(in->arg, "-") == 0 ? "(standard input)" : in->arg;
+}
+
+static int is_blank(uint8_t c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* A plain file read as a sequence: refuse binary bytes, drop blanks. The
+** bytes are compacted in place when the reader owns them (gzip, stdin),
+** else into one new buffer (a mapped file). */
+static int plain_as_text(wm_cli_input_t *in) {
+    const uint8_t *s = in->sf.text.seq;
+    uint64_t n = in->sf.text.len, n_blank = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        uint8_t c = s[i];
+        if (c > 0x20 && c < 0x7f)
+            continue;
+        if (!is_blank(c)) {
+            wm_cli_error("%s: byte 0x%02X at offset %llu: not a sequence file (binary "
+                         "bytes); use --alphabet text to align its raw bytes",
+                         display_path(in), (unsigned)c, (unsigned long long)i);
+            return -1;
+        }
+        n_blank++;
+    }
+    uint64_t len = n - n_blank;
+    if (n_blank > 0 && len > 0) {
+        uint8_t *dst = in->sf.owned;
+        if (dst == NULL) {
+            dst = in->joined = malloc((size_t)len);
+            if (dst == NULL) {
+                wm_cli_error("%s: %s", display_path(in), wm_strerror(WM_NOMEM));
+                return -1;
+            }
+        }
+        uint64_t o = 0;
+        for (uint64_t i = 0; i < n; ++i)
+            if (!is_blank(s[i]))
+                dst[o++] = s[i];
+        s = dst;
+    }
+    in->seq = s;
+    in->one[1] = len;
+    return 0;
+}
+
+/* The checks every record must pass; messages name the record. */
+static int check_records(const wm_cli_input_t *in, uint64_t max_len) {
+    if (in->n_rec == 0) {
+        wm_cli_error("%s: no %s records", display_path(in), in->role);
+        return -1;
+    }
+    for (size_t r = 0; r < in->n_rec; ++r) {
+        uint64_t len;
+        char what[NAME_MAX_MSG + 1100];
+        (void)wm_cli_input_rec(in, r, &len);
+        if (len > 0 && (max_len == 0 || len <= max_len))
+            continue;
+        if (!in->is_file)
+            snprintf(what, sizeof what, "the %s", in->role);
+        else if (in->is_seqfile)
+            snprintf(what, sizeof what, "%.1000s: record %zu '%.*s'", display_path(in), r + 1,
+                     NAME_MAX_MSG, in->sf.names[r]);
+        else
+            snprintf(what, sizeof what, "%.1000s", display_path(in));
+        if (len > 0)
+            wm_cli_error("%s is %llu bytes long; the longest %s allowed is %llu bytes", what,
+                         (unsigned long long)len, in->role, (unsigned long long)max_len);
+        else if (!in->is_file)
+            wm_cli_error("the %s is empty", in->role);
+        else if (in->is_seqfile)
+            wm_cli_error("%s is empty (no sequence)", what);
+        else if (in->sf.text.len == 0)
+            wm_cli_error("%s: the %s file is empty", what, in->role);
+        else
+            wm_cli_error("%s: no %s sequence (only blanks and line breaks)", what, in->role);
+        return -1;
+    }
+    return 0;
+}
+
+int wm_cli_input_open(wm_cli_input_t *in, const char *role, const char *arg, int raw,
+                      uint64_t max_len) {
+    struct stat st;
+    in->role = role;
+    in->arg = arg;
+    in->n_rec = 1;
+    in->starts = in->one;
+    if (strcmp(arg, "-") != 0 && stat(arg, &st) != 0) {
+        /* Not a file: the sequence itself. */
+        if (arg[0] != '\0' && looks_like_path(arg)) {
+            wm_cli_error("%s: no such file (the %s looks like a file name, so it is "
+                         "not taken as a sequence)", arg, role);
+            return -1;
+        }
+        in->seq = (const uint8_t *)arg;
+        in->one[1] = strlen(arg);
+        return check_records(in, max_len);
+    }
+
+    char err[1200] = "";
+    in->is_file = 1;
+    wm_status s = wm_seqfile_read(arg, 0, &in->sf, err, sizeof err);
+    if (s != WM_OK) {
+        if (err[0] != '\0')
+            wm_cli_error("%s", err);
+        else
+            wm_cli_error("%s: %s", display_path(in), wm_strerror(s));
+        return -1;
+    }
+    if (in->sf.format == WM_FMT_PLAIN) {
+        if (raw) {
+            in->seq = in->sf.text.seq;
+            in->one[1] = in->sf.text.len;
+        } else if (plain_as_text(in) < 0) {
+            return -1;
+        }
+    } else {
+        in->is_seqfile = 1;
+        in->seq = in->sf.text.seq;
+        in->starts = in->sf.text.rec_start;
+        in->n_rec = in->sf.text.n_rec;
+    }
+    return check_records(in, max_len);
+}
+
+void wm_cli_input_close(wm_cli_input_t *in) {
+    wm_seqfile_close(&in->sf);
+    free(in->joined);
+    memset(in, 0, sizeof *in);
+}
+
+const uint8_t *wm_cli_input_rec(const wm_cli_input_t *in, size_t r, uint64_t *len) {
+    *len = in->starts[r + 1] - in->starts[r];
+    return in->seq + in->starts[r];
+}
+
+const char *wm_cli_input_name(const wm_cli_input_t *in, size_t r) {
+    if (!in->is_file)
+        return in->role;
+    if (!in->is_seqfile)
+        return in->arg;
+    return in->sf.names[r];
+}
+
+int wm_cli_input_iupac(const wm_cli_input_t *in) {
+    for (size_t r = 0; r < in->n_rec; ++r) {
+        uint64_t len;
+        const uint8_t *p = wm_cli_input_rec(in, r, &len);
+        if (!wm_cli_is_iupac(p, (size_t)len))
+            return 0;
+    }
+    return 1;
+}

@@ -1,0 +1,55 @@
+/*
+** alignio.h -- the two inputs of `warpmatch align`. QUERY and TARGET are each
+** a sequence given on the command line (a "literal") or a file: FASTA, FASTQ
+** or plain, possibly gzip-compressed, "-" = standard input. Each is read once
+** into records back to back; the pair loop only points into them, so a
+** genome-sized target is never copied per pair.
+**
+** Which it is: "-" and any argument naming an existing path are files; any
+** other argument is the sequence itself, unless it looks like a path (a '/',
+** or a .fa/.fasta/.fna/.fq/.fastq/.gz/.txt ending): then "no such file".
+**
+** Plain files. Read as text (alphabets auto and dna): one sequence, blanks and
+** line breaks dropped as in FASTA sequence lines, and a byte that is neither
+** printable ASCII nor blank (NUL, control, >= 0x80) refuses the file as not a
+** sequence. Read raw (alphabet text): every byte as it is, line breaks too.
+*/
+#ifndef WM_CLI_ALIGNIO_H
+#define WM_CLI_ALIGNIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/seqfile.h"
+
+typedef struct {
+    const char *role;          /* "query" or "target"                           */
+    const char *arg;           /* the argument as given                         */
+    int is_file;
+    int is_seqfile;            /* a FASTA or FASTQ file: records have names     */
+    wm_seqfile_t sf;           /* the file as read (is_file)                    */
+    const uint8_t *seq;        /* every record back to back                     */
+    const uint64_t *starts;    /* n_rec + 1 offsets into seq                    */
+    size_t n_rec;
+    uint64_t one[2];           /* starts of a single record (literal, plain)    */
+    uint8_t *joined;           /* a mapped plain file without its blanks (owned) */
+} wm_cli_input_t;
+
+/* Classify and read `arg` as the input `role` ("query" or "target"). raw != 0
+** reads plain files byte for byte (alphabet text). Every record must be
+** non-empty and, when max_len > 0, at most max_len bytes. Returns 0, or -1
+** after printing a "warpmatch: ..." message that names the file and record.
+** *in must be zeroed first; close it with wm_cli_input_close in either case. */
+int wm_cli_input_open(wm_cli_input_t *in, const char *role, const char *arg, int raw,
+                      uint64_t max_len);
+void wm_cli_input_close(wm_cli_input_t *in);
+
+/* Record r: its bytes (*len of them) and its name: the first word of its
+** FASTA/FASTQ header, a plain file's path as given, or the role of a literal. */
+const uint8_t *wm_cli_input_rec(const wm_cli_input_t *in, size_t r, uint64_t *len);
+const char *wm_cli_input_name(const wm_cli_input_t *in, size_t r);
+
+/* 1 when every record is IUPAC nucleotide letters only. */
+int wm_cli_input_iupac(const wm_cli_input_t *in);
+
+#endif

@@ -1,0 +1,262 @@
+/*
+** align.c -- wm_align: checks the arguments, finds the best end(s) of an
+** infix alignment on the chosen backend, then turns each end into a start
+** and a CIGAR on the CPU (the same code for every backend, so that CPU and
+** GPU print the same bytes).
+**
+** Finding ends on the CPU: the target is cut into pieces that own disjoint
+** ranges of ends and each scan starts m + min(k, m) columns before its first
+** end (an alignment with at most that many edits is never longer), so every
+** distance that matters is exact. Pieces run on the pool; the best distance
+** found so far is shared, so pieces that start later prune harder. With
+** all_ends a second pass collects every end at the best distance.
+*/
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "align/align.h"
+#include "core/internal.h"
+
+wm_align_opts_t wm_align_opts_default(void) {
+    wm_align_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.mode = WM_ALIGN_INFIX;
+    o.algo = WM_ALIGN_ALGO_AUTO;
+    o.max_distance = -1;
+    o.alphabet = WM_ALPHABET_BYTES;
+    return o;
+}
+
+const char *wm_align_algo_name(wm_align_algo_t a) {
+    switch (a) {
+    case WM_ALIGN_ALGO_AUTO: return "auto";
+    case WM_ALIGN_ALGO_WAVEFRONT: return "wavefront";
+    case WM_ALIGN_ALGO_BITVECTOR: return "bitvector";
+    default: return "unknown";
+    }
+}
+
+void wm_alignments_free(wm_alignments_t *r) {
+    if (!r) return;
+    for (size_t i = 0; i < r->n; i++) free(r->a[i].cigar);
+    free(r->a);
+    r->a = NULL;
+    r->n = 0;
+}
+
+/* ---- ends on the CPU ------------------------------------------------------ */
+
+typedef struct {
+    const wm_aq_t *aq;
+    const uint8_t *t;
+    uint64_t n, piece, halo;
+    wm_infix_scan_fn scan;
+    int64_t limit, report_le;
+    int want_ends;
+    wm_best_t *bests;          /* one per piece */
+    wm_endvec_t *ends;         /* one per piece, pass 2 */
+    atomic_uint_fast64_t shared_d;
+    atomic_int failed;
+} pieces_t;
+
+static void run_piece(void *arg, size_t i, int tid) {
+    (void)tid;
+    pieces_t *P = arg;
+    uint64_t own_from = i * P->piece;
+    uint64_t to = own_from + P->piece < P->n ? own_from + P->piece : P->n;
+    uint64_t scan_from = own_from > P->halo ? own_from - P->halo : 0;
+    wm_best_t *b = &P->bests[i];
+    b->d = UINT64_MAX;
+    b->end = UINT64_MAX;
+    if (!P->want_ends) b->d = atomic_load(&P->shared_d);   /* prune to what others found */
+    int rc = P->scan(P->aq, P->t, scan_from, own_from, to, P->limit, P->report_le,
+                     P->want_ends ? &P->ends[i] : NULL, b);
+    if (rc) atomic_store(&P->failed, 1);
+    if (b->end == UINT64_MAX) return;
+    uint64_t cur = atomic_load(&P->shared_d);
+    while (b->d < cur && !atomic_compare_exchange_weak(&P->shared_d, &cur, b->d)) {}
+}
+
+static uint64_t piece_size(const wm_context_t *cx, uint64_t n, uint64_t halo) {
+    if (cx->opts.chunk_bytes) return cx->opts.chunk_bytes;
+    uint64_t threads = (uint64_t)cx->n_threads;
+    uint64_t piece = n / (threads * 4) + 1;
+    if (piece < 8 * halo) piece = 8 * halo;        /* the halo costs at most 1/8 */
+    if (piece < (1u << 16)) piece = 1u << 16;
+    if ((n + piece - 1) / piece < threads) piece = n / threads + 1;
+    return piece;
+}
+
+static wm_status cpu_ends(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t, uint64_t n,
+                          wm_align_algo_t algo, int64_t limit, uint64_t halo, int64_t report_le,
+                          wm_endvec_t *ends, wm_best_t *best) {
+    if (n == 0) return WM_OK;
+    pieces_t P;
+    memset(&P, 0, sizeof P);
+    P.aq = aq;
+    P.t = t;
+    P.n = n;
+    P.halo = halo;
+    P.piece = piece_size(cx, n, halo);
+    P.scan = algo == WM_ALIGN_ALGO_WAVEFRONT ? wm_infix_dp_scan : wm_infix_bv_scan;
+    P.limit = limit;
+    P.report_le = report_le;
+    P.want_ends = ends != NULL;
+    atomic_init(&P.shared_d, best->d);
+    atomic_init(&P.failed, 0);
+    size_t np = (size_t)((n + P.piece - 1) / P.piece);
+    P.bests = calloc(np, sizeof *P.bests);
+    P.ends = ends ? calloc(np, sizeof *P.ends) : NULL;
+    wm_status st = WM_OK;
+    if (!P.bests || (ends && !P.ends)) {
+        st = WM_NOMEM;
+        goto out;
+    }
+    wm_pool_for(cx->pool, np, run_piece, &P);
+    if (atomic_load(&P.failed)) {
+        st = WM_NOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < np; i++) {
+        if (P.bests[i].end != UINT64_MAX) wm_best_take(best, P.bests[i].d, P.bests[i].end);
+        if (!ends) continue;
+        for (size_t j = 0; j < P.ends[i].n; j++)
+            if (wm_endvec_push(ends, P.ends[i].a[j])) {
+                st = WM_NOMEM;
+                goto out;
+            }
+    }
+out:
+    if (P.ends)
+        for (size_t i = 0; i < np; i++) wm_endvec_free(&P.ends[i]);
+    free(P.ends);
+    free(P.bests);
+    return st;
+}
+
+static wm_status find_ends(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t, uint64_t n,
+                           wm_align_algo_t algo, int64_t limit, uint64_t halo, int64_t report_le,
+                           wm_endvec_t *ends, wm_best_t *best) {
+    if (cx->backend == WM_BACKEND_CUDA && n > 0 &&
+        !(algo == WM_ALIGN_ALGO_BITVECTOR && aq->m > WM_CU_BV_MAX_M))
+        return wm_cuda_infix(cx, aq, t, n, algo, limit, report_le, ends, best);
+    return cpu_ends(cx, aq, t, n, algo, limit, halo, report_le, ends, best);
+}
+
+/* ---- from ends to alignments ---------------------------------------------- */
+
+typedef struct {
+    const wm_aq_t *aq;
+    const uint8_t *t;
+    wm_alignment_t *a;
+    int cigar, global;
+    atomic_int failed;         /* 1 out of memory, 2 a CIGAR that disagrees */
+} finish_t;
+
+static void finish_one(void *arg, size_t i, int tid) {
+    (void)tid;
+    finish_t *F = arg;
+    wm_alignment_t *a = &F->a[i];
+    if (!F->global) {
+        a->start = wm_align_start(F->aq, F->t, a->end, a->distance);
+        if (a->start == UINT64_MAX) {          /* its tables could not be allocated */
+            a->start = a->end;
+            atomic_store(&F->failed, 1);
+            return;
+        }
+    }
+    if (!F->cigar) return;
+    uint64_t d = 0;
+    a->cigar = wm_align_cigar(F->aq, F->t + a->start, a->end - a->start, &d);
+    if (!a->cigar) atomic_store(&F->failed, 1);
+    else if (d != a->distance) atomic_store(&F->failed, 2);
+}
+
+static wm_status check_args(wm_context_t *cx, const uint8_t *query, size_t m,
+                            const uint8_t *target, uint64_t n, const wm_align_opts_t *o) {
+    if ((unsigned)o->mode > WM_ALIGN_GLOBAL || (unsigned)o->algo > WM_ALIGN_ALGO_BITVECTOR ||
+        (unsigned)o->alphabet > WM_ALPHABET_DNA || o->max_distance < -1) {
+        wm_context_set_error(cx, "invalid alignment options");
+        return WM_INVALID;
+    }
+    if (m == 0) {
+        wm_context_set_error(cx, "the query is empty");
+        return WM_PATTERN_EMPTY;
+    }
+    if (m > WM_MAX_QUERY) {
+        wm_context_set_error(cx, "the query has %zu symbols; at most %u are aligned", m,
+                             WM_MAX_QUERY);
+        return WM_PATTERN_TOO_LONG;
+    }
+    if (!query || (!target && n > 0)) {
+        wm_context_set_error(cx, "NULL query or target");
+        return WM_INVALID;
+    }
+    return WM_OK;
+}
+
+wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8_t *target,
+                   uint64_t n, const wm_align_opts_t *o, wm_alignments_t *out) {
+    if (!cx || cx->magic != WM_CONTEXT_MAGIC || !out) return WM_INVALID;
+    out->a = NULL;
+    out->n = 0;
+    cx->errmsg[0] = 0;
+    wm_align_opts_t opts = o ? *o : wm_align_opts_default();
+    wm_status st = check_args(cx, query, m, target, n, &opts);
+    if (st != WM_OK) return st;
+    wm_align_algo_t algo = opts.algo == WM_ALIGN_ALGO_AUTO ? WM_ALIGN_ALGO_BITVECTOR : opts.algo;
+
+    wm_aq_t aq;
+    if ((st = wm_aq_make(&aq, query, m, &opts)) != WM_OK) return st;
+    int64_t limit = opts.max_distance;
+    uint64_t kcap = (limit < 0 || (uint64_t)limit > m) ? m : (uint64_t)limit;
+    wm_best_t best = {UINT64_MAX, UINT64_MAX};
+    wm_endvec_t ends = {0};
+
+    if (opts.mode == WM_ALIGN_GLOBAL) {
+        best.d = wm_global_distance(&aq, target, n);
+        best.end = n;
+        if (best.d == UINT64_MAX) { st = WM_NOMEM; goto done; }
+        if (limit >= 0 && best.d > (uint64_t)limit) goto done;
+        if (wm_endvec_push(&ends, n)) { st = WM_NOMEM; goto done; }
+    } else {
+        /* End 0, the empty substring, costs m. */
+        if (limit < 0 || m <= (uint64_t)limit) best = (wm_best_t){m, 0};
+        st = find_ends(cx, &aq, target, n, algo, limit, m + kcap, -1, NULL, &best);
+        if (st != WM_OK || best.end == UINT64_MAX) goto done;
+        if (opts.all_ends) {
+            if (best.d == m && wm_endvec_push(&ends, 0)) { st = WM_NOMEM; goto done; }
+            wm_best_t again = {UINT64_MAX, UINT64_MAX};
+            st = find_ends(cx, &aq, target, n, algo, (int64_t)best.d, m + kcap, (int64_t)best.d,
+                           &ends, &again);
+            if (st != WM_OK) goto done;
+        } else if (wm_endvec_push(&ends, best.end)) {
+            st = WM_NOMEM;
+            goto done;
+        }
+    }
+
+    out->a = calloc(ends.n, sizeof *out->a);
+    if (!out->a) { st = WM_NOMEM; goto done; }
+    out->n = ends.n;
+    for (size_t i = 0; i < ends.n; i++) {
+        out->a[i].distance = best.d;
+        out->a[i].end = ends.a[i];
+        out->a[i].start = 0;
+    }
+    finish_t F = {&aq, target, out->a, opts.cigar, opts.mode == WM_ALIGN_GLOBAL, 0};
+    atomic_init(&F.failed, 0);
+    wm_pool_for(cx->pool, out->n, finish_one, &F);
+    int failed = atomic_load(&F.failed);
+    if (failed) {
+        st = failed == 1 ? WM_NOMEM : WM_INVALID;
+        if (failed == 2)
+            wm_context_set_error(cx, "internal error: a CIGAR disagrees with the distance");
+        wm_alignments_free(out);
+    }
+done:
+    wm_endvec_free(&ends);
+    wm_aq_free(&aq);
+    return st;
+}
