@@ -1,11 +1,14 @@
 /*
 ** rng.h -- the differential tests' random numbers (splitmix64; nothing from
-** the library), one generator per test program, seeded by the test.
+** the library), one generator per test program, seeded by the test, and the
+** run settings every one of them reads.
 */
 #ifndef WM_TEST_RNG_H
 #define WM_TEST_RNG_H
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 static uint64_t g_rng;
 
@@ -24,5 +27,25 @@ static uint64_t below(uint64_t n) { return rnd() % n; }
 static uint64_t range(uint64_t lo, uint64_t hi) { return lo + below(hi - lo + 1); }
 /* True with probability pct/100. */
 static int chance(unsigned pct) { return below(100) < pct; }
+
+/* The seed (argv[1], else WM_SEED, else default_seed), WM_TEST_SCALE (> 0,
+** else 1), WM_CASE (one case only; *only keeps its value when unset) and
+** WM_VERBOSE (set and not "0"). */
+static void test_settings(int argc, char **argv, uint64_t default_seed, uint64_t *seed,
+                          double *scale, long *only, int *verbose)
+{
+    const char *env = getenv("WM_SEED");
+    *seed = default_seed;
+    if (argc > 1) *seed = strtoull(argv[1], NULL, 0);
+    else if (env && *env) *seed = strtoull(env, NULL, 0);
+    *scale = 1.0;
+    env = getenv("WM_TEST_SCALE");
+    if (env && *env) *scale = strtod(env, NULL);
+    if (!(*scale > 0)) *scale = 1.0;
+    env = getenv("WM_CASE");
+    if (env && *env) *only = strtol(env, NULL, 10);
+    env = getenv("WM_VERBOSE");
+    *verbose = env && *env && strcmp(env, "0") != 0;
+}
 
 #endif

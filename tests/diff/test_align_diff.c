@@ -1408,19 +1408,9 @@ static void oracle_random_self_check(void)
 
 int main(int argc, char **argv)
 {
-    g_seed = 20240613;
-    const char *env = getenv("WM_SEED");
-    if (argc > 1) g_seed = strtoull(argv[1], NULL, 0);
-    else if (env && *env) g_seed = strtoull(env, NULL, 0);
-    double scale = 1.0;
-    env = getenv("WM_TEST_SCALE");
-    if (env && *env) scale = strtod(env, NULL);
-    if (!(scale > 0)) scale = 1.0;
+    double scale;
     long only = -2;
-    env = getenv("WM_CASE");
-    if (env && *env) only = strtol(env, NULL, 10);
-    env = getenv("WM_VERBOSE");
-    g_verbose = env && *env && strcmp(env, "0") != 0;
+    test_settings(argc, argv, 20240613ull, &g_seed, &scale, &only, &g_verbose);
 
     long n_cases = (long)(1500 * scale + 0.5);
     if (n_cases < 1) n_cases = 1;
