@@ -10,7 +10,7 @@
 ** --budget-s for long cells). Every cell (tool x threads) runs in a forked
 ** child, so that --cell-max-s can stop one that takes too long without losing
 ** the rest; ours builds its context (thread pool) inside the child, outside
-** the timing.
+** the timing. Clock, CPU name, file reads and the floor: bench_util.c.
 **
 ** Options:
 **   -w NAME          workload label [TARGET_FILE's base name]
@@ -65,9 +65,10 @@
 **   Xv = Eq|Mv; Xh = (((Eq&Pv)+Pv)^Pv)|Eq; Ph = Mv|~(Xh|Pv); Mh = Pv&Xh;
 **   hout from the top bits of Ph/Mh; Ph = Ph<<1|hin>0; Mh = Mh<<1|hin<0;
 **   Pv = Mh|~(Xv|Ph); Mv = Ph&Xv    (hin<0 also enters Eq's bit 0)
-** The microbenchmark steps a column of FLOOR_CHAINS blocks at a time, each
-** block's hout feeding the next block's hin (as in a multi-block column),
-** block 0 taking a hin held in registers, the last hout summed into a score;
+** The microbenchmark (bench_util.c) steps a column of BU_FLOOR_CHAINS blocks
+** at a time, each block's hout feeding the next block's hin (as in a
+** multi-block column), block 0 taking a hin held in registers, the last hout
+** summed into a score;
 ** Eq and the states start from words read through a volatile and the states
 ** are pinned to registers each column, so nothing can be folded or
 ** vectorized; no text, no match masks, no block arrays: the only memory
@@ -81,199 +82,24 @@
 ** run below it (x_floor < 1).
 */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "warpmatch.h"
 #ifdef WM_HAVE_EDLIB
 #include <edlib.h>
 #endif
 
 #define BA_MAX_THREADS 16   /* entries of -t */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static int usable_cpus(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
-/* The CPU model and the number of physical cores (distinct physical id /
-** core id pairs of /proc/cpuinfo; 0 when it does not say). */
-static void print_device(void)
-{
-    char line[512], model[256] = "unknown CPU";
-    int cores = 0, phys = 0;
-    long seen[1024];
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        while (fgets(line, sizeof line, f)) {
-            char *p = strchr(line, ':');
-            if (!p) continue;
-            p++;
-            while (*p == ' ' || *p == '\t') p++;
-            p[strcspn(p, "\n")] = '\0';
-            if (!strncmp(line, "model name", 10) && !strcmp(model, "unknown CPU"))
-                snprintf(model, sizeof model, "%s", p);
-            else if (!strncmp(line, "physical id", 11)) phys = atoi(p);
-            else if (!strncmp(line, "core id", 7)) {
-                long key = (long)phys * 65536 + atol(p);
-                int dup = 0;
-                for (int i = 0; i < cores; i++) dup |= seen[i] == key;
-                if (!dup && cores < 1024) seen[cores++] = key;
-            }
-        }
-        fclose(f);
-    }
-    char c[32] = "? physical cores";
-    if (cores) snprintf(c, sizeof c, "%d physical cores", cores);
-    printf("# device: %s; %s, %ld logical CPUs online, %d usable by this process\n", model, c,
-           sysconf(_SC_NPROCESSORS_ONLN), usable_cpus());
-}
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-    int fd = open(path, O_RDONLY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        fprintf(stderr, "bench_cpu_align: %s: %s\n", path, strerror(errno));
-        if (fd >= 0) close(fd);
-        return NULL;
-    }
-    size_t n = (size_t)st.st_size, got = 0;
-    uint8_t *buf = malloc(n ? n : 1);
-    while (buf && got < n) {
-        ssize_t r = read(fd, buf + got, n - got);
-        if (r <= 0) { free(buf); buf = NULL; break; }
-        got += (size_t)r;
-    }
-    close(fd);
-    if (!buf) fprintf(stderr, "bench_cpu_align: %s: read failed\n", path);
-    *len = n;
-    return buf;
-}
-
-/* ---- the floor: Myers block steps with no memory traffic -------------------------- */
-
-#define FLOOR_CHAINS 4
-#define FLOOR_STEP(Pv, Mv, eqin, hpin, hnin, hpout, hnout) do {   \
-        uint64_t eq_ = (eqin) | (hnin);                             \
-        uint64_t xv_ = (eqin) | (Mv);                               \
-        uint64_t xh_ = ((((eq_) & (Pv)) + (Pv)) ^ (Pv)) | eq_;      \
-        uint64_t ph_ = (Mv) | ~(xh_ | (Pv));                        \
-        uint64_t mh_ = (Pv) & xh_;                                  \
-        (hpout) = ph_ >> 63;                                        \
-        (hnout) = mh_ >> 63;                                        \
-        ph_ = (ph_ << 1) | (hpin);                                  \
-        mh_ = (mh_ << 1) | (hnin);                                  \
-        (Pv) = mh_ | ~(xv_ | ph_);                                  \
-        (Mv) = ph_ & xv_;                                           \
-    } while (0)
-/* Keeps a value in a general register here: no vectorizing, no folding. */
-#define FLOOR_PIN(x) __asm__("" : "+r"(x))
-
-static volatile uint64_t floor_seed[6] = {
-    0x9E3779B97F4A7C15ull, 0xBF58476D1CE4E5B9ull, 0x94D049BB133111EBull,
-    0x2545F4914F6CDD1Dull, 1, 0};
-static volatile uint64_t floor_sink;
-
-/* FLOOR_CHAINS block steps per iteration: one column of 4 blocks. */
-static __attribute__((noinline)) uint64_t floor_loop(uint64_t iters)
-{
-    uint64_t eq = floor_seed[0];
-    uint64_t p0 = floor_seed[1], m0 = 0, p1 = floor_seed[2], m1 = 0;
-    uint64_t p2 = floor_seed[3], m2 = 0, p3 = ~floor_seed[1], m3 = 0;
-    uint64_t hp = floor_seed[4] & 1, hn = floor_seed[5] & 1, a, b, c, d, score = 0;
-    for (; iters; iters--) {
-        FLOOR_STEP(p0, m0, eq, hp, hn, a, b);
-        FLOOR_STEP(p1, m1, eq, a, b, c, d);
-        FLOOR_STEP(p2, m2, eq, c, d, a, b);
-        FLOOR_STEP(p3, m3, eq, a, b, c, d);
-        score += c - d;
-        FLOOR_PIN(p0); FLOOR_PIN(m0); FLOOR_PIN(p1); FLOOR_PIN(m1);
-        FLOOR_PIN(p2); FLOOR_PIN(m2); FLOOR_PIN(p3); FLOOR_PIN(m3);
-    }
-    return p0 ^ m0 ^ p1 ^ m1 ^ p2 ^ m2 ^ p3 ^ m3 ^ score;
-}
-#define FLOOR_STEPS_PER_ITER FLOOR_CHAINS
-
-typedef struct {
-    uint64_t iters;
-    pthread_barrier_t *go;
-} floor_arg_t;
-
-static void *floor_thread(void *p)
-{
-    floor_arg_t *a = p;
-    pthread_barrier_wait(a->go);
-    floor_sink ^= floor_loop(a->iters);
-    return NULL;
-}
-
-/* Block steps per second of T threads stepping at once; best of `tries`. */
-static double floor_rate(int threads, double seconds, int tries)
-{
-    uint64_t iters = 1 << 16;
-    for (;;) {  /* calibrate on one thread */
-        double t0 = now_s();
-        floor_sink ^= floor_loop(iters);
-        double t = now_s() - t0;
-        if (t > seconds / 4 || iters > (1ull << 40)) {
-            iters = (uint64_t)((double)iters * seconds / (t > 1e-9 ? t : 1e-9)) + 1;
-            break;
-        }
-        iters *= 4;
-    }
-    double best = 0;
-    pthread_t tid[256];
-    if (threads > 256) threads = 256;
-    for (int r = 0; r < tries; r++) {
-        pthread_barrier_t go;
-        pthread_barrier_init(&go, NULL, (unsigned)threads + 1);
-        floor_arg_t a = {iters, &go};
-        int started = 0;
-        for (; started < threads; started++)
-            if (pthread_create(&tid[started], NULL, floor_thread, &a)) break;
-        if (started < threads) {  /* could not start them all: release and give up */
-            fprintf(stderr, "bench_cpu_align: floor: only %d of %d threads started\n", started, threads);
-            exit(2);
-        }
-        pthread_barrier_wait(&go);
-        double t0 = now_s();
-        for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
-        double t = now_s() - t0;
-        pthread_barrier_destroy(&go);
-        double rate = (double)threads * (double)iters * FLOOR_STEPS_PER_ITER / t;
-        if (rate > best) best = rate;
-    }
-    return best;
-}
 
 /* ---- one cell: a tool, a thread count, a query ------------------------------------- */
 
@@ -440,9 +266,9 @@ static void cell_measure(tool_t tool, const cellcfg_t *c, cellres_t *res)
         state = &os;
         run = run_ours;
     }
-    double t0 = now_s();
+    double t0 = bu_now_s();
     run(state, c, res);
-    res->first_s = now_s() - t0;
+    res->first_s = bu_now_s() - t0;
     if (!res->ok) goto done;
     cellres_t first = *res;
     int reps = c->reps;
@@ -460,9 +286,9 @@ static void cell_measure(tool_t tool, const cellcfg_t *c, cellres_t *res)
     double *t = calloc((size_t)reps, sizeof *t);
     for (int i = 0; i < reps; i++) {
         cellres_t r = {0};
-        double a = now_s();
+        double a = bu_now_s();
         run(state, c, &r);
-        t[i] = now_s() - a;
+        t[i] = bu_now_s() - a;
         if (!r.ok || r.found != first.found || (r.found && (r.distance != first.distance || r.end != first.end))) {
             snprintf(res->msg, sizeof res->msg, "runs disagree (%.120s)", r.ok ? "result" : r.msg);
             res->ok = 0;
@@ -470,7 +296,7 @@ static void cell_measure(tool_t tool, const cellcfg_t *c, cellres_t *res)
             goto done;
         }
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    qsort(t, (size_t)reps, sizeof *t, bu_cmp_double);
     res->reps = reps;
     res->median_s = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
     free(t);
@@ -497,12 +323,12 @@ static void cell_run(tool_t tool, const cellcfg_t *c, double limit_s, cellres_t 
     }
     close(fd[1]);
     size_t got = 0;
-    double deadline = limit_s > 0 ? now_s() + limit_s : 0;
+    double deadline = limit_s > 0 ? bu_now_s() + limit_s : 0;
     int timed_out = 0;
     while (got < sizeof *res) {
         int wait_ms = -1;
         if (deadline > 0) {
-            double left = deadline - now_s();
+            double left = deadline - bu_now_s();
             if (left <= 0) { timed_out = 1; break; }
             wait_ms = (int)(left * 1000) + 1;
         }
@@ -549,6 +375,7 @@ static const char *base_name(const char *p)
 
 int main(int argc, char **argv)
 {
+    bu_prog = "bench_cpu_align";
     const char *label = NULL, *thr_list = "1,all", *tool_list = "edlib,bitvector,auto,wavefront";
     int reps = 5, dna = 0, header = 1;
     int64_t k = -1, edlib_k = INT64_MIN;
@@ -607,7 +434,7 @@ int main(int argc, char **argv)
         char buf[256];
         snprintf(buf, sizeof buf, "%s", thr_list);
         for (char *s = strtok(buf, ","); s && n_thr < BA_MAX_THREADS; s = strtok(NULL, ",")) {
-            int t = !strcmp(s, "all") ? usable_cpus() : atoi(s);
+            int t = !strcmp(s, "all") ? bu_usable_cpus() : atoi(s);
             if (t < 1) { fprintf(stderr, "bench_cpu_align: bad thread count %s\n", s); return 2; }
             int dup = 0;
             for (int j = 0; j < n_thr; j++) dup |= thr[j] == t;
@@ -616,7 +443,7 @@ int main(int argc, char **argv)
     }
 
     size_t n_sz;
-    uint8_t *target = read_file(argv[i], &n_sz);
+    uint8_t *target = bu_read_file(argv[i], &n_sz);
     if (!target) return 2;
     uint64_t n = n_sz;
     if (use[T_EDLIB] && n > INT32_MAX) {
@@ -626,13 +453,13 @@ int main(int argc, char **argv)
     if (!label) label = base_name(argv[i]);
 
     /* header: device, floor, definitions */
-    print_device();
+    bu_print_device();
     double frate[BA_MAX_THREADS];
     printf("# floor: Myers 64-row block steps (20 64-bit ALU ops each), columns of %d blocks chained by hin/hout, "
            "registers only; rate(T) = block steps/s of T threads at once (best of 5 x %.2f s):",
-           FLOOR_CHAINS, floor_s);
+           BU_FLOOR_CHAINS, floor_s);
     for (int j = 0; j < n_thr; j++) {
-        frate[j] = floor_rate(thr[j], floor_s, 5);
+        frate[j] = bu_floor_rate(thr[j], floor_s, 5);
         printf(" T=%d %.3f G", thr[j], frate[j] / 1e9);
     }
     printf("\n# floor time = n * ceil(m/64) / rate(T); x_floor = median_s / floor time (1.00 = at the floor; "
@@ -655,7 +482,7 @@ int main(int argc, char **argv)
     int mismatches = 0, failures = 0;
     for (int qi = i + 1; qi < argc; qi++) {
         size_t m;
-        uint8_t *q = read_file(argv[qi], &m);
+        uint8_t *q = bu_read_file(argv[qi], &m);
         if (!q) { failures++; continue; }
         if (m == 0) { fprintf(stderr, "bench_cpu_align: %s is empty\n", argv[qi]); free(q); failures++; continue; }
         const char *qname = base_name(argv[qi]);

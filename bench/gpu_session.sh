@@ -5,13 +5,29 @@
 # Logs go to $OUT (or ./gpu-out).
 #   bash bench/gpu_session.sh MODE[,MODE...] [CARRY_DIR]
 #   MODE: test | sass | bench | e2e | peers | grid | multi | mpeers | align |
-#         apeers | all
+#         apeers | global | gpeers | all
 #   (multi: pattern sets on the GPU; mpeers: pattern sets on the CPU beside
 #   Hyperscan, grep and rg: bench/run_multi.sh; align: `align` on the GPU --
 #   its tests with CUDA, compute-sanitizer, bench_gpu_align; apeers: `align`
-#   on the CPU beside edlib: bench/run_align.sh, ALIGN_ARGS passed on)
+#   on the CPU beside edlib: bench/run_align.sh, ALIGN_ARGS passed on;
+#   global: `align --mode global` (issue 5) on the GPU -- test_global_diff
+#   (WM_TEST_SCALE=2) and tests/cli/test_global.sh, compute-sanitizer on small
+#   single pairs and a small pairs run, then bench/run_global.sh --backend
+#   cuda (prep_global.sh, bench_global grid/long/pairs beside edlib, the CLI
+#   end to end) into $OUT/global_gpu/; GLOBAL_TESTS=0 skips the tests and
+#   the sanitizer, GLOBAL_GPU_PARTS [grid,long,pairs,e2e] picks the parts;
+#   gpeers: the same on the CPU backend (-j 1,ncores) beside edlib into
+#   $OUT/global_cpu/, GLOBAL_CPU_PARTS [grid,long,pairs]; add slow (edlib
+#   and one thread on rand1M) in a call of its own. Each bench_global call is
+#   limited to GLOBAL_STEP_S [400] s, each sanitizer run to GLOBAL_SAN_S [90].
+#   With 10 minutes a call, e.g.: GLOBAL_GPU_PARTS=grid global (tests,
+#   sanitizer, grid), then GLOBAL_TESTS=0 GLOBAL_GPU_PARTS=long,pairs,e2e
+#   global, then GLOBAL_CPU_PARTS=grid,long gpeers, then
+#   GLOBAL_CPU_PARTS=pairs gpeers, then GLOBAL_CPU_PARTS=slow gpeers.)
 # CARRY_DIR (default .gpu) holds what the machine cannot fetch: the chrX
-# FASTA.gz from shared/data and Debian .debs (zlib1g-dev, the peer tools).
+# FASTA.gz from shared/data, for global the E. coli FASTA.gz
+# (dna/ecoli_k12_mg1655.fa.gz), and Debian .debs (zlib1g-dev, the peer tools,
+# edlib).
 set -u
 modes=${1:-all}
 carry=${2:-.gpu}
@@ -31,7 +47,8 @@ if [ ! -f /usr/include/zlib.h ] && ls "$carry"/zlib1g-dev*.deb >/dev/null 2>&1; 
   extra+=(-DZLIB_INCLUDE_DIR=/tmp/zprefix/usr/include -DZLIB_LIBRARY="$lib/libz.so")
 fi
 # peer tools (Hyperscan, agrep, tre-agrep) from carried .debs
-if { want peers || want grid || want mpeers || want multi || want apeers; } && ls "$carry"/debs/*.deb >/dev/null 2>&1; then
+if { want peers || want grid || want mpeers || want multi || want apeers || want global || want gpeers; } &&
+   ls "$carry"/debs/*.deb >/dev/null 2>&1; then
   eval "$(bash bench/peers/unpack_debs.sh "$carry/debs" /tmp/peerprefix)"
   extra+=(-DCMAKE_PREFIX_PATH=/tmp/peerprefix/usr)
 fi
@@ -196,5 +213,56 @@ fi
 if want apeers; then
   log "align on the CPU beside edlib on $jobs cores"
   bash bench/run_align.sh ${ALIGN_ARGS:-} build-gpu "$jobs" 2>&1 | tee "$out/align_peers.log"
+fi
+if want global; then
+  if [ "${GLOBAL_TESTS:-1}" != 0 ]; then
+    log "global: tests with the CUDA backend"
+    if [ -x ./build-gpu/tests/test_global_diff ]; then
+      WM_TEST_SCALE=2 timeout 300 ./build-gpu/tests/test_global_diff > "$out/global_diff.log" 2>&1
+      echo "test_global_diff (WM_TEST_SCALE=2) rc=$?" | tee -a "$out/session.log"
+      grep -E "^cuda|passed|FAIL" "$out/global_diff.log" | head -10 | tee -a "$out/session.log"
+    else
+      echo "test_global_diff: not built" | tee -a "$out/session.log"
+    fi
+    if [ -f tests/cli/test_global.sh ]; then
+      timeout 300 bash tests/cli/test_global.sh ./build-gpu/warpmatch "$PWD" > "$out/global_cli.log" 2>&1
+      echo "test_global.sh rc=$? $(tail -1 "$out/global_cli.log")" | tee -a "$out/session.log"
+    else
+      echo "tests/cli/test_global.sh: missing" | tee -a "$out/session.log"
+    fi
+    san_s=${GLOBAL_SAN_S:-90}
+    log "global: compute-sanitizer (exit 99 = errors found, 124 = stopped after $san_s s)"
+    # small inputs: 1,500-base pairs (one ~5% mutated, one random), 300 read
+    # pairs of 150 bases from lambda phage with 0-10% edits (bench/gen_pairs.c)
+    gp=./build-gpu/bench/gen_pairs
+    $gp random 1500 11 /tmp/gq.seq && $gp mutate /tmp/gq.seq /tmp/gm.seq 12 0.04 0.01 1 2>/dev/null &&
+      $gp random 1500 13 /tmp/gr.seq && $gp reads data/lambda_phage.fa 300 150 0.10 5 /tmp/ga.fa /tmp/gb.fa 2>/dev/null
+    san() {  # TOOL ARGS: one sanitizer run of `warpmatch align --mode global --backend cuda ARGS`
+      timeout "$san_s" compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 5 ./build-gpu/warpmatch align \
+        --mode global --backend cuda $2 > "$out/sanitizer_tmp.log" 2>&1
+      echo "$1 [global $2]: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer_tmp.log" | head -1)" | tee -a "$out/session.log"
+    }
+    for args in "--algo bitvector /tmp/gq.seq /tmp/gm.seq" "--algo bitvector --cigar /tmp/gq.seq /tmp/gr.seq" \
+                "--algo dp /tmp/gq.seq /tmp/gm.seq" "--algo four-russians /tmp/gq.seq /tmp/gr.seq" \
+                "--pairs --cigar /tmp/ga.fa /tmp/gb.fa" "--pairs --algo dp /tmp/ga.fa /tmp/gb.fa"; do
+      san memcheck "$args"
+    done
+    for args in "--algo bitvector /tmp/gq.seq /tmp/gr.seq" "--algo dp /tmp/gq.seq /tmp/gm.seq" \
+                "--algo four-russians /tmp/gq.seq /tmp/gr.seq" "--pairs /tmp/ga.fa /tmp/gb.fa"; do
+      san racecheck "$args"
+    done
+  fi
+  log "global: bench/run_global.sh --backend cuda (inputs: bench/prep_global.sh)"
+  STEP_S=${GLOBAL_STEP_S:-400} CARRY=$carry bash bench/run_global.sh --backend cuda --only "${GLOBAL_GPU_PARTS:-grid,long,pairs,e2e}" \
+    "$out/global_gpu" build-gpu "$jobs" > "$out/global_gpu.log" 2>&1
+  echo "run_global.sh --backend cuda rc=$?" | tee -a "$out/session.log"
+  grep -E "^run_global|!!!" "$out/global_gpu.log" | tee -a "$out/session.log"
+fi
+if want gpeers; then
+  log "global on the CPU (-j 1,$jobs) beside edlib: bench/run_global.sh --backend cpu"
+  STEP_S=${GLOBAL_STEP_S:-400} CARRY=$carry bash bench/run_global.sh --backend cpu --only "${GLOBAL_CPU_PARTS:-grid,long,pairs}" \
+    "$out/global_cpu" build-gpu "$jobs" > "$out/global_cpu.log" 2>&1
+  echo "run_global.sh --backend cpu rc=$?" | tee -a "$out/session.log"
+  grep -E "^run_global|!!!" "$out/global_cpu.log" | tee -a "$out/session.log"
 fi
 log "done"

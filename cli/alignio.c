@@ -87,7 +87,7 @@ static int check_records(const wm_cli_input_t *in, uint64_t max_len) {
         uint64_t len;
         char what[NAME_MAX_MSG + 1100];
         (void)wm_cli_input_rec(in, r, &len);
-        if (len > 0 && (max_len == 0 || len <= max_len))
+        if ((len > 0 || in->allow_empty) && (max_len == 0 || len <= max_len))
             continue;
         if (!in->is_file)
             snprintf(what, sizeof what, "the %s", in->role);
@@ -115,6 +115,9 @@ static int check_records(const wm_cli_input_t *in, uint64_t max_len) {
 int wm_cli_input_open(wm_cli_input_t *in, const char *role, const char *arg, int raw,
                       uint64_t max_len) {
     struct stat st;
+    int allow_empty = in->allow_empty;
+    memset(in, 0, sizeof *in);
+    in->allow_empty = allow_empty;
     in->role = role;
     in->arg = arg;
     in->n_rec = 1;

@@ -33,13 +33,16 @@ typedef struct {
     size_t n_rec;
     uint64_t one[2];           /* starts of a single record (literal, plain)    */
     uint8_t *joined;           /* a mapped plain file without its blanks (owned) */
+    int allow_empty;           /* set before opening: empty records are fine
+                                  (global mode)                                 */
 } wm_cli_input_t;
 
 /* Classify and read `arg` as the input `role` ("query" or "target"). raw != 0
 ** reads plain files byte for byte (alphabet text). Every record must be
-** non-empty and, when max_len > 0, at most max_len bytes. Returns 0, or -1
-** after printing a "warpmatch: ..." message that names the file and record.
-** *in must be zeroed first; close it with wm_cli_input_close in either case. */
+** non-empty (unless in->allow_empty) and, when max_len > 0, at most max_len
+** bytes. Returns 0, or -1 after printing a "warpmatch: ..." message that
+** names the file and record. *in must be zeroed first (allow_empty may then
+** be set); close it with wm_cli_input_close in either case. */
 int wm_cli_input_open(wm_cli_input_t *in, const char *role, const char *arg, int raw,
                       uint64_t max_len);
 void wm_cli_input_close(wm_cli_input_t *in);

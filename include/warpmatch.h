@@ -230,13 +230,28 @@ typedef enum { WM_ALIGN_INFIX = 0, WM_ALIGN_GLOBAL = 1 } wm_align_mode_t;
 
 typedef enum {
     WM_ALIGN_ALGO_AUTO = 0,
-    WM_ALIGN_ALGO_WAVEFRONT = 1,  /* GPU: paper 000's HMM scheme (chunks of s + 2m,
-                                     one block per chunk, an anti-diagonal wavefront
-                                     over a 3 x (m+1) buffer in shared memory);
-                                     CPU: Sellers' DP one column at a time        */
-    WM_ALIGN_ALGO_BITVECTOR = 2   /* Myers/Hyyro bit-parallel DP over several words
-                                     a column, Ukkonen-banded when k is given       */
+    WM_ALIGN_ALGO_WAVEFRONT = 1,  /* the plain DP ("dp"). infix: GPU = paper 000's
+                                     HMM scheme (chunks of s + 2m, one block per
+                                     chunk, an anti-diagonal wavefront over 3 x
+                                     (m+1) cells in shared memory), CPU = Sellers'
+                                     DP a column at a time. global: the DP on
+                                     anti-diagonals (CPU and GPU), the baseline
+                                     paper 001 compares with                     */
+    WM_ALIGN_ALGO_BITVECTOR = 2,  /* Myers/Hyyro bit-parallel DP over several words
+                                     a column, Ukkonen-banded                      */
+    WM_ALIGN_ALGO_FOUR_RUSSIANS = 3 /* global only: paper 001's t-blocks looked up
+                                     in a table of every (A, B, C, E), blocks on
+                                     anti-diagonals in parallel                    */
 } wm_align_algo_t;
+#define WM_ALIGN_ALGO_DP WM_ALIGN_ALGO_WAVEFRONT
+
+/* Four-Russians block sizes: 1 .. WM_FR_MAX_T. t = 5 would need a table of
+** 4^10 * 3^10 entries (DNA) or 2^25 * 3^10 (any alphabet), 124 GB or more. */
+#define WM_FR_MAX_T 4
+
+/* The plain DP and the Four-Russians method visit every cell: they take
+** pairs of at most this many cells (m * n), about a minute of one core. */
+#define WM_ALIGN_MAX_CELLS (1ull << 37)
 
 /* Longest query wm_align accepts (bytes): 4 Mi. Its match-mask tables take
 ** 257 * m / 8 bytes with the bytes alphabet (135 MB at the limit). */
@@ -253,6 +268,8 @@ typedef struct {
     int case_insensitive;      /* fold ASCII case [0]                            */
     wm_alphabet_t alphabet;    /* DNA: case folded, U = T, and only A, C, G, T
                                   match (N matches nothing, not even N) [bytes]  */
+    int fr_t;                  /* four-russians block size t, 1 .. WM_FR_MAX_T;
+                                  0 = automatic (3) [0]                          */
 } wm_align_opts_t;
 
 wm_align_opts_t wm_align_opts_default(void);
@@ -271,20 +288,61 @@ typedef struct {
     size_t n;                  /* 0 when nothing is within max_distance          */
 } wm_alignments_t;
 
-/* Align query (m bytes, m >= 1) to target (n bytes, n >= 0) with options o
-** (NULL = defaults). On WM_OK, out holds 0 or 1 alignments (more with
-** all_ends); free with wm_alignments_free. An empty target gives distance m
-** at [0, 0). Errors: WM_PATTERN_EMPTY, WM_PATTERN_TOO_LONG (m > WM_MAX_QUERY),
-** WM_INVALID (NULL context, out, query, or target with n > 0; max_distance
-** < -1; unknown enum values), WM_NOMEM, WM_DEVICE, WM_DEVICE_NOMEM, and
-** WM_UNSUPPORTED for the GPU wavefront with m > 16,384. */
+/* Align query (m bytes; m >= 1 in infix mode) to target (n bytes, n >= 0)
+** with options o (NULL = defaults). On WM_OK, out holds 0 or 1 alignments
+** (more with all_ends); free with wm_alignments_free. An empty target gives
+** distance m at [0, 0). Errors: WM_PATTERN_EMPTY (infix), WM_PATTERN_TOO_LONG
+** (m > WM_MAX_QUERY), WM_INVALID (NULL context, out, query with m > 0, or
+** target with n > 0; max_distance < -1; fr_t out of range; four-russians in
+** infix mode; unknown enum values), WM_NOMEM, WM_DEVICE, WM_DEVICE_NOMEM,
+** and WM_UNSUPPORTED for the GPU infix wavefront with m > 16,384 and for
+** dp / four-russians on more than WM_ALIGN_MAX_CELLS cells. */
 wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m,
                    const uint8_t *target, uint64_t n, const wm_align_opts_t *o,
                    wm_alignments_t *out);
 void wm_alignments_free(wm_alignments_t *r);   /* NULL is a no-op */
 
-/* Names for the CLI and reports: "auto", "wavefront", "bitvector". */
+/* Names for the CLI and reports: "auto", "wavefront" (the plain DP, also
+** called "dp"), "bitvector", "four-russians". */
 const char *wm_align_algo_name(wm_align_algo_t a);
+
+/* Many independent pairs (reads against reads, a batch of candidates). Each
+** pair is aligned as wm_align would (mode, algo, max_distance, cigar, case,
+** alphabet from o; all_ends is ignored), and out[i] (n_pairs of them, filled
+** in) gets pair i's alignment; out[i].distance == WM_ALIGN_NONE when pair i
+** is over max_distance (its other fields are then 0 / NULL). Global mode
+** accepts empty sequences (distance = the other's length). On the CUDA
+** backend global bit-vector pairs of short sequences run many to a kernel,
+** one pair per thread; other pairs run one at a time. The results, CIGARs
+** included, are the same on every backend. Free the CIGARs with
+** wm_alignment_clear. Errors as wm_align; on an error nothing is left
+** allocated in out, and the context's message names the pair. */
+#define WM_ALIGN_NONE UINT64_MAX
+typedef struct {
+    const uint8_t *query;
+    size_t m;
+    const uint8_t *target;
+    uint64_t n;
+} wm_pair_t;
+wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pairs,
+                         const wm_align_opts_t *o, wm_alignment_t *out);
+void wm_alignment_clear(wm_alignment_t *a, size_t n);   /* frees CIGARs, zeroes */
+
+/* What the Four-Russians lookup table for opts (fr_t, alphabet) costs: it is
+** built on first use (on the context's threads) and kept in the context, so
+** this builds it if needed. key_strings = 1: keyed by the block's t query and
+** t target symbols as DNA codes, the paper's (A, B, C, E) (alphabet DNA;
+** blocks with another symbol, such as N, are computed directly); 0: keyed by
+** the t x t matrix of which symbols are equal (any alphabet). */
+typedef struct {
+    unsigned t;
+    int key_strings;
+    uint64_t entries;          /* keys x 3^t x 3^t                              */
+    uint64_t bytes;            /* entries x 2                                   */
+    double build_seconds;      /* wall time of the build                        */
+    int build_threads;
+} wm_fr_info_t;
+wm_status wm_align_fr_info(wm_context_t *cx, const wm_align_opts_t *o, wm_fr_info_t *info);
 
 /* ---- environment ------------------------------------------------------- */
 

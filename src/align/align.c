@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "align/align.h"
+#include "align/fr.h"
 #include "core/internal.h"
 
 wm_align_opts_t wm_align_opts_default(void) {
@@ -33,7 +34,15 @@ const char *wm_align_algo_name(wm_align_algo_t a) {
     case WM_ALIGN_ALGO_AUTO: return "auto";
     case WM_ALIGN_ALGO_WAVEFRONT: return "wavefront";
     case WM_ALIGN_ALGO_BITVECTOR: return "bitvector";
+    case WM_ALIGN_ALGO_FOUR_RUSSIANS: return "four-russians";
     default: return "unknown";
+    }
+}
+
+void wm_alignment_clear(wm_alignment_t *a, size_t n) {
+    for (size_t i = 0; a && i < n; i++) {
+        free(a[i].cigar);
+        memset(&a[i], 0, sizeof a[i]);
     }
 }
 
@@ -150,7 +159,7 @@ typedef struct {
     const wm_aq_t *aq;
     const uint8_t *t;
     wm_alignment_t *a;
-    int cigar, global;
+    int cigar;
     atomic_int failed;         /* 1 out of memory, 2 a CIGAR that disagrees */
 } finish_t;
 
@@ -158,42 +167,140 @@ static void finish_one(void *arg, size_t i, int tid) {
     (void)tid;
     finish_t *F = arg;
     wm_alignment_t *a = &F->a[i];
-    if (!F->global) {
-        a->start = wm_align_start(F->aq, F->t, a->end, a->distance);
-        if (a->start == UINT64_MAX) {          /* its tables could not be allocated */
-            a->start = a->end;
-            atomic_store(&F->failed, 1);
-            return;
-        }
+    a->start = wm_align_start(F->aq, F->t, a->end, a->distance);
+    if (a->start == UINT64_MAX) {              /* its tables could not be allocated */
+        a->start = a->end;
+        atomic_store(&F->failed, 1);
+        return;
     }
     if (!F->cigar) return;
     uint64_t d = 0;
-    a->cigar = wm_align_cigar(F->aq, F->t + a->start, a->end - a->start, &d);
+    a->cigar = wm_align_cigar(F->aq, F->t + a->start, a->end - a->start, a->distance, &d);
     if (!a->cigar) atomic_store(&F->failed, 1);
     else if (d != a->distance) atomic_store(&F->failed, 2);
 }
 
-static wm_status check_args(wm_context_t *cx, const uint8_t *query, size_t m,
-                            const uint8_t *target, uint64_t n, const wm_align_opts_t *o) {
-    if ((unsigned)o->mode > WM_ALIGN_GLOBAL || (unsigned)o->algo > WM_ALIGN_ALGO_BITVECTOR ||
+wm_status wm_align_check_opts(wm_context_t *cx, const wm_align_opts_t *o) {
+    if ((unsigned)o->mode > WM_ALIGN_GLOBAL || (unsigned)o->algo > WM_ALIGN_ALGO_FOUR_RUSSIANS ||
         (unsigned)o->alphabet > WM_ALPHABET_DNA || o->max_distance < -1) {
         wm_context_set_error(cx, "invalid alignment options");
         return WM_INVALID;
     }
-    if (m == 0) {
-        wm_context_set_error(cx, "the query is empty");
-        return WM_PATTERN_EMPTY;
+    if (o->fr_t < 0 || o->fr_t > WM_FR_MAX_T) {
+        wm_context_set_error(cx, "four-russians block size t = %d; it is 1 to %d (t = 5 "
+                             "would need a table of at least 124 GB)", o->fr_t, WM_FR_MAX_T);
+        return WM_INVALID;
     }
-    if (m > WM_MAX_QUERY) {
-        wm_context_set_error(cx, "the query has %zu symbols; at most %u are aligned", m,
-                             WM_MAX_QUERY);
-        return WM_PATTERN_TOO_LONG;
-    }
-    if (!query || (!target && n > 0)) {
-        wm_context_set_error(cx, "NULL query or target");
+    if (o->algo == WM_ALIGN_ALGO_FOUR_RUSSIANS && o->mode != WM_ALIGN_GLOBAL) {
+        wm_context_set_error(cx, "four-russians computes global edit distances only "
+                             "(use --mode global)");
         return WM_INVALID;
     }
     return WM_OK;
+}
+
+wm_status wm_align_check_pair(wm_context_t *cx, const uint8_t *query, size_t m,
+                              const uint8_t *target, uint64_t n, const wm_align_opts_t *o,
+                              const char *which) {
+    if (m == 0 && o->mode != WM_ALIGN_GLOBAL) {
+        wm_context_set_error(cx, "%sthe query is empty", which);
+        return WM_PATTERN_EMPTY;
+    }
+    if (m > WM_MAX_QUERY) {
+        wm_context_set_error(cx, "%sthe query has %zu symbols; at most %u are aligned", which, m,
+                             WM_MAX_QUERY);
+        return WM_PATTERN_TOO_LONG;
+    }
+    if ((!query && m > 0) || (!target && n > 0)) {
+        wm_context_set_error(cx, "%sNULL query or target", which);
+        return WM_INVALID;
+    }
+    int every_cell = o->mode == WM_ALIGN_GLOBAL && (o->algo == WM_ALIGN_ALGO_WAVEFRONT ||
+                                                    o->algo == WM_ALIGN_ALGO_FOUR_RUSSIANS);
+    if (every_cell && m > 0 && n > WM_ALIGN_MAX_CELLS / m) {
+        wm_context_set_error(cx, "%s%zu x %llu = %.3g cells: %s visits every cell and takes "
+                             "at most 2^37 (%.3g); use --algo bitvector", which, m,
+                             (unsigned long long)n, (double)m * (double)n,
+                             o->algo == WM_ALIGN_ALGO_WAVEFRONT ? "the plain DP" : "four-russians",
+                             (double)WM_ALIGN_MAX_CELLS);
+        return WM_UNSUPPORTED;
+    }
+    return WM_OK;
+}
+
+/* ---- global mode ---------------------------------------------------------- */
+
+/* The distance of one pair by the chosen algorithm on the context's backend.
+** limit >= 0: exact when <= limit, else some value > limit. */
+static wm_status global_distance(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                                 const wm_align_opts_t *o, int64_t limit, uint64_t *d) {
+    uint64_t m = aq->m;
+    if (m == 0 || n == 0) {
+        *d = m + n;
+        return WM_OK;
+    }
+    int gpu = cx->backend == WM_BACKEND_CUDA;
+    switch (o->algo) {
+    case WM_ALIGN_ALGO_WAVEFRONT:
+        return gpu ? wm_cuda_global_dp(cx, aq, y, n, limit, d) : wm_global_dp(aq, y, n, limit, d);
+    case WM_ALIGN_ALGO_FOUR_RUSSIANS: {
+        const wm_fr_table_t *tab;
+        wm_status st = wm_fr_table_get(cx, wm_fr_pick_t(o), wm_fr_pick_strings(aq), &tab);
+        if (st != WM_OK) return st;
+        return gpu ? wm_cuda_global_fr(cx, aq, y, n, tab, limit, d)
+                   : wm_global_fr(cx, aq, y, n, tab, limit, d);
+    }
+    default:
+        if (gpu) return wm_cuda_global(cx, aq, y, n, limit, d);
+        *d = wm_global_distance(aq, y, n, limit);
+        return *d == UINT64_MAX ? WM_NOMEM : WM_OK;
+    }
+}
+
+/* The CIGAR always comes from the canonical traceback (traceback.c), whatever
+** found the distance. */
+wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, const uint8_t *y,
+                              uint64_t n, const wm_align_opts_t *o, wm_alignment_t *a,
+                              int *found, int use_pool) {
+    wm_aq_t aq;
+    wm_status st = wm_aq_make(&aq, query, m, o);
+    if (st != WM_OK) return st;
+    uint64_t d;
+    *found = 0;
+    st = global_distance(cx, &aq, y, n, o, o->max_distance, &d);
+    if (st != WM_OK || (o->max_distance >= 0 && d > (uint64_t)o->max_distance)) goto done;
+    *found = 1;
+    a->distance = d;
+    a->start = 0;
+    a->end = n;
+    a->cigar = NULL;
+    if (o->cigar) {
+        wm_pool_t *pool = use_pool ? cx->pool : NULL;
+        if (cx->backend == WM_BACKEND_CUDA && m > 0 && n > 0 && n <= WM_CU_GLOBAL_MAX_N) {
+            /* the forward pass on the GPU, the segments and the walk here */
+            wm_tb_plan_t plan;
+            wm_tb_ckpts_t ck = {0};
+            wm_tb_plan(&plan, m, n, d, aq.n_words, pool ? wm_pool_size(pool) : 1);
+            if (wm_tb_ckpts_alloc(&ck, &plan) < 0) st = WM_NOMEM;
+            else st = wm_cuda_global_ckpts(cx, &aq, y, n, d, &plan, &ck);
+            if (st == WM_OK) {
+                a->cigar = wm_align_cigar_ex(&aq, y, n, d, pool, &plan, &ck);
+                if (!a->cigar) st = WM_NOMEM;
+            }
+            wm_tb_ckpts_free(&ck);
+        } else {
+            a->cigar = wm_align_cigar_ex(&aq, y, n, d, pool, NULL, NULL);
+            if (!a->cigar) st = WM_NOMEM;
+        }
+        if (st != WM_OK) {
+            free(a->cigar);
+            a->cigar = NULL;
+            *found = 0;
+        }
+    }
+done:
+    wm_aq_free(&aq);
+    return st;
 }
 
 wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8_t *target,
@@ -203,8 +310,23 @@ wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8
     out->n = 0;
     cx->errmsg[0] = 0;
     wm_align_opts_t opts = o ? *o : wm_align_opts_default();
-    wm_status st = check_args(cx, query, m, target, n, &opts);
+    wm_status st = wm_align_check_opts(cx, &opts);
+    if (st == WM_OK) st = wm_align_check_pair(cx, query, m, target, n, &opts, "");
     if (st != WM_OK) return st;
+    if (opts.mode == WM_ALIGN_GLOBAL) {
+        wm_alignment_t one;
+        int found = 0;
+        st = wm_align_global_one(cx, query, m, target, n, &opts, &one, &found, 1);
+        if (st != WM_OK || !found) return st;
+        out->a = malloc(sizeof *out->a);
+        if (!out->a) {
+            free(one.cigar);
+            return WM_NOMEM;
+        }
+        out->a[0] = one;
+        out->n = 1;
+        return WM_OK;
+    }
     wm_align_algo_t algo = opts.algo == WM_ALIGN_ALGO_AUTO ? WM_ALIGN_ALGO_BITVECTOR : opts.algo;
 
     wm_aq_t aq;
@@ -214,13 +336,7 @@ wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8
     wm_best_t best = {UINT64_MAX, UINT64_MAX};
     wm_endvec_t ends = {0};
 
-    if (opts.mode == WM_ALIGN_GLOBAL) {
-        best.d = wm_global_distance(&aq, target, n);
-        best.end = n;
-        if (best.d == UINT64_MAX) { st = WM_NOMEM; goto done; }
-        if (limit >= 0 && best.d > (uint64_t)limit) goto done;
-        if (wm_endvec_push(&ends, n)) { st = WM_NOMEM; goto done; }
-    } else {
+    {
         /* End 0, the empty substring, costs m. */
         if (limit < 0 || m <= (uint64_t)limit) best = (wm_best_t){m, 0};
         st = find_ends(cx, &aq, target, n, algo, limit, m + kcap, -1, NULL, &best);
@@ -245,7 +361,7 @@ wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8
         out->a[i].end = ends.a[i];
         out->a[i].start = 0;
     }
-    finish_t F = {&aq, target, out->a, opts.cigar, opts.mode == WM_ALIGN_GLOBAL, 0};
+    finish_t F = {&aq, target, out->a, opts.cigar, 0};
     atomic_init(&F.failed, 0);
     wm_pool_for(cx->pool, out->n, finish_one, &F);
     int failed = atomic_load(&F.failed);

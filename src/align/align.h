@@ -108,16 +108,104 @@ wm_status wm_cuda_infix(struct wm_context *cx, const wm_aq_t *aq, const uint8_t 
 ** that cannot be allocated. */
 uint64_t wm_align_start(const wm_aq_t *aq, const uint8_t *t, uint64_t end, uint64_t d);
 
-/* Global edit distance of query and y[0, n) (bit-vector, banded; memory as
-** wm_align_start). UINT64_MAX out of memory. */
-uint64_t wm_global_distance(const wm_aq_t *aq, const uint8_t *y, uint64_t n);
+/* ---- the driver's checks and one global pair (align.c), shared by wm_align
+** and wm_align_pairs (pairs.c) ---------------------------------------------- */
+struct wm_context;
+wm_status wm_align_check_opts(struct wm_context *cx, const wm_align_opts_t *o);
+/* One pair's sizes against what the mode and algorithm take; `which` prefixes
+** messages ("" for wm_align, "pair 12: " for wm_align_pairs). */
+wm_status wm_align_check_pair(struct wm_context *cx, const uint8_t *query, size_t m,
+                              const uint8_t *target, uint64_t n, const wm_align_opts_t *o,
+                              const char *which);
+/* One global pair on the context's backend into *a (its CIGAR malloc'd when
+** o->cigar); *found = 0 when it is over o->max_distance. use_pool: the
+** CIGAR's segments may use the context's threads (not from a pool task). */
+wm_status wm_align_global_one(struct wm_context *cx, const uint8_t *query, size_t m,
+                              const uint8_t *y, uint64_t n, const wm_align_opts_t *o,
+                              wm_alignment_t *a, int *found, int use_pool);
 
-/* The extended CIGAR ('=', 'X', 'I', 'D', SAM convention, target = reference)
-** of one optimal global alignment of the whole query with y[0, n), found in
-** memory linear in m + n (Hirschberg's split over bit-vector columns, small
-** blocks by a full DP). *d_out gets its distance. The same inputs always give
-** the same CIGAR. Returns a malloc'd string, or NULL out of memory. */
-char *wm_align_cigar(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t *d_out);
+/* ---- global mode ---------------------------------------------------------- */
+
+/* Global edit distance of query and y[0, n) by the bit-vector DP, Ukkonen-
+** banded. limit < 0: the exact distance (the band grows until the answer
+** fits). limit >= 0: the band is limit and the result is exact when <= limit,
+** else some value > limit (stops there). UINT64_MAX when the 2 * ceil(m / 64)
+** words of Pv / Mv cannot be had. */
+uint64_t wm_global_distance(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int64_t limit);
+
+/* The same by the plain DP on anti-diagonals (global_dp.c; one thread, three
+** diagonals of min(m, n) + 1 cells). With limit >= 0 it stops once two
+** consecutive anti-diagonals are wholly above limit (every path crosses one
+** of them; *d is then some value > limit). */
+wm_status wm_global_dp(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int64_t limit,
+                       uint64_t *d);
+
+/* The CIGAR ('=', 'X', 'I', 'D'; SAM convention, target = reference) of the
+** canonical optimal global alignment of the whole query with y[0, n): the one
+** the traceback from (m, n) takes when at every cell it prefers the diagonal
+** ('=' or 'X'), then 'I' (up), then 'D' (left) -- the first move whose cell
+** value plus its cost equals the current cell's. Every backend and kernel
+** that writes CIGARs (this one, the GPU pair kernel) follows this rule, so
+** all print the same bytes. Memory: the band's Pv / Mv at checkpoints and
+** for one segment of columns at a time (traceback.c). d_known: the distance
+** when the caller knows it (sets the band), else UINT64_MAX. *d_out gets the
+** distance. Returns a malloc'd string, or NULL out of memory. */
+char *wm_align_cigar(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t d_known,
+                     uint64_t *d_out);
+
+/* The traceback's plan for one pair of distance d: the band (diagonals
+** dlo .. dhi), its widest column in words, and checkpoints every S columns
+** (n_seg of them, at columns 0, S, 2S, ...), with segments sized for
+** `threads` recomputing at once. */
+typedef struct {
+    uint64_t m, n;
+    int64_t dlo, dhi;
+    size_t band_words;
+    uint64_t S, n_seg;
+} wm_tb_plan_t;
+void wm_tb_plan(wm_tb_plan_t *p, uint64_t m, uint64_t n, uint64_t d, size_t n_words, int threads);
+/* The query blocks live at column j: fb .. lb. */
+size_t wm_tb_fb(const wm_tb_plan_t *p, uint64_t j);
+size_t wm_tb_lb(const wm_tb_plan_t *p, uint64_t j);
+/* Checkpoint k: top[k] = D[64 fb][k S], and Pv then Mv of blocks fb .. lb of
+** column k S at w + off[k]. */
+typedef struct {
+    uint64_t n;
+    uint64_t *top;
+    size_t *off;
+    uint64_t *w;
+} wm_tb_ckpts_t;
+int wm_tb_ckpts_alloc(wm_tb_ckpts_t *c, const wm_tb_plan_t *p);     /* 0 or -1 */
+void wm_tb_ckpts_free(wm_tb_ckpts_t *c);
+/* wm_align_cigar with the distance known, segments recomputed on `pool`
+** (NULL: this thread), and optionally a plan and its checkpoints made
+** elsewhere (the GPU); NULL: made here. */
+struct wm_pool;
+char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t d,
+                        struct wm_pool *pool, const wm_tb_plan_t *plan,
+                        const wm_tb_ckpts_t *ckpts);
+
+/* CUDA (global_cuda.cu, dp_cuda.cu; stubs in src/core/cuda_stub.c). One pair:
+** the distance by the bit-vector kernel (a wavefront of warps, each a stripe
+** of query rows, over the band) or the plain DP kernel. limit as above. */
+wm_status wm_cuda_global(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                         int64_t limit, uint64_t *d);
+/* The GPU kernel counts columns in 32 bits: longer targets run on the CPU. */
+#define WM_CU_GLOBAL_MAX_N ((uint64_t)INT32_MAX - 64)
+/* The traceback's checkpoints (plan, for distance d) from a bit-vector run on
+** the GPU with the same band: the same states the CPU's forward pass makes. */
+wm_status wm_cuda_global_ckpts(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y,
+                               uint64_t n, uint64_t d, const wm_tb_plan_t *plan,
+                               wm_tb_ckpts_t *ck);
+wm_status wm_cuda_global_dp(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y,
+                            uint64_t n, int64_t limit, uint64_t *d);
+/* Many short global pairs, one pair per thread (pairs_cuda.cu): pairs
+** idx[0 .. n_idx) of pairs[], each with m and n at most WM_CU_PAIR_MAX_LEN.
+** out[idx[i]] gets the distance (WM_ALIGN_NONE over the limit) and, with
+** o->cigar, the canonical CIGAR. */
+#define WM_CU_PAIR_MAX_LEN 1024u
+wm_status wm_cuda_pairs(struct wm_context *cx, const wm_pair_t *pairs, const size_t *idx,
+                        size_t n_idx, const wm_align_opts_t *o, wm_alignment_t *out);
 
 #ifdef __cplusplus
 }

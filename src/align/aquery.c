@@ -42,7 +42,7 @@ wm_status wm_aq_make(wm_aq_t *aq, const uint8_t *q, size_t m, const wm_align_opt
     else map_bytes(aq, o->case_insensitive);
     aq->q = q;
     aq->m = m;
-    aq->n_words = (m + 63) / 64;
+    aq->n_words = m ? (m + 63) / 64 : 1;      /* an empty query (global mode) keeps one */
     aq->peq = malloc((size_t)(aq->n_codes + 1) * aq->n_words * sizeof *aq->peq);
     if (!aq->peq) return WM_NOMEM;
     wm_aq_peq_fill(aq, q, m, 0, aq->peq);

@@ -5,10 +5,20 @@
 ** Global means the top row is not free: D[0][j] = j, so every column enters
 ** its first block with a horizontal delta of +1, and the first column is
 ** D[i][0] = i (all vertical deltas +1). Similar strings are the common case,
-** so the DP is Ukkonen-banded: with a bound k, column j computes only the
-** blocks holding rows j + dlo .. j + dhi, where every cell of an alignment
-** of cost <= k lies. The bound starts at |m - n| + 64 and grows until the
-** answer fits in it (cigar.c widens its first split the same way).
+** so the DP is banded by a bound k, two ways (as edlib does):
+**   - diagonals: every cell of an alignment of cost <= k lies on diagonals
+**     dlo .. dhi, so column j never computes blocks outside rows
+**     j + dlo .. j + dhi;
+**   - scores (Ukkonen's cutoff): a block whose every cell is above k (its
+**     bottom score >= k + 64) is dropped from either end of the column, and
+**     the block below the last is added only while the last block's bottom
+**     is within k + 1. Cells of value <= k are always computed exactly
+**     (their best predecessor is <= k too, so it was kept), hence the
+**     answer is exact when <= k.
+** The bound starts at |m - n| + 64 and doubles until the answer fits (a pass
+** that reaches row m returns a real alignment's cost, which bounds the next
+** k). The traceback (traceback.c) keeps the diagonal band only: its values
+** must be the same on every backend, and the GPU's stripes use that band.
 */
 #include <stdlib.h>
 
@@ -22,52 +32,90 @@ static inline uint64_t band_row(int64_t j, int64_t d, uint64_t L) {
     return r < 0 ? 0 : (uint64_t)r > L ? L : (uint64_t)r;
 }
 
-/* D[m][n] computed within band k (k >= |m - n|). Rows left above the band
-** keep growing by one a column and rows first entered below start one more
-** than the row above: both are costs of real alignments, so the result is
-** always the cost of some alignment, and exact when it is <= k. */
+/* D[m][n] when it is <= k; otherwise some value > k (an alignment's cost
+** when the pass reached row m, else k + 1, as early as a column shows that
+** nothing is left within k). pv, mv, sc: ceil(m / 64) words each; sc[w] is
+** the score at block w's bottom row. */
 static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t k,
-                       uint64_t *pv, uint64_t *mv) {
+                       uint64_t *pv, uint64_t *mv, uint64_t *sc) {
     size_t W = aq->n_words;
     uint64_t m = aq->m;
     int64_t s = (int64_t)m - (int64_t)n, kk = (int64_t)k;
     int64_t dlo = s - kk > -kk ? s - kk : -kk, dhi = s + kk < kk ? s + kk : kk;
-    size_t fb = blk(band_row(0, dlo, m)), lb = blk(band_row(0, dhi, m));
-    uint64_t top = 64 * (uint64_t)fb;                /* the value at row 64 * fb */
-    for (size_t w = fb; w <= lb; w++) { pv[w] = ~0ull; mv[w] = 0; }
+    size_t fb = 0, lb = blk(band_row(0, dhi, m));
+    uint64_t top = 0;                                /* D[64 fb][j] */
+    for (size_t w = 0; w <= lb; w++) { pv[w] = ~0ull; mv[w] = 0; sc[w] = 64 * (uint64_t)(w + 1); }
     for (uint64_t j = 1; j <= n; j++) {
-        size_t nlb = blk(band_row((int64_t)j, dhi, m)), nfb = blk(band_row((int64_t)j, dlo, m));
-        for (; lb < nlb; lb++) { pv[lb + 1] = ~0ull; mv[lb + 1] = 0; }
-        for (; fb < nfb; fb++)
-            top += (uint64_t)((int64_t)__builtin_popcountll(pv[fb]) - __builtin_popcountll(mv[fb]));
+        /* the diagonal band's ends for this column */
+        size_t dfb = blk(band_row((int64_t)j, dlo, m)), dlb = blk(band_row((int64_t)j, dhi, m));
+        while (fb < dfb && fb < lb) top = sc[fb++];
+        if (lb > dlb && dlb >= fb) lb = dlb;
         const uint64_t *eq = aq->peq + (size_t)aq->code[y[j - 1]] * W;
-        int h = 1;                                   /* D[0][j] - D[0][j-1] */
-        for (size_t w = fb; w <= lb; w++) h = wm_bv_step(&pv[w], &mv[w], eq[w], h);
+        int h = 1;                                   /* rows above fb grow by one */
+        for (size_t w = fb; w <= lb; w++) {
+            h = wm_bv_step(&pv[w], &mv[w], eq[w], h);
+            sc[w] += (uint64_t)(int64_t)h;
+        }
+        /* A block below joins, in this same column, while a cell in it could
+        ** still end an alignment within k: its rows r > b = 64 (lb + 1) have
+        ** D >= sc[lb] - (r - b) (now or a column ago: a cell below is reached
+        ** through row b) and at least (n - j) - (m - r) left to pay. It
+        ** enters with its previous column at one more a row than the row
+        ** above. */
+        while (lb < dlb) {
+            uint64_t prev = sc[lb] - (uint64_t)(int64_t)h, best = sc[lb] < prev ? sc[lb] : prev;
+            int64_t need = (int64_t)best + 64 * (int64_t)(lb + 1) + ((int64_t)n - (int64_t)j) - (int64_t)m;
+            if (need > (int64_t)k + 1) break;
+            lb++;
+            pv[lb] = ~0ull;
+            mv[lb] = 0;
+            sc[lb] = prev + 64;
+            h = wm_bv_step(&pv[lb], &mv[lb], eq[lb], h);
+            sc[lb] += (uint64_t)(int64_t)h;
+        }
         top++;
+        /* Drop a block none of whose cells can be on an alignment within k.
+        ** A cell r of block w has D >= sc[w] - (64 (w + 1) - r) and, to
+        ** finish, at least |(m - r) - (n - j)| more: for the last block that
+        ** is >= sc + 64 lb - 62 + (n - j) - m, for the first >= sc - 64 (fb
+        ** + 1) + (m - n) + j; and every cell is >= sc - 63. Cells that pass
+        ** both tests keep their exact values: the best predecessor of such a
+        ** cell passes them too. */
+        int64_t jn = (int64_t)n - (int64_t)j, mm = (int64_t)m, kk1 = (int64_t)k;
+        while (lb > fb && (sc[lb] >= k + 64 ||
+                           (int64_t)sc[lb] + 64 * (int64_t)lb - 62 + jn - mm > kk1))
+            lb--;
+        while (fb < lb && (sc[fb] >= k + 64 ||
+                           (int64_t)sc[fb] - 64 * (int64_t)(fb + 1) + mm - jn > kk1))
+            top = sc[fb++];
     }
-    /* row m is in the band of column n, so in blocks fb .. W - 1 */
-    uint64_t v = top;
-    for (uint64_t r = 64 * (uint64_t)fb; r < m; r++)
-        v += (uint64_t)(int64_t)wm_bv_vdelta(pv[r / 64], mv[r / 64], (unsigned)(r % 64));
-    return v;
+    size_t mb = blk(m);
+    if (lb < mb) return k + 1;                      /* row m was above k at the end */
+    uint64_t v = mb == fb ? top : sc[mb - 1];
+    unsigned r = (unsigned)((m - 1) % 64);
+    uint64_t mask = r == 63 ? ~0ull : (2ull << r) - 1;
+    return v + (uint64_t)((int64_t)__builtin_popcountll(pv[mb] & mask) -
+                          __builtin_popcountll(mv[mb] & mask));
 }
 
 /* Returns UINT64_MAX only when the 2 * ceil(m / 64) words of Pv/Mv cannot be
 ** had. */
-uint64_t wm_global_distance(const wm_aq_t *aq, const uint8_t *y, uint64_t n) {
+uint64_t wm_global_distance(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int64_t limit) {
     uint64_t m = aq->m;
     if (m == 0) return n;
     if (n == 0) return m;
-    uint64_t *pv = malloc(2 * aq->n_words * sizeof *pv);
+    uint64_t diff = m > n ? m - n : n - m;
+    if (limit >= 0 && diff > (uint64_t)limit) return diff;   /* no band holds it */
+    uint64_t *pv = malloc(3 * aq->n_words * sizeof *pv);
     if (!pv) return UINT64_MAX;
-    /* a result above the band is a real alignment's cost, so a band that
-    ** wide is the last one needed; a band of m + n is the whole matrix */
-    uint64_t k = (m > n ? m - n : n - m) + 64, d;
+    /* a result above the band that is a real alignment's cost bounds the
+    ** answer, so it is the last k needed; m + n holds every alignment */
+    uint64_t k = limit >= 0 ? (uint64_t)limit : diff + 64, d;
     for (;;) {
         if (k > m + n) k = m + n;
-        d = banded(aq, y, n, k, pv, pv + aq->n_words);
-        if (d <= k) break;
-        k = d <= 4 * k ? d : 4 * k;
+        d = banded(aq, y, n, k, pv, pv + aq->n_words, pv + 2 * aq->n_words);
+        if (d <= k || limit >= 0 || k == m + n) break;
+        k = d > k + 1 && d <= 2 * k ? d : 2 * k;
     }
     free(pv);
     return d;

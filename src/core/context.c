@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/internal.h"
+#include "align/fr.h"
 
 wm_context_opts_t wm_context_opts_default(void) {
     wm_context_opts_t o;
@@ -70,6 +71,7 @@ wm_status wm_context_new(const wm_context_opts_t *o, wm_context_t **out) {
 
 void wm_context_free(wm_context_t *cx) {
     if (!cx || cx->magic != WM_CONTEXT_MAGIC) return;
+    wm_fr_cache_free(cx);              /* before the GPU goes: tables hold device copies */
     if (cx->cuda) wm_cuda_context_free(cx);
     wm_pool_free(cx->pool);
     cx->magic = 0;

@@ -4,6 +4,7 @@
 #include "core/internal.h"
 #include "core/msearch.h"
 #include "align/align.h"
+#include "align/fr.h"
 
 #if !WM_HAVE_CUDA
 int wm_cuda_built(void) { return 0; }
@@ -37,6 +38,34 @@ wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t, u
                         wm_align_algo_t algo, int64_t limit, int64_t report_le,
                         wm_endvec_t *ends, wm_best_t *best) {
     (void)aq; (void)t; (void)n; (void)algo; (void)limit; (void)report_le; (void)ends; (void)best;
+    wm_context_set_error(cx, "this warpmatch was built without CUDA");
+    return WM_UNSUPPORTED;
+}
+wm_status wm_cuda_global(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                         int64_t limit, uint64_t *d) {
+    (void)aq; (void)y; (void)n; (void)limit; (void)d;
+    wm_context_set_error(cx, "this warpmatch was built without CUDA");
+    return WM_UNSUPPORTED;
+}
+wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                            int64_t limit, uint64_t *d) {
+    return wm_cuda_global(cx, aq, y, n, limit, d);
+}
+wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                            const wm_fr_table_t *tab, int64_t limit, uint64_t *d) {
+    (void)tab;
+    return wm_cuda_global(cx, aq, y, n, limit, d);
+}
+void wm_cuda_fr_table_free(wm_fr_table_t *tab) { (void)tab; }
+wm_status wm_cuda_global_ckpts(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                               uint64_t d, const wm_tb_plan_t *plan, wm_tb_ckpts_t *ck) {
+    (void)aq; (void)y; (void)n; (void)d; (void)plan; (void)ck;
+    wm_context_set_error(cx, "this warpmatch was built without CUDA");
+    return WM_UNSUPPORTED;
+}
+wm_status wm_cuda_pairs(wm_context_t *cx, const wm_pair_t *pairs, const size_t *idx, size_t n_idx,
+                        const wm_align_opts_t *o, wm_alignment_t *out) {
+    (void)pairs; (void)idx; (void)n_idx; (void)o; (void)out;
     wm_context_set_error(cx, "this warpmatch was built without CUDA");
     return WM_UNSUPPORTED;
 }

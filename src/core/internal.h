@@ -91,6 +91,8 @@ struct wm_context {
     int n_threads;
     wm_pool_t *pool;
     struct wm_cuda_state *cuda;    /* NULL unless backend is CUDA */
+    struct wm_fr_table *fr[2][5];  /* Four-Russians tables built so far, by
+                                      [strings][t] (src/align/fr_table.c)        */
     char errmsg[512];
 };
 #define WM_CONTEXT_MAGIC 0x776d6378u   /* "wmcx" */

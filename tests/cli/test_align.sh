@@ -417,15 +417,15 @@ expect_error "unknown short option" "^warpmatch: unknown option '-z'" align -z A
 expect_error "missing option value" "^warpmatch: option '-k' needs a value" align ACGT TTACGTTT -k
 expect_error "unknown --mode" "^warpmatch: unknown --mode 'local' \\(expected infix or global\\)" \
     align --mode local ACGT TTACGTTT
-expect_error "unknown --algo" "^warpmatch: unknown --algo 'myers' \\(expected auto, wavefront or bitvector\\)" \
+expect_error "unknown --algo" "^warpmatch: unknown --algo 'myers' \\(expected auto, wavefront, bitvector or four-russians\\)" \
     align --algo myers ACGT TTACGTTT
 expect_error "unknown --alphabet" "^warpmatch: unknown --alphabet" align --alphabet rna ACGT TTACGTTT
 expect_error "unknown --backend" "^warpmatch: unknown --backend 'gpu'" align --backend gpu ACGT TTACGTTT
 expect_error "--pairs, different counts" \
-    '^warpmatch: --pairs needs as many query records as target records; the query has 2, the target 3$' \
+    "^warpmatch: --pairs: missing mate: the query has 2 records and the target 3; target record 3 \\('.*'\\) has no mate$" \
     align --pairs q.fa t.fa
-expect_error "no arguments" '^warpmatch: align needs a QUERY and a TARGET \(0 arguments given\)' align
-expect_error "one argument" '^warpmatch: align needs a QUERY and a TARGET \(1 argument given\)' align ACGT
+expect_error "no arguments" '^warpmatch: align needs a QUERY and a TARGET, or --pairs and a pair file \(0 arguments given\)' align
+expect_error "one argument" '^warpmatch: align needs a QUERY and a TARGET, or --pairs and a pair file \(1 argument given\)' align ACGT
 expect_error "three arguments" '^warpmatch: align needs a QUERY and a TARGET' align ACGT ACGT ACGT
 run_in q.fa align - -
 check_rc "stdin twice" 2

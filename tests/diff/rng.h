@@ -1,14 +1,16 @@
 /*
 ** rng.h -- the differential tests' random numbers (splitmix64; nothing from
-** the library), one generator per test program, seeded by the test, and the
-** run settings every one of them reads.
+** the library), one generator per test program, seeded by the test, the run
+** settings every one of them reads, and the small helpers they all use.
 */
 #ifndef WM_TEST_RNG_H
 #define WM_TEST_RNG_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static uint64_t g_rng;
 
@@ -27,6 +29,52 @@ static uint64_t below(uint64_t n) { return rnd() % n; }
 static uint64_t range(uint64_t lo, uint64_t hi) { return lo + below(hi - lo + 1); }
 /* True with probability pct/100. */
 static int chance(unsigned pct) { return below(100) < pct; }
+
+/* Wall-clock seconds, for the tests' own time reports. */
+static inline double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Bytes as a quoted C-like string (at most `limit` of them) for reports. */
+static inline void print_bytes(FILE *f, const uint8_t *s, size_t n, size_t limit)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < n && i < limit; i++) {
+        uint8_t c = s[i];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+            fputc(c, f);
+        else
+            fprintf(f, "\\x%02x", c);
+    }
+    fputc('"', f);
+    if (n > limit)
+        fprintf(f, "...(%zu bytes)", n);
+}
+
+/* ASCII letters change case; other bytes stay. */
+static inline uint8_t flip_case(uint8_t c)
+{
+    if (c >= 'a' && c <= 'z') return (uint8_t)(c - 32);
+    if (c >= 'A' && c <= 'Z') return (uint8_t)(c + 32);
+    return c;
+}
+
+/* A byte of a DNA-alphabet sequence as real files have them: mostly ACGT,
+** some lowercase, N, U, other IUPAC codes and punctuation, a few of any
+** value. */
+static inline uint8_t rand_dna_byte(void)
+{
+    uint64_t r = below(1000);
+    if (r < 820) return (uint8_t)"ACGT"[below(4)];
+    if (r < 920) return (uint8_t)"acgt"[below(4)];
+    if (r < 950) return chance(70) ? 'N' : 'n';
+    if (r < 970) return chance(50) ? 'U' : 'u';
+    if (r < 990) return (uint8_t)"RYKMSWBDHV-*."[below(13)];
+    return (uint8_t)below(256);
+}
 
 /* The seed (argv[1], else WM_SEED, else default_seed), WM_TEST_SCALE (> 0,
 ** else 1), WM_CASE (one case only; *only keeps its value when unset) and

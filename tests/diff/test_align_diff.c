@@ -113,33 +113,11 @@ static double g_slow_t[3];           /* the three slowest random cases */
 static long g_slow_i[3] = { -1, -1, -1 };
 #define MAX_DETAILED_FAILURES 30
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static struct {
     long cases, d0, d_eq_m, end0, at_target_end, at_target_start, ties, many_ends, shorter,
         empty, across_chunk, pruned, m_big, n_big, full_checked;
     uint64_t ends, cigars;
 } g_cov;
-
-static void print_bytes(FILE *f, const uint8_t *s, size_t n, size_t limit)
-{
-    fputc('"', f);
-    for (size_t i = 0; i < n && i < limit; i++) {
-        uint8_t c = s[i];
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-            fputc(c, f);
-        else
-            fprintf(f, "\\x%02x", c);
-    }
-    fputc('"', f);
-    if (n > limit)
-        fprintf(f, "...(%zu bytes)", n);
-}
 
 static const char *algo_str(wm_align_algo_t a)
 {
@@ -412,24 +390,6 @@ typedef struct {
     size_t n_edits;        /* edits of the planted copies                   */
     char plants[160];      /* where copies went, for reports                */
 } acase;
-
-static uint8_t flip_case(uint8_t c)
-{
-    if (c >= 'a' && c <= 'z') return (uint8_t)(c - 32);
-    if (c >= 'A' && c <= 'Z') return (uint8_t)(c + 32);
-    return c;
-}
-
-static uint8_t rand_dna_byte(void)
-{
-    uint64_t r = below(1000);
-    if (r < 820) return (uint8_t)"ACGT"[below(4)];
-    if (r < 920) return (uint8_t)"acgt"[below(4)];
-    if (r < 950) return chance(70) ? 'N' : 'n';
-    if (r < 970) return chance(50) ? 'U' : 'u';
-    if (r < 990) return (uint8_t)"RYKMSWBDHV-*."[below(13)];
-    return (uint8_t)below(256);
-}
 
 static uint8_t rand_byte(const acase *c)
 {

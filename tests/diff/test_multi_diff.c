@@ -97,32 +97,10 @@ static double g_t_compile;           /* wall seconds in wm_compile_set (random c
 static int g_verbose;
 #define MAX_DETAILED_FAILURES 30
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static struct {
     long cases, with_matches, strand1, multi_rec, dense, dup_hits, qgram_cases, big_sets;
     uint64_t matches;
 } g_cov;
-
-static void print_bytes(FILE *f, const uint8_t *s, size_t n, size_t limit)
-{
-    fputc('"', f);
-    for (size_t i = 0; i < n && i < limit; i++) {
-        uint8_t c = s[i];
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-            fputc(c, f);
-        else
-            fprintf(f, "\\x%02x", c);
-    }
-    fputc('"', f);
-    if (n > limit)
-        fprintf(f, "...(%zu bytes)", n);
-}
 
 static void print_match(FILE *f, const char *tag, const wm_match_t *x)
 {
@@ -391,13 +369,6 @@ typedef struct {
     uint64_t *rec_start;   /* NULL: one record, n_rec 0                      */
     size_t n_rec;
 } tcase;
-
-static uint8_t flip_case(uint8_t c)
-{
-    if (c >= 'a' && c <= 'z') return (uint8_t)(c - 32);
-    if (c >= 'A' && c <= 'Z') return (uint8_t)(c + 32);
-    return c;
-}
 
 static int nuc_kind(const tcase *c) { return c->ak == AK_DNA || c->ak == AK_NUC_BYTES; }
 

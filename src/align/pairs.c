@@ -1,0 +1,127 @@
+/*
+** pairs.c -- wm_align_pairs: many independent pairs (reads against reads,
+** candidates from a mapper) in one call.
+**
+** Where each pair runs. Global pairs on the CPU run one pair per pool task
+** (a pair is small; the pool's threads each take a share), except
+** four-russians, whose sweep already spreads one pair over the pool, so its
+** pairs go one after the other. On the CUDA backend global bit-vector pairs
+** whose sequences are both at most WM_CU_PAIR_MAX_LEN go to the pair kernel
+** in one batch (one pair per thread); every other pair runs alone on the
+** GPU. Infix pairs go one after the other through wm_align. Every path gives
+** the same distances and the same (canonical) CIGARs.
+*/
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "align/align.h"
+#include "core/internal.h"
+
+typedef struct {
+    wm_context_t *cx;
+    const wm_pair_t *pairs;
+    const wm_align_opts_t *o;
+    wm_alignment_t *out;
+    atomic_size_t first_bad;           /* the smallest failing pair, or SIZE_MAX */
+    _Atomic wm_status bad_status;
+} pairs_run_t;
+
+static void fail_at(pairs_run_t *R, size_t i, wm_status st) {
+    size_t cur = atomic_load(&R->first_bad);
+    while (i < cur && !atomic_compare_exchange_weak(&R->first_bad, &cur, i)) {}
+    if (i <= cur) atomic_store(&R->bad_status, st);
+}
+
+/* One pair on the CPU, alone on its thread. */
+static void cpu_pair(void *arg, size_t i, int tid) {
+    (void)tid;
+    pairs_run_t *R = arg;
+    const wm_pair_t *p = &R->pairs[i];
+    int found = 0;
+    wm_status st = wm_align_global_one(R->cx, p->query, p->m, p->target, p->n, R->o, &R->out[i],
+                                       &found, 0);
+    if (st != WM_OK) fail_at(R, i, st);
+    else if (!found) R->out[i].distance = WM_ALIGN_NONE;
+}
+
+/* One pair through wm_align (infix, or any pair that runs alone). */
+static wm_status one_by_one(pairs_run_t *R, size_t i) {
+    const wm_pair_t *p = &R->pairs[i];
+    if (R->o->mode == WM_ALIGN_GLOBAL) {
+        int found = 0;
+        wm_status st = wm_align_global_one(R->cx, p->query, p->m, p->target, p->n, R->o,
+                                           &R->out[i], &found, 1);
+        if (st == WM_OK && !found) R->out[i].distance = WM_ALIGN_NONE;
+        return st;
+    }
+    wm_alignments_t r;
+    wm_status st = wm_align(R->cx, p->query, p->m, p->target, p->n, R->o, &r);
+    if (st != WM_OK) return st;
+    if (r.n == 0) R->out[i].distance = WM_ALIGN_NONE;
+    else {
+        R->out[i] = r.a[0];
+        r.a[0].cigar = NULL;
+    }
+    wm_alignments_free(&r);
+    return WM_OK;
+}
+
+wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pairs,
+                         const wm_align_opts_t *o, wm_alignment_t *out) {
+    if (!cx || cx->magic != WM_CONTEXT_MAGIC || (!pairs && n_pairs) || (!out && n_pairs))
+        return WM_INVALID;
+    cx->errmsg[0] = 0;
+    wm_align_opts_t opts = o ? *o : wm_align_opts_default();
+    opts.all_ends = 0;
+    wm_status st = wm_align_check_opts(cx, &opts);
+    if (st != WM_OK) return st;
+    memset(out, 0, n_pairs * sizeof *out);
+    for (size_t i = 0; i < n_pairs; i++) {
+        const wm_pair_t *p = &pairs[i];
+        if (wm_align_check_pair(cx, p->query, p->m, p->target, p->n, &opts, "") == WM_OK) continue;
+        char which[48];                   /* again, to name the pair in the message */
+        snprintf(which, sizeof which, "pair %zu: ", i);
+        return wm_align_check_pair(cx, p->query, p->m, p->target, p->n, &opts, which);
+    }
+
+    pairs_run_t R = {cx, pairs, &opts, out, SIZE_MAX, WM_OK};
+    atomic_init(&R.first_bad, SIZE_MAX);
+    atomic_init(&R.bad_status, WM_OK);
+    int global = opts.mode == WM_ALIGN_GLOBAL;
+    int bitvector = opts.algo == WM_ALIGN_ALGO_AUTO || opts.algo == WM_ALIGN_ALGO_BITVECTOR;
+
+    if (global && cx->backend == WM_BACKEND_CUDA && bitvector) {
+        size_t *idx = malloc((n_pairs ? n_pairs : 1) * sizeof *idx), n_idx = 0;
+        if (!idx) return WM_NOMEM;
+        for (size_t i = 0; i < n_pairs; i++)
+            if (pairs[i].m <= WM_CU_PAIR_MAX_LEN && pairs[i].n <= WM_CU_PAIR_MAX_LEN) idx[n_idx++] = i;
+        st = n_idx ? wm_cuda_pairs(cx, pairs, idx, n_idx, &opts, out) : WM_OK;
+        for (size_t i = 0, k = 0; st == WM_OK && i < n_pairs; i++) {
+            if (k < n_idx && idx[k] == i) { k++; continue; }
+            st = one_by_one(&R, i);
+            if (st != WM_OK) fail_at(&R, i, st);
+        }
+        free(idx);
+    } else if (global && cx->backend == WM_BACKEND_CPU &&
+               opts.algo != WM_ALIGN_ALGO_FOUR_RUSSIANS) {
+        wm_pool_for(cx->pool, n_pairs, cpu_pair, &R);
+    } else {
+        for (size_t i = 0; i < n_pairs; i++) {
+            st = one_by_one(&R, i);
+            if (st != WM_OK) { fail_at(&R, i, st); break; }
+        }
+    }
+
+    size_t bad = atomic_load(&R.first_bad);
+    if (st == WM_OK && bad != SIZE_MAX) st = atomic_load(&R.bad_status);
+    if (st != WM_OK) {
+        char msg[sizeof cx->errmsg];
+        snprintf(msg, sizeof msg, "%s", cx->errmsg[0] ? cx->errmsg : wm_strerror(st));
+        if (bad != SIZE_MAX) wm_context_set_error(cx, "pair %zu: %s", bad, msg);
+        else wm_context_set_error(cx, "%s", msg);
+        wm_alignment_clear(out, n_pairs);
+    }
+    return st;
+}
