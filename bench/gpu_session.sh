@@ -5,7 +5,12 @@
 # Logs go to $OUT (or ./gpu-out).
 #   bash bench/gpu_session.sh MODE[,MODE...] [CARRY_DIR]
 #   MODE: test | sass | bench | e2e | peers | grid | multi | mpeers | align |
-#         apeers | global | gpeers | all
+#         apeers | global | gpeers | dtw | all
+#   (dtw: issue 6 -- test_dtw_diff with CUDA, the dtw ctests, compute-sanitizer
+#   on bench_dtw's small runs, then bench_dtw on the GPU and the CPU, with the
+#   ECG CSV.gz from CARRY_DIR; DTW_TESTS=0 / DTW_BENCH=0 skip a half,
+#   DTW_MANY ["--queries 1000 --n 262144"] the many-query run, DTW_SCALE [1]
+#   the test's scale, DTW_DIFF=0 skips test_dtw_diff.)
 #   (multi: pattern sets on the GPU; mpeers: pattern sets on the CPU beside
 #   Hyperscan, grep and rg: bench/run_multi.sh; align: `align` on the GPU --
 #   its tests with CUDA, compute-sanitizer, bench_gpu_align; apeers: `align`
@@ -264,5 +269,50 @@ if want gpeers; then
     "$out/global_cpu" build-gpu "$jobs" > "$out/global_cpu.log" 2>&1
   echo "run_global.sh --backend cpu rc=$?" | tee -a "$out/session.log"
   grep -E "^run_global|!!!" "$out/global_cpu.log" | tee -a "$out/session.log"
+fi
+if want dtw; then
+  # dtw (issue 6): the differential test with CUDA, compute-sanitizer on the
+  # kernels (one stripe, several stripes, tracked starts, tiny pieces, a
+  # batch of queries), then bench_dtw on the GPU and on all CPU cores.
+  ecg="$carry/mitdb100.csv.gz"
+  if [ "${DTW_TESTS:-1}" = 1 ]; then
+    log "dtw: test_dtw_diff (CUDA included), test_ucr, test_signal, cli_test_dtw"
+    if [ "${DTW_DIFF:-1}" = 1 ]; then
+      (cd build-gpu && WM_TEST_SCALE=${DTW_SCALE:-1} timeout ${DTW_TEST_S:-300} ./tests/test_dtw_diff) > "$out/dtw_diff.log" 2>&1
+      echo "test_dtw_diff rc=$?: $(tail -1 "$out/dtw_diff.log")" | tee -a "$out/session.log"
+      grep -E "^cuda:|FAIL" "$out/dtw_diff.log" | head -20 | tee -a "$out/session.log"
+    fi
+    (cd build-gpu && timeout ${DTW_CTEST_S:-240} ctest -R "dtw|ucr|signal" --output-on-failure) > "$out/dtw_ctest.log" 2>&1
+    echo "ctest dtw|ucr|signal rc=$?: $(grep -E 'tests passed|tests failed' "$out/dtw_ctest.log")" | tee -a "$out/session.log"
+    log "dtw: compute-sanitizer (exit 99 = errors found)"
+    for tool in memcheck racecheck; do
+      for args in "--m 100 --n 20000" "--m 1500 --n 20000" "--m 300 --n 5000 --top 3" "--m 700 --n 5000 --top 2" \
+                  "--m 40 --n 3000 --piece 7" "--m 40 --n 3000 --piece 5 --top 4" "--m 64 --n 20000 --queries 5"; do
+        timeout ${DTW_SAN_S:-120} compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 5 \
+          ./build-gpu/bench/bench_dtw "$ecg" --backend cuda --reps 1 $args > "$out/sanitizer_tmp.log" 2>&1
+        echo "$tool [$args]: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer_tmp.log" | head -1)" | tee -a "$out/session.log"
+      done
+    done
+  fi
+  if [ "${DTW_BENCH:-1}" = 1 ]; then
+    clk=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -1)
+    log "dtw: bench_dtw on the GPU (max SM clock $clk MHz)"
+    WM_GPU_CLOCK_MHZ=$clk WM_DTW_GPU_TIMING=1 ./build-gpu/bench/bench_dtw "$ecg" --backend cuda --m 128,1024,4096 \
+      --n 4194304,67108864 --reps 5 2> "$out/dtw_gpu_timing.log" | tee "$out/dtw_gpu.log"
+    log "dtw: the same with the series pinned (WM_DTW_GPU_PIN=1)"
+    WM_GPU_CLOCK_MHZ=$clk WM_DTW_GPU_PIN=1 WM_DTW_GPU_TIMING=1 ./build-gpu/bench/bench_dtw "$ecg" --backend cuda \
+      --m 128,1024 --n 4194304 --reps 5 2> "$out/dtw_gpu_pin_timing.log" | tee -a "$out/dtw_gpu.log"
+    WM_GPU_CLOCK_MHZ=$clk WM_DTW_GPU_TIMING=1 ./build-gpu/bench/bench_dtw "$ecg" --backend cuda --m 128 \
+      ${DTW_MANY:---queries 1000 --n 262144} --reps 3 2> "$out/dtw_gpu_many_timing.log" | tee -a "$out/dtw_gpu.log"
+    log "dtw: bench_dtw on the CPU ($jobs threads, and 1)"
+    ./build-gpu/bench/bench_dtw "$ecg" --backend cpu --m 128,1024,4096 --n 4194304,67108864 --reps 3 \
+      2>&1 | tee "$out/dtw_cpu.log"
+    ./build-gpu/bench/bench_dtw "$ecg" --backend cpu --threads 1 --m 128,1024 --n 4194304 --reps 3 \
+      2>&1 | tee -a "$out/dtw_cpu.log"
+    log "dtw: ucr mode (the UCR Suite's cascade) on the CPU, 1 and $jobs threads"
+    zcat "$ecg" | tail -n +3 | cut -d, -f1 > /tmp/mitdb100_mlii.txt
+    ./build-gpu/bench/bench_ucr --text -m 128,1024 -b 5,10 -t 1,$jobs -r 3 /tmp/mitdb100_mlii.txt \
+      2>&1 | tee "$out/dtw_ucr.log"
+  fi
 fi
 log "done"

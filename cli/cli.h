@@ -19,10 +19,11 @@
 /* Exit statuses, as grep and ripgrep use them. */
 enum { WM_EXIT_MATCH = 0, WM_EXIT_NOMATCH = 1, WM_EXIT_ERROR = 2 };
 
-/* The commands. argv[0] is the command's name ("search", "info"); each
+/* The commands. argv[0] is the command's name ("search", "dtw"); each
 ** returns the process exit status. */
 int wm_cmd_search(int argc, char **argv);
 int wm_cmd_align(int argc, char **argv);
+int wm_cmd_dtw(int argc, char **argv);
 int wm_cmd_info(int argc, char **argv);
 
 /* Print "warpmatch: <formatted message>\n" on stderr. */

@@ -3,6 +3,7 @@
 **
 **     warpmatch search [OPTIONS] PATTERN [FILE...]
 **     warpmatch align [OPTIONS] QUERY TARGET
+**     warpmatch dtw [OPTIONS] QUERY SERIES
 **     warpmatch info
 **     warpmatch --version | --help
 */
@@ -23,9 +24,9 @@ static void print_usage(FILE *f) {
         "           (edit or Hamming distance), in plain, FASTA, FASTQ or gzip files\n"
         "  align    the best alignment of a query in a target (infix: the closest\n"
         "           substring) or of two whole sequences (global), by edit distance\n"
+        "  dtw      where a signal fits best in a long series under dynamic time\n"
+        "           warping (subsequence DTW), global DTW, the UCR Suite's search\n"
         "  info     version, backends built, GPUs found, CPU threads\n"
-        "\n"
-        "Not yet available: dtw (subsequence DTW).\n"
         "\n"
         "Options:\n"
         "  -h, --help       show this help and exit\n"
@@ -57,10 +58,8 @@ int main(int argc, char **argv) {
         return wm_cmd_align(argc - 1, argv + 1);
     if (strcmp(cmd, "info") == 0)
         return wm_cmd_info(argc - 1, argv + 1);
-    if (strcmp(cmd, "dtw") == 0) {
-        wm_cli_error("'%s' is not yet available in this version", cmd);
-        return WM_EXIT_ERROR;
-    }
+    if (strcmp(cmd, "dtw") == 0)
+        return wm_cmd_dtw(argc - 1, argv + 1);
     if (cmd[0] == '-')
         wm_cli_error("unknown option '%s'", cmd);
     else

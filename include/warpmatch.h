@@ -153,6 +153,8 @@ typedef struct {
     int threads;               /* CPU threads; 0 = all online cores [0]           */
     int device;                /* CUDA device ordinal [0]                         */
     uint64_t chunk_bytes;      /* work unit per thread / per GPU batch; 0 = tuned.
+                                  dtw cuts the series in pieces of chunk_bytes / 8
+                                  samples.
                                   Tests set it tiny so matches straddle chunks.  */
     wm_progress_cb progress;   /* NULL = none                                     */
     void *progress_user;
@@ -343,6 +345,100 @@ typedef struct {
     int build_threads;
 } wm_fr_info_t;
 wm_status wm_align_fr_info(wm_context_t *cx, const wm_align_opts_t *o, wm_fr_info_t *info);
+
+/* ---- dynamic time warping (warpmatch dtw) ----------------------------------
+**
+** Signals are arrays of doubles. The cost of matching query sample x and
+** series sample y is |x - y| (abs) or (x - y)^2 (squared), and a warping
+** path steps from cell (i, j) to (i+1, j), (i, j+1) or (i+1, j+1).
+**
+** subsequence (ADSM, paper 002; subsequence DTW): the stretch series[start, end)
+**   whose DTW distance to the whole query is smallest. The DP is
+**     d[0][j] = 0, d[i][0] = +inf (i >= 1),
+**     d[i][j] = min(d[i][j-1], d[i-1][j], d[i-1][j-1]) + cost(x_i, y_j),
+**   in float64 on every backend, each cell rounded once, so every backend
+**   gives the same bits. The distance of end e is d[m][e]; its start is
+**   the largest over the optimal paths into (m, e) (each cell keeps, of its
+**   predecessors' values plus its cost, the smallest, and of equal ones the
+**   largest start). Matches are ranked by distance, then the leftmost end.
+**   With top = 1 the result is the best match; with more, matches are taken
+**   in rank order and a match overlapping one already taken is skipped.
+**   A warping path can span any length of the series (a flat stretch), so
+**   pieces of the series cut for threads or the GPU hand their border column
+**   on and are fixed up until nothing changes: results never depend on how
+**   the series was cut.
+** global: the DTW distance of the whole query and the whole series
+**   (d[0][0] = 0, d[0][j] = +inf for j >= 1), reported as one match [0, n).
+** ucr: the UCR Suite's problem: every window series[s, s + L), z-normalised on
+**   its own, against the z-normalised query, with the Sakoe-Chiba band;
+**   ranked and chosen as in subsequence mode. Runs on the CPU (LB_Kim and
+**   LB_Keogh prune windows), whatever the backend.
+**
+** The window (Sakoe-Chiba band, global and ucr) of radius R for a query of m
+** and a target of n samples allows cell (i, j), 0-based, when
+**   i - R - max(0, m - n) <= j <= i + R + max(0, n - m)
+** (tslearn's definition: the band widens by the length difference, so a path
+** always exists). The path of a match is the canonical traceback: from its
+** last cell back, take the first of the diagonal (i-1, j-1), the query step
+** (i-1, j) and the series step (i, j-1) whose value plus the cell's cost gives
+** the cell's value, in the DP of series[start, end) alone (subsequence), of
+** the whole pair (global) or of the normalised window (ucr); it starts at
+** query index 0 and series index start. Z-normalisation: (v - mean) / sd with the population sd,
+** both computed in two passes; a signal (or window) with sd = 0 becomes zeros. */
+typedef enum { WM_DTW_SUBSEQUENCE = 0, WM_DTW_GLOBAL = 1, WM_DTW_UCR = 2 } wm_dtw_mode_t;
+typedef enum { WM_DTW_ABS = 0, WM_DTW_SQUARED = 1 } wm_dtw_cost_t;
+
+/* Longest query wm_dtw accepts (samples). */
+#define WM_DTW_MAX_QUERY (1u << 20)
+
+typedef struct {
+    wm_dtw_mode_t mode;        /* [subsequence]                                     */
+    wm_dtw_cost_t cost;        /* [abs]                                             */
+    int64_t window;            /* band radius R in samples (global, ucr); -1 = none [-1] */
+    int znorm;                 /* subsequence, global: z-normalise the query and the
+                                  series, each as a whole [0] (ucr always does)     */
+    uint64_t top;              /* at most this many matches, best first; 0 = every
+                                  non-overlapping match within max_distance, in
+                                  series order [1]                                 */
+    double max_distance;       /* only matches with distance <= this [+inf]        */
+    uint64_t length;           /* ucr: the window length L; 0 = the query's [0]    */
+    int path;                  /* also return each match's warping path [0]        */
+} wm_dtw_opts_t;
+
+wm_dtw_opts_t wm_dtw_opts_default(void);
+
+typedef struct {
+    uint64_t start, end;       /* in the series: 0-based, half-open                 */
+    double distance;
+    uint64_t path_len;         /* cells on the path; 0 unless opts.path             */
+    uint64_t *path;            /* 2 * path_len values: (query index, series index)
+                                  of each cell from the first, 0-based; NULL unless
+                                  opts.path                                        */
+} wm_dtw_match_t;
+
+typedef struct {
+    wm_dtw_match_t *a;
+    size_t n;                  /* 0 when nothing is within max_distance             */
+} wm_dtw_matches_t;
+
+/* Match query (m >= 1 samples) against series (n >= 1 samples). Every sample
+** must be finite. On WM_OK, out holds the matches; free with
+** wm_dtw_matches_free. Errors: WM_PATTERN_EMPTY (m = 0), WM_PATTERN_TOO_LONG
+** (m > WM_DTW_MAX_QUERY), WM_INVALID (NULL arguments, n = 0, a NaN or infinite
+** sample (the message names it), window < -1, a window in subsequence mode,
+** ucr with L > n, max_distance NaN, unknown enum values), WM_NOMEM, WM_DEVICE,
+** WM_DEVICE_NOMEM. */
+wm_status wm_dtw(wm_context_t *cx, const double *query, size_t m, const double *series,
+                 uint64_t n, const wm_dtw_opts_t *o, wm_dtw_matches_t *out);
+
+/* Many queries against one series, as wm_dtw would match each: out[q] (n_queries
+** of them, filled in) gets query q's matches. The GPU runs queries of similar
+** length in the same launches. On an error nothing is left allocated in out
+** and the context's message names the query. */
+wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size_t *lens,
+                      size_t n_queries, const double *series, uint64_t n,
+                      const wm_dtw_opts_t *o, wm_dtw_matches_t *out);
+void wm_dtw_matches_free(wm_dtw_matches_t *r);   /* NULL is a no-op; zeroes *r */
 
 /* ---- environment ------------------------------------------------------- */
 

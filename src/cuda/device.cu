@@ -81,6 +81,7 @@ extern "C" void wm_cuda_context_free(wm_context_t *cx) {
         wm_cu_slot_release(&cs->slot[i]);
         if (cs->slot[i].stream) cudaStreamDestroy(cs->slot[i].stream);
     }
+    if (cs->dtw_free) cs->dtw_free(cs->dtw);
     free(cs);
     cx->cuda = NULL;
 }

@@ -37,6 +37,9 @@ struct wm_cuda_state {
     int sm_count;
     char name[256];
     wm_cu_slot_t slot[WM_CU_STREAMS];
+    /* dtw's device buffers, kept between calls (src/dtw/sdtw_cuda.cu) */
+    void *dtw;
+    void (*dtw_free)(void *);
 };
 
 void wm_cu_slot_release(wm_cu_slot_t *s);
