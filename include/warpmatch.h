@@ -361,6 +361,10 @@ wm_status wm_align_fr_info(wm_context_t *cx, const wm_align_opts_t *o, wm_fr_inf
 **   the largest over the optimal paths into (m, e) (each cell keeps, of its
 **   predecessors' values plus its cost, the smallest, and of equal ones the
 **   largest start). Matches are ranked by distance, then the leftmost end.
+**   With top = 1 the DP runs without starts and the best end's start is then
+**   read from the same rule on windows series[end - w, end) (w from 1.25m,
+**   doubling) until a window reaches the distance: the same start unless
+**   two paths' sums differ only by rounding (never seen in the tests).
 **   With top = 1 the result is the best match; with more, matches are taken
 **   in rank order and a match overlapping one already taken is skipped.
 **   A warping path can span any length of the series (a flat stretch), so

@@ -476,7 +476,10 @@ static wm_status sdtw_cuda_run(wm_context_t *cx, const wm_sdtw_job_t *j, int nq,
         if (plen < floor_len) plen = floor_len;
         if (plen < 64) plen = 64;
     }
-    if (one_piece && !cx->opts.chunk_bytes && n <= chunk) plen = n;   /* a short window: no fix-ups */
+    /* a start-finding window of a query of one stripe: one piece, no fix-ups
+    ** (measured: 3.8 ms against 4.4 for m = 1,024); taller queries keep
+    ** their pieces, whose stripes run in parallel warps */
+    if (one_piece && !cx->opts.chunk_bytes && n <= chunk && m <= SR) plen = n;
     if (chunk > n) chunk = n;
     const uint64_t np_max = (chunk + plen - 1) / plen;
     const size_t gp_max = (size_t)nq * np_max;
