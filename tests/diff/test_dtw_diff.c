@@ -115,35 +115,10 @@
 
 /* ==== counters, time, printing ============================================== */
 
-static uint64_t g_seed;
-static long g_passed, g_failed;
-static int g_verbose;
-static int self_fail;
-static double g_t_oracle, g_t_lib;
+#include "tally.h"
 static long g_calls;                       /* library calls made */
 static long g_ucr_results, g_ucr_inexact;  /* ucr distances compared / not bit-identical */
 static double g_ucr_worst;                 /* largest relative ucr difference seen */
-#define MAX_DETAILED_FAILURES 40
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (p == NULL) {
-        fprintf(stderr, "test_dtw_diff: out of memory (%zu bytes)\n", n);
-        exit(2);
-    }
-    return p;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (p == NULL) {
-        fprintf(stderr, "test_dtw_diff: out of memory\n");
-        exit(2);
-    }
-    return p;
-}
 
 static double *dup_doubles(const double *v, uint64_t n)
 {
@@ -285,41 +260,7 @@ static void opts_str(char *buf, size_t len, const wm_dtw_opts_t *o)
              o->max_distance, o->length, o->path);
 }
 
-static void fail_msg(long idx, const dcase *c, const char *what)
-{
-    g_failed++;
-    if (g_failed <= MAX_DETAILED_FAILURES) {
-        if (idx >= 0)
-            printf("FAIL seed %" PRIu64 " case %ld: %s\n", g_seed, idx, what);
-        else
-            printf("FAIL seed %" PRIu64 ": %s\n", g_seed, what);
-        if (c != NULL)
-            describe_case(c);
-    } else if (g_failed == MAX_DETAILED_FAILURES + 1) {
-        printf("(further failures are counted, not shown)\n");
-    }
-    fflush(stdout);
-}
-
-static void check_true(const char *what, int ok)
-{
-    if (ok)
-        g_passed++;
-    else
-        fail_msg(-1, NULL, what);
-}
-
-static void check_status(const char *what, int got, int want, wm_context_t *cx)
-{
-    if (got == want) {
-        g_passed++;
-        return;
-    }
-    char buf[600];
-    snprintf(buf, sizeof buf, "%s: returned %d (%s), expected %d (%s); message \"%.200s\"", what,
-             got, wm_strerror(got), want, wm_strerror(want), cx ? wm_context_errmsg(cx) : "");
-    fail_msg(-1, NULL, buf);
-}
+static void describe_any(const void *c) { describe_case((const dcase *)c); }
 
 static void oracle_fail(const char *name, const char *detail)
 {
@@ -1970,6 +1911,7 @@ int main(int argc, char **argv)
 {
     double scale;
     long only = -2;
+    g_describe = describe_any;
     test_settings(argc, argv, 20240720ull, &g_seed, &scale, &only, &g_verbose);
     long n_cases = (long)(2000 * scale + 0.5);
     if (n_cases < 1) n_cases = 1;

@@ -111,32 +111,7 @@
 
 /* ==== counters, time, printing ============================================== */
 
-static uint64_t g_seed;
-static long g_passed, g_failed;
-static int g_verbose;
-static int self_fail;
-static double g_t_oracle, g_t_lib;
-#define MAX_DETAILED_FAILURES 40
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (p == NULL) {
-        fprintf(stderr, "test_global_diff: out of memory (%zu bytes)\n", n);
-        exit(2);
-    }
-    return p;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (p == NULL) {
-        fprintf(stderr, "test_global_diff: out of memory\n");
-        exit(2);
-    }
-    return p;
-}
+#include "tally.h"
 
 /* ==== algorithms and configurations ========================================= */
 
@@ -250,42 +225,7 @@ static void describe_case(const gcase *c)
     printf("\n");
 }
 
-static void fail_msg(long idx, const gcase *c, const char *what)
-{
-    g_failed++;
-    if (g_failed <= MAX_DETAILED_FAILURES) {
-        if (idx >= 0)
-            printf("FAIL seed %" PRIu64 " case %ld: %s\n", g_seed, idx, what);
-        else
-            printf("FAIL seed %" PRIu64 ": %s\n", g_seed, what);
-        if (c != NULL)
-            describe_case(c);
-    } else if (g_failed == MAX_DETAILED_FAILURES + 1) {
-        printf("(further failures are counted, not shown)\n");
-    }
-    fflush(stdout);
-}
-
-static void check_true(const char *what, int ok)
-{
-    if (ok)
-        g_passed++;
-    else
-        fail_msg(-1, NULL, what);
-}
-
-static void check_status(const char *what, int got, int want, wm_context_t *cx)
-{
-    if (got == want) {
-        g_passed++;
-        return;
-    }
-    char buf[600];
-    snprintf(buf, sizeof buf, "%s returned %d (%s), expected %d (%s)%s%s", what, got,
-             wm_strerror(got), want, wm_strerror(want), cx ? ": " : "",
-             cx ? wm_context_errmsg(cx) : "");
-    fail_msg(-1, NULL, buf);
-}
+static void describe_any(const void *c) { describe_case((const gcase *)c); }
 
 /* ==== symbols and edits ===================================================== */
 
@@ -1576,6 +1516,7 @@ int main(int argc, char **argv)
 {
     double scale;
     long only = -2;
+    g_describe = describe_any;
     test_settings(argc, argv, 20240705ull, &g_seed, &scale, &only, &g_verbose);
     if (scale >= 3) g_n_algos = N_OF(ALGOS);
     long n_cases = (long)(2000 * scale + 0.5);
