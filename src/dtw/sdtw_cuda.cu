@@ -13,6 +13,13 @@
 ** after the other, each reading the one above's last row; series longer than
 ** a chunk stream through chunk by chunk, handing the border column on.
 **
+** Tuning knobs (environment, for benchmarks; defaults in brackets):
+** WM_DTW_GPU_WARPS [what fits the GPU once] and WM_DTW_GPU_MINPIECE [2m] size
+** the pieces, WM_DTW_GPU_WARMUP [m] the columns pass 1 runs early,
+** WM_DTW_GPU_CHUNK [2^27] the samples a chunk, WM_DTW_GPU_STRIPE [1024; 512]
+** the rows a stripe, WM_DTW_GPU_PIN=1 pins the series for its copy, and
+** WM_DTW_GPU_TIMING=1 prints the time split on stderr.
+**
 ** Arithmetic is float64 with the CPU's exact operations (sub, abs or mul,
 ** min, add, each rounded once; this file is built with -fmad=false), so the
 ** GPU prints the CPU's bits. float32 would change which end wins near ties
