@@ -5,7 +5,12 @@
 # Logs go to $OUT (or ./gpu-out).
 #   bash bench/gpu_session.sh MODE[,MODE...] [CARRY_DIR]
 #   MODE: test | sass | bench | e2e | peers | grid | multi | mpeers | align |
-#         apeers | global | gpeers | dtw | all
+#         apeers | global | gpeers | dtw | dist | distbench | all
+#   (dist: issue 7 on a host with several GPUs -- test_shard_diff and
+#   test_seqrange, the MPI test suite with the CUDA backend (ranks take GPUs
+#   local rank mod count), --gpus and mpirun outputs compared with one GPU on
+#   a 2 GiB text, compute-sanitizer on a 4-GPU --gpus search; distbench:
+#   bench/run_dist.sh, strong scaling over 1, 2, 4 GPUs (DIST_* passed on).)
 #   (dtw: issue 6 -- test_dtw_diff with CUDA, the dtw ctests, compute-sanitizer
 #   on bench_dtw's small runs, then bench_dtw on the GPU and the CPU, with the
 #   ECG CSV.gz from CARRY_DIR; DTW_TESTS=0 / DTW_BENCH=0 skip a half,
@@ -58,15 +63,42 @@ if { want peers || want grid || want mpeers || want multi || want apeers || want
   extra+=(-DCMAKE_PREFIX_PATH=/tmp/peerprefix/usr)
 fi
 
+# Open MPI: the machine's own, else Debian's .debs carried in CARRY_DIR/mpidebs
+# (unpacked into /tmp/mpiprefix and relocated with OPAL_PREFIX).
+if ! command -v mpicc >/dev/null 2>&1 && ls "$carry"/mpidebs/*.deb >/dev/null 2>&1; then
+  mkdir -p /tmp/mpiprefix
+  for d in "$carry"/mpidebs/*.deb; do dpkg -x "$d" /tmp/mpiprefix; done
+  for t in mpicc mpirun mpiexec; do ln -sf $t.openmpi /tmp/mpiprefix/usr/bin/$t; done
+  export OPAL_PREFIX=/tmp/mpiprefix/usr
+  export PATH=/tmp/mpiprefix/usr/bin:$PATH
+  export LD_LIBRARY_PATH=/tmp/mpiprefix/usr/lib/x86_64-linux-gnu:/tmp/mpiprefix/usr/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  extra+=(-DMPI_C_COMPILER=/tmp/mpiprefix/usr/bin/mpicc)
+  echo "MPI: carried Open MPI ($(mpirun --version 2>&1 | head -1))"
+else
+  echo "MPI: $(command -v mpicc) ($(mpirun --version 2>&1 | head -1))"
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
 log "device"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee -a "$out/session.log"
 lscpu | grep -E "Model name|^CPU\(s\)" | tee -a "$out/session.log"
 
 log "build"
 t0=$(date +%s)
+# Binaries built on the development machine (CARRY_DIR/prebuilt: warpmatch,
+# tests/*, bench/*) save the build when they run here; else build.
+if [ -x "$carry/prebuilt/warpmatch" ] && "$carry/prebuilt/warpmatch" info > /dev/null 2>&1; then
+  mkdir -p build-gpu/tests build-gpu/bench
+  cp "$carry/prebuilt/warpmatch" build-gpu/
+  cp "$carry"/prebuilt/test_* build-gpu/tests/ 2>/dev/null
+  cp "$carry"/prebuilt/gen_* "$carry"/prebuilt/bench_* build-gpu/bench/ 2>/dev/null
+  echo "prebuilt binaries from $carry/prebuilt" | tee -a "$out/session.log"
+  rc=0
+else
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="90-real;75-virtual" "${extra[@]}" \
   > "$out/build.log" 2>&1 && cmake --build build-gpu -j"$jobs" >> "$out/build.log" 2>&1
 rc=$?
+fi
 echo "build rc=$rc in $(( $(date +%s) - t0 )) s" | tee -a "$out/session.log"
 [ $rc -eq 0 ] || { tail -40 "$out/build.log"; exit 1; }
 ./build-gpu/warpmatch info | tee -a "$out/session.log"
@@ -314,5 +346,48 @@ if want dtw; then
     ./build-gpu/bench/bench_ucr --text -m 128,1024 -b 5,10 -t 1,$jobs -r 3 /tmp/mitdb100_mlii.txt \
       2>&1 | tee "$out/dtw_ucr.log"
   fi
+fi
+if want dist; then
+  log "issue 7: shards, byte-range reading, MPI with the CUDA backend"
+  ngpu=$(nvidia-smi -L | wc -l)
+  (cd build-gpu && WM_TEST_SCALE=${DIST_SCALE:-1} ./tests/test_shard_diff) > "$out/shard_diff.log" 2>&1
+  echo "test_shard_diff rc=$?: $(tail -1 "$out/shard_diff.log")" | tee -a "$out/session.log"
+  (cd build-gpu && ./tests/test_seqrange) > "$out/seqrange.log" 2>&1
+  echo "test_seqrange rc=$?: $(tail -1 "$out/seqrange.log")" | tee -a "$out/session.log"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  WM_MPI_NP="2 4" WM_MPI_JOBS=8 timeout ${DIST_MPI_S:-150} bash tests/mpi/test_mpi.sh build-gpu/warpmatch . \
+    > "$out/mpi_cpu.log" 2>&1
+  echo "test_mpi.sh (this host's MPI, CPU backend) rc=$?: $(tail -1 "$out/mpi_cpu.log")" | tee -a "$out/session.log"
+  # one GPU against --gpus and mpirun on a 2 GiB text with dense matches
+  big=/dev/shm/wm_dist_2g.seq
+  [ -f $big ] || ./build-gpu/bench/gen_text dna "$carry/human_GRCh37_chrX_first70Mb.fa.gz" 2G $big 2>/dev/null
+  W=./build-gpu/warpmatch
+  for args in "search -k 2 GATTACAGATTACAGATTA" "search ACGTA" "search -c -k 1 GATTACAGATTACA" \
+              "align --all-ends -k 30 GATTACAGATTACAGATTACAGATTACAGATTACAGATTACA"; do
+    $W $args $big --backend cuda > /tmp/one.out 2>/dev/null
+    ref=$(md5sum < /tmp/one.out | cut -c1-16)
+    line="[$args] lines $(wc -l < /tmp/one.out) one-gpu $ref"
+    for n in 2 $ngpu; do
+      $W $args $big --backend cuda --gpus $(seq -s, 0 $((n - 1))) > /tmp/many.out 2>/dev/null
+      line="$line gpus$n $( [ "$(md5sum < /tmp/many.out | cut -c1-16)" = "$ref" ] && echo same || echo DIFFERENT)"
+      mpirun -np $n --bind-to none $W $args $big --backend cuda > /tmp/many.out 2>/dev/null
+      line="$line np$n $( [ "$(md5sum < /tmp/many.out | cut -c1-16)" = "$ref" ] && echo same || echo DIFFERENT)"
+    done
+    echo "$line" | tee -a "$out/session.log"
+  done
+  for tool in memcheck racecheck; do
+    compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 5 $W search --backend cuda \
+      --gpus $(seq -s, 0 $((ngpu - 1))) -k 2 GATTACAGATTACA data/lambda_phage.fa > "$out/sanitizer_tmp.log" 2>&1
+    echo "$tool --gpus search: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer_tmp.log" | head -1)" | tee -a "$out/session.log"
+  done
+  # issue 3's open defect: test_multi_diff seed 20240612 case 416 on CUDA, repeated
+  for i in $(seq 10); do
+    (cd build-gpu && WM_SEED=20240612 WM_CASE=416 ./tests/test_multi_diff 20240612) > "$out/multi416_$i.log" 2>&1
+    echo "multi case 416 try $i rc=$?: $(tail -1 "$out/multi416_$i.log")"
+  done | tee -a "$out/session.log"
+fi
+if want distbench; then
+  log "issue 7: strong scaling (bench/run_dist.sh)"
+  bash bench/run_dist.sh build-gpu "$carry/human_GRCh37_chrX_first70Mb.fa.gz" "$out/dist" 2>&1 | tee "$out/dist.log"
 fi
 log "done"

@@ -4,25 +4,42 @@
 ** making a context, a monotonic clock.
 */
 #include <errno.h>
+#include <sched.h>
+#include <unistd.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
+#include "dist/dist.h"
+
+/* The last message, kept for the MPI job's agreement on failures: ranks
+** other than 0 print nothing themselves (every rank meets the same option
+** errors; rank 0 says them once), and a failure only one rank meets is
+** printed by rank 0 with that rank's number. */
+static char last_error[4096];
 
 void wm_cli_error(const char *fmt, ...) {
     va_list ap;
     /* One fprintf per part; stderr is unbuffered, so build the line first to
     ** keep it whole when several processes share the terminal. */
-    char line[4096];
-    int n = snprintf(line, sizeof line, "%s: ", WM_PROG);
+    char *line = last_error;
+    size_t cap = sizeof last_error;
+    int n = snprintf(line, cap, "%s: ", WM_PROG);
     va_start(ap, fmt);
-    if (n > 0 && (size_t)n < sizeof line)
-        vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    if (n > 0 && (size_t)n < cap)
+        vsnprintf(line + n, cap - (size_t)n, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "%s\n", line);
+    if (wm_dist.rank == 0)
+        fprintf(stderr, "%s\n", line);
+}
+
+const char *wm_cli_last_error(void) {
+    size_t skip = strlen(WM_PROG) + 2;           /* without "warpmatch: " */
+    return strncmp(last_error, WM_PROG ": ", skip) == 0 ? last_error + skip : last_error;
 }
 
 int wm_cli_parse_u64(const char *s, uint64_t max, int allow_suffix, uint64_t *out) {
@@ -65,6 +82,57 @@ int wm_cli_option_u64(const char *name, const char *s, uint64_t max,
                  s, name, (unsigned long long)max,
                  allow_suffix ? ", optionally with K, M or G" : "");
     return -1;
+}
+
+int wm_cli_option_gpus(const char *val, wm_context_opts_t *co) {
+    static int list[WM_CLI_MAX_GPUS];       /* co points here for the process's life */
+    int n = 0;
+    if (strcmp(val, "all") == 0) {
+        int found = wm_cuda_device_count();
+        if (found <= 0) {
+            wm_cli_error("--gpus all: no CUDA GPU found");
+            return -1;
+        }
+        if (found > WM_CLI_MAX_GPUS) {
+            wm_cli_error("--gpus all: %d GPUs found; at most %d are used together (list them)",
+                         found, WM_CLI_MAX_GPUS);
+            return -1;
+        }
+        for (n = 0; n < found; n++) list[n] = n;
+    } else {
+        /* Items between commas: each a whole number; "", "1,,2" and "1," are not. */
+        for (const char *p = val;; ++n) {
+            const char *comma = strchr(p, ',');
+            size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+            char item[24];
+            uint64_t v;
+            if (n == WM_CLI_MAX_GPUS) {
+                wm_cli_error("invalid value '%s' for --gpus (at most %d GPUs)", val, WM_CLI_MAX_GPUS);
+                return -1;
+            }
+            if (len == 0 || len >= sizeof item) {
+                v = UINT64_MAX;               /* empty or far too long: refused below */
+            } else {
+                memcpy(item, p, len);
+                item[len] = '\0';
+                if (wm_cli_parse_u64(item, INT_MAX, 0, &v) != 0) v = UINT64_MAX;
+            }
+            if (v == UINT64_MAX) {
+                wm_cli_error("invalid value '%s' for --gpus (expected all, or GPU ordinals "
+                             "separated by commas such as 0,2,3)", val);
+                return -1;
+            }
+            list[n] = (int)v;
+            if (comma == NULL) {
+                ++n;
+                break;
+            }
+            p = comma + 1;
+        }
+    }
+    co->devices = list;
+    co->n_devices = n;
+    return 0;
 }
 
 int wm_cli_lookup(const char *s, const char *const *words) {
@@ -150,4 +218,41 @@ double wm_cli_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void wm_cli_dist_device(wm_context_opts_t *co) {
+    if (!wm_dist.active)
+        return;
+    if (co->threads == 0) {
+        /* The host's cores shared by its ranks, and never more than the
+        ** launcher let this rank run on (Open MPI binds to a core or socket). */
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        long share = online > 0 ? online / (wm_dist.local_size > 0 ? wm_dist.local_size : 1) : 1;
+        cpu_set_t set;
+        if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < share)
+            share = CPU_COUNT(&set);
+        co->threads = share > 0 ? (int)share : 1;
+    }
+    if (co->n_devices > 0) {
+        /* Under mpirun --gpus names the GPUs this host's ranks take in turn. */
+        co->device = co->devices[wm_dist.local_rank % co->n_devices];
+        co->devices = NULL;
+        co->n_devices = 0;
+    } else if (co->backend != WM_BACKEND_CPU && wm_cuda_device_count() > 0) {
+        co->device = wm_dist.local_rank % wm_cuda_device_count();
+    }
+}
+
+int wm_cli_dist_failed(int failed, const char *why, int rank0_printed) {
+    char msg[2048];
+    int bad = wm_dist_first_failure(failed, why, msg, sizeof msg);
+    if (bad < 0)
+        return 0;
+    if (bad == 0 && rank0_printed)
+        return 1;
+    if (wm_dist.active)
+        wm_cli_error("rank %d: %s", bad, msg);
+    else
+        wm_cli_error("%s", msg);
+    return 1;
 }

@@ -33,6 +33,33 @@ void wm_cli_error(const char *fmt, ...)
 #endif
     ;
 
+/* The last message wm_cli_error formed (without "warpmatch: "), printed or
+** not: under MPI only rank 0 prints, and the others' messages travel to it. */
+const char *wm_cli_last_error(void);
+
+/* --gpus all|N[,N...]: the devices of one process (co->devices, co->n_devices;
+** co->backend is left to the caller). "all" lists every GPU that
+** wm_cuda_device_count() finds; otherwise non-negative ordinals separated by
+** commas, no empty items, at most WM_CLI_MAX_GPUS, repeats allowed (two
+** contexts on one GPU). The list lives in a static array of the parser (until
+** its next call), so co may keep pointing at it for the whole process.
+** Returns 0, or -1 after "warpmatch: invalid value 'x' for --gpus (...)" or
+** "warpmatch: --gpus all: no CUDA GPU found". */
+#define WM_CLI_MAX_GPUS 64
+int wm_cli_option_gpus(const char *val, wm_context_opts_t *co);
+
+/* Under MPI: the GPU of this rank, local rank mod the GPUs found (or mod the
+** --gpus list, which then no longer splits one rank's work), and without -j
+** its share of the host's cores (no more than it is bound to). */
+void wm_cli_dist_device(wm_context_opts_t *co);
+
+/* Agree over the MPI job on a failure: every rank says whether it failed and
+** why (why: the message without "warpmatch: "); rank 0 prints the first
+** failing rank's message as "rank R: why" (not when R is 0 and rank0_printed:
+** it has printed it already). Returns 1 when some rank failed, on every rank.
+** Every rank must call it at the same point. */
+int wm_cli_dist_failed(int failed, const char *why, int rank0_printed);
+
 /* Parse a whole string as an unsigned decimal number no larger than max.
 ** allow_suffix accepts one of K, M, G, T (powers of 1024, either case).
 ** Returns 0 and sets *out, or -1 (nothing printed). */

@@ -21,6 +21,7 @@
 
 #include "warpmatch.h"
 #include "cli.h"
+#include "dist/dist.h"
 #include "dtwio.h"
 
 /* Same order as wm_dtw_mode_t and wm_dtw_cost_t. */
@@ -112,6 +113,10 @@ static void print_help(void) {
 "                        found, else cpu]\n"
 "  -j, --threads N       CPU threads, 0 = all online cores [0]\n"
 "      --device N        the CUDA GPU to use, numbered as 'warpmatch info'\n"
+"      --gpus LIST       all, or GPU numbers such as 0,2,3: the queries are\n"
+"                        shared out over these GPUs; the same output. Under\n"
+"                        mpirun every rank matches its share of the queries on\n"
+"                        its GPU (local rank mod the GPUs found, or the list)\n"
 "                        lists them [0]\n"
 "      --piece N         cut the series into pieces of N samples for the threads\n"
 "                        and the GPU (for testing: warping paths then cross\n"
@@ -158,7 +163,7 @@ typedef struct {
 
 enum {
     OPT_MODE = 256, OPT_COST, OPT_WINDOW, OPT_ZNORM, OPT_LENGTH, OPT_TOP, OPT_PATH,
-    OPT_FORMAT, OPT_QFORMAT, OPT_DTYPE, OPT_COLUMN, OPT_QCOLUMN, OPT_BACKEND, OPT_DEVICE,
+    OPT_FORMAT, OPT_QFORMAT, OPT_DTYPE, OPT_COLUMN, OPT_QCOLUMN, OPT_BACKEND, OPT_DEVICE, OPT_GPUS,
     OPT_PIECE
 };
 
@@ -179,6 +184,7 @@ static const struct option long_opts[] = {
     { "backend",      required_argument, NULL, OPT_BACKEND },
     { "threads",      required_argument, NULL, 'j' },
     { "device",       required_argument, NULL, OPT_DEVICE },
+    { "gpus",         required_argument, NULL, OPT_GPUS },
     { "piece",        required_argument, NULL, OPT_PIECE },
     { "help",         no_argument,       NULL, 'h' },
     { NULL, 0, NULL, 0 }
@@ -304,6 +310,10 @@ static int parse_args(int argc, char **argv, dtw_args_t *a, int *first_arg) {
             if (wm_cli_option_u64("-j/--threads", optarg, 65536, 0, &v) < 0)
                 return -1;
             a->co.threads = (int)v;
+            break;
+        case OPT_GPUS:
+            if (wm_cli_option_gpus(optarg, &a->co) < 0)
+                return -1;
             break;
         case OPT_DEVICE:
             if (wm_cli_option_u64("--device", optarg, INT_MAX, 0, &v) < 0)
@@ -443,10 +453,10 @@ static void report_failure(const run_t *r, const size_t *grp, size_t cnt, wm_sta
                      shown(r->spath), mode_words[r->a->o.mode], msg);
 }
 
-/* Every query, in groups of one band radius, one wm_dtw_many call each.
-** Returns 0, or -1 after a library error (message printed). */
-static int match_all(run_t *r) {
-    size_t nq = r->q.n;
+/* Queries [from, to), in groups of one band radius, one wm_dtw_many call
+** each. Returns 0, or -1 after a library error (message printed). */
+static int match_range(run_t *r, size_t from, size_t to) {
+    size_t nq = to - from;
     size_t *order = malloc(nq * sizeof *order);
     const double **qv = malloc(nq * sizeof *qv);
     size_t *lens = malloc(nq * sizeof *lens);
@@ -457,7 +467,7 @@ static int match_all(run_t *r) {
         rc = -1;
         goto done;
     }
-    for (size_t i = 0; i < nq; i++) order[i] = i;
+    for (size_t i = 0; i < nq; i++) order[i] = from + i;
     sort_radius = r->radius;
     qsort(order, nq, sizeof *order, by_radius);
     for (size_t g = 0; g < nq;) {
@@ -511,15 +521,50 @@ int wm_cmd_dtw(int argc, char **argv) {
     }
     r.qpath = argv[first_arg];
     r.spath = argv[first_arg + 1];
-    if (prepare(&r) < 0 || wm_cli_context_new(&a.co, &r.cx) != WM_OK || match_all(&r) < 0) {
-        failed = 1;
-    } else {
+    /* Under MPI every rank reads both signals and matches its share of the
+    ** queries (contiguous, in QUERY order); rank 0 prints every rank's lines
+    ** in rank order. Standard input is rank 0's alone: it then does all. */
+    wm_cli_dist_device(&a.co);
+    int stdin_used = strcmp(r.qpath, "-") == 0 || strcmp(r.spath, "-") == 0;
+    int idle = stdin_used && wm_dist.rank != 0;
+    failed = !idle && prepare(&r) < 0;
+    failed = wm_cli_dist_failed(failed, wm_cli_last_error(), 1);
+    if (!failed) {
+        failed = !idle && wm_cli_context_new(&a.co, &r.cx) != WM_OK;
+        failed = wm_cli_dist_failed(failed, wm_cli_last_error(), 1);
+    }
+    size_t lo = 0, hi = 0;
+    if (!failed) {
+        if (!idle) {
+            uint64_t parts = stdin_used ? 1 : (uint64_t)wm_dist.size;
+            uint64_t me = (uint64_t)wm_dist.rank;
+            lo = (size_t)((unsigned __int128)r.q.n * me / parts);
+            hi = (size_t)((unsigned __int128)r.q.n * (me + 1) / parts);
+            failed = match_range(&r, lo, hi) < 0;
+        }
+        failed = wm_cli_dist_failed(failed, wm_cli_last_error(), 1);
+    }
+    if (!failed) {
+        char *mem = NULL;
+        size_t mem_len = 0;
+        FILE *out = wm_dist.active ? open_memstream(&mem, &mem_len) : stdout;
+        if (out == NULL)
+            wm_dist_abort(WM_EXIT_ERROR);
         char buf[32];
-        for (size_t i = 0; i < r.q.n && !ferror(stdout); i++) {
+        for (size_t i = lo; i < hi && !ferror(out); i++) {
             const char *label = wm_cli_dtw_query_label(&r.q, i, buf, sizeof buf);
             for (size_t k = 0; k < r.res[i].n; k++)
-                wm_cli_dtw_put_match(stdout, label, &r.res[i].a[k], a.o.path);
+                wm_cli_dtw_put_match(out, label, &r.res[i].a[k], a.o.path);
             n_printed += r.res[i].n;
+        }
+        if (out != stdout) {
+            fclose(out);
+            if (wm_dist_write_ordered(mem, mem_len, stdout) < 0) {
+                write_failed = 1;
+                write_errno = errno;
+            }
+            free(mem);
+            n_printed = wm_dist_sum(n_printed);
         }
         if (ferror(stdout)) {
             write_failed = 1;                   /* e.g. a closed pipe */

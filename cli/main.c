@@ -12,6 +12,7 @@
 
 #include "warpmatch.h"
 #include "cli.h"
+#include "dist/dist.h"
 
 static void print_usage(FILE *f) {
     fprintf(f,
@@ -37,7 +38,7 @@ static void print_usage(FILE *f) {
         wm_version());
 }
 
-int main(int argc, char **argv) {
+static int run_command(int argc, char **argv) {
     if (argc < 2) {
         print_usage(stderr);
         return WM_EXIT_ERROR;
@@ -66,4 +67,19 @@ int main(int argc, char **argv) {
         wm_cli_error("unknown command '%s'", cmd);
     fprintf(stderr, "Try 'warpmatch --help'.\n");
     return WM_EXIT_ERROR;
+}
+
+/* Under an MPI launcher every rank runs the command; only rank 0 writes to
+** stdout (the others' output reaches it through src/dist), and all ranks
+** leave with rank 0's status, which the commands make the job's. */
+int main(int argc, char **argv) {
+    if (wm_dist_init(&argc, &argv) < 0)
+        return WM_EXIT_ERROR;
+    if (wm_dist.rank != 0 && freopen("/dev/null", "w", stdout) == NULL)
+        wm_dist_abort(WM_EXIT_ERROR);
+    int rc = run_command(argc, argv);
+    if (wm_dist.active)
+        rc = wm_dist_bcast_int(rc);
+    wm_dist_finalize();
+    return rc;
 }

@@ -156,8 +156,18 @@ typedef struct {
                                   dtw cuts the series in pieces of chunk_bytes / 8
                                   samples.
                                   Tests set it tiny so matches straddle chunks.  */
-    wm_progress_cb progress;   /* NULL = none                                     */
+    wm_progress_cb progress;   /* NULL = none. With several devices it is called
+                                  from their threads, one call at a time, with the
+                                  bytes done summed over them                     */
     void *progress_user;
+    const int *devices;        /* run over these CUDA devices together, n_devices of them;
+                                  the same ordinal may repeat (two contexts on one GPU).
+                                  With the CPU backend, n_devices > 1 cuts the work into
+                                  that many shards on CPU sub-contexts (how the split is
+                                  tested without GPUs). NULL / n_devices <= 1: `device`
+                                  alone, except that a list of one is that device
+                                  [NULL, 0]. The list is copied.                     */
+    int n_devices;
 } wm_context_opts_t;
 
 wm_context_opts_t wm_context_opts_default(void);
@@ -170,7 +180,22 @@ typedef struct wm_context wm_context_t;
 ** not built: WM_UNSUPPORTED), WM_DEVICE, WM_NOMEM, WM_INVALID. As with
 ** sqlite3_open, on WM_NO_DEVICE, WM_UNSUPPORTED and WM_DEVICE *cx is still
 ** set so that wm_context_errmsg() can say why; free it with wm_context_free().
-** With backend AUTO a missing or failing GPU is no error: the CPU is used. */
+** With backend AUTO a missing or failing GPU is no error: the CPU is used.
+**
+** Several devices (n_devices > 1): the context owns one ordinary context per
+** entry of devices (a CPU shard each when the backend is, or AUTO falls back
+** to, the CPU), with the threads shared out among them, and every call gives
+** byte for byte what one device gives: wm_search, wm_count and
+** wm_count_per_pattern cut the text into n_devices ranges of bytes, wm_align
+** (infix) cuts the target, wm_align_pairs and wm_dtw_many cut the list of
+** pairs or queries; global wm_align, wm_dtw of one query and
+** wm_align_fr_info run on the first device. A device that fails makes the
+** call fail with its status; its message then starts "device N: " (the
+** GPU's ordinal) or "shard N: " (CPU), after the "pair N: " or "query N: "
+** that names the item. A negative ordinal, or (with GPUs present and the
+** backend CUDA or AUTO) one of a GPU that does not exist, is WM_INVALID with
+** *cx set, so that the message can name it; with no GPU the call fails (CUDA)
+** or falls back (AUTO) as for one device. */
 wm_status wm_context_new(const wm_context_opts_t *o, wm_context_t **cx);
 void wm_context_free(wm_context_t *cx);  /* NULL is a no-op */
 /* The backend a context really uses (never AUTO). */
@@ -207,7 +232,9 @@ typedef struct {
 ** non-zero to stop: the search then returns WM_STOPPED. */
 typedef int (*wm_match_cb)(const wm_match_t *m, void *user);
 
-/* Search a text. Matches arrive through cb in sorted order. */
+/* Search a text. Matches arrive through cb in sorted order, always on the
+** calling thread; with several devices the matches of every range but the
+** first are held in memory until their turn. */
 wm_status wm_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
                     wm_match_cb cb, void *user);
 

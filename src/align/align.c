@@ -10,6 +10,9 @@
 ** distance that matters is exact. Pieces run on the pool; the best distance
 ** found so far is shared, so pieces that start later prune harder. With
 ** all_ends a second pass collects every end at the best distance.
+**
+** A context over several devices cuts the target in src/core/shard.c (after
+** the checks here) and calls back in here once per device.
 */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 #include "align/align.h"
 #include "align/fr.h"
 #include "core/internal.h"
+#include "core/shard.h"
 
 wm_align_opts_t wm_align_opts_default(void) {
     wm_align_opts_t o;
@@ -313,6 +317,8 @@ wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8
     wm_status st = wm_align_check_opts(cx, &opts);
     if (st == WM_OK) st = wm_align_check_pair(cx, query, m, target, n, &opts, "");
     if (st != WM_OK) return st;
+    if (cx->n_sub > 1)                 /* many devices: src/core/shard.c cuts the target */
+        return wm_shard_align(cx, query, m, target, n, &opts, out);
     if (opts.mode == WM_ALIGN_GLOBAL) {
         wm_alignment_t one;
         int found = 0;

@@ -31,6 +31,7 @@
 
 #include "align/fr.h"
 #include "core/internal.h"
+#include "core/shard.h"
 
 static unsigned pow3u(unsigned e) {
     unsigned p = 1;
@@ -296,6 +297,7 @@ wm_status wm_align_fr_info(wm_context_t *cx, const wm_align_opts_t *o, wm_fr_inf
         wm_context_set_error(cx, "four-russians: unknown alphabet %d", (int)opts.alphabet);
         return WM_INVALID;
     }
+    if (cx->n_sub > 1) return wm_shard_fr_info(cx, &opts, info);   /* the first device's */
     unsigned t = wm_fr_pick_t(&opts);
     int strings = opts.alphabet == WM_ALPHABET_DNA;
     const wm_fr_table_t *tab;

@@ -9,7 +9,8 @@
 ** whose sequences are both at most WM_CU_PAIR_MAX_LEN go to the pair kernel
 ** in one batch (one pair per thread); every other pair runs alone on the
 ** GPU. Infix pairs go one after the other through wm_align. Every path gives
-** the same distances and the same (canonical) CIGARs.
+** the same distances and the same (canonical) CIGARs. A context over several
+** devices gives each a contiguous range of the pairs (src/core/shard.c).
 */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 #include "align/align.h"
 #include "core/internal.h"
+#include "core/shard.h"
 
 typedef struct {
     wm_context_t *cx;
@@ -85,6 +87,8 @@ wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pair
         snprintf(which, sizeof which, "pair %zu: ", i);
         return wm_align_check_pair(cx, p->query, p->m, p->target, p->n, &opts, which);
     }
+    if (cx->n_sub > 1)                    /* many devices: ranges of pairs, src/core/shard.c */
+        return wm_shard_align_pairs(cx, pairs, n_pairs, &opts, out);
 
     pairs_run_t R = {cx, pairs, &opts, out, SIZE_MAX, WM_OK};
     atomic_init(&R.first_bad, SIZE_MAX);

@@ -19,6 +19,7 @@ wm_status wm_cuda_context_init(wm_context_t *cx) {
     return WM_UNSUPPORTED;
 }
 void wm_cuda_context_free(wm_context_t *cx) { (void)cx; }
+void wm_cuda_context_bind(wm_context_t *cx) { (void)cx; }
 int wm_cuda_supports(const wm_db_t *db) { (void)db; return 0; }
 wm_status wm_cuda_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
                          wm_hit_batch_fn sink, void *user) {

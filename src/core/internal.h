@@ -93,6 +93,13 @@ struct wm_context {
     struct wm_cuda_state *cuda;    /* NULL unless backend is CUDA */
     struct wm_fr_table *fr[2][5];  /* Four-Russians tables built so far, by
                                       [strings][t] (src/align/fr_table.c)        */
+    /* Many devices (issue 7, src/core/shard.c): a context made with
+    ** n_devices > 1 owns n_sub ordinary contexts, one per device (or CPU
+    ** shard), and each call is cut among them; it has no pool or GPU state
+    ** of its own. n_sub = 0 for an ordinary context. */
+    int n_sub;
+    struct wm_context **sub;
+    struct wm_shard_state *shard;  /* the device list, progress (shard.c)   */
     char errmsg[512];
 };
 #define WM_CONTEXT_MAGIC 0x776d6378u   /* "wmcx" */
@@ -142,6 +149,10 @@ int wm_pigeonhole_scan(const wm_db_t *db, int strand, wm_cpu_scan_fn verify, con
 ** Built only with CUDA; the stubs in src/core/cuda_stub.c stand in otherwise. */
 wm_status wm_cuda_context_init(wm_context_t *cx);
 void wm_cuda_context_free(wm_context_t *cx);
+/* Make the context's GPU the calling thread's current device: the CUDA
+** runtime keeps one per host thread, and a multi-device call runs each
+** sub-context on a thread of its own (src/core/shard.c). No-op on the CPU. */
+void wm_cuda_context_bind(wm_context_t *cx);
 /* Find the raw hits of a whole text on the GPU (records ignored: hits within
 ** halo of a record start are candidates the host re-checks). Calls sink with
 ** batches of hits in increasing end order (strand 0 before 1 on equal ends). */

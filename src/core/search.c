@@ -9,12 +9,15 @@
 ** CUDA: (for the databases the GPU runs: wm_cuda_supports) the GPU returns raw hits in end order; the host finds each hit's
 ** record, re-checks hits near a record's start (the GPU scans across record
 ** borders) and finds starts, in parallel, then delivers in order.
+** A context over several devices hands the text to src/core/shard.c, which
+** cuts it and calls back in here once per device.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/internal.h"
 #include "core/msearch.h"
+#include "core/shard.h"
 
 #define WAVE_PER_THREAD 4
 
@@ -263,6 +266,8 @@ static wm_status run(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
                      int want_starts) {
     wm_status st = check_call(cx, db, text);
     if (st != WM_OK || text->len == 0) return st;
+    if (cx->n_sub > 1)               /* many devices: cut the text among them */
+        return wm_shard_text(cx, db, text, dv->cb, dv->user, dv->cb ? NULL : &dv->count, NULL);
     job_t job;
     job.db = db;
     job.text = text;
@@ -300,6 +305,10 @@ wm_status wm_count_per_pattern(wm_context_t *cx, const wm_db_t *db, const wm_tex
     size_t np = wm_db_pattern_count(db);
     memset(counts, 0, np * sizeof *counts);
     if (text->len == 0) return WM_OK;
+    if (cx->n_sub > 1) {
+        uint64_t total = 0;
+        return wm_shard_text(cx, db, text, NULL, NULL, &total, counts);
+    }
     if (!db->set) return wm_count(cx, db, text, &counts[0]);
     size_t n_rec;
     uint64_t *rs = record_starts(text, &n_rec);

@@ -73,6 +73,10 @@ extern "C" wm_status wm_cuda_context_init(wm_context_t *cx) {
     return WM_OK;
 }
 
+extern "C" void wm_cuda_context_bind(wm_context_t *cx) {
+    if (cx && cx->cuda) cudaSetDevice(cx->cuda->device);
+}
+
 extern "C" void wm_cuda_context_free(wm_context_t *cx) {
     wm_cuda_state *cs = cx->cuda;
     if (!cs) return;

@@ -1,6 +1,8 @@
 /*
 ** dtw.c -- the public dtw calls: checks, normalisation, and each mode's
 ** path from the engines to a list of matches (see include/warpmatch.h).
+** A context over several devices gives each a range of the queries
+** (src/core/shard.c), after the checks here.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include "dtw/sdtw.h"
 #include "dtw/sdtw_cuda.h"
 #include "dtw/trace.h"
+#include "core/shard.h"
 
 wm_dtw_opts_t wm_dtw_opts_default(void) {
     wm_dtw_opts_t o;
@@ -315,6 +318,8 @@ wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size
     for (size_t qi = 0; qi < n_queries; qi++)
         if ((st = check_query(cx, queries[qi], lens[qi], n, o, qi, many)) != WM_OK) return st;
     if ((st = check_finite(cx, series, n, "series", 0, 0)) != WM_OK) return st;
+    if (cx->n_sub > 1)        /* many devices: ranges of queries, src/core/shard.c */
+        return wm_shard_dtw_many(cx, queries, lens, n_queries, series, n, o, out);
 
     double *yn = NULL;
     if (o->znorm && o->mode != WM_DTW_UCR) {

@@ -14,6 +14,7 @@
 ** All sizes and offsets are 64-bit so inputs over 4 GiB work.
 */
 #include "io/seqfile.h"
+#include "io/seqparse.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,8 +31,6 @@
 #define WM_STDIN_NAME "(standard input)"
 /* zlib counts in uInt (32 bits): hand it at most this much at a time. */
 #define WM_ZCHUNK ((uint64_t)1 << 30)
-/* Longest record name quoted in a message. */
-#define WM_MSG_NAME 200
 
 /* ------------------------------------------------------------------------ */
 /* messages                                                                   */
@@ -329,139 +328,6 @@ static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out,
 /* 3. records                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* Records found so far. starts has room for n + 1 entries (the end). */
-typedef struct {
-    uint64_t *starts;
-    char **names;
-    size_t n, m;
-} wm_recs_t;
-
-static void recs_free(wm_recs_t *r)
-{
-    for (size_t i = 0; i < r->n; i++)
-        free(r->names[i]);
-    free(r->names);
-    free(r->starts);
-    memset(r, 0, sizeof *r);
-}
-
-static int recs_push(wm_recs_t *r, uint64_t start, const uint8_t *name, size_t name_len)
-{
-    if (r->n + 1 >= r->m) {
-        size_t nm = r->m ? r->m * 2 : 64;
-        uint64_t *ns = realloc(r->starts, nm * sizeof *ns);
-        if (!ns)
-            return -1;
-        r->starts = ns;
-        char **nn = realloc(r->names, nm * sizeof *nn);
-        if (!nn)
-            return -1;
-        r->names = nn;
-        r->m = nm;
-    }
-    char *s = malloc(name_len + 1);
-    if (!s)
-        return -1;
-    memcpy(s, name, name_len);
-    s[name_len] = '\0';
-    r->starts[r->n] = start;
-    r->names[r->n] = s;
-    r->n++;
-    return 0;
-}
-
-/* A cursor over lines. next_line gives a line without its '\n' and without
-** one trailing '\r' (CRLF files); 0 at the end of input. */
-typedef struct {
-    const uint8_t *p, *end;
-    uint64_t line;            /* 1-based number of the line last returned */
-} wm_lines_t;
-
-static inline int next_line(wm_lines_t *L, const uint8_t **s, size_t *len)
-{
-    const uint8_t *p = L->p, *nl, *le;
-    if (p >= L->end)
-        return 0;
-    nl = memchr(p, '\n', (size_t)(L->end - p));
-    le = nl ? nl : L->end;
-    L->p = nl ? nl + 1 : L->end;
-    if (le > p && le[-1] == '\r')
-        le--;
-    L->line++;
-    *s = p;
-    *len = (size_t)(le - p);
-    return 1;
-}
-
-static inline int is_blank(uint8_t c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* 1 when every byte of s[0, n) is printable, non-space ASCII (0x21..0x7e).
-** Eight bytes at a time with the "has byte less than / more than" word
-** tricks: exact for "is any byte outside", which is all this asks. */
-static inline int all_graphic(const uint8_t *s, size_t n)
-{
-    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    uint64_t acc0 = 0, acc1 = 0;
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        uint64_t x, y;
-        memcpy(&x, s + i, 8);
-        memcpy(&y, s + i + 8, 8);
-        acc0 |= ((x - ones * 0x21) & ~x) | (x + ones) | x;
-        acc1 |= ((y - ones * 0x21) & ~y) | (y + ones) | y;
-    }
-    if (i + 8 <= n) {
-        uint64_t x;
-        memcpy(&x, s + i, 8);
-        acc0 |= ((x - ones * 0x21) & ~x) | (x + ones) | x;
-        i += 8;
-    }
-    if ((acc0 | acc1) & highs)
-        return 0;
-    for (; i < n; i++)
-        if ((uint8_t)(s[i] - 0x21) > 0x7e - 0x21)
-            return 0;
-    return 1;
-}
-
-/* Append one sequence line to out[*olen...]: the fast path copies it whole;
-** a line with spaces, tabs or stray '\r' has them dropped byte by byte.
-** Returns -1 and the offending byte in *bad on a binary byte. out may alias
-** s as long as out + *olen <= s (in-place parsing). */
-static inline int append_seq(uint8_t *out, uint64_t *olen, const uint8_t *s,
-                             size_t n, uint8_t *bad)
-{
-    if (all_graphic(s, n)) {
-        memmove(out + *olen, s, n);
-        *olen += n;
-        return 0;
-    }
-    uint64_t o = *olen;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t c = s[i];
-        if ((uint8_t)(c - 0x21) <= 0x7e - 0x21)
-            out[o++] = c;
-        else if (c != ' ' && c != '\t' && c != '\r') {
-            *bad = c;
-            return -1;
-        }
-    }
-    *olen = o;
-    return 0;
-}
-
-/* Length of the first word of a header (after its '>' or '@'). */
-static size_t name_len(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n && !is_blank(s[i]))
-        i++;
-    return i;
-}
-
 static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out,
                              uint64_t *out_len, wm_recs_t *r,
                              const char *dpath, char *err, size_t errlen)
@@ -505,88 +371,22 @@ static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out,
     return WM_OK;
 }
 
-static int all_blank(const uint8_t *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!is_blank(s[i]))
-            return 0;
-    return 1;
-}
-
-static wm_status fastq_truncated(const wm_recs_t *r, uint64_t hline, const char *dpath,
-                                 char *err, size_t errlen)
-{
-    set_err(err, errlen, "%s: line %" PRIu64 ": truncated FASTQ record '%.*s'",
-            dpath, hline, WM_MSG_NAME, r->names[r->n - 1]);
-    return WM_FORMAT;
-}
-
 static wm_status parse_fastq(const uint8_t *in, uint64_t n, uint8_t *out,
                              uint64_t *out_len, wm_recs_t *r,
                              const char *dpath, char *err, size_t errlen)
 {
     wm_lines_t L = { in, in + n, 0 };
-    const uint8_t *s;
-    size_t len;
+    wm_parse_err_t e;
     uint64_t olen = 0;
-    uint8_t bad = 0;
+    int k;
 
-    while (next_line(&L, &s, &len)) {
-        if (all_blank(s, len))
-            continue;                      /* blank lines between records */
-        if (s[0] != '@') {
-            set_err(err, errlen,
-                    "%s: line %" PRIu64 ": expected '@' at the start of a FASTQ record",
-                    dpath, L.line);
-            return WM_FORMAT;
-        }
-        uint64_t hline = L.line;
-        size_t nl = name_len(s + 1, len - 1);
-        if (nl == 0) {
-            set_err(err, errlen, "%s: line %" PRIu64 ": FASTQ header with no name",
-                    dpath, L.line);
-            return WM_FORMAT;
-        }
-        if (recs_push(r, olen, s + 1, nl) != 0)
-            return nomem(dpath, err, errlen);
-        uint64_t seq_begin = olen;
-
-        /* Sequence lines up to the '+' line. */
-        int got_plus = 0;
-        while (next_line(&L, &s, &len)) {
-            if (len > 0 && s[0] == '+') {
-                got_plus = 1;
-                break;
-            }
-            if (append_seq(out, &olen, s, len, &bad) != 0) {
-                set_err(err, errlen, "%s: line %" PRIu64 ": binary byte 0x%02X in sequence",
-                        dpath, L.line, (unsigned)bad);
-                return WM_FORMAT;
-            }
-        }
-        if (!got_plus)
-            return fastq_truncated(r, hline, dpath, err, errlen);
-
-        /* Quality lines until they are as long as the sequence. They may
-        ** start with '@' or '+', so only their length tells where they end. */
-        uint64_t seq_len = olen - seq_begin, qlen = 0;
-        while (qlen < seq_len) {
-            if (!next_line(&L, &s, &len))
-                return fastq_truncated(r, hline, dpath, err, errlen);
-            qlen += len;
-        }
-        if (qlen > seq_len) {
-            set_err(err, errlen,
-                    "%s: line %" PRIu64 ": quality longer than sequence in FASTQ record '%.*s'",
-                    dpath, L.line, WM_MSG_NAME, r->names[r->n - 1]);
-            return WM_FORMAT;
-        }
-        if (seq_len == 0) {
-            /* An empty read has an empty quality line; eat it if present. */
-            wm_lines_t save = L;
-            if (next_line(&L, &s, &len) && len != 0)
-                L = save;
-        }
+    while ((k = fastq_record(&L, out, &olen, r, &e)) == 1)
+        ;
+    if (k == -2)
+        return nomem(dpath, err, errlen);
+    if (k == -1) {
+        set_err(err, errlen, "%s: line %" PRIu64 ": %s", dpath, e.line, e.rest);
+        return WM_FORMAT;
     }
     *out_len = olen;
     return WM_OK;

@@ -11,12 +11,20 @@
 ** work on a third in flight at once. A batch whose hits overflow its buffers
 ** is searched again after they grow: the text is still on the device.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cub/device/device_radix_sort.cuh>
 
 #include "cuda/cuda_common.cuh"
 #include "cuda/state.cuh"
+
+static double wm_cu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* ---- plans ------------------------------------------------------------------ */
 
@@ -281,8 +289,16 @@ extern "C" wm_status wm_cuda_search(wm_context_t *cx, const wm_db_t *db, const w
     uint64_t max_key = 2 * text->len + 1;
     P.end_bit = 64 - __builtin_clzll(max_key);
 
-    uint64_t initial_cap = P.batch / 64 + 4096;
+    /* Hit buffers for one hit per 512 bytes: pinned host memory costs about
+    ** as much to allocate as the copies it serves, and a batch with more
+    ** hits grows them and is searched again (rare: dense hits are ~1/1000). */
+    double t_setup = wm_cu_now();
+    uint64_t initial_cap = P.batch / 512 + 4096;
     for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++) st = slot_hits(cx, &cs->slot[i], initial_cap);
+    for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++)
+        st = slot_text(cx, &cs->slot[i], P.batch + P.halo, 1);
+    t_setup = wm_cu_now() - t_setup;
+    double t_loop = wm_cu_now();
 
     uint64_t n_batches = (text->len + P.batch - 1) / P.batch;
     uint64_t next = 0, done = 0;
@@ -302,5 +318,9 @@ extern "C" wm_status wm_cuda_search(wm_context_t *cx, const wm_db_t *db, const w
     /* On an early stop or error, let in-flight work finish before buffers go. */
     for (int i = 0; i < WM_CU_STREAMS; i++) cudaStreamSynchronize(cs->slot[i].stream);
     wm_cu_plan_free(&plan);
+    if (getenv("WM_CUDA_TIMING"))
+        fprintf(stderr, "cuda search (device %d): buffers %.4f s, %llu batches of %llu bytes "
+                "(copy, search, hits) %.4f s\n", cs->device, t_setup,
+                (unsigned long long)n_batches, (unsigned long long)P.batch, wm_cu_now() - t_loop);
     return st;
 }
