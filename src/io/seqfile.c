@@ -36,15 +36,6 @@
 /* messages                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static wm_status nomem(const char *dpath, char *err, size_t errlen)
 {

@@ -7,10 +7,22 @@
 #ifndef WM_IO_SEQPARSE_H
 #define WM_IO_SEQPARSE_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Format a message into err (errlen bytes; nothing when err is NULL). */
+static inline void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err || errlen == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
 
 /* Longest record name quoted in a message. */
 #define WM_MSG_NAME 200

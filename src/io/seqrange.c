@@ -22,15 +22,6 @@
 
 #define STDIN_NAME "(standard input)"
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static wm_status nomem(const wm_range_t *R, char *err, size_t errlen)
 {
@@ -165,8 +156,13 @@ wm_status wm_range_fastq_next(wm_range_t *R, uint64_t start, uint64_t next_guess
             *next = at < R->size ? at : R->size;
             return WM_OK;
         }
-        if (fastq_record(&L, NULL, NULL, NULL, &e) != 1)
-            return WM_OK;               /* reported by the parse, once starts hold */
+        if (fastq_record(&L, NULL, NULL, NULL, &e) != 1) {
+            /* A broken record before the guess: this slice runs to the end
+            ** of the file, so that its parse meets that error first (if
+            ** this start was itself a wrong guess, a later round moves it). */
+            *next = R->size;
+            return WM_OK;
+        }
     }
 }
 
