@@ -161,7 +161,10 @@ typedef struct {
                                   bytes done summed over them                     */
     void *progress_user;
     const int *devices;        /* run over these CUDA devices together, n_devices of them;
-                                  the same ordinal may repeat (two contexts on one GPU).
+                                  the same ordinal may repeat (two contexts on one GPU;
+                                  known defect: then GPU align pairs and the dp
+                                  kernels can fail with WM_DEVICE, as both set one
+                                  per-GPU kernel limit - list distinct GPUs).
                                   With the CPU backend, n_devices > 1 cuts the work into
                                   that many shards on CPU sub-contexts (how the split is
                                   tested without GPUs). NULL / n_devices <= 1: `device`

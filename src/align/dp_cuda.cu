@@ -205,7 +205,8 @@ extern "C" wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, cons
         goto out;
     }
     if (smem) {
-        e = wm_cu_allow_smem((const void *)k_global_dp<true>, ebytes);
+        e = cudaFuncSetAttribute(k_global_dp<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)ebytes);
         if (e == cudaSuccess) {
             k_global_dp<true><<<1, threads, ebytes, s>>>(d_codes, d_codes + p, (uint32_t)p, q,
                                                          aq->n_codes, NULL, stride, limit, d_out);

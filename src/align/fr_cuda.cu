@@ -465,7 +465,8 @@ extern "C" wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, cons
     ** memory) allows. */
     cudaError_t e = cudaSuccess;
     if (smem_tab)
-        WM_CU(cx, wm_cu_allow_smem((const void *)kern, smem));
+        WM_CU(cx, cudaFuncSetAttribute((const void *)kern,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     int per_sm = 0, coop = 0;
     WM_CU(cx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)kern,
                                                             FR_WARPS * 32, smem));

@@ -147,18 +147,4 @@ static inline uint64_t wm_cu_segment_bytes(uint64_t halo) {
     return (s + 15) & ~(uint64_t)15;
 }
 
-/* Let `func` take up to `need` bytes of dynamic shared memory on the current
-** device. The limit is a property of the function on the device, shared by
-** every context in the process: two contexts on one GPU (--gpus 0,0) that
-** each set their own size would race (one lowers it under the other's
-** launch), so it is raised to the device's largest once and for all. */
-static inline cudaError_t wm_cu_allow_smem(const void *func, size_t need) {
-    int dev = 0, most = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-    if (e != cudaSuccess) return e;
-    if (need > (size_t)most) return cudaErrorInvalidValue;
-    return cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
-}
-
 #endif
