@@ -315,6 +315,7 @@ out:
 
 int main(void)
 {
+    (void)test_settings;                /* rng.h's; this test reads its own settings */
     uint64_t seed = getenv("WM_SEED") ? strtoull(getenv("WM_SEED"), NULL, 10) : 20261122;
     g_rng = seed;
     int scale = getenv("WM_TEST_SCALE") ? atoi(getenv("WM_TEST_SCALE")) : 1;
