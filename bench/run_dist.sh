@@ -14,7 +14,7 @@
 #   k2       the same pattern, -k 2
 #   set16k   search -c -f 16,000 DNA 8-mers cut from the text
 #   align1k  align (infix) of a 1,024-base query cut from the text
-#   dense    search, a 5-base pattern (about one match per 1,000 bytes),
+#   dense    search, a 5-base pattern (ACGTA: one match per 6,200 bytes of chrX),
 #            every match listed (to /dev/null): the merge at dense output
 # Each run prints rank 0's "timing:" line (WM_DIST_TIMING=1: read, search,
 # merge, the slowest rank's seconds) and the wall time of the whole command
