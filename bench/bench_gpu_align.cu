@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 #include "align/align_cuda.cuh"
-#include "cuda/state.cuh"
+#include "cuda/device.cuh"
 
 /* Peak bit-vector steps a second: 8 independent chains a thread. */
 static __global__ void k_bv_peak(uint64_t iters, uint32_t seed, unsigned long long *sink) {

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <vector>
 
-#include "cuda/cuda_common.cuh"
+#include "search/search_cuda.cuh"
 
 #include "bench_cuda.cuh"
 

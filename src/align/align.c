@@ -11,7 +11,7 @@
 ** found so far is shared, so pieces that start later prune harder. With
 ** all_ends a second pass collects every end at the best distance.
 **
-** A context over several devices cuts the target in src/core/shard.c (after
+** A context over several devices cuts the target in align_shard.c (after
 ** the checks here) and calls back in here once per device.
 */
 #include <stdatomic.h>
@@ -20,7 +20,7 @@
 
 #include "align/align.h"
 #include "align/fr.h"
-#include "core/internal.h"
+#include "core/plan.h"
 #include "core/shard.h"
 
 wm_align_opts_t wm_align_opts_default(void) {
@@ -63,7 +63,8 @@ void wm_alignments_free(wm_alignments_t *r) {
 typedef struct {
     const wm_aq_t *aq;
     const uint8_t *t;
-    uint64_t n, piece, halo;
+    wm_plan_t plan;            /* pieces of the ends (0, n] */
+    uint64_t halo;
     wm_infix_scan_fn scan;
     int64_t limit, report_le;
     int want_ends;
@@ -76,9 +77,9 @@ typedef struct {
 static void run_piece(void *arg, size_t i, int tid) {
     (void)tid;
     pieces_t *P = arg;
-    uint64_t own_from = i * P->piece;
-    uint64_t to = own_from + P->piece < P->n ? own_from + P->piece : P->n;
-    uint64_t scan_from = own_from > P->halo ? own_from - P->halo : 0;
+    uint64_t own_from, to;
+    wm_plan_part(&P->plan, i, &own_from, &to);
+    uint64_t scan_from = wm_plan_scan_from(0, own_from, P->halo);
     wm_best_t *b = &P->bests[i];
     b->d = UINT64_MAX;
     b->end = UINT64_MAX;
@@ -109,16 +110,15 @@ static wm_status cpu_ends(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t,
     memset(&P, 0, sizeof P);
     P.aq = aq;
     P.t = t;
-    P.n = n;
     P.halo = halo;
-    P.piece = piece_size(cx, n, halo);
+    P.plan = wm_plan_sized(0, n, piece_size(cx, n, halo));
     P.scan = algo == WM_ALIGN_ALGO_WAVEFRONT ? wm_infix_dp_scan : wm_infix_bv_scan;
     P.limit = limit;
     P.report_le = report_le;
     P.want_ends = ends != NULL;
     atomic_init(&P.shared_d, best->d);
     atomic_init(&P.failed, 0);
-    size_t np = (size_t)((n + P.piece - 1) / P.piece);
+    size_t np = (size_t)P.plan.n;
     P.bests = calloc(np, sizeof *P.bests);
     P.ends = ends ? calloc(np, sizeof *P.ends) : NULL;
     wm_status st = WM_OK;
@@ -151,9 +151,9 @@ out:
 static wm_status find_ends(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t, uint64_t n,
                            wm_align_algo_t algo, int64_t limit, uint64_t halo, int64_t report_le,
                            wm_endvec_t *ends, wm_best_t *best) {
-    if (cx->backend == WM_BACKEND_CUDA && n > 0 &&
-        !(algo == WM_ALIGN_ALGO_BITVECTOR && aq->m > WM_CU_BV_MAX_M))
-        return wm_cuda_infix(cx, aq, t, n, algo, limit, report_le, ends, best);
+    const wm_align_gpu_t *gpu = wm_align_gpu(cx);
+    if (gpu && n > 0 && !(algo == WM_ALIGN_ALGO_BITVECTOR && aq->m > WM_CU_BV_MAX_M))
+        return gpu->infix(cx, aq, t, n, algo, limit, report_le, ends, best);
     return cpu_ends(cx, aq, t, n, algo, limit, halo, report_le, ends, best);
 }
 
@@ -243,19 +243,19 @@ static wm_status global_distance(wm_context_t *cx, const wm_aq_t *aq, const uint
         *d = m + n;
         return WM_OK;
     }
-    int gpu = cx->backend == WM_BACKEND_CUDA;
+    const wm_align_gpu_t *gpu = wm_align_gpu(cx);
     switch (o->algo) {
     case WM_ALIGN_ALGO_WAVEFRONT:
-        return gpu ? wm_cuda_global_dp(cx, aq, y, n, limit, d) : wm_global_dp(aq, y, n, limit, d);
+        return gpu ? gpu->global_dp(cx, aq, y, n, limit, d) : wm_global_dp(aq, y, n, limit, d);
     case WM_ALIGN_ALGO_FOUR_RUSSIANS: {
         const wm_fr_table_t *tab;
         wm_status st = wm_fr_table_get(cx, wm_fr_pick_t(o), wm_fr_pick_strings(aq), &tab);
         if (st != WM_OK) return st;
-        return gpu ? wm_cuda_global_fr(cx, aq, y, n, tab, limit, d)
+        return gpu ? gpu->global_fr(cx, aq, y, n, tab, limit, d)
                    : wm_global_fr(cx, aq, y, n, tab, limit, d);
     }
     default:
-        if (gpu) return wm_cuda_global(cx, aq, y, n, limit, d);
+        if (gpu) return gpu->global(cx, aq, y, n, limit, d);
         *d = wm_global_distance(aq, y, n, limit);
         return *d == UINT64_MAX ? WM_NOMEM : WM_OK;
     }
@@ -280,13 +280,14 @@ wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, 
     a->cigar = NULL;
     if (o->cigar) {
         wm_pool_t *pool = use_pool ? cx->pool : NULL;
-        if (cx->backend == WM_BACKEND_CUDA && m > 0 && n > 0 && n <= WM_CU_GLOBAL_MAX_N) {
+        const wm_align_gpu_t *gpu = wm_align_gpu(cx);
+        if (gpu && m > 0 && n > 0 && n <= WM_CU_GLOBAL_MAX_N) {
             /* the forward pass on the GPU, the segments and the walk here */
             wm_tb_plan_t plan;
             wm_tb_ckpts_t ck = {0};
             wm_tb_plan(&plan, m, n, d, aq.n_words, pool ? wm_pool_size(pool) : 1);
             if (wm_tb_ckpts_alloc(&ck, &plan) < 0) st = WM_NOMEM;
-            else st = wm_cuda_global_ckpts(cx, &aq, y, n, d, &plan, &ck);
+            else st = gpu->global_ckpts(cx, &aq, y, n, d, &plan, &ck);
             if (st == WM_OK) {
                 a->cigar = wm_align_cigar_ex(&aq, y, n, d, pool, &plan, &ck);
                 if (!a->cigar) st = WM_NOMEM;
@@ -309,7 +310,7 @@ done:
 
 wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8_t *target,
                    uint64_t n, const wm_align_opts_t *o, wm_alignments_t *out) {
-    if (!cx || cx->magic != WM_CONTEXT_MAGIC || !out) return WM_INVALID;
+    if (!wm_context_ok(cx) || !out) return WM_INVALID;
     out->a = NULL;
     out->n = 0;
     cx->errmsg[0] = 0;
@@ -317,8 +318,12 @@ wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8
     wm_status st = wm_align_check_opts(cx, &opts);
     if (st == WM_OK) st = wm_align_check_pair(cx, query, m, target, n, &opts, "");
     if (st != WM_OK) return st;
-    if (cx->n_sub > 1)                 /* many devices: src/core/shard.c cuts the target */
-        return wm_shard_align(cx, query, m, target, n, &opts, out);
+    if (cx->n_sub > 1 && opts.mode == WM_ALIGN_GLOBAL) {   /* one pair: the first device */
+        st = wm_align(wm_shard_first(cx), query, m, target, n, &opts, out);
+        return st == WM_OK ? st : wm_shard_error(cx, 0, st, NULL, 0, 0);
+    }
+    if (cx->n_sub > 1)                 /* many devices: align_shard.c cuts the target */
+        return wm_align_shard_infix(cx, query, m, target, n, &opts, out);
     if (opts.mode == WM_ALIGN_GLOBAL) {
         wm_alignment_t one;
         int found = 0;
@@ -382,3 +387,30 @@ done:
     wm_aq_free(&aq);
     return st;
 }
+
+/* ---- the family ------------------------------------------------------------- */
+
+wm_align_cache_t *wm_align_cache(wm_context_t *cx) {
+    void **slot = wm_context_cache(cx, &wm_align_family);
+    if (!*slot) *slot = calloc(1, sizeof(wm_align_cache_t));
+    return *slot;
+}
+
+static void free_cache(wm_context_t *cx, void *cache) {
+    wm_align_cache_t *c = cache;
+    const wm_align_gpu_t *gpu = wm_align_gpu(cx);
+    wm_fr_cache_free(c, gpu);
+    if (gpu && c->gpu) gpu->free_cache(c->gpu);
+    free(c);
+}
+
+/* The GPU table exists only with CUDA. */
+const wm_family_t wm_align_family = {
+    "align",
+#if WM_HAVE_CUDA
+    &wm_align_gpu_cuda,
+#else
+    NULL,
+#endif
+    free_cache,
+};

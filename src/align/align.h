@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "warpmatch.h"
+#include "core/internal.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,21 +85,12 @@ int wm_infix_dp_scan(const wm_aq_t *aq, const uint8_t *t, uint64_t scan_from, ui
                      uint64_t to, int64_t limit, int64_t report_le, wm_endvec_t *ends,
                      wm_best_t *best);
 
-/* ---- the GPU (src/align/align_cuda.cu; stubs in src/core/cuda_stub.c) ----
-** The same contract as one scan over the whole target, ends (0, n]: the best
-** within limit in *best, and with ends != NULL every end with distance <=
-** report_le, in increasing order. The target streams through the GPU in
-** batches that overlap by m + min(limit, m). algo: WAVEFRONT or BITVECTOR. */
-struct wm_context;
 /* The longest query each GPU kernel takes: the bit-vector kernel's chunk is
 ** one block of at most 1024 threads holding 8 words of 32 rows (longer
 ** queries run on the CPU, same output); the wavefront keeps 3 (m + 1) cells
 ** in shared memory (longer queries are refused). */
 #define WM_CU_BV_MAX_M (1024u * 8u * 32u)
 #define WM_CU_WAVEFRONT_MAX_M 16384u
-wm_status wm_cuda_infix(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *t, uint64_t n,
-                        wm_align_algo_t algo, int64_t limit, int64_t report_le,
-                        wm_endvec_t *ends, wm_best_t *best);
 
 /* ---- from an end to an alignment (CPU, every backend) ------------------- */
 
@@ -185,27 +177,68 @@ char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_
                         struct wm_pool *pool, const wm_tb_plan_t *plan,
                         const wm_tb_ckpts_t *ckpts);
 
-/* CUDA (global_cuda.cu, dp_cuda.cu; stubs in src/core/cuda_stub.c). One pair:
-** the distance by the bit-vector kernel (a wavefront of warps, each a stripe
-** of query rows, over the band) or the plain DP kernel. limit as above. */
-wm_status wm_cuda_global(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
-                         int64_t limit, uint64_t *d);
 /* The GPU kernel counts columns in 32 bits: longer targets run on the CPU. */
 #define WM_CU_GLOBAL_MAX_N ((uint64_t)INT32_MAX - 64)
-/* The traceback's checkpoints (plan, for distance d) from a bit-vector run on
-** the GPU with the same band: the same states the CPU's forward pass makes. */
-wm_status wm_cuda_global_ckpts(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y,
-                               uint64_t n, uint64_t d, const wm_tb_plan_t *plan,
-                               wm_tb_ckpts_t *ck);
-wm_status wm_cuda_global_dp(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y,
-                            uint64_t n, int64_t limit, uint64_t *d);
-/* Many short global pairs, one pair per thread (pairs_cuda.cu): pairs
-** idx[0 .. n_idx) of pairs[], each with m and n at most WM_CU_PAIR_MAX_LEN.
-** out[idx[i]] gets the distance (WM_ALIGN_NONE over the limit) and, with
-** o->cigar, the canonical CIGAR. */
+/* Pairs of at most this many symbols a side run one pair per GPU thread. */
 #define WM_CU_PAIR_MAX_LEN 1024u
-wm_status wm_cuda_pairs(struct wm_context *cx, const wm_pair_t *pairs, const size_t *idx,
-                        size_t n_idx, const wm_align_opts_t *o, wm_alignment_t *out);
+
+/* ---- the family ------------------------------------------------------------ */
+
+struct wm_fr_table;
+/* What align keeps in a context (its cache slot): the Four-Russians tables
+** built so far, by [key kind][t] (fr_table.c), and the GPU's buffers. */
+typedef struct {
+    struct wm_fr_table *fr[2][5];
+    void *gpu;                 /* the GPU table's own, freed through it */
+} wm_align_cache_t;
+wm_align_cache_t *wm_align_cache(struct wm_context *cx);   /* NULL out of memory */
+
+/* The GPU table (align_cuda.cu with global_cuda.cu, dp_cuda.cu, fr_cuda.cu,
+** pairs_cuda.cu). A context on a GPU runs through it; each call has the
+** contract of its CPU twin:
+**   infix: one scan over the whole target, ends (0, n]: the best within
+**     limit in *best, and with ends != NULL every end with distance <=
+**     report_le, in increasing order (batches overlap by m + min(limit, m));
+**     algo WAVEFRONT or BITVECTOR; bit-vector queries up to WM_CU_BV_MAX_M.
+**   global, global_dp, global_fr: one pair's distance (limit as
+**     wm_global_distance) by the bit-vector wavefront of warps, the plain DP
+**     or the Four-Russians sweep (tab uploaded once and kept with it).
+**   global_ckpts: the traceback's checkpoints (plan, for distance d) from a
+**     bit-vector run with the same band: the states the CPU's forward pass
+**     makes.
+**   pairs: pairs idx[0 .. n_idx) of pairs[], each side at most
+**     WM_CU_PAIR_MAX_LEN, one pair per thread; out[idx[i]] gets the distance
+**     (WM_ALIGN_NONE over the limit) and, with o->cigar, the canonical CIGAR.
+**   fr_table_free: the device copy of a table; free_cache: cache->gpu. */
+typedef struct {
+    wm_status (*infix)(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *t, uint64_t n,
+                       wm_align_algo_t algo, int64_t limit, int64_t report_le, wm_endvec_t *ends,
+                       wm_best_t *best);
+    wm_status (*global)(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                        int64_t limit, uint64_t *d);
+    wm_status (*global_dp)(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                           int64_t limit, uint64_t *d);
+    wm_status (*global_fr)(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                           const struct wm_fr_table *tab, int64_t limit, uint64_t *d);
+    wm_status (*global_ckpts)(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y,
+                              uint64_t n, uint64_t d, const wm_tb_plan_t *plan, wm_tb_ckpts_t *ck);
+    wm_status (*pairs)(struct wm_context *cx, const wm_pair_t *pairs, const size_t *idx,
+                       size_t n_idx, const wm_align_opts_t *o, wm_alignment_t *out);
+    void (*fr_table_free)(struct wm_fr_table *tab);
+    void (*free_cache)(void *gpu_cache);
+} wm_align_gpu_t;
+extern const wm_align_gpu_t wm_align_gpu_cuda;
+extern const wm_family_t wm_align_family;
+
+/* The GPU table of cx, or NULL: run on the CPU. */
+static inline const wm_align_gpu_t *wm_align_gpu(const struct wm_context *cx) {
+    return (const wm_align_gpu_t *)wm_context_gpu(cx, &wm_align_family);
+}
+
+/* wm_align's infix mode over several devices (align_shard.c). */
+wm_status wm_align_shard_infix(struct wm_context *cx, const uint8_t *query, size_t m,
+                               const uint8_t *target, uint64_t n, const wm_align_opts_t *o,
+                               wm_alignments_t *out);
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "align/align_cuda.cuh"
-#include "cuda/state.cuh"
+#include "align/fr.h"
+#include "core/plan.h"
+#include "cuda/device.cuh"
 
 wm_status wm_cu_aplan_make(wm_context_t *cx, const wm_aq_t *aq, int sm_count, wm_cu_aplan_t *p) {
     memset(p, 0, sizeof *p);
@@ -120,6 +122,26 @@ static int cmp_u64(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* ---- the buffers align keeps --------------------------------------------- */
+
+wm_cu_align_bufs_t *wm_cu_align_bufs(wm_context_t *cx) {
+    wm_align_cache_t *c = wm_align_cache(cx);
+    if (!c) return NULL;
+    if (!c->gpu) c->gpu = calloc(1, sizeof(wm_cu_align_bufs_t));
+    return (wm_cu_align_bufs_t *)c->gpu;
+}
+
+static void free_bufs(void *gpu_cache) {
+    wm_cu_align_bufs_t *b = (wm_cu_align_bufs_t *)gpu_cache;
+    wm_cu_buf_t *dev[] = {&b->text, &b->best, &b->keys, &b->err, &b->peq, &b->code};
+    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
+    for (int i = 0; i < 8; i++) wm_cu_dev_release(&b->g[i]);
+    for (int i = 0; i < 4; i++) wm_cu_host_release(&b->h[i]);
+    free(b);
+}
+
+/* The infix batch buffers: batch + halo bytes of target, the best and count
+** words, and room for `hits` listed ends. */
 typedef struct {
     uint8_t *d_text;
     unsigned long long *d_best, *d_keys, *d_count;
@@ -127,31 +149,23 @@ typedef struct {
     uint64_t hit_cap;
 } abuf_t;
 
-static void abuf_free(abuf_t *b) {
-    cudaFree(b->d_text);
-    cudaFree(b->d_best);
-    cudaFree(b->d_keys);
-    cudaFree(b->d_err);
-}
-
-static wm_status grow_hits(wm_context_t *cx, abuf_t *b, uint64_t cap) {
-    cudaFree(b->d_keys);
-    cudaFree(b->d_err);
-    b->d_keys = NULL;
-    b->d_err = NULL;
-    b->hit_cap = 0;
-    WM_CU(cx, cudaMalloc((void **)&b->d_keys, cap * sizeof *b->d_keys));
-    WM_CU(cx, cudaMalloc((void **)&b->d_err, cap * sizeof *b->d_err));
+static wm_status grow_hits(wm_context_t *cx, wm_cu_align_bufs_t *B, abuf_t *b, uint64_t cap) {
+    wm_status st = wm_cu_dev_reserve(cx, &B->keys, cap * sizeof *b->d_keys);
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->err, cap * sizeof *b->d_err);
+    if (st != WM_OK) return st;
+    b->d_keys = (unsigned long long *)B->keys.p;
+    b->d_err = (uint32_t *)B->err.p;
     b->hit_cap = cap;
     return WM_OK;
 }
 
 /* One batch: owned ends (lo, hi] of the target, copied with the halo before. */
-static wm_status run_batch(wm_context_t *cx, const wm_cu_aplan_t *p, abuf_t *b, const uint8_t *t,
+static wm_status run_batch(wm_context_t *cx, const wm_cu_aplan_t *p, wm_cu_align_bufs_t *B, abuf_t *b,
+                           const uint8_t *t,
                            uint64_t lo, uint64_t hi, uint64_t halo, wm_align_algo_t algo,
                            int64_t limit, int64_t report_le, wm_endvec_t *ends, wm_best_t *best,
                            cudaStream_t s) {
-    uint64_t from = lo > halo ? lo - halo : 0;
+    uint64_t from = wm_plan_scan_from(0, lo, halo);
     uint64_t len = hi - from;
     WM_CU(cx, cudaMemcpyAsync(b->d_text, t + from, len, cudaMemcpyHostToDevice, s));
     for (;;) {
@@ -174,7 +188,7 @@ static wm_status run_batch(wm_context_t *cx, const wm_cu_aplan_t *p, abuf_t *b, 
         WM_CU(cx, cudaMemcpyAsync(&h_count, b->d_count, sizeof h_count, cudaMemcpyDeviceToHost, s));
         WM_CU(cx, cudaStreamSynchronize(s));
         if (ends && h_count > b->hit_cap) {   /* more ends than room: grow, run again */
-            wm_status g = grow_hits(cx, b, h_count + h_count / 4);
+            wm_status g = grow_hits(cx, B, b, h_count + h_count / 4);
             if (g != WM_OK) return g;
             continue;
         }
@@ -201,7 +215,7 @@ static wm_status run_batch(wm_context_t *cx, const wm_cu_aplan_t *p, abuf_t *b, 
     }
 }
 
-extern "C" wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t,
+wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t,
                                    uint64_t n, wm_align_algo_t algo, int64_t limit,
                                    int64_t report_le, wm_endvec_t *ends, wm_best_t *best) {
     wm_cuda_state *cs = cx->cuda;
@@ -230,26 +244,36 @@ extern "C" wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const ui
     if (batch < 4 * halo + (1u << 20)) batch = 4 * halo + (1u << 20);
     if (batch > n) batch = n;
 
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
+    if (!B) return WM_NOMEM;
     wm_cu_aplan_t p;
     wm_status st = wm_cu_aplan_make(cx, aq, cs->sm_count, &p);
     if (st != WM_OK) return st;
     abuf_t b;
     memset(&b, 0, sizeof b);
-    cudaStream_t s = cs->slot[0].stream;
-    cudaError_t e = cudaMalloc((void **)&b.d_text, batch + halo + WM_CU_PAD);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&b.d_best, 3 * sizeof *b.d_best);
-    if (e != cudaSuccess) {
-        st = wm_cuda_fail(cx, e, "allocating the target buffer");
-        goto out;
+    cudaStream_t s = cs->stream[0];
+    st = wm_cu_dev_reserve(cx, &B->text, batch + halo + WM_CU_PAD);
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->best, 3 * sizeof *b.d_best);
+    if (st == WM_OK && ends) st = grow_hits(cx, B, &b, B->keys.cap / sizeof *b.d_keys > (1u << 16)
+                                                        ? B->keys.cap / sizeof *b.d_keys : 1u << 16);
+    if (st == WM_OK) {
+        b.d_text = (uint8_t *)B->text.p;
+        b.d_best = (unsigned long long *)B->best.p;
+        b.d_count = b.d_best + 2;
+        wm_plan_t batches = wm_plan_sized(0, n, batch);
+        for (uint64_t i = 0; i < batches.n && st == WM_OK; i++) {
+            uint64_t lo, hi;
+            wm_plan_part(&batches, i, &lo, &hi);
+            st = run_batch(cx, &p, B, &b, t, lo, hi, halo, algo, limit, report_le, ends, best, s);
+        }
     }
-    b.d_count = b.d_best + 2;
-    if (ends && (st = grow_hits(cx, &b, 1u << 16)) != WM_OK) goto out;
-    for (uint64_t lo = 0; lo < n && st == WM_OK; lo += batch) {
-        uint64_t hi = lo + batch < n ? lo + batch : n;
-        st = run_batch(cx, &p, &b, t, lo, hi, halo, algo, limit, report_le, ends, best, s);
-    }
-out:
-    abuf_free(&b);
     wm_cu_aplan_free(&p);
     return st;
 }
+
+/* ---- the table ---------------------------------------------------------------- */
+
+extern "C" const wm_align_gpu_t wm_align_gpu_cuda = {
+    wm_cuda_infix,  wm_cuda_global, wm_cuda_global_dp,     wm_cuda_global_fr,
+    wm_cuda_global_ckpts, wm_cuda_pairs,  wm_cuda_fr_table_free, free_bufs,
+};

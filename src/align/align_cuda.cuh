@@ -11,6 +11,33 @@
 #include "align/align.h"
 #include "cuda/cuda_common.cuh"
 
+/* ---- the host entries of the GPU table (wm_align_gpu_t in align.h) ---- */
+wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t, uint64_t n,
+                        wm_align_algo_t algo, int64_t limit, int64_t report_le, wm_endvec_t *ends,
+                        wm_best_t *best);
+wm_status wm_cuda_global(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                         int64_t limit, uint64_t *d);
+wm_status wm_cuda_global_ckpts(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                               uint64_t d, const wm_tb_plan_t *plan, wm_tb_ckpts_t *ck);
+wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                            int64_t limit, uint64_t *d);
+wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                            const struct wm_fr_table *tab, int64_t limit, uint64_t *d);
+void wm_cuda_fr_table_free(struct wm_fr_table *tab);
+wm_status wm_cuda_pairs(wm_context_t *cx, const wm_pair_t *pairs, const size_t *idx, size_t n_idx,
+                        const wm_align_opts_t *o, wm_alignment_t *out);
+
+/* The device buffers align's GPU calls keep in the context (its cache's
+** gpu field), grown on demand: no cudaMalloc per call once warm. */
+typedef struct {
+    wm_cu_buf_t text, best, keys, err;      /* infix batches                    */
+    wm_cu_buf_t peq, code;                  /* a query's tables                 */
+    wm_cu_buf_t g[8];                       /* global, dp, pairs: their own use */
+    wm_cu_buf_t h[4];                       /* pinned host staging              */
+} wm_cu_align_bufs_t;
+/* The context's align buffers (made on first use), or NULL out of memory. */
+wm_cu_align_bufs_t *wm_cu_align_bufs(wm_context_t *cx);
+
 /* A query on the device. */
 typedef struct {
     uint32_t m;

@@ -28,7 +28,8 @@
 #include <string.h>
 
 #include "align/align.h"
-#include "cuda/state.cuh"
+#include "align/align_cuda.cuh"
+#include "cuda/device.cuh"
 
 #define DP_THREADS 1024
 #define DP_CHECK_EVERY 64                 /* diagonals between limit checks      */
@@ -146,7 +147,7 @@ static inline uint8_t dp_code8(const wm_aq_t *aq, uint8_t byte) {
     return c < aq->n_codes ? (uint8_t)c : 0xffu;
 }
 
-extern "C" wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
+wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
                                        uint64_t n, int64_t limit, uint64_t *d) {
     uint64_t m = aq->m;
     if (m == 0) { *d = n; return WM_OK; }
@@ -189,7 +190,7 @@ extern "C" wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, cons
     uint8_t *d_codes = NULL;
     uint32_t *d_buf = NULL;
     unsigned long long *d_out = NULL, h_out = ~0ull;
-    cudaStream_t s = cs->slot[0].stream;
+    cudaStream_t s = cs->stream[0];
     wm_status st = WM_OK;
     cudaError_t e = cudaMalloc((void **)&d_codes, p + q);
     if (e == cudaSuccess) e = cudaMalloc((void **)&d_out, sizeof *d_out);

@@ -71,7 +71,8 @@ typedef struct wm_fr_table {
 struct wm_context;
 wm_status wm_fr_table_get(struct wm_context *cx, unsigned t, int strings,
                           const wm_fr_table_t **out);
-void wm_fr_cache_free(struct wm_context *cx);      /* from wm_context_free */
+/* The tables of an align cache, their device copies through gpu (NULL: none). */
+void wm_fr_cache_free(wm_align_cache_t *c, const wm_align_gpu_t *gpu);
 
 /* The key kind and t that opts ask for (fr_t 0 -> 3). */
 unsigned wm_fr_pick_t(const wm_align_opts_t *o);
@@ -92,11 +93,6 @@ void wm_fr_block_direct(const wm_aq_t *aq, const uint8_t *xs, unsigned rows, con
 ** above limit, and then *d is some value > limit. */
 wm_status wm_global_fr(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                        const wm_fr_table_t *tab, int64_t limit, uint64_t *d);
-
-/* The CUDA backend (src/align/fr_cuda.cu; stubs in src/core/cuda_stub.c). */
-wm_status wm_cuda_global_fr(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y,
-                            uint64_t n, const wm_fr_table_t *tab, int64_t limit, uint64_t *d);
-void wm_cuda_fr_table_free(wm_fr_table_t *tab);     /* frees tab->dev */
 
 #ifdef __cplusplus
 }

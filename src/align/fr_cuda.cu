@@ -54,7 +54,8 @@
 #include <string.h>
 
 #include "align/fr.h"
-#include "cuda/state.cuh"
+#include "align/align_cuda.cuh"
+#include "cuda/device.cuh"
 
 #define FR_WARPS 8                        /* warps (stripe workers) a thread block */
 #define FR_FULL 0xffffffffu
@@ -389,7 +390,7 @@ static wm_status fr_table_upload(wm_context_t *cx, const wm_fr_table_t *ctab, in
     return WM_OK;
 }
 
-extern "C" void wm_cuda_fr_table_free(wm_fr_table_t *tab) {
+void wm_cuda_fr_table_free(wm_fr_table_t *tab) {
     if (!tab || !tab->dev) return;
     int cur = -1;
     if (cudaGetDevice(&cur) != cudaSuccess) cur = -1;
@@ -412,7 +413,7 @@ static void fr_codes(const wm_aq_t *aq, const uint8_t *s, uint64_t len, uint64_t
 
 static inline size_t fr_align(size_t x) { return (x + 255) & ~(size_t)255; }
 
-extern "C" wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
+wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
                                        uint64_t n, const wm_fr_table_t *tab, int64_t limit,
                                        uint64_t *d) {
     const uint64_t m = aq->m;
@@ -499,7 +500,7 @@ extern "C" wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, cons
 
     uint8_t *dmem = NULL;
     unsigned long long h_out[2] = {~0ull, ~0ull};
-    cudaStream_t s = cs->slot[0].stream;
+    cudaStream_t s = cs->stream[0];
     e = cudaMalloc((void **)&dmem, total);
     if (e != cudaSuccess) {
         st = wm_cuda_fail(cx, e, "allocating the four-russians sequences and stripe borders");

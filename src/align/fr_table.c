@@ -30,7 +30,6 @@
 #include <time.h>
 
 #include "align/fr.h"
-#include "core/internal.h"
 #include "core/shard.h"
 
 static unsigned pow3u(unsigned e) {
@@ -257,23 +256,25 @@ wm_status wm_fr_table_get(struct wm_context *cx, unsigned t, int strings,
         return WM_INVALID;
     }
     strings = strings ? 1 : 0;
-    if (!cx->fr[strings][t]) {
-        wm_status st = fr_build(cx, t, strings, &cx->fr[strings][t]);
+    wm_align_cache_t *c = wm_align_cache(cx);
+    if (!c) return WM_NOMEM;
+    if (!c->fr[strings][t]) {
+        wm_status st = fr_build(cx, t, strings, &c->fr[strings][t]);
         if (st != WM_OK) return st;
     }
-    *out = cx->fr[strings][t];
+    *out = c->fr[strings][t];
     return WM_OK;
 }
 
-void wm_fr_cache_free(struct wm_context *cx) {
+void wm_fr_cache_free(wm_align_cache_t *c, const wm_align_gpu_t *gpu) {
     for (int s = 0; s < 2; s++)
         for (int t = 0; t <= WM_FR_MAX_T; t++) {
-            wm_fr_table_t *tab = cx->fr[s][t];
+            wm_fr_table_t *tab = c->fr[s][t];
             if (!tab) continue;
-            wm_cuda_fr_table_free(tab);
+            if (gpu) gpu->fr_table_free(tab);
             free(tab->out);
             free(tab);
-            cx->fr[s][t] = NULL;
+            c->fr[s][t] = NULL;
         }
 }
 
@@ -282,7 +283,7 @@ unsigned wm_fr_pick_t(const wm_align_opts_t *o) { return o->fr_t ? (unsigned)o->
 int wm_fr_pick_strings(const wm_aq_t *aq) { return aq->n_codes == 4; }
 
 wm_status wm_align_fr_info(wm_context_t *cx, const wm_align_opts_t *o, wm_fr_info_t *info) {
-    if (!cx || cx->magic != WM_CONTEXT_MAGIC) return WM_INVALID;
+    if (!wm_context_ok(cx)) return WM_INVALID;
     if (!info) {
         wm_context_set_error(cx, "four-russians info: info is NULL");
         return WM_INVALID;
@@ -297,7 +298,10 @@ wm_status wm_align_fr_info(wm_context_t *cx, const wm_align_opts_t *o, wm_fr_inf
         wm_context_set_error(cx, "four-russians: unknown alphabet %d", (int)opts.alphabet);
         return WM_INVALID;
     }
-    if (cx->n_sub > 1) return wm_shard_fr_info(cx, &opts, info);   /* the first device's */
+    if (cx->n_sub > 1) {                   /* the first device's */
+        wm_status st = wm_align_fr_info(wm_shard_first(cx), &opts, info);
+        return st == WM_OK ? st : wm_shard_error(cx, 0, st, NULL, 0, 0);
+    }
     unsigned t = wm_fr_pick_t(&opts);
     int strings = opts.alphabet == WM_ALPHABET_DNA;
     const wm_fr_table_t *tab;

@@ -29,7 +29,8 @@
 
 #include "align/align.h"
 #include "core/internal.h"
-#include "cuda/state.cuh"
+#include "align/align_cuda.cuh"
+#include "cuda/device.cuh"
 
 #define RING_GROUPS 1024u            /* 32-column groups in flight between two stripes */
 
@@ -272,7 +273,7 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
                           gbv_dev_t *g) {
     wm_cuda_state *cs = cx->cuda;
     memset(g, 0, sizeof *g);
-    g->st = cs->slot[0].stream;
+    g->st = cs->stream[0];
     gbv_args_t *a = &g->a;
     a->n = n;
     a->m = (uint32_t)aq->m;

@@ -10,7 +10,7 @@
 ** in one batch (one pair per thread); every other pair runs alone on the
 ** GPU. Infix pairs go one after the other through wm_align. Every path gives
 ** the same distances and the same (canonical) CIGARs. A context over several
-** devices gives each a contiguous range of the pairs (src/core/shard.c).
+** devices gives each a contiguous range of the pairs (core/shard.h).
 */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "align/align.h"
-#include "core/internal.h"
 #include "core/shard.h"
 
 typedef struct {
@@ -70,9 +69,21 @@ static wm_status one_by_one(pairs_run_t *R, size_t i) {
     return WM_OK;
 }
 
+/* One sub-context's range of the pairs (core/shard.h's list cut). */
+typedef struct {
+    const wm_pair_t *pairs;
+    const wm_align_opts_t *o;
+    wm_alignment_t *out;
+} pairs_shard_t;
+
+static wm_status pairs_shard_run(void *job, wm_context_t *sub, size_t lo, size_t hi) {
+    pairs_shard_t *J = job;
+    return wm_align_pairs(sub, J->pairs + lo, hi - lo, J->o, J->out + lo);
+}
+
 wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pairs,
                          const wm_align_opts_t *o, wm_alignment_t *out) {
-    if (!cx || cx->magic != WM_CONTEXT_MAGIC || (!pairs && n_pairs) || (!out && n_pairs))
+    if (!wm_context_ok(cx) || (!pairs && n_pairs) || (!out && n_pairs))
         return WM_INVALID;
     cx->errmsg[0] = 0;
     wm_align_opts_t opts = o ? *o : wm_align_opts_default();
@@ -87,8 +98,13 @@ wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pair
         snprintf(which, sizeof which, "pair %zu: ", i);
         return wm_align_check_pair(cx, p->query, p->m, p->target, p->n, &opts, which);
     }
-    if (cx->n_sub > 1)                    /* many devices: ranges of pairs, src/core/shard.c */
-        return wm_shard_align_pairs(cx, pairs, n_pairs, &opts, out);
+    if (cx->n_sub > 1) {                  /* many devices: ranges of pairs */
+        if (n_pairs == 0) return WM_OK;
+        pairs_shard_t J = {pairs, &opts, out};
+        st = wm_shard_list(cx, n_pairs, pairs_shard_run, &J, "pair");
+        if (st != WM_OK) wm_alignment_clear(out, n_pairs);   /* nothing left allocated */
+        return st;
+    }
 
     pairs_run_t R = {cx, pairs, &opts, out, SIZE_MAX, WM_OK};
     atomic_init(&R.first_bad, SIZE_MAX);
@@ -96,20 +112,20 @@ wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pair
     int global = opts.mode == WM_ALIGN_GLOBAL;
     int bitvector = opts.algo == WM_ALIGN_ALGO_AUTO || opts.algo == WM_ALIGN_ALGO_BITVECTOR;
 
-    if (global && cx->backend == WM_BACKEND_CUDA && bitvector) {
+    const wm_align_gpu_t *gpu = wm_align_gpu(cx);
+    if (global && gpu && bitvector) {
         size_t *idx = malloc((n_pairs ? n_pairs : 1) * sizeof *idx), n_idx = 0;
         if (!idx) return WM_NOMEM;
         for (size_t i = 0; i < n_pairs; i++)
             if (pairs[i].m <= WM_CU_PAIR_MAX_LEN && pairs[i].n <= WM_CU_PAIR_MAX_LEN) idx[n_idx++] = i;
-        st = n_idx ? wm_cuda_pairs(cx, pairs, idx, n_idx, &opts, out) : WM_OK;
+        st = n_idx ? gpu->pairs(cx, pairs, idx, n_idx, &opts, out) : WM_OK;
         for (size_t i = 0, k = 0; st == WM_OK && i < n_pairs; i++) {
             if (k < n_idx && idx[k] == i) { k++; continue; }
             st = one_by_one(&R, i);
             if (st != WM_OK) fail_at(&R, i, st);
         }
         free(idx);
-    } else if (global && cx->backend == WM_BACKEND_CPU &&
-               opts.algo != WM_ALIGN_ALGO_FOUR_RUSSIANS) {
+    } else if (global && !gpu && opts.algo != WM_ALIGN_ALGO_FOUR_RUSSIANS) {
         wm_pool_for(cx->pool, n_pairs, cpu_pair, &R);
     } else {
         for (size_t i = 0; i < n_pairs; i++) {

@@ -30,7 +30,8 @@
 
 #include "align/align.h"
 #include "core/internal.h"
-#include "cuda/state.cuh"
+#include "align/align_cuda.cuh"
+#include "cuda/device.cuh"
 
 #define HISTORY_BYTES ((size_t)2 << 30)
 
@@ -332,7 +333,7 @@ static wm_status empty_pair(const wm_pair_t *p, const wm_align_opts_t *o, wm_ali
 /* One launch: pairs sel[0 .. ns) of one width. */
 static wm_status launch(wm_context_t *cx, const wm_pair_t *pairs, const size_t *sel, size_t ns,
                         int W, int dna, const wm_align_opts_t *o, wm_alignment_t *out) {
-    cudaStream_t st = cx->cuda->slot[0].stream;
+    cudaStream_t st = cx->cuda->stream[0];
     uint64_t seq_bytes = 0, cig_bytes = 0;
     uint32_t n_max = 0;
     for (size_t k = 0; k < ns; k++) {

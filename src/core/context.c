@@ -1,17 +1,18 @@
 /*
 ** context.c -- execution contexts: which backend runs, the CPU thread pool,
-** the CUDA state, and the last error message. A context over several
-** devices is made of ordinary ones by src/core/shard.c.
+** the GPU device state, each family's GPU table and cache slot, tuning, and
+** the last error message. A context over several devices is made of
+** ordinary ones by src/core/shard.c.
 */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/internal.h"
 #include "core/shard.h"
-#include "align/fr.h"
 
 wm_context_opts_t wm_context_opts_default(void) {
     wm_context_opts_t o;
@@ -27,12 +28,58 @@ wm_context_opts_t wm_context_opts_default(void) {
     return o;
 }
 
+wm_tuning_t wm_tuning_default(void) {
+    wm_tuning_t t;
+    memset(&t, 0, sizeof t);
+    t.simd = WM_SIMD_AUTO;
+    t.search_batch_bytes = 256ull << 20;
+    t.search_bytes_per_hit = 512;
+    t.dtw_chunk = 1ull << 27;
+    t.dtw_stripe = 1024;
+    return t;
+}
+
 void wm_context_set_error(wm_context_t *cx, const char *fmt, ...) {
     if (!cx) return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(cx->errmsg, sizeof cx->errmsg, fmt, ap);
     va_end(ap);
+}
+
+double wm_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int family_index(const wm_family_t *f) {
+    for (int i = 0; wm_families[i]; i++)
+        if (wm_families[i] == f) return i;
+    return -1;
+}
+
+const void *wm_context_gpu(const wm_context_t *cx, const wm_family_t *f) {
+    int i = family_index(f);
+    return i < 0 ? NULL : cx->gpu[i];
+}
+
+void **wm_context_cache(wm_context_t *cx, const wm_family_t *f) {
+    int i = family_index(f);
+    return i < 0 ? NULL : &cx->cache[i];
+}
+
+wm_tuning_t *wm_context_tuning(wm_context_t *cx) { return wm_context_ok(cx) ? &cx->tuning : NULL; }
+
+const wm_stats_t *wm_context_stats(const wm_context_t *cx) {
+    if (!wm_context_ok(cx)) return NULL;
+    return cx->n_sub > 1 ? &cx->sub[0]->stats : &cx->stats;
+}
+
+/* The GPU tables of every family that has GPU code, when cx runs on a GPU. */
+static void pick_gpu_tables(wm_context_t *cx) {
+    for (int i = 0; wm_families[i] && i < WM_MAX_FAMILIES; i++)
+        cx->gpu[i] = cx->backend == WM_BACKEND_CUDA ? wm_families[i]->gpu : NULL;
 }
 
 wm_status wm_context_new(const wm_context_opts_t *o, wm_context_t **out) {
@@ -53,6 +100,7 @@ wm_status wm_context_new(const wm_context_opts_t *o, wm_context_t **out) {
     if (!cx) return WM_NOMEM;
     cx->magic = WM_CONTEXT_MAGIC;
     cx->opts = opts;
+    cx->tuning = wm_tuning_default();
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     cx->n_threads = opts.threads > 0 ? opts.threads : (online > 0 ? (int)online : 1);
     if (many) {
@@ -76,12 +124,13 @@ wm_status wm_context_new(const wm_context_opts_t *o, wm_context_t **out) {
                 *out = cx;
                 return st;
             }
+            if (cx->cuda) wm_cuda_context_free(cx);
             cx->errmsg[0] = 0;
-
             want = WM_BACKEND_CPU;       /* AUTO falls back quietly */
         }
     }
     cx->backend = want;
+    pick_gpu_tables(cx);
     /* The CUDA backend still uses host threads to finish matches. */
     cx->pool = wm_pool_new(cx->n_threads);
     if (!cx->pool) { wm_context_free(cx); return WM_NOMEM; }
@@ -90,9 +139,12 @@ wm_status wm_context_new(const wm_context_opts_t *o, wm_context_t **out) {
 }
 
 void wm_context_free(wm_context_t *cx) {
-    if (!cx || cx->magic != WM_CONTEXT_MAGIC) return;
+    if (!wm_context_ok(cx)) return;
     wm_shard_context_free(cx);         /* the sub-contexts of a multi-device one */
-    wm_fr_cache_free(cx);              /* before the GPU goes: tables hold device copies */
+    /* The families' caches first: they may hold device memory. */
+    wm_cuda_context_bind(cx);
+    for (int i = 0; wm_families[i] && i < WM_MAX_FAMILIES; i++)
+        if (cx->cache[i] && wm_families[i]->free_cache) wm_families[i]->free_cache(cx, cx->cache[i]);
     if (cx->cuda) wm_cuda_context_free(cx);
     wm_pool_free(cx->pool);
     cx->magic = 0;
@@ -100,9 +152,9 @@ void wm_context_free(wm_context_t *cx) {
 }
 
 wm_backend_t wm_context_backend(const wm_context_t *cx) {
-    return cx && cx->magic == WM_CONTEXT_MAGIC ? cx->backend : WM_BACKEND_CPU;
+    return wm_context_ok(cx) ? cx->backend : WM_BACKEND_CPU;
 }
 
 const char *wm_context_errmsg(const wm_context_t *cx) {
-    return cx && cx->magic == WM_CONTEXT_MAGIC ? cx->errmsg : "";
+    return wm_context_ok(cx) ? cx->errmsg : "";
 }

@@ -1,14 +1,14 @@
 /*
-** db.c -- compiling a pattern and its options into an immutable database:
-** the per-strand match tables (which text bytes each pattern position
-** accepts), the reverse complement, and the algorithm the CPU will run.
+** db.c -- the database handle: what every compiled database has whatever
+** family compiled it (magic, the family's ops, pattern count, halo, the
+** options), and the calls that only need that much. The body -- one
+** pattern's match tables (src/search/compile.c) or a set's automata
+** (src/multi/mset.c) -- belongs to its family.
 */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/internal.h"
-#include "multi/mset.h"
 
 wm_opts_t wm_opts_default(void) {
     wm_opts_t o;
@@ -37,186 +37,34 @@ const char *wm_algo_name(wm_algo_t a) {
     return "unknown";
 }
 
-/* IUPAC nucleotide code -> set of bases as bits A=1 C=2 G=4 T=8; 0 = not a code. */
-static unsigned iupac_bases(uint8_t c) {
-    switch (toupper(c)) {
-    case 'A': return 1; case 'C': return 2; case 'G': return 4;
-    case 'T': case 'U': return 8;
-    case 'R': return 1 | 4;  case 'Y': return 2 | 8;
-    case 'S': return 2 | 4;  case 'W': return 1 | 8;
-    case 'K': return 4 | 8;  case 'M': return 1 | 2;
-    case 'B': return 2 | 4 | 8;  case 'D': return 1 | 4 | 8;
-    case 'H': return 1 | 2 | 8;  case 'V': return 1 | 2 | 4;
-    case 'N': return 15;
-    default: return 0;
-    }
-}
-
-/* A text byte as a base bit (A=1 C=2 G=4 T/U=8), or 0 when it is no base. */
-static unsigned text_base(unsigned c) {
-    switch (toupper((int)c)) {
-    case 'A': return 1; case 'C': return 2; case 'G': return 4;
-    case 'T': case 'U': return 8;
-    default: return 0;
-    }
-}
-
-static int complement(uint8_t c, uint8_t *out) {
-    static const char from[] = "ACGTURYKMBVDHSWN";
-    static const char to[]   = "TGCAAYRMKVBHDSWN";
-    const char *p = strchr(from, toupper(c));
-    if (c == 0 || !p) return -1;
-    uint8_t r = (uint8_t)to[p - from];
-    *out = islower(c) ? (uint8_t)tolower(r) : r;
-    return 0;
-}
-
-/* Does pattern byte p accept text byte c under the options? */
-static int accepts(const wm_opts_t *o, uint8_t p, unsigned c) {
-    if (o->alphabet == WM_ALPHABET_DNA)
-        return (iupac_bases(p) & text_base(c)) != 0;
-    if (p == c) return 1;
-    return o->case_insensitive && tolower(p) == tolower((int)c);
-}
-
-static wm_status build_strand(wm_db_t *db, int s, const uint8_t *pat) {
-    wm_strand_t *st = &db->strand[s];
-    size_t m = db->m, nw = db->n_words;
-    st->bytes = malloc(m);
-    st->peq = calloc(256 * nw, sizeof(uint64_t));
-    st->rpeq = calloc(256 * nw, sizeof(uint64_t));
-    if (!st->bytes || !st->peq || !st->rpeq) return WM_NOMEM;
-    memcpy(st->bytes, pat, m);
-    for (unsigned c = 0; c < 256; c++)
-        for (size_t i = 0; i < m; i++)
-            if (accepts(&db->opts, pat[i], c)) {
-                st->peq[c * nw + i / 64] |= 1ull << (i % 64);
-                size_t r = m - 1 - i;
-                st->rpeq[c * nw + r / 64] |= 1ull << (r % 64);
-            }
-    return WM_OK;
-}
-
-static wm_algo_t choose_algo(const wm_db_t *db) {
-    if (db->k == 0) return WM_ALGO_SHIFTOR;
-    if (db->metric == WM_METRIC_HAMMING) return WM_ALGO_BITAP;
-    /* Bitap costs k+1 state words per character, Myers a fixed handful per
-    ** 64 rows, so bitap wins only for short patterns and small k. */
-    if (db->m <= 64 && db->k <= 2) return WM_ALGO_BITAP;
-    return WM_ALGO_MYERS;
-}
-
-/* The suffix filter of a long pattern: a database over the last 64 bytes of
-** each strand, with the same options. */
-static wm_status build_suffix(const wm_db_t *db, wm_db_t **out) {
-    wm_db_t *sx = calloc(1, sizeof *sx);
-    if (!sx) return WM_NOMEM;
-    sx->magic = WM_DB_MAGIC;
-    sx->m = 64;
-    sx->k = db->k;
-    sx->metric = db->metric;
-    sx->opts = db->opts;
-    sx->opts.algo = WM_ALGO_AUTO;
-    sx->n_words = 1;
-    sx->n_strands = db->n_strands;
-    wm_status st = WM_OK;
-    for (int s = 0; s < db->n_strands && st == WM_OK; s++)
-        st = build_strand(sx, s, db->strand[s].bytes + db->m - 64);
-    if (st != WM_OK) { wm_db_free(sx); return st; }
-    sx->algo = choose_algo(sx);
-    *out = sx;
-    return WM_OK;
-}
-
-wm_status wm_compile(const uint8_t *pattern, size_t m, const wm_opts_t *o, wm_db_t **out) {
-    if (!out) return WM_INVALID;
-    *out = NULL;
-    wm_opts_t opts = o ? *o : wm_opts_default();
-    if (!pattern && m > 0) return WM_INVALID;
-    if (m == 0) return WM_PATTERN_EMPTY;
-    if (m > WM_MAX_PATTERN) return WM_PATTERN_TOO_LONG;
-    if (opts.max_edits >= m) return WM_K_TOO_LARGE;
-    if ((unsigned)opts.metric > WM_METRIC_HAMMING || (unsigned)opts.alphabet > WM_ALPHABET_DNA ||
-        (unsigned)opts.algo > WM_ALGO_MYERS)
-        return WM_INVALID;
-    if (opts.algo == WM_ALGO_SHIFTOR && opts.max_edits > 0) return WM_INVALID;
-    if (opts.algo == WM_ALGO_MYERS && opts.metric == WM_METRIC_HAMMING) return WM_INVALID;
-    if (opts.alphabet == WM_ALPHABET_DNA)
-        for (size_t i = 0; i < m; i++)
-            if (!iupac_bases(pattern[i])) return WM_INVALID;
-
+wm_db_t *wm_db_new(const wm_db_ops_t *ops, void *body, size_t n_patterns, uint64_t halo,
+                   wm_algo_t algo, const wm_opts_t *opts) {
     wm_db_t *db = calloc(1, sizeof *db);
-    if (!db) return WM_NOMEM;
-    db->magic = WM_DB_MAGIC;
-    db->m = m;
-    db->k = opts.max_edits;
-    db->metric = opts.metric;
-    db->opts = opts;
-    db->n_words = (m + 63) / 64;
-    db->n_strands = opts.revcomp ? 2 : 1;
-    wm_status st = build_strand(db, 0, pattern);
-    if (st == WM_OK && opts.revcomp) {
-        uint8_t *rc = malloc(m);
-        if (!rc) st = WM_NOMEM;
-        for (size_t i = 0; st == WM_OK && i < m; i++)
-            if (complement(pattern[m - 1 - i], &rc[i]) != 0) st = WM_INVALID;
-        if (st == WM_OK) st = build_strand(db, 1, rc);
-        free(rc);
-    }
-    if (st != WM_OK) { wm_db_free(db); return st; }
-    db->algo = opts.algo == WM_ALGO_AUTO ? choose_algo(db) : opts.algo;
-    /* Long pattern, few errors: the suffix filter beats scanning all m rows
-    ** (an explicit --algo runs as asked). */
-    if (opts.algo == WM_ALGO_AUTO && m > 64 && db->k > 0 && db->k <= WM_SUFFIX_FILTER_MAX_K &&
-        (st = build_suffix(db, &db->suffix)) != WM_OK) {
-        wm_db_free(db);
-        return st;
-    }
-    *out = db;
-    return WM_OK;
-}
-
-wm_status wm_compile_set(const uint8_t *const *patterns, const size_t *lens, size_t n,
-                         const wm_opts_t *o, wm_db_t **out) {
-    if (!out) return WM_INVALID;
-    *out = NULL;
-    wm_opts_t opts = o ? *o : wm_opts_default();
-    if ((unsigned)opts.alphabet > WM_ALPHABET_DNA || (unsigned)opts.algo > WM_ALGO_QGRAM)
-        return WM_INVALID;
-    wm_db_t *db = calloc(1, sizeof *db);
-    if (!db) return WM_NOMEM;
-    wm_status st = wm_mset_compile(patterns, lens, n, &opts, &db->set);
-    if (st != WM_OK) {
-        free(db);
-        return st;
+    if (!db) {
+        ops->free_body(body);
+        return NULL;
     }
     db->magic = WM_DB_MAGIC;
-    db->m = db->set->max_len;
-    db->opts = opts;
-    db->algo = db->set->algo;
-    db->n_strands = opts.revcomp ? 2 : 1;
-    *out = db;
-    return WM_OK;
+    db->ops = ops;
+    db->body = body;
+    db->n_patterns = n_patterns;
+    db->halo = halo;
+    db->algo = algo;
+    db->opts = *opts;
+    return db;
 }
 
 size_t wm_db_pattern_count(const wm_db_t *db) {
-    if (!db || db->magic != WM_DB_MAGIC) return 0;
-    return db->set ? db->set->n_patterns : 1;
-}
-
-void wm_db_free(wm_db_t *db) {
-    if (!db || db->magic != WM_DB_MAGIC) return;
-    wm_mset_free(db->set);
-    wm_db_free(db->suffix);
-    for (int s = 0; s < 2; s++) {
-        free(db->strand[s].bytes);
-        free(db->strand[s].peq);
-        free(db->strand[s].rpeq);
-    }
-    db->magic = 0;
-    free(db);
+    return db && db->magic == WM_DB_MAGIC ? db->n_patterns : 0;
 }
 
 wm_algo_t wm_db_algo(const wm_db_t *db) {
     return db && db->magic == WM_DB_MAGIC ? db->algo : WM_ALGO_AUTO;
+}
+
+void wm_db_free(wm_db_t *db) {
+    if (!db || db->magic != WM_DB_MAGIC) return;
+    db->ops->free_body(db->body);
+    db->magic = 0;
+    free(db);
 }

@@ -1,7 +1,13 @@
 /*
-** internal.h -- what the library's layers share and users never see:
-** the compiled database, the context, the hit lists that backends fill,
-** and the entry points of each backend.
+** internal.h -- the ground floor every family builds on, and nothing else:
+** the context (backend, threads, devices, the families' slots, tuning), the
+** database handle (its body belongs to a family), the thread pool, the
+** match vector, and the GPU device layer's entry points.
+**
+** Core knows no family: a family (search, multi, align, dtw) describes
+** itself with a wm_family_t (core/family.h), keeps its caches in its slot of
+** the context and its compiled patterns behind db->body. See docs/DESIGN.md,
+** "How to add an algorithm" and "How to add a backend".
 */
 #ifndef WM_CORE_INTERNAL_H
 #define WM_CORE_INTERNAL_H
@@ -9,54 +15,55 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "warpmatch.h"
+#include "core/family.h"
+#include "core/tuning.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define WM_WORD_BITS 64
-
-/* One strand's pattern, compiled. peq[c * n_words + w] has bit i of word w
-** set when pattern position 64*w+i matches text byte c (Shift-And / Myers
-** convention: 1 = match). */
-typedef struct {
-    uint8_t *bytes;          /* the pattern as searched on this strand  */
-    uint64_t *peq;           /* 256 * n_words words                     */
-    uint64_t *rpeq;          /* the same for the pattern read backwards  */
-} wm_strand_t;
+/* ---- the database handle ----------------------------------------------------
+** Compiled by a family (wm_compile: search, wm_compile_set: multi); core
+** checks it, cuts its scans across devices and frees it through its ops. */
+struct wm_db;
+typedef struct wm_db_ops {
+    const char *kind;        /* "pattern", "set": what the body is               */
+    /* Scan text, owning the ends e with own_from < e (absolute offsets in the
+    ** text; the bytes before are a halo another part owns, see core/plan.h).
+    ** Listing when cb != NULL: matches in order to cb. Otherwise counting:
+    ** *n_matches, and per_pattern[i] (zeroed by the caller) when not NULL.
+    ** text->len > own_from; the arguments are checked. */
+    wm_status (*scan)(wm_context_t *cx, const struct wm_db *db, const wm_text_t *text,
+                      uint64_t own_from, wm_match_cb cb, void *user, uint64_t *n_matches,
+                      uint64_t *per_pattern);
+    void (*free_body)(void *body);
+} wm_db_ops_t;
 
 struct wm_db {
     uint32_t magic;
-    size_t m;                /* pattern length                          */
-    uint32_t k;              /* errors allowed                          */
-    wm_metric_t metric;
-    wm_algo_t algo;          /* chosen for the CPU (never AUTO)         */
-    wm_opts_t opts;          /* as given                                */
-    int n_strands;           /* 1, or 2 with revcomp                    */
-    size_t n_words;          /* ceil(m / 64)                            */
-    wm_strand_t strand[2];
-    /* For m > 64 and small k, the CPU scans the last 64 positions of each
-    ** strand (this database's own suffix) as a filter and verifies each end
-    ** it finds against the whole pattern: a match within k errors contains
-    ** its suffix within k errors. NULL when not used. */
-    struct wm_db *suffix;
-    /* A pattern set (wm_compile_set): everything lives here and the fields
-    ** above other than m (the longest pattern), opts, algo and n_strands are
-    ** unused. NULL for one pattern. */
-    struct wm_mset *set;
+    const wm_db_ops_t *ops;  /* the family that owns the body               */
+    size_t n_patterns;       /* 1 for wm_compile                            */
+    uint64_t halo;           /* the longest occurrence - 1 (core/plan.h)    */
+    wm_algo_t algo;          /* what the CPU runs (never AUTO)              */
+    wm_opts_t opts;          /* as given                                    */
+    void *body;              /* the family's                                */
 };
-#define WM_SUFFIX_FILTER_MAX_K 8
 #define WM_DB_MAGIC 0x776d6462u   /* "wmdb" */
 
-/* A hit as a scanning kernel reports it: the end offset in the whole text
-** buffer (exclusive), the errors there, and the strand. */
-typedef struct {
-    uint64_t end;
-    uint32_t errors;
-    uint32_t strand;
-} wm_hit_t;
+/* A handle for a compiled body: magic set, body owned from here on (freed by
+** ops->free_body with the handle). NULL out of memory (the body is then freed). */
+wm_db_t *wm_db_new(const wm_db_ops_t *ops, void *body, size_t n_patterns, uint64_t halo,
+                   wm_algo_t algo, const wm_opts_t *opts);
 
-/* A growable array of resolved matches. */
+/* The record starts of a text as one array of n_rec + 1 entries, the last
+** its length (a text given as one record gets two); malloc'd, NULL out of
+** memory. */
+uint64_t *wm_text_record_starts(const wm_text_t *t, size_t *n_rec);
+
+/* Seconds from a monotonic clock. */
+double wm_now(void);
+
+/* ---- growable array of matches --------------------------------------------- */
 typedef struct {
     wm_match_t *a;
     size_t n, cap;
@@ -64,15 +71,8 @@ typedef struct {
 
 int wm_matchvec_push(wm_matchvec_t *v, const wm_match_t *m);   /* 0 or -1 */
 void wm_matchvec_free(wm_matchvec_t *v);
-
-/* A growable array of raw hits. */
-typedef struct {
-    wm_hit_t *a;
-    size_t n, cap;
-} wm_hitvec_t;
-
-int wm_hitvec_push(wm_hitvec_t *v, uint64_t end, uint32_t errors, uint32_t strand);
-void wm_hitvec_free(wm_hitvec_t *v);
+/* Make room for need entries in an array of elem-byte items (doubling). 0 or -1. */
+int wm_vec_grow(void **a, size_t *cap, size_t need, size_t elem);
 
 /* ---- thread pool (kt_for style: run fn(arg, i, tid) for i in [0, n)) ---- */
 typedef struct wm_pool wm_pool_t;
@@ -82,7 +82,7 @@ int wm_pool_size(const wm_pool_t *p);
 void wm_pool_for(wm_pool_t *p, size_t n, void (*fn)(void *arg, size_t i, int tid), void *arg);
 
 /* ---- context ------------------------------------------------------------- */
-struct wm_cuda_state;   /* defined by the CUDA backend */
+struct wm_cuda_state;   /* the device layer's (src/cuda/device.cu) */
 
 struct wm_context {
     uint32_t magic;
@@ -90,13 +90,18 @@ struct wm_context {
     wm_backend_t backend;          /* resolved: CPU or CUDA */
     int n_threads;
     wm_pool_t *pool;
-    struct wm_cuda_state *cuda;    /* NULL unless backend is CUDA */
-    struct wm_fr_table *fr[2][5];  /* Four-Russians tables built so far, by
-                                      [strings][t] (src/align/fr_table.c)        */
-    /* Many devices (issue 7, src/core/shard.c): a context made with
-    ** n_devices > 1 owns n_sub ordinary contexts, one per device (or CPU
-    ** shard), and each call is cut among them; it has no pool or GPU state
-    ** of its own. n_sub = 0 for an ordinary context. */
+    struct wm_cuda_state *cuda;    /* the GPU, its streams; NULL unless CUDA   */
+    /* Per family (index in wm_families): its GPU table when the context runs
+    ** on a GPU (chosen once, here; NULL on the CPU or when the family has no
+    ** GPU code), and its cache (tables, device buffers), freed through it. */
+    const void *gpu[WM_MAX_FAMILIES];
+    void *cache[WM_MAX_FAMILIES];
+    wm_tuning_t tuning;            /* sizes the host glue uses (core/tuning.h) */
+    wm_stats_t stats;              /* what the last calls measured             */
+    /* Many devices (src/core/shard.c): a context made with n_devices > 1
+    ** owns n_sub ordinary contexts, one per device (or CPU shard), and each
+    ** call is cut among them; it has no pool or GPU state of its own.
+    ** n_sub = 0 for an ordinary context. */
     int n_sub;
     struct wm_context **sub;
     struct wm_shard_state *shard;  /* the device list, progress (shard.c)   */
@@ -110,57 +115,32 @@ void wm_context_set_error(wm_context_t *cx, const char *fmt, ...)
 #endif
     ;
 
-/* ---- match finishing: starts, record borders ------------------------------ */
-
-/* The halo a scan needs before the first end it reports: the longest
-** occurrence (m + k) minus one. */
-static inline uint64_t wm_db_halo(const wm_db_t *db) {
-    return (uint64_t)db->m + (db->metric == WM_METRIC_EDIT ? db->k : 0) - 1;
+/* 1 when cx is a live context. */
+static inline int wm_context_ok(const wm_context_t *cx) {
+    return cx && cx->magic == WM_CONTEXT_MAGIC;
 }
 
-/* Resolve one candidate end. text[rec_begin, e) is the part of its record
-** before e. errors_hint is the errors the scan found (exact when the scan
-** started at the record's beginning or at least halo bytes before e), or -1
-** when it may be low (the scan ran across a record border). Returns 1 and
-** sets *start (absolute) and *errors when within k, else 0. */
-int wm_resolve_end(const wm_db_t *db, int strand, const uint8_t *text,
-                   uint64_t rec_begin, uint64_t e, int errors_hint,
-                   uint64_t *start, uint32_t *errors);
+/* A family's GPU table (its own type), or NULL: run on the CPU. */
+const void *wm_context_gpu(const wm_context_t *cx, const wm_family_t *f);
+/* A family's cache slot; the family stores what it builds there and its
+** free_cache releases it with the context. */
+void **wm_context_cache(wm_context_t *cx, const wm_family_t *f);
 
-/* ---- CPU scanning kernels (src/search/, one file per algorithm) ------------
-** Each scans text[scan_from, to) starting from a fresh state and pushes every
-** end e with own_from < e <= to whose distance is within k. */
-typedef int (*wm_cpu_scan_fn)(const wm_db_t *db, int strand, const uint8_t *text,
-                              uint64_t scan_from, uint64_t own_from, uint64_t to,
-                              wm_hitvec_t *out);
-int wm_shiftor_scan(const wm_db_t *db, int strand, const uint8_t *text,
-                    uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out);
-int wm_bitap_scan(const wm_db_t *db, int strand, const uint8_t *text,
-                  uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out);
-int wm_myers_scan(const wm_db_t *db, int strand, const uint8_t *text,
-                  uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out);
-/* k >= 1: find the ends through exact pieces (pigeonhole), verifying windows
-** with `verify`. Returns 0 when done, 1 when the filter does not pay here (the
-** caller scans the span itself; nothing was pushed), -1 out of memory. */
-int wm_pigeonhole_scan(const wm_db_t *db, int strand, wm_cpu_scan_fn verify, const uint8_t *text,
-                       uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out);
+/* The context's tuning (defaults after wm_context_new; benchmarks and tests
+** change fields before a call; a multi-device context hands its tuning to its
+** sub-contexts at every call) and what its calls measured (with tuning.timing;
+** a multi-device context's stats are its first sub-context's). */
+wm_tuning_t *wm_context_tuning(wm_context_t *cx);
+const wm_stats_t *wm_context_stats(const wm_context_t *cx);
 
-/* ---- CUDA backend (src/search/search_cuda.cu, src/cuda/) ------------------
-** Built only with CUDA; the stubs in src/core/cuda_stub.c stand in otherwise. */
+/* ---- the GPU device layer (src/cuda/device.cu; src/cuda/device_none.c in a
+** build without CUDA) ------------------------------------------------------- */
 wm_status wm_cuda_context_init(wm_context_t *cx);
 void wm_cuda_context_free(wm_context_t *cx);
 /* Make the context's GPU the calling thread's current device: the CUDA
 ** runtime keeps one per host thread, and a multi-device call runs each
 ** sub-context on a thread of its own (src/core/shard.c). No-op on the CPU. */
 void wm_cuda_context_bind(wm_context_t *cx);
-/* Find the raw hits of a whole text on the GPU (records ignored: hits within
-** halo of a record start are candidates the host re-checks). Calls sink with
-** batches of hits in increasing end order (strand 0 before 1 on equal ends). */
-/* 1 when the GPU runs this database; others run on the CPU even with CUDA. */
-int wm_cuda_supports(const wm_db_t *db);
-typedef wm_status (*wm_hit_batch_fn)(const wm_hit_t *hits, size_t n, void *user);
-wm_status wm_cuda_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
-                         wm_hit_batch_fn sink, void *user);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,13 @@
 /*
 ** shard.h -- one call over several devices of one host (src/core/shard.c).
 **
-** A context made with n_devices > 1 owns n_sub ordinary contexts and each
-** public entry point, after its own argument checks, hands the work here:
-** `if (cx->n_sub > 1) return wm_shard_xxx(...)`, so the arguments are
-** checked, with one device's statuses and messages, before these run.
+** A context made with n_devices > 1 owns n_sub ordinary contexts. Every
+** public entry point, after its own argument checks, hands the work here
+** (`if (cx->n_sub > 1) ...`), so the arguments are checked, with one
+** device's statuses and messages, before these run. Core cuts texts (the
+** database's family scans each part) and lists (pairs, queries); a family
+** with its own rule for cutting (align infix) drives the subs through
+** wm_shard_run and wm_shard_error.
 */
 #ifndef WM_CORE_SHARD_H
 #define WM_CORE_SHARD_H
@@ -30,21 +33,33 @@ void wm_shard_context_free(wm_context_t *cx);
 wm_status wm_shard_text(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
                         wm_match_cb cb, void *user, uint64_t *n_matches, uint64_t *per_pattern);
 
-/* wm_align, the options checked and defaulted (o is not NULL). */
-wm_status wm_shard_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8_t *target,
-                         uint64_t n, const wm_align_opts_t *o, wm_alignments_t *out);
+/* fn(job, i, sub i) for every sub at once: a thread each, sub 0 on the
+** calling thread (a caller's callback can run there), each with its GPU
+** bound, its message cleared and the parent's tuning. */
+typedef void (*wm_shard_fn)(void *job, int i, wm_context_t *sub);
+void wm_shard_run(wm_context_t *cx, wm_shard_fn fn, void *job);
 
-/* wm_align_pairs, every pair checked, out zeroed, all_ends off in o. */
-wm_status wm_shard_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pairs,
-                               const wm_align_opts_t *o, wm_alignment_t *out);
+/* The first sub, ready to run a call that is not cut (global align of one
+** pair, one dtw query, the Four-Russians table), on the calling thread. */
+wm_context_t *wm_shard_first(wm_context_t *cx);
 
-/* wm_align_fr_info on the first device. */
-wm_status wm_shard_fr_info(wm_context_t *cx, const wm_align_opts_t *o, wm_fr_info_t *info);
+/* Sub i failed with st: the context's message becomes the sub's (or
+** wm_strerror(st)) behind "device N: " (CUDA, N the ordinal) or "shard N: "
+** (CPU). A leading "<word> N: " naming an item of the sub's range (pairs,
+** queries, whose range starts at item `first`) is renumbered for the whole
+** call and kept in front, where callers look for it; name_single: the sub
+** had one item of several, which its message cannot name. word NULL: none.
+** Returns st. */
+wm_status wm_shard_error(wm_context_t *cx, int i, wm_status st, const char *word, size_t first,
+                         int name_single);
 
-/* wm_dtw_many (and wm_dtw), every argument checked, out emptied. */
-wm_status wm_shard_dtw_many(wm_context_t *cx, const double *const *queries, const size_t *lens,
-                            size_t n_queries, const double *series, uint64_t n,
-                            const wm_dtw_opts_t *o, wm_dtw_matches_t *out);
+/* A list of n items cut into contiguous ranges, one per sub (core/plan.h's
+** even cut): fn(job, sub, lo, hi) runs items [lo, hi) on a sub and returns its
+** status. On a failure, the lowest failing sub's status and message, its
+** item renumbered ("pair N: ", "query N: " with word). */
+typedef wm_status (*wm_shard_list_fn)(void *job, wm_context_t *sub, size_t lo, size_t hi);
+wm_status wm_shard_list(wm_context_t *cx, size_t n, wm_shard_list_fn fn, void *job,
+                        const char *word);
 
 #ifdef __cplusplus
 }

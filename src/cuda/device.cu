@@ -1,13 +1,13 @@
 /*
-** device.cu -- finding GPUs, describing them, and the per-context CUDA state:
-** the device, its streams, and CUDA errors turned into statuses and words.
+** device.cu -- finding GPUs, describing them, the per-context GPU state (the
+** device, its streams), buffers that grow, and CUDA errors turned into
+** statuses and words.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda/cuda_common.cuh"
-#include "cuda/state.cuh"
 
 extern "C" int wm_cuda_built(void) { return 1; }
 
@@ -69,7 +69,7 @@ extern "C" wm_status wm_cuda_context_init(wm_context_t *cx) {
     cs->sm_count = p.multiProcessorCount;
     snprintf(cs->name, sizeof cs->name, "%s", p.name);
     for (int i = 0; i < WM_CU_STREAMS; i++)
-        WM_CU(cx, cudaStreamCreateWithFlags(&cs->slot[i].stream, cudaStreamNonBlocking));
+        WM_CU(cx, cudaStreamCreateWithFlags(&cs->stream[i], cudaStreamNonBlocking));
     return WM_OK;
 }
 
@@ -81,11 +81,42 @@ extern "C" void wm_cuda_context_free(wm_context_t *cx) {
     wm_cuda_state *cs = cx->cuda;
     if (!cs) return;
     cudaSetDevice(cs->device);
-    for (int i = 0; i < WM_CU_STREAMS; i++) {
-        wm_cu_slot_release(&cs->slot[i]);
-        if (cs->slot[i].stream) cudaStreamDestroy(cs->slot[i].stream);
-    }
-    if (cs->dtw_free) cs->dtw_free(cs->dtw);
+    for (int i = 0; i < WM_CU_STREAMS; i++)
+        if (cs->stream[i]) cudaStreamDestroy(cs->stream[i]);
     free(cs);
     cx->cuda = NULL;
+}
+
+/* ---- buffers that grow ------------------------------------------------------- */
+
+wm_status wm_cu_dev_reserve(wm_context_t *cx, wm_cu_buf_t *b, size_t bytes) {
+    if (b->cap >= bytes && b->p) return WM_OK;
+    cudaFree(b->p);
+    b->p = NULL;
+    b->cap = 0;
+    WM_CU(cx, cudaMalloc(&b->p, bytes ? bytes : 16));
+    b->cap = bytes;
+    return WM_OK;
+}
+
+wm_status wm_cu_host_reserve(wm_context_t *cx, wm_cu_buf_t *b, size_t bytes) {
+    if (b->cap >= bytes && b->p) return WM_OK;
+    cudaFreeHost(b->p);
+    b->p = NULL;
+    b->cap = 0;
+    WM_CU(cx, cudaMallocHost(&b->p, bytes ? bytes : 16));
+    b->cap = bytes;
+    return WM_OK;
+}
+
+void wm_cu_dev_release(wm_cu_buf_t *b) {
+    cudaFree(b->p);
+    b->p = NULL;
+    b->cap = 0;
+}
+
+void wm_cu_host_release(wm_cu_buf_t *b) {
+    cudaFreeHost(b->p);
+    b->p = NULL;
+    b->cap = 0;
 }

@@ -160,13 +160,13 @@ static wm_status from_cands(wm_dtw_candvec_t *cv, const wm_dtw_opts_t *o, uint64
 static wm_status run_subsequence(wm_context_t *cx, const double *q, size_t m, const double *y,
                                  uint64_t n, const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
     wm_sdtw_job_t j = {q, m, y, n, o->cost, WM_SDTW_TOP_FRESH, 0};
+    const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
     wm_status st;
     size_t cap = 0;
     if (o->top == 1) {
         /* the best end alone: the DP of values, then its start from a window */
         wm_sdtw_best_t best;
-        st = cx->backend == WM_BACKEND_CUDA ? wm_sdtw_cuda_best(cx, &j, &best)
-                                            : wm_sdtw_cpu(cx, &j, NULL, NULL, &best, NULL);
+        st = gpu ? gpu->best(cx, &j, &best) : wm_sdtw_cpu(cx, &j, NULL, NULL, &best, NULL);
         if (st != WM_OK) return st;
         if (!(best.v <= o->max_distance) || best.end == UINT64_MAX) return WM_OK;
         uint64_t start;
@@ -182,8 +182,7 @@ static wm_status run_subsequence(wm_context_t *cx, const double *q, size_t m, co
         st = WM_NOMEM;
         goto done;
     }
-    st = cx->backend == WM_BACKEND_CUDA ? wm_sdtw_cuda_row(cx, &j, rv, rs)
-                                        : wm_sdtw_cpu(cx, &j, rv, rs, NULL, NULL);
+    st = gpu ? gpu->row(cx, &j, rv, rs) : wm_sdtw_cpu(cx, &j, rv, rs, NULL, NULL);
     if (st != WM_OK) goto done;
     for (uint64_t e = 0; e < n; e++)
         if (rv[e] <= o->max_distance && wm_dtw_candvec_push(&cv, rv[e], rs[e], e + 1) < 0) {
@@ -208,8 +207,8 @@ static wm_status run_global(wm_context_t *cx, const double *q, size_t m, const d
     size_t cap = 0;
     if (o->window < 0) {
         wm_sdtw_job_t j = {q, m, y, n, o->cost, WM_SDTW_TOP_GLOBAL, 0};
-        wm_status st = cx->backend == WM_BACKEND_CUDA ? wm_sdtw_cuda_corner(cx, &j, &d)
-                                                      : wm_sdtw_cpu(cx, &j, NULL, NULL, NULL, &d);
+        const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
+        wm_status st = gpu ? gpu->corner(cx, &j, &d) : wm_sdtw_cpu(cx, &j, NULL, NULL, NULL, &d);
         if (st != WM_OK) return st;
     } else {
         double *col = malloc(m * sizeof *col);
@@ -277,7 +276,7 @@ static wm_status run_batches(wm_context_t *cx, const double *const *queries, con
             idx[k++] = q;
         }
         if (st != WM_OK || k < 2) continue;   /* a lone query runs on its own */
-        st = wm_sdtw_cuda_best_many(cx, jobs, k, best);
+        st = wm_dtw_gpu(cx)->best_many(cx, jobs, k, best);
         for (size_t b = 0; b < k && st == WM_OK; b++) {
             size_t q = idx[b], cap = 0;
             done[q] = 1;
@@ -297,10 +296,26 @@ static wm_status run_batches(wm_context_t *cx, const double *const *queries, con
     return st;
 }
 
+/* One sub-context's range of the queries (core/shard.h's list cut). */
+typedef struct {
+    const double *const *queries;
+    const size_t *lens;
+    const double *series;
+    uint64_t n;
+    const wm_dtw_opts_t *o;
+    wm_dtw_matches_t *out;
+} queries_shard_t;
+
+static wm_status queries_shard_run(void *job, wm_context_t *sub, size_t lo, size_t hi) {
+    queries_shard_t *J = job;
+    return wm_dtw_many(sub, J->queries + lo, J->lens + lo, hi - lo, J->series, J->n, J->o,
+                       J->out + lo);
+}
+
 wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size_t *lens,
                       size_t n_queries, const double *series, uint64_t n, const wm_dtw_opts_t *o,
                       wm_dtw_matches_t *out) {
-    if (!cx || cx->magic != WM_CONTEXT_MAGIC) return WM_INVALID;
+    if (!wm_context_ok(cx)) return WM_INVALID;
     if (!out || (n_queries && (!queries || !lens))) {
         wm_context_set_error(cx, "wm_dtw: NULL queries, lengths or output");
         return WM_INVALID;
@@ -318,8 +333,14 @@ wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size
     for (size_t qi = 0; qi < n_queries; qi++)
         if ((st = check_query(cx, queries[qi], lens[qi], n, o, qi, many)) != WM_OK) return st;
     if ((st = check_finite(cx, series, n, "series", 0, 0)) != WM_OK) return st;
-    if (cx->n_sub > 1)        /* many devices: ranges of queries, src/core/shard.c */
-        return wm_shard_dtw_many(cx, queries, lens, n_queries, series, n, o, out);
+    if (cx->n_sub > 1) {      /* many devices: ranges of queries (core/shard.h) */
+        if (n_queries == 0) return WM_OK;
+        queries_shard_t J = {queries, lens, series, n, o, out};
+        st = wm_shard_list(cx, n_queries, queries_shard_run, &J, "query");
+        if (st != WM_OK)
+            for (size_t q = 0; q < n_queries; q++) wm_dtw_matches_free(&out[q]);
+        return st;
+    }
 
     double *yn = NULL;
     if (o->znorm && o->mode != WM_DTW_UCR) {
@@ -329,7 +350,7 @@ wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size
     }
     char *done = calloc(n_queries ? n_queries : 1, 1);
     if (!done) st = WM_NOMEM;
-    if (st == WM_OK && cx->backend == WM_BACKEND_CUDA && o->mode == WM_DTW_SUBSEQUENCE &&
+    if (st == WM_OK && wm_dtw_gpu(cx) && o->mode == WM_DTW_SUBSEQUENCE &&
         o->top == 1 && n_queries > 1)
         st = run_batches(cx, queries, lens, n_queries, series, n, o, out, done);
     if (st != WM_OK)
@@ -352,3 +373,21 @@ wm_status wm_dtw(wm_context_t *cx, const double *query, size_t m, const double *
                  uint64_t n, const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
     return wm_dtw_many(cx, &query, &m, 1, series, n, o, out);
 }
+
+/* ---- the family ---------------------------------------------------------------- */
+
+static void free_cache(wm_context_t *cx, void *cache) {
+    const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
+    if (gpu) gpu->free_cache(cache);
+}
+
+/* The GPU table and its device buffers exist only with CUDA. */
+const wm_family_t wm_dtw_family = {
+    "dtw",
+#if WM_HAVE_CUDA
+    &wm_dtw_gpu_cuda,
+#else
+    NULL,
+#endif
+    free_cache,
+};

@@ -19,6 +19,9 @@
 extern "C" {
 #endif
 
+/* The family (dtw.c): its GPU table is sdtw_cuda.h's wm_dtw_gpu_t. */
+extern const wm_family_t wm_dtw_family;
+
 /* The cost of one cell. Kept out of line of any fused multiply-add: the
 ** files that use it are compiled with -ffp-contract=off (and the GPU uses
 ** __dmul_rn / __dadd_rn), so every backend rounds the same way. */

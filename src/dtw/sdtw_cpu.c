@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/plan.h"
 #include "dtw/sdtw.h"
 #include "dtw/sdtw_cuda.h"
 
@@ -12,6 +13,7 @@
 
 typedef struct {
     const wm_sdtw_job_t *j;
+    wm_plan_t plan;               /* the pieces (core/plan.h, sized)             */
     uint64_t plen;                /* columns per piece                           */
     size_t np;                    /* pieces                                      */
     size_t nck;                   /* stored columns per piece (room)            */
@@ -35,10 +37,15 @@ typedef struct {
     uint64_t *t_bot_s;
 } eng_t;
 
-static uint64_t piece_a(const eng_t *e, size_t p) { return (uint64_t)p * e->plen; }
+static uint64_t piece_a(const eng_t *e, size_t p) {
+    uint64_t a, b;
+    wm_plan_part(&e->plan, p, &a, &b);
+    return a;
+}
 static uint64_t piece_b(const eng_t *e, size_t p) {
-    uint64_t b = (uint64_t)(p + 1) * e->plen;
-    return b < e->j->n ? b : e->j->n;
+    uint64_t a, b;
+    wm_plan_part(&e->plan, p, &a, &b);
+    return b;
 }
 
 static void pass1_piece(void *arg, size_t p, int tid) {
@@ -151,7 +158,8 @@ wm_status wm_sdtw_cpu(wm_context_t *cx, const wm_sdtw_job_t *j, double *row_v, u
     memset(&e, 0, sizeof e);
     e.j = j;
     e.plen = piece_len(cx, j);
-    e.np = (size_t)((j->n + e.plen - 1) / e.plen);
+    e.plan = wm_plan_sized(0, j->n, e.plen);
+    e.np = (size_t)e.plan.n;
     e.row_v = row_v;
     e.row_s = j->track ? row_s : NULL;
     size_t m = j->m, th = (size_t)cx->n_threads;
@@ -239,12 +247,13 @@ wm_status wm_sdtw_find_start(wm_context_t *cx, const wm_sdtw_job_t *j, uint64_t 
         uint64_t from = end > w ? end - w : 0;
         double v;
         uint64_t s;
-        if (cx->backend == WM_BACKEND_CUDA && (uint64_t)j->m * (end - from) >= ((uint64_t)1 << 20)) {
+        const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
+        if (gpu && (uint64_t)j->m * (end - from) >= ((uint64_t)1 << 20)) {
             /* a big window: the GPU's tracked kernel, the same recurrence */
             wm_sdtw_job_t g = t;
             g.y = j->y + from;
             g.n = end - from;
-            if ((st = wm_sdtw_cuda_corner_tracked(cx, &g, &v, &s)) != WM_OK) break;
+            if ((st = gpu->corner_tracked(cx, &g, &v, &s)) != WM_OK) break;
             s += from;
         } else {
             for (size_t i = 0; i < j->m; i++) cv[i] = INFINITY;

@@ -13,12 +13,12 @@
 ** after the other, each reading the one above's last row; series longer than
 ** a chunk stream through chunk by chunk, handing the border column on.
 **
-** Tuning knobs (environment, for benchmarks; defaults in brackets):
-** WM_DTW_GPU_WARPS [what fits the GPU once] and WM_DTW_GPU_MINPIECE [2m] size
-** the pieces, WM_DTW_GPU_WARMUP [m] the columns pass 1 runs early,
-** WM_DTW_GPU_CHUNK [2^27] the samples a chunk, WM_DTW_GPU_STRIPE [1024; 512]
-** the rows a stripe, WM_DTW_GPU_PIN=1 pins the series for its copy, and
-** WM_DTW_GPU_TIMING=1 prints the time split on stderr.
+** Tuning (the context's wm_tuning_t, for benchmarks; defaults in brackets):
+** dtw_warps [what fits the GPU once] and dtw_min_piece [2m] size the pieces,
+** dtw_warmup [m] the columns pass 1 runs early, dtw_chunk [2^27] the samples
+** a chunk, dtw_stripe [1024; 512 when starts are tracked] the rows a stripe,
+** dtw_pin_series pins the series for its copy; with tuning.timing the time
+** split goes to the context's wm_stats_t.
 **
 ** Arithmetic is float64 with the CPU's exact operations (sub, abs or mul,
 ** min, add, each rounded once; this file is built with -fmad=false), so the
@@ -30,11 +30,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
-#include <time.h>
 
+#include "core/plan.h"
 #include "cuda/cuda_common.cuh"
-#include "cuda/state.cuh"
+#include "dtw/dtw.h"
 #include "dtw/sdtw_cuda.h"
 
 #define FULL 0xffffffffu
@@ -345,58 +344,34 @@ __global__ void commit_kernel(const int *dirty, const int *changed, int nd, int 
 
 /* ---- host: chunks, stripes, pieces and fix-up rounds ----------------------- */
 
-/* The device buffers of a run, kept in the context between calls (grown,
-** never shrunk) so that a run pays no cudaMalloc once warm. */
+/* The device buffers of a run, kept in the context's dtw cache between
+** calls (grown, never shrunk) so that a run pays no cudaMalloc once warm. */
 enum { B_Y, B_X, B_ROWS_V0, B_ROWS_V1, B_FIN_V, B_CK_V, B_RIGHT_V, B_RNEXT_V, B_PBEST_V,
        B_LEFT_V, B_ROWS_S0, B_ROWS_S1, B_FIN_S, B_CK_S, B_RIGHT_S, B_RNEXT_S, B_PBEST_E,
        B_LEFT_S, B_DIRTY, B_CHANGED, B_UPTO, B_QROWS, N_BUFS };
 typedef struct {
-    void *p[N_BUFS];
-    size_t cap[N_BUFS];
+    wm_cu_buf_t b[N_BUFS];
 } dtw_cache_t;
 
 static void cache_free(void *arg) {
     dtw_cache_t *c = (dtw_cache_t *)arg;
     if (!c) return;
-    for (int i = 0; i < N_BUFS; i++) cudaFree(c->p[i]);
+    for (int i = 0; i < N_BUFS; i++) wm_cu_dev_release(&c->b[i]);
     free(c);
 }
 
 static dtw_cache_t *cache_of(wm_context_t *cx) {
-    if (!cx->cuda->dtw) {
-        cx->cuda->dtw = calloc(1, sizeof(dtw_cache_t));
-        cx->cuda->dtw_free = cache_free;
-    }
-    return (dtw_cache_t *)cx->cuda->dtw;
-}
-
-/* Buffer `which` of at least `bytes`, into *out. */
-template <typename T>
-static cudaError_t need(dtw_cache_t *c, int which, size_t bytes, T **out) {
-    if (c->cap[which] < bytes) {
-        cudaFree(c->p[which]);
-        c->p[which] = NULL;
-        c->cap[which] = 0;
-        cudaError_t e = cudaMalloc(&c->p[which], bytes);
-        if (e != cudaSuccess) return e;
-        c->cap[which] = bytes;
-    }
-    *out = (T *)c->p[which];
-    return cudaSuccess;
+    void **slot = wm_context_cache(cx, &wm_dtw_family);
+    if (!*slot) *slot = calloc(1, sizeof(dtw_cache_t));
+    return (dtw_cache_t *)*slot;
 }
 
 typedef struct {
     double *y, *x, *rows_v[2], *fin_v, *ck_v, *right_v, *rnext_v, *pbest_v, *left_v;
     uint64_t *rows_s[2], *fin_s, *ck_s, *right_s, *rnext_s, *pbest_e, *left_s;
-    int *dirty, *changed;
+    int *dirty, *changed, *qrows;
     uint64_t *upto;
 } dev_bufs_t;
-
-static double wall_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 static int rows_per_lane(int rows) {
     int r = 1;
@@ -442,296 +417,378 @@ static uint64_t resident_warps(int R, bool sq, bool track, int sm) {
     return (uint64_t)sm * blocks * WARPS_PER_BLOCK;
 }
 
-static uint64_t env_u64(const char *name, uint64_t dflt) {
-    const char *s = getenv(name);
-    return s && *s ? strtoull(s, NULL, 10) : dflt;
+enum { WANT_BEST, WANT_ROW, WANT_CORNER };
+
+/* The shape of a run of nq jobs: stripes, pieces, chunks, stored columns. */
+typedef struct {
+    int nq, want;
+    size_t m;                  /* the longest query                             */
+    uint64_t n;
+    bool track, sq;
+    size_t SR;                 /* rows a stripe                                  */
+    int S;                     /* stripes                                        */
+    uint64_t plen, chunk;      /* columns a piece, samples a chunk               */
+    uint64_t warm;             /* pass 1's early columns                         */
+    size_t gp_max;             /* pieces of all queries in a chunk, at most      */
+    int nck;                   /* stored columns a piece                         */
+    size_t lanes_rows;         /* 32 R of the widest stripe                      */
+    size_t qstride, xall;      /* query q's rows at q * qstride; all rows         */
+} run_shape_t;
+
+static uint64_t or_default(uint64_t v, uint64_t dflt) { return v ? v : dflt; }
+
+static void shape_run(const wm_context_t *cx, const wm_sdtw_job_t *j, int nq, int want, int one_piece,
+                      run_shape_t *r) {
+    const wm_tuning_t *tu = &cx->tuning;
+    memset(r, 0, sizeof *r);
+    r->nq = nq;
+    r->want = want;
+    for (int q = 0; q < nq; q++) r->m = j[q].m > r->m ? j[q].m : r->m;
+    r->n = j->n;
+    r->track = j->track != 0;
+    r->sq = j->cost == WM_DTW_SQUARED;
+    /* stripes of 1,024 rows (R = 32 a lane); 512 when starts are tracked,
+    ** whose registers would spill at 32 */
+    r->SR = r->track ? STRIPE_ROWS / 2 : (tu->dtw_stripe == 512 ? 512 : STRIPE_ROWS);
+    r->S = (int)((r->m + r->SR - 1) / r->SR);
+    size_t top_rows = r->m < r->SR ? r->m : r->SR;
+    const int sm = cx->cuda->sm_count;
+    /* Pieces: enough warps to fill the GPU once (over all queries), but not
+    ** much shorter than the query: a fix-up costs about m columns. */
+    if (cx->opts.chunk_bytes) {
+        r->plen = cx->opts.chunk_bytes / sizeof(double);
+        if (!r->plen) r->plen = 1;
+        r->chunk = r->plen * 64;   /* tests: many chunks as well as many pieces */
+    } else {
+        r->chunk = or_default(tu->dtw_chunk, (uint64_t)1 << 27);
+        uint64_t cols = r->n < r->chunk ? r->n : r->chunk;
+        uint64_t warps = or_default(tu->dtw_warps,
+                                    resident_warps(rows_per_lane((int)top_rows), r->sq, r->track, sm));
+        uint64_t per_query = (warps + nq - 1) / nq;
+        r->plen = (cols + per_query - 1) / per_query;
+        uint64_t floor_len = or_default(tu->dtw_min_piece, 2 * (uint64_t)top_rows);
+        if (r->plen < floor_len) r->plen = floor_len;
+        if (r->plen < 64) r->plen = 64;
+    }
+    /* a start-finding window of a query of one stripe: one piece, no fix-ups
+    ** (measured: 3.8 ms against 4.4 for m = 1,024); taller queries keep
+    ** their pieces, whose stripes run in parallel warps */
+    if (one_piece && !cx->opts.chunk_bytes && r->n <= r->chunk && r->m <= r->SR) r->plen = r->n;
+    if (r->chunk > r->n) r->chunk = r->n;
+    r->warm = or_default(tu->dtw_warmup, (uint64_t)top_rows);
+    if (r->warm > r->plen / 2) r->warm = r->plen / 2;
+    r->gp_max = (size_t)nq * ((r->chunk + r->plen - 1) / r->plen);
+    r->nck = 2;
+    for (uint64_t w = CK_FIRST; w < r->plen; w *= 2) r->nck++;
+    r->lanes_rows = 32 * (size_t)rows_per_lane((int)top_rows);
+    /* query q's rows at q * qstride: stripes of SR rows for one query, 32 R
+    ** rows a query in a batch */
+    r->qstride = nq > 1 ? r->lanes_rows : (size_t)r->S * r->SR;
+    r->xall = (size_t)nq * r->qstride;
 }
 
-enum { WANT_BEST, WANT_ROW, WANT_CORNER };
+/* The device buffers the shape needs, from the context's cache. */
+static wm_status reserve_dev(wm_context_t *cx, const run_shape_t *r, dev_bufs_t *d) {
+    dtw_cache_t *c = cache_of(cx);
+    if (!c) return WM_NOMEM;
+    memset(d, 0, sizeof *d);
+    const size_t chunk = r->chunk, xall = r->xall, gp = r->gp_max, lr = r->lanes_rows;
+    const size_t D = sizeof(double), U = sizeof(uint64_t), I = sizeof(int);
+    struct { int which; size_t bytes; void **out; bool on; } need[] = {
+        {B_Y, chunk * D, (void **)&d->y, true},
+        {B_X, xall * D, (void **)&d->x, true},
+        {B_LEFT_V, xall * D, (void **)&d->left_v, true},
+        {B_QROWS, (size_t)r->nq * I, (void **)&d->qrows, true},
+        {B_CK_V, gp * r->nck * lr * D, (void **)&d->ck_v, true},
+        {B_RIGHT_V, gp * lr * D, (void **)&d->right_v, true},
+        {B_RNEXT_V, gp * lr * D, (void **)&d->rnext_v, true},
+        {B_PBEST_V, gp * D, (void **)&d->pbest_v, true},
+        {B_PBEST_E, gp * U, (void **)&d->pbest_e, true},
+        {B_DIRTY, gp * I, (void **)&d->dirty, true},
+        {B_CHANGED, gp * I, (void **)&d->changed, true},
+        {B_UPTO, gp * U, (void **)&d->upto, true},
+        {B_ROWS_V0, chunk * D, (void **)&d->rows_v[0], r->S > 1},
+        {B_ROWS_V1, chunk * D, (void **)&d->rows_v[1], r->S > 1},
+        {B_ROWS_S0, chunk * U, (void **)&d->rows_s[0], r->S > 1 && r->track},
+        {B_ROWS_S1, chunk * U, (void **)&d->rows_s[1], r->S > 1 && r->track},
+        {B_FIN_V, chunk * D, (void **)&d->fin_v, r->want == WANT_ROW},
+        {B_FIN_S, chunk * U, (void **)&d->fin_s, r->want == WANT_ROW && r->track},
+        {B_LEFT_S, xall * U, (void **)&d->left_s, r->track},
+        {B_CK_S, gp * r->nck * lr * U, (void **)&d->ck_s, r->track},
+        {B_RIGHT_S, gp * lr * U, (void **)&d->right_s, r->track},
+        {B_RNEXT_S, gp * lr * U, (void **)&d->rnext_s, r->track},
+    };
+    for (size_t i = 0; i < sizeof need / sizeof *need; i++) {
+        if (!need[i].on) continue;
+        wm_status st = wm_cu_dev_reserve(cx, &c->b[need[i].which], need[i].bytes);
+        if (st != WM_OK) return st;
+        *need[i].out = c->b[need[i].which].p;
+    }
+    return WM_OK;
+}
+
+/* The host side of a run: the queries' rows, the left border column of the
+** chunk, the pieces' best cells, the dirty lists. */
+typedef struct {
+    double *x, *left_v, *pbest_v;
+    uint64_t *left_s, *pbest_e;
+    int *dirty, *changed, *rows;
+} host_bufs_t;
+
+static void host_free(host_bufs_t *h) {
+    free(h->x);
+    free(h->left_v);
+    free(h->left_s);
+    free(h->pbest_v);
+    free(h->pbest_e);
+    free(h->dirty);
+    free(h->changed);
+    free(h->rows);
+}
+
+static wm_status host_alloc(const run_shape_t *r, const wm_sdtw_job_t *j, host_bufs_t *h) {
+    memset(h, 0, sizeof *h);
+    h->x = (double *)calloc(r->xall, sizeof *h->x);
+    h->left_v = (double *)malloc(r->xall * sizeof *h->left_v);
+    h->left_s = (uint64_t *)calloc(r->xall, sizeof *h->left_s);
+    h->pbest_v = (double *)malloc(r->gp_max * sizeof *h->pbest_v);
+    h->pbest_e = (uint64_t *)malloc(r->gp_max * sizeof *h->pbest_e);
+    h->dirty = (int *)malloc(r->gp_max * sizeof *h->dirty);
+    h->changed = (int *)malloc(r->gp_max * sizeof *h->changed);
+    h->rows = (int *)malloc((size_t)r->nq * sizeof *h->rows);
+    if (!h->x || !h->left_v || !h->left_s || !h->pbest_v || !h->pbest_e || !h->dirty ||
+        !h->changed || !h->rows)
+        return WM_NOMEM;
+    for (int q = 0; q < r->nq; q++) memcpy(h->x + q * r->qstride, j[q].x, j[q].m * sizeof *h->x);
+    for (size_t i = 0; i < r->xall; i++) h->left_v[i] = INFINITY;   /* d[i][0] = +inf */
+    return WM_OK;
+}
+
+/* What a run reports: where its answers go. */
+typedef struct {
+    wm_sdtw_best_t *best;
+    double *row_v;
+    uint64_t *row_s;
+} run_out_t;
+
+/* The arguments of stripe s of a chunk starting at column base. */
+static sd_args_t stripe_args(const run_shape_t *r, const wm_sdtw_job_t *j, const dev_bufs_t *d,
+                             const host_bufs_t *h, int s, uint64_t base, uint64_t cn, int np) {
+    const size_t i0 = (size_t)s * r->SR;
+    const bool last = s == r->S - 1;
+    sd_args_t A;
+    memset(&A, 0, sizeof A);
+    A.x = d->x + i0;
+    A.qstride = r->qstride;
+    A.nq = r->nq;
+    A.rows_q = d->qrows;
+    A.y = d->y;
+    A.nck = r->nck;
+    A.n = cn;
+    A.base = base;
+    A.plen = r->plen;
+    A.np = np;
+    A.warm = r->warm;
+    A.top = s > 0 ? TOP_ROW : j->top == WM_SDTW_TOP_FRESH ? TOP_FRESH : TOP_GLOBAL;
+    A.top_v = s > 0 ? d->rows_v[(s - 1) & 1] : NULL;
+    A.top_s = s > 0 ? d->rows_s[(s - 1) & 1] : NULL;
+    /* above-left of piece 0: row i0-1 at column base-1 (the same for every
+    ** query of a batch, which has one stripe) */
+    if (s > 0) {
+        A.al0_v = h->left_v[i0 - 1];
+        A.al0_s = h->left_s[i0 - 1];
+    } else if (j->top == WM_SDTW_TOP_FRESH) {
+        A.al0_v = 0.0;
+        A.al0_s = base ? base - 1 : 0;
+    } else {
+        A.al0_v = base == 0 ? 0.0 : INFINITY;
+    }
+    A.left0_v = d->left_v + i0;
+    A.left0_s = r->track ? d->left_s + i0 : NULL;
+    A.ck_v = d->ck_v;
+    A.ck_s = d->ck_s;
+    A.right_v = d->right_v;
+    A.right_s = d->right_s;
+    A.rnext_v = d->rnext_v;
+    A.rnext_s = d->rnext_s;
+    A.bot_v = !last ? d->rows_v[s & 1] : r->want == WANT_ROW ? d->fin_v : NULL;
+    A.bot_s = !last ? d->rows_s[s & 1] : r->want == WANT_ROW ? d->fin_s : NULL;
+    if (!r->track) A.bot_s = NULL;
+    A.pbest_v = last && r->want == WANT_BEST ? d->pbest_v : NULL;
+    A.pbest_e = last && r->want == WANT_BEST ? d->pbest_e : NULL;
+    A.dirty = d->dirty;
+    A.changed = d->changed;
+    A.upto = d->upto;
+    return A;
+}
+
+/* Fix-up rounds of one stripe: piece p runs again from the committed right
+** border of p-1 until no border moves. */
+static wm_status fixup_rounds(wm_context_t *cx, const run_shape_t *r, const dev_bufs_t *d,
+                              host_bufs_t *h, sd_args_t A, int R, int ngp, int np) {
+    int nd = 0;
+    for (int g = 0; g < ngp; g++)
+        if (g % np) h->dirty[nd++] = g;
+    A.emode = 1;
+    while (nd > 0) {
+        WM_CU(cx, cudaMemcpy(d->dirty, h->dirty, nd * sizeof(int), cudaMemcpyHostToDevice));
+        A.nd = nd;
+        WM_CU(cx, launch_any(A, R, r->sq, r->track, nd));
+        commit_kernel<<<nd, 128>>>(d->dirty, d->changed, nd, 32 * R, d->right_v, d->rnext_v,
+                                   r->track ? d->right_s : NULL, d->rnext_s);
+        WM_CU(cx, cudaGetLastError());
+        WM_CU(cx, cudaMemcpy(h->changed, d->changed, nd * sizeof(int), cudaMemcpyDeviceToHost));
+        int next = 0;
+        for (int k = 0; k < nd; k++) {
+            int g = h->dirty[k];
+            if (h->changed[k] && (g + 1) % np) h->dirty[next++] = g + 1;
+        }
+        nd = next;
+        cx->stats.dtw_gpu_rounds++;
+    }
+    return WM_OK;
+}
+
+/* Stripe s of the chunk at column base (cn columns, np pieces a query): pass
+** 1, the fix-ups, the chunk's last column handed on as the next chunk's
+** left border, and the answers of the last stripe. */
+static wm_status run_stripe(wm_context_t *cx, const run_shape_t *r, const wm_sdtw_job_t *j,
+                            const dev_bufs_t *d, host_bufs_t *h, int s, uint64_t base, uint64_t cn,
+                            int np, const run_out_t *out) {
+    const int timing = cx->tuning.timing;
+    const size_t i0 = (size_t)s * r->SR;
+    const int nq = r->nq, ngp = nq * np;
+    const bool last = s == r->S - 1;
+    for (int q = 0; q < nq; q++) h->rows[q] = (int)(j[q].m - i0 < r->SR ? j[q].m - i0 : r->SR);
+    const int R = rows_per_lane(nq > 1 ? (int)(r->m < r->SR ? r->m : r->SR) : h->rows[0]);
+    WM_CU(cx, cudaMemcpy(d->qrows, h->rows, (size_t)nq * sizeof(int), cudaMemcpyHostToDevice));
+    sd_args_t A = stripe_args(r, j, d, h, s, base, cn, np);
+    WM_CU(cx, cudaMemset(d->upto, 0, (size_t)ngp * sizeof(uint64_t)));
+    double tc = 0;
+    if (timing) { cudaDeviceSynchronize(); tc = wm_now(); }
+    WM_CU(cx, launch_any(A, R, r->sq, r->track, ngp));
+    if (timing) { cudaDeviceSynchronize(); cx->stats.dtw_gpu_pass_s += wm_now() - tc; tc = wm_now(); }
+    wm_status st = fixup_rounds(cx, r, d, h, A, R, ngp, np);
+    if (st != WM_OK) return st;
+    if (timing) cx->stats.dtw_gpu_fixup_s += wm_now() - tc;
+    /* each query's rows at the chunk's last column: the next chunk's left */
+    const size_t lr = (size_t)32 * R;
+    WM_CU(cx, cudaMemcpy2D(d->left_v + i0, r->qstride * sizeof(double), d->right_v + (size_t)(np - 1) * lr,
+                           (size_t)np * lr * sizeof(double), lr * sizeof(double), nq,
+                           cudaMemcpyDeviceToDevice));
+    if (r->track)
+        WM_CU(cx, cudaMemcpy2D(d->left_s + i0, r->qstride * sizeof(uint64_t),
+                               d->right_s + (size_t)(np - 1) * lr, (size_t)np * lr * sizeof(uint64_t),
+                               lr * sizeof(uint64_t), nq, cudaMemcpyDeviceToDevice));
+    if (last && r->want == WANT_BEST) {
+        WM_CU(cx, cudaMemcpy(h->pbest_v, d->pbest_v, ngp * sizeof(double), cudaMemcpyDeviceToHost));
+        WM_CU(cx, cudaMemcpy(h->pbest_e, d->pbest_e, ngp * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+        for (int g = 0; g < ngp; g++) wm_sdtw_best_offer(&out->best[g / np], h->pbest_v[g], h->pbest_e[g], 0);
+    }
+    if (last && r->want == WANT_ROW) {
+        WM_CU(cx, cudaMemcpy(out->row_v + base, d->fin_v, cn * sizeof(double), cudaMemcpyDeviceToHost));
+        if (r->track)
+            WM_CU(cx, cudaMemcpy(out->row_s + base, d->fin_s, cn * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+    }
+    return WM_OK;
+}
+
+/* Every chunk of the series through every stripe. */
+static wm_status run_chunks(wm_context_t *cx, const run_shape_t *r, const wm_sdtw_job_t *j,
+                            const dev_bufs_t *d, host_bufs_t *h, const run_out_t *out) {
+    wm_plan_t chunks = wm_plan_sized(0, r->n, r->chunk);
+    for (uint64_t c = 0; c < chunks.n; c++) {
+        uint64_t base, end;
+        wm_plan_part(&chunks, c, &base, &end);
+        const uint64_t cn = end - base;
+        const int np = (int)((cn + r->plen - 1) / r->plen);
+        double tc = cx->tuning.timing ? wm_now() : 0;
+        WM_CU(cx, cudaMemcpy(d->y, j->y + base, cn * sizeof(double), cudaMemcpyHostToDevice));
+        if (cx->tuning.timing) cx->stats.dtw_gpu_h2d_s += wm_now() - tc;
+        for (int s = 0; s < r->S; s++) {
+            wm_status st = run_stripe(cx, r, j, d, h, s, base, cn, np, out);
+            if (st != WM_OK) return st;
+        }
+        WM_CU(cx, cudaMemcpy(h->left_v, d->left_v, r->xall * sizeof(double), cudaMemcpyDeviceToHost));
+        if (r->track)
+            WM_CU(cx, cudaMemcpy(h->left_s, d->left_s, r->xall * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+    }
+    return WM_OK;
+}
+
+/* Pinning the series where it lies makes its copy run at the bus's speed
+** (0.63 ms for 32 MB on the H100 host, against 4.8 ms from pageable memory),
+** but pinning and unpinning 32 MB cost more than that, and a caller's buffer
+** cannot stay pinned between calls (it may be freed). So only on request
+** (tuning.dtw_pin_series: BENCHMARKS.md shows both). 1 when pinned. */
+static int pin_series(const wm_context_t *cx, const wm_sdtw_job_t *j) {
+    if (!cx->tuning.dtw_pin_series || j->n * sizeof(double) < ((size_t)8 << 20)) return 0;
+    if (cudaHostRegister((void *)j->y, j->n * sizeof(double), cudaHostRegisterDefault) == cudaSuccess)
+        return 1;
+    cudaGetLastError();
+    return 0;
+}
 
 /* Run nq jobs on one series (j[q].y, n, cost and top are the same for all).
 ** nq > 1 only for untracked jobs whose queries fit one stripe and share R,
 ** with want == WANT_BEST (best[q] each). */
 static wm_status sdtw_cuda_run(wm_context_t *cx, const wm_sdtw_job_t *j, int nq, int want,
-                               wm_sdtw_best_t *best, double *row_v, uint64_t *row_s,
-                               double *corner, uint64_t *corner_s = NULL, int one_piece = 0) {
-    size_t m = 0;
-    for (int q = 0; q < nq; q++) m = j[q].m > m ? j[q].m : m;
-    const uint64_t n = j->n;
-    const bool track = j->track != 0, sq = j->cost == WM_DTW_SQUARED;
-    /* stripes of 1,024 rows (R = 32 a lane); 512 when starts are tracked,
-    ** whose registers would spill at 32 */
-    const size_t SR_full = env_u64("WM_DTW_GPU_STRIPE", STRIPE_ROWS);
-    const size_t SR = track ? STRIPE_ROWS / 2 : (SR_full == 512 ? 512 : STRIPE_ROWS);
-    const int S = (int)((m + SR - 1) / SR);
-    const int sm = cx->cuda ? cx->cuda->sm_count : 132;
-    /* Pieces: enough warps to fill the GPU once (over all queries), but not
-    ** much shorter than the query: a fix-up costs about m columns. */
-    uint64_t plen, chunk;
-    if (cx->opts.chunk_bytes) {
-        plen = cx->opts.chunk_bytes / sizeof(double);
-        if (!plen) plen = 1;
-        chunk = plen * 64;   /* tests: many chunks as well as many pieces */
-    } else {
-        chunk = env_u64("WM_DTW_GPU_CHUNK", (uint64_t)1 << 27);
-        uint64_t cols = n < chunk ? n : chunk;
-        uint64_t warps = env_u64("WM_DTW_GPU_WARPS",
-                                 resident_warps(rows_per_lane((int)(m < SR ? m : SR)), sq, track, sm));
-        uint64_t per_query = (warps + nq - 1) / nq;
-        plen = (cols + per_query - 1) / per_query;
-        uint64_t floor_len = env_u64("WM_DTW_GPU_MINPIECE", 2 * (uint64_t)(m < SR ? m : SR));
-        if (plen < floor_len) plen = floor_len;
-        if (plen < 64) plen = 64;
-    }
-    /* a start-finding window of a query of one stripe: one piece, no fix-ups
-    ** (measured: 3.8 ms against 4.4 for m = 1,024); taller queries keep
-    ** their pieces, whose stripes run in parallel warps */
-    if (one_piece && !cx->opts.chunk_bytes && n <= chunk && m <= SR) plen = n;
-    if (chunk > n) chunk = n;
-    const uint64_t np_max = (chunk + plen - 1) / plen;
-    const size_t gp_max = (size_t)nq * np_max;
-    int nck = 2;
-    for (uint64_t w = CK_FIRST; w < plen; w *= 2) nck++;
-    const int R_wide = rows_per_lane((int)(m < SR ? m : SR));   /* the widest stripe's R */
-    const size_t lanes_rows = 32 * (size_t)R_wide;
-    /* query q's rows at q * qstride: stripes of SR rows for one query, 32 R
-    ** rows a query in a batch */
-    const size_t qstride = nq > 1 ? lanes_rows : (size_t)S * SR;
-    const size_t xall = (size_t)nq * qstride;
-
+                               const run_out_t *out, double *corner, uint64_t *corner_s = NULL,
+                               int one_piece = 0) {
+    const double t0 = wm_now();
+    run_shape_t r;
+    shape_run(cx, j, nq, want, one_piece, &r);
     dev_bufs_t d;
-    memset(&d, 0, sizeof d);
-    dtw_cache_t *cache = NULL;
-    int registered = 0;
-    const int timing = getenv("WM_DTW_GPU_TIMING") != NULL;
-    double t_mark[2] = {0, 0}, t0 = timing ? wall_s() : 0, t_h2d = 0, t_pass = 0, t_fix = 0;
-    int rounds = 0;
-    double *h_left_v = NULL, *h_pbest_v = NULL, *h_x = NULL;
-    uint64_t *h_left_s = NULL, *h_pbest_e = NULL;
-    int *h_dirty = NULL, *h_changed = NULL, *h_rows = NULL, *d_rows = NULL;
-    wm_status st = WM_OK;
+    host_bufs_t h;
+    wm_status st = host_alloc(&r, j, &h);
+    if (st == WM_OK) st = reserve_dev(cx, &r, &d);
+    int registered = st == WM_OK ? pin_series(cx, j) : 0;
     cudaError_t e = cudaSuccess;
-#define TRY(call) do { if ((e = (call)) != cudaSuccess) { st = wm_cuda_fail(cx, e, #call); goto out; } } while (0)
-    h_x = (double *)calloc(xall, sizeof *h_x);
-    h_left_v = (double *)malloc(xall * sizeof *h_left_v);
-    h_left_s = (uint64_t *)calloc(xall, sizeof *h_left_s);
-    h_pbest_v = (double *)malloc(gp_max * sizeof *h_pbest_v);
-    h_pbest_e = (uint64_t *)malloc(gp_max * sizeof *h_pbest_e);
-    h_dirty = (int *)malloc(gp_max * sizeof *h_dirty);
-    h_changed = (int *)malloc(gp_max * sizeof *h_changed);
-    h_rows = (int *)malloc((size_t)nq * sizeof *h_rows);
-    if (!h_x || !h_left_v || !h_left_s || !h_pbest_v || !h_pbest_e || !h_dirty || !h_changed || !h_rows) {
-        st = WM_NOMEM;
-        goto out;
+    if (st == WM_OK && r.track) e = cudaMemcpy(d.left_s, h.left_s, r.xall * sizeof(uint64_t), cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && st == WM_OK) e = cudaMemcpy(d.left_v, h.left_v, r.xall * sizeof(double), cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && st == WM_OK) e = cudaMemcpy(d.x, h.x, r.xall * sizeof(double), cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) st = wm_cuda_fail(cx, e, "uploading the queries");
+    if (cx->tuning.timing) cx->stats.dtw_gpu_setup_s += wm_now() - t0;
+    if (st == WM_OK && out->best)
+        for (int q = 0; q < nq; q++) wm_sdtw_best_init(&out->best[q]);
+    if (st == WM_OK) st = run_chunks(cx, &r, j, &d, &h, out);
+    if (st == WM_OK && want == WANT_CORNER) {
+        *corner = h.left_v[r.m - 1];
+        if (corner_s) *corner_s = h.left_s[r.m - 1];
     }
-    for (int q = 0; q < nq; q++) memcpy(h_x + q * qstride, j[q].x, j[q].m * sizeof *h_x);
-    for (size_t i = 0; i < xall; i++) h_left_v[i] = INFINITY;   /* d[i][0] = +inf */
-
-    if (!cx->cuda || !(cache = cache_of(cx))) {
-        st = WM_NOMEM;
-        goto out;
-    }
-    TRY(need(cache, B_Y, chunk * sizeof(double), &d.y));
-    TRY(need(cache, B_X, xall * sizeof(double), &d.x));
-    TRY(need(cache, B_LEFT_V, xall * sizeof(double), &d.left_v));
-    TRY(need(cache, B_QROWS, (size_t)nq * sizeof(int), &d_rows));
-    TRY(need(cache, B_CK_V, gp_max * nck * lanes_rows * sizeof(double), &d.ck_v));
-    TRY(need(cache, B_RIGHT_V, gp_max * lanes_rows * sizeof(double), &d.right_v));
-    TRY(need(cache, B_RNEXT_V, gp_max * lanes_rows * sizeof(double), &d.rnext_v));
-    TRY(need(cache, B_PBEST_V, gp_max * sizeof(double), &d.pbest_v));
-    TRY(need(cache, B_PBEST_E, gp_max * sizeof(uint64_t), &d.pbest_e));
-    TRY(need(cache, B_DIRTY, gp_max * sizeof(int), &d.dirty));
-    TRY(need(cache, B_CHANGED, gp_max * sizeof(int), &d.changed));
-    TRY(need(cache, B_UPTO, gp_max * sizeof(uint64_t), &d.upto));
-    if (S > 1) {
-        TRY(need(cache, B_ROWS_V0, chunk * sizeof(double), &d.rows_v[0]));
-        TRY(need(cache, B_ROWS_V1, chunk * sizeof(double), &d.rows_v[1]));
-        if (track) {
-            TRY(need(cache, B_ROWS_S0, chunk * sizeof(uint64_t), &d.rows_s[0]));
-            TRY(need(cache, B_ROWS_S1, chunk * sizeof(uint64_t), &d.rows_s[1]));
-        }
-    }
-    if (want == WANT_ROW) {
-        TRY(need(cache, B_FIN_V, chunk * sizeof(double), &d.fin_v));
-        if (track) TRY(need(cache, B_FIN_S, chunk * sizeof(uint64_t), &d.fin_s));
-    }
-    if (track) {
-        TRY(need(cache, B_LEFT_S, xall * sizeof(uint64_t), &d.left_s));
-        TRY(need(cache, B_CK_S, gp_max * nck * lanes_rows * sizeof(uint64_t), &d.ck_s));
-        TRY(need(cache, B_RIGHT_S, gp_max * lanes_rows * sizeof(uint64_t), &d.right_s));
-        TRY(need(cache, B_RNEXT_S, gp_max * lanes_rows * sizeof(uint64_t), &d.rnext_s));
-        TRY(cudaMemcpy(d.left_s, h_left_s, xall * sizeof(uint64_t), cudaMemcpyHostToDevice));
-    }
-    /* Pinning the series where it lies makes its copy run at the bus's speed
-    ** (0.63 ms for 32 MB on the H100 host, against 4.8 ms from pageable
-    ** memory), but pinning and unpinning 32 MB cost more than that, and a
-    ** caller's buffer cannot stay pinned between calls (it may be freed).
-    ** So only on request (WM_DTW_GPU_PIN=1: BENCHMARKS.md shows both). */
-    if (n * sizeof(double) >= ((size_t)8 << 20) && getenv("WM_DTW_GPU_PIN")) {
-        registered = cudaHostRegister((void *)j->y, n * sizeof(double), cudaHostRegisterDefault) == cudaSuccess;
-        if (!registered) cudaGetLastError();
-    }
-    if (timing) { cudaDeviceSynchronize(); t_mark[0] = wall_s(); }
-    TRY(cudaMemcpy(d.left_v, h_left_v, xall * sizeof(double), cudaMemcpyHostToDevice));
-    TRY(cudaMemcpy(d.x, h_x, xall * sizeof(double), cudaMemcpyHostToDevice));
-    if (best)
-        for (int q = 0; q < nq; q++) wm_sdtw_best_init(&best[q]);
-
-    for (uint64_t base = 0; base < n; base += chunk) {
-        const uint64_t cn = n - base < chunk ? n - base : chunk;
-        const int np = (int)((cn + plen - 1) / plen);
-        const int ngp = nq * np;
-        double tc = timing ? wall_s() : 0;
-        TRY(cudaMemcpy(d.y, j->y + base, cn * sizeof(double), cudaMemcpyHostToDevice));
-        if (timing) t_h2d += wall_s() - tc;
-        for (int s = 0; s < S; s++) {
-            const size_t i0 = (size_t)s * SR;
-            for (int q = 0; q < nq; q++)
-                h_rows[q] = (int)(j[q].m - i0 < SR ? j[q].m - i0 : SR);
-            const int R = rows_per_lane(nq > 1 ? (int)(m < SR ? m : SR) : h_rows[0]);
-            const bool last = s == S - 1;
-            TRY(cudaMemcpy(d_rows, h_rows, (size_t)nq * sizeof(int), cudaMemcpyHostToDevice));
-            sd_args_t A;
-            memset(&A, 0, sizeof A);
-            A.x = d.x + i0;
-            A.qstride = qstride;
-            A.nq = nq;
-            A.rows_q = d_rows;
-            A.y = d.y;
-            A.nck = nck;
-            A.n = cn;
-            A.base = base;
-            A.plen = plen;
-            A.np = np;
-            A.warm = env_u64("WM_DTW_GPU_WARMUP", (uint64_t)(m < SR ? m : SR));
-            if (A.warm > plen / 2) A.warm = plen / 2;
-            A.top = s > 0 ? TOP_ROW : j->top == WM_SDTW_TOP_FRESH ? TOP_FRESH : TOP_GLOBAL;
-            A.top_v = s > 0 ? d.rows_v[(s - 1) & 1] : NULL;
-            A.top_s = s > 0 ? d.rows_s[(s - 1) & 1] : NULL;
-            /* above-left of piece 0: row i0-1 at column base-1 (the same for
-            ** every query of a batch, which has one stripe) */
-            if (s > 0) {
-                A.al0_v = h_left_v[i0 - 1];
-                A.al0_s = h_left_s[i0 - 1];
-            } else if (j->top == WM_SDTW_TOP_FRESH) {
-                A.al0_v = 0.0;
-                A.al0_s = base ? base - 1 : 0;
-            } else {
-                A.al0_v = base == 0 ? 0.0 : INFINITY;
-            }
-            A.left0_v = d.left_v + i0;
-            A.left0_s = track ? d.left_s + i0 : NULL;
-            A.ck_v = d.ck_v;
-            A.ck_s = d.ck_s;
-            A.right_v = d.right_v;
-            A.right_s = d.right_s;
-            A.rnext_v = d.rnext_v;
-            A.rnext_s = d.rnext_s;
-            A.bot_v = !last ? d.rows_v[s & 1] : want == WANT_ROW ? d.fin_v : NULL;
-            A.bot_s = !last ? d.rows_s[s & 1] : want == WANT_ROW ? d.fin_s : NULL;
-            if (!track) A.bot_s = NULL;
-            A.pbest_v = last && want == WANT_BEST ? d.pbest_v : NULL;
-            A.pbest_e = last && want == WANT_BEST ? d.pbest_e : NULL;
-            A.dirty = d.dirty;
-            A.changed = d.changed;
-            A.upto = d.upto;
-            TRY(cudaMemset(d.upto, 0, (size_t)ngp * sizeof(uint64_t)));
-            if (timing) { cudaDeviceSynchronize(); tc = wall_s(); }
-            TRY(launch_any(A, R, sq, track, ngp));
-            if (timing) { cudaDeviceSynchronize(); t_pass += wall_s() - tc; tc = wall_s(); }
-            /* fix-up rounds: piece p from the committed right border of p-1 */
-            int nd = 0;
-            for (int g = 0; g < ngp; g++)
-                if (g % np) h_dirty[nd++] = g;
-            A.emode = 1;
-            while (nd > 0) {
-                TRY(cudaMemcpy(d.dirty, h_dirty, nd * sizeof(int), cudaMemcpyHostToDevice));
-                A.nd = nd;
-                TRY(launch_any(A, R, sq, track, nd));
-                commit_kernel<<<nd, 128>>>(d.dirty, d.changed, nd, 32 * R, d.right_v, d.rnext_v,
-                                           track ? d.right_s : NULL, d.rnext_s);
-                TRY(cudaGetLastError());
-                TRY(cudaMemcpy(h_changed, d.changed, nd * sizeof(int), cudaMemcpyDeviceToHost));
-                int next = 0;
-                for (int k = 0; k < nd; k++) {
-                    int g = h_dirty[k];
-                    if (h_changed[k] && (g + 1) % np) h_dirty[next++] = g + 1;
-                }
-                nd = next;
-                rounds++;
-            }
-            if (timing) t_fix += wall_s() - tc;
-            /* each query's rows at the chunk's last column: the next chunk's left */
-            TRY(cudaMemcpy2D(d.left_v + i0, qstride * sizeof(double),
-                             d.right_v + (size_t)(np - 1) * 32 * R, (size_t)np * 32 * R * sizeof(double),
-                             (size_t)32 * R * sizeof(double), nq, cudaMemcpyDeviceToDevice));
-            if (track)
-                TRY(cudaMemcpy2D(d.left_s + i0, qstride * sizeof(uint64_t),
-                                 d.right_s + (size_t)(np - 1) * 32 * R, (size_t)np * 32 * R * sizeof(uint64_t),
-                                 (size_t)32 * R * sizeof(uint64_t), nq, cudaMemcpyDeviceToDevice));
-            if (last && want == WANT_BEST) {
-                TRY(cudaMemcpy(h_pbest_v, d.pbest_v, ngp * sizeof(double), cudaMemcpyDeviceToHost));
-                TRY(cudaMemcpy(h_pbest_e, d.pbest_e, ngp * sizeof(uint64_t), cudaMemcpyDeviceToHost));
-                for (int g = 0; g < ngp; g++)
-                    wm_sdtw_best_offer(&best[g / np], h_pbest_v[g], h_pbest_e[g], 0);
-            }
-            if (last && want == WANT_ROW) {
-                TRY(cudaMemcpy(row_v + base, d.fin_v, cn * sizeof(double), cudaMemcpyDeviceToHost));
-                if (track)
-                    TRY(cudaMemcpy(row_s + base, d.fin_s, cn * sizeof(uint64_t), cudaMemcpyDeviceToHost));
-            }
-        }
-        TRY(cudaMemcpy(h_left_v, d.left_v, xall * sizeof(double), cudaMemcpyDeviceToHost));
-        if (track) TRY(cudaMemcpy(h_left_s, d.left_s, xall * sizeof(uint64_t), cudaMemcpyDeviceToHost));
-    }
-    if (want == WANT_CORNER) {
-        *corner = h_left_v[m - 1];
-        if (corner_s) *corner_s = h_left_s[m - 1];
-    }
-    if (registered) {
-        cudaHostUnregister((void *)j->y);
-        registered = 0;
-    }
-    if (timing) {
-        t_mark[1] = wall_s();
-        fprintf(stderr, "dtw gpu: m %zu n %llu queries %d R-stripes %d plen %llu: setup+pin %.3f ms, "
-                "h2d %.3f ms, pass 1 %.3f ms, fix-ups %.3f ms (%d rounds), total (unpin included) %.3f ms\n",
-                m, (unsigned long long)n, nq, S, (unsigned long long)plen, (t_mark[0] - t0) * 1e3,
-                t_h2d * 1e3, t_pass * 1e3, t_fix * 1e3, rounds, (t_mark[1] - t0) * 1e3);
-    }
-#undef TRY
-out:
     if (registered) cudaHostUnregister((void *)j->y);
-    free(h_x);
-    free(h_left_v);
-    free(h_left_s);
-    free(h_pbest_v);
-    free(h_pbest_e);
-    free(h_dirty);
-    free(h_changed);
-    free(h_rows);
+    host_free(&h);
+    cx->stats.dtw_gpu_calls++;
+    if (cx->tuning.timing) cx->stats.dtw_gpu_total_s += wm_now() - t0;
     return st;
 }
 
-extern "C" wm_status wm_sdtw_cuda_best(wm_context_t *cx, const wm_sdtw_job_t *j, wm_sdtw_best_t *best) {
-    return sdtw_cuda_run(cx, j, 1, WANT_BEST, best, NULL, NULL, NULL);
+static wm_status gpu_best(wm_context_t *cx, const wm_sdtw_job_t *j, wm_sdtw_best_t *best) {
+    run_out_t o = {best, NULL, NULL};
+    return sdtw_cuda_run(cx, j, 1, WANT_BEST, &o, NULL);
 }
 
-extern "C" wm_status wm_sdtw_cuda_best_many(wm_context_t *cx, const wm_sdtw_job_t *j, size_t nq,
-                                            wm_sdtw_best_t *best) {
-    return sdtw_cuda_run(cx, j, (int)nq, WANT_BEST, best, NULL, NULL, NULL);
+static wm_status gpu_best_many(wm_context_t *cx, const wm_sdtw_job_t *j, size_t nq,
+                               wm_sdtw_best_t *best) {
+    run_out_t o = {best, NULL, NULL};
+    return sdtw_cuda_run(cx, j, (int)nq, WANT_BEST, &o, NULL);
 }
 
-extern "C" wm_status wm_sdtw_cuda_row(wm_context_t *cx, const wm_sdtw_job_t *j, double *row_v,
-                                      uint64_t *row_s) {
-    return sdtw_cuda_run(cx, j, 1, WANT_ROW, NULL, row_v, row_s, NULL);
+static wm_status gpu_row(wm_context_t *cx, const wm_sdtw_job_t *j, double *row_v, uint64_t *row_s) {
+    run_out_t o = {NULL, row_v, row_s};
+    return sdtw_cuda_run(cx, j, 1, WANT_ROW, &o, NULL);
 }
 
-extern "C" wm_status wm_sdtw_cuda_corner_tracked(wm_context_t *cx, const wm_sdtw_job_t *j,
-                                                 double *corner, uint64_t *start) {
-    return sdtw_cuda_run(cx, j, 1, WANT_CORNER, NULL, NULL, NULL, corner, start, 1);
+static wm_status gpu_corner_tracked(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner,
+                                    uint64_t *start) {
+    run_out_t o = {NULL, NULL, NULL};
+    return sdtw_cuda_run(cx, j, 1, WANT_CORNER, &o, corner, start, 1);
 }
 
-extern "C" wm_status wm_sdtw_cuda_corner(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner) {
-    return sdtw_cuda_run(cx, j, 1, WANT_CORNER, NULL, NULL, NULL, corner);
+static wm_status gpu_corner(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner) {
+    run_out_t o = {NULL, NULL, NULL};
+    return sdtw_cuda_run(cx, j, 1, WANT_CORNER, &o, corner);
 }
+
+extern "C" const wm_dtw_gpu_t wm_dtw_gpu_cuda = {gpu_best, gpu_best_many, gpu_row, gpu_corner_tracked,
+                                                 gpu_corner, cache_free};

@@ -1,6 +1,7 @@
 /*
-** sdtw_cuda.h -- the GPU runs of the subsequence / global DP (sdtw_cuda.cu);
-** without CUDA they say so (sdtw_cuda_stub.c). Same results as wm_sdtw_cpu.
+** sdtw_cuda.h -- dtw's GPU table: the GPU runs of the subsequence / global
+** DP (sdtw_cuda.cu), the same results as wm_sdtw_cpu. A context on a GPU has
+** the table (wm_dtw_gpu); a build without CUDA has none.
 */
 #ifndef WM_DTW_SDTW_CUDA_H
 #define WM_DTW_SDTW_CUDA_H
@@ -11,13 +12,6 @@
 extern "C" {
 #endif
 
-/* The best bottom-row cell of an untracked job (value and end; no start). */
-wm_status wm_sdtw_cuda_best(wm_context_t *cx, const wm_sdtw_job_t *j, wm_sdtw_best_t *best);
-/* wm_sdtw_cuda_best for nq untracked jobs on the same series in one set of
-** launches; every query has at most 1,024 samples and the same
-** wm_sdtw_cuda_lanes_rows. */
-wm_status wm_sdtw_cuda_best_many(wm_context_t *cx, const wm_sdtw_job_t *j, size_t nq,
-                                 wm_sdtw_best_t *best);
 /* The rows a GPU lane holds for a query of m samples (1 .. 32), and the
 ** longest query one batch takes. */
 #define WM_SDTW_CUDA_BATCH_MAX_M 1024
@@ -26,13 +20,32 @@ static inline int wm_sdtw_cuda_lane_rows(size_t m) {
     while ((size_t)r * 32 < m) r *= 2;
     return r;
 }
-/* The whole bottom row of a tracked job: values and starts, n of each. */
-wm_status wm_sdtw_cuda_row(wm_context_t *cx, const wm_sdtw_job_t *j, double *row_v, uint64_t *row_s);
-/* d[m][n] of a tracked job and its start (labels count from j->y). */
-wm_status wm_sdtw_cuda_corner_tracked(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner,
-                                      uint64_t *start);
-/* d[m][n] of an untracked global job. */
-wm_status wm_sdtw_cuda_corner(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner);
+
+/*   best: the best bottom-row cell of an untracked job (value and end; no
+**     start).
+**   best_many: best for nq untracked jobs on the same series in one set of
+**     launches; every query has at most WM_SDTW_CUDA_BATCH_MAX_M samples and
+**     the same wm_sdtw_cuda_lane_rows.
+**   row: the whole bottom row of a tracked job: values and starts, n of each.
+**   corner_tracked: d[m][n] of a tracked job and its start (labels count
+**     from j->y).
+**   corner: d[m][n] of an untracked global job.
+**   free_cache: the device buffers kept in the dtw family's cache slot. */
+typedef struct {
+    wm_status (*best)(wm_context_t *cx, const wm_sdtw_job_t *j, wm_sdtw_best_t *best);
+    wm_status (*best_many)(wm_context_t *cx, const wm_sdtw_job_t *j, size_t nq, wm_sdtw_best_t *best);
+    wm_status (*row)(wm_context_t *cx, const wm_sdtw_job_t *j, double *row_v, uint64_t *row_s);
+    wm_status (*corner_tracked)(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner,
+                                uint64_t *start);
+    wm_status (*corner)(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner);
+    void (*free_cache)(void *cache);
+} wm_dtw_gpu_t;
+extern const wm_dtw_gpu_t wm_dtw_gpu_cuda;
+
+/* The GPU table of cx, or NULL: run on the CPU. */
+static inline const wm_dtw_gpu_t *wm_dtw_gpu(const wm_context_t *cx) {
+    return (const wm_dtw_gpu_t *)wm_context_gpu(cx, &wm_dtw_family);
+}
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,7 @@ typedef struct {
     int n_allocs;
 } wm_cu_mplan_host_t;
 
-wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_db_t *db, wm_cu_mplan_host_t *plan);
+wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_host_t *plan);
 void wm_cu_mplan_free(wm_cu_mplan_host_t *plan);
 
 #endif

@@ -212,6 +212,7 @@ wm_status wm_mset_compile(const uint8_t *const *patterns, const size_t *lens, si
         if (used[c]) s->sym_byte[code[c]] = (uint8_t)c;
     }
 
+    s->asked = o->algo;
     s->algo = o->algo == WM_ALGO_AUTO ? choose_algo(s) : o->algo;
     switch (s->algo) {
     case WM_ALGO_AC:
@@ -251,4 +252,24 @@ void wm_mset_free(wm_mset_t *s) {
     free(s->ent_off);
     free(s->ent);
     free(s);
+}
+
+/* ---- wm_compile_set ------------------------------------------------------------ */
+
+static void free_body(void *body) { wm_mset_free((wm_mset_t *)body); }
+
+const wm_db_ops_t wm_multi_db_ops = {"set", wm_multi_scan, free_body};
+
+wm_status wm_compile_set(const uint8_t *const *patterns, const size_t *lens, size_t n,
+                         const wm_opts_t *o, wm_db_t **out) {
+    if (!out) return WM_INVALID;
+    *out = NULL;
+    wm_opts_t opts = o ? *o : wm_opts_default();
+    if ((unsigned)opts.alphabet > WM_ALPHABET_DNA || (unsigned)opts.algo > WM_ALGO_QGRAM)
+        return WM_INVALID;
+    wm_mset_t *s;
+    wm_status st = wm_mset_compile(patterns, lens, n, &opts, &s);
+    if (st != WM_OK) return st;
+    *out = wm_db_new(&wm_multi_db_ops, s, s->n_patterns, s->max_len - 1, s->algo, &opts);
+    return *out ? WM_OK : WM_NOMEM;
 }

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "warpmatch.h"
+#include "core/internal.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +47,7 @@ typedef struct wm_mset {
     uint32_t min_len, max_len;  /* over the uids                                  */
     int dna;                    /* every uid is over the folded bytes A C G T     */
     wm_algo_t algo;             /* the CPU algorithm (never AUTO)                 */
+    wm_algo_t asked;            /* the algorithm the options asked for (AUTO ok)  */
     struct wm_ac *ac;           /* built for AC and PFAC (NULL otherwise)         */
     struct wm_wu *wu;           /* built for WUMANBER and WUMANBER_PAPER          */
     struct wm_qgram *qg;        /* built for QGRAM                                */
@@ -126,6 +128,31 @@ int wm_qgram_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, u
 wm_status wm_mset_compile(const uint8_t *const *patterns, const size_t *lens, size_t n,
                           const wm_opts_t *o, wm_mset_t **out);
 void wm_mset_free(wm_mset_t *s);
+
+/* ---- the family: a wm_compile_set database's body is a wm_mset_t ---------- */
+extern const wm_family_t wm_multi_family;
+extern const wm_db_ops_t wm_multi_db_ops;
+static inline const wm_mset_t *wm_mset_of(const wm_db_t *db) { return (const wm_mset_t *)db->body; }
+
+/* The driver (driver.c): the scan of a set database (wm_db_ops_t.scan). */
+wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                        uint64_t own_from, wm_match_cb cb, void *user, uint64_t *n_matches,
+                        uint64_t *per_pattern);
+
+/* The GPU table (multi_cuda.cu). scan: every occurrence whose end e lies in
+** (own_from, len], record borders ignored. With sink: batches of hits in end
+** order (any uid order at one end), absolute ends. Without, with
+** uid_counts: uid_counts[u] += occurrences of uid u; else *total += matches
+** (occurrences times the pattern ids of each). */
+typedef wm_status (*wm_mhit_batch_fn)(const wm_mhit_t *hits, size_t n, void *user);
+typedef struct {
+    int (*supports)(const wm_mset_t *s);      /* else the CPU runs it */
+    wm_status (*scan)(wm_context_t *cx, const wm_mset_t *s, const wm_text_t *text,
+                      uint64_t own_from, wm_mhit_batch_fn sink, void *user, uint64_t *uid_counts,
+                      uint64_t *total);
+} wm_multi_gpu_t;
+extern const wm_multi_gpu_t wm_multi_gpu_cuda;
+void wm_multi_cuda_free_cache(wm_context_t *cx, void *cache);   /* its device buffers */
 
 #ifdef __cplusplus
 }

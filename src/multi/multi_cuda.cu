@@ -13,9 +13,8 @@
 #include <string.h>
 #include <cub/device/device_scan.cuh>
 
+#include "core/plan.h"
 #include "cuda/cuda_common.cuh"
-#include "cuda/state.cuh"
-#include "core/msearch.h"
 #include "multi/mcuda.h"
 #include "multi/mplan.h"
 #include "multi/qgram.h"
@@ -25,14 +24,13 @@
 ** the q-gram index for DNA sets whose strings are all long enough, else
 ** PFAC (measured: on byte signatures, common q-gram suffixes make long
 ** buckets, and PFAC's walks stop early; BENCHMARKS.md). */
-static wm_algo_t gpu_algo(const wm_db_t *db) {
-    const wm_mset_t *s = db->set;
-    if (db->opts.algo != WM_ALGO_AUTO) return db->opts.algo;
+static wm_algo_t gpu_algo(const wm_mset_t *s) {
+    if (s->asked != WM_ALGO_AUTO) return s->asked;
     return s->dna && s->min_len >= WM_QGRAM_MIN_LEN ? WM_ALGO_QGRAM : WM_ALGO_PFAC;
 }
 
-extern "C" int wm_cuda_mset_supports(const wm_db_t *db) {
-    wm_algo_t a = gpu_algo(db);
+static int supports(const wm_mset_t *s) {
+    wm_algo_t a = gpu_algo(s);
     return a == WM_ALGO_QGRAM || a == WM_ALGO_PFAC || a == WM_ALGO_AC;
 }
 
@@ -56,11 +54,10 @@ static wm_status upload(wm_context_t *cx, wm_cu_mplan_host_t *h, const void *src
         if (st != WM_OK) goto done;                                                    \
     } while (0)
 
-wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_db_t *db, wm_cu_mplan_host_t *h) {
-    const wm_mset_t *s = db->set;
+wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_host_t *h) {
     wm_cu_mplan_t *p = &h->p;
     memset(h, 0, sizeof *h);
-    h->algo = gpu_algo(db);
+    h->algo = gpu_algo(s);
     p->n_uniq = (uint32_t)s->n_uniq;
     p->min_len = s->min_len;
     p->max_len = s->max_len;
@@ -153,18 +150,28 @@ void wm_cu_mplan_free(wm_cu_mplan_host_t *h) {
 
 /* ---- batches ------------------------------------------------------------------------ */
 
+/* The device buffers of set scans, kept in the context's multi cache between
+** calls; they only grow. */
+typedef struct {
+    wm_cu_buf_t d_text, d_block_counts, d_block_off, d_scan_tmp, d_total, d_uid, d_hits, h_hits;
+    uint64_t blocks_cap;       /* entries of the block arrays the scan space serves */
+} multi_cache_t;
+
+extern "C" void wm_multi_cuda_free_cache(wm_context_t *cx, void *cache) {
+    (void)cx;
+    multi_cache_t *c = (multi_cache_t *)cache;
+    wm_cu_buf_t *dev[] = {&c->d_text, &c->d_block_counts, &c->d_block_off, &c->d_scan_tmp,
+                          &c->d_total, &c->d_uid, &c->d_hits};
+    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
+    wm_cu_host_release(&c->h_hits);
+    free(c);
+}
+
 typedef struct {
     wm_context_t *cx;
     const wm_cu_mplan_host_t *plan;
     cudaStream_t stream;
-    uint8_t *d_text;
-    uint64_t text_cap;
-    unsigned long long *d_block_counts, *d_block_off, *d_total, *d_uid;
-    uint64_t blocks_cap;
-    void *d_scan_tmp;
-    size_t scan_tmp_bytes;
-    wm_mhit_t *d_hits, *h_hits;
-    uint64_t hits_cap;
+    multi_cache_t *c;
 } mrun_t;
 
 /* A list that would need more than this many hits is cut into smaller batches. */
@@ -172,35 +179,24 @@ typedef struct {
 
 static wm_status ensure_blocks(mrun_t *r, uint64_t blocks) {
     wm_context_t *cx = r->cx;
-    if (blocks <= r->blocks_cap) return WM_OK;
-    cudaFree(r->d_block_counts);
-    cudaFree(r->d_block_off);
-    cudaFree(r->d_scan_tmp);
-    r->d_block_counts = r->d_block_off = NULL;
-    r->d_scan_tmp = NULL;
-    r->blocks_cap = 0;
-    WM_CU(cx, cudaMalloc((void **)&r->d_block_counts, blocks * sizeof(unsigned long long)));
-    WM_CU(cx, cudaMalloc((void **)&r->d_block_off, blocks * sizeof(unsigned long long)));
-    r->scan_tmp_bytes = 0;
-    WM_CU(cx, cub::DeviceScan::ExclusiveSum(NULL, r->scan_tmp_bytes, r->d_block_counts,
-                                            r->d_block_off, (int)blocks));
-    WM_CU(cx, cudaMalloc(&r->d_scan_tmp, r->scan_tmp_bytes));
-    r->blocks_cap = blocks;
-    return WM_OK;
+    multi_cache_t *c = r->c;
+    if (blocks <= c->blocks_cap) return WM_OK;
+    wm_status st = wm_cu_dev_reserve(cx, &c->d_block_counts, blocks * sizeof(unsigned long long));
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &c->d_block_off, blocks * sizeof(unsigned long long));
+    if (st != WM_OK) return st;
+    size_t bytes = 0;
+    WM_CU(cx, cub::DeviceScan::ExclusiveSum(NULL, bytes, (unsigned long long *)c->d_block_counts.p,
+                                            (unsigned long long *)c->d_block_off.p, (int)blocks));
+    if ((st = wm_cu_dev_reserve(cx, &c->d_scan_tmp, bytes)) == WM_OK) c->blocks_cap = blocks;
+    return st;
 }
 
 static wm_status ensure_hits(mrun_t *r, uint64_t n) {
     wm_context_t *cx = r->cx;
-    if (n <= r->hits_cap) return WM_OK;
     uint64_t cap = n + n / 4 + 1024;
-    cudaFree(r->d_hits);
-    cudaFreeHost(r->h_hits);
-    r->d_hits = r->h_hits = NULL;
-    r->hits_cap = 0;
-    WM_CU(cx, cudaMalloc((void **)&r->d_hits, cap * sizeof(wm_mhit_t)));
-    WM_CU(cx, cudaMallocHost((void **)&r->h_hits, cap * sizeof(wm_mhit_t)));
-    r->hits_cap = cap;
-    return WM_OK;
+    if (n * sizeof(wm_mhit_t) <= r->c->d_hits.cap) return WM_OK;
+    wm_status st = wm_cu_dev_reserve(cx, &r->c->d_hits, cap * sizeof(wm_mhit_t));
+    return st == WM_OK ? wm_cu_host_reserve(cx, &r->c->h_hits, cap * sizeof(wm_mhit_t)) : st;
 }
 
 /* List the hits of one batch already on the device; *too_many when the list
@@ -208,6 +204,7 @@ static wm_status ensure_hits(mrun_t *r, uint64_t n) {
 static wm_status list_batch(mrun_t *r, const wm_cu_mtext_t *t, uint64_t base,
                             wm_mhit_batch_fn sink, void *user, int *too_many) {
     wm_context_t *cx = r->cx;
+    multi_cache_t *c = r->c;
     uint64_t blocks = 0;
     wm_cu_mout_t o;
     memset(&o, 0, sizeof o);
@@ -216,15 +213,17 @@ static wm_status list_batch(mrun_t *r, const wm_cu_mtext_t *t, uint64_t base,
     WM_CU(cx, r->plan->launch(&r->plan->p, -1, t, &o, r->stream, &blocks));
     wm_status st = ensure_blocks(r, blocks);
     if (st != WM_OK) return st;
-    o.block_counts = r->d_block_counts;
+    unsigned long long *counts = (unsigned long long *)c->d_block_counts.p;
+    unsigned long long *offs = (unsigned long long *)c->d_block_off.p;
+    o.block_counts = counts;
     WM_CU(cx, r->plan->launch(&r->plan->p, WM_MM_COUNT, t, &o, r->stream, &blocks));
-    WM_CU(cx, cub::DeviceScan::ExclusiveSum(r->d_scan_tmp, r->scan_tmp_bytes, r->d_block_counts,
-                                            r->d_block_off, (int)blocks, r->stream));
+    size_t tmp = c->d_scan_tmp.cap;
+    WM_CU(cx, cub::DeviceScan::ExclusiveSum(c->d_scan_tmp.p, tmp, counts, offs, (int)blocks, r->stream));
     unsigned long long last[2];
-    WM_CU(cx, cudaMemcpyAsync(&last[0], r->d_block_off + blocks - 1, sizeof last[0],
-                              cudaMemcpyDeviceToHost, r->stream));
-    WM_CU(cx, cudaMemcpyAsync(&last[1], r->d_block_counts + blocks - 1, sizeof last[1],
-                              cudaMemcpyDeviceToHost, r->stream));
+    WM_CU(cx, cudaMemcpyAsync(&last[0], offs + blocks - 1, sizeof last[0], cudaMemcpyDeviceToHost,
+                              r->stream));
+    WM_CU(cx, cudaMemcpyAsync(&last[1], counts + blocks - 1, sizeof last[1], cudaMemcpyDeviceToHost,
+                              r->stream));
     WM_CU(cx, cudaStreamSynchronize(r->stream));
     uint64_t total = last[0] + last[1];
     *too_many = 0;
@@ -235,106 +234,103 @@ static wm_status list_batch(mrun_t *r, const wm_cu_mtext_t *t, uint64_t base,
     }
     st = ensure_hits(r, total);
     if (st != WM_OK) return st;
-    o.block_off = r->d_block_off;
-    o.hits = r->d_hits;
+    o.block_off = offs;
+    o.hits = (wm_mhit_t *)c->d_hits.p;
     WM_CU(cx, r->plan->launch(&r->plan->p, WM_MM_WRITE, t, &o, r->stream, &blocks));
-    WM_CU(cx, cudaMemcpyAsync(r->h_hits, r->d_hits, total * sizeof(wm_mhit_t),
+    WM_CU(cx, cudaMemcpyAsync(c->h_hits.p, c->d_hits.p, total * sizeof(wm_mhit_t),
                               cudaMemcpyDeviceToHost, r->stream));
     WM_CU(cx, cudaStreamSynchronize(r->stream));
-    return sink(r->h_hits, total, user);
+    return sink((const wm_mhit_t *)c->h_hits.p, total, user);
 }
 
-static wm_status fetch_uid_counts(wm_context_t *cx, mrun_t *r, size_t n, uint64_t *uid_counts) {
+static wm_status fetch_uid_counts(mrun_t *r, size_t n, uint64_t *uid_counts) {
     uint64_t *h = (uint64_t *)malloc(n * sizeof *h);
     if (!h) return WM_NOMEM;
-    cudaError_t e = cudaMemcpy(h, r->d_uid, n * sizeof *h, cudaMemcpyDeviceToHost);
+    cudaError_t e = cudaMemcpy(h, r->c->d_uid.p, n * sizeof *h, cudaMemcpyDeviceToHost);
     if (e == cudaSuccess)
         for (size_t u = 0; u < n; u++) uid_counts[u] += h[u];
     free(h);
-    return e == cudaSuccess ? WM_OK : wm_cuda_fail(cx, e, "cudaMemcpy(uid counts)");
+    return e == cudaSuccess ? WM_OK : wm_cuda_fail(r->cx, e, "cudaMemcpy(uid counts)");
 }
 
-static void mrun_free(mrun_t *r) {
-    if (r->stream) cudaStreamSynchronize(r->stream);
-    cudaFree(r->d_text);
-    cudaFree(r->d_block_counts);
-    cudaFree(r->d_block_off);
-    cudaFree(r->d_total);
-    cudaFree(r->d_uid);
-    cudaFree(r->d_scan_tmp);
-    cudaFree(r->d_hits);
-    cudaFreeHost(r->h_hits);
-    if (r->stream) cudaStreamDestroy(r->stream);
+/* The buffers a scan in `mode` needs, the counters zeroed. */
+static wm_status mrun_open(mrun_t *r, const wm_mset_t *s, uint64_t text_bytes, int mode) {
+    wm_context_t *cx = r->cx;
+    void **slot = wm_context_cache(cx, &wm_multi_family);
+    if (!*slot && !(*slot = calloc(1, sizeof(multi_cache_t)))) return WM_NOMEM;
+    r->c = (multi_cache_t *)*slot;
+    r->stream = cx->cuda->stream[0];
+    wm_status st = wm_cu_dev_reserve(cx, &r->c->d_text, text_bytes + WM_CU_PAD);
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &r->c->d_total, sizeof(unsigned long long));
+    if (st == WM_OK && mode == WM_MM_UID)
+        st = wm_cu_dev_reserve(cx, &r->c->d_uid, s->n_uniq * sizeof(unsigned long long));
+    if (st != WM_OK) return st;
+    WM_CU(cx, cudaMemsetAsync(r->c->d_total.p, 0, sizeof(unsigned long long), r->stream));
+    if (mode == WM_MM_UID)
+        WM_CU(cx, cudaMemsetAsync(r->c->d_uid.p, 0, s->n_uniq * sizeof(unsigned long long), r->stream));
+    return WM_OK;
 }
 
-#define CK(call)                                                                       \
-    do {                                                                               \
-        cudaError_t e_ = (call);                                                       \
-        if (e_ != cudaSuccess) { st = wm_cuda_fail(cx, e_, #call); goto out; }         \
-    } while (0)
-
-extern "C" wm_status wm_cuda_mset_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
-                                         wm_mhit_batch_fn sink, void *user, uint64_t *uid_counts,
-                                         uint64_t *total) {
-    const wm_mset_t *s = db->set;
-    wm_cu_mplan_host_t plan;
-    mrun_t r;
+/* The batches of ends (own_from, len], each copied with the halo before it. */
+static wm_status run_batches(mrun_t *r, const wm_text_t *text, uint64_t own_from, uint64_t batch,
+                             uint64_t halo, int mode, wm_mhit_batch_fn sink, void *user) {
+    wm_context_t *cx = r->cx;
+    uint8_t *d_text = (uint8_t *)r->c->d_text.p;
     wm_status st = WM_OK;
-    uint64_t halo = s->max_len - 1;
-    uint64_t batch = cx->opts.chunk_bytes ? cx->opts.chunk_bytes : (256ull << 20);
-    int mode = sink ? WM_MM_COUNT : uid_counts ? WM_MM_UID : WM_MM_TOTAL;
-    memset(&r, 0, sizeof r);
-    memset(&plan, 0, sizeof plan);
-    r.cx = cx;
-    r.plan = &plan;
-    if (batch > text->len) batch = text->len;
-    CK(cudaSetDevice(cx->cuda->device));
-    st = wm_cu_mplan_make(cx, db, &plan);
-    if (st != WM_OK) goto out;
-    CK(cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking));
-    r.text_cap = batch + halo;
-    CK(cudaMalloc((void **)&r.d_text, r.text_cap + WM_CU_PAD));
-    CK(cudaMalloc((void **)&r.d_total, sizeof *r.d_total));
-    CK(cudaMemsetAsync(r.d_total, 0, sizeof *r.d_total, r.stream));
-    if (mode == WM_MM_UID) {
-        CK(cudaMalloc((void **)&r.d_uid, s->n_uniq * sizeof *r.d_uid));
-        CK(cudaMemsetAsync(r.d_uid, 0, s->n_uniq * sizeof *r.d_uid, r.stream));
-    }
-    for (uint64_t b = 0; b < text->len && st == WM_OK;) {
+    for (uint64_t b = own_from; b < text->len && st == WM_OK;) {
         uint64_t e = b + batch < text->len ? b + batch : text->len;
-        uint64_t from = b > halo ? b - halo : 0;
+        uint64_t from = wm_plan_scan_from(0, b, halo);
         /* pageable copy: the driver stages it */
-        CK(cudaMemcpyAsync(r.d_text, text->seq + from, e - from, cudaMemcpyHostToDevice,
-                                  r.stream));
-        wm_cu_mtext_t t = { r.d_text, e - from, b - from };
+        WM_CU(cx, cudaMemcpyAsync(d_text, text->seq + from, e - from, cudaMemcpyHostToDevice, r->stream));
+        wm_cu_mtext_t t = {d_text, e - from, b - from};
         wm_cu_mout_t o;
         memset(&o, 0, sizeof o);
         o.base = from;
-        o.total = r.d_total;
-        o.uid_counts = r.d_uid;
+        o.total = (unsigned long long *)r->c->d_total.p;
+        o.uid_counts = (unsigned long long *)r->c->d_uid.p;
         uint64_t blocks = 0;
         if (mode == WM_MM_COUNT) {
             int too_many = 0;
-            st = list_batch(&r, &t, from, sink, user, &too_many);
+            st = list_batch(r, &t, from, sink, user, &too_many);
             if (st == WM_OK && too_many) {
                 batch = batch / 2 > (1u << 20) ? batch / 2 : (1u << 20);
                 continue;                          /* the same b, a shorter batch */
             }
         } else {
-            CK(plan.launch(&plan.p, mode, &t, &o, r.stream, &blocks));
-            CK(cudaStreamSynchronize(r.stream));   /* d_text is reused */
+            WM_CU(cx, r->plan->launch(&r->plan->p, mode, &t, &o, r->stream, &blocks));
+            WM_CU(cx, cudaStreamSynchronize(r->stream));   /* d_text is reused */
         }
         b = e;
-        if (st == WM_OK && cx->opts.progress) cx->opts.progress(e, text->len, cx->opts.progress_user);
+        if (st == WM_OK && cx->opts.progress)
+            cx->opts.progress(e - own_from, text->len - own_from, cx->opts.progress_user);
     }
+    return st;
+}
+
+static wm_status multi_gpu_scan(wm_context_t *cx, const wm_mset_t *s, const wm_text_t *text,
+                                uint64_t own_from, wm_mhit_batch_fn sink, void *user,
+                                uint64_t *uid_counts, uint64_t *total) {
+    wm_cu_mplan_host_t plan;
+    memset(&plan, 0, sizeof plan);
+    mrun_t r = {cx, &plan, NULL, NULL};
+    uint64_t halo = s->max_len - 1;
+    uint64_t batch = cx->opts.chunk_bytes ? cx->opts.chunk_bytes : (256ull << 20);
+    int mode = sink ? WM_MM_COUNT : uid_counts ? WM_MM_UID : WM_MM_TOTAL;
+    if (batch > text->len - own_from) batch = text->len - own_from;
+    WM_CU(cx, cudaSetDevice(cx->cuda->device));
+    wm_status st = wm_cu_mplan_make(cx, s, &plan);
+    if (st == WM_OK) st = mrun_open(&r, s, batch + halo, mode);
+    if (st == WM_OK) st = run_batches(&r, text, own_from, batch, halo, mode, sink, user);
     if (st == WM_OK && mode == WM_MM_TOTAL) {
         unsigned long long n = 0;
-        CK(cudaMemcpy(&n, r.d_total, sizeof n, cudaMemcpyDeviceToHost));
-        *total += n;
+        cudaError_t e = cudaMemcpy(&n, r.c->d_total.p, sizeof n, cudaMemcpyDeviceToHost);
+        if (e != cudaSuccess) st = wm_cuda_fail(cx, e, "cudaMemcpy(total)");
+        else *total += n;
     }
-    if (st == WM_OK && mode == WM_MM_UID) st = fetch_uid_counts(cx, &r, s->n_uniq, uid_counts);
-out:
-    mrun_free(&r);
+    if (st == WM_OK && mode == WM_MM_UID) st = fetch_uid_counts(&r, s->n_uniq, uid_counts);
+    if (r.stream) cudaStreamSynchronize(r.stream);
     wm_cu_mplan_free(&plan);
     return st;
 }
+
+extern "C" const wm_multi_gpu_t wm_multi_gpu_cuda = {supports, multi_gpu_scan};

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "search/search.h"
 
-static int scan_one_word(const wm_db_t *db, int strand, const uint8_t *text,
+static int scan_one_word(const wm_pat_t *pat, int strand, const uint8_t *text,
                          uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
-    const uint64_t *B = db->strand[strand].peq;
-    const uint32_t k = db->k;
-    const uint64_t accept = 1ull << (db->m - 1);
-    const int edit = db->metric == WM_METRIC_EDIT;
+    const uint64_t *B = pat->strand[strand].peq;
+    const uint32_t k = pat->k;
+    const uint64_t accept = 1ull << (pat->m - 1);
+    const int edit = pat->metric == WM_METRIC_EDIT;
     uint64_t R[65];
     /* Before any text: with edits the first d positions may be deleted. */
     for (uint32_t d = 0; d <= k; d++) R[d] = edit ? (d >= 64 ? ~0ull : (1ull << d) - 1) : 0;
@@ -50,11 +50,11 @@ static inline void shl1(uint64_t *dst, const uint64_t *src, size_t nw, uint64_t 
     }
 }
 
-static int scan_words(const wm_db_t *db, int strand, const uint8_t *text,
+static int scan_words(const wm_pat_t *pat, int strand, const uint8_t *text,
                       uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
-    const size_t nw = db->n_words, m = db->m;
-    const uint32_t k = db->k;
-    const int edit = db->metric == WM_METRIC_EDIT;
+    const size_t nw = pat->n_words, m = pat->m;
+    const uint32_t k = pat->k;
+    const int edit = pat->metric == WM_METRIC_EDIT;
     const size_t top_w = (m - 1) / 64;
     const uint64_t accept = 1ull << ((m - 1) % 64);
     uint64_t *R = calloc((size_t)(k + 1) * nw * 4, sizeof *R);
@@ -67,7 +67,7 @@ static int scan_words(const wm_db_t *db, int strand, const uint8_t *text,
 
     int rc = 0;
     for (uint64_t p = scan_from; p < to && rc == 0; p++) {
-        const uint64_t *b = db->strand[strand].peq + (size_t)text[p] * nw;
+        const uint64_t *b = pat->strand[strand].peq + (size_t)text[p] * nw;
         memcpy(old, R, (size_t)(k + 1) * nw * sizeof *R);
         shl1(t1, old, nw, 1);
         for (size_t w = 0; w < nw; w++) R[w] = t1[w] & b[w];
@@ -92,8 +92,8 @@ static int scan_words(const wm_db_t *db, int strand, const uint8_t *text,
     return rc;
 }
 
-int wm_bitap_scan(const wm_db_t *db, int strand, const uint8_t *text,
+int wm_bitap_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
                   uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
-    if (db->m <= 64) return scan_one_word(db, strand, text, scan_from, own_from, to, out);
-    return scan_words(db, strand, text, scan_from, own_from, to, out);
+    if (pat->m <= 64) return scan_one_word(pat, strand, text, scan_from, own_from, to, out);
+    return scan_words(pat, strand, text, scan_from, own_from, to, out);
 }

@@ -13,7 +13,7 @@
 ** a time; only a group holding a match is replayed byte by byte to find
 ** each end's smallest error level.
 */
-#include "cuda/segment.cuh"
+#include "search/segment.cuh"
 
 template <typename W>
 __device__ __forceinline__ uint32_t top_bit_word(W x) {

@@ -5,7 +5,7 @@
 #ifndef WM_SEARCH_LITFILTER_H
 #define WM_SEARCH_LITFILTER_H
 
-#include "core/internal.h"
+#include "search/search.h"
 
 /* Pattern positions [off, off + len) of one strand, and up to four of them
 ** whose class is one byte or one letter in either case, to compare 16 text

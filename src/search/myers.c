@@ -9,7 +9,7 @@
 */
 #include <stdlib.h>
 
-#include "core/internal.h"
+#include "search/search.h"
 
 /* One column step of one block. hin is the horizontal difference entering the
 ** block's top row; returns the one leaving its row `bottom`. */
@@ -67,12 +67,12 @@ static int scan_word_range(const uint64_t *peq, uint64_t bottom, int k, const ui
 ** the span, from `halo` bytes before its first end; each quarter collects its
 ** hits apart, and the scalar loop finishes what the lockstep leaves. */
 __attribute__((target("avx2")))
-static int scan_word_avx2(const wm_db_t *db, int strand, const uint8_t *text,
+static int scan_word_avx2(const wm_pat_t *pat, int strand, const uint8_t *text,
                           uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
-    const uint64_t *peq = db->strand[strand].peq;
-    const uint64_t bottom = 1ull << (db->m - 1);
-    const int k = (int)db->k;
-    const uint64_t halo = wm_db_halo(db), len = (to - own_from + 3) / 4;
+    const uint64_t *peq = pat->strand[strand].peq;
+    const uint64_t bottom = 1ull << (pat->m - 1);
+    const int k = (int)pat->k;
+    const uint64_t halo = wm_pat_halo(pat), len = (to - own_from + 3) / 4;
     uint64_t lo[4], hi[4], pos[4], common = UINT64_MAX;
     for (int j = 0; j < 4; j++) {
         lo[j] = own_from + 1 + len * (uint64_t)j;                /* first end    */
@@ -83,8 +83,8 @@ static int scan_word_avx2(const wm_db_t *db, int strand, const uint8_t *text,
     }
     const __m256i ones = _mm256_set1_epi64x(-1), one = _mm256_set1_epi64x(1);
     const __m256i k1 = _mm256_set1_epi64x(k + 1);
-    const __m128i sh = _mm_set_epi64x(0, (long long)(db->m - 1));
-    __m256i Pv = ones, Mv = _mm256_setzero_si256(), score = _mm256_set1_epi64x((long long)db->m);
+    const __m128i sh = _mm_set_epi64x(0, (long long)(pat->m - 1));
+    __m256i Pv = ones, Mv = _mm256_setzero_si256(), score = _mm256_set1_epi64x((long long)pat->m);
     wm_hitvec_t part[4] = {{0}};
     int rc = 0;
     for (uint64_t s = 0; s < common; s++) {
@@ -129,23 +129,23 @@ static int scan_word_avx2(const wm_db_t *db, int strand, const uint8_t *text,
 }
 #endif
 
-static int scan_one_word(const wm_db_t *db, int strand, const uint8_t *text,
+static int scan_one_word(const wm_pat_t *pat, int strand, const uint8_t *text,
                          uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
 #ifdef WM_HAVE_AVX2_PATH
     static int avx2 = -1;
     if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (avx2 && to - own_from >= 1024) return scan_word_avx2(db, strand, text, scan_from, own_from, to, out);
+    if (avx2 && to - own_from >= 1024) return scan_word_avx2(pat, strand, text, scan_from, own_from, to, out);
 #endif
-    word_state_t w = { ~0ull, 0, (int)db->m };
-    return scan_word_range(db->strand[strand].peq, 1ull << (db->m - 1), (int)db->k, text, scan_from, to,
+    word_state_t w = { ~0ull, 0, (int)pat->m };
+    return scan_word_range(pat->strand[strand].peq, 1ull << (pat->m - 1), (int)pat->k, text, scan_from, to,
                            own_from + 1, &w, strand, out);
 }
 
-static int scan_blocks(const wm_db_t *db, int strand, const uint8_t *text,
+static int scan_blocks(const wm_pat_t *pat, int strand, const uint8_t *text,
                        uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
-    const uint64_t *peq = db->strand[strand].peq;
-    const size_t nb = db->n_words, m = db->m;
-    const int k = (int)db->k;
+    const uint64_t *peq = pat->strand[strand].peq;
+    const size_t nb = pat->n_words, m = pat->m;
+    const int k = (int)pat->k;
     uint64_t *Pv = malloc(nb * sizeof *Pv), *Mv = malloc(nb * sizeof *Mv);
     int *score = malloc(nb * sizeof *score);
     if (!Pv || !Mv || !score) { free(Pv); free(Mv); free(score); return -1; }
@@ -189,8 +189,8 @@ static int scan_blocks(const wm_db_t *db, int strand, const uint8_t *text,
     return rc;
 }
 
-int wm_myers_scan(const wm_db_t *db, int strand, const uint8_t *text,
+int wm_myers_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
                   uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
-    if (db->m <= 64) return scan_one_word(db, strand, text, scan_from, own_from, to, out);
-    return scan_blocks(db, strand, text, scan_from, own_from, to, out);
+    if (pat->m <= 64) return scan_one_word(pat, strand, text, scan_from, own_from, to, out);
+    return scan_blocks(pat, strand, text, scan_from, own_from, to, out);
 }

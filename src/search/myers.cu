@@ -7,7 +7,7 @@
 ** in local memory, few of them are touched per byte. The mask table is in
 ** shared memory when it fits (256 x blocks words), else read through L1.
 */
-#include "cuda/segment.cuh"
+#include "search/segment.cuh"
 
 template <typename W>
 __global__ void __launch_bounds__(256)
@@ -141,7 +141,7 @@ static cudaError_t launch_blocks(const wm_cu_plan_t *p, int strand, const wm_cu_
                                  const wm_cu_hits_t *h, int sm_count, cudaStream_t s) {
     const int threads = 128;
     size_t smem = SMEM ? 256 * (size_t)p->n_words * sizeof(uint64_t) : 0;
-    uint64_t halo = wm_db_halo(p->db), seg = wm_cu_segment_bytes(halo);
+    uint64_t halo = wm_pat_halo(p->pat), seg = wm_cu_segment_bytes(halo);
     uint64_t n_seg = (t->n - t->own_from + seg - 1) / seg;
     unsigned blocks;
     cudaError_t e = segment_grid(k_myers_blocks<SMEM>, threads, smem, sm_count, n_seg, &blocks);

@@ -25,15 +25,15 @@ static int by_start(const void *x, const void *y) {
     return p->a < q->a ? -1 : p->a > q->a;
 }
 
-int wm_pigeonhole_scan(const wm_db_t *db, int strand, wm_cpu_scan_fn verify, const uint8_t *text,
+int wm_pigeonhole_scan(const wm_pat_t *pat, int strand, wm_cpu_scan_fn verify, const uint8_t *text,
                        uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
-    const wm_strand_t *st = &db->strand[strand];
-    const size_t m = db->m, nw = db->n_words;
-    const uint32_t k = db->k;
+    const wm_strand_t *st = &pat->strand[strand];
+    const size_t m = pat->m, nw = pat->n_words;
+    const uint32_t k = pat->k;
     const size_t L = m / (k + 1);
     if (k == 0 || L < PIECE_MIN || to - own_from < SPAN_MIN) return 1;
-    const int64_t spread = db->metric == WM_METRIC_EDIT ? (int64_t)k : 0;
-    const uint64_t halo = wm_db_halo(db), span = to - own_from;
+    const int64_t spread = pat->metric == WM_METRIC_EDIT ? (int64_t)k : 0;
+    const uint64_t halo = wm_pat_halo(pat), span = to - own_from;
 
     wm_hitvec_t pieces = {0};
     window_t *win = NULL;
@@ -85,7 +85,7 @@ int wm_pigeonhole_scan(const wm_db_t *db, int strand, wm_cpu_scan_fn verify, con
             if (win[i].b > b) b = win[i].b;
         uint64_t own = a - 1;
         uint64_t from = own > scan_from + halo ? own - halo : scan_from;
-        if (verify(db, strand, text, from, own, b, out)) rc = -1;
+        if (verify(pat, strand, text, from, own, b, out)) rc = -1;
     }
     free(win);
     return rc;

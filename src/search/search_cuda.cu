@@ -11,67 +11,59 @@
 ** work on a third in flight at once. A batch whose hits overflow its buffers
 ** is searched again after they grow: the text is still on the device.
 */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <cub/device/device_radix_sort.cuh>
 
-#include "cuda/cuda_common.cuh"
-#include "cuda/state.cuh"
-
-static double wm_cu_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "core/plan.h"
+#include "search/search_cuda.cuh"
 
 /* ---- plans ------------------------------------------------------------------ */
 
 /* Which kernel, and whether it runs on the 32-position suffix as a filter. */
-static wm_cu_kernel_t choose_kernel(const wm_db_t *db, int *filter) {
+static wm_cu_kernel_t choose_kernel(const wm_pat_t *pat, int *filter) {
     *filter = 0;
-    if (db->k == 0) return WM_CU_SHIFTOR;
-    int hamming = db->metric == WM_METRIC_HAMMING;
-    if (db->m > 32 && db->k <= (hamming ? 4u : WM_CU_FILTER_MAX_K)) *filter = 1;
-    uint32_t k = db->k;
+    if (pat->k == 0) return WM_CU_SHIFTOR;
+    int hamming = pat->metric == WM_METRIC_HAMMING;
+    if (pat->m > 32 && pat->k <= (hamming ? 4u : WM_CU_FILTER_MAX_K)) *filter = 1;
+    uint32_t k = pat->k;
     if (hamming) return WM_CU_BITAP;
-    if (db->m > 64 && !*filter) return WM_CU_MYERS_BLOCKS;
-    if (db->opts.algo == WM_ALGO_BITAP && k <= 4) return WM_CU_BITAP;
-    if (db->opts.algo == WM_ALGO_MYERS) return WM_CU_MYERS;
+    if (pat->m > 64 && !*filter) return WM_CU_MYERS_BLOCKS;
+    if (pat->opts.algo == WM_ALGO_BITAP && k <= 4) return WM_CU_BITAP;
+    if (pat->opts.algo == WM_ALGO_MYERS) return WM_CU_MYERS;
     return k <= 2 ? WM_CU_BITAP : WM_CU_MYERS;
 }
 
-int wm_cu_plan_supported(const wm_db_t *db) {
-    if (db->k == 0) return 1;
-    if (db->metric == WM_METRIC_HAMMING) return db->k <= 4;
-    return db->m <= 64 * (size_t)WM_CU_MAX_BLOCKS || db->k <= WM_CU_FILTER_MAX_K;
+int wm_cu_plan_supported(const wm_pat_t *pat) {
+    if (pat->k == 0) return 1;
+    if (pat->metric == WM_METRIC_HAMMING) return pat->k <= 4;
+    return pat->m <= 64 * (size_t)WM_CU_MAX_BLOCKS || pat->k <= WM_CU_FILTER_MAX_K;
 }
 
-extern "C" int wm_cuda_supports(const wm_db_t *db) { return wm_cu_plan_supported(db); }
+extern "C" int wm_cuda_supports(const wm_pat_t *pat) { return wm_cu_plan_supported(db); }
 
-wm_status wm_cu_plan_make(wm_context_t *cx, const wm_db_t *db, wm_cu_plan_t *p) {
+wm_status wm_cu_plan_make(wm_context_t *cx, const wm_pat_t *pat, wm_cu_plan_t *p) {
     memset(p, 0, sizeof *p);
-    p->db = db;
-    p->kernel = choose_kernel(db, &p->filter);
-    p->m = (uint32_t)db->m;
-    p->k = db->k;
-    p->n_words = (uint32_t)db->n_words;
-    p->n_strands = (uint32_t)db->n_strands;
-    p->hamming = db->metric == WM_METRIC_HAMMING;
+    p->pat = pat;
+    p->kernel = choose_kernel(pat, &p->filter);
+    p->m = (uint32_t)pat->m;
+    p->k = pat->k;
+    p->n_words = (uint32_t)pat->n_words;
+    p->n_strands = (uint32_t)pat->n_strands;
+    p->hamming = pat->metric == WM_METRIC_HAMMING;
     p->km = p->filter ? 32 : p->m;
     p->khalo = (uint64_t)p->km + (p->hamming ? 0 : p->k) - 1;
-    size_t nw = db->n_words, ns = (size_t)db->n_strands;
+    size_t nw = pat->n_words, ns = (size_t)pat->n_strands;
     uint32_t tail[2 * 256];
     uint32_t tl = p->m < 32 ? p->m : 32;
     for (size_t s = 0; s < ns; s++) {
-        const uint64_t *peq = db->strand[s].peq;
+        const uint64_t *peq = pat->strand[s].peq;
         for (unsigned c = 0; c < 256; c++) {
             /* Shift-Or (0 = match): tail position i at bit 32 - tl + i; the
             ** bits below stay 0, the always-active empty prefix. */
             uint32_t M = 0;
             for (uint32_t i = 0; i < tl; i++) {
-                size_t pos = db->m - tl + i;
+                size_t pos = pat->m - tl + i;
                 if (!((peq[c * nw + pos / 64] >> (pos % 64)) & 1)) M |= 1u << (32 - tl + i);
             }
             tail[s * 256 + c] = M;
@@ -84,8 +76,8 @@ wm_status wm_cu_plan_make(wm_context_t *cx, const wm_db_t *db, wm_cu_plan_t *p) 
             for (unsigned c = 0; c < 256; c++) {
                 uint64_t M = 0;
                 for (uint32_t i = 0; i < 32; i++) {
-                    size_t pos = db->m - 32 + i;
-                    M |= ((db->strand[s].peq[c * nw + pos / 64] >> (pos % 64)) & 1) << i;
+                    size_t pos = pat->m - 32 + i;
+                    M |= ((pat->strand[s].peq[c * nw + pos / 64] >> (pos % 64)) & 1) << i;
                 }
                 sfx[s * 256 + c] = M;
             }
@@ -97,7 +89,7 @@ wm_status wm_cu_plan_make(wm_context_t *cx, const wm_db_t *db, wm_cu_plan_t *p) 
     WM_CU(cx, cudaMalloc((void **)&p->d_peq, ns * 256 * nw * sizeof(uint64_t)));
     WM_CU(cx, cudaMemcpy(p->d_tail, tail, ns * 256 * sizeof(uint32_t), cudaMemcpyHostToDevice));
     for (size_t s = 0; s < ns; s++)
-        WM_CU(cx, cudaMemcpy(p->d_peq + s * 256 * nw, db->strand[s].peq, 256 * nw * sizeof(uint64_t),
+        WM_CU(cx, cudaMemcpy(p->d_peq + s * 256 * nw, pat->strand[s].peq, 256 * nw * sizeof(uint64_t),
                              cudaMemcpyHostToDevice));
     if (!p->filter) {
         p->d_kpeq = p->d_peq;
@@ -134,62 +126,80 @@ wm_status wm_cu_plan_launch(wm_context_t *cx, const wm_cu_plan_t *p, const wm_cu
 
 /* ---- slots ---------------------------------------------------------------------- */
 
-void wm_cu_slot_release(wm_cu_slot_t *s) {
-    cudaFree(s->d_text);
-    cudaFree(s->d_keys); cudaFree(s->d_keys_out);
-    cudaFree(s->d_err); cudaFree(s->d_err_out);
-    cudaFree(s->d_sort_tmp);
-    cudaFree(s->d_count);
-    cudaFreeHost(s->h_stage);
-    cudaFreeHost(s->h_count);
-    cudaFreeHost(s->h_hits);
-    cudaFreeHost(s->h_keys);
-    cudaFreeHost(s->h_err);
-    cudaStream_t keep = s->stream;
-    memset(s, 0, sizeof *s);
-    s->stream = keep;
+/* One batch in flight: its stream's device text buffer (batch + halo +
+** WM_CU_PAD), pinned staging, hit buffers and sort space. Kept in the
+** context's search cache between calls; they grow on demand. */
+typedef struct {
+    cudaStream_t stream;             /* the device's stream[i]; not owned   */
+    wm_cu_buf_t d_text, h_stage;
+    wm_cu_buf_t d_keys, d_keys_out, d_err, d_err_out, d_sort_tmp;
+    wm_cu_buf_t d_count, h_count;
+    wm_cu_buf_t h_hits, h_keys, h_err;
+    uint64_t text_cap, hit_cap;
+    /* the batch this slot holds */
+    uint64_t own_begin, own_end;     /* global ends (own_begin, own_end]    */
+    uint64_t copy_begin;             /* global offset of d_text[0]          */
+} slot_t;
+
+typedef struct {
+    slot_t slot[WM_CU_STREAMS];
+} search_cache_t;
+
+static void slot_release(slot_t *s) {
+    wm_cu_buf_t *dev[] = {&s->d_text, &s->d_keys, &s->d_keys_out, &s->d_err, &s->d_err_out,
+                          &s->d_sort_tmp, &s->d_count};
+    wm_cu_buf_t *host[] = {&s->h_stage, &s->h_count, &s->h_hits, &s->h_keys, &s->h_err};
+    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
+    for (size_t i = 0; i < sizeof host / sizeof *host; i++) wm_cu_host_release(host[i]);
+    s->text_cap = s->hit_cap = 0;
 }
 
-static wm_status slot_text(wm_context_t *cx, wm_cu_slot_t *s, uint64_t bytes, int staged) {
-    if (s->text_cap >= bytes && (!staged || s->h_stage)) return WM_OK;
-    cudaFree(s->d_text); s->d_text = NULL;
-    cudaFreeHost(s->h_stage); s->h_stage = NULL;
-    s->text_cap = 0;
-    WM_CU(cx, cudaMalloc((void **)&s->d_text, bytes + WM_CU_PAD));
+extern "C" void wm_search_cuda_free_cache(wm_context_t *cx, void *cache) {
+    (void)cx;
+    search_cache_t *c = (search_cache_t *)cache;
+    for (int i = 0; i < WM_CU_STREAMS; i++) slot_release(&c->slot[i]);
+    free(c);
+}
+
+static search_cache_t *cache_of(wm_context_t *cx) {
+    void **slot = wm_context_cache(cx, &wm_search_family);
+    if (!*slot) *slot = calloc(1, sizeof(search_cache_t));
+    return (search_cache_t *)*slot;
+}
+
+static wm_status slot_text(wm_context_t *cx, slot_t *s, uint64_t bytes) {
+    if (s->text_cap >= bytes) return WM_OK;
+    wm_status st = wm_cu_dev_reserve(cx, &s->d_text, bytes + WM_CU_PAD);
+    if (st == WM_OK) st = wm_cu_host_reserve(cx, &s->h_stage, bytes);
+    if (st != WM_OK) return st;
     /* Kernels read whole tiles past a batch's end: give those bytes defined
     ** values. On the slot's own stream, so it is ordered before the copies
     ** (a legacy-stream memset would not be, our streams being non-blocking). */
-    WM_CU(cx, cudaMemsetAsync(s->d_text, 0, bytes + WM_CU_PAD, s->stream));
-    if (staged) WM_CU(cx, cudaMallocHost((void **)&s->h_stage, bytes));
+    WM_CU(cx, cudaMemsetAsync(s->d_text.p, 0, bytes + WM_CU_PAD, s->stream));
     s->text_cap = bytes;
     return WM_OK;
 }
 
-static wm_status slot_hits(wm_context_t *cx, wm_cu_slot_t *s, uint64_t cap) {
-    if (s->hit_cap >= cap && s->d_count) return WM_OK;
-    cudaFree(s->d_keys); cudaFree(s->d_keys_out); cudaFree(s->d_err); cudaFree(s->d_err_out);
-    cudaFree(s->d_sort_tmp);
-    cudaFreeHost(s->h_hits); cudaFreeHost(s->h_keys); cudaFreeHost(s->h_err);
-    s->d_keys = s->d_keys_out = NULL; s->d_err = s->d_err_out = NULL; s->d_sort_tmp = NULL;
-    s->h_hits = NULL; s->h_keys = NULL; s->h_err = NULL; s->hit_cap = 0;
-    if (!s->d_count) {
-        WM_CU(cx, cudaMalloc((void **)&s->d_count, sizeof *s->d_count));
-        WM_CU(cx, cudaMallocHost((void **)&s->h_count, sizeof *s->h_count));
-    }
-    WM_CU(cx, cudaMalloc((void **)&s->d_keys, cap * sizeof *s->d_keys));
-    WM_CU(cx, cudaMalloc((void **)&s->d_keys_out, cap * sizeof *s->d_keys_out));
-    WM_CU(cx, cudaMalloc((void **)&s->d_err, cap * sizeof *s->d_err));
-    WM_CU(cx, cudaMalloc((void **)&s->d_err_out, cap * sizeof *s->d_err_out));
+static wm_status slot_hits(wm_context_t *cx, slot_t *s, uint64_t cap) {
+    if (s->hit_cap >= cap) return WM_OK;
+    wm_status st = wm_cu_dev_reserve(cx, &s->d_count, sizeof(unsigned long long));
+    if (st == WM_OK) st = wm_cu_host_reserve(cx, &s->h_count, sizeof(unsigned long long));
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &s->d_keys, cap * sizeof(unsigned long long));
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &s->d_keys_out, cap * sizeof(unsigned long long));
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &s->d_err, cap * sizeof(uint32_t));
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &s->d_err_out, cap * sizeof(uint32_t));
+    if (st != WM_OK) return st;
     size_t tmp = 0;
-    WM_CU(cx, cub::DeviceRadixSort::SortPairs(NULL, tmp, s->d_keys, s->d_keys_out, s->d_err, s->d_err_out,
+    WM_CU(cx, cub::DeviceRadixSort::SortPairs(NULL, tmp, (unsigned long long *)s->d_keys.p,
+                                              (unsigned long long *)s->d_keys_out.p,
+                                              (uint32_t *)s->d_err.p, (uint32_t *)s->d_err_out.p,
                                               (int64_t)cap, 0, 64, s->stream));
-    WM_CU(cx, cudaMalloc(&s->d_sort_tmp, tmp));
-    s->sort_tmp_bytes = tmp;
-    WM_CU(cx, cudaMallocHost((void **)&s->h_keys, cap * sizeof *s->h_keys));
-    WM_CU(cx, cudaMallocHost((void **)&s->h_err, cap * sizeof *s->h_err));
-    WM_CU(cx, cudaMallocHost((void **)&s->h_hits, cap * sizeof *s->h_hits));
-    s->hit_cap = cap;
-    return WM_OK;
+    st = wm_cu_dev_reserve(cx, &s->d_sort_tmp, tmp);
+    if (st == WM_OK) st = wm_cu_host_reserve(cx, &s->h_keys, cap * sizeof(unsigned long long));
+    if (st == WM_OK) st = wm_cu_host_reserve(cx, &s->h_err, cap * sizeof(uint32_t));
+    if (st == WM_OK) st = wm_cu_host_reserve(cx, &s->h_hits, cap * sizeof(wm_hit_t));
+    if (st == WM_OK) s->hit_cap = cap;
+    return st;
 }
 
 /* ---- the pipeline ------------------------------------------------------------------ */
@@ -213,114 +223,140 @@ static void copy_piece(void *arg, size_t i, int tid) {
     memcpy(c->dst + off, c->src + off, n);
 }
 
-static wm_status slot_search(pipe_t *P, wm_cu_slot_t *s) {
+static wm_status slot_search(pipe_t *P, slot_t *s) {
     wm_context_t *cx = P->cx;
     wm_cu_text_t t;
-    t.text = s->d_text;
+    t.text = (const uint8_t *)s->d_text.p;
     t.n = s->own_end - s->copy_begin;
     t.own_from = s->own_begin - s->copy_begin;
     t.base = s->copy_begin;
-    wm_cu_hits_t h = { s->d_keys, s->d_err, s->d_count, s->hit_cap };
-    WM_CU(cx, cudaMemsetAsync(s->d_count, 0, sizeof *s->d_count, s->stream));
+    unsigned long long *d_count = (unsigned long long *)s->d_count.p;
+    wm_cu_hits_t h = {(unsigned long long *)s->d_keys.p, (uint32_t *)s->d_err.p, d_count, s->hit_cap};
+    WM_CU(cx, cudaMemsetAsync(d_count, 0, sizeof *d_count, s->stream));
     wm_status st = wm_cu_plan_launch(cx, P->plan, &t, &h, cx->cuda->sm_count, s->stream);
     if (st != WM_OK) return st;
-    WM_CU(cx, cudaMemcpyAsync(s->h_count, s->d_count, sizeof *s->h_count, cudaMemcpyDeviceToHost, s->stream));
+    WM_CU(cx, cudaMemcpyAsync(s->h_count.p, d_count, sizeof *d_count, cudaMemcpyDeviceToHost, s->stream));
     return WM_OK;
 }
 
-static wm_status slot_submit(pipe_t *P, wm_cu_slot_t *s, uint64_t own_begin, uint64_t own_end) {
+/* Copy the bytes of owned ends (own_begin, own_end] with the halo before
+** them (core/plan.h; the GPU ignores records) and search them. */
+static wm_status slot_submit(pipe_t *P, slot_t *s, uint64_t own_begin, uint64_t own_end) {
     wm_context_t *cx = P->cx;
     s->own_begin = own_begin;
     s->own_end = own_end;
-    s->copy_begin = own_begin > P->halo ? own_begin - P->halo : 0;
+    s->copy_begin = wm_plan_scan_from(0, own_begin, P->halo);
     uint64_t bytes = own_end - s->copy_begin;
-    wm_status st = slot_text(cx, s, P->batch + P->halo, 1);
+    wm_status st = slot_text(cx, s, P->batch + P->halo);
     if (st != WM_OK) return st;
-    copy_job_t c = { s->h_stage, P->text->seq + s->copy_begin, bytes };
+    copy_job_t c = {(uint8_t *)s->h_stage.p, P->text->seq + s->copy_begin, bytes};
     wm_pool_for(cx->pool, (size_t)((bytes + COPY_PIECE - 1) / COPY_PIECE), copy_piece, &c);
-    WM_CU(cx, cudaMemcpyAsync(s->d_text, s->h_stage, bytes, cudaMemcpyHostToDevice, s->stream));
-    s->busy = 1;
+    WM_CU(cx, cudaMemcpyAsync(s->d_text.p, s->h_stage.p, bytes, cudaMemcpyHostToDevice, s->stream));
     return slot_search(P, s);
 }
 
-static wm_status slot_collect(pipe_t *P, wm_cu_slot_t *s, wm_hit_batch_fn sink, void *user) {
+static wm_status slot_collect(pipe_t *P, slot_t *s, wm_hit_batch_fn sink, void *user) {
     wm_context_t *cx = P->cx;
-    s->busy = 0;
     WM_CU(cx, cudaStreamSynchronize(s->stream));
-    uint64_t n = *s->h_count;
+    uint64_t n = *(unsigned long long *)s->h_count.p;
     if (n > s->hit_cap) {                     /* grow and search this batch again */
         wm_status st = slot_hits(cx, s, n + n / 4);
         if (st == WM_OK) st = slot_search(P, s);
         if (st != WM_OK) return st;
         WM_CU(cx, cudaStreamSynchronize(s->stream));
-        n = *s->h_count;
+        n = *(unsigned long long *)s->h_count.p;
     }
     if (n == 0) return WM_OK;
-    size_t tmp = s->sort_tmp_bytes;
-    WM_CU(cx, cub::DeviceRadixSort::SortPairs(s->d_sort_tmp, tmp, s->d_keys, s->d_keys_out, s->d_err,
-                                              s->d_err_out, (int64_t)n, 0, P->end_bit, s->stream));
-    WM_CU(cx, cudaMemcpyAsync(s->h_keys, s->d_keys_out, n * sizeof *s->h_keys, cudaMemcpyDeviceToHost, s->stream));
-    WM_CU(cx, cudaMemcpyAsync(s->h_err, s->d_err_out, n * sizeof *s->h_err, cudaMemcpyDeviceToHost, s->stream));
+    size_t tmp = s->d_sort_tmp.cap;
+    unsigned long long *keys = (unsigned long long *)s->h_keys.p;
+    uint32_t *err = (uint32_t *)s->h_err.p;
+    wm_hit_t *hits = (wm_hit_t *)s->h_hits.p;
+    WM_CU(cx, cub::DeviceRadixSort::SortPairs(s->d_sort_tmp.p, tmp, (unsigned long long *)s->d_keys.p,
+                                              (unsigned long long *)s->d_keys_out.p,
+                                              (uint32_t *)s->d_err.p, (uint32_t *)s->d_err_out.p,
+                                              (int64_t)n, 0, P->end_bit, s->stream));
+    WM_CU(cx, cudaMemcpyAsync(keys, s->d_keys_out.p, n * sizeof *keys, cudaMemcpyDeviceToHost, s->stream));
+    WM_CU(cx, cudaMemcpyAsync(err, s->d_err_out.p, n * sizeof *err, cudaMemcpyDeviceToHost, s->stream));
     WM_CU(cx, cudaStreamSynchronize(s->stream));
     for (uint64_t i = 0; i < n; i++) {
-        s->h_hits[i].end = s->h_keys[i] >> 1;
-        s->h_hits[i].strand = (uint32_t)(s->h_keys[i] & 1);
-        s->h_hits[i].errors = s->h_err[i];
+        hits[i].end = keys[i] >> 1;
+        hits[i].strand = (uint32_t)(keys[i] & 1);
+        hits[i].errors = err[i];
     }
-    return sink(s->h_hits, (size_t)n, user);
+    return sink(hits, (size_t)n, user);
 }
 
-extern "C" wm_status wm_cuda_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
-                                    wm_hit_batch_fn sink, void *user) {
+/* Every batch of the plan through the slots, in order: fill the slots, then
+** collect the oldest and refill it. */
+static wm_status run_batches(pipe_t *P, search_cache_t *c, const wm_plan_t *batches, uint64_t own_from,
+                             wm_hit_batch_fn sink, void *user) {
+    wm_context_t *cx = P->cx;
+    uint64_t len = P->text->len, next = 0, done = 0;
+    wm_status st = WM_OK;
+    while (st == WM_OK && done < batches->n) {
+        while (st == WM_OK && next < batches->n && next - done < WM_CU_STREAMS) {
+            uint64_t b, e;
+            wm_plan_part(batches, next, &b, &e);
+            st = slot_submit(P, &c->slot[next % WM_CU_STREAMS], b, e);
+            next++;
+        }
+        if (st != WM_OK) break;
+        slot_t *s = &c->slot[done % WM_CU_STREAMS];
+        st = slot_collect(P, s, sink, user);
+        done++;
+        if (st == WM_OK && cx->opts.progress)
+            cx->opts.progress(s->own_end - own_from, len - own_from, cx->opts.progress_user);
+    }
+    /* On an early stop or error, let in-flight work finish before buffers go. */
+    for (int i = 0; i < WM_CU_STREAMS; i++) cudaStreamSynchronize(c->slot[i].stream);
+    return st;
+}
+
+static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text_t *text,
+                            uint64_t own_from, wm_hit_batch_fn sink, void *user) {
     wm_cuda_state *cs = cx->cuda;
     WM_CU(cx, cudaSetDevice(cs->device));
+    search_cache_t *c = cache_of(cx);
+    if (!c) return WM_NOMEM;
     wm_cu_plan_t plan;
-    wm_status st = wm_cu_plan_make(cx, db, &plan);
+    wm_status st = wm_cu_plan_make(cx, pat, &plan);
     if (st != WM_OK) { wm_cu_plan_free(&plan); return st; }
 
+    const wm_tuning_t *tu = &cx->tuning;
     pipe_t P;
     memset(&P, 0, sizeof P);
     P.cx = cx;
     P.plan = &plan;
     P.text = text;
-    P.halo = wm_db_halo(db);
-    uint64_t batch = cx->opts.chunk_bytes ? cx->opts.chunk_bytes : (256ull << 20);
-    P.batch = batch < text->len ? batch : text->len;
+    P.halo = wm_pat_halo(pat);
+    uint64_t batch = cx->opts.chunk_bytes ? cx->opts.chunk_bytes
+                   : tu->search_batch_bytes ? tu->search_batch_bytes : (256ull << 20);
+    uint64_t own = text->len - own_from;
+    P.batch = batch < own ? batch : own;
     uint64_t max_key = 2 * text->len + 1;
     P.end_bit = 64 - __builtin_clzll(max_key);
 
     /* Hit buffers for one hit per 512 bytes: pinned host memory costs about
     ** as much to allocate as the copies it serves, and a batch with more
     ** hits grows them and is searched again (rare: dense hits are ~1/1000). */
-    double t_setup = wm_cu_now();
-    uint64_t initial_cap = P.batch / 512 + 4096;
-    for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++) st = slot_hits(cx, &cs->slot[i], initial_cap);
-    for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++)
-        st = slot_text(cx, &cs->slot[i], P.batch + P.halo, 1);
-    t_setup = wm_cu_now() - t_setup;
-    double t_loop = wm_cu_now();
-
-    uint64_t n_batches = (text->len + P.batch - 1) / P.batch;
-    uint64_t next = 0, done = 0;
-    /* Fill the slots, then collect the oldest and refill it, in order. */
-    while (st == WM_OK && done < n_batches) {
-        while (st == WM_OK && next < n_batches && next - done < WM_CU_STREAMS) {
-            uint64_t b = next * P.batch, e = b + P.batch < text->len ? b + P.batch : text->len;
-            st = slot_submit(&P, &cs->slot[next % WM_CU_STREAMS], b, e);
-            next++;
-        }
-        if (st != WM_OK) break;
-        wm_cu_slot_t *s = &cs->slot[done % WM_CU_STREAMS];
-        st = slot_collect(&P, s, sink, user);
-        done++;
-        if (st == WM_OK && cx->opts.progress) cx->opts.progress(s->own_end, text->len, cx->opts.progress_user);
-    }
-    /* On an early stop or error, let in-flight work finish before buffers go. */
-    for (int i = 0; i < WM_CU_STREAMS; i++) cudaStreamSynchronize(cs->slot[i].stream);
+    double t_setup = wm_now();
+    uint64_t per_hit = tu->search_bytes_per_hit ? tu->search_bytes_per_hit : 512;
+    uint64_t initial_cap = P.batch / per_hit + 4096;
+    for (int i = 0; i < WM_CU_STREAMS; i++) c->slot[i].stream = cs->stream[i];
+    for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++) st = slot_hits(cx, &c->slot[i], initial_cap);
+    for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++) st = slot_text(cx, &c->slot[i], P.batch + P.halo);
+    t_setup = wm_now() - t_setup;
+    double t_loop = wm_now();
+    wm_plan_t batches = wm_plan_sized(own_from, text->len, P.batch);
+    if (st == WM_OK) st = run_batches(&P, c, &batches, own_from, sink, user);
     wm_cu_plan_free(&plan);
-    if (getenv("WM_CUDA_TIMING"))
-        fprintf(stderr, "cuda search (device %d): buffers %.4f s, %llu batches of %llu bytes "
-                "(copy, search, hits) %.4f s\n", cs->device, t_setup,
-                (unsigned long long)n_batches, (unsigned long long)P.batch, wm_cu_now() - t_loop);
+    cx->stats.search_gpu_setup_s += t_setup;
+    cx->stats.search_gpu_loop_s += wm_now() - t_loop;
+    cx->stats.search_gpu_batches += batches.n;
+    cx->stats.search_gpu_batch_bytes = P.batch;
     return st;
 }
+
+static int supports(const wm_pat_t *pat) { return wm_cu_plan_supported(pat); }
+
+extern "C" const wm_search_gpu_t wm_search_gpu_cuda = {supports, search_gpu};

@@ -14,7 +14,7 @@
 ** (periodic text) the rest of the span goes to the automaton, which costs
 ** O(1) per byte always.
 */
-#include "core/internal.h"
+#include "search/search.h"
 #include "search/litfilter.h"
 
 /* Mask of tail position i (0..t-1) = pattern position m - t + i. */
@@ -36,13 +36,13 @@ static int head_matches(const wm_strand_t *st, size_t nw, size_t m, size_t t,
     return 1;
 }
 
-static int automaton_scan(const wm_db_t *db, int strand, const uint8_t *text,
+static int automaton_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
                           uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out);
 
-int wm_shiftor_scan(const wm_db_t *db, int strand, const uint8_t *text,
+int wm_shiftor_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
                     uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
-    const wm_strand_t *st = &db->strand[strand];
-    size_t m = db->m, nw = db->n_words;
+    const wm_strand_t *st = &pat->strand[strand];
+    size_t m = pat->m, nw = pat->n_words;
     wm_litfilter_t f;
     wm_litfilter_make(st, nw, 0, m, &f);
     uint64_t first_end = own_from + 1 > scan_from + m ? own_from + 1 : scan_from + m;
@@ -57,13 +57,13 @@ int wm_shiftor_scan(const wm_db_t *db, int strand, const uint8_t *text,
         scan_from = own_from + 1 > m ? own_from + 1 - m : 0;
         if (scan_from < s0) scan_from = s0;
     }
-    return automaton_scan(db, strand, text, scan_from, own_from, to, out);
+    return automaton_scan(pat, strand, text, scan_from, own_from, to, out);
 }
 
-static int automaton_scan(const wm_db_t *db, int strand, const uint8_t *text,
+static int automaton_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
                           uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
-    const wm_strand_t *st = &db->strand[strand];
-    size_t m = db->m, nw = db->n_words, t = m < 64 ? m : 64;
+    const wm_strand_t *st = &pat->strand[strand];
+    size_t m = pat->m, nw = pat->n_words, t = m < 64 ? m : 64;
     uint64_t B[256];
     for (unsigned c = 0; c < 256; c++) B[c] = tail_mask(st, nw, m, t, (uint8_t)c);
     const uint64_t accept = 1ull << (t - 1);

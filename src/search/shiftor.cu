@@ -25,7 +25,7 @@
 ** Layout: a tile is 32 lanes x 32 bytes = 1 KiB; each warp owns a run of
 ** consecutive tiles and starts with one warm-up tile to learn its carry.
 */
-#include "cuda/cuda_common.cuh"
+#include "search/search_cuda.cuh"
 
 #define TILE 1024
 #define FULL 0xffffffffu

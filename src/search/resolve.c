@@ -11,7 +11,7 @@
 */
 #include <stdlib.h>
 
-#include "core/internal.h"
+#include "search/search.h"
 
 static inline int accepts(const wm_strand_t *st, size_t nw, size_t i, uint8_t c) {
     return (int)((st->peq[(size_t)c * nw + i / 64] >> (i % 64)) & 1);
@@ -79,15 +79,15 @@ static int best_suffix_dp(const wm_strand_t *st, size_t nw, size_t m, uint32_t k
     return found;
 }
 
-int wm_resolve_end(const wm_db_t *db, int strand, const uint8_t *text,
+int wm_resolve_end(const wm_pat_t *pat, int strand, const uint8_t *text,
                    uint64_t rec_begin, uint64_t e, int errors_hint,
                    uint64_t *start, uint32_t *errors) {
-    const wm_strand_t *st = &db->strand[strand];
-    size_t m = db->m, nw = db->n_words;
-    uint32_t k = db->k;
+    const wm_strand_t *st = &pat->strand[strand];
+    size_t m = pat->m, nw = pat->n_words;
+    uint32_t k = pat->k;
     uint64_t avail = e - rec_begin;
 
-    if (db->metric == WM_METRIC_HAMMING || k == 0) {
+    if (pat->metric == WM_METRIC_HAMMING || k == 0) {
         /* Occurrences have length exactly m. */
         if (avail < m) return 0;
         uint32_t d = 0;

@@ -6,10 +6,10 @@
 ** contiguous stretch and its loads share cache lines. The mask table is in
 ** shared memory once per lane (entry c of lane l at 32c + l): conflict-free.
 */
-#ifndef WM_CUDA_SEGMENT_CUH
-#define WM_CUDA_SEGMENT_CUH
+#ifndef WM_SEARCH_SEGMENT_CUH
+#define WM_SEARCH_SEGMENT_CUH
 
-#include "cuda/cuda_common.cuh"
+#include "search/search_cuda.cuh"
 
 /* Fill a per-lane replicated table of 256 words of type W from 64-bit masks. */
 template <typename W>

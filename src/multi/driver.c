@@ -1,11 +1,11 @@
 /*
-** msearch.c -- the driver for pattern sets (wm_compile_set databases):
-** chunks, threads, record borders, counting, ordered delivery.
+** driver.c -- the driver for pattern sets (the scan of a wm_compile_set
+** database): chunks, threads, record borders, counting, ordered delivery.
 **
-** CPU: as for one pattern, the text is cut into chunks; each record a chunk
-** touches is scanned from max(record start, first owned end - (longest - 1)),
-** so no occurrence crosses a record border and each is found by exactly the
-** chunk that owns its end. Listing: each chunk keeps its raw (end, uid) hits;
+** CPU: as for one pattern, the owned ends are cut into chunks by
+** core/plan.h; each record a chunk touches is scanned from max(record start,
+** first owned end - (longest - 1)), so no occurrence crosses a record border
+** and each is found by exactly the chunk that owns its end. Listing: each chunk keeps its raw (end, uid) hits;
 ** a wave of chunks is turned into matches and delivered in order (a uid
 ** stands for every pattern id and strand with that string; at one end they
 ** are sorted by pattern, then strand). Counting: per-thread uid counters,
@@ -18,8 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
-#include "core/msearch.h"
+#include "core/plan.h"
 #include "multi/mset.h"
 
 #define WAVE_PER_THREAD 4
@@ -37,15 +36,6 @@ typedef struct {
     size_t ents_cap;
 } deliver_t;
 
-static size_t record_of_end(const uint64_t *rs, size_t n_rec, uint64_t e) {
-    size_t lo = 0, hi = n_rec;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (rs[mid] < e) lo = mid; else hi = mid;
-    }
-    return lo;
-}
-
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
@@ -56,7 +46,7 @@ static int cmp_u64(const void *a, const void *b) {
 ** WM_STOPPED or WM_NOMEM. */
 static wm_status deliver_hits(deliver_t *d, const wm_mhit_t *h, size_t n) {
     const wm_mset_t *s = d->s;
-    size_t r = n ? record_of_end(d->rs, d->n_rec, h[0].end) : 0;
+    size_t r = n ? wm_plan_record_of_end(d->rs, d->n_rec, h[0].end) : 0;
     uint64_t *grp = NULL;
     size_t grp_cap = 0;
     wm_status st = WM_OK;
@@ -118,10 +108,11 @@ static wm_mscan_fn cpu_scan_fn(const wm_mset_t *s) {
 typedef struct {
     const wm_mset_t *s;
     const uint8_t *seq;
-    uint64_t len;
+    uint64_t len, own_from;
     const uint64_t *rs;
     size_t n_rec;
-    uint64_t chunk, first_chunk;
+    wm_plan_t plan;              /* chunks of the owned ends           */
+    uint64_t first_chunk;
     wm_mhitvec_t *hits;          /* per chunk of a wave, when listing  */
     uint64_t **counts;           /* per thread, when counting          */
     int failed;
@@ -131,41 +122,47 @@ static void cpu_chunk(void *arg, size_t i, int tid) {
     cpu_job_t *j = arg;
     const wm_mset_t *s = j->s;
     wm_mscan_fn scan = cpu_scan_fn(s);
-    uint64_t a = (j->first_chunk + i) * j->chunk;
-    uint64_t b = a + j->chunk < j->len ? a + j->chunk : j->len;
+    uint64_t lo, hi;
+    wm_plan_part(&j->plan, j->first_chunk + i, &lo, &hi);
     wm_msink_t sink = { NULL, NULL };
     if (j->counts) sink.counts = j->counts[tid];
     else sink.hits = &j->hits[i];
-    uint64_t halo = s->max_len - 1;
-    size_t r = a == 0 ? 0 : record_of_end(j->rs, j->n_rec, a + 1);
-    for (; r < j->n_rec && j->rs[r] < b; r++) {
-        uint64_t rb = j->rs[r], re = j->rs[r + 1];
-        uint64_t own_from = a > rb ? a : rb, own_to = b < re ? b : re;
-        if (own_to <= own_from || re - rb < s->min_len) continue;
-        uint64_t scan_from = own_from - rb > halo ? own_from - halo : rb;
-        if (scan(s, j->seq, scan_from, own_from, own_to, &sink)) {
+    wm_piece_t pc;
+    size_t r = wm_plan_first_record(j->rs, j->n_rec, lo);
+    while (wm_plan_next_piece(j->rs, j->n_rec, s->max_len - 1, lo, hi, &r, &pc)) {
+        if (j->rs[pc.rec + 1] - j->rs[pc.rec] < s->min_len) continue;
+        if (scan(s, j->seq, pc.scan_from, pc.own_from, pc.own_to, &sink)) {
             j->failed = 1;
             return;
         }
     }
 }
 
-static uint64_t chunk_size(const wm_context_t *cx, uint64_t len, int T, int listing) {
+/* CPU chunks over the owned ends. */
+static void plan_chunks(const wm_context_t *cx, cpu_job_t *j, int listing) {
     uint64_t chunk = cx->opts.chunk_bytes;
     if (chunk == 0) {
         /* Listing keeps a wave's hits in memory: with dense matches (one
         ** per byte or more) small chunks bound it. */
         uint64_t hi = listing ? 1u << 20 : 16u << 20;
-        chunk = len / ((uint64_t)T * 8) + 1;
+        chunk = (j->len - j->own_from) / ((uint64_t)wm_pool_size(cx->pool) * 8) + 1;
         if (chunk < (1u << 16)) chunk = 1u << 16;
         if (chunk > hi) chunk = hi;
     }
-    return chunk;
+    j->plan = wm_plan_sized(j->own_from, j->len, chunk);
+}
+
+/* Progress over the owned ends, after the wave ending at chunk `last`. */
+static void report(wm_context_t *cx, const cpu_job_t *j, uint64_t last) {
+    if (!cx->opts.progress) return;
+    uint64_t lo, hi;
+    wm_plan_part(&j->plan, last, &lo, &hi);
+    cx->opts.progress(hi - j->own_from, j->len - j->own_from, cx->opts.progress_user);
 }
 
 static wm_status cpu_list(wm_context_t *cx, cpu_job_t *j, deliver_t *d) {
     int T = wm_pool_size(cx->pool);
-    uint64_t n_chunks = (j->len + j->chunk - 1) / j->chunk;
+    uint64_t n_chunks = j->plan.n;
     size_t wave = (size_t)T * WAVE_PER_THREAD;
     j->hits = calloc(wave, sizeof *j->hits);
     if (!j->hits) return WM_NOMEM;
@@ -178,10 +175,7 @@ static wm_status cpu_list(wm_context_t *cx, cpu_job_t *j, deliver_t *d) {
         if (j->failed) { st = WM_NOMEM; break; }
         for (size_t i = 0; i < n && st == WM_OK; i++)
             st = deliver_hits(d, j->hits[i].a, j->hits[i].n);
-        if (cx->opts.progress) {
-            uint64_t done = (c0 + n) * j->chunk < j->len ? (c0 + n) * j->chunk : j->len;
-            cx->opts.progress(done, j->len, cx->opts.progress_user);
-        }
+        report(cx, j, c0 + n - 1);
     }
     for (size_t i = 0; i < wave; i++) wm_mhitvec_free(&j->hits[i]);
     free(j->hits);
@@ -196,17 +190,14 @@ static wm_status cpu_count(wm_context_t *cx, cpu_job_t *j, uint64_t *uid_counts)
     wm_status st = WM_OK;
     for (int t = 0; t < T && st == WM_OK; t++)
         if (!(j->counts[t] = calloc(nu, sizeof **j->counts))) st = WM_NOMEM;
-    uint64_t n_chunks = (j->len + j->chunk - 1) / j->chunk;
+    uint64_t n_chunks = j->plan.n;
     size_t wave = (size_t)T * WAVE_PER_THREAD;
     for (uint64_t c0 = 0; c0 < n_chunks && st == WM_OK; c0 += wave) {
         size_t n = n_chunks - c0 < wave ? (size_t)(n_chunks - c0) : wave;
         j->first_chunk = c0;
         wm_pool_for(cx->pool, n, cpu_chunk, j);
         if (j->failed) st = WM_NOMEM;
-        if (cx->opts.progress) {
-            uint64_t done = (c0 + n) * j->chunk < j->len ? (c0 + n) * j->chunk : j->len;
-            cx->opts.progress(done, j->len, cx->opts.progress_user);
-        }
+        report(cx, j, c0 + n - 1);
     }
     for (int t = 0; t < T; t++) {
         if (st == WM_OK)
@@ -223,7 +214,8 @@ static wm_status cpu_count(wm_context_t *cx, cpu_job_t *j, uint64_t *uid_counts)
 ** the GPU counted it, the contract does not. Each is found once, at the
 ** first border it crosses (its start lies in the record before). */
 static wm_status subtract_crossing(const wm_mset_t *s, const uint8_t *seq, const uint64_t *rs,
-                                   size_t n_rec, uint64_t *uid_counts, uint64_t *total) {
+                                   size_t n_rec, uint64_t own_from, uint64_t *uid_counts,
+                                   uint64_t *total) {
     wm_mscan_fn scan = cpu_scan_fn(s);
     wm_mhitvec_t hv = { 0 };
     wm_msink_t sink = { &hv, NULL };
@@ -239,7 +231,7 @@ static wm_status subtract_crossing(const wm_mset_t *s, const uint8_t *seq, const
             return WM_NOMEM;
         }
         for (size_t x = 0; x < hv.n; x++)
-            if (hv.a[x].end - wm_mset_len(s, hv.a[x].uid) < b) {
+            if (hv.a[x].end - wm_mset_len(s, hv.a[x].uid) < b && hv.a[x].end > own_from) {
                 uint32_t u = hv.a[x].uid;
                 if (uid_counts) uid_counts[u]--;
                 else *total -= s->ent_off[u + 1] - s->ent_off[u];
@@ -257,16 +249,35 @@ static wm_status gpu_batch(const wm_mhit_t *hits, size_t n, void *user) {
     return deliver_hits(((gpu_list_t *)user)->d, hits, n);
 }
 
-/* ---- entry ----------------------------------------------------------------------------- */
+/* Counts of the uids spread over the pattern ids each stands for: the total
+** matches, and per_pattern[id] += (when not NULL). */
+static uint64_t spread_counts(const wm_mset_t *s, const uint64_t *uc, uint64_t *per_pattern) {
+    uint64_t total = 0;
+    for (size_t u = 0; u < s->n_uniq; u++) {
+        total += uc[u] * (s->ent_off[u + 1] - s->ent_off[u]);
+        if (per_pattern)
+            for (uint32_t q = s->ent_off[u]; q < s->ent_off[u + 1]; q++) per_pattern[s->ent[q] >> 1] += uc[u];
+    }
+    return total;
+}
 
-wm_status wm_msearch(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
-                     const uint64_t *rs, size_t n_rec, wm_match_cb cb, void *user,
-                     uint64_t *n_matches, uint64_t *per_pattern) {
-    const wm_mset_t *s = db->set;
-    int listing = n_matches == NULL || cb != NULL;
-    int gpu = cx->backend == WM_BACKEND_CUDA && wm_cuda_mset_supports(db);
+/* ---- the scan of a wm_compile_set database ----------------------------------------- */
+
+wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                        uint64_t own_from, wm_match_cb cb, void *user, uint64_t *n_matches,
+                        uint64_t *per_pattern) {
+    const wm_mset_t *s = wm_mset_of(db);
+    size_t n_rec;
+    uint64_t *rs = wm_text_record_starts(text, &n_rec);
+    if (!rs) return WM_NOMEM;
+    const wm_multi_gpu_t *gpu = wm_context_gpu(cx, &wm_multi_family);
+    if (gpu && !gpu->supports(s)) gpu = NULL;
+    cpu_job_t j;
+    memset(&j, 0, sizeof j);
+    j.s = s; j.seq = text->seq; j.len = text->len; j.own_from = own_from; j.rs = rs; j.n_rec = n_rec;
+    uint64_t *uc = NULL;
     wm_status st;
-    if (listing) {
+    if (cb) {
         deliver_t d;
         memset(&d, 0, sizeof d);
         d.s = s;
@@ -276,48 +287,42 @@ wm_status wm_msearch(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
         d.user = user;
         if (gpu) {
             gpu_list_t g = { &d };
-            st = wm_cuda_mset_search(cx, db, text, gpu_batch, &g, NULL, NULL);
+            st = gpu->scan(cx, s, text, own_from, gpu_batch, &g, NULL, NULL);
         } else {
-            cpu_job_t j;
-            memset(&j, 0, sizeof j);
-            j.s = s; j.seq = text->seq; j.len = text->len; j.rs = rs; j.n_rec = n_rec;
-            j.chunk = chunk_size(cx, text->len, wm_pool_size(cx->pool), 1);
+            plan_chunks(cx, &j, 1);
             st = cpu_list(cx, &j, &d);
         }
-        if (n_matches) *n_matches = d.count;
-        return st;
-    }
-    if (gpu && !per_pattern) {
+    } else if (gpu && !per_pattern) {
         /* the total alone: the GPU adds it up itself */
         uint64_t total = 0;
-        st = wm_cuda_mset_search(cx, db, text, NULL, NULL, NULL, &total);
-        if (st == WM_OK && n_rec > 1) st = subtract_crossing(s, text->seq, rs, n_rec, NULL, &total);
+        st = gpu->scan(cx, s, text, own_from, NULL, NULL, NULL, &total);
+        if (st == WM_OK && n_rec > 1) st = subtract_crossing(s, text->seq, rs, n_rec, own_from, NULL, &total);
         if (st == WM_OK) *n_matches = total;
-        return st;
-    }
-    uint64_t *uc = calloc(s->n_uniq, sizeof *uc);
-    if (!uc) return WM_NOMEM;
-    if (gpu) {
-        st = wm_cuda_mset_search(cx, db, text, NULL, NULL, uc, NULL);
-        if (st == WM_OK && n_rec > 1) st = subtract_crossing(s, text->seq, rs, n_rec, uc, NULL);
+    } else if (!(uc = calloc(s->n_uniq, sizeof *uc))) {
+        st = WM_NOMEM;
     } else {
-        cpu_job_t j;
-        memset(&j, 0, sizeof j);
-        j.s = s; j.seq = text->seq; j.len = text->len; j.rs = rs; j.n_rec = n_rec;
-        j.chunk = chunk_size(cx, text->len, wm_pool_size(cx->pool), 0);
-        st = cpu_count(cx, &j, uc);
-    }
-    if (st == WM_OK) {
-        uint64_t total = 0;
-        if (per_pattern) memset(per_pattern, 0, s->n_patterns * sizeof *per_pattern);
-        for (size_t u = 0; u < s->n_uniq; u++) {
-            total += uc[u] * (s->ent_off[u + 1] - s->ent_off[u]);
-            if (per_pattern)
-                for (uint32_t q = s->ent_off[u]; q < s->ent_off[u + 1]; q++)
-                    per_pattern[s->ent[q] >> 1] += uc[u];
+        if (gpu) {
+            st = gpu->scan(cx, s, text, own_from, NULL, NULL, uc, NULL);
+            if (st == WM_OK && n_rec > 1) st = subtract_crossing(s, text->seq, rs, n_rec, own_from, uc, NULL);
+        } else {
+            plan_chunks(cx, &j, 0);
+            st = cpu_count(cx, &j, uc);
         }
-        *n_matches = total;
+        if (st == WM_OK) *n_matches = spread_counts(s, uc, per_pattern);
     }
     free(uc);
+    free(rs);
     return st;
 }
+
+/* The GPU table and the device buffers it keeps exist only with CUDA. */
+const wm_family_t wm_multi_family = {
+    "multi",
+#if WM_HAVE_CUDA
+    &wm_multi_gpu_cuda,
+    wm_multi_cuda_free_cache,
+#else
+    NULL,
+    NULL,
+#endif
+};

@@ -1,0 +1,71 @@
+/*
+** tuning.h -- the sizes the host glue of the backends works with, kept in
+** the context (wm_context_tuning) so that benchmarks can set them, and what
+** the last calls measured (wm_context_stats), so that tools can print it.
+** The library reads no environment variable and prints nothing: a knob that
+** used to be an environment variable is a field here, and a timing that used
+** to be printed is a field of wm_stats_t.
+**
+** Zero means "the default" for every size, so a zeroed struct is the
+** default tuning; wm_tuning_default() spells the defaults out.
+*/
+#ifndef WM_CORE_TUNING_H
+#define WM_CORE_TUNING_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The widest SIMD a CPU kernel may use (it uses the best the CPU has up to
+** this): tests and benchmarks lower it to cover the narrower paths. */
+typedef enum {
+    WM_SIMD_AUTO = 0,        /* the best the CPU has                          */
+    WM_SIMD_SSE2 = 1,        /* the x86-64 baseline                           */
+    WM_SIMD_AVX2 = 2,
+    WM_SIMD_AVX512 = 3
+} wm_simd_t;
+
+typedef struct {
+    wm_simd_t simd;                 /* [auto]                                     */
+    int timing;                     /* time the phases into wm_stats_t; the GPU
+                                       code then waits for each phase [0]         */
+    /* search on the GPU */
+    uint64_t search_batch_bytes;    /* text bytes a batch [256 MiB]; the context's
+                                       chunk_bytes, when set, wins                */
+    uint64_t search_bytes_per_hit;  /* first size of the hit buffers: one hit per
+                                       this many bytes [512]; they grow on demand */
+    /* dtw on the GPU (sdtw_cuda.cu) */
+    uint64_t dtw_warps;             /* warps the pieces fill [what fits at once]  */
+    uint64_t dtw_min_piece;         /* shortest piece in columns [2m]             */
+    uint64_t dtw_warmup;            /* columns pass 1 runs before a piece [m]     */
+    uint64_t dtw_chunk;             /* series samples on the device at once [2^27] */
+    uint64_t dtw_stripe;            /* query rows a stripe: 512 or 1024 [1024]    */
+    int dtw_pin_series;             /* pin a large series for its copy [0]        */
+} wm_tuning_t;
+
+wm_tuning_t wm_tuning_default(void);
+
+/* What the backends measured in the context's last calls (seconds). Zeroed
+** by the caller when it wants a fresh count; the backends add to it. */
+typedef struct {
+    /* search on the GPU */
+    double search_gpu_setup_s;      /* buffers allocated                          */
+    double search_gpu_loop_s;       /* copies, kernels and hits, all batches      */
+    uint64_t search_gpu_batches;
+    uint64_t search_gpu_batch_bytes;
+    /* dtw on the GPU */
+    double dtw_gpu_setup_s;         /* buffers, query upload, pinning             */
+    double dtw_gpu_h2d_s;           /* the series' copies                         */
+    double dtw_gpu_pass_s;          /* pass 1                                     */
+    double dtw_gpu_fixup_s;         /* fix-up rounds                              */
+    double dtw_gpu_total_s;
+    uint64_t dtw_gpu_rounds;
+    uint64_t dtw_gpu_calls;
+} wm_stats_t;
+
+#ifdef __cplusplus
+}
+#endif
+#endif
