@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/internal.h"
 #include "io/signal.h"
 #include "warpmatch.h"
 
@@ -64,6 +65,15 @@ static double *read_lead(const char *path, const char *column, uint64_t *n) {
     return v;
 }
 
+/* The GPU's time split of the last call (tuning.timing), as one line. */
+static void print_split(size_t m, uint64_t n, int nq, const wm_stats_t *s) {
+    fprintf(stderr, "dtw gpu: m %zu n %llu queries %d calls %llu: setup+pin %.3f ms, h2d %.3f ms, "
+            "pass 1 %.3f ms, fix-ups %.3f ms (%llu rounds), total (unpin included) %.3f ms\n",
+            m, (unsigned long long)n, nq, (unsigned long long)s->dtw_gpu_calls,
+            s->dtw_gpu_setup_s * 1e3, s->dtw_gpu_h2d_s * 1e3, s->dtw_gpu_pass_s * 1e3,
+            s->dtw_gpu_fixup_s * 1e3, (unsigned long long)s->dtw_gpu_rounds, s->dtw_gpu_total_s * 1e3);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_dtw CSV.gz [--backend cpu|cuda] [--threads T] [--m LIST] "
@@ -75,7 +85,7 @@ int main(int argc, char **argv) {
     co.backend = WM_BACKEND_CPU;
     uint64_t ms[8] = {128, 1024, 4096}, ns[8] = {4194304, 67108864};
     size_t nm = 3, nn = 2;
-    int reps = 5, nq = 1;
+    int reps = 5, nq = 1, timing = 0, pin = 0;
     wm_dtw_opts_t o = wm_dtw_opts_default();
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--backend")) co.backend = !strcmp(argv[i + 1], "cuda") ? WM_BACKEND_CUDA : WM_BACKEND_CPU;
@@ -87,6 +97,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--top")) o.top = strtoull(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--piece")) co.chunk_bytes = 8 * strtoull(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--cost")) o.cost = !strcmp(argv[i + 1], "squared") ? WM_DTW_SQUARED : WM_DTW_ABS;
+        else if (!strcmp(argv[i], "--timing")) timing = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--pin")) pin = atoi(argv[i + 1]);
         else { fprintf(stderr, "bench_dtw: unknown option %s\n", argv[i]); return 2; }
     }
     uint64_t n_mlii, n_v5;
@@ -99,6 +111,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_dtw: %s\n", wm_context_errmsg(cx));
         return 2;
     }
+    /* --timing 1: the GPU's time split per call on stderr (it waits for each
+    ** phase, so the timed rows are slower); --pin 1: the series pinned. */
+    wm_context_tuning(cx)->timing = timing;
+    wm_context_tuning(cx)->dtw_pin_series = pin;
     char dev[256] = "cpu";
     int sm = 0;
     if (co.backend == WM_BACKEND_CUDA) {
@@ -142,9 +158,11 @@ int main(int argc, char **argv) {
             wm_dtw_matches_t *out = calloc(nq, sizeof *out);
             double *t = malloc(reps * sizeof *t);
             for (int r = 0; r < reps; r++) {
+                memset(&cx->stats, 0, sizeof cx->stats);
                 double t0 = now_s();
                 st = wm_dtw_many(cx, qs, lens, nq, y, n, &o, out);
                 t[r] = now_s() - t0;
+                if (timing) print_split(m, n, nq, wm_context_stats(cx));
                 if (st != WM_OK) {
                     fprintf(stderr, "bench_dtw: %s\n", wm_context_errmsg(cx));
                     return 2;

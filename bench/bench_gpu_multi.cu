@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
     CK(cudaGetDeviceProperties(&prop, 0));
     int sms = prop.multiProcessorCount;
     wm_cu_mplan_host_t plan;
-    st = wm_cu_mplan_make(cx, db, &plan);
+    st = wm_cu_mplan_make(cx, wm_mset_of(db), &plan);
     if (st != WM_OK) { fprintf(stderr, "bench: plan: %s\n", wm_context_errmsg(cx)); return 2; }
 
     uint8_t *d_text;

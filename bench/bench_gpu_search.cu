@@ -102,7 +102,7 @@ int main(int argc, char **argv) {
                 wm_db_t *db;
                 if (wm_compile(&host_text[at], (size_t)m, &o, &db) != WM_OK) continue;
                 wm_cu_plan_t plan;
-                if (wm_cu_plan_make(cx, db, &plan) != WM_OK) { fprintf(stderr, "bench: %s\n", wm_context_errmsg(cx)); return 2; }
+                if (wm_cu_plan_make(cx, wm_pat_of(db), &plan) != WM_OK) { fprintf(stderr, "bench: %s\n", wm_context_errmsg(cx)); return 2; }
                 wm_cu_text_t t = {d_text, bytes, 0, 0};
                 std::vector<float> times;
                 unsigned long long count = 0;

@@ -329,12 +329,12 @@ if want dtw; then
   if [ "${DTW_BENCH:-1}" = 1 ]; then
     clk=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -1)
     log "dtw: bench_dtw on the GPU (max SM clock $clk MHz)"
-    WM_GPU_CLOCK_MHZ=$clk WM_DTW_GPU_TIMING=1 ./build-gpu/bench/bench_dtw "$ecg" --backend cuda --m 128,1024,4096 \
+    WM_GPU_CLOCK_MHZ=$clk ./build-gpu/bench/bench_dtw "$ecg" --backend cuda --timing 1 --m 128,1024,4096 \
       --n 4194304,67108864 --reps 5 2> "$out/dtw_gpu_timing.log" | tee "$out/dtw_gpu.log"
-    log "dtw: the same with the series pinned (WM_DTW_GPU_PIN=1)"
-    WM_GPU_CLOCK_MHZ=$clk WM_DTW_GPU_PIN=1 WM_DTW_GPU_TIMING=1 ./build-gpu/bench/bench_dtw "$ecg" --backend cuda \
+    log "dtw: the same with the series pinned (--pin 1)"
+    WM_GPU_CLOCK_MHZ=$clk ./build-gpu/bench/bench_dtw "$ecg" --backend cuda --timing 1 --pin 1 \
       --m 128,1024 --n 4194304 --reps 5 2> "$out/dtw_gpu_pin_timing.log" | tee -a "$out/dtw_gpu.log"
-    WM_GPU_CLOCK_MHZ=$clk WM_DTW_GPU_TIMING=1 ./build-gpu/bench/bench_dtw "$ecg" --backend cuda --m 128 \
+    WM_GPU_CLOCK_MHZ=$clk ./build-gpu/bench/bench_dtw "$ecg" --backend cuda --timing 1 --m 128 \
       ${DTW_MANY:---queries 1000 --n 262144} --reps 3 2> "$out/dtw_gpu_many_timing.log" | tee -a "$out/dtw_gpu.log"
     log "dtw: bench_dtw on the CPU ($jobs threads, and 1)"
     ./build-gpu/bench/bench_dtw "$ecg" --backend cpu --m 128,1024,4096 --n 4194304,67108864 --reps 3 \

@@ -39,16 +39,21 @@ wm_status wm_cu_aplan_make(wm_context_t *cx, const wm_aq_t *aq, int sm_count, wm
     for (int b = 0; b < 256; b++) hc[b] = (uint8_t)aq->code[b];
     for (size_t i = 0; i < aq->m; i++) hc[256 + i] = (uint8_t)aq->code[aq->q[i]];
 
-    wm_status st = WM_OK;
-    cudaError_t e = cudaMalloc((void **)&p->d_peq256, peq_words * sizeof *h);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&p->d_code, 256 + aq->m);
-    if (e == cudaSuccess) e = cudaMemcpy(p->d_peq256, h, peq_words * sizeof *h, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = cudaMemcpy(p->d_code, hc, 256 + aq->m, cudaMemcpyHostToDevice);
-    if (e != cudaSuccess) st = wm_cuda_fail(cx, e, "uploading the query");
-    p->d_qcode = p->d_code + 256;
+    /* into the context's buffers: the plan borrows them until the next one */
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
+    wm_status st = B ? WM_OK : WM_NOMEM;
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->peq, peq_words * sizeof *h);
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->code, 256 + aq->m);
+    if (st == WM_OK) {
+        p->d_peq256 = (uint32_t *)B->peq.p;
+        p->d_code = (uint8_t *)B->code.p;
+        p->d_qcode = p->d_code + 256;
+        cudaError_t e = cudaMemcpy(p->d_peq256, h, peq_words * sizeof *h, cudaMemcpyHostToDevice);
+        if (e == cudaSuccess) e = cudaMemcpy(p->d_code, hc, 256 + aq->m, cudaMemcpyHostToDevice);
+        if (e != cudaSuccess) st = wm_cuda_fail(cx, e, "uploading the query");
+    }
     free(h);
     free(hc);
-    if (st != WM_OK) wm_cu_aplan_free(p);
     return st;
 }
 
@@ -73,9 +78,7 @@ void wm_cu_aplan_layout(wm_cu_aplan_t *p, int per_thread) {
 }
 
 void wm_cu_aplan_free(wm_cu_aplan_t *p) {
-    cudaFree(p->d_peq256);
-    cudaFree(p->d_code);
-    p->d_peq256 = NULL;
+    p->d_peq256 = NULL;                       /* the context's buffers: kept */
     p->d_code = p->d_qcode = NULL;
 }
 

@@ -53,6 +53,8 @@ typedef struct {
     int sm_count;
 } wm_cu_aplan_t;
 
+/* The plan's tables live in the context's align buffers (one plan at a time
+** per context); wm_cu_aplan_free only forgets them. */
 wm_status wm_cu_aplan_make(wm_context_t *cx, const wm_aq_t *aq, int sm_count, wm_cu_aplan_t *p);
 void wm_cu_aplan_free(wm_cu_aplan_t *p);
 /* Choose W words a thread (0: the default for this query) and the group. */

@@ -187,19 +187,22 @@ wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *
     bool smem = ebytes + 64 <= smem_cap;   /* 64: the static s_min, rounded */
     unsigned threads = p + 1 < DP_THREADS ? (unsigned)((p + 1 + 31) / 32 * 32) : DP_THREADS;
 
-    uint8_t *d_codes = NULL;
-    uint32_t *d_buf = NULL;
-    unsigned long long *d_out = NULL, h_out = ~0ull;
-    cudaStream_t s = cs->stream[0];
-    wm_status st = WM_OK;
-    cudaError_t e = cudaMalloc((void **)&d_codes, p + q);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&d_out, sizeof *d_out);
-    if (e == cudaSuccess && !smem) e = cudaMalloc((void **)&d_buf, ebytes);
-    if (e != cudaSuccess) {
-        st = wm_cuda_fail(cx, e, "allocating the GPU DP's sequences and diagonals");
-        goto out;
+    /* the sequences, the result and (without shared memory) the diagonals,
+    ** in buffers the context keeps */
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
+    wm_status st = B ? WM_OK : WM_NOMEM;
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[0], p + q);
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[1], sizeof(unsigned long long));
+    if (st == WM_OK && !smem) st = wm_cu_dev_reserve(cx, &B->g[2], ebytes);
+    if (st != WM_OK) {
+        free(h);
+        return st;
     }
-    e = cudaMemcpyAsync(d_codes, h, p + q, cudaMemcpyHostToDevice, s);
+    uint8_t *d_codes = (uint8_t *)B->g[0].p;
+    uint32_t *d_buf = smem ? NULL : (uint32_t *)B->g[2].p;
+    unsigned long long *d_out = (unsigned long long *)B->g[1].p, h_out = ~0ull;
+    cudaStream_t s = cs->stream[0];
+    cudaError_t e = cudaMemcpyAsync(d_codes, h, p + q, cudaMemcpyHostToDevice, s);
     if (e == cudaSuccess) e = cudaMemsetAsync(d_out, 0xff, sizeof *d_out, s);
     if (e != cudaSuccess) {
         st = wm_cuda_fail(cx, e, "uploading the GPU DP's sequences");
@@ -235,9 +238,6 @@ wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *
     }
     *d = h_out;
 out:
-    cudaFree(d_codes);
-    cudaFree(d_out);
-    cudaFree(d_buf);
     free(h);
     return st;
 }

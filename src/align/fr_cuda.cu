@@ -413,20 +413,9 @@ static void fr_codes(const wm_aq_t *aq, const uint8_t *s, uint64_t len, uint64_t
 
 static inline size_t fr_align(size_t x) { return (x + 255) & ~(size_t)255; }
 
-wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
-                                       uint64_t n, const wm_fr_table_t *tab, int64_t limit,
-                                       uint64_t *d) {
-    const uint64_t m = aq->m;
-    if (m == 0) { *d = n; return WM_OK; }
-    if (n == 0) { *d = m; return WM_OK; }
-    uint64_t diff = m > n ? m - n : n - m;
-    if (limit >= 0 && diff > (uint64_t)limit) { *d = diff; return WM_OK; }
-    wm_cuda_state *cs = cx->cuda;
-    if (!cs) {
-        wm_context_set_error(cx, "four-russians on the GPU needs a context with the CUDA backend");
-        return WM_INVALID;
-    }
-    fr_kernel_t kern = tab ? fr_kernel(tab->t, tab->strings) : NULL;
+/* What the GPU sweep cannot take, said in the context's message. */
+static wm_status fr_check(wm_context_t *cx, const wm_aq_t *aq, uint64_t m, uint64_t n,
+                          const wm_fr_table_t *tab, fr_kernel_t kern) {
     if (!kern || !tab->out || tab->pow3 != fr_pow3((int)tab->t) ||
         tab->entries != (tab->strings ? 1ull << (4 * tab->t) : 1ull << (tab->t * tab->t)) *
                             tab->pow3 * tab->pow3) {
@@ -439,15 +428,106 @@ wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *
         return WM_INVALID;
     }
     const unsigned t = tab->t;
-    const bool smem_tab = t <= 2;
     if ((m + t - 1) / t > 32 && (n + t - 1) / t >= (1ull << 32)) {   /* the progress counters */
         wm_context_set_error(cx, "four-russians on the GPU takes at most 2^32 block columns "
                                  "when the query has more than 32 block rows");
         return WM_UNSUPPORTED;
     }
-    wm_status st = fr_table_upload(cx, tab, cs->device);
-    if (st != WM_OK) return st;
+    return WM_OK;
+}
 
+/* As many stripe warps as the GPU holds at once, as stripes need, and as the
+** ring (W + 1 slots of BC bytes, at most 1 GiB or a quarter of free memory)
+** allows: j's n_warps and n_ring, and the grid. */
+static wm_status fr_warps(wm_context_t *cx, fr_kernel_t kern, size_t smem, fr_job_t *j,
+                          unsigned *grid) {
+    int per_sm = 0;
+    WM_CU(cx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)kern,
+                                                            FR_WARPS * 32, smem));
+    if (per_sm < 1) {
+        wm_context_set_error(cx, "four-russians on the GPU: no block fits on an SM");
+        return WM_DEVICE;
+    }
+    size_t free_b = 0, total_b = 0;
+    WM_CU(cx, cudaMemGetInfo(&free_b, &total_b));
+    uint64_t ring_cap = free_b / 4 < (1ull << 30) ? free_b / 4 : (1ull << 30);
+    uint64_t W = (uint64_t)per_sm * (uint64_t)cx->cuda->sm_count * FR_WARPS;
+    if (W > j->n_stripes) W = j->n_stripes;
+    if (ring_cap / j->BC < W + 1) W = ring_cap / j->BC > 2 ? ring_cap / j->BC - 1 : 1;
+    if (W < 1) W = 1;
+    j->n_warps = (uint32_t)W;
+    j->n_ring = (uint32_t)W + 1;
+    *grid = (unsigned)((W + FR_WARPS - 1) / FR_WARPS);
+    return WM_OK;
+}
+
+/* One region of device memory (kept in the context): codes, ring, progress,
+** results; the codes uploaded, the rest zeroed, then the sweep. */
+static wm_status fr_run(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, fr_job_t *j,
+                        fr_kernel_t kern, size_t smem, unsigned grid, unsigned t, uint64_t *d) {
+    const uint64_t m = aq->m, n = j->n;
+    size_t x_bytes = (size_t)(j->BR * t + 4), y_bytes = (size_t)(j->BC * t + 4);
+    size_t ring_bytes = j->n_stripes > 1 ? (size_t)(j->n_ring * j->BC) : 0;
+    size_t o_x = 0, o_y = fr_align(o_x + x_bytes), o_ring = fr_align(o_y + y_bytes);
+    size_t o_prog = fr_align(o_ring + ring_bytes), o_out = fr_align(o_prog + 4 * (size_t)j->n_stripes);
+    size_t total = o_out + 2 * sizeof(unsigned long long);
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
+    if (!B) return WM_NOMEM;
+    wm_status st = wm_cu_dev_reserve(cx, &B->g[5], total);
+    if (st != WM_OK) return st;
+    uint8_t *h = (uint8_t *)calloc(1, o_ring);
+    if (!h) return WM_NOMEM;
+    fr_codes(aq, aq->q, m, x_bytes, h + o_x);
+    fr_codes(aq, y, n, y_bytes, h + o_y);
+    uint8_t *dmem = (uint8_t *)B->g[5].p;
+    j->x = dmem + o_x;
+    j->y = dmem + o_y;
+    j->ring = dmem + o_ring;
+    j->prog = (uint32_t *)(dmem + o_prog);
+    j->out = (unsigned long long *)(dmem + o_out);
+    cudaStream_t s = cx->cuda->stream[0];
+    cudaError_t e = cudaMemcpyAsync(dmem, h, o_ring, cudaMemcpyHostToDevice, s);
+    if (e == cudaSuccess) e = cudaMemsetAsync(j->prog, 0, 4 * (size_t)j->n_stripes, s);
+    if (e == cudaSuccess) e = cudaMemsetAsync(j->out, 0xff, 2 * sizeof(unsigned long long), s);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);     /* h is freed next */
+    free(h);
+    if (e != cudaSuccess) return wm_cuda_fail(cx, e, "uploading the four-russians sequences");
+    int coop = 0;
+    WM_CU(cx, cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, cx->cuda->device));
+    if (coop) {
+        void *args[] = {j};
+        WM_CU(cx, cudaLaunchCooperativeKernel((const void *)kern, dim3(grid), dim3(FR_WARPS * 32),
+                                              args, smem, s));
+    } else {
+        kern<<<grid, FR_WARPS * 32, smem, s>>>(*j);
+        WM_CU(cx, cudaGetLastError());
+    }
+    unsigned long long h_out[2] = {~0ull, ~0ull};
+    WM_CU(cx, cudaMemcpyAsync(h_out, j->out, sizeof h_out, cudaMemcpyDeviceToHost, s));
+    WM_CU(cx, cudaStreamSynchronize(s));
+    if (h_out[0] != ~0ull) *d = h_out[0];
+    else if (h_out[1] != ~0ull) *d = h_out[1];     /* stopped: a row above limit */
+    else {
+        wm_context_set_error(cx, "four-russians on the GPU: the kernel left no distance");
+        return WM_DEVICE;
+    }
+    return WM_OK;
+}
+
+wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                            const wm_fr_table_t *tab, int64_t limit, uint64_t *d) {
+    const uint64_t m = aq->m;
+    if (m == 0) { *d = n; return WM_OK; }
+    if (n == 0) { *d = m; return WM_OK; }
+    uint64_t diff = m > n ? m - n : n - m;
+    if (limit >= 0 && diff > (uint64_t)limit) { *d = diff; return WM_OK; }
+    wm_cuda_state *cs = cx->cuda;
+    fr_kernel_t kern = tab ? fr_kernel(tab->t, tab->strings) : NULL;
+    wm_status st = fr_check(cx, aq, m, n, tab, kern);
+    if (st == WM_OK) st = fr_table_upload(cx, tab, cs->device);
+    if (st != WM_OK) return st;
+    const unsigned t = tab->t;
+    const bool smem_tab = t <= 2;
     fr_job_t j;
     memset(&j, 0, sizeof j);
     j.m = m;
@@ -460,90 +540,11 @@ wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *
     j.tab = (const uint16_t *)tab->dev;
     j.tab_entries = smem_tab ? (uint32_t)tab->entries : 0;
     size_t smem = smem_tab ? (size_t)tab->entries * sizeof(uint16_t) : 0;
-
-    /* As many stripe warps as the GPU holds at once, as stripes need, and as
-    ** the ring (W + 1 slots of BC bytes, at most 1 GiB or a quarter of free
-    ** memory) allows. */
-    cudaError_t e = cudaSuccess;
     if (smem_tab)
         WM_CU(cx, cudaFuncSetAttribute((const void *)kern,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    int per_sm = 0, coop = 0;
-    WM_CU(cx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)kern,
-                                                            FR_WARPS * 32, smem));
-    if (per_sm < 1) {
-        wm_context_set_error(cx, "four-russians on the GPU: no block fits on an SM");
-        return WM_DEVICE;
-    }
-    WM_CU(cx, cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, cs->device));
-    size_t free_b = 0, total_b = 0;
-    WM_CU(cx, cudaMemGetInfo(&free_b, &total_b));
-    uint64_t ring_cap = free_b / 4 < (1ull << 30) ? free_b / 4 : (1ull << 30);
-    uint64_t W = (uint64_t)per_sm * (uint64_t)cs->sm_count * FR_WARPS;
-    if (W > j.n_stripes) W = j.n_stripes;
-    if (ring_cap / j.BC < W + 1) W = ring_cap / j.BC > 2 ? ring_cap / j.BC - 1 : 1;
-    if (W < 1) W = 1;
-    j.n_warps = (uint32_t)W;
-    j.n_ring = (uint32_t)W + 1;
-    unsigned grid = (unsigned)((W + FR_WARPS - 1) / FR_WARPS);
-
-    /* One allocation: codes, ring, progress, results. */
-    size_t x_bytes = (size_t)(j.BR * t + 4), y_bytes = (size_t)(j.BC * t + 4);
-    size_t ring_bytes = j.n_stripes > 1 ? (size_t)(j.n_ring * j.BC) : 0;
-    size_t o_x = 0, o_y = fr_align(o_x + x_bytes), o_ring = fr_align(o_y + y_bytes);
-    size_t o_prog = fr_align(o_ring + ring_bytes), o_out = fr_align(o_prog + 4 * (size_t)j.n_stripes);
-    size_t total = o_out + 2 * sizeof(unsigned long long);
-    uint8_t *h = (uint8_t *)calloc(1, o_ring);
-    if (!h) return WM_NOMEM;
-    fr_codes(aq, aq->q, m, x_bytes, h + o_x);
-    fr_codes(aq, y, n, y_bytes, h + o_y);
-
-    uint8_t *dmem = NULL;
-    unsigned long long h_out[2] = {~0ull, ~0ull};
-    cudaStream_t s = cs->stream[0];
-    e = cudaMalloc((void **)&dmem, total);
-    if (e != cudaSuccess) {
-        st = wm_cuda_fail(cx, e, "allocating the four-russians sequences and stripe borders");
-        goto out;
-    }
-    j.x = dmem + o_x;
-    j.y = dmem + o_y;
-    j.ring = dmem + o_ring;
-    j.prog = (uint32_t *)(dmem + o_prog);
-    j.out = (unsigned long long *)(dmem + o_out);
-    e = cudaMemcpyAsync(dmem, h, o_ring, cudaMemcpyHostToDevice, s);
-    if (e == cudaSuccess) e = cudaMemsetAsync(j.prog, 0, 4 * (size_t)j.n_stripes, s);
-    if (e == cudaSuccess) e = cudaMemsetAsync(j.out, 0xff, 2 * sizeof(unsigned long long), s);
-    if (e != cudaSuccess) {
-        st = wm_cuda_fail(cx, e, "uploading the four-russians sequences");
-        goto out;
-    }
-    if (coop) {
-        void *args[] = {&j};
-        e = cudaLaunchCooperativeKernel((const void *)kern, dim3(grid), dim3(FR_WARPS * 32), args,
-                                        smem, s);
-    } else {
-        kern<<<grid, FR_WARPS * 32, smem, s>>>(j);
-        e = cudaGetLastError();
-    }
-    if (e != cudaSuccess) {
-        st = wm_cuda_fail(cx, e, "the four-russians kernel launch");
-        goto out;
-    }
-    e = cudaMemcpyAsync(h_out, j.out, sizeof h_out, cudaMemcpyDeviceToHost, s);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
-    if (e != cudaSuccess) {
-        st = wm_cuda_fail(cx, e, "the four-russians kernel");
-        goto out;
-    }
-    if (h_out[0] != ~0ull) *d = h_out[0];
-    else if (h_out[1] != ~0ull) *d = h_out[1];     /* stopped: a row above limit */
-    else {
-        wm_context_set_error(cx, "four-russians on the GPU: the kernel left no distance");
-        st = WM_DEVICE;
-    }
-out:
-    cudaFree(dmem);
-    free(h);
+    unsigned grid = 0;
+    st = fr_warps(cx, kern, smem, &j, &grid);
+    if (st == WM_OK) st = fr_run(cx, aq, y, &j, kern, smem, grid, t, d);
     return st;
 }

@@ -255,19 +255,8 @@ static wm_status run_band(wm_context_t *cx, gbv_args_t *a, uint64_t m, uint64_t 
 ** the symbol map folded in), the target, the ring and counters. */
 typedef struct {
     gbv_args_t a;
-    uint64_t *d_peq;
-    uint8_t *d_y;
-    void *d_small;
     cudaStream_t st;
 } gbv_dev_t;
-
-static void dev_free(gbv_dev_t *g) {
-    cudaFree(g->d_peq);
-    cudaFree(g->d_y);
-    cudaFree(g->d_small);
-    cudaFree(g->a.ck);
-    memset(g, 0, sizeof *g);
-}
 
 static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                           gbv_dev_t *g) {
@@ -288,29 +277,34 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
                              (unsigned long long)per_sm * cs->sm_count * 4);
         return WM_UNSUPPORTED;
     }
+    /* the masks, the target (+ whole words of 4) and the ring with its
+    ** counters, in buffers the context keeps (g[0..2]) */
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
     size_t peq_bytes = (size_t)256 * a->W * sizeof(uint64_t);
-    uint64_t *h = (uint64_t *)malloc(peq_bytes);
-    if (!h) return WM_NOMEM;
-    for (int b = 0; b < 256; b++)
-        memcpy(h + (size_t)b * a->W, aq->peq + (size_t)aq->code[b] * aq->n_words, a->W * sizeof *h);
     size_t ring_bytes = (size_t)a->stripes * RING_GROUPS * sizeof(uint2);
     size_t small_bytes = ring_bytes + (2 * (size_t)a->stripes + 1) * sizeof(unsigned long long);
-    cudaError_t e = cudaMalloc((void **)&g->d_peq, peq_bytes);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&g->d_y, n + 8);   /* + whole words of 4 */
-    if (e == cudaSuccess) e = cudaMemsetAsync(g->d_y + n, 0, 8, g->st);
-    if (e == cudaSuccess) e = cudaMalloc(&g->d_small, small_bytes);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(g->d_peq, h, peq_bytes, cudaMemcpyHostToDevice, g->st);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(g->d_y, y, n, cudaMemcpyHostToDevice, g->st);
+    uint64_t *h = (uint64_t *)malloc(peq_bytes);
+    wm_status st = B && h ? WM_OK : WM_NOMEM;
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[0], peq_bytes);
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[1], n + 8);
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[2], small_bytes);
+    if (st != WM_OK) {
+        free(h);
+        return st;
+    }
+    for (int b = 0; b < 256; b++)
+        memcpy(h + (size_t)b * a->W, aq->peq + (size_t)aq->code[b] * aq->n_words, a->W * sizeof *h);
+    uint8_t *d_y = (uint8_t *)B->g[1].p;
+    cudaError_t e = cudaMemsetAsync(d_y + n, 0, 8, g->st);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(B->g[0].p, h, peq_bytes, cudaMemcpyHostToDevice, g->st);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(d_y, y, n, cudaMemcpyHostToDevice, g->st);
     if (e == cudaSuccess) e = cudaStreamSynchronize(g->st);
     free(h);
-    if (e != cudaSuccess) {
-        dev_free(g);
-        return wm_cuda_fail(cx, e, "the global bit-vector kernel's buffers");
-    }
-    a->peq = g->d_peq;
-    a->y = g->d_y;
-    a->ring = (uint2 *)g->d_small;
-    a->progress = (unsigned long long *)((char *)g->d_small + ring_bytes);
+    if (e != cudaSuccess) return wm_cuda_fail(cx, e, "the global bit-vector kernel's buffers");
+    a->peq = (const uint64_t *)B->g[0].p;
+    a->y = d_y;
+    a->ring = (uint2 *)B->g[2].p;
+    a->progress = (unsigned long long *)((char *)B->g[2].p + ring_bytes);
     a->consumed = a->progress + a->stripes;
     a->score = a->consumed + a->stripes;
     return WM_OK;
@@ -334,9 +328,7 @@ wm_status wm_cuda_global(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, 
     ** narrow first guess would only add a second run. */
     uint64_t k = limit >= 0 ? (uint64_t)limit : m + n;
     if (k > m + n) k = m + n;
-    rc = run_band(cx, &g.a, m, n, k, g.st, d);
-    dev_free(&g);
-    return rc;
+    return run_band(cx, &g.a, m, n, k, g.st, d);
 }
 
 wm_status wm_cuda_global_ckpts(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
@@ -348,9 +340,11 @@ wm_status wm_cuda_global_ckpts(wm_context_t *cx, const wm_aq_t *aq, const uint8_
     size_t W = aq->n_words;
     size_t ck_words = (size_t)plan->n_seg * W * 2;
     uint64_t *h = (uint64_t *)malloc(ck_words * sizeof *h);
-    cudaError_t e = h ? cudaMalloc((void **)&g.a.ck, ck_words * sizeof *h) : cudaSuccess;
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);       /* made by dev_make */
     if (!h) rc = WM_NOMEM;
-    else if (e != cudaSuccess) rc = wm_cuda_fail(cx, e, "the traceback's checkpoints");
+    else rc = wm_cu_dev_reserve(cx, &B->g[3], ck_words * sizeof *h);
+    if (rc == WM_OK) g.a.ck = (uint64_t *)B->g[3].p;
+    cudaError_t e;
     uint64_t d2 = 0;
     if (rc == WM_OK) {
         g.a.ck_S = plan->S;
@@ -382,6 +376,5 @@ wm_status wm_cuda_global_ckpts(wm_context_t *cx, const wm_aq_t *aq, const uint8_
         }
     }
     free(h);
-    dev_free(&g);
     return rc;
 }

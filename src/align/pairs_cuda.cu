@@ -330,141 +330,157 @@ static wm_status empty_pair(const wm_pair_t *p, const wm_align_opts_t *o, wm_ali
     return WM_OK;
 }
 
+/* The host side of one launch: the pairs packed, their offsets and lengths,
+** and room for what comes back. */
+typedef struct {
+    uint64_t seq_bytes, cig_bytes, half;
+    uint32_t n_max;
+    uint8_t *seq;
+    uint64_t *off, *cig, *out_off;
+    uint32_t *len, *dist, *clen;
+    char *text;
+} pair_host_t;
+
+static void host_free(pair_host_t *h) {
+    free(h->seq);
+    free(h->off);
+    free(h->cig);
+    free(h->len);
+    free(h->dist);
+    free(h->out_off);
+    free(h->clen);
+    free(h->text);
+}
+
+static wm_status host_pack(wm_context_t *cx, const wm_pair_t *pairs, const size_t *sel, size_t ns,
+                           int W, const wm_align_opts_t *o, pair_host_t *h) {
+    memset(h, 0, sizeof *h);
+    for (size_t k = 0; k < ns; k++) {
+        const wm_pair_t *p = &pairs[sel[k]];
+        h->seq_bytes += p->m + p->n;
+        h->cig_bytes += 2 * (p->m + p->n);
+        if (p->n > h->n_max) h->n_max = (uint32_t)p->n;
+    }
+    h->half = o->cigar ? (uint64_t)h->n_max * W * ns : 0;
+    h->seq = (uint8_t *)malloc(h->seq_bytes + 16);
+    h->off = (uint64_t *)malloc(ns * sizeof *h->off);
+    h->cig = (uint64_t *)malloc(ns * sizeof *h->cig);
+    h->len = (uint32_t *)malloc(2 * ns * sizeof *h->len);
+    h->dist = (uint32_t *)malloc(ns * sizeof *h->dist);
+    h->out_off = (uint64_t *)malloc((ns + 1) * sizeof *h->out_off);
+    h->clen = (uint32_t *)malloc(ns * sizeof *h->clen);
+    if (!h->seq || !h->off || !h->cig || !h->len || !h->dist || !h->out_off || !h->clen)
+        return WM_NOMEM;
+    uint64_t at = 0, cat = 0;
+    for (size_t k = 0; k < ns; k++) {
+        const wm_pair_t *p = &pairs[sel[k]];
+        h->off[k] = at;
+        h->cig[k] = cat;
+        h->len[2 * k] = (uint32_t)p->m;
+        h->len[2 * k + 1] = (uint32_t)p->n;
+        at += p->m + p->n;
+        cat += 2 * (p->m + p->n);
+    }
+    pack_t P = {pairs, sel, ns, h->off, h->seq, NULL, NULL, NULL, NULL, 0, o->cigar};
+    wm_pool_for(cx->pool, PACK_TASKS, pack_task, &P);
+    return WM_OK;
+}
+
+/* The device side: one arena (kept in the context) cut into the kernel's
+** inputs, its history and CIGAR slots, and the gathered CIGAR text. */
+typedef struct {
+    pairs_args_t a;
+    uint8_t *seq;
+    uint64_t *off, *cig, *out_off;
+    uint32_t *len;
+    char *text;
+    void *tmp;
+    size_t tmp_bytes;
+} pair_dev_t;
+
+static wm_status dev_layout(wm_context_t *cx, const pair_host_t *h, size_t ns,
+                            const wm_align_opts_t *o, cudaStream_t st, pair_dev_t *d) {
+    size_t need = h->seq_bytes + 16 + ns * (8 + 8 + 4 + 4 + 4 + 8 + 8) + (size_t)(2 * h->half * 8) +
+                  (o->cigar ? 2 * h->cig_bytes : 0) + 16 * 256 + (1u << 20);
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
+    if (!B) return WM_NOMEM;
+    wm_status rc = wm_cu_dev_reserve(cx, &B->g[4], need);
+    if (rc != WM_OK) return rc;
+    dev_arena_t ar = {(char *)B->g[4].p, 0, need};
+    memset(d, 0, sizeof *d);
+    pairs_args_t *a = &d->a;
+    d->seq = (uint8_t *)take(&ar, h->seq_bytes + 16);
+    d->off = (uint64_t *)take(&ar, ns * 8);
+    d->len = (uint32_t *)take(&ar, ns * 8);
+    a->dist = (uint32_t *)take(&ar, ns * 4);
+    a->seq = d->seq;
+    a->off = d->off;
+    a->len = d->len;
+    a->n_slots = (uint32_t)ns;
+    a->limit = o->max_distance;
+    a->cigar = o->cigar;
+    a->n_max = h->n_max;
+    if (!o->cigar) return WM_OK;
+    a->hist = (uint64_t *)take(&ar, 2 * h->half * 8);
+    a->half = h->half;
+    a->slots = (char *)take(&ar, h->cig_bytes + 16);
+    d->cig = (uint64_t *)take(&ar, ns * 8);
+    a->cig_off = d->cig;
+    a->cig_start = (uint32_t *)take(&ar, ns * 4);
+    a->cig_len = (uint32_t *)take(&ar, ns * 4);
+    d->out_off = (uint64_t *)take(&ar, (ns + 1) * 8);
+    d->text = (char *)take(&ar, h->cig_bytes + 16);
+    cub::DeviceScan::ExclusiveSum(NULL, d->tmp_bytes, (const uint32_t *)a->cig_len, d->out_off, (int)ns, st);
+    d->tmp = take(&ar, d->tmp_bytes);
+    return d->tmp ? WM_OK : WM_NOMEM;   /* the arena was sized with a MiB to spare */
+}
+
+/* Upload, run, and bring back the distances and (with CIGARs) the gathered
+** text and its offsets. */
+static wm_status dev_run(wm_context_t *cx, pair_dev_t *d, pair_host_t *h, size_t ns, int W, int dna,
+                         const wm_align_opts_t *o, cudaStream_t st) {
+    const pairs_args_t *a = &d->a;
+    const unsigned grid = (unsigned)((ns + 127) / 128);
+    WM_CU(cx, cudaMemcpyAsync(d->seq, h->seq, h->seq_bytes, cudaMemcpyHostToDevice, st));
+    WM_CU(cx, cudaMemcpyAsync(d->off, h->off, ns * 8, cudaMemcpyHostToDevice, st));
+    WM_CU(cx, cudaMemcpyAsync(d->len, h->len, ns * 8, cudaMemcpyHostToDevice, st));
+    if (o->cigar) WM_CU(cx, cudaMemcpyAsync(d->cig, h->cig, ns * 8, cudaMemcpyHostToDevice, st));
+    pick_kernel(W, dna)<<<grid, 128, 0, st>>>(*a);
+    WM_CU(cx, cudaGetLastError());
+    WM_CU(cx, cudaMemcpyAsync(h->dist, a->dist, ns * 4, cudaMemcpyDeviceToHost, st));
+    if (o->cigar) {
+        WM_CU(cx, cub::DeviceScan::ExclusiveSum(d->tmp, d->tmp_bytes, (const uint32_t *)a->cig_len,
+                                                d->out_off, (int)ns, st));
+        k_gather<<<grid, 128, 0, st>>>(a->slots, d->cig, a->cig_start, a->cig_len, d->out_off, d->text,
+                                       (uint32_t)ns);
+        WM_CU(cx, cudaGetLastError());
+        WM_CU(cx, cudaMemcpyAsync(h->out_off, d->out_off, ns * 8, cudaMemcpyDeviceToHost, st));
+        WM_CU(cx, cudaMemcpyAsync(h->clen, a->cig_len, ns * 4, cudaMemcpyDeviceToHost, st));
+        WM_CU(cx, cudaStreamSynchronize(st));
+        uint64_t total = ns ? h->out_off[ns - 1] + h->clen[ns - 1] : 0;
+        if (!(h->text = (char *)malloc(total + 1))) return WM_NOMEM;
+        WM_CU(cx, cudaMemcpyAsync(h->text, d->text, total, cudaMemcpyDeviceToHost, st));
+    }
+    WM_CU(cx, cudaStreamSynchronize(st));
+    return WM_OK;
+}
+
 /* One launch: pairs sel[0 .. ns) of one width. */
 static wm_status launch(wm_context_t *cx, const wm_pair_t *pairs, const size_t *sel, size_t ns,
                         int W, int dna, const wm_align_opts_t *o, wm_alignment_t *out) {
     cudaStream_t st = cx->cuda->stream[0];
-    uint64_t seq_bytes = 0, cig_bytes = 0;
-    uint32_t n_max = 0;
-    for (size_t k = 0; k < ns; k++) {
-        const wm_pair_t *p = &pairs[sel[k]];
-        seq_bytes += p->m + p->n;
-        cig_bytes += 2 * (p->m + p->n);
-        if (p->n > n_max) n_max = (uint32_t)p->n;
+    pair_host_t h;
+    pair_dev_t d;
+    wm_status rc = host_pack(cx, pairs, sel, ns, W, o, &h);
+    if (rc == WM_OK) rc = dev_layout(cx, &h, ns, o, st, &d);
+    if (rc == WM_OK) rc = dev_run(cx, &d, &h, ns, W, dna, o, st);
+    if (rc == WM_OK) {
+        pack_t P = {pairs, sel, ns, NULL, NULL, out, h.dist, h.text, h.out_off, 0, o->cigar};
+        P.clen = h.clen;
+        wm_pool_for(cx->pool, PACK_TASKS, unpack_task, &P);
+        if (P.failed) rc = WM_NOMEM;
     }
-    uint64_t half = o->cigar ? (uint64_t)n_max * W * ns : 0;
-    size_t need = seq_bytes + 16 + ns * (8 + 8 + 4 + 4 + 4 + 8 + 8) + (size_t)(2 * half * 8) +
-                  (o->cigar ? 2 * cig_bytes : 0) + 16 * 256 + (1u << 20);
-    uint8_t *h_seq = (uint8_t *)malloc(seq_bytes + 16);
-    uint64_t *h_off = (uint64_t *)malloc(ns * sizeof *h_off);
-    uint64_t *h_cig = (uint64_t *)malloc(ns * sizeof *h_cig);
-    uint32_t *h_len = (uint32_t *)malloc(2 * ns * sizeof *h_len);
-    uint32_t *h_dist = (uint32_t *)malloc(ns * sizeof *h_dist);
-    uint64_t *h_out_off = (uint64_t *)malloc((ns + 1) * sizeof *h_out_off);
-    uint32_t *h_clen = (uint32_t *)malloc(ns * sizeof *h_clen);
-    char *h_text = NULL;
-    dev_arena_t ar = {NULL, 0, need};
-    wm_status rc = WM_OK;
-    cudaError_t e = cudaSuccess;
-    if (!h_seq || !h_off || !h_cig || !h_len || !h_dist || !h_out_off || !h_clen) {
-        rc = WM_NOMEM;
-        goto out;
-    }
-    {
-        uint64_t at = 0, cat = 0;
-        for (size_t k = 0; k < ns; k++) {
-            const wm_pair_t *p = &pairs[sel[k]];
-            h_off[k] = at;
-            h_cig[k] = cat;
-            h_len[2 * k] = (uint32_t)p->m;
-            h_len[2 * k + 1] = (uint32_t)p->n;
-            at += p->m + p->n;
-            cat += 2 * (p->m + p->n);
-        }
-        pack_t P = {pairs, sel, ns, h_off, h_seq, NULL, NULL, NULL, NULL, 0, o->cigar};
-        wm_pool_for(cx->pool, PACK_TASKS, pack_task, &P);
-    }
-    e = cudaMalloc((void **)&ar.base, need);
-    if (e != cudaSuccess) { rc = wm_cuda_fail(cx, e, "the pair kernel's buffers"); goto out; }
-    {
-        pairs_args_t a;
-        memset(&a, 0, sizeof a);
-        uint8_t *d_seq = (uint8_t *)take(&ar, seq_bytes + 16);
-        uint64_t *d_off = (uint64_t *)take(&ar, ns * 8);
-        uint32_t *d_len = (uint32_t *)take(&ar, ns * 8);
-        uint32_t *d_dist = (uint32_t *)take(&ar, ns * 4);
-        a.seq = d_seq;
-        a.off = d_off;
-        a.len = d_len;
-        a.n_slots = (uint32_t)ns;
-        a.limit = o->max_distance;
-        a.cigar = o->cigar;
-        a.n_max = n_max;
-        a.dist = d_dist;
-        uint64_t *d_cig = NULL, *d_out_off = NULL;
-        char *d_text = NULL;
-        void *d_tmp = NULL;
-        size_t tmp_bytes = 0;
-        if (o->cigar) {
-            a.hist = (uint64_t *)take(&ar, 2 * half * 8);
-            a.half = half;
-            a.slots = (char *)take(&ar, cig_bytes + 16);
-            d_cig = (uint64_t *)take(&ar, ns * 8);
-            a.cig_off = d_cig;
-            a.cig_start = (uint32_t *)take(&ar, ns * 4);
-            a.cig_len = (uint32_t *)take(&ar, ns * 4);
-            d_out_off = (uint64_t *)take(&ar, (ns + 1) * 8);
-            d_text = (char *)take(&ar, cig_bytes + 16);
-            cub::DeviceScan::ExclusiveSum(NULL, tmp_bytes, (const uint32_t *)a.cig_len,
-                                          d_out_off, (int)ns, st);
-            d_tmp = take(&ar, tmp_bytes);
-            if (!d_tmp) {          /* the arena was sized with a MiB to spare */
-                rc = WM_NOMEM;
-                goto free_dev;
-            }
-        }
-        e = cudaMemcpyAsync(d_seq, h_seq, seq_bytes, cudaMemcpyHostToDevice, st);
-        if (e == cudaSuccess) e = cudaMemcpyAsync(d_off, h_off, ns * 8, cudaMemcpyHostToDevice, st);
-        if (e == cudaSuccess) e = cudaMemcpyAsync(d_len, h_len, ns * 8, cudaMemcpyHostToDevice, st);
-        if (e == cudaSuccess && o->cigar)
-            e = cudaMemcpyAsync(d_cig, h_cig, ns * 8, cudaMemcpyHostToDevice, st);
-        if (e == cudaSuccess) {
-            pick_kernel(W, dna)<<<(unsigned)((ns + 127) / 128), 128, 0, st>>>(a);
-            e = cudaGetLastError();
-        }
-        if (e == cudaSuccess)
-            e = cudaMemcpyAsync(h_dist, d_dist, ns * 4, cudaMemcpyDeviceToHost, st);
-        if (e == cudaSuccess && o->cigar) {
-            e = cub::DeviceScan::ExclusiveSum(d_tmp, tmp_bytes, (const uint32_t *)a.cig_len,
-                                                  d_out_off, (int)ns, st);
-            if (e == cudaSuccess) {
-                k_gather<<<(unsigned)((ns + 127) / 128), 128, 0, st>>>(
-                    a.slots, d_cig, a.cig_start, a.cig_len, d_out_off, d_text, (uint32_t)ns);
-                e = cudaGetLastError();
-            }
-            if (e == cudaSuccess)
-                e = cudaMemcpyAsync(h_out_off, d_out_off, ns * 8, cudaMemcpyDeviceToHost, st);
-            if (e == cudaSuccess)
-                e = cudaMemcpyAsync(h_clen, a.cig_len, ns * 4, cudaMemcpyDeviceToHost, st);
-            if (e == cudaSuccess) e = cudaStreamSynchronize(st);
-            uint64_t total = 0;
-            if (e == cudaSuccess && ns) total = h_out_off[ns - 1] + h_clen[ns - 1];
-            if (e == cudaSuccess) {
-                h_text = (char *)malloc(total + 1);
-                if (!h_text) rc = WM_NOMEM;
-                else e = cudaMemcpyAsync(h_text, d_text, total, cudaMemcpyDeviceToHost, st);
-            }
-        }
-        if (e == cudaSuccess) e = cudaStreamSynchronize(st);
-        if (e != cudaSuccess && rc == WM_OK) rc = wm_cuda_fail(cx, e, "the pair kernel");
-        if (rc == WM_OK) {
-            pack_t P = {pairs, sel, ns, NULL, NULL, out, h_dist, h_text, h_out_off, 0, o->cigar};
-            P.clen = h_clen;
-            wm_pool_for(cx->pool, PACK_TASKS, unpack_task, &P);
-            if (P.failed) rc = WM_NOMEM;
-        }
-    free_dev:
-        cudaFree(ar.base);
-    }
-out:
-    free(h_seq);
-    free(h_off);
-    free(h_cig);
-    free(h_len);
-    free(h_dist);
-    free(h_out_off);
-    free(h_clen);
-    free(h_text);
+    host_free(&h);
     return rc;
 }
 

@@ -40,7 +40,6 @@ int wm_cu_plan_supported(const wm_pat_t *pat) {
     return pat->m <= 64 * (size_t)WM_CU_MAX_BLOCKS || pat->k <= WM_CU_FILTER_MAX_K;
 }
 
-extern "C" int wm_cuda_supports(const wm_pat_t *pat) { return wm_cu_plan_supported(db); }
 
 wm_status wm_cu_plan_make(wm_context_t *cx, const wm_pat_t *pat, wm_cu_plan_t *p) {
     memset(p, 0, sizeof *p);
