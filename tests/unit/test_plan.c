@@ -44,7 +44,7 @@ static unsigned long long n_checks, n_failed;
 typedef struct {
     const char *what;
     uint64_t n, from, to, halo, part;
-    int sized, has_halo, has_part;
+    int has_plan, sized, has_halo, has_part;
     uint64_t parts_or_size;
     const uint64_t *rs;
     size_t n_rec;
@@ -53,10 +53,12 @@ static case_t C;
 
 static void describe(void)
 {
-    fprintf(stderr, "  case: %s, text %" PRIu64 ", [from, to) = [%" PRIu64 ", %" PRIu64 "), ",
-            C.what, C.n, C.from, C.to);
-    fprintf(stderr, "%s %" PRIu64, C.sized ? "sized plan, size" : "even plan, parts",
-            C.parts_or_size);
+    fprintf(stderr, "  case: %s, text %" PRIu64, C.what, C.n);
+    if (C.has_plan)
+        fprintf(stderr, ", [from, to) = [%" PRIu64 ", %" PRIu64 "), ", C.from, C.to);
+    if (C.has_plan)
+        fprintf(stderr, "%s %" PRIu64, C.sized ? "sized plan, size" : "even plan, parts",
+                C.parts_or_size);
     if (C.has_part) fprintf(stderr, ", part %" PRIu64, C.part);
     if (C.has_halo) fprintf(stderr, ", halo %" PRIu64, C.halo);
     if (C.rs) {
@@ -397,6 +399,7 @@ static void sweep_small(void)
                     if (kk == 0 || kk > MAXPARTS) continue;
                     C.from = from;
                     C.to = to;
+                    C.has_plan = 1;
                     C.sized = sized;
                     C.parts_or_size = kk;
                     C.has_halo = C.has_part = 0;
@@ -476,6 +479,7 @@ static void check_large_pieces(uint64_t lo, uint64_t hi, const uint64_t *rs, siz
 static void check_large_plan(wm_plan_t p, int sized, uint64_t k, const uint64_t *rs,
                              size_t n_rec)
 {
+    C.has_plan = 1;
     C.sized = sized;
     C.parts_or_size = k;
     C.has_part = C.has_halo = 0;
