@@ -38,7 +38,9 @@ extern "C" {
 ** parts of `size` bytes, the last one shorter (wm_plan_sized). */
 typedef struct {
     uint64_t from, to;
-    uint64_t n;              /* parts; 0 when from == to                      */
+    uint64_t n;              /* parts: even, as asked (empty parts included);
+                                sized, ceil((to - from) / size), 0 when
+                                from == to                                    */
     uint64_t size;           /* sized plans: bytes per part; even: 0          */
 } wm_plan_t;
 
@@ -70,13 +72,16 @@ typedef struct {
     uint64_t own_to;         /*   are this piece's (own_to <= the record end) */
 } wm_piece_t;
 
-/* The record holding end e (rs[r] < e <= rs[r + 1]), for 0 < e <= rs[n_rec];
-** of several empty records at one offset, the last before e. */
+/* The record holding end e (rs[r] < e <= rs[r + 1]), for 0 < e <= rs[n_rec]:
+** the last record that starts before e, so never an empty one (an empty
+** record holds no end, wherever it lies). */
 size_t wm_plan_record_of_end(const uint64_t *rs, size_t n_rec, uint64_t e);
 
 /* Walk the pieces of part [lo, hi): start with *r = wm_plan_first_record(...)
 ** and call wm_plan_next_piece until it returns 0. Records that hold no end of
-** the part (empty ones, those before lo or after hi) yield no piece. */
+** the part (empty ones, those before lo or after hi) yield no piece.
+** wm_plan_first_record gives the first record that ends after lo (n_rec when
+** none does); pieces come in record order, and a part with lo == hi has none. */
 size_t wm_plan_first_record(const uint64_t *rs, size_t n_rec, uint64_t lo);
 int wm_plan_next_piece(const uint64_t *rs, size_t n_rec, uint64_t halo, uint64_t lo, uint64_t hi,
                        size_t *r, wm_piece_t *piece);

@@ -8,6 +8,7 @@
 ** (seqparse.h), so records, bytes and messages are the same.
 */
 #include "io/seqrange.h"
+#include "core/plan.h"
 #include "io/seqparse.h"
 
 #include <fcntl.h>
@@ -112,8 +113,10 @@ wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, u
         R->format = f[i] == '>' ? WM_FMT_FASTA : f[i] == '@' ? WM_FMT_FASTQ : WM_FMT_PLAIN;
         break;
     }
-    R->lo = (uint64_t)((unsigned __int128)R->size * part / n_parts);
-    R->hi = (uint64_t)((unsigned __int128)R->size * (part + 1) / n_parts);
+    /* The one planner's even cut, so that ranks split a file as GPU shards
+    ** split a text (the bytes here are file bytes, not yet sequence). */
+    wm_plan_t plan = wm_plan_even(0, R->size, n_parts);
+    wm_plan_part(&plan, part, &R->lo, &R->hi);
     switch (R->format) {
     case WM_FMT_PLAIN:
         R->guess = R->lo;
