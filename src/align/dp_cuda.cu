@@ -209,8 +209,7 @@ wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *
         goto out;
     }
     if (smem) {
-        e = cudaFuncSetAttribute(k_global_dp<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)ebytes);
+        e = wm_cu_allow_smem((const void *)k_global_dp<true>, ebytes);
         if (e == cudaSuccess) {
             k_global_dp<true><<<1, threads, ebytes, s>>>(d_codes, d_codes + p, (uint32_t)p, q,
                                                          aq->n_codes, NULL, stride, limit, d_out);

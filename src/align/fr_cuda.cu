@@ -541,8 +541,7 @@ wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *
     j.tab_entries = smem_tab ? (uint32_t)tab->entries : 0;
     size_t smem = smem_tab ? (size_t)tab->entries * sizeof(uint16_t) : 0;
     if (smem_tab)
-        WM_CU(cx, cudaFuncSetAttribute((const void *)kern,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        WM_CU(cx, wm_cu_allow_smem((const void *)kern, smem));
     unsigned grid = 0;
     st = fr_warps(cx, kern, smem, &j, &grid);
     if (st == WM_OK) st = fr_run(cx, aq, y, &j, kern, smem, grid, t, d);

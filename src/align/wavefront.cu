@@ -76,8 +76,7 @@ uint64_t wm_cu_wavefront_resident_chunks(const wm_cu_aplan_t *p) {
     size_t smem;
     unsigned threads = wavefront_threads(p, &smem);
     int per_block = 0;
-    if (cudaFuncSetAttribute(k_wavefront, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
-            cudaSuccess ||
+    if (wm_cu_allow_smem((const void *)k_wavefront, smem) != cudaSuccess ||
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_block, k_wavefront, (int)threads, smem) !=
             cudaSuccess ||
         per_block < 1)
@@ -90,8 +89,7 @@ cudaError_t wm_cu_wavefront_launch(const wm_cu_aplan_t *p, const wm_cu_ajob_t *j
     size_t smem;
     unsigned threads = wavefront_threads(p, &smem);
     uint32_t stride = (uint32_t)(smem / (3 * sizeof(uint32_t)));
-    cudaError_t err = cudaFuncSetAttribute(k_wavefront, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           (int)smem);
+    cudaError_t err = wm_cu_allow_smem((const void *)k_wavefront, smem);
     if (err != cudaSuccess) return err;
     k_wavefront<<<(unsigned)j->n_chunks, threads, smem, s>>>(p->d_qcode, p->d_code, p->n_codes,
                                                                p->m, stride, *j, *o);

@@ -26,6 +26,13 @@
 
 wm_status wm_cuda_fail(wm_context_t *cx, cudaError_t e, const char *what);
 
+/* Let `kernel` take `bytes` of dynamic shared memory on the current device.
+** The limit is a property of the function on that device, shared by every
+** context of the process: two contexts on one GPU (--gpus 0,0) would race
+** if each set its own value (one lowering it under the other's launch), so
+** it is only ever raised, under a lock. */
+cudaError_t wm_cu_allow_smem(const void *kernel, size_t bytes);
+
 /* Where a kernel writes its hits. key = (global end << 1) | strand. When more
 ** than cap hits are found, *count still counts them all: the caller grows the
 ** buffers and runs the batch again. */

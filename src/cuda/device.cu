@@ -3,6 +3,7 @@
 ** device, its streams), buffers that grow, and CUDA errors turned into
 ** statuses and words.
 */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,4 +120,34 @@ void wm_cu_host_release(wm_cu_buf_t *b) {
     cudaFreeHost(b->p);
     b->p = NULL;
     b->cap = 0;
+}
+
+/* ---- dynamic shared memory limits ---------------------------------------------- */
+
+typedef struct {
+    const void *kernel;
+    int device;
+    size_t bytes;
+} smem_limit_t;
+
+static pthread_mutex_t smem_mu = PTHREAD_MUTEX_INITIALIZER;
+static smem_limit_t smem_set[512];
+static int smem_n;
+
+cudaError_t wm_cu_allow_smem(const void *kernel, size_t bytes) {
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return e;
+    pthread_mutex_lock(&smem_mu);
+    smem_limit_t *hit = NULL;
+    for (int i = 0; i < smem_n && !hit; i++)
+        if (smem_set[i].kernel == kernel && smem_set[i].device == dev) hit = &smem_set[i];
+    if (!hit || hit->bytes < bytes) {
+        e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+        if (e == cudaSuccess && hit) hit->bytes = bytes;
+        else if (e == cudaSuccess && smem_n < (int)(sizeof smem_set / sizeof *smem_set))
+            smem_set[smem_n++] = (smem_limit_t){kernel, dev, bytes};
+    }
+    pthread_mutex_unlock(&smem_mu);
+    return e;
 }

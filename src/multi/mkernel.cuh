@@ -27,6 +27,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "cuda/cuda_common.cuh"
 #include "multi/mset.h"
 
 enum { WM_MM_COUNT = 0, WM_MM_WRITE = 1, WM_MM_TOTAL = 2, WM_MM_UID = 3 };
@@ -238,8 +239,7 @@ static cudaError_t wm_cu_mlaunch(const Scanner &sc, int mode, const wm_cu_mtext_
     if (e != cudaSuccess) return e;
 #define WM_MLAUNCH(M)                                                                        \
     do {                                                                                     \
-        e = cudaFuncSetAttribute(wm_cu_mkernel<Scanner, M, THREADS>,                         \
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);   \
+        e = wm_cu_allow_smem((const void *)wm_cu_mkernel<Scanner, M, THREADS>, smem);       \
         if (e == cudaSuccess)                                                                \
             e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, wm_cu_mkernel<Scanner, M, THREADS>, \
                                                               THREADS, smem);                \

@@ -51,7 +51,7 @@ template <typename K>
 static inline cudaError_t segment_grid(K kernel, int threads, size_t smem, int sm_count,
                                        uint64_t n_segments, unsigned *blocks) {
     if (smem > 48 * 1024) {
-        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        cudaError_t e = wm_cu_allow_smem((const void *)kernel, smem);
         if (e != cudaSuccess) return e;
     }
     int per_sm = 0;

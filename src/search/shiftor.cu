@@ -135,7 +135,7 @@ static cudaError_t launch(const wm_cu_plan_t *p, const wm_cu_text_t *t, const wm
                           int sm_count, cudaStream_t s) {
     const int threads = 512;
     size_t smem = 256 * 256;
-    cudaError_t e = cudaFuncSetAttribute(k_shiftor<NS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    cudaError_t e = wm_cu_allow_smem((const void *)k_shiftor<NS>, smem);
     if (e != cudaSuccess) return e;
     int per_sm = 0;
     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_shiftor<NS>, threads, smem);
