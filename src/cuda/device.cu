@@ -90,24 +90,25 @@ extern "C" void wm_cuda_context_free(wm_context_t *cx) {
 
 /* ---- buffers that grow ------------------------------------------------------- */
 
-wm_status wm_cu_dev_reserve(wm_context_t *cx, wm_cu_buf_t *b, size_t bytes) {
+/* Grow b to hold bytes: device memory, or pinned host memory. */
+static wm_status reserve(wm_context_t *cx, wm_cu_buf_t *b, size_t bytes, int pinned) {
     if (b->cap >= bytes && b->p) return WM_OK;
-    cudaFree(b->p);
+    if (pinned) cudaFreeHost(b->p);
+    else cudaFree(b->p);
     b->p = NULL;
     b->cap = 0;
-    WM_CU(cx, cudaMalloc(&b->p, bytes ? bytes : 16));
+    size_t n = bytes ? bytes : 16;
+    WM_CU(cx, pinned ? cudaMallocHost(&b->p, n) : cudaMalloc(&b->p, n));
     b->cap = bytes;
     return WM_OK;
 }
 
+wm_status wm_cu_dev_reserve(wm_context_t *cx, wm_cu_buf_t *b, size_t bytes) {
+    return reserve(cx, b, bytes, 0);
+}
+
 wm_status wm_cu_host_reserve(wm_context_t *cx, wm_cu_buf_t *b, size_t bytes) {
-    if (b->cap >= bytes && b->p) return WM_OK;
-    cudaFreeHost(b->p);
-    b->p = NULL;
-    b->cap = 0;
-    WM_CU(cx, cudaMallocHost(&b->p, bytes ? bytes : 16));
-    b->cap = bytes;
-    return WM_OK;
+    return reserve(cx, b, bytes, 1);
 }
 
 void wm_cu_dev_release(wm_cu_buf_t *b) {

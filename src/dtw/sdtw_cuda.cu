@@ -400,9 +400,10 @@ static kernel_fn kernel_of(int R, bool sq, bool track) {
     return sq ? kernel_r<false, true>(R) : kernel_r<false, false>(R);
 }
 
-static cudaError_t launch_any(const sd_args_t &A, int R, bool sq, bool track, int count) {
+static cudaError_t launch_any(const sd_args_t &A, int R, bool sq, bool track, int count,
+                              cudaStream_t s) {
     dim3 grid((count + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK), block(WARPS_PER_BLOCK * 32);
-    kernel_of(R, sq, track)<<<grid, block>>>(A);
+    kernel_of(R, sq, track)<<<grid, block, 0, s>>>(A);
     return cudaGetLastError();
 }
 
@@ -626,18 +627,20 @@ static sd_args_t stripe_args(const run_shape_t *r, const wm_sdtw_job_t *j, const
 ** border of p-1 until no border moves. */
 static wm_status fixup_rounds(wm_context_t *cx, const run_shape_t *r, const dev_bufs_t *d,
                               host_bufs_t *h, sd_args_t A, int R, int ngp, int np) {
+    const cudaStream_t S = cx->cuda->stream[0];   /* every launch and copy of a run */
     int nd = 0;
     for (int g = 0; g < ngp; g++)
         if (g % np) h->dirty[nd++] = g;
     A.emode = 1;
     while (nd > 0) {
-        WM_CU(cx, cudaMemcpy(d->dirty, h->dirty, nd * sizeof(int), cudaMemcpyHostToDevice));
+        WM_CU(cx, cudaMemcpyAsync(d->dirty, h->dirty, nd * sizeof(int), cudaMemcpyHostToDevice, S));
         A.nd = nd;
-        WM_CU(cx, launch_any(A, R, r->sq, r->track, nd));
-        commit_kernel<<<nd, 128>>>(d->dirty, d->changed, nd, 32 * R, d->right_v, d->rnext_v,
+        WM_CU(cx, launch_any(A, R, r->sq, r->track, nd, S));
+        commit_kernel<<<nd, 128, 0, S>>>(d->dirty, d->changed, nd, 32 * R, d->right_v, d->rnext_v,
                                    r->track ? d->right_s : NULL, d->rnext_s);
         WM_CU(cx, cudaGetLastError());
-        WM_CU(cx, cudaMemcpy(h->changed, d->changed, nd * sizeof(int), cudaMemcpyDeviceToHost));
+        WM_CU(cx, cudaMemcpyAsync(h->changed, d->changed, nd * sizeof(int), cudaMemcpyDeviceToHost, S));
+        WM_CU(cx, cudaStreamSynchronize(S));
         int next = 0;
         for (int k = 0; k < nd; k++) {
             int g = h->dirty[k];
@@ -655,40 +658,42 @@ static wm_status fixup_rounds(wm_context_t *cx, const run_shape_t *r, const dev_
 static wm_status run_stripe(wm_context_t *cx, const run_shape_t *r, const wm_sdtw_job_t *j,
                             const dev_bufs_t *d, host_bufs_t *h, int s, uint64_t base, uint64_t cn,
                             int np, const run_out_t *out) {
+    const cudaStream_t S = cx->cuda->stream[0];   /* every launch and copy of a run */
     const int timing = cx->tuning.timing;
     const size_t i0 = (size_t)s * r->SR;
     const int nq = r->nq, ngp = nq * np;
     const bool last = s == r->S - 1;
     for (int q = 0; q < nq; q++) h->rows[q] = (int)(j[q].m - i0 < r->SR ? j[q].m - i0 : r->SR);
     const int R = rows_per_lane(nq > 1 ? (int)(r->m < r->SR ? r->m : r->SR) : h->rows[0]);
-    WM_CU(cx, cudaMemcpy(d->qrows, h->rows, (size_t)nq * sizeof(int), cudaMemcpyHostToDevice));
+    WM_CU(cx, cudaMemcpyAsync(d->qrows, h->rows, (size_t)nq * sizeof(int), cudaMemcpyHostToDevice, S));
     sd_args_t A = stripe_args(r, j, d, h, s, base, cn, np);
-    WM_CU(cx, cudaMemset(d->upto, 0, (size_t)ngp * sizeof(uint64_t)));
+    WM_CU(cx, cudaMemsetAsync(d->upto, 0, (size_t)ngp * sizeof(uint64_t), S));
     double tc = 0;
-    if (timing) { cudaDeviceSynchronize(); tc = wm_now(); }
-    WM_CU(cx, launch_any(A, R, r->sq, r->track, ngp));
-    if (timing) { cudaDeviceSynchronize(); cx->stats.dtw_gpu_pass_s += wm_now() - tc; tc = wm_now(); }
+    if (timing) { cudaStreamSynchronize(S); tc = wm_now(); }
+    WM_CU(cx, launch_any(A, R, r->sq, r->track, ngp, S));
+    if (timing) { cudaStreamSynchronize(S); cx->stats.dtw_gpu_pass_s += wm_now() - tc; tc = wm_now(); }
     wm_status st = fixup_rounds(cx, r, d, h, A, R, ngp, np);
     if (st != WM_OK) return st;
     if (timing) cx->stats.dtw_gpu_fixup_s += wm_now() - tc;
     /* each query's rows at the chunk's last column: the next chunk's left */
     const size_t lr = (size_t)32 * R;
-    WM_CU(cx, cudaMemcpy2D(d->left_v + i0, r->qstride * sizeof(double), d->right_v + (size_t)(np - 1) * lr,
-                           (size_t)np * lr * sizeof(double), lr * sizeof(double), nq,
-                           cudaMemcpyDeviceToDevice));
+    WM_CU(cx, cudaMemcpy2DAsync(d->left_v + i0, r->qstride * sizeof(double), d->right_v + (size_t)(np - 1) * lr,
+                                (size_t)np * lr * sizeof(double), lr * sizeof(double), nq,
+                                cudaMemcpyDeviceToDevice, S));
     if (r->track)
-        WM_CU(cx, cudaMemcpy2D(d->left_s + i0, r->qstride * sizeof(uint64_t),
+        WM_CU(cx, cudaMemcpy2DAsync(d->left_s + i0, r->qstride * sizeof(uint64_t),
                                d->right_s + (size_t)(np - 1) * lr, (size_t)np * lr * sizeof(uint64_t),
-                               lr * sizeof(uint64_t), nq, cudaMemcpyDeviceToDevice));
+                               lr * sizeof(uint64_t), nq, cudaMemcpyDeviceToDevice, S));
     if (last && r->want == WANT_BEST) {
-        WM_CU(cx, cudaMemcpy(h->pbest_v, d->pbest_v, ngp * sizeof(double), cudaMemcpyDeviceToHost));
-        WM_CU(cx, cudaMemcpy(h->pbest_e, d->pbest_e, ngp * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+        WM_CU(cx, cudaMemcpyAsync(h->pbest_v, d->pbest_v, ngp * sizeof(double), cudaMemcpyDeviceToHost, S));
+        WM_CU(cx, cudaMemcpyAsync(h->pbest_e, d->pbest_e, ngp * sizeof(uint64_t), cudaMemcpyDeviceToHost, S));
+        WM_CU(cx, cudaStreamSynchronize(S));
         for (int g = 0; g < ngp; g++) wm_sdtw_best_offer(&out->best[g / np], h->pbest_v[g], h->pbest_e[g], 0);
     }
     if (last && r->want == WANT_ROW) {
-        WM_CU(cx, cudaMemcpy(out->row_v + base, d->fin_v, cn * sizeof(double), cudaMemcpyDeviceToHost));
+        WM_CU(cx, cudaMemcpyAsync(out->row_v + base, d->fin_v, cn * sizeof(double), cudaMemcpyDeviceToHost, S));
         if (r->track)
-            WM_CU(cx, cudaMemcpy(out->row_s + base, d->fin_s, cn * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+            WM_CU(cx, cudaMemcpyAsync(out->row_s + base, d->fin_s, cn * sizeof(uint64_t), cudaMemcpyDeviceToHost, S));
     }
     return WM_OK;
 }
@@ -696,6 +701,7 @@ static wm_status run_stripe(wm_context_t *cx, const run_shape_t *r, const wm_sdt
 /* Every chunk of the series through every stripe. */
 static wm_status run_chunks(wm_context_t *cx, const run_shape_t *r, const wm_sdtw_job_t *j,
                             const dev_bufs_t *d, host_bufs_t *h, const run_out_t *out) {
+    const cudaStream_t S = cx->cuda->stream[0];   /* every launch and copy of a run */
     wm_plan_t chunks = wm_plan_sized(0, r->n, r->chunk);
     for (uint64_t c = 0; c < chunks.n; c++) {
         uint64_t base, end;
@@ -703,15 +709,16 @@ static wm_status run_chunks(wm_context_t *cx, const run_shape_t *r, const wm_sdt
         const uint64_t cn = end - base;
         const int np = (int)((cn + r->plen - 1) / r->plen);
         double tc = cx->tuning.timing ? wm_now() : 0;
-        WM_CU(cx, cudaMemcpy(d->y, j->y + base, cn * sizeof(double), cudaMemcpyHostToDevice));
+        WM_CU(cx, cudaMemcpyAsync(d->y, j->y + base, cn * sizeof(double), cudaMemcpyHostToDevice, S));
         if (cx->tuning.timing) cx->stats.dtw_gpu_h2d_s += wm_now() - tc;
         for (int s = 0; s < r->S; s++) {
             wm_status st = run_stripe(cx, r, j, d, h, s, base, cn, np, out);
             if (st != WM_OK) return st;
         }
-        WM_CU(cx, cudaMemcpy(h->left_v, d->left_v, r->xall * sizeof(double), cudaMemcpyDeviceToHost));
+        WM_CU(cx, cudaMemcpyAsync(h->left_v, d->left_v, r->xall * sizeof(double), cudaMemcpyDeviceToHost, S));
         if (r->track)
-            WM_CU(cx, cudaMemcpy(h->left_s, d->left_s, r->xall * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+            WM_CU(cx, cudaMemcpyAsync(h->left_s, d->left_s, r->xall * sizeof(uint64_t), cudaMemcpyDeviceToHost, S));
+        WM_CU(cx, cudaStreamSynchronize(S));     /* the host reads the borders next */
     }
     return WM_OK;
 }
@@ -735,6 +742,7 @@ static int pin_series(const wm_context_t *cx, const wm_sdtw_job_t *j) {
 static wm_status sdtw_cuda_run(wm_context_t *cx, const wm_sdtw_job_t *j, int nq, int want,
                                const run_out_t *out, double *corner, uint64_t *corner_s = NULL,
                                int one_piece = 0) {
+    const cudaStream_t S = cx->cuda->stream[0];   /* every launch and copy of a run */
     const double t0 = wm_now();
     run_shape_t r;
     shape_run(cx, j, nq, want, one_piece, &r);
@@ -744,14 +752,17 @@ static wm_status sdtw_cuda_run(wm_context_t *cx, const wm_sdtw_job_t *j, int nq,
     if (st == WM_OK) st = reserve_dev(cx, &r, &d);
     int registered = st == WM_OK ? pin_series(cx, j) : 0;
     cudaError_t e = cudaSuccess;
-    if (st == WM_OK && r.track) e = cudaMemcpy(d.left_s, h.left_s, r.xall * sizeof(uint64_t), cudaMemcpyHostToDevice);
-    if (e == cudaSuccess && st == WM_OK) e = cudaMemcpy(d.left_v, h.left_v, r.xall * sizeof(double), cudaMemcpyHostToDevice);
-    if (e == cudaSuccess && st == WM_OK) e = cudaMemcpy(d.x, h.x, r.xall * sizeof(double), cudaMemcpyHostToDevice);
+    if (st == WM_OK && r.track) e = cudaMemcpyAsync(d.left_s, h.left_s, r.xall * sizeof(uint64_t), cudaMemcpyHostToDevice, S);
+    if (e == cudaSuccess && st == WM_OK) e = cudaMemcpyAsync(d.left_v, h.left_v, r.xall * sizeof(double), cudaMemcpyHostToDevice, S);
+    if (e == cudaSuccess && st == WM_OK) e = cudaMemcpyAsync(d.x, h.x, r.xall * sizeof(double), cudaMemcpyHostToDevice, S);
+    if (e == cudaSuccess && st == WM_OK) e = cudaStreamSynchronize(S);
     if (e != cudaSuccess) st = wm_cuda_fail(cx, e, "uploading the queries");
     if (cx->tuning.timing) cx->stats.dtw_gpu_setup_s += wm_now() - t0;
     if (st == WM_OK && out->best)
         for (int q = 0; q < nq; q++) wm_sdtw_best_init(&out->best[q]);
     if (st == WM_OK) st = run_chunks(cx, &r, j, &d, &h, out);
+    if (st == WM_OK && (e = cudaStreamSynchronize(S)) != cudaSuccess)   /* the rows copied out */
+        st = wm_cuda_fail(cx, e, "the DTW run");
     if (st == WM_OK && want == WANT_CORNER) {
         *corner = h.left_v[r.m - 1];
         if (corner_s) *corner_s = h.left_s[r.m - 1];
