@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 
 /* The last message, kept for the MPI job's agreement on failures: ranks
 ** other than 0 print nothing themselves (every rank meets the same option

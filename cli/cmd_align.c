@@ -22,7 +22,7 @@
 #include "warpmatch.h"
 #include "io/print.h"
 #include "io/seqrange.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 #include "cli.h"
 #include "alignio.h"
 #include "pairtsv.h"

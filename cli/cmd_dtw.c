@@ -21,7 +21,7 @@
 
 #include "warpmatch.h"
 #include "cli.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 #include "dtwio.h"
 
 /* Same order as wm_dtw_mode_t and wm_dtw_cost_t. */

@@ -24,7 +24,7 @@
 #include "warpmatch.h"
 #include "io/seqfile.h"
 #include "io/seqrange.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 #include "io/print.h"
 #include "cli.h"
 #include "patfile.h"

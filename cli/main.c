@@ -12,7 +12,7 @@
 
 #include "warpmatch.h"
 #include "cli.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 
 static void print_usage(FILE *f) {
     fprintf(f,
