@@ -20,11 +20,11 @@
 #include <unistd.h>
 
 #include "warpmatch.h"
-#include "io/print.h"
 #include "io/seqrange.h"
 #include "mpi/dist.h"
 #include "cli.h"
 #include "alignio.h"
+#include "out.h"
 #include "pairtsv.h"
 
 typedef enum { ALPHA_AUTO = 0, ALPHA_DNA = 1, ALPHA_TEXT = 2 } alpha_choice_t;
@@ -294,47 +294,9 @@ typedef struct {
     int write_failed, write_errno;   /* a write failed, with this errno        */
 } run_t;
 
-static void put_u64(FILE *f, uint64_t v) {
-    char b[24], *p = b + sizeof b;
-    do *--p = (char)('0' + v % 10); while (v /= 10);
-    fwrite(p, 1, (size_t)(b + sizeof b - p), f);
-}
-
 static void print_alignment(run_t *r, const char *qname, const char *tname,
                             const wm_alignment_t *al) {
-    /* A CIGAR was asked for; NULL should never show. "" is the empty
-    ** alignment (global mode, both sequences empty): * in TSV, as in SAM. */
-    const char *cigar = al->cigar != NULL ? al->cigar : "*";
-    if (r->a->json) {
-        fputs("{\"query\":", r->out);
-        wm_print_json_string(r->out, qname, strlen(qname));
-        fputs(",\"target\":", r->out);
-        wm_print_json_string(r->out, tname, strlen(tname));
-        fprintf(r->out, ",\"distance\":%llu,\"start\":%llu,\"end\":%llu",
-                (unsigned long long)al->distance, (unsigned long long)al->start,
-                (unsigned long long)al->end);
-        if (r->o.cigar) {
-            fputs(",\"cigar\":", r->out);
-            wm_print_json_string(r->out, cigar, strlen(cigar));
-        }
-        fputs("}\n", r->out);
-    } else {
-        /* by hand: a million short pairs make fprintf the slowest part */
-        fputs(qname, r->out);
-        putc('\t', r->out);
-        fputs(tname, r->out);
-        putc('\t', r->out);
-        put_u64(r->out, al->distance);
-        putc('\t', r->out);
-        put_u64(r->out, al->start);
-        putc('\t', r->out);
-        put_u64(r->out, al->end);
-        if (r->o.cigar) {
-            putc('\t', r->out);
-            fputs(cigar[0] ? cigar : "*", r->out);
-        }
-        putc('\n', r->out);
-    }
+    wm_out_align(r->out, r->a->json, r->o.cigar, qname, tname, al);
     r->n_printed++;
 }
 

@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "mpi/dist.h"
 #include "dtwio.h"
+#include "out.h"
 
 /* Same order as wm_dtw_mode_t and wm_dtw_cost_t. */
 static const char *const mode_words[] = { "subsequence", "global", "ucr", NULL };
@@ -550,11 +551,9 @@ int wm_cmd_dtw(int argc, char **argv) {
         FILE *out = wm_dist.active ? open_memstream(&mem, &mem_len) : stdout;
         if (out == NULL)
             wm_dist_abort(WM_EXIT_ERROR);
-        char buf[32];
         for (size_t i = lo; i < hi && !ferror(out); i++) {
-            const char *label = wm_cli_dtw_query_label(&r.q, i, buf, sizeof buf);
             for (size_t k = 0; k < r.res[i].n; k++)
-                wm_cli_dtw_put_match(out, label, &r.res[i].a[k], a.o.path);
+                wm_out_dtw_match(out, 0, r.q.a[i].name, i, &r.res[i].a[k], a.o.path);
             n_printed += r.res[i].n;
         }
         if (out != stdout) {

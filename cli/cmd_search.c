@@ -25,8 +25,8 @@
 #include "io/seqfile.h"
 #include "io/seqrange.h"
 #include "mpi/dist.h"
-#include "io/print.h"
 #include "cli.h"
+#include "out.h"
 #include "patfile.h"
 
 typedef enum { OUT_TSV = 0, OUT_BED = 1, OUT_JSON = 2 } out_format_t;
@@ -290,15 +290,15 @@ static const char *record_name(const wm_seqfile_t *sf, uint64_t r) {
 static void print_match(sink_t *s, const wm_match_t *m) {
     switch (s->a->format) {
     case OUT_TSV:
-        wm_print_tsv(s->out, s->source, record_name(s->sf, m->record), m);
+        wm_out_search_tsv(s->out, s->source, record_name(s->sf, m->record), m);
         break;
     case OUT_BED:
-        wm_print_bed(s->out,
+        wm_out_search_bed(s->out,
                      s->sf->format == WM_FMT_PLAIN ? s->source : record_name(s->sf, m->record),
                      s->a->bed_name, m);
         break;
     case OUT_JSON:
-        wm_print_json_match(s->out, s->source, record_name(s->sf, m->record), m);
+        wm_out_search_json_match(s->out, s->source, record_name(s->sf, m->record), m);
         break;
     }
 }
@@ -309,20 +309,20 @@ static void print_set_match(sink_t *s, const wm_match_t *m) {
     const char *name = a->set.name != NULL ? a->set.name[m->pattern] : NULL;
     switch (a->format) {
     case OUT_TSV:
-        wm_print_tsv_set(s->out, s->source, record_name(s->sf, m->record), m, name,
+        wm_out_search_tsv_set(s->out, s->source, record_name(s->sf, m->record), m, name,
                          a->o.revcomp);
         break;
     case OUT_BED: {
         char num[24], bed_name[WM_BED_NAME_MAX + 1];
         const char *label = pattern_label(a, m->pattern, num);
-        wm_print_bed_name(bed_name, (const uint8_t *)label, strlen(label));
-        wm_print_bed(s->out,
+        wm_out_bed_name(bed_name, (const uint8_t *)label, strlen(label));
+        wm_out_search_bed(s->out,
                      s->sf->format == WM_FMT_PLAIN ? s->source : record_name(s->sf, m->record),
                      bed_name, m);       /* errors is 0: the BED score */
         break;
     }
     case OUT_JSON:
-        wm_print_json_match_set(s->out, s->source, record_name(s->sf, m->record), m, name);
+        wm_out_search_json_match_set(s->out, s->source, record_name(s->sf, m->record), m, name);
         break;
     }
 }
@@ -411,7 +411,7 @@ static wm_status count_per_pattern(run_t *r, const wm_db_t *db, const wm_seqfile
         uint64_t c = r->per_pattern[i];
         sum += c;
         if (c > 0 || r->a->all_patterns)
-            wm_print_count(r->out, path, pattern_label(r->a, (uint32_t)i, num), c);
+            wm_out_count(r->out, path, pattern_label(r->a, (uint32_t)i, num), c);
     }
     *total = sum;
     return WM_OK;
@@ -459,7 +459,7 @@ static void search_file(run_t *r, const char *path) {
     r->n_bytes += sf.text.len;
     r->pg.t_file = wm_cli_now();
     if (a->format == OUT_JSON && !a->count && !a->quiet)
-        wm_print_json_begin(r->out, path);
+        wm_out_search_json_begin(r->out, path);
 
     if (a->per_pattern && !a->quiet) {
         st = count_per_pattern(r, db, &sf, path, &s.n);
@@ -468,7 +468,7 @@ static void search_file(run_t *r, const char *path) {
         st = wm_count(r->cx, db, &sf.text, &n);
         s.n = n;
         if (st == WM_OK)
-            wm_print_count(r->out, path, NULL, n);
+            wm_out_count(r->out, path, NULL, n);
     } else {
         if (a->count && a->by_record && !a->quiet) {
             size_t n_rec = sf.text.n_rec > 0 ? sf.text.n_rec : 1;
@@ -486,7 +486,7 @@ static void search_file(run_t *r, const char *path) {
         if (st == WM_OK && s.per_record != NULL) {
             size_t n_rec = sf.text.n_rec;
             for (size_t i = 0; i < n_rec; ++i)
-                wm_print_count(r->out, path, record_name(&sf, i), s.per_record[i]);
+                wm_out_count(r->out, path, record_name(&sf, i), s.per_record[i]);
         }
         free(s.per_record);
     }
@@ -496,7 +496,7 @@ static void search_file(run_t *r, const char *path) {
         r->any_error = 1;
     }
     if (a->format == OUT_JSON && !a->count && !a->quiet)
-        wm_print_json_end(r->out, path, s.n);
+        wm_out_search_json_end(r->out, path, s.n);
 
     r->n_matches += s.n;
     if (s.n > 0)
@@ -574,7 +574,7 @@ static void print_by_record_dist(run_t *r, const char *path, const wm_range_t *R
     }
     free(all);
     for (size_t i = first_own; i < n; ++i)
-        wm_print_count(out, path, R->names[i], per_record[i] + (i + 1 == n ? tail : 0));
+        wm_out_count(out, path, R->names[i], per_record[i] + (i + 1 == n ? tail : 0));
     (void)r;
 }
 
@@ -697,12 +697,12 @@ static void search_file_dist(run_t *r, const char *path) {
                 uint64_t c = r->per_pattern[i];
                 n_total += c;
                 if (wm_dist.rank == 0 && (c > 0 || a->all_patterns))
-                    wm_print_count(out, path, pattern_label(a, (uint32_t)i, num), c);
+                    wm_out_count(out, path, pattern_label(a, (uint32_t)i, num), c);
             }
         } else {
             n_total = wm_dist_sum(local_n);
             if (a->count && !a->by_record && !a->quiet && wm_dist.rank == 0)
-                wm_print_count(out, path, NULL, n_total);
+                wm_out_count(out, path, NULL, n_total);
             if (d.s.per_record != NULL)
                 print_by_record_dist(r, path, &R, d.s.per_record, out);
         }
@@ -714,13 +714,13 @@ static void search_file_dist(run_t *r, const char *path) {
     if (mem != NULL || out != r->rank_out) {
         fclose(out);
         if (json && wm_dist.rank == 0 && !failed)
-            wm_print_json_begin(r->out, path);
+            wm_out_search_json_begin(r->out, path);
         if (wm_dist_write_ordered(mem, mem_len, r->out) < 0 && !r->write_failed) {
             r->write_failed = 1;
             r->write_errno = errno;
         }
         if (json && wm_dist.rank == 0 && !failed)
-            wm_print_json_end(r->out, path, n_total);
+            wm_out_search_json_end(r->out, path, n_total);
         free(mem);
     } else if (ferror(out) && !r->write_failed) {
         r->write_failed = 1;
@@ -883,7 +883,7 @@ static int parse_args(int argc, char **argv, search_args_t *a, int *first_arg) {
     a->pattern = (const uint8_t *)pattern;
     a->m = strlen(pattern);
     a->iupac = wm_cli_is_iupac(a->pattern, a->m);
-    wm_print_bed_name(a->bed_name, a->pattern, a->m);
+    wm_out_bed_name(a->bed_name, a->pattern, a->m);
     return 0;
 }
 
@@ -1182,7 +1182,7 @@ int wm_cmd_search(int argc, char **argv) {
         }
     }
     if (a.format == OUT_JSON && !a.count && !a.quiet && !r.fatal && !r.write_failed)
-        wm_print_json_summary(r.out, r.n_matches, r.n_sources, r.n_bytes);
+        wm_out_search_json_summary(r.out, r.n_matches, r.n_sources, r.n_bytes);
 
     wm_db_free(r.db[0]);
     wm_db_free(r.db[1]);
