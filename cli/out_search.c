@@ -1,15 +1,17 @@
 /*
-** out_search.c -- the lines `warpmatch search` prints (out.h): TSV, BED6,
-** count lines and JSON Lines, one match at a time.
+** out_search.c -- the lines `warpmatch search` prints (out.h, search.h):
+** TSV, BED6, count lines and JSON Lines, one match at a time, and the
+** choice among them for a match of the command.
 **
 ** Lines are built in a small buffer with wm_out_put_u64 and written with
 ** fputs/fwrite: printing millions of matches should cost little next to
 ** finding them. Output is byte-identical for a given match list, so the same
 ** search on every backend prints the same bytes.
 */
+#include <stdio.h>
 #include <string.h>
 
-#include "out.h"
+#include "search.h"
 
 /* Append a string literal at p and move p past it. */
 #define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) += sizeof(lit) - 1)
@@ -177,4 +179,68 @@ void wm_out_search_json_summary(FILE *out, uint64_t n_matches, uint64_t n_source
     p = wm_out_put_u64(p, n_bytes);
     PUT_LIT(p, "}\n");
     fwrite(buf, 1, (size_t)(p - buf), out);
+}
+
+/* ---- a match of the search command ------------------------------------ */
+
+const char *wm_cli_search_pattern_label(const wm_cli_search_args_t *a, uint32_t i, char *buf) {
+    if (a->is_set && a->set.name != NULL && a->set.name[i] != NULL)
+        return a->set.name[i];
+    snprintf(buf, 24, "%llu", (unsigned long long)i + 1);
+    return buf;
+}
+
+const char *wm_cli_search_record_name(const wm_seqfile_t *sf, uint64_t r) {
+    if (sf->names == NULL || r >= sf->text.n_rec || sf->names[r] == NULL)
+        return ".";
+    return sf->names[r];
+}
+
+/* The BED chrom of a match: a plain file's is its source. */
+static const char *bed_chrom(const wm_cli_search_sink_t *s, const char *record) {
+    return s->sf->format == WM_FMT_PLAIN ? s->source : record;
+}
+
+static void print_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
+    const char *record = wm_cli_search_record_name(s->sf, m->record);
+    switch (s->a->sh.format) {
+    case WM_OUT_TSV:
+        wm_out_search_tsv(s->out, s->source, record, m);
+        break;
+    case WM_OUT_BED:
+        wm_out_search_bed(s->out, bed_chrom(s, record), s->a->bed_name, m);
+        break;
+    case WM_OUT_JSON:
+        wm_out_search_json_match(s->out, s->source, record, m);
+        break;
+    }
+}
+
+/* A set's match: the pattern (number or FASTA name) where errors would be. */
+static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
+    const wm_cli_search_args_t *a = s->a;
+    const char *name = a->set.name != NULL ? a->set.name[m->pattern] : NULL;
+    const char *record = wm_cli_search_record_name(s->sf, m->record);
+    switch (a->sh.format) {
+    case WM_OUT_TSV:
+        wm_out_search_tsv_set(s->out, s->source, record, m, name, a->o.revcomp);
+        break;
+    case WM_OUT_BED: {
+        char num[24], bed_name[WM_BED_NAME_MAX + 1];
+        const char *label = wm_cli_search_pattern_label(a, m->pattern, num);
+        wm_out_bed_name(bed_name, (const uint8_t *)label, strlen(label));
+        wm_out_search_bed(s->out, bed_chrom(s, record), bed_name, m);   /* score: errors, 0 */
+        break;
+    }
+    case WM_OUT_JSON:
+        wm_out_search_json_match_set(s->out, s->source, record, m, name);
+        break;
+    }
+}
+
+void wm_cli_search_print(wm_cli_search_sink_t *s, const wm_match_t *m) {
+    if (s->a->is_set)
+        print_set_match(s, m);
+    else
+        print_match(s, m);
 }
