@@ -9,7 +9,8 @@
 ** (flags.c's wm_flag_notes) and then the default in brackets; the others
 ** follow, then the note's other lines. A line that starts with blanks is
 ** indented by them, and when its first word ends in ':' (a list such as
-** "  dna:  ...") its next lines hang under the text after that word.
+** "  dna:  ...") its next lines hang under the text after that word (or 4
+** columns in, after a word too long for that to read well).
 */
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,7 @@
 #include "cli.h"
 #include "flags.h"
 
-enum { HELP_COL = 24, WRAP_COL = 79 };
+enum { HELP_COL = 24, WRAP_COL = 79, MAX_HANG = 8 };
 
 /* ---- the commands ------------------------------------------------------------- */
 
@@ -258,7 +259,7 @@ static void put_wrapped(const char *line, size_t n, int col) {
         if (w > ind && line[w - 1] == ':') {
             while (w < n && line[w] == ' ')
                 ++w;
-            hang = w;
+            hang = w - ind <= MAX_HANG ? w : ind + 4;   /* a long word: a short step */
         }
     }
     printf("%*s", (int)ind, "");
