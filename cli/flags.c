@@ -126,8 +126,9 @@ const wm_flag_t wm_flags[] = {
       "abs; squared in ucr mode, as the UCR Suite",
       "the cost of matching samples x and y: abs |x - y| or squared (x - y)^2" },
     { WM_F_WINDOW, 0, "window", "R", WM_SEC_MATCH, D, NULL, "no band",
-      "Sakoe-Chiba band radius, global and ucr modes only: a whole number of "
-      "samples, or a fraction below 1 written with a '.' or an 'e' (0.1, 5e-2): "
+      "Sakoe-Chiba band radius, global and ucr modes\n"
+      "a whole number of samples, or a fraction below 1 written with a '.' or an "
+      "'e' (0.1, 5e-2): "
       "R = floor(fraction x L), L = the query's length in ucr mode, the longer of "
       "the query and the series in global mode. Cell (i, j) of a query of m and a "
       "series (ucr: window) of n samples is allowed when\n"
@@ -219,8 +220,8 @@ const wm_flag_t wm_flags[] = {
       "the old spelling of --gpus N: the CUDA GPU to use, numbered as 'warpmatch "
       "info'" },
     { WM_F_PIECE, 0, "piece", "N", WM_SEC_EXEC, D, NULL, "tuned",
-      "cut the series into pieces of N samples for the threads and the GPU (for "
-      "testing: warping paths then cross pieces; the output must not change)" },
+      "for testing: cut the series into pieces of N samples for the threads and "
+      "the GPU (warping paths then cross pieces; the output must not change)" },
     { WM_F_NO_PROGRESS, 0, "no-progress", NULL, WM_SEC_EXEC, S, NULL, NULL,
       "never show the progress line (shown on stderr only when stderr is a "
       "terminal and the run lasts over 1 s)" },
