@@ -290,20 +290,19 @@ int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *ta
 }
 
 int wm_cmd_align(int argc, char **argv) {
-    static char outbuf[1 << 20];
     wm_cli_align_args_t a;
     wm_cli_align_run_t r;
     int first_arg = 0, failed = 0;
 
     memset(&a, 0, sizeof a);
     memset(&r, 0, sizeof r);
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    wm_cli_buffer_stdout();
     r.a = &a;
     r.out = stdout;
 
     int rc = parse_args(argc, argv, &a, &first_arg);
     if (rc == 1)
-        return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+        return wm_cli_help_status();
     int n_args = argc - first_arg;
     if (rc == 0 && a.explain && n_args == 0) {      /* the table alone */
         r.o = a.o;

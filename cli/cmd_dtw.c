@@ -310,19 +310,18 @@ void wm_cli_dtw_print(wm_cli_dtw_run_t *r, FILE *out, size_t from, size_t to) {
 }
 
 int wm_cmd_dtw(int argc, char **argv) {
-    static char outbuf[1 << 20];
     wm_cli_dtw_args_t a;
     wm_cli_dtw_run_t r;
     int first_arg = 0;
 
     memset(&a, 0, sizeof a);
     memset(&r, 0, sizeof r);
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    wm_cli_buffer_stdout();
     r.a = &a;
 
     int rc = parse_args(argc, argv, &a, &first_arg);
     if (rc == 1)
-        return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+        return wm_cli_help_status();
     int n_args = argc - first_arg;
     if (rc < 0 || n_args != 2) {
         if (rc == 0)

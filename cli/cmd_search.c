@@ -200,14 +200,13 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
 }
 
 int wm_cmd_search(int argc, char **argv) {
-    static char outbuf[1 << 20];
     wm_cli_search_args_t a;
     wm_cli_search_run_t r;
     int first_arg = 0;
 
     memset(&a, 0, sizeof a);
     memset(&r, 0, sizeof r);
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    wm_cli_buffer_stdout();
     r.a = &a;
     r.out = stdout;
     wm_progress_init(&r.pg);
@@ -216,7 +215,7 @@ int wm_cmd_search(int argc, char **argv) {
     if (rc != 0)
         free(a.pat_args);
     if (rc == 1)
-        return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+        return wm_cli_help_status();
     if (rc < 0) {
         wm_flags_usage_hint(&wm_cli_cmd_search);
         return WM_EXIT_ERROR;

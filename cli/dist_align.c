@@ -187,7 +187,7 @@ static int align_split(wm_cli_align_run_t *r, const char *qarg, const char *targ
     int raw = r->a->sh.alphabet == WM_ALPHA_TEXT;
     r->o = r->a->o;
     failed = wm_cli_input_open(&r->q, "query", qarg, raw, WM_MAX_QUERY) < 0;
-    if (wm_cli_dist_failed(failed, wm_cli_last_error(), 1)) return -1;
+    if (wm_cli_dist_agree(failed)) return -1;
     if (check_split_records(R, targ, why, sizeof why) < 0) failed = 1;
     if (wm_cli_dist_failed(failed, why, 0)) return -1;
     r->t.is_file = 1;
@@ -195,7 +195,7 @@ static int align_split(wm_cli_align_run_t *r, const char *qarg, const char *targ
     r->t.arg = targ;
     r->o.alphabet = wm_cli_align_alphabet(r);
     failed = wm_cli_context_new(&r->a->sh.co, &r->cx) != WM_OK;
-    if (wm_cli_dist_failed(failed, wm_cli_last_error(), 1)) return -1;
+    if (wm_cli_dist_agree(failed)) return -1;
 
     double t1 = wm_dist_now();
     bytes_t out = { 0 };
@@ -241,21 +241,17 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
     const wm_cli_align_args_t *a = r->a;
     int stdin_used = strcmp(qarg, "-") == 0 || (targ && strcmp(targ, "-") == 0);
     int idle = stdin_used && wm_dist.rank != 0;
-    int failed = !idle && wm_cli_align_prepare(r, qarg, targ) < 0;
-    if (wm_cli_dist_failed(failed, wm_cli_last_error(), 1)) return -1;
-    failed = !idle && wm_cli_context_new(&a->sh.co, &r->cx) != WM_OK;
-    if (wm_cli_dist_failed(failed, wm_cli_last_error(), 1)) return -1;
+    if (wm_cli_dist_agree(!idle && wm_cli_align_prepare(r, qarg, targ) < 0) ||
+        wm_cli_dist_agree(!idle && wm_cli_context_new(&a->sh.co, &r->cx) != WM_OK))
+        return -1;
 
-    char *mem = NULL;
-    size_t mem_len = 0;
+    wm_cli_lines_t lines;
     FILE *stdout_was = r->out;
-    r->out = open_memstream(&mem, &mem_len);
-    if (!r->out) wm_dist_abort(WM_EXIT_ERROR);
-    uint64_t parts = stdin_used ? 1 : (uint64_t)wm_dist.size, me = (uint64_t)wm_dist.rank;
+    r->out = wm_cli_lines_open(&lines);
+    int failed = 0;
     if (!idle) {
-        size_t total = wm_cli_align_pair_count(r);
-        size_t lo = (size_t)((unsigned __int128)total * me / parts);
-        size_t hi = (size_t)((unsigned __int128)total * (me + 1) / parts);
+        size_t lo, hi;
+        wm_cli_dist_share(wm_cli_align_pair_count(r), stdin_used, &lo, &hi);
         if (r->tsv || r->o.mode == WM_ALIGN_GLOBAL) {
             failed = wm_cli_align_batches(r, lo, hi) < 0;
         } else {
@@ -265,11 +261,9 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
             }
         }
     }
-    fclose(r->out);
     r->out = stdout_was;
-    int bad = wm_cli_dist_failed(failed, wm_cli_last_error(), 1);
-    if (wm_dist_write_ordered(mem, mem_len, r->out) < 0) wm_cli_align_note_write_error(r);
-    free(mem);
+    int bad = wm_cli_dist_agree(failed);
+    if (wm_cli_lines_write(&lines, r->out) < 0) wm_cli_align_note_write_error(r);
     r->n_printed = wm_dist_sum(r->n_printed);
     return bad ? -1 : 0;
 }
@@ -293,7 +287,7 @@ int wm_cli_align_dist(wm_cli_align_run_t *r, const char *qarg, const char *targ)
         if (h > halo) halo = h;
     }
     wm_cli_input_close(&q);
-    if (wm_cli_dist_failed(failed, wm_cli_last_error(), 1)) return -1;
+    if (wm_cli_dist_agree(failed)) return -1;
     wm_range_t R;
     char err[1024] = "";
     double t0 = wm_dist_now();

@@ -8,7 +8,6 @@
 */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "warpmatch.h"
@@ -19,36 +18,26 @@
 int wm_cli_dtw_dist(wm_cli_dtw_run_t *r) {
     int stdin_used = strcmp(r->qpath, "-") == 0 || strcmp(r->spath, "-") == 0;
     int idle = stdin_used && wm_dist.rank != 0;
-    int failed = !idle && wm_cli_dtw_prepare(r) < 0;
-    if (wm_cli_dist_failed(failed, wm_cli_last_error(), 1))
-        return -1;
-    failed = !idle && wm_cli_context_new(&r->a->sh.co, &r->cx) != WM_OK;
-    if (wm_cli_dist_failed(failed, wm_cli_last_error(), 1))
+    if (wm_cli_dist_agree(!idle && wm_cli_dtw_prepare(r) < 0) ||
+        wm_cli_dist_agree(!idle && wm_cli_context_new(&r->a->sh.co, &r->cx) != WM_OK))
         return -1;
     size_t lo = 0, hi = 0;
+    int failed = 0;
     if (!idle) {
-        uint64_t parts = stdin_used ? 1 : (uint64_t)wm_dist.size;
-        uint64_t me = (uint64_t)wm_dist.rank;
-        lo = (size_t)((unsigned __int128)r->q.n * me / parts);
-        hi = (size_t)((unsigned __int128)r->q.n * (me + 1) / parts);
+        wm_cli_dist_share(r->q.n, stdin_used, &lo, &hi);
         failed = wm_cli_dtw_match(r, lo, hi) < 0;
     }
-    if (wm_cli_dist_failed(failed, wm_cli_last_error(), 1))
+    if (wm_cli_dist_agree(failed))
         return -1;
 
-    char *mem = NULL;
-    size_t mem_len = 0;
-    FILE *out = wm_dist.active ? open_memstream(&mem, &mem_len) : stdout;
-    if (out == NULL)
-        wm_dist_abort(WM_EXIT_ERROR);
+    wm_cli_lines_t lines;
+    FILE *out = wm_dist.active ? wm_cli_lines_open(&lines) : stdout;
     wm_cli_dtw_print(r, out, lo, hi);
     if (out != stdout) {
-        fclose(out);
-        if (wm_dist_write_ordered(mem, mem_len, stdout) < 0) {
+        if (wm_cli_lines_write(&lines, stdout) < 0) {
             r->write_failed = 1;
             r->write_errno = errno;
         }
-        free(mem);
         r->n_printed = wm_dist_sum(r->n_printed);
     }
     if (ferror(stdout)) {

@@ -139,11 +139,8 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
 
     /* This rank's output goes to memory, then to rank 0 in rank order, or
     ** to its own file. */
-    char *mem = NULL;
-    size_t mem_len = 0;
-    FILE *out = r->rank_out;
-    if (out == NULL && (out = open_memstream(&mem, &mem_len)) == NULL)
-        wm_dist_abort(WM_EXIT_ERROR);
+    wm_cli_lines_t lines = { NULL, NULL, 0 };
+    FILE *out = r->rank_out != NULL ? r->rank_out : wm_cli_lines_open(&lines);
 
     wm_seqfile_t view;                        /* names for the printers */
     memset(&view, 0, sizeof view);
@@ -229,20 +226,17 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
 
     /* Rank 0: the JSON begin line, every rank's lines in rank order, the end line. */
     int json = a->sh.format == WM_OUT_JSON && !a->count && !a->quiet;
-    if (mem != NULL || out != r->rank_out) {
-        fclose(out);
+    if (lines.f != NULL) {
         if (json && wm_dist.rank == 0 && !failed)
             wm_out_search_json_begin(r->out, path);
-        if (wm_dist_write_ordered(mem, mem_len, r->out) < 0 && !r->write_failed) {
+        if (wm_cli_lines_write(&lines, r->out) < 0 && !r->write_failed) {
             r->write_failed = 1;
             r->write_errno = errno;
         }
         if (json && wm_dist.rank == 0 && !failed)
             wm_out_search_json_end(r->out, path, n_total);
-        free(mem);
-    } else if (ferror(out) && !r->write_failed) {
-        r->write_failed = 1;
-        r->write_errno = errno;
+    } else {
+        wm_out_note_error(out, &r->write_failed, &r->write_errno);
     }
     r->n_matches += n_total;
     if (n_total > 0)

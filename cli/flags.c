@@ -22,6 +22,7 @@ static const char *const alphabet_words[] = { "auto", "dna", "text", NULL };
 #define S WM_CMD_SEARCH
 #define A WM_CMD_ALIGN
 #define D WM_CMD_DTW
+#define I WM_CMD_INFO
 
 /* ---- the shared flags' parsers ---------------------------------------------- */
 
@@ -243,7 +244,7 @@ const wm_flag_t wm_flags[] = {
       "digits: PREFIX.00000, ...) instead of sending them to rank 0; the files in "
       "rank order are the one-process output (tsv and bed, one FILE; for large "
       "outputs: rank 0's stdout goes through mpirun, slowly)" },
-    { 'h', 'h', "help", NULL, WM_SEC_OUTPUT, S | A | D, apply_help, NULL,
+    { 'h', 'h', "help", NULL, WM_SEC_OUTPUT, S | A | D | I, apply_help, NULL,
       "show this help" },
     { 0, 0, NULL, NULL, 0, 0, NULL, NULL, NULL }
 };
@@ -290,6 +291,7 @@ const wm_flag_note_t wm_flag_notes[] = {
 #undef S
 #undef A
 #undef D
+#undef I
 
 /* ---- parsing ------------------------------------------------------------------ */
 

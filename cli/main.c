@@ -47,11 +47,11 @@ static int run_command(int argc, char **argv) {
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||
         strcmp(cmd, "version") == 0) {
         printf("warpmatch %s\n", wm_version());
-        return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+        return wm_cli_help_status();
     }
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         print_usage(stdout);
-        return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+        return wm_cli_help_status();
     }
     if (strcmp(cmd, "search") == 0)
         return wm_cmd_search(argc - 1, argv + 1);
