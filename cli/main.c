@@ -70,7 +70,7 @@ static int run_command(int argc, char **argv) {
 }
 
 /* Under an MPI launcher every rank runs the command; only rank 0 writes to
-** stdout (the others' output reaches it through src/dist), and all ranks
+** stdout (the others' output reaches it through cli/mpi), and all ranks
 ** leave with rank 0's status, which the commands make the job's. */
 int main(int argc, char **argv) {
     if (wm_dist_init(&argc, &argv) < 0)

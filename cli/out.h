@@ -26,8 +26,11 @@
 ** millions of lines should cost little next to finding them: no printf. */
 char *wm_out_put_u64(char *p, uint64_t v);
 
-/* Write v in decimal to f. */
+/* Write v in decimal to f; after a tab (a TSV field); as a JSON member
+** ,"key":v (one that is not the first). */
 void wm_out_u64(FILE *f, uint64_t v);
+void wm_out_tab_u64(FILE *f, uint64_t v);
+void wm_out_key_u64(FILE *f, const char *key, uint64_t v);
 
 /* Write d in the shorter of "%.15g" and "%.17g" that strtod reads back to
 ** the same double (0.5, not 0.50000000000000000). */

@@ -16,9 +16,9 @@ void wm_out_align(FILE *out, int json, int cigar, const char *qname, const char 
         wm_out_json_cstr(out, qname);
         fputs(",\"target\":", out);
         wm_out_json_cstr(out, tname);
-        fprintf(out, ",\"distance\":%llu,\"start\":%llu,\"end\":%llu",
-                (unsigned long long)al->distance, (unsigned long long)al->start,
-                (unsigned long long)al->end);
+        wm_out_key_u64(out, "distance", al->distance);
+        wm_out_key_u64(out, "start", al->start);
+        wm_out_key_u64(out, "end", al->end);
         if (cigar) {
             fputs(",\"cigar\":", out);
             wm_out_json_cstr(out, cig);
@@ -30,12 +30,9 @@ void wm_out_align(FILE *out, int json, int cigar, const char *qname, const char 
     fputs(qname, out);
     putc('\t', out);
     fputs(tname, out);
-    putc('\t', out);
-    wm_out_u64(out, al->distance);
-    putc('\t', out);
-    wm_out_u64(out, al->start);
-    putc('\t', out);
-    wm_out_u64(out, al->end);
+    wm_out_tab_u64(out, al->distance);
+    wm_out_tab_u64(out, al->start);
+    wm_out_tab_u64(out, al->end);
     if (cigar) {
         putc('\t', out);
         fputs(cig[0] ? cig : "*", out);

@@ -37,6 +37,17 @@ void wm_out_u64(FILE *f, uint64_t v) {
     fwrite(b, 1, (size_t)(wm_out_put_u64(b, v) - b), f);
 }
 
+void wm_out_tab_u64(FILE *f, uint64_t v) {
+    char b[24];
+    b[0] = '\t';
+    fwrite(b, 1, (size_t)(wm_out_put_u64(b + 1, v) - b), f);
+}
+
+void wm_out_key_u64(FILE *f, const char *key, uint64_t v) {
+    fprintf(f, ",\"%s\":", key);
+    wm_out_u64(f, v);
+}
+
 void wm_out_double(FILE *f, double d) {
     char b[40];
     /* 15 digits read back exactly for most values and stay short (0.5, not

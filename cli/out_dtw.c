@@ -14,10 +14,8 @@ static void put_tsv(FILE *f, const char *name, size_t index, const wm_dtw_match_
     } else {
         wm_out_u64(f, index);
     }
-    putc('\t', f);
-    wm_out_u64(f, m->start);
-    putc('\t', f);
-    wm_out_u64(f, m->end);
+    wm_out_tab_u64(f, m->start);
+    wm_out_tab_u64(f, m->end);
     putc('\t', f);
     wm_out_double(f, m->distance);
     if (path) {
@@ -39,10 +37,8 @@ static void put_json(FILE *f, const char *name, size_t index, const wm_dtw_match
         wm_out_json_cstr(f, name);
     else
         wm_out_u64(f, index);
-    fputs(",\"start\":", f);
-    wm_out_u64(f, m->start);
-    fputs(",\"end\":", f);
-    wm_out_u64(f, m->end);
+    wm_out_key_u64(f, "start", m->start);
+    wm_out_key_u64(f, "end", m->end);
     fputs(",\"distance\":", f);
     if (isfinite(m->distance))
         wm_out_double(f, m->distance);
