@@ -6,8 +6,9 @@
 ** A flag's lines: "  -k, --max-edits N" padded to column HELP_COL (or
 ** alone on its line when longer), then its help wrapped at WRAP_COL. The
 ** help is lines separated by '\n'; the first one gets the command's note
-** (flags.c's wm_flag_notes) and then the default in brackets; the others
-** follow, then the note's other lines. A line that starts with blanks is
+** (flags.c's wm_flag_notes) and then the default in brackets (kept on one
+** line when short: "[one GPU]"); the others follow, then the note's other
+** lines. A line that starts with blanks is
 ** indented by them, and when its first word ends in ':' (a list such as
 ** "  dna:  ...") its next lines hang under the text after that word (or 4
 ** columns in, after a word too long for that to read well).
@@ -18,7 +19,11 @@
 #include "cli.h"
 #include "flags.h"
 
-enum { HELP_COL = 24, WRAP_COL = 79, MAX_HANG = 8 };
+enum { HELP_COL = 24, WRAP_COL = 79, MAX_HANG = 8, SHORT_DEFAULT = 20 };
+
+/* Stands for a blank that does not break a line: inside a short default. */
+#define NO_BREAK '\x1f'
+
 
 /* ---- the commands ------------------------------------------------------------- */
 
@@ -239,10 +244,17 @@ static void assemble(const wm_flag_t *f, unsigned cmd, char *buf, size_t len) {
     const char *note_nl = note != NULL ? strchr(note, '\n') : NULL;
     int help_first = help_nl ? (int)(help_nl - f->help) : (int)strlen(f->help);
     int note_first = note == NULL ? 0 : note_nl ? (int)(note_nl - note) : (int)strlen(note);
-    snprintf(buf, len, "%.*s%s%.*s%s%s%s%s%s", help_first, f->help,
-             note_first > 0 ? " " : "", note_first, note != NULL ? note : "",
-             f->dflt != NULL ? " [" : "", f->dflt != NULL ? f->dflt : "",
-             f->dflt != NULL ? "]" : "", help_nl ? help_nl : "", note_nl ? note_nl : "");
+    char dflt[64] = "";
+    if (f->dflt != NULL) {
+        snprintf(dflt, sizeof dflt, " [%s]", f->dflt);
+        if (strlen(f->dflt) <= SHORT_DEFAULT)
+            for (char *c = dflt + 1; *c != '\0'; ++c)
+                if (*c == ' ')
+                    *c = NO_BREAK;
+    }
+    snprintf(buf, len, "%.*s%s%.*s%s%s%s", help_first, f->help, note_first > 0 ? " " : "",
+             note_first, note != NULL ? note : "", dflt, help_nl ? help_nl : "",
+             note_nl ? note_nl : "");
 }
 
 /* Print one line of help text starting at column `col` (the cursor is
@@ -279,7 +291,8 @@ static void put_wrapped(const char *line, size_t n, int col) {
             putchar(' ');
             col++;
         }
-        fwrite(line + i, 1, (size_t)wlen, stdout);
+        for (size_t c = i; c < j; ++c)
+            putchar(line[c] == NO_BREAK ? ' ' : line[c]);
         col += wlen;
         at_start = 0;
         /* Runs of blanks inside a line (a list's "dna:  ") print as they are. */
