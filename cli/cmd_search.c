@@ -213,7 +213,7 @@ int wm_cmd_search(int argc, char **argv) {
 
     int rc = wm_cli_search_parse(argc, argv, &a, &first_arg);
     if (rc != 0)
-        free(a.pat_args);
+        wm_cli_search_free(&a);
     if (rc == 1)
         return wm_cli_help_status();
     if (rc < 0) {
@@ -229,8 +229,7 @@ int wm_cmd_search(int argc, char **argv) {
     if (stdin_pats[0] != '\0')
         unlink(stdin_pats);
     if (bad_args) {
-        free(a.pat_args);
-        wm_patset_free(&a.set);
+        wm_cli_search_free(&a);
         return WM_EXIT_ERROR;
     }
 
@@ -239,15 +238,13 @@ int wm_cmd_search(int argc, char **argv) {
         ** one input keeps "the files in rank order are the output". */
         wm_cli_error("--output-per-rank takes one FILE (%d given): run once per file",
                      argc - first_arg);
-        free(a.pat_args);
-        wm_patset_free(&a.set);
+        wm_cli_search_free(&a);
         return WM_EXIT_ERROR;
     }
     r.dist = wm_dist.active || a.per_rank != NULL;
     wm_cli_dist_device(&a.sh.co);
     if (a.per_rank != NULL && wm_cli_search_open_rank_file(&r) < 0) {
-        free(a.pat_args);
-        wm_patset_free(&a.set);
+        wm_cli_search_free(&a);
         return WM_EXIT_ERROR;
     }
     if (wm_progress_enable(&r.pg, a.progress && !a.quiet && !r.dist)) {
@@ -260,8 +257,7 @@ int wm_cmd_search(int argc, char **argv) {
     if (cst != WM_OK) {
         if (r.rank_out != NULL)
             fclose(r.rank_out);
-        free(a.pat_args);
-        wm_patset_free(&a.set);
+        wm_cli_search_free(&a);
         return WM_EXIT_ERROR;
     }
 
@@ -280,8 +276,7 @@ int wm_cmd_search(int argc, char **argv) {
     wm_db_free(r.db[0]);
     wm_db_free(r.db[1]);
     free(r.per_pattern);
-    free(a.pat_args);
-    wm_patset_free(&a.set);
+    wm_cli_search_free(&a);
     wm_context_free(r.cx);
     wm_progress_free(&r.pg);
     if (r.rank_out != NULL && fclose(r.rank_out) != 0 && !r.write_failed) {

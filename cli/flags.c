@@ -318,6 +318,10 @@ int wm_flags_parse(const wm_cli_command_t *cmd, int argc, char **argv, wm_cli_sh
             continue;
         if (n == MAX_FLAGS)
             abort();                            /* the table outgrew MAX_FLAGS */
+        for (size_t i = 0; i < n; ++i)          /* one spelling, one flag */
+            if (strcmp(entry[i]->name, f->name) == 0 ||
+                (f->short_name != 0 && entry[i]->short_name == f->short_name))
+                abort();
         longs[n].name = f->name;
         longs[n].has_arg = f->arg != NULL ? required_argument : no_argument;
         longs[n].flag = NULL;

@@ -81,6 +81,9 @@ typedef struct {
 ** argument that is not an option. */
 int wm_cli_search_parse(int argc, char **argv, wm_cli_search_args_t *a, int *first_arg);
 
+/* Free what parsing and the pattern set hold (safe twice). */
+void wm_cli_search_free(wm_cli_search_args_t *a);
+
 /* The checks of one pattern's options, and of a set's (argv[first, argc)
 ** are the FILEs), before any file is read. Returns 0 or -1 (printed). */
 int wm_cli_search_check(const wm_cli_search_args_t *a);

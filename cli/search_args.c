@@ -93,6 +93,12 @@ int wm_cli_search_parse(int argc, char **argv, wm_cli_search_args_t *a, int *fir
     return 0;
 }
 
+void wm_cli_search_free(wm_cli_search_args_t *a) {
+    free(a->pat_args);
+    a->pat_args = NULL;
+    wm_patset_free(&a->set);
+}
+
 /* The output checks both modes share. Returns 0 or -1 (message printed). */
 static int check_output(const wm_cli_search_args_t *a) {
     if (a->count && a->sh.format != WM_OUT_TSV && !a->quiet) {
