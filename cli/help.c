@@ -244,7 +244,7 @@ static void assemble(const wm_flag_t *f, unsigned cmd, char *buf, size_t len) {
     const char *note_nl = note != NULL ? strchr(note, '\n') : NULL;
     int help_first = help_nl ? (int)(help_nl - f->help) : (int)strlen(f->help);
     int note_first = note == NULL ? 0 : note_nl ? (int)(note_nl - note) : (int)strlen(note);
-    char dflt[64] = "";
+    char dflt[128] = "";
     if (f->dflt != NULL) {
         snprintf(dflt, sizeof dflt, " [%s]", f->dflt);
         if (strlen(f->dflt) <= SHORT_DEFAULT)
