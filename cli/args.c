@@ -1,11 +1,9 @@
 /*
 ** args.c -- small helpers the commands share: error messages on stderr,
 ** option value parsing and choices, getopt's errors, the IUPAC test,
-** making a context, a monotonic clock.
+** making a context, stdout's buffer and last flush, a monotonic clock.
 */
 #include <errno.h>
-#include <sched.h>
-#include <unistd.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -14,7 +12,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 
 /* The last message, kept for the MPI job's agreement on failures: ranks
 ** other than 0 print nothing themselves (every rank meets the same option
@@ -107,7 +105,8 @@ int wm_cli_option_gpus(const char *val, wm_context_opts_t *co) {
             char item[24];
             uint64_t v;
             if (n == WM_CLI_MAX_GPUS) {
-                wm_cli_error("invalid value '%s' for --gpus (at most %d GPUs)", val, WM_CLI_MAX_GPUS);
+                wm_cli_error("invalid value '%s' for --gpus (at most %d GPUs)", val,
+                             WM_CLI_MAX_GPUS);
                 return -1;
             }
             if (len == 0 || len >= sizeof item) {
@@ -203,6 +202,15 @@ wm_status wm_cli_context_new(const wm_context_opts_t *co, wm_context_t **cx) {
     return st;
 }
 
+void wm_cli_buffer_stdout(void) {
+    static char buf[1 << 20];
+    setvbuf(stdout, buf, _IOFBF, sizeof buf);
+}
+
+int wm_cli_help_status(void) {
+    return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+}
+
 int wm_cli_flush_stdout(int write_failed, int write_errno) {
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout) && !write_failed)
@@ -218,41 +226,4 @@ double wm_cli_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-void wm_cli_dist_device(wm_context_opts_t *co) {
-    if (!wm_dist.active)
-        return;
-    if (co->threads == 0) {
-        /* The host's cores shared by its ranks, and never more than the
-        ** launcher let this rank run on (Open MPI binds to a core or socket). */
-        long online = sysconf(_SC_NPROCESSORS_ONLN);
-        long share = online > 0 ? online / (wm_dist.local_size > 0 ? wm_dist.local_size : 1) : 1;
-        cpu_set_t set;
-        if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < share)
-            share = CPU_COUNT(&set);
-        co->threads = share > 0 ? (int)share : 1;
-    }
-    if (co->n_devices > 0) {
-        /* Under mpirun --gpus names the GPUs this host's ranks take in turn. */
-        co->device = co->devices[wm_dist.local_rank % co->n_devices];
-        co->devices = NULL;
-        co->n_devices = 0;
-    } else if (co->backend != WM_BACKEND_CPU && wm_cuda_device_count() > 0) {
-        co->device = wm_dist.local_rank % wm_cuda_device_count();
-    }
-}
-
-int wm_cli_dist_failed(int failed, const char *why, int rank0_printed) {
-    char msg[2048];
-    int bad = wm_dist_first_failure(failed, why, msg, sizeof msg);
-    if (bad < 0)
-        return 0;
-    if (bad == 0 && rank0_printed)
-        return 1;
-    if (wm_dist.active)
-        wm_cli_error("rank %d: %s", bad, msg);
-    else
-        wm_cli_error("%s", msg);
-    return 1;
 }

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "warpmatch.h"
 
@@ -47,18 +48,6 @@ const char *wm_cli_last_error(void);
 ** "warpmatch: --gpus all: no CUDA GPU found". */
 #define WM_CLI_MAX_GPUS 64
 int wm_cli_option_gpus(const char *val, wm_context_opts_t *co);
-
-/* Under MPI: the GPU of this rank, local rank mod the GPUs found (or mod the
-** --gpus list, which then no longer splits one rank's work), and without -j
-** its share of the host's cores (no more than it is bound to). */
-void wm_cli_dist_device(wm_context_opts_t *co);
-
-/* Agree over the MPI job on a failure: every rank says whether it failed and
-** why (why: the message without "warpmatch: "); rank 0 prints the first
-** failing rank's message as "rank R: why" (not when R is 0 and rank0_printed:
-** it has printed it already). Returns 1 when some rank failed, on every rank.
-** Every rank must call it at the same point. */
-int wm_cli_dist_failed(int failed, const char *why, int rank0_printed);
 
 /* Parse a whole string as an unsigned decimal number no larger than max.
 ** allow_suffix accepts one of K, M, G, T (powers of 1024, either case).
@@ -97,6 +86,13 @@ const char *wm_cli_status_msg(const wm_context_t *cx, wm_status st);
 ** the context and set *cx to NULL. Returns the library's status. */
 wm_status wm_cli_context_new(const wm_context_opts_t *co, wm_context_t **cx);
 
+/* Give stdout a 1 MiB buffer: a command's lines go out in large writes. */
+void wm_cli_buffer_stdout(void);
+
+/* The exit status after --help, --version or info printed: 0, or 2 when
+** stdout could not be written. */
+int wm_cli_help_status(void);
+
 /* Flush stdout at the end of a command; write_failed says a write failed
 ** before, with errno write_errno (0 = unknown). Returns 0 when everything
 ** was written, 1 when the reader closed the pipe (`| head -1` with SIGPIPE
@@ -106,5 +102,40 @@ int wm_cli_flush_stdout(int write_failed, int write_errno);
 
 /* Seconds from a monotonic clock. */
 double wm_cli_now(void);
+
+/* ---- the commands' MPI paths (dist_job.c) ------------------------------------ */
+
+/* Under MPI: the GPU of this rank, local rank mod the GPUs found (or mod the
+** --gpus list, which then no longer splits one rank's work), and without -j
+** its share of the host's cores (no more than it is bound to). */
+void wm_cli_dist_device(wm_context_opts_t *co);
+
+/* Agree over the MPI job on a failure: every rank says whether it failed and
+** why (why: the message without "warpmatch: "); rank 0 prints the first
+** failing rank's message as "rank R: why" (not when R is 0 and rank0_printed:
+** it has printed it already). Returns 1 when some rank failed, on every rank.
+** Every rank must call it at the same point. */
+int wm_cli_dist_failed(int failed, const char *why, int rank0_printed);
+
+/* wm_cli_dist_failed for a step whose failure was reported with
+** wm_cli_error (printed on rank 0, kept on the others). */
+int wm_cli_dist_agree(int failed);
+
+/* This rank's share [*lo, *hi) of n items: contiguous, in order, so that
+** the ranks' outputs in rank order are one process's. alone: rank 0 takes
+** all (it alone can read standard input), the others none. */
+void wm_cli_dist_share(size_t n, int alone, size_t *lo, size_t *hi);
+
+/* A rank's lines, kept in memory until rank 0 prints every rank's in rank
+** order (wm_dist_write_ordered). open aborts the job when there is no
+** memory for the buffer (the ranks could no longer agree); write returns
+** -1 when rank 0's write failed (errno set), else 0, and frees the lines. */
+typedef struct {
+    FILE *f;
+    char *mem;
+    size_t len;
+} wm_cli_lines_t;
+FILE *wm_cli_lines_open(wm_cli_lines_t *b);
+int wm_cli_lines_write(wm_cli_lines_t *b, FILE *out);
 
 #endif

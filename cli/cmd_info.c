@@ -15,20 +15,15 @@
 
 #include "warpmatch.h"
 #include "cli.h"
-
-static void print_help(void) {
-    printf("Usage: warpmatch info\n"
-           "\n"
-           "Show the version, the backends built into this binary (cpu, cuda), each\n"
-           "GPU the CUDA backend finds (index, name, total and free memory, SMs),\n"
-           "the backend '--backend auto' picks, and the CPU threads online.\n");
-}
+#include "flags.h"
 
 int wm_cmd_info(int argc, char **argv) {
     if (argc > 1) {
+        /* Only -h/--help (help.c prints it from the flag table): any
+        ** other word is refused as it is, option or not. */
         if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-            print_help();
-            return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+            wm_flags_help(&wm_cli_cmd_info);
+            return wm_cli_help_status();
         }
         wm_cli_error("info takes no arguments ('%s')", argv[1]);
         return WM_EXIT_ERROR;
@@ -67,5 +62,5 @@ int wm_cmd_info(int argc, char **argv) {
 
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     printf("cpu threads online: %ld\n", ncpu > 0 ? ncpu : 1L);
-    return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+    return wm_cli_help_status();
 }

@@ -1,19 +1,11 @@
 /*
-** dtwio.h -- the inputs and the output lines of `warpmatch dtw`.
-**
-** Inputs: QUERY and SERIES are signal files read whole by wm_sig_read
-** (src/io/signal.h: text, CSV, .npy, raw f32/f64, gzip; "-" = standard
-** input); a failed read prints the reader's message, which names the file
-** and the place.
-** Output: one line per match, tab-separated,
-**     query  start  end  distance  [path]
-** with the distance in the shortest of "%.15g" and "%.17g" that reads back
-** to the same double, and the path as comma-separated "q:s" cells.
+** dtwio.h -- the inputs of `warpmatch dtw`: QUERY and SERIES are signal
+** files read whole by wm_sig_read (src/io/signal.h: text, CSV, .npy, raw
+** f32/f64, gzip; "-" = standard input); a failed read prints the reader's
+** message, which names the file and the place. (The output lines: out.h.)
 */
 #ifndef WM_CLI_DTWIO_H
 #define WM_CLI_DTWIO_H
-
-#include <stdio.h>
 
 #include "warpmatch.h"
 #include "io/signal.h"
@@ -29,17 +21,5 @@ extern const wm_sigfmt_t wm_cli_sigfmt_values[];
 ** Free *out with wm_sigs_free. */
 int wm_cli_dtw_read(const char *path, wm_sigfmt_t fmt, const char *column, int several,
                     wm_sigs_t *out);
-
-/* The label of query i in the output: its name (a tab in it printed as a
-** space), or its 0-based index when it has none. buf holds the index. */
-const char *wm_cli_dtw_query_label(const wm_sigs_t *q, size_t i, char *buf, size_t buflen);
-
-/* Write d in the shortest of "%.15g" and "%.17g" that strtod reads back to
-** the same double. */
-void wm_cli_dtw_put_distance(FILE *f, double d);
-
-/* Write one match line: label, start, end, distance and, when path != 0,
-** the path of m (cells q:s, comma-separated). */
-void wm_cli_dtw_put_match(FILE *f, const char *label, const wm_dtw_match_t *m, int path);
 
 #endif

@@ -12,7 +12,7 @@
 
 #include "warpmatch.h"
 #include "cli.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 
 static void print_usage(FILE *f) {
     fprintf(f,
@@ -47,11 +47,11 @@ static int run_command(int argc, char **argv) {
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||
         strcmp(cmd, "version") == 0) {
         printf("warpmatch %s\n", wm_version());
-        return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+        return wm_cli_help_status();
     }
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         print_usage(stdout);
-        return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
+        return wm_cli_help_status();
     }
     if (strcmp(cmd, "search") == 0)
         return wm_cmd_search(argc - 1, argv + 1);
@@ -70,7 +70,7 @@ static int run_command(int argc, char **argv) {
 }
 
 /* Under an MPI launcher every rank runs the command; only rank 0 writes to
-** stdout (the others' output reaches it through src/dist), and all ranks
+** stdout (the others' output reaches it through cli/mpi), and all ranks
 ** leave with rank 0's status, which the commands make the job's. */
 int main(int argc, char **argv) {
     if (wm_dist_init(&argc, &argv) < 0)

@@ -6,7 +6,7 @@
 ** PMIX_RANK), so a plain `warpmatch ...` never pays MPI's start-up. Counts in
 ** MPI are ints: large byte arrays move in pieces of at most 1 GiB.
 */
-#include "dist/dist.h"
+#include "dist.h"
 
 #include <mpi.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 ** dist_common.c -- the parts of dist.h that need no MPI of their own: the
 ** adapter for wm_range_read and the phase timings (WM_DIST_TIMING).
 */
-#include "dist/dist.h"
+#include "dist.h"
 
 #include <stdlib.h>
 #include <time.h>

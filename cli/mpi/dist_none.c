@@ -1,7 +1,7 @@
 /*
 ** dist_none.c -- dist.h for a tool built without MPI: always a job of one.
 */
-#include "dist/dist.h"
+#include "dist.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,91 @@
+/*
+** progress.c -- the progress line on stderr (progress.h).
+*/
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "progress.h"
+
+void wm_progress_init(wm_progress_t *pg) {
+    memset(pg, 0, sizeof *pg);
+    pg->t_start = wm_cli_now();
+    pthread_mutex_init(&pg->mu, NULL);
+}
+
+int wm_progress_enable(wm_progress_t *pg, int wanted) {
+    pg->enabled = wanted && isatty(STDERR_FILENO);
+    pg->stdout_tty = isatty(STDOUT_FILENO);
+    return pg->enabled;
+}
+
+void wm_progress_start_item(wm_progress_t *pg) {
+    pg->t_item = wm_cli_now();
+}
+
+/* "1.2 MB/s": v scaled by powers of 1000. */
+static void human(char *buf, size_t len, double v, const char *unit) {
+    static const char *const pre[] = { "", "k", "M", "G", "T", "P" };
+    int i = 0;
+    while (v >= 1000.0 && i < 5) {
+        v /= 1000.0;
+        ++i;
+    }
+    snprintf(buf, len, "%.1f %s%s", v, pre[i], unit);
+}
+
+/* Erase the line; the caller holds mu (or no other thread can draw). */
+static void clear_locked(wm_progress_t *pg) {
+    if (pg->width > 0) {
+        fprintf(stderr, "\r%*s\r", (int)pg->width, "");
+        pg->width = 0;
+    }
+}
+
+void wm_progress_clear(wm_progress_t *pg) {
+    if (!pg->enabled)
+        return;
+    pthread_mutex_lock(&pg->mu);
+    clear_locked(pg);
+    pthread_mutex_unlock(&pg->mu);
+}
+
+void wm_progress_report(uint64_t done, uint64_t total, void *user) {
+    wm_progress_t *pg = user;
+    double now = wm_cli_now();
+    if (!pg->enabled || now - pg->t_start <= 1.0)
+        return;
+    pthread_mutex_lock(&pg->mu);
+    if (now - pg->t_last >= 0.25) {
+        /* "3.2 of 10.0 GB": both in the unit of the total. */
+        static const char *const pre[] = { "", "k", "M", "G", "T", "P" };
+        double scale = 1.0;
+        int i = 0;
+        while ((double)total >= scale * 1000.0 && i < 5) {
+            scale *= 1000.0;
+            ++i;
+        }
+        char rate[32];
+        double dt = now - pg->t_item;
+        human(rate, sizeof rate, dt > 0 ? (double)done / dt : 0.0, "B/s");
+        char line[128];
+        int n = snprintf(line, sizeof line, "%s: %.1f of %.1f %sB, %s", WM_PROG,
+                         (double)done / scale, (double)total / scale, pre[i], rate);
+        if (pg->stdout_tty)
+            fflush(stdout);      /* matches found so far go above the line */
+        if (n > 0) {
+            size_t w = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+            /* Pad over a longer previous line. */
+            fprintf(stderr, "\r%s%*s", line, pg->width > w ? (int)(pg->width - w) : 0, "");
+            if (pg->width < w)
+                pg->width = w;
+        }
+        pg->t_last = now;
+    }
+    pthread_mutex_unlock(&pg->mu);
+}
+
+void wm_progress_free(wm_progress_t *pg) {
+    pthread_mutex_destroy(&pg->mu);
+}

@@ -1,0 +1,142 @@
+/*
+** search.h -- what the files of `warpmatch search` share: its options, the
+** run, the match sink, and who does which job.
+**
+**     search_args.c   parse and check the options, read the pattern set
+**     cmd_search.c    the command: one context, each file read, searched,
+**                     counted, the exit status
+**     dist_search.c   one file over the ranks of an MPI job
+**     out_search.c    the lines (TSV, BED, counts, JSON Lines)
+*/
+#ifndef WM_CLI_SEARCH_H
+#define WM_CLI_SEARCH_H
+
+#include <stdio.h>
+
+#include "warpmatch.h"
+#include "io/seqfile.h"
+#include "flags.h"
+#include "out.h"
+#include "patfile.h"
+#include "progress.h"
+
+/* Same order as wm_algo_t: the index is the enum value. */
+extern const char *const wm_cli_search_algo_words[];
+
+/* One -e P or -f FILE: the set is read in the order these were given. */
+typedef struct {
+    char opt;                    /* 'e' or 'f'                                  */
+    const char *arg;
+} wm_cli_patarg_t;
+
+typedef struct {
+    wm_cli_shared_t sh;          /* the flags every command shares             */
+    const uint8_t *pattern;
+    size_t m;
+    int iupac;                   /* the pattern has IUPAC nucleotide letters only */
+    wm_opts_t o;                 /* alphabet is set per database               */
+    int count, by_record, quiet, progress;
+    int per_pattern, all_patterns;   /* --count-per-pattern, --all-patterns     */
+    char bed_name[WM_BED_NAME_MAX + 1];
+    /* set mode */
+    wm_cli_patarg_t *pat_args;   /* every -e and -f, in argv order              */
+    size_t n_pat_args;
+    const char *last_e;          /* the last -e pattern                         */
+    size_t n_e, n_f;             /* how many -e and -f                          */
+    int is_set;
+    int acgtu;                   /* every pattern of the set is A/C/G/T/U only */
+    wm_patset_t set;
+    const char *per_rank;        /* --output-per-rank PREFIX, else NULL         */
+} wm_cli_search_args_t;
+
+/* Where one file's matches go. */
+typedef struct {
+    FILE *out;
+    const wm_cli_search_args_t *a;
+    const char *source;
+    const wm_seqfile_t *sf;
+    uint64_t n;                  /* matches in this file                        */
+    uint64_t *per_record;        /* --by-record counts, else NULL               */
+    wm_progress_t *pg;
+    int write_failed, write_errno;
+} wm_cli_search_sink_t;
+
+typedef struct {
+    wm_cli_search_args_t *a;
+    wm_context_t *cx;
+    wm_db_t *db[2];              /* [0] BYTES, [1] DNA; compiled on first use   */
+    uint64_t *per_pattern;       /* --count-per-pattern counts, one per pattern */
+    wm_progress_t pg;
+    FILE *out;
+    uint64_t n_matches, n_sources, n_bytes;
+    int any_match, any_error, fatal, write_failed, write_errno;
+    int dist;                    /* ranks share the files (MPI, or --output-per-rank) */
+    FILE *rank_out;              /* --output-per-rank: this rank's file          */
+} wm_cli_search_run_t;
+
+/* ---- search_args.c ----------------------------------------------------------- */
+
+/* Parse argv. Returns 0 to go on, 1 after --help (exit 0), -1 on a bad
+** option (exit 2, message printed). *first_arg is the index of the first
+** argument that is not an option. */
+int wm_cli_search_parse(int argc, char **argv, wm_cli_search_args_t *a, int *first_arg);
+
+/* Free what parsing and the pattern set hold (safe twice). */
+void wm_cli_search_free(wm_cli_search_args_t *a);
+
+/* The checks of one pattern's options, and of a set's (argv[first, argc)
+** are the FILEs), before any file is read. Returns 0 or -1 (printed). */
+int wm_cli_search_check(const wm_cli_search_args_t *a);
+int wm_cli_search_check_set(const wm_cli_search_args_t *a, int argc, char **argv, int first);
+
+/* Read the -e patterns and -f files in argv order and check the patterns
+** against the options, naming the first one at fault. Returns 0 or -1. */
+int wm_cli_search_load_set(wm_cli_search_args_t *a);
+
+/* ---- cmd_search.c ------------------------------------------------------------ */
+
+/* The database for a DNA (dna = 1) or byte text, compiled on first use;
+** NULL after a message (r->fatal is then set). */
+wm_db_t *wm_cli_search_db(wm_cli_search_run_t *r, int dna);
+
+/* Whether a file of format fmt is searched as DNA (--alphabet, and auto's
+** choice for FASTA/FASTQ). */
+int wm_cli_search_is_dna(const wm_cli_search_args_t *a, int fmt);
+
+/* The wm_match_cb of a search: counts, and prints unless counting. */
+int wm_cli_search_on_match(const wm_match_t *m, void *user);
+
+/* ---- dist_search.c ----------------------------------------------------------- */
+
+/* Search `path` over the ranks of an MPI job (or alone with
+** --output-per-rank); rank 0 prints what one process would. */
+void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path);
+
+/* --output-per-rank: open this rank's PREFIX.RANK as r->rank_out, agreed on
+** over the job. Returns 0, or -1 after a message (on every rank). */
+int wm_cli_search_open_rank_file(wm_cli_search_run_t *r);
+
+/* Agree over the job on a failure (wm_cli_dist_failed) and note it as an
+** error of the run. Returns 1 when some rank failed. */
+int wm_cli_search_dist_failed(wm_cli_search_run_t *r, int failed, const char *why,
+                              int rank0_printed);
+
+/* Under MPI only rank 0 has standard input: it reads `-f -` and sends the
+** bytes to every rank, which reads them from a file of its own. Returns 0
+** or -1 (message printed); tmp gets the file's name ("" when none), for the
+** caller to remove. */
+int wm_cli_search_share_stdin_patterns(wm_cli_search_args_t *a, char *tmp, size_t len);
+
+/* ---- out_search.c ------------------------------------------------------------ */
+
+/* A record's name as printed: "." when it has none. */
+const char *wm_cli_search_record_name(const wm_seqfile_t *sf, uint64_t r);
+
+/* A set's pattern i as printed: its FASTA name, else its 1-based number
+** written into buf (24 bytes). */
+const char *wm_cli_search_pattern_label(const wm_cli_search_args_t *a, uint32_t i, char *buf);
+
+/* One match in the chosen format, a single pattern's or a set's. */
+void wm_cli_search_print(wm_cli_search_sink_t *s, const wm_match_t *m);
+
+#endif

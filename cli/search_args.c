@@ -1,0 +1,263 @@
+/*
+** search_args.c -- the options of `warpmatch search`: its own flags (the
+** table's, flags.c, applied here), the checks made before any file is
+** read, with messages that name the option at fault, and the pattern set
+** read from -e and -f in command-line order.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "search.h"
+
+const char *const wm_cli_search_algo_words[] = { "auto", "shiftor", "bitap", "myers", "ac",
+                                                 "pfac", "wumanber", "wumanber-paper",
+                                                 "qgram", NULL };
+
+/* The flags that are search's own (wm_flag_own_t). */
+static int apply_own(const wm_flag_t *f, const char *val, void *args) {
+    wm_cli_search_args_t *a = args;
+    char name[64];
+    uint64_t v;
+    int i;
+    switch (f->id) {
+    case 'k':
+        if (wm_cli_option_u64(wm_flag_display(f, name, sizeof name), val, UINT32_MAX, 0, &v) < 0)
+            return -1;
+        a->o.max_edits = (uint32_t)v;
+        break;
+    case WM_F_HAMMING: a->o.metric = WM_METRIC_HAMMING; break;
+    case WM_F_REVCOMP: a->o.revcomp = 1; break;
+    case WM_F_ALGO:
+        if ((i = wm_cli_choose("--algo", val, wm_cli_search_algo_words)) < 0)
+            return -1;
+        a->o.algo = (wm_algo_t)i;               /* same order as wm_algo_t */
+        break;
+    case 'e':
+    case 'f':
+        a->pat_args[a->n_pat_args].opt = (char)f->id;
+        a->pat_args[a->n_pat_args++].arg = val;
+        if (f->id == 'e') {
+            a->last_e = val;
+            a->n_e++;
+        } else {
+            a->n_f++;
+        }
+        break;
+    case WM_F_CHUNK:
+        if (wm_cli_option_u64("--chunk-bytes", val, UINT64_MAX, 1, &v) < 0)
+            return -1;
+        a->sh.co.chunk_bytes = v;
+        break;
+    case WM_F_NO_PROGRESS: a->progress = 0; break;
+    case 'c': a->count = 1; break;
+    case WM_F_BY_RECORD: a->by_record = 1; a->count = 1; break;
+    case WM_F_PER_PATTERN: a->per_pattern = 1; a->count = 1; break;
+    case WM_F_ALL_PATTERNS: a->all_patterns = a->per_pattern = a->count = 1; break;
+    case WM_F_PER_RANK: a->per_rank = val; break;
+    case 'q': a->quiet = 1; break;
+    }
+    return 0;
+}
+
+int wm_cli_search_parse(int argc, char **argv, wm_cli_search_args_t *a, int *first_arg) {
+    a->pat_args = malloc((size_t)argc * sizeof *a->pat_args);
+    if (a->pat_args == NULL) {
+        wm_cli_error("%s", wm_strerror(WM_NOMEM));
+        return -1;
+    }
+    a->o = wm_opts_default();
+    a->progress = 1;
+    int rc = wm_flags_parse(&wm_cli_cmd_search, argc, argv, &a->sh, apply_own, a, first_arg);
+    if (rc != 0)
+        return rc;
+    if (a->sh.ignore_case)
+        a->o.case_insensitive = 1;
+    if (a->n_f > 0 || a->n_e > 1) {
+        a->is_set = 1;           /* the patterns are read later, by load_set */
+        return 0;
+    }
+    const char *pattern = a->last_e;
+    if (pattern == NULL) {
+        if (*first_arg >= argc) {
+            wm_cli_error("no pattern given");
+            return -1;
+        }
+        pattern = argv[(*first_arg)++];
+    }
+    a->pattern = (const uint8_t *)pattern;
+    a->m = strlen(pattern);
+    a->iupac = wm_cli_is_iupac(a->pattern, a->m);
+    wm_out_bed_name(a->bed_name, a->pattern, a->m);
+    return 0;
+}
+
+void wm_cli_search_free(wm_cli_search_args_t *a) {
+    free(a->pat_args);
+    a->pat_args = NULL;
+    wm_patset_free(&a->set);
+}
+
+/* The output checks both modes share. Returns 0 or -1 (message printed). */
+static int check_output(const wm_cli_search_args_t *a) {
+    if (a->count && a->sh.format != WM_OUT_TSV && !a->quiet) {
+        wm_cli_error("%s prints TSV lines; it cannot be combined with --format %s",
+                     a->per_pattern ? "--count-per-pattern" : "-c/--count",
+                     wm_cli_format_words[a->sh.format]);
+        return -1;
+    }
+    if (a->per_rank != NULL && (a->count || a->quiet || a->sh.format == WM_OUT_JSON)) {
+        wm_cli_error("--output-per-rank writes the matches of each rank to its own file: "
+                     "it lists matches as tsv or bed (not with -c, -q or --format json)");
+        return -1;
+    }
+    if (a->per_rank != NULL && a->per_rank[0] == '\0') {
+        wm_cli_error("--output-per-rank needs a file name prefix");
+        return -1;
+    }
+    if (a->per_pattern && a->by_record) {
+        wm_cli_error("--count-per-pattern counts per file; it cannot be combined "
+                     "with --by-record");
+        return -1;
+    }
+    return 0;
+}
+
+/* The checks that do not depend on a file, with messages that name the
+** option at fault. Returns 0 or -1 (message printed). */
+int wm_cli_search_check(const wm_cli_search_args_t *a) {
+    if (a->m == 0) {
+        wm_cli_error("the pattern is empty");
+        return -1;
+    }
+    if (a->m > WM_MAX_PATTERN) {
+        wm_cli_error("the pattern is %zu bytes long; the longest allowed is %u",
+                     a->m, WM_MAX_PATTERN);
+        return -1;
+    }
+    if (a->o.max_edits >= a->m) {
+        wm_cli_error("-k %u must be less than the pattern length %zu "
+                     "(with k >= m every position would match)", a->o.max_edits, a->m);
+        return -1;
+    }
+    if (a->o.algo >= WM_ALGO_AC) {
+        wm_cli_error("--algo %s is for pattern sets (-f FILE, or -e given more than once)",
+                     wm_cli_search_algo_words[a->o.algo]);
+        return -1;
+    }
+    if (a->o.algo == WM_ALGO_SHIFTOR && a->o.max_edits > 0) {
+        wm_cli_error("--algo shiftor finds exact matches only (-k 0); use bitap or myers");
+        return -1;
+    }
+    if (a->o.algo == WM_ALGO_MYERS && a->o.metric == WM_METRIC_HAMMING) {
+        wm_cli_error("--algo myers computes edit distance only; use bitap with --hamming");
+        return -1;
+    }
+    if (a->o.revcomp && !a->iupac) {
+        wm_cli_error("--revcomp needs a nucleotide pattern (IUPAC letters ACGTURYSWKMBDHVN)");
+        return -1;
+    }
+    if (a->sh.alphabet == WM_ALPHA_DNA && !a->iupac) {
+        wm_cli_error("--alphabet dna needs a pattern of IUPAC nucleotide letters "
+                     "(ACGTURYSWKMBDHVN)");
+        return -1;
+    }
+    return check_output(a);
+}
+
+/* ---- pattern sets ----------------------------------------------------------------- */
+
+/* Set-mode option checks, before any pattern file is read. The text FILEs are
+** argv[first, argc): none, or "-" among them, means the text is on stdin. */
+int wm_cli_search_check_set(const wm_cli_search_args_t *a, int argc, char **argv,
+                             int first) {
+    if (a->o.max_edits > 0) {
+        wm_cli_error("pattern sets are searched exactly; -k/--max-edits must be 0");
+        return -1;
+    }
+    if (a->o.metric == WM_METRIC_HAMMING) {
+        wm_cli_error("pattern sets are searched exactly; --hamming does not apply");
+        return -1;
+    }
+    if (a->o.algo != WM_ALGO_AUTO && a->o.algo < WM_ALGO_AC) {
+        wm_cli_error("--algo %s searches for one pattern; a pattern set takes auto, ac, "
+                     "pfac, wumanber, wumanber-paper or qgram",
+                     wm_cli_search_algo_words[a->o.algo]);
+        return -1;
+    }
+    int stdin_text = first >= argc, stdin_pats = 0;
+    for (int i = first; i < argc; ++i)
+        stdin_text |= strcmp(argv[i], "-") == 0;
+    for (size_t i = 0; i < a->n_pat_args; ++i)
+        if (a->pat_args[i].opt == 'f' && strcmp(a->pat_args[i].arg, "-") == 0)
+            stdin_pats++;
+    if (stdin_pats > 1) {
+        wm_cli_error("-f - given twice: standard input can be read only once");
+        return -1;
+    }
+    if (stdin_pats && stdin_text) {
+        wm_cli_error("-f - reads the patterns from standard input, so the text cannot "
+                     "come from there too; name the FILEs to search");
+        return -1;
+    }
+    return check_output(a);
+}
+
+/* Name pattern i in a message: "pattern 3 (pats.txt:3)", with its FASTA name. */
+static const char *describe(const wm_cli_search_args_t *a, size_t i, char *buf, size_t len) {
+    char where[1024];
+    wm_patset_where(&a->set, i, where, sizeof where);
+    if (a->set.name != NULL && a->set.name[i] != NULL)
+        snprintf(buf, len, "pattern %zu '%.200s' (%s)", i + 1, a->set.name[i], where);
+    else
+        snprintf(buf, len, "pattern %zu (%s)", i + 1, where);
+    return buf;
+}
+
+/* Read the -e patterns and -f files in argv order, then check the patterns
+** against the options, naming the first pattern at fault. */
+int wm_cli_search_load_set(wm_cli_search_args_t *a) {
+    static uint8_t acgtu[256];
+    char what[1400];
+
+    for (size_t i = 0; i < a->n_pat_args; ++i) {
+        const wm_cli_patarg_t *p = &a->pat_args[i];
+        if (p->opt == 'e' && p->arg[0] == '\0') {
+            wm_cli_error("-e: empty pattern (pattern %zu)", a->set.n + 1);
+            return -1;
+        }
+        if ((p->opt == 'e' ? wm_patset_add_string(&a->set, p->arg)
+                           : wm_patset_add_file(&a->set, p->arg)) < 0)
+            return -1;
+    }
+    if (a->set.n > UINT32_MAX) {
+        wm_cli_error("%zu patterns; at most %u are allowed", a->set.n, UINT32_MAX);
+        return -1;
+    }
+    for (const char *c = "ACGTUacgtu"; *c != '\0'; ++c)
+        acgtu[(uint8_t)*c] = 1;
+    a->acgtu = 1;
+    for (size_t i = 0; i < a->set.n; ++i) {
+        const uint8_t *p = a->set.pat[i];
+        size_t m = a->set.len[i], j = 0;
+        while (j < m && acgtu[p[j]])
+            ++j;
+        if (j < m) {
+            a->acgtu = 0;
+            if (a->o.revcomp || a->sh.alphabet == WM_ALPHA_DNA) {
+                wm_cli_error("%s needs patterns of A, C, G, T, U only; %s is not",
+                             a->o.revcomp ? "--revcomp" : "--alphabet dna",
+                             describe(a, i, what, sizeof what));
+                return -1;
+            }
+        }
+        if (a->o.algo == WM_ALGO_QGRAM && m < WM_QGRAM_MIN_LEN) {
+            wm_cli_error("--algo qgram needs patterns of at least %u bytes; %s has %zu",
+                         WM_QGRAM_MIN_LEN, describe(a, i, what, sizeof what), m);
+            return -1;
+        }
+    }
+    return 0;
+}
+
