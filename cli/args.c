@@ -8,10 +8,12 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
+#include "core/internal.h"
 #include "mpi/dist.h"
 
 /* The last message, kept for the MPI job's agreement on failures: ranks
@@ -226,4 +228,14 @@ double wm_cli_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void wm_cli_gpu_timing(const wm_context_t *cx, int device) {
+    const char *on = getenv("WM_CUDA_TIMING");
+    const wm_stats_t *s = wm_context_stats(cx);
+    if (!on || atoi(on) <= 0 || !s || s->search_gpu_batches == 0) return;
+    fprintf(stderr, "cuda search (device %d): buffers %.4f s, %llu batches of %llu bytes "
+            "(copy, search, hits) %.4f s\n", device, s->search_gpu_setup_s,
+            (unsigned long long)s->search_gpu_batches, (unsigned long long)s->search_gpu_batch_bytes,
+            s->search_gpu_loop_s);
 }

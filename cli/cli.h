@@ -100,6 +100,11 @@ int wm_cli_help_status(void);
 ** the output: ...". */
 int wm_cli_flush_stdout(int write_failed, int write_errno);
 
+/* With WM_CUDA_TIMING=1 in the environment, the time split of the GPU
+** searches a context ran (its wm_stats_t) as one line on stderr: what
+** bench/run_dist.sh reads. The library itself prints nothing. */
+void wm_cli_gpu_timing(const wm_context_t *cx, int device);
+
 /* Seconds from a monotonic clock. */
 double wm_cli_now(void);
 

@@ -276,6 +276,7 @@ int wm_cmd_search(int argc, char **argv) {
     wm_db_free(r.db[0]);
     wm_db_free(r.db[1]);
     free(r.per_pattern);
+    wm_cli_gpu_timing(r.cx, a.sh.co.device);
     wm_cli_search_free(&a);
     wm_context_free(r.cx);
     wm_progress_free(&r.pg);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "warpmatch.h"
+#include "core/internal.h"
 #include "io/seqrange.h"
 #include "mpi/dist.h"
 #include "cli.h"
@@ -32,19 +33,10 @@ typedef struct {
 /* Keep owned matches, in the coordinates of their whole record. */
 static int on_match_dist(const wm_match_t *m, void *user) {
     dsink_t *d = user;
-    if (m->record == 0 && d->R->continues && m->end <= d->R->halo)
-        return 0;                               /* an earlier rank's */
     wm_match_t t = *m;
     t.start += d->R->base[m->record];
     t.end += d->R->base[m->record];
     return wm_cli_search_on_match(&t, &d->s);   /* t.record stays local: names, counts */
-}
-
-/* The matches ending inside the halo, found again on the halo alone (they
-** depend on nothing after them), so that counts can leave them out. */
-static wm_text_t halo_text(const wm_range_t *R) {
-    wm_text_t t = { R->text.seq, R->continues ? R->halo : 0, NULL, 0 };
-    return t;
 }
 
 int wm_cli_search_dist_failed(wm_cli_search_run_t *r, int failed, const char *why,
@@ -156,7 +148,9 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
     d.s.pg = &r->pg;
     d.R = &R;
     int has_text = R.text.n_rec > 0;
-    wm_text_t ht = halo_text(&R);
+    /* The rank owns the ends after its halo: the library leaves the halo's
+    ** own matches out of lists and counts alike. */
+    uint64_t own_from = R.continues ? R.halo : 0;
     uint64_t local_n = 0;
     size_t np = wm_db_pattern_count(db);
 
@@ -165,25 +159,14 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
         if (r->per_pattern == NULL &&
             (r->per_pattern = malloc(np * sizeof *r->per_pattern)) == NULL)
             st = WM_NOMEM;
-        uint64_t *minus = st == WM_OK ? calloc(np, sizeof *minus) : NULL;
-        if (st == WM_OK && minus == NULL)
-            st = WM_NOMEM;
         if (st == WM_OK)
             memset(r->per_pattern, 0, np * sizeof *r->per_pattern);
+        uint64_t n = 0;
         if (st == WM_OK && has_text)
-            st = wm_count_per_pattern(r->cx, db, &R.text, r->per_pattern);
-        if (st == WM_OK && has_text && ht.len > 0)
-            st = wm_count_per_pattern(r->cx, db, &ht, minus);
-        for (size_t i = 0; st == WM_OK && i < np; ++i)
-            r->per_pattern[i] -= minus[i];
-        free(minus);
+            st = wm_scan_owned(r->cx, db, &R.text, own_from, NULL, NULL, &n, r->per_pattern);
     } else if (a->count && !a->by_record && !a->quiet) {
-        uint64_t n = 0, h = 0;
         if (has_text)
-            st = wm_count(r->cx, db, &R.text, &n);
-        if (st == WM_OK && has_text && ht.len > 0)
-            st = wm_count(r->cx, db, &ht, &h);
-        local_n = n - h;
+            st = wm_scan_owned(r->cx, db, &R.text, own_from, NULL, NULL, &local_n, NULL);
     } else {
         if (a->count && a->by_record && !a->quiet) {
             d.s.per_record = calloc(R.text.n_rec ? R.text.n_rec : 1, sizeof *d.s.per_record);
@@ -191,7 +174,7 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
                 st = WM_NOMEM;
         }
         if (st == WM_OK && has_text)
-            st = wm_search(r->cx, db, &R.text, on_match_dist, &d);
+            st = wm_scan_owned(r->cx, db, &R.text, own_from, on_match_dist, &d, NULL, NULL);
         if (st == WM_STOPPED)
             st = WM_OK;
         local_n = d.s.n;

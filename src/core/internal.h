@@ -63,6 +63,16 @@ uint64_t *wm_text_record_starts(const wm_text_t *t, size_t *n_rec);
 /* Seconds from a monotonic clock. */
 double wm_now(void);
 
+/* wm_search (cb != NULL: matches in order to cb), wm_count (*n_matches)
+** and wm_count_per_pattern (per_pattern: zeroed here, one entry a pattern)
+** for a part of a larger text: ends e <= own_from are not the caller's (the
+** bytes before own_from are the halo a process or device before it owns,
+** core/plan.h), so nothing of them is reported or counted. The arguments
+** are checked as the public calls check them; own_from <= text->len. */
+wm_status wm_scan_owned(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                        uint64_t own_from, wm_match_cb cb, void *user, uint64_t *n_matches,
+                        uint64_t *per_pattern);
+
 /* ---- growable array of matches --------------------------------------------- */
 typedef struct {
     wm_match_t *a;

@@ -1,7 +1,9 @@
 /*
 ** scan.c -- wm_search, wm_count and wm_count_per_pattern: the arguments are
 ** checked here once, a context over several devices cuts the text
-** (src/core/shard.c), and otherwise the database's family scans it
+** (src/core/shard.c), and otherwise the database's family scans it. A caller
+** that owns only the ends after some offset (an MPI rank) scans through
+** wm_scan_owned, and counts with no correction
 ** (db->ops->scan: src/search/driver.c for one pattern, src/multi/driver.c
 ** for a set).
 */
@@ -36,14 +38,24 @@ static wm_status check_call(wm_context_t *cx, const wm_db_t *db, const wm_text_t
     return WM_OK;
 }
 
-/* Listing (cb) or counting (n_matches, per_pattern zeroed or NULL). */
+wm_status wm_scan_owned(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                        uint64_t own_from, wm_match_cb cb, void *user, uint64_t *n_matches,
+                        uint64_t *per_pattern) {
+    wm_status st = check_call(cx, db, text);
+    if (st != WM_OK) return st;
+    if (own_from > text->len) return WM_INVALID;
+    if (per_pattern) memset(per_pattern, 0, db->n_patterns * sizeof *per_pattern);
+    if (n_matches) *n_matches = 0;
+    if (text->len == own_from) return WM_OK;
+    if (cx->n_sub > 1)               /* many devices: cut the owned ends among them */
+        return wm_shard_text(cx, db, text, own_from, cb, user, n_matches, per_pattern);
+    return db->ops->scan(cx, db, text, own_from, cb, user, n_matches, per_pattern);
+}
+
+/* Listing (cb) or counting (n_matches, per_pattern or NULL) of a whole text. */
 static wm_status scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, wm_match_cb cb,
                       void *user, uint64_t *n_matches, uint64_t *per_pattern) {
-    wm_status st = check_call(cx, db, text);
-    if (st != WM_OK || text->len == 0) return st;
-    if (cx->n_sub > 1)               /* many devices: cut the text among them */
-        return wm_shard_text(cx, db, text, cb, user, n_matches, per_pattern);
-    return db->ops->scan(cx, db, text, 0, cb, user, n_matches, per_pattern);
+    return wm_scan_owned(cx, db, text, 0, cb, user, n_matches, per_pattern);
 }
 
 wm_status wm_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
@@ -64,9 +76,6 @@ wm_status wm_count(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, u
 wm_status wm_count_per_pattern(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
                                uint64_t *counts) {
     if (!counts) return WM_INVALID;
-    wm_status st = check_call(cx, db, text);
-    if (st != WM_OK) return st;
-    memset(counts, 0, db->n_patterns * sizeof *counts);
     uint64_t total = 0;
     return scan(cx, db, text, NULL, NULL, &total, counts);
 }

@@ -390,7 +390,8 @@ static wm_status add_counts(text_job_t *J, uint64_t *n_matches, uint64_t *per_pa
 }
 
 wm_status wm_shard_text(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
-                        wm_match_cb cb, void *user, uint64_t *n_matches, uint64_t *per_pattern) {
+                        uint64_t own_from, wm_match_cb cb, void *user, uint64_t *n_matches,
+                        uint64_t *per_pattern) {
     int n = cx->n_sub;
     text_job_t J;
     memset(&J, 0, sizeof J);
@@ -408,14 +409,14 @@ wm_status wm_shard_text(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
         return WM_NOMEM;
     }
     wm_status st = WM_OK;
-    wm_plan_t plan = wm_plan_even(0, text->len, (uint64_t)n);
+    wm_plan_t plan = wm_plan_even(own_from, text->len, (uint64_t)n);
     for (int i = 0; i < n && st == WM_OK; i++) {
         wm_plan_part(&plan, (uint64_t)i, &J.sh[i].lo, &J.sh[i].hi);
         if (text_shard_layout(&J.sh[i], text, rs, n_rec, db->halo)) st = WM_NOMEM;
     }
     struct wm_shard_state *S = cx->shard;
     if (st == WM_OK && S->slot) {
-        S->total = text->len;
+        S->total = text->len - own_from;
         for (int i = 0; i < n; i++) S->slot[i].done = 0;
     }
     if (st == WM_OK) {

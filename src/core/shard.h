@@ -27,11 +27,13 @@ wm_status wm_shard_context_init(wm_context_t *cx, int *hand_back);
 /* Free the sub-contexts and the copied device list; no-op for others. */
 void wm_shard_context_free(wm_context_t *cx);
 
-/* wm_search (cb != NULL: matches in order through cb), wm_count (cb NULL,
-** *n_matches) and wm_count_per_pattern (per_pattern != NULL, zeroed, one
-** entry per pattern) of a text with len > 0. */
+/* wm_scan_owned over the sub-contexts: the ends (own_from, len] cut among
+** them; listing (cb != NULL: matches in order through cb) or counting
+** (*n_matches, and per_pattern when not NULL, zeroed, one entry a
+** pattern); own_from < text->len. */
 wm_status wm_shard_text(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
-                        wm_match_cb cb, void *user, uint64_t *n_matches, uint64_t *per_pattern);
+                        uint64_t own_from, wm_match_cb cb, void *user, uint64_t *n_matches,
+                        uint64_t *per_pattern);
 
 /* fn(job, i, sub i) for every sub at once: a thread each, sub 0 on the
 ** calling thread (a caller's callback can run there), each with its GPU
