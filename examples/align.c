@@ -16,7 +16,8 @@
 #include "warpmatch.h"
 
 /* Align query to target in mode; print what was found. */
-static wm_status show(wm_context_t *cx, wm_align_mode_t mode, const char *query, const char *target) {
+static wm_status show(wm_context_t *cx, wm_align_mode_t mode, const char *query,
+                      const char *target) {
     wm_align_opts_t opts = wm_align_opts_default();
     opts.mode = mode;
     opts.cigar = 1;
@@ -24,7 +25,7 @@ static wm_status show(wm_context_t *cx, wm_align_mode_t mode, const char *query,
     wm_status rc = wm_align(cx, (const uint8_t *)query, strlen(query), (const uint8_t *)target,
                             strlen(target), &opts, &out);
     if (rc != WM_OK) return rc;
-    for (size_t i = 0; i < out.n; i++)   /* one, unless opts.all_ends */
+    for (size_t i = 0; i < out.n; i++) /* one, unless opts.all_ends */
         printf("%s %s in %s: distance %" PRIu64 ", target [%" PRIu64 ", %" PRIu64 "), CIGAR %s\n",
                mode == WM_ALIGN_INFIX ? "infix " : "global", query, target, out.a[i].distance,
                out.a[i].start, out.a[i].end, out.a[i].cigar);

@@ -30,19 +30,19 @@ static int on_match(const wm_match_t *m, void *user) {
 
 int main(int argc, char **argv) {
     const char *pattern = argc > 1 ? argv[1] : "GATTACA";
-    wm_opts_t opts = wm_opts_default();          /* exact, edit distance, bytes */
+    wm_opts_t opts = wm_opts_default(); /* exact, edit distance, bytes */
     opts.max_edits = argc > 2 ? (uint32_t)atoi(argv[2]) : 1;
 
     wm_db_t *db = NULL;
     wm_context_t *cx = NULL;
     wm_status rc = wm_compile((const uint8_t *)pattern, strlen(pattern), &opts, &db);
-    if (rc == WM_OK) rc = wm_context_new(NULL, &cx);   /* NULL: the defaults */
+    if (rc == WM_OK) rc = wm_context_new(NULL, &cx); /* NULL: the defaults */
     if (rc == WM_OK) {
-        wm_text_t text = { (const uint8_t *)TEXT, strlen(TEXT), NULL, 0 };   /* one record */
+        wm_text_t text = { (const uint8_t *)TEXT, strlen(TEXT), NULL, 0 }; /* one record */
         rc = wm_search(cx, db, &text, on_match, (void *)TEXT);
     }
     if (rc != WM_OK) fprintf(stderr, "example_search: %s\n", wm_strerror(rc));
-    wm_context_free(cx);   /* both take NULL */
+    wm_context_free(cx); /* both take NULL */
     wm_db_free(db);
     return rc == WM_OK ? 0 : 2;
 }

@@ -21,21 +21,23 @@ extern "C" {
 
 /* Ordered: a set includes the ones below it (AUTO aside). */
 typedef enum {
-    WM_SIMD_AUTO = 0,     /* the best this CPU has                          */
-    WM_SIMD_NONE = 1,     /* scalar code only                               */
+    WM_SIMD_AUTO = 0, /* the best this CPU has */
+    WM_SIMD_NONE = 1, /* scalar code only     */
     WM_SIMD_SSE2 = 2,
     WM_SIMD_AVX2 = 3,
-    WM_SIMD_AVX512 = 4    /* AVX-512F                                       */
+    WM_SIMD_AVX512 = 4 /* AVX-512F            */
 } wm_simd_isa_t;
 
 /* The best set this CPU runs (whatever the library was built with: a
 ** dispatcher also checks WM_SIMD_X86). */
 static inline wm_simd_isa_t wm_simd_cpu_isa(void) {
-#if defined(__x86_64__) && defined(__GNUC__)   /* clang defines __GNUC__ too */
-    __builtin_cpu_init();   /* a no-op once the runtime's constructor has run */
+    /* clang defines __GNUC__ too; __builtin_cpu_init is a no-op once the
+    ** runtime's constructor has run */
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f")) return WM_SIMD_AVX512;
     if (__builtin_cpu_supports("avx2")) return WM_SIMD_AVX2;
-    return WM_SIMD_SSE2;  /* part of x86-64 */
+    return WM_SIMD_SSE2; /* part of x86-64 */
 #else
     return WM_SIMD_NONE;
 #endif

@@ -33,7 +33,7 @@ static wm_sdtw_strip_fn pick(wm_simd_isa_t max_isa) {
 int wm_sdtw_tile_simd(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
                       double *col, double *bot_v, wm_sdtw_best_t *best, wm_simd_isa_t max_isa) {
     wm_sdtw_strip_fn fn = pick(max_isa);
-    if (!fn) return 1;   /* the caller runs the scalar tile */
+    if (!fn) return 1; /* the caller runs the scalar tile */
     uint64_t w = b - a < SUBTILE ? b - a : SUBTILE;
     double *scratch = malloc((3 * w + 3 * 32 + 8) * sizeof *scratch);
     if (!scratch) return -1;
