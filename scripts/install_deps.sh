@@ -2,11 +2,14 @@
 # install_deps.sh -- the Debian packages warpmatch needs to build and test.
 # nvcc (the CUDA toolkit) is optional and comes from NVIDIA, not from here:
 # without it the CPU build is complete. Open MPI is installed for the MPI
-# build of the tool and its test (tests/mpi/).
+# build of the tool and its test (tests/mpi/). clang builds the second pass
+# of scripts/run_tests.sh (the sanitizers), so that gcc and clang each build
+# the whole tree and run the whole suite.
 set -eu
 need=()
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v cc >/dev/null 2>&1 || need+=(gcc libc6-dev)
+command -v clang >/dev/null 2>&1 || need+=(clang)
 command -v make >/dev/null 2>&1 || need+=(make)
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3)     # JSON checks in the CLI tests
@@ -14,9 +17,18 @@ command -v gzip >/dev/null 2>&1 || need+=(gzip)
 # MPI (optional for the build, which goes on without it; the mpi_cli test needs it)
 { command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; } ||
   need+=(openmpi-bin libopenmpi-dev)
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+updated=0
+install() {
+  [ "$updated" -eq 1 ] || { $sudo apt-get update -qq; updated=1; }
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@"
+}
 if [ ${#need[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+  install "${need[@]}"
 fi
+# clang's AddressSanitizer/UBSan runtime: Debian 12 ships it apart from the
+# compiler (libclang-rt-dev, i.e. libclang-rt-14-dev), older releases inside
+# the libclang-common package that clang already pulls in. -print-file-name
+# prints a bare name when clang cannot find the library.
+[ -f "$(clang -print-file-name=libclang_rt.asan-x86_64.a)" ] || install libclang-rt-dev
