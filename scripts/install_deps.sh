@@ -9,7 +9,6 @@ set -eu
 need=()
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v cc >/dev/null 2>&1 || need+=(gcc libc6-dev)
-command -v clang >/dev/null 2>&1 || need+=(clang)
 command -v make >/dev/null 2>&1 || need+=(make)
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3)     # JSON checks in the CLI tests
@@ -27,8 +26,12 @@ install() {
 if [ ${#need[@]} -gt 0 ]; then
   install "${need[@]}"
 fi
-# clang's AddressSanitizer/UBSan runtime: Debian 12 ships it apart from the
-# compiler (libclang-rt-dev, i.e. libclang-rt-14-dev), older releases inside
-# the libclang-common package that clang already pulls in. -print-file-name
-# prints a bare name when clang cannot find the library.
-[ -f "$(clang -print-file-name=libclang_rt.asan-x86_64.a)" ] || install libclang-rt-dev
+# clang, without what it only recommends (llvm-14-dev and more: some 300 MB
+# that compiling never uses), then its AddressSanitizer/UBSan runtime: Debian
+# 12 ships that apart from the compiler (libclang-rt-dev, i.e.
+# libclang-rt-14-dev), older releases inside the libclang-common package
+# clang already pulls in. -print-file-name prints a bare name when clang
+# cannot find the library.
+command -v clang >/dev/null 2>&1 || install --no-install-recommends clang
+[ -f "$(clang -print-file-name=libclang_rt.asan-x86_64.a)" ] ||
+  install --no-install-recommends libclang-rt-dev
