@@ -19,6 +19,7 @@
 #ifndef WM_DTW_SDTW_H
 #define WM_DTW_SDTW_H
 
+#include "core/simd.h"
 #include "dtw/dtw.h"
 
 #ifdef __cplusplus
@@ -85,11 +86,13 @@ void wm_sdtw_tile(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_
                   double *col_v, uint64_t *col_s, double *bot_v, uint64_t *bot_s,
                   wm_sdtw_best_t *best);
 
-/* wm_sdtw_tile without starts, in SIMD strips (sdtw_simd.c). Returns 0, 1
-** when not built for this CPU, -1 out of memory (the caller then runs the
-** scalar tile). */
+/* wm_sdtw_tile without starts, in SIMD strips (sdtw_simd.c), with the best
+** instruction set the CPU has up to max_isa (WM_SIMD_AUTO: its best; a
+** narrower one runs that variant, for tests). Returns 0, 1 when not built
+** for this CPU or max_isa is WM_SIMD_NONE, -1 out of memory (the caller then
+** runs the scalar tile). */
 int wm_sdtw_tile_simd(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
-                      double *col, double *bot_v, wm_sdtw_best_t *best);
+                      double *col, double *bot_v, wm_sdtw_best_t *best, wm_simd_isa_t max_isa);
 /* Tests set this to run the scalar tile only (the reference). */
 extern int wm_sdtw_scalar_only;
 

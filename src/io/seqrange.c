@@ -294,7 +294,8 @@ wm_status wm_range_parse(wm_range_t *R, uint64_t start, uint64_t end, uint64_t r
     R->room = room;
     if (R->whole)
         return WM_OK;
-    const uint8_t *in = map_of(R) + start;
+    /* an empty file has no map (n is 0 then): NULL + 0 is undefined */
+    const uint8_t *in = map_of(R) ? map_of(R) + start : (const uint8_t *)"";
     uint64_t n = end - start;
     int raw = R->format == WM_FMT_PLAIN && R->mode == WM_RANGE_RECORDS;
     if (raw) {

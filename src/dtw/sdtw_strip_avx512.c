@@ -1,0 +1,27 @@
+/*
+** sdtw_strip_avx512.c -- the strip of sdtw_strip.inc for AVX-512F: 8 doubles
+** a vector, strips of 32 query rows. CMakeLists.txt compiles this file, and
+** no other, with -mavx512f; sdtw_simd.c calls it only on a CPU that has it.
+*/
+#include <immintrin.h>
+
+#include "dtw/sdtw_simd.h"
+
+#ifndef __AVX512F__
+#error "sdtw_strip_avx512.c is built with -mavx512f (CMakeLists.txt, files named *_avx512.c)"
+#endif
+
+#define STRIP_FN wm_sdtw_strip_avx512
+#define VL 8
+#define VEC __m512d
+#define V_SET1 _mm512_set1_pd
+#define V_LOADU _mm512_loadu_pd
+#define V_STOREU _mm512_storeu_pd
+#define V_MIN _mm512_min_pd
+#define V_ADD _mm512_add_pd
+#define V_SUB _mm512_sub_pd
+#define V_MUL _mm512_mul_pd
+#define V_ABS _mm512_abs_pd
+/* lane 0 from p[7] (index 8 + 7 picks the second source), lane i from h[i-1] */
+#define V_SHIFT(p, h) _mm512_permutex2var_pd((h), _mm512_set_epi64(6, 5, 4, 3, 2, 1, 0, 15), (p))
+#include "sdtw_strip.inc"
