@@ -14,21 +14,17 @@
 
 #include <stdint.h>
 
+#include "core/simd.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The widest SIMD a CPU kernel may use (it uses the best the CPU has up to
-** this): tests and benchmarks lower it to cover the narrower paths. */
-typedef enum {
-    WM_SIMD_AUTO = 0,        /* the best the CPU has                          */
-    WM_SIMD_SSE2 = 1,        /* the x86-64 baseline                           */
-    WM_SIMD_AVX2 = 2,
-    WM_SIMD_AVX512 = 3
-} wm_simd_t;
-
 typedef struct {
-    wm_simd_t simd;                 /* [auto]                                     */
+    wm_simd_isa_t simd;             /* the widest SIMD a CPU kernel may use (it
+                                       uses the CPU's best up to this): tests and
+                                       benchmarks lower it to cover the narrower
+                                       paths [auto]                               */
     int timing;                     /* time the phases into wm_stats_t; the GPU
                                        code then waits for each phase [0]         */
     /* search on the GPU */

@@ -159,7 +159,7 @@ static wm_status from_cands(wm_dtw_candvec_t *cv, const wm_dtw_opts_t *o, uint64
 
 static wm_status run_subsequence(wm_context_t *cx, const double *q, size_t m, const double *y,
                                  uint64_t n, const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
-    wm_sdtw_job_t j = {q, m, y, n, o->cost, WM_SDTW_TOP_FRESH, 0};
+    wm_sdtw_job_t j = {q, m, y, n, o->cost, WM_SDTW_TOP_FRESH, 0, cx->tuning.simd};
     const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
     wm_status st;
     size_t cap = 0;
@@ -206,7 +206,7 @@ static wm_status run_global(wm_context_t *cx, const double *q, size_t m, const d
     double d;
     size_t cap = 0;
     if (o->window < 0) {
-        wm_sdtw_job_t j = {q, m, y, n, o->cost, WM_SDTW_TOP_GLOBAL, 0};
+        wm_sdtw_job_t j = {q, m, y, n, o->cost, WM_SDTW_TOP_GLOBAL, 0, cx->tuning.simd};
         const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
         wm_status st = gpu ? gpu->corner(cx, &j, &d) : wm_sdtw_cpu(cx, &j, NULL, NULL, NULL, &d);
         if (st != WM_OK) return st;
@@ -272,7 +272,7 @@ static wm_status run_batches(wm_context_t *cx, const double *const *queries, con
                 wm_dtw_znorm(x, lens[q], qn[q]);
                 x = qn[q];
             }
-            jobs[k] = (wm_sdtw_job_t){x, lens[q], y, n, o->cost, WM_SDTW_TOP_FRESH, 0};
+            jobs[k] = (wm_sdtw_job_t){x, lens[q], y, n, o->cost, WM_SDTW_TOP_FRESH, 0, cx->tuning.simd};
             idx[k++] = q;
         }
         if (st != WM_OK || k < 2) continue;   /* a lone query runs on its own */

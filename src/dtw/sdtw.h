@@ -75,6 +75,8 @@ typedef struct {
     wm_dtw_cost_t cost;
     wm_sdtw_top_t top;        /* FRESH or GLOBAL                                  */
     int track;                /* keep starts                                      */
+    wm_simd_isa_t simd;       /* the widest SIMD the CPU strips may use (the
+                                 context's tuning; WM_SIMD_AUTO: the CPU's best) */
 } wm_sdtw_job_t;
 
 /* Run columns [a, b) of the job's DP (CPU). col_v / col_s hold the column a-1
@@ -94,7 +96,6 @@ void wm_sdtw_tile(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_
 int wm_sdtw_tile_simd(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
                       double *col, double *bot_v, wm_sdtw_best_t *best, wm_simd_isa_t max_isa);
 /* Tests set this to run the scalar tile only (the reference). */
-extern int wm_sdtw_scalar_only;
 
 /* The whole DP of a job on the CPU, cut in pieces on cx's pool. Fills either
 ** the bottom row (row_v / row_s of n cells, row_s only when tracking) or, when

@@ -154,6 +154,9 @@ static uint64_t piece_len(wm_context_t *cx, const wm_sdtw_job_t *j) {
 
 wm_status wm_sdtw_cpu(wm_context_t *cx, const wm_sdtw_job_t *j, double *row_v, uint64_t *row_s,
                       wm_sdtw_best_t *best, double *corner) {
+    wm_sdtw_job_t tuned = *j;                 /* with the context's SIMD ceiling */
+    tuned.simd = cx->tuning.simd;
+    j = &tuned;
     eng_t e;
     memset(&e, 0, sizeof e);
     e.j = j;
@@ -234,6 +237,7 @@ wm_status wm_sdtw_find_start(wm_context_t *cx, const wm_sdtw_job_t *j, uint64_t 
                              uint64_t *start) {
     wm_sdtw_job_t t = *j;
     t.track = 1;
+    t.simd = cx->tuning.simd;
     double *cv = malloc(j->m * sizeof *cv);
     uint64_t *cs = malloc(j->m * sizeof *cs);
     if (!cv || !cs) {

@@ -7,8 +7,6 @@
 
 #include "dtw/sdtw.h"
 
-int wm_sdtw_scalar_only;
-
 /* The row-0 neighbours of column c: up (above c) and diag (above c-1). A
 ** fresh start at c gets start c from `up`; the diagonal's equal value loses
 ** the tie to it (smaller start), as the contract wants. */
@@ -93,10 +91,9 @@ static void tile_tracked(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, 
 void wm_sdtw_tile(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
                   double *col_v, uint64_t *col_s, double *bot_v, uint64_t *bot_s,
                   wm_sdtw_best_t *best) {
-    /* short queries would leave most lanes of a strip idle; max_isa is
-    ** WM_SIMD_AUTO (the CPU's best) until the context's tuning passes one */
-    if (!j->track && j->m >= 8 && !wm_sdtw_scalar_only &&
-        wm_sdtw_tile_simd(j, top, a, b, col_v, bot_v, best, WM_SIMD_AUTO) == 0)
+    /* short queries would leave most lanes of a strip idle */
+    if (!j->track && j->m >= 8 && j->simd != WM_SIMD_NONE &&
+        wm_sdtw_tile_simd(j, top, a, b, col_v, bot_v, best, j->simd) == 0)
         return;
     if (j->track)
         tile_tracked(j, top, a, b, col_v, col_s, bot_v, bot_s, best);
