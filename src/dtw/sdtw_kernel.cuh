@@ -1,0 +1,321 @@
+/*
+** sdtw_kernel.cuh -- the subsequence / global DTW kernel of sdtw_cuda.cu:
+** a warp owns a piece of the series and a stripe of up to 1,024 query rows,
+** R consecutive rows a lane, lane l at column a + t - l (the wavefront of
+** paper 002), in pass 1 or as a fix-up run; and the commit of moved borders.
+** Included by sdtw_cuda.cu alone (the host code there launches them).
+*/
+#ifndef WM_DTW_SDTW_KERNEL_CUH
+#define WM_DTW_SDTW_KERNEL_CUH
+
+#include <cuda_runtime.h>
+#include <math_constants.h>
+#include <stdint.h>
+
+#define FULL 0xffffffffu
+#define WARPS_PER_BLOCK 4
+#define STRIPE_ROWS 1024
+#define CK_FIRST 32        /* stored columns: a + 31, a + 63, ... and b - 1 (as sdtw_cpu.c) */
+#define MAX_CK 40
+
+enum { TOP_FRESH = 0, TOP_GLOBAL = 1, TOP_NONE = 2, TOP_ROW = 3 };
+
+typedef struct {
+    const double *x;              /* the stripe's rows, padded to 32 R with 0; query
+                                     q's at x + q * qstride                        */
+    size_t qstride;
+    int nq;                       /* queries in the launch (same stripe shape)     */
+    const int *rows_q;            /* [nq] real rows of each query's stripe         */
+    const double *y;              /* the chunk's series                             */
+    int nck;                      /* room for stored columns a piece                */
+    uint64_t n;                   /* columns in the chunk                           */
+    uint64_t base;                /* absolute index of the chunk's column 0         */
+    uint64_t plen;
+    int np;
+    int top;                      /* TOP_*: what lies above the stripe              */
+    const double *top_v;          /* TOP_ROW: the stripe above's last row [n]       */
+    const uint64_t *top_s;
+    double al0_v;                 /* above-left of piece 0 (row i0-1, column -1)   */
+    uint64_t al0_s;
+    const double *left0_v;        /* piece 0's left border [32 R] (+ q * qstride)   */
+    const uint64_t *left0_s;
+    int emode;                    /* 0: pass 1; 1: fix-up                           */
+    uint64_t warm;                /* pass 1: columns run before a piece's first     */
+    const int *dirty;             /* fix-up: the pieces to run again                */
+    int nd;
+    int *changed;                 /* fix-up: [nd] the piece's right border moved    */
+    uint64_t *upto;               /* fix-up: [np] columns of the piece replaced     */
+    double *ck_v;                 /* [np][nck][32 R]                                 */
+    uint64_t *ck_s;
+    double *right_v;              /* [np][32 R] committed right borders             */
+    uint64_t *right_s;
+    double *rnext_v;              /* [np][32 R] fix-ups' new right borders          */
+    uint64_t *rnext_s;
+    double *bot_v;                /* [n] the stripe's last row, or NULL             */
+    uint64_t *bot_s;
+    double *pbest_v;              /* [np] best of the last row: value, end          */
+    uint64_t *pbest_e;
+} sd_args_t;
+
+__device__ __forceinline__ bool better(double v1, uint64_t s1, double v2, uint64_t s2) {
+    return v1 < v2 || (v1 == v2 && v1 != CUDART_INF && s1 > s2);
+}
+
+template <bool SQ>
+__device__ __forceinline__ double cell_cost(double x, double y) {
+    double d = __dsub_rn(x, y);
+    return SQ ? __dmul_rn(d, d) : fabs(d);
+}
+
+__device__ __forceinline__ uint64_t ck_col(uint64_t a, uint64_t b, int k) {
+    uint64_t w = (uint64_t)CK_FIRST << k;
+    return a + w < b ? a + w - 1 : b - 1;
+}
+
+template <int R, bool TRACK, bool SQ>
+__global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)
+sdtw_kernel(sd_args_t A) {
+    const int lane = threadIdx.x & 31;
+    const int wib = threadIdx.x >> 5;
+    const int wid = blockIdx.x * WARPS_PER_BLOCK + wib;
+    const int count = A.emode ? A.nd : A.np * A.nq;
+    if (wid >= count) return;
+    /* gp: the piece's index over all queries; p within its query */
+    const int gp = A.emode ? A.dirty[wid] : wid;
+    const int q = gp / A.np, p = gp % A.np;
+    /* row r of lane l at xs[r * 32 + l]: a step's reads hit 32 banks */
+    __shared__ double xs_all[WARPS_PER_BLOCK][R * 32];
+    double *xs = xs_all[wib];
+    for (int i = lane; i < R * 32; i += 32) xs[(i % R) * 32 + i / R] = A.x[q * A.qstride + i];
+    __syncwarp();
+    const int rows = A.rows_q[q];
+    const uint64_t a = (uint64_t)p * A.plen;
+    const uint64_t b = a + A.plen < A.n ? a + A.plen : A.n;
+    const uint64_t w = b - a;
+    /* pass 1 starts `warm` columns early (from +inf there), so that by column
+    ** a its state is usually the true one already and the fix-up stops at
+    ** its first stored column; nothing is output before a */
+    const uint64_t a0 = !A.emode && p > 0 ? a - (A.warm < a ? A.warm : a) : a;
+    const uint64_t wr = b - a0;
+    const int row0 = lane * R;
+
+    /* the left border */
+    double h[R];
+    uint64_t hs[TRACK ? R : 1];
+    const double *lv = A.emode ? A.right_v + (size_t)(gp - 1) * 32 * R
+                               : (p == 0 ? A.left0_v + q * A.qstride : NULL);
+    const uint64_t *ls = !TRACK ? NULL
+                       : A.emode ? A.right_s + (size_t)(gp - 1) * 32 * R
+                                 : (p == 0 ? A.left0_s + q * A.qstride : NULL);
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        h[r] = lv ? lv[row0 + r] : CUDART_INF;
+        if (TRACK) hs[r] = ls ? ls[row0 + r] : 0;
+    }
+    /* above-left of lane 0: row i0-1 at column a-1 */
+    const int top = A.top;
+    double al_v;
+    uint64_t al_s = 0;
+    if (p == 0) { al_v = A.al0_v; al_s = A.al0_s; }
+    else if (top == TOP_FRESH) { al_v = 0.0; al_s = A.base + a0 - 1; }
+    else if (top == TOP_ROW) { al_v = A.top_v[a0 - 1]; if (TRACK) al_s = A.top_s[a0 - 1]; }
+    else al_v = CUDART_INF;
+    /* the diagonal of each lane's first cell: the lane above's left border */
+    double dg_v = __shfl_up_sync(FULL, h[R - 1], 1);
+    uint64_t dg_s = TRACK ? __shfl_up_sync(FULL, hs[R - 1], 1) : 0;
+    if (lane == 0) { dg_v = al_v; dg_s = al_s; }
+
+    const int lb = (rows - 1) / R, rb = (rows - 1) % R;   /* the stripe's last row */
+    double best_v = CUDART_INF;
+    uint64_t best_e = ~0ull;
+    int k_next = 0;                 /* this lane's next stored column               */
+    uint64_t ck_next = ck_col(a, b, 0);
+    uint32_t lost = 0;              /* fix-up: bit k = equal to pass 1 at stored column k */
+    const uint64_t prior = A.emode ? A.upto[gp] : 0;   /* columns earlier rounds replaced */
+    uint64_t done = w;
+    int wk = 0;                     /* fix-up: the stored column the warp checks next */
+    uint64_t w_ck = ck_col(a, b, 0);
+    bool moved = false;             /* fix-up: the right border changed             */
+    double yv = 0.0;                /* the sample of this lane's column             */
+    double stage_y = 0.0, stage_t = 0.0;
+    uint64_t stage_ts = 0;
+    const uint64_t steps = wr + 31;
+    /* One step from hi (the lane's rows at its previous column) into ho:
+    ** two register sets used in turn, so that no value is copied. Returns
+    ** true when a fix-up may stop. */
+    auto step = [&](double (&hi)[R], uint64_t (&hsi)[TRACK ? R : 1], double (&ho)[R],
+                    uint64_t (&hso)[TRACK ? R : 1], uint64_t t) -> bool {
+        /* every 32 steps the warp loads the next 32 samples (and top cells)
+        ** for lane 0, which takes one a step */
+        if ((t & 31) == 0) {
+            uint64_t c = a0 + t + lane;
+            stage_y = c < b ? A.y[c] : 0.0;
+            if (top == TOP_ROW) {
+                stage_t = c < b ? A.top_v[c] : CUDART_INF;
+                if (TRACK) stage_ts = c < b ? A.top_s[c] : 0;
+            }
+        }
+        const int sl = (int)(t & 31);
+        double y_in = __shfl_sync(FULL, stage_y, sl);
+        double up_top = 0.0;
+        uint64_t up_top_s = A.base + a0 + t;
+        if (top == TOP_ROW) {
+            up_top = __shfl_sync(FULL, stage_t, sl);
+            if (TRACK) up_top_s = __shfl_sync(FULL, stage_ts, sl);
+        } else if (top != TOP_FRESH) {
+            up_top = CUDART_INF;
+        }
+        double y_prev = __shfl_up_sync(FULL, yv, 1);
+        double up_v = __shfl_up_sync(FULL, hi[R - 1], 1);
+        uint64_t up_s = TRACK ? __shfl_up_sync(FULL, hsi[R - 1], 1) : 0;
+        if (lane == 0) { yv = y_in; up_v = up_top; up_s = up_top_s; }
+        else yv = y_prev;
+        const uint64_t c = a0 + t - lane;         /* this lane's column (when active) */
+        const bool active = t >= (uint64_t)lane && t - lane < wr;
+        const double nd_v = up_v;                 /* next step's diagonal */
+        const uint64_t nd_s = up_s;
+        if (active) {
+            double d_v = dg_v;
+            uint64_t d_s = dg_s;
+            double u_v = up_v;
+            uint64_t u_s = up_s;
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                const double cst = cell_cost<SQ>(xs[r * 32 + lane], yv);
+                const double l_v = hi[r];
+                if (TRACK) {
+                    const uint64_t l_s = hsi[r];
+                    double bv = __dadd_rn(d_v, cst);
+                    uint64_t bs = d_s;
+                    double tv = __dadd_rn(u_v, cst);
+                    if (better(tv, u_s, bv, bs)) { bv = tv; bs = u_s; }
+                    tv = __dadd_rn(l_v, cst);
+                    if (better(tv, l_s, bv, bs)) { bv = tv; bs = l_s; }
+                    d_v = l_v; d_s = l_s;
+                    u_v = bv; u_s = bs;
+                    ho[r] = bv; hso[r] = bs;
+                } else {
+                    /* a compare and two selects a min (fmin would add NaN
+                    ** handling; no NaN reaches here) */
+                    double mn = d_v < l_v ? d_v : l_v;
+                    mn = mn < u_v ? mn : u_v;
+                    d_v = l_v;
+                    u_v = __dadd_rn(mn, cst);
+                    ho[r] = u_v;
+                }
+            }
+            /* the stripe's last row: the bottom row out */
+            if (lane == lb && c >= a) {
+                double v = ho[0];
+                uint64_t s = 0;
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (r == rb) { v = ho[r]; if (TRACK) s = hso[r]; }
+                if (A.bot_v) {   /* a fix-up's cells are the true ones: they replace */
+                    A.bot_v[c] = v;
+                    if (TRACK) A.bot_s[c] = s;
+                }
+                if (v < best_v) { best_v = v; best_e = A.base + c + 1; }
+            }
+            /* stored columns: pass 1 keeps them, a fix-up compares with them */
+            if (c == ck_next) {
+                size_t o = ((size_t)gp * A.nck + k_next) * 32 * R + row0;
+                if (!A.emode) {
+#pragma unroll
+                    for (int r = 0; r < R; r++) {
+                        A.ck_v[o + r] = ho[r];
+                        if (TRACK) A.ck_s[o + r] = hso[r];
+                        if (c == b - 1) {
+                            A.right_v[(size_t)gp * 32 * R + row0 + r] = ho[r];
+                            if (TRACK) A.right_s[(size_t)gp * 32 * R + row0 + r] = hso[r];
+                        }
+                    }
+                } else {
+                    /* rows below the query's last are padding: never compared */
+                    bool same = true;
+#pragma unroll
+                    for (int r = 0; r < R; r++) {
+                        if (row0 + r >= rows) continue;
+                        if (ho[r] != A.ck_v[o + r] || (TRACK && hso[r] != A.ck_s[o + r])) same = false;
+                        if (c == b - 1) {   /* the end: this run's column is the right border */
+                            size_t o2 = (size_t)gp * 32 * R + row0 + r;
+                            A.rnext_v[o2] = ho[r];
+                            if (TRACK) A.rnext_s[o2] = hso[r];
+                            if (ho[r] != A.right_v[o2] || (TRACK && hso[r] != A.right_s[o2])) moved = true;
+                        }
+                    }
+                    if (same) lost |= 1u << k_next;
+                }
+                k_next++;
+                ck_next = c == b - 1 ? ~0ull : ck_col(a, b, k_next);
+            }
+        } else {
+#pragma unroll
+            for (int r = 0; r < R; r++) {   /* not at the piece yet, or past it: keep */
+                ho[r] = hi[r];
+                if (TRACK) hso[r] = hsi[r];
+            }
+        }
+        dg_v = nd_v;
+        dg_s = nd_s;
+        /* fix-up: once every lane has passed stored column wk and its column
+        ** equals pass 1's there, the rest of the piece is what pass 1 made
+        ** (unless an earlier round replaced cells further on) */
+        if (A.emode && a0 + t == w_ck + 31) {
+            bool all_same = __all_sync(FULL, (lost >> wk) & 1u);
+            if (all_same && w_ck != b - 1 && w_ck + 1 - a >= prior) {
+                moved = false;
+                done = w_ck + 1 - a;
+                return true;
+            }
+            w_ck = w_ck == b - 1 ? ~0ull : ck_col(a, b, ++wk);
+        }
+        return false;
+    };
+    double h2[R];
+    uint64_t hs2[TRACK ? R : 1];
+    for (uint64_t t = 0; t < steps; t += 2) {
+        if (step(h, hs, h2, hs2, t) || t + 1 >= steps) break;
+        if (step(h2, hs2, h, hs, t + 1)) break;
+    }
+    /* the piece's best bottom cell: the smallest value, then the leftmost end */
+    if (A.pbest_v) {
+        double bv = best_v;
+        uint64_t be = best_e;
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+            double ov = __shfl_xor_sync(FULL, bv, o);
+            uint64_t oe = __shfl_xor_sync(FULL, be, o);
+            if (ov < bv || (ov == bv && oe < be)) { bv = ov; be = oe; }
+        }
+        if (lane == 0) {
+            if (!A.emode || bv < A.pbest_v[gp] || (bv == A.pbest_v[gp] && bv != CUDART_INF && be < A.pbest_e[gp])) {
+                A.pbest_v[gp] = bv;
+                A.pbest_e[gp] = be;
+            }
+        }
+    }
+    if (A.emode) {
+        bool any = __any_sync(FULL, moved);
+        if (lane == 0) {
+            A.changed[wid] = any;
+            A.upto[gp] = done > prior ? done : prior;
+        }
+    }
+}
+
+/* After a fix-up round: the right borders that moved become the committed
+** ones (one block a fixed-up piece). */
+__global__ void commit_kernel(const int *dirty, const int *changed, int nd, int lanes_rows,
+                              double *right_v, const double *rnext_v, uint64_t *right_s,
+                              const uint64_t *rnext_s) {
+    int k = blockIdx.x;
+    if (k >= nd || !changed[k]) return;
+    size_t o = (size_t)dirty[k] * lanes_rows;
+    for (int i = threadIdx.x; i < lanes_rows; i += blockDim.x) {
+        right_v[o + i] = rnext_v[o + i];
+        if (right_s) right_s[o + i] = rnext_s[o + i];
+    }
+}
+
+#endif
