@@ -49,13 +49,7 @@ log() { echo "== $*" | tee -a "$out/session.log"; }
 
 # zlib headers may be missing on the GPU image: unpack the carried .deb.
 extra=()
-if [ ! -f /usr/include/zlib.h ] && ls "$carry"/zlib1g-dev*.deb >/dev/null 2>&1; then
-  mkdir -p /tmp/zprefix && dpkg -x "$carry"/zlib1g-dev*.deb /tmp/zprefix
-  lib=$(ls -d /tmp/zprefix/usr/lib/*-linux-gnu | head -1)
-  sys=$(ls /lib/x86_64-linux-gnu/libz.so.1* /usr/lib/x86_64-linux-gnu/libz.so.1* 2>/dev/null | head -1)
-  ln -sf "$sys" "$lib/libz.so"
-  extra+=(-DZLIB_INCLUDE_DIR=/tmp/zprefix/usr/include -DZLIB_LIBRARY="$lib/libz.so")
-fi
+source bench/gpu_zlib.sh     # zlib headers from the carried .deb when missing
 # peer tools (Hyperscan, agrep, tre-agrep) from carried .debs
 if { want peers || want grid || want mpeers || want multi || want apeers || want global || want gpeers; } &&
    ls "$carry"/debs/*.deb >/dev/null 2>&1; then

@@ -391,9 +391,7 @@ done:
 /* ---- the family ------------------------------------------------------------- */
 
 wm_align_cache_t *wm_align_cache(wm_context_t *cx) {
-    void **slot = wm_context_cache(cx, &wm_align_family);
-    if (!*slot) *slot = calloc(1, sizeof(wm_align_cache_t));
-    return *slot;
+    return wm_context_cache(cx, &wm_align_family, sizeof(wm_align_cache_t));
 }
 
 static void free_cache(wm_context_t *cx, void *cache) {

@@ -64,9 +64,11 @@ const void *wm_context_gpu(const wm_context_t *cx, const wm_family_t *f) {
     return i < 0 ? NULL : cx->gpu[i];
 }
 
-void **wm_context_cache(wm_context_t *cx, const wm_family_t *f) {
+void *wm_context_cache(wm_context_t *cx, const wm_family_t *f, size_t bytes) {
     int i = family_index(f);
-    return i < 0 ? NULL : &cx->cache[i];
+    if (i < 0) return NULL;
+    if (!cx->cache[i]) cx->cache[i] = calloc(1, bytes);
+    return cx->cache[i];
 }
 
 wm_tuning_t *wm_context_tuning(wm_context_t *cx) { return wm_context_ok(cx) ? &cx->tuning : NULL; }

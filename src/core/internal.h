@@ -132,9 +132,10 @@ static inline int wm_context_ok(const wm_context_t *cx) {
 
 /* A family's GPU table (its own type), or NULL: run on the CPU. */
 const void *wm_context_gpu(const wm_context_t *cx, const wm_family_t *f);
-/* A family's cache slot; the family stores what it builds there and its
-** free_cache releases it with the context. */
-void **wm_context_cache(wm_context_t *cx, const wm_family_t *f);
+/* A family's cache: the object in its slot of the context, made zeroed
+** (`bytes` of it) on first use; NULL out of memory. The family stores what
+** it builds there and its free_cache releases it with the context. */
+void *wm_context_cache(wm_context_t *cx, const wm_family_t *f, size_t bytes);
 
 /* The context's tuning (defaults after wm_context_new; benchmarks and tests
 ** change fields before a call; a multi-device context hands its tuning to its

@@ -56,9 +56,7 @@ static void cache_free(void *arg) {
 }
 
 static dtw_cache_t *cache_of(wm_context_t *cx) {
-    void **slot = wm_context_cache(cx, &wm_dtw_family);
-    if (!*slot) *slot = calloc(1, sizeof(dtw_cache_t));
-    return (dtw_cache_t *)*slot;
+    return (dtw_cache_t *)wm_context_cache(cx, &wm_dtw_family, sizeof(dtw_cache_t));
 }
 
 typedef struct {

@@ -256,9 +256,8 @@ static wm_status fetch_uid_counts(mrun_t *r, size_t n, uint64_t *uid_counts) {
 /* The buffers a scan in `mode` needs, the counters zeroed. */
 static wm_status mrun_open(mrun_t *r, const wm_mset_t *s, uint64_t text_bytes, int mode) {
     wm_context_t *cx = r->cx;
-    void **slot = wm_context_cache(cx, &wm_multi_family);
-    if (!*slot && !(*slot = calloc(1, sizeof(multi_cache_t)))) return WM_NOMEM;
-    r->c = (multi_cache_t *)*slot;
+    r->c = (multi_cache_t *)wm_context_cache(cx, &wm_multi_family, sizeof(multi_cache_t));
+    if (!r->c) return WM_NOMEM;
     r->stream = cx->cuda->stream[0];
     wm_status st = wm_cu_dev_reserve(cx, &r->c->d_text, text_bytes + WM_CU_PAD);
     if (st == WM_OK) st = wm_cu_dev_reserve(cx, &r->c->d_total, sizeof(unsigned long long));

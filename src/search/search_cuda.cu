@@ -161,9 +161,7 @@ extern "C" void wm_search_cuda_free_cache(wm_context_t *cx, void *cache) {
 }
 
 static search_cache_t *cache_of(wm_context_t *cx) {
-    void **slot = wm_context_cache(cx, &wm_search_family);
-    if (!*slot) *slot = calloc(1, sizeof(search_cache_t));
-    return (search_cache_t *)*slot;
+    return (search_cache_t *)wm_context_cache(cx, &wm_search_family, sizeof(search_cache_t));
 }
 
 static wm_status slot_text(wm_context_t *cx, slot_t *s, uint64_t bytes) {
