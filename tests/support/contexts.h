@@ -1,0 +1,60 @@
+/*
+** contexts.h -- the library contexts the differential tests run every case
+** on: CPU with one and several threads, with the default chunk size and
+** with tiny ones (so that occurrences straddle chunk borders), device lists,
+** and CUDA when a GPU is found. Each context carries the name its failures
+** are reported under.
+*/
+#ifndef WM_TEST_CONTEXTS_H
+#define WM_TEST_CONTEXTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "warpmatch.h"
+
+typedef struct {
+    wm_context_t *cx;
+    wm_backend_t backend;
+    int threads;
+    uint64_t chunk;          /* chunk_bytes; 0: the library's default               */
+    int n_devices;           /* the length of its device list; 0: one device        */
+    unsigned flags;          /* the test's own marks (which cases the context takes) */
+    uint64_t max_cells;      /* the test's own size limit for its cases             */
+    char name[80];
+} config;
+
+/* Opens a context: backend, threads, chunk size, a device list (NULL: one
+** device); name NULL: made from the others. A failure counts, printed with
+** the status and the context's message. Returns 1 when the context is open
+** (cf->cx), else 0 (cf->cx NULL). */
+int open_config(config *cf, const char *name, wm_backend_t be, int threads, uint64_t chunk,
+                const int *devices, int n_devices);
+
+/* open_config on one device, named after its settings. */
+int make_context(config *cf, wm_backend_t be, int threads, uint64_t chunk);
+
+/* A bare CPU context of this many threads and chunk size, or NULL (the
+** failure counted, as make_context counts it). */
+wm_context_t *cpu_context(int threads, uint64_t chunk);
+
+/* wm_context_free of each (NULL ones too). */
+void close_configs(config *cf, size_t n);
+
+/* Is there a GPU to test? Says so on a line: "cuda: N device(s), testing
+** <what>" (what NULL: the CUDA backend) or "cuda: skipped (no GPU...)". */
+int cuda_present(const char *what);
+
+/* The fixed contexts of a test: the CPU with each of the n thread counts
+** and the default chunk, then when gpu the CUDA backend with the same host
+** thread counts. Returns how many opened. */
+size_t open_fixed(config *out, const int *threads, size_t n, int gpu);
+
+/* One case's contexts: the fixed ones, then the CPU with 1 and with 3
+** threads and the tiny chunks cpu_chunk[0] / [1], then with gpu CUDA (3 host
+** threads) and gpu_chunk. Returns the count; close_configs(cfgs + n_fixed,
+** count - n_fixed) closes the case's own. */
+size_t case_configs(config *cfgs, const config *fixed, size_t n_fixed, const uint64_t cpu_chunk[2],
+                    int gpu, uint64_t gpu_chunk);
+
+#endif /* WM_TEST_CONTEXTS_H */
