@@ -104,18 +104,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "doracle.h"
 #include "warpmatch.h"
 
+#include "contexts.h"
+#include "harness.h"
 #include "rng.h"
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+/* ==== counters ================================================================ */
 
-/* ==== counters, time, printing ============================================== */
-
-#include "tally.h"
 static long g_calls;                       /* library calls made */
 static long g_ucr_results, g_ucr_inexact;  /* ucr distances compared / not bit-identical */
 static double g_ucr_worst;                 /* largest relative ucr difference seen */
@@ -129,67 +127,16 @@ static double *dup_doubles(const double *v, uint64_t n)
 
 static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
-static double unif(void) { return (double)(rnd() >> 11) * 0x1p-53; }
-
-static double gauss(void)
-{
-    double u = unif(), v = unif();
-    if (u < 1e-300) u = 1e-300;
-    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
-
-/* Does text s contain the decimal number v standing alone (no digit next
-** to it)? */
-static int names_number(const char *s, uint64_t v)
-{
-    char num[32];
-    snprintf(num, sizeof num, "%" PRIu64, v);
-    size_t k = strlen(num);
-    for (const char *p = s; p && *p; p++)
-        if (strncmp(p, num, k) == 0 && (p == s || p[-1] < '0' || p[-1] > '9') &&
-            (p[k] < '0' || p[k] > '9'))
-            return 1;
-    return 0;
-}
-
 /* ==== contexts ============================================================== */
 
-typedef struct {
-    wm_context_t *cx;
-    wm_backend_t backend;
-    int threads;
-    uint64_t chunk;
-    uint64_t max_cells;      /* only cases with m * n up to this (tiny pieces are slow) */
-    char name[80];
-} config;
-
-static int make_context(config *cf, wm_backend_t be, int threads, uint64_t chunk,
-                        uint64_t max_cells)
+/* A context made of its settings; cases of more than max_cells cells skip
+** it (pieces of one or two samples cost the library microseconds a cell). */
+static int dtw_context(config *cf, wm_backend_t be, int threads, uint64_t chunk,
+                       uint64_t max_cells)
 {
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = be;
-    co.threads = threads;
-    co.chunk_bytes = chunk;
-    memset(cf, 0, sizeof *cf);
-    cf->backend = be;
-    cf->threads = threads;
-    cf->chunk = chunk;
-    cf->max_cells = max_cells;
-    if (be == WM_BACKEND_CUDA)
-        snprintf(cf->name, sizeof cf->name, "cuda, chunk_bytes %" PRIu64 "%s", chunk,
-                 chunk ? "" : " (default)");
-    else
-        snprintf(cf->name, sizeof cf->name, "cpu %d thread%s, chunk_bytes %" PRIu64 "%s", threads,
-                 threads == 1 ? "" : "s", chunk, chunk ? "" : " (default)");
-    int rc = wm_context_new(&co, &cf->cx);
-    if (rc != WM_OK) {
-        printf("FAIL seed %" PRIu64 ": wm_context_new(%s) returned %d (%s): %s\n", g_seed,
-               cf->name, rc, wm_strerror(rc), cf->cx ? wm_context_errmsg(cf->cx) : "");
-        g_failed++;
-        wm_context_free(cf->cx);
-        cf->cx = NULL;
+    if (!make_context(cf, be, threads, chunk))
         return 0;
-    }
+    cf->max_cells = max_cells;
     return 1;
 }
 
@@ -243,8 +190,9 @@ static void print_signal(const char *label, const double *v, uint64_t n)
     printf("\n");
 }
 
-static void describe_case(const dcase *c)
+static void describe_case(const void *p)
 {
+    const dcase *c = p;
     printf("    %s; %s, m %zu, n %" PRIu64 "%s%s\n", MODE_NAME[c->o.mode], K_NAME[c->kind], c->m,
            c->n, c->desc[0] ? "; " : "", c->desc);
     print_signal("query", c->q, c->m);
@@ -259,8 +207,6 @@ static void opts_str(char *buf, size_t len, const wm_dtw_opts_t *o)
              o->cost == WM_DTW_SQUARED ? "squared" : "abs", o->znorm, o->window, o->top,
              o->max_distance, o->length, o->path);
 }
-
-static void describe_any(const void *c) { describe_case((const dcase *)c); }
 
 static void oracle_fail(const char *name, const char *detail)
 {
@@ -1907,29 +1853,34 @@ static void global_long(long i, size_t m, uint64_t n, int64_t window)
 
 /* ==== main ================================================================== */
 
+/* WM_CASE named one case: print it before running it. */
+static int g_one;
+
+static void one_case(long idx)
+{
+    dcase c;
+    gen_case(&c);
+    if (g_one) {
+        char os[300];
+        opts_str(os, sizeof os, &c.o);
+        printf("case %ld: %s\n", idx, os);
+        describe_case(&c);
+    }
+    run_case(idx, &c);
+    free_case(&c);
+}
+
 int main(int argc, char **argv)
 {
-    double scale;
     long only = -2;
-    g_describe = describe_any;
-    test_settings(argc, argv, 20240720ull, &g_seed, &scale, &only, &g_verbose);
-    long n_cases = (long)(2000 * scale + 0.5);
-    if (n_cases < 1) n_cases = 1;
-    printf("test_dtw_diff: seed %" PRIu64 ", %ld cases (WM_TEST_SCALE %g), warpmatch %s\n", g_seed,
-           n_cases, scale, wm_version());
-    fflush(stdout);
-    double t_start = now_s();
-    clock_t c0 = clock();
+    g_describe = describe_case;
+    long n_cases = test_begin("test_dtw_diff", argc, argv, 20240720ull, 2000, &only);
+    double scale = g_scale;
 
     /* 1. the oracle */
     oracle_self_check();
-    if (self_fail) {
-        printf("oracle self-check: %d FAILED; library not tested\n", self_fail);
-        printf("0 passed, %d failed\n", self_fail);
+    if (oracle_verdict())
         return 1;
-    }
-    printf("oracle self-check: ok (%.1f s)\n", now_s() - t_start);
-    fflush(stdout);
 
     /* contexts: cpu 1 thread; cpu 3 threads with default and tiny pieces;
     ** cuda when a GPU is found */
@@ -1943,22 +1894,16 @@ int main(int argc, char **argv)
         { 3, r1, UINT64_MAX }, { 2, r2, UINT64_MAX },
     };
     for (size_t i = 0; i < N_OF(cpu); i++)
-        if (make_context(&g_cfg[g_n_cfg], WM_BACKEND_CPU, cpu[i].threads, cpu[i].chunk,
+        if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CPU, cpu[i].threads, cpu[i].chunk,
                          cpu[i].max_cells))
             g_n_cfg++;
     g_n_cpu = g_n_cfg;
-    if (g_n_cfg < 2) {
-        printf("%ld passed, %ld failed\n", g_passed, g_failed);
-        return 1;
-    }
-    int gpu = wm_cuda_device_count() > 0;
-    if (gpu) {
-        if (make_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 0, UINT64_MAX)) g_n_cfg++;
-        if (make_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8 * 33, UINT64_MAX)) g_n_cfg++;
-        if (make_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8, 40000)) g_n_cfg++;
-        printf("cuda: %d device(s), testing the CUDA backend\n", wm_cuda_device_count());
-    } else {
-        printf("cuda: skipped (no GPU%s)\n", wm_cuda_built() ? "" : "; CUDA not built");
+    if (g_n_cfg < 2)
+        return test_finish();
+    if (cuda_present(NULL)) {
+        if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 0, UINT64_MAX)) g_n_cfg++;
+        if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8 * 33, UINT64_MAX)) g_n_cfg++;
+        if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8, 40000)) g_n_cfg++;
     }
     printf("contexts:");
     for (size_t i = 0; i < g_n_cfg; i++) printf("%s %s", i ? ";" : "", g_cfg[i].name);
@@ -1978,32 +1923,8 @@ int main(int argc, char **argv)
     }
 
     /* 4. random cases */
-    double t4 = now_s();
-    for (long i = 0; i < n_cases; i++) {
-        if (only >= -1 && i != only) continue;
-        g_rng = g_seed * 0x9E3779B97F4A7C15ull + (uint64_t)i * 0xD1B54A32D192ED03ull + 11;
-        dcase c;
-        gen_case(&c);
-        if (only == i) {
-            char os[300];
-            opts_str(os, sizeof os, &c.o);
-            printf("case %ld: %s\n", i, os);
-            describe_case(&c);
-        }
-        run_case(i, &c);
-        free_case(&c);
-        if (self_fail) {
-            printf("oracle self-check FAILED on a random case; stopping\n");
-            break;
-        }
-        if (only < -1 && (i + 1) % 500 == 0) {
-            printf("  %ld/%ld cases, %ld passed, %ld failed, %.1f s\n", i + 1, n_cases, g_passed,
-                   g_failed, now_s() - t_start);
-            fflush(stdout);
-        }
-    }
-    if (only < -1 || only >= 0)
-        printf("random cases: %.1f s\n", now_s() - t4);
+    g_one = only >= 0;
+    run_cases(n_cases, only, 11, 500, one_case);
 
     if (only < 0 && !self_fail) {
         double t0 = now_s();
@@ -2030,7 +1951,7 @@ int main(int argc, char **argv)
         printf("long cases: %.1f s\n", now_s() - t0);
     }
 
-    for (size_t i = 0; i < g_n_cfg; i++) wm_context_free(g_cfg[i].cx);
+    close_configs(g_cfg, g_n_cfg);
     printf("library wall time by context:");
     for (size_t i = 0; i < g_n_cfg; i++) printf("%s %s %.1f s", i ? ";" : "", g_cfg[i].name, g_t_cfg[i]);
     printf("\n");
@@ -2043,13 +1964,8 @@ int main(int argc, char **argv)
            "longest %" PRIu64 "\n", g_cov.long_span, g_cov.many_pieces, g_cov.longest_span);
     printf("ucr: %ld distances compared, %ld not bit-identical to the oracle (largest relative "
            "difference %.3g)\n", g_ucr_results, g_ucr_inexact, g_ucr_worst);
-    printf("seed %" PRIu64 ": %.1f s wall, %.1f s cpu; wall %.1f s in the oracle, %.1f s in the "
-           "library\n", g_seed, now_s() - t_start, (double)(clock() - c0) / CLOCKS_PER_SEC,
-           g_t_oracle, g_t_lib);
-    if (g_failed)
-        printf("reproduce one case: WM_SEED=%" PRIu64 " WM_TEST_SCALE=%g WM_CASE=<case> "
-               "WM_VERBOSE=1 %s (WM_CASE=-1: every part but the random cases)\n", g_seed, scale,
-               argv[0]);
-    printf("%ld passed, %ld failed\n", g_passed, g_failed + self_fail);
-    return (g_failed || self_fail) ? 1 : 0;
+    print_time_split();
+    printf("\n");
+    print_repro(argv[0], "every part but the random cases");
+    return test_finish();
 }

@@ -100,18 +100,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "goracle.h"
 #include "warpmatch.h"
 
+#include "alphabet.h"
+#include "contexts.h"
+#include "harness.h"
 #include "rng.h"
-
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
-/* ==== counters, time, printing ============================================== */
-
-#include "tally.h"
 
 /* ==== algorithms and configurations ========================================= */
 
@@ -134,55 +130,17 @@ static const algo_spec ALGOS[] = {
 static size_t g_n_algos = 6;              /* 7 (t = 4 too) at WM_TEST_SCALE >= 3 */
 static double g_t_algo[N_OF(ALGOS)];      /* library wall time by algorithm */
 
-typedef struct {
-    wm_context_t *cx;
-    wm_backend_t backend;
-    int threads;
-    uint64_t chunk;
-    int short_only;          /* only cases with m + n <= SHORT_SUM */
-    int t4;                  /* may run four-russians t = 4 */
-    char name[64];
-} config;
+/* The marks of config.flags: which cases a context takes. */
+#define CF_SHORT_ONLY 1u         /* only cases with m + n <= SHORT_SUM */
+#define CF_T4 2u                 /* four-russians t = 4 too */
 #define SHORT_SUM 600
-
-static int make_context(config *cf, wm_backend_t be, int threads, uint64_t chunk)
-{
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = be;
-    co.threads = threads;
-    co.chunk_bytes = chunk;
-    memset(cf, 0, sizeof *cf);
-    cf->backend = be;
-    cf->threads = threads;
-    cf->chunk = chunk;
-    snprintf(cf->name, sizeof cf->name, "%s %d thread%s%s", be == WM_BACKEND_CUDA ? "cuda" : "cpu",
-             threads, threads == 1 ? "" : "s", chunk ? ", small chunk" : "");
-    int rc = wm_context_new(&co, &cf->cx);
-    if (rc != WM_OK) {
-        printf("FAIL seed %" PRIu64 ": wm_context_new(%s) returned %d (%s): %s\n", g_seed,
-               cf->name, rc, wm_strerror(rc), cf->cx ? wm_context_errmsg(cf->cx) : "");
-        g_failed++;
-        wm_context_free(cf->cx);
-        cf->cx = NULL;
-        return 0;
-    }
-    return 1;
-}
 
 static int algo_allowed(const config *cf, size_t a)
 {
-    return a != ALGO_T4 || cf->t4;
+    return a != ALGO_T4 || (cf->flags & CF_T4);
 }
 
 /* ==== a case ================================================================ */
-
-typedef enum {
-    AK_BIN, AK_ACGT, AK_PROT20, AK_BYTE256, AK_CI, AK_ONE, AK_DNA, AK_COUNT
-} alpha_kind;
-
-static const char *const AK_NAME[AK_COUNT] = {
-    "bytes/2", "bytes/acgt", "bytes/20", "bytes/256", "bytes/letters -i", "bytes/1", "dna"
-};
 
 typedef enum {
     F_RANDOM, F_EDITED, F_IDENTICAL, F_REVERSE, F_ONE_EMPTY, F_BOTH_EMPTY, F_LOPSIDED,
@@ -195,11 +153,9 @@ static const char *const F_NAME[F_COUNT] = {
 };
 
 typedef struct {
-    alpha_kind ak;
+    alphabet_t a;
     family fam;
-    uint8_t sym[256];
-    size_t n_sym;
-    wm_align_opts_t o;           /* alphabet and case_insensitive */
+    wm_align_opts_t o;           /* alphabet and case_insensitive, from a */
     uint8_t *q, *t;
     size_t m, n;
     size_t n_edits;
@@ -213,9 +169,10 @@ static void free_case(gcase *c)
     c->q = c->t = NULL;
 }
 
-static void describe_case(const gcase *c)
+static void describe_case(const void *p)
 {
-    printf("    alphabet %s%s, %s%s%s, m %zu, n %zu\n", AK_NAME[c->ak],
+    const gcase *c = p;
+    printf("    alphabet %s%s, %s%s%s, m %zu, n %zu\n", AK_NAME[c->a.kind],
            c->o.case_insensitive ? " case_insensitive" : "", F_NAME[c->fam],
            c->desc[0] ? ": " : "", c->desc, c->m, c->n);
     printf("    query  ");
@@ -225,59 +182,7 @@ static void describe_case(const gcase *c)
     printf("\n");
 }
 
-static void describe_any(const void *c) { describe_case((const gcase *)c); }
-
 /* ==== symbols and edits ===================================================== */
-
-static uint8_t rand_byte(const gcase *c)
-{
-    if (c->ak == AK_DNA)
-        return rand_dna_byte();
-    if (c->ak == AK_ONE)
-        return chance(98) ? c->sym[0] : (uint8_t)below(256);
-    return c->sym[below(c->n_sym)];
-}
-
-/* A byte the oracle sees as equal to x (case flips where they fold, T/U in
-** DNA): identical copies still compare equal. */
-static uint8_t disguise(const gcase *c, uint8_t x)
-{
-    if (c->ak == AK_DNA) {
-        if (chance(20)) x = flip_case(x);
-        uint8_t u = (uint8_t)(x | 0x20);
-        if (u == 't' && chance(15)) x = (x == 't') ? 'u' : 'U';
-        else if (u == 'u' && chance(50)) x = (x == 'u') ? 't' : 'T';
-        return x;
-    }
-    if (c->o.case_insensitive && chance(30))
-        return flip_case(x);
-    return x;
-}
-
-/* src[0, len) with n_edits random substitutions, insertions and deletions
-** into out (room for len + n_edits), disguised. Returns the new length. */
-static size_t mutate(const gcase *c, const uint8_t *src, size_t len, size_t n_edits, uint8_t *out)
-{
-    memcpy(out, src, len);
-    for (size_t k = 0; k < n_edits; k++) {
-        uint64_t w = below(3);
-        if (w == 0 && len > 0) {
-            out[below(len)] = rand_byte(c);
-        } else if (w == 1 || len == 0) {
-            size_t at = (size_t)below(len + 1);
-            memmove(out + at + 1, out + at, len - at);
-            out[at] = rand_byte(c);
-            len++;
-        } else {
-            size_t at = (size_t)below(len);
-            memmove(out + at, out + at + 1, len - at - 1);
-            len--;
-        }
-    }
-    for (size_t k = 0; k < len; k++)
-        out[k] = disguise(c, out[k]);
-    return len;
-}
 
 static size_t pick_edits(size_t m)
 {
@@ -302,58 +207,22 @@ static size_t pick_len(void)
 
 static void pick_alphabet(gcase *c)
 {
-    memset(&c->o, 0, sizeof c->o);
+    static const weighted_t KINDS[] = {
+        { AK_BIN, 10 }, { AK_ACGT, 30 }, { AK_PROT20, 40 }, { AK_BYTE256, 50 }, { AK_CI, 58 },
+        { AK_ONE, 62 }, { AK_DNA, 100 },
+    };
+    static const alphabet_style_t STYLE = { 98, 0, 4 };
+    alphabet_pick(&c->a, KINDS, N_OF(KINDS), &STYLE);
     c->o = wm_align_opts_default();
     c->o.mode = WM_ALIGN_GLOBAL;
-    uint64_t r = below(100);
-    if (r < 10) c->ak = AK_BIN;
-    else if (r < 30) c->ak = AK_ACGT;
-    else if (r < 40) c->ak = AK_PROT20;
-    else if (r < 50) c->ak = AK_BYTE256;
-    else if (r < 58) c->ak = AK_CI;
-    else if (r < 62) c->ak = AK_ONE;
-    else c->ak = AK_DNA;
-    c->n_sym = 0;
-    switch (c->ak) {
-    case AK_BIN:
-        c->sym[0] = chance(50) ? '0' : 0;
-        c->sym[1] = (uint8_t)(c->sym[0] + 1);
-        c->n_sym = 2;
-        break;
-    case AK_ACGT: memcpy(c->sym, "ACGT", 4); c->n_sym = 4; break;
-    case AK_PROT20: memcpy(c->sym, "ACDEFGHIKLMNPQRSTVWY", 20); c->n_sym = 20; break;
-    case AK_BYTE256:
-        for (int i = 0; i < 256; i++) c->sym[i] = (uint8_t)i;
-        c->n_sym = 256;
-        c->o.case_insensitive = chance(25);
-        break;
-    case AK_CI: {
-        size_t nl = (size_t)range(1, 4);
-        for (size_t i = 0; i < nl; i++) {
-            uint8_t l = (uint8_t)('a' + below(26));
-            c->sym[c->n_sym++] = l;
-            c->sym[c->n_sym++] = flip_case(l);
-        }
-        if (chance(50)) {                      /* differ by 0x20 but do not fold */
-            c->sym[c->n_sym++] = chance(50) ? '@' : '[';
-            c->sym[c->n_sym++] = chance(50) ? '`' : '{';
-        }
-        c->o.case_insensitive = 1;
-        break;
-    }
-    case AK_ONE: c->sym[0] = (uint8_t)below(256); c->n_sym = 1; break;
-    case AK_DNA:
-        c->o.alphabet = WM_ALPHABET_DNA;
-        c->o.case_insensitive = chance(30);    /* must change nothing */
-        break;
-    default: break;
-    }
+    c->o.alphabet = c->a.kind == AK_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
+    c->o.case_insensitive = c->a.fold;
 }
 
 static uint8_t *rand_seq(const gcase *c, size_t len)
 {
     uint8_t *s = xmalloc(len);
-    for (size_t i = 0; i < len; i++) s[i] = rand_byte(c);
+    for (size_t i = 0; i < len; i++) s[i] = alphabet_byte(&c->a);
     return s;
 }
 
@@ -375,14 +244,14 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         c->q = rand_seq(c, c->m);
         c->n_edits = c->fam == F_IDENTICAL ? 0 : pick_edits(c->m);
         c->t = xmalloc(c->m + c->n_edits + 1);
-        c->n = mutate(c, c->q, c->m, c->n_edits, c->t);
+        c->n = alphabet_mutate(&c->a, c->q, c->m, c->n_edits, c->t);
         snprintf(c->desc, sizeof c->desc, "%zu edits", c->n_edits);
         break;
     case F_REVERSE:
         c->m = m0; c->n = m0;
         c->q = rand_seq(c, c->m);
         c->t = xmalloc(c->n);
-        for (size_t i = 0; i < c->n; i++) c->t[i] = disguise(c, c->q[c->m - 1 - i]);
+        for (size_t i = 0; i < c->n; i++) c->t[i] = alphabet_disguise(&c->a, c->q[c->m - 1 - i]);
         break;
     case F_ONE_EMPTY:
         if (chance(50)) { c->m = 0; c->n = n0 ? n0 : 1; }
@@ -400,7 +269,7 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         uint8_t *s_short = rand_seq(c, a), *s_long = rand_seq(c, b);
         if (a > 0 && chance(50)) {               /* the short one inside the long one */
             size_t at = (size_t)below(b - a + 1);
-            for (size_t i = 0; i < a; i++) s_long[at + i] = disguise(c, s_short[i]);
+            for (size_t i = 0; i < a; i++) s_long[at + i] = alphabet_disguise(&c->a, s_short[i]);
             snprintf(c->desc, sizeof c->desc, "the short one at %zu of the long one", at);
         }
         if (chance(50)) { c->q = s_short; c->m = a; c->t = s_long; c->n = b; }
@@ -410,7 +279,7 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
     case F_PERIODIC: {
         size_t p = (size_t)range(1, 4);
         uint8_t unit[4];
-        for (size_t i = 0; i < p; i++) unit[i] = rand_byte(c);
+        for (size_t i = 0; i < p; i++) unit[i] = alphabet_byte(&c->a);
         size_t ph_q = (size_t)below(p), ph_t = (size_t)below(p);
         c->m = m0;
         c->n = chance(50) ? m0 + (size_t)below(7) : n0;
@@ -418,9 +287,9 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         c->q = xmalloc(c->m);
         c->t = xmalloc(c->n);
         for (size_t i = 0; i < c->m; i++) c->q[i] = unit[(ph_q + i) % p];
-        for (size_t i = 0; i < c->n; i++) c->t[i] = disguise(c, unit[(ph_t + i) % p]);
-        for (size_t i = 0; i < c->m; i++) if (chance(1)) c->q[i] = rand_byte(c);
-        for (size_t i = 0; i < c->n; i++) if (chance(1)) c->t[i] = rand_byte(c);
+        for (size_t i = 0; i < c->n; i++) c->t[i] = alphabet_disguise(&c->a, unit[(ph_t + i) % p]);
+        for (size_t i = 0; i < c->m; i++) if (chance(1)) c->q[i] = alphabet_byte(&c->a);
+        for (size_t i = 0; i < c->n; i++) if (chance(1)) c->t[i] = alphabet_byte(&c->a);
         snprintf(c->desc, sizeof c->desc, "period %zu, phases %zu / %zu", p, ph_q, ph_t);
         break;
     }
@@ -430,7 +299,7 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         uint64_t w = below(3);
         size_t off = w == 0 ? 0 : w == 1 ? extra : (size_t)below(extra + 1);
         uint8_t *piece = xmalloc(base);
-        for (size_t i = 0; i < base; i++) piece[i] = disguise(c, s[off + i]);
+        for (size_t i = 0; i < base; i++) piece[i] = alphabet_disguise(&c->a, s[off + i]);
         if (chance(50)) { c->q = s; c->m = base + extra; c->t = piece; c->n = base; }
         else { c->q = piece; c->m = base; c->t = s; c->n = base + extra; }
         snprintf(c->desc, sizeof c->desc, "%s of %zu extra symbols",
@@ -447,7 +316,7 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         if (chance(50) || c->m <= blk) {         /* insert a block into the target */
             size_t at = (size_t)below(c->m + 1);
             memcpy(tmp, c->q, at);
-            for (size_t i = 0; i < blk; i++) tmp[at + i] = rand_byte(c);
+            for (size_t i = 0; i < blk; i++) tmp[at + i] = alphabet_byte(&c->a);
             memcpy(tmp + at + blk, c->q + at, c->m - at);
             c->n = c->m + blk;
             snprintf(c->desc, sizeof c->desc, "%zu symbols inserted at %zu", blk, at);
@@ -458,9 +327,9 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
             c->n = c->m - blk;
             snprintf(c->desc, sizeof c->desc, "%zu symbols deleted at %zu", blk, at);
         }
-        for (size_t i = 0; i < c->n; i++) tmp[i] = disguise(c, tmp[i]);
+        for (size_t i = 0; i < c->n; i++) tmp[i] = alphabet_disguise(&c->a, tmp[i]);
         c->t = tmp;
-        if (chance(30) && c->n > 0) c->t[below(c->n)] = rand_byte(c);   /* and a point edit */
+        if (chance(30) && c->n > 0) c->t[below(c->n)] = alphabet_byte(&c->a);   /* and a point edit */
         break;
     }
     default:
@@ -742,10 +611,9 @@ static void oracle_random_self_check(void)
         memset(&c, 0, sizeof c);
         pick_alphabet(&c);
         if (chance(40)) {                       /* tiny alphabets make ties */
-            c.ak = AK_BIN;
+            alphabet_of(&c.a, AK_BIN, "ab");
             c.o.alphabet = WM_ALPHABET_BYTES;
             c.o.case_insensitive = 0;
-            c.sym[0] = 'a'; c.sym[1] = 'b'; c.n_sym = 2;
         }
         c.fam = (family)below(F_COUNT);
         gen_family(&c, (size_t)below(9), (size_t)below(9));
@@ -819,7 +687,7 @@ static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int l
     o.mode = WM_ALIGN_GLOBAL;
     o.cigar = 1;
     for (size_t ci = 0; ci < n_cfg; ci++) {
-        if (cfgs[ci].short_only && !is_short(c)) continue;
+        if ((cfgs[ci].flags & CF_SHORT_ONLY) && !is_short(c)) continue;
         for (size_t a = 0; a < g_n_algos; a++) {
             if (!algo_allowed(&cfgs[ci], a)) continue;
             o.max_distance = pick_k(d, c->m, c->n);
@@ -834,7 +702,7 @@ static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int l
     size_t pick = (size_t)below(n_cfg);
     for (size_t ci = 0; ci < n_cfg; ci++) {
         if (!every && ci != pick) continue;
-        if (cfgs[ci].short_only && !is_short(c)) continue;
+        if ((cfgs[ci].flags & CF_SHORT_ONLY) && !is_short(c)) continue;
         for (size_t a = 0; a < g_n_algos; a++) {
             if (!algo_allowed(&cfgs[ci], a)) continue;
             for (int step = 0; step < (light ? 2 : 4); step++) {
@@ -880,10 +748,10 @@ static void long_cases(config *cfgs, size_t n_cfg, double scale)
             c.q = rand_seq(&c, c.m);
             c.n_edits = (size_t)range(1, 60);
             c.t = xmalloc(c.m + c.n_edits);
-            c.n = mutate(&c, c.q, c.m, c.n_edits, c.t);
+            c.n = alphabet_mutate(&c.a, c.q, c.m, c.n_edits, c.t);
             snprintf(c.desc, sizeof c.desc, "%zu edits", c.n_edits);
         }
-        printf("long case %ld: %s, %s, m %zu, n %zu\n", i, AK_NAME[c.ak], F_NAME[c.fam], c.m,
+        printf("long case %ld: %s, %s, m %zu, n %zu\n", i, AK_NAME[c.a.kind], F_NAME[c.fam], c.m,
                c.n);
         fflush(stdout);
         run_case(-1000 - i, &c, cfgs, n_cfg, 1);
@@ -952,10 +820,10 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg)
     char buf[1200], what[200];
     for (size_t ci = 0; ci < n_cfg; ci++) {
         config *cf = &cfgs[ci];
-        if (cf->short_only) continue;
+        if ((cf->flags & CF_SHORT_ONLY)) continue;
         wm_alignment_t *out = xcalloc(n_pairs, sizeof *out);
         snprintf(what, sizeof what, "wm_align_pairs batch %ld (%zu pairs, %s), %s, algo %s, "
-                 "max_distance %" PRId64 ", cigar %d", b, n_pairs, AK_NAME[proto.ak], cf->name,
+                 "max_distance %" PRId64 ", cigar %d", b, n_pairs, AK_NAME[proto.a.kind], cf->name,
                  ALGOS[ai].name, o.max_distance, o.cigar);
         t0 = now_s();
         int rc = wm_align_pairs(cf->cx, pairs, n_pairs, &o, out);
@@ -1148,7 +1016,7 @@ static void api_per_context(config *cf)
         memset(&pc, 0, sizeof pc);
         pc.o = g;
         pc.q = a; pc.m = L; pc.t = bb; pc.n = L;
-        pc.ak = AK_ACGT;
+        pc.a.kind = AK_ACGT;
         pc.fam = F_EDITED;
         snprintf(pc.desc, sizeof pc.desc, "3 substitutions");
         double t0 = now_s();
@@ -1378,7 +1246,7 @@ static void big_vs_banded(const char *label, size_t L, unsigned per_10k, uint64_
     g_rng = g_seed ^ salt;
     gcase c;
     memset(&c, 0, sizeof c);
-    c.ak = AK_DNA;
+    c.a.kind = AK_DNA;
     c.fam = F_EDITED;
     c.o = wm_align_opts_default();
     c.o.mode = WM_ALIGN_GLOBAL;
@@ -1456,7 +1324,7 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale)
         g_rng = g_seed ^ 0x1000000ull;
         gcase c;
         memset(&c, 0, sizeof c);
-        c.ak = AK_DNA;
+        c.a.kind = AK_DNA;
         c.fam = F_EDITED;
         c.o = g;
         size_t E = plant(1000000, 100, &c.q, &c.t, &c.n);
@@ -1512,109 +1380,75 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale)
 
 /* ==== main ================================================================== */
 
+/* The contexts of every case. */
+static config g_cfgs[4];
+static size_t g_n_cfg;
+
+static void one_case(long idx)
+{
+    gcase c;
+    gen_case(&c);
+    run_case(idx, &c, g_cfgs, g_n_cfg, (uint64_t)c.m * c.n > 250000);
+    free_case(&c);
+}
+
 int main(int argc, char **argv)
 {
-    double scale;
     long only = -2;
-    g_describe = describe_any;
-    test_settings(argc, argv, 20240705ull, &g_seed, &scale, &only, &g_verbose);
+    g_describe = describe_case;
+    long n_cases = test_begin("test_global_diff", argc, argv, 20240705ull, 2000, &only);
+    double scale = g_scale;
     if (scale >= 3) g_n_algos = N_OF(ALGOS);
-    long n_cases = (long)(2000 * scale + 0.5);
-    if (n_cases < 1) n_cases = 1;
-    printf("test_global_diff: seed %" PRIu64 ", %ld cases (WM_TEST_SCALE %g), warpmatch %s\n",
-           g_seed, n_cases, scale, wm_version());
-    fflush(stdout);
-    double t_start = now_s();
-    clock_t c0 = clock();
 
     /* 1. the oracle */
     oracle_hand_examples();
     if (only < 0) oracle_random_self_check();
-    if (self_fail) {
-        printf("oracle self-check: %d FAILED; library not tested\n", self_fail);
-        printf("0 passed, %d failed\n", self_fail);
+    if (oracle_verdict())
         return 1;
-    }
-    printf("oracle self-check: ok (%.1f s)\n", now_s() - t_start);
-    fflush(stdout);
 
     /* contexts: cpu 1 thread, cpu 3 threads (t = 4 here only), cpu 3 threads
     ** with a small chunk (short cases), cuda when a GPU is found */
-    config cfgs[4];
-    size_t n_cfg = 0;
-    if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 1, 0)) n_cfg++;
-    if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 3, 0)) { cfgs[n_cfg].t4 = 1; n_cfg++; }
-    if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 3, 97)) { cfgs[n_cfg].short_only = 1; n_cfg++; }
-    if (n_cfg < 3) {
-        printf("%ld passed, %ld failed\n", g_passed, g_failed);
-        return 1;
-    }
-    int gpu = wm_cuda_device_count() > 0;
-    if (gpu) {
-        if (make_context(&cfgs[n_cfg], WM_BACKEND_CUDA, 1, 0)) n_cfg++;
-        printf("cuda: %d device(s), testing the CUDA backend\n", wm_cuda_device_count());
-    } else {
-        printf("cuda: skipped (no GPU%s)\n", wm_cuda_built() ? "" : "; CUDA not built");
-    }
-    fflush(stdout);
+    if (make_context(&g_cfgs[g_n_cfg], WM_BACKEND_CPU, 1, 0)) g_n_cfg++;
+    if (make_context(&g_cfgs[g_n_cfg], WM_BACKEND_CPU, 3, 0)) g_cfgs[g_n_cfg++].flags = CF_T4;
+    if (make_context(&g_cfgs[g_n_cfg], WM_BACKEND_CPU, 3, 97))
+        g_cfgs[g_n_cfg++].flags = CF_SHORT_ONLY;
+    if (g_n_cfg < 3)
+        return test_finish();
+    if (cuda_present(NULL) && make_context(&g_cfgs[g_n_cfg], WM_BACKEND_CUDA, 1, 0)) g_n_cfg++;
 
     /* 2. the API */
     if (only < 0) {
         double t0 = now_s();
-        api_checks(&cfgs[0], &cfgs[1]);
-        for (size_t i = 0; i < n_cfg; i++)
-            if (!cfgs[i].short_only) api_per_context(&cfgs[i]);
+        api_checks(&g_cfgs[0], &g_cfgs[1]);
+        for (size_t i = 0; i < g_n_cfg; i++)
+            if (!(g_cfgs[i].flags & CF_SHORT_ONLY)) api_per_context(&g_cfgs[i]);
         printf("api checks: %ld passed, %ld failed (%.1f s)\n", g_passed, g_failed, now_s() - t0);
         fflush(stdout);
     }
 
     /* 3. random cases */
-    double t3 = now_s();
-    for (long i = 0; i < n_cases; i++) {
-        if (only >= -1 && i != only) continue;
-        g_rng = g_seed * 0x9E3779B97F4A7C15ull + (uint64_t)i * 0xD1B54A32D192ED03ull + 7;
-        gcase c;
-        gen_case(&c);
-        run_case(i, &c, cfgs, n_cfg, (uint64_t)c.m * c.n > 250000);
-        free_case(&c);
-        if (self_fail) {
-            printf("oracle self-check FAILED on a random case; stopping\n");
-            break;
-        }
-        if (only < -1 && (i + 1) % 500 == 0) {
-            printf("  %ld/%ld cases, %ld passed, %ld failed, %.1f s\n", i + 1, n_cases, g_passed,
-                   g_failed, now_s() - t_start);
-            fflush(stdout);
-        }
-    }
-    if (only < -1 || only >= 0)
-        printf("random cases: %.1f s\n", now_s() - t3);
+    run_cases(n_cases, only, 7, 500, one_case);
 
     if (only < 0 && !self_fail) {
         double t0 = now_s();
-        long_cases(cfgs, n_cfg, scale);                 /* 4 */
+        long_cases(g_cfgs, g_n_cfg, scale);             /* 4 */
         printf("long cases: %.1f s\n", now_s() - t0);
-        pairs_part(cfgs, n_cfg, scale);                 /* 5 */
+        pairs_part(g_cfgs, g_n_cfg, scale);             /* 5 */
         t0 = now_s();
-        big_pairs(cfgs, n_cfg, scale);                  /* 6 */
+        big_pairs(g_cfgs, g_n_cfg, scale);              /* 6 */
         printf("big pairs: %.1f s\n", now_s() - t0);
     }
 
-    for (size_t i = 0; i < n_cfg; i++) wm_context_free(cfgs[i].cx);
+    close_configs(g_cfgs, g_n_cfg);
 
     printf("coverage: %ld cases; d = 0 %ld, d = max(m, n) %ld, one empty %ld, both empty %ld,"
            " m or n > 1000 %ld, a length not a multiple of 3 %ld\n", g_cov.cases, g_cov.d0,
            g_cov.d_max, g_cov.empty_one, g_cov.empty_both, g_cov.m_big, g_cov.t_ragged);
-    printf("seed %" PRIu64 ": %.1f s wall, %.1f s cpu; wall %.1f s in the oracle, %.1f s in the"
-           " library (", g_seed, now_s() - t_start, (double)(clock() - c0) / CLOCKS_PER_SEC,
-           g_t_oracle, g_t_lib);
+    print_time_split();
+    printf(" (");
     for (size_t a = 0; a < g_n_algos; a++)
         printf("%s%s %.1f s", a ? ", " : "", ALGOS[a].name, g_t_algo[a]);
     printf(")\n");
-    if (g_failed)
-        printf("reproduce one case: WM_SEED=%" PRIu64 " WM_TEST_SCALE=%g WM_CASE=<case> "
-               "WM_VERBOSE=1 %s (WM_CASE=-1: every part but the random cases)\n", g_seed, scale,
-               argv[0]);
-    printf("%ld passed, %ld failed\n", g_passed, g_failed + self_fail);
-    return (g_failed || self_fail) ? 1 : 0;
+    print_repro(argv[0], "every part but the random cases");
+    return test_finish();
 }

@@ -88,13 +88,13 @@ size_t open_fixed(config *out, const int *threads, size_t n, int gpu)
     return k;
 }
 
-size_t case_configs(config *cfgs, const config *fixed, size_t n_fixed, const uint64_t cpu_chunk[2],
-                    int gpu, uint64_t gpu_chunk)
+size_t case_configs(config *cfgs, const config *fixed, size_t n_fixed, int gpu,
+                    uint64_t (*tiny)(const void *c, int on_gpu), const void *c)
 {
     size_t n = 0;
     for (size_t j = 0; j < n_fixed; j++) cfgs[n++] = fixed[j];
-    if (make_context(&cfgs[n], WM_BACKEND_CPU, 1, cpu_chunk[0])) n++;
-    if (make_context(&cfgs[n], WM_BACKEND_CPU, 3, cpu_chunk[1])) n++;
-    if (gpu && make_context(&cfgs[n], WM_BACKEND_CUDA, 3, gpu_chunk)) n++;
+    if (make_context(&cfgs[n], WM_BACKEND_CPU, 1, tiny(c, 0))) n++;
+    if (make_context(&cfgs[n], WM_BACKEND_CPU, 3, tiny(c, 0))) n++;
+    if (gpu && make_context(&cfgs[n], WM_BACKEND_CUDA, 3, tiny(c, 1))) n++;
     return n;
 }

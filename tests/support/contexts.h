@@ -51,10 +51,11 @@ int cuda_present(const char *what);
 size_t open_fixed(config *out, const int *threads, size_t n, int gpu);
 
 /* One case's contexts: the fixed ones, then the CPU with 1 and with 3
-** threads and the tiny chunks cpu_chunk[0] / [1], then with gpu CUDA (3 host
-** threads) and gpu_chunk. Returns the count; close_configs(cfgs + n_fixed,
+** threads and a tiny chunk each, then with gpu CUDA (3 host threads) and a
+** tiny chunk; tiny(c, on_gpu) picks each chunk size, in that order (it may
+** draw random numbers). Returns the count; close_configs(cfgs + n_fixed,
 ** count - n_fixed) closes the case's own. */
-size_t case_configs(config *cfgs, const config *fixed, size_t n_fixed, const uint64_t cpu_chunk[2],
-                    int gpu, uint64_t gpu_chunk);
+size_t case_configs(config *cfgs, const config *fixed, size_t n_fixed, int gpu,
+                    uint64_t (*tiny)(const void *c, int on_gpu), const void *c);
 
 #endif /* WM_TEST_CONTEXTS_H */

@@ -38,6 +38,7 @@ extern int g_verbose;            /* WM_VERBOSE: print failing cases in full     
 extern long g_passed, g_failed;  /* checks that passed / failed                   */
 extern int self_fail;            /* the oracle's own self-checks that failed      */
 extern double g_t_oracle, g_t_lib;   /* wall seconds spent in each, as measured  */
+extern double g_t_start, g_cpu_start;    /* wall and CPU seconds at test_settings */
 
 /* Prints a test's case (its inputs and options) after a failure; a test
 ** sets it to its own describer. fail_msg() calls it with the case. */
@@ -48,6 +49,19 @@ extern void (*g_describe)(const void *c);
 ** keeps its value when WM_CASE is unset, and WM_VERBOSE (set and not "0").
 ** Failures print the seed from then on. scale and only may be NULL. */
 void test_settings(int argc, char **argv, uint64_t default_seed, double *scale, long *only);
+
+/* The opening of a differential test: test_settings, then the line
+** "name: seed S, N cases (WM_TEST_SCALE x), warpmatch V". Returns N, the
+** number of random cases: base_cases * WM_TEST_SCALE, at least 1. */
+long test_begin(const char *name, int argc, char **argv, uint64_t default_seed, long base_cases,
+                long *only);
+
+/* The random cases of a differential test: case i (0 <= i < n_cases) is
+** made and run by one(i) after seed_case(i, salt), so that it is the same
+** case whatever ran before. only (WM_CASE): >= 0 runs that case alone, -1
+** none, anything lower all of them, with a progress line every `every`.
+** Stops after a failed oracle self-check; ends with the time taken. */
+void run_cases(long n_cases, long only, uint64_t salt, long every, void (*one)(long idx));
 
 /* ---- checks with a place: the unit tests' style ----------------------------- */
 
@@ -84,16 +98,18 @@ void check_case_status(long idx, const void *c, const char *what, int got, int w
 
 /* ---- the closing lines ------------------------------------------------------ */
 
-/* After a failed oracle self-check: says so, prints the last line and
-** returns the exit status (1). */
-int oracle_failed(void);
+/* After the oracle's self-checks: "oracle self-check: ok (T s)" and 0, or,
+** when any failed, that the library was not tested, the last line, and
+** the exit status 1. */
+int oracle_verdict(void);
 
 /* "  done/total cases, N passed, N failed, T s" every `every` cases. */
 void print_progress(long done, long total, long every, double t_start);
 
 /* "seed S: W s wall, C s cpu; wall O s in the oracle, L s in the library",
-** without the newline (callers add their split of the library's time). */
-void print_time_split(double t_start, double cpu_start);
+** the times since test_settings, without the newline (callers add their
+** split of the library's time). */
+void print_time_split(void);
 
 /* After any failure: the command line that runs one case again.
 ** minus_one: what WM_CASE=-1 runs (NULL: the test has no such mode). */
