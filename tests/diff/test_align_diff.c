@@ -13,12 +13,11 @@
 **    traceback on the first and a random end when the matrix is small, the
 **    reversed DP on the first end always and on a random one unless m is
 **    large).
-** 2. The API: wm_align_opts_default, wm_align_algo_name, wm_alignments_free
-**    (NULL and emptied results); an empty query (WM_PATTERN_EMPTY); a query
-**    of WM_MAX_QUERY + 1 bytes (WM_PATTERN_TOO_LONG) and of exactly
-**    WM_MAX_QUERY (accepted); NULL out, NULL query or target with a length,
-**    unknown mode / algo / alphabet (WM_INVALID); an empty target (d = m,
-**    [0, 0), CIGAR "mI"); a query longer than the target.
+** 2. Small cases worked out by hand, on every max_distance / cigar /
+**    all_ends / algorithm, against the oracle: an empty target (d = m,
+**    [0, 0), CIGAR "mI"), a query longer than the target, case folding, DNA
+**    with N and U, NUL bytes. The arguments of wm_align (NULLs, bad enums,
+**    empty and too long queries) are tests/unit/test_api_align.c's.
 ** 3. Seeded random cases (1,500 at WM_TEST_SCALE=1). Families:
 **    - alphabets: 2 symbols ('0'/'1' or bytes 0/1), ACGT bytes, 20 amino
 **      acids, all 256 bytes (NUL included; letter-heavy with case folding a
@@ -385,11 +384,10 @@ static size_t pick_m(void)
 
 static size_t pick_n(size_t m)
 {
-    uint64_t r = below(100);
-    if (r < 45) return (size_t)range(0, 4 * m + 50);
-    if (r < 80) return (size_t)range(1, 5000);
-    if (r < 95) return (size_t)range(5001, 30000);
-    return (size_t)range(30001, 100000);
+    const span_t N[] = {
+        { 45, 0, 4 * m + 50 }, { 80, 1, 5000 }, { 95, 5001, 30000 }, { 100, 30001, 100000 },
+    };
+    return (size_t)pick_span(N, N_OF(N), 100);
 }
 
 #define CELL_CAP 400000u        /* m * n per case, most cases */
@@ -837,7 +835,7 @@ static void run_case(long idx, acase *c, config *cfgs, size_t n_cfg)
     aoracle_infix_free(&want);
 }
 
-/* ==== 2. the API ============================================================ */
+/* ==== 2. small cases by hand ================================================= */
 
 /* Align and compare with the oracle on every algorithm of a context. */
 static void api_align_vs_oracle(const char *name, config *cf, const uint8_t *q, size_t m,
@@ -873,80 +871,14 @@ static void api_align_vs_oracle(const char *name, config *cf, const uint8_t *q, 
     aoracle_infix_free(&want);
 }
 
-static void api_checks(config *cf)
+/* Small cases the hand examples worked out, on every k / cigar / all_ends /
+** algo, against the oracle; the arguments of wm_align are
+** tests/unit/test_api_align.c's. */
+static void hand_cases(config *cf)
 {
-    char what[200];
     wm_alignments_t out;
     wm_align_opts_t o = wm_align_opts_default();
-
-    /* defaults */
-    check_true("wm_align_opts_default: mode infix, algo auto, max_distance -1, cigar 0,"
-               " all_ends 0, case_insensitive 0, alphabet bytes",
-               o.mode == WM_ALIGN_INFIX && o.algo == WM_ALIGN_ALGO_AUTO && o.max_distance == -1 &&
-               o.cigar == 0 && o.all_ends == 0 && o.case_insensitive == 0 &&
-               o.alphabet == WM_ALPHABET_BYTES);
-    {
-        const char *a = wm_align_algo_name(WM_ALIGN_ALGO_AUTO);
-        const char *w = wm_align_algo_name(WM_ALIGN_ALGO_WAVEFRONT);
-        const char *b = wm_align_algo_name(WM_ALIGN_ALGO_BITVECTOR);
-        check_true("wm_align_algo_name: auto, wavefront, bitvector",
-                   a && w && b && !strcmp(a, "auto") && !strcmp(w, "wavefront") &&
-                   !strcmp(b, "bitvector"));
-    }
-    wm_alignments_free(NULL);
-    memset(&out, 0, sizeof out);
-    wm_alignments_free(&out);
-    g_passed++;
-
-#define API_RC(call, want)                                                      \
-    do {                                                                        \
-        memset(&out, 0, sizeof out);                                            \
-        int rc_ = (call);                                                       \
-        snprintf(what, sizeof what, "line %d: %s", __LINE__, #call);            \
-        check_status(what, rc_, (want), cf->cx);                                        \
-        if (rc_ == WM_OK) wm_alignments_free(&out);                             \
-    } while (0)
-
     const uint8_t *q = (const uint8_t *)"ACGT", *t = (const uint8_t *)"xxACTGTxx";
-    API_RC(wm_align(cf->cx, q, 4, t, 9, &o, &out), WM_OK);
-    API_RC(wm_align(cf->cx, q, 0, t, 9, &o, &out), WM_PATTERN_EMPTY);
-    API_RC(wm_align(cf->cx, q, 4, t, 9, &o, NULL), WM_INVALID);
-    API_RC(wm_align(cf->cx, NULL, 4, t, 9, &o, &out), WM_INVALID);
-    API_RC(wm_align(cf->cx, q, 4, NULL, 9, &o, &out), WM_INVALID);
-    {
-        wm_align_opts_t b = o;
-        b.mode = (wm_align_mode_t)7;
-        API_RC(wm_align(cf->cx, q, 4, t, 9, &b, &out), WM_INVALID);
-        b = o;
-        b.algo = (wm_align_algo_t)9;
-        API_RC(wm_align(cf->cx, q, 4, t, 9, &b, &out), WM_INVALID);
-        b = o;
-        b.alphabet = (wm_alphabet_t)9;
-        API_RC(wm_align(cf->cx, q, 4, t, 9, &b, &out), WM_INVALID);
-    }
-    /* too long: WM_MAX_QUERY + 1 bytes (a real buffer; the length must be
-    ** refused before anything is read); exactly WM_MAX_QUERY is accepted:
-    ** zero bytes in DNA match nothing, so d = m at [0, 0). */
-    {
-        size_t big = (size_t)WM_MAX_QUERY + 1;
-        uint8_t *bq = calloc(big, 1);
-        if (bq == NULL) {
-            printf("note: no memory for a query of WM_MAX_QUERY + 1 bytes; skipped\n");
-        } else {
-            API_RC(wm_align(cf->cx, bq, big, t, 9, &o, &out), WM_PATTERN_TOO_LONG);
-            wm_align_opts_t d = o;
-            d.alphabet = WM_ALPHABET_DNA;
-            memset(&out, 0, sizeof out);
-            int rc = wm_align(cf->cx, bq, big - 1, (const uint8_t *)"ACGT", 4, &d, &out);
-            check_true("a query of exactly WM_MAX_QUERY bytes (zeros, DNA) in \"ACGT\": WM_OK,"
-                       " distance WM_MAX_QUERY at [0,0)",
-                       rc == WM_OK && out.n == 1 && out.a[0].distance == WM_MAX_QUERY &&
-                       out.a[0].start == 0 && out.a[0].end == 0);
-            if (rc == WM_OK) wm_alignments_free(&out);
-            free(bq);
-        }
-    }
-#undef API_RC
 
     /* an empty target, a query longer than the target, and small cases that
     ** the hand examples worked out, every k / cigar / all_ends / algo */
@@ -1158,9 +1090,7 @@ static void oracle_random_self_check(void)
 }
 
 /* The contexts every case runs on, besides its own tiny-chunk ones. */
-static config g_fixed[2];
-static size_t g_n_fixed;
-static int g_gpu;
+static fixed_set g_fixed;
 
 /* The three slowest cases so far, for the last lines. */
 static void note_time(long idx, const acase *c, double t)
@@ -1189,11 +1119,11 @@ static void one_case(long idx)
     config cfgs[6];
     int owned[6] = { 0 };
     size_t n_cfg = 0;
-    cfgs[n_cfg++] = g_fixed[0];
+    cfgs[n_cfg++] = g_fixed.cf[0];
     if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 1, c.chunk[0])) owned[n_cfg++] = 1;
     if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 3, c.chunk[1])) owned[n_cfg++] = 1;
-    if (g_gpu && g_n_fixed > 1) {
-        cfgs[n_cfg++] = g_fixed[1];
+    if (g_fixed.gpu && g_fixed.n > 1) {
+        cfgs[n_cfg++] = g_fixed.cf[1];
         if (make_context(&cfgs[n_cfg], WM_BACKEND_CUDA, 1, c.chunk[0])) owned[n_cfg++] = 1;
     }
     double t0 = now_s();
@@ -1207,8 +1137,7 @@ static void one_case(long idx)
 int main(int argc, char **argv)
 {
     long only = -2;
-    g_describe = describe_case;
-    long n_cases = test_begin("test_align_diff", argc, argv, 20240613ull, 1500, &only);
+    long n_cases = test_begin("test_align_diff", argc, argv, 20240613ull, 1500, describe_case, &only);
     double scale = g_scale;
 
     /* 1. the oracle against hand-worked examples and itself */
@@ -1221,16 +1150,14 @@ int main(int argc, char **argv)
     /* contexts: CPU, 1 thread, default chunk; tiny chunks are made per case.
     ** CUDA likewise when a GPU is there. */
     static const int threads[] = { 1 };
-    g_gpu = cuda_present(NULL);
-    g_n_fixed = open_fixed(g_fixed, threads, N_OF(threads), g_gpu);
-    if (g_n_fixed == 0 || g_fixed[0].backend != WM_BACKEND_CPU)
+    open_fixed(&g_fixed, threads, N_OF(threads));
+    if (g_fixed.n == 0 || g_fixed.cf[0].backend != WM_BACKEND_CPU)
         return test_finish();
 
-    /* 2. the API */
+    /* 2. small cases by hand */
     if (only < 0) {
-        api_checks(&g_fixed[0]);
-        printf("api checks: %ld passed, %ld failed\n", g_passed, g_failed);
-        fflush(stdout);
+        hand_cases(&g_fixed.cf[0]);
+        part_done("small cases");
     }
 
     /* 3. the random cases */
@@ -1238,9 +1165,9 @@ int main(int argc, char **argv)
 
     /* 4. the long case */
     if (only < 0)
-        long_case(g_fixed, g_n_fixed, scale);
+        long_case(g_fixed.cf, g_fixed.n, scale);
 
-    close_configs(g_fixed, g_n_fixed);
+    close_configs(g_fixed.cf, g_fixed.n);
 
     printf("coverage: %ld cases, %" PRIu64 " oracle ends, %" PRIu64 " CIGARs replayed; d = 0 %ld,"
            " d = m %ld, first end 0 %ld, best at the target's start %ld, an end at the target's"
@@ -1253,7 +1180,8 @@ int main(int argc, char **argv)
            g_cov.full_checked);
     print_time_split();
     printf(" (cpu 1 thread default chunk %.1f s, 1 thread tiny chunk %.1f s, 3 threads tiny"
-           " chunk %.1f s%s)\n", g_t_cfg[0], g_t_cfg[1], g_t_cfg[2], g_gpu ? ", cuda in the rest" : "");
+           " chunk %.1f s%s)\n", g_t_cfg[0], g_t_cfg[1], g_t_cfg[2],
+           g_fixed.gpu ? ", cuda in the rest" : "");
     printf("slowest cases:");
     for (int s = 0; s < 3; s++)
         if (g_slow_i[s] >= 0) printf(" %ld (%.2f s)", g_slow_i[s], g_slow_t[s]);

@@ -16,19 +16,14 @@
 **    with the full matrix, the band and the two-row distance, and random
 **    medium cases where the band (at d, above d, below d) must agree with the
 **    full matrix. Every random case of part 3 repeats the band check.
-** 2. The API: WM_INVALID for four-russians in infix mode (wm_align and
-**    wm_align_pairs), fr_t 5 and -1 (for every algorithm: a bad field is a bad
-**    field), max_distance -2, NULL query / target / out with lengths;
-**    WM_PATTERN_TOO_LONG for a query of WM_MAX_QUERY + 1; wm_align_fr_info
-**    (t, key kind, entries, bytes for t = 0..3, DNA and bytes);
-**    wm_align_pairs with 0 pairs, NULL arguments, and a bad pair in the middle
-**    (WM_INVALID, nothing left allocated, the message names the pair);
-**    wm_alignment_clear. On every context (CUDA included): empty sequences
-**    (NULL with length 0 too) on every algorithm, CIGARs "", "3D", "3I";
-**    WM_UNSUPPORTED, at once and with a message, for dp and four-russians
-**    (t = 0, 1, 3) on 400,000 x 400,000 (over WM_ALIGN_MAX_CELLS), by
-**    wm_align and wm_align_pairs, while bitvector and auto align the same
-**    (near-identical) pair, checked against the banded oracle.
+** 2. On every context (CUDA included): empty sequences (NULL with length 0
+**    too) on every algorithm, CIGARs "", "3D", "3I"; WM_UNSUPPORTED, at
+**    once and with a message, for dp and four-russians (t = 0, 1, 3) on
+**    400,000 x 400,000 (over WM_ALIGN_MAX_CELLS), by wm_align and
+**    wm_align_pairs, while bitvector and auto align the same (near-identical)
+**    pair, checked against the banded oracle. The arguments of wm_align,
+**    wm_align_pairs and wm_align_fr_info in global mode are
+**    tests/unit/test_api_align.c's.
 ** 3. Seeded random pairs (2,000 at WM_TEST_SCALE=1). Alphabets: 2 symbols
 **    (sometimes bytes 0/1), ACGT bytes, 20 amino acids, all 256 bytes (NUL
 **    included), letters of both cases with case_insensitive, one symbol with
@@ -920,7 +915,7 @@ static void pairs_part(config *cfgs, size_t n_cfg, double scale)
     fflush(stdout);
 }
 
-/* ==== 2. the API ============================================================ */
+/* ==== 2. every context ======================================================= */
 
 /* The checks every context must pass (CUDA included): empty sequences on
 ** every algorithm, and the cell limit of dp and four-russians. */
@@ -1035,166 +1030,6 @@ static void api_per_context(config *cf)
     }
 }
 
-static void api_checks(config *cf, config *cf3)
-{
-    char what[300];
-    wm_alignments_t out;
-    wm_align_opts_t g = wm_align_opts_default();
-    g.mode = WM_ALIGN_GLOBAL;
-    const uint8_t *q = (const uint8_t *)"ACGT", *t = (const uint8_t *)"ACT";
-
-#define API_RC(ctx, call, want)                                                 \
-    do {                                                                        \
-        memset(&out, 0, sizeof out);                                            \
-        int rc_ = (call);                                                       \
-        snprintf(what, sizeof what, "line %d: %s", __LINE__, #call);            \
-        check_status(what, rc_, (want), (ctx)->cx);                             \
-        if (rc_ == WM_OK) wm_alignments_free(&out);                             \
-    } while (0)
-
-    {
-        const char *fr = wm_align_algo_name(WM_ALIGN_ALGO_FOUR_RUSSIANS);
-        check_true("wm_align_algo_name(WM_ALIGN_ALGO_FOUR_RUSSIANS) is \"four-russians\"",
-                   fr != NULL && strcmp(fr, "four-russians") == 0);
-        check_true("wm_align_opts_default: fr_t 0", wm_align_opts_default().fr_t == 0);
-    }
-
-    /* four-russians is global only */
-    {
-        wm_align_opts_t b = wm_align_opts_default();   /* infix */
-        b.algo = WM_ALIGN_ALGO_FOUR_RUSSIANS;
-        API_RC(cf, wm_align(cf->cx, q, 4, t, 3, &b, &out), WM_INVALID);
-        b.fr_t = 2;
-        API_RC(cf, wm_align(cf->cx, q, 4, t, 3, &b, &out), WM_INVALID);
-        wm_pair_t p = { q, 4, t, 3 };
-        wm_alignment_t a1;
-        memset(&a1, 0, sizeof a1);
-        int rc = wm_align_pairs(cf->cx, &p, 1, &b, &a1);
-        check_status("wm_align_pairs: four-russians in infix mode", rc, WM_INVALID, cf->cx);
-        check_true("wm_align_pairs: four-russians in infix mode leaves no CIGAR", a1.cigar == NULL);
-    }
-    /* fr_t out of range, whatever the algorithm */
-    {
-        static const int bad_t[] = { 5, -1, 100, WM_FR_MAX_T + 1 };
-        static const wm_align_algo_t al[] = { WM_ALIGN_ALGO_FOUR_RUSSIANS, WM_ALIGN_ALGO_AUTO,
-                                              WM_ALIGN_ALGO_BITVECTOR, WM_ALIGN_ALGO_DP };
-        for (size_t i = 0; i < N_OF(bad_t); i++)
-            for (size_t a = 0; a < N_OF(al); a++) {
-                wm_align_opts_t b = g;
-                b.algo = al[a];
-                b.fr_t = bad_t[i];
-                memset(&out, 0, sizeof out);
-                int rc = wm_align(cf->cx, q, 4, t, 3, &b, &out);
-                snprintf(what, sizeof what, "wm_align(global, algo %d, fr_t %d)", (int)al[a],
-                         bad_t[i]);
-                check_status(what, rc, WM_INVALID, cf->cx);
-                if (rc == WM_OK) wm_alignments_free(&out);
-            }
-        wm_align_opts_t b = g;
-        b.algo = WM_ALIGN_ALGO_FOUR_RUSSIANS;
-        b.fr_t = 5;
-        wm_fr_info_t info;
-        API_RC(cf, wm_align_fr_info(cf->cx, &b, &info), WM_INVALID);
-        b.fr_t = -1;
-        API_RC(cf, wm_align_fr_info(cf->cx, &b, &info), WM_INVALID);
-        wm_pair_t p = { q, 4, t, 3 };
-        wm_alignment_t a1;
-        memset(&a1, 0, sizeof a1);
-        check_status("wm_align_pairs(fr_t 5)", wm_align_pairs(cf->cx, &p, 1, &b, &a1),
-                     WM_INVALID, cf->cx);
-        wm_alignment_clear(&a1, 1);
-    }
-    /* other bad arguments in global mode */
-    {
-        wm_align_opts_t b = g;
-        b.max_distance = -2;
-        API_RC(cf, wm_align(cf->cx, q, 4, t, 3, &b, &out), WM_INVALID);
-        API_RC(cf, wm_align(cf->cx, NULL, 4, t, 3, &g, &out), WM_INVALID);
-        API_RC(cf, wm_align(cf->cx, q, 4, NULL, 3, &g, &out), WM_INVALID);
-        API_RC(cf, wm_align(cf->cx, q, 4, t, 3, &g, NULL), WM_INVALID);
-        API_RC(cf, wm_align(NULL, q, 4, t, 3, &g, &out), WM_INVALID);
-        b = g;
-        b.mode = (wm_align_mode_t)7;
-        API_RC(cf, wm_align(cf->cx, q, 4, t, 3, &b, &out), WM_INVALID);
-        b = g;
-        b.algo = (wm_align_algo_t)9;
-        API_RC(cf, wm_align(cf->cx, q, 4, t, 3, &b, &out), WM_INVALID);
-        size_t big = (size_t)WM_MAX_QUERY + 1;
-        uint8_t *bq = calloc(big, 1);
-        if (bq != NULL) {
-            API_RC(cf, wm_align(cf->cx, bq, big, t, 3, &g, &out), WM_PATTERN_TOO_LONG);
-            free(bq);
-        }
-    }
-    /* wm_align_fr_info: the table sizes of fr.h */
-    {
-        for (int dna = 0; dna < 2; dna++)
-            for (int tt = 0; tt <= 3; tt++) {
-                wm_align_opts_t b = g;
-                b.algo = WM_ALIGN_ALGO_FOUR_RUSSIANS;
-                b.alphabet = dna ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
-                b.fr_t = tt;
-                unsigned T = tt ? (unsigned)tt : 3;
-                uint64_t keys = dna ? (1ull << (4 * T)) : (1ull << (T * T)), e = keys;
-                for (unsigned k = 0; k < T; k++) e *= 9;
-                wm_fr_info_t info;
-                memset(&info, 0xff, sizeof info);
-                int rc = wm_align_fr_info(cf3->cx, &b, &info);
-                snprintf(what, sizeof what, "wm_align_fr_info(%s, fr_t %d): t %u, key_strings %d, "
-                         "%" PRIu64 " entries, %" PRIu64 " bytes, built on 1..%d threads", dna ?
-                         "dna" : "bytes", tt, T, dna, e, 2 * e, cf3->threads);
-                int ok = rc == WM_OK && info.t == T && info.key_strings == dna &&
-                         info.entries == e && info.bytes == 2 * e && info.build_seconds >= 0 &&
-                         info.build_threads >= 1 && info.build_threads <= cf3->threads;
-                if (!ok && rc == WM_OK)
-                    printf("  got: t %u, key_strings %d, %" PRIu64 " entries, %" PRIu64 " bytes,"
-                           " %.3f s, %d threads\n", info.t, info.key_strings, info.entries,
-                           info.bytes, info.build_seconds, info.build_threads);
-                if (!ok && rc != WM_OK)
-                    printf("  got: %d (%s): %s\n", rc, wm_strerror(rc),
-                           wm_context_errmsg(cf3->cx));
-                check_true(what, ok);
-            }
-    }
-    /* wm_align_pairs: arguments */
-    {
-        wm_alignment_t o1[10];
-        memset(o1, 0, sizeof o1);
-        check_status("wm_align_pairs(0 pairs)", wm_align_pairs(cf->cx, NULL, 0, &g, o1), WM_OK,
-                     cf->cx);
-        wm_pair_t p[10];
-        for (int i = 0; i < 10; i++) {
-            p[i].query = q; p[i].m = 4; p[i].target = t; p[i].n = 3;
-        }
-        check_status("wm_align_pairs(NULL pairs)", wm_align_pairs(cf->cx, NULL, 3, &g, o1),
-                     WM_INVALID, cf->cx);
-        check_status("wm_align_pairs(NULL out)", wm_align_pairs(cf->cx, p, 3, &g, NULL),
-                     WM_INVALID, cf->cx);
-        check_status("wm_align_pairs(NULL context)", wm_align_pairs(NULL, p, 3, &g, o1),
-                     WM_INVALID, NULL);
-        wm_align_opts_t b = g;
-        b.cigar = 1;
-        p[7].query = NULL;                       /* a NULL query with m = 4 */
-        memset(o1, 0, sizeof o1);
-        int rc = wm_align_pairs(cf->cx, p, 10, &b, o1);
-        const char *msg = wm_context_errmsg(cf->cx);
-        int names7 = 0;
-        for (const char *s = msg; s && *s; s++)
-            if (*s == '7' && (s == msg || s[-1] < '0' || s[-1] > '9') &&
-                (s[1] < '0' || s[1] > '9'))
-                names7 = 1;
-        int none = 1;
-        for (int i = 0; i < 10; i++) none = none && o1[i].cigar == NULL;
-        snprintf(what, sizeof what, "wm_align_pairs with a NULL query at pair 7: WM_INVALID (got "
-                 "%d), nothing allocated (%d), the message names pair 7 (\"%.150s\")", rc, none,
-                 msg ? msg : "");
-        check_true(what, rc == WM_INVALID && none && names7);
-        wm_alignment_clear(NULL, 0);
-        wm_alignment_clear(o1, 10);
-        g_passed++;
-    }
-#undef API_RC
-}
 
 /* ==== 6. big pairs ========================================================== */
 
@@ -1395,8 +1230,7 @@ static void one_case(long idx)
 int main(int argc, char **argv)
 {
     long only = -2;
-    g_describe = describe_case;
-    long n_cases = test_begin("test_global_diff", argc, argv, 20240705ull, 2000, &only);
+    long n_cases = test_begin("test_global_diff", argc, argv, 20240705ull, 2000, describe_case, &only);
     double scale = g_scale;
     if (scale >= 3) g_n_algos = N_OF(ALGOS);
 
@@ -1416,14 +1250,11 @@ int main(int argc, char **argv)
         return test_finish();
     if (cuda_present(NULL) && make_context(&g_cfgs[g_n_cfg], WM_BACKEND_CUDA, 1, 0)) g_n_cfg++;
 
-    /* 2. the API */
+    /* 2. every context */
     if (only < 0) {
-        double t0 = now_s();
-        api_checks(&g_cfgs[0], &g_cfgs[1]);
         for (size_t i = 0; i < g_n_cfg; i++)
             if (!(g_cfgs[i].flags & CF_SHORT_ONLY)) api_per_context(&g_cfgs[i]);
-        printf("api checks: %ld passed, %ld failed (%.1f s)\n", g_passed, g_failed, now_s() - t0);
-        fflush(stdout);
+        part_done("every context");
     }
 
     /* 3. random cases */

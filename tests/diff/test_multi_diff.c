@@ -8,14 +8,10 @@
 **    cases of its quick search against its definition (one byte-by-byte
 **    comparison per record, end, pattern and strand) and its per-pattern
 **    counts against its match list.
-** 2. Bad arguments of wm_compile_set, one at a time: n = 0, NULL arrays, an
-**    empty pattern (WM_PATTERN_EMPTY), one over WM_MAX_PATTERN
-**    (WM_PATTERN_TOO_LONG; exactly WM_MAX_PATTERN is fine and is searched),
-**    max_edits > 0, the single-pattern algorithms and unknown ones, DNA with a
-**    non-ACGTU pattern, revcomp with a non-nucleotide pattern, QGRAM with a
-**    pattern shorter than WM_QGRAM_MIN_LEN; wm_compile refusing the set
-**    algorithms; wm_db_pattern_count; wm_count_per_pattern on a one-pattern
-**    database and with counts NULL; empty texts and empty records.
+** 2. A pattern of exactly WM_MAX_PATTERN bytes (with a short one) searched
+**    by every set algorithm; the bad arguments of wm_compile_set, the
+**    pattern count and wm_count_per_pattern's contract are
+**    tests/unit/test_api_sets.c's.
 ** 3. Thousands of seeded random cases. Families:
 **    - alphabets: 2 symbols, ACGT bytes, 3..16 random bytes, the 20 amino
 **      acids, all 256 bytes (half the time letter-heavy, for case folding),
@@ -90,10 +86,10 @@
 static double g_t_cfg[8];            /* wall seconds in wm_search, by configuration */
 static double g_t_compile;           /* wall seconds in wm_compile_set (random cases) */
 
+static match_cover g_cov;
 static struct {
-    long cases, with_matches, strand1, multi_rec, dense, dup_hits, qgram_cases, big_sets;
-    uint64_t matches;
-} g_cov;
+    long dense, dup_hits, qgram_cases, big_sets;
+} g_cov_sets;
 
 static const char *algo_str(wm_algo_t a)
 {
@@ -381,30 +377,25 @@ static uint8_t fix_pat_byte(const tcase *c, uint8_t x)
 
 static size_t pick_len(void)
 {
-    uint64_t r = below(100);
-    if (r < 45) return (size_t)range(1, 8);
-    if (r < 80) return (size_t)range(9, 32);
-    return (size_t)range(33, 100);
+    static const span_t LEN[] = { { 45, 1, 8 }, { 80, 9, 32 }, { 100, 33, 100 } };
+    return (size_t)pick_span(LEN, N_OF(LEN), 100);
 }
 
 static size_t pick_n(void)
 {
-    uint64_t r = below(1000);
-    if (r < 30) return 0;
-    if (r < 250) return (size_t)range(1, 100);
-    if (r < 650) return (size_t)range(101, 1000);
-    if (r < 950) return (size_t)range(1001, 6000);
-    return (size_t)range(6001, 50000);
+    static const span_t N[] = {
+        { 30, 0, 0 }, { 250, 1, 100 }, { 650, 101, 1000 }, { 950, 1001, 6000 },
+        { 1000, 6001, 50000 },
+    };
+    return (size_t)pick_span(N, N_OF(N), 1000);
 }
 
 static size_t pick_np(void)
 {
-    uint64_t r = below(1000);
-    if (r < 250) return (size_t)range(1, 4);
-    if (r < 600) return (size_t)range(5, 50);
-    if (r < 880) return (size_t)range(51, 500);
-    if (r < 970) return (size_t)range(501, 3000);
-    return (size_t)range(3001, 10000);
+    static const span_t NP[] = {
+        { 250, 1, 4 }, { 600, 5, 50 }, { 880, 51, 500 }, { 970, 501, 3000 }, { 1000, 3001, 10000 },
+    };
+    return (size_t)pick_span(NP, N_OF(NP), 1000);
 }
 
 static void add_pattern(tcase *c, size_t i, const uint8_t *src, size_t m)
@@ -726,14 +717,7 @@ static void describe_case(const void *p)
     }
     if (show < c->np)
         printf("    ... (%zu more; WM_VERBOSE=1 prints all)\n", c->np - show);
-    printf("    text ");
-    print_bytes(stdout, c->text, c->n, g_verbose ? (size_t)-1 : 80);
-    printf("\n");
-    if (c->n_rec && g_verbose) {
-        printf("    rec_start");
-        for (size_t i = 0; i < c->n_rec; i++) printf(" %" PRIu64, c->rec_start[i]);
-        printf("\n");
-    }
+    print_text(c->text, c->n, c->rec_start, c->n_rec);
 }
 
 static const wm_algo_t SET_ALGOS[] = { WM_ALGO_AUTO, WM_ALGO_AC, WM_ALGO_PFAC,
@@ -792,22 +776,15 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
 
     /* coverage */
     {
-        int s1 = 0, mr = 0, dup = 0;
-        for (size_t i = 0; i < n_want; i++) {
-            s1 |= want[i].strand == 1;
-            mr |= want[i].record > 0;
-            dup |= i > 0 && want[i].end == want[i - 1].end &&
-                   want[i].start == want[i - 1].start && want[i].record == want[i - 1].record;
-        }
-        g_cov.cases++;
-        g_cov.matches += n_want;
-        g_cov.with_matches += n_want > 0;
-        g_cov.strand1 += s1;
-        g_cov.multi_rec += mr;
-        g_cov.dup_hits += dup;
-        g_cov.dense += c->n > 0 && n_want > c->n;
-        g_cov.qgram_cases += c->min_len >= WM_QGRAM_MIN_LEN;
-        g_cov.big_sets += c->np > 1000;
+        int dup = 0;
+        for (size_t i = 1; i < n_want; i++)
+            dup |= want[i].end == want[i - 1].end && want[i].start == want[i - 1].start &&
+                   want[i].record == want[i - 1].record;
+        note_matches(&g_cov, want, n_want);
+        g_cov_sets.dup_hits += dup;
+        g_cov_sets.dense += c->n > 0 && n_want > c->n;
+        g_cov_sets.qgram_cases += c->min_len >= WM_QGRAM_MIN_LEN;
+        g_cov_sets.big_sets += c->np > 1000;
     }
 
     match_vec got = { 0 };
@@ -817,34 +794,14 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
         if (db == NULL)
             continue;
         for (size_t i = 0; i < n_cfg; i++) {
-            got.n = 0;
             got.stop_after = 0;
             char cfg[200];
             snprintf(cfg, sizeof cfg, "algo %s (db %s), %s", algo_str(SET_ALGOS[a]),
                      algo_str(wm_db_algo(db)), cfgs[i].name);
-            double ts = now_s();
-            int rc = wm_search(cfgs[i].cx, db, &t, collect, &got);
-            g_t_cfg[i < N_OF(g_t_cfg) ? i : N_OF(g_t_cfg) - 1] += now_s() - ts;
-            if (rc != WM_OK) {
-                char buf[512];
-                snprintf(buf, sizeof buf, "%s: wm_search returned %d (%s): %s", cfg, rc,
-                         wm_strerror(rc), wm_context_errmsg(cfgs[i].cx));
-                fail_msg(idx, c, buf);
+            int rc = search_checked(idx, c, cfg, cfgs[i].cx, db, &t, &got, want, n_want, 40,
+                                    &g_t_cfg[i < N_OF(g_t_cfg) ? i : N_OF(g_t_cfg) - 1]);
+            if (rc != WM_OK)
                 continue;
-            }
-            compare_matches(idx, c, cfg, got.a, got.n, want, n_want);
-            if (chance(40)) {                          /* wm_count agrees */
-                uint64_t cnt = 0;
-                rc = wm_count(cfgs[i].cx, db, &t, &cnt);
-                if (rc != WM_OK || cnt != n_want) {
-                    char buf[400];
-                    snprintf(buf, sizeof buf, "%s: wm_count returned %d (%s), count %" PRIu64
-                             ", oracle %zu", cfg, rc, wm_strerror(rc), cnt, n_want);
-                    fail_msg(idx, c, buf);
-                } else {
-                    g_passed++;
-                }
-            }
             if (chance(40)) {                          /* per-pattern counts agree */
                 for (size_t p = 0; p < c->np; p++) got_counts[p] = 0xdeadbeefull;
                 rc = wm_count_per_pattern(cfgs[i].cx, db, &t, got_counts);
@@ -913,195 +870,53 @@ static uint64_t tiny_chunk(const void *p, int gpu)
     return ch;
 }
 
-/* ==== 2. bad arguments ====================================================== */
+/* ==== 2. the longest pattern ================================================ */
 
-static void api_checks(const config *cpu)
+/* A pattern of exactly WM_MAX_PATTERN bytes is searched (planted twice, once
+** cut by a record border) with a short one, by every set algorithm. The
+** arguments of wm_compile_set are tests/unit/test_api_sets.c's. */
+static void longest_pattern(const config *cpu)
 {
-    const uint8_t *pp[4] = { (const uint8_t *)"ACGT", (const uint8_t *)"acgu",
-                             (const uint8_t *)"GATTACA", (const uint8_t *)"ACNT" };
-    size_t ll[4] = { 4, 4, 7, 4 };
-    wm_opts_t o = wm_opts_default();
-    wm_db_t *db = NULL;
-    char what[160];
-#define API_RC(call, want)                                                        \
-    do {                                                                          \
-        db = NULL;                                                                \
-        int rc_ = (call);                                                         \
-        snprintf(what, sizeof what, "line %d: %s", __LINE__, #call);              \
-        check_status(what, rc_, want, NULL);                                \
-        if (rc_ == WM_OK) wm_db_free(db);                                         \
-    } while (0)
-
-    API_RC(wm_compile_set(pp, ll, 3, &o, &db), WM_OK);
-    API_RC(wm_compile_set(pp, ll, 3, NULL, &db), WM_OK);     /* NULL options = defaults */
-    API_RC(wm_compile_set(pp, ll, 0, &o, &db), WM_INVALID);
-    API_RC(wm_compile_set(NULL, ll, 3, &o, &db), WM_INVALID);
-    API_RC(wm_compile_set(pp, NULL, 3, &o, &db), WM_INVALID);
-    API_RC(wm_compile_set(pp, ll, 3, &o, NULL), WM_INVALID);
-    {
-        size_t l2[4] = { 4, 0, 7, 4 };                        /* an empty pattern */
-        API_RC(wm_compile_set(pp, l2, 3, &o, &db), WM_PATTERN_EMPTY);
+    size_t big = WM_MAX_PATTERN;
+    uint8_t *p = xmalloc(big);
+    size_t tn = 3 * big;
+    uint8_t *txt = xmalloc(tn);
+    uint64_t s = 12345;
+    for (size_t i = 0; i < big; i++) p[i] = (uint8_t)("ACGT"[splitmix64(&s) % 4]);
+    for (size_t i = 0; i < tn; i++) txt[i] = (uint8_t)("ACGT"[splitmix64(&s) % 4]);
+    memcpy(txt + 100, p, big);
+    memcpy(txt + 2 * big - 50, p, big);
+    uint64_t rs[2] = { 0, 2 * big };
+    wm_text_t t = { txt, tn, rs, 2 };
+    const uint8_t *bp[2] = { p, (const uint8_t *)"ACGTA" };
+    size_t bl[2] = { big, 5 };
+    char what[200];
+    for (size_t a = 0; a < N_OF(SET_ALGOS); a++) {
+        wm_opts_t ao = wm_opts_default();
+        ao.algo = SET_ALGOS[a];
+        wm_db_t *db = NULL;
+        int rc = wm_compile_set(bp, bl, 2, &ao, &db);
+        snprintf(what, sizeof what, "wm_compile_set(a pattern of WM_MAX_PATTERN bytes, %s)",
+                 algo_str(SET_ALGOS[a]));
+        check_status(what, rc, WM_OK, NULL);
+        if (rc != WM_OK)
+            continue;
+        wm_match_t *want = NULL;
+        size_t nw = moracle_search(bp, bl, 2, &ao, &t, &want);
+        match_vec got = { 0 };
+        rc = wm_search(cpu->cx, db, &t, collect, &got);
+        snprintf(what, sizeof what, "pattern of WM_MAX_PATTERN bytes, algo %s, %s",
+                 algo_str(SET_ALGOS[a]), cpu->name);
+        if (rc != WM_OK)
+            check_status(what, rc, WM_OK, cpu->cx);
+        else
+            compare_matches(-1, NULL, what, got.a, got.n, want, nw);
+        free(got.a);
+        free(want);
+        wm_db_free(db);
     }
-    {
-        wm_opts_t k = o;
-        k.max_edits = 1;
-        API_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_INVALID);
-        k.max_edits = 2;
-        k.metric = WM_METRIC_HAMMING;
-        API_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_INVALID);
-        k.max_edits = 0;                                      /* metric is ignored */
-        API_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_OK);
-    }
-    {
-        static const wm_algo_t single[] = { WM_ALGO_SHIFTOR, WM_ALGO_BITAP, WM_ALGO_MYERS,
-                                            (wm_algo_t)99 };
-        for (size_t i = 0; i < N_OF(single); i++) {
-            wm_opts_t a = o;
-            a.algo = single[i];
-            API_RC(wm_compile_set(pp, ll, 3, &a, &db), WM_INVALID);
-        }
-        for (size_t i = 0; i < N_OF(SET_ALGOS); i++) {
-            wm_opts_t a = o;
-            a.algo = SET_ALGOS[i];
-            API_RC(wm_compile_set(pp, ll, 3, &a, &db), WM_OK);
-            if (SET_ALGOS[i] != WM_ALGO_AUTO)   /* wm_compile: one pattern, no set algos */
-                API_RC(wm_compile(pp[0], ll[0], &a, &db), WM_INVALID);
-        }
-    }
-    {
-        wm_opts_t d = o;
-        d.alphabet = WM_ALPHABET_DNA;
-        API_RC(wm_compile_set(pp, ll, 3, &d, &db), WM_OK);
-        API_RC(wm_compile_set(pp, ll, 4, &d, &db), WM_INVALID);         /* N */
-        const uint8_t *q[2] = { (const uint8_t *)"ACGT", (const uint8_t *)"ACRT" };
-        size_t ql[2] = { 4, 4 };
-        API_RC(wm_compile_set(q, ql, 2, &d, &db), WM_INVALID);          /* IUPAC R */
-        d.revcomp = 1;
-        API_RC(wm_compile_set(pp, ll, 3, &d, &db), WM_OK);
-        wm_opts_t b = o;
-        b.revcomp = 1;
-        API_RC(wm_compile_set(pp, ll, 3, &b, &db), WM_OK);
-        API_RC(wm_compile_set(pp, ll, 4, &b, &db), WM_INVALID);         /* N */
-        const uint8_t *x[2] = { (const uint8_t *)"ACGT", (const uint8_t *)"hello" };
-        size_t xl[2] = { 4, 5 };
-        API_RC(wm_compile_set(x, xl, 2, &b, &db), WM_INVALID);
-        b.revcomp = 0;
-        API_RC(wm_compile_set(x, xl, 2, &b, &db), WM_OK);
-    }
-    {
-        wm_opts_t q = o;
-        q.algo = WM_ALGO_QGRAM;
-        const uint8_t *s[2] = { (const uint8_t *)"ACGT", (const uint8_t *)"ACG" };
-        size_t sl[2] = { 4, 3 };
-        API_RC(wm_compile_set(s, sl, 1, &q, &db), WM_OK);
-        API_RC(wm_compile_set(s, sl, 2, &q, &db), WM_INVALID);
-        q.algo = WM_ALGO_AUTO;
-        API_RC(wm_compile_set(s, sl, 2, &q, &db), WM_OK);
-    }
-
-    /* wm_db_pattern_count; per-pattern counts of a one-pattern database */
-    {
-        db = NULL;
-        int rc = wm_compile(pp[2], ll[2], &o, &db);
-        check_status("wm_compile(GATTACA)", rc, WM_OK, NULL);
-        if (rc == WM_OK) {
-            if (wm_db_pattern_count(db) != 1)
-                fail_msg(-1, NULL, "wm_db_pattern_count(one pattern) != 1");
-            else
-                g_passed++;
-            const char *txt = "GATTACAGATTACA.GATTACA";
-            wm_text_t t = { (const uint8_t *)txt, strlen(txt), NULL, 0 };
-            uint64_t cnt[2] = { 0, 77 };
-            rc = wm_count_per_pattern(cpu->cx, db, &t, cnt);
-            if (rc != WM_OK || cnt[0] != 3 || cnt[1] != 77) {
-                char buf[200];
-                snprintf(buf, sizeof buf, "wm_count_per_pattern(one pattern): rc %d, count %"
-                         PRIu64 " (want 3), counts[1] %" PRIu64 " (must stay 77)", rc, cnt[0],
-                         cnt[1]);
-                fail_msg(-1, NULL, buf);
-            } else {
-                g_passed++;
-            }
-            wm_db_free(db);
-        }
-        db = NULL;
-        rc = wm_compile_set(pp, ll, 3, &o, &db);
-        if (rc == WM_OK) {
-            if (wm_db_pattern_count(db) != 3)
-                fail_msg(-1, NULL, "wm_db_pattern_count(3 patterns) != 3");
-            else
-                g_passed++;
-            wm_text_t t = { (const uint8_t *)"ACGT", 4, NULL, 0 };
-            rc = wm_count_per_pattern(cpu->cx, db, &t, NULL);
-            check_status("wm_count_per_pattern(counts NULL)", rc, WM_INVALID, NULL);
-            /* an empty text (no buffer at all), and records that are all empty */
-            wm_text_t e = { NULL, 0, NULL, 0 };
-            match_vec got = { 0 };
-            rc = wm_search(cpu->cx, db, &e, collect, &got);
-            check_status("wm_search(set, empty text)", rc, WM_OK, NULL);
-            uint64_t rs[3] = { 0, 0, 0 };
-            wm_text_t e3 = { (const uint8_t *)"", 0, rs, 3 };
-            rc = wm_search(cpu->cx, db, &e3, collect, &got);
-            check_status("wm_search(set, three empty records)", rc, WM_OK, NULL);
-            uint64_t cnt3[3] = { 5, 5, 5 };
-            rc = wm_count_per_pattern(cpu->cx, db, &e, cnt3);
-            check_status("wm_count_per_pattern(set, empty text)", rc, WM_OK, NULL);
-            if (got.n != 0 || cnt3[0] || cnt3[1] || cnt3[2])
-                fail_msg(-1, NULL, "matches or counts in an empty text");
-            else
-                g_passed++;
-            free(got.a);
-            wm_db_free(db);
-        }
-    }
-
-    /* exactly WM_MAX_PATTERN bytes is fine, one more is not; the long one is
-    ** searched (planted twice, once cut by a record border) with a short one */
-    {
-        size_t big = WM_MAX_PATTERN;
-        uint8_t *p = malloc(big + 1);
-        size_t tn = 3 * big;
-        uint8_t *txt = malloc(tn);
-        assert(p && txt);
-        uint64_t s = 12345;
-        for (size_t i = 0; i <= big; i++) p[i] = (uint8_t)("ACGT"[splitmix64(&s) % 4]);
-        for (size_t i = 0; i < tn; i++) txt[i] = (uint8_t)("ACGT"[splitmix64(&s) % 4]);
-        memcpy(txt + 100, p, big);
-        memcpy(txt + 2 * big - 50, p, big);
-        uint64_t rs[2] = { 0, 2 * big };
-        wm_text_t t = { txt, tn, rs, 2 };
-        const uint8_t *bp[2] = { p, (const uint8_t *)"ACGTA" };
-        size_t bl[2] = { big, 5 };
-        for (size_t a = 0; a < N_OF(SET_ALGOS); a++) {
-            wm_opts_t ao = o;
-            ao.algo = SET_ALGOS[a];
-            size_t bl2[2] = { big + 1, 5 };
-            API_RC(wm_compile_set(bp, bl2, 2, &ao, &db), WM_PATTERN_TOO_LONG);
-            db = NULL;
-            int rc = wm_compile_set(bp, bl, 2, &ao, &db);
-            snprintf(what, sizeof what, "wm_compile_set(a pattern of WM_MAX_PATTERN bytes, %s)",
-                     algo_str(SET_ALGOS[a]));
-            check_status(what, rc, WM_OK, NULL);
-            if (rc != WM_OK)
-                continue;
-            wm_match_t *want = NULL;
-            size_t nw = moracle_search(bp, bl, 2, &ao, &t, &want);
-            match_vec got = { 0 };
-            rc = wm_search(cpu->cx, db, &t, collect, &got);
-            snprintf(what, sizeof what, "pattern of WM_MAX_PATTERN bytes, algo %s, %s",
-                     algo_str(SET_ALGOS[a]), cpu->name);
-            if (rc != WM_OK)
-                check_status(what, rc, WM_OK, NULL);
-            else
-                compare_matches(-1, NULL, what, got.a, got.n, want, nw);
-            free(got.a);
-            free(want);
-            wm_db_free(db);
-        }
-        free(p);
-        free(txt);
-    }
-#undef API_RC
+    free(p);
+    free(txt);
 }
 
 /* ==== 4. large sets ========================================================= */
@@ -1134,22 +949,28 @@ static void big_set(tcase *c, size_t np, size_t lo, size_t hi, unsigned from_tex
     set_len_range(c);
 }
 
+/* A large set's case: options, a name for reports, a random text of n bytes. */
+static void large_case(tcase *c, alpha_kind ak, const char *set_kind, size_t n)
+{
+    memset(c, 0, sizeof *c);
+    c->o = wm_opts_default();
+    c->ak = ak;
+    if (ak == AK_DNA) c->o.alphabet = WM_ALPHABET_DNA;
+    if (ak == AK_ACGT) { memcpy(c->sym, "ACGT", 4); c->n_sym = 4; }
+    if (ak == AK_BYTE256) { for (int i = 0; i < 256; i++) c->sym[i] = (uint8_t)i; c->n_sym = 256; }
+    c->set_kind = set_kind;
+    c->n = n;
+    c->text = xmalloc(c->n);
+    for (size_t i = 0; i < c->n; i++) c->text[i] = rand_text_byte(c);
+}
+
 static void large_sets(config *cfgs, size_t n_cfg)
 {
     /* 100,000 patterns, lengths 4..32, bytes over 4 and 256 symbols */
     for (int kind = 0; kind < 2; kind++) {
         tcase c;
-        memset(&c, 0, sizeof c);
         g_rng = g_seed ^ (0xB16B00B5ull + (uint64_t)kind);
-        c.o = wm_opts_default();
-        c.ak = kind == 0 ? AK_ACGT : AK_BYTE256;
-        if (kind == 0) { memcpy(c.sym, "ACGT", 4); c.n_sym = 4; }
-        else { for (int i = 0; i < 256; i++) c.sym[i] = (uint8_t)i; c.n_sym = 256; }
-        c.set_kind = "large: 100,000 patterns";
-        c.n = 50000;
-        c.text = malloc(c.n);
-        assert(c.text);
-        for (size_t i = 0; i < c.n; i++) c.text[i] = rand_text_byte(&c);
+        large_case(&c, kind == 0 ? AK_ACGT : AK_BYTE256, "large: 100,000 patterns", 50000);
         uint8_t *pool;
         big_set(&c, 100000, kind == 0 ? 8 : 4, 32, 10, &pool);
         fit_budget(&c);
@@ -1193,16 +1014,8 @@ static void large_sets(config *cfgs, size_t n_cfg)
     ** compile with AUTO, then a short search against the oracle */
     {
         tcase c;
-        memset(&c, 0, sizeof c);
         g_rng = g_seed ^ 0x1000000ull;
-        c.o = wm_opts_default();
-        c.o.alphabet = WM_ALPHABET_DNA;
-        c.ak = AK_DNA;
-        c.set_kind = "large: 1,000,000 patterns";
-        c.n = 3000;
-        c.text = malloc(c.n);
-        assert(c.text);
-        for (size_t i = 0; i < c.n; i++) c.text[i] = rand_text_byte(&c);
+        large_case(&c, AK_DNA, "large: 1,000,000 patterns", 3000);
         uint8_t *pool;
         big_set(&c, 1000000, 8, 20, 5, &pool);
         for (size_t i = 0; i < c.np; i += 2) c.len[i] = 8;
@@ -1290,9 +1103,7 @@ static void oracle_random_self_check(void)
 }
 
 /* The contexts every case runs on, besides its own tiny-chunk ones. */
-static config g_fixed[4];
-static size_t g_n_fixed;
-static int g_gpu;
+static fixed_set g_fixed;
 
 static void one_case(long idx)
 {
@@ -1301,18 +1112,17 @@ static void one_case(long idx)
     double t0 = now_s();
     fit_budget(&c);
     g_t_oracle += now_s() - t0;
-    config cfgs[8];
-    size_t n_cfg = case_configs(cfgs, g_fixed, g_n_fixed, g_gpu, tiny_chunk, &c);
+    config cfgs[12];
+    size_t n_cfg = case_configs(cfgs, &g_fixed, tiny_chunk, &c);
     run_case(idx, &c, cfgs, n_cfg);
-    close_configs(cfgs + g_n_fixed, n_cfg - g_n_fixed);
+    close_case_configs(&g_fixed, cfgs, n_cfg);
     free_case(&c);
 }
 
 int main(int argc, char **argv)
 {
     long only = -2;
-    g_describe = describe_case;
-    long n_cases = test_begin("test_multi_diff", argc, argv, 20240612ull, 500, &only);
+    long n_cases = test_begin("test_multi_diff", argc, argv, 20240612ull, 500, describe_case, &only);
 
     /* 1. the oracle against hand-worked examples and its own definition */
     oracle_hand_examples();
@@ -1324,16 +1134,14 @@ int main(int argc, char **argv)
     /* contexts: CPU 1 and 3 threads with the default chunk; tiny chunks are
     ** made per case. CUDA likewise when a GPU is there. */
     static const int threads[] = { 1, 3 };
-    g_gpu = cuda_present(NULL);
-    g_n_fixed = open_fixed(g_fixed, threads, N_OF(threads), g_gpu);
-    if (g_n_fixed == 0)
+    open_fixed(&g_fixed, threads, N_OF(threads));
+    if (g_fixed.n == 0)
         return test_finish();
 
-    /* 2. bad arguments */
+    /* 2. the longest pattern */
     if (only < 0) {
-        api_checks(&g_fixed[0]);
-        printf("api checks: %ld passed, %ld failed\n", g_passed, g_failed);
-        fflush(stdout);
+        longest_pattern(&g_fixed.cf[0]);
+        part_done("the longest pattern");
     }
 
     /* 3. the random cases */
@@ -1341,24 +1149,26 @@ int main(int argc, char **argv)
 
     /* 4. large sets */
     if (only < 0)
-        large_sets(g_fixed, g_n_fixed);
+        large_sets(g_fixed.cf, g_fixed.n);
 
-    close_configs(g_fixed, g_n_fixed);
+    close_configs(g_fixed.cf, g_fixed.n);
 
     printf("coverage: %ld cases, %" PRIu64 " oracle matches; cases with matches %ld, on strand"
            " 1 %ld, in record > 0 %ld, dense (more matches than bytes) %ld, with matches of"
            " equal patterns %ld, all lengths >= %u %ld, over 1,000 patterns %ld\n",
            g_cov.cases, g_cov.matches, g_cov.with_matches, g_cov.strand1, g_cov.multi_rec,
-           g_cov.dense, g_cov.dup_hits, WM_QGRAM_MIN_LEN, g_cov.qgram_cases, g_cov.big_sets);
+           g_cov_sets.dense, g_cov_sets.dup_hits, WM_QGRAM_MIN_LEN, g_cov_sets.qgram_cases,
+           g_cov_sets.big_sets);
     print_time_split();
     printf("\n");
     printf("library wall: compile %.1f s; wm_search (first call of each) by configuration:",
            g_t_compile);
-    for (size_t j = 0; j < g_n_fixed + 2 + (size_t)g_gpu && j < N_OF(g_t_cfg); j++)
+    for (size_t j = 0; j < g_fixed.n + 2 + (size_t)g_fixed.gpu && j < N_OF(g_t_cfg); j++)
         printf("%s %s %.1f s", j ? "," : "",
-               j < g_n_fixed ? g_fixed[j].name
-                           : j == g_n_fixed ? "cpu, 1 thread, tiny chunks"
-                           : j == g_n_fixed + 1 ? "cpu, 3 threads, tiny chunks" : "cuda, tiny chunks",
+               j < g_fixed.n ? g_fixed.cf[j].name
+                           : j == g_fixed.n ? "cpu, 1 thread, tiny chunks"
+                           : j == g_fixed.n + 1 ? "cpu, 3 threads, tiny chunks"
+                                                : "cuda, tiny chunks",
                g_t_cfg[j]);
     printf("\n");
     print_repro(argv[0], "the checks outside the random cases");

@@ -40,10 +40,11 @@
 #include "rng.h"
 
 /* coverage: what the oracle's answers held, over all cases */
+static match_cover g_cov;
 static struct {
-    long cases, with_matches, strand1, at_rec_start, at_rec_end, multi_rec, dense, errors_gt0;
-    uint64_t matches;
-} g_cov;
+    long at_rec_start, at_rec_end, dense, errors_gt0;
+} g_cov_search;
+
 /* ==== oracle self-check ===================================================== */
 
 static void expect_matches(const char *name, const char *pat, const wm_opts_t *o,
@@ -346,12 +347,11 @@ static uint32_t pick_k(size_t m)
 
 static size_t pick_n(void)
 {
-    uint64_t r = below(1000);
-    if (r < 30) return 0;
-    if (r < 300) return (size_t)range(1, 100);
-    if (r < 700) return (size_t)range(101, 1000);
-    if (r < 975) return (size_t)range(1001, 5000);
-    return (size_t)range(5001, 50000);
+    static const span_t N[] = {
+        { 30, 0, 0 }, { 300, 1, 100 }, { 700, 101, 1000 }, { 975, 1001, 5000 },
+        { 1000, 5001, 50000 },
+    };
+    return (size_t)pick_span(N, N_OF(N), 1000);
 }
 
 /* Rough operation count of the oracle on this case: the DP is n*m per strand,
@@ -503,14 +503,8 @@ static void describe_case(const void *p)
            c->n_rec ? "" : " (rec_start NULL)", c->periodic ? ", periodic text" : "");
     printf("    pattern ");
     print_bytes(stdout, c->pat, c->m, g_verbose ? (size_t)-1 : 80);
-    printf("\n    text ");
-    print_bytes(stdout, c->text, c->n, g_verbose ? (size_t)-1 : 80);
     printf("\n");
-    if (c->n_rec && g_verbose) {
-        printf("    rec_start");
-        for (size_t i = 0; i < c->n_rec; i++) printf(" %" PRIu64, c->rec_start[i]);
-        printf("\n");
-    }
+    print_text(c->text, c->n, c->rec_start, c->n_rec);
 }
 
 static uint64_t record_len(const tcase *c, uint64_t r)
@@ -522,23 +516,17 @@ static uint64_t record_len(const tcase *c, uint64_t r)
 
 static void note_coverage(const tcase *c, const wm_match_t *w, size_t n)
 {
-    int s1 = 0, rs = 0, re = 0, mr = 0, e = 0;
+    int rs = 0, re = 0, e = 0;
     for (size_t i = 0; i < n; i++) {
-        s1 |= w[i].strand == 1;
         rs |= w[i].start == 0;
         re |= w[i].end == record_len(c, w[i].record);
-        mr |= w[i].record > 0;
         e |= w[i].errors > 0;
     }
-    g_cov.cases++;
-    g_cov.matches += n;
-    g_cov.with_matches += n > 0;
-    g_cov.strand1 += s1;
-    g_cov.at_rec_start += rs;
-    g_cov.at_rec_end += re;
-    g_cov.multi_rec += mr;
-    g_cov.errors_gt0 += e;
-    g_cov.dense += c->n > 0 && n * 2 > c->n;
+    note_matches(&g_cov, w, n);
+    g_cov_search.at_rec_start += rs;
+    g_cov_search.at_rec_end += re;
+    g_cov_search.errors_gt0 += e;
+    g_cov_search.dense += c->n > 0 && n * 2 > c->n;
 }
 
 static const wm_algo_t ALGOS[] = { WM_ALGO_AUTO, WM_ALGO_SHIFTOR, WM_ALGO_BITAP, WM_ALGO_MYERS };
@@ -571,27 +559,10 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
         if (o.algo == WM_ALGO_AUTO && wm_db_algo(db) == WM_ALGO_AUTO)
             fail_msg(idx, c, "wm_db_algo() is AUTO after compiling with AUTO");
         for (size_t i = 0; i < n_cfg; i++) {
-            got.n = 0;
             char cfg[160];
             snprintf(cfg, sizeof cfg, "algo %s (db %s), %s", wm_algo_name(o.algo),
                      wm_algo_name(wm_db_algo(db)), cfgs[i].name);
-            rc = wm_search(cfgs[i].cx, db, &t, collect, &got);
-            if (rc != WM_OK) {
-                fail_fmt(idx, c, "%s: wm_search returned %d (%s): %s", cfg, rc, wm_strerror(rc),
-                         wm_context_errmsg(cfgs[i].cx));
-                continue;
-            }
-            compare_matches(idx, c, cfg, got.a, got.n, want, n_want);
-            if (chance(35)) {                    /* wm_count agrees */
-                uint64_t cnt = 0;
-                rc = wm_count(cfgs[i].cx, db, &t, &cnt);
-                if (rc != WM_OK || cnt != n_want) {
-                    fail_fmt(idx, c, "%s: wm_count returned %d, count %" PRIu64 ", oracle %zu",
-                             cfg, rc, cnt, n_want);
-                } else {
-                    g_passed++;
-                }
-            }
+            search_checked(idx, c, cfg, cfgs[i].cx, db, &t, &got, want, n_want, 35, NULL);
         }
         wm_db_free(db);
     }
@@ -644,26 +615,23 @@ static uint64_t tiny_chunk(const void *p, int gpu)
 }
 
 /* The contexts every case runs on, besides its own tiny-chunk ones. */
-static config g_fixed[4];
-static size_t g_n_fixed;
-static int g_gpu;
+static fixed_set g_fixed;
 
 static void one_case(long idx)
 {
     tcase c;
     gen_case(&c);
-    config cfgs[8];
-    size_t n_cfg = case_configs(cfgs, g_fixed, g_n_fixed, g_gpu, tiny_chunk, &c);
+    config cfgs[12];
+    size_t n_cfg = case_configs(cfgs, &g_fixed, tiny_chunk, &c);
     run_case(idx, &c, cfgs, n_cfg);
-    close_configs(cfgs + g_n_fixed, n_cfg - g_n_fixed);
+    close_case_configs(&g_fixed, cfgs, n_cfg);
     free_case(&c);
 }
 
 int main(int argc, char **argv)
 {
     long only = -2;
-    g_describe = describe_case;
-    long n_cases = test_begin("test_search_diff", argc, argv, 20240611ull, 1500, &only);
+    long n_cases = test_begin("test_search_diff", argc, argv, 20240611ull, 1500, describe_case, &only);
 
     /* 1. the oracle against hand-worked examples and its own definition */
     oracle_hand_examples();
@@ -694,18 +662,18 @@ int main(int argc, char **argv)
     /* 2. contexts: CPU 1 and 3 threads with the default chunk; tiny chunks are
     **    made per case. CUDA likewise when a GPU is there. */
     static const int threads[] = { 1, 3 };
-    g_gpu = cuda_present(NULL);
-    g_n_fixed = open_fixed(g_fixed, threads, N_OF(threads), g_gpu);
+    open_fixed(&g_fixed, threads, N_OF(threads));
 
     /* 3. the random cases */
     run_cases(n_cases, only, 1, 500, one_case);
-    close_configs(g_fixed, g_n_fixed);
+    close_configs(g_fixed.cf, g_fixed.n);
 
     printf("coverage: %ld cases, %" PRIu64 " oracle matches; cases with matches %ld, with"
            " errors > 0 %ld, on strand 1 %ld, starting a record %ld, ending a record %ld,"
            " in record > 0 %ld, dense (> n/2 matches) %ld\n",
-           g_cov.cases, g_cov.matches, g_cov.with_matches, g_cov.errors_gt0, g_cov.strand1,
-           g_cov.at_rec_start, g_cov.at_rec_end, g_cov.multi_rec, g_cov.dense);
+           g_cov.cases, g_cov.matches, g_cov.with_matches, g_cov_search.errors_gt0, g_cov.strand1,
+           g_cov_search.at_rec_start, g_cov_search.at_rec_end, g_cov.multi_rec,
+           g_cov_search.dense);
     print_time_split();
     printf("\n");
     print_repro(argv[0], NULL);

@@ -490,10 +490,8 @@ static void plant_near_borders(tcase *c, const uint8_t *p, size_t m)
 
 static size_t pick_len(void)
 {
-    uint64_t r = below(100);
-    if (r < 15) return (size_t)below(21);
-    if (r < 55) return (size_t)range(20, 200);
-    return (size_t)range(200, BIG_TEXT);
+    static const span_t LEN[] = { { 15, 0, 20 }, { 55, 20, 200 }, { 100, 200, BIG_TEXT } };
+    return (size_t)pick_span(LEN, N_OF(LEN), 100);
 }
 
 static void gen_one_pattern(tcase *c)
@@ -578,8 +576,9 @@ static void gen_set(tcase *c)
     for (size_t i = 0; i < np && i < 3; i++) plant_near_borders(c, c->pats[i], c->lens[i]);
 }
 
-static void gen_text_case(tcase *c)
+static void gen_text_case(void *p)
 {
+    tcase *c = p;
     memset(c, 0, sizeof *c);
     c->o = wm_opts_default();
     c->len = pick_len();
@@ -609,8 +608,9 @@ static void gen_text_case(tcase *c)
     gen_records(c);
 }
 
-static void free_text_case(tcase *c)
+static void free_text_case(void *p)
 {
+    tcase *c = p;
     for (size_t i = 0; i < c->n_pats; i++) free(c->pats[i]);
     free(c->pats);
     free(c->lens);
@@ -640,8 +640,9 @@ static void note_straddling(const tcase *c, const match_vec *l)
     }
 }
 
-static void run_text_case(long idx, tcase *c)
+static void run_text_case(long idx, void *p)
 {
+    tcase *c = p;
     wm_db_t *db = NULL;
     int st = c->set ? wm_compile_set((const uint8_t *const *)c->pats, c->lens, c->n_pats, &c->o, &db)
                     : wm_compile(c->pats[0], c->lens[0], &c->o, &db);
@@ -756,8 +757,9 @@ static uint8_t align_byte(const acase *c, int n_sym)
     return c->o.case_insensitive && chance(30) ? flip_case(b) : b;
 }
 
-static void gen_align_case(acase *c)
+static void gen_align_case(void *p)
 {
+    acase *c = p;
     memset(c, 0, sizeof *c);
     c->o = wm_align_opts_default();
     c->o.alphabet = chance(20) ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
@@ -808,8 +810,9 @@ static void gen_align_case(acase *c)
     }
 }
 
-static void free_align_case(acase *c)
+static void free_align_case(void *p)
 {
+    acase *c = p;
     free(c->q);
     free(c->t);
 }
@@ -861,8 +864,9 @@ static void note_halo_best(const acase *c)
     wm_alignments_free(&r);
 }
 
-static void run_align_case(long idx, acase *c)
+static void run_align_case(long idx, void *p)
 {
+    acase *c = p;
     g_cov.align_cases++;
     g_cov.align_all_ends += c->o.all_ends;
     wm_alignments_t ref = { 0 };
@@ -905,8 +909,9 @@ static void describe_pairs(const void *p)
            c->o.fr_t, c->o.max_distance, c->o.cigar);
 }
 
-static void gen_pairs_case(pcase *c)
+static void gen_pairs_case(void *p)
 {
+    pcase *c = p;
     memset(c, 0, sizeof *c);
     c->n = (size_t)(chance(20) ? range(1, 3) : range(4, 40));
     c->p = xcalloc(c->n, sizeof *c->p);
@@ -938,15 +943,17 @@ static void gen_pairs_case(pcase *c)
     }
 }
 
-static void free_pairs_case(pcase *c)
+static void free_pairs_case(void *p)
 {
+    pcase *c = p;
     for (size_t i = 0; i < 2 * c->n; i++) free(c->bufs[i]);
     free(c->bufs);
     free(c->p);
 }
 
-static void run_pairs_case(long idx, pcase *c)
+static void run_pairs_case(long idx, void *p)
 {
+    pcase *c = p;
     g_cov.pair_batches++;
     wm_alignment_t *ref = xcalloc(c->n, sizeof *ref), *got = xcalloc(c->n, sizeof *got);
     int ref_st = wm_align_pairs(g_ref.cx, c->p, c->n, &c->o, ref);
@@ -995,8 +1002,9 @@ static double sample(int ints)
     return ints ? (double)below(5) : (double)(int64_t)below(2001) / 100.0 - 10.0;
 }
 
-static void gen_dtw_case(dcase *c)
+static void gen_dtw_case(void *p)
 {
+    dcase *c = p;
     memset(c, 0, sizeof *c);
     int ints = chance(50);
     c->o = wm_dtw_opts_default();
@@ -1026,8 +1034,9 @@ static void gen_dtw_case(dcase *c)
     c->o.path = chance(40);
 }
 
-static void free_dtw_case(dcase *c)
+static void free_dtw_case(void *p)
 {
+    dcase *c = p;
     for (size_t k = 0; k < c->nq; k++) free(c->q[k]);
     free(c->q);
     free(c->lens);
@@ -1047,8 +1056,9 @@ static int same_dtw(const wm_dtw_matches_t *a, const wm_dtw_matches_t *b)
     return 1;
 }
 
-static void run_dtw_case(long idx, dcase *c)
+static void run_dtw_case(long idx, void *p)
 {
+    dcase *c = p;
     g_cov.dtw_cases++;
     wm_dtw_matches_t *ref = xcalloc(c->nq, sizeof *ref), *got = xcalloc(c->nq, sizeof *got);
     const double *const *qs = (const double *const *)c->q;
@@ -1087,37 +1097,25 @@ static void run_dtw_case(long idx, dcase *c)
 
 /* ==== main =================================================================== */
 
-/* One random case of each part: made from the case's seed, run, freed. */
-static void text_case(long idx)
-{
-    tcase c;
-    gen_text_case(&c);
-    run_text_case(idx, &c);
-    free_text_case(&c);
-}
+/* A part of the random cases: its case type's size and functions. */
+typedef struct {
+    const char *name;
+    long n;
+    size_t size;
+    void (*gen)(void *c);
+    void (*run)(long idx, void *c);
+    void (*release)(void *c);
+    void (*describe)(const void *c);
+} part_t;
 
-static void align_case(long idx)
+/* One random case of a part: made from the case's seed, run, freed. */
+static void part_case(const part_t *part, long idx)
 {
-    acase c;
-    gen_align_case(&c);
-    run_align_case(idx, &c);
-    free_align_case(&c);
-}
-
-static void pairs_case(long idx)
-{
-    pcase c;
-    gen_pairs_case(&c);
-    run_pairs_case(idx, &c);
-    free_pairs_case(&c);
-}
-
-static void dtw_case(long idx)
-{
-    dcase c;
-    gen_dtw_case(&c);
-    run_dtw_case(idx, &c);
-    free_dtw_case(&c);
+    void *c = xcalloc(1, part->size);
+    part->gen(c);
+    part->run(idx, c);
+    part->release(c);
+    free(c);
 }
 
 /* The contexts under test and the reference's settings. */
@@ -1190,25 +1188,22 @@ int main(int argc, char **argv)
     }
 
     if (only < 0) {
-        double t0 = now_s();
         seed_case(-1, 11);
         api_checks(gpus);
         if (gpus) api_gpu_failure();
-        printf("api checks: %ld passed, %ld failed (%.1f s)\n", g_passed, g_failed, now_s() - t0);
-        fflush(stdout);
+        part_done("api checks");
     }
 
     /* the random cases, numbered on from part to part */
-    const struct {
-        const char *name;
-        long n;
-        void (*one)(long idx);
-        void (*describe)(const void *c);
-    } parts[] = {
-        { "texts", n_text, text_case, describe_text },
-        { "wm_align", n_align, align_case, describe_align },
-        { "wm_align_pairs", n_pairs, pairs_case, describe_pairs },
-        { "wm_dtw_many", n_dtw, dtw_case, describe_dtw },
+    const part_t parts[] = {
+        { "texts", n_text, sizeof(tcase), gen_text_case, run_text_case, free_text_case,
+          describe_text },
+        { "wm_align", n_align, sizeof(acase), gen_align_case, run_align_case, free_align_case,
+          describe_align },
+        { "wm_align_pairs", n_pairs, sizeof(pcase), gen_pairs_case, run_pairs_case,
+          free_pairs_case, describe_pairs },
+        { "wm_dtw_many", n_dtw, sizeof(dcase), gen_dtw_case, run_dtw_case, free_dtw_case,
+          describe_dtw },
     };
     long base = 0;
     for (size_t p = 0; p < N_OF(parts); p++) {
@@ -1217,7 +1212,7 @@ int main(int argc, char **argv)
         for (long i = base; i < base + parts[p].n; i++) {
             if (only >= -1 && i != only) continue;
             seed_case(i, 11);
-            parts[p].one(i);
+            part_case(&parts[p], i);
         }
         printf("%s (cases %ld..%ld): %.1f s", parts[p].name, base, base + parts[p].n - 1,
                now_s() - t0);

@@ -56,7 +56,8 @@ int make_context(config *cf, wm_backend_t be, int threads, uint64_t chunk)
 wm_context_t *cpu_context(int threads, uint64_t chunk)
 {
     config cf;
-    make_context(&cf, WM_BACKEND_CPU, threads, chunk);
+    if (make_context(&cf, WM_BACKEND_CPU, threads, chunk))
+        g_passed++;
     return cf.cx;
 }
 
@@ -79,22 +80,29 @@ int cuda_present(const char *what)
     return n > 0;
 }
 
-size_t open_fixed(config *out, const int *threads, size_t n, int gpu)
+size_t open_fixed(fixed_set *f, const int *threads, size_t n_threads)
 {
-    size_t k = 0;
-    for (int be = 0; be < (gpu ? 2 : 1); be++)
-        for (size_t i = 0; i < n; i++)
-            if (make_context(&out[k], be ? WM_BACKEND_CUDA : WM_BACKEND_CPU, threads[i], 0)) k++;
-    return k;
+    f->gpu = cuda_present(NULL);
+    f->n = 0;
+    for (int be = 0; be < (f->gpu ? 2 : 1); be++)
+        for (size_t i = 0; i < n_threads && f->n < N_OF(f->cf); i++)
+            if (make_context(&f->cf[f->n], be ? WM_BACKEND_CUDA : WM_BACKEND_CPU, threads[i], 0))
+                f->n++;
+    return f->n;
 }
 
-size_t case_configs(config *cfgs, const config *fixed, size_t n_fixed, int gpu,
-                    uint64_t (*tiny)(const void *c, int on_gpu), const void *c)
+size_t case_configs(config *cfgs, const fixed_set *f, uint64_t (*tiny)(const void *c, int on_gpu),
+                    const void *c)
 {
     size_t n = 0;
-    for (size_t j = 0; j < n_fixed; j++) cfgs[n++] = fixed[j];
+    for (size_t j = 0; j < f->n; j++) cfgs[n++] = f->cf[j];
     if (make_context(&cfgs[n], WM_BACKEND_CPU, 1, tiny(c, 0))) n++;
     if (make_context(&cfgs[n], WM_BACKEND_CPU, 3, tiny(c, 0))) n++;
-    if (gpu && make_context(&cfgs[n], WM_BACKEND_CUDA, 3, tiny(c, 1))) n++;
+    if (f->gpu && make_context(&cfgs[n], WM_BACKEND_CUDA, 3, tiny(c, 1))) n++;
     return n;
+}
+
+void close_case_configs(const fixed_set *f, config *cfgs, size_t n)
+{
+    close_configs(cfgs + f->n, n - f->n);
 }

@@ -34,8 +34,8 @@ int open_config(config *cf, const char *name, wm_backend_t be, int threads, uint
 /* open_config on one device, named after its settings. */
 int make_context(config *cf, wm_backend_t be, int threads, uint64_t chunk);
 
-/* A bare CPU context of this many threads and chunk size, or NULL (the
-** failure counted, as make_context counts it). */
+/* A bare CPU context of this many threads and chunk size, or NULL; a
+** check that passes when the context opens. */
 wm_context_t *cpu_context(int threads, uint64_t chunk);
 
 /* wm_context_free of each (NULL ones too). */
@@ -45,17 +45,27 @@ void close_configs(config *cf, size_t n);
 ** <what>" (what NULL: the CUDA backend) or "cuda: skipped (no GPU...)". */
 int cuda_present(const char *what);
 
-/* The fixed contexts of a test: the CPU with each of the n thread counts
-** and the default chunk, then when gpu the CUDA backend with the same host
-** thread counts. Returns how many opened. */
-size_t open_fixed(config *out, const int *threads, size_t n, int gpu);
+/* The contexts every case of a test runs on, opened once: the CPU with each
+** of a list of thread counts and the default chunk, then, when a GPU is
+** found, the CUDA backend with the same host thread counts. */
+typedef struct {
+    config cf[8];
+    size_t n;
+    int gpu;             /* CUDA is tested */
+} fixed_set;
+
+/* Says whether CUDA is tested (cuda_present) and opens the set. Returns
+** how many opened. */
+size_t open_fixed(fixed_set *f, const int *threads, size_t n_threads);
 
 /* One case's contexts: the fixed ones, then the CPU with 1 and with 3
-** threads and a tiny chunk each, then with gpu CUDA (3 host threads) and a
+** threads and a tiny chunk each, then with a GPU CUDA (3 host threads) and a
 ** tiny chunk; tiny(c, on_gpu) picks each chunk size, in that order (it may
-** draw random numbers). Returns the count; close_configs(cfgs + n_fixed,
-** count - n_fixed) closes the case's own. */
-size_t case_configs(config *cfgs, const config *fixed, size_t n_fixed, int gpu,
-                    uint64_t (*tiny)(const void *c, int on_gpu), const void *c);
+** draw random numbers). Returns the count. */
+size_t case_configs(config *cfgs, const fixed_set *f, uint64_t (*tiny)(const void *c, int on_gpu),
+                    const void *c);
+
+/* Closes the case's own contexts of case_configs (not the fixed ones). */
+void close_case_configs(const fixed_set *f, config *cfgs, size_t n);
 
 #endif /* WM_TEST_CONTEXTS_H */

@@ -122,3 +122,15 @@ unsigned char *slurp(const char *path, size_t *n)
     *n = (size_t)sz;
     return b;
 }
+
+void check_message(const char *what, const char *err, size_t err_size, const char *path,
+                   char after, va_list frags)
+{
+    const char *shown = strcmp(path, "-") == 0 ? "(standard input)" : path;
+    size_t len = strlen(shown);
+    CHECK(memchr(err, '\0', err_size) != NULL && strncmp(err, shown, len) == 0 &&
+              (after == 0 || err[len] == after),
+          "%s: message '%.300s' does not start with the path", what, err);
+    for (const char *frag; (frag = va_arg(frags, const char *)) != NULL;)
+        CHECK(strstr(err, frag) != NULL, "%s: message '%.300s' lacks '%s'", what, err, frag);
+}

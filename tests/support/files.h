@@ -7,6 +7,7 @@
 #ifndef WM_TEST_FILES_H
 #define WM_TEST_FILES_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* The run's folder. */
@@ -33,5 +34,12 @@ unsigned char *gzip_bytes(const void *data, size_t n, size_t *out_n);
 /* A whole file into memory (one byte more, for a terminator); exits when it
 ** cannot be read. The caller frees it. */
 unsigned char *slurp(const char *path, size_t *n);
+
+/* A reader's error message err (a buffer of err_size bytes): it starts with
+** the path ("(standard input)" for "-") followed by `after` (0: anything)
+** and holds every fragment of the NULL-terminated list frags. One check for
+** the start, one a fragment. */
+void check_message(const char *what, const char *err, size_t err_size, const char *path,
+                   char after, va_list frags);
 
 #endif /* WM_TEST_FILES_H */

@@ -45,9 +45,10 @@ void test_settings(int argc, char **argv, uint64_t default_seed, double *scale, 
 }
 
 long test_begin(const char *name, int argc, char **argv, uint64_t default_seed, long base_cases,
-                long *only)
+                void (*describe)(const void *c), long *only)
 {
     test_settings(argc, argv, default_seed, NULL, only);
+    g_describe = describe;
     long n = (long)((double)base_cases * g_scale + 0.5);
     if (n < 1) n = 1;
     printf("%s: seed %" PRIu64 ", %ld cases (WM_TEST_SCALE %g), warpmatch %s\n", name, g_seed, n,
@@ -185,6 +186,12 @@ int oracle_verdict(void)
     printf("oracle self-check: %d FAILED; library not tested\n", self_fail);
     printf("0 passed, %d failed\n", self_fail);
     return 1;
+}
+
+void part_done(const char *name)
+{
+    printf("%s: %ld passed, %ld failed (%.1f s)\n", name, g_passed, g_failed, now_s() - g_t_start);
+    fflush(stdout);
 }
 
 void print_progress(long done, long total, long every, double t_start)

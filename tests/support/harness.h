@@ -50,11 +50,16 @@ extern void (*g_describe)(const void *c);
 ** Failures print the seed from then on. scale and only may be NULL. */
 void test_settings(int argc, char **argv, uint64_t default_seed, double *scale, long *only);
 
-/* The opening of a differential test: test_settings, then the line
-** "name: seed S, N cases (WM_TEST_SCALE x), warpmatch V". Returns N, the
-** number of random cases: base_cases * WM_TEST_SCALE, at least 1. */
+/* The opening of a test with random cases: test_settings, g_describe (may
+** be NULL), then the line "name: seed S, N cases (WM_TEST_SCALE x),
+** warpmatch V". Returns N, the number of random cases: base_cases *
+** WM_TEST_SCALE, at least 1. */
 long test_begin(const char *name, int argc, char **argv, uint64_t default_seed, long base_cases,
-                long *only);
+                void (*describe)(const void *c), long *only);
+
+/* The line "name: N passed, N failed (T s)" after a part of a test (the
+** counts so far, the time since test_settings). */
+void part_done(const char *name);
 
 /* The random cases of a differential test: case i (0 <= i < n_cases) is
 ** made and run by one(i) after seed_case(i, salt), so that it is the same

@@ -48,3 +48,12 @@ int pick_weighted(const weighted_t *w, size_t n)
             return w[i].value;
     return w[n - 1].value;
 }
+
+uint64_t pick_span(const span_t *s, size_t n, unsigned total)
+{
+    uint64_t r = below(total);
+    size_t i = 0;
+    while (i + 1 < n && r >= s[i].upto)
+        i++;
+    return s[i].lo == s[i].hi ? s[i].lo : range(s[i].lo, s[i].hi);
+}

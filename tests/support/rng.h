@@ -35,4 +35,13 @@ typedef struct {
 } weighted_t;
 int pick_weighted(const weighted_t *w, size_t n);
 
+/* A size by weights: one below(total) draw r, then the first span with
+** r < upto (increasing, the last total) gives a number drawn in [lo, hi];
+** a span with lo == hi gives lo without a draw. */
+typedef struct {
+    unsigned upto;
+    uint64_t lo, hi;
+} span_t;
+uint64_t pick_span(const span_t *s, size_t n, unsigned total);
+
 #endif /* WM_TEST_RNG_H */

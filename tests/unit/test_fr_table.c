@@ -561,17 +561,15 @@ static void test_pairs(double scale, wm_context_t *cx1, wm_context_t *cx3)
 
 int main(int argc, char **argv)
 {
-    double scale;
     long only = -1;
-    test_settings(argc, argv, 20240701ull, &scale, &only);
+    test_begin("test_fr_table", argc, argv, 20240701ull, 1000, NULL, &only);
+    double scale = g_scale, t0 = g_t_start;
     g_rng = g_seed;
-    printf("test_fr_table: seed %" PRIu64 ", scale %g\n", g_seed, scale);
-    double t0 = now_s();
 
     test_api();
-    printf("api: %ld passed, %ld failed (%.1f s)\n", g_passed, g_failed, now_s() - t0);
+    part_done("api");
     test_tables();
-    printf("tables: %ld passed, %ld failed (%.1f s)\n", g_passed, g_failed, now_s() - t0);
+    part_done("tables");
     test_block_direct();
     wm_context_t *cx1 = cpu_context(1, 0), *cx3 = cpu_context(3, 0);
     test_pairs(scale, cx1, cx3);

@@ -108,13 +108,9 @@ static void expect_error(const char *what, const char *path, int force_plain,
         wm_seqfile_close(&sf);
         return;
     }
-    const char *shown = strcmp(path, "-") == 0 ? "(standard input)" : path;
-    CHECK(strncmp(err, shown, strlen(shown)) == 0 && err[strlen(shown)] == ':',
-          "%s: message '%s' does not start with the path", what, err);
     va_list ap;
     va_start(ap, want);
-    for (const char *frag; (frag = va_arg(ap, const char *)) != NULL;)
-        CHECK(strstr(err, frag) != NULL, "%s: message '%s' lacks '%s'", what, err, frag);
+    check_message(what, err, sizeof err, path, ':', ap);
     va_end(ap);
     CHECK(sf.text.seq == NULL && sf.names == NULL && sf.text.n_rec == 0 &&
           sf.owned == NULL && sf.map_base == NULL,

@@ -613,15 +613,13 @@ static void test_search(double scale, long only)
 
 int main(int argc, char **argv)
 {
-    double scale;
     long only = -1;
-    test_settings(argc, argv, 20250601ull, &scale, &only);
+    test_begin("test_ucr", argc, argv, 20250601ull, 2000, NULL, &only);
+    double scale = g_scale, t0 = g_t_start;
     g_rng = g_seed;
-    printf("test_ucr: seed %" PRIu64 ", scale %g\n", g_seed, scale);
-    double t0 = now_s();
     if (only < 0) {
         test_stats(scale);
-        printf("stats: %ld passed, %ld failed (%.1f s)\n", g_passed, g_failed, now_s() - t0);
+        part_done("stats");
         test_bounds(scale);
         printf("bounds: %ld pairs; above the exact value before the slack: kim %ld, eq %ld, "
                "ec %ld, ec wide %ld; largest bound / distance %.6f; %ld passed, %ld failed "
