@@ -9,8 +9,9 @@
 #
 # Set by sourcing: W (the tool), ROOT (the repository), GOLDEN, DATA, SHARED
 # (the shared data sets: $WM_SHARED_DATA, else ../shared/data beside the
-# repository; it may be absent), TMP (removed at exit), TAB. Every run sets
-# OUT and ERR (files holding its stdout and stderr) and RC (its status).
+# repository; it may be absent), TMP (a fresh folder, removed at exit; its
+# name starts with $WM_TMP_NAME, else wm_cli), TAB. Every run sets OUT and
+# ERR (files holding its stdout and stderr) and RC (its status).
 
 set -u
 
@@ -25,7 +26,7 @@ DATA=$ROOT/data
 SHARED=${WM_SHARED_DATA:-$ROOT/../shared/data}
 [ -x "$W" ] || { echo "not executable: $W" >&2; exit 2; }
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/wm_cli.XXXXXX")
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/${WM_TMP_NAME:-wm_cli}.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 N_FAIL=0
 N_PASS=0
