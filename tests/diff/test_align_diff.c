@@ -599,7 +599,8 @@ static void describe_case(const void *p)
 {
     const acase *c = p;
     printf("    alphabet %s%s, family %s (%s), m %zu, n %zu, edits %zu, tiny chunks %" PRIu64
-           " and %" PRIu64 "\n", AK_NAME[c->a.kind], c->o.case_insensitive ? " case_insensitive" : "",
+           " and %" PRIu64 "\n", AK_NAME[c->a.kind],
+           c->o.case_insensitive ? " case_insensitive" : "",
            F_NAME[c->fam], c->plants[0] ? c->plants : "-", c->m, c->n, c->n_edits, c->chunk[0],
            c->chunk[1]);
     printf("    query  ");
@@ -1137,7 +1138,8 @@ static void one_case(long idx)
 int main(int argc, char **argv)
 {
     long only = -2;
-    long n_cases = test_begin("test_align_diff", argc, argv, 20240613ull, 1500, describe_case, &only);
+    long n_cases = test_begin("test_align_diff", argc, argv, 20240613ull, 1500, describe_case,
+                              &only);
     double scale = g_scale;
 
     /* 1. the oracle against hand-worked examples and itself */

@@ -1667,7 +1667,8 @@ static void one_case(long idx)
 int main(int argc, char **argv)
 {
     long only = -2;
-    long n_cases = test_begin("test_dtw_diff", argc, argv, 20240720ull, 2000, describe_case, &only);
+    long n_cases = test_begin("test_dtw_diff", argc, argv, 20240720ull, 2000, describe_case,
+                              &only);
     double scale = g_scale;
 
     /* 1. the oracle */

@@ -61,8 +61,10 @@ static void gen_case(fcase *c)
         uint32_t e = (uint32_t)below(c->k + 2);
         for (uint32_t y = 0; y < e; y++) {
             size_t pos = (size_t)below(c->m);
-            if (c->hamming || chance(33)) c->t[at + pos] = (uint8_t)('A' + below((uint64_t)c->sigma));
-            else memmove(c->t + at + pos, c->t + at + pos + 1, c->m - pos);
+            if (c->hamming || chance(33))
+                c->t[at + pos] = (uint8_t)('A' + below((uint64_t)c->sigma));
+            else
+                memmove(c->t + at + pos, c->t + at + pos + 1, c->m - pos);
         }
     }
 }

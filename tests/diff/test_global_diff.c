@@ -324,7 +324,8 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         }
         for (size_t i = 0; i < c->n; i++) tmp[i] = alphabet_disguise(&c->a, tmp[i]);
         c->t = tmp;
-        if (chance(30) && c->n > 0) c->t[below(c->n)] = alphabet_byte(&c->a);   /* and a point edit */
+        if (chance(30) && c->n > 0)                  /* and a point edit */
+            c->t[below(c->n)] = alphabet_byte(&c->a);
         break;
     }
     default:
@@ -1230,7 +1231,8 @@ static void one_case(long idx)
 int main(int argc, char **argv)
 {
     long only = -2;
-    long n_cases = test_begin("test_global_diff", argc, argv, 20240705ull, 2000, describe_case, &only);
+    long n_cases = test_begin("test_global_diff", argc, argv, 20240705ull, 2000, describe_case,
+                              &only);
     double scale = g_scale;
     if (scale >= 3) g_n_algos = N_OF(ALGOS);
 

@@ -91,22 +91,6 @@ static struct {
     long dense, dup_hits, qgram_cases, big_sets;
 } g_cov_sets;
 
-static const char *algo_str(wm_algo_t a)
-{
-    switch (a) {
-    case WM_ALGO_AUTO: return "auto";
-    case WM_ALGO_SHIFTOR: return "shiftor";
-    case WM_ALGO_BITAP: return "bitap";
-    case WM_ALGO_MYERS: return "myers";
-    case WM_ALGO_AC: return "ac";
-    case WM_ALGO_PFAC: return "pfac";
-    case WM_ALGO_WUMANBER: return "wumanber";
-    case WM_ALGO_WUMANBER_PAPER: return "wumanber-paper";
-    case WM_ALGO_QGRAM: return "qgram";
-    default: return "?";
-    }
-}
-
 /* ==== 1. oracle self-check ================================================== */
 
 #define M(r, s, e, st, p) { (r), (s), (e), 0, (st), (p) }
@@ -732,7 +716,7 @@ static wm_db_t *compile_checked(long idx, const tcase *c, wm_algo_t a, int want)
     o.algo = a;
     wm_db_t *db = NULL;
     char what[96];
-    snprintf(what, sizeof what, "wm_compile_set(algo %s)", algo_str(a));
+    snprintf(what, sizeof what, "wm_compile_set(algo %s)", wm_algo_name(a));
     double t0 = now_s();
     int rc = wm_compile_set((const uint8_t *const *)c->pat, c->len, c->np, &o, &db);
     g_t_compile += now_s() - t0;
@@ -752,7 +736,7 @@ static wm_db_t *compile_checked(long idx, const tcase *c, wm_algo_t a, int want)
     wm_algo_t got = wm_db_algo(db);
     if (a == WM_ALGO_AUTO ? (got < WM_ALGO_AC || got > WM_ALGO_QGRAM) : got != a) {
         char buf[160];
-        snprintf(buf, sizeof buf, "%s: wm_db_algo = %d (%s)", what, (int)got, algo_str(got));
+        snprintf(buf, sizeof buf, "%s: wm_db_algo = %d (%s)", what, (int)got, wm_algo_name(got));
         fail_msg(idx, c, buf);
     }
     return db;
@@ -796,8 +780,8 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
         for (size_t i = 0; i < n_cfg; i++) {
             got.stop_after = 0;
             char cfg[200];
-            snprintf(cfg, sizeof cfg, "algo %s (db %s), %s", algo_str(SET_ALGOS[a]),
-                     algo_str(wm_db_algo(db)), cfgs[i].name);
+            snprintf(cfg, sizeof cfg, "algo %s (db %s), %s", wm_algo_name(SET_ALGOS[a]),
+                     wm_algo_name(wm_db_algo(db)), cfgs[i].name);
             int rc = search_checked(idx, c, cfg, cfgs[i].cx, db, &t, &got, want, n_want, 40,
                                     &g_t_cfg[i < N_OF(g_t_cfg) ? i : N_OF(g_t_cfg) - 1]);
             if (rc != WM_OK)
@@ -897,7 +881,7 @@ static void longest_pattern(const config *cpu)
         wm_db_t *db = NULL;
         int rc = wm_compile_set(bp, bl, 2, &ao, &db);
         snprintf(what, sizeof what, "wm_compile_set(a pattern of WM_MAX_PATTERN bytes, %s)",
-                 algo_str(SET_ALGOS[a]));
+                 wm_algo_name(SET_ALGOS[a]));
         check_status(what, rc, WM_OK, NULL);
         if (rc != WM_OK)
             continue;
@@ -906,7 +890,7 @@ static void longest_pattern(const config *cpu)
         match_vec got = { 0 };
         rc = wm_search(cpu->cx, db, &t, collect, &got);
         snprintf(what, sizeof what, "pattern of WM_MAX_PATTERN bytes, algo %s, %s",
-                 algo_str(SET_ALGOS[a]), cpu->name);
+                 wm_algo_name(SET_ALGOS[a]), cpu->name);
         if (rc != WM_OK)
             check_status(what, rc, WM_OK, cpu->cx);
         else
@@ -988,7 +972,7 @@ static void large_sets(config *cfgs, size_t n_cfg)
                 match_vec got = { 0 };
                 char cfg[200];
                 snprintf(cfg, sizeof cfg, "100,000 patterns (%s): algo %s (db %s), %s",
-                         AK_NAME[c.ak], algo_str(SET_ALGOS[a]), algo_str(wm_db_algo(db)),
+                         AK_NAME[c.ak], wm_algo_name(SET_ALGOS[a]), wm_algo_name(wm_db_algo(db)),
                          cfgs[i].name);
                 int rc = wm_search(cfgs[i].cx, db, &t, collect, &got);
                 if (rc != WM_OK)
@@ -1038,13 +1022,13 @@ static void large_sets(config *cfgs, size_t n_cfg)
             rc = wm_search(cfgs[0].cx, db, &t, collect, &got);
             char cfg[200];
             snprintf(cfg, sizeof cfg, "1,000,000 patterns: algo auto (db %s), %s",
-                     algo_str(wm_db_algo(db)), cfgs[0].name);
+                     wm_algo_name(wm_db_algo(db)), cfgs[0].name);
             if (rc != WM_OK)
                 check_case_status(-1, &c, cfg, rc, WM_OK, NULL);
             else
                 compare_matches(-1, &c, cfg, got.a, got.n, want, n_want);
             printf("large set: 1,000,000 patterns compiled in %.2f s (db %s); %zu matches in"
-                   " %zu bytes\n", tc, algo_str(wm_db_algo(db)), n_want, c.n);
+                   " %zu bytes\n", tc, wm_algo_name(wm_db_algo(db)), n_want, c.n);
             free(got.a);
             free(want);
             wm_db_free(db);
@@ -1122,7 +1106,8 @@ static void one_case(long idx)
 int main(int argc, char **argv)
 {
     long only = -2;
-    long n_cases = test_begin("test_multi_diff", argc, argv, 20240612ull, 500, describe_case, &only);
+    long n_cases = test_begin("test_multi_diff", argc, argv, 20240612ull, 500, describe_case,
+                              &only);
 
     /* 1. the oracle against hand-worked examples and its own definition */
     oracle_hand_examples();

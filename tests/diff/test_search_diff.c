@@ -631,7 +631,8 @@ static void one_case(long idx)
 int main(int argc, char **argv)
 {
     long only = -2;
-    long n_cases = test_begin("test_search_diff", argc, argv, 20240611ull, 1500, describe_case, &only);
+    long n_cases = test_begin("test_search_diff", argc, argv, 20240611ull, 1500, describe_case,
+                              &only);
 
     /* 1. the oracle against hand-worked examples and its own definition */
     oracle_hand_examples();

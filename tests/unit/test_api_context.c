@@ -134,7 +134,8 @@ static void test_context(void)
         uint64_t tot = 0, fr = 0;
         int sm = 0;
         rc = wm_cuda_device_info(0, name, sizeof name, &tot, &fr, &sm);
-        CHECK(rc == WM_INVALID || rc == WM_UNSUPPORTED, "wm_cuda_device_info(0) without a GPU = %d", rc);
+        CHECK(rc == WM_INVALID || rc == WM_UNSUPPORTED, "wm_cuda_device_info(0) without a GPU = %d",
+              rc);
         if (!wm_cuda_built())
             CHECK(rc == WM_UNSUPPORTED, "wm_cuda_device_info without CUDA built = %d", rc);
     } else {

@@ -35,7 +35,10 @@ static void die(const char *what)
     exit(2);
 }
 
-static const char *put_str(const char *name, const char *s) { return tmp_named(name, s, strlen(s)); }
+static const char *put_str(const char *name, const char *s)
+{
+    return tmp_named(name, s, strlen(s));
+}
 
 /* ---- reading and checking -------------------------------------------------- */
 

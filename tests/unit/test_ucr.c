@@ -146,7 +146,9 @@ static void make_signal(int kind, double *x, size_t n)
             left--;
             x[i] = level;
             break;
-        case SIG_SPIKES: x[i] = chance(3) ? 50.0 * normal() : (chance(50) ? 0.0 : 0.001 * normal()); break;
+        case SIG_SPIKES:
+            x[i] = chance(3) ? 50.0 * normal() : (chance(50) ? 0.0 : 0.001 * normal());
+            break;
         case SIG_REPEAT: x[i] = base[i % period]; break;
         case SIG_INTWALK: v += (double)((int)below(3) - 1); x[i] = v; break;
         default: x[i] = 1e6 + 1e-7 * normal(); break;
