@@ -6,12 +6,13 @@
 #   bash bench/prep_align.sh BUILD_DIR [OUT_DIR]       # OUT_DIR [.bench/align]
 #
 # BUILD_DIR must hold bench/gen_text (random texts, FASTA -> bare sequence).
-# Sources are looked up by name in $WM_SHARED_DATA, $DATA, /work/shared/data,
-# ../shared/data, shared/data, then the carry folder $CARRY [.gpu] (as
-# CARRY/NAME, CARRY/dna/NAME or CARRY/reads/NAME, and CARRY/mix/dna/NAME where
-# bench/run_multi.sh --stage put the E. coli genome), so the GPU host, which
-# has no shared/data, can rebuild everything from the two FASTA.gz and the
-# FASTQ.gz carried there (chrX's FASTA is in .gpu/ already; the FASTQ is not):
+# Sources are looked up by name in $WM_SHARED_DATA, $DATA, ../shared/data
+# beside the repository or the current folder, shared/data, then the carry
+# folder $CARRY [.gpu] (as CARRY/NAME, CARRY/dna/NAME or CARRY/reads/NAME, and
+# CARRY/mix/dna/NAME where bench/run_multi.sh --stage put the E. coli
+# genome), so the GPU host, which has no shared/data, can rebuild everything
+# from the two FASTA.gz and the FASTQ.gz carried there (chrX's FASTA is in
+# .gpu/ already; the FASTQ is not):
 #   dna/human_GRCh37_chrX_first70Mb.fa.gz    reads/ecoli_k12_pacbio_subsetA.fastq.gz
 #   dna/ecoli_k12_mg1655.fa.gz
 # A file already present (non-empty) is kept; MANIFEST.txt lists them all with
@@ -58,7 +59,7 @@ carry=${CARRY:-.gpu}
 find_src() {  # REL (e.g. dna/x.fa.gz): a readable path, or fail
   local rel=$1 base d c
   base=$(basename "$rel")
-  for d in "${WM_SHARED_DATA:-}" "${DATA:-}" /work/shared/data ../shared/data shared/data; do
+  for d in "${WM_SHARED_DATA:-}" "${DATA:-}" "$(dirname "$0")/../../shared/data" ../shared/data shared/data; do
     [[ -n "$d" && -r "$d/$rel" ]] && { echo "$d/$rel"; return; }
   done
   for c in "$carry/$base" "$carry/$rel" "$carry/mix/$rel"; do

@@ -7,12 +7,12 @@
 #
 # BUILD_DIR must hold bench/gen_pairs. The E. coli K-12 MG1655 genome is
 # ECOLI_FA_GZ when given, else looked up as dna/ecoli_k12_mg1655.fa.gz in
-# $WM_SHARED_DATA, $DATA, /work/shared/data, ../shared/data, shared/data, then
-# in the carry folder $CARRY [.gpu] (CARRY/NAME, CARRY/dna/NAME,
-# CARRY/mix/dna/NAME), as bench/prep_align.sh does: the GPU host has no
-# shared/data. A file already present (non-empty) is kept; MANIFEST.txt lists
-# every file with its size, md5 and the command that made it, and what
-# gen_pairs said about the edits (compare it between machines).
+# $WM_SHARED_DATA, $DATA, ../shared/data beside the repository or the current
+# folder, shared/data, then in the carry folder $CARRY [.gpu] (CARRY/NAME,
+# CARRY/dna/NAME, CARRY/mix/dna/NAME), as bench/prep_align.sh does: the GPU
+# host has no shared/data. A file already present (non-empty) is kept;
+# MANIFEST.txt lists every file with its size, md5 and the command that made
+# it, and what gen_pairs said about the edits (compare it between machines).
 #
 # What is made (gen_pairs, splitmix64 seeds as given; L = length):
 #   rand{L}_a.seq    L = 1000, 2000, ..., 10000: L random bases, seed 10L+1
@@ -52,7 +52,7 @@ reads=${READS:-1000000}
 find_src() {  # REL (e.g. dna/x.fa.gz): a readable path, or fail
   local rel=$1 base d c
   base=$(basename "$rel")
-  for d in "${WM_SHARED_DATA:-}" "${DATA:-}" /work/shared/data ../shared/data shared/data; do
+  for d in "${WM_SHARED_DATA:-}" "${DATA:-}" "$(dirname "$0")/../../shared/data" ../shared/data shared/data; do
     [[ -n "$d" && -r "$d/$rel" ]] && { echo "$d/$rel"; return; }
   done
   for c in "$carry/$base" "$carry/$rel" "$carry/mix/$rel"; do

@@ -54,8 +54,9 @@
 # (auto,ac,pfac,wumanber,wumanber-paper,qgram), MODES (count,per-pattern,search),
 # DNA_SETS ("1000 8000 16000"), SIG_SETS ("10000 100000"), COMPILE_N (1000000),
 # PEERS ("hyperscan grep rg"), WHAT, WORK (.bench), DATA (shared/data folder;
-# found as /work/shared/data, ../shared/data, shared/data, else
-# CARRY_DIR/mix), DNA_FA (the chrX FASTA.gz; DATA/dna/... or CARRY_DIR/...).
+# found as ../shared/data beside the repository or the current folder,
+# shared/data, else CARRY_DIR/mix), DNA_FA (the chrX FASTA.gz; DATA/dna/...
+# or CARRY_DIR/...).
 set -uo pipefail
 
 stage_files="text/bible.txt text/world192.txt protein/uniprot_20k_mmseqs2_DB.fasta.gz
@@ -66,7 +67,7 @@ mix_recipe() {  # DIR: gen_patterns mixed's source list
 }
 find_data() {
   local d
-  for d in "${DATA:-}" /work/shared/data ../shared/data shared/data; do
+  for d in "${DATA:-}" "$(dirname "$0")/../../shared/data" ../shared/data shared/data; do
     [[ -n "$d" && -f "$d/text/bible.txt" ]] && { echo "$d"; return; }
   done
 }

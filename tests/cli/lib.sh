@@ -1,9 +1,17 @@
-# lib.sh -- helpers for the CLI golden tests (sourced, not a test itself).
+# lib.sh -- what the CLI tests share (sourced, not a test itself): the tool
+# and the folders, a temporary folder, running the tool, and the checks,
+# which count passes and failures and print what differed.
 #
 # Each tests/cli/test_*.sh is run as
 #     bash tests/cli/test_X.sh /path/to/warpmatch /path/to/project_root
-# and passes when it exits 0. The helpers below count failures and print
-# what differed; `finish` ends the script with the right status.
+# and passes when it exits 0; `finish` ends the script with the right
+# status and the line "test_X.sh: N checks passed, N failed".
+#
+# Set by sourcing: W (the tool), ROOT (the repository), GOLDEN, DATA, SHARED
+# (the shared data sets: $WM_SHARED_DATA, else ../shared/data beside the
+# repository; it may be absent), TMP (a fresh folder, removed at exit; its
+# name starts with $WM_TMP_NAME, else wm_cli), TAB. Every run sets OUT and
+# ERR (files holding its stdout and stderr) and RC (its status).
 
 set -u
 
@@ -15,9 +23,10 @@ W=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(cd "$2" && pwd)
 GOLDEN=$ROOT/tests/cli/golden
 DATA=$ROOT/data
+SHARED=${WM_SHARED_DATA:-$ROOT/../shared/data}
 [ -x "$W" ] || { echo "not executable: $W" >&2; exit 2; }
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/wm_cli.XXXXXX")
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/${WM_TMP_NAME:-wm_cli}.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 N_FAIL=0
 N_PASS=0
@@ -32,15 +41,53 @@ pass() {
     N_PASS=$((N_PASS + 1))
 }
 
-# run ARGS...: runs the tool; sets OUT (stdout file), ERR (stderr file), RC.
+# ---- running ----------------------------------------------------------------------
+
+# run_cmd COMMAND ARGS...: runs any command (a timeout around the tool, say);
+# sets OUT, ERR and RC. Standard input is the caller's.
 N_RUN=0
-run() {
+run_cmd() {
     N_RUN=$((N_RUN + 1))
     OUT=$TMP/out.$N_RUN
     ERR=$TMP/err.$N_RUN
-    "$W" "$@" >"$OUT" 2>"$ERR"
+    "$@" >"$OUT" 2>"$ERR"
     RC=$?
 }
+
+# run ARGS...: runs the tool.
+run() {
+    run_cmd "$W" "$@"
+}
+
+# run_in FILE ARGS...: runs the tool with standard input from FILE (a
+# process substitution, <(...), makes it a pipe).
+run_in() {
+    local in=$1
+    shift
+    run_cmd "$W" "$@" <"$in"
+}
+
+# run_at DIR ARGS...: runs the tool in folder DIR (file names relative to it).
+run_at() {
+    local dir=$1
+    shift
+    N_RUN=$((N_RUN + 1))
+    OUT=$TMP/out.$N_RUN
+    ERR=$TMP/err.$N_RUN
+    (cd "$dir" && "$W" "$@") >"$OUT" 2>"$ERR"
+    RC=$?
+}
+
+# have_gpu: true when `warpmatch info` lists a GPU (asked once).
+have_gpu() {
+    if [ -z "${HAVE_GPU:-}" ]; then
+        HAVE_GPU=0
+        "$W" info 2>/dev/null | grep -q '^gpu [0-9]' && HAVE_GPU=1
+    fi
+    [ "$HAVE_GPU" = 1 ]
+}
+
+# ---- checks of the last run -----------------------------------------------------------
 
 # check_rc NAME EXPECTED: the last run's exit status.
 check_rc() {
@@ -73,6 +120,23 @@ check_out_text() {
     check_out "$1" "$TMP/expect"
 }
 
+# check_tsv NAME: stdout equals the lines on stdin, spaces turned into tabs
+# (kept in $TMP/expect, for a later check_out against the same lines).
+check_tsv() {
+    tr ' ' '\t' >"$TMP/expect"
+    check_out "$1" "$TMP/expect"
+}
+
+# check_out_re NAME REGEX: some stdout line matches REGEX (grep -E).
+check_out_re() {
+    if grep -Eq -- "$2" "$OUT"; then
+        pass
+    else
+        fail "$1: no stdout line matches /$2/"
+        sed 's/^/    /' "$OUT" | head -20
+    fi
+}
+
 # check_err NAME REGEX: some stderr line matches REGEX (grep -E).
 check_err() {
     if grep -Eq -- "$2" "$ERR"; then
@@ -101,6 +165,29 @@ check_empty_out() {
     else
         pass
     fi
+}
+
+# ---- a run and its checks ---------------------------------------------------------------
+
+# expect_match NAME EXPECTED ARGS...: exit 0, no stderr, stdout = EXPECTED
+# (spaces = tabs).
+expect_match() {
+    local name=$1 want=$2
+    shift 2
+    run "$@"
+    check_rc "$name" 0
+    check_no_err "$name"
+    printf '%s\n' "$want" | check_tsv "$name"
+}
+
+# expect_error NAME REGEX ARGS...: exit 2, a message matching REGEX, no stdout.
+expect_error() {
+    local name=$1 re=$2
+    shift 2
+    run "$@"
+    check_rc "$name" 2
+    check_err "$name" "$re"
+    check_empty_out "$name"
 }
 
 finish() {

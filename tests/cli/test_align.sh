@@ -11,24 +11,6 @@
 . "$(dirname "$0")/lib.sh" "$@"
 export LC_ALL=C
 cd "$TMP" || exit 2
-SHARED=$ROOT/../shared/data
-
-# check_tsv NAME: stdout equals the lines on stdin, spaces turned into tabs.
-check_tsv() {
-    tr ' ' '\t' >"$TMP/expect"
-    check_out "$1" "$TMP/expect"
-}
-
-# run_in FILE ARGS...: run with standard input from FILE.
-run_in() {
-    local in=$1
-    shift
-    N_RUN=$((N_RUN + 1))
-    OUT=$TMP/out.$N_RUN
-    ERR=$TMP/err.$N_RUN
-    "$W" "$@" <"$in" >"$OUT" 2>"$ERR"
-    RC=$?
-}
 
 # check_cigars NAME QFASTA TFASTA: every line of the last run's stdout
 # (query target distance start end cigar) replays: the CIGAR is well formed
@@ -346,16 +328,6 @@ grep -q '^{"query":"q\\"1","target":"t1","distance":0,"start":2,"end":6,"cigar":
 
 # ---- bad input: a message, exit 2, nothing on stdout -----------------------------------
 
-# expect_error NAME REGEX ARGS...: exit 2, the message, no stdout.
-expect_error() {
-    local name=$1 re=$2
-    shift 2
-    run "$@"
-    check_rc "$name" 2
-    check_err "$name" "$re"
-    check_empty_out "$name"
-}
-
 expect_error "empty literal query" '^warpmatch: the query is empty$' align "" ACGT
 expect_error "empty literal target" '^warpmatch: the target is empty$' align ACGT ""
 : >empty.fa
@@ -432,9 +404,7 @@ check_rc "stdin twice" 2
 check_err "stdin twice" '^warpmatch: QUERY and TARGET are both - \(standard input can be read only once\)'
 check_empty_out "stdin twice"
 
-HAVE_GPU=0
-"$W" info | grep -q '^gpu [0-9]' && HAVE_GPU=1
-if [ "$HAVE_GPU" -eq 0 ]; then
+if ! have_gpu; then
     expect_error "--backend cuda without a GPU" '^warpmatch: cannot use the cuda backend' \
         align --backend cuda ACGT TTACGTTT
 fi
@@ -502,7 +472,7 @@ for al in auto wavefront bitvector; do
         check_out "random, --algo $al --threads $th" r_full.tsv
     done
 done
-if [ "$HAVE_GPU" -eq 1 ]; then
+if have_gpu; then
     for al in auto wavefront bitvector; do
         run align --backend cuda --algo $al --cigar --all-ends r_q.fa r_t.fa
         check_out "random, --backend cuda --algo $al" r_full.tsv

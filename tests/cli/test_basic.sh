@@ -27,12 +27,11 @@ check_err "dtw" "^warpmatch: dtw needs a QUERY and a SERIES"
 
 run info
 check_rc "info" 0
-check_out_text_re() { grep -Eq -- "$2" "$OUT" && pass || { fail "$1: no stdout line matches /$2/"; cat "$OUT"; }; }
-check_out_text_re "info version" '^warpmatch 0\.1\.0$'
-check_out_text_re "info cpu" '^cpu: yes$'
-check_out_text_re "info cuda" '^cuda: (yes|no \(not built\))$'
-check_out_text_re "info gpus" '^gpu( [0-9]+: .*GiB total.*SMs|: no GPU found)$'
-check_out_text_re "info threads" '^cpu threads online: [1-9][0-9]*$'
+check_out_re "info version" '^warpmatch 0\.1\.0$'
+check_out_re "info cpu" '^cpu: yes$'
+check_out_re "info cuda" '^cuda: (yes|no \(not built\))$'
+check_out_re "info gpus" '^gpu( [0-9]+: .*GiB total.*SMs|: no GPU found)$'
+check_out_re "info threads" '^cpu threads online: [1-9][0-9]*$'
 
 run search --help
 check_rc "search --help" 0

@@ -29,7 +29,7 @@ for mode in "-k 2 --revcomp" "-k 2 --hamming --revcomp" "-k 2 -c --by-record" "-
         compare "--threads 3 --chunk-bytes 1000 ($mode)" search --backend cpu --threads 3 --chunk-bytes 1000 $mode "$PAT" "$FQ"
         compare "--threads 0 ($mode)" search --backend cpu $mode "$PAT" "$FQ"
     }
-    if "$W" info | grep -q '^gpu [0-9]'; then
+    if have_gpu; then
         # shellcheck disable=SC2086
         {
             compare "cuda ($mode)" search --backend cuda $mode "$PAT" "$FQ"

@@ -38,44 +38,6 @@ cd "$TMP" || exit 2
 ECG=$DATA/signals/ecg_mitdb100_60s.csv
 BEAT=$DATA/signals/beat_query.txt
 
-# check_tsv NAME: stdout equals the lines on stdin, spaces turned into tabs.
-check_tsv() {
-    tr ' ' '\t' >"$TMP/expect"
-    check_out "$1" "$TMP/expect"
-}
-
-# run_in FILE ARGS...: run with standard input from FILE.
-run_in() {
-    local in=$1
-    shift
-    N_RUN=$((N_RUN + 1))
-    OUT=$TMP/out.$N_RUN
-    ERR=$TMP/err.$N_RUN
-    "$W" "$@" <"$in" >"$OUT" 2>"$ERR"
-    RC=$?
-}
-
-# expect_match NAME EXPECTED ARGS...: exit 0, no stderr, stdout = EXPECTED
-# (spaces = tabs).
-expect_match() {
-    local name=$1 want=$2
-    shift 2
-    run "$@"
-    check_rc "$name" 0
-    check_no_err "$name"
-    printf '%s\n' "$want" | check_tsv "$name"
-}
-
-# expect_error NAME REGEX ARGS...: exit 2, a message matching REGEX, no stdout.
-expect_error() {
-    local name=$1 re=$2
-    shift 2
-    run "$@"
-    check_rc "$name" 2
-    check_err "$name" "$re"
-    check_empty_out "$name"
-}
-
 # check_awk NAME PROGRAM: the awk PROGRAM, given the last stdout, prints
 # nothing (else what it prints is the failure).
 check_awk() {
@@ -513,9 +475,7 @@ awk 'NR > 2 && NR <= 2 + 3000' "$ECG" >ecg_short.txt
 awk 'BEGIN { split("1 3 5 3 1", v, " "); for (k = 1; k <= 5; k++) for (i = 0; i < 200; i++) print v[k] }' >plateau.txt
 expect_match "plateau: one long path" '0 199 801 0' dtw --backend cpu -j 1 x.txt plateau.txt
 
-HAVE_GPU=0
-if "$W" info 2>/dev/null | grep -q '^gpu 0:'; then HAVE_GPU=1; fi
-[ "$HAVE_GPU" = 1 ] || echo "test_dtw.sh: no GPU in 'warpmatch info': --backend cuda checks skipped"
+have_gpu || echo "test_dtw.sh: no GPU in 'warpmatch info': --backend cuda checks skipped"
 
 # consistent NAME QUERY SERIES ARGS...: the same bytes for --backend cpu
 # with each setting in $CFGS ("-j 1" is the reference), and on the GPU.
@@ -530,7 +490,7 @@ consistent() {
         run dtw --backend cpu ${cfg//_/ } "$@" "$q" "$s"
         check_out "$name: ${cfg//_/ }" ref.tsv
     done
-    if [ "$HAVE_GPU" = 1 ]; then
+    if have_gpu; then
         run dtw --backend cuda "$@" "$q" "$s"
         check_out "$name: cuda" ref.tsv
         run dtw --backend cuda --piece 7 "$@" "$q" "$s"
@@ -611,7 +571,7 @@ expect_error "unknown option" "^warpmatch: unknown option '--frobnicate'" dtw --
 expect_error "option needs a value" "^warpmatch: option '--top' needs a value" dtw x.txt y.txt --top
 expect_error "one argument" "^warpmatch: dtw needs a QUERY and a SERIES \(1 argument given\)" dtw x.txt
 expect_error "three arguments" "^warpmatch: dtw needs a QUERY and a SERIES \(3 arguments given\)" dtw x.txt y.txt y.txt
-if [ "$HAVE_GPU" = 0 ]; then
+if ! have_gpu; then
     expect_error "--backend cuda without a GPU" "^warpmatch: cannot use the cuda backend" \
         dtw --backend cuda x.txt y.txt
 fi

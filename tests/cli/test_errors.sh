@@ -121,7 +121,7 @@ run search -c --json abc tiny.txt
 check_rc "-c --json" 2
 
 # --backend cuda where there is no GPU (or no CUDA build): a message, exit 2.
-if "$W" info | grep -q '^gpu [0-9]'; then
+if have_gpu; then
     run search --backend cuda abc tiny.txt
     check_rc "--backend cuda with a GPU" 0
 else

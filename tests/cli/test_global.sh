@@ -30,33 +30,6 @@ export LC_ALL=C
 cd "$TMP" || exit 2
 LAMBDA=$DATA/lambda_phage.fa
 
-# check_tsv NAME: stdout equals the lines on stdin, spaces turned into tabs.
-check_tsv() {
-    tr ' ' '\t' >"$TMP/expect"
-    check_out "$1" "$TMP/expect"
-}
-
-# run_in FILE ARGS...: run with standard input from FILE.
-run_in() {
-    local in=$1
-    shift
-    N_RUN=$((N_RUN + 1))
-    OUT=$TMP/out.$N_RUN
-    ERR=$TMP/err.$N_RUN
-    "$W" "$@" <"$in" >"$OUT" 2>"$ERR"
-    RC=$?
-}
-
-# expect_error NAME REGEX ARGS...: exit 2, a message matching REGEX, no stdout.
-expect_error() {
-    local name=$1 re=$2
-    shift 2
-    run "$@"
-    check_rc "$name" 2
-    check_err "$name" "$re"
-    check_empty_out "$name"
-}
-
 # The oracle. stdin: lines QNAME<TAB>Q<TAB>TNAME<TAB>T (Q or T may be
 # empty); stdout: the lines align --mode global --cigar must print for them:
 # QNAME TNAME distance 0 n cigar ("*" for the empty alignment). dna=1: case
@@ -170,8 +143,6 @@ replay() {
     if [ -z "$bad" ]; then pass; else fail "$1: the CIGAR does not replay: $bad"; fi
 }
 
-HAVE_GPU=0
-"$W" info | grep -q '^gpu [0-9]' && HAVE_GPU=1
 
 # every_algo NAME EXPECTED ARGS...: the same stdout (EXPECTED) from every
 # --algo, 1 and 3 threads on the CPU, and CUDA when there is a GPU.
@@ -185,7 +156,7 @@ every_algo() {
             run align --mode global --backend cpu -j $th --algo $al "$@"
             check_out "$name: --algo $al -j $th" "$exp"
         done
-        if [ "$HAVE_GPU" -eq 1 ]; then
+        if have_gpu; then
             # shellcheck disable=SC2086
             run align --mode global --backend cuda --algo $al "$@"
             check_out "$name: --backend cuda --algo $al" "$exp"
@@ -526,7 +497,7 @@ if [ -r "$LAMBDA" ]; then
         run align --mode global --cigar -j 3 --algo $al long_q.fa long_t.fa
         check_out "long pair, --algo $al -j 3" long.tsv
     done
-    if [ "$HAVE_GPU" -eq 1 ]; then
+    if have_gpu; then
         for al in auto bitvector dp four-russians; do
             run align --mode global --cigar --backend cuda --algo $al long_q.fa long_t.fa
             check_out "long pair, --backend cuda --algo $al" long.tsv
@@ -541,7 +512,7 @@ else
     fail "lambda genome not found at $LAMBDA"
 fi
 
-if [ "$HAVE_GPU" -eq 0 ]; then
+if ! have_gpu; then
     echo "no GPU: --backend cuda consistency skipped"
 fi
 
@@ -614,13 +585,8 @@ awk 'BEGIN {
         print s >"big_t.fa"
     } }'
 for al in dp four-russians "four-russians --block-t 1"; do
-    N_RUN=$((N_RUN + 1))
-    OUT=$TMP/out.$N_RUN
-    ERR=$TMP/err.$N_RUN
     # shellcheck disable=SC2086
-    timeout 120 "$W" align --mode global --algo $al big_q.fa big_t.fa >"$OUT" 2>"$ERR"
-    # shellcheck disable=SC2034  # read by check_rc
-    RC=$?
+    run_cmd timeout 120 "$W" align --mode global --algo $al big_q.fa big_t.fa
     check_rc "over 2^37 cells, --algo $al" 2
     check_err "over 2^37 cells, --algo $al" '2\^37|137438953472'
     check_empty_out "over 2^37 cells, --algo $al"

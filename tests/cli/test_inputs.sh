@@ -6,22 +6,19 @@
 cd "$GOLDEN" || exit 2
 
 # ---- standard input ----
-OUT=$TMP/stdin.out; ERR=$TMP/stdin.err
-cat tiny.txt | "$W" search -k 1 abc >"$OUT" 2>"$ERR"; RC=$?
+run_in <(cat tiny.txt) search -k 1 abc
 check_rc "stdin, no FILE" 0
 sed "s/^tiny\.txt/-/" tiny_k1.tsv >"$TMP/stdin.expect"
 check_out "stdin, no FILE" "$TMP/stdin.expect"
 
-OUT=$TMP/stdin2.out; ERR=$TMP/stdin2.err
-"$W" search -k 1 abc tie.txt - <tiny.txt >"$OUT" 2>"$ERR"; RC=$?
+run_in tiny.txt search -k 1 abc tie.txt -
 check_rc "stdin as -" 0
 # tie.txt with pattern abc: only [1,3) (see test_golden.sh).
 printf 'tie.txt\t.\t1\t3\t1\t+\n' >"$TMP/stdin2.expect"
 cat "$TMP/stdin.expect" >>"$TMP/stdin2.expect"
 check_out "stdin as -" "$TMP/stdin2.expect"
 
-OUT=$TMP/stdin3.out; ERR=$TMP/stdin3.err
-cat recs.fa | "$W" search CATGGG >"$OUT" 2>"$ERR"; RC=$?
+run_in <(cat recs.fa) search CATGGG
 check_rc "FASTA on stdin" 0
 check_out_text "FASTA on stdin" "-${TAB}r3${TAB}3${TAB}9${TAB}0${TAB}+"
 
@@ -29,17 +26,14 @@ check_out_text "FASTA on stdin" "-${TAB}r3${TAB}3${TAB}9${TAB}0${TAB}+"
 gzip -c recs.fa >"$TMP/recs.fa.gz"
 gzip -c tiny.txt >"$TMP/tiny.dat"
 cp recs.fa "$TMP/recs.fa"
-(cd "$TMP" && "$W" search -c --by-record GG recs.fa.gz) >"$TMP/gz.out" 2>"$TMP/gz.err"; RC=$?
-OUT=$TMP/gz.out; ERR=$TMP/gz.err
+run_at "$TMP" search -c --by-record GG recs.fa.gz
 check_rc "gzip FASTA" 0
 sed 's/^recs\.fa/recs.fa.gz/' recs_GG_by_record.tsv >"$TMP/gz.expect"
 check_out "gzip FASTA" "$TMP/gz.expect"
-(cd "$TMP" && "$W" search -k 1 abc tiny.dat) >"$TMP/gz2.out" 2>"$TMP/gz2.err"; RC=$?
-OUT=$TMP/gz2.out; ERR=$TMP/gz2.err
+run_at "$TMP" search -k 1 abc tiny.dat
 sed 's/^tiny\.txt/tiny.dat/' tiny_k1.tsv >"$TMP/gz2.expect"
 check_out "gzip plain text, odd name" "$TMP/gz2.expect"
-OUT=$TMP/gz3.out; ERR=$TMP/gz3.err
-gzip -c tiny.txt | "$W" search -k 1 abc >"$OUT" 2>"$ERR"; RC=$?
+run_in <(gzip -c tiny.txt) search -k 1 abc
 check_out "gzip on stdin" "$TMP/stdin.expect"
 
 # ---- binary bytes in a plain file are searched as bytes ----
@@ -56,25 +50,22 @@ check_out_text "binary, newline in the pattern" "$TMP/bin.dat${TAB}.${TAB}13${TA
 
 # ---- -i ----
 printf 'Hello HELLO hello hELLo\n' >"$TMP/hello.txt"
-(cd "$TMP" && "$W" search hello hello.txt) >"$TMP/i1.out" 2>"$TMP/i1.err"; RC=$?
-OUT=$TMP/i1.out; ERR=$TMP/i1.err
+run_at "$TMP" search hello hello.txt
 check_out_text "case sensitive" "hello.txt${TAB}.${TAB}12${TAB}17${TAB}0${TAB}+"
-(cd "$TMP" && "$W" search -i hello hello.txt) >"$TMP/i2.out" 2>"$TMP/i2.err"; RC=$?
-OUT=$TMP/i2.out; ERR=$TMP/i2.err
+run_at "$TMP" search -i hello hello.txt
 check_rc "-i" 0
 check_out_text "-i" "hello.txt${TAB}.${TAB}0${TAB}5${TAB}0${TAB}+
 hello.txt${TAB}.${TAB}6${TAB}11${TAB}0${TAB}+
 hello.txt${TAB}.${TAB}12${TAB}17${TAB}0${TAB}+
 hello.txt${TAB}.${TAB}18${TAB}23${TAB}0${TAB}+"
-(cd "$TMP" && "$W" search --ignore-case HELLO hello.txt) >"$TMP/i3.out" 2>"$TMP/i3.err"
-OUT=$TMP/i3.out; ERR=$TMP/i3.err
+cp "$OUT" "$TMP/i2.out"
+run_at "$TMP" search --ignore-case HELLO hello.txt
 check_out "--ignore-case, upper-case pattern" "$TMP/i2.out"
 
 # ---- JSON Lines: several sources, valid JSON, names escaped ----
 NAME=$(printf 'we"ird\\na\tme\001\303\251\377.fa')   # quote, backslash, tab, ^A, é, a bad byte
 cp recs.fa "$TMP/$NAME"
-(cd "$TMP" && "$W" search --json -k 1 GCAT "$NAME" recs.fa.gz) >"$TMP/j.out" 2>"$TMP/j.err"; RC=$?
-OUT=$TMP/j.out; ERR=$TMP/j.err
+run_at "$TMP" search --json -k 1 GCAT "$NAME" recs.fa.gz
 check_rc "json" 0
 if python3 -c 'import json,sys;[json.loads(l) for l in sys.stdin]' <"$OUT"; then pass; else fail "json: not valid JSON Lines"; cat -v "$OUT"; fi
 python3 - "$OUT" <<'PY' && pass || fail "json: structure"

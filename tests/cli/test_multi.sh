@@ -11,22 +11,6 @@ export LC_ALL=C
 cd "$TMP" || exit 2
 cp "$GOLDEN/recs.fa" recs.fa
 
-# check_tsv NAME: stdout equals the lines on stdin, spaces turned into tabs.
-check_tsv() {
-    tr ' ' '\t' >"$TMP/expect"
-    check_out "$1" "$TMP/expect"
-}
-
-# check_same NAME FILE: stdout equals FILE (another run's output).
-check_same() {
-    if cmp -s "$OUT" "$2"; then
-        pass
-    else
-        fail "$1: output differs from $2 (expected < > got)"
-        diff "$2" "$OUT" | head -20 | sed 's/^/    /'
-    fi
-}
-
 printf 'abcabcab' >t.txt            # a0 b1 c2 a3 b4 c5 a6 b7
 printf 'aaaa' >a.txt
 printf 'xabcdx' >x.txt              # x0 a1 b2 c3 d4 x5
@@ -77,6 +61,7 @@ x.txt . 1 5 1
 x.txt . 2 5 3
 x.txt . 4 5 4
 EOF
+cp "$TMP/expect" ps.expect
 
 # -e and -f interleaved: numbered in argv order.
 printf 'ab\nc' >ps2.txt
@@ -112,13 +97,7 @@ run search -f names.fa.gz recs.fa
 check_out "gzip FASTA pattern file" names.expect
 gzip -c ps.txt >ps.gz
 run search -f ps.gz x.txt
-check_tsv "gzip pattern file" <<'EOF'
-x.txt . 1 3 5
-x.txt . 1 4 2
-x.txt . 1 5 1
-x.txt . 2 5 3
-x.txt . 4 5 4
-EOF
+check_out "gzip pattern file" ps.expect
 
 # Names and numbers mixed: -e patterns keep their numbers.
 run search -e TTTTG -f names.fa recs.fa
@@ -201,8 +180,7 @@ cr.txt . 0 3 1
 EOF
 
 # Patterns from standard input; several text files in order.
-OUT=$TMP/stdin.out; ERR=$TMP/stdin.err
-"$W" search -f - x.txt t.txt <ps2.txt >"$OUT" 2>"$ERR"; RC=$?
+run_in ps2.txt search -f - x.txt t.txt
 check_rc "-f -" 0
 check_tsv "-f -" <<'EOF'
 x.txt . 1 3 1
@@ -214,8 +192,7 @@ t.txt . 5 6 2
 t.txt . 6 8 1
 EOF
 # Text from standard input with patterns from a file.
-OUT=$TMP/stdin2.out; ERR=$TMP/stdin2.err
-"$W" search -f ps2.txt <x.txt >"$OUT" 2>"$ERR"; RC=$?
+run_in x.txt search -f ps2.txt
 check_tsv "text on stdin" <<'EOF'
 - . 1 3 1
 - . 3 4 2
@@ -461,15 +438,12 @@ run search --alphabet dna -f notdna.pat recs.fa
 check_rc "--alphabet dna, not A/C/G/T" 2
 check_err "--alphabet dna, not A/C/G/T" '^warpmatch: --alphabet dna .*pattern 2'
 
-OUT=$TMP/e1.out; ERR=$TMP/e1.err
-"$W" search -f - <ps.txt >"$OUT" 2>"$ERR"; RC=$?
+run_in ps.txt search -f -
 check_rc "-f - with the text on stdin" 2
 check_err "-f - with the text on stdin" '^warpmatch: -f - .*standard input'
-OUT=$TMP/e2.out; ERR=$TMP/e2.err
-"$W" search -f - t.txt - <ps.txt >"$OUT" 2>"$ERR"; RC=$?
+run_in ps.txt search -f - t.txt -
 check_rc "-f - with FILE -" 2
-OUT=$TMP/e3.out; ERR=$TMP/e3.err
-"$W" search -f - -f - t.txt <ps.txt >"$OUT" 2>"$ERR"; RC=$?
+run_in ps.txt search -f - -f - t.txt
 check_rc "-f - twice" 2
 
 run search -c --json -f ps.txt t.txt

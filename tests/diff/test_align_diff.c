@@ -13,12 +13,11 @@
 **    traceback on the first and a random end when the matrix is small, the
 **    reversed DP on the first end always and on a random one unless m is
 **    large).
-** 2. The API: wm_align_opts_default, wm_align_algo_name, wm_alignments_free
-**    (NULL and emptied results); an empty query (WM_PATTERN_EMPTY); a query
-**    of WM_MAX_QUERY + 1 bytes (WM_PATTERN_TOO_LONG) and of exactly
-**    WM_MAX_QUERY (accepted); NULL out, NULL query or target with a length,
-**    unknown mode / algo / alphabet (WM_INVALID); an empty target (d = m,
-**    [0, 0), CIGAR "mI"); a query longer than the target.
+** 2. Small cases worked out by hand, on every max_distance / cigar /
+**    all_ends / algorithm, against the oracle: an empty target (d = m,
+**    [0, 0), CIGAR "mI"), a query longer than the target, case folding, DNA
+**    with N and U, NUL bytes. The arguments of wm_align (NULLs, bad enums,
+**    empty and too long queries) are tests/unit/test_api_align.c's.
 ** 3. Seeded random cases (1,500 at WM_TEST_SCALE=1). Families:
 **    - alphabets: 2 symbols ('0'/'1' or bytes 0/1), ACGT bytes, 20 amino
 **      acids, all 256 bytes (NUL included; letter-heavy with case folding a
@@ -85,33 +84,25 @@
 **        WM_VERBOSE     print each failing case's query and target in full
 ** Exit status 0 when every check passed; the last line is "N passed, N failed".
 */
-#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime, strdup */
-#endif
 #include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "aoracle.h"
 #include "warpmatch.h"
 
+#include "alphabet.h"
+#include "contexts.h"
+#include "harness.h"
 #include "rng.h"
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+/* ==== timing and coverage =================================================== */
 
-/* ==== counters and printing ================================================= */
-
-static uint64_t g_seed;
-static long g_passed, g_failed;
-static double g_t_oracle, g_t_lib;   /* wall seconds spent in each */
 static double g_t_cfg[8];            /* wall seconds in wm_align, by configuration */
-static int g_verbose;
 static double g_slow_t[3];           /* the three slowest random cases */
 static long g_slow_i[3] = { -1, -1, -1 };
-#define MAX_DETAILED_FAILURES 30
 
 static struct {
     long cases, d0, d_eq_m, end0, at_target_end, at_target_start, ties, many_ends, shorter,
@@ -143,8 +134,6 @@ static wm_align_opts_t zero_opts(void)
 }
 
 /* ==== 1. oracle self-check ================================================== */
-
-static int self_fail;
 
 typedef struct {
     uint64_t start, end;
@@ -341,23 +330,6 @@ static void oracle_hand_examples(void)
 /* ==== case generation ======================================================= */
 
 typedef enum {
-    AK_BIN,        /* BYTES, '0'/'1' or bytes 0/1                            */
-    AK_ACGT,       /* BYTES, ACGT                                            */
-    AK_PROT20,     /* BYTES, the 20 amino acids                              */
-    AK_BYTE256,    /* BYTES, every byte value                                */
-    AK_SMALL,      /* BYTES, 3..16 random bytes                              */
-    AK_ONE,        /* BYTES, one symbol (rare defects)                       */
-    AK_CI,         /* BYTES, letters of both cases, case_insensitive         */
-    AK_DNA,        /* DNA alphabet                                           */
-    AK_COUNT
-} alpha_kind;
-
-static const char *const AK_NAME[AK_COUNT] = {
-    "bytes/2", "bytes/acgt", "bytes/20", "bytes/256", "bytes/small", "bytes/1", "bytes/letters -i",
-    "dna"
-};
-
-typedef enum {
     F_RANDOM,      /* random target                                           */
     F_PLANT,       /* edited copies at the start, end, middle, chunk borders  */
     F_BOTH_ENDS,   /* the same copy at both ends                              */
@@ -376,12 +348,9 @@ static const char *const F_NAME[F_COUNT] = {
 };
 
 typedef struct {
-    alpha_kind ak;
+    alphabet_t a;          /* the symbols of random bytes                   */
     family fam;
-    uint8_t sym[256];      /* the symbols of random bytes                   */
-    size_t n_sym;
-    int letters;           /* BYTE256: letter-heavy                         */
-    wm_align_opts_t o;     /* alphabet and case_insensitive                 */
+    wm_align_opts_t o;     /* alphabet and case_insensitive, from a         */
     uint8_t *q;
     size_t m;
     uint8_t *t;
@@ -390,60 +359,6 @@ typedef struct {
     size_t n_edits;        /* edits of the planted copies                   */
     char plants[160];      /* where copies went, for reports                */
 } acase;
-
-static uint8_t rand_byte(const acase *c)
-{
-    if (c->ak == AK_DNA)
-        return rand_dna_byte();
-    if (c->ak == AK_ONE)
-        return chance(99) ? c->sym[0] : (uint8_t)below(256);
-    if (c->letters && chance(80))
-        return (uint8_t)"abcdABCD"[below(8)];
-    return c->sym[below(c->n_sym)];
-}
-
-/* Change a byte into one the oracle must see as equal to it (case flips
-** where they fold, T/U in DNA); a copy so changed still matches. */
-static uint8_t disguise(const acase *c, uint8_t x)
-{
-    if (c->ak == AK_DNA) {
-        if (chance(20)) x = flip_case(x);
-        uint8_t u = (uint8_t)(x | 0x20);
-        if (u == 't' && chance(15)) x = (x == 't') ? 'u' : 'U';
-        else if (u == 'u' && chance(50)) x = (x == 'u') ? 't' : 'T';
-        return x;
-    }
-    if (c->o.case_insensitive && chance(30))
-        return flip_case(x);
-    return x;
-}
-
-/* Copy src[0, m) into out with n_edits random substitutions, insertions and
-** deletions, then disguise it. out has room for m + n_edits bytes; returns
-** the length. */
-static size_t mutate(const acase *c, const uint8_t *src, size_t m, size_t n_edits, uint8_t *out)
-{
-    size_t len = m;
-    memcpy(out, src, m);
-    for (size_t k = 0; k < n_edits; k++) {
-        uint64_t w = below(3);
-        if (w == 0 && len > 0) {                     /* substitution */
-            out[below(len)] = rand_byte(c);
-        } else if (w == 1 || len == 0) {             /* insertion */
-            size_t at = (size_t)below(len + 1);
-            memmove(out + at + 1, out + at, len - at);
-            out[at] = rand_byte(c);
-            len++;
-        } else {                                     /* deletion */
-            size_t at = (size_t)below(len);
-            memmove(out + at, out + at + 1, len - at - 1);
-            len--;
-        }
-    }
-    for (size_t k = 0; k < len; k++)
-        out[k] = disguise(c, out[k]);
-    return len;
-}
 
 static size_t pick_edits(size_t m)
 {
@@ -469,11 +384,10 @@ static size_t pick_m(void)
 
 static size_t pick_n(size_t m)
 {
-    uint64_t r = below(100);
-    if (r < 45) return (size_t)range(0, 4 * m + 50);
-    if (r < 80) return (size_t)range(1, 5000);
-    if (r < 95) return (size_t)range(5001, 30000);
-    return (size_t)range(30001, 100000);
+    const span_t N[] = {
+        { 45, 0, 4 * m + 50 }, { 80, 1, 5000 }, { 95, 5001, 30000 }, { 100, 30001, 100000 },
+    };
+    return (size_t)pick_span(N, N_OF(N), 100);
 }
 
 #define CELL_CAP 400000u        /* m * n per case, most cases */
@@ -537,73 +451,20 @@ static void gen_case(acase *c)
     memset(c, 0, sizeof *c);
     c->o = zero_opts();
 
-    uint64_t r = below(100);
-    if (r < 10) c->ak = AK_BIN;
-    else if (r < 28) c->ak = AK_ACGT;
-    else if (r < 38) c->ak = AK_PROT20;
-    else if (r < 50) c->ak = AK_BYTE256;
-    else if (r < 57) c->ak = AK_SMALL;
-    else if (r < 61) c->ak = AK_ONE;
-    else if (r < 70) c->ak = AK_CI;
-    else c->ak = AK_DNA;
-
-    switch (c->ak) {
-    case AK_BIN:
-        c->sym[0] = chance(50) ? '0' : 0;
-        c->sym[1] = (uint8_t)(c->sym[0] + 1);
-        c->n_sym = 2;
-        break;
-    case AK_ACGT: memcpy(c->sym, "ACGT", 4); c->n_sym = 4; break;
-    case AK_PROT20: memcpy(c->sym, "ACDEFGHIKLMNPQRSTVWY", 20); c->n_sym = 20; break;
-    case AK_BYTE256:
-        for (int i = 0; i < 256; i++) c->sym[i] = (uint8_t)i;
-        c->n_sym = 256;
-        c->letters = chance(50);
-        c->o.case_insensitive = chance(25);
-        break;
-    case AK_SMALL: {
-        uint8_t all[256];
-        for (int i = 0; i < 256; i++) all[i] = (uint8_t)i;
-        c->n_sym = (size_t)range(3, 16);
-        for (size_t i = 0; i < c->n_sym; i++) {      /* a partial Fisher-Yates shuffle */
-            size_t j = i + (size_t)below(256 - i);
-            uint8_t x = all[i]; all[i] = all[j]; all[j] = x;
-            c->sym[i] = all[i];
-        }
-        break;
-    }
-    case AK_ONE: c->sym[0] = (uint8_t)below(256); c->n_sym = 1; break;
-    case AK_CI: {
-        size_t nl = (size_t)range(1, 5);
-        for (size_t i = 0; i < nl; i++) {
-            uint8_t l = (uint8_t)('a' + below(26));
-            c->sym[c->n_sym++] = l;
-            c->sym[c->n_sym++] = flip_case(l);
-        }
-        if (chance(50)) {                            /* differ by 0x20, not letters */
-            c->sym[c->n_sym++] = chance(50) ? '@' : '[';
-            c->sym[c->n_sym++] = chance(50) ? '`' : '{';
-        }
-        c->o.case_insensitive = 1;
-        break;
-    }
-    case AK_DNA:
-        c->o.alphabet = WM_ALPHABET_DNA;
-        c->o.case_insensitive = chance(30);          /* must change nothing */
-        break;
-    default: break;
-    }
-
-    r = below(100);
-    if (r < 12) c->fam = F_RANDOM;
-    else if (r < 42) c->fam = F_PLANT;
-    else if (r < 50) c->fam = F_BOTH_ENDS;
-    else if (r < 58) c->fam = F_REPEAT;
-    else if (r < 65) c->fam = F_PERIODIC;
-    else if (r < 74) c->fam = F_SHORT;
-    else if (r < 82) c->fam = F_SELF;
-    else if (r < 97) c->fam = F_TANDEM;
-    else c->fam = F_EMPTY;
+    /* the alphabet */
+    static const weighted_t KINDS[] = {
+        { AK_BIN, 10 }, { AK_ACGT, 28 }, { AK_PROT20, 38 }, { AK_BYTE256, 50 }, { AK_SMALL, 57 },
+        { AK_ONE, 61 }, { AK_CI, 70 }, { AK_DNA, 100 },
+    };
+    static const alphabet_style_t STYLE = { 99, 1, 5 };
+    alphabet_pick(&c->a, KINDS, N_OF(KINDS), &STYLE);
+    c->o.alphabet = c->a.kind == AK_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
+    c->o.case_insensitive = c->a.fold;
+    static const weighted_t FAMILIES[] = {
+        { F_RANDOM, 12 }, { F_PLANT, 42 }, { F_BOTH_ENDS, 50 }, { F_REPEAT, 58 },
+        { F_PERIODIC, 65 }, { F_SHORT, 74 }, { F_SELF, 82 }, { F_TANDEM, 97 }, { F_EMPTY, 100 },
+    };
+    c->fam = (family)pick_weighted(FAMILIES, N_OF(FAMILIES));
 
     /* sizes, m * n under the cap */
     c->m = pick_m();
@@ -629,14 +490,14 @@ static void gen_case(acase *c)
     assert(c->q != NULL);
     size_t period = (size_t)range(1, 4);
     uint8_t unit[4];
-    for (size_t i = 0; i < period; i++) unit[i] = rand_byte(c);
+    for (size_t i = 0; i < period; i++) unit[i] = alphabet_byte(&c->a);
     if (c->fam == F_PERIODIC) {
         size_t off = (size_t)below(period);
         for (size_t i = 0; i < c->m; i++) c->q[i] = unit[(off + i) % period];
         for (size_t i = 0; i < c->m; i++)
-            if (chance(2)) c->q[i] = rand_byte(c);
+            if (chance(2)) c->q[i] = alphabet_byte(&c->a);
     } else {
-        for (size_t i = 0; i < c->m; i++) c->q[i] = rand_byte(c);
+        for (size_t i = 0; i < c->m; i++) c->q[i] = alphabet_byte(&c->a);
     }
 
     /* the target */
@@ -646,11 +507,11 @@ static void gen_case(acase *c)
     c->t = malloc(c->n + 1);
     assert(copy != NULL && c->t != NULL);
     if (c->fam == F_PERIODIC) {
-        for (size_t i = 0; i < c->n; i++) c->t[i] = disguise(c, unit[i % period]);
+        for (size_t i = 0; i < c->n; i++) c->t[i] = alphabet_disguise(&c->a, unit[i % period]);
         for (size_t i = 0; i < c->n; i++)
-            if (chance(1)) c->t[i] = rand_byte(c);
+            if (chance(1)) c->t[i] = alphabet_byte(&c->a);
     } else {
-        for (size_t i = 0; i < c->n; i++) c->t[i] = rand_byte(c);
+        for (size_t i = 0; i < c->n; i++) c->t[i] = alphabet_byte(&c->a);
     }
     char tag;
     size_t len, pos;
@@ -658,7 +519,7 @@ static void gen_case(acase *c)
     case F_PLANT: {
         size_t k = (size_t)range(1, 3);
         for (size_t i = 0; i < k; i++) {
-            len = mutate(c, c->q, c->m, i == 0 ? c->n_edits : pick_edits(c->m), copy);
+            len = alphabet_mutate(&c->a, c->q, c->m, i == 0 ? c->n_edits : pick_edits(c->m), copy);
             pos = plant_pos(c, len, &tag);
             write_at(c, pos, copy, len);
             note_plant(c, tag, pos);
@@ -666,17 +527,17 @@ static void gen_case(acase *c)
         break;
     }
     case F_BOTH_ENDS:
-        len = mutate(c, c->q, c->m, c->n_edits, copy);
+        len = alphabet_mutate(&c->a, c->q, c->m, c->n_edits, copy);
         write_at(c, 0, copy, len);
         pos = c->n > len ? c->n - len : 0;
         for (size_t k = 0; k < len; k++)            /* the same bytes, disguised anew */
-            copy[k] = disguise(c, copy[k]);
+            copy[k] = alphabet_disguise(&c->a, copy[k]);
         write_at(c, pos, copy, len);
         note_plant(c, 's', 0);
         note_plant(c, 'e', pos);
         break;
     case F_REPEAT: {
-        len = mutate(c, c->q, c->m, c->n_edits, copy);
+        len = alphabet_mutate(&c->a, c->q, c->m, c->n_edits, copy);
         size_t k = (size_t)range(2, 6);
         for (size_t i = 0; i < k; i++) {
             pos = plant_pos(c, len, &tag);
@@ -687,7 +548,7 @@ static void gen_case(acase *c)
     }
     case F_PERIODIC:
         if (chance(50) && c->n > 0) {                /* one better (or equal) copy */
-            len = mutate(c, c->q, c->m, (size_t)below(3), copy);
+            len = alphabet_mutate(&c->a, c->q, c->m, (size_t)below(3), copy);
             pos = plant_pos(c, len, &tag);
             write_at(c, pos, copy, len);
             note_plant(c, tag, pos);
@@ -696,7 +557,7 @@ static void gen_case(acase *c)
     case F_SHORT:
         if (c->n > 0 && chance(80)) {                /* a piece of the query, edited */
             size_t from = (size_t)below(c->m - c->n + 1);
-            len = mutate(c, c->q + from, c->n, (size_t)below(c->n / 8 + 2), copy);
+            len = alphabet_mutate(&c->a, c->q + from, c->n, (size_t)below(c->n / 8 + 2), copy);
             write_at(c, 0, copy, len);
             note_plant(c, 'p', from);
         }
@@ -705,7 +566,7 @@ static void gen_case(acase *c)
         size_t k = (size_t)range(2, 4);
         pos = (size_t)below(c->n / 4 + 1);
         for (size_t i = 0; i < k && pos < c->n; i++) {
-            len = mutate(c, c->q, c->m, chance(40) ? 0 : (size_t)range(1, 3), copy);
+            len = alphabet_mutate(&c->a, c->q, c->m, chance(40) ? 0 : (size_t)range(1, 3), copy);
             write_at(c, pos, copy, len);
             note_plant(c, 't', pos);
             pos += len + (chance(70) ? 0 : (size_t)range(1, 3));
@@ -713,7 +574,7 @@ static void gen_case(acase *c)
         break;
     }
     case F_SELF:
-        len = mutate(c, c->q, c->m, c->n_edits, copy);
+        len = alphabet_mutate(&c->a, c->q, c->m, c->n_edits, copy);
         if (len > c->n) len = c->n;
         pos = (size_t)below(c->n - len + 1);
         write_at(c, pos, copy, len);
@@ -734,18 +595,12 @@ static void free_case(acase *c)
 
 /* ==== running the library =================================================== */
 
-typedef struct {
-    wm_backend_t backend;
-    int threads;
-    uint64_t chunk;
-    wm_context_t *cx;
-    char name[80];
-} config;
-
-static void describe_case(const acase *c)
+static void describe_case(const void *p)
 {
+    const acase *c = p;
     printf("    alphabet %s%s, family %s (%s), m %zu, n %zu, edits %zu, tiny chunks %" PRIu64
-           " and %" PRIu64 "\n", AK_NAME[c->ak], c->o.case_insensitive ? " case_insensitive" : "",
+           " and %" PRIu64 "\n", AK_NAME[c->a.kind],
+           c->o.case_insensitive ? " case_insensitive" : "",
            F_NAME[c->fam], c->plants[0] ? c->plants : "-", c->m, c->n, c->n_edits, c->chunk[0],
            c->chunk[1]);
     printf("    query  ");
@@ -753,22 +608,6 @@ static void describe_case(const acase *c)
     printf("\n    target ");
     print_bytes(stdout, c->t, c->n, g_verbose ? (size_t)-1 : 100);
     printf("\n");
-}
-
-static void fail_msg(long idx, const acase *c, const char *what)
-{
-    g_failed++;
-    if (g_failed <= MAX_DETAILED_FAILURES) {
-        if (idx >= 0)
-            printf("FAIL seed %" PRIu64 " case %ld: %s\n", g_seed, idx, what);
-        else
-            printf("FAIL seed %" PRIu64 ": %s\n", g_seed, what);
-        if (c != NULL)
-            describe_case(c);
-    } else if (g_failed == MAX_DETAILED_FAILURES + 1) {
-        printf("(further failures are counted, not shown)\n");
-    }
-    fflush(stdout);
 }
 
 static void opts_str(char *buf, size_t len, const wm_align_opts_t *o)
@@ -997,54 +836,7 @@ static void run_case(long idx, acase *c, config *cfgs, size_t n_cfg)
     aoracle_infix_free(&want);
 }
 
-/* ==== contexts ============================================================== */
-
-static int make_context(config *cf, wm_backend_t be, int threads, uint64_t chunk)
-{
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = be;
-    co.threads = threads;
-    co.chunk_bytes = chunk;
-    cf->backend = be;
-    cf->threads = threads;
-    cf->chunk = chunk;
-    snprintf(cf->name, sizeof cf->name, "%s, %d thread%s, chunk %" PRIu64,
-             be == WM_BACKEND_CUDA ? "cuda" : "cpu", threads, threads == 1 ? "" : "s", chunk);
-    cf->cx = NULL;
-    int rc = wm_context_new(&co, &cf->cx);
-    if (rc != WM_OK) {
-        printf("FAIL seed %" PRIu64 ": wm_context_new(%s) returned %d (%s)\n", g_seed,
-               cf->name, rc, wm_strerror(rc));
-        g_failed++;
-        wm_context_free(cf->cx);
-        cf->cx = NULL;
-        return 0;
-    }
-    return 1;
-}
-
-/* ==== 2. the API ============================================================ */
-
-static void check_status(const char *what, int got, int want)
-{
-    if (got == want) {
-        g_passed++;
-        return;
-    }
-    char buf[400];
-    snprintf(buf, sizeof buf, "%s returned %d (%s), expected %d (%s)", what, got,
-             wm_strerror(got), want, wm_strerror(want));
-    fail_msg(-1, NULL, buf);
-}
-
-static void check_true(const char *what, int ok)
-{
-    if (ok) {
-        g_passed++;
-        return;
-    }
-    fail_msg(-1, NULL, what);
-}
+/* ==== 2. small cases by hand ================================================= */
 
 /* Align and compare with the oracle on every algorithm of a context. */
 static void api_align_vs_oracle(const char *name, config *cf, const uint8_t *q, size_t m,
@@ -1057,7 +849,7 @@ static void api_align_vs_oracle(const char *name, config *cf, const uint8_t *q, 
     c.t = (uint8_t *)t;
     c.n = n;
     c.o = *base;
-    c.ak = base->alphabet == WM_ALPHABET_DNA ? AK_DNA : AK_ACGT;
+    c.a.kind = base->alphabet == WM_ALPHABET_DNA ? AK_DNA : AK_ACGT;
     snprintf(c.plants, sizeof c.plants, "%s", name);
     aoracle_infix_t want;
     aoracle_infix(q, m, t, n, base, &want);
@@ -1080,80 +872,14 @@ static void api_align_vs_oracle(const char *name, config *cf, const uint8_t *q, 
     aoracle_infix_free(&want);
 }
 
-static void api_checks(config *cf)
+/* Small cases the hand examples worked out, on every k / cigar / all_ends /
+** algo, against the oracle; the arguments of wm_align are
+** tests/unit/test_api_align.c's. */
+static void hand_cases(config *cf)
 {
-    char what[200];
     wm_alignments_t out;
     wm_align_opts_t o = wm_align_opts_default();
-
-    /* defaults */
-    check_true("wm_align_opts_default: mode infix, algo auto, max_distance -1, cigar 0,"
-               " all_ends 0, case_insensitive 0, alphabet bytes",
-               o.mode == WM_ALIGN_INFIX && o.algo == WM_ALIGN_ALGO_AUTO && o.max_distance == -1 &&
-               o.cigar == 0 && o.all_ends == 0 && o.case_insensitive == 0 &&
-               o.alphabet == WM_ALPHABET_BYTES);
-    {
-        const char *a = wm_align_algo_name(WM_ALIGN_ALGO_AUTO);
-        const char *w = wm_align_algo_name(WM_ALIGN_ALGO_WAVEFRONT);
-        const char *b = wm_align_algo_name(WM_ALIGN_ALGO_BITVECTOR);
-        check_true("wm_align_algo_name: auto, wavefront, bitvector",
-                   a && w && b && !strcmp(a, "auto") && !strcmp(w, "wavefront") &&
-                   !strcmp(b, "bitvector"));
-    }
-    wm_alignments_free(NULL);
-    memset(&out, 0, sizeof out);
-    wm_alignments_free(&out);
-    g_passed++;
-
-#define API_RC(call, want)                                                      \
-    do {                                                                        \
-        memset(&out, 0, sizeof out);                                            \
-        int rc_ = (call);                                                       \
-        snprintf(what, sizeof what, "line %d: %s", __LINE__, #call);            \
-        check_status(what, rc_, (want));                                        \
-        if (rc_ == WM_OK) wm_alignments_free(&out);                             \
-    } while (0)
-
     const uint8_t *q = (const uint8_t *)"ACGT", *t = (const uint8_t *)"xxACTGTxx";
-    API_RC(wm_align(cf->cx, q, 4, t, 9, &o, &out), WM_OK);
-    API_RC(wm_align(cf->cx, q, 0, t, 9, &o, &out), WM_PATTERN_EMPTY);
-    API_RC(wm_align(cf->cx, q, 4, t, 9, &o, NULL), WM_INVALID);
-    API_RC(wm_align(cf->cx, NULL, 4, t, 9, &o, &out), WM_INVALID);
-    API_RC(wm_align(cf->cx, q, 4, NULL, 9, &o, &out), WM_INVALID);
-    {
-        wm_align_opts_t b = o;
-        b.mode = (wm_align_mode_t)7;
-        API_RC(wm_align(cf->cx, q, 4, t, 9, &b, &out), WM_INVALID);
-        b = o;
-        b.algo = (wm_align_algo_t)9;
-        API_RC(wm_align(cf->cx, q, 4, t, 9, &b, &out), WM_INVALID);
-        b = o;
-        b.alphabet = (wm_alphabet_t)9;
-        API_RC(wm_align(cf->cx, q, 4, t, 9, &b, &out), WM_INVALID);
-    }
-    /* too long: WM_MAX_QUERY + 1 bytes (a real buffer; the length must be
-    ** refused before anything is read); exactly WM_MAX_QUERY is accepted:
-    ** zero bytes in DNA match nothing, so d = m at [0, 0). */
-    {
-        size_t big = (size_t)WM_MAX_QUERY + 1;
-        uint8_t *bq = calloc(big, 1);
-        if (bq == NULL) {
-            printf("note: no memory for a query of WM_MAX_QUERY + 1 bytes; skipped\n");
-        } else {
-            API_RC(wm_align(cf->cx, bq, big, t, 9, &o, &out), WM_PATTERN_TOO_LONG);
-            wm_align_opts_t d = o;
-            d.alphabet = WM_ALPHABET_DNA;
-            memset(&out, 0, sizeof out);
-            int rc = wm_align(cf->cx, bq, big - 1, (const uint8_t *)"ACGT", 4, &d, &out);
-            check_true("a query of exactly WM_MAX_QUERY bytes (zeros, DNA) in \"ACGT\": WM_OK,"
-                       " distance WM_MAX_QUERY at [0,0)",
-                       rc == WM_OK && out.n == 1 && out.a[0].distance == WM_MAX_QUERY &&
-                       out.a[0].start == 0 && out.a[0].end == 0);
-            if (rc == WM_OK) wm_alignments_free(&out);
-            free(bq);
-        }
-    }
-#undef API_RC
 
     /* an empty target, a query longer than the target, and small cases that
     ** the hand examples worked out, every k / cigar / all_ends / algo */
@@ -1205,11 +931,9 @@ static void long_case(config *fixed, size_t n_fixed, double scale)
     g_rng = g_seed ^ 0x10ca1e5ull;
     acase c;
     memset(&c, 0, sizeof c);
-    c.ak = AK_ACGT;
+    alphabet_of(&c.a, AK_ACGT, "ACGT");
     c.fam = F_PLANT;
     c.o = zero_opts();
-    memcpy(c.sym, "ACGT", 4);
-    c.n_sym = 4;
     c.m = m;
     c.n = n;
     c.n_edits = edits;
@@ -1219,7 +943,7 @@ static void long_case(config *fixed, size_t n_fixed, double scale)
     assert(c.q && c.t && copy);
     for (size_t i = 0; i < m; i++) c.q[i] = (uint8_t)"ACGT"[below(4)];
     for (size_t i = 0; i < n; i++) c.t[i] = (uint8_t)"ACGT"[below(4)];
-    size_t len = mutate(&c, c.q, m, edits, copy);
+    size_t len = alphabet_mutate(&c.a, c.q, m, edits, copy);
     size_t pos = n / 3 + (size_t)below(1000);
     write_at(&c, pos, copy, len);
     snprintf(c.plants, sizeof c.plants, "long case: %zu-byte copy with %zu edits at %zu", len,
@@ -1366,103 +1090,86 @@ static void oracle_random_self_check(void)
     }
 }
 
+/* The contexts every case runs on, besides its own tiny-chunk ones. */
+static fixed_set g_fixed;
+
+/* The three slowest cases so far, for the last lines. */
+static void note_time(long idx, const acase *c, double t)
+{
+    for (int s = 0; s < 3; s++)
+        if (t > g_slow_t[s]) {
+            for (int u = 2; u > s; u--) {
+                g_slow_t[u] = g_slow_t[u - 1];
+                g_slow_i[u] = g_slow_i[u - 1];
+            }
+            g_slow_t[s] = t;
+            g_slow_i[s] = idx;
+            if (g_verbose)
+                printf("  (case %ld: m %zu, n %zu, %s, %.2f s)\n", idx, c->m, c->n,
+                       F_NAME[c->fam], t);
+            break;
+        }
+}
+
+/* One random case on the CPU with the default chunk and the case's two
+** tiny ones, and on CUDA with the default and the first tiny one. */
+static void one_case(long idx)
+{
+    acase c;
+    gen_case(&c);
+    config cfgs[6];
+    int owned[6] = { 0 };
+    size_t n_cfg = 0;
+    cfgs[n_cfg++] = g_fixed.cf[0];
+    if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 1, c.chunk[0])) owned[n_cfg++] = 1;
+    if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 3, c.chunk[1])) owned[n_cfg++] = 1;
+    if (g_fixed.gpu && g_fixed.n > 1) {
+        cfgs[n_cfg++] = g_fixed.cf[1];
+        if (make_context(&cfgs[n_cfg], WM_BACKEND_CUDA, 1, c.chunk[0])) owned[n_cfg++] = 1;
+    }
+    double t0 = now_s();
+    run_case(idx, &c, cfgs, n_cfg);
+    note_time(idx, &c, now_s() - t0);
+    for (size_t j = 0; j < n_cfg; j++)
+        if (owned[j]) wm_context_free(cfgs[j].cx);
+    free_case(&c);
+}
+
 int main(int argc, char **argv)
 {
-    double scale;
     long only = -2;
-    test_settings(argc, argv, 20240613ull, &g_seed, &scale, &only, &g_verbose);
-
-    long n_cases = (long)(1500 * scale + 0.5);
-    if (n_cases < 1) n_cases = 1;
-    printf("test_align_diff: seed %" PRIu64 ", %ld cases (WM_TEST_SCALE %g), warpmatch %s\n",
-           g_seed, n_cases, scale, wm_version());
-    fflush(stdout);
-    double t_start = now_s();
-    clock_t c0 = clock();
+    long n_cases = test_begin("test_align_diff", argc, argv, 20240613ull, 1500, describe_case,
+                              &only);
+    double scale = g_scale;
 
     /* 1. the oracle against hand-worked examples and itself */
     oracle_hand_examples();
     if (only < 0)
         oracle_random_self_check();
-    if (self_fail) {
-        printf("oracle self-check: %d FAILED; library not tested\n", self_fail);
-        printf("0 passed, %d failed\n", self_fail);
+    if (oracle_verdict())
         return 1;
-    }
-    printf("oracle self-check: ok\n");
 
     /* contexts: CPU, 1 thread, default chunk; tiny chunks are made per case.
     ** CUDA likewise when a GPU is there. */
-    config fixed[2];
-    size_t n_fixed = 0;
-    if (make_context(&fixed[n_fixed], WM_BACKEND_CPU, 1, 0)) n_fixed++;
-    if (n_fixed == 0) {
-        printf("%ld passed, %ld failed\n", g_passed, g_failed);
-        return 1;
-    }
-    int gpu = wm_cuda_device_count() > 0;
-    if (gpu) {
-        if (make_context(&fixed[n_fixed], WM_BACKEND_CUDA, 1, 0)) n_fixed++;
-        printf("cuda: %d device(s), testing the CUDA backend\n", wm_cuda_device_count());
-    } else {
-        printf("cuda: skipped (no GPU%s)\n", wm_cuda_built() ? "" : "; CUDA not built");
-    }
-    fflush(stdout);
+    static const int threads[] = { 1 };
+    open_fixed(&g_fixed, threads, N_OF(threads));
+    if (g_fixed.n == 0 || g_fixed.cf[0].backend != WM_BACKEND_CPU)
+        return test_finish();
 
-    /* 2. the API */
+    /* 2. small cases by hand */
     if (only < 0) {
-        api_checks(&fixed[0]);
-        printf("api checks: %ld passed, %ld failed\n", g_passed, g_failed);
-        fflush(stdout);
+        hand_cases(&g_fixed.cf[0]);
+        part_done("small cases");
     }
 
     /* 3. the random cases */
-    for (long i = 0; i < n_cases; i++) {
-        if (only >= -1 && i != only)
-            continue;
-        g_rng = g_seed * 0x9E3779B97F4A7C15ull + (uint64_t)i * 0xD1B54A32D192ED03ull + 1;
-        acase c;
-        gen_case(&c);
-        config cfgs[6];
-        int owned[6] = { 0 };
-        size_t n_cfg = 0;
-        cfgs[n_cfg++] = fixed[0];
-        if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 1, c.chunk[0])) owned[n_cfg++] = 1;
-        if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 3, c.chunk[1])) owned[n_cfg++] = 1;
-        if (gpu && n_fixed > 1) {
-            cfgs[n_cfg++] = fixed[1];
-            if (make_context(&cfgs[n_cfg], WM_BACKEND_CUDA, 1, c.chunk[0])) owned[n_cfg++] = 1;
-        }
-        double tc = now_s();
-        run_case(i, &c, cfgs, n_cfg);
-        tc = now_s() - tc;
-        for (int s = 0; s < 3; s++)
-            if (tc > g_slow_t[s]) {
-                for (int u = 2; u > s; u--) { g_slow_t[u] = g_slow_t[u - 1]; g_slow_i[u] = g_slow_i[u - 1]; }
-                g_slow_t[s] = tc;
-                g_slow_i[s] = i;
-                if (g_verbose) printf("  (case %ld: m %zu, n %zu, %s, %.2f s)\n", i, c.m, c.n, F_NAME[c.fam], tc);
-                break;
-            }
-        for (size_t j = 0; j < n_cfg; j++)
-            if (owned[j]) wm_context_free(cfgs[j].cx);
-        free_case(&c);
-        if (self_fail) {
-            printf("oracle self-check FAILED on a random case; stopping\n");
-            break;
-        }
-        if (only < -1 && (i + 1) % 250 == 0) {
-            printf("  %ld/%ld cases, %ld passed, %ld failed, %.1f s\n", i + 1, n_cases,
-                   g_passed, g_failed, now_s() - t_start);
-            fflush(stdout);
-        }
-    }
+    run_cases(n_cases, only, 1, 250, one_case);
 
     /* 4. the long case */
     if (only < 0)
-        long_case(fixed, n_fixed, scale);
+        long_case(g_fixed.cf, g_fixed.n, scale);
 
-    for (size_t j = 0; j < n_fixed; j++) wm_context_free(fixed[j].cx);
+    close_configs(g_fixed.cf, g_fixed.n);
 
     printf("coverage: %ld cases, %" PRIu64 " oracle ends, %" PRIu64 " CIGARs replayed; d = 0 %ld,"
            " d = m %ld, first end 0 %ld, best at the target's start %ld, an end at the target's"
@@ -1473,19 +1180,14 @@ int main(int argc, char **argv)
            g_cov.at_target_start, g_cov.at_target_end, g_cov.ties, g_cov.many_ends, g_cov.shorter,
            g_cov.empty, g_cov.across_chunk, g_cov.pruned, g_cov.m_big, g_cov.n_big,
            g_cov.full_checked);
-    printf("seed %" PRIu64 ": %.1f s wall, %.1f s cpu; wall %.1f s in the oracle, %.1f s in"
-           " the library (cpu 1 thread default chunk %.1f s, 1 thread tiny chunk %.1f s,"
-           " 3 threads tiny chunk %.1f s%s)\n", g_seed, now_s() - t_start,
-           (double)(clock() - c0) / CLOCKS_PER_SEC, g_t_oracle, g_t_lib, g_t_cfg[0], g_t_cfg[1],
-           g_t_cfg[2], gpu ? ", cuda in the rest" : "");
+    print_time_split();
+    printf(" (cpu 1 thread default chunk %.1f s, 1 thread tiny chunk %.1f s, 3 threads tiny"
+           " chunk %.1f s%s)\n", g_t_cfg[0], g_t_cfg[1], g_t_cfg[2],
+           g_fixed.gpu ? ", cuda in the rest" : "");
     printf("slowest cases:");
     for (int s = 0; s < 3; s++)
         if (g_slow_i[s] >= 0) printf(" %ld (%.2f s)", g_slow_i[s], g_slow_t[s]);
     printf("\n");
-    if (g_failed)
-        printf("reproduce one case: WM_SEED=%" PRIu64 " WM_TEST_SCALE=%g WM_CASE=<case>"
-               " WM_VERBOSE=1 %s (WM_CASE=-1: the checks outside the random cases)\n", g_seed,
-               scale, argv[0]);
-    printf("%ld passed, %ld failed\n", g_passed, g_failed);
-    return (g_failed || self_fail) ? 1 : 0;
+    print_repro(argv[0], "the checks outside the random cases");
+    return test_finish();
 }

@@ -24,17 +24,8 @@
 **    (exactly so on quantised signals, where no sum rounds; on other signals
 **    the start must reach it); every oracle path is a valid warping path
 **    whose costs, summed left to right, give the distance exactly.
-** 2. The API: the defaults; WM_PATTERN_EMPTY for m = 0; WM_PATTERN_TOO_LONG
-**    for m = WM_DTW_MAX_QUERY + 1; WM_INVALID for n = 0, a NaN / +Inf / -Inf
-**    sample in the query or the series (the message names the sample's
-**    index), a window in subsequence mode, window < -1, ucr with L > n (and
-**    L = 0 with m > n), max_distance NaN, NULL context / query / series /
-**    out, unknown mode and cost values; opts NULL (WM_INVALID, or the
-**    defaults: either reading is accepted and reported);
-**    wm_dtw_matches_free(NULL) and of a zeroed result; wm_dtw_many with 0
-**    queries, NULL arguments, an empty / NaN / NULL query in the middle
-**    (the code, nothing left allocated, the message names the query). On
-**    every context.
+** 2. The arguments of wm_dtw and wm_dtw_many, one at a time, on the
+**    same kinds of contexts: tests/unit/test_api_dtw.c.
 ** 3. The paper's example on the library, every context (start/end printed).
 ** 4. Seeded random cases (2,000 at WM_TEST_SCALE=1). Modes: subsequence
 **    (60 %), global (20 %), ucr (20 %); both costs; znorm on/off. Signals:
@@ -104,18 +95,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "doracle.h"
 #include "warpmatch.h"
 
+#include "contexts.h"
+#include "harness.h"
 #include "rng.h"
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+/* ==== counters ================================================================ */
 
-/* ==== counters, time, printing ============================================== */
-
-#include "tally.h"
 static long g_calls;                       /* library calls made */
 static long g_ucr_results, g_ucr_inexact;  /* ucr distances compared / not bit-identical */
 static double g_ucr_worst;                 /* largest relative ucr difference seen */
@@ -129,67 +118,16 @@ static double *dup_doubles(const double *v, uint64_t n)
 
 static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
-static double unif(void) { return (double)(rnd() >> 11) * 0x1p-53; }
-
-static double gauss(void)
-{
-    double u = unif(), v = unif();
-    if (u < 1e-300) u = 1e-300;
-    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
-
-/* Does text s contain the decimal number v standing alone (no digit next
-** to it)? */
-static int names_number(const char *s, uint64_t v)
-{
-    char num[32];
-    snprintf(num, sizeof num, "%" PRIu64, v);
-    size_t k = strlen(num);
-    for (const char *p = s; p && *p; p++)
-        if (strncmp(p, num, k) == 0 && (p == s || p[-1] < '0' || p[-1] > '9') &&
-            (p[k] < '0' || p[k] > '9'))
-            return 1;
-    return 0;
-}
-
 /* ==== contexts ============================================================== */
 
-typedef struct {
-    wm_context_t *cx;
-    wm_backend_t backend;
-    int threads;
-    uint64_t chunk;
-    uint64_t max_cells;      /* only cases with m * n up to this (tiny pieces are slow) */
-    char name[80];
-} config;
-
-static int make_context(config *cf, wm_backend_t be, int threads, uint64_t chunk,
-                        uint64_t max_cells)
+/* A context made of its settings; cases of more than max_cells cells skip
+** it (pieces of one or two samples cost the library microseconds a cell). */
+static int dtw_context(config *cf, wm_backend_t be, int threads, uint64_t chunk,
+                       uint64_t max_cells)
 {
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = be;
-    co.threads = threads;
-    co.chunk_bytes = chunk;
-    memset(cf, 0, sizeof *cf);
-    cf->backend = be;
-    cf->threads = threads;
-    cf->chunk = chunk;
-    cf->max_cells = max_cells;
-    if (be == WM_BACKEND_CUDA)
-        snprintf(cf->name, sizeof cf->name, "cuda, chunk_bytes %" PRIu64 "%s", chunk,
-                 chunk ? "" : " (default)");
-    else
-        snprintf(cf->name, sizeof cf->name, "cpu %d thread%s, chunk_bytes %" PRIu64 "%s", threads,
-                 threads == 1 ? "" : "s", chunk, chunk ? "" : " (default)");
-    int rc = wm_context_new(&co, &cf->cx);
-    if (rc != WM_OK) {
-        printf("FAIL seed %" PRIu64 ": wm_context_new(%s) returned %d (%s): %s\n", g_seed,
-               cf->name, rc, wm_strerror(rc), cf->cx ? wm_context_errmsg(cf->cx) : "");
-        g_failed++;
-        wm_context_free(cf->cx);
-        cf->cx = NULL;
+    if (!make_context(cf, be, threads, chunk))
         return 0;
-    }
+    cf->max_cells = max_cells;
     return 1;
 }
 
@@ -243,8 +181,9 @@ static void print_signal(const char *label, const double *v, uint64_t n)
     printf("\n");
 }
 
-static void describe_case(const dcase *c)
+static void describe_case(const void *p)
 {
+    const dcase *c = p;
     printf("    %s; %s, m %zu, n %" PRIu64 "%s%s\n", MODE_NAME[c->o.mode], K_NAME[c->kind], c->m,
            c->n, c->desc[0] ? "; " : "", c->desc);
     print_signal("query", c->q, c->m);
@@ -259,8 +198,6 @@ static void opts_str(char *buf, size_t len, const wm_dtw_opts_t *o)
              o->cost == WM_DTW_SQUARED ? "squared" : "abs", o->znorm, o->window, o->top,
              o->max_distance, o->length, o->path);
 }
-
-static void describe_any(const void *c) { describe_case((const dcase *)c); }
 
 static void oracle_fail(const char *name, const char *detail)
 {
@@ -345,20 +282,16 @@ static kind_t random_base_kind(void)
 
 static size_t pick_m(void)
 {
-    uint64_t r = below(100);
-    if (r < 35) return (size_t)range(1, 8);
-    if (r < 70) return (size_t)range(9, 40);
-    if (r < 92) return (size_t)range(41, 120);
-    return (size_t)range(121, 500);
+    static const span_t M[] = { { 35, 1, 8 }, { 70, 9, 40 }, { 92, 41, 120 }, { 100, 121, 500 } };
+    return (size_t)pick_span(M, N_OF(M), 100);
 }
 
 static uint64_t pick_n(void)
 {
-    uint64_t r = below(100);
-    if (r < 8) return range(1, 12);
-    if (r < 60) return range(13, 600);
-    if (r < 92) return range(601, 3000);
-    return range(3001, 25000);
+    static const span_t N[] = {
+        { 8, 1, 12 }, { 60, 13, 600 }, { 92, 601, 3000 }, { 100, 3001, 25000 },
+    };
+    return pick_span(N, N_OF(N), 100);
 }
 
 /* query[0, m) cut from y[0, n) at a random place, time-warped a little, with
@@ -411,11 +344,41 @@ static double *stretch_series(const double *q, size_t m, uint64_t max_stretch, d
 
 /* ==== generating a case ===================================================== */
 
+/* The query and the series of m and n samples, for mode. */
+static void alloc_signals(dcase *c, wm_dtw_mode_t mode, size_t m, uint64_t n)
+{
+    c->o.mode = mode;
+    c->m = m;
+    c->n = n;
+    c->q = xmalloc(m * sizeof *c->q);
+    c->y = xmalloc((size_t)n * sizeof *c->y);
+}
+
+/* first of the case's kind, second mostly so too (else another base kind). */
+static void gen_related(dcase *c, double *first, uint64_t n_first, double *second,
+                        uint64_t n_second, double scale)
+{
+    gen_base(c->kind, first, n_first, scale);
+    gen_base(chance(70) ? c->kind : random_base_kind(), second, n_second, scale);
+}
+
+/* The signal kinds of each mode and how often each comes. */
+static const weighted_t SUBSEQUENCE_KINDS[] = {
+    { K_NOISE, 11 }, { K_WALK, 24 }, { K_PLATEAU, 36 }, { K_CONST, 41 }, { K_SPIKES, 49 },
+    { K_QUANT, 62 }, { K_CUT, 82 }, { K_STRETCH, 92 }, { K_FLAT, 100 },
+};
+static const weighted_t GLOBAL_KINDS[] = {
+    { K_NOISE, 15 }, { K_WALK, 30 }, { K_PLATEAU, 40 }, { K_CONST, 45 }, { K_SPIKES, 52 },
+    { K_QUANT, 65 }, { K_CUT, 100 },
+};
+static const weighted_t UCR_KINDS[] = {
+    { K_NOISE, 15 }, { K_WALK, 30 }, { K_PLATEAU, 42 }, { K_CONST, 46 }, { K_SPIKES, 54 },
+    { K_QUANT, 66 }, { K_CUT, 100 },
+};
+
+/* The gen_* of each mode fill a case whose kind is drawn already. */
 static void gen_subsequence(dcase *c)
 {
-    uint64_t r = below(100);
-    c->kind = r < 11 ? K_NOISE : r < 24 ? K_WALK : r < 36 ? K_PLATEAU : r < 41 ? K_CONST :
-              r < 49 ? K_SPIKES : r < 62 ? K_QUANT : r < 82 ? K_CUT : r < 92 ? K_STRETCH : K_FLAT;
     size_t m = pick_m();
     uint64_t n = pick_n();
     if (chance(4)) n = range(1, m);                  /* the query longer than the series */
@@ -501,18 +464,11 @@ static void gen_subsequence(dcase *c)
 
 static void gen_global(dcase *c)
 {
-    uint64_t r = below(100);
-    c->kind = r < 15 ? K_NOISE : r < 30 ? K_WALK : r < 40 ? K_PLATEAU : r < 45 ? K_CONST :
-              r < 52 ? K_SPIKES : r < 65 ? K_QUANT : K_CUT;
     double scale = pick_scale();
     size_t m = chance(40) ? (size_t)range(1, 40) : (size_t)range(41, 600);
     uint64_t n = chance(20) ? m : chance(40) ? range(1, 40) : range(41, 600);
     if (n == m && chance(70)) n = m + range(1, 30);   /* m != n mostly */
-    c->o.mode = WM_DTW_GLOBAL;
-    c->m = m;
-    c->n = n;
-    c->q = xmalloc(m * sizeof *c->q);
-    c->y = xmalloc((size_t)n * sizeof *c->y);
+    alloc_signals(c, WM_DTW_GLOBAL, m, n);
     if (c->kind == K_CUT) {
         /* the series a warped, noisy copy of the query */
         kind_t b = random_base_kind();
@@ -525,8 +481,7 @@ static void gen_global(dcase *c)
         }
         snprintf(c->desc, sizeof c->desc, "series = query %s resampled, noise %g", K_NAME[b], sg);
     } else {
-        gen_base(c->kind, c->q, m, scale);
-        gen_base(chance(70) ? c->kind : random_base_kind(), c->y, n, scale);
+        gen_related(c, c->q, m, c->y, n, scale);
     }
     uint64_t w = below(100);
     c->o.window = w < 25 ? -1 : w < 40 ? 0 : w < 55 ? 1 : w < 70 ? 10 :
@@ -535,14 +490,11 @@ static void gen_global(dcase *c)
 
 static void gen_ucr(dcase *c)
 {
-    uint64_t r = below(100);
-    c->kind = r < 15 ? K_NOISE : r < 30 ? K_WALK : r < 42 ? K_PLATEAU : r < 46 ? K_CONST :
-              r < 54 ? K_SPIKES : r < 66 ? K_QUANT : K_CUT;
     double scale = pick_scale();
     size_t m = chance(40) ? (size_t)range(1, 12) : chance(80) ? (size_t)range(13, 48) :
                (size_t)range(49, 128);
     uint64_t L = m;
-    r = below(100);
+    uint64_t r = below(100);
     c->o.length = 0;
     if (r >= 50 && r < 60) c->o.length = m;
     else if (r >= 60) {
@@ -551,11 +503,7 @@ static void gen_ucr(dcase *c)
     }
     uint64_t n = L + (chance(15) ? range(0, 5) : range(0, 1500));
     while ((n - L + 1) * m * L > 1500000 && n > L) n = L + (n - L) / 2;
-    c->o.mode = WM_DTW_UCR;
-    c->m = m;
-    c->n = n;
-    c->q = xmalloc(m * sizeof *c->q);
-    c->y = xmalloc((size_t)n * sizeof *c->y);
+    alloc_signals(c, WM_DTW_UCR, m, n);
     if (c->kind == K_CUT) {
         kind_t b = random_base_kind();
         gen_base(b, c->y, n, scale);
@@ -571,8 +519,7 @@ static void gen_ucr(dcase *c)
         snprintf(c->desc, sizeof c->desc, "series %s, noise %g, %swarped, query * %g + %g",
                  K_NAME[b], sg, warp ? "" : "not ", a, off);
     } else {
-        gen_base(c->kind, c->y, n, scale);
-        gen_base(chance(70) ? c->kind : random_base_kind(), c->q, m, scale);
+        gen_related(c, c->y, n, c->q, m, scale);
     }
     uint64_t w = below(100);
     c->o.window = w < 30 ? -1 : w < 45 ? 0 : w < 60 ? 1 : w < 75 ? (int64_t)(L / 10) :
@@ -585,9 +532,16 @@ static void gen_case(dcase *c)
     memset(c, 0, sizeof *c);
     c->o = wm_dtw_opts_default();
     uint64_t r = below(100);
-    if (r < 60) gen_subsequence(c);
-    else if (r < 80) gen_global(c);
-    else gen_ucr(c);
+    if (r < 60) {
+        c->kind = (kind_t)pick_weighted(SUBSEQUENCE_KINDS, N_OF(SUBSEQUENCE_KINDS));
+        gen_subsequence(c);
+    } else if (r < 80) {
+        c->kind = (kind_t)pick_weighted(GLOBAL_KINDS, N_OF(GLOBAL_KINDS));
+        gen_global(c);
+    } else {
+        c->kind = (kind_t)pick_weighted(UCR_KINDS, N_OF(UCR_KINDS));
+        gen_ucr(c);
+    }
     c->o.cost = chance(50) ? WM_DTW_ABS : WM_DTW_SQUARED;
     c->o.znorm = chance(25);
 }
@@ -727,11 +681,11 @@ static const char *path_problem(char *buf, size_t len, const dcase *c, const wm_
 
 typedef struct {
     uint64_t start, end;
-} span_t;
+} extent_t;
 
 static int cmp_span(const void *pa, const void *pb)
 {
-    const span_t *a = pa, *b = pb;
+    const extent_t *a = pa, *b = pb;
     return a->start < b->start ? -1 : a->start > b->start;
 }
 
@@ -830,7 +784,7 @@ static void check_result(long idx, const dcase *c, const char *cfg, const wm_dtw
     }
     /* independent of the oracle: no overlap, within max_distance, the order */
     if (!problem && rc == WM_OK) {
-        span_t *sp = xmalloc(got->n * sizeof *sp);
+        extent_t *sp = xmalloc(got->n * sizeof *sp);
         for (size_t k = 0; k < got->n && !problem; k++) {
             const wm_dtw_match_t *a = &got->a[k];
             sp[k].start = a->start;
@@ -1185,220 +1139,6 @@ static void oracle_self_check(void)
         doracle_matches_free(&r);
         free_case(&c);
     }
-}
-
-/* ==== 2. the API ============================================================ */
-
-static void api_checks(config *cf)
-{
-    char what[900];
-    wm_context_t *cx = cf->cx;
-    double q[20], y[5000];
-    for (int i = 0; i < 20; i++) q[i] = sin(i * 0.7);
-    for (int j = 0; j < 5000; j++) y[j] = sin(j * 0.05);
-    wm_dtw_opts_t d = wm_dtw_opts_default(), o;
-    wm_dtw_matches_t r;
-#define RC(label, call, want)                                                  \
-    do {                                                                       \
-        memset(&r, 0, sizeof r);                                               \
-        int rc_ = (call);                                                      \
-        snprintf(what, sizeof what, "%s: %s", cf->name, label);                \
-        check_status(what, rc_, want, cx);                                     \
-        if (rc_ == WM_OK) wm_dtw_matches_free(&r);                             \
-    } while (0)
-
-    RC("m = 0", wm_dtw(cx, q, 0, y, 100, &d, &r), WM_PATTERN_EMPTY);
-    RC("m = 0, query NULL", wm_dtw(cx, NULL, 0, y, 100, &d, &r), WM_PATTERN_EMPTY);
-    RC("n = 0", wm_dtw(cx, q, 20, y, 0, &d, &r), WM_INVALID);
-    RC("n = 0, series NULL", wm_dtw(cx, q, 20, NULL, 0, &d, &r), WM_INVALID);
-    RC("NULL context", wm_dtw(NULL, q, 20, y, 100, &d, &r), WM_INVALID);
-    RC("NULL query", wm_dtw(cx, NULL, 20, y, 100, &d, &r), WM_INVALID);
-    RC("NULL series", wm_dtw(cx, q, 20, NULL, 100, &d, &r), WM_INVALID);
-    RC("NULL out", wm_dtw(cx, q, 20, y, 100, &d, NULL), WM_INVALID);
-    for (int mode = 0; mode < 3; mode++) {
-        o = d;
-        o.mode = (wm_dtw_mode_t)mode;
-        /* a bad sample: the message names its index */
-        struct { int in_query; uint64_t at; double v; } bad[] = {
-            { 1, 7, NAN }, { 1, 0, INFINITY }, { 1, 19, -INFINITY },
-            { 0, 1234, NAN }, { 0, 0, -INFINITY }, { 0, 4999, INFINITY }, { 0, 77, -NAN },
-        };
-        for (size_t b = 0; b < N_OF(bad); b++) {
-            double *qq = dup_doubles(q, 20), *yy = dup_doubles(y, 5000);
-            if (bad[b].in_query) qq[bad[b].at] = bad[b].v;
-            else yy[bad[b].at] = bad[b].v;
-            char lab[200];
-            snprintf(lab, sizeof lab, "%s, %g at %s sample %" PRIu64, MODE_NAME[mode], bad[b].v,
-                     bad[b].in_query ? "query" : "series", bad[b].at);
-            RC(lab, wm_dtw(cx, qq, 20, yy, 5000, &o, &r), WM_INVALID);
-            const char *msg = wm_context_errmsg(cx);
-            snprintf(what, sizeof what, "%s: %s: the message names sample %" PRIu64 " (\"%.150s\")",
-                     cf->name, lab, bad[b].at, msg ? msg : "(NULL)");
-            check_true(what, msg && names_number(msg, bad[b].at));
-            free(qq);
-            free(yy);
-        }
-        o.max_distance = NAN;
-        RC("max_distance NaN", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
-        o.max_distance = -1;                     /* valid: nothing within */
-        RC("max_distance -1", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_OK);
-        snprintf(what, sizeof what, "%s: %s, max_distance -1: no match", cf->name,
-                 MODE_NAME[mode]);
-        memset(&r, 0, sizeof r);
-        int rc = wm_dtw(cx, q, 20, y, 100, &o, &r);
-        check_true(what, rc == WM_OK && r.n == 0);
-        if (rc == WM_OK) wm_dtw_matches_free(&r);
-        o.max_distance = INFINITY;
-        o.window = -2;
-        RC(mode == 0 ? "window -2 (subsequence)" : mode == 1 ? "window -2 (global)"
-                                                            : "window -2 (ucr)",
-           wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
-        o.window = INT64_MIN;
-        RC("window INT64_MIN", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
-        o.window = -1;
-        o.cost = (wm_dtw_cost_t)2;
-        RC("cost 2", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
-        o.cost = (wm_dtw_cost_t)-1;
-        RC("cost -1", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
-    }
-    o = d;
-    o.window = 0;
-    RC("window 0 in subsequence mode", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
-    o.window = 5;
-    RC("window 5 in subsequence mode", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
-    o = d;
-    o.mode = (wm_dtw_mode_t)3;
-    RC("mode 3", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
-    o.mode = (wm_dtw_mode_t)-1;
-    RC("mode -1", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
-    o = d;
-    o.mode = WM_DTW_UCR;
-    o.length = 101;
-    RC("ucr, L = 101 > n = 100", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
-    o.length = 100;
-    RC("ucr, L = n = 100", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_OK);
-    o.length = 0;
-    RC("ucr, L = 0 -> m = 20 > n = 19", wm_dtw(cx, q, 20, y, 19, &o, &r), WM_INVALID);
-    RC("ucr, L = 0 -> m = 20 = n", wm_dtw(cx, q, 20, y, 20, &o, &r), WM_OK);
-    o = d;
-    o.mode = WM_DTW_GLOBAL;
-    o.window = 0;
-    RC("global, window 0, m != n", wm_dtw(cx, q, 20, y, 50, &o, &r), WM_OK);
-    {
-        size_t big = (size_t)WM_DTW_MAX_QUERY + 1;
-        double *zq = xcalloc(big, sizeof *zq);
-        RC("m = WM_DTW_MAX_QUERY + 1", wm_dtw(cx, zq, big, y, 5000, &d, &r), WM_PATTERN_TOO_LONG);
-        free(zq);
-    }
-    /* opts NULL: WM_INVALID ("NULL arguments") or the defaults */
-    {
-        memset(&r, 0, sizeof r);
-        int rc = wm_dtw(cx, q, 20, y, 300, NULL, &r);
-        wm_dtw_matches_t want;
-        doracle_dtw(q, 20, y, 300, &d, &want);
-        int ok = rc == WM_INVALID ||
-                 (rc == WM_OK && r.n == want.n && r.n == 1 && r.a[0].start == want.a[0].start &&
-                  r.a[0].end == want.a[0].end && same_bits(r.a[0].distance, want.a[0].distance));
-        snprintf(what, sizeof what, "%s: opts NULL: WM_INVALID or the defaults (got %d)", cf->name,
-                 rc);
-        check_true(what, ok);
-        static int said;
-        if (!said++)
-            printf("api: opts NULL gives %s\n", rc == WM_INVALID ? "WM_INVALID" :
-                   rc == WM_OK ? "the defaults" : wm_strerror(rc));
-        if (rc == WM_OK) wm_dtw_matches_free(&r);
-        doracle_matches_free(&want);
-    }
-    /* free */
-    wm_dtw_matches_free(NULL);
-    memset(&r, 0, sizeof r);
-    wm_dtw_matches_free(&r);
-    {
-        o = d;
-        o.top = 3;
-        o.path = 1;
-        memset(&r, 0, sizeof r);
-        int rc = wm_dtw(cx, q, 20, y, 5000, &o, &r);
-        if (rc == WM_OK) wm_dtw_matches_free(&r);
-        snprintf(what, sizeof what, "%s: wm_dtw_matches_free zeroes the result", cf->name);
-        check_true(what, rc == WM_OK && r.a == NULL && r.n == 0);
-    }
-
-    /* wm_dtw_many */
-    {
-        const double *qs[4];
-        size_t lens[4] = { 20, 7, 13, 3 };
-        double *qb[4];
-        for (int k = 0; k < 4; k++) {
-            qb[k] = dup_doubles(q, 20);
-            qs[k] = qb[k];
-        }
-        wm_dtw_matches_t out[4];
-        memset(out, 0, sizeof out);
-        snprintf(what, sizeof what, "%s: wm_dtw_many with 0 queries", cf->name);
-        check_status(what, wm_dtw_many(cx, NULL, NULL, 0, y, 100, &d, out), WM_OK, cx);
-        snprintf(what, sizeof what, "%s: wm_dtw_many, NULL queries", cf->name);
-        check_status(what, wm_dtw_many(cx, NULL, lens, 4, y, 100, &d, out), WM_INVALID, cx);
-        snprintf(what, sizeof what, "%s: wm_dtw_many, NULL lens", cf->name);
-        check_status(what, wm_dtw_many(cx, qs, NULL, 4, y, 100, &d, out), WM_INVALID, cx);
-        snprintf(what, sizeof what, "%s: wm_dtw_many, NULL out", cf->name);
-        check_status(what, wm_dtw_many(cx, qs, lens, 4, y, 100, &d, NULL), WM_INVALID, cx);
-        snprintf(what, sizeof what, "%s: wm_dtw_many, NULL series", cf->name);
-        check_status(what, wm_dtw_many(cx, qs, lens, 4, NULL, 100, &d, out), WM_INVALID, cx);
-        snprintf(what, sizeof what, "%s: wm_dtw_many, n = 0", cf->name);
-        check_status(what, wm_dtw_many(cx, qs, lens, 4, y, 0, &d, out), WM_INVALID, cx);
-        snprintf(what, sizeof what, "%s: wm_dtw_many, NULL context", cf->name);
-        check_status(what, wm_dtw_many(NULL, qs, lens, 4, y, 100, &d, out), WM_INVALID, NULL);
-        /* a bad query in the middle */
-        struct { int which; const char *how; int want; } bad[] = {
-            { 2, "NaN at sample 5 of query 2", WM_INVALID },
-            { 1, "query 1 empty", WM_PATTERN_EMPTY },
-            { 3, "query 3 NULL", WM_INVALID },
-            { 2, "+Inf at sample 0 of query 2", WM_INVALID },
-        };
-        for (size_t b = 0; b < N_OF(bad); b++) {
-            size_t l2[4];
-            const double *q2[4];
-            memcpy(l2, lens, sizeof l2);
-            memcpy(q2, qs, sizeof q2);
-            double *tmp = dup_doubles(q, 20);
-            if (b == 0) { tmp[5] = NAN; q2[2] = tmp; }
-            if (b == 1) l2[1] = 0;
-            if (b == 2) q2[3] = NULL;
-            if (b == 3) { tmp[0] = INFINITY; q2[2] = tmp; }
-            wm_dtw_opts_t ob = d;
-            ob.path = 1;
-            ob.top = 2;
-            memset(out, 0, sizeof out);
-            int rc = wm_dtw_many(cx, q2, l2, 4, y, 1000, &ob, out);
-            const char *msg = wm_context_errmsg(cx);
-            int none = 1;
-            for (int k = 0; k < 4; k++) none = none && out[k].a == NULL && out[k].n == 0;
-            snprintf(what, sizeof what, "%s: wm_dtw_many, %s: %s (got %d), nothing left in out "
-                     "(%d), the message names query %d (\"%.150s\")", cf->name, bad[b].how,
-                     wm_strerror(bad[b].want), rc, none, bad[b].which, msg ? msg : "(NULL)");
-            check_true(what, rc == bad[b].want && none && msg &&
-                             names_number(msg, (uint64_t)bad[b].which));
-            if (rc == WM_OK)
-                for (int k = 0; k < 4; k++) wm_dtw_matches_free(&out[k]);
-            free(tmp);
-        }
-        for (int k = 0; k < 4; k++) free(qb[k]);
-    }
-#undef RC
-}
-
-static void api_defaults(void)
-{
-    wm_dtw_opts_t d = wm_dtw_opts_default();
-    char what[300];
-    snprintf(what, sizeof what, "wm_dtw_opts_default: subsequence, abs, window -1, znorm 0, top 1,"
-             " max_distance +inf, length 0, path 0 (got mode %d cost %d window %" PRId64 " znorm %d"
-             " top %" PRIu64 " max_distance %g length %" PRIu64 " path %d)", (int)d.mode,
-             (int)d.cost, d.window, d.znorm, d.top, d.max_distance, d.length, d.path);
-    check_true(what, d.mode == WM_DTW_SUBSEQUENCE && d.cost == WM_DTW_ABS && d.window == -1 &&
-                         d.znorm == 0 && d.top == 1 && d.max_distance == INFINITY &&
-                         d.length == 0 && d.path == 0);
 }
 
 /* ==== 3. the paper's example on the library ================================= */
@@ -1907,29 +1647,34 @@ static void global_long(long i, size_t m, uint64_t n, int64_t window)
 
 /* ==== main ================================================================== */
 
+/* WM_CASE named one case: print it before running it. */
+static int g_one;
+
+static void one_case(long idx)
+{
+    dcase c;
+    gen_case(&c);
+    if (g_one) {
+        char os[300];
+        opts_str(os, sizeof os, &c.o);
+        printf("case %ld: %s\n", idx, os);
+        describe_case(&c);
+    }
+    run_case(idx, &c);
+    free_case(&c);
+}
+
 int main(int argc, char **argv)
 {
-    double scale;
     long only = -2;
-    g_describe = describe_any;
-    test_settings(argc, argv, 20240720ull, &g_seed, &scale, &only, &g_verbose);
-    long n_cases = (long)(2000 * scale + 0.5);
-    if (n_cases < 1) n_cases = 1;
-    printf("test_dtw_diff: seed %" PRIu64 ", %ld cases (WM_TEST_SCALE %g), warpmatch %s\n", g_seed,
-           n_cases, scale, wm_version());
-    fflush(stdout);
-    double t_start = now_s();
-    clock_t c0 = clock();
+    long n_cases = test_begin("test_dtw_diff", argc, argv, 20240720ull, 2000, describe_case,
+                              &only);
+    double scale = g_scale;
 
     /* 1. the oracle */
     oracle_self_check();
-    if (self_fail) {
-        printf("oracle self-check: %d FAILED; library not tested\n", self_fail);
-        printf("0 passed, %d failed\n", self_fail);
+    if (oracle_verdict())
         return 1;
-    }
-    printf("oracle self-check: ok (%.1f s)\n", now_s() - t_start);
-    fflush(stdout);
 
     /* contexts: cpu 1 thread; cpu 3 threads with default and tiny pieces;
     ** cuda when a GPU is found */
@@ -1943,67 +1688,31 @@ int main(int argc, char **argv)
         { 3, r1, UINT64_MAX }, { 2, r2, UINT64_MAX },
     };
     for (size_t i = 0; i < N_OF(cpu); i++)
-        if (make_context(&g_cfg[g_n_cfg], WM_BACKEND_CPU, cpu[i].threads, cpu[i].chunk,
+        if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CPU, cpu[i].threads, cpu[i].chunk,
                          cpu[i].max_cells))
             g_n_cfg++;
     g_n_cpu = g_n_cfg;
-    if (g_n_cfg < 2) {
-        printf("%ld passed, %ld failed\n", g_passed, g_failed);
-        return 1;
-    }
-    int gpu = wm_cuda_device_count() > 0;
-    if (gpu) {
-        if (make_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 0, UINT64_MAX)) g_n_cfg++;
-        if (make_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8 * 33, UINT64_MAX)) g_n_cfg++;
-        if (make_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8, 40000)) g_n_cfg++;
-        printf("cuda: %d device(s), testing the CUDA backend\n", wm_cuda_device_count());
-    } else {
-        printf("cuda: skipped (no GPU%s)\n", wm_cuda_built() ? "" : "; CUDA not built");
+    if (g_n_cfg < 2)
+        return test_finish();
+    if (cuda_present(NULL)) {
+        if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 0, UINT64_MAX)) g_n_cfg++;
+        if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8 * 33, UINT64_MAX)) g_n_cfg++;
+        if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8, 40000)) g_n_cfg++;
     }
     printf("contexts:");
     for (size_t i = 0; i < g_n_cfg; i++) printf("%s %s", i ? ";" : "", g_cfg[i].name);
     printf("\n");
     fflush(stdout);
 
-    /* 2. the API, 3. the paper's example */
+    /* 3. the paper's example (2, the arguments: tests/unit/test_api_dtw.c) */
     if (only < 0) {
-        double t0 = now_s();
-        api_defaults();
-        for (size_t i = 0; i < g_n_cfg; i++)
-            if (i == 0 || i == 2 || i >= g_n_cpu) api_checks(&g_cfg[i]);
         figure4_library();
-        printf("api checks and Figure 4: %ld passed, %ld failed (%.1f s)\n", g_passed, g_failed,
-               now_s() - t0);
-        fflush(stdout);
+        part_done("Figure 4");
     }
 
     /* 4. random cases */
-    double t4 = now_s();
-    for (long i = 0; i < n_cases; i++) {
-        if (only >= -1 && i != only) continue;
-        g_rng = g_seed * 0x9E3779B97F4A7C15ull + (uint64_t)i * 0xD1B54A32D192ED03ull + 11;
-        dcase c;
-        gen_case(&c);
-        if (only == i) {
-            char os[300];
-            opts_str(os, sizeof os, &c.o);
-            printf("case %ld: %s\n", i, os);
-            describe_case(&c);
-        }
-        run_case(i, &c);
-        free_case(&c);
-        if (self_fail) {
-            printf("oracle self-check FAILED on a random case; stopping\n");
-            break;
-        }
-        if (only < -1 && (i + 1) % 500 == 0) {
-            printf("  %ld/%ld cases, %ld passed, %ld failed, %.1f s\n", i + 1, n_cases, g_passed,
-                   g_failed, now_s() - t_start);
-            fflush(stdout);
-        }
-    }
-    if (only < -1 || only >= 0)
-        printf("random cases: %.1f s\n", now_s() - t4);
+    g_one = only >= 0;
+    run_cases(n_cases, only, 11, 500, one_case);
 
     if (only < 0 && !self_fail) {
         double t0 = now_s();
@@ -2030,7 +1739,7 @@ int main(int argc, char **argv)
         printf("long cases: %.1f s\n", now_s() - t0);
     }
 
-    for (size_t i = 0; i < g_n_cfg; i++) wm_context_free(g_cfg[i].cx);
+    close_configs(g_cfg, g_n_cfg);
     printf("library wall time by context:");
     for (size_t i = 0; i < g_n_cfg; i++) printf("%s %s %.1f s", i ? ";" : "", g_cfg[i].name, g_t_cfg[i]);
     printf("\n");
@@ -2043,13 +1752,8 @@ int main(int argc, char **argv)
            "longest %" PRIu64 "\n", g_cov.long_span, g_cov.many_pieces, g_cov.longest_span);
     printf("ucr: %ld distances compared, %ld not bit-identical to the oracle (largest relative "
            "difference %.3g)\n", g_ucr_results, g_ucr_inexact, g_ucr_worst);
-    printf("seed %" PRIu64 ": %.1f s wall, %.1f s cpu; wall %.1f s in the oracle, %.1f s in the "
-           "library\n", g_seed, now_s() - t_start, (double)(clock() - c0) / CLOCKS_PER_SEC,
-           g_t_oracle, g_t_lib);
-    if (g_failed)
-        printf("reproduce one case: WM_SEED=%" PRIu64 " WM_TEST_SCALE=%g WM_CASE=<case> "
-               "WM_VERBOSE=1 %s (WM_CASE=-1: every part but the random cases)\n", g_seed, scale,
-               argv[0]);
-    printf("%ld passed, %ld failed\n", g_passed, g_failed + self_fail);
-    return (g_failed || self_fail) ? 1 : 0;
+    print_time_split();
+    printf("\n");
+    print_repro(argv[0], "every part but the random cases");
+    return test_finish();
 }

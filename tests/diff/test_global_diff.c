@@ -16,19 +16,14 @@
 **    with the full matrix, the band and the two-row distance, and random
 **    medium cases where the band (at d, above d, below d) must agree with the
 **    full matrix. Every random case of part 3 repeats the band check.
-** 2. The API: WM_INVALID for four-russians in infix mode (wm_align and
-**    wm_align_pairs), fr_t 5 and -1 (for every algorithm: a bad field is a bad
-**    field), max_distance -2, NULL query / target / out with lengths;
-**    WM_PATTERN_TOO_LONG for a query of WM_MAX_QUERY + 1; wm_align_fr_info
-**    (t, key kind, entries, bytes for t = 0..3, DNA and bytes);
-**    wm_align_pairs with 0 pairs, NULL arguments, and a bad pair in the middle
-**    (WM_INVALID, nothing left allocated, the message names the pair);
-**    wm_alignment_clear. On every context (CUDA included): empty sequences
-**    (NULL with length 0 too) on every algorithm, CIGARs "", "3D", "3I";
-**    WM_UNSUPPORTED, at once and with a message, for dp and four-russians
-**    (t = 0, 1, 3) on 400,000 x 400,000 (over WM_ALIGN_MAX_CELLS), by
-**    wm_align and wm_align_pairs, while bitvector and auto align the same
-**    (near-identical) pair, checked against the banded oracle.
+** 2. On every context (CUDA included): empty sequences (NULL with length 0
+**    too) on every algorithm, CIGARs "", "3D", "3I"; WM_UNSUPPORTED, at
+**    once and with a message, for dp and four-russians (t = 0, 1, 3) on
+**    400,000 x 400,000 (over WM_ALIGN_MAX_CELLS), by wm_align and
+**    wm_align_pairs, while bitvector and auto align the same (near-identical)
+**    pair, checked against the banded oracle. The arguments of wm_align,
+**    wm_align_pairs and wm_align_fr_info in global mode are
+**    tests/unit/test_api_align.c's.
 ** 3. Seeded random pairs (2,000 at WM_TEST_SCALE=1). Alphabets: 2 symbols
 **    (sometimes bytes 0/1), ACGT bytes, 20 amino acids, all 256 bytes (NUL
 **    included), letters of both cases with case_insensitive, one symbol with
@@ -100,18 +95,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "goracle.h"
 #include "warpmatch.h"
 
+#include "alphabet.h"
+#include "contexts.h"
+#include "harness.h"
 #include "rng.h"
-
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
-/* ==== counters, time, printing ============================================== */
-
-#include "tally.h"
 
 /* ==== algorithms and configurations ========================================= */
 
@@ -134,55 +125,17 @@ static const algo_spec ALGOS[] = {
 static size_t g_n_algos = 6;              /* 7 (t = 4 too) at WM_TEST_SCALE >= 3 */
 static double g_t_algo[N_OF(ALGOS)];      /* library wall time by algorithm */
 
-typedef struct {
-    wm_context_t *cx;
-    wm_backend_t backend;
-    int threads;
-    uint64_t chunk;
-    int short_only;          /* only cases with m + n <= SHORT_SUM */
-    int t4;                  /* may run four-russians t = 4 */
-    char name[64];
-} config;
+/* The marks of config.flags: which cases a context takes. */
+#define CF_SHORT_ONLY 1u         /* only cases with m + n <= SHORT_SUM */
+#define CF_T4 2u                 /* four-russians t = 4 too */
 #define SHORT_SUM 600
-
-static int make_context(config *cf, wm_backend_t be, int threads, uint64_t chunk)
-{
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = be;
-    co.threads = threads;
-    co.chunk_bytes = chunk;
-    memset(cf, 0, sizeof *cf);
-    cf->backend = be;
-    cf->threads = threads;
-    cf->chunk = chunk;
-    snprintf(cf->name, sizeof cf->name, "%s %d thread%s%s", be == WM_BACKEND_CUDA ? "cuda" : "cpu",
-             threads, threads == 1 ? "" : "s", chunk ? ", small chunk" : "");
-    int rc = wm_context_new(&co, &cf->cx);
-    if (rc != WM_OK) {
-        printf("FAIL seed %" PRIu64 ": wm_context_new(%s) returned %d (%s): %s\n", g_seed,
-               cf->name, rc, wm_strerror(rc), cf->cx ? wm_context_errmsg(cf->cx) : "");
-        g_failed++;
-        wm_context_free(cf->cx);
-        cf->cx = NULL;
-        return 0;
-    }
-    return 1;
-}
 
 static int algo_allowed(const config *cf, size_t a)
 {
-    return a != ALGO_T4 || cf->t4;
+    return a != ALGO_T4 || (cf->flags & CF_T4);
 }
 
 /* ==== a case ================================================================ */
-
-typedef enum {
-    AK_BIN, AK_ACGT, AK_PROT20, AK_BYTE256, AK_CI, AK_ONE, AK_DNA, AK_COUNT
-} alpha_kind;
-
-static const char *const AK_NAME[AK_COUNT] = {
-    "bytes/2", "bytes/acgt", "bytes/20", "bytes/256", "bytes/letters -i", "bytes/1", "dna"
-};
 
 typedef enum {
     F_RANDOM, F_EDITED, F_IDENTICAL, F_REVERSE, F_ONE_EMPTY, F_BOTH_EMPTY, F_LOPSIDED,
@@ -195,11 +148,9 @@ static const char *const F_NAME[F_COUNT] = {
 };
 
 typedef struct {
-    alpha_kind ak;
+    alphabet_t a;
     family fam;
-    uint8_t sym[256];
-    size_t n_sym;
-    wm_align_opts_t o;           /* alphabet and case_insensitive */
+    wm_align_opts_t o;           /* alphabet and case_insensitive, from a */
     uint8_t *q, *t;
     size_t m, n;
     size_t n_edits;
@@ -213,9 +164,10 @@ static void free_case(gcase *c)
     c->q = c->t = NULL;
 }
 
-static void describe_case(const gcase *c)
+static void describe_case(const void *p)
 {
-    printf("    alphabet %s%s, %s%s%s, m %zu, n %zu\n", AK_NAME[c->ak],
+    const gcase *c = p;
+    printf("    alphabet %s%s, %s%s%s, m %zu, n %zu\n", AK_NAME[c->a.kind],
            c->o.case_insensitive ? " case_insensitive" : "", F_NAME[c->fam],
            c->desc[0] ? ": " : "", c->desc, c->m, c->n);
     printf("    query  ");
@@ -225,59 +177,7 @@ static void describe_case(const gcase *c)
     printf("\n");
 }
 
-static void describe_any(const void *c) { describe_case((const gcase *)c); }
-
 /* ==== symbols and edits ===================================================== */
-
-static uint8_t rand_byte(const gcase *c)
-{
-    if (c->ak == AK_DNA)
-        return rand_dna_byte();
-    if (c->ak == AK_ONE)
-        return chance(98) ? c->sym[0] : (uint8_t)below(256);
-    return c->sym[below(c->n_sym)];
-}
-
-/* A byte the oracle sees as equal to x (case flips where they fold, T/U in
-** DNA): identical copies still compare equal. */
-static uint8_t disguise(const gcase *c, uint8_t x)
-{
-    if (c->ak == AK_DNA) {
-        if (chance(20)) x = flip_case(x);
-        uint8_t u = (uint8_t)(x | 0x20);
-        if (u == 't' && chance(15)) x = (x == 't') ? 'u' : 'U';
-        else if (u == 'u' && chance(50)) x = (x == 'u') ? 't' : 'T';
-        return x;
-    }
-    if (c->o.case_insensitive && chance(30))
-        return flip_case(x);
-    return x;
-}
-
-/* src[0, len) with n_edits random substitutions, insertions and deletions
-** into out (room for len + n_edits), disguised. Returns the new length. */
-static size_t mutate(const gcase *c, const uint8_t *src, size_t len, size_t n_edits, uint8_t *out)
-{
-    memcpy(out, src, len);
-    for (size_t k = 0; k < n_edits; k++) {
-        uint64_t w = below(3);
-        if (w == 0 && len > 0) {
-            out[below(len)] = rand_byte(c);
-        } else if (w == 1 || len == 0) {
-            size_t at = (size_t)below(len + 1);
-            memmove(out + at + 1, out + at, len - at);
-            out[at] = rand_byte(c);
-            len++;
-        } else {
-            size_t at = (size_t)below(len);
-            memmove(out + at, out + at + 1, len - at - 1);
-            len--;
-        }
-    }
-    for (size_t k = 0; k < len; k++)
-        out[k] = disguise(c, out[k]);
-    return len;
-}
 
 static size_t pick_edits(size_t m)
 {
@@ -302,58 +202,22 @@ static size_t pick_len(void)
 
 static void pick_alphabet(gcase *c)
 {
-    memset(&c->o, 0, sizeof c->o);
+    static const weighted_t KINDS[] = {
+        { AK_BIN, 10 }, { AK_ACGT, 30 }, { AK_PROT20, 40 }, { AK_BYTE256, 50 }, { AK_CI, 58 },
+        { AK_ONE, 62 }, { AK_DNA, 100 },
+    };
+    static const alphabet_style_t STYLE = { 98, 0, 4 };
+    alphabet_pick(&c->a, KINDS, N_OF(KINDS), &STYLE);
     c->o = wm_align_opts_default();
     c->o.mode = WM_ALIGN_GLOBAL;
-    uint64_t r = below(100);
-    if (r < 10) c->ak = AK_BIN;
-    else if (r < 30) c->ak = AK_ACGT;
-    else if (r < 40) c->ak = AK_PROT20;
-    else if (r < 50) c->ak = AK_BYTE256;
-    else if (r < 58) c->ak = AK_CI;
-    else if (r < 62) c->ak = AK_ONE;
-    else c->ak = AK_DNA;
-    c->n_sym = 0;
-    switch (c->ak) {
-    case AK_BIN:
-        c->sym[0] = chance(50) ? '0' : 0;
-        c->sym[1] = (uint8_t)(c->sym[0] + 1);
-        c->n_sym = 2;
-        break;
-    case AK_ACGT: memcpy(c->sym, "ACGT", 4); c->n_sym = 4; break;
-    case AK_PROT20: memcpy(c->sym, "ACDEFGHIKLMNPQRSTVWY", 20); c->n_sym = 20; break;
-    case AK_BYTE256:
-        for (int i = 0; i < 256; i++) c->sym[i] = (uint8_t)i;
-        c->n_sym = 256;
-        c->o.case_insensitive = chance(25);
-        break;
-    case AK_CI: {
-        size_t nl = (size_t)range(1, 4);
-        for (size_t i = 0; i < nl; i++) {
-            uint8_t l = (uint8_t)('a' + below(26));
-            c->sym[c->n_sym++] = l;
-            c->sym[c->n_sym++] = flip_case(l);
-        }
-        if (chance(50)) {                      /* differ by 0x20 but do not fold */
-            c->sym[c->n_sym++] = chance(50) ? '@' : '[';
-            c->sym[c->n_sym++] = chance(50) ? '`' : '{';
-        }
-        c->o.case_insensitive = 1;
-        break;
-    }
-    case AK_ONE: c->sym[0] = (uint8_t)below(256); c->n_sym = 1; break;
-    case AK_DNA:
-        c->o.alphabet = WM_ALPHABET_DNA;
-        c->o.case_insensitive = chance(30);    /* must change nothing */
-        break;
-    default: break;
-    }
+    c->o.alphabet = c->a.kind == AK_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
+    c->o.case_insensitive = c->a.fold;
 }
 
 static uint8_t *rand_seq(const gcase *c, size_t len)
 {
     uint8_t *s = xmalloc(len);
-    for (size_t i = 0; i < len; i++) s[i] = rand_byte(c);
+    for (size_t i = 0; i < len; i++) s[i] = alphabet_byte(&c->a);
     return s;
 }
 
@@ -375,14 +239,14 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         c->q = rand_seq(c, c->m);
         c->n_edits = c->fam == F_IDENTICAL ? 0 : pick_edits(c->m);
         c->t = xmalloc(c->m + c->n_edits + 1);
-        c->n = mutate(c, c->q, c->m, c->n_edits, c->t);
+        c->n = alphabet_mutate(&c->a, c->q, c->m, c->n_edits, c->t);
         snprintf(c->desc, sizeof c->desc, "%zu edits", c->n_edits);
         break;
     case F_REVERSE:
         c->m = m0; c->n = m0;
         c->q = rand_seq(c, c->m);
         c->t = xmalloc(c->n);
-        for (size_t i = 0; i < c->n; i++) c->t[i] = disguise(c, c->q[c->m - 1 - i]);
+        for (size_t i = 0; i < c->n; i++) c->t[i] = alphabet_disguise(&c->a, c->q[c->m - 1 - i]);
         break;
     case F_ONE_EMPTY:
         if (chance(50)) { c->m = 0; c->n = n0 ? n0 : 1; }
@@ -400,7 +264,7 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         uint8_t *s_short = rand_seq(c, a), *s_long = rand_seq(c, b);
         if (a > 0 && chance(50)) {               /* the short one inside the long one */
             size_t at = (size_t)below(b - a + 1);
-            for (size_t i = 0; i < a; i++) s_long[at + i] = disguise(c, s_short[i]);
+            for (size_t i = 0; i < a; i++) s_long[at + i] = alphabet_disguise(&c->a, s_short[i]);
             snprintf(c->desc, sizeof c->desc, "the short one at %zu of the long one", at);
         }
         if (chance(50)) { c->q = s_short; c->m = a; c->t = s_long; c->n = b; }
@@ -410,7 +274,7 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
     case F_PERIODIC: {
         size_t p = (size_t)range(1, 4);
         uint8_t unit[4];
-        for (size_t i = 0; i < p; i++) unit[i] = rand_byte(c);
+        for (size_t i = 0; i < p; i++) unit[i] = alphabet_byte(&c->a);
         size_t ph_q = (size_t)below(p), ph_t = (size_t)below(p);
         c->m = m0;
         c->n = chance(50) ? m0 + (size_t)below(7) : n0;
@@ -418,9 +282,9 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         c->q = xmalloc(c->m);
         c->t = xmalloc(c->n);
         for (size_t i = 0; i < c->m; i++) c->q[i] = unit[(ph_q + i) % p];
-        for (size_t i = 0; i < c->n; i++) c->t[i] = disguise(c, unit[(ph_t + i) % p]);
-        for (size_t i = 0; i < c->m; i++) if (chance(1)) c->q[i] = rand_byte(c);
-        for (size_t i = 0; i < c->n; i++) if (chance(1)) c->t[i] = rand_byte(c);
+        for (size_t i = 0; i < c->n; i++) c->t[i] = alphabet_disguise(&c->a, unit[(ph_t + i) % p]);
+        for (size_t i = 0; i < c->m; i++) if (chance(1)) c->q[i] = alphabet_byte(&c->a);
+        for (size_t i = 0; i < c->n; i++) if (chance(1)) c->t[i] = alphabet_byte(&c->a);
         snprintf(c->desc, sizeof c->desc, "period %zu, phases %zu / %zu", p, ph_q, ph_t);
         break;
     }
@@ -430,7 +294,7 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         uint64_t w = below(3);
         size_t off = w == 0 ? 0 : w == 1 ? extra : (size_t)below(extra + 1);
         uint8_t *piece = xmalloc(base);
-        for (size_t i = 0; i < base; i++) piece[i] = disguise(c, s[off + i]);
+        for (size_t i = 0; i < base; i++) piece[i] = alphabet_disguise(&c->a, s[off + i]);
         if (chance(50)) { c->q = s; c->m = base + extra; c->t = piece; c->n = base; }
         else { c->q = piece; c->m = base; c->t = s; c->n = base + extra; }
         snprintf(c->desc, sizeof c->desc, "%s of %zu extra symbols",
@@ -447,7 +311,7 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         if (chance(50) || c->m <= blk) {         /* insert a block into the target */
             size_t at = (size_t)below(c->m + 1);
             memcpy(tmp, c->q, at);
-            for (size_t i = 0; i < blk; i++) tmp[at + i] = rand_byte(c);
+            for (size_t i = 0; i < blk; i++) tmp[at + i] = alphabet_byte(&c->a);
             memcpy(tmp + at + blk, c->q + at, c->m - at);
             c->n = c->m + blk;
             snprintf(c->desc, sizeof c->desc, "%zu symbols inserted at %zu", blk, at);
@@ -458,9 +322,10 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
             c->n = c->m - blk;
             snprintf(c->desc, sizeof c->desc, "%zu symbols deleted at %zu", blk, at);
         }
-        for (size_t i = 0; i < c->n; i++) tmp[i] = disguise(c, tmp[i]);
+        for (size_t i = 0; i < c->n; i++) tmp[i] = alphabet_disguise(&c->a, tmp[i]);
         c->t = tmp;
-        if (chance(30) && c->n > 0) c->t[below(c->n)] = rand_byte(c);   /* and a point edit */
+        if (chance(30) && c->n > 0)                  /* and a point edit */
+            c->t[below(c->n)] = alphabet_byte(&c->a);
         break;
     }
     default:
@@ -742,10 +607,9 @@ static void oracle_random_self_check(void)
         memset(&c, 0, sizeof c);
         pick_alphabet(&c);
         if (chance(40)) {                       /* tiny alphabets make ties */
-            c.ak = AK_BIN;
+            alphabet_of(&c.a, AK_BIN, "ab");
             c.o.alphabet = WM_ALPHABET_BYTES;
             c.o.case_insensitive = 0;
-            c.sym[0] = 'a'; c.sym[1] = 'b'; c.n_sym = 2;
         }
         c.fam = (family)below(F_COUNT);
         gen_family(&c, (size_t)below(9), (size_t)below(9));
@@ -819,7 +683,7 @@ static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int l
     o.mode = WM_ALIGN_GLOBAL;
     o.cigar = 1;
     for (size_t ci = 0; ci < n_cfg; ci++) {
-        if (cfgs[ci].short_only && !is_short(c)) continue;
+        if ((cfgs[ci].flags & CF_SHORT_ONLY) && !is_short(c)) continue;
         for (size_t a = 0; a < g_n_algos; a++) {
             if (!algo_allowed(&cfgs[ci], a)) continue;
             o.max_distance = pick_k(d, c->m, c->n);
@@ -834,7 +698,7 @@ static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int l
     size_t pick = (size_t)below(n_cfg);
     for (size_t ci = 0; ci < n_cfg; ci++) {
         if (!every && ci != pick) continue;
-        if (cfgs[ci].short_only && !is_short(c)) continue;
+        if ((cfgs[ci].flags & CF_SHORT_ONLY) && !is_short(c)) continue;
         for (size_t a = 0; a < g_n_algos; a++) {
             if (!algo_allowed(&cfgs[ci], a)) continue;
             for (int step = 0; step < (light ? 2 : 4); step++) {
@@ -880,10 +744,10 @@ static void long_cases(config *cfgs, size_t n_cfg, double scale)
             c.q = rand_seq(&c, c.m);
             c.n_edits = (size_t)range(1, 60);
             c.t = xmalloc(c.m + c.n_edits);
-            c.n = mutate(&c, c.q, c.m, c.n_edits, c.t);
+            c.n = alphabet_mutate(&c.a, c.q, c.m, c.n_edits, c.t);
             snprintf(c.desc, sizeof c.desc, "%zu edits", c.n_edits);
         }
-        printf("long case %ld: %s, %s, m %zu, n %zu\n", i, AK_NAME[c.ak], F_NAME[c.fam], c.m,
+        printf("long case %ld: %s, %s, m %zu, n %zu\n", i, AK_NAME[c.a.kind], F_NAME[c.fam], c.m,
                c.n);
         fflush(stdout);
         run_case(-1000 - i, &c, cfgs, n_cfg, 1);
@@ -952,10 +816,10 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg)
     char buf[1200], what[200];
     for (size_t ci = 0; ci < n_cfg; ci++) {
         config *cf = &cfgs[ci];
-        if (cf->short_only) continue;
+        if ((cf->flags & CF_SHORT_ONLY)) continue;
         wm_alignment_t *out = xcalloc(n_pairs, sizeof *out);
         snprintf(what, sizeof what, "wm_align_pairs batch %ld (%zu pairs, %s), %s, algo %s, "
-                 "max_distance %" PRId64 ", cigar %d", b, n_pairs, AK_NAME[proto.ak], cf->name,
+                 "max_distance %" PRId64 ", cigar %d", b, n_pairs, AK_NAME[proto.a.kind], cf->name,
                  ALGOS[ai].name, o.max_distance, o.cigar);
         t0 = now_s();
         int rc = wm_align_pairs(cf->cx, pairs, n_pairs, &o, out);
@@ -1052,7 +916,7 @@ static void pairs_part(config *cfgs, size_t n_cfg, double scale)
     fflush(stdout);
 }
 
-/* ==== 2. the API ============================================================ */
+/* ==== 2. every context ======================================================= */
 
 /* The checks every context must pass (CUDA included): empty sequences on
 ** every algorithm, and the cell limit of dp and four-russians. */
@@ -1148,7 +1012,7 @@ static void api_per_context(config *cf)
         memset(&pc, 0, sizeof pc);
         pc.o = g;
         pc.q = a; pc.m = L; pc.t = bb; pc.n = L;
-        pc.ak = AK_ACGT;
+        pc.a.kind = AK_ACGT;
         pc.fam = F_EDITED;
         snprintf(pc.desc, sizeof pc.desc, "3 substitutions");
         double t0 = now_s();
@@ -1167,166 +1031,6 @@ static void api_per_context(config *cf)
     }
 }
 
-static void api_checks(config *cf, config *cf3)
-{
-    char what[300];
-    wm_alignments_t out;
-    wm_align_opts_t g = wm_align_opts_default();
-    g.mode = WM_ALIGN_GLOBAL;
-    const uint8_t *q = (const uint8_t *)"ACGT", *t = (const uint8_t *)"ACT";
-
-#define API_RC(ctx, call, want)                                                 \
-    do {                                                                        \
-        memset(&out, 0, sizeof out);                                            \
-        int rc_ = (call);                                                       \
-        snprintf(what, sizeof what, "line %d: %s", __LINE__, #call);            \
-        check_status(what, rc_, (want), (ctx)->cx);                             \
-        if (rc_ == WM_OK) wm_alignments_free(&out);                             \
-    } while (0)
-
-    {
-        const char *fr = wm_align_algo_name(WM_ALIGN_ALGO_FOUR_RUSSIANS);
-        check_true("wm_align_algo_name(WM_ALIGN_ALGO_FOUR_RUSSIANS) is \"four-russians\"",
-                   fr != NULL && strcmp(fr, "four-russians") == 0);
-        check_true("wm_align_opts_default: fr_t 0", wm_align_opts_default().fr_t == 0);
-    }
-
-    /* four-russians is global only */
-    {
-        wm_align_opts_t b = wm_align_opts_default();   /* infix */
-        b.algo = WM_ALIGN_ALGO_FOUR_RUSSIANS;
-        API_RC(cf, wm_align(cf->cx, q, 4, t, 3, &b, &out), WM_INVALID);
-        b.fr_t = 2;
-        API_RC(cf, wm_align(cf->cx, q, 4, t, 3, &b, &out), WM_INVALID);
-        wm_pair_t p = { q, 4, t, 3 };
-        wm_alignment_t a1;
-        memset(&a1, 0, sizeof a1);
-        int rc = wm_align_pairs(cf->cx, &p, 1, &b, &a1);
-        check_status("wm_align_pairs: four-russians in infix mode", rc, WM_INVALID, cf->cx);
-        check_true("wm_align_pairs: four-russians in infix mode leaves no CIGAR", a1.cigar == NULL);
-    }
-    /* fr_t out of range, whatever the algorithm */
-    {
-        static const int bad_t[] = { 5, -1, 100, WM_FR_MAX_T + 1 };
-        static const wm_align_algo_t al[] = { WM_ALIGN_ALGO_FOUR_RUSSIANS, WM_ALIGN_ALGO_AUTO,
-                                              WM_ALIGN_ALGO_BITVECTOR, WM_ALIGN_ALGO_DP };
-        for (size_t i = 0; i < N_OF(bad_t); i++)
-            for (size_t a = 0; a < N_OF(al); a++) {
-                wm_align_opts_t b = g;
-                b.algo = al[a];
-                b.fr_t = bad_t[i];
-                memset(&out, 0, sizeof out);
-                int rc = wm_align(cf->cx, q, 4, t, 3, &b, &out);
-                snprintf(what, sizeof what, "wm_align(global, algo %d, fr_t %d)", (int)al[a],
-                         bad_t[i]);
-                check_status(what, rc, WM_INVALID, cf->cx);
-                if (rc == WM_OK) wm_alignments_free(&out);
-            }
-        wm_align_opts_t b = g;
-        b.algo = WM_ALIGN_ALGO_FOUR_RUSSIANS;
-        b.fr_t = 5;
-        wm_fr_info_t info;
-        API_RC(cf, wm_align_fr_info(cf->cx, &b, &info), WM_INVALID);
-        b.fr_t = -1;
-        API_RC(cf, wm_align_fr_info(cf->cx, &b, &info), WM_INVALID);
-        wm_pair_t p = { q, 4, t, 3 };
-        wm_alignment_t a1;
-        memset(&a1, 0, sizeof a1);
-        check_status("wm_align_pairs(fr_t 5)", wm_align_pairs(cf->cx, &p, 1, &b, &a1),
-                     WM_INVALID, cf->cx);
-        wm_alignment_clear(&a1, 1);
-    }
-    /* other bad arguments in global mode */
-    {
-        wm_align_opts_t b = g;
-        b.max_distance = -2;
-        API_RC(cf, wm_align(cf->cx, q, 4, t, 3, &b, &out), WM_INVALID);
-        API_RC(cf, wm_align(cf->cx, NULL, 4, t, 3, &g, &out), WM_INVALID);
-        API_RC(cf, wm_align(cf->cx, q, 4, NULL, 3, &g, &out), WM_INVALID);
-        API_RC(cf, wm_align(cf->cx, q, 4, t, 3, &g, NULL), WM_INVALID);
-        API_RC(cf, wm_align(NULL, q, 4, t, 3, &g, &out), WM_INVALID);
-        b = g;
-        b.mode = (wm_align_mode_t)7;
-        API_RC(cf, wm_align(cf->cx, q, 4, t, 3, &b, &out), WM_INVALID);
-        b = g;
-        b.algo = (wm_align_algo_t)9;
-        API_RC(cf, wm_align(cf->cx, q, 4, t, 3, &b, &out), WM_INVALID);
-        size_t big = (size_t)WM_MAX_QUERY + 1;
-        uint8_t *bq = calloc(big, 1);
-        if (bq != NULL) {
-            API_RC(cf, wm_align(cf->cx, bq, big, t, 3, &g, &out), WM_PATTERN_TOO_LONG);
-            free(bq);
-        }
-    }
-    /* wm_align_fr_info: the table sizes of fr.h */
-    {
-        for (int dna = 0; dna < 2; dna++)
-            for (int tt = 0; tt <= 3; tt++) {
-                wm_align_opts_t b = g;
-                b.algo = WM_ALIGN_ALGO_FOUR_RUSSIANS;
-                b.alphabet = dna ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
-                b.fr_t = tt;
-                unsigned T = tt ? (unsigned)tt : 3;
-                uint64_t keys = dna ? (1ull << (4 * T)) : (1ull << (T * T)), e = keys;
-                for (unsigned k = 0; k < T; k++) e *= 9;
-                wm_fr_info_t info;
-                memset(&info, 0xff, sizeof info);
-                int rc = wm_align_fr_info(cf3->cx, &b, &info);
-                snprintf(what, sizeof what, "wm_align_fr_info(%s, fr_t %d): t %u, key_strings %d, "
-                         "%" PRIu64 " entries, %" PRIu64 " bytes, built on 1..%d threads", dna ?
-                         "dna" : "bytes", tt, T, dna, e, 2 * e, cf3->threads);
-                int ok = rc == WM_OK && info.t == T && info.key_strings == dna &&
-                         info.entries == e && info.bytes == 2 * e && info.build_seconds >= 0 &&
-                         info.build_threads >= 1 && info.build_threads <= cf3->threads;
-                if (!ok && rc == WM_OK)
-                    printf("  got: t %u, key_strings %d, %" PRIu64 " entries, %" PRIu64 " bytes,"
-                           " %.3f s, %d threads\n", info.t, info.key_strings, info.entries,
-                           info.bytes, info.build_seconds, info.build_threads);
-                if (!ok && rc != WM_OK)
-                    printf("  got: %d (%s): %s\n", rc, wm_strerror(rc),
-                           wm_context_errmsg(cf3->cx));
-                check_true(what, ok);
-            }
-    }
-    /* wm_align_pairs: arguments */
-    {
-        wm_alignment_t o1[10];
-        memset(o1, 0, sizeof o1);
-        check_status("wm_align_pairs(0 pairs)", wm_align_pairs(cf->cx, NULL, 0, &g, o1), WM_OK,
-                     cf->cx);
-        wm_pair_t p[10];
-        for (int i = 0; i < 10; i++) {
-            p[i].query = q; p[i].m = 4; p[i].target = t; p[i].n = 3;
-        }
-        check_status("wm_align_pairs(NULL pairs)", wm_align_pairs(cf->cx, NULL, 3, &g, o1),
-                     WM_INVALID, cf->cx);
-        check_status("wm_align_pairs(NULL out)", wm_align_pairs(cf->cx, p, 3, &g, NULL),
-                     WM_INVALID, cf->cx);
-        check_status("wm_align_pairs(NULL context)", wm_align_pairs(NULL, p, 3, &g, o1),
-                     WM_INVALID, NULL);
-        wm_align_opts_t b = g;
-        b.cigar = 1;
-        p[7].query = NULL;                       /* a NULL query with m = 4 */
-        memset(o1, 0, sizeof o1);
-        int rc = wm_align_pairs(cf->cx, p, 10, &b, o1);
-        const char *msg = wm_context_errmsg(cf->cx);
-        int names7 = 0;
-        for (const char *s = msg; s && *s; s++)
-            if (*s == '7' && (s == msg || s[-1] < '0' || s[-1] > '9') &&
-                (s[1] < '0' || s[1] > '9'))
-                names7 = 1;
-        int none = 1;
-        for (int i = 0; i < 10; i++) none = none && o1[i].cigar == NULL;
-        snprintf(what, sizeof what, "wm_align_pairs with a NULL query at pair 7: WM_INVALID (got "
-                 "%d), nothing allocated (%d), the message names pair 7 (\"%.150s\")", rc, none,
-                 msg ? msg : "");
-        check_true(what, rc == WM_INVALID && none && names7);
-        wm_alignment_clear(NULL, 0);
-        wm_alignment_clear(o1, 10);
-        g_passed++;
-    }
-#undef API_RC
-}
 
 /* ==== 6. big pairs ========================================================== */
 
@@ -1378,7 +1082,7 @@ static void big_vs_banded(const char *label, size_t L, unsigned per_10k, uint64_
     g_rng = g_seed ^ salt;
     gcase c;
     memset(&c, 0, sizeof c);
-    c.ak = AK_DNA;
+    c.a.kind = AK_DNA;
     c.fam = F_EDITED;
     c.o = wm_align_opts_default();
     c.o.mode = WM_ALIGN_GLOBAL;
@@ -1456,7 +1160,7 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale)
         g_rng = g_seed ^ 0x1000000ull;
         gcase c;
         memset(&c, 0, sizeof c);
-        c.ak = AK_DNA;
+        c.a.kind = AK_DNA;
         c.fam = F_EDITED;
         c.o = g;
         size_t E = plant(1000000, 100, &c.q, &c.t, &c.n);
@@ -1512,109 +1216,72 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale)
 
 /* ==== main ================================================================== */
 
+/* The contexts of every case. */
+static config g_cfgs[4];
+static size_t g_n_cfg;
+
+static void one_case(long idx)
+{
+    gcase c;
+    gen_case(&c);
+    run_case(idx, &c, g_cfgs, g_n_cfg, (uint64_t)c.m * c.n > 250000);
+    free_case(&c);
+}
+
 int main(int argc, char **argv)
 {
-    double scale;
     long only = -2;
-    g_describe = describe_any;
-    test_settings(argc, argv, 20240705ull, &g_seed, &scale, &only, &g_verbose);
+    long n_cases = test_begin("test_global_diff", argc, argv, 20240705ull, 2000, describe_case,
+                              &only);
+    double scale = g_scale;
     if (scale >= 3) g_n_algos = N_OF(ALGOS);
-    long n_cases = (long)(2000 * scale + 0.5);
-    if (n_cases < 1) n_cases = 1;
-    printf("test_global_diff: seed %" PRIu64 ", %ld cases (WM_TEST_SCALE %g), warpmatch %s\n",
-           g_seed, n_cases, scale, wm_version());
-    fflush(stdout);
-    double t_start = now_s();
-    clock_t c0 = clock();
 
     /* 1. the oracle */
     oracle_hand_examples();
     if (only < 0) oracle_random_self_check();
-    if (self_fail) {
-        printf("oracle self-check: %d FAILED; library not tested\n", self_fail);
-        printf("0 passed, %d failed\n", self_fail);
+    if (oracle_verdict())
         return 1;
-    }
-    printf("oracle self-check: ok (%.1f s)\n", now_s() - t_start);
-    fflush(stdout);
 
     /* contexts: cpu 1 thread, cpu 3 threads (t = 4 here only), cpu 3 threads
     ** with a small chunk (short cases), cuda when a GPU is found */
-    config cfgs[4];
-    size_t n_cfg = 0;
-    if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 1, 0)) n_cfg++;
-    if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 3, 0)) { cfgs[n_cfg].t4 = 1; n_cfg++; }
-    if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 3, 97)) { cfgs[n_cfg].short_only = 1; n_cfg++; }
-    if (n_cfg < 3) {
-        printf("%ld passed, %ld failed\n", g_passed, g_failed);
-        return 1;
-    }
-    int gpu = wm_cuda_device_count() > 0;
-    if (gpu) {
-        if (make_context(&cfgs[n_cfg], WM_BACKEND_CUDA, 1, 0)) n_cfg++;
-        printf("cuda: %d device(s), testing the CUDA backend\n", wm_cuda_device_count());
-    } else {
-        printf("cuda: skipped (no GPU%s)\n", wm_cuda_built() ? "" : "; CUDA not built");
-    }
-    fflush(stdout);
+    if (make_context(&g_cfgs[g_n_cfg], WM_BACKEND_CPU, 1, 0)) g_n_cfg++;
+    if (make_context(&g_cfgs[g_n_cfg], WM_BACKEND_CPU, 3, 0)) g_cfgs[g_n_cfg++].flags = CF_T4;
+    if (make_context(&g_cfgs[g_n_cfg], WM_BACKEND_CPU, 3, 97))
+        g_cfgs[g_n_cfg++].flags = CF_SHORT_ONLY;
+    if (g_n_cfg < 3)
+        return test_finish();
+    if (cuda_present(NULL) && make_context(&g_cfgs[g_n_cfg], WM_BACKEND_CUDA, 1, 0)) g_n_cfg++;
 
-    /* 2. the API */
+    /* 2. every context */
     if (only < 0) {
-        double t0 = now_s();
-        api_checks(&cfgs[0], &cfgs[1]);
-        for (size_t i = 0; i < n_cfg; i++)
-            if (!cfgs[i].short_only) api_per_context(&cfgs[i]);
-        printf("api checks: %ld passed, %ld failed (%.1f s)\n", g_passed, g_failed, now_s() - t0);
-        fflush(stdout);
+        for (size_t i = 0; i < g_n_cfg; i++)
+            if (!(g_cfgs[i].flags & CF_SHORT_ONLY)) api_per_context(&g_cfgs[i]);
+        part_done("every context");
     }
 
     /* 3. random cases */
-    double t3 = now_s();
-    for (long i = 0; i < n_cases; i++) {
-        if (only >= -1 && i != only) continue;
-        g_rng = g_seed * 0x9E3779B97F4A7C15ull + (uint64_t)i * 0xD1B54A32D192ED03ull + 7;
-        gcase c;
-        gen_case(&c);
-        run_case(i, &c, cfgs, n_cfg, (uint64_t)c.m * c.n > 250000);
-        free_case(&c);
-        if (self_fail) {
-            printf("oracle self-check FAILED on a random case; stopping\n");
-            break;
-        }
-        if (only < -1 && (i + 1) % 500 == 0) {
-            printf("  %ld/%ld cases, %ld passed, %ld failed, %.1f s\n", i + 1, n_cases, g_passed,
-                   g_failed, now_s() - t_start);
-            fflush(stdout);
-        }
-    }
-    if (only < -1 || only >= 0)
-        printf("random cases: %.1f s\n", now_s() - t3);
+    run_cases(n_cases, only, 7, 500, one_case);
 
     if (only < 0 && !self_fail) {
         double t0 = now_s();
-        long_cases(cfgs, n_cfg, scale);                 /* 4 */
+        long_cases(g_cfgs, g_n_cfg, scale);             /* 4 */
         printf("long cases: %.1f s\n", now_s() - t0);
-        pairs_part(cfgs, n_cfg, scale);                 /* 5 */
+        pairs_part(g_cfgs, g_n_cfg, scale);             /* 5 */
         t0 = now_s();
-        big_pairs(cfgs, n_cfg, scale);                  /* 6 */
+        big_pairs(g_cfgs, g_n_cfg, scale);              /* 6 */
         printf("big pairs: %.1f s\n", now_s() - t0);
     }
 
-    for (size_t i = 0; i < n_cfg; i++) wm_context_free(cfgs[i].cx);
+    close_configs(g_cfgs, g_n_cfg);
 
     printf("coverage: %ld cases; d = 0 %ld, d = max(m, n) %ld, one empty %ld, both empty %ld,"
            " m or n > 1000 %ld, a length not a multiple of 3 %ld\n", g_cov.cases, g_cov.d0,
            g_cov.d_max, g_cov.empty_one, g_cov.empty_both, g_cov.m_big, g_cov.t_ragged);
-    printf("seed %" PRIu64 ": %.1f s wall, %.1f s cpu; wall %.1f s in the oracle, %.1f s in the"
-           " library (", g_seed, now_s() - t_start, (double)(clock() - c0) / CLOCKS_PER_SEC,
-           g_t_oracle, g_t_lib);
+    print_time_split();
+    printf(" (");
     for (size_t a = 0; a < g_n_algos; a++)
         printf("%s%s %.1f s", a ? ", " : "", ALGOS[a].name, g_t_algo[a]);
     printf(")\n");
-    if (g_failed)
-        printf("reproduce one case: WM_SEED=%" PRIu64 " WM_TEST_SCALE=%g WM_CASE=<case> "
-               "WM_VERBOSE=1 %s (WM_CASE=-1: every part but the random cases)\n", g_seed, scale,
-               argv[0]);
-    printf("%ld passed, %ld failed\n", g_passed, g_failed + self_fail);
-    return (g_failed || self_fail) ? 1 : 0;
+    print_repro(argv[0], "every part but the random cases");
+    return test_finish();
 }

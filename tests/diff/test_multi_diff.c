@@ -8,14 +8,10 @@
 **    cases of its quick search against its definition (one byte-by-byte
 **    comparison per record, end, pattern and strand) and its per-pattern
 **    counts against its match list.
-** 2. Bad arguments of wm_compile_set, one at a time: n = 0, NULL arrays, an
-**    empty pattern (WM_PATTERN_EMPTY), one over WM_MAX_PATTERN
-**    (WM_PATTERN_TOO_LONG; exactly WM_MAX_PATTERN is fine and is searched),
-**    max_edits > 0, the single-pattern algorithms and unknown ones, DNA with a
-**    non-ACGTU pattern, revcomp with a non-nucleotide pattern, QGRAM with a
-**    pattern shorter than WM_QGRAM_MIN_LEN; wm_compile refusing the set
-**    algorithms; wm_db_pattern_count; wm_count_per_pattern on a one-pattern
-**    database and with counts NULL; empty texts and empty records.
+** 2. A pattern of exactly WM_MAX_PATTERN bytes (with a short one) searched
+**    by every set algorithm; the bad arguments of wm_compile_set, the
+**    pattern count and wm_count_per_pattern's contract are
+**    tests/unit/test_api_sets.c's.
 ** 3. Thousands of seeded random cases. Families:
 **    - alphabets: 2 symbols, ACGT bytes, 3..16 random bytes, the 20 amino
 **      acids, all 256 bytes (half the time letter-heavy, for case folding),
@@ -70,73 +66,32 @@
 **        WM_VERBOSE     print each failing case's patterns and text in full
 ** Exit status 0 when every check passed; the last line is "N passed, N failed".
 */
-#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
-#endif
 #include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "moracle.h"
 #include "warpmatch.h"
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
+#include "contexts.h"
+#include "gen.h"
+#include "harness.h"
+#include "matches.h"
 #include "rng.h"
 
-/* ==== counters and printing ================================================= */
+/* ==== timing and coverage =================================================== */
 
-static uint64_t g_seed;
-static long g_passed, g_failed;
-static double g_t_oracle, g_t_lib;   /* wall seconds spent in each */
 static double g_t_cfg[8];            /* wall seconds in wm_search, by configuration */
 static double g_t_compile;           /* wall seconds in wm_compile_set (random cases) */
-static int g_verbose;
-#define MAX_DETAILED_FAILURES 30
 
+static match_cover g_cov;
 static struct {
-    long cases, with_matches, strand1, multi_rec, dense, dup_hits, qgram_cases, big_sets;
-    uint64_t matches;
-} g_cov;
-
-static void print_match(FILE *f, const char *tag, const wm_match_t *x)
-{
-    if (x == NULL)
-        fprintf(f, "    %s: (none)\n", tag);
-    else
-        fprintf(f, "    %s: record %" PRIu64 " start %" PRIu64 " end %" PRIu64
-                   " errors %u strand %u pattern %u\n",
-                tag, x->record, x->start, x->end, x->errors, x->strand, x->pattern);
-}
-
-static int same_match(const wm_match_t *a, const wm_match_t *b)
-{
-    return a->record == b->record && a->start == b->start && a->end == b->end &&
-           a->errors == b->errors && a->strand == b->strand && a->pattern == b->pattern;
-}
-
-static const char *algo_str(wm_algo_t a)
-{
-    switch (a) {
-    case WM_ALGO_AUTO: return "auto";
-    case WM_ALGO_SHIFTOR: return "shiftor";
-    case WM_ALGO_BITAP: return "bitap";
-    case WM_ALGO_MYERS: return "myers";
-    case WM_ALGO_AC: return "ac";
-    case WM_ALGO_PFAC: return "pfac";
-    case WM_ALGO_WUMANBER: return "wumanber";
-    case WM_ALGO_WUMANBER_PAPER: return "wumanber-paper";
-    case WM_ALGO_QGRAM: return "qgram";
-    default: return "?";
-    }
-}
+    long dense, dup_hits, qgram_cases, big_sets;
+} g_cov_sets;
 
 /* ==== 1. oracle self-check ================================================== */
-
-static int self_fail;
 
 #define M(r, s, e, st, p) { (r), (s), (e), 0, (st), (p) }
 
@@ -372,22 +327,10 @@ typedef struct {
 
 static int nuc_kind(const tcase *c) { return c->ak == AK_DNA || c->ak == AK_NUC_BYTES; }
 
-/* A text byte for the nucleotide kinds: mostly ACGT, some lower case, N, U, junk. */
-static uint8_t rand_dna_text_byte(void)
-{
-    uint64_t r = below(1000);
-    if (r < 800) return (uint8_t)"ACGT"[below(4)];
-    if (r < 930) return (uint8_t)"acgt"[below(4)];
-    if (r < 960) return chance(70) ? 'N' : 'n';
-    if (r < 975) return chance(50) ? 'U' : 'u';
-    if (r < 990) return (uint8_t)"-XRY*."[below(6)];
-    return (uint8_t)below(256);
-}
-
 static uint8_t rand_text_byte(const tcase *c)
 {
     if (nuc_kind(c))
-        return rand_dna_text_byte();
+        return rand_dna_mix(&DNA_SOFTMASKED);
     if (c->letters && chance(80))
         return (uint8_t)"abcdABCD"[below(8)];
     return c->sym[below(c->n_sym)];
@@ -418,59 +361,25 @@ static uint8_t fix_pat_byte(const tcase *c, uint8_t x)
 
 static size_t pick_len(void)
 {
-    uint64_t r = below(100);
-    if (r < 45) return (size_t)range(1, 8);
-    if (r < 80) return (size_t)range(9, 32);
-    return (size_t)range(33, 100);
+    static const span_t LEN[] = { { 45, 1, 8 }, { 80, 9, 32 }, { 100, 33, 100 } };
+    return (size_t)pick_span(LEN, N_OF(LEN), 100);
 }
 
 static size_t pick_n(void)
 {
-    uint64_t r = below(1000);
-    if (r < 30) return 0;
-    if (r < 250) return (size_t)range(1, 100);
-    if (r < 650) return (size_t)range(101, 1000);
-    if (r < 950) return (size_t)range(1001, 6000);
-    return (size_t)range(6001, 50000);
+    static const span_t N[] = {
+        { 30, 0, 0 }, { 250, 1, 100 }, { 650, 101, 1000 }, { 950, 1001, 6000 },
+        { 1000, 6001, 50000 },
+    };
+    return (size_t)pick_span(N, N_OF(N), 1000);
 }
 
 static size_t pick_np(void)
 {
-    uint64_t r = below(1000);
-    if (r < 250) return (size_t)range(1, 4);
-    if (r < 600) return (size_t)range(5, 50);
-    if (r < 880) return (size_t)range(51, 500);
-    if (r < 970) return (size_t)range(501, 3000);
-    return (size_t)range(3001, 10000);
-}
-
-static void split_records(tcase *c, size_t typical_len)
-{
-    uint64_t r = below(100);
-    if (r < 40) {                       /* rec_start NULL: one record */
-        c->rec_start = NULL;
-        c->n_rec = 0;
-        return;
-    }
-    size_t nr;
-    if (r < 50) nr = 1;
-    else if (r < 80) nr = (size_t)range(2, 8);
-    else if (r < 96) nr = (size_t)range(2, 60);
-    else nr = (size_t)range(100, 2000);   /* many tiny records per chunk */
-    c->n_rec = nr;
-    c->rec_start = malloc(nr * sizeof *c->rec_start);
-    assert(c->rec_start);
-    c->rec_start[0] = 0;
-    int short_recs = chance(25);        /* records mostly shorter than the patterns */
-    for (size_t i = 1; i < nr; i++) {
-        uint64_t prev = c->rec_start[i - 1];
-        uint64_t step;
-        if (chance(15)) step = 0;                               /* empty record */
-        else if (short_recs) step = below(typical_len + 1);
-        else step = below(2 * (c->n / nr) + 2);
-        uint64_t s = prev + step;
-        c->rec_start[i] = s > c->n ? c->n : s;
-    }
+    static const span_t NP[] = {
+        { 250, 1, 4 }, { 600, 5, 50 }, { 880, 51, 500 }, { 970, 501, 3000 }, { 1000, 3001, 10000 },
+    };
+    return (size_t)pick_span(NP, N_OF(NP), 1000);
 }
 
 static void add_pattern(tcase *c, size_t i, const uint8_t *src, size_t m)
@@ -580,15 +489,7 @@ static void plant_some(tcase *c)
         size_t i = (size_t)below(c->np);
         size_t m = c->len[i];
         int strand = c->o.revcomp && chance(50);
-        size_t pos;
-        size_t r = c->n_rec ? (size_t)below(c->n_rec) : 0;
-        uint64_t beg = c->n_rec ? c->rec_start[r] : 0;
-        uint64_t end = (c->n_rec && r + 1 < c->n_rec) ? c->rec_start[r + 1] : c->n;
-        uint64_t w = below(4);
-        if (w == 0) pos = (size_t)beg;                                        /* record start */
-        else if (w == 1) pos = end >= beg + m ? (size_t)(end - m) : (size_t)beg; /* record end */
-        else if (w == 2) pos = end > m / 2 ? (size_t)(end - m / 2) : 0;       /* straddle */
-        else pos = (size_t)below(c->n);
+        size_t pos = plant_pos(c->n, c->rec_start, c->n_rec, m);
         occurrence(c, i, strand, buf);
         for (size_t k = 0; k < m && pos + k < c->n; k++)
             c->text[pos + k] = buf[k];
@@ -629,16 +530,11 @@ static void gen_case(tcase *c)
     memset(c, 0, sizeof *c);
     c->o = wm_opts_default();
 
-    /* kind */
-    uint64_t r = below(100);
-    if (r < 10) c->ak = AK_BIN;
-    else if (r < 22) c->ak = AK_ACGT;
-    else if (r < 32) c->ak = AK_SMALL;
-    else if (r < 40) c->ak = AK_PROT20;
-    else if (r < 52) c->ak = AK_BYTE256;
-    else if (r < 58) c->ak = AK_GENERIC;
-    else if (r < 82) c->ak = AK_DNA;
-    else c->ak = AK_NUC_BYTES;
+    static const weighted_t KINDS[] = {
+        { AK_BIN, 10 }, { AK_ACGT, 22 }, { AK_SMALL, 32 }, { AK_PROT20, 40 }, { AK_BYTE256, 52 },
+        { AK_GENERIC, 58 }, { AK_DNA, 82 }, { AK_NUC_BYTES, 100 },
+    };
+    c->ak = (alpha_kind)pick_weighted(KINDS, N_OF(KINDS));
 
     switch (c->ak) {
     case AK_BIN:
@@ -654,17 +550,10 @@ static void gen_case(tcase *c)
         c->letters = chance(50);
         break;
     case AK_SMALL:
-    case AK_GENERIC: {
-        uint8_t all[256];
-        for (int i = 0; i < 256; i++) all[i] = (uint8_t)i;
+    case AK_GENERIC:
         c->n_sym = c->ak == AK_SMALL ? (size_t)range(3, 16) : (size_t)range(2, 256);
-        for (size_t i = 0; i < c->n_sym; i++) {      /* a partial Fisher-Yates shuffle */
-            size_t j = i + (size_t)below(256 - i);
-            uint8_t t = all[i]; all[i] = all[j]; all[j] = t;
-            c->sym[i] = all[i];
-        }
+        random_symbols(c->sym, c->n_sym);
         break;
-    }
     default: memcpy(c->sym, "ACGT", 4); c->n_sym = 4; break;
     }
 
@@ -771,7 +660,7 @@ static void gen_case(tcase *c)
             assert(!nuc_kind(c) || moracle_is_nucleotide(c->pat[i][k]));
     set_len_range(c);
 
-    split_records(c, c->min_len + (c->max_len - c->min_len) / 2);
+    c->n_rec = split_records(c->n, c->min_len + (c->max_len - c->min_len) / 2, &c->rec_start);
     plant_some(c);
 }
 
@@ -795,40 +684,10 @@ static void fit_budget(tcase *c)
 
 /* ==== running the library =================================================== */
 
-typedef struct {
-    wm_match_t *a;
-    size_t n, cap;
-    size_t stop_after;    /* return non-zero on this call (1-based); 0 = never */
-} match_vec;
-
-static int collect(const wm_match_t *x, void *user)
+/* The case, for a failure's report (g_describe). */
+static void describe_case(const void *p)
 {
-    match_vec *v = user;
-    if (v->n == v->cap) {
-        v->cap = v->cap ? 2 * v->cap : 256;
-        v->a = realloc(v->a, v->cap * sizeof *v->a);
-        assert(v->a);
-    }
-    v->a[v->n++] = *x;
-    return v->stop_after != 0 && v->n >= v->stop_after;
-}
-
-typedef struct {
-    wm_backend_t backend;
-    int threads;
-    uint64_t chunk;
-    wm_context_t *cx;
-    char name[80];
-} config;
-
-static void report_case(long idx, const tcase *c, const char *what)
-{
-    if (idx >= 0)
-        printf("FAIL seed %" PRIu64 " case %ld: %s\n", g_seed, idx, what);
-    else
-        printf("FAIL seed %" PRIu64 ": %s\n", g_seed, what);
-    if (c == NULL)
-        return;
+    const tcase *c = p;
     printf("    alphabet %s, %zu patterns (%s, lengths %zu..%zu), case_insensitive %d,"
            " revcomp %d, n %zu, records %zu%s%s\n",
            AK_NAME[c->ak], c->np, c->set_kind ? c->set_kind : "-", c->min_len, c->max_len,
@@ -842,58 +701,7 @@ static void report_case(long idx, const tcase *c, const char *what)
     }
     if (show < c->np)
         printf("    ... (%zu more; WM_VERBOSE=1 prints all)\n", c->np - show);
-    printf("    text ");
-    print_bytes(stdout, c->text, c->n, g_verbose ? (size_t)-1 : 80);
-    printf("\n");
-    if (c->n_rec && g_verbose) {
-        printf("    rec_start");
-        for (size_t i = 0; i < c->n_rec; i++) printf(" %" PRIu64, c->rec_start[i]);
-        printf("\n");
-    }
-}
-
-static void fail(long idx, const tcase *c, const char *what)
-{
-    g_failed++;
-    if (g_failed <= MAX_DETAILED_FAILURES)
-        report_case(idx, c, what);
-    else if (g_failed == MAX_DETAILED_FAILURES + 1)
-        printf("(further failures are counted, not shown)\n");
-    fflush(stdout);
-}
-
-/* Compare the library's list with the oracle's; on a difference report the
-** first differing match. */
-static void compare(long idx, const tcase *c, const char *cfg, const match_vec *got,
-                    const wm_match_t *want, size_t n_want)
-{
-    size_t i = 0;
-    while (i < got->n && i < n_want && same_match(&got->a[i], &want[i]))
-        i++;
-    if (i == got->n && i == n_want) {
-        g_passed++;
-        return;
-    }
-    char what[320];
-    snprintf(what, sizeof what, "%s: %zu matches, oracle %zu; first difference at #%zu",
-             cfg, got->n, n_want, i);
-    fail(idx, c, what);
-    if (g_failed <= MAX_DETAILED_FAILURES) {
-        print_match(stdout, "oracle ", i < n_want ? &want[i] : NULL);
-        print_match(stdout, "library", i < got->n ? &got->a[i] : NULL);
-    }
-}
-
-static void check_status(long idx, const tcase *c, const char *what, int got, int want)
-{
-    if (got == want) {
-        g_passed++;
-        return;
-    }
-    char buf[320];
-    snprintf(buf, sizeof buf, "%s returned %d (%s), expected %d (%s)", what, got,
-             wm_strerror(got), want, wm_strerror(want));
-    fail(idx, c, buf);
+    print_text(c->text, c->n, c->rec_start, c->n_rec);
 }
 
 static const wm_algo_t SET_ALGOS[] = { WM_ALGO_AUTO, WM_ALGO_AC, WM_ALGO_PFAC,
@@ -908,11 +716,11 @@ static wm_db_t *compile_checked(long idx, const tcase *c, wm_algo_t a, int want)
     o.algo = a;
     wm_db_t *db = NULL;
     char what[96];
-    snprintf(what, sizeof what, "wm_compile_set(algo %s)", algo_str(a));
+    snprintf(what, sizeof what, "wm_compile_set(algo %s)", wm_algo_name(a));
     double t0 = now_s();
     int rc = wm_compile_set((const uint8_t *const *)c->pat, c->len, c->np, &o, &db);
     g_t_compile += now_s() - t0;
-    check_status(idx, c, what, rc, want);
+    check_case_status(idx, c, what, rc, want, NULL);
     if (rc != WM_OK)
         return NULL;
     if (want != WM_OK) {
@@ -923,13 +731,13 @@ static wm_db_t *compile_checked(long idx, const tcase *c, wm_algo_t a, int want)
         char buf[160];
         snprintf(buf, sizeof buf, "%s: wm_db_pattern_count = %zu, want %zu", what,
                  wm_db_pattern_count(db), c->np);
-        fail(idx, c, buf);
+        fail_msg(idx, c, buf);
     }
     wm_algo_t got = wm_db_algo(db);
     if (a == WM_ALGO_AUTO ? (got < WM_ALGO_AC || got > WM_ALGO_QGRAM) : got != a) {
         char buf[160];
-        snprintf(buf, sizeof buf, "%s: wm_db_algo = %d (%s)", what, (int)got, algo_str(got));
-        fail(idx, c, buf);
+        snprintf(buf, sizeof buf, "%s: wm_db_algo = %d (%s)", what, (int)got, wm_algo_name(got));
+        fail_msg(idx, c, buf);
     }
     return db;
 }
@@ -952,59 +760,32 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
 
     /* coverage */
     {
-        int s1 = 0, mr = 0, dup = 0;
-        for (size_t i = 0; i < n_want; i++) {
-            s1 |= want[i].strand == 1;
-            mr |= want[i].record > 0;
-            dup |= i > 0 && want[i].end == want[i - 1].end &&
-                   want[i].start == want[i - 1].start && want[i].record == want[i - 1].record;
-        }
-        g_cov.cases++;
-        g_cov.matches += n_want;
-        g_cov.with_matches += n_want > 0;
-        g_cov.strand1 += s1;
-        g_cov.multi_rec += mr;
-        g_cov.dup_hits += dup;
-        g_cov.dense += c->n > 0 && n_want > c->n;
-        g_cov.qgram_cases += c->min_len >= WM_QGRAM_MIN_LEN;
-        g_cov.big_sets += c->np > 1000;
+        int dup = 0;
+        for (size_t i = 1; i < n_want; i++)
+            dup |= want[i].end == want[i - 1].end && want[i].start == want[i - 1].start &&
+                   want[i].record == want[i - 1].record;
+        note_matches(&g_cov, want, n_want);
+        g_cov_sets.dup_hits += dup;
+        g_cov_sets.dense += c->n > 0 && n_want > c->n;
+        g_cov_sets.qgram_cases += c->min_len >= WM_QGRAM_MIN_LEN;
+        g_cov_sets.big_sets += c->np > 1000;
     }
 
-    match_vec got = { NULL, 0, 0, 0 };
+    match_vec got = { 0 };
     for (size_t a = 0; a < N_OF(SET_ALGOS); a++) {
         int valid = !(SET_ALGOS[a] == WM_ALGO_QGRAM && c->min_len < WM_QGRAM_MIN_LEN);
         wm_db_t *db = compile_checked(idx, c, SET_ALGOS[a], valid ? WM_OK : WM_INVALID);
         if (db == NULL)
             continue;
         for (size_t i = 0; i < n_cfg; i++) {
-            got.n = 0;
             got.stop_after = 0;
             char cfg[200];
-            snprintf(cfg, sizeof cfg, "algo %s (db %s), %s", algo_str(SET_ALGOS[a]),
-                     algo_str(wm_db_algo(db)), cfgs[i].name);
-            double ts = now_s();
-            int rc = wm_search(cfgs[i].cx, db, &t, collect, &got);
-            g_t_cfg[i < N_OF(g_t_cfg) ? i : N_OF(g_t_cfg) - 1] += now_s() - ts;
-            if (rc != WM_OK) {
-                char buf[512];
-                snprintf(buf, sizeof buf, "%s: wm_search returned %d (%s): %s", cfg, rc,
-                         wm_strerror(rc), wm_context_errmsg(cfgs[i].cx));
-                fail(idx, c, buf);
+            snprintf(cfg, sizeof cfg, "algo %s (db %s), %s", wm_algo_name(SET_ALGOS[a]),
+                     wm_algo_name(wm_db_algo(db)), cfgs[i].name);
+            int rc = search_checked(idx, c, cfg, cfgs[i].cx, db, &t, &got, want, n_want, 40,
+                                    &g_t_cfg[i < N_OF(g_t_cfg) ? i : N_OF(g_t_cfg) - 1]);
+            if (rc != WM_OK)
                 continue;
-            }
-            compare(idx, c, cfg, &got, want, n_want);
-            if (chance(40)) {                          /* wm_count agrees */
-                uint64_t cnt = 0;
-                rc = wm_count(cfgs[i].cx, db, &t, &cnt);
-                if (rc != WM_OK || cnt != n_want) {
-                    char buf[400];
-                    snprintf(buf, sizeof buf, "%s: wm_count returned %d (%s), count %" PRIu64
-                             ", oracle %zu", cfg, rc, wm_strerror(rc), cnt, n_want);
-                    fail(idx, c, buf);
-                } else {
-                    g_passed++;
-                }
-            }
             if (chance(40)) {                          /* per-pattern counts agree */
                 for (size_t p = 0; p < c->np; p++) got_counts[p] = 0xdeadbeefull;
                 rc = wm_count_per_pattern(cfgs[i].cx, db, &t, got_counts);
@@ -1019,7 +800,7 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
                         snprintf(buf, sizeof buf, "%s: wm_count_per_pattern: pattern %zu count %"
                                  PRIu64 ", oracle %" PRIu64, cfg, p, got_counts[p],
                                  want_counts[p]);
-                    fail(idx, c, buf);
+                    fail_msg(idx, c, buf);
                 } else {
                     g_passed++;
                 }
@@ -1035,7 +816,7 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
                     snprintf(buf, sizeof buf, "%s: callback stopping at match %zu: wm_search "
                              "returned %d (%s) after %zu calls, %zu agreeing with the oracle",
                              cfg, got.stop_after, rc, wm_strerror(rc), got.n, k);
-                    fail(idx, c, buf);
+                    fail_msg(idx, c, buf);
                 } else {
                     g_passed++;
                 }
@@ -1059,34 +840,11 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
 
 /* ==== contexts ============================================================== */
 
-static int make_context(config *cf, wm_backend_t be, int threads, uint64_t chunk)
-{
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = be;
-    co.threads = threads;
-    co.chunk_bytes = chunk;
-    cf->backend = be;
-    cf->threads = threads;
-    cf->chunk = chunk;
-    snprintf(cf->name, sizeof cf->name, "%s, %d thread%s, chunk %" PRIu64,
-             be == WM_BACKEND_CUDA ? "cuda" : "cpu", threads, threads == 1 ? "" : "s", chunk);
-    cf->cx = NULL;
-    int rc = wm_context_new(&co, &cf->cx);
-    if (rc != WM_OK) {
-        printf("FAIL seed %" PRIu64 ": wm_context_new(%s) returned %d (%s)\n", g_seed,
-               cf->name, rc, wm_strerror(rc));
-        g_failed++;
-        wm_context_free(cf->cx);
-        cf->cx = NULL;
-        return 0;
-    }
-    return 1;
-}
-
 /* A tiny chunk (1..64) so that occurrences straddle chunk borders, grown where
 ** so many chunks would make the run slow (each chunk rescans max_len - 1). */
-static uint64_t tiny_chunk(const tcase *c, int gpu)
+static uint64_t tiny_chunk(const void *p, int gpu)
 {
+    const tcase *c = p;
     uint64_t ch = range(1, 64);
     uint64_t max_chunks = gpu ? 64 : 1500;
     if (c->max_len > 64)
@@ -1096,195 +854,53 @@ static uint64_t tiny_chunk(const tcase *c, int gpu)
     return ch;
 }
 
-/* ==== 2. bad arguments ====================================================== */
+/* ==== 2. the longest pattern ================================================ */
 
-static void api_checks(const config *cpu)
+/* A pattern of exactly WM_MAX_PATTERN bytes is searched (planted twice, once
+** cut by a record border) with a short one, by every set algorithm. The
+** arguments of wm_compile_set are tests/unit/test_api_sets.c's. */
+static void longest_pattern(const config *cpu)
 {
-    const uint8_t *pp[4] = { (const uint8_t *)"ACGT", (const uint8_t *)"acgu",
-                             (const uint8_t *)"GATTACA", (const uint8_t *)"ACNT" };
-    size_t ll[4] = { 4, 4, 7, 4 };
-    wm_opts_t o = wm_opts_default();
-    wm_db_t *db = NULL;
-    char what[160];
-#define API_RC(call, want)                                                        \
-    do {                                                                          \
-        db = NULL;                                                                \
-        int rc_ = (call);                                                         \
-        snprintf(what, sizeof what, "line %d: %s", __LINE__, #call);              \
-        check_status(-1, NULL, what, rc_, (want));                                \
-        if (rc_ == WM_OK) wm_db_free(db);                                         \
-    } while (0)
-
-    API_RC(wm_compile_set(pp, ll, 3, &o, &db), WM_OK);
-    API_RC(wm_compile_set(pp, ll, 3, NULL, &db), WM_OK);     /* NULL options = defaults */
-    API_RC(wm_compile_set(pp, ll, 0, &o, &db), WM_INVALID);
-    API_RC(wm_compile_set(NULL, ll, 3, &o, &db), WM_INVALID);
-    API_RC(wm_compile_set(pp, NULL, 3, &o, &db), WM_INVALID);
-    API_RC(wm_compile_set(pp, ll, 3, &o, NULL), WM_INVALID);
-    {
-        size_t l2[4] = { 4, 0, 7, 4 };                        /* an empty pattern */
-        API_RC(wm_compile_set(pp, l2, 3, &o, &db), WM_PATTERN_EMPTY);
+    size_t big = WM_MAX_PATTERN;
+    uint8_t *p = xmalloc(big);
+    size_t tn = 3 * big;
+    uint8_t *txt = xmalloc(tn);
+    uint64_t s = 12345;
+    for (size_t i = 0; i < big; i++) p[i] = (uint8_t)("ACGT"[splitmix64(&s) % 4]);
+    for (size_t i = 0; i < tn; i++) txt[i] = (uint8_t)("ACGT"[splitmix64(&s) % 4]);
+    memcpy(txt + 100, p, big);
+    memcpy(txt + 2 * big - 50, p, big);
+    uint64_t rs[2] = { 0, 2 * big };
+    wm_text_t t = { txt, tn, rs, 2 };
+    const uint8_t *bp[2] = { p, (const uint8_t *)"ACGTA" };
+    size_t bl[2] = { big, 5 };
+    char what[200];
+    for (size_t a = 0; a < N_OF(SET_ALGOS); a++) {
+        wm_opts_t ao = wm_opts_default();
+        ao.algo = SET_ALGOS[a];
+        wm_db_t *db = NULL;
+        int rc = wm_compile_set(bp, bl, 2, &ao, &db);
+        snprintf(what, sizeof what, "wm_compile_set(a pattern of WM_MAX_PATTERN bytes, %s)",
+                 wm_algo_name(SET_ALGOS[a]));
+        check_status(what, rc, WM_OK, NULL);
+        if (rc != WM_OK)
+            continue;
+        wm_match_t *want = NULL;
+        size_t nw = moracle_search(bp, bl, 2, &ao, &t, &want);
+        match_vec got = { 0 };
+        rc = wm_search(cpu->cx, db, &t, collect, &got);
+        snprintf(what, sizeof what, "pattern of WM_MAX_PATTERN bytes, algo %s, %s",
+                 wm_algo_name(SET_ALGOS[a]), cpu->name);
+        if (rc != WM_OK)
+            check_status(what, rc, WM_OK, cpu->cx);
+        else
+            compare_matches(-1, NULL, what, got.a, got.n, want, nw);
+        free(got.a);
+        free(want);
+        wm_db_free(db);
     }
-    {
-        wm_opts_t k = o;
-        k.max_edits = 1;
-        API_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_INVALID);
-        k.max_edits = 2;
-        k.metric = WM_METRIC_HAMMING;
-        API_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_INVALID);
-        k.max_edits = 0;                                      /* metric is ignored */
-        API_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_OK);
-    }
-    {
-        static const wm_algo_t single[] = { WM_ALGO_SHIFTOR, WM_ALGO_BITAP, WM_ALGO_MYERS,
-                                            (wm_algo_t)99 };
-        for (size_t i = 0; i < N_OF(single); i++) {
-            wm_opts_t a = o;
-            a.algo = single[i];
-            API_RC(wm_compile_set(pp, ll, 3, &a, &db), WM_INVALID);
-        }
-        for (size_t i = 0; i < N_OF(SET_ALGOS); i++) {
-            wm_opts_t a = o;
-            a.algo = SET_ALGOS[i];
-            API_RC(wm_compile_set(pp, ll, 3, &a, &db), WM_OK);
-            if (SET_ALGOS[i] != WM_ALGO_AUTO)   /* wm_compile: one pattern, no set algos */
-                API_RC(wm_compile(pp[0], ll[0], &a, &db), WM_INVALID);
-        }
-    }
-    {
-        wm_opts_t d = o;
-        d.alphabet = WM_ALPHABET_DNA;
-        API_RC(wm_compile_set(pp, ll, 3, &d, &db), WM_OK);
-        API_RC(wm_compile_set(pp, ll, 4, &d, &db), WM_INVALID);         /* N */
-        const uint8_t *q[2] = { (const uint8_t *)"ACGT", (const uint8_t *)"ACRT" };
-        size_t ql[2] = { 4, 4 };
-        API_RC(wm_compile_set(q, ql, 2, &d, &db), WM_INVALID);          /* IUPAC R */
-        d.revcomp = 1;
-        API_RC(wm_compile_set(pp, ll, 3, &d, &db), WM_OK);
-        wm_opts_t b = o;
-        b.revcomp = 1;
-        API_RC(wm_compile_set(pp, ll, 3, &b, &db), WM_OK);
-        API_RC(wm_compile_set(pp, ll, 4, &b, &db), WM_INVALID);         /* N */
-        const uint8_t *x[2] = { (const uint8_t *)"ACGT", (const uint8_t *)"hello" };
-        size_t xl[2] = { 4, 5 };
-        API_RC(wm_compile_set(x, xl, 2, &b, &db), WM_INVALID);
-        b.revcomp = 0;
-        API_RC(wm_compile_set(x, xl, 2, &b, &db), WM_OK);
-    }
-    {
-        wm_opts_t q = o;
-        q.algo = WM_ALGO_QGRAM;
-        const uint8_t *s[2] = { (const uint8_t *)"ACGT", (const uint8_t *)"ACG" };
-        size_t sl[2] = { 4, 3 };
-        API_RC(wm_compile_set(s, sl, 1, &q, &db), WM_OK);
-        API_RC(wm_compile_set(s, sl, 2, &q, &db), WM_INVALID);
-        q.algo = WM_ALGO_AUTO;
-        API_RC(wm_compile_set(s, sl, 2, &q, &db), WM_OK);
-    }
-
-    /* wm_db_pattern_count; per-pattern counts of a one-pattern database */
-    {
-        db = NULL;
-        int rc = wm_compile(pp[2], ll[2], &o, &db);
-        check_status(-1, NULL, "wm_compile(GATTACA)", rc, WM_OK);
-        if (rc == WM_OK) {
-            if (wm_db_pattern_count(db) != 1)
-                fail(-1, NULL, "wm_db_pattern_count(one pattern) != 1");
-            else
-                g_passed++;
-            const char *txt = "GATTACAGATTACA.GATTACA";
-            wm_text_t t = { (const uint8_t *)txt, strlen(txt), NULL, 0 };
-            uint64_t cnt[2] = { 0, 77 };
-            rc = wm_count_per_pattern(cpu->cx, db, &t, cnt);
-            if (rc != WM_OK || cnt[0] != 3 || cnt[1] != 77) {
-                char buf[200];
-                snprintf(buf, sizeof buf, "wm_count_per_pattern(one pattern): rc %d, count %"
-                         PRIu64 " (want 3), counts[1] %" PRIu64 " (must stay 77)", rc, cnt[0],
-                         cnt[1]);
-                fail(-1, NULL, buf);
-            } else {
-                g_passed++;
-            }
-            wm_db_free(db);
-        }
-        db = NULL;
-        rc = wm_compile_set(pp, ll, 3, &o, &db);
-        if (rc == WM_OK) {
-            if (wm_db_pattern_count(db) != 3)
-                fail(-1, NULL, "wm_db_pattern_count(3 patterns) != 3");
-            else
-                g_passed++;
-            wm_text_t t = { (const uint8_t *)"ACGT", 4, NULL, 0 };
-            rc = wm_count_per_pattern(cpu->cx, db, &t, NULL);
-            check_status(-1, NULL, "wm_count_per_pattern(counts NULL)", rc, WM_INVALID);
-            /* an empty text (no buffer at all), and records that are all empty */
-            wm_text_t e = { NULL, 0, NULL, 0 };
-            match_vec got = { NULL, 0, 0, 0 };
-            rc = wm_search(cpu->cx, db, &e, collect, &got);
-            check_status(-1, NULL, "wm_search(set, empty text)", rc, WM_OK);
-            uint64_t rs[3] = { 0, 0, 0 };
-            wm_text_t e3 = { (const uint8_t *)"", 0, rs, 3 };
-            rc = wm_search(cpu->cx, db, &e3, collect, &got);
-            check_status(-1, NULL, "wm_search(set, three empty records)", rc, WM_OK);
-            uint64_t cnt3[3] = { 5, 5, 5 };
-            rc = wm_count_per_pattern(cpu->cx, db, &e, cnt3);
-            check_status(-1, NULL, "wm_count_per_pattern(set, empty text)", rc, WM_OK);
-            if (got.n != 0 || cnt3[0] || cnt3[1] || cnt3[2])
-                fail(-1, NULL, "matches or counts in an empty text");
-            else
-                g_passed++;
-            free(got.a);
-            wm_db_free(db);
-        }
-    }
-
-    /* exactly WM_MAX_PATTERN bytes is fine, one more is not; the long one is
-    ** searched (planted twice, once cut by a record border) with a short one */
-    {
-        size_t big = WM_MAX_PATTERN;
-        uint8_t *p = malloc(big + 1);
-        size_t tn = 3 * big;
-        uint8_t *txt = malloc(tn);
-        assert(p && txt);
-        uint64_t s = 12345;
-        for (size_t i = 0; i <= big; i++) p[i] = (uint8_t)("ACGT"[splitmix64(&s) % 4]);
-        for (size_t i = 0; i < tn; i++) txt[i] = (uint8_t)("ACGT"[splitmix64(&s) % 4]);
-        memcpy(txt + 100, p, big);
-        memcpy(txt + 2 * big - 50, p, big);
-        uint64_t rs[2] = { 0, 2 * big };
-        wm_text_t t = { txt, tn, rs, 2 };
-        const uint8_t *bp[2] = { p, (const uint8_t *)"ACGTA" };
-        size_t bl[2] = { big, 5 };
-        for (size_t a = 0; a < N_OF(SET_ALGOS); a++) {
-            wm_opts_t ao = o;
-            ao.algo = SET_ALGOS[a];
-            size_t bl2[2] = { big + 1, 5 };
-            API_RC(wm_compile_set(bp, bl2, 2, &ao, &db), WM_PATTERN_TOO_LONG);
-            db = NULL;
-            int rc = wm_compile_set(bp, bl, 2, &ao, &db);
-            snprintf(what, sizeof what, "wm_compile_set(a pattern of WM_MAX_PATTERN bytes, %s)",
-                     algo_str(SET_ALGOS[a]));
-            check_status(-1, NULL, what, rc, WM_OK);
-            if (rc != WM_OK)
-                continue;
-            wm_match_t *want = NULL;
-            size_t nw = moracle_search(bp, bl, 2, &ao, &t, &want);
-            match_vec got = { NULL, 0, 0, 0 };
-            rc = wm_search(cpu->cx, db, &t, collect, &got);
-            snprintf(what, sizeof what, "pattern of WM_MAX_PATTERN bytes, algo %s, %s",
-                     algo_str(SET_ALGOS[a]), cpu->name);
-            if (rc != WM_OK)
-                check_status(-1, NULL, what, rc, WM_OK);
-            else
-                compare(-1, NULL, what, &got, want, nw);
-            free(got.a);
-            free(want);
-            wm_db_free(db);
-        }
-        free(p);
-        free(txt);
-    }
-#undef API_RC
+    free(p);
+    free(txt);
 }
 
 /* ==== 4. large sets ========================================================= */
@@ -1317,22 +933,28 @@ static void big_set(tcase *c, size_t np, size_t lo, size_t hi, unsigned from_tex
     set_len_range(c);
 }
 
+/* A large set's case: options, a name for reports, a random text of n bytes. */
+static void large_case(tcase *c, alpha_kind ak, const char *set_kind, size_t n)
+{
+    memset(c, 0, sizeof *c);
+    c->o = wm_opts_default();
+    c->ak = ak;
+    if (ak == AK_DNA) c->o.alphabet = WM_ALPHABET_DNA;
+    if (ak == AK_ACGT) { memcpy(c->sym, "ACGT", 4); c->n_sym = 4; }
+    if (ak == AK_BYTE256) { for (int i = 0; i < 256; i++) c->sym[i] = (uint8_t)i; c->n_sym = 256; }
+    c->set_kind = set_kind;
+    c->n = n;
+    c->text = xmalloc(c->n);
+    for (size_t i = 0; i < c->n; i++) c->text[i] = rand_text_byte(c);
+}
+
 static void large_sets(config *cfgs, size_t n_cfg)
 {
     /* 100,000 patterns, lengths 4..32, bytes over 4 and 256 symbols */
     for (int kind = 0; kind < 2; kind++) {
         tcase c;
-        memset(&c, 0, sizeof c);
         g_rng = g_seed ^ (0xB16B00B5ull + (uint64_t)kind);
-        c.o = wm_opts_default();
-        c.ak = kind == 0 ? AK_ACGT : AK_BYTE256;
-        if (kind == 0) { memcpy(c.sym, "ACGT", 4); c.n_sym = 4; }
-        else { for (int i = 0; i < 256; i++) c.sym[i] = (uint8_t)i; c.n_sym = 256; }
-        c.set_kind = "large: 100,000 patterns";
-        c.n = 50000;
-        c.text = malloc(c.n);
-        assert(c.text);
-        for (size_t i = 0; i < c.n; i++) c.text[i] = rand_text_byte(&c);
+        large_case(&c, kind == 0 ? AK_ACGT : AK_BYTE256, "large: 100,000 patterns", 50000);
         uint8_t *pool;
         big_set(&c, 100000, kind == 0 ? 8 : 4, 32, 10, &pool);
         fit_budget(&c);
@@ -1347,16 +969,16 @@ static void large_sets(config *cfgs, size_t n_cfg)
             if (db == NULL)
                 continue;
             for (size_t i = 0; i < n_cfg; i++) {
-                match_vec got = { NULL, 0, 0, 0 };
+                match_vec got = { 0 };
                 char cfg[200];
                 snprintf(cfg, sizeof cfg, "100,000 patterns (%s): algo %s (db %s), %s",
-                         AK_NAME[c.ak], algo_str(SET_ALGOS[a]), algo_str(wm_db_algo(db)),
+                         AK_NAME[c.ak], wm_algo_name(SET_ALGOS[a]), wm_algo_name(wm_db_algo(db)),
                          cfgs[i].name);
                 int rc = wm_search(cfgs[i].cx, db, &t, collect, &got);
                 if (rc != WM_OK)
-                    check_status(-1, &c, cfg, rc, WM_OK);
+                    check_case_status(-1, &c, cfg, rc, WM_OK, NULL);
                 else
-                    compare(-1, &c, cfg, &got, want, n_want);
+                    compare_matches(-1, &c, cfg, got.a, got.n, want, n_want);
                 free(got.a);
             }
             wm_db_free(db);
@@ -1376,16 +998,8 @@ static void large_sets(config *cfgs, size_t n_cfg)
     ** compile with AUTO, then a short search against the oracle */
     {
         tcase c;
-        memset(&c, 0, sizeof c);
         g_rng = g_seed ^ 0x1000000ull;
-        c.o = wm_opts_default();
-        c.o.alphabet = WM_ALPHABET_DNA;
-        c.ak = AK_DNA;
-        c.set_kind = "large: 1,000,000 patterns";
-        c.n = 3000;
-        c.text = malloc(c.n);
-        assert(c.text);
-        for (size_t i = 0; i < c.n; i++) c.text[i] = rand_text_byte(&c);
+        large_case(&c, AK_DNA, "large: 1,000,000 patterns", 3000);
         uint8_t *pool;
         big_set(&c, 1000000, 8, 20, 5, &pool);
         for (size_t i = 0; i < c.np; i += 2) c.len[i] = 8;
@@ -1394,27 +1008,27 @@ static void large_sets(config *cfgs, size_t n_cfg)
         wm_db_t *db = NULL;
         int rc = wm_compile_set((const uint8_t *const *)c.pat, c.len, c.np, &c.o, &db);
         double tc = now_s() - t0;
-        check_status(-1, &c, "wm_compile_set(1,000,000 patterns)", rc, WM_OK);
+        check_case_status(-1, &c, "wm_compile_set(1,000,000 patterns)", rc, WM_OK, NULL);
         if (rc == WM_OK) {
             if (wm_db_pattern_count(db) != c.np)
-                fail(-1, &c, "wm_db_pattern_count(1,000,000 patterns) is wrong");
+                fail_msg(-1, &c, "wm_db_pattern_count(1,000,000 patterns) is wrong");
             double t1 = now_s();
             wm_match_t *want = NULL;
             wm_text_t t = { c.text, c.n, NULL, 0 };
             size_t n_want = moracle_search((const uint8_t *const *)c.pat, c.len, c.np, &c.o, &t,
                                            &want);
             g_t_oracle += now_s() - t1;
-            match_vec got = { NULL, 0, 0, 0 };
+            match_vec got = { 0 };
             rc = wm_search(cfgs[0].cx, db, &t, collect, &got);
             char cfg[200];
             snprintf(cfg, sizeof cfg, "1,000,000 patterns: algo auto (db %s), %s",
-                     algo_str(wm_db_algo(db)), cfgs[0].name);
+                     wm_algo_name(wm_db_algo(db)), cfgs[0].name);
             if (rc != WM_OK)
-                check_status(-1, &c, cfg, rc, WM_OK);
+                check_case_status(-1, &c, cfg, rc, WM_OK, NULL);
             else
-                compare(-1, &c, cfg, &got, want, n_want);
+                compare_matches(-1, &c, cfg, got.a, got.n, want, n_want);
             printf("large set: 1,000,000 patterns compiled in %.2f s (db %s); %zu matches in"
-                   " %zu bytes\n", tc, algo_str(wm_db_algo(db)), n_want, c.n);
+                   " %zu bytes\n", tc, wm_algo_name(wm_db_algo(db)), n_want, c.n);
             free(got.a);
             free(want);
             wm_db_free(db);
@@ -1462,7 +1076,7 @@ static void oracle_random_self_check(void)
         for (size_t j = 0; ok && j < c.np; j++) ok = cnt[j] == cnt2[j];
         if (!ok) {
             self_fail++;
-            report_case(i, &c, "moracle_search differs from moracle_search_naive");
+            print_case(i, &c, "moracle_search differs from moracle_search_naive");
         }
         free(cnt);
         free(cnt2);
@@ -1472,111 +1086,76 @@ static void oracle_random_self_check(void)
     }
 }
 
+/* The contexts every case runs on, besides its own tiny-chunk ones. */
+static fixed_set g_fixed;
+
+static void one_case(long idx)
+{
+    tcase c;
+    gen_case(&c);
+    double t0 = now_s();
+    fit_budget(&c);
+    g_t_oracle += now_s() - t0;
+    config cfgs[12];
+    size_t n_cfg = case_configs(cfgs, &g_fixed, tiny_chunk, &c);
+    run_case(idx, &c, cfgs, n_cfg);
+    close_case_configs(&g_fixed, cfgs, n_cfg);
+    free_case(&c);
+}
+
 int main(int argc, char **argv)
 {
-    double scale;
     long only = -2;
-    test_settings(argc, argv, 20240612ull, &g_seed, &scale, &only, &g_verbose);
-
-    long n_cases = (long)(500 * scale + 0.5);
-    if (n_cases < 1) n_cases = 1;
-    printf("test_multi_diff: seed %" PRIu64 ", %ld cases (WM_TEST_SCALE %g), warpmatch %s\n",
-           g_seed, n_cases, scale, wm_version());
-    fflush(stdout);
-    double t_start = now_s();
-    clock_t c0 = clock();
+    long n_cases = test_begin("test_multi_diff", argc, argv, 20240612ull, 500, describe_case,
+                              &only);
 
     /* 1. the oracle against hand-worked examples and its own definition */
     oracle_hand_examples();
     if (only < 0)
         oracle_random_self_check();
-    if (self_fail) {
-        printf("oracle self-check: %d FAILED; library not tested\n", self_fail);
-        printf("0 passed, %d failed\n", self_fail);
+    if (oracle_verdict())
         return 1;
-    }
-    printf("oracle self-check: ok\n");
 
     /* contexts: CPU 1 and 3 threads with the default chunk; tiny chunks are
     ** made per case. CUDA likewise when a GPU is there. */
-    config fixed[4];
-    size_t n_fixed = 0;
-    if (make_context(&fixed[n_fixed], WM_BACKEND_CPU, 1, 0)) n_fixed++;
-    if (make_context(&fixed[n_fixed], WM_BACKEND_CPU, 3, 0)) n_fixed++;
-    if (n_fixed == 0) {
-        printf("%ld passed, %ld failed\n", g_passed, g_failed);
-        return 1;
-    }
-    int gpu = wm_cuda_device_count() > 0;
-    if (gpu) {
-        if (make_context(&fixed[n_fixed], WM_BACKEND_CUDA, 1, 0)) n_fixed++;
-        if (make_context(&fixed[n_fixed], WM_BACKEND_CUDA, 3, 0)) n_fixed++;
-        printf("cuda: %d device(s), testing the CUDA backend\n", wm_cuda_device_count());
-    } else {
-        printf("cuda: skipped (no GPU)\n");
-    }
-    fflush(stdout);
+    static const int threads[] = { 1, 3 };
+    open_fixed(&g_fixed, threads, N_OF(threads));
+    if (g_fixed.n == 0)
+        return test_finish();
 
-    /* 2. bad arguments */
+    /* 2. the longest pattern */
     if (only < 0) {
-        api_checks(&fixed[0]);
-        printf("api checks: %ld passed, %ld failed\n", g_passed, g_failed);
-        fflush(stdout);
+        longest_pattern(&g_fixed.cf[0]);
+        part_done("the longest pattern");
     }
 
     /* 3. the random cases */
-    for (long i = 0; i < n_cases; i++) {
-        if (only >= -1 && i != only)
-            continue;
-        g_rng = g_seed * 0x9E3779B97F4A7C15ull + (uint64_t)i * 0xD1B54A32D192ED03ull + 1;
-        tcase c;
-        gen_case(&c);
-        double t0 = now_s();
-        fit_budget(&c);
-        g_t_oracle += now_s() - t0;
-        config cfgs[8];
-        size_t n_cfg = 0;
-        for (size_t j = 0; j < n_fixed; j++) cfgs[n_cfg++] = fixed[j];
-        size_t first_tiny = n_cfg;
-        if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 1, tiny_chunk(&c, 0))) n_cfg++;
-        if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 3, tiny_chunk(&c, 0))) n_cfg++;
-        if (gpu && make_context(&cfgs[n_cfg], WM_BACKEND_CUDA, 3, tiny_chunk(&c, 1))) n_cfg++;
-        run_case(i, &c, cfgs, n_cfg);
-        for (size_t j = first_tiny; j < n_cfg; j++) wm_context_free(cfgs[j].cx);
-        free_case(&c);
-        if (only < -1 && (i + 1) % 200 == 0) {
-            printf("  %ld/%ld cases, %ld passed, %ld failed, %.1f s\n", i + 1, n_cases,
-                   g_passed, g_failed, now_s() - t_start);
-            fflush(stdout);
-        }
-    }
+    run_cases(n_cases, only, 1, 200, one_case);
 
     /* 4. large sets */
     if (only < 0)
-        large_sets(fixed, n_fixed);
+        large_sets(g_fixed.cf, g_fixed.n);
 
-    for (size_t j = 0; j < n_fixed; j++) wm_context_free(fixed[j].cx);
+    close_configs(g_fixed.cf, g_fixed.n);
 
     printf("coverage: %ld cases, %" PRIu64 " oracle matches; cases with matches %ld, on strand"
            " 1 %ld, in record > 0 %ld, dense (more matches than bytes) %ld, with matches of"
            " equal patterns %ld, all lengths >= %u %ld, over 1,000 patterns %ld\n",
            g_cov.cases, g_cov.matches, g_cov.with_matches, g_cov.strand1, g_cov.multi_rec,
-           g_cov.dense, g_cov.dup_hits, WM_QGRAM_MIN_LEN, g_cov.qgram_cases, g_cov.big_sets);
-    printf("seed %" PRIu64 ": %.1f s wall, %.1f s cpu; wall %.1f s in the oracle, %.1f s in"
-           " the library\n", g_seed, now_s() - t_start, (double)(clock() - c0) / CLOCKS_PER_SEC,
-           g_t_oracle, g_t_lib);
+           g_cov_sets.dense, g_cov_sets.dup_hits, WM_QGRAM_MIN_LEN, g_cov_sets.qgram_cases,
+           g_cov_sets.big_sets);
+    print_time_split();
+    printf("\n");
     printf("library wall: compile %.1f s; wm_search (first call of each) by configuration:",
            g_t_compile);
-    for (size_t j = 0; j < n_fixed + 2 + (size_t)gpu && j < N_OF(g_t_cfg); j++)
+    for (size_t j = 0; j < g_fixed.n + 2 + (size_t)g_fixed.gpu && j < N_OF(g_t_cfg); j++)
         printf("%s %s %.1f s", j ? "," : "",
-               j < n_fixed ? fixed[j].name
-                           : j == n_fixed ? "cpu, 1 thread, tiny chunks"
-                           : j == n_fixed + 1 ? "cpu, 3 threads, tiny chunks" : "cuda, tiny chunks",
+               j < g_fixed.n ? g_fixed.cf[j].name
+                           : j == g_fixed.n ? "cpu, 1 thread, tiny chunks"
+                           : j == g_fixed.n + 1 ? "cpu, 3 threads, tiny chunks"
+                                                : "cuda, tiny chunks",
                g_t_cfg[j]);
     printf("\n");
-    if (g_failed)
-        printf("reproduce one case: WM_SEED=%" PRIu64 " WM_CASE=<case> WM_VERBOSE=1 %s"
-               " (WM_CASE=-1: the checks outside the random cases)\n", g_seed, argv[0]);
-    printf("%ld passed, %ld failed\n", g_passed, g_failed);
-    return g_failed ? 1 : 0;
+    print_repro(argv[0], "the checks outside the random cases");
+    return test_finish();
 }

@@ -19,52 +19,33 @@
 **
 ** Usage: test_search_diff [seed]     (or env WM_SEED; default fixed)
 ** Env:   WM_TEST_SCALE  multiplies the number of cases [1.0]
-**        WM_CASE        run only this case index (reproduce a failure)
+**        WM_CASE        run only this case index (reproduce a failure;
+**                       -1: only the oracle's self-check)
 **        WM_VERBOSE     print each failing case's pattern and text in full
 ** Exit status 0 when every check passed; the last line is "N passed, N failed".
 */
-#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
-#endif
 #include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "oracle.h"
 #include "warpmatch.h"
 
+#include "contexts.h"
+#include "gen.h"
+#include "harness.h"
+#include "matches.h"
 #include "rng.h"
 
-/* ==== counters and printing ================================================= */
-
-static uint64_t g_seed;
-static long g_passed, g_failed;
-static double g_t_oracle, g_t_lib;   /* wall seconds spent in each */
-
 /* coverage: what the oracle's answers held, over all cases */
+static match_cover g_cov;
 static struct {
-    long cases, with_matches, strand1, at_rec_start, at_rec_end, multi_rec, dense, errors_gt0;
-    uint64_t matches;
-} g_cov;
-static int g_verbose;
-#define MAX_DETAILED_FAILURES 30
-
-static void print_match(FILE *f, const char *tag, const wm_match_t *x)
-{
-    if (x == NULL)
-        fprintf(f, "    %s: (none)\n", tag);
-    else
-        fprintf(f, "    %s: record %" PRIu64 " start %" PRIu64 " end %" PRIu64
-                   " errors %u strand %u\n",
-                tag, x->record, x->start, x->end, x->errors, x->strand);
-}
+    long at_rec_start, at_rec_end, dense, errors_gt0;
+} g_cov_search;
 
 /* ==== oracle self-check ===================================================== */
-
-static int self_fail;
 
 static void expect_matches(const char *name, const char *pat, const wm_opts_t *o,
                            const char *text, const uint64_t *rs, size_t n_rec,
@@ -96,7 +77,6 @@ static wm_opts_t plain_opts(uint32_t k)
 }
 
 #define M(r, s, e, d, st) { (r), (s), (e), (d), (st), 0 }
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Examples worked out by hand (the working is in the comments). */
 static void oracle_hand_examples(void)
@@ -240,19 +220,6 @@ typedef struct {
 
 static uint8_t rand_sym(const tcase *c) { return c->sym[below(c->n_sym)]; }
 
-/* A text byte for the DNA kinds: mostly ACGT, some lowercase, N, U, junk. */
-static uint8_t rand_dna_text_byte(void)
-{
-    static const char B[] = "ACGT";
-    uint64_t r = below(1000);
-    if (r < 800) return (uint8_t)B[below(4)];
-    if (r < 930) return (uint8_t)("acgt"[below(4)]);
-    if (r < 960) return chance(70) ? 'N' : 'n';
-    if (r < 975) return chance(50) ? 'U' : 'u';
-    if (r < 990) return (uint8_t)("-XRY*."[below(6)]);
-    return (uint8_t)below(256);
-}
-
 /* A base (upper case) from an IUPAC code's set, so that a planted copy of an
 ** IUPAC pattern really matches. */
 static uint8_t instantiate_code(uint8_t code)
@@ -273,7 +240,7 @@ static uint8_t instantiate_code(uint8_t code)
 static uint8_t rand_text_byte(const tcase *c)
 {
     if (c->ak == AK_IUPAC || c->ak == AK_NUC_BYTES)
-        return rand_dna_text_byte();
+        return rand_dna_mix(&DNA_SOFTMASKED);
     return rand_sym(c);
 }
 
@@ -380,12 +347,11 @@ static uint32_t pick_k(size_t m)
 
 static size_t pick_n(void)
 {
-    uint64_t r = below(1000);
-    if (r < 30) return 0;
-    if (r < 300) return (size_t)range(1, 100);
-    if (r < 700) return (size_t)range(101, 1000);
-    if (r < 975) return (size_t)range(1001, 5000);
-    return (size_t)range(5001, 50000);
+    static const span_t N[] = {
+        { 30, 0, 0 }, { 300, 1, 100 }, { 700, 101, 1000 }, { 975, 1001, 5000 },
+        { 1000, 5001, 50000 },
+    };
+    return (size_t)pick_span(N, N_OF(N), 1000);
 }
 
 /* Rough operation count of the oracle on this case: the DP is n*m per strand,
@@ -401,35 +367,6 @@ static double oracle_cost(size_t n, size_t m, size_t k, int strands, int dense)
 
 #define ORACLE_BUDGET 6e6
 
-static void split_records(tcase *c)
-{
-    uint64_t r = below(100);
-    if (r < 40) {                       /* rec_start NULL: one record */
-        c->rec_start = NULL;
-        c->n_rec = 0;
-        return;
-    }
-    size_t nr;
-    if (r < 50) nr = 1;
-    else if (r < 80) nr = (size_t)range(2, 8);
-    else if (r < 96) nr = (size_t)range(2, 60);
-    else nr = (size_t)range(100, 2000);   /* many tiny records per chunk */
-    c->n_rec = nr;
-    c->rec_start = malloc(nr * sizeof *c->rec_start);
-    assert(c->rec_start);
-    c->rec_start[0] = 0;
-    int short_recs = chance(25);        /* records mostly shorter than m */
-    for (size_t i = 1; i < nr; i++) {
-        uint64_t prev = c->rec_start[i - 1];
-        uint64_t step;
-        if (chance(15)) step = 0;                               /* empty record */
-        else if (short_recs) step = below(c->m + 1);
-        else step = below(2 * (c->n / nr) + 2);
-        uint64_t s = prev + step;
-        c->rec_start[i] = s > c->n ? c->n : s;
-    }
-}
-
 /* Put a pattern occurrence at the start or end of a random record, at a
 ** random place, or across a record border. */
 static void plant_some(tcase *c, int strand)
@@ -438,15 +375,7 @@ static void plant_some(tcase *c, int strand)
         return;
     size_t count = (size_t)below(6);
     for (size_t j = 0; j < count; j++) {
-        size_t pos;
-        size_t r = c->n_rec ? (size_t)below(c->n_rec) : 0;
-        uint64_t beg = c->n_rec ? c->rec_start[r] : 0;
-        uint64_t end = (c->n_rec && r + 1 < c->n_rec) ? c->rec_start[r + 1] : c->n;
-        uint64_t w = below(4);
-        if (w == 0) pos = (size_t)beg;                                   /* record start */
-        else if (w == 1) pos = end >= beg + c->m ? (size_t)(end - c->m) : (size_t)beg; /* end */
-        else if (w == 2) pos = end > c->m / 2 ? (size_t)(end - c->m / 2) : 0;  /* straddle */
-        else pos = (size_t)below(c->n);
+        size_t pos = plant_pos(c->n, c->rec_start, c->n_rec, c->m);
         if (pos < c->n)
             plant(c, pos, strand);
     }
@@ -456,15 +385,11 @@ static void gen_case(tcase *c)
 {
     memset(c, 0, sizeof *c);
     c->o = wm_opts_default();
-    /* kind */
-    uint64_t r = below(100);
-    if (r < 3) c->ak = AK_UNARY;
-    else if (r < 18) c->ak = AK_BIN;
-    else if (r < 33) c->ak = AK_DNA4;
-    else if (r < 46) c->ak = AK_PROT20;
-    else if (r < 60) c->ak = AK_BYTE256;
-    else if (r < 85) c->ak = AK_IUPAC;
-    else c->ak = AK_NUC_BYTES;
+    static const weighted_t KINDS[] = {
+        { AK_UNARY, 3 }, { AK_BIN, 18 }, { AK_DNA4, 33 }, { AK_PROT20, 46 }, { AK_BYTE256, 60 },
+        { AK_IUPAC, 85 }, { AK_NUC_BYTES, 100 },
+    };
+    c->ak = (alpha_kind)pick_weighted(KINDS, N_OF(KINDS));
 
     switch (c->ak) {
     case AK_UNARY: c->sym = (const uint8_t *)"a"; c->n_sym = 1; break;
@@ -548,7 +473,7 @@ static void gen_case(tcase *c)
         for (size_t i = 0; i < c->m; i++)
             assert(oracle_iupac_set(c->pat[i]) != 0);
 
-    split_records(c);
+    c->n_rec = split_records(c->n, c->m, &c->rec_start);
     if (scenario >= 6) {
         plant_some(c, 0);
         if (c->o.revcomp)
@@ -565,36 +490,12 @@ static void free_case(tcase *c)
 
 /* ==== running the library =================================================== */
 
-typedef struct {
-    wm_match_t *a;
-    size_t n, cap;
-} match_vec;
-
-static int collect(const wm_match_t *x, void *user)
-{
-    match_vec *v = user;
-    if (v->n == v->cap) {
-        v->cap = v->cap ? 2 * v->cap : 256;
-        v->a = realloc(v->a, v->cap * sizeof *v->a);
-        assert(v->a);
-    }
-    v->a[v->n++] = *x;
-    return 0;
-}
-
-typedef struct {
-    wm_backend_t backend;
-    int threads;
-    uint64_t chunk;
-    wm_context_t *cx;
-    char name[64];
-} config;
-
 static const char *metric_name(wm_metric_t mt) { return mt == WM_METRIC_HAMMING ? "hamming" : "edit"; }
 
-static void report_case(long idx, const tcase *c, const char *what)
+/* The case, for a failure's report (g_describe). */
+static void describe_case(const void *p)
 {
-    printf("FAIL seed %" PRIu64 " case %ld: %s\n", g_seed, idx, what);
+    const tcase *c = p;
     printf("    alphabet %s, m %zu, k %u, metric %s, case_insensitive %d, revcomp %d,"
            " n %zu, records %zu%s%s\n",
            AK_NAME[c->ak], c->m, c->o.max_edits, metric_name(c->o.metric),
@@ -602,63 +503,8 @@ static void report_case(long idx, const tcase *c, const char *what)
            c->n_rec ? "" : " (rec_start NULL)", c->periodic ? ", periodic text" : "");
     printf("    pattern ");
     print_bytes(stdout, c->pat, c->m, g_verbose ? (size_t)-1 : 80);
-    printf("\n    text ");
-    print_bytes(stdout, c->text, c->n, g_verbose ? (size_t)-1 : 80);
     printf("\n");
-    if (c->n_rec && g_verbose) {
-        printf("    rec_start");
-        for (size_t i = 0; i < c->n_rec; i++) printf(" %" PRIu64, c->rec_start[i]);
-        printf("\n");
-    }
-}
-
-static void fail(long idx, const tcase *c, const char *fmt_what)
-{
-    g_failed++;
-    if (g_failed <= MAX_DETAILED_FAILURES)
-        report_case(idx, c, fmt_what);
-    else if (g_failed == MAX_DETAILED_FAILURES + 1)
-        printf("(further failures are counted, not shown)\n");
-}
-
-static int same_match(const wm_match_t *a, const wm_match_t *b)
-{
-    return a->record == b->record && a->start == b->start && a->end == b->end &&
-           a->errors == b->errors && a->strand == b->strand;
-}
-
-/* Compare the library's list with the oracle's; on a difference report the
-** first differing match. */
-static void compare(long idx, const tcase *c, const char *cfg, const match_vec *got,
-                    const wm_match_t *want, size_t n_want)
-{
-    size_t i = 0;
-    while (i < got->n && i < n_want && same_match(&got->a[i], &want[i]))
-        i++;
-    if (i == got->n && i == n_want) {
-        g_passed++;
-        return;
-    }
-    char what[256];
-    snprintf(what, sizeof what, "%s: %zu matches, oracle %zu; first difference at #%zu",
-             cfg, got->n, n_want, i);
-    fail(idx, c, what);
-    if (g_failed <= MAX_DETAILED_FAILURES) {
-        print_match(stdout, "oracle ", i < n_want ? &want[i] : NULL);
-        print_match(stdout, "library", i < got->n ? &got->a[i] : NULL);
-    }
-}
-
-static void check_status(long idx, const tcase *c, const char *what, int got, int want)
-{
-    if (got == want) {
-        g_passed++;
-        return;
-    }
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s returned %d (%s), expected %d (%s)", what, got,
-             wm_strerror(got), want, wm_strerror(want));
-    fail(idx, c, buf);
+    print_text(c->text, c->n, c->rec_start, c->n_rec);
 }
 
 static uint64_t record_len(const tcase *c, uint64_t r)
@@ -670,23 +516,17 @@ static uint64_t record_len(const tcase *c, uint64_t r)
 
 static void note_coverage(const tcase *c, const wm_match_t *w, size_t n)
 {
-    int s1 = 0, rs = 0, re = 0, mr = 0, e = 0;
+    int rs = 0, re = 0, e = 0;
     for (size_t i = 0; i < n; i++) {
-        s1 |= w[i].strand == 1;
         rs |= w[i].start == 0;
         re |= w[i].end == record_len(c, w[i].record);
-        mr |= w[i].record > 0;
         e |= w[i].errors > 0;
     }
-    g_cov.cases++;
-    g_cov.matches += n;
-    g_cov.with_matches += n > 0;
-    g_cov.strand1 += s1;
-    g_cov.at_rec_start += rs;
-    g_cov.at_rec_end += re;
-    g_cov.multi_rec += mr;
-    g_cov.errors_gt0 += e;
-    g_cov.dense += c->n > 0 && n * 2 > c->n;
+    note_matches(&g_cov, w, n);
+    g_cov_search.at_rec_start += rs;
+    g_cov_search.at_rec_end += re;
+    g_cov_search.errors_gt0 += e;
+    g_cov_search.dense += c->n > 0 && n * 2 > c->n;
 }
 
 static const wm_algo_t ALGOS[] = { WM_ALGO_AUTO, WM_ALGO_SHIFTOR, WM_ALGO_BITAP, WM_ALGO_MYERS };
@@ -699,7 +539,7 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
     size_t n_want = oracle_search(c->pat, c->m, &c->o, &t, &want);
     double t1 = now_s();
     g_t_oracle += t1 - t0;
-    match_vec got = { NULL, 0, 0 };
+    match_vec got = { 0 };
     note_coverage(c, want, n_want);
 
     for (size_t a = 0; a < N_OF(ALGOS); a++) {
@@ -711,39 +551,18 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
         char what[96];
         snprintf(what, sizeof what, "wm_compile(algo %s)", wm_algo_name(o.algo));
         int rc = wm_compile(c->pat, c->m, &o, &db);
-        check_status(idx, c, what, rc, valid ? WM_OK : WM_INVALID);
+        check_case_status(idx, c, what, rc, valid ? WM_OK : WM_INVALID, NULL);
         if (rc != WM_OK) {
             wm_db_free(db);
             continue;
         }
         if (o.algo == WM_ALGO_AUTO && wm_db_algo(db) == WM_ALGO_AUTO)
-            fail(idx, c, "wm_db_algo() is AUTO after compiling with AUTO");
+            fail_msg(idx, c, "wm_db_algo() is AUTO after compiling with AUTO");
         for (size_t i = 0; i < n_cfg; i++) {
-            got.n = 0;
             char cfg[160];
             snprintf(cfg, sizeof cfg, "algo %s (db %s), %s", wm_algo_name(o.algo),
                      wm_algo_name(wm_db_algo(db)), cfgs[i].name);
-            rc = wm_search(cfgs[i].cx, db, &t, collect, &got);
-            if (rc != WM_OK) {
-                char buf[512];
-                snprintf(buf, sizeof buf, "%s: wm_search returned %d (%s): %s", cfg, rc,
-                         wm_strerror(rc), wm_context_errmsg(cfgs[i].cx));
-                fail(idx, c, buf);
-                continue;
-            }
-            compare(idx, c, cfg, &got, want, n_want);
-            if (chance(35)) {                    /* wm_count agrees */
-                uint64_t cnt = 0;
-                rc = wm_count(cfgs[i].cx, db, &t, &cnt);
-                if (rc != WM_OK || cnt != n_want) {
-                    char buf[256];
-                    snprintf(buf, sizeof buf, "%s: wm_count returned %d, count %" PRIu64
-                             ", oracle %zu", cfg, rc, cnt, n_want);
-                    fail(idx, c, buf);
-                } else {
-                    g_passed++;
-                }
-            }
+            search_checked(idx, c, cfg, cfgs[i].cx, db, &t, &got, want, n_want, 35, NULL);
         }
         wm_db_free(db);
     }
@@ -755,7 +574,7 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
         o.max_edits = (uint32_t)(c->m + below(3));
         wm_db_t *db = NULL;
         int rc = wm_compile(c->pat, c->m, &o, &db);
-        check_status(idx, c, "wm_compile(k >= m)", rc, WM_K_TOO_LARGE);
+        check_case_status(idx, c, "wm_compile(k >= m)", rc, WM_K_TOO_LARGE, NULL);
         wm_db_free(rc == WM_OK ? db : NULL);
     }
     if (chance(10) && c->ak != AK_IUPAC && c->ak != AK_NUC_BYTES) {
@@ -767,7 +586,8 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
             o.revcomp = 1;
             wm_db_t *db = NULL;
             int rc = wm_compile(c->pat, c->m, &o, &db);
-            check_status(idx, c, "wm_compile(revcomp of a non-nucleotide pattern)", rc, WM_INVALID);
+            check_case_status(idx, c, "wm_compile(revcomp of a non-nucleotide pattern)", rc,
+                              WM_INVALID, NULL);
             wm_db_free(rc == WM_OK ? db : NULL);
         }
     }
@@ -777,42 +597,12 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
 
 /* ==== main ================================================================== */
 
-static int make_context(config *cf, wm_backend_t be, int threads, uint64_t chunk)
-{
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = be;
-    co.threads = threads;
-    co.chunk_bytes = chunk;
-    cf->backend = be;
-    cf->threads = threads;
-    cf->chunk = chunk;
-    if (be == WM_BACKEND_CUDA)
-        snprintf(cf->name, sizeof cf->name, "cuda, %d host thread%s, chunk %" PRIu64, threads,
-                 threads == 1 ? "" : "s", chunk);
-    else
-        snprintf(cf->name, sizeof cf->name, "cpu, %d thread%s, chunk %" PRIu64, threads,
-                 threads == 1 ? "" : "s", chunk);
-    cf->cx = NULL;
-    int rc = wm_context_new(&co, &cf->cx);
-    if (rc != WM_OK) {
-        printf("FAIL seed %" PRIu64 ": wm_context_new(%s) returned %d (%s)\n", g_seed,
-               cf->name, rc, wm_strerror(rc));
-        g_failed++;
-        return 0;
-    }
-    if (wm_context_backend(cf->cx) != be) {
-        printf("FAIL seed %" PRIu64 ": wm_context_backend(%s) = %d\n", g_seed, cf->name,
-               (int)wm_context_backend(cf->cx));
-        g_failed++;
-    }
-    return 1;
-}
-
 /* A tiny chunk (1..100) so that occurrences straddle chunk borders, grown
 ** where so many chunks would make the run slow (each chunk rescans its
 ** m + k halo). */
-static uint64_t tiny_chunk(const tcase *c, int gpu)
+static uint64_t tiny_chunk(const void *p, int gpu)
 {
+    const tcase *c = p;
     uint64_t ch = range(1, 100);
     uint64_t max_chunks = gpu ? 64 : 4000;
     double work = (double)(c->m + c->o.max_edits) * (double)(c->o.max_edits + 1) *
@@ -824,25 +614,31 @@ static uint64_t tiny_chunk(const tcase *c, int gpu)
     return ch;
 }
 
+/* The contexts every case runs on, besides its own tiny-chunk ones. */
+static fixed_set g_fixed;
+
+static void one_case(long idx)
+{
+    tcase c;
+    gen_case(&c);
+    config cfgs[12];
+    size_t n_cfg = case_configs(cfgs, &g_fixed, tiny_chunk, &c);
+    run_case(idx, &c, cfgs, n_cfg);
+    close_case_configs(&g_fixed, cfgs, n_cfg);
+    free_case(&c);
+}
+
 int main(int argc, char **argv)
 {
-    double scale;
-    long only = -1;
-    test_settings(argc, argv, 20240611ull, &g_seed, &scale, &only, &g_verbose);
-
-    long n_cases = (long)(1500 * scale + 0.5);
-    if (n_cases < 1) n_cases = 1;
-    printf("test_search_diff: seed %" PRIu64 ", %ld cases (WM_TEST_SCALE %g), warpmatch %s\n",
-           g_seed, n_cases, scale, wm_version());
-    fflush(stdout);
-    clock_t t0 = clock();
+    long only = -2;
+    long n_cases = test_begin("test_search_diff", argc, argv, 20240611ull, 1500, describe_case,
+                              &only);
 
     /* 1. the oracle against hand-worked examples and its own definition */
     oracle_hand_examples();
     g_rng = g_seed ^ 0x5eedf00dull;
     for (int i = 0; i < 400 && only < 0; i++) {
         tcase c;
-        memset(&c, 0, sizeof c);
         gen_case(&c);
         if (c.n > 24) c.n = (size_t)below(25);
         if (c.m > 8) { c.m = (size_t)range(1, 8); if (c.o.max_edits >= c.m) c.o.max_edits = (uint32_t)below(c.m); }
@@ -855,67 +651,32 @@ int main(int argc, char **argv)
         for (size_t j = 0; ok && j < na; j++) ok = same_match(&a[j], &b[j]);
         if (!ok) {
             self_fail++;
-            report_case(i, &c, "oracle_search differs from oracle_search_naive");
+            print_case(i, &c, "oracle_search differs from oracle_search_naive");
         }
         free(a);
         free(b);
         free_case(&c);
     }
-    if (self_fail) {
-        printf("oracle self-check: %d FAILED; library not tested\n", self_fail);
-        printf("0 passed, %d failed\n", self_fail);
+    if (oracle_verdict())
         return 1;
-    }
-    printf("oracle self-check: ok\n");
 
     /* 2. contexts: CPU 1 and 3 threads with the default chunk; tiny chunks are
     **    made per case. CUDA likewise when a GPU is there. */
-    config fixed[4];
-    size_t n_fixed = 0;
-    if (make_context(&fixed[n_fixed], WM_BACKEND_CPU, 1, 0)) n_fixed++;
-    if (make_context(&fixed[n_fixed], WM_BACKEND_CPU, 3, 0)) n_fixed++;
-    int gpu = wm_cuda_device_count() > 0;
-    if (gpu) {
-        if (make_context(&fixed[n_fixed], WM_BACKEND_CUDA, 1, 0)) n_fixed++;
-        if (make_context(&fixed[n_fixed], WM_BACKEND_CUDA, 3, 0)) n_fixed++;
-        printf("cuda: %d device(s), testing the CUDA backend\n", wm_cuda_device_count());
-    } else {
-        printf("cuda: skipped (no GPU)\n");
-    }
-    fflush(stdout);
+    static const int threads[] = { 1, 3 };
+    open_fixed(&g_fixed, threads, N_OF(threads));
 
     /* 3. the random cases */
-    for (long i = 0; i < n_cases; i++) {
-        if (only >= 0 && i != only)
-            continue;
-        g_rng = g_seed * 0x9E3779B97F4A7C15ull + (uint64_t)i * 0xD1B54A32D192ED03ull + 1;
-        tcase c;
-        gen_case(&c);
-        config cfgs[8];
-        size_t n_cfg = 0;
-        for (size_t j = 0; j < n_fixed; j++) cfgs[n_cfg++] = fixed[j];
-        size_t first_tiny = n_cfg;
-        if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 1, tiny_chunk(&c, 0))) n_cfg++;
-        if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 3, tiny_chunk(&c, 0))) n_cfg++;
-        if (gpu && make_context(&cfgs[n_cfg], WM_BACKEND_CUDA, 3, tiny_chunk(&c, 1))) n_cfg++;
-        run_case(i, &c, cfgs, n_cfg);
-        for (size_t j = first_tiny; j < n_cfg; j++) wm_context_free(cfgs[j].cx);
-        free_case(&c);
-        if (only < 0 && (i + 1) % 500 == 0) {
-            printf("  %ld/%ld cases, %ld passed, %ld failed, %.1f s cpu\n", i + 1, n_cases,
-                   g_passed, g_failed, (double)(clock() - t0) / CLOCKS_PER_SEC);
-            fflush(stdout);
-        }
-    }
-    for (size_t j = 0; j < n_fixed; j++) wm_context_free(fixed[j].cx);
+    run_cases(n_cases, only, 1, 500, one_case);
+    close_configs(g_fixed.cf, g_fixed.n);
 
     printf("coverage: %ld cases, %" PRIu64 " oracle matches; cases with matches %ld, with"
            " errors > 0 %ld, on strand 1 %ld, starting a record %ld, ending a record %ld,"
            " in record > 0 %ld, dense (> n/2 matches) %ld\n",
-           g_cov.cases, g_cov.matches, g_cov.with_matches, g_cov.errors_gt0, g_cov.strand1,
-           g_cov.at_rec_start, g_cov.at_rec_end, g_cov.multi_rec, g_cov.dense);
-    printf("seed %" PRIu64 ": %.1f s cpu; wall %.1f s in the oracle, %.1f s in the library\n",
-           g_seed, (double)(clock() - t0) / CLOCKS_PER_SEC, g_t_oracle, g_t_lib);
-    printf("%ld passed, %ld failed\n", g_passed, g_failed);
-    return g_failed ? 1 : 0;
+           g_cov.cases, g_cov.matches, g_cov.with_matches, g_cov_search.errors_gt0, g_cov.strand1,
+           g_cov_search.at_rec_start, g_cov_search.at_rec_end, g_cov.multi_rec,
+           g_cov_search.dense);
+    print_time_split();
+    printf("\n");
+    print_repro(argv[0], NULL);
+    return test_finish();
 }

@@ -60,9 +60,6 @@
 **        WM_VERBOSE     print failing cases in full
 ** Exit status 0 when every check passed; the last line is "N passed, N failed".
 */
-#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
-#endif
 #include <inttypes.h>
 #include <math.h>
 #include <stdatomic.h>
@@ -73,20 +70,15 @@
 #include "warpmatch.h"
 #include "core/internal.h"       /* n_sub: is a context cut or not */
 
+#include "contexts.h"
+#include "gen.h"
+#include "harness.h"
+#include "matches.h"
 #include "rng.h"
-#include "tally.h"
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define BIG_TEXT 3000
 
 /* ==== contexts =============================================================== */
-
-typedef struct {
-    char name[64];
-    wm_context_t *cx;
-    int n_devices;             /* 0: an ordinary context */
-    int gpu;
-} config;
 
 static config g_ref;                 /* CPU, one thread */
 static double g_t_cfg[8];            /* seconds in the text calls, by context */
@@ -96,32 +88,6 @@ static size_t g_n_cfg;
 ** every tiny chunk rescan hundreds of bytes with k + 1 words a byte. */
 static config g_heavy[8];
 static size_t g_n_heavy;
-
-static int open_config(config *cf, const char *name, wm_backend_t be, int threads, uint64_t chunk,
-                       const int *devices, int n_devices)
-{
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = be;
-    co.threads = threads;
-    co.chunk_bytes = chunk;
-    co.devices = devices;
-    co.n_devices = n_devices;
-    snprintf(cf->name, sizeof cf->name, "%s", name);
-    cf->n_devices = n_devices;
-    cf->gpu = be == WM_BACKEND_CUDA;
-    cf->cx = NULL;
-    int st = wm_context_new(&co, &cf->cx);
-    if (st != WM_OK) {
-        char buf[300];
-        snprintf(buf, sizeof buf, "wm_context_new(%s): %d (%s) \"%s\"", name, st, wm_strerror(st),
-                 cf->cx ? wm_context_errmsg(cf->cx) : "");
-        fail_msg(-1, NULL, buf);
-        wm_context_free(cf->cx);
-        cf->cx = NULL;
-        return 0;
-    }
-    return 1;
-}
 
 /* ==== 1. the API ============================================================= */
 
@@ -524,10 +490,8 @@ static void plant_near_borders(tcase *c, const uint8_t *p, size_t m)
 
 static size_t pick_len(void)
 {
-    uint64_t r = below(100);
-    if (r < 15) return (size_t)below(21);
-    if (r < 55) return (size_t)range(20, 200);
-    return (size_t)range(200, BIG_TEXT);
+    static const span_t LEN[] = { { 15, 0, 20 }, { 55, 20, 200 }, { 100, 200, BIG_TEXT } };
+    return (size_t)pick_span(LEN, N_OF(LEN), 100);
 }
 
 static void gen_one_pattern(tcase *c)
@@ -612,8 +576,9 @@ static void gen_set(tcase *c)
     for (size_t i = 0; i < np && i < 3; i++) plant_near_borders(c, c->pats[i], c->lens[i]);
 }
 
-static void gen_text_case(tcase *c)
+static void gen_text_case(void *p)
 {
+    tcase *c = p;
     memset(c, 0, sizeof *c);
     c->o = wm_opts_default();
     c->len = pick_len();
@@ -643,58 +608,14 @@ static void gen_text_case(tcase *c)
     gen_records(c);
 }
 
-static void free_text_case(tcase *c)
+static void free_text_case(void *p)
 {
+    tcase *c = p;
     for (size_t i = 0; i < c->n_pats; i++) free(c->pats[i]);
     free(c->pats);
     free(c->lens);
     free(c->text);
     free(c->rs);
-}
-
-typedef struct {
-    wm_match_t *a;
-    size_t n, cap;
-    size_t stop_after;         /* 0: never stop */
-} mlist;
-
-static int collect(const wm_match_t *m, void *user)
-{
-    mlist *l = user;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 64;
-        wm_match_t *a = realloc(l->a, l->cap * sizeof *a);
-        if (!a) exit(2);
-        l->a = a;
-    }
-    l->a[l->n++] = *m;
-    return l->stop_after && l->n >= l->stop_after;
-}
-
-static int same_match(const wm_match_t *a, const wm_match_t *b)
-{
-    return a->record == b->record && a->start == b->start && a->end == b->end &&
-           a->errors == b->errors && a->strand == b->strand && a->pattern == b->pattern;
-}
-
-static void compare_lists(long idx, const tcase *c, const char *what, const mlist *got,
-                          const wm_match_t *want, size_t n_want)
-{
-    size_t x = 0;
-    while (x < got->n && x < n_want && same_match(&got->a[x], &want[x])) x++;
-    if (x == got->n && x == n_want) {
-        g_passed++;
-        return;
-    }
-    char buf[600];
-    const wm_match_t *g = x < got->n ? &got->a[x] : NULL, *w = x < n_want ? &want[x] : NULL;
-    snprintf(buf, sizeof buf, "%s: %zu matches, want %zu; first difference at %zu: got "
-             "(rec %" PRIu64 " %" PRIu64 "-%" PRIu64 " err %u strand %u pat %u), want "
-             "(rec %" PRIu64 " %" PRIu64 "-%" PRIu64 " err %u strand %u pat %u)", what, got->n,
-             n_want, x, g ? g->record : 0, g ? g->start : 0, g ? g->end : 0, g ? g->errors : 0,
-             g ? g->strand : 0, g ? g->pattern : 0, w ? w->record : 0, w ? w->start : 0,
-             w ? w->end : 0, w ? w->errors : 0, w ? w->strand : 0, w ? w->pattern : 0);
-    fail_msg(idx, c, buf);
 }
 
 static struct {
@@ -704,7 +625,7 @@ static struct {
 } g_cov;
 
 /* Matches that cross a shard border of some split (coverage only). */
-static void note_straddling(const tcase *c, const mlist *l)
+static void note_straddling(const tcase *c, const match_vec *l)
 {
     uint64_t b[32];
     size_t nb = shard_borders(c->len, b);
@@ -719,8 +640,9 @@ static void note_straddling(const tcase *c, const mlist *l)
     }
 }
 
-static void run_text_case(long idx, tcase *c)
+static void run_text_case(long idx, void *p)
 {
+    tcase *c = p;
     wm_db_t *db = NULL;
     int st = c->set ? wm_compile_set((const uint8_t *const *)c->pats, c->lens, c->n_pats, &c->o, &db)
                     : wm_compile(c->pats[0], c->lens[0], &c->o, &db);
@@ -731,7 +653,7 @@ static void run_text_case(long idx, tcase *c)
     g_cov.text_cases++;
     g_cov.sets += c->set;
     wm_text_t t = { c->text, c->len, c->rs, c->n_rec };
-    mlist ref = { 0 };
+    match_vec ref = { 0 };
     size_t np = wm_db_pattern_count(db);
     uint64_t *ref_pp = xcalloc(np, sizeof *ref_pp), *pp = xcalloc(np, sizeof *pp);
     uint64_t ref_n = 0, n = 0;
@@ -753,14 +675,14 @@ static void run_text_case(long idx, tcase *c)
     for (size_t i = 0; i < n_cfgs; i++) {
         config *cf = &cfgs[i];
         char what[1024];
-        mlist got = { 0 };
+        match_vec got = { 0 };
         double t0 = now_s();
         st = wm_search(cf->cx, db, &t, collect, &got);
         snprintf(what, sizeof what, "%s: wm_search status %d (%s)", cf->name, st, wm_context_errmsg(cf->cx));
         if (st != WM_OK) fail_msg(idx, c, what);
         else {
             snprintf(what, sizeof what, "%s: wm_search", cf->name);
-            compare_lists(idx, c, what, &got, ref.a, ref.n);
+            compare_matches(idx, c, what, got.a, got.n, ref.a, ref.n);
         }
         free(got.a);
 
@@ -779,7 +701,7 @@ static void run_text_case(long idx, tcase *c)
         else g_passed++;
 
         if (ref.n > 0) {                       /* stop after N matches */
-            mlist part = { 0 };
+            match_vec part = { 0 };
             part.stop_after = (size_t)(chance(20) ? ref.n : range(1, ref.n));
             st = wm_search(cf->cx, db, &t, collect, &part);
             g_cov.stops++;
@@ -789,7 +711,7 @@ static void run_text_case(long idx, tcase *c)
             else {
                 snprintf(what, sizeof what, "%s: a search stopped after %zu matches", cf->name,
                          part.stop_after);
-                compare_lists(idx, c, what, &part, ref.a, part.stop_after);
+                compare_matches(idx, c, what, part.a, part.n, ref.a, part.stop_after);
             }
             free(part.a);
         }
@@ -835,8 +757,9 @@ static uint8_t align_byte(const acase *c, int n_sym)
     return c->o.case_insensitive && chance(30) ? flip_case(b) : b;
 }
 
-static void gen_align_case(acase *c)
+static void gen_align_case(void *p)
 {
+    acase *c = p;
     memset(c, 0, sizeof *c);
     c->o = wm_align_opts_default();
     c->o.alphabet = chance(20) ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
@@ -887,8 +810,9 @@ static void gen_align_case(acase *c)
     }
 }
 
-static void free_align_case(acase *c)
+static void free_align_case(void *p)
 {
+    acase *c = p;
     free(c->q);
     free(c->t);
 }
@@ -940,8 +864,9 @@ static void note_halo_best(const acase *c)
     wm_alignments_free(&r);
 }
 
-static void run_align_case(long idx, acase *c)
+static void run_align_case(long idx, void *p)
 {
+    acase *c = p;
     g_cov.align_cases++;
     g_cov.align_all_ends += c->o.all_ends;
     wm_alignments_t ref = { 0 };
@@ -984,8 +909,9 @@ static void describe_pairs(const void *p)
            c->o.fr_t, c->o.max_distance, c->o.cigar);
 }
 
-static void gen_pairs_case(pcase *c)
+static void gen_pairs_case(void *p)
 {
+    pcase *c = p;
     memset(c, 0, sizeof *c);
     c->n = (size_t)(chance(20) ? range(1, 3) : range(4, 40));
     c->p = xcalloc(c->n, sizeof *c->p);
@@ -1017,15 +943,17 @@ static void gen_pairs_case(pcase *c)
     }
 }
 
-static void free_pairs_case(pcase *c)
+static void free_pairs_case(void *p)
 {
+    pcase *c = p;
     for (size_t i = 0; i < 2 * c->n; i++) free(c->bufs[i]);
     free(c->bufs);
     free(c->p);
 }
 
-static void run_pairs_case(long idx, pcase *c)
+static void run_pairs_case(long idx, void *p)
 {
+    pcase *c = p;
     g_cov.pair_batches++;
     wm_alignment_t *ref = xcalloc(c->n, sizeof *ref), *got = xcalloc(c->n, sizeof *got);
     int ref_st = wm_align_pairs(g_ref.cx, c->p, c->n, &c->o, ref);
@@ -1074,8 +1002,9 @@ static double sample(int ints)
     return ints ? (double)below(5) : (double)(int64_t)below(2001) / 100.0 - 10.0;
 }
 
-static void gen_dtw_case(dcase *c)
+static void gen_dtw_case(void *p)
 {
+    dcase *c = p;
     memset(c, 0, sizeof *c);
     int ints = chance(50);
     c->o = wm_dtw_opts_default();
@@ -1105,8 +1034,9 @@ static void gen_dtw_case(dcase *c)
     c->o.path = chance(40);
 }
 
-static void free_dtw_case(dcase *c)
+static void free_dtw_case(void *p)
 {
+    dcase *c = p;
     for (size_t k = 0; k < c->nq; k++) free(c->q[k]);
     free(c->q);
     free(c->lens);
@@ -1126,8 +1056,9 @@ static int same_dtw(const wm_dtw_matches_t *a, const wm_dtw_matches_t *b)
     return 1;
 }
 
-static void run_dtw_case(long idx, dcase *c)
+static void run_dtw_case(long idx, void *p)
 {
+    dcase *c = p;
     g_cov.dtw_cases++;
     wm_dtw_matches_t *ref = xcalloc(c->nq, sizeof *ref), *got = xcalloc(c->nq, sizeof *got);
     const double *const *qs = (const double *const *)c->q;
@@ -1166,49 +1097,89 @@ static void run_dtw_case(long idx, dcase *c)
 
 /* ==== main =================================================================== */
 
-static void seed_case(long i)
+/* A part of the random cases: its case type's size and functions. */
+typedef struct {
+    const char *name;
+    long n;
+    size_t size;
+    void (*gen)(void *c);
+    void (*run)(long idx, void *c);
+    void (*release)(void *c);
+    void (*describe)(const void *c);
+} part_t;
+
+/* One random case of a part: made from the case's seed, run, freed. */
+static void part_case(const part_t *part, long idx)
 {
-    g_rng = g_seed * 0x9E3779B97F4A7C15ull + (uint64_t)i * 0xD1B54A32D192ED03ull + 11;
+    void *c = xcalloc(1, part->size);
+    part->gen(c);
+    part->run(idx, c);
+    part->release(c);
+    free(c);
+}
+
+/* The contexts under test and the reference's settings. */
+typedef struct {
+    const char *name;
+    wm_backend_t be;
+    int threads;
+    uint64_t chunk;
+    int n_devices;
+} cfg_spec;
+
+static const cfg_spec CPU_SPLITS[] = {
+    { "cpu x2, 2 threads", WM_BACKEND_CPU, 2, 0, 2 },
+    { "cpu x3, 3 threads, chunk 5", WM_BACKEND_CPU, 3, 5, 3 },
+    { "cpu x4, 1 thread, chunk 1", WM_BACKEND_CPU, 1, 1, 4 },
+    { "cpu x7, 2 threads, chunk 13", WM_BACKEND_CPU, 2, 13, 7 },
+    { "cpu, list of one, chunk 29", WM_BACKEND_CPU, 2, 29, 1 },
+};
+static const cfg_spec AUTO_SPLIT = { "auto x3 (no GPU: cpu)", WM_BACKEND_AUTO, 2, 7, 3 };
+static const cfg_spec HEAVY_SPLITS[] = {
+    { "cpu x2, 2 threads, chunk 61", WM_BACKEND_CPU, 2, 61, 2 },
+    { "cpu x3, 3 threads, chunk 200", WM_BACKEND_CPU, 3, 200, 3 },
+    { "cpu x4, 1 thread", WM_BACKEND_CPU, 1, 0, 4 },
+    { "cpu x7, 2 threads, chunk 97", WM_BACKEND_CPU, 2, 97, 7 },
+};
+static const cfg_spec GPU_SPLITS[] = {
+    { "cuda {0, 0}", WM_BACKEND_CUDA, 2, 0, 2 },
+    { "cuda {0, 0, 0}, chunk 4096", WM_BACKEND_CUDA, 3, 4096, 3 },
+};
+
+/* Opens the contexts of spec[0, n) on device 0 (each list all zeros) at
+** cfgs + *count, counting those that opened. */
+static void open_specs(config *cfgs, size_t *count, const cfg_spec *spec, size_t n)
+{
+    static const int zeros[8] = { 0 };
+    for (size_t i = 0; i < n; i++)
+        if (open_config(&cfgs[*count], spec[i].name, spec[i].be, spec[i].threads, spec[i].chunk,
+                        zeros, spec[i].n_devices))
+            ++*count;
 }
 
 int main(int argc, char **argv)
 {
     double scale;
     long only = -2;
-    test_settings(argc, argv, 20240707ull, &g_seed, &scale, &only, &g_verbose);
+    test_settings(argc, argv, 20240707ull, &scale, &only);
     long n_text = (long)(3000 * scale + 0.5), n_align = (long)(1500 * scale + 0.5);
     long n_pairs = (long)(300 * scale + 0.5), n_dtw = (long)(400 * scale + 0.5);
     printf("test_shard_diff: seed %" PRIu64 ", %ld text, %ld align, %ld pairs and %ld dtw cases "
            "(WM_TEST_SCALE %g), warpmatch %s\n", g_seed, n_text, n_align, n_pairs, n_dtw, scale,
            wm_version());
     fflush(stdout);
-    double t_start = now_s();
     int gpus = wm_cuda_device_count();
 
-    static const int zeros[8] = { 0 };
-    if (!open_config(&g_ref, "cpu, one device, 1 thread", WM_BACKEND_CPU, 1, 0, NULL, 0)) {
-        printf("%ld passed, %ld failed\n", g_passed, g_failed);
-        return 1;
-    }
-    if (open_config(&g_cfg[g_n_cfg], "cpu x2, 2 threads", WM_BACKEND_CPU, 2, 0, zeros, 2)) g_n_cfg++;
-    if (open_config(&g_cfg[g_n_cfg], "cpu x3, 3 threads, chunk 5", WM_BACKEND_CPU, 3, 5, zeros, 3)) g_n_cfg++;
-    if (open_config(&g_cfg[g_n_cfg], "cpu x4, 1 thread, chunk 1", WM_BACKEND_CPU, 1, 1, zeros, 4)) g_n_cfg++;
-    if (open_config(&g_cfg[g_n_cfg], "cpu x7, 2 threads, chunk 13", WM_BACKEND_CPU, 2, 13, zeros, 7)) g_n_cfg++;
-    if (open_config(&g_cfg[g_n_cfg], "cpu, list of one, chunk 29", WM_BACKEND_CPU, 2, 29, zeros, 1)) g_n_cfg++;
+    if (!open_config(&g_ref, "cpu, one device, 1 thread", WM_BACKEND_CPU, 1, 0, NULL, 0))
+        return test_finish();
+    open_specs(g_cfg, &g_n_cfg, CPU_SPLITS, N_OF(CPU_SPLITS));
     if (!gpus)
-        if (open_config(&g_cfg[g_n_cfg], "auto x3 (no GPU: cpu)", WM_BACKEND_AUTO, 2, 7, zeros, 3)) g_n_cfg++;
-    if (open_config(&g_heavy[g_n_heavy], "cpu x2, 2 threads, chunk 61", WM_BACKEND_CPU, 2, 61, zeros, 2)) g_n_heavy++;
-    if (open_config(&g_heavy[g_n_heavy], "cpu x3, 3 threads, chunk 200", WM_BACKEND_CPU, 3, 200, zeros, 3)) g_n_heavy++;
-    if (open_config(&g_heavy[g_n_heavy], "cpu x4, 1 thread", WM_BACKEND_CPU, 1, 0, zeros, 4)) g_n_heavy++;
-    if (open_config(&g_heavy[g_n_heavy], "cpu x7, 2 threads, chunk 97", WM_BACKEND_CPU, 2, 97, zeros, 7)) g_n_heavy++;
+        open_specs(g_cfg, &g_n_cfg, &AUTO_SPLIT, 1);
+    open_specs(g_heavy, &g_n_heavy, HEAVY_SPLITS, N_OF(HEAVY_SPLITS));
     size_t first_gpu = g_n_cfg;
-    if (gpus) {
-        if (open_config(&g_cfg[g_n_cfg], "cuda {0, 0}", WM_BACKEND_CUDA, 2, 0, zeros, 2)) g_n_cfg++;
-        if (open_config(&g_cfg[g_n_cfg], "cuda {0, 0, 0}, chunk 4096", WM_BACKEND_CUDA, 3, 4096, zeros, 3)) g_n_cfg++;
+    if (cuda_present("{0, 0} and {0, 0, 0}")) {
+        open_specs(g_cfg, &g_n_cfg, GPU_SPLITS, N_OF(GPU_SPLITS));
         for (size_t i = first_gpu; i < g_n_cfg; i++) g_heavy[g_n_heavy++] = g_cfg[i];
-        printf("cuda: %d device(s), testing {0, 0} and {0, 0, 0}\n", gpus);
-    } else {
-        printf("cuda: skipped (no GPU%s)\n", wm_cuda_built() ? "" : "; CUDA not built");
     }
     for (size_t i = 0; i < g_n_cfg; i++) {
         int n = g_cfg[i].n_devices;
@@ -1217,86 +1188,58 @@ int main(int argc, char **argv)
     }
 
     if (only < 0) {
-        double t0 = now_s();
-        seed_case(-1);
+        seed_case(-1, 11);
         api_checks(gpus);
         if (gpus) api_gpu_failure();
-        printf("api checks: %ld passed, %ld failed (%.1f s)\n", g_passed, g_failed, now_s() - t0);
-        fflush(stdout);
+        part_done("api checks");
     }
 
+    /* the random cases, numbered on from part to part */
+    const part_t parts[] = {
+        { "texts", n_text, sizeof(tcase), gen_text_case, run_text_case, free_text_case,
+          describe_text },
+        { "wm_align", n_align, sizeof(acase), gen_align_case, run_align_case, free_align_case,
+          describe_align },
+        { "wm_align_pairs", n_pairs, sizeof(pcase), gen_pairs_case, run_pairs_case,
+          free_pairs_case, describe_pairs },
+        { "wm_dtw_many", n_dtw, sizeof(dcase), gen_dtw_case, run_dtw_case, free_dtw_case,
+          describe_dtw },
+    };
     long base = 0;
-    double t0 = now_s();
-    g_describe = describe_text;
-    for (long i = 0; i < n_text; i++) {
-        if (only >= -1 && base + i != only) continue;
-        seed_case(base + i);
-        tcase c;
-        gen_text_case(&c);
-        run_text_case(base + i, &c);
-        free_text_case(&c);
+    for (size_t p = 0; p < N_OF(parts); p++) {
+        double t0 = now_s();
+        g_describe = parts[p].describe;
+        for (long i = base; i < base + parts[p].n; i++) {
+            if (only >= -1 && i != only) continue;
+            seed_case(i, 11);
+            part_case(&parts[p], i);
+        }
+        printf("%s (cases %ld..%ld): %.1f s", parts[p].name, base, base + parts[p].n - 1,
+               now_s() - t0);
+        if (p == 0) {
+            printf(" (");
+            for (size_t i = 0; i < g_n_cfg; i++)
+                printf("%s%s %.1f s", i ? ", " : "", g_cfg[i].name, g_t_cfg[i]);
+            printf(")");
+        }
+        printf("\n");
+        base += parts[p].n;
     }
-    printf("texts (cases %ld..%ld): %.1f s (", base, base + n_text - 1, now_s() - t0);
-    for (size_t i = 0; i < g_n_cfg; i++) printf("%s%s %.1f s", i ? ", " : "", g_cfg[i].name, g_t_cfg[i]);
-    printf(")\n");
-    base += n_text;
-
-    t0 = now_s();
-    g_describe = describe_align;
-    for (long i = 0; i < n_align; i++) {
-        if (only >= -1 && base + i != only) continue;
-        seed_case(base + i);
-        acase c;
-        gen_align_case(&c);
-        run_align_case(base + i, &c);
-        free_align_case(&c);
-    }
-    printf("wm_align (cases %ld..%ld): %.1f s\n", base, base + n_align - 1, now_s() - t0);
-    base += n_align;
-
-    t0 = now_s();
-    g_describe = describe_pairs;
-    for (long i = 0; i < n_pairs; i++) {
-        if (only >= -1 && base + i != only) continue;
-        seed_case(base + i);
-        pcase c;
-        gen_pairs_case(&c);
-        run_pairs_case(base + i, &c);
-        free_pairs_case(&c);
-    }
-    printf("wm_align_pairs (cases %ld..%ld): %.1f s\n", base, base + n_pairs - 1, now_s() - t0);
-    base += n_pairs;
-
-    t0 = now_s();
-    g_describe = describe_dtw;
-    for (long i = 0; i < n_dtw; i++) {
-        if (only >= -1 && base + i != only) continue;
-        seed_case(base + i);
-        dcase c;
-        gen_dtw_case(&c);
-        run_dtw_case(base + i, &c);
-        free_dtw_case(&c);
-    }
-    printf("wm_dtw_many (cases %ld..%ld): %.1f s\n", base, base + n_dtw - 1, now_s() - t0);
 
     wm_context_free(g_ref.cx);
-    for (size_t i = 0; i < g_n_cfg; i++) wm_context_free(g_cfg[i].cx);
+    close_configs(g_cfg, g_n_cfg);
     for (size_t i = 0; i < g_n_heavy; i++)
-        if (!g_heavy[i].gpu) wm_context_free(g_heavy[i].cx);   /* the GPU ones are shared */
-    (void)self_fail;
-    (void)g_t_oracle;
+        if (g_heavy[i].backend != WM_BACKEND_CUDA)   /* the GPU ones are g_cfg's */
+            wm_context_free(g_heavy[i].cx);
     printf("coverage: %ld text cases (%ld sets, %ld skipped: options the library refuses, %ld "
-           "with larger chunks), %ld with matches, %" PRIu64 " matches, %ld with a match across a shard border, %ld stopped "
-           "searches; %ld align cases (%ld all_ends, %ld none within k, %ld a best end in a "
-           "shard's halo), %ld pair batches, %ld dtw cases\n", g_cov.text_cases, g_cov.sets,
-           g_cov.skipped, g_cov.heavy, g_cov.with_matches, g_cov.matches, g_cov.straddling, g_cov.stops,
-           g_cov.align_cases, g_cov.align_all_ends, g_cov.align_none, g_cov.align_halo_best,
-           g_cov.pair_batches, g_cov.dtw_cases);
+           "with larger chunks), %ld with matches, %" PRIu64 " matches, %ld with a match across a"
+           " shard border, %ld stopped searches; %ld align cases (%ld all_ends, %ld none within"
+           " k, %ld a best end in a shard's halo), %ld pair batches, %ld dtw cases\n",
+           g_cov.text_cases, g_cov.sets, g_cov.skipped, g_cov.heavy, g_cov.with_matches,
+           g_cov.matches, g_cov.straddling, g_cov.stops, g_cov.align_cases, g_cov.align_all_ends,
+           g_cov.align_none, g_cov.align_halo_best, g_cov.pair_batches, g_cov.dtw_cases);
     printf("seed %" PRIu64 ": %.1f s wall, %.1f s in the multi-device calls\n", g_seed,
-           now_s() - t_start, g_t_lib);
-    if (g_failed)
-        printf("reproduce one case: WM_SEED=%" PRIu64 " WM_TEST_SCALE=%g WM_CASE=<case> WM_VERBOSE=1 "
-               "%s (WM_CASE=-1: the API checks only)\n", g_seed, scale, argv[0]);
-    printf("%ld passed, %ld failed\n", g_passed, g_failed);
-    return g_failed ? 1 : 0;
+           now_s() - g_t_start, g_t_lib);
+    print_repro(argv[0], "the API checks only");
+    return test_finish();
 }

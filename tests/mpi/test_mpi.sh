@@ -37,19 +37,15 @@
 #                   [detect_leaks=0: Open MPI leaks by design, partly from
 #                   components it has unloaded, which no suppression can name;
 #                   the plain reference runs keep the caller's ASAN_OPTIONS]
-#   WM_MPI_KEEP=1   keep the work folder (/tmp/mpitest-*) even when all pass
+#   WM_MPI_KEEP=1   keep the work folder (/tmp/mpitest.*) even when all pass
 #                   (it is always kept after a failure, for the repro commands)
 # Exit status: 0 all passed, 1 a failure, 77 no MPI launcher (skipped).
-set -u
+# The tool, the repository, the work folder and the pass / fail counters
+# come from tests/cli/lib.sh.
 export LC_ALL=C
-
-if [ $# -lt 2 ]; then
-    echo "usage: bash $0 /path/to/warpmatch /path/to/project_root" >&2
-    exit 2
-fi
-W=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-ROOT=$(cd "$2" && pwd)
-[ -x "$W" ] || { echo "not executable: $W" >&2; exit 2; }
+# shellcheck disable=SC2034  # read by lib.sh
+WM_TMP_NAME=mpitest
+. "$(dirname "$0")/../cli/lib.sh" "$@"
 command -v python3 >/dev/null 2>&1 || { echo "test_mpi.sh: python3 is needed" >&2; exit 2; }
 
 MPIEXEC=${WM_MPIEXEC:-}
@@ -79,7 +75,7 @@ fi
 # shellcheck disable=SC2206
 MPIFLAGS+=(${WM_MPI_FLAGS:-})
 
-DIR=$(mktemp -d "${TMPDIR:-/tmp}/mpitest-XXXXXX")
+DIR=$TMP
 IN=$DIR/in
 RES=$DIR/res
 mkdir -p "$IN" "$RES"
@@ -87,7 +83,7 @@ cleanup() {
     local pids
     pids=$(jobs -p)
     [ -n "$pids" ] && kill $pids 2>/dev/null    # launches still running (interrupted)
-    if [ "${N_FAIL:-1}" -eq 0 ] && [ "${WM_MPI_KEEP:-0}" != 1 ]; then
+    if [ "${REPORTED:-0}" = 1 ] && [ "$N_FAIL" -eq 0 ] && [ "${WM_MPI_KEEP:-0}" != 1 ]; then
         rm -rf "$DIR"
     else
         echo "(inputs and outputs kept in $DIR)"
@@ -189,8 +185,6 @@ mcase() {
     done
 }
 
-N_PASS=0
-N_FAIL=0
 SAN_RE='runtime error: |==[0-9]+==ERROR: [A-Za-z]+Sanitizer'
 
 # warpmatch's own stderr lines, each once, sorted; a "rank N: " after the
@@ -253,7 +247,7 @@ report() {
                 why+=("sanitizer report: $(grep -Ea -m1 "$SAN_RE" "$base.err" | cut -c1-160)")
             fi
             if [ ${#why[@]} -eq 0 ]; then
-                N_PASS=$((N_PASS + 1))
+                pass
                 rm -rf "$base.out" "$base.err" "$base.cat" "$base.pr"    # keep only failures
                 continue
             fi
@@ -457,5 +451,6 @@ mcase "dtw series on stdin" 0 stdin=series.txt -- dtw --top 2 dq.txt -
 
 wait
 report
+REPORTED=1
 echo "mpi tests: $N_PASS passed, $N_FAIL failed ($NC cases, $NL launches, $(( $(date +%s) - T0 )) s)"
 [ "$N_FAIL" -eq 0 ]

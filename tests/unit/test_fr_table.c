@@ -44,39 +44,19 @@
 **        WM_VERBOSE     print each failing pair in full
 ** Exit status 0 when every check passed; the last line is "N passed, N failed".
 */
-#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
-#endif
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "align/fr.h"
 #include "core/internal.h"
 #include "warpmatch.h"
 
-#include "../diff/rng.h"
+#include "contexts.h"
+#include "harness.h"
+#include "rng.h"
 
-static uint64_t g_seed;
-static long g_passed, g_failed;
-static int g_verbose;
-#define MAX_DETAILED_FAILURES 30
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (cond) {                                                        \
-            g_passed++;                                                    \
-        } else {                                                           \
-            g_failed++;                                                    \
-            if (g_failed <= MAX_DETAILED_FAILURES) {                       \
-                printf("FAIL %s:%d: %s -- ", __FILE__, __LINE__, #cond);   \
-                printf(__VA_ARGS__);                                       \
-                printf(" (seed %" PRIu64 ")\n", g_seed);                   \
-            }                                                              \
-        }                                                                  \
-    } while (0)
 
 static unsigned pow3(unsigned e)
 {
@@ -86,18 +66,6 @@ static unsigned pow3(unsigned e)
     return p;
 }
 
-static wm_context_t *new_context(int threads)
-{
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = WM_BACKEND_CPU;
-    co.threads = threads;
-    wm_context_t *cx = NULL;
-    if (wm_context_new(&co, &cx) != WM_OK) {
-        printf("cannot make a context of %d threads\n", threads);
-        exit(2);
-    }
-    return cx;
-}
 
 /* ==== the reference block ================================================== */
 
@@ -152,7 +120,7 @@ static void key_to_eq(uint64_t key, unsigned t, int strings, unsigned char eq[4]
 
 static void test_api(void)
 {
-    wm_context_t *cx = new_context(3);
+    wm_context_t *cx = cpu_context(3, 0);
     static const wm_fr_table_t not_a_table;
     const wm_fr_table_t *tab = &not_a_table;   /* must be overwritten with NULL */
     CHECK(wm_fr_table_get(cx, 0, 1, &tab) == WM_INVALID, "t = 0");
@@ -245,7 +213,7 @@ static int check_entry(const wm_fr_table_t *tab, uint64_t idx)
 
 static void test_tables(void)
 {
-    wm_context_t *cx = new_context(3);
+    wm_context_t *cx = cpu_context(3, 0);
     for (unsigned t = 1; t <= 3; t++)
         for (int strings = 0; strings <= 1; strings++) {
             const wm_fr_table_t *tab = NULL;
@@ -263,7 +231,7 @@ static void test_tables(void)
 
     /* t = 4: one table at a time (860 MB each). */
     for (int strings = 0; strings <= 1; strings++) {
-        cx = new_context(3);
+        cx = cpu_context(3, 0);
         const wm_fr_table_t *tab = NULL;
         double t0 = now_s();
         wm_status st = wm_fr_table_get(cx, 4, strings, &tab);
@@ -593,19 +561,17 @@ static void test_pairs(double scale, wm_context_t *cx1, wm_context_t *cx3)
 
 int main(int argc, char **argv)
 {
-    double scale;
     long only = -1;
-    test_settings(argc, argv, 20240701ull, &g_seed, &scale, &only, &g_verbose);
+    test_begin("test_fr_table", argc, argv, 20240701ull, 1000, NULL, &only);
+    double scale = g_scale, t0 = g_t_start;
     g_rng = g_seed;
-    printf("test_fr_table: seed %" PRIu64 ", scale %g\n", g_seed, scale);
-    double t0 = now_s();
 
     test_api();
-    printf("api: %ld passed, %ld failed (%.1f s)\n", g_passed, g_failed, now_s() - t0);
+    part_done("api");
     test_tables();
-    printf("tables: %ld passed, %ld failed (%.1f s)\n", g_passed, g_failed, now_s() - t0);
+    part_done("tables");
     test_block_direct();
-    wm_context_t *cx1 = new_context(1), *cx3 = new_context(3);
+    wm_context_t *cx1 = cpu_context(1, 0), *cx3 = cpu_context(3, 0);
     test_pairs(scale, cx1, cx3);
     wm_context_free(cx1);
     wm_context_free(cx3);
@@ -613,6 +579,5 @@ int main(int argc, char **argv)
            "the matrix %ld, on the parallel path %ld (%.1f s)\n",
            g_cov.pairs, g_cov.runs, g_cov.limited, g_cov.stopped_above, g_cov.exact_under_limit,
            g_cov.dna_matrix, g_cov.parallel, now_s() - t0);
-    printf("%ld passed, %ld failed\n", g_passed, g_failed);
-    return g_failed ? 1 : 0;
+    return test_finish();
 }

@@ -11,6 +11,8 @@
 ** /proc/self/fd), so it disappears however the test ends.
 ** Last line: "N passed, N failed"; exit status 0 when nothing failed.
 */
+#include "files.h"
+#include "harness.h"
 #include "io/seqfile.h"
 #include "warpmatch.h"
 
@@ -21,7 +23,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <time.h>
 #include <unistd.h>
 
 #define GIB ((uint64_t)1 << 30)
@@ -31,45 +32,10 @@
 #define NEEDLE "NEEDLEinHAYSTACK"
 #define NEEDLE_LEN 16
 
-static int n_pass, n_fail;
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (cond) {                                                        \
-            n_pass++;                                                      \
-        } else {                                                           \
-            n_fail++;                                                      \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fputc('\n', stderr);                                           \
-        }                                                                  \
-    } while (0)
-
-/* Fallback when /proc is missing: the file keeps its name until exit. */
-static char tmp_path[4096];
-static void remove_tmp(void)
-{
-    if (tmp_path[0])
-        unlink(tmp_path);
-}
-
-static int finish(void)
-{
-    printf("%d passed, %d failed\n", n_pass, n_fail);
-    return n_fail ? 1 : 0;
-}
-
 static int skip(const char *why)
 {
-    printf("SKIP: %s\n", why);
-    return finish();
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    skip_note(why);
+    return test_finish();
 }
 
 typedef struct {
@@ -143,35 +109,29 @@ static void search_part(const wm_seqfile_t *sf)
 
 int main(void)
 {
-    const char *dir = getenv("TMPDIR");
+    const char *dir = tmp_folder();
     struct statvfs vfs;
     struct stat st;
-    char path[4096];
+    char path[4096], name[4096];
     int fd;
 
-    if (!dir || !*dir)
-        dir = "/tmp";
     if (statvfs(dir, &vfs) != 0)
         return skip("cannot statvfs the temporary folder");
     if ((uint64_t)vfs.f_bavail * vfs.f_frsize < 5 * GIB)
         return skip("less than 5 GiB free in the temporary folder");
 
-    snprintf(tmp_path, sizeof tmp_path, "%s/wm_test_large_XXXXXX", dir);
-    fd = mkstemp(tmp_path);
-    if (fd < 0) {
-        tmp_path[0] = '\0';
+    snprintf(name, sizeof name, "%s/large_XXXXXX", dir);
+    fd = mkstemp(name);
+    if (fd < 0)
         return skip("cannot create a temporary file");
-    }
     /* Unlink now, read through /proc/self/fd: nothing is left behind even
-    ** when the test crashes. Without /proc, unlink at exit. */
+    ** when the test crashes. Without /proc, the file goes with the run's
+    ** temporary folder at exit. */
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    if (access(path, R_OK) == 0) {
-        unlink(tmp_path);
-        tmp_path[0] = '\0';
-    } else {
-        snprintf(path, sizeof path, "%s", tmp_path);
-        atexit(remove_tmp);
-    }
+    if (access(path, R_OK) == 0)
+        unlink(name);
+    else
+        snprintf(path, sizeof path, "%s", name);
 
     if (ftruncate(fd, (off_t)FILE_SIZE) != 0) {
         close(fd);
@@ -219,5 +179,5 @@ int main(void)
         wm_seqfile_close(&sf);
     }
     close(fd);
-    return finish();
+    return test_finish();
 }

@@ -4,11 +4,15 @@
 ** Writes small inputs to temporary files (plain and gzip'd, made with zlib's
 ** gz* calls), reads them back with wm_seqfile_read and checks records, names,
 ** formats and error codes/messages; then parses the real files of the shared
-** data folder ($WM_SHARED_DATA, else /work/shared/data; skipped when absent)
-** against their documented counts and prints, for information only, how fast
-** the big ones parse. Needs only seqfile.c and zlib.
+** data folder ($WM_SHARED_DATA, else ../shared/data beside the repository;
+** skipped when absent) against their documented counts and prints, for
+** information only, how fast the big ones parse. Needs only seqfile.c, zlib
+** and tests/support. The random FASTA round trips keep their own small
+** generator: their 30 rounds are the same whatever the seed.
 ** Last line: "N passed, N failed"; exit status 0 when nothing failed.
 */
+#include "files.h"
+#include "harness.h"
 #include "io/seqfile.h"
 
 #include <errno.h>
@@ -19,51 +23,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
-static int n_pass, n_fail;
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (cond) {                                                        \
-            n_pass++;                                                      \
-        } else {                                                           \
-            n_fail++;                                                      \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fputc('\n', stderr);                                           \
-        }                                                                  \
-    } while (0)
-
-/* ---- temporary files, all removed at exit -------------------------------- */
-
-#define MAX_TMP 64
-static char tmp_paths[MAX_TMP][64];
-static int n_tmp;
-
-static const char *new_tmp(int *fd)
-{
-    if (n_tmp == MAX_TMP) {
-        fprintf(stderr, "too many temp files\n");
-        exit(2);
-    }
-    char *p = tmp_paths[n_tmp++];
-    snprintf(p, 64, "/tmp/wm_test_seqfile_XXXXXX");
-    *fd = mkstemp(p);
-    if (*fd < 0) {
-        perror("mkstemp");
-        exit(2);
-    }
-    return p;
-}
-
-static void remove_tmps(void)
-{
-    for (int i = 0; i < n_tmp; i++)
-        unlink(tmp_paths[i]);
-}
+/* ---- temporary files (in the run's folder, removed at exit) ------------------- */
 
 static void write_full(int fd, const void *data, size_t n)
 {
@@ -81,52 +44,11 @@ static void write_full(int fd, const void *data, size_t n)
     }
 }
 
-static const char *tmp_with(const void *data, size_t n)
-{
-    int fd;
-    const char *p = new_tmp(&fd);
-    write_full(fd, data, n);
-    close(fd);
-    return p;
-}
-
-static const char *tmp_str(const char *s) { return tmp_with(s, strlen(s)); }
-
-/* gzip `data` into memory (one member) with zlib's gz* calls, via a file. */
-static unsigned char *gz_bytes(const void *data, size_t n, size_t *out_n)
-{
-    int fd;
-    const char *p = new_tmp(&fd);
-    close(fd);
-    gzFile g = gzopen(p, "wb6");
-    if (!g) {
-        fprintf(stderr, "gzopen failed\n");
-        exit(2);
-    }
-    if (n > 0 && gzwrite(g, data, (unsigned)n) != (int)n) {
-        fprintf(stderr, "gzwrite failed\n");
-        exit(2);
-    }
-    gzclose(g);
-    FILE *f = fopen(p, "rb");
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc((size_t)sz);
-    if (fread(b, 1, (size_t)sz, f) != (size_t)sz) {
-        fprintf(stderr, "fread failed\n");
-        exit(2);
-    }
-    fclose(f);
-    *out_n = (size_t)sz;
-    return b;
-}
-
-static const char *tmp_gz_str(const char *s)
+static const char *tmp_gz_text(const char *s)
 {
     size_t n;
-    unsigned char *b = gz_bytes(s, strlen(s), &n);
-    const char *p = tmp_with(b, n);
+    unsigned char *b = gzip_bytes(s, strlen(s), &n);
+    const char *p = tmp_file(b, n);
     free(b);
     return p;
 }
@@ -186,13 +108,9 @@ static void expect_error(const char *what, const char *path, int force_plain,
         wm_seqfile_close(&sf);
         return;
     }
-    const char *shown = strcmp(path, "-") == 0 ? "(standard input)" : path;
-    CHECK(strncmp(err, shown, strlen(shown)) == 0 && err[strlen(shown)] == ':',
-          "%s: message '%s' does not start with the path", what, err);
     va_list ap;
     va_start(ap, want);
-    for (const char *frag; (frag = va_arg(ap, const char *)) != NULL;)
-        CHECK(strstr(err, frag) != NULL, "%s: message '%s' lacks '%s'", what, err, frag);
+    check_message(what, err, sizeof err, path, ':', ap);
     va_end(ap);
     CHECK(sf.text.seq == NULL && sf.names == NULL && sf.text.n_rec == 0 &&
           sf.owned == NULL && sf.map_base == NULL,
@@ -205,7 +123,7 @@ static void expect_error(const char *what, const char *path, int force_plain,
 static void test_plain(void)
 {
     const char *s = "hello world\nsecond line\r\n\x01\x02 binary is fine here\n";
-    const char *p = tmp_str(s);
+    const char *p = tmp_text(s);
     const char *names[] = { "." }, *seqs[] = { s };
     expect_recs("plain", p, 0, WM_FMT_PLAIN, 0, 1, names, seqs);
 
@@ -217,20 +135,20 @@ static void test_plain(void)
           (unsigned long long)sf.raw_bytes);
     wm_seqfile_close(&sf);
 
-    expect_recs("plain gz", tmp_gz_str(s), 0, WM_FMT_PLAIN, 1, 1, names, seqs);
+    expect_recs("plain gz", tmp_gz_text(s), 0, WM_FMT_PLAIN, 1, 1, names, seqs);
 
     /* Blank-only input is plain, not FASTA. */
     const char *blank = "  \n\t\r\n";
     const char *bseq[] = { blank };
-    expect_recs("blank only", tmp_str(blank), 0, WM_FMT_PLAIN, 0, 1, names, bseq);
+    expect_recs("blank only", tmp_text(blank), 0, WM_FMT_PLAIN, 0, 1, names, bseq);
 }
 
 static void test_empty(void)
 {
     const char *names[] = { "." }, *seqs[] = { "" };
-    expect_recs("empty file", tmp_str(""), 0, WM_FMT_PLAIN, 0, 1, names, seqs);
-    expect_recs("empty file forced plain", tmp_str(""), 1, WM_FMT_PLAIN, 0, 1, names, seqs);
-    expect_recs("empty gz", tmp_gz_str(""), 0, WM_FMT_PLAIN, 1, 1, names, seqs);
+    expect_recs("empty file", tmp_text(""), 0, WM_FMT_PLAIN, 0, 1, names, seqs);
+    expect_recs("empty file forced plain", tmp_text(""), 1, WM_FMT_PLAIN, 0, 1, names, seqs);
+    expect_recs("empty gz", tmp_gz_text(""), 0, WM_FMT_PLAIN, 1, 1, names, seqs);
 }
 
 static void test_fasta(void)
@@ -248,57 +166,57 @@ static void test_fasta(void)
         "TT";                         /* no final newline */
     const char *names[] = { "chr1", "chr2", "chr3" };
     const char *seqs[] = { "ACGTACGTACacgtn", "NNNNGG", "TT" };
-    expect_recs("fasta crlf", tmp_str(s), 0, WM_FMT_FASTA, 0, 3, names, seqs);
-    expect_recs("fasta crlf gz", tmp_gz_str(s), 0, WM_FMT_FASTA, 1, 3, names, seqs);
+    expect_recs("fasta crlf", tmp_text(s), 0, WM_FMT_FASTA, 0, 3, names, seqs);
+    expect_recs("fasta crlf gz", tmp_gz_text(s), 0, WM_FMT_FASTA, 1, 3, names, seqs);
 
     const char *raw[] = { s }, *dot[] = { "." };
-    expect_recs("fasta forced plain", tmp_str(s), 1, WM_FMT_PLAIN, 0, 1, dot, raw);
-    expect_recs("fasta gz forced plain", tmp_gz_str(s), 1, WM_FMT_PLAIN, 1, 1, dot, raw);
+    expect_recs("fasta forced plain", tmp_text(s), 1, WM_FMT_PLAIN, 0, 1, dot, raw);
+    expect_recs("fasta gz forced plain", tmp_gz_text(s), 1, WM_FMT_PLAIN, 1, 1, dot, raw);
 
     const char *e = ">a\n>b desc\nAC\n\n>c\n>d\n";
     const char *en[] = { "a", "b", "c", "d" }, *es[] = { "", "AC", "", "" };
-    expect_recs("fasta empty records", tmp_str(e), 0, WM_FMT_FASTA, 0, 4, en, es);
-    expect_recs("fasta empty records gz", tmp_gz_str(e), 0, WM_FMT_FASTA, 1, 4, en, es);
+    expect_recs("fasta empty records", tmp_text(e), 0, WM_FMT_FASTA, 0, 4, en, es);
+    expect_recs("fasta empty records gz", tmp_gz_text(e), 0, WM_FMT_FASTA, 1, 4, en, es);
 
     const char *h = ">only header, no newline";
     const char *hn[] = { "only" }, *hs[] = { "" };
-    expect_recs("fasta header at eof", tmp_str(h), 0, WM_FMT_FASTA, 0, 1, hn, hs);
+    expect_recs("fasta header at eof", tmp_text(h), 0, WM_FMT_FASTA, 0, 1, hn, hs);
 
     const char *w = ">x\nAC GT\tA \r\n G\rT\n";
     const char *wn[] = { "x" }, *ws[] = { "ACGTAGT" };
-    expect_recs("fasta inner blanks", tmp_str(w), 0, WM_FMT_FASTA, 0, 1, wn, ws);
+    expect_recs("fasta inner blanks", tmp_text(w), 0, WM_FMT_FASTA, 0, 1, wn, ws);
 
     /* A long line (fast path over many words) with a binary byte deep inside. */
     char big[3000];
     memcpy(big, ">b\nACGT\n", 8);
     memset(big + 8, 'A', 2000);
     memcpy(big + 2008, "\n", 2);
-    expect_error("fasta long line ok?", tmp_str(big), 0, WM_OK);
+    expect_error("fasta long line ok?", tmp_text(big), 0, WM_OK);
     big[8 + 1500] = (char)0xC3;
-    expect_error("fasta binary 0xC3", tmp_str(big), 0, WM_FORMAT, "line 3", "0xC3",
+    expect_error("fasta binary 0xC3", tmp_text(big), 0, WM_FORMAT, "line 3", "0xC3",
                  "binary byte", (char *)NULL);
     big[8 + 1500] = 0x7f;
-    expect_error("fasta binary 0x7F", tmp_str(big), 0, WM_FORMAT, "line 3", "0x7F",
+    expect_error("fasta binary 0x7F", tmp_text(big), 0, WM_FORMAT, "line 3", "0x7F",
                  (char *)NULL);
 
-    expect_error("fasta binary 0x01", tmp_str(">a\nACGT\nAC\x01GT\n"), 0, WM_FORMAT,
+    expect_error("fasta binary 0x01", tmp_text(">a\nACGT\nAC\x01GT\n"), 0, WM_FORMAT,
                  "line 3: binary byte 0x01 in sequence", (char *)NULL);
     {
         /* NUL byte: build by hand since C strings stop at it. */
         const char nul[] = ">a\nACGT\n\n>b\nA\0G\n";
         size_t n;
-        unsigned char *g = gz_bytes(nul, sizeof nul - 1, &n);
-        expect_error("fasta NUL gz", tmp_with(g, n), 0, WM_FORMAT,
+        unsigned char *g = gzip_bytes(nul, sizeof nul - 1, &n);
+        expect_error("fasta NUL gz", tmp_file(g, n), 0, WM_FORMAT,
                      "line 5: binary byte 0x00 in sequence", (char *)NULL);
         free(g);
-        expect_error("fasta NUL", tmp_with(nul, sizeof nul - 1), 0, WM_FORMAT,
+        expect_error("fasta NUL", tmp_file(nul, sizeof nul - 1), 0, WM_FORMAT,
                      "line 5", "0x00", (char *)NULL);
     }
-    expect_error("fasta vertical tab", tmp_str(">a\nAC\vGT\n"), 0, WM_FORMAT,
+    expect_error("fasta vertical tab", tmp_text(">a\nAC\vGT\n"), 0, WM_FORMAT,
                  "line 2", "0x0B", (char *)NULL);
-    expect_error("fasta no name", tmp_str(">a\nAC\n> desc\nGT\n"), 0, WM_FORMAT,
+    expect_error("fasta no name", tmp_text(">a\nAC\n> desc\nGT\n"), 0, WM_FORMAT,
                  "line 3", "no name", (char *)NULL);
-    expect_error("fasta bare >", tmp_str("\n>\nAC\n"), 0, WM_FORMAT, "line 2",
+    expect_error("fasta bare >", tmp_text("\n>\nAC\n"), 0, WM_FORMAT, "line 2",
                  (char *)NULL);
 }
 
@@ -314,8 +232,8 @@ static void test_fastq(void)
         "+r2\n"
         "@@\n";                        /* quality starting with '@' */
     const char *names[] = { "r1", "r2" }, *seqs[] = { "ACGT", "GG" };
-    expect_recs("fastq 4-line", tmp_str(s), 0, WM_FMT_FASTQ, 0, 2, names, seqs);
-    expect_recs("fastq 4-line gz", tmp_gz_str(s), 0, WM_FMT_FASTQ, 1, 2, names, seqs);
+    expect_recs("fastq 4-line", tmp_text(s), 0, WM_FMT_FASTQ, 0, 2, names, seqs);
+    expect_recs("fastq 4-line gz", tmp_gz_text(s), 0, WM_FMT_FASTQ, 1, 2, names, seqs);
 
     const char *m =
         "@m1\r\n"
@@ -338,22 +256,22 @@ static void test_fastq(void)
         "+\n"
         "III";                          /* no final newline */
     const char *mn[] = { "m1", "m2", "e", "last" }, *ms[] = { "ACGT", "A", "", "TTT" };
-    expect_recs("fastq multi-line", tmp_str(m), 0, WM_FMT_FASTQ, 0, 4, mn, ms);
-    expect_recs("fastq multi-line gz", tmp_gz_str(m), 0, WM_FMT_FASTQ, 1, 4, mn, ms);
+    expect_recs("fastq multi-line", tmp_text(m), 0, WM_FMT_FASTQ, 0, 4, mn, ms);
+    expect_recs("fastq multi-line gz", tmp_gz_text(m), 0, WM_FMT_FASTQ, 1, 4, mn, ms);
 
-    expect_error("fastq no plus", tmp_str("@r1\nACGT\n+\nIIII\n@r2\nACGT\n"), 0,
+    expect_error("fastq no plus", tmp_text("@r1\nACGT\n+\nIIII\n@r2\nACGT\n"), 0,
                  WM_FORMAT, "line 5: truncated FASTQ record 'r2'", (char *)NULL);
-    expect_error("fastq short qual", tmp_str("@r1\nACGT\n+\nIIII\n@r2 x\nACGT\n+\nII"),
+    expect_error("fastq short qual", tmp_text("@r1\nACGT\n+\nIIII\n@r2 x\nACGT\n+\nII"),
                  0, WM_FORMAT, "line 5: truncated FASTQ record 'r2'", (char *)NULL);
-    expect_error("fastq short qual gz", tmp_gz_str("@r1\nACGT\n+\nII\n"), 0, WM_FORMAT,
+    expect_error("fastq short qual gz", tmp_gz_text("@r1\nACGT\n+\nII\n"), 0, WM_FORMAT,
                  "truncated FASTQ record 'r1'", (char *)NULL);
-    expect_error("fastq long qual", tmp_str("@r1\nACGT\n+\nIIIII\n"), 0, WM_FORMAT,
+    expect_error("fastq long qual", tmp_text("@r1\nACGT\n+\nIIIII\n"), 0, WM_FORMAT,
                  "line 4", "quality longer than sequence", "'r1'", (char *)NULL);
-    expect_error("fastq binary", tmp_str("@r1\nAC\x02T\n+\nIIII\n"), 0, WM_FORMAT,
+    expect_error("fastq binary", tmp_text("@r1\nAC\x02T\n+\nIIII\n"), 0, WM_FORMAT,
                  "line 2: binary byte 0x02 in sequence", (char *)NULL);
-    expect_error("fastq junk", tmp_str("@r1\nACGT\n+\nIIII\nxyz\n"), 0, WM_FORMAT,
+    expect_error("fastq junk", tmp_text("@r1\nACGT\n+\nIIII\nxyz\n"), 0, WM_FORMAT,
                  "line 5", (char *)NULL);
-    expect_error("fastq no name", tmp_str("@ x\nACGT\n+\nIIII\n"), 0, WM_FORMAT,
+    expect_error("fastq no name", tmp_text("@ x\nACGT\n+\nIIII\n"), 0, WM_FORMAT,
                  "line 1", (char *)NULL);
 }
 
@@ -363,31 +281,31 @@ static void test_gzip(void)
     ** and even a line straddle the member border. */
     const char *a = ">a first\nAC", *b = "GT\nTT\n>b\nGG\n";
     size_t na, nb;
-    unsigned char *ga = gz_bytes(a, strlen(a), &na), *gb = gz_bytes(b, strlen(b), &nb);
+    unsigned char *ga = gzip_bytes(a, strlen(a), &na), *gb = gzip_bytes(b, strlen(b), &nb);
     unsigned char *cat = malloc(na + nb + 1024);
     memcpy(cat, ga, na);
     memcpy(cat + na, gb, nb);
     const char *names[] = { "a", "b" }, *seqs[] = { "ACGTTT", "GG" };
-    expect_recs("gzip two members", tmp_with(cat, na + nb), 0, WM_FMT_FASTA, 1, 2,
+    expect_recs("gzip two members", tmp_file(cat, na + nb), 0, WM_FMT_FASTA, 1, 2,
                 names, seqs);
 
     /* An empty member in the middle. */
     size_t ne;
-    unsigned char *ge = gz_bytes("", 0, &ne);
+    unsigned char *ge = gzip_bytes("", 0, &ne);
     unsigned char *cat3 = malloc(na + ne + nb);
     memcpy(cat3, ga, na);
     memcpy(cat3 + na, ge, ne);
     memcpy(cat3 + na + ne, gb, nb);
-    expect_recs("gzip empty member between", tmp_with(cat3, na + ne + nb), 0,
+    expect_recs("gzip empty member between", tmp_file(cat3, na + ne + nb), 0,
                 WM_FMT_FASTA, 1, 2, names, seqs);
 
     /* Zero padding after the last member is ignored (as gzip does). */
     memset(cat + na + nb, 0, 1024);
-    expect_recs("gzip zero padding", tmp_with(cat, na + nb + 1024), 0, WM_FMT_FASTA, 1, 2,
+    expect_recs("gzip zero padding", tmp_file(cat, na + nb + 1024), 0, WM_FMT_FASTA, 1, 2,
                 names, seqs);
     /* Other trailing bytes are an error. */
     memcpy(cat + na + nb + 100, "junk", 4);
-    expect_error("gzip trailing garbage", tmp_with(cat, na + nb + 1024), 0, WM_FORMAT,
+    expect_error("gzip trailing garbage", tmp_file(cat, na + nb + 1024), 0, WM_FORMAT,
                  "corrupt gzip data", (char *)NULL);
 
     /* Every truncation of a member is caught, at any cut point. */
@@ -395,7 +313,7 @@ static void test_gzip(void)
     for (size_t cut = 2; cut < na; cut++) {
         wm_seqfile_t sf;
         char err[256];
-        const char *p = tmp_with(ga, cut);
+        const char *p = tmp_file(ga, cut);
         wm_status rc = wm_seqfile_read(p, 0, &sf, err, sizeof err);
         if (rc != WM_FORMAT || !strstr(err, "truncated gzip input")) {
             all_trunc = 0;
@@ -403,29 +321,28 @@ static void test_gzip(void)
         }
         wm_seqfile_close(&sf);
         unlink(p);
-        n_tmp--;
     }
     CHECK(all_trunc, "every truncated gzip gives WM_FORMAT 'truncated gzip input'");
     /* A second member cut short. */
-    expect_error("gzip second member truncated", tmp_with(cat, na + nb - 3), 0,
+    expect_error("gzip second member truncated", tmp_file(cat, na + nb - 3), 0,
                  WM_FORMAT, "truncated gzip input", (char *)NULL);
 
     /* Corruption: a flipped byte in the deflate data or in the CRC. */
     {
         const char *txt = ">c\nACGTACGTACGTTTGACCA\n";
         size_t n;
-        unsigned char *g = gz_bytes(txt, strlen(txt), &n);
+        unsigned char *g = gzip_bytes(txt, strlen(txt), &n);
         g[n - 6] ^= 0xff;                             /* CRC32 */
-        expect_error("gzip bad crc", tmp_with(g, n), 0, WM_FORMAT, "corrupt gzip data",
+        expect_error("gzip bad crc", tmp_file(g, n), 0, WM_FORMAT, "corrupt gzip data",
                      (char *)NULL);
         g[n - 6] ^= 0xff;
         g[3] = 0xe0;                                  /* reserved flag bits */
-        expect_error("gzip bad header", tmp_with(g, n), 0, WM_FORMAT,
+        expect_error("gzip bad header", tmp_file(g, n), 0, WM_FORMAT,
                      "corrupt gzip data", (char *)NULL);
         free(g);
         unsigned char bad[] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff, 0xff,
                                 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0 };
-        expect_error("gzip invalid block", tmp_with(bad, sizeof bad), 0, WM_FORMAT,
+        expect_error("gzip invalid block", tmp_file(bad, sizeof bad), 0, WM_FORMAT,
                      "corrupt gzip data", (char *)NULL);
     }
     free(ga);
@@ -437,17 +354,17 @@ static void test_gzip(void)
 
 static void test_errors(void)
 {
-    char dir[] = "/tmp/wm_test_seqfile_dirXXXXXX";
-    if (mkdtemp(dir)) {
+    const char *dir = tmp_path("a_folder");
+    if (mkdir(dir, 0700) == 0) {
         expect_error("directory", dir, 0, WM_IO, "Is a directory", (char *)NULL);
         rmdir(dir);
     } else {
-        CHECK(0, "mkdtemp failed");
+        CHECK(0, "mkdir %s failed", dir);
     }
-    expect_error("missing file", "/tmp/wm_test_seqfile_no/such/file", 0, WM_IO,
-                 strerror(ENOENT), (char *)NULL);
+    const char *missing = tmp_path("no/such/file");
+    expect_error("missing file", missing, 0, WM_IO, strerror(ENOENT), (char *)NULL);
     if (geteuid() != 0) {
-        const char *p = tmp_str("secret");
+        const char *p = tmp_text("secret");
         chmod(p, 0);
         expect_error("unreadable", p, 0, WM_IO, strerror(EACCES), (char *)NULL);
     }
@@ -457,11 +374,10 @@ static void test_errors(void)
         CHECK(wm_seqfile_read(NULL, 0, &sf, NULL, 0) == WM_INVALID,
               "NULL path -> WM_INVALID");
         /* err may be NULL / errlen 0 */
-        CHECK(wm_seqfile_read("/tmp/wm_test_seqfile_no/such", 0, &sf, NULL, 0) == WM_IO,
-              "no err buffer");
+        CHECK(wm_seqfile_read(missing, 0, &sf, NULL, 0) == WM_IO, "no err buffer");
         char tiny[4];
-        CHECK(wm_seqfile_read("/tmp/wm_test_seqfile_no/such", 0, &sf, tiny, sizeof tiny)
-                  == WM_IO && tiny[3] == '\0', "tiny err buffer stays terminated");
+        CHECK(wm_seqfile_read(missing, 0, &sf, tiny, sizeof tiny) == WM_IO && tiny[3] == '\0',
+              "tiny err buffer stays terminated");
     }
     wm_seqfile_t z;
     memset(&z, 0, sizeof z);
@@ -532,7 +448,7 @@ static void test_stdin(void)
     end_stdin(t);
 
     size_t gn;
-    unsigned char *g = gz_bytes(fa, n, &gn);
+    unsigned char *g = gzip_bytes(fa, n, &gn);
     t = with_stdin(g, gn);
     expect_recs("stdin fasta gz", "-", 0, WM_FMT_FASTA, 1, 1, names, seqs);
     end_stdin(t);
@@ -560,7 +476,7 @@ static void test_stdin(void)
 
     /* stdin redirected from a regular file. */
     {
-        const char *p = tmp_str(">f\nAC\nGT\n");
+        const char *p = tmp_text(">f\nAC\nGT\n");
         int fd = open(p, O_RDONLY);
         int saved = dup(0);
         dup2(fd, 0);
@@ -571,25 +487,18 @@ static void test_stdin(void)
         close(saved);
     }
     /* A named pipe (as `<(zcat f.gz)` gives) is read like stdin. */
-    {
-        char fifo[] = "/tmp/wm_test_seqfile_fifoXXXXXX";
-        int fd = mkstemp(fifo);
-        if (fd >= 0) {
-            close(fd);
-            unlink(fifo);
-            if (mkfifo(fifo, 0600) == 0) {
-                pid_t pid = fork();
-                if (pid == 0) {
-                    int w = open(fifo, O_WRONLY);
-                    write_full(w, g, gn);
-                    _exit(0);
-                }
-                expect_recs("named pipe gz", fifo, 0, WM_FMT_FASTA, 1, 1, names, seqs);
-                int st;
-                waitpid(pid, &st, 0);
-                unlink(fifo);
-            }
+    const char *fifo = tmp_path("a_fifo");
+    if (mkfifo(fifo, 0600) == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            int w = open(fifo, O_WRONLY);
+            write_full(w, g, gn);
+            _exit(0);
         }
+        expect_recs("named pipe gz", fifo, 0, WM_FMT_FASTA, 1, 1, names, seqs);
+        int st;
+        waitpid(pid, &st, 0);
+        unlink(fifo);
     }
     free(g);
     free(fa);
@@ -599,7 +508,7 @@ static void test_stdin(void)
 /* ---- random FASTA round trip ---------------------------------------------- */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-static uint32_t rnd(uint32_t n)
+static uint32_t xorshift_below(uint32_t n)
 {
     rng_state ^= rng_state << 13;
     rng_state ^= rng_state >> 7;
@@ -610,21 +519,21 @@ static uint32_t rnd(uint32_t n)
 static void test_random_fasta(void)
 {
     for (int round = 0; round < 30; round++) {
-        size_t n_rec = 1 + rnd(20);
+        size_t n_rec = 1 + xorshift_below(20);
         size_t cap = 1 << 20, n = 0;
         char *f = malloc(cap);
         char **seqs = calloc(n_rec, sizeof *seqs), **names = calloc(n_rec, sizeof *names);
-        int crlf = (int)rnd(2);
+        int crlf = (int)xorshift_below(2);
         for (size_t r = 0; r < n_rec; r++) {
-            size_t len = rnd(4) == 0 ? 0 : rnd(5000);
-            size_t width = 1 + rnd(120);
+            size_t len = xorshift_below(4) == 0 ? 0 : xorshift_below(5000);
+            size_t width = 1 + xorshift_below(120);
             names[r] = malloc(48);
             snprintf(names[r], 48, "rec%zu_%d", r, round);
             seqs[r] = malloc(len + 1);
             for (size_t i = 0; i < len; i++)
-                seqs[r][i] = "ACGTNacgtn*-"[rnd(12)];
+                seqs[r][i] = "ACGTNacgtn*-"[xorshift_below(12)];
             seqs[r][len] = '\0';
-            n += (size_t)sprintf(f + n, ">%s %s\n", names[r], rnd(2) ? "desc here" : "");
+            n += (size_t)sprintf(f + n, ">%s %s\n", names[r], xorshift_below(2) ? "desc here" : "");
             if (crlf)
                 f[n - 1] = '\r', f[n++] = '\n';
             for (size_t i = 0; i < len; i += width) {
@@ -634,17 +543,17 @@ static void test_random_fasta(void)
                 if (crlf)
                     f[n++] = '\r';
                 f[n++] = '\n';
-                if (rnd(50) == 0)
+                if (xorshift_below(50) == 0)
                     f[n++] = '\n';
             }
         }
         char what[64];
         snprintf(what, sizeof what, "random fasta round %d", round);
-        expect_recs(what, tmp_with(f, n), 0, WM_FMT_FASTA, 0, n_rec,
+        expect_recs(what, tmp_file(f, n), 0, WM_FMT_FASTA, 0, n_rec,
                     (const char *const *)names, (const char *const *)seqs);
         size_t gn;
-        unsigned char *g = gz_bytes(f, n, &gn);
-        expect_recs(what, tmp_with(g, gn), 0, WM_FMT_FASTA, 1, n_rec,
+        unsigned char *g = gzip_bytes(f, n, &gn);
+        expect_recs(what, tmp_file(g, gn), 0, WM_FMT_FASTA, 1, n_rec,
                     (const char *const *)names, (const char *const *)seqs);
         free(g);
         for (size_t r = 0; r < n_rec; r++) {
@@ -654,33 +563,10 @@ static void test_random_fasta(void)
         free(seqs);
         free(names);
         free(f);
-        /* keep the temp-file table small */
-        unlink(tmp_paths[n_tmp - 1]);
-        unlink(tmp_paths[n_tmp - 2]);
-        unlink(tmp_paths[n_tmp - 3]);
-        n_tmp -= 3;
     }
 }
 
 /* ---- the real data files ---------------------------------------------------- */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static const char *data_dir(void)
-{
-    const char *e = getenv("WM_SHARED_DATA");
-    struct stat st;
-    if (e && *e && stat(e, &st) == 0 && S_ISDIR(st.st_mode))
-        return e;
-    if (stat("/work/shared/data", &st) == 0 && S_ISDIR(st.st_mode))
-        return "/work/shared/data";
-    return NULL;
-}
 
 /* Read a data file, check its record count and total length; returns the
 ** seconds the best of `reps` reads took (0 when it failed or was skipped). */
@@ -749,7 +635,7 @@ static const char *inflated_copy(const char *dir, const char *rel, uint64_t *n)
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     if (wm_seqfile_read(path, 1, &sf, err, sizeof err) != WM_OK)
         return NULL;
-    const char *p = tmp_with(sf.text.seq, sf.text.len);
+    const char *p = tmp_file(sf.text.seq, sf.text.len);
     *n = sf.text.len;
     wm_seqfile_close(&sf);
     return p;
@@ -757,9 +643,9 @@ static const char *inflated_copy(const char *dir, const char *rel, uint64_t *n)
 
 static void test_data(void)
 {
-    const char *dir = data_dir();
+    const char *dir = shared_data_dir();
     if (!dir) {
-        printf("SKIP shared data (set WM_SHARED_DATA)\n");
+        skip_note("shared data (set WM_SHARED_DATA)");
         return;
     }
     uint64_t b = 0, raw = 0;
@@ -801,7 +687,6 @@ int main(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    atexit(remove_tmps);
     test_plain();
     test_empty();
     test_fasta();
@@ -811,6 +696,5 @@ int main(int argc, char **argv)
     test_stdin();
     test_random_fasta();
     test_data();
-    printf("%d passed, %d failed\n", n_pass, n_fail);
-    return n_fail ? 1 : 0;
+    return test_finish();
 }

@@ -13,8 +13,8 @@
 ** exactly once. Broken files (binary bytes, headers without names, truncated
 ** FASTQ, data before the first header) must fail in the first part that
 ** fails with the message the whole-file reader gives.
-** WM_SEED, WM_TEST_SCALE as the differential tests. Last line: "N passed,
-** N failed".
+** WM_SEED, WM_TEST_SCALE, WM_CASE and WM_VERBOSE (keeps a failing case's
+** file) as the differential tests. Last line: "N passed, N failed".
 */
 #include "io/seqrange.h"
 
@@ -24,21 +24,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../diff/rng.h"
-
-static int n_pass, n_fail;
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (cond) {                                                        \
-            n_pass++;                                                      \
-        } else {                                                           \
-            n_fail++;                                                      \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fputc('\n', stderr);                                           \
-        }                                                                  \
-    } while (0)
+#include "files.h"
+#include "harness.h"
+#include "rng.h"
 
 /* ---- the threads' allgather ----------------------------------------------------- */
 
@@ -190,7 +178,7 @@ static void damage(sbuf_t *b, int fmt)
 static int check_case(const char *path, wm_range_mode_t mode, size_t n_parts, uint64_t halo,
                       const char *what)
 {
-    int fails_before = n_fail;
+    long fails_before = g_failed;
     wm_seqfile_t sf;
     char err[1024] = "";
     wm_status st = wm_seqfile_read(path, 0, &sf, err, sizeof err);
@@ -308,25 +296,22 @@ out:
     for (size_t p = 0; p < n_parts; p++) wm_range_close(&jobs[p].R);
     wm_seqfile_close(&sf);
     free(joined);
-    if (n_fail > fails_before && getenv("WM_VERBOSE"))
-        fprintf(stderr, "  (file kept: %s)\n", path);
-    return n_fail == fails_before;
+    if (g_failed > fails_before && g_verbose) {
+        printf("  (file kept: %s)\n", path);
+        tmp_keep();
+    }
+    return g_failed == fails_before;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    (void)test_settings;                /* rng.h's; this test reads its own settings */
-    uint64_t seed = getenv("WM_SEED") ? strtoull(getenv("WM_SEED"), NULL, 10) : 20261122;
-    g_rng = seed;
-    int scale = getenv("WM_TEST_SCALE") ? atoi(getenv("WM_TEST_SCALE")) : 1;
-    if (scale < 1) scale = 1;
-    char dir[] = "/tmp/wm_seqrange_XXXXXX";
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 2;
-    }
-    char path[256];
-    size_t cases = 400 * (size_t)scale;
+    /* One generator for the whole run (the cases' files follow one another
+    ** in its stream): WM_CASE still makes every file, and checks only its. */
+    double scale;
+    long only = -1;
+    test_settings(argc, argv, 20261122ull, &scale, &only);
+    g_rng = g_seed;
+    size_t cases = (size_t)(400 * scale + 0.5);
     for (size_t c = 0; c < cases; c++) {
         sbuf_t b = { 0 };
         int fmt = (int)below(3);            /* 0 plain, 1 FASTA, 2 FASTQ */
@@ -335,23 +320,25 @@ int main(void)
         else make_fastq(&b);
         int broken = chance(15);
         if (broken) damage(&b, fmt);
-        snprintf(path, sizeof path, "%s/case%zu.%s", dir, c, fmt == 0 ? "txt" : fmt == 1 ? "fa" : "fq");
-        FILE *f = fopen(path, "wb");
-        fwrite(b.p, 1, b.n, f);
-        fclose(f);
-        free(b.p);
         uint64_t halo = chance(20) ? 0 : chance(50) ? range(1, 8) : range(9, 400);
         wm_range_mode_t mode = chance(30) ? WM_RANGE_SEQUENCE : WM_RANGE_RECORDS;
+        if (only >= 0 && (long)c != only) {
+            free(b.p);
+            continue;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "case%zu.%s", c, fmt == 0 ? "txt" : fmt == 1 ? "fa" : "fq");
+        const char *path = tmp_named(name, b.p, b.n);
+        free(b.p);
         for (size_t n = 1; n <= 7; n++) {
             char what[400];
-            snprintf(what, sizeof what, "case %zu (%s, %s, %zu parts, halo %llu, seed %llu)", c,
-                     path, mode == WM_RANGE_SEQUENCE ? "sequence" : "records", n,
-                     (unsigned long long)halo, (unsigned long long)seed);
+            snprintf(what, sizeof what, "case %zu (%s, %s, %zu parts, halo %llu)", c, path,
+                     mode == WM_RANGE_SEQUENCE ? "sequence" : "records", n,
+                     (unsigned long long)halo);
             if (!check_case(path, mode, n, halo, what)) break;
         }
-        if (n_fail == 0 || !getenv("WM_VERBOSE")) unlink(path);
+        if (g_failed == 0 || !g_verbose) unlink(path);
     }
-    rmdir(dir);
-    printf("%d passed, %d failed\n", n_pass, n_fail);
-    return n_fail ? 1 : 0;
+    print_repro(argv[0], NULL);
+    return test_finish();
 }

@@ -44,9 +44,6 @@
 **        WM_VERBOSE     print every case
 ** Exit status 0 when every check passed; the last line is "N passed, N failed".
 */
-#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
-#endif
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -59,81 +56,19 @@
 #include "dtw/ucr.h"
 #include "warpmatch.h"
 
-#include "../diff/rng.h"
-
-static uint64_t g_seed;
-static long g_passed, g_failed;
-static int g_verbose;
-#define MAX_DETAILED_FAILURES 30
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (cond) {                                                        \
-            g_passed++;                                                    \
-        } else {                                                           \
-            g_failed++;                                                    \
-            if (g_failed <= MAX_DETAILED_FAILURES) {                       \
-                printf("FAIL %s:%d: %s -- ", __FILE__, __LINE__, #cond);   \
-                printf(__VA_ARGS__);                                       \
-                printf(" (seed %" PRIu64 ")\n", g_seed);                   \
-            }                                                              \
-        }                                                                  \
-    } while (0)
-
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        printf("out of memory (%zu bytes)\n", bytes);
-        exit(2);
-    }
-    return p;
-}
-
-static wm_context_t *new_context(int threads)
-{
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = WM_BACKEND_CPU;
-    co.threads = threads;
-    wm_context_t *cx = NULL;
-    if (wm_context_new(&co, &cx) != WM_OK) {
-        printf("cannot make a context of %d threads\n", threads);
-        exit(2);
-    }
-    return cx;
-}
+#include "contexts.h"
+#include "harness.h"
+#include "rng.h"
 
 /* ==== the brute force ======================================================= */
 
-/* The contract's z-normalisation, written out again (not the library's). */
-static void bf_znorm(const double *in, size_t n, double *out)
-{
-    double sum = 0.0;
-    for (size_t i = 0; i < n; i++)
-        sum += in[i];
-    double mean = sum / (double)n;
-    double ss = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        double d = in[i] - mean;
-        ss += d * d;
-    }
-    double sd = sqrt(ss / (double)n);
-    for (size_t i = 0; i < n; i++)
-        out[i] = sd == 0.0 ? 0.0 : (in[i] - mean) / sd;
-}
+/* Every cell of every window; the z-normalisation and the band are
+** tests/oracle's (doracle_znorm, doracle_in_band), not the library's. */
 
 static double bf_cost(wm_dtw_cost_t c, double x, double y)
 {
     double d = x - y;
     return c == WM_DTW_SQUARED ? d * d : fabs(d);
-}
-
-static int bf_in_band(int64_t r, int64_t m, int64_t n, int64_t i, int64_t j)
-{
-    if (r < 0)
-        return 1;
-    int64_t lo = i - r - (m > n ? m - n : 0), hi = i + r + (n > m ? n - m : 0);
-    return j >= lo && j <= hi;
 }
 
 /* The banded DTW, every cell visited; rows: two of L + 1 from the caller. */
@@ -147,7 +82,7 @@ static double bf_dtw(const double *q, size_t m, const double *z, size_t L, int64
     for (size_t i = 1; i <= m; i++) {
         cur[0] = INFINITY;
         for (size_t j = 1; j <= L; j++) {
-            if (!bf_in_band(r, (int64_t)m, (int64_t)L, (int64_t)i - 1, (int64_t)j - 1)) {
+            if (!doracle_in_band(r, m, L, i - 1, j - 1)) {
                 cur[j] = INFINITY;
                 continue;
             }
@@ -171,7 +106,7 @@ static void bf_all(const double *qz, size_t m, const double *y, size_t n, size_t
 {
     double *z = xmalloc(L * sizeof *z), *rows = xmalloc(2 * (L + 1) * sizeof *rows);
     for (size_t s = 0; s + L <= n; s++) {
-        bf_znorm(y + s, L, z);
+        doracle_znorm(y + s, L, z);
         dist[s] = bf_dtw(qz, m, z, L, r, c, rows);
     }
     free(z);
@@ -180,11 +115,11 @@ static void bf_all(const double *qz, size_t m, const double *y, size_t n, size_t
 
 /* ==== signals ================================================================ */
 
-static double unit(void) { return (double)(rnd() >> 11) * 0x1p-53; }
-
-static double gauss(void)
+/* Box-Muller with its own guard against log(0) (u + 2^-60, not rng.c's
+** clamp): the signals of this test's cases are made of these bits. */
+static double normal(void)
 {
-    double u = unit(), v = unit();
+    double u = unif(), v = unif();
     return sqrt(-2.0 * log(u + 0x1p-60)) * cos(6.283185307179586 * v);
 }
 
@@ -194,15 +129,15 @@ static const char *const sig_name[SIG_N] = {"walk",   "noise",   "plateau", "spi
 
 static void make_signal(int kind, double *x, size_t n)
 {
-    double v = 0.0, level = gauss();
+    double v = 0.0, level = normal();
     size_t period = (size_t)range(1, 60), left = 0;
     double *base = xmalloc(period * sizeof *base);
     for (size_t i = 0; i < period; i++)
-        base[i] = chance(30) ? (double)below(4) : gauss();
+        base[i] = chance(30) ? (double)below(4) : normal();
     for (size_t i = 0; i < n; i++) {
         switch (kind) {
-        case SIG_WALK: v += gauss(); x[i] = v; break;
-        case SIG_NOISE: x[i] = gauss(); break;
+        case SIG_WALK: v += normal(); x[i] = v; break;
+        case SIG_NOISE: x[i] = normal(); break;
         case SIG_PLATEAU:
             if (left == 0) {
                 left = (size_t)range(1, 80);
@@ -211,10 +146,12 @@ static void make_signal(int kind, double *x, size_t n)
             left--;
             x[i] = level;
             break;
-        case SIG_SPIKES: x[i] = chance(3) ? 50.0 * gauss() : (chance(50) ? 0.0 : 0.001 * gauss()); break;
+        case SIG_SPIKES:
+            x[i] = chance(3) ? 50.0 * normal() : (chance(50) ? 0.0 : 0.001 * normal());
+            break;
         case SIG_REPEAT: x[i] = base[i % period]; break;
         case SIG_INTWALK: v += (double)((int)below(3) - 1); x[i] = v; break;
-        default: x[i] = 1e6 + 1e-7 * gauss(); break;
+        default: x[i] = 1e6 + 1e-7 * normal(); break;
         }
     }
     free(base);
@@ -244,16 +181,16 @@ static void test_stats(double scale)
             CHECK(bad == 0, "ucr_z differs from wm_dtw_znorm at %zu of %zu samples (%s)", bad, L,
                   sig_name[kind]);
             double z0;
-            bf_znorm(x + k, 1, &z0);   /* one sample: sd 0, a zero */
+            doracle_znorm(x + k, 1, &z0);   /* one sample: sd 0, a zero */
             CHECK(z0 == 0.0, "one sample normalises to %g", z0);
         }
     }
-    /* The library's znorm is the contract's (the brute force uses its own). */
+    /* The library's znorm is the contract's (the brute force uses the oracle's). */
     for (long c = 0; c < cases; c++) {
         size_t L = (size_t)range(1, 300);
         make_signal((int)below(SIG_N), x, L);
         double *a = xmalloc(L * sizeof *a);
-        bf_znorm(x, L, a);
+        doracle_znorm(x, L, a);
         wm_dtw_znorm(x, L, zn);
         CHECK(memcmp(a, zn, L * sizeof *a) == 0, "wm_dtw_znorm differs from the contract, L %zu", L);
         free(a);
@@ -333,13 +270,13 @@ static void test_bounds(double scale)
         make_signal(kind, y, n);
         if (chance(40) && m <= L) {   /* the query close to the window: tight bounds */
             for (size_t i = 0; i < m; i++)
-                q[i] = y[pad + i] + (chance(50) ? 0.0 : 0.05 * gauss());
+                q[i] = y[pad + i] + (chance(50) ? 0.0 : 0.05 * normal());
         } else {
             make_signal((int)below(SIG_N), q, m);
         }
-        bf_znorm(q, m, qz);
+        doracle_znorm(q, m, qz);
         const double *x = y + pad;
-        bf_znorm(x, L, z);
+        doracle_znorm(x, L, z);
         double *rows = xmalloc(2 * (L + 1) * sizeof *rows);
         double d = bf_dtw(qz, m, z, L, r, o.cost, rows);
 
@@ -568,9 +505,9 @@ static void one_case(long cs, wm_context_t *cx1, wm_context_t *cx3)
     int copied = (chance(50) || size_kind >= 980) && m <= n;
     if (copied) {
         size_t at = (size_t)below(n - m + 1);
-        double noise = chance(50) || size_kind >= 980 ? 0.0 : 0.01 * unit();
+        double noise = chance(50) || size_kind >= 980 ? 0.0 : 0.01 * unif();
         for (size_t i = 0; i < m; i++)
-            q[i] = y[at + i] + noise * gauss();
+            q[i] = y[at + i] + noise * normal();
     } else {
         make_signal(qkind, q, m);
     }
@@ -652,7 +589,7 @@ static void one_case(long cs, wm_context_t *cx1, wm_context_t *cx3)
 
 static void test_search(double scale, long only)
 {
-    wm_context_t *cx1 = new_context(1), *cx3 = new_context(3);
+    wm_context_t *cx1 = cpu_context(1, 0), *cx3 = cpu_context(3, 0);
     long cases = (long)(2000 * scale);
     for (long cs = 0; cs < cases; cs++) {
         if (only >= 0 && cs != only)
@@ -678,15 +615,13 @@ static void test_search(double scale, long only)
 
 int main(int argc, char **argv)
 {
-    double scale;
     long only = -1;
-    test_settings(argc, argv, 20250601ull, &g_seed, &scale, &only, &g_verbose);
+    test_begin("test_ucr", argc, argv, 20250601ull, 2000, NULL, &only);
+    double scale = g_scale, t0 = g_t_start;
     g_rng = g_seed;
-    printf("test_ucr: seed %" PRIu64 ", scale %g\n", g_seed, scale);
-    double t0 = now_s();
     if (only < 0) {
         test_stats(scale);
-        printf("stats: %ld passed, %ld failed (%.1f s)\n", g_passed, g_failed, now_s() - t0);
+        part_done("stats");
         test_bounds(scale);
         printf("bounds: %ld pairs; above the exact value before the slack: kim %ld, eq %ld, "
                "ec %ld, ec wide %ld; largest bound / distance %.6f; %ld passed, %ld failed "
@@ -705,6 +640,5 @@ int main(int argc, char **argv)
            100.0 * (double)g_cov.cnt.dtw_abandoned / (double)w,
            100.0 * (double)g_cov.cnt.dtw_full / (double)w, g_cov.cnt.windows, g_cov.bf_s, g_cov.ucr_s,
            now_s() - t0);
-    printf("%ld passed, %ld failed\n", g_passed, g_failed);
-    return g_failed ? 1 : 0;
+    return test_finish();
 }

@@ -1,16 +1,12 @@
 /*
-** test_api.c -- bad arguments and the contract of each public function of
-** include/warpmatch.h, one check at a time (as Hyperscan's arg_checks do).
-**
-** Covered: wm_version, wm_strerror (every code, unknown codes), the option
-** defaults, wm_compile (NULLs, empty / too long patterns, k >= m, bad enum
-** values, revcomp of non-nucleotide patterns, algorithms that cannot do the
-** job), wm_db_algo / wm_algo_name, the frees on NULL, wm_context_new (NULLs,
-** bad options, CUDA without a GPU), wm_context_backend / errmsg, wm_search and
-** wm_count (NULLs, bad texts, empty texts, rec_start NULL as one record,
-** records, a stopping callback, counts equal to callback matches, reuse of
-** databases and contexts, a small hand-checked match list) and the CUDA
-** environment calls.
+** test_api_search.c -- the single-pattern search API, one check at a time
+** (as Hyperscan's arg_checks do): wm_opts_default, wm_algo_name, wm_compile
+** (NULLs, empty / too long patterns, k >= m, bad enum values, revcomp of
+** non-nucleotide patterns, algorithms that cannot do the job), wm_db_algo,
+** wm_db_free(NULL), wm_search and wm_count (NULLs, bad texts, empty texts,
+** rec_start NULL as one record, records, a stopping callback, counts equal
+** to callback matches, reuse of databases and contexts, a small
+** hand-checked match list).
 ** Exit status 0 when all checks pass; the last line is "N passed, N failed".
 */
 #include <inttypes.h>
@@ -18,30 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contexts.h"
+#include "harness.h"
+#include "matches.h"
 #include "warpmatch.h"
-
-static long g_passed, g_failed;
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (cond) {                                                        \
-            g_passed++;                                                    \
-        } else {                                                           \
-            g_failed++;                                                    \
-            printf("FAIL %s:%d: %s -- ", __FILE__, __LINE__, #cond);       \
-            printf(__VA_ARGS__);                                           \
-            printf("\n");                                                  \
-        }                                                                  \
-    } while (0)
-
-#define CHECK_RC(call, want)                                               \
-    do {                                                                   \
-        int rc_ = (call);                                                  \
-        CHECK(rc_ == (want), "%s returned %d (%s), expected %d (%s)", #call, \
-              rc_, wm_strerror(rc_), (int)(want), wm_strerror(want));      \
-    } while (0)
-
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const uint8_t *U8(const char *s) { return (const uint8_t *)s; }
 
@@ -77,62 +53,7 @@ static int never_called(const wm_match_t *m, void *user)
     return 0;
 }
 
-static wm_db_t *compile_or_null(const char *pat, const wm_opts_t *o)
-{
-    wm_db_t *db = NULL;
-    int rc = wm_compile(U8(pat), strlen(pat), o, &db);
-    CHECK(rc == WM_OK && db != NULL, "wm_compile(\"%s\") returned %d", pat, rc);
-    return rc == WM_OK ? db : NULL;
-}
-
-static wm_context_t *cpu_context(int threads, uint64_t chunk)
-{
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = WM_BACKEND_CPU;
-    co.threads = threads;
-    co.chunk_bytes = chunk;
-    wm_context_t *cx = NULL;
-    int rc = wm_context_new(&co, &cx);
-    CHECK(rc == WM_OK && cx != NULL, "wm_context_new(cpu, %d threads, chunk %" PRIu64
-          ") returned %d", threads, chunk, rc);
-    return rc == WM_OK ? cx : NULL;
-}
-
-/* ---- version, status text, defaults -------------------------------------- */
-
-static void test_version_and_strerror(void)
-{
-    CHECK(wm_version() != NULL && strcmp(wm_version(), WM_VERSION_STRING) == 0,
-          "wm_version() = \"%s\"", wm_version() ? wm_version() : "(null)");
-    char buf[32];
-    snprintf(buf, sizeof buf, "%d.%d.%d", WM_VERSION_MAJOR, WM_VERSION_MINOR, WM_VERSION_PATCH);
-    CHECK(strcmp(buf, WM_VERSION_STRING) == 0, "WM_VERSION_STRING \"%s\" vs numbers %s",
-          WM_VERSION_STRING, buf);
-
-    static const int codes[] = {
-        WM_OK, WM_STOPPED, WM_INVALID, WM_NOMEM, WM_IO, WM_FORMAT, WM_UNSUPPORTED,
-        WM_NO_DEVICE, WM_DEVICE, WM_DEVICE_NOMEM, WM_INSUFFICIENT_SPACE,
-        WM_PATTERN_EMPTY, WM_PATTERN_TOO_LONG, WM_K_TOO_LARGE,
-    };
-    for (size_t i = 0; i < N_OF(codes); i++) {
-        const char *s = wm_strerror(codes[i]);
-        CHECK(s != NULL && s[0] != '\0', "wm_strerror(%d) is NULL or empty", codes[i]);
-        for (size_t j = 0; s && j < i; j++) {
-            const char *t = wm_strerror(codes[j]);
-            CHECK(t == NULL || strcmp(s, t) != 0, "wm_strerror(%d) == wm_strerror(%d) = \"%s\"",
-                  codes[i], codes[j], s);
-        }
-    }
-    static const int unknown[] = { 2, -13, -999, 12345, -2147483647 - 1, 2147483647 };
-    for (size_t i = 0; i < N_OF(unknown); i++) {
-        const char *s = wm_strerror(unknown[i]);
-        CHECK(s != NULL && s[0] != '\0', "wm_strerror(unknown %d) is NULL or empty", unknown[i]);
-        /* an unknown code must not pass for a real one */
-        for (size_t j = 0; s && j < N_OF(codes); j++)
-            CHECK(strcmp(s, wm_strerror(codes[j])) != 0,
-                  "wm_strerror(unknown %d) reads as code %d: \"%s\"", unknown[i], codes[j], s);
-    }
-}
+/* ---- defaults --------------------------------------------------------------- */
 
 static void test_defaults(void)
 {
@@ -140,10 +61,6 @@ static void test_defaults(void)
     CHECK(o.max_edits == 0 && o.metric == WM_METRIC_EDIT && o.case_insensitive == 0 &&
           o.alphabet == WM_ALPHABET_BYTES && o.revcomp == 0 && o.algo == WM_ALGO_AUTO,
           "wm_opts_default() is not {0, edit, 0, bytes, 0, auto}");
-    wm_context_opts_t c = wm_context_opts_default();
-    CHECK(c.backend == WM_BACKEND_AUTO && c.threads == 0 && c.device == 0 &&
-          c.chunk_bytes == 0 && c.progress == NULL && c.progress_user == NULL,
-          "wm_context_opts_default() is not {auto, 0, 0, 0, NULL, NULL}");
 
     static const wm_algo_t algos[] = { WM_ALGO_AUTO, WM_ALGO_SHIFTOR, WM_ALGO_BITAP, WM_ALGO_MYERS };
     for (size_t i = 0; i < N_OF(algos); i++) {
@@ -350,117 +267,14 @@ static void test_compile(void)
 static void test_frees(void)
 {
     wm_db_free(NULL);
-    wm_context_free(NULL);
-    CHECK(1, "frees of NULL returned");
-}
-
-/* ---- contexts ---------------------------------------------------------------- */
-
-static void test_context(void)
-{
-    wm_context_t *cx = NULL;
-    CHECK_RC(wm_context_new(NULL, NULL), WM_INVALID);
-    wm_context_opts_t co = wm_context_opts_default();
-    CHECK_RC(wm_context_new(&co, NULL), WM_INVALID);
-
-    /* NULL options = defaults */
-    cx = NULL;
-    CHECK_RC(wm_context_new(NULL, &cx), WM_OK);
-    if (cx) {
-        wm_backend_t b = wm_context_backend(cx);
-        CHECK(b == WM_BACKEND_CPU || b == WM_BACKEND_CUDA, "wm_context_backend() = %d", (int)b);
-        if (wm_cuda_device_count() == 0)
-            CHECK(b == WM_BACKEND_CPU, "AUTO without a GPU gave backend %d", (int)b);
-        const char *e = wm_context_errmsg(cx);
-        CHECK(e != NULL && e[0] == '\0', "fresh context errmsg \"%s\"", e ? e : "(null)");
-        wm_context_free(cx);
-    }
-    /* explicit CPU, various threads */
-    static const int threads[] = { 0, 1, 2, 3, 7 };
-    for (size_t i = 0; i < N_OF(threads); i++) {
-        co = wm_context_opts_default();
-        co.backend = WM_BACKEND_CPU;
-        co.threads = threads[i];
-        cx = NULL;
-        CHECK_RC(wm_context_new(&co, &cx), WM_OK);
-        if (cx)
-            CHECK(wm_context_backend(cx) == WM_BACKEND_CPU, "cpu context has backend %d",
-                  (int)wm_context_backend(cx));
-        wm_context_free(cx);
-    }
-    /* bad options */
-    co = wm_context_opts_default();
-    co.backend = (wm_backend_t)9;
-    cx = NULL;
-    CHECK_RC(wm_context_new(&co, &cx), WM_INVALID);
-    wm_context_free(cx);
-    co = wm_context_opts_default();
-    co.threads = -1;
-    cx = NULL;
-    CHECK_RC(wm_context_new(&co, &cx), WM_INVALID);
-    wm_context_free(cx);
-
-    /* CUDA without a GPU */
-    if (!wm_cuda_built())
-        CHECK(wm_cuda_device_count() == 0, "CUDA not built but %d devices", wm_cuda_device_count());
-    if (wm_cuda_device_count() == 0) {
-        co = wm_context_opts_default();
-        co.backend = WM_BACKEND_CUDA;
-        cx = NULL;
-        int rc = wm_context_new(&co, &cx);
-        int want = wm_cuda_built() ? WM_NO_DEVICE : WM_UNSUPPORTED;
-        CHECK(rc == want, "wm_context_new(cuda) without a GPU returned %d (%s), expected %d (%s)",
-              rc, wm_strerror(rc), want, wm_strerror(want));
-        if (cx) {   /* handed back for its message, as sqlite3_open does */
-            const char *e = wm_context_errmsg(cx);
-            CHECK(e != NULL && e[0] != '\0', "failed CUDA context has an empty errmsg");
-            CHECK(wm_context_backend(cx) != WM_BACKEND_AUTO, "failed CUDA context reports AUTO");
-            wm_context_free(cx);
-        }
-        char name[64];
-        uint64_t tot = 0, fr = 0;
-        int sm = 0;
-        rc = wm_cuda_device_info(0, name, sizeof name, &tot, &fr, &sm);
-        CHECK(rc == WM_INVALID || rc == WM_UNSUPPORTED, "wm_cuda_device_info(0) without a GPU = %d", rc);
-        if (!wm_cuda_built())
-            CHECK(rc == WM_UNSUPPORTED, "wm_cuda_device_info without CUDA built = %d", rc);
-    } else {
-        char name[256];
-        uint64_t tot = 0, fr = 0;
-        int sm = 0;
-        CHECK_RC(wm_cuda_device_info(0, name, sizeof name, &tot, &fr, &sm), WM_OK);
-        CHECK(tot > 0 && fr <= tot && sm > 0 && name[0] != '\0', "device 0 info looks wrong");
-        int rc = wm_cuda_device_info(wm_cuda_device_count(), name, sizeof name, &tot, &fr, &sm);
-        CHECK(rc == WM_INVALID, "wm_cuda_device_info(count) = %d", rc);
-        rc = wm_cuda_device_info(-1, name, sizeof name, &tot, &fr, &sm);
-        CHECK(rc == WM_INVALID, "wm_cuda_device_info(-1) = %d", rc);
-        co = wm_context_opts_default();
-        co.backend = WM_BACKEND_CUDA;
-        cx = NULL;
-        CHECK_RC(wm_context_new(&co, &cx), WM_OK);
-        if (cx)
-            CHECK(wm_context_backend(cx) == WM_BACKEND_CUDA, "cuda context has backend %d",
-                  (int)wm_context_backend(cx));
-        wm_context_free(cx);
-        co.device = wm_cuda_device_count();   /* no such device */
-        cx = NULL;
-        rc = wm_context_new(&co, &cx);
-        CHECK(rc != WM_OK, "wm_context_new(cuda, device %d) succeeded", co.device);
-        wm_context_free(cx);
-    }
-    /* AUTO always resolves to a real backend */
-    co = wm_context_opts_default();
-    cx = NULL;
-    if (wm_context_new(&co, &cx) == WM_OK && cx)
-        CHECK(wm_context_backend(cx) != WM_BACKEND_AUTO, "wm_context_backend() is AUTO");
-    wm_context_free(cx);
+    CHECK(1, "wm_db_free(NULL) returned");
 }
 
 /* ---- searching ----------------------------------------------------------------- */
 
 static void test_search_args(void)
 {
-    wm_db_t *db = compile_or_null("abc", NULL);
+    wm_db_t *db = compile_text("abc", NULL);
     wm_context_t *cx = cpu_context(1, 0);
     if (!db || !cx) {
         wm_db_free(db);
@@ -537,7 +351,7 @@ static void test_small_contract(void)
         for (size_t th = 0; th < N_OF(threads); th++)
             for (size_t ch = 0; ch < N_OF(chunks); ch++) {
                 o.algo = algos[a];
-                wm_db_t *db = compile_or_null("abc", &o);
+                wm_db_t *db = compile_text("abc", &o);
                 wm_context_t *cx = cpu_context(threads[th], chunks[ch]);
                 if (db && cx) {
                     sink_t s;
@@ -559,7 +373,7 @@ static void test_small_contract(void)
 
 static void test_records(void)
 {
-    wm_db_t *db = compile_or_null("ab", NULL);
+    wm_db_t *db = compile_text("ab", NULL);
     wm_context_t *cx = cpu_context(1, 0);
     if (db && cx) {
         /* rec_start NULL = one record; {0} with n_rec 1 is the same */
@@ -599,7 +413,7 @@ static void test_stop_and_count(void)
         text[i] = "ab"[(i * 2654435761u >> 7) & 1];
     wm_opts_t o = wm_opts_default();
     o.max_edits = 1;
-    wm_db_t *db = compile_or_null("abab", &o);
+    wm_db_t *db = compile_text("abab", &o);
     static const int threads[] = { 1, 3 };
     static const uint64_t chunks[] = { 0, 1, 64 };
     for (size_t th = 0; db && th < N_OF(threads); th++)
@@ -650,9 +464,9 @@ static void test_reuse(void)
     o.max_edits = 2;
     o.alphabet = WM_ALPHABET_DNA;
     o.revcomp = 1;
-    wm_db_t *d1 = compile_or_null("ACGTTGCA", &o);
+    wm_db_t *d1 = compile_text("ACGTTGCA", &o);
     o = wm_opts_default();
-    wm_db_t *d2 = compile_or_null("GATTACA", &o);
+    wm_db_t *d2 = compile_text("GATTACA", &o);
     wm_context_t *c1 = cpu_context(1, 0), *c2 = cpu_context(3, 5);
     if (d1 && d2 && c1 && c2) {
         static char text[3000];
@@ -691,63 +505,16 @@ static void test_reuse(void)
     wm_context_free(c2);
 }
 
-typedef struct {
-    uint64_t last_done, total;
-    int calls, bad;
-} progress_t;
-
-static void on_progress(uint64_t done, uint64_t total, void *user)
-{
-    progress_t *p = user;
-    if (done < p->last_done || done > total || (p->calls && total != p->total))
-        p->bad++;
-    p->last_done = done;
-    p->total = total;
-    p->calls++;
-}
-
-static void test_progress(void)
-{
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = WM_BACKEND_CPU;
-    co.threads = 3;
-    co.chunk_bytes = 1000;
-    progress_t p;
-    memset(&p, 0, sizeof p);
-    co.progress = on_progress;
-    co.progress_user = &p;
-    wm_context_t *cx = NULL;
-    CHECK_RC(wm_context_new(&co, &cx), WM_OK);
-    wm_db_t *db = compile_or_null("needle", NULL);
-    if (cx && db) {
-        static uint8_t text[50000];
-        memset(text, 'x', sizeof text);
-        wm_text_t t = { text, sizeof text, NULL, 0 };
-        int calls = 0;
-        CHECK_RC(wm_search(cx, db, &t, never_called, &calls), WM_OK);
-        CHECK(p.bad == 0, "progress went backwards or past its total (%d times)", p.bad);
-        CHECK(p.calls == 0 || p.last_done == p.total,
-              "last progress report %" PRIu64 " of %" PRIu64, p.last_done, p.total);
-    }
-    wm_db_free(db);
-    wm_context_free(cx);
-}
-
 int main(void)
 {
-    printf("test_api: warpmatch %s, CUDA built %d, %d GPU(s)\n", wm_version(),
-           wm_cuda_built(), wm_cuda_device_count());
-    test_version_and_strerror();
+    printf("test_api_search: warpmatch %s\n", wm_version());
     test_defaults();
     test_compile();
     test_frees();
-    test_context();
     test_search_args();
     test_small_contract();
     test_records();
     test_stop_and_count();
     test_reuse();
-    test_progress();
-    printf("%ld passed, %ld failed\n", g_passed, g_failed);
-    return g_failed ? 1 : 0;
+    return test_finish();
 }
