@@ -22,36 +22,10 @@
 #     takes it, exit status 2, nothing on stdout, and the command's usage
 #     hint.
 #
-# Self-contained (no lib.sh): its helpers are the few below.
-set -u
-if [ $# -lt 2 ]; then
-    echo "usage: bash $0 /path/to/warpmatch /path/to/project_root" >&2
-    exit 2
-fi
-W=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-ROOT=$(cd "$2" && pwd)
-DATA=$ROOT/data
-GOLDEN=$ROOT/tests/cli/golden
-[ -x "$W" ] || { echo "not executable: $W" >&2; exit 2; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/wm_flags.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/lib.sh" "$@"
 cd "$TMP" || exit 2
+exec </dev/null              # no run reads the caller's standard input
 export LC_ALL=C
-N_FAIL=0
-N_PASS=0
-N_RUN=0
-
-fail() { echo "FAIL: $*"; N_FAIL=$((N_FAIL + 1)); }
-pass() { N_PASS=$((N_PASS + 1)); }
-
-# run ARGS...: sets OUT, ERR (files) and RC.
-run() {
-    N_RUN=$((N_RUN + 1))
-    OUT=$TMP/out.$N_RUN
-    ERR=$TMP/err.$N_RUN
-    "$W" "$@" >"$OUT" 2>"$ERR" </dev/null
-    RC=$?
-}
 
 # same NAME ARGS_A -- ARGS_B: both runs exit alike and print the same bytes.
 same() {
@@ -352,5 +326,4 @@ for c in search align dtw; do
     fi
 done
 
-echo "$(basename "$0"): $N_PASS checks passed, $N_FAIL failed"
-[ "$N_FAIL" -eq 0 ]
+finish

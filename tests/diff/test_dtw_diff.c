@@ -100,6 +100,7 @@
 #include "warpmatch.h"
 
 #include "contexts.h"
+#include "core/internal.h"
 #include "harness.h"
 #include "rng.h"
 
@@ -1691,6 +1692,18 @@ int main(int argc, char **argv)
         if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CPU, cpu[i].threads, cpu[i].chunk,
                          cpu[i].max_cells))
             g_n_cfg++;
+    /* the CPU strips of every instruction set, not only the CPU's best: the
+    ** context's SIMD ceiling (core/tuning.h) */
+    struct { int threads; wm_simd_isa_t simd; const char *name; } isa[] = {
+        { 3, WM_SIMD_NONE, "scalar" }, { 3, WM_SIMD_SSE2, "sse2" }, { 1, WM_SIMD_AVX2, "avx2" },
+    };
+    for (size_t i = 0; i < N_OF(isa); i++)
+        if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CPU, isa[i].threads, 0, UINT64_MAX)) {
+            config *cf = &g_cfg[g_n_cfg++];
+            wm_context_tuning(cf->cx)->simd = isa[i].simd;
+            size_t len = strlen(cf->name);
+            snprintf(cf->name + len, sizeof cf->name - len, ", simd %s", isa[i].name);
+        }
     g_n_cpu = g_n_cfg;
     if (g_n_cfg < 2)
         return test_finish();

@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
+
 __extension__ typedef unsigned __int128 u128;
 __extension__ typedef __int128 i128;
 
@@ -38,7 +40,6 @@ __extension__ typedef __int128 i128;
 #define MAXREC 160                     /* records of a layout                */
 #define MAXPARTS 96                    /* parts of a small plan              */
 
-static unsigned long long n_checks, n_failed;
 
 /* The case being checked, printed with a failure. */
 typedef struct {
@@ -70,17 +71,13 @@ static void describe(void)
     fputc('\n', stderr);
 }
 
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        n_checks++;                                                        \
-        if (!(cond)) {                                                     \
-            if (++n_failed <= 20) {                                        \
-                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);       \
-                fprintf(stderr, __VA_ARGS__);                              \
-                fputc('\n', stderr);                                       \
-                describe();                                                \
-            }                                                              \
-        }                                                                  \
+/* The harness's CHECK, with the case described after the first failures. */
+#undef CHECK
+#define CHECK(cond, ...)                                                          \
+    do {                                                                          \
+        if (!check_at((cond) != 0, __FILE__, __LINE__, #cond, __VA_ARGS__) &&     \
+            g_failed <= MAX_DETAILED_FAILURES)                                    \
+            describe();                                                           \
     } while (0)
 
 #define U(x) ((unsigned long long)(x))
@@ -599,14 +596,10 @@ static void sweep_large(void)
     CHECK(wm_plan_scan_from(M - 1, M, 0) == M, "scan_from(max - 1, max, 0)");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_settings(argc, argv, 20260415ull, NULL, NULL);
     sweep_small();
     sweep_large();
-    if (n_failed) {
-        printf("%llu checks passed, %llu failed\n", n_checks - n_failed, n_failed);
-        return 1;
-    }
-    printf("%llu checks passed\n", n_checks);
-    return 0;
+    return test_finish();
 }
