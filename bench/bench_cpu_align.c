@@ -99,20 +99,20 @@
 #include <edlib.h>
 #endif
 
-#define BA_MAX_THREADS 16   /* entries of -t */
+#define BA_MAX_THREADS 16 /* entries of -t */
 
 /* ---- one cell: a tool, a thread count, a query ------------------------------------- */
 
 typedef enum { T_EDLIB, T_BV, T_AUTO, T_WF, T_N } tool_t;
-static const char *const tool_name[T_N] = {"edlib", "bitvector", "auto", "wavefront"};
+static const char *const tool_name[T_N] = { "edlib", "bitvector", "auto", "wavefront" };
 
-typedef struct {       /* what a child sends back; fits in one pipe write */
-    int ok;            /* 1 ran; 0 failed or timed out (msg)                */
-    int timed_out;     /* stopped by --cell-max-s: not an error             */
-    int found;         /* an alignment within k                             */
+typedef struct {   /* what a child sends back; fits in one pipe write */
+    int ok;        /* 1 ran; 0 failed or timed out (msg) */
+    int timed_out; /* stopped by --cell-max-s: not an error */
+    int found;     /* an alignment within k */
     int64_t distance;
     uint64_t start, end;
-    int64_t n_ends;    /* edlib: ends reaching the distance (all pieces); -1 */
+    int64_t n_ends; /* edlib: ends reaching the distance (all pieces); -1 */
     int reps;
     double median_s, first_s;
     char msg[160];
@@ -137,14 +137,14 @@ typedef struct {
     wm_align_opts_t o;
 } ours_state_t;
 
-static void run_ours(void *state, const cellcfg_t *c, cellres_t *r)
-{
+static void run_ours(void *state, const cellcfg_t *c, cellres_t *r) {
     ours_state_t *s = state;
-    wm_alignments_t out = {0};
+    wm_alignments_t out = { 0 };
     wm_status st = wm_align(s->cx, c->q, c->m, c->t, c->n, &s->o, &out);
     if (st != WM_OK) {
         r->ok = 0;
-        snprintf(r->msg, sizeof r->msg, "wm_align: %s %s", wm_strerror(st), wm_context_errmsg(s->cx));
+        snprintf(r->msg, sizeof r->msg, "wm_align: %s %s", wm_strerror(st),
+                 wm_context_errmsg(s->cx));
         return;
     }
     r->ok = 1;
@@ -162,14 +162,13 @@ static void run_ours(void *state, const cellcfg_t *c, cellres_t *r)
 typedef struct {
     const char *q, *t;
     int m;
-    uint64_t from, to;   /* scanned: t[from, to) */
+    uint64_t from, to; /* scanned: t[from, to) */
     EdlibAlignConfig cfg;
     int status, d, n_loc;
-    uint64_t start, end;  /* absolute; end exclusive */
+    uint64_t start, end; /* absolute; end exclusive */
 } ed_piece_t;
 
-static void *ed_piece_run(void *p)
-{
+static void *ed_piece_run(void *p) {
     ed_piece_t *e = p;
     EdlibAlignResult r = edlibAlign(e->q, e->m, e->t + e->from, (int)(e->to - e->from), e->cfg);
     e->status = r.status;
@@ -188,19 +187,29 @@ static void *ed_piece_run(void *p)
     return NULL;
 }
 
-static void run_edlib(void *state, const cellcfg_t *c, cellres_t *r)
-{
+static void run_edlib(void *state, const cellcfg_t *c, cellres_t *r) {
     (void)state;
     int T = c->threads < 1 ? 1 : c->threads;
     ed_piece_t piece[256];
     pthread_t tid[256];
     if (T > 256) T = 256;
     uint64_t ov = 2 * (uint64_t)c->m;
-    EdlibAlignConfig cfg = edlibNewAlignConfig((int)c->edlib_k, EDLIB_MODE_HW, EDLIB_TASK_LOC, NULL, 0);
+    EdlibAlignConfig cfg =
+        edlibNewAlignConfig((int)c->edlib_k, EDLIB_MODE_HW, EDLIB_TASK_LOC, NULL, 0);
     for (int i = 0; i < T; i++) {
-        uint64_t own0 = c->n * (uint64_t)i / (uint64_t)T, own1 = c->n * (uint64_t)(i + 1) / (uint64_t)T;
-        piece[i] = (ed_piece_t){(const char *)c->q, (const char *)c->t, (int)c->m,
-                                own0 > ov ? own0 - ov : 0, own1, cfg, 0, -1, 0, 0, 0};
+        uint64_t own0 = c->n * (uint64_t)i / (uint64_t)T,
+                 own1 = c->n * (uint64_t)(i + 1) / (uint64_t)T;
+        piece[i] = (ed_piece_t){ (const char *)c->q,
+                                 (const char *)c->t,
+                                 (int)c->m,
+                                 own0 > ov ? own0 - ov : 0,
+                                 own1,
+                                 cfg,
+                                 0,
+                                 -1,
+                                 0,
+                                 0,
+                                 0 };
     }
     int started = 0;
     if (T == 1) ed_piece_run(&piece[0]);
@@ -208,7 +217,11 @@ static void run_edlib(void *state, const cellcfg_t *c, cellres_t *r)
         for (; started < T; started++)
             if (pthread_create(&tid[started], NULL, ed_piece_run, &piece[started])) break;
     for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
-    if (T > 1 && started < T) { r->ok = 0; snprintf(r->msg, sizeof r->msg, "pthread_create failed"); return; }
+    if (T > 1 && started < T) {
+        r->ok = 0;
+        snprintf(r->msg, sizeof r->msg, "pthread_create failed");
+        return;
+    }
     r->ok = 1;
     r->found = 0;
     r->n_ends = 0;
@@ -227,16 +240,18 @@ static void run_edlib(void *state, const cellcfg_t *c, cellres_t *r)
             r->n_ends = 0;
         }
         if (piece[i].d == r->distance) {
-            r->n_ends += piece[i].n_loc;  /* ends in overlaps may count twice */
-            if (piece[i].end < r->end) { r->end = piece[i].end; r->start = piece[i].start; }
+            r->n_ends += piece[i].n_loc; /* ends in overlaps may count twice */
+            if (piece[i].end < r->end) {
+                r->end = piece[i].end;
+                r->start = piece[i].start;
+            }
         }
     }
 }
 #endif
 
 /* In the child: set up, one untimed run, the timed runs. */
-static void cell_measure(tool_t tool, const cellcfg_t *c, cellres_t *res)
-{
+static void cell_measure(tool_t tool, const cellcfg_t *c, cellres_t *res) {
     memset(res, 0, sizeof *res);
     ours_state_t os;
     void *state = NULL;
@@ -259,8 +274,9 @@ static void cell_measure(tool_t tool, const cellcfg_t *c, cellres_t *res)
         }
         os.o = wm_align_opts_default();
         os.o.mode = WM_ALIGN_INFIX;
-        os.o.algo = tool == T_BV ? WM_ALIGN_ALGO_BITVECTOR : tool == T_WF ? WM_ALIGN_ALGO_WAVEFRONT
-                                                                           : WM_ALIGN_ALGO_AUTO;
+        os.o.algo = tool == T_BV   ? WM_ALIGN_ALGO_BITVECTOR
+                    : tool == T_WF ? WM_ALIGN_ALGO_WAVEFRONT
+                                   : WM_ALIGN_ALGO_AUTO;
         os.o.max_distance = c->k;
         os.o.alphabet = c->dna ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
         state = &os;
@@ -285,11 +301,12 @@ static void cell_measure(tool_t tool, const cellcfg_t *c, cellres_t *res)
     }
     double *t = calloc((size_t)reps, sizeof *t);
     for (int i = 0; i < reps; i++) {
-        cellres_t r = {0};
+        cellres_t r = { 0 };
         double a = bu_now_s();
         run(state, c, &r);
         t[i] = bu_now_s() - a;
-        if (!r.ok || r.found != first.found || (r.found && (r.distance != first.distance || r.end != first.end))) {
+        if (!r.ok || r.found != first.found ||
+            (r.found && (r.distance != first.distance || r.end != first.end))) {
             snprintf(res->msg, sizeof res->msg, "runs disagree (%.120s)", r.ok ? "result" : r.msg);
             res->ok = 0;
             free(t);
@@ -305,15 +322,20 @@ done:
 }
 
 /* Runs a cell in a child process; limit_s > 0 kills it after that long. */
-static void cell_run(tool_t tool, const cellcfg_t *c, double limit_s, cellres_t *res)
-{
+static void cell_run(tool_t tool, const cellcfg_t *c, double limit_s, cellres_t *res) {
     int fd[2];
     memset(res, 0, sizeof *res);
     fflush(stdout);
     fflush(stderr);
-    if (pipe(fd) != 0) { snprintf(res->msg, sizeof res->msg, "pipe: %s", strerror(errno)); return; }
+    if (pipe(fd) != 0) {
+        snprintf(res->msg, sizeof res->msg, "pipe: %s", strerror(errno));
+        return;
+    }
     pid_t pid = fork();
-    if (pid < 0) { snprintf(res->msg, sizeof res->msg, "fork: %s", strerror(errno)); return; }
+    if (pid < 0) {
+        snprintf(res->msg, sizeof res->msg, "fork: %s", strerror(errno));
+        return;
+    }
     if (pid == 0) {
         close(fd[0]);
         cellres_t r;
@@ -329,13 +351,19 @@ static void cell_run(tool_t tool, const cellcfg_t *c, double limit_s, cellres_t 
         int wait_ms = -1;
         if (deadline > 0) {
             double left = deadline - bu_now_s();
-            if (left <= 0) { timed_out = 1; break; }
+            if (left <= 0) {
+                timed_out = 1;
+                break;
+            }
             wait_ms = (int)(left * 1000) + 1;
         }
-        struct pollfd p = {fd[0], POLLIN, 0};
+        struct pollfd p = { fd[0], POLLIN, 0 };
         int pr = poll(&p, 1, wait_ms);
         if (pr < 0 && errno == EINTR) continue;
-        if (pr == 0) { timed_out = 1; break; }
+        if (pr == 0) {
+            timed_out = 1;
+            break;
+        }
         ssize_t r = read(fd[0], (char *)res + got, sizeof *res - got);
         if (r <= 0) break;
         got += (size_t)r;
@@ -351,14 +379,14 @@ static void cell_run(tool_t tool, const cellcfg_t *c, double limit_s, cellres_t 
     } else if (got < sizeof *res) {
         memset(res, 0, sizeof *res);
         snprintf(res->msg, sizeof res->msg, "child died (%s %d)",
-                 WIFSIGNALED(status) ? "signal" : "exit", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+                 WIFSIGNALED(status) ? "signal" : "exit",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
     }
 }
 
 /* ---- main ---------------------------------------------------------------------------------- */
 
-static void usage(void)
-{
+static void usage(void) {
     fprintf(stderr,
             "usage: bench_cpu_align [-w NAME] [-t LIST] [-r REPS] [--tools LIST] [--wf-max-m M]\n"
             "                       [-k K] [--edlib-k K] [--dna] [--max-s S] [--budget-s S]\n"
@@ -367,14 +395,12 @@ static void usage(void)
     exit(2);
 }
 
-static const char *base_name(const char *p)
-{
+static const char *base_name(const char *p) {
     const char *s = strrchr(p, '/');
     return s ? s + 1 : p;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     bu_prog = "bench_cpu_align";
     const char *label = NULL, *thr_list = "1,all", *tool_list = "edlib,bitvector,auto,wavefront";
     int reps = 5, dna = 0, header = 1;
@@ -413,7 +439,7 @@ int main(int argc, char **argv)
     if (k < -1 || edlib_k < -1 || edlib_k > INT32_MAX) usage();
 
     /* tools and threads */
-    int use[T_N] = {0};
+    int use[T_N] = { 0 };
     {
         char buf[256];
         snprintf(buf, sizeof buf, "%s", tool_list);
@@ -422,11 +448,17 @@ int main(int argc, char **argv)
             else if (!strcmp(s, "bitvector") || !strcmp(s, "bv")) use[T_BV] = 1;
             else if (!strcmp(s, "auto")) use[T_AUTO] = 1;
             else if (!strcmp(s, "wavefront") || !strcmp(s, "wf")) use[T_WF] = 1;
-            else { fprintf(stderr, "bench_cpu_align: unknown tool %s\n", s); return 2; }
+            else {
+                fprintf(stderr, "bench_cpu_align: unknown tool %s\n", s);
+                return 2;
+            }
         }
     }
 #ifndef WM_HAVE_EDLIB
-    if (use[T_EDLIB]) fprintf(stderr, "bench_cpu_align: edlib not built in (edlib.h/libedlib not found by cmake); skipped\n");
+    if (use[T_EDLIB])
+        fprintf(
+            stderr,
+            "bench_cpu_align: edlib not built in (edlib.h/libedlib not found by cmake); skipped\n");
     use[T_EDLIB] = 0;
 #endif
     int thr[BA_MAX_THREADS], n_thr = 0;
@@ -435,7 +467,10 @@ int main(int argc, char **argv)
         snprintf(buf, sizeof buf, "%s", thr_list);
         for (char *s = strtok(buf, ","); s && n_thr < BA_MAX_THREADS; s = strtok(NULL, ",")) {
             int t = !strcmp(s, "all") ? bu_usable_cpus() : atoi(s);
-            if (t < 1) { fprintf(stderr, "bench_cpu_align: bad thread count %s\n", s); return 2; }
+            if (t < 1) {
+                fprintf(stderr, "bench_cpu_align: bad thread count %s\n", s);
+                return 2;
+            }
             int dup = 0;
             for (int j = 0; j < n_thr; j++) dup |= thr[j] == t;
             if (!dup) thr[n_thr++] = t;
@@ -447,7 +482,9 @@ int main(int argc, char **argv)
     if (!target) return 2;
     uint64_t n = n_sz;
     if (use[T_EDLIB] && n > INT32_MAX) {
-        fprintf(stderr, "bench_cpu_align: target over 2^31-1 bytes: edlib takes int lengths; edlib skipped\n");
+        fprintf(
+            stderr,
+            "bench_cpu_align: target over 2^31-1 bytes: edlib takes int lengths; edlib skipped\n");
         use[T_EDLIB] = 0;
     }
     if (!label) label = base_name(argv[i]);
@@ -455,46 +492,63 @@ int main(int argc, char **argv)
     /* header: device, floor, definitions */
     bu_print_device();
     double frate[BA_MAX_THREADS];
-    printf("# floor: Myers 64-row block steps (20 64-bit ALU ops each), columns of %d blocks chained by hin/hout, "
+    printf("# floor: Myers 64-row block steps (20 64-bit ALU ops each), columns of %d blocks "
+           "chained by hin/hout, "
            "registers only; rate(T) = block steps/s of T threads at once (best of 5 x %.2f s):",
            BU_FLOOR_CHAINS, floor_s);
     for (int j = 0; j < n_thr; j++) {
         frate[j] = bu_floor_rate(thr[j], floor_s, 5);
         printf(" T=%d %.3f G", thr[j], frate[j] / 1e9);
     }
-    printf("\n# floor time = n * ceil(m/64) / rate(T); x_floor = median_s / floor time (1.00 = at the floor; "
+    printf("\n# floor time = n * ceil(m/64) / rate(T); x_floor = median_s / floor time (1.00 = at "
+           "the floor; "
            "below 1 = the tool skipped blocks, e.g. by Ukkonen's band)\n");
-    printf("# GCUPS = m*n/median_s/1e9; t/edlib = median_s / edlib's at the same threads (< 1: ours faster)\n");
-    printf("# end: exclusive, 0-based, the leftmost end at the best distance (edlib's inclusive end + 1); "
-           "start: ours = largest (shortest substring), edlib = its TASK_LOC start (longest), not compared\n");
-    printf("# edlib: HW mode, EDLIB_TASK_LOC, k=%lld%s; T threads = T target pieces overlapping by 2m; "
-           "ours: wm_align infix, CPU backend, max_distance=%lld, alphabet %s; wavefront only for m <= %zu\n",
+    printf("# GCUPS = m*n/median_s/1e9; t/edlib = median_s / edlib's at the same threads (< 1: "
+           "ours faster)\n");
+    printf("# end: exclusive, 0-based, the leftmost end at the best distance (edlib's inclusive "
+           "end + 1); "
+           "start: ours = largest (shortest substring), edlib = its TASK_LOC start (longest), not "
+           "compared\n");
+    printf("# edlib: HW mode, EDLIB_TASK_LOC, k=%lld%s; T threads = T target pieces overlapping by "
+           "2m; "
+           "ours: wm_align infix, CPU backend, max_distance=%lld, alphabet %s; wavefront only for "
+           "m <= %zu\n",
            (long long)edlib_k, edlib_k < 0 ? " (edlib doubles k from 64)" : "", (long long)k,
            dna ? "DNA" : "bytes", wf_max_m);
-    printf("# reps: 1 untimed run, then %d timed (median); 1 when the untimed run took over %.0f s, "
-           "fewer (>= 3) when %d would take over %.0f s\n", reps, max_s, reps, budget_s);
+    printf(
+        "# reps: 1 untimed run, then %d timed (median); 1 when the untimed run took over %.0f s, "
+        "fewer (>= 3) when %d would take over %.0f s\n",
+        reps, max_s, reps, budget_s);
     if (header)
-        printf("%-12s %7s %10s %-10s %3s %4s %10s %8s %7s %7s %9s %10s %10s  %s\n", "workload", "m", "n",
-               "tool", "thr", "reps", "median_s", "GCUPS", "x_floor", "t/edlib", "distance", "end", "start",
-               "note");
+        printf("%-12s %7s %10s %-10s %3s %4s %10s %8s %7s %7s %9s %10s %10s  %s\n", "workload", "m",
+               "n", "tool", "thr", "reps", "median_s", "GCUPS", "x_floor", "t/edlib", "distance",
+               "end", "start", "note");
     fflush(stdout);
 
     int mismatches = 0, failures = 0;
     for (int qi = i + 1; qi < argc; qi++) {
         size_t m;
         uint8_t *q = bu_read_file(argv[qi], &m);
-        if (!q) { failures++; continue; }
-        if (m == 0) { fprintf(stderr, "bench_cpu_align: %s is empty\n", argv[qi]); free(q); failures++; continue; }
+        if (!q) {
+            failures++;
+            continue;
+        }
+        if (m == 0) {
+            fprintf(stderr, "bench_cpu_align: %s is empty\n", argv[qi]);
+            free(q);
+            failures++;
+            continue;
+        }
         const char *qname = base_name(argv[qi]);
         int have_ref = 0;
-        cellres_t ref = {0};
+        cellres_t ref = { 0 };
         char ref_name[64] = "";
         for (int j = 0; j < n_thr; j++) {
             double edlib_t = 0;
             for (int tool = 0; tool < T_N; tool++) {
                 if (!use[tool]) continue;
                 if (tool == T_WF && m > wf_max_m) continue;
-                cellcfg_t c = {q, target, m, n, thr[j], k, edlib_k, dna, reps, max_s, budget_s};
+                cellcfg_t c = { q, target, m, n, thr[j], k, edlib_k, dna, reps, max_s, budget_s };
                 cellres_t r;
                 cell_run((tool_t)tool, &c, cell_max_s, &r);
                 char note[256];
@@ -503,9 +557,10 @@ int main(int argc, char **argv)
                     char tb[24] = "n/a";
                     if (r.timed_out) snprintf(tb, sizeof tb, ">%g", cell_max_s);
                     else failures++;
-                    printf("%-12s %7zu %10llu %-10s %3d %4s %10s %8s %7s %7s %9s %10s %10s  %s; %s%s\n",
-                           label, m, (unsigned long long)n, tool_name[tool], thr[j], "-", tb, "", "", "", "",
-                           "", "", note, r.timed_out ? "" : "!!! FAILED: ", r.msg);
+                    printf("%-12s %7zu %10llu %-10s %3d %4s %10s %8s %7s %7s %9s %10s %10s  %s; "
+                           "%s%s\n",
+                           label, m, (unsigned long long)n, tool_name[tool], thr[j], "-", tb, "",
+                           "", "", "", "", "", note, r.timed_out ? "" : "!!! FAILED: ", r.msg);
                     fflush(stdout);
                     continue;
                 }
@@ -520,15 +575,17 @@ int main(int argc, char **argv)
                     snprintf(endb, sizeof endb, "%llu", (unsigned long long)r.end);
                     snprintf(startb, sizeof startb, "%llu", (unsigned long long)r.start);
                 } else {
-                    snprintf(dist, sizeof dist, ">%lld", (long long)(tool == T_EDLIB ? edlib_k : k));
+                    snprintf(dist, sizeof dist, ">%lld",
+                             (long long)(tool == T_EDLIB ? edlib_k : k));
                     snprintf(endb, sizeof endb, "-");
                     snprintf(startb, sizeof startb, "-");
                 }
                 if (tool == T_EDLIB && r.found)
-                    snprintf(note + strlen(note), sizeof note - strlen(note), "; %lld end(s) at the distance",
-                             (long long)r.n_ends);
+                    snprintf(note + strlen(note), sizeof note - strlen(note),
+                             "; %lld end(s) at the distance", (long long)r.n_ends);
                 if (r.reps == 1 && reps > 1)
-                    snprintf(note + strlen(note), sizeof note - strlen(note), "; 1 run (over --max-s)");
+                    snprintf(note + strlen(note), sizeof note - strlen(note),
+                             "; 1 run (over --max-s)");
                 /* agreement: the first row that found one is the reference */
                 if (r.found) {
                     if (!have_ref) {
@@ -543,13 +600,14 @@ int main(int argc, char **argv)
                     }
                 } else if (have_ref && ((tool == T_EDLIB ? edlib_k : k) < 0 ||
                                         ref.distance <= (tool == T_EDLIB ? edlib_k : k))) {
-                    mismatches++;  /* it should have found one within its limit */
+                    mismatches++; /* it should have found one within its limit */
                     snprintf(note + strlen(note), sizeof note - strlen(note),
-                             "; !!! MISMATCH: none found, %s found distance %lld", ref_name, (long long)ref.distance);
+                             "; !!! MISMATCH: none found, %s found distance %lld", ref_name,
+                             (long long)ref.distance);
                 }
-                printf("%-12s %7zu %10llu %-10s %3d %4d %10.4f %8.3f %7s %7s %9s %10s %10s  %s\n", label, m,
-                       (unsigned long long)n, tool_name[tool], thr[j], r.reps, r.median_s, cells / r.median_s / 1e9,
-                       xf, ratio, dist, endb, startb, note);
+                printf("%-12s %7zu %10llu %-10s %3d %4d %10.4f %8.3f %7s %7s %9s %10s %10s  %s\n",
+                       label, m, (unsigned long long)n, tool_name[tool], thr[j], r.reps, r.median_s,
+                       cells / r.median_s / 1e9, xf, ratio, dist, endb, startb, note);
                 fflush(stdout);
             }
         }
@@ -557,7 +615,9 @@ int main(int argc, char **argv)
     }
     free(target);
     if (mismatches) {
-        printf("!!! %d MISMATCH(es) between tools (distance or leftmost end), see the rows marked !!!\n", mismatches);
+        printf("!!! %d MISMATCH(es) between tools (distance or leftmost end), see the rows marked "
+               "!!!\n",
+               mismatches);
         fprintf(stderr, "bench_cpu_align: %d mismatch(es)\n", mismatches);
     }
     if (failures) fprintf(stderr, "bench_cpu_align: %d cell(s) failed\n", failures);

@@ -50,28 +50,25 @@
 
 #include "warpmatch.h"
 
-static double now_s(void)
-{
+static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
+static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static uint64_t mix64(uint64_t z)  /* splitmix64's finalizer, as hs_multi */
+static uint64_t mix64(uint64_t z) /* splitmix64's finalizer, as hs_multi */
 {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
 
-static void print_device(void)
-{
+static void print_device(void) {
     char line[512], model[256] = "unknown CPU";
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (f) {
@@ -92,15 +89,17 @@ static void print_device(void)
 }
 
 /* A field of /proc/self/status in MiB ("VmHWM:", "VmRSS:"), -1 if unknown. */
-static double status_mb(const char *key)
-{
+static double status_mb(const char *key) {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
     double mb = -1;
     size_t kl = strlen(key);
     if (f) {
         while (fgets(line, sizeof line, f))
-            if (!strncmp(line, key, kl)) { mb = strtod(line + kl, NULL) / 1024.0; break; }
+            if (!strncmp(line, key, kl)) {
+                mb = strtod(line + kl, NULL) / 1024.0;
+                break;
+            }
         fclose(f);
     }
     if (mb < 0 && !strcmp(key, "VmHWM:")) {
@@ -110,10 +109,13 @@ static double status_mb(const char *key)
     return mb;
 }
 
-static void reset_peak_rss(void)  /* Linux >= 4.0: "5" resets VmHWM */
+static void reset_peak_rss(void) /* Linux >= 4.0: "5" resets VmHWM */
 {
     FILE *f = fopen("/proc/self/clear_refs", "w");
-    if (f) { fputs("5", f); fclose(f); }
+    if (f) {
+        fputs("5", f);
+        fclose(f);
+    }
 }
 
 /* ---- inputs --------------------------------------------------------------- */
@@ -125,14 +127,20 @@ typedef struct {
     size_t n, minlen, maxlen;
 } bm_pats_t;
 
-static int read_patterns(const char *path, bm_pats_t *ps)
-{
+static int read_patterns(const char *path, bm_pats_t *ps) {
     FILE *f = fopen(path, "rb");
-    if (!f) { fprintf(stderr, "bench_cpu_multi: %s: %s\n", path, strerror(errno)); return -1; }
+    if (!f) {
+        fprintf(stderr, "bench_cpu_multi: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
     size_t cap = 1 << 20, n = 0;
     uint8_t *buf = malloc(cap);
     for (;;) {
-        if (!buf) { fprintf(stderr, "bench_cpu_multi: out of memory\n"); fclose(f); return -1; }
+        if (!buf) {
+            fprintf(stderr, "bench_cpu_multi: out of memory\n");
+            fclose(f);
+            return -1;
+        }
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap) break;
         uint8_t *nb = realloc(buf, cap * 2);
@@ -144,17 +152,26 @@ static int read_patterns(const char *path, bm_pats_t *ps)
     size_t lines = 0;
     for (size_t i = 0; i < n; i++) lines += buf[i] == '\n';
     if (n > 0 && buf[n - 1] != '\n') lines++;
-    if (lines == 0) { fprintf(stderr, "bench_cpu_multi: %s: no patterns\n", path); return -1; }
+    if (lines == 0) {
+        fprintf(stderr, "bench_cpu_multi: %s: no patterns\n", path);
+        return -1;
+    }
     ps->p = malloc(lines * sizeof *ps->p);
     ps->len = malloc(lines * sizeof *ps->len);
-    if (!ps->p || !ps->len) { fprintf(stderr, "bench_cpu_multi: out of memory\n"); return -1; }
+    if (!ps->p || !ps->len) {
+        fprintf(stderr, "bench_cpu_multi: out of memory\n");
+        return -1;
+    }
     size_t k = 0, s = 0;
     ps->minlen = SIZE_MAX;
     ps->maxlen = 0;
     for (size_t i = 0; i <= n && k < lines; i++) {
         if (i == n || buf[i] == '\n') {
             size_t l = i - s;
-            if (l == 0) { fprintf(stderr, "bench_cpu_multi: %s:%zu: empty pattern\n", path, k + 1); return -1; }
+            if (l == 0) {
+                fprintf(stderr, "bench_cpu_multi: %s:%zu: empty pattern\n", path, k + 1);
+                return -1;
+            }
             ps->p[k] = buf + s;
             ps->len[k] = l;
             if (l < ps->minlen) ps->minlen = l;
@@ -168,10 +185,12 @@ static int read_patterns(const char *path, bm_pats_t *ps)
     return 0;
 }
 
-static int map_text(const char *path, wm_text_t *t)
-{
+static int map_text(const char *path, wm_text_t *t) {
     int fd = open(path, O_RDONLY);
-    if (fd < 0) { fprintf(stderr, "bench_cpu_multi: %s: %s\n", path, strerror(errno)); return -1; }
+    if (fd < 0) {
+        fprintf(stderr, "bench_cpu_multi: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
     struct stat st;
     if (fstat(fd, &st) != 0 || st.st_size == 0) {
         fprintf(stderr, "bench_cpu_multi: %s: empty or unreadable\n", path);
@@ -180,7 +199,10 @@ static int map_text(const char *path, wm_text_t *t)
     }
     void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     close(fd);
-    if (map == MAP_FAILED) { fprintf(stderr, "bench_cpu_multi: mmap %s: %s\n", path, strerror(errno)); return -1; }
+    if (map == MAP_FAILED) {
+        fprintf(stderr, "bench_cpu_multi: mmap %s: %s\n", path, strerror(errno));
+        return -1;
+    }
     memset(t, 0, sizeof *t);
     t->seq = map;
     t->len = (uint64_t)st.st_size;
@@ -189,16 +211,21 @@ static int map_text(const char *path, wm_text_t *t)
 
 /* ---- algorithms and modes --------------------------------------------------- */
 
-static const struct { const char *name; wm_algo_t algo; } ALGOS[] = {
-    { "auto", WM_ALGO_AUTO },         { "ac", WM_ALGO_AC },
-    { "pfac", WM_ALGO_PFAC },         { "wumanber", WM_ALGO_WUMANBER },
-    { "wumanber-paper", WM_ALGO_WUMANBER_PAPER }, { "qgram", WM_ALGO_QGRAM },
+static const struct {
+    const char *name;
+    wm_algo_t algo;
+} ALGOS[] = {
+    { "auto", WM_ALGO_AUTO },
+    { "ac", WM_ALGO_AC },
+    { "pfac", WM_ALGO_PFAC },
+    { "wumanber", WM_ALGO_WUMANBER },
+    { "wumanber-paper", WM_ALGO_WUMANBER_PAPER },
+    { "qgram", WM_ALGO_QGRAM },
 };
 #define N_ALGOS (sizeof ALGOS / sizeof ALGOS[0])
 static const char *MODES[] = { "count", "per-pattern", "search" };
 
-static int in_list(const char *list, const char *name)
-{
+static int in_list(const char *list, const char *name) {
     size_t l = strlen(name);
     for (const char *p = list; *p;) {
         size_t w = strcspn(p, ",");
@@ -209,8 +236,7 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
-static int count_cb(const wm_match_t *m, void *user)
-{
+static int count_cb(const wm_match_t *m, void *user) {
     (void)m;
     ++*(uint64_t *)user;
     return 0;
@@ -218,8 +244,7 @@ static int count_cb(const wm_match_t *m, void *user)
 
 /* One run of a mode; the total in *total, the checksum (per-pattern) in *cks. */
 static wm_status run_mode(int mode, wm_context_t *cx, const wm_db_t *db, const wm_text_t *t,
-                          uint64_t *counts, size_t np, uint64_t *total, uint64_t *cks)
-{
+                          uint64_t *counts, size_t np, uint64_t *total, uint64_t *cks) {
     wm_status st;
     *total = 0;
     *cks = 0;
@@ -233,28 +258,30 @@ static wm_status run_mode(int mode, wm_context_t *cx, const wm_db_t *db, const w
     return st;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "usage: bench_cpu_multi [-t THREADS] [-r REPEATS] [-i] [--dna] [--algos LIST] [--modes LIST]\n"
-        "                       [--max-s S] PATTERN_FILE TEXT_FILE\n"
-        "       bench_cpu_multi --compile-only [-i] [--dna] [--algos LIST] PATTERN_FILE\n"
-        "  algorithms: auto,ac,pfac,wumanber,wumanber-paper,qgram [all]\n"
-        "  modes: count,per-pattern,search [all]; -t 0 = all cores [1]; -r [5]\n");
+static void usage(FILE *f) {
+    fprintf(f, "usage: bench_cpu_multi [-t THREADS] [-r REPEATS] [-i] [--dna] [--algos LIST] "
+               "[--modes LIST]\n"
+               "                       [--max-s S] PATTERN_FILE TEXT_FILE\n"
+               "       bench_cpu_multi --compile-only [-i] [--dna] [--algos LIST] PATTERN_FILE\n"
+               "  algorithms: auto,ac,pfac,wumanber,wumanber-paper,qgram [all]\n"
+               "  modes: count,per-pattern,search [all]; -t 0 = all cores [1]; -r [5]\n");
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     int threads = 1, reps = 5, caseless = 0, dna = 0, compile_only = 0, i;
     double max_s = 1e30;
-    const char *algos = "auto,ac,pfac,wumanber,wumanber-paper,qgram", *modes = "count,per-pattern,search";
+    const char *algos = "auto,ac,pfac,wumanber,wumanber-paper,qgram",
+               *modes = "count,per-pattern,search";
     const char *pat_path = NULL, *text_path = NULL;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == '\0') {
             if (!pat_path) pat_path = a;
             else if (!text_path) text_path = a;
-            else { usage(stderr); return 2; }
+            else {
+                usage(stderr);
+                return 2;
+            }
         } else if (!strcmp(a, "-t") && i + 1 < argc) threads = atoi(argv[++i]);
         else if (!strcmp(a, "-r") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(a, "-i")) caseless = 1;
@@ -263,20 +290,32 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--modes") && i + 1 < argc) modes = argv[++i];
         else if (!strcmp(a, "--max-s") && i + 1 < argc) max_s = atof(argv[++i]);
         else if (!strcmp(a, "--compile-only")) compile_only = 1;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
-        else { fprintf(stderr, "bench_cpu_multi: unknown option '%s'\n", a); usage(stderr); return 2; }
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "bench_cpu_multi: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
     }
-    if (!pat_path || (!text_path && !compile_only) || reps < 1 || threads < 0) { usage(stderr); return 2; }
-    for (const char *p = algos; *p;) {  /* reject unknown names */
+    if (!pat_path || (!text_path && !compile_only) || reps < 1 || threads < 0) {
+        usage(stderr);
+        return 2;
+    }
+    for (const char *p = algos; *p;) { /* reject unknown names */
         size_t w = strcspn(p, ","), k;
         for (k = 0; k < N_ALGOS; k++)
             if (strlen(ALGOS[k].name) == w && !strncmp(p, ALGOS[k].name, w)) break;
-        if (k == N_ALGOS) { fprintf(stderr, "bench_cpu_multi: unknown algorithm in '%s'\n", algos); return 2; }
+        if (k == N_ALGOS) {
+            fprintf(stderr, "bench_cpu_multi: unknown algorithm in '%s'\n", algos);
+            return 2;
+        }
         p += w;
         if (*p) p++;
     }
 
-    if (compile_only) {  /* one core: pin to the first CPU we may use */
+    if (compile_only) { /* one core: pin to the first CPU we may use */
         cpu_set_t set;
         if (!sched_getaffinity(0, sizeof set, &set))
             for (int c = 0; c < CPU_SETSIZE; c++)
@@ -295,7 +334,10 @@ int main(int argc, char **argv)
     if (!compile_only && map_text(text_path, &text)) return 2;
     uint64_t *counts = calloc(ps.n, sizeof *counts);
     double *times = calloc((size_t)reps, sizeof *times);
-    if (!counts || !times) { fprintf(stderr, "bench_cpu_multi: out of memory\n"); return 2; }
+    if (!counts || !times) {
+        fprintf(stderr, "bench_cpu_multi: out of memory\n");
+        return 2;
+    }
 
     wm_context_t *cx = NULL;
     if (!compile_only) {
@@ -303,7 +345,8 @@ int main(int argc, char **argv)
         co.backend = WM_BACKEND_CPU;
         co.threads = threads;
         if (wm_context_new(&co, &cx) != WM_OK) {
-            fprintf(stderr, "bench_cpu_multi: context: %s\n", cx ? wm_context_errmsg(cx) : "failed");
+            fprintf(stderr, "bench_cpu_multi: context: %s\n",
+                    cx ? wm_context_errmsg(cx) : "failed");
             return 2;
         }
     }
@@ -327,8 +370,8 @@ int main(int argc, char **argv)
         wm_status st = wm_compile_set(ps.p, ps.len, ps.n, &o, &db);
         double tc = now_s() - t0;
         if (st != WM_OK) {
-            printf("warpmatch-cpu compile algo=%s ran=n/a patterns=%zu compile_s=n/a # %s\n", ALGOS[a].name,
-                   ps.n, wm_strerror(st));
+            printf("warpmatch-cpu compile algo=%s ran=n/a patterns=%zu compile_s=n/a # %s\n",
+                   ALGOS[a].name, ps.n, wm_strerror(st));
             fflush(stdout);
             continue;
         }
@@ -338,17 +381,22 @@ int main(int argc, char **argv)
                     wm_db_pattern_count(db), ps.n);
             bad = 1;
         }
-        printf("warpmatch-cpu compile algo=%s ran=%s patterns=%zu minlen=%zu maxlen=%zu compile_s=%.3f "
-               "peak_rss_mb=%.1f rss_before_mb=%.1f\n", ALGOS[a].name, ran, ps.n, ps.minlen, ps.maxlen, tc,
-               status_mb("VmHWM:"), rss0);
+        printf("warpmatch-cpu compile algo=%s ran=%s patterns=%zu minlen=%zu maxlen=%zu "
+               "compile_s=%.3f "
+               "peak_rss_mb=%.1f rss_before_mb=%.1f\n",
+               ALGOS[a].name, ran, ps.n, ps.minlen, ps.maxlen, tc, status_mb("VmHWM:"), rss0);
         fflush(stdout);
-        if (compile_only) { wm_db_free(db); continue; }
+        if (compile_only) {
+            wm_db_free(db);
+            continue;
+        }
 
-        double slow = 0;  /* > 0: a mode of this algorithm took longer than max_s */
+        double slow = 0; /* > 0: a mode of this algorithm took longer than max_s */
         for (int mode = 0; mode < 3; mode++) {
             if (!in_list(modes, MODES[mode])) continue;
             if (slow > 0) {
-                printf("warpmatch-cpu algo=%s ran=%s mode=%s skipped=1 # an earlier mode took %.1f s > --max-s\n",
+                printf("warpmatch-cpu algo=%s ran=%s mode=%s skipped=1 # an earlier mode took %.1f "
+                       "s > --max-s\n",
                        ALGOS[a].name, ran, MODES[mode], slow);
                 fflush(stdout);
                 continue;
@@ -358,8 +406,8 @@ int main(int argc, char **argv)
             st = run_mode(mode, cx, db, &text, counts, ps.n, &total, &cks);
             double warm = now_s() - w0;
             if (st != WM_OK) {
-                printf("warpmatch-cpu algo=%s ran=%s mode=%s matches=n/a # %s %s\n", ALGOS[a].name, ran,
-                       MODES[mode], wm_strerror(st), wm_context_errmsg(cx));
+                printf("warpmatch-cpu algo=%s ran=%s mode=%s matches=n/a # %s %s\n", ALGOS[a].name,
+                       ran, MODES[mode], wm_strerror(st), wm_context_errmsg(cx));
                 fflush(stdout);
                 bad = 1;
                 continue;
@@ -372,35 +420,43 @@ int main(int argc, char **argv)
                     st = run_mode(mode, cx, db, &text, counts, ps.n, &c, &k2);
                     times[r] = now_s() - s0;
                     if (st != WM_OK || c != total || (mode == 1 && k2 != cks)) {
-                        fprintf(stderr, "bench_cpu_multi: MISMATCH: %s %s repeat %d: %llu, first %llu (%s)\n",
-                                ALGOS[a].name, MODES[mode], r, (unsigned long long)c,
-                                (unsigned long long)total, wm_strerror(st));
+                        fprintf(
+                            stderr,
+                            "bench_cpu_multi: MISMATCH: %s %s repeat %d: %llu, first %llu (%s)\n",
+                            ALGOS[a].name, MODES[mode], r, (unsigned long long)c,
+                            (unsigned long long)total, wm_strerror(st));
                         bad = 1;
                     }
                 }
             qsort(times, (size_t)n_rep, sizeof *times, cmp_double);
-            double med = n_rep % 2 ? times[n_rep / 2] : 0.5 * (times[n_rep / 2 - 1] + times[n_rep / 2]);
+            double med =
+                n_rep % 2 ? times[n_rep / 2] : 0.5 * (times[n_rep / 2 - 1] + times[n_rep / 2]);
             char ck[32] = "-";
             if (mode == 1) snprintf(ck, sizeof ck, "%016llx", (unsigned long long)cks);
-            printf("warpmatch-cpu algo=%s ran=%s mode=%s patterns=%zu threads=%d bytes=%llu matches=%llu "
-                   "checksum=%s median_s=%.6f GBps=%.3f reps=%d\n", ALGOS[a].name, ran, MODES[mode], ps.n,
-                   threads, (unsigned long long)text.len, (unsigned long long)total, ck, med,
-                   med > 0 ? (double)text.len / med / 1e9 : 0.0, n_rep);
+            printf("warpmatch-cpu algo=%s ran=%s mode=%s patterns=%zu threads=%d bytes=%llu "
+                   "matches=%llu "
+                   "checksum=%s median_s=%.6f GBps=%.3f reps=%d\n",
+                   ALGOS[a].name, ran, MODES[mode], ps.n, threads, (unsigned long long)text.len,
+                   (unsigned long long)total, ck, med, med > 0 ? (double)text.len / med / 1e9 : 0.0,
+                   n_rep);
             fflush(stdout);
             if (!have_ref) {
                 have_ref = 1;
                 ref_total = total;
                 ref_what = ALGOS[a].name;
             } else if (total != ref_total) {
-                fprintf(stderr, "bench_cpu_multi: MISMATCH: %s %s counted %llu, %s %llu\n", ALGOS[a].name,
-                        MODES[mode], (unsigned long long)total, ref_what, (unsigned long long)ref_total);
+                fprintf(stderr, "bench_cpu_multi: MISMATCH: %s %s counted %llu, %s %llu\n",
+                        ALGOS[a].name, MODES[mode], (unsigned long long)total, ref_what,
+                        (unsigned long long)ref_total);
                 bad = 1;
             }
             if (mode == 1) {
                 if (ref_cks == 0) ref_cks = cks;
                 else if (cks != ref_cks) {
-                    fprintf(stderr, "bench_cpu_multi: MISMATCH: %s per-pattern checksum %016llx != %016llx\n",
-                            ALGOS[a].name, (unsigned long long)cks, (unsigned long long)ref_cks);
+                    fprintf(
+                        stderr,
+                        "bench_cpu_multi: MISMATCH: %s per-pattern checksum %016llx != %016llx\n",
+                        ALGOS[a].name, (unsigned long long)cks, (unsigned long long)ref_cks);
                     bad = 1;
                 }
             }

@@ -41,7 +41,10 @@ static void cpu_model(char *out, size_t n) {
     while (fgets(line, sizeof line, f))
         if (!strncmp(line, "model name", 10)) {
             char *c = strchr(line, ':');
-            if (c) { snprintf(out, n, "%s", c + 2); out[strcspn(out, "\n")] = 0; }
+            if (c) {
+                snprintf(out, n, "%s", c + 2);
+                out[strcspn(out, "\n")] = 0;
+            }
             break;
         }
     fclose(f);
@@ -57,24 +60,35 @@ int main(int argc, char **argv) {
         else break;
     }
     if (argc - i != 2 || reps < 1) {
-        fprintf(stderr, "usage: bench_cpu_search [-k K] [-t THREADS] [-r REPEATS] [--hamming] PATTERN FILE\n");
+        fprintf(
+            stderr,
+            "usage: bench_cpu_search [-k K] [-t THREADS] [-r REPEATS] [--hamming] PATTERN FILE\n");
         return 2;
     }
     const char *pat = argv[i], *path = argv[i + 1];
     wm_seqfile_t sf;
     char err[512];
-    if (wm_seqfile_read(path, 1, &sf, err, sizeof err) != WM_OK) { fprintf(stderr, "%s\n", err); return 2; }
+    if (wm_seqfile_read(path, 1, &sf, err, sizeof err) != WM_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
     wm_opts_t o = wm_opts_default();
     o.max_edits = (uint32_t)k;
     o.metric = hamming ? WM_METRIC_HAMMING : WM_METRIC_EDIT;
     wm_db_t *db;
     wm_status st = wm_compile((const uint8_t *)pat, strlen(pat), &o, &db);
-    if (st != WM_OK) { fprintf(stderr, "compile: %s\n", wm_strerror(st)); return 2; }
+    if (st != WM_OK) {
+        fprintf(stderr, "compile: %s\n", wm_strerror(st));
+        return 2;
+    }
     wm_context_opts_t co = wm_context_opts_default();
     co.backend = WM_BACKEND_CPU;
     co.threads = threads;
     wm_context_t *cx;
-    if (wm_context_new(&co, &cx) != WM_OK) { fprintf(stderr, "context failed\n"); return 2; }
+    if (wm_context_new(&co, &cx) != WM_OK) {
+        fprintf(stderr, "context failed\n");
+        return 2;
+    }
 
     /* touch the pages once, untimed, as hs_count's verification pass does */
     uint64_t count = 0;
@@ -85,15 +99,19 @@ int main(int argc, char **argv) {
         double t0 = now();
         st = wm_search(cx, db, &sf.text, count_cb, &c);
         t[r] = now() - t0;
-        if (st != WM_OK || c != count) { fprintf(stderr, "inconsistent run\n"); return 2; }
+        if (st != WM_OK || c != count) {
+            fprintf(stderr, "inconsistent run\n");
+            return 2;
+        }
     }
     qsort(t, (size_t)reps, sizeof *t, cmp_double);
     char cpu[256];
     cpu_model(cpu, sizeof cpu);
     printf("device: %s\n", cpu);
-    printf("warpmatch-cpu k=%d m=%zu threads=%d bytes=%llu matches=%llu median_s=%.4f GBps=%.3f algo=%s\n", k,
-           strlen(pat), threads, (unsigned long long)sf.text.len, (unsigned long long)count, t[reps / 2],
-           sf.text.len / t[reps / 2] / 1e9, wm_algo_name(wm_db_algo(db)));
+    printf("warpmatch-cpu k=%d m=%zu threads=%d bytes=%llu matches=%llu median_s=%.4f GBps=%.3f "
+           "algo=%s\n",
+           k, strlen(pat), threads, (unsigned long long)sf.text.len, (unsigned long long)count,
+           t[reps / 2], sf.text.len / t[reps / 2] / 1e9, wm_algo_name(wm_db_algo(db)));
     free(t);
     wm_context_free(cx);
     wm_db_free(db);

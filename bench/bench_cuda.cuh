@@ -13,40 +13,43 @@
 #include <vector>
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                          \
-    do {                                                                               \
-        cudaError_t e_ = (x);                                                          \
-        if (e_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "bench: %s: %s\n", #x, cudaGetErrorString(e_));           \
-            exit(2);                                                                   \
-        }                                                                              \
+#define CK(x)                                                                                      \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "bench: %s: %s\n", #x, cudaGetErrorString(e_));                        \
+            exit(2);                                                                               \
+        }                                                                                          \
     } while (0)
 
 static __global__ void k_random_text(uint8_t *t, uint64_t n, uint32_t sigma, uint64_t seed) {
     const char *dna = "ACGT";
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x) {
         uint64_t x = (i + seed) * 0x9E3779B97F4A7C15ull;
-        x ^= x >> 31; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 29;
+        x ^= x >> 31;
+        x *= 0xBF58476D1CE4E5B9ull;
+        x ^= x >> 29;
         uint32_t v = (uint32_t)(x % sigma);
-        t[i] = sigma == 4 ? (uint8_t)dna[v] : (uint8_t)(48 + v);   /* 64 symbols from '0' */
+        t[i] = sigma == 4 ? (uint8_t)dna[v] : (uint8_t)(48 + v); /* 64 symbols from '0' */
     }
 }
 
 /* Reads every byte once (16-byte loads), as a search must: the floor. */
 static __global__ void k_read(const uint4 *p, uint64_t n16, unsigned long long *sink) {
     uint32_t x = 0;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n16; i += (uint64_t)gridDim.x * blockDim.x) {
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n16;
+         i += (uint64_t)gridDim.x * blockDim.x) {
         uint4 v = __ldg(p + i);
         x ^= v.x ^ v.y ^ v.z ^ v.w;
     }
-    if (x == 0x12345678u) atomicAdd(sink, 1ull);   /* keeps the loads alive */
+    if (x == 0x12345678u) atomicAdd(sink, 1ull); /* keeps the loads alive */
 }
 
 static inline float median(std::vector<float> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
 }
-
 
 /* Device read bandwidth in GB/s over [d, d + bytes): median of reps passes. */
 static inline double bench_read_floor(const uint8_t *d, uint64_t bytes, int reps, int sms) {

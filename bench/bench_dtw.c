@@ -51,7 +51,7 @@ static size_t parse_list(const char *s, uint64_t *out, size_t cap) {
 }
 
 static double *read_lead(const char *path, const char *column, uint64_t *n) {
-    wm_sigread_opts_t o = {WM_SIGFMT_AUTO, column, 0};
+    wm_sigread_opts_t o = { WM_SIGFMT_AUTO, column, 0 };
     wm_sigs_t s;
     char err[512];
     if (wm_sig_read(path, &o, &s, err, sizeof err) != 0) {
@@ -67,11 +67,13 @@ static double *read_lead(const char *path, const char *column, uint64_t *n) {
 
 /* The GPU's time split of the last call (tuning.timing), as one line. */
 static void print_split(size_t m, uint64_t n, int nq, const wm_stats_t *s) {
-    fprintf(stderr, "dtw gpu: m %zu n %llu queries %d calls %llu: setup+pin %.3f ms, h2d %.3f ms, "
+    fprintf(stderr,
+            "dtw gpu: m %zu n %llu queries %d calls %llu: setup+pin %.3f ms, h2d %.3f ms, "
             "pass 1 %.3f ms, fix-ups %.3f ms (%llu rounds), total (unpin included) %.3f ms\n",
             m, (unsigned long long)n, nq, (unsigned long long)s->dtw_gpu_calls,
             s->dtw_gpu_setup_s * 1e3, s->dtw_gpu_h2d_s * 1e3, s->dtw_gpu_pass_s * 1e3,
-            s->dtw_gpu_fixup_s * 1e3, (unsigned long long)s->dtw_gpu_rounds, s->dtw_gpu_total_s * 1e3);
+            s->dtw_gpu_fixup_s * 1e3, (unsigned long long)s->dtw_gpu_rounds,
+            s->dtw_gpu_total_s * 1e3);
 }
 
 int main(int argc, char **argv) {
@@ -83,12 +85,13 @@ int main(int argc, char **argv) {
     const char *csv = argv[1];
     wm_context_opts_t co = wm_context_opts_default();
     co.backend = WM_BACKEND_CPU;
-    uint64_t ms[8] = {128, 1024, 4096}, ns[8] = {4194304, 67108864};
+    uint64_t ms[8] = { 128, 1024, 4096 }, ns[8] = { 4194304, 67108864 };
     size_t nm = 3, nn = 2;
     int reps = 5, nq = 1, timing = 0, pin = 0;
     wm_dtw_opts_t o = wm_dtw_opts_default();
     for (int i = 2; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--backend")) co.backend = !strcmp(argv[i + 1], "cuda") ? WM_BACKEND_CUDA : WM_BACKEND_CPU;
+        if (!strcmp(argv[i], "--backend"))
+            co.backend = !strcmp(argv[i + 1], "cuda") ? WM_BACKEND_CUDA : WM_BACKEND_CPU;
         else if (!strcmp(argv[i], "--threads")) co.threads = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--m")) nm = parse_list(argv[i + 1], ms, 8);
         else if (!strcmp(argv[i], "--n")) nn = parse_list(argv[i + 1], ns, 8);
@@ -96,10 +99,14 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--reps")) reps = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--top")) o.top = strtoull(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--piece")) co.chunk_bytes = 8 * strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--cost")) o.cost = !strcmp(argv[i + 1], "squared") ? WM_DTW_SQUARED : WM_DTW_ABS;
+        else if (!strcmp(argv[i], "--cost"))
+            o.cost = !strcmp(argv[i + 1], "squared") ? WM_DTW_SQUARED : WM_DTW_ABS;
         else if (!strcmp(argv[i], "--timing")) timing = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--pin")) pin = atoi(argv[i + 1]);
-        else { fprintf(stderr, "bench_dtw: unknown option %s\n", argv[i]); return 2; }
+        else {
+            fprintf(stderr, "bench_dtw: unknown option %s\n", argv[i]);
+            return 2;
+        }
     }
     uint64_t n_mlii, n_v5;
     double *mlii = read_lead(csv, "MLII[mV]", &n_mlii);
@@ -133,7 +140,7 @@ int main(int argc, char **argv) {
         if (f) fclose(f);
     }
     const char *clk = getenv("WM_GPU_CLOCK_MHZ");
-    double fp64_ops = sm && clk ? (double)sm * 64 * atof(clk) * 1e6 : 0;   /* float64 ops/s */
+    double fp64_ops = sm && clk ? (double)sm * 64 * atof(clk) * 1e6 : 0; /* float64 ops/s */
     int threads = co.threads > 0 ? co.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
     printf("# device: %s (%s backend, %d CPU threads)\n", dev,
            co.backend == WM_BACKEND_CUDA ? "cuda" : "cpu", threads);
@@ -144,13 +151,16 @@ int main(int argc, char **argv) {
     for (size_t in = 0; in < nn; in++) {
         uint64_t n = ns[in];
         double *y = malloc(n * sizeof *y);
-        if (!y) { fprintf(stderr, "bench_dtw: out of memory\n"); return 2; }
+        if (!y) {
+            fprintf(stderr, "bench_dtw: out of memory\n");
+            return 2;
+        }
         for (uint64_t i = 0; i < n; i++) y[i] = mlii[i % n_mlii];
         for (size_t im = 0; im < nm; im++) {
             size_t m = ms[im];
             const double **qs = malloc(nq * sizeof *qs);
             size_t *lens = malloc(nq * sizeof *lens);
-            for (int q = 0; q < nq; q++) {   /* spread over the record */
+            for (int q = 0; q < nq; q++) { /* spread over the record */
                 uint64_t off = (100003ull + (uint64_t)q * 5003ull) % (n_v5 - m);
                 qs[q] = v5 + off;
                 lens[q] = m;
@@ -176,7 +186,8 @@ int main(int argc, char **argv) {
             double rate = cells / med;
             /* the issue's targets: 1.4e12 cells/s for one query on the GPU,
             ** 2e12 for many; 1e9 a core on the CPU (printed per thread count) */
-            double target = co.backend == WM_BACKEND_CUDA ? (nq > 1 ? 2e12 : 1.4e12) : 1e9 * threads;
+            double target =
+                co.backend == WM_BACKEND_CUDA ? (nq > 1 ? 2e12 : 1.4e12) : 1e9 * threads;
             char floor_s[32] = "-";
             if (fp64_ops > 0) snprintf(floor_s, sizeof floor_s, "%.3f", cells * 4 / fp64_ops / med);
             printf("  %-6zu %-10llu %-7d %-12.5f %-10.1f %-14.3f %-12s [%llu,%llu) %.6g\n", m,

@@ -95,11 +95,21 @@
 #endif
 
 #define BG_MAX_LIST 32
-#define BG_MAX_RUNS 1000   /* timed runs of a row, at most (see --min-s) */
+#define BG_MAX_RUNS 1000 /* timed runs of a row, at most (see --min-s) */
 
-typedef enum { TL_BV, TL_BV_CIGAR, TL_DP, TL_FR, TL_FR_TABLE, TL_EDLIB, TL_EDLIB_PATH, TL_N } tool_t;
-static const char *const tool_name[TL_N] = {"bitvector", "bitvector+cigar", "dp", "four-russians",
-                                            "fr-table", "edlib", "edlib-path"};
+typedef enum {
+    TL_BV,
+    TL_BV_CIGAR,
+    TL_DP,
+    TL_FR,
+    TL_FR_TABLE,
+    TL_EDLIB,
+    TL_EDLIB_PATH,
+    TL_N
+} tool_t;
+static const char *const tool_name[TL_N] = { "bitvector",     "bitvector+cigar", "dp",
+                                             "four-russians", "fr-table",        "edlib",
+                                             "edlib-path" };
 
 typedef struct {
     const char *mode, *data;
@@ -121,8 +131,7 @@ static int n_mismatch, n_fail;
 
 /* ---- small helpers -------------------------------------------------------------- */
 
-static int want_input(const char *name)
-{
+static int want_input(const char *name) {
     char buf[300];
     snprintf(buf, sizeof buf, ",%s,", C.inputs);
     char key[64];
@@ -130,14 +139,16 @@ static int want_input(const char *name)
     return strstr(buf, key) != NULL;
 }
 
-static int parse_ints(const char *s, int *out, int max, int allow_all)
-{
+static int parse_ints(const char *s, int *out, int max, int allow_all) {
     char buf[512];
     int n = 0;
     snprintf(buf, sizeof buf, "%s", s);
     for (char *t = strtok(buf, ","); t && n < max; t = strtok(NULL, ",")) {
         int v = allow_all && !strcmp(t, "all") ? bu_usable_cpus() : atoi(t);
-        if (v < 1) { fprintf(stderr, "bench_global: bad number %s\n", t); exit(2); }
+        if (v < 1) {
+            fprintf(stderr, "bench_global: bad number %s\n", t);
+            exit(2);
+        }
         int dup = 0;
         for (int j = 0; j < n; j++) dup |= out[j] == v;
         if (!dup) out[n++] = v;
@@ -146,25 +157,29 @@ static int parse_ints(const char *s, int *out, int max, int allow_all)
 }
 
 /* Floor rates (block steps/s) by thread count, measured on first use. */
-typedef struct { int t; double rate; } floor_ent_t;
+typedef struct {
+    int t;
+    double rate;
+} floor_ent_t;
 static floor_ent_t floor_cache[BG_MAX_LIST * 2];
 static int n_floor;
-static double floor_rate_for(int t)
-{
+static double floor_rate_for(int t) {
     for (int i = 0; i < n_floor; i++)
         if (floor_cache[i].t == t) return floor_cache[i].rate;
     double r = bu_floor_rate(t, C.floor_s, 5);
-    if (n_floor < BG_MAX_LIST * 2) floor_cache[n_floor++] = (floor_ent_t){t, r};
+    if (n_floor < BG_MAX_LIST * 2) floor_cache[n_floor++] = (floor_ent_t){ t, r };
     return r;
 }
 
 static double block_steps(uint64_t m, uint64_t n) { return (double)((m + 63) / 64) * (double)n; }
 
 /* Ours' contexts by thread count, made once and kept (outside every timing). */
-static struct { int t; wm_context_t *cx; } cx_cache[BG_MAX_LIST];
+static struct {
+    int t;
+    wm_context_t *cx;
+} cx_cache[BG_MAX_LIST];
 static int n_cx;
-static wm_context_t *new_context(int threads)
-{
+static wm_context_t *new_context(int threads) {
     wm_context_opts_t co = wm_context_opts_default();
     co.backend = C.backend;
     co.threads = threads;
@@ -180,8 +195,7 @@ static wm_context_t *new_context(int threads)
     }
     return cx;
 }
-static wm_context_t *context_for(int threads)
-{
+static wm_context_t *context_for(int threads) {
     for (int i = 0; i < n_cx; i++)
         if (cx_cache[i].t == threads) return cx_cache[i].cx;
     wm_context_t *cx = new_context(threads);
@@ -193,8 +207,7 @@ static wm_context_t *context_for(int threads)
 static const char *dev_name(void) { return C.backend == WM_BACKEND_CUDA ? "cuda" : "cpu"; }
 
 /* Symbol equality as ours sees it (DNA: case folded, U = T, only ACGT). */
-static int sym_eq(uint8_t x, uint8_t y)
-{
+static int sym_eq(uint8_t x, uint8_t y) {
     if (C.alphabet == WM_ALPHABET_BYTES) return x == y;
     x = (uint8_t)(x >= 'a' && x <= 'z' ? x - 32 : x);
     y = (uint8_t)(y >= 'a' && y <= 'z' ? y - 32 : y);
@@ -207,19 +220,31 @@ static int sym_eq(uint8_t x, uint8_t y)
 ** against a (query, m) and b (target, n): 0 when it aligns them exactly with
 ** cost d, else -1 and why in msg. */
 static int check_cigar(const char *cg, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
-                       uint64_t d, char *msg, size_t len)
-{
+                       uint64_t d, char *msg, size_t len) {
     uint64_t i = 0, j = 0, cost = 0;
-    if (!cg) { snprintf(msg, len, "no CIGAR"); return -1; }
+    if (!cg) {
+        snprintf(msg, len, "no CIGAR");
+        return -1;
+    }
     for (const char *p = cg; *p;) {
         uint64_t run = 0;
-        if (*p < '0' || *p > '9') { snprintf(msg, len, "CIGAR: no count at offset %zu", (size_t)(p - cg)); return -1; }
+        if (*p < '0' || *p > '9') {
+            snprintf(msg, len, "CIGAR: no count at offset %zu", (size_t)(p - cg));
+            return -1;
+        }
         while (*p >= '0' && *p <= '9') run = run * 10 + (uint64_t)(*p++ - '0');
         char op = *p++;
-        if (run == 0) { snprintf(msg, len, "CIGAR: a run of 0"); return -1; }
+        if (run == 0) {
+            snprintf(msg, len, "CIGAR: a run of 0");
+            return -1;
+        }
         switch (op) {
-        case '=': case 'X':
-            if (i + run > m || j + run > n) { snprintf(msg, len, "CIGAR runs past the sequences"); return -1; }
+        case '=':
+        case 'X':
+            if (i + run > m || j + run > n) {
+                snprintf(msg, len, "CIGAR runs past the sequences");
+                return -1;
+            }
             for (uint64_t k = 0; k < run; k++, i++, j++)
                 if (sym_eq(a[i], b[j]) != (op == '=')) {
                     snprintf(msg, len, "CIGAR '%c' at query %llu, target %llu on '%c' vs '%c'", op,
@@ -228,11 +253,20 @@ static int check_cigar(const char *cg, const uint8_t *a, uint64_t m, const uint8
                 }
             if (op == 'X') cost += run;
             break;
-        case 'I': i += run; cost += run; break;
-        case 'D': j += run; cost += run; break;
+        case 'I':
+            i += run;
+            cost += run;
+            break;
+        case 'D':
+            j += run;
+            cost += run;
+            break;
         default: snprintf(msg, len, "CIGAR: unknown operation '%c'", op ? op : '0'); return -1;
         }
-        if (i > m || j > n) { snprintf(msg, len, "CIGAR runs past the sequences"); return -1; }
+        if (i > m || j > n) {
+            snprintf(msg, len, "CIGAR runs past the sequences");
+            return -1;
+        }
     }
     if (i != m || j != n) {
         snprintf(msg, len, "CIGAR covers %llu x %llu of %llu x %llu", (unsigned long long)i,
@@ -240,7 +274,8 @@ static int check_cigar(const char *cg, const uint8_t *a, uint64_t m, const uint8
         return -1;
     }
     if (cost != d) {
-        snprintf(msg, len, "CIGAR costs %llu, distance %llu", (unsigned long long)cost, (unsigned long long)d);
+        snprintf(msg, len, "CIGAR costs %llu, distance %llu", (unsigned long long)cost,
+                 (unsigned long long)d);
         return -1;
     }
     return 0;
@@ -250,29 +285,39 @@ static int check_cigar(const char *cg, const uint8_t *a, uint64_t m, const uint8
 /* edlib's alignment (0 match, 1 insertion to the target = a query symbol,
 ** 2 insertion to the query = a target symbol, 3 mismatch), checked as above
 ** with byte equality (edlib's). */
-static int check_edpath(const unsigned char *al, int len_al, const uint8_t *a, uint64_t m, const uint8_t *b,
-                        uint64_t n, uint64_t d, char *msg, size_t len)
-{
+static int check_edpath(const unsigned char *al, int len_al, const uint8_t *a, uint64_t m,
+                        const uint8_t *b, uint64_t n, uint64_t d, char *msg, size_t len) {
     uint64_t i = 0, j = 0, cost = 0;
-    if (!al) { snprintf(msg, len, "edlib gave no path"); return -1; }
+    if (!al) {
+        snprintf(msg, len, "edlib gave no path");
+        return -1;
+    }
     for (int k = 0; k < len_al; k++) {
         unsigned op = al[k];
         if (op == EDLIB_EDOP_MATCH || op == EDLIB_EDOP_MISMATCH) {
-            if (i >= m || j >= n) { snprintf(msg, len, "edlib path runs past the sequences"); return -1; }
+            if (i >= m || j >= n) {
+                snprintf(msg, len, "edlib path runs past the sequences");
+                return -1;
+            }
             if ((a[i] == b[j]) != (op == EDLIB_EDOP_MATCH)) {
-                snprintf(msg, len, "edlib path op %u at %llu,%llu", op, (unsigned long long)i, (unsigned long long)j);
+                snprintf(msg, len, "edlib path op %u at %llu,%llu", op, (unsigned long long)i,
+                         (unsigned long long)j);
                 return -1;
             }
             cost += op == EDLIB_EDOP_MISMATCH;
             i++, j++;
         } else if (op == EDLIB_EDOP_INSERT) i++, cost++;
         else if (op == EDLIB_EDOP_DELETE) j++, cost++;
-        else { snprintf(msg, len, "edlib path: op %u", op); return -1; }
+        else {
+            snprintf(msg, len, "edlib path: op %u", op);
+            return -1;
+        }
     }
     if (i != m || j != n || cost != d) {
-        snprintf(msg, len, "edlib path covers %llu x %llu of %llu x %llu, costs %llu, distance %llu",
-                 (unsigned long long)i, (unsigned long long)j, (unsigned long long)m, (unsigned long long)n,
-                 (unsigned long long)cost, (unsigned long long)d);
+        snprintf(msg, len,
+                 "edlib path covers %llu x %llu of %llu x %llu, costs %llu, distance %llu",
+                 (unsigned long long)i, (unsigned long long)j, (unsigned long long)m,
+                 (unsigned long long)n, (unsigned long long)cost, (unsigned long long)d);
         return -1;
     }
     return 0;
@@ -291,8 +336,7 @@ typedef struct {
     char msg[512];
 } meas_t;
 
-static void measure(run_fn fn, void *job, meas_t *r)
-{
+static void measure(run_fn fn, void *job, meas_t *r) {
     memset(r, 0, sizeof *r);
     double first = fn(job, 1, r->msg, sizeof r->msg);
     if (first < 0) return;
@@ -317,11 +361,17 @@ static void measure(run_fn fn, void *job, meas_t *r)
         if (cap < reps) cap = reps;
     }
     double *t = calloc((size_t)cap, sizeof *t), sum = 0;
-    if (!t) { snprintf(r->msg, sizeof r->msg, "out of memory"); return; }
+    if (!t) {
+        snprintf(r->msg, sizeof r->msg, "out of memory");
+        return;
+    }
     int n = 0;
     while (n < reps || (n < cap && sum < C.min_s)) {
         t[n] = fn(job, 0, r->msg, sizeof r->msg);
-        if (t[n] < 0) { free(t); return; }
+        if (t[n] < 0) {
+            free(t);
+            return;
+        }
         sum += t[n++];
     }
     r->ok = 1;
@@ -332,8 +382,7 @@ static void measure(run_fn fn, void *job, meas_t *r)
 
 /* Four-Russians rows: the context builds its table now, so that no run of
 ** the row (the untimed one included) pays for it; fr-table rows time that. */
-static int fr_prebuild(wm_context_t *cx, const wm_align_opts_t *o, char *msg, size_t len)
-{
+static int fr_prebuild(wm_context_t *cx, const wm_align_opts_t *o, char *msg, size_t len) {
     if (!cx || o->algo != WM_ALIGN_ALGO_FOUR_RUSSIANS) return 0;
     wm_fr_info_t info;
     wm_status st = wm_align_fr_info(cx, o, &info);
@@ -342,8 +391,7 @@ static int fr_prebuild(wm_context_t *cx, const wm_align_opts_t *o, char *msg, si
     return -1;
 }
 
-static void fmt_ratio(char *buf, size_t len, double ours, double edlib, int same_cores)
-{
+static void fmt_ratio(char *buf, size_t len, double ours, double edlib, int same_cores) {
     if (edlib <= 0) snprintf(buf, len, "-");
     else snprintf(buf, len, "%.3f%s", ours / edlib, same_cores ? "" : "@1c");
 }
@@ -356,13 +404,12 @@ typedef struct {
     wm_align_opts_t o;
     const uint8_t *a, *b;
     uint64_t m, n;
-    uint64_t d;                /* the first run's distance */
+    uint64_t d; /* the first run's distance */
 } pjob_t;
 
-static double p_ours(void *p, int first, char *msg, size_t len)
-{
+static double p_ours(void *p, int first, char *msg, size_t len) {
     pjob_t *j = p;
-    wm_alignments_t out = {0};
+    wm_alignments_t out = { 0 };
     double t0 = bu_now_s();
     wm_status st = wm_align(j->cx, j->a, (size_t)j->m, j->b, j->n, &j->o, &out);
     double t1 = bu_now_s();
@@ -381,25 +428,29 @@ static double p_ours(void *p, int first, char *msg, size_t len)
         j->d = d;
         if (j->o.cigar) bad = check_cigar(out.a[0].cigar, j->a, j->m, j->b, j->n, d, msg, len);
     } else if (d != j->d) {
-        snprintf(msg, len, "runs disagree: %llu then %llu", (unsigned long long)j->d, (unsigned long long)d);
+        snprintf(msg, len, "runs disagree: %llu then %llu", (unsigned long long)j->d,
+                 (unsigned long long)d);
         bad = -1;
     }
     double t2 = bu_now_s();
     wm_alignments_free(&out);
     double t3 = bu_now_s();
-    if (bad) { n_mismatch++; return -1; }
+    if (bad) {
+        n_mismatch++;
+        return -1;
+    }
     return (t1 - t0) + (t3 - t2);
 }
 
 #ifdef WM_HAVE_EDLIB
-static double p_edlib(void *p, int first, char *msg, size_t len)
-{
+static double p_edlib(void *p, int first, char *msg, size_t len) {
     pjob_t *j = p;
     int path = j->tool == TL_EDLIB_PATH;
-    EdlibAlignConfig cfg = edlibNewAlignConfig(-1, EDLIB_MODE_NW, path ? EDLIB_TASK_PATH : EDLIB_TASK_DISTANCE,
-                                               NULL, 0);
+    EdlibAlignConfig cfg = edlibNewAlignConfig(
+        -1, EDLIB_MODE_NW, path ? EDLIB_TASK_PATH : EDLIB_TASK_DISTANCE, NULL, 0);
     double t0 = bu_now_s();
-    EdlibAlignResult r = edlibAlign((const char *)j->a, (int)j->m, (const char *)j->b, (int)j->n, cfg);
+    EdlibAlignResult r =
+        edlibAlign((const char *)j->a, (int)j->m, (const char *)j->b, (int)j->n, cfg);
     double t1 = bu_now_s();
     int bad = 0;
     if (r.status != EDLIB_STATUS_OK || r.editDistance < 0) {
@@ -410,15 +461,20 @@ static double p_edlib(void *p, int first, char *msg, size_t len)
     uint64_t d = (uint64_t)r.editDistance;
     if (first) {
         j->d = d;
-        if (path) bad = check_edpath(r.alignment, r.alignmentLength, j->a, j->m, j->b, j->n, d, msg, len);
+        if (path)
+            bad = check_edpath(r.alignment, r.alignmentLength, j->a, j->m, j->b, j->n, d, msg, len);
     } else if (d != j->d) {
-        snprintf(msg, len, "runs disagree: %llu then %llu", (unsigned long long)j->d, (unsigned long long)d);
+        snprintf(msg, len, "runs disagree: %llu then %llu", (unsigned long long)j->d,
+                 (unsigned long long)d);
         bad = -1;
     }
     double t2 = bu_now_s();
     edlibFreeAlignResult(r);
     double t3 = bu_now_s();
-    if (bad) { n_mismatch++; return -1; }
+    if (bad) {
+        n_mismatch++;
+        return -1;
+    }
     return (t1 - t0) + (t3 - t2);
 }
 #endif
@@ -427,37 +483,37 @@ typedef struct {
     int have;
     uint64_t d;
     char name[64];
-    double edlib_s[2];         /* distance, path: edlib's median on 1 core */
+    double edlib_s[2]; /* distance, path: edlib's median on 1 core */
 } pref_t;
 
-static void p_header(void)
-{
-    printf("%-10s %8s %8s %-15s %2s %-4s %3s %4s %11s %9s %7s %11s %9s  %s\n", "workload", "m", "n", "tool",
-           "t", "dev", "thr", "reps", "median_s", "GCUPS", "x_floor", "t/edlib", "distance", "note");
+static void p_header(void) {
+    printf("%-10s %8s %8s %-15s %2s %-4s %3s %4s %11s %9s %7s %11s %9s  %s\n", "workload", "m", "n",
+           "tool", "t", "dev", "thr", "reps", "median_s", "GCUPS", "x_floor", "t/edlib", "distance",
+           "note");
 }
 
-static void p_skip(const char *w, uint64_t m, uint64_t n, const char *tool, int t, const char *dev, int thr,
-                   const char *why)
-{
+static void p_skip(const char *w, uint64_t m, uint64_t n, const char *tool, int t, const char *dev,
+                   int thr, const char *why) {
     char tb[8] = "-";
     if (t) snprintf(tb, sizeof tb, "%d", t);
     printf("%-10s %8llu %8llu %-15s %2s %-4s %3d %4s %11s %9s %7s %11s %9s  skipped: %s\n", w,
-           (unsigned long long)m, (unsigned long long)n, tool, tb, dev, thr, "-", "-", "", "", "", "", why);
+           (unsigned long long)m, (unsigned long long)n, tool, tb, dev, thr, "-", "-", "", "", "",
+           "", why);
     fflush(stdout);
 }
 
 /* One row: run, check against the reference, print. */
-static void p_row(const char *w, pref_t *ref, tool_t tool, int fr_t, int thr, const uint8_t *a, uint64_t m,
-                  const uint8_t *b, uint64_t n)
-{
+static void p_row(const char *w, pref_t *ref, tool_t tool, int fr_t, int thr, const uint8_t *a,
+                  uint64_t m, const uint8_t *b, uint64_t n) {
     int is_edlib = tool == TL_EDLIB || tool == TL_EDLIB_PATH;
     const char *dev = is_edlib ? "cpu" : dev_name();
     if (!is_edlib && tool != TL_BV && tool != TL_BV_CIGAR &&
         (double)m * (double)n > (double)WM_ALIGN_MAX_CELLS) {
-        p_skip(w, m, n, tool_name[tool], fr_t, dev, thr, "m*n > WM_ALIGN_MAX_CELLS (the library refuses it)");
+        p_skip(w, m, n, tool_name[tool], fr_t, dev, thr,
+               "m*n > WM_ALIGN_MAX_CELLS (the library refuses it)");
         return;
     }
-    pjob_t j = {0};
+    pjob_t j = { 0 };
     j.tool = tool;
     j.a = a;
     j.b = b;
@@ -473,8 +529,9 @@ static void p_row(const char *w, pref_t *ref, tool_t tool, int fr_t, int thr, co
         j.o = wm_align_opts_default();
         j.o.mode = WM_ALIGN_GLOBAL;
         j.o.alphabet = C.alphabet;
-        j.o.algo = tool == TL_DP ? WM_ALIGN_ALGO_DP
-                 : tool == TL_FR ? WM_ALIGN_ALGO_FOUR_RUSSIANS : WM_ALIGN_ALGO_BITVECTOR;
+        j.o.algo = tool == TL_DP   ? WM_ALIGN_ALGO_DP
+                   : tool == TL_FR ? WM_ALIGN_ALGO_FOUR_RUSSIANS
+                                   : WM_ALIGN_ALGO_BITVECTOR;
         j.o.fr_t = tool == TL_FR ? fr_t : 0;
         j.o.cigar = tool == TL_BV_CIGAR;
         fn = p_ours;
@@ -486,16 +543,17 @@ static void p_row(const char *w, pref_t *ref, tool_t tool, int fr_t, int thr, co
     if (tool == TL_FR) snprintf(tb, sizeof tb, "%d", fr_t);
     if (!r.ok) {
         n_fail++;
-        printf("%-10s %8llu %8llu %-15s %2s %-4s %3d %4s %11s %9s %7s %11s %9s  !!! FAILED: %s\n", w,
-               (unsigned long long)m, (unsigned long long)n, tool_name[tool], tb, dev, thr, "-", "-", "", "", "", "",
-               r.msg);
+        printf("%-10s %8llu %8llu %-15s %2s %-4s %3d %4s %11s %9s %7s %11s %9s  !!! FAILED: %s\n",
+               w, (unsigned long long)m, (unsigned long long)n, tool_name[tool], tb, dev, thr, "-",
+               "-", "", "", "", "", r.msg);
         fflush(stdout);
         return;
     }
     char note[256] = "";
     if (tool == TL_BV_CIGAR || tool == TL_EDLIB_PATH) snprintf(note, sizeof note, "path checked");
     if (r.reps == 1 && C.reps > 1)
-        snprintf(note + strlen(note), sizeof note - strlen(note), "%s1 run (over --max-s)", *note ? "; " : "");
+        snprintf(note + strlen(note), sizeof note - strlen(note), "%s1 run (over --max-s)",
+                 *note ? "; " : "");
     if (!ref->have) {
         ref->have = 1;
         ref->d = j.d;
@@ -508,22 +566,26 @@ static void p_row(const char *w, pref_t *ref, tool_t tool, int fr_t, int thr, co
     int bitv = tool == TL_BV || tool == TL_BV_CIGAR || is_edlib;
     char xf[16] = "-", ratio[16] = "-";
     if (bitv && (is_edlib || C.backend == WM_BACKEND_CPU))
-        snprintf(xf, sizeof xf, "%.2f", r.median_s / (block_steps(m, n) / floor_rate_for(is_edlib ? 1 : thr)));
+        snprintf(xf, sizeof xf, "%.2f",
+                 r.median_s / (block_steps(m, n) / floor_rate_for(is_edlib ? 1 : thr)));
     if (tool == TL_EDLIB) ref->edlib_s[0] = r.median_s;
     else if (tool == TL_EDLIB_PATH) ref->edlib_s[1] = r.median_s;
-    else fmt_ratio(ratio, sizeof ratio, r.median_s, ref->edlib_s[tool == TL_BV_CIGAR], thr == 1 && C.backend == WM_BACKEND_CPU);
-    printf("%-10s %8llu %8llu %-15s %2s %-4s %3d %4d %11.6f %9.3f %7s %11s %9llu  %s\n", w, (unsigned long long)m,
-           (unsigned long long)n, tool_name[tool], tb, dev, is_edlib ? 1 : thr, r.reps, r.median_s,
-           (double)m * (double)n / r.median_s / 1e9, xf, ratio, (unsigned long long)j.d, note);
+    else
+        fmt_ratio(ratio, sizeof ratio, r.median_s, ref->edlib_s[tool == TL_BV_CIGAR],
+                  thr == 1 && C.backend == WM_BACKEND_CPU);
+    printf("%-10s %8llu %8llu %-15s %2s %-4s %3d %4d %11.6f %9.3f %7s %11s %9llu  %s\n", w,
+           (unsigned long long)m, (unsigned long long)n, tool_name[tool], tb, dev,
+           is_edlib ? 1 : thr, r.reps, r.median_s, (double)m * (double)n / r.median_s / 1e9, xf,
+           ratio, (unsigned long long)j.d, note);
     fflush(stdout);
 }
 
 /* Every row of one pair: edlib first (the reference and the ratios'
 ** denominators), then ours per thread count. skip_slow: edlib and ours'
 ** CPU rows below the largest thread count are listed as skipped. */
-static void pair_rows(const char *w, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n, int skip_slow)
-{
-    pref_t ref = {0};
+static void pair_rows(const char *w, const uint8_t *a, uint64_t m, const uint8_t *b, uint64_t n,
+                      int skip_slow) {
+    pref_t ref = { 0 };
     int max_thr = 0;
     for (int i = 0; i < C.n_thr; i++) max_thr = C.thr[i] > max_thr ? C.thr[i] : max_thr;
     for (int t = TL_EDLIB; t <= TL_EDLIB_PATH; t++) {
@@ -546,8 +608,7 @@ static void pair_rows(const char *w, const uint8_t *a, uint64_t m, const uint8_t
     }
 }
 
-static uint8_t *load(const char *name, size_t *len)
-{
+static uint8_t *load(const char *name, size_t *len) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", C.data, name);
     uint8_t *p = bu_read_file(path, len);
@@ -559,13 +620,13 @@ static uint8_t *load(const char *name, size_t *len)
 }
 
 /* The four-russians table for each t, on a fresh context. */
-static void fr_table_rows(void)
-{
-    printf("# fr-table: wm_align_fr_info on a fresh context (%s backend, %d threads): the table for t is built "
+static void fr_table_rows(void) {
+    printf("# fr-table: wm_align_fr_info on a fresh context (%s backend, %d threads): the table "
+           "for t is built "
            "there; build_s = the library's own clock, call_s = this program's around the call\n",
            dev_name(), C.thr[C.n_thr - 1]);
-    printf("%-8s %2s %-7s %14s %14s %12s %12s %7s\n", "row", "t", "key", "entries", "bytes", "build_s", "call_s",
-           "threads");
+    printf("%-8s %2s %-7s %14s %14s %12s %12s %7s\n", "row", "t", "key", "entries", "bytes",
+           "build_s", "call_s", "threads");
     for (int k = 0; k < C.n_fr; k++) {
         wm_context_t *cx = new_context(C.thr[C.n_thr - 1]);
         wm_align_opts_t o = wm_align_opts_default();
@@ -580,8 +641,8 @@ static void fr_table_rows(void)
         double t1 = bu_now_s();
         if (st != WM_OK) {
             n_fail++;
-            printf("%-8s %2d  !!! FAILED: wm_align_fr_info: %s: %s\n", "fr-table", C.fr_t[k], wm_strerror(st),
-                   wm_context_errmsg(cx));
+            printf("%-8s %2d  !!! FAILED: wm_align_fr_info: %s: %s\n", "fr-table", C.fr_t[k],
+                   wm_strerror(st), wm_context_errmsg(cx));
         } else {
             printf("%-8s %2u %-7s %14llu %14llu %12.6f %12.6f %7d\n", "fr-table", info.t,
                    info.key_strings ? "strings" : "eqmatrix", (unsigned long long)info.entries,
@@ -592,11 +653,10 @@ static void fr_table_rows(void)
     }
 }
 
-static void mode_grid(void)
-{
+static void mode_grid(void) {
     if (C.use[TL_FR_TABLE]) fr_table_rows();
     p_header();
-    const char *kinds[2] = {"rand", "mut"};
+    const char *kinds[2] = { "rand", "mut" };
     for (int si = 0; si < C.n_sizes; si++) {
         int L = C.sizes[si];
         char fa[64], fb[64];
@@ -617,10 +677,9 @@ static void mode_grid(void)
     }
 }
 
-static void mode_long(void)
-{
+static void mode_long(void) {
     p_header();
-    const char *w[4] = {"rand100k", "real100k", "rand1M", "real1M"};
+    const char *w[4] = { "rand100k", "real100k", "rand1M", "real1M" };
     for (int k = 0; k < 4; k++) {
         if (!want_input(w[k])) continue;
         char fa[64], fb[64];
@@ -649,19 +708,18 @@ typedef struct {
     wm_align_opts_t o;
     const reads_t *R;
     const wm_pair_t *pairs;
-    wm_alignment_t *out;       /* ours */
-    uint64_t *d;               /* the first run's distances */
-    int procs;                 /* edlib */
+    wm_alignment_t *out; /* ours */
+    uint64_t *d;         /* the first run's distances */
+    int procs;           /* edlib */
     int path, check;
-    int32_t *sh_d;             /* edlib: shared with the children */
-    uint64_t *sh_bad;          /* edlib: per process, paths that fail the check */
-    char *sh_msg;              /* edlib: the first bad path's message, per process */
+    int32_t *sh_d;    /* edlib: shared with the children */
+    uint64_t *sh_bad; /* edlib: per process, paths that fail the check */
+    char *sh_msg;     /* edlib: the first bad path's message, per process */
     double clear_s[64];
     int n_clear;
 } qjob_t;
 
-static double q_ours(void *p, int first, char *msg, size_t len)
-{
+static double q_ours(void *p, int first, char *msg, size_t len) {
     qjob_t *j = p;
     size_t np = j->R->np;
     double t0 = bu_now_s();
@@ -675,19 +733,27 @@ static double q_ours(void *p, int first, char *msg, size_t len)
     char why[256] = "";
     for (size_t i = 0; i < np; i++) {
         uint64_t d = j->out[i].distance;
-        if (d == WM_ALIGN_NONE) { none++; continue; }
+        if (d == WM_ALIGN_NONE) {
+            none++;
+            continue;
+        }
         if (first) {
             j->d[i] = d;
             char w[256];
-            if (j->o.cigar && check_cigar(j->out[i].cigar, j->pairs[i].query, j->pairs[i].m, j->pairs[i].target,
-                                          j->pairs[i].n, d, w, sizeof w) && !bad++)
+            if (j->o.cigar &&
+                check_cigar(j->out[i].cigar, j->pairs[i].query, j->pairs[i].m, j->pairs[i].target,
+                            j->pairs[i].n, d, w, sizeof w) &&
+                !bad++)
                 memcpy(why, w, sizeof why);
         } else if (d != j->d[i]) differ++;
     }
     double c0 = bu_now_s();
     wm_alignment_clear(j->out, np);
     if (j->n_clear < 64) j->clear_s[j->n_clear++] = bu_now_s() - c0;
-    if (none) { snprintf(msg, len, "%llu pair(s) with no alignment", (unsigned long long)none); return -1; }
+    if (none) {
+        snprintf(msg, len, "%llu pair(s) with no alignment", (unsigned long long)none);
+        return -1;
+    }
     if (bad) {
         n_mismatch++;
         snprintf(msg, len, "!!! %llu bad CIGAR(s), first: %s", (unsigned long long)bad, why);
@@ -701,15 +767,16 @@ static double q_ours(void *p, int first, char *msg, size_t len)
 }
 
 #ifdef WM_HAVE_EDLIB
-static int q_edlib_part(int part, int n_parts, void *arg)
-{
+static int q_edlib_part(int part, int n_parts, void *arg) {
     qjob_t *j = arg;
-    size_t np = j->R->np, lo = np * (size_t)part / (size_t)n_parts, hi = np * (size_t)(part + 1) / (size_t)n_parts;
-    EdlibAlignConfig cfg = edlibNewAlignConfig(-1, EDLIB_MODE_NW, j->path ? EDLIB_TASK_PATH : EDLIB_TASK_DISTANCE,
-                                               NULL, 0);
+    size_t np = j->R->np, lo = np * (size_t)part / (size_t)n_parts,
+           hi = np * (size_t)(part + 1) / (size_t)n_parts;
+    EdlibAlignConfig cfg = edlibNewAlignConfig(
+        -1, EDLIB_MODE_NW, j->path ? EDLIB_TASK_PATH : EDLIB_TASK_DISTANCE, NULL, 0);
     for (size_t i = lo; i < hi; i++) {
         const wm_pair_t *q = &j->pairs[i];
-        EdlibAlignResult r = edlibAlign((const char *)q->query, (int)q->m, (const char *)q->target, (int)q->n, cfg);
+        EdlibAlignResult r =
+            edlibAlign((const char *)q->query, (int)q->m, (const char *)q->target, (int)q->n, cfg);
         j->sh_d[i] = r.status == EDLIB_STATUS_OK ? r.editDistance : -1;
         if (j->check && j->path && r.status == EDLIB_STATUS_OK && r.editDistance >= 0) {
             char why[256];
@@ -724,8 +791,7 @@ static int q_edlib_part(int part, int n_parts, void *arg)
     return 0;
 }
 
-static double q_edlib(void *p, int first, char *msg, size_t len)
-{
+static double q_edlib(void *p, int first, char *msg, size_t len) {
     qjob_t *j = p;
     size_t np = j->R->np;
     j->check = first;
@@ -734,30 +800,38 @@ static double q_edlib(void *p, int first, char *msg, size_t len)
     if (t < 0) return -1;
     uint64_t failed = 0, differ = 0, bad = 0;
     for (size_t i = 0; i < np; i++) {
-        if (j->sh_d[i] < 0) { failed++; continue; }
+        if (j->sh_d[i] < 0) {
+            failed++;
+            continue;
+        }
         if (first) j->d[i] = (uint64_t)j->sh_d[i];
         else if (j->d[i] != (uint64_t)j->sh_d[i]) differ++;
     }
     for (int k = 0; k < j->procs; k++) bad += j->sh_bad[k];
-    if (failed) { snprintf(msg, len, "edlibAlign failed on %llu pair(s)", (unsigned long long)failed); return -1; }
+    if (failed) {
+        snprintf(msg, len, "edlibAlign failed on %llu pair(s)", (unsigned long long)failed);
+        return -1;
+    }
     if (bad) {
         n_mismatch++;
         for (int k = 0; k < j->procs; k++)
             if (j->sh_bad[k]) {
-                snprintf(msg, len, "!!! %llu bad edlib path(s), first: %.200s", (unsigned long long)bad,
-                         j->sh_msg + 256 * (size_t)k);
+                snprintf(msg, len, "!!! %llu bad edlib path(s), first: %.200s",
+                         (unsigned long long)bad, j->sh_msg + 256 * (size_t)k);
                 break;
             }
         return -1;
     }
-    if (differ) { snprintf(msg, len, "runs disagree on %llu pair(s)", (unsigned long long)differ); return -1; }
+    if (differ) {
+        snprintf(msg, len, "runs disagree on %llu pair(s)", (unsigned long long)differ);
+        return -1;
+    }
     return t;
 }
 #endif
 
 /* The two FASTA files, read and parsed by this program (bu_fasta_parse). */
-static int read_pairs(reads_t *R, double *secs)
-{
+static int read_pairs(reads_t *R, double *secs) {
     char pa[4096], pb[4096];
     snprintf(pa, sizeof pa, "%s/reads_a.fa", C.data);
     snprintf(pb, sizeof pb, "%s/reads_b.fa", C.data);
@@ -779,8 +853,7 @@ static int read_pairs(reads_t *R, double *secs)
     return 0;
 }
 
-static void free_pairs(reads_t *R)
-{
+static void free_pairs(reads_t *R) {
     free(R->abuf);
     free(R->bbuf);
     free(R->aoff);
@@ -788,24 +861,30 @@ static void free_pairs(reads_t *R)
     memset(R, 0, sizeof *R);
 }
 
-static void mode_pairs(void)
-{
+static void mode_pairs(void) {
     reads_t R;
     double rd[5];
     int n_rd = 0;
     /* read + parse: 3 times (the first may come from disk, then the page cache) */
     for (int r = 0; r < 3; r++) {
         if (r) free_pairs(&R);
-        if (read_pairs(&R, &rd[n_rd])) { n_fail++; return; }
+        if (read_pairs(&R, &rd[n_rd])) {
+            n_fail++;
+            return;
+        }
         n_rd++;
     }
     size_t n_file = R.np;
     if (C.max_pairs && C.max_pairs < R.np) R.np = C.max_pairs;
     size_t np = R.np;
     wm_pair_t *pairs = malloc((np ? np : 1) * sizeof *pairs);
-    uint64_t *d_ref = malloc((np ? np : 1) * sizeof *d_ref), *d_row = malloc((np ? np : 1) * sizeof *d_row);
+    uint64_t *d_ref = malloc((np ? np : 1) * sizeof *d_ref),
+             *d_row = malloc((np ? np : 1) * sizeof *d_row);
     wm_alignment_t *out = calloc(np ? np : 1, sizeof *out);
-    if (!pairs || !d_ref || !d_row || !out) { fprintf(stderr, "bench_global: out of memory\n"); exit(2); }
+    if (!pairs || !d_ref || !d_row || !out) {
+        fprintf(stderr, "bench_global: out of memory\n");
+        exit(2);
+    }
     double cells = 0, steps = 0;
     uint64_t bases = 0;
     for (size_t i = 0; i < np; i++) {
@@ -818,32 +897,38 @@ static void mode_pairs(void)
         bases += pairs[i].m + pairs[i].n;
     }
     double rd_med = bu_median(rd, (size_t)n_rd);
-    printf("# pairs: %zu of the %zu in %s/reads_{a,b}.fa (%llu bases in all); read + parse of both whole files by "
-           "this program (one thread): median of %d = %.4f s (%.1f M pairs/s of the files' pairs)\n",
-           np, n_file, C.data, (unsigned long long)bases, n_rd, rd_med, (double)n_file / rd_med / 1e6);
-    printf("%-10s %8s %-17s %-4s %3s %4s %10s %9s %9s %7s %11s %11s  %s\n", "workload", "pairs", "tool", "dev",
-           "thr", "reps", "median_s", "Mpairs/s", "GCUPS", "x_floor", "t/edlib", "sum_dist", "note");
+    printf(
+        "# pairs: %zu of the %zu in %s/reads_{a,b}.fa (%llu bases in all); read + parse of both "
+        "whole files by "
+        "this program (one thread): median of %d = %.4f s (%.1f M pairs/s of the files' pairs)\n",
+        np, n_file, C.data, (unsigned long long)bases, n_rd, rd_med, (double)n_file / rd_med / 1e6);
+    printf("%-10s %8s %-17s %-4s %3s %4s %10s %9s %9s %7s %11s %11s  %s\n", "workload", "pairs",
+           "tool", "dev", "thr", "reps", "median_s", "Mpairs/s", "GCUPS", "x_floor", "t/edlib",
+           "sum_dist", "note");
     fflush(stdout);
     int have_ref = 0;
     char ref_name[64] = "";
-    double ed_s[2][BG_MAX_LIST];           /* [distance, path][index in C.procs] */
+    double ed_s[2][BG_MAX_LIST]; /* [distance, path][index in C.procs] */
     memset(ed_s, 0, sizeof ed_s);
-    int max_k = 0, one_k = -1;             /* the largest process count, and 1 */
+    int max_k = 0, one_k = -1; /* the largest process count, and 1 */
     for (int k = 0; k < C.n_procs; k++) {
         if (C.procs[k] > C.procs[max_k]) max_k = k;
         if (C.procs[k] == 1) one_k = k;
     }
 
     /* rows: edlib (1, P) x (distance, path), then ours per thread count */
-    typedef struct { tool_t tool; int thr; } row_t;
+    typedef struct {
+        tool_t tool;
+        int thr;
+    } row_t;
     row_t rows[4 + 2 * BG_MAX_LIST * 4];
     int n_rows = 0;
     for (int t = TL_EDLIB; t <= TL_EDLIB_PATH; t++)
         for (int k = 0; k < C.n_procs; k++)
-            if (C.use[t]) rows[n_rows++] = (row_t){(tool_t)t, C.procs[k]};
+            if (C.use[t]) rows[n_rows++] = (row_t){ (tool_t)t, C.procs[k] };
     for (int ti = 0; ti < C.n_thr; ti++)
         for (int t = TL_BV; t <= TL_FR; t++)
-            if (C.use[t]) rows[n_rows++] = (row_t){(tool_t)t, C.thr[ti]};
+            if (C.use[t]) rows[n_rows++] = (row_t){ (tool_t)t, C.thr[ti] };
 
     for (int ri = 0; ri < n_rows; ri++) {
         tool_t tool = rows[ri].tool;
@@ -861,13 +946,16 @@ static void mode_pairs(void)
             j.out = out;
             j.d = d_row;
             run_fn fn = NULL;
-            size_t d_bytes = (np * sizeof(int32_t) + 7) / 8 * 8;   /* then 8-byte aligned counters */
+            size_t d_bytes = (np * sizeof(int32_t) + 7) / 8 * 8; /* then 8-byte aligned counters */
             size_t sh_bytes = d_bytes + (size_t)thr * (sizeof(uint64_t) + 256);
             void *sh = NULL;
             if (is_edlib) {
 #ifdef WM_HAVE_EDLIB
                 sh = bu_shared_alloc(sh_bytes);
-                if (!sh) { fprintf(stderr, "bench_global: mmap failed\n"); exit(2); }
+                if (!sh) {
+                    fprintf(stderr, "bench_global: mmap failed\n");
+                    exit(2);
+                }
                 j.sh_d = sh;
                 j.sh_bad = (uint64_t *)((char *)sh + d_bytes);
                 j.sh_msg = (char *)(j.sh_bad + thr);
@@ -880,8 +968,9 @@ static void mode_pairs(void)
                 j.o = wm_align_opts_default();
                 j.o.mode = WM_ALIGN_GLOBAL;
                 j.o.alphabet = C.alphabet;
-                j.o.algo = tool == TL_DP ? WM_ALIGN_ALGO_DP
-                         : tool == TL_FR ? WM_ALIGN_ALGO_FOUR_RUSSIANS : WM_ALIGN_ALGO_BITVECTOR;
+                j.o.algo = tool == TL_DP   ? WM_ALIGN_ALGO_DP
+                           : tool == TL_FR ? WM_ALIGN_ALGO_FOUR_RUSSIANS
+                                           : WM_ALIGN_ALGO_BITVECTOR;
                 j.o.fr_t = frt;
                 j.o.cigar = tool == TL_BV_CIGAR;
                 fn = q_ours;
@@ -893,8 +982,8 @@ static void mode_pairs(void)
             const char *dev = is_edlib ? "cpu" : dev_name();
             if (!r.ok) {
                 n_fail++;
-                printf("%-10s %8zu %-17s %-4s %3d %4s %10s %9s %9s %7s %11s %11s  !!! FAILED: %s\n", "reads150", np,
-                       tname, dev, thr, "-", "-", "", "", "", "", "", r.msg);
+                printf("%-10s %8zu %-17s %-4s %3d %4s %10s %9s %9s %7s %11s %11s  !!! FAILED: %s\n",
+                       "reads150", np, tname, dev, thr, "-", "-", "", "", "", "", "", r.msg);
                 fflush(stdout);
                 continue;
             }
@@ -911,22 +1000,26 @@ static void mode_pairs(void)
                     if (d_row[i] != d_ref[i] && !differ++) first_diff = i;
                 if (differ) {
                     n_mismatch++;
-                    snprintf(note, sizeof note, "!!! MISMATCH with %s on %llu pair(s), first #%zu: %llu vs %llu; ",
-                             ref_name, (unsigned long long)differ, first_diff, (unsigned long long)d_row[first_diff],
+                    snprintf(note, sizeof note,
+                             "!!! MISMATCH with %s on %llu pair(s), first #%zu: %llu vs %llu; ",
+                             ref_name, (unsigned long long)differ, first_diff,
+                             (unsigned long long)d_row[first_diff],
                              (unsigned long long)d_ref[first_diff]);
                 }
             }
             if (tool == TL_BV_CIGAR || tool == TL_EDLIB_PATH)
                 snprintf(note + strlen(note), sizeof note - strlen(note), "paths checked; ");
             if (tool == TL_BV_CIGAR && j.n_clear)
-                snprintf(note + strlen(note), sizeof note - strlen(note), "wm_alignment_clear median %.4f s; ",
+                snprintf(note + strlen(note), sizeof note - strlen(note),
+                         "wm_alignment_clear median %.4f s; ",
                          bu_median(j.clear_s, (size_t)j.n_clear));
             if (r.reps == 1 && C.reps > 1)
                 snprintf(note + strlen(note), sizeof note - strlen(note), "1 run (over --max-s); ");
             size_t nl = strlen(note);
             if (nl >= 2) note[nl - 2] = '\0';
             char xf[16] = "-", ratio[16] = "-";
-            if ((tool == TL_BV || tool == TL_BV_CIGAR || is_edlib) && (is_edlib || C.backend == WM_BACKEND_CPU))
+            if ((tool == TL_BV || tool == TL_BV_CIGAR || is_edlib) &&
+                (is_edlib || C.backend == WM_BACKEND_CPU))
                 snprintf(xf, sizeof xf, "%.2f", r.median_s / (steps / floor_rate_for(thr)));
             int task = tool == TL_BV_CIGAR || tool == TL_EDLIB_PATH;
             int same_k = -1;
@@ -939,15 +1032,18 @@ static void mode_pairs(void)
                 /* the CPU at another count: vs edlib on 1 core; the GPU: vs edlib on the most cores */
                 int k = C.backend == WM_BACKEND_CPU && one_k >= 0 ? one_k : max_k;
                 if (C.n_procs && ed_s[task][k] > 0)
-                    snprintf(ratio, sizeof ratio, "%.3f@%dc", r.median_s / ed_s[task][k], C.procs[k]);
+                    snprintf(ratio, sizeof ratio, "%.3f@%dc", r.median_s / ed_s[task][k],
+                             C.procs[k]);
             }
-            printf("%-10s %8zu %-17s %-4s %3d %4d %10.5f %9.3f %9.3f %7s %11s %11llu  %s\n", "reads150", np, tname, dev,
-                   thr, r.reps, r.median_s, (double)np / r.median_s / 1e6, cells / r.median_s / 1e9, xf, ratio,
+            printf("%-10s %8zu %-17s %-4s %3d %4d %10.5f %9.3f %9.3f %7s %11s %11llu  %s\n",
+                   "reads150", np, tname, dev, thr, r.reps, r.median_s,
+                   (double)np / r.median_s / 1e6, cells / r.median_s / 1e9, xf, ratio,
                    (unsigned long long)sum, note);
             if (!is_edlib && C.backend == WM_BACKEND_CUDA && np == n_file)
-                printf("# %s end to end from the files = read+parse %.4f s + %.5f s = %.3f M pairs/s "
-                       "(sum of the two medians above)\n", tname, rd_med, r.median_s,
-                       (double)np / (rd_med + r.median_s) / 1e6);
+                printf(
+                    "# %s end to end from the files = read+parse %.4f s + %.5f s = %.3f M pairs/s "
+                    "(sum of the two medians above)\n",
+                    tname, rd_med, r.median_s, (double)np / (rd_med + r.median_s) / 1e6);
             fflush(stdout);
         }
     }
@@ -960,20 +1056,20 @@ static void mode_pairs(void)
 
 /* ---- main ---------------------------------------------------------------------------- */
 
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: bench_global grid|long|pairs [--backend cpu|cuda] [-j LIST] [--reps N] [--only LIST]\n"
-            "                    [--fr-t LIST] [--sizes LIST] [--inputs LIST] [--max-pairs N] [--procs LIST]\n"
-            "                    [--skip-slow] [--alphabet dna|bytes] [--device N] [--max-s S] [--budget-s S]\n"
-            "                    [--min-s S] [--floor-s S] [-d DIR]\n"
-            "       bench_global --info        (prints edlib=0|1)\n"
-            "See the header of bench/bench_global.c for what each row measures.\n");
+static void usage(void) {
+    fprintf(stderr, "usage: bench_global grid|long|pairs [--backend cpu|cuda] [-j LIST] [--reps N] "
+                    "[--only LIST]\n"
+                    "                    [--fr-t LIST] [--sizes LIST] [--inputs LIST] [--max-pairs "
+                    "N] [--procs LIST]\n"
+                    "                    [--skip-slow] [--alphabet dna|bytes] [--device N] "
+                    "[--max-s S] [--budget-s S]\n"
+                    "                    [--min-s S] [--floor-s S] [-d DIR]\n"
+                    "       bench_global --info        (prints edlib=0|1)\n"
+                    "See the header of bench/bench_global.c for what each row measures.\n");
     exit(2);
 }
 
-static void parse_tools(const char *s)
-{
+static void parse_tools(const char *s) {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", s);
     memset(C.use, 0, sizeof C.use);
@@ -984,13 +1080,15 @@ static void parse_tools(const char *s)
         if (!strcmp(t, "bv")) k = TL_BV;
         if (!strcmp(t, "bv+cigar")) k = TL_BV_CIGAR;
         if (!strcmp(t, "fr")) k = TL_FR;
-        if (k < 0) { fprintf(stderr, "bench_global: unknown row %s\n", t); exit(2); }
+        if (k < 0) {
+            fprintf(stderr, "bench_global: unknown row %s\n", t);
+            exit(2);
+        }
         C.use[k] = 1;
     }
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     bu_prog = "bench_global";
     if (argc >= 2 && !strcmp(argv[1], "--info")) {
 #ifdef WM_HAVE_EDLIB
@@ -1002,7 +1100,8 @@ int main(int argc, char **argv)
     }
     if (argc < 2) usage();
     C.mode = argv[1];
-    int grid = !strcmp(C.mode, "grid"), lng = !strcmp(C.mode, "long"), prs = !strcmp(C.mode, "pairs");
+    int grid = !strcmp(C.mode, "grid"), lng = !strcmp(C.mode, "long"),
+        prs = !strcmp(C.mode, "pairs");
     if (!grid && !lng && !prs) usage();
     C.data = ".bench/global";
     C.backend = WM_BACKEND_CPU;
@@ -1012,7 +1111,8 @@ int main(int argc, char **argv)
     C.budget_s = 60;
     C.min_s = 0.2;
     C.floor_s = 0.15;
-    const char *thr = NULL, *procs = "1,all", *only = NULL, *frt = NULL, *sizes = "1000,2000,3000,4000,5000,6000,7000,8000,9000,10000";
+    const char *thr = NULL, *procs = "1,all", *only = NULL, *frt = NULL,
+               *sizes = "1000,2000,3000,4000,5000,6000,7000,8000,9000,10000";
     const char *inputs = grid ? "rand,mut" : "rand100k,real100k,rand1M,real1M";
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -1052,21 +1152,25 @@ int main(int argc, char **argv)
     C.n_sizes = parse_ints(sizes, C.sizes, BG_MAX_LIST, 0);
     C.n_fr = parse_ints(frt ? frt : grid ? "1,2,3" : "3", C.fr_t, BG_MAX_LIST, 0);
     snprintf(C.inputs, sizeof C.inputs, "%s", inputs);
-    parse_tools(only ? only
+    parse_tools(only   ? only
                 : grid ? "bitvector,bitvector+cigar,dp,four-russians,fr-table,edlib,edlib-path"
                 : lng  ? "bitvector,bitvector+cigar,dp,four-russians,edlib,edlib-path"
                        : "bitvector,bitvector+cigar,edlib,edlib-path");
 #ifndef WM_HAVE_EDLIB
     if (C.use[TL_EDLIB] || C.use[TL_EDLIB_PATH])
-        fprintf(stderr, "bench_global: edlib not built in (edlib.h/libedlib not found by cmake); its rows skipped\n");
+        fprintf(stderr, "bench_global: edlib not built in (edlib.h/libedlib not found by cmake); "
+                        "its rows skipped\n");
     C.use[TL_EDLIB] = C.use[TL_EDLIB_PATH] = 0;
 #endif
     if (!grid) C.use[TL_FR_TABLE] = 0;
 
     /* the header: what runs where */
-    printf("# bench_global %s: ours on the %s backend, -j %s, reps %d, alphabet %s, inputs %s (%s)\n", C.mode,
-           dev_name(), thr, C.reps, C.alphabet == WM_ALPHABET_DNA ? "dna" : "bytes", C.data,
-           grid ? "rand{m}_a/_b/_mut.seq" : lng ? "{workload}_a/_b.seq" : "reads_a.fa, reads_b.fa");
+    printf(
+        "# bench_global %s: ours on the %s backend, -j %s, reps %d, alphabet %s, inputs %s (%s)\n",
+        C.mode, dev_name(), thr, C.reps, C.alphabet == WM_ALPHABET_DNA ? "dna" : "bytes", C.data,
+        grid  ? "rand{m}_a/_b/_mut.seq"
+        : lng ? "{workload}_a/_b.seq"
+              : "reads_a.fa, reads_b.fa");
     bu_print_device();
     if (C.backend == WM_BACKEND_CUDA) {
         char name[256] = "";
@@ -1074,15 +1178,20 @@ int main(int argc, char **argv)
         int sms = 0;
         wm_status st = wm_cuda_device_info(C.device, name, sizeof name, &total, &free_b, &sms);
         if (st != WM_OK) {
-            fprintf(stderr, "bench_global: wm_cuda_device_info(%d): %s\n", C.device, wm_strerror(st));
+            fprintf(stderr, "bench_global: wm_cuda_device_info(%d): %s\n", C.device,
+                    wm_strerror(st));
             return 2;
         }
-        printf("# gpu: %s (device %d), %d SMs, %.1f GiB\n", name, C.device, sms, (double)total / (1u << 30));
-        printf("# floor of the cuda rows: see bench_gpu_align's bit-vector step peak (a kernel; not measured by "
+        printf("# gpu: %s (device %d), %d SMs, %.1f GiB\n", name, C.device, sms,
+               (double)total / (1u << 30));
+        printf("# floor of the cuda rows: see bench_gpu_align's bit-vector step peak (a kernel; "
+               "not measured by "
                "this plain-C program)\n");
     }
-    printf("# floor: Myers 64-row block steps (bench_util.c, as bench_cpu_align), rate(T) = block steps/s of T "
-           "threads at once (best of 5 x %.2f s):", C.floor_s);
+    printf("# floor: Myers 64-row block steps (bench_util.c, as bench_cpu_align), rate(T) = block "
+           "steps/s of T "
+           "threads at once (best of 5 x %.2f s):",
+           C.floor_s);
     {
         int ts[2 * BG_MAX_LIST + 1], nt = 0;
         ts[nt++] = 1;
@@ -1096,16 +1205,23 @@ int main(int argc, char **argv)
             if (!dup) printf(" T=%d %.3f G", ts[i], floor_rate_for(ts[i]) / 1e9);
         }
     }
-    printf("\n# floor time = n * ceil(m/64) / rate(T) (pairs: summed); x_floor = median_s / floor time, bit-vector "
+    printf("\n# floor time = n * ceil(m/64) / rate(T) (pairs: summed); x_floor = median_s / floor "
+           "time, bit-vector "
            "rows on the CPU only\n");
-    printf("# edlib: EDLIB_MODE_NW, k = -1, EDLIB_TASK_DISTANCE (edlib) or EDLIB_TASK_PATH (edlib-path)%s; "
+    printf("# edlib: EDLIB_MODE_NW, k = -1, EDLIB_TASK_DISTANCE (edlib) or EDLIB_TASK_PATH "
+           "(edlib-path)%s; "
            "ours: wm_align%s mode global, max_distance -1\n",
-           prs ? "; with P processes (thr) each takes 1/P of the pairs (fork)" : ", 1 core", prs ? "_pairs" : "");
-    printf("# t/edlib: median_s / edlib's for the same task (CIGAR rows vs edlib-path); CPU rows: edlib on as "
-           "many cores, else on 1 (@1c); GPU rows: edlib on %s (@Nc = on N cores); < 1: ours faster\n",
-           prs ? "the most processes run" : "1 core");
-    printf("# reps: 1 untimed run (checks CIGARs and paths), then %d timed (median); 1 when the untimed run took "
-           "over %.0f s, fewer (>= 3) when %d would take over %.0f s, more (up to %d) until %.2f s of timed runs\n",
+           prs ? "; with P processes (thr) each takes 1/P of the pairs (fork)" : ", 1 core",
+           prs ? "_pairs" : "");
+    printf(
+        "# t/edlib: median_s / edlib's for the same task (CIGAR rows vs edlib-path); CPU rows: "
+        "edlib on as "
+        "many cores, else on 1 (@1c); GPU rows: edlib on %s (@Nc = on N cores); < 1: ours faster\n",
+        prs ? "the most processes run" : "1 core");
+    printf("# reps: 1 untimed run (checks CIGARs and paths), then %d timed (median); 1 when the "
+           "untimed run took "
+           "over %.0f s, fewer (>= 3) when %d would take over %.0f s, more (up to %d) until %.2f s "
+           "of timed runs\n",
            C.reps, C.max_s, C.reps, C.budget_s, BG_MAX_RUNS, C.min_s);
     fflush(stdout);
 
@@ -1115,7 +1231,8 @@ int main(int argc, char **argv)
 
     for (int i = 0; i < n_cx; i++) wm_context_free(cx_cache[i].cx);
     if (n_mismatch) {
-        printf("!!! %d MISMATCH(es): distances or paths disagree, see the rows marked !!!\n", n_mismatch);
+        printf("!!! %d MISMATCH(es): distances or paths disagree, see the rows marked !!!\n",
+               n_mismatch);
         fprintf(stderr, "bench_global: %d mismatch(es)\n", n_mismatch);
     }
     if (n_fail) fprintf(stderr, "bench_global: %d row(s) failed\n", n_fail);

@@ -27,9 +27,12 @@ static __global__ void k_bv_peak(uint64_t iters, uint32_t seed, unsigned long lo
     uint32_t pv[8], mv[8], x = seed ^ (threadIdx.x * 0x9E3779B9u + blockIdx.x);
     int h = 0;
 #pragma unroll
-    for (int c = 0; c < 8; c++) { pv[c] = ~0u ^ (x + c); mv[c] = 0; }
+    for (int c = 0; c < 8; c++) {
+        pv[c] = ~0u ^ (x + c);
+        mv[c] = 0;
+    }
     for (uint64_t i = 0; i < iters; i++) {
-        x = x * 1664525u + 1013904223u;                /* the "Eq" stream */
+        x = x * 1664525u + 1013904223u; /* the "Eq" stream */
 #pragma unroll
         for (int c = 0; c < 8; c++) h += wm_cu_bv_step32(pv[c], mv[c], x >> c, h & 1 ? -1 : 0, 31);
     }
@@ -63,7 +66,7 @@ static double bv_peak_steps_per_s(int sms) {
 typedef struct {
     wm_context_t *cx;
     int sms;
-    double peak;                     /* bit-vector steps a second */
+    double peak; /* bit-vector steps a second */
     uint8_t *d_text;
     const uint8_t *h_text;
     uint64_t n;
@@ -86,7 +89,8 @@ static float time_kernel(bench_t *B, const wm_cu_aplan_t *p, wm_align_algo_t alg
     for (int r = 0; r < reps + 1; r++) {
         CK(cudaMemset(d_best, 0xff, 8));
         CK(cudaEventRecord(e0));
-        if (wm_cu_infix_launch(B->cx, p, algo, B->d_text, B->n, 0, 0, halo, -1, -1, chunk, &o, 0) != WM_OK) {
+        if (wm_cu_infix_launch(B->cx, p, algo, B->d_text, B->n, 0, 0, halo, -1, -1, chunk, &o, 0) !=
+            WM_OK) {
             fprintf(stderr, "bench: launch failed: %s\n", wm_context_errmsg(B->cx));
             exit(2);
         }
@@ -101,8 +105,8 @@ static float time_kernel(bench_t *B, const wm_cu_aplan_t *p, wm_align_algo_t alg
     return median(v);
 }
 
-static void row(bench_t *B, const wm_cu_aplan_t *p, const char *algo_name, uint64_t chunk,
-                float ms, unsigned long long best) {
+static void row(bench_t *B, const wm_cu_aplan_t *p, const char *algo_name, uint64_t chunk, float ms,
+                unsigned long long best) {
     double cells = (double)p->m * B->n;
     double floor_ms = (double)B->n * p->w32 / B->peak * 1e3;
     uint64_t n_chunks = (B->n + chunk - 1) / chunk;
@@ -144,7 +148,7 @@ static void run_query(bench_t *B, const uint8_t *q, uint32_t m, int dsweep, int 
         chunk = wm_cu_infix_chunk(&p, WM_ALIGN_ALGO_WAVEFRONT, B->n, halo);
         ms = time_kernel(B, &p, WM_ALIGN_ALGO_WAVEFRONT, chunk, reps < 3 ? reps : 3, &best);
         row(B, &p, "wavefront", chunk, ms, best);
-        static const int D[] = {16, 32, 64, 128, 256, 512, 1024, 2048};
+        static const int D[] = { 16, 32, 64, 128, 256, 512, 1024, 2048 };
         for (int i = 0; dsweep && i < 8; i++) {
             /* the paper's chunk: s + 2m with s = (n - 2m) / D; we own s a chunk */
             uint64_t s = (B->n - 2ull * m + D[i] - 1) / D[i];

@@ -26,7 +26,10 @@
 
 static std::vector<uint8_t> read_file(const char *path, uint64_t want) {
     FILE *f = fopen(path, "rb");
-    if (!f) { fprintf(stderr, "bench: cannot open %s\n", path); exit(2); }
+    if (!f) {
+        fprintf(stderr, "bench: cannot open %s\n", path);
+        exit(2);
+    }
     std::vector<uint8_t> v;
     uint8_t buf[1 << 16];
     size_t n;
@@ -49,12 +52,17 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--algo") && i + 1 < argc) algo_name = argv[++i];
         else if (!strcmp(argv[i], "--check")) check = 1;
         else {
-            fprintf(stderr, "usage: %s --text FILE --patterns FILE [--bytes N] [--reps R] "
-                            "[--algo auto|qgram|pfac|ac] [--check]\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s --text FILE --patterns FILE [--bytes N] [--reps R] "
+                    "[--algo auto|qgram|pfac|ac] [--check]\n",
+                    argv[0]);
             return 2;
         }
     }
-    if (!text_file || !pat_file) { fprintf(stderr, "bench: --text and --patterns are needed\n"); return 2; }
+    if (!text_file || !pat_file) {
+        fprintf(stderr, "bench: --text and --patterns are needed\n");
+        return 2;
+    }
     wm_algo_t algo = WM_ALGO_AUTO;
     if (!strcmp(algo_name, "qgram")) algo = WM_ALGO_QGRAM;
     else if (!strcmp(algo_name, "pfac")) algo = WM_ALGO_PFAC;
@@ -66,32 +74,47 @@ int main(int argc, char **argv) {
     std::vector<size_t> lens;
     for (size_t i = 0, s = 0; i <= pf.size(); i++)
         if (i == pf.size() || pf[i] == '\n') {
-            if (i > s) { pats.push_back(pf.data() + s); lens.push_back(i - s); }
+            if (i > s) {
+                pats.push_back(pf.data() + s);
+                lens.push_back(i - s);
+            }
             s = i + 1;
         }
     wm_opts_t o = wm_opts_default();
     o.algo = algo;
     wm_db_t *db;
     wm_status st = wm_compile_set(pats.data(), lens.data(), pats.size(), &o, &db);
-    if (st != WM_OK) { fprintf(stderr, "bench: compile: %s\n", wm_strerror(st)); return 2; }
+    if (st != WM_OK) {
+        fprintf(stderr, "bench: compile: %s\n", wm_strerror(st));
+        return 2;
+    }
 
     /* text, repeated to size */
     std::vector<uint8_t> text = read_file(text_file, bytes);
     uint64_t got = text.size();
-    if (got == 0) { fprintf(stderr, "bench: %s is empty\n", text_file); return 2; }
+    if (got == 0) {
+        fprintf(stderr, "bench: %s is empty\n", text_file);
+        return 2;
+    }
     text.resize(bytes);
     for (uint64_t i = got; i < bytes; i++) text[i] = text[i - got];
 
     wm_context_opts_t co = wm_context_opts_default();
     co.backend = WM_BACKEND_CUDA;
     wm_context_t *cx;
-    if (wm_context_new(&co, &cx) != WM_OK) { fprintf(stderr, "bench: %s\n", wm_context_errmsg(cx)); return 2; }
+    if (wm_context_new(&co, &cx) != WM_OK) {
+        fprintf(stderr, "bench: %s\n", wm_context_errmsg(cx));
+        return 2;
+    }
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, 0));
     int sms = prop.multiProcessorCount;
     wm_cu_mplan_host_t plan;
     st = wm_cu_mplan_make(cx, wm_mset_of(db), &plan);
-    if (st != WM_OK) { fprintf(stderr, "bench: plan: %s\n", wm_context_errmsg(cx)); return 2; }
+    if (st != WM_OK) {
+        fprintf(stderr, "bench: plan: %s\n", wm_context_errmsg(cx));
+        return 2;
+    }
 
     uint8_t *d_text;
     CK(cudaMalloc(&d_text, bytes + WM_CU_PAD));
@@ -99,7 +122,8 @@ int main(int argc, char **argv) {
     CK(cudaMemset(d_text + bytes, 0, WM_CU_PAD));
     double read_gbs = bench_read_floor(d_text, bytes, reps, sms);
     printf("device: %s, %d SMs\n", prop.name, sms);
-    printf("floor: device read bandwidth %.0f GB/s over %.2f GiB\n", read_gbs, bytes / 1073741824.0);
+    printf("floor: device read bandwidth %.0f GB/s over %.2f GiB\n", read_gbs,
+           bytes / 1073741824.0);
     printf("text: %s (%llu bytes, repeated to %llu)\n", text_file, (unsigned long long)got,
            (unsigned long long)bytes);
     printf("patterns: %s (%zu; kernel %s)\n", pat_file, pats.size(), wm_algo_name(plan.algo));
@@ -172,17 +196,23 @@ int main(int argc, char **argv) {
         std::vector<wm_mhit_t> h(n_hits);
         CK(cudaMemcpy(h.data(), d_hits, n_hits * sizeof(wm_mhit_t), cudaMemcpyDeviceToHost));
         for (uint64_t i = 1; i < n_hits; i++)
-            if (h[i].end < h[i - 1].end) { printf("ERROR: list out of order at %llu\n", (unsigned long long)i); return 1; }
+            if (h[i].end < h[i - 1].end) {
+                printf("ERROR: list out of order at %llu\n", (unsigned long long)i);
+                return 1;
+            }
         CK(cudaFree(d_hits));
     }
     printf("%-6s %14s %10s %9s %7s\n", "mode", "matches", "median_ms", "GB/s", "floor%");
     printf("%-6s %14llu %10.3f %9.1f %6.1f%%\n", "count", total, mc, bytes / (mc * 1e6),
            100.0 * bytes / (mc * 1e6) / read_gbs);
     if (can_list)
-        printf("%-6s %14llu %10.3f %9.1f %6.1f%%   (occurrences of distinct strings, written to device memory)\n",
-               "list", (unsigned long long)n_hits, ml, bytes / (ml * 1e6), 100.0 * bytes / (ml * 1e6) / read_gbs);
+        printf("%-6s %14llu %10.3f %9.1f %6.1f%%   (occurrences of distinct strings, written to "
+               "device memory)\n",
+               "list", (unsigned long long)n_hits, ml, bytes / (ml * 1e6),
+               100.0 * bytes / (ml * 1e6) / read_gbs);
     else
-        printf("list   %14llu  (not timed: the list does not fit in device memory)\n", (unsigned long long)n_hits);
+        printf("list   %14llu  (not timed: the list does not fit in device memory)\n",
+               (unsigned long long)n_hits);
 
     if (check) {
         wm_context_opts_t cc = wm_context_opts_default();

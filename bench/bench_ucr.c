@@ -132,7 +132,7 @@ static void print_cpu(void) {
 }
 
 int main(int argc, char **argv) {
-    long ms[MAX_LIST] = {128, 1024}, bands[MAX_LIST] = {5, 10}, ths[MAX_LIST] = {1, 2};
+    long ms[MAX_LIST] = { 128, 1024 }, bands[MAX_LIST] = { 5, 10 }, ths[MAX_LIST] = { 1, 2 };
     int n_m = 2, n_b = 2, n_t = 2, reps = 5, text = 0;
     long long offset = -1;
     double noise = 0.1;
@@ -195,7 +195,7 @@ int main(int argc, char **argv) {
         mean /= (double)m;
         for (size_t i = 0; i < m; i++) ss += (y[off + i] - mean) * (y[off + i] - mean);
         double sd = sqrt(ss / (double)m);
-        g_rng = seed;   /* the same query of length m whatever else -m lists */
+        g_rng = seed; /* the same query of length m whatever else -m lists */
         for (size_t i = 0; i < m; i++) q[i] = y[off + i] + noise * sd * gauss();
         wm_dtw_znorm(q, m, qz);
         for (int b = 0; b < n_b; b++) {
@@ -217,7 +217,7 @@ int main(int argc, char **argv) {
                 }
                 double times[64];
                 ucr_counts_t cnt;
-                wm_dtw_candvec_t out = {0};
+                wm_dtw_candvec_t out = { 0 };
                 double d = -1;
                 uint64_t s = 0;
                 for (int r = -1; r < reps && r < 64; r++) {
@@ -237,15 +237,14 @@ int main(int argc, char **argv) {
                 wm_dtw_candvec_free(&out);
                 wm_context_free(cx);
                 qsort(times, (size_t)reps, sizeof *times, cmp_double);
-                double med = reps % 2 ? times[reps / 2]
-                                      : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
+                double med =
+                    reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
                 double w = (double)cnt.windows;
                 printf("%zu %ld%% %lld %ld %d %.4f %.4g %.10g %llu %.2f %.2f %.2f %.2f %.2f%s\n", m,
-                       bands[b], (long long)o.window, ths[t], reps, med,
-                       (double)(n - m + 1) / med, d, (unsigned long long)s,
-                       100.0 * (double)cnt.kim / w, 100.0 * (double)cnt.keogh_eq / w,
-                       100.0 * (double)cnt.keogh_ec / w, 100.0 * (double)cnt.dtw_abandoned / w,
-                       100.0 * (double)cnt.dtw_full / w,
+                       bands[b], (long long)o.window, ths[t], reps, med, (double)(n - m + 1) / med,
+                       d, (unsigned long long)s, 100.0 * (double)cnt.kim / w,
+                       100.0 * (double)cnt.keogh_eq / w, 100.0 * (double)cnt.keogh_ec / w,
+                       100.0 * (double)cnt.dtw_abandoned / w, 100.0 * (double)cnt.dtw_full / w,
                        ref_d >= 0 && (d != ref_d || s != ref_s) ? " !!! MISMATCH" : "");
                 if (ref_d >= 0 && (d != ref_d || s != ref_s)) status = 1;
                 ref_d = d;

@@ -47,12 +47,11 @@
 
 #include <zlib.h>
 
-#define GP_BLOCK ((size_t)64 << 10)   /* interleave unit of `mixed`   */
+#define GP_BLOCK ((size_t)64 << 10) /* interleave unit of `mixed` */
 #define GP_MAX_SRC 64
 
 /* splitmix64, as gen_text.c */
-static uint64_t gp_next(uint64_t *s)
-{
+static uint64_t gp_next(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -60,21 +59,29 @@ static uint64_t gp_next(uint64_t *s)
 }
 
 /* uniform in [0, n), n > 0 */
-static uint64_t gp_below(uint64_t *s, uint64_t n)
-{
-    return gp_next(s) % n;
-}
+static uint64_t gp_below(uint64_t *s, uint64_t n) { return gp_next(s) % n; }
 
-static int gp_parse_size(const char *s, uint64_t *out)
-{
+static int gp_parse_size(const char *s, uint64_t *out) {
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
     if (errno || end == s) return -1;
     switch (*end) {
-    case 'k': case 'K': v <<= 10; end++; break;
-    case 'm': case 'M': v <<= 20; end++; break;
-    case 'g': case 'G': v <<= 30; end++; break;
+    case 'k':
+    case 'K':
+        v <<= 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        v <<= 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        v <<= 30;
+        end++;
+        break;
     default: break;
     }
     if (*end == 'i' || *end == 'B') end++;
@@ -89,10 +96,12 @@ typedef struct {
     size_t n;
 } gp_map_t;
 
-static int gp_map(const char *path, gp_map_t *m)
-{
+static int gp_map(const char *path, gp_map_t *m) {
     int fd = open(path, O_RDONLY);
-    if (fd < 0) { fprintf(stderr, "gen_patterns: %s: %s\n", path, strerror(errno)); return -1; }
+    if (fd < 0) {
+        fprintf(stderr, "gen_patterns: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
     struct stat st;
     if (fstat(fd, &st) != 0 || st.st_size == 0) {
         fprintf(stderr, "gen_patterns: %s: empty or unreadable\n", path);
@@ -101,7 +110,10 @@ static int gp_map(const char *path, gp_map_t *m)
     }
     void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
-    if (p == MAP_FAILED) { fprintf(stderr, "gen_patterns: mmap %s: %s\n", path, strerror(errno)); return -1; }
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "gen_patterns: mmap %s: %s\n", path, strerror(errno));
+        return -1;
+    }
     m->p = p;
     m->n = (size_t)st.st_size;
     return 0;
@@ -109,12 +121,17 @@ static int gp_map(const char *path, gp_map_t *m)
 
 /* ---- dna-kmers --------------------------------------------------------- */
 
-static int gp_dna_kmers(uint64_t n, uint64_t l, const char *path, uint64_t seed)
-{
+static int gp_dna_kmers(uint64_t n, uint64_t l, const char *path, uint64_t seed) {
     gp_map_t t;
-    if (l == 0) { fprintf(stderr, "gen_patterns: L must be >= 1\n"); return 2; }
+    if (l == 0) {
+        fprintf(stderr, "gen_patterns: L must be >= 1\n");
+        return 2;
+    }
     if (gp_map(path, &t)) return 2;
-    if (l > t.n) { fprintf(stderr, "gen_patterns: %s is shorter than L\n", path); return 2; }
+    if (l > t.n) {
+        fprintf(stderr, "gen_patterns: %s is shorter than L\n", path);
+        return 2;
+    }
     unsigned char *w = malloc((size_t)l + 1);
     if (!w) return 2;
     uint64_t s = seed, tries = 0;
@@ -144,12 +161,18 @@ static int gp_dna_kmers(uint64_t n, uint64_t l, const char *path, uint64_t seed)
 
 /* ---- signatures --------------------------------------------------------- */
 
-static int gp_signatures(uint64_t n, uint64_t lmin, uint64_t lmax, const char *path, uint64_t seed)
-{
+static int gp_signatures(uint64_t n, uint64_t lmin, uint64_t lmax, const char *path,
+                         uint64_t seed) {
     gp_map_t t;
-    if (lmin < 1 || lmax < lmin) { fprintf(stderr, "gen_patterns: need 1 <= LMIN <= LMAX\n"); return 2; }
+    if (lmin < 1 || lmax < lmin) {
+        fprintf(stderr, "gen_patterns: need 1 <= LMIN <= LMAX\n");
+        return 2;
+    }
     if (gp_map(path, &t)) return 2;
-    if (lmax > t.n) { fprintf(stderr, "gen_patterns: %s is shorter than LMAX\n", path); return 2; }
+    if (lmax > t.n) {
+        fprintf(stderr, "gen_patterns: %s is shorter than LMAX\n", path);
+        return 2;
+    }
     unsigned char *w = malloc((size_t)lmax + 1);
     if (!w) return 2;
     uint64_t s = seed, n_cut = 0, n_rand = 0;
@@ -158,7 +181,8 @@ static int gp_signatures(uint64_t n, uint64_t lmin, uint64_t lmax, const char *p
         if (gp_below(&s, 10) == 0) {
             for (size_t j = 0; j < l; j++) {
                 unsigned char c;
-                do c = (unsigned char)gp_next(&s); while (c == '\n');
+                do c = (unsigned char)gp_next(&s);
+                while (c == '\n');
                 w[j] = c;
             }
             n_rand++;
@@ -170,7 +194,8 @@ static int gp_signatures(uint64_t n, uint64_t lmin, uint64_t lmax, const char *p
                 if (ok) memcpy(w, p, l);
             }
             if (!ok) {
-                fprintf(stderr, "gen_patterns: %s: no window of %zu bytes without a newline\n", path, l);
+                fprintf(stderr, "gen_patterns: %s: no window of %zu bytes without a newline\n",
+                        path, l);
                 return 2;
             }
             n_cut++;
@@ -179,8 +204,8 @@ static int gp_signatures(uint64_t n, uint64_t lmin, uint64_t lmax, const char *p
         if (fwrite(w, 1, l + 1, stdout) != l + 1) return 2;
     }
     free(w);
-    fprintf(stderr, "gen_patterns: %llu patterns cut from %s, %llu random\n", (unsigned long long)n_cut,
-            path, (unsigned long long)n_rand);
+    fprintf(stderr, "gen_patterns: %llu patterns cut from %s, %llu random\n",
+            (unsigned long long)n_cut, path, (unsigned long long)n_rand);
     return fflush(stdout) ? 2 : 0;
 }
 
@@ -192,23 +217,32 @@ typedef struct {
     size_t n, done;
 } gp_src_t;
 
-static int gp_read_src(const char *spec, gp_src_t *src)
-{
+static int gp_read_src(const char *spec, gp_src_t *src) {
     char path[4096];
     uint64_t max = UINT64_MAX;
     snprintf(path, sizeof path, "%s", spec);
     char *colon = strrchr(path, ':');
     if (colon && !gp_parse_size(colon + 1, &max)) *colon = '\0';
     gzFile g = gzopen(path, "rb");
-    if (!g) { fprintf(stderr, "gen_patterns: %s: cannot open\n", path); return -1; }
+    if (!g) {
+        fprintf(stderr, "gen_patterns: %s: cannot open\n", path);
+        return -1;
+    }
     gzbuffer(g, 1 << 20);
     size_t cap = 1 << 20, n = 0;
     unsigned char *p = malloc(cap);
     for (;;) {
-        if (!p) { fprintf(stderr, "gen_patterns: out of memory\n"); return -1; }
+        if (!p) {
+            fprintf(stderr, "gen_patterns: out of memory\n");
+            return -1;
+        }
         if (n == cap) {
             unsigned char *q = realloc(p, cap * 2);
-            if (!q) { free(p); p = NULL; continue; }
+            if (!q) {
+                free(p);
+                p = NULL;
+                continue;
+            }
             p = q;
             cap *= 2;
         }
@@ -217,12 +251,19 @@ static int gp_read_src(const char *spec, gp_src_t *src)
         if (want > (1u << 30)) want = 1u << 30;
         if (want == 0) break;
         int got = gzread(g, p + n, (unsigned)want);
-        if (got < 0) { int e; fprintf(stderr, "gen_patterns: %s: %s\n", path, gzerror(g, &e)); return -1; }
+        if (got < 0) {
+            int e;
+            fprintf(stderr, "gen_patterns: %s: %s\n", path, gzerror(g, &e));
+            return -1;
+        }
         if (got == 0) break;
         n += (size_t)got;
     }
     gzclose(g);
-    if (n == 0) { fprintf(stderr, "gen_patterns: %s: empty\n", path); return -1; }
+    if (n == 0) {
+        fprintf(stderr, "gen_patterns: %s: empty\n", path);
+        return -1;
+    }
     src->name = spec;
     src->p = p;
     src->n = n;
@@ -230,17 +271,22 @@ static int gp_read_src(const char *spec, gp_src_t *src)
     return 0;
 }
 
-static int gp_mixed(uint64_t bytes, const char *out, int n_src, char **specs)
-{
+static int gp_mixed(uint64_t bytes, const char *out, int n_src, char **specs) {
     gp_src_t src[GP_MAX_SRC];
     size_t total = 0;
-    if (n_src < 1 || n_src > GP_MAX_SRC) { fprintf(stderr, "gen_patterns: 1 to %d sources\n", GP_MAX_SRC); return 2; }
+    if (n_src < 1 || n_src > GP_MAX_SRC) {
+        fprintf(stderr, "gen_patterns: 1 to %d sources\n", GP_MAX_SRC);
+        return 2;
+    }
     for (int i = 0; i < n_src; i++) {
         if (gp_read_src(specs[i], &src[i])) return 2;
         total += src[i].n;
     }
     unsigned char *seed = malloc(total);
-    if (!seed) { fprintf(stderr, "gen_patterns: out of memory\n"); return 2; }
+    if (!seed) {
+        fprintf(stderr, "gen_patterns: out of memory\n");
+        return 2;
+    }
     size_t len = 0;
     while (len < total) {
         /* the source least far through (done / n) gives the next block */
@@ -262,10 +308,13 @@ static int gp_mixed(uint64_t bytes, const char *out, int n_src, char **specs)
                 100.0 * (double)src[i].n / (double)total);
         free(src[i].p);
     }
-    fprintf(stderr, "gen_patterns: mixed: seed %zu bytes, repeated %.2f times to %llu bytes\n", total,
-            (double)bytes / (double)total, (unsigned long long)bytes);
+    fprintf(stderr, "gen_patterns: mixed: seed %zu bytes, repeated %.2f times to %llu bytes\n",
+            total, (double)bytes / (double)total, (unsigned long long)bytes);
     FILE *f = strcmp(out, "-") ? fopen(out, "wb") : stdout;
-    if (!f) { fprintf(stderr, "gen_patterns: %s: %s\n", out, strerror(errno)); return 2; }
+    if (!f) {
+        fprintf(stderr, "gen_patterns: %s: %s\n", out, strerror(errno));
+        return 2;
+    }
     uint64_t left = bytes;
     size_t pos = 0;
     while (left > 0) {
@@ -280,14 +329,16 @@ static int gp_mixed(uint64_t bytes, const char *out, int n_src, char **specs)
     free(seed);
     int bad = ferror(f) || left > 0;
     bad |= f == stdout ? fflush(f) : fclose(f);
-    if (bad) { fprintf(stderr, "gen_patterns: writing %s failed\n", out); return 2; }
+    if (bad) {
+        fprintf(stderr, "gen_patterns: writing %s failed\n", out);
+        return 2;
+    }
     return 0;
 }
 
 /* ---- regex-escape --------------------------------------------------------- */
 
-static int gp_regex_escape(void)
-{
+static int gp_regex_escape(void) {
     static const char hex[] = "0123456789abcdef";
     int c, at_start = 1;
     while ((c = getchar()) != EOF) {
@@ -299,43 +350,56 @@ static int gp_regex_escape(void)
         if (at_start) fputs("(?-u:", stdout);
         at_start = 0;
         if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) putchar(c);
-        else { putchar('\\'); putchar('x'); putchar(hex[c >> 4]); putchar(hex[c & 15]); }
+        else {
+            putchar('\\');
+            putchar('x');
+            putchar(hex[c >> 4]);
+            putchar(hex[c & 15]);
+        }
     }
     if (!at_start) fputs(")\n", stdout);
     return fflush(stdout) || ferror(stdout) ? 2 : 0;
 }
 
-static void gp_usage(FILE *f)
-{
-    fprintf(f,
-        "usage: gen_patterns dna-kmers N L TEXTFILE SEED            (A/C/G/T windows, with replacement)\n"
-        "       gen_patterns signatures N LMIN LMAX TEXTFILE SEED   (90%% cut from text, 10%% random; no '\\n')\n"
-        "       gen_patterns mixed BYTES OUT SRC[:MAX]...           (sources interleaved, repeated to BYTES)\n"
-        "       gen_patterns regex-escape < PATTERNS > REGEXES      (each line as a byte-exact regex, for rg)\n"
-        "Patterns go to stdout, one per line. Sizes take K/M/G suffixes (1024-based).\n");
+static void gp_usage(FILE *f) {
+    fprintf(f, "usage: gen_patterns dna-kmers N L TEXTFILE SEED            (A/C/G/T windows, with "
+               "replacement)\n"
+               "       gen_patterns signatures N LMIN LMAX TEXTFILE SEED   (90%% cut from text, "
+               "10%% random; no '\\n')\n"
+               "       gen_patterns mixed BYTES OUT SRC[:MAX]...           (sources interleaved, "
+               "repeated to BYTES)\n"
+               "       gen_patterns regex-escape < PATTERNS > REGEXES      (each line as a "
+               "byte-exact regex, for rg)\n"
+               "Patterns go to stdout, one per line. Sizes take K/M/G suffixes (1024-based).\n");
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     uint64_t n, a, b, seed;
-    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) { gp_usage(stdout); return 0; }
+    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        gp_usage(stdout);
+        return 0;
+    }
     if (argc == 6 && !strcmp(argv[1], "dna-kmers")) {
-        if (gp_parse_size(argv[2], &n) || gp_parse_size(argv[3], &a) || gp_parse_size(argv[5], &seed)) {
+        if (gp_parse_size(argv[2], &n) || gp_parse_size(argv[3], &a) ||
+            gp_parse_size(argv[5], &seed)) {
             gp_usage(stderr);
             return 2;
         }
         return gp_dna_kmers(n, a, argv[4], seed);
     }
     if (argc == 7 && !strcmp(argv[1], "signatures")) {
-        if (gp_parse_size(argv[2], &n) || gp_parse_size(argv[3], &a) || gp_parse_size(argv[4], &b) ||
-            gp_parse_size(argv[6], &seed)) {
+        if (gp_parse_size(argv[2], &n) || gp_parse_size(argv[3], &a) ||
+            gp_parse_size(argv[4], &b) || gp_parse_size(argv[6], &seed)) {
             gp_usage(stderr);
             return 2;
         }
         return gp_signatures(n, a, b, argv[5], seed);
     }
     if (argc >= 5 && !strcmp(argv[1], "mixed")) {
-        if (gp_parse_size(argv[2], &n)) { gp_usage(stderr); return 2; }
+        if (gp_parse_size(argv[2], &n)) {
+            gp_usage(stderr);
+            return 2;
+        }
         return gp_mixed(n, argv[3], argc - 4, argv + 4);
     }
     if (argc == 2 && !strcmp(argv[1], "regex-escape")) return gp_regex_escape();

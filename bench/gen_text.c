@@ -28,60 +28,72 @@
 
 #define GT_BLOCK ((size_t)1 << 20)
 
-static const char GT_B64[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static const char GT_B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /* splitmix64: seeds and drives everything; plenty for benchmark text. */
-static uint64_t gt_next(uint64_t *s)
-{
+static uint64_t gt_next(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
 
-static int gt_parse_size(const char *s, uint64_t *out)
-{
+static int gt_parse_size(const char *s, uint64_t *out) {
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
     if (errno || end == s) return -1;
     switch (*end) {
-    case 'k': case 'K': v <<= 10; end++; break;
-    case 'm': case 'M': v <<= 20; end++; break;
-    case 'g': case 'G': v <<= 30; end++; break;
+    case 'k':
+    case 'K':
+        v <<= 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        v <<= 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        v <<= 30;
+        end++;
+        break;
     default: break;
     }
-    if (*end == 'i' || *end == 'B') end++;  /* 256MiB, 256MB */
+    if (*end == 'i' || *end == 'B') end++; /* 256MiB, 256MB */
     if (*end == 'B') end++;
     if (*end) return -1;
     *out = v;
     return 0;
 }
 
-static FILE *gt_open_out(const char *path)
-{
+static FILE *gt_open_out(const char *path) {
     if (!strcmp(path, "-")) return stdout;
     FILE *f = fopen(path, "wb");
     if (!f) fprintf(stderr, "gen_text: %s: %s\n", path, strerror(errno));
     return f;
 }
 
-static int gt_close_out(FILE *f, const char *path)
-{
+static int gt_close_out(FILE *f, const char *path) {
     int bad = ferror(f);
     if (f != stdout) bad |= fclose(f);
     else bad |= fflush(f);
-    if (bad) { fprintf(stderr, "gen_text: writing %s failed\n", path); return 2; }
+    if (bad) {
+        fprintf(stderr, "gen_text: writing %s failed\n", path);
+        return 2;
+    }
     return 0;
 }
 
-static int gt_random(int sigma, uint64_t n, uint64_t seed, const char *path)
-{
+static int gt_random(int sigma, uint64_t n, uint64_t seed, const char *path) {
     const char *alpha = sigma == 4 ? "ACGT" : GT_B64;
     unsigned char *buf = malloc(GT_BLOCK);
     FILE *f = gt_open_out(path);
-    if (!buf || !f) { free(buf); return 2; }
+    if (!buf || !f) {
+        free(buf);
+        return 2;
+    }
     uint64_t s = seed;
     int pow2 = (sigma & (sigma - 1)) == 0, bits = 0;
     while ((1 << bits) < sigma) bits++;
@@ -108,29 +120,44 @@ static int gt_random(int sigma, uint64_t n, uint64_t seed, const char *path)
     return gt_close_out(f, path);
 }
 
-static int gt_dna(const char *in, uint64_t n, const char *path)
-{
-    gzFile g = gzopen(in, "rb");  /* reads plain files too */
-    if (!g) { fprintf(stderr, "gen_text: %s: cannot open\n", in); return 2; }
+static int gt_dna(const char *in, uint64_t n, const char *path) {
+    gzFile g = gzopen(in, "rb"); /* reads plain files too */
+    if (!g) {
+        fprintf(stderr, "gen_text: %s: cannot open\n", in);
+        return 2;
+    }
     gzbuffer(g, 1 << 20);
     size_t cap = 1 << 24, len = 0;
     unsigned char *seq = malloc(cap), *blk = malloc(GT_BLOCK);
-    if (!seq || !blk) { fprintf(stderr, "gen_text: out of memory\n"); return 2; }
+    if (!seq || !blk) {
+        fprintf(stderr, "gen_text: out of memory\n");
+        return 2;
+    }
     int at_line_start = 1, in_header = 0;
     while (len < n) {
         int got = gzread(g, blk, (unsigned)GT_BLOCK);
-        if (got < 0) { int e; fprintf(stderr, "gen_text: %s: %s\n", in, gzerror(g, &e)); return 2; }
+        if (got < 0) {
+            int e;
+            fprintf(stderr, "gen_text: %s: %s\n", in, gzerror(g, &e));
+            return 2;
+        }
         if (got == 0) break;
         for (int i = 0; i < got && len < n; i++) {
             unsigned char c = blk[i];
             if (at_line_start && (c == '>' || c == ';')) in_header = 1;
             at_line_start = c == '\n';
-            if (in_header) { if (c == '\n') in_header = 0; continue; }
+            if (in_header) {
+                if (c == '\n') in_header = 0;
+                continue;
+            }
             if (isspace(c)) continue;
             if (len == cap) {
                 cap *= 2;
                 unsigned char *p = realloc(seq, cap);
-                if (!p) { fprintf(stderr, "gen_text: out of memory\n"); return 2; }
+                if (!p) {
+                    fprintf(stderr, "gen_text: out of memory\n");
+                    return 2;
+                }
                 seq = p;
             }
             seq[len++] = (unsigned char)((c >= 'a' && c <= 'z') ? c - 32 : c);
@@ -138,7 +165,10 @@ static int gt_dna(const char *in, uint64_t n, const char *path)
     }
     gzclose(g);
     free(blk);
-    if (len == 0) { fprintf(stderr, "gen_text: %s: no sequence\n", in); return 2; }
+    if (len == 0) {
+        fprintf(stderr, "gen_text: %s: no sequence\n", in);
+        return 2;
+    }
     if (len < n)
         fprintf(stderr, "gen_text: %s: sequence is %zu bytes; repeated %.3f times to %llu bytes\n",
                 in, len, (double)n / (double)len, (unsigned long long)n);
@@ -161,11 +191,10 @@ static int gt_dna(const char *in, uint64_t n, const char *path)
 
 /* A window is unusable if it holds a newline, or if it is DNA (only ACGTN,
  * any case) holding an N; N is an ordinary symbol of the 64-letter texts. */
-static int gt_bad_window(const unsigned char *w, size_t m)
-{
+static int gt_bad_window(const unsigned char *w, size_t m) {
     int dna = 1, has_n = 0;
     for (size_t i = 0; i < m; i++) {
-        unsigned char c = w[i] & 0xDF;  /* uppercase letters */
+        unsigned char c = w[i] & 0xDF; /* uppercase letters */
         if (w[i] == '\n' || w[i] == '\r') return 1;
         if (c == 'N') has_n = 1;
         else if (c != 'A' && c != 'C' && c != 'G' && c != 'T') dna = 0;
@@ -173,11 +202,16 @@ static int gt_bad_window(const unsigned char *w, size_t m)
     return dna && has_n;
 }
 
-static int gt_pattern(const char *in, uint64_t m, uint64_t seed)
-{
+static int gt_pattern(const char *in, uint64_t m, uint64_t seed) {
     FILE *f = fopen(in, "rb");
-    if (!f) { fprintf(stderr, "gen_text: %s: %s\n", in, strerror(errno)); return 2; }
-    if (fseeko(f, 0, SEEK_END) != 0) { fprintf(stderr, "gen_text: %s: cannot seek\n", in); return 2; }
+    if (!f) {
+        fprintf(stderr, "gen_text: %s: %s\n", in, strerror(errno));
+        return 2;
+    }
+    if (fseeko(f, 0, SEEK_END) != 0) {
+        fprintf(stderr, "gen_text: %s: cannot seek\n", in);
+        return 2;
+    }
     uint64_t n = (uint64_t)ftello(f);
     if (m == 0 || m > n) {
         fprintf(stderr, "gen_text: %s: pattern length %llu not in 1..%llu\n", in,
@@ -199,38 +233,47 @@ static int gt_pattern(const char *in, uint64_t m, uint64_t seed)
     }
     fclose(f);
     free(buf);
-    fprintf(stderr, "gen_text: %s: no window of %llu bytes free of newlines (and of N in DNA)\n", in,
-            (unsigned long long)m);
+    fprintf(stderr, "gen_text: %s: no window of %llu bytes free of newlines (and of N in DNA)\n",
+            in, (unsigned long long)m);
     return 2;
 }
 
-static void gt_usage(FILE *f)
-{
-    fprintf(f,
-        "usage: gen_text random SIGMA BYTES SEED OUT   (SIGMA 4 = ACGT, else 2..64 base64 symbols)\n"
-        "       gen_text dna FASTA_OR_GZ BYTES OUT     (sequence only, uppercased, repeated to BYTES)\n"
-        "       gen_text pattern FILE M SEED           (M bytes, no N in DNA, to stdout)\n"
-        "BYTES takes K/M/G suffixes (1024-based); OUT '-' is stdout.\n");
+static void gt_usage(FILE *f) {
+    fprintf(f, "usage: gen_text random SIGMA BYTES SEED OUT   (SIGMA 4 = ACGT, else 2..64 base64 "
+               "symbols)\n"
+               "       gen_text dna FASTA_OR_GZ BYTES OUT     (sequence only, uppercased, repeated "
+               "to BYTES)\n"
+               "       gen_text pattern FILE M SEED           (M bytes, no N in DNA, to stdout)\n"
+               "BYTES takes K/M/G suffixes (1024-based); OUT '-' is stdout.\n");
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     uint64_t n, seed;
-    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) { gt_usage(stdout); return 0; }
+    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        gt_usage(stdout);
+        return 0;
+    }
     if (argc == 6 && !strcmp(argv[1], "random")) {
         int sigma = atoi(argv[2]);
-        if (sigma < 2 || sigma > 64 || gt_parse_size(argv[3], &n) || gt_parse_size(argv[4], &seed)) {
+        if (sigma < 2 || sigma > 64 || gt_parse_size(argv[3], &n) ||
+            gt_parse_size(argv[4], &seed)) {
             gt_usage(stderr);
             return 2;
         }
         return gt_random(sigma, n, seed, argv[5]);
     }
     if (argc == 5 && !strcmp(argv[1], "dna")) {
-        if (gt_parse_size(argv[3], &n)) { gt_usage(stderr); return 2; }
+        if (gt_parse_size(argv[3], &n)) {
+            gt_usage(stderr);
+            return 2;
+        }
         return gt_dna(argv[2], n, argv[4]);
     }
     if (argc == 5 && !strcmp(argv[1], "pattern")) {
-        if (gt_parse_size(argv[3], &n) || gt_parse_size(argv[4], &seed)) { gt_usage(stderr); return 2; }
+        if (gt_parse_size(argv[3], &n) || gt_parse_size(argv[4], &seed)) {
+            gt_usage(stderr);
+            return 2;
+        }
         return gt_pattern(argv[2], n, seed);
     }
     gt_usage(stderr);

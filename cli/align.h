@@ -21,21 +21,21 @@
 extern const char *const wm_cli_align_mode_words[];
 
 typedef struct {
-    wm_cli_shared_t sh;          /* the flags every command shares             */
+    wm_cli_shared_t sh; /* the flags every command shares */
     wm_align_opts_t o;
     int pairs, explain, mode_given;
 } wm_cli_align_args_t;
 
 typedef struct {
     const wm_cli_align_args_t *a;
-    wm_align_opts_t o;           /* a->o with the alphabet picked               */
+    wm_align_opts_t o; /* a->o with the alphabet picked */
     wm_context_t *cx;
     wm_cli_input_t q, t;
-    wm_cli_pairtsv_t pt;         /* --pairs PAIRS.tsv                           */
+    wm_cli_pairtsv_t pt; /* --pairs PAIRS.tsv */
     int tsv;
     FILE *out;
     uint64_t n_printed;
-    int write_failed, write_errno;   /* a write failed, with this errno        */
+    int write_failed, write_errno; /* a write failed, with this errno */
 } wm_cli_align_run_t;
 
 /* ---- cmd_align.c ------------------------------------------------------------- */

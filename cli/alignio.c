@@ -17,15 +17,13 @@
 
 /* A literal that was meant as a file name: it has a '/' or a file ending. */
 static int looks_like_path(const char *s) {
-    static const char *const ends[] = { ".fa", ".fasta", ".fna", ".fq", ".fastq",
-                                        ".gz", ".txt", NULL };
+    static const char *const ends[] = { ".fa",    ".fasta", ".fna", ".fq",
+                                        ".fastq", ".gz",    ".txt", NULL };
     size_t n = strlen(s);
-    if (strchr(s, '/') != NULL)
-        return 1;
+    if (strchr(s, '/') != NULL) return 1;
     for (int i = 0; ends[i] != NULL; ++i) {
         size_t e = strlen(ends[i]);
-        if (n > e && strcasecmp(s + n - e, ends[i]) == 0)
-            return 1;
+        if (n > e && strcasecmp(s + n - e, ends[i]) == 0) return 1;
     }
     return 0;
 }
@@ -46,8 +44,7 @@ static int plain_as_text(wm_cli_input_t *in) {
     uint64_t n = in->sf.text.len, n_blank = 0;
     for (uint64_t i = 0; i < n; ++i) {
         uint8_t c = s[i];
-        if (c > 0x20 && c < 0x7f)
-            continue;
+        if (c > 0x20 && c < 0x7f) continue;
         if (!is_blank(c)) {
             wm_cli_error("%s: byte 0x%02X at offset %llu: not a sequence file (binary "
                          "bytes); use --alphabet text to align its raw bytes",
@@ -68,8 +65,7 @@ static int plain_as_text(wm_cli_input_t *in) {
         }
         uint64_t o = 0;
         for (uint64_t i = 0; i < n; ++i)
-            if (!is_blank(s[i]))
-                dst[o++] = s[i];
+            if (!is_blank(s[i])) dst[o++] = s[i];
         s = dst;
     }
     in->seq = s;
@@ -87,26 +83,19 @@ static int check_records(const wm_cli_input_t *in, uint64_t max_len) {
         uint64_t len;
         char what[NAME_MAX_MSG + 1100];
         (void)wm_cli_input_rec(in, r, &len);
-        if ((len > 0 || in->allow_empty) && (max_len == 0 || len <= max_len))
-            continue;
-        if (!in->is_file)
-            snprintf(what, sizeof what, "the %s", in->role);
+        if ((len > 0 || in->allow_empty) && (max_len == 0 || len <= max_len)) continue;
+        if (!in->is_file) snprintf(what, sizeof what, "the %s", in->role);
         else if (in->is_seqfile)
             snprintf(what, sizeof what, "%.1000s: record %zu '%.*s'", display_path(in), r + 1,
                      NAME_MAX_MSG, in->sf.names[r]);
-        else
-            snprintf(what, sizeof what, "%.1000s", display_path(in));
+        else snprintf(what, sizeof what, "%.1000s", display_path(in));
         if (len > 0)
             wm_cli_error("%s is %llu bytes long; the longest %s allowed is %llu bytes", what,
                          (unsigned long long)len, in->role, (unsigned long long)max_len);
-        else if (!in->is_file)
-            wm_cli_error("the %s is empty", in->role);
-        else if (in->is_seqfile)
-            wm_cli_error("%s is empty (no sequence)", what);
-        else if (in->sf.text.len == 0)
-            wm_cli_error("%s: the %s file is empty", what, in->role);
-        else
-            wm_cli_error("%s: no %s sequence (only blanks and line breaks)", what, in->role);
+        else if (!in->is_file) wm_cli_error("the %s is empty", in->role);
+        else if (in->is_seqfile) wm_cli_error("%s is empty (no sequence)", what);
+        else if (in->sf.text.len == 0) wm_cli_error("%s: the %s file is empty", what, in->role);
+        else wm_cli_error("%s: no %s sequence (only blanks and line breaks)", what, in->role);
         return -1;
     }
     return 0;
@@ -126,7 +115,8 @@ int wm_cli_input_open(wm_cli_input_t *in, const char *role, const char *arg, int
         /* Not a file: the sequence itself. */
         if (arg[0] != '\0' && looks_like_path(arg)) {
             wm_cli_error("%s: no such file (the %s looks like a file name, so it is "
-                         "not taken as a sequence)", arg, role);
+                         "not taken as a sequence)",
+                         arg, role);
             return -1;
         }
         in->seq = (const uint8_t *)arg;
@@ -138,10 +128,8 @@ int wm_cli_input_open(wm_cli_input_t *in, const char *role, const char *arg, int
     in->is_file = 1;
     wm_status s = wm_seqfile_read(arg, 0, &in->sf, err, sizeof err);
     if (s != WM_OK) {
-        if (err[0] != '\0')
-            wm_cli_error("%s", err);
-        else
-            wm_cli_error("%s: %s", display_path(in), wm_strerror(s));
+        if (err[0] != '\0') wm_cli_error("%s", err);
+        else wm_cli_error("%s: %s", display_path(in), wm_strerror(s));
         return -1;
     }
     if (in->sf.format == WM_FMT_PLAIN) {
@@ -172,10 +160,8 @@ const uint8_t *wm_cli_input_rec(const wm_cli_input_t *in, size_t r, uint64_t *le
 }
 
 const char *wm_cli_input_name(const wm_cli_input_t *in, size_t r) {
-    if (!in->is_file)
-        return in->role;
-    if (!in->is_seqfile)
-        return in->arg;
+    if (!in->is_file) return in->role;
+    if (!in->is_seqfile) return in->arg;
     return in->sf.names[r];
 }
 
@@ -183,8 +169,7 @@ int wm_cli_input_iupac(const wm_cli_input_t *in) {
     for (size_t r = 0; r < in->n_rec; ++r) {
         uint64_t len;
         const uint8_t *p = wm_cli_input_rec(in, r, &len);
-        if (!wm_cli_is_iupac(p, (size_t)len))
-            return 0;
+        if (!wm_cli_is_iupac(p, (size_t)len)) return 0;
     }
     return 1;
 }

@@ -23,17 +23,17 @@
 #include "io/seqfile.h"
 
 typedef struct {
-    const char *role;          /* "query" or "target"                           */
-    const char *arg;           /* the argument as given                         */
+    const char *role; /* "query" or "target" */
+    const char *arg;  /* the argument as given */
     int is_file;
-    int is_seqfile;            /* a FASTA or FASTQ file: records have names     */
-    wm_seqfile_t sf;           /* the file as read (is_file)                    */
-    const uint8_t *seq;        /* every record back to back                     */
-    const uint64_t *starts;    /* n_rec + 1 offsets into seq                    */
+    int is_seqfile;         /* a FASTA or FASTQ file: records have names */
+    wm_seqfile_t sf;        /* the file as read (is_file) */
+    const uint8_t *seq;     /* every record back to back */
+    const uint64_t *starts; /* n_rec + 1 offsets into seq */
     size_t n_rec;
-    uint64_t one[2];           /* starts of a single record (literal, plain)    */
-    uint8_t *joined;           /* a mapped plain file without its blanks (owned) */
-    int allow_empty;           /* set before opening: empty records are fine
+    uint64_t one[2]; /* starts of a single record (literal, plain) */
+    uint8_t *joined; /* a mapped plain file without its blanks (owned) */
+    int allow_empty; /* set before opening: empty records are fine
                                   (global mode)                                 */
 } wm_cli_input_t;
 

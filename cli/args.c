@@ -30,62 +30,57 @@ void wm_cli_error(const char *fmt, ...) {
     size_t cap = sizeof last_error;
     int n = snprintf(line, cap, "%s: ", WM_PROG);
     va_start(ap, fmt);
-    if (n > 0 && (size_t)n < cap)
-        vsnprintf(line + n, cap - (size_t)n, fmt, ap);
+    if (n > 0 && (size_t)n < cap) vsnprintf(line + n, cap - (size_t)n, fmt, ap);
     va_end(ap);
-    if (wm_dist.rank == 0)
-        fprintf(stderr, "%s\n", line);
+    if (wm_dist.rank == 0) fprintf(stderr, "%s\n", line);
 }
 
 const char *wm_cli_last_error(void) {
-    size_t skip = strlen(WM_PROG) + 2;           /* without "warpmatch: " */
+    size_t skip = strlen(WM_PROG) + 2; /* without "warpmatch: " */
     return strncmp(last_error, WM_PROG ": ", skip) == 0 ? last_error + skip : last_error;
 }
 
 int wm_cli_parse_u64(const char *s, uint64_t max, int allow_suffix, uint64_t *out) {
     uint64_t v = 0;
     const char *p = s;
-    if (s == NULL || *p < '0' || *p > '9')
-        return -1;                      /* no sign, no blank, no empty string */
+    if (s == NULL || *p < '0' || *p > '9') return -1; /* no sign, no blank, no empty string */
     for (; *p >= '0' && *p <= '9'; ++p) {
         unsigned d = (unsigned)(*p - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -1;
+        if (v > (UINT64_MAX - d) / 10) return -1;
         v = v * 10 + d;
     }
     if (*p != '\0') {
         unsigned shift;
-        if (!allow_suffix || p[1] != '\0')
-            return -1;
+        if (!allow_suffix || p[1] != '\0') return -1;
         switch (*p) {
-        case 'k': case 'K': shift = 10; break;
-        case 'm': case 'M': shift = 20; break;
-        case 'g': case 'G': shift = 30; break;
-        case 't': case 'T': shift = 40; break;
+        case 'k':
+        case 'K': shift = 10; break;
+        case 'm':
+        case 'M': shift = 20; break;
+        case 'g':
+        case 'G': shift = 30; break;
+        case 't':
+        case 'T': shift = 40; break;
         default: return -1;
         }
-        if (v > (UINT64_MAX >> shift))
-            return -1;
+        if (v > (UINT64_MAX >> shift)) return -1;
         v <<= shift;
     }
-    if (v > max)
-        return -1;
+    if (v > max) return -1;
     *out = v;
     return 0;
 }
 
-int wm_cli_option_u64(const char *name, const char *s, uint64_t max,
-                      int allow_suffix, uint64_t *out) {
-    if (wm_cli_parse_u64(s, max, allow_suffix, out) == 0)
-        return 0;
-    wm_cli_error("invalid value '%s' for %s (expected a whole number from 0 to %llu%s)",
-                 s, name, (unsigned long long)max,
-                 allow_suffix ? ", optionally with K, M or G" : "");
+int wm_cli_option_u64(const char *name, const char *s, uint64_t max, int allow_suffix,
+                      uint64_t *out) {
+    if (wm_cli_parse_u64(s, max, allow_suffix, out) == 0) return 0;
+    wm_cli_error("invalid value '%s' for %s (expected a whole number from 0 to %llu%s)", s, name,
+                 (unsigned long long)max, allow_suffix ? ", optionally with K, M or G" : "");
     return -1;
 }
 
 int wm_cli_option_gpus(const char *val, wm_context_opts_t *co) {
-    static int list[WM_CLI_MAX_GPUS];       /* co points here for the process's life */
+    static int list[WM_CLI_MAX_GPUS]; /* co points here for the process's life */
     int n = 0;
     if (strcmp(val, "all") == 0) {
         int found = wm_cuda_device_count();
@@ -112,7 +107,7 @@ int wm_cli_option_gpus(const char *val, wm_context_opts_t *co) {
                 return -1;
             }
             if (len == 0 || len >= sizeof item) {
-                v = UINT64_MAX;               /* empty or far too long: refused below */
+                v = UINT64_MAX; /* empty or far too long: refused below */
             } else {
                 memcpy(item, p, len);
                 item[len] = '\0';
@@ -120,7 +115,8 @@ int wm_cli_option_gpus(const char *val, wm_context_opts_t *co) {
             }
             if (v == UINT64_MAX) {
                 wm_cli_error("invalid value '%s' for --gpus (expected all, or GPU ordinals "
-                             "separated by commas such as 0,2,3)", val);
+                             "separated by commas such as 0,2,3)",
+                             val);
                 return -1;
             }
             list[n] = (int)v;
@@ -138,8 +134,7 @@ int wm_cli_option_gpus(const char *val, wm_context_opts_t *co) {
 
 int wm_cli_lookup(const char *s, const char *const *words) {
     for (int i = 0; words[i] != NULL; ++i)
-        if (strcmp(s, words[i]) == 0)
-            return i;
+        if (strcmp(s, words[i]) == 0) return i;
     return -1;
 }
 
@@ -148,7 +143,10 @@ int wm_cli_choose(const char *opt, const char *val, const char *const *words) {
     if (i < 0) {
         char list[128] = "";
         for (int j = 0; words[j] != NULL; ++j) {
-            strncat(list, j == 0 ? "" : words[j + 1] == NULL ? " or " : ", ",
+            strncat(list,
+                    j == 0                 ? ""
+                    : words[j + 1] == NULL ? " or "
+                                           : ", ",
                     sizeof list - strlen(list) - 1);
             strncat(list, words[j], sizeof list - strlen(list) - 1);
         }
@@ -159,15 +157,11 @@ int wm_cli_choose(const char *opt, const char *val, const char *const *words) {
 
 void wm_cli_getopt_error(int c, char **argv) {
     if (c == ':') {
-        if (optopt > 0 && optopt < 256)
-            wm_cli_error("option '-%c' needs a value", optopt);
-        else
-            wm_cli_error("option '%s' needs a value", argv[optind - 1]);
+        if (optopt > 0 && optopt < 256) wm_cli_error("option '-%c' needs a value", optopt);
+        else wm_cli_error("option '%s' needs a value", argv[optind - 1]);
     } else {
-        if (optopt > 0 && optopt < 256)
-            wm_cli_error("unknown option '-%c'", optopt);
-        else
-            wm_cli_error("unknown option '%s'", argv[optind - 1]);
+        if (optopt > 0 && optopt < 256) wm_cli_error("unknown option '-%c'", optopt);
+        else wm_cli_error("unknown option '%s'", argv[optind - 1]);
     }
 }
 
@@ -175,11 +169,9 @@ int wm_cli_is_iupac(const uint8_t *p, size_t m) {
     /* A table, not strchr: align checks whole query files with it. */
     static const char letters[] = "ACGTURYSWKMBDHVNacgturyswkmbdhvn";
     uint8_t ok[256] = { 0 };
-    for (const char *c = letters; *c != '\0'; ++c)
-        ok[(uint8_t)*c] = 1;
+    for (const char *c = letters; *c != '\0'; ++c) ok[(uint8_t)*c] = 1;
     for (size_t i = 0; i < m; ++i)
-        if (!ok[p[i]])
-            return 0;
+        if (!ok[p[i]]) return 0;
     return 1;
 }
 
@@ -209,17 +201,13 @@ void wm_cli_buffer_stdout(void) {
     setvbuf(stdout, buf, _IOFBF, sizeof buf);
 }
 
-int wm_cli_help_status(void) {
-    return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR;
-}
+int wm_cli_help_status(void) { return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR; }
 
 int wm_cli_flush_stdout(int write_failed, int write_errno) {
     errno = 0;
-    if (fflush(stdout) == 0 && !ferror(stdout) && !write_failed)
-        return 0;
+    if (fflush(stdout) == 0 && !ferror(stdout) && !write_failed) return 0;
     int e = write_failed && write_errno != 0 ? write_errno : errno;
-    if (e == EPIPE)
-        return 1;
+    if (e == EPIPE) return 1;
     wm_cli_error("error writing the output: %s", e != 0 ? strerror(e) : "unknown error");
     return -1;
 }
@@ -234,8 +222,9 @@ void wm_cli_gpu_timing(const wm_context_t *cx, int device) {
     const char *on = getenv("WM_CUDA_TIMING");
     const wm_stats_t *s = wm_context_stats(cx);
     if (!on || atoi(on) <= 0 || !s || s->search_gpu_batches == 0) return;
-    fprintf(stderr, "cuda search (device %d): buffers %.4f s, %llu batches of %llu bytes "
-            "(copy, search, hits) %.4f s\n", device, s->search_gpu_setup_s,
-            (unsigned long long)s->search_gpu_batches, (unsigned long long)s->search_gpu_batch_bytes,
-            s->search_gpu_loop_s);
+    fprintf(stderr,
+            "cuda search (device %d): buffers %.4f s, %llu batches of %llu bytes "
+            "(copy, search, hits) %.4f s\n",
+            device, s->search_gpu_setup_s, (unsigned long long)s->search_gpu_batches,
+            (unsigned long long)s->search_gpu_batch_bytes, s->search_gpu_loop_s);
 }

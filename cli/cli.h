@@ -56,8 +56,8 @@ int wm_cli_parse_u64(const char *s, uint64_t max, int allow_suffix, uint64_t *ou
 
 /* Parse an option value with wm_cli_parse_u64; on failure print
 ** "warpmatch: invalid value 'x' for --name (...)" and return -1. */
-int wm_cli_option_u64(const char *name, const char *s, uint64_t max,
-                      int allow_suffix, uint64_t *out);
+int wm_cli_option_u64(const char *name, const char *s, uint64_t max, int allow_suffix,
+                      uint64_t *out);
 
 /* Index of s in the NULL-terminated list `words`, or -1. */
 int wm_cli_lookup(const char *s, const char *const *words);

@@ -42,8 +42,7 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
     int i;
     switch (f->id) {
     case WM_F_MODE:
-        if ((i = wm_cli_choose("--mode", val, wm_cli_align_mode_words)) < 0)
-            return -1;
+        if ((i = wm_cli_choose("--mode", val, wm_cli_align_mode_words)) < 0) return -1;
         a->o.mode = (wm_align_mode_t)i;
         a->mode_given = 1;
         break;
@@ -56,8 +55,8 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
     case WM_F_ALL_ENDS: a->o.all_ends = 1; break;
     case WM_F_PAIRS: a->pairs = 1; break;
     case WM_F_ALGO:
-        if ((i = wm_cli_choose("--algo", strcmp(val, "dp") == 0 ? "wavefront" : val,
-                               algo_words)) < 0)
+        if ((i = wm_cli_choose("--algo", strcmp(val, "dp") == 0 ? "wavefront" : val, algo_words)) <
+            0)
             return -1;
         a->o.algo = (wm_align_algo_t)i;
         break;
@@ -65,7 +64,8 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
     case WM_F_BLOCK_T:
         if (wm_cli_parse_u64(val, WM_FR_MAX_T, 0, &v) < 0 || v < 1) {
             wm_cli_error("invalid value '%s' for --block-t (expected 1 to %d; t = 5 would "
-                         "need a table of at least 124 GB)", val, WM_FR_MAX_T);
+                         "need a table of at least 124 GB)",
+                         val, WM_FR_MAX_T);
             return -1;
         }
         a->o.fr_t = (int)v;
@@ -79,12 +79,10 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
 static int parse_args(int argc, char **argv, wm_cli_align_args_t *a, int *first_arg) {
     a->o = wm_align_opts_default();
     int rc = wm_flags_parse(&wm_cli_cmd_align, argc, argv, &a->sh, apply_own, a, first_arg);
-    if (rc != 0)
-        return rc;
-    if (a->sh.ignore_case)
-        a->o.case_insensitive = 1;
+    if (rc != 0) return rc;
+    if (a->sh.ignore_case) a->o.case_insensitive = 1;
     if (a->o.algo == WM_ALIGN_ALGO_FOUR_RUSSIANS && !a->mode_given)
-        a->o.mode = WM_ALIGN_GLOBAL;               /* it has no other mode */
+        a->o.mode = WM_ALIGN_GLOBAL; /* it has no other mode */
     if (a->o.algo == WM_ALIGN_ALGO_FOUR_RUSSIANS && a->o.mode != WM_ALIGN_GLOBAL) {
         wm_cli_error("--algo four-russians computes global edit distances: add --mode global");
         return -1;
@@ -119,14 +117,13 @@ int wm_cli_align_pair(wm_cli_align_run_t *r, size_t qi, size_t ti) {
 
     wm_status st = wm_align(r->cx, q, (size_t)m, t, n, &r->o, &res);
     if (st != WM_OK) {
-        fflush(r->out);          /* the lines before the error come first */
-        wm_cli_error("cannot align query '%.200s' to target '%.200s' (%s mode): %s", qname,
-                     tname, wm_cli_align_mode_words[r->o.mode], wm_cli_status_msg(r->cx, st));
+        fflush(r->out); /* the lines before the error come first */
+        wm_cli_error("cannot align query '%.200s' to target '%.200s' (%s mode): %s", qname, tname,
+                     wm_cli_align_mode_words[r->o.mode], wm_cli_status_msg(r->cx, st));
         wm_alignments_free(&res);
         return -1;
     }
-    for (size_t i = 0; i < res.n; ++i)
-        wm_cli_align_print(r, qname, tname, &res.a[i]);
+    for (size_t i = 0; i < res.n; ++i) wm_cli_align_print(r, qname, tname, &res.a[i]);
     wm_alignments_free(&res);
     wm_cli_align_note_write_error(r);
     return 0;
@@ -139,7 +136,7 @@ int wm_cli_align_pair(wm_cli_align_run_t *r, size_t qi, size_t ti) {
 size_t wm_cli_align_pair_count(const wm_cli_align_run_t *r) {
     if (r->tsv) return r->pt.n;
     if (r->a->pairs) return r->q.n_rec;
-    return r->q.n_rec * r->t.n_rec;                 /* checked against overflow in prepare */
+    return r->q.n_rec * r->t.n_rec; /* checked against overflow in prepare */
 }
 
 /* Pair number k (query-major, as the one-by-one loop): its sequences and
@@ -188,8 +185,8 @@ int wm_cli_align_batches(wm_cli_align_run_t *r, size_t from, size_t to) {
             fflush(r->out);
             if (sscanf(msg, "pair %zu: %n", &bad, &used) == 1 && used > 0 && bad < nb) {
                 pair_at(r, base + bad, &P[bad], &qn, &tn, buf[0], sizeof buf[0]);
-                wm_cli_error("cannot align query '%.200s' to target '%.200s' (%s mode): %s", qn,
-                             tn, wm_cli_align_mode_words[r->o.mode], msg + used);
+                wm_cli_error("cannot align query '%.200s' to target '%.200s' (%s mode): %s", qn, tn,
+                             wm_cli_align_mode_words[r->o.mode], msg + used);
             } else {
                 wm_cli_error("cannot align (%s mode): %s", wm_cli_align_mode_words[r->o.mode],
                              wm_cli_status_msg(r->cx, st));
@@ -218,10 +215,11 @@ static int explain(wm_cli_align_run_t *r) {
         wm_cli_error("four-russians table: %s", wm_cli_status_msg(r->cx, st));
         return -1;
     }
-    fprintf(stderr, "four-russians: t = %u, key = %s, %llu entries, %llu bytes, built in %.6f s "
-            "on %d threads\n", fi.t, fi.key_strings ? "strings" : "matrix",
-            (unsigned long long)fi.entries, (unsigned long long)fi.bytes, fi.build_seconds,
-            fi.build_threads);
+    fprintf(stderr,
+            "four-russians: t = %u, key = %s, %llu entries, %llu bytes, built in %.6f s "
+            "on %d threads\n",
+            fi.t, fi.key_strings ? "strings" : "matrix", (unsigned long long)fi.entries,
+            (unsigned long long)fi.bytes, fi.build_seconds, fi.build_threads);
     return 0;
 }
 
@@ -234,8 +232,7 @@ wm_alphabet_t wm_cli_align_alphabet(const wm_cli_align_run_t *r) {
         return r->a->sh.alphabet == WM_ALPHA_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
     int any_seqfile = q->is_seqfile || t->is_seqfile;
     int any_plain = (q->is_file && !q->is_seqfile) || (t->is_file && !t->is_seqfile);
-    if (any_seqfile && !any_plain && wm_cli_input_iupac(q) &&
-        (t->is_file || wm_cli_input_iupac(t)))
+    if (any_seqfile && !any_plain && wm_cli_input_iupac(q) && (t->is_file || wm_cli_input_iupac(t)))
         return WM_ALPHABET_DNA;
     return WM_ALPHABET_BYTES;
 }
@@ -244,11 +241,11 @@ int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *ta
     const wm_cli_align_args_t *a = r->a;
     int raw = a->sh.alphabet == WM_ALPHA_TEXT;
     r->o = a->o;
-    if (targ == NULL) {                             /* --pairs PAIRS.tsv */
+    if (targ == NULL) { /* --pairs PAIRS.tsv */
         r->tsv = 1;
         if (wm_cli_pairtsv_open(&r->pt, qarg, WM_MAX_QUERY) < 0) return -1;
         r->o.alphabet = a->sh.alphabet == WM_ALPHA_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
-        if (a->sh.alphabet == WM_ALPHA_AUTO) {           /* dna when every sequence is IUPAC */
+        if (a->sh.alphabet == WM_ALPHA_AUTO) { /* dna when every sequence is IUPAC */
             int iupac = 1;
             for (size_t i = 0; iupac && i < 2 * r->pt.n; i++)
                 iupac = wm_cli_is_iupac(r->pt.seq[i], (size_t)r->pt.len[i]);
@@ -258,8 +255,8 @@ int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *ta
             for (size_t i = 0; i < r->pt.n; i++)
                 if (r->pt.len[2 * i] == 0) {
                     wm_cli_error("%s:%llu: the query is empty (infix mode needs one; global "
-                                 "mode takes empty sequences)", qarg,
-                                 (unsigned long long)r->pt.line[i]);
+                                 "mode takes empty sequences)",
+                                 qarg, (unsigned long long)r->pt.line[i]);
                     return -1;
                 }
         return 0;
@@ -276,8 +273,8 @@ int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *ta
         size_t lone = r->q.n_rec < r->t.n_rec ? r->q.n_rec : r->t.n_rec;
         const wm_cli_input_t *more = r->q.n_rec > r->t.n_rec ? &r->q : &r->t;
         wm_cli_error("--pairs: missing mate: the query has %zu records and the target %zu; "
-                     "%s record %zu ('%.200s') has no mate", r->q.n_rec, r->t.n_rec, more->role,
-                     lone + 1, wm_cli_input_name(more, lone));
+                     "%s record %zu ('%.200s') has no mate",
+                     r->q.n_rec, r->t.n_rec, more->role, lone + 1, wm_cli_input_name(more, lone));
         return -1;
     }
     if (!a->pairs && r->t.n_rec && r->q.n_rec > SIZE_MAX / r->t.n_rec) {
@@ -301,10 +298,9 @@ int wm_cmd_align(int argc, char **argv) {
     r.out = stdout;
 
     int rc = parse_args(argc, argv, &a, &first_arg);
-    if (rc == 1)
-        return wm_cli_help_status();
+    if (rc == 1) return wm_cli_help_status();
     int n_args = argc - first_arg;
-    if (rc == 0 && a.explain && n_args == 0) {      /* the table alone */
+    if (rc == 0 && a.explain && n_args == 0) { /* the table alone */
         r.o = a.o;
         r.o.alphabet = a.sh.alphabet == WM_ALPHA_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
         rc = wm_cli_context_new(&a.sh.co, &r.cx) == WM_OK ? explain(&r) : -1;
@@ -314,7 +310,8 @@ int wm_cmd_align(int argc, char **argv) {
     if (rc < 0 || !(n_args == 2 || (n_args == 1 && a.pairs))) {
         if (rc == 0)
             wm_cli_error("align needs a QUERY and a TARGET, or --pairs and a pair file (%d "
-                         "argument%s given)", n_args, n_args == 1 ? "" : "s");
+                         "argument%s given)",
+                         n_args, n_args == 1 ? "" : "s");
         wm_flags_usage_hint(&wm_cli_cmd_align);
         return WM_EXIT_ERROR;
     }
@@ -323,8 +320,7 @@ int wm_cmd_align(int argc, char **argv) {
     double t_read = wm_dist_now();
     if (wm_dist.active) {
         failed = wm_cli_align_dist(&r, qarg, targ) < 0;
-    } else if (wm_cli_align_prepare(&r, qarg, targ) < 0 ||
-               ((t_read = wm_dist_now() - t_read), 0) ||
+    } else if (wm_cli_align_prepare(&r, qarg, targ) < 0 || ((t_read = wm_dist_now() - t_read), 0) ||
                wm_cli_context_new(&a.sh.co, &r.cx) != WM_OK || (a.explain && explain(&r) < 0)) {
         failed = 1;
     } else if (r.tsv || r.o.mode == WM_ALIGN_GLOBAL) {
@@ -333,7 +329,7 @@ int wm_cmd_align(int argc, char **argv) {
         for (size_t i = 0; i < r.q.n_rec && !failed && !ferror(r.out); ++i)
             failed = wm_cli_align_pair(&r, i, i) < 0;
     } else {
-        double t0 = wm_dist_now();      /* t_read: reading the inputs */
+        double t0 = wm_dist_now(); /* t_read: reading the inputs */
         for (size_t i = 0; i < r.q.n_rec && !failed && !ferror(r.out); ++i)
             for (size_t j = 0; j < r.t.n_rec && !failed && !ferror(r.out); ++j)
                 failed = wm_cli_align_pair(&r, i, j) < 0;
@@ -345,7 +341,6 @@ int wm_cmd_align(int argc, char **argv) {
     wm_cli_pairtsv_close(&r.pt);
 
     /* A closed pipe (1) ends quietly with the status of what was done. */
-    if (wm_cli_flush_stdout(r.write_failed, r.write_errno) < 0 || failed)
-        return WM_EXIT_ERROR;
+    if (wm_cli_flush_stdout(r.write_failed, r.write_errno) < 0 || failed) return WM_EXIT_ERROR;
     return r.n_printed > 0 ? WM_EXIT_MATCH : WM_EXIT_NOMATCH;
 }

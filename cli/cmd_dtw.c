@@ -35,8 +35,7 @@ static const char *const dtype_words[] = { "f32", "f64", NULL };
 /* A whole-string strtod: 0 and *out, or -1 (empty, blanks, trailing bytes). */
 static int parse_double(const char *s, double *out) {
     char *end;
-    if (s[0] == '\0' || s[0] == ' ' || s[0] == '\t')
-        return -1;
+    if (s[0] == '\0' || s[0] == ' ' || s[0] == '\t') return -1;
     errno = 0;
     *out = strtod(s, &end);
     return *end == '\0' ? 0 : -1;
@@ -58,7 +57,8 @@ static int parse_window(const char *s, wm_cli_dtw_args_t *a) {
         return 0;
     }
     wm_cli_error("invalid value '%s' for --window (expected a radius in samples, a whole "
-                 "number, or a fraction below 1 such as 0.1)", s);
+                 "number, or a fraction below 1 such as 0.1)",
+                 s);
     return -1;
 }
 
@@ -72,31 +72,28 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
     wm_flag_display(f, name, sizeof name);
     switch (f->id) {
     case WM_F_MODE:
-        if ((i = wm_cli_choose("--mode", val, mode_words)) < 0)
-            return -1;
+        if ((i = wm_cli_choose("--mode", val, mode_words)) < 0) return -1;
         a->o.mode = (wm_dtw_mode_t)i;
         break;
     case WM_F_COST:
-        if ((i = wm_cli_choose("--cost", val, cost_words)) < 0)
-            return -1;
+        if ((i = wm_cli_choose("--cost", val, cost_words)) < 0) return -1;
         a->o.cost = (wm_dtw_cost_t)i;
         a->cost_given = 1;
         break;
-    case WM_F_WINDOW:
-        return parse_window(val, a);
+    case WM_F_WINDOW: return parse_window(val, a);
     case WM_F_ZNORM: a->o.znorm = 1; break;
     case WM_F_LENGTH:
         if (wm_cli_parse_u64(val, UINT64_MAX, 0, &v) < 0 || v == 0) {
             wm_cli_error("invalid value '%s' for --length (expected a whole number of "
-                         "samples, at least 1)", val);
+                         "samples, at least 1)",
+                         val);
             return -1;
         }
         a->o.length = v;
         a->length_given = 1;
         break;
     case WM_F_TOP:
-        if (wm_cli_option_u64("--top", val, UINT64_MAX, 0, &v) < 0)
-            return -1;
+        if (wm_cli_option_u64("--top", val, UINT64_MAX, 0, &v) < 0) return -1;
         if (v == 0) {
             wm_cli_error("invalid value '0' for --top (expected at least 1; "
                          "--max-distance D without --top prints every match within D)");
@@ -107,18 +104,16 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
         break;
     case 'k':
         if (parse_double(val, &d) < 0 || !isfinite(d) || d < 0) {
-            wm_cli_error("invalid value '%s' for %s (expected a finite number >= 0)", val,
-                         name);
+            wm_cli_error("invalid value '%s' for %s (expected a finite number >= 0)", val, name);
             return -1;
         }
         a->o.max_distance = d;
         a->maxd_given = 1;
         break;
     case WM_F_PATH: a->o.path = 1; break;
-    case WM_F_SERIES_FORMAT:             /* --series-format, or its old --format */
+    case WM_F_SERIES_FORMAT: /* --series-format, or its old --format */
     case WM_F_QUERY_FORMAT:
-        if ((i = wm_cli_choose(name, val, wm_cli_sigfmt_words)) < 0)
-            return -1;
+        if ((i = wm_cli_choose(name, val, wm_cli_sigfmt_words)) < 0) return -1;
         if (f->id == WM_F_SERIES_FORMAT) {
             a->fmt = wm_cli_sigfmt_values[i];
             a->fmt_given = 1;
@@ -128,8 +123,7 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
         }
         break;
     case WM_F_DTYPE:
-        if ((i = wm_cli_choose("--dtype", val, dtype_words)) < 0)
-            return -1;
+        if ((i = wm_cli_choose("--dtype", val, dtype_words)) < 0) return -1;
         a->dtype = i == 0 ? WM_SIGFMT_F32 : WM_SIGFMT_F64;
         a->dtype_given = 1;
         break;
@@ -138,10 +132,11 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
     case WM_F_PIECE:
         if (wm_cli_parse_u64(val, UINT64_MAX / 8, 0, &v) < 0 || v == 0) {
             wm_cli_error("invalid value '%s' for --piece (expected a whole number of "
-                         "samples, at least 1)", val);
+                         "samples, at least 1)",
+                         val);
             return -1;
         }
-        a->sh.co.chunk_bytes = 8 * v;           /* the library cuts chunk_bytes / 8 samples */
+        a->sh.co.chunk_bytes = 8 * v; /* the library cuts chunk_bytes / 8 samples */
         break;
     }
     return 0;
@@ -152,8 +147,7 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
 static int parse_args(int argc, char **argv, wm_cli_dtw_args_t *a, int *first_arg) {
     a->o = wm_dtw_opts_default();
     int rc = wm_flags_parse(&wm_cli_cmd_dtw, argc, argv, &a->sh, apply_own, a, first_arg);
-    if (rc != 0)
-        return rc;
+    if (rc != 0) return rc;
     if (a->window_kind != 0 && a->o.mode == WM_DTW_SUBSEQUENCE) {
         wm_cli_error("--window needs --mode global or ucr (a subsequence match has no fixed "
                      "diagonal to band around)");
@@ -161,13 +155,13 @@ static int parse_args(int argc, char **argv, wm_cli_dtw_args_t *a, int *first_ar
     }
     if (a->length_given && a->o.mode != WM_DTW_UCR) {
         wm_cli_error("--length is the window length of --mode ucr; the %s mode matches the "
-                     "whole query", mode_words[a->o.mode]);
+                     "whole query",
+                     mode_words[a->o.mode]);
         return -1;
     }
     if (!a->cost_given && a->o.mode == WM_DTW_UCR)
-        a->o.cost = WM_DTW_SQUARED;             /* as the UCR Suite */
-    if (a->maxd_given && !a->top_given)
-        a->o.top = 0;                           /* every match within D, series order */
+        a->o.cost = WM_DTW_SQUARED;                   /* as the UCR Suite */
+    if (a->maxd_given && !a->top_given) a->o.top = 0; /* every match within D, series order */
     if (a->dtype_given) {
         if (!a->fmt_given) a->fmt = a->dtype;
         if (!a->qfmt_given) a->qfmt = a->dtype;
@@ -185,8 +179,7 @@ static const char *shown(const char *path) {
 static const char *query_word(const wm_cli_dtw_run_t *r, size_t i, char *buf, size_t len) {
     if (r->q.a[i].name != NULL && r->q.a[i].name[0] != '\0')
         snprintf(buf, len, "query '%.200s'", r->q.a[i].name);
-    else
-        snprintf(buf, len, "query %zu", i);
+    else snprintf(buf, len, "query %zu", i);
     return buf;
 }
 
@@ -211,17 +204,16 @@ int wm_cli_dtw_prepare(wm_cli_dtw_run_t *r) {
         uint64_t m = r->q.a[i].n;
         if (m > WM_DTW_MAX_QUERY) {
             wm_cli_error("%s: %s has %llu samples; at most %u are accepted", shown(r->qpath),
-                         query_word(r, i, qw, sizeof qw), (unsigned long long)m,
-                         WM_DTW_MAX_QUERY);
+                         query_word(r, i, qw, sizeof qw), (unsigned long long)m, WM_DTW_MAX_QUERY);
             return -1;
         }
         uint64_t len = a->o.length ? a->o.length : m;
         if (a->o.mode == WM_DTW_UCR && len > n) {
             wm_cli_error("ucr mode: the window of %llu samples (%s%s) is longer than the "
-                         "series %s (%llu samples)", (unsigned long long)len,
-                         a->o.length ? "--length" : "the length of ",
-                         a->o.length ? "" : query_word(r, i, qw, sizeof qw),
-                         shown(r->spath), (unsigned long long)n);
+                         "series %s (%llu samples)",
+                         (unsigned long long)len, a->o.length ? "--length" : "the length of ",
+                         a->o.length ? "" : query_word(r, i, qw, sizeof qw), shown(r->spath),
+                         (unsigned long long)n);
             return -1;
         }
         if (a->window_kind == 2) {
@@ -250,12 +242,11 @@ static void report_failure(const wm_cli_dtw_run_t *r, const size_t *grp, size_t 
     int used = 0;
     char qw[256];
     if (sscanf(msg, "query %zu%n", &k, &used) == 1 && used > 0 && k < cnt)
-        wm_cli_error("cannot match %s against %s (%s mode): %s%s", shown(r->qpath),
-                     shown(r->spath), mode_words[r->a->o.mode],
-                     query_word(r, grp[k], qw, sizeof qw), msg + used);
+        wm_cli_error("cannot match %s against %s (%s mode): %s%s", shown(r->qpath), shown(r->spath),
+                     mode_words[r->a->o.mode], query_word(r, grp[k], qw, sizeof qw), msg + used);
     else
-        wm_cli_error("cannot match %s against %s (%s mode): %s", shown(r->qpath),
-                     shown(r->spath), mode_words[r->a->o.mode], msg);
+        wm_cli_error("cannot match %s against %s (%s mode): %s", shown(r->qpath), shown(r->spath),
+                     mode_words[r->a->o.mode], msg);
 }
 
 /* In groups of one band radius, one wm_dtw_many call each. */
@@ -320,8 +311,7 @@ int wm_cmd_dtw(int argc, char **argv) {
     r.a = &a;
 
     int rc = parse_args(argc, argv, &a, &first_arg);
-    if (rc == 1)
-        return wm_cli_help_status();
+    if (rc == 1) return wm_cli_help_status();
     int n_args = argc - first_arg;
     if (rc < 0 || n_args != 2) {
         if (rc == 0)
@@ -344,7 +334,6 @@ int wm_cmd_dtw(int argc, char **argv) {
     wm_sigs_free(&r.s);
 
     /* A closed pipe (1) ends quietly with the status of what was done. */
-    if (wm_cli_flush_stdout(r.write_failed, r.write_errno) < 0 || failed)
-        return WM_EXIT_ERROR;
+    if (wm_cli_flush_stdout(r.write_failed, r.write_errno) < 0 || failed) return WM_EXIT_ERROR;
     return r.n_printed > 0 ? WM_EXIT_MATCH : WM_EXIT_NOMATCH;
 }

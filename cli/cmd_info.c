@@ -33,8 +33,7 @@ int wm_cmd_info(int argc, char **argv) {
     printf("cuda: %s\n", wm_cuda_built() ? "yes" : "no (not built)");
 
     int n_gpu = wm_cuda_built() ? wm_cuda_device_count() : 0;
-    if (n_gpu <= 0)
-        printf("gpu: no GPU found\n");
+    if (n_gpu <= 0) printf("gpu: no GPU found\n");
     for (int i = 0; i < n_gpu; ++i) {
         char name[256] = "";
         uint64_t total = 0, avail = 0;
@@ -55,8 +54,7 @@ int wm_cmd_info(int argc, char **argv) {
     co.threads = 1;
     wm_context_t *cx = NULL;
     if (wm_context_new(&co, &cx) == WM_OK) {
-        printf("default backend: %s\n",
-               wm_context_backend(cx) == WM_BACKEND_CUDA ? "cuda" : "cpu");
+        printf("default backend: %s\n", wm_context_backend(cx) == WM_BACKEND_CUDA ? "cuda" : "cpu");
         wm_context_free(cx);
     }
 

@@ -32,17 +32,14 @@
 int wm_cli_search_on_match(const wm_match_t *m, void *user) {
     wm_cli_search_sink_t *s = user;
     s->n++;
-    if (s->a->quiet)
-        return 1;                                  /* one match decides it */
+    if (s->a->quiet) return 1; /* one match decides it */
     if (s->per_record != NULL) {
-        if (m->record < s->sf->text.n_rec)
-            s->per_record[m->record]++;
+        if (m->record < s->sf->text.n_rec) s->per_record[m->record]++;
         return 0;
     }
-    if (s->pg->enabled)
-        wm_progress_clear(s->pg);                  /* keep matches off its line */
+    if (s->pg->enabled) wm_progress_clear(s->pg); /* keep matches off its line */
     wm_cli_search_print(s, m);
-    if (ferror(s->out)) {                          /* e.g. a closed pipe */
+    if (ferror(s->out)) { /* e.g. a closed pipe */
         s->write_failed = 1;
         s->write_errno = errno;
         return 1;
@@ -65,19 +62,17 @@ int wm_cli_search_is_dna(const wm_cli_search_args_t *a, int fmt) {
 }
 
 wm_db_t *wm_cli_search_db(wm_cli_search_run_t *r, int dna) {
-    if (r->db[dna] != NULL)
-        return r->db[dna];
+    if (r->db[dna] != NULL) return r->db[dna];
     const wm_cli_search_args_t *a = r->a;
     wm_opts_t o = a->o;
     o.alphabet = dna ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
-    wm_status st = a->is_set
-        ? wm_compile_set(a->set.pat, a->set.len, a->set.n, &o, &r->db[dna])
-        : wm_compile(a->pattern, a->m, &o, &r->db[dna]);
+    wm_status st = a->is_set ? wm_compile_set(a->set.pat, a->set.len, a->set.n, &o, &r->db[dna])
+                             : wm_compile(a->pattern, a->m, &o, &r->db[dna]);
     if (st != WM_OK) {
         r->db[dna] = NULL;
         wm_progress_clear(&r->pg);
-        wm_cli_error("cannot compile the pattern%s (%s alphabet): %s",
-                     a->is_set ? " set" : "", dna ? "dna" : "text", wm_strerror(st));
+        wm_cli_error("cannot compile the pattern%s (%s alphabet): %s", a->is_set ? " set" : "",
+                     dna ? "dna" : "text", wm_strerror(st));
         r->fatal = 1;
         return NULL;
     }
@@ -87,17 +82,14 @@ wm_db_t *wm_cli_search_db(wm_cli_search_run_t *r, int dna) {
 /* --count-per-pattern for one file: "source<TAB>pattern<TAB>count" lines in
 ** pattern order (zero counts only with --all-patterns); *total gets the sum. */
 static wm_status count_per_pattern(wm_cli_search_run_t *r, const wm_db_t *db,
-                                   const wm_seqfile_t *sf, const char *path,
-                                   uint64_t *total) {
+                                   const wm_seqfile_t *sf, const char *path, uint64_t *total) {
     size_t np = wm_db_pattern_count(db);
     if (r->per_pattern == NULL) {
         r->per_pattern = malloc(np * sizeof *r->per_pattern);
-        if (r->per_pattern == NULL)
-            return WM_NOMEM;
+        if (r->per_pattern == NULL) return WM_NOMEM;
     }
     wm_status st = wm_count_per_pattern(r->cx, db, &sf->text, r->per_pattern);
-    if (st != WM_OK)
-        return st;
+    if (st != WM_OK) return st;
     uint64_t sum = 0;
     char num[24];
     for (size_t i = 0; i < np; ++i) {
@@ -121,10 +113,8 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
     double t1 = wm_dist_now();
     if (st != WM_OK) {
         wm_progress_clear(&r->pg);
-        if (err[0] != '\0')
-            wm_cli_error("%s", err);
-        else
-            wm_cli_error("%s: %s", path, wm_strerror(st));
+        if (err[0] != '\0') wm_cli_error("%s", err);
+        else wm_cli_error("%s: %s", path, wm_strerror(st));
         r->any_error = 1;
         wm_seqfile_close(&sf);
         return;
@@ -157,8 +147,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         uint64_t n = 0;
         st = wm_count(r->cx, db, &sf.text, &n);
         s.n = n;
-        if (st == WM_OK)
-            wm_out_count(r->out, path, NULL, n);
+        if (st == WM_OK) wm_out_count(r->out, path, NULL, n);
     } else {
         if (a->count && a->by_record && !a->quiet) {
             size_t n_rec = sf.text.n_rec > 0 ? sf.text.n_rec : 1;
@@ -171,8 +160,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
             }
         }
         st = wm_search(r->cx, db, &sf.text, wm_cli_search_on_match, &s);
-        if (st == WM_STOPPED)
-            st = WM_OK;                 /* -q found its match, or a write failed */
+        if (st == WM_STOPPED) st = WM_OK; /* -q found its match, or a write failed */
         if (st == WM_OK && s.per_record != NULL) {
             size_t n_rec = sf.text.n_rec;
             for (size_t i = 0; i < n_rec; ++i)
@@ -189,13 +177,12 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         wm_out_search_json_end(r->out, path, s.n);
 
     r->n_matches += s.n;
-    if (s.n > 0)
-        r->any_match = 1;
+    if (s.n > 0) r->any_match = 1;
     if (s.write_failed || ferror(r->out)) {
         r->write_failed = 1;
         r->write_errno = s.write_failed ? s.write_errno : errno;
     }
-    wm_dist_report(path, t1 - t0, wm_dist_now() - t1, 0.0);   /* printing is in the search */
+    wm_dist_report(path, t1 - t0, wm_dist_now() - t1, 0.0); /* printing is in the search */
     wm_seqfile_close(&sf);
 }
 
@@ -212,22 +199,19 @@ int wm_cmd_search(int argc, char **argv) {
     wm_progress_init(&r.pg);
 
     int rc = wm_cli_search_parse(argc, argv, &a, &first_arg);
-    if (rc != 0)
-        wm_cli_search_free(&a);
-    if (rc == 1)
-        return wm_cli_help_status();
+    if (rc != 0) wm_cli_search_free(&a);
+    if (rc == 1) return wm_cli_help_status();
     if (rc < 0) {
         wm_flags_usage_hint(&wm_cli_cmd_search);
         return WM_EXIT_ERROR;
     }
     char stdin_pats[4096] = "";
-    int bad_args = a.is_set ? wm_cli_search_check_set(&a, argc, argv, first_arg) < 0 ||
-                                  wm_cli_search_share_stdin_patterns(&a, stdin_pats,
-                                                                     sizeof stdin_pats) < 0 ||
-                                  wm_cli_search_load_set(&a) < 0
-                            : wm_cli_search_check(&a) < 0;
-    if (stdin_pats[0] != '\0')
-        unlink(stdin_pats);
+    int bad_args =
+        a.is_set ? wm_cli_search_check_set(&a, argc, argv, first_arg) < 0 ||
+                       wm_cli_search_share_stdin_patterns(&a, stdin_pats, sizeof stdin_pats) < 0 ||
+                       wm_cli_search_load_set(&a) < 0
+                 : wm_cli_search_check(&a) < 0;
+    if (stdin_pats[0] != '\0') unlink(stdin_pats);
     if (bad_args) {
         wm_cli_search_free(&a);
         return WM_EXIT_ERROR;
@@ -255,8 +239,7 @@ int wm_cmd_search(int argc, char **argv) {
     if (r.dist && wm_cli_search_dist_failed(&r, cst != WM_OK, wm_cli_last_error(), 1))
         cst = WM_DEVICE;
     if (cst != WM_OK) {
-        if (r.rank_out != NULL)
-            fclose(r.rank_out);
+        if (r.rank_out != NULL) fclose(r.rank_out);
         wm_cli_search_free(&a);
         return WM_EXIT_ERROR;
     }
@@ -266,8 +249,7 @@ int wm_cmd_search(int argc, char **argv) {
     } else {
         for (int i = first_arg; i < argc; ++i) {
             (r.dist ? wm_cli_search_file_dist : search_file)(&r, argv[i]);
-            if (r.fatal || r.write_failed || (a.quiet && r.any_match))
-                break;
+            if (r.fatal || r.write_failed || (a.quiet && r.any_match)) break;
         }
     }
     if (a.sh.format == WM_OUT_JSON && !a.count && !a.quiet && !r.fatal && !r.write_failed)
@@ -286,14 +268,12 @@ int wm_cmd_search(int argc, char **argv) {
     }
 
     int w = wm_cli_flush_stdout(r.write_failed, r.write_errno);
-    if (w < 0)
-        return WM_EXIT_ERROR;
-    if (w > 0)                   /* a closed pipe: the status of what was done */
-        return (a.quiet && r.any_match) || (!r.any_error && r.any_match)
-                   ? WM_EXIT_MATCH : r.any_error ? WM_EXIT_ERROR : WM_EXIT_NOMATCH;
-    if (a.quiet && r.any_match)
-        return WM_EXIT_MATCH;
-    if (r.any_error || r.fatal)
-        return WM_EXIT_ERROR;
+    if (w < 0) return WM_EXIT_ERROR;
+    if (w > 0) /* a closed pipe: the status of what was done */
+        return (a.quiet && r.any_match) || (!r.any_error && r.any_match) ? WM_EXIT_MATCH
+               : r.any_error                                             ? WM_EXIT_ERROR
+                                                                         : WM_EXIT_NOMATCH;
+    if (a.quiet && r.any_match) return WM_EXIT_MATCH;
+    if (r.any_error || r.fatal) return WM_EXIT_ERROR;
     return r.any_match ? WM_EXIT_MATCH : WM_EXIT_NOMATCH;
 }

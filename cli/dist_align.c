@@ -30,7 +30,7 @@
 /* One alignment on its way to rank 0. */
 typedef struct {
     uint64_t query, record, distance, start, end;
-    uint32_t name_len, cigar_len;              /* then the name and the CIGAR bytes */
+    uint32_t name_len, cigar_len; /* then the name and the CIGAR bytes */
 } dal_head_t;
 
 typedef struct {
@@ -45,7 +45,10 @@ static void bytes_put(bytes_t *b, const void *x, size_t n) {
         size_t cap = b->cap ? b->cap * 2 : 4096;
         while (cap < b->n + n) cap *= 2;
         char *np = realloc(b->p, cap);
-        if (!np) { b->failed = 1; return; }
+        if (!np) {
+            b->failed = 1;
+            return;
+        }
         b->p = np;
         b->cap = cap;
     }
@@ -55,8 +58,13 @@ static void bytes_put(bytes_t *b, const void *x, size_t n) {
 
 static void put_alignment(bytes_t *b, uint64_t q, uint64_t rec, const char *name,
                           const wm_alignment_t *al, uint64_t shift) {
-    dal_head_t h = { q, rec, al->distance, al->start + shift, al->end + shift,
-                     (uint32_t)strlen(name), al->cigar ? (uint32_t)strlen(al->cigar) : 0 };
+    dal_head_t h = { q,
+                     rec,
+                     al->distance,
+                     al->start + shift,
+                     al->end + shift,
+                     (uint32_t)strlen(name),
+                     al->cigar ? (uint32_t)strlen(al->cigar) : 0 };
     bytes_put(b, &h, sizeof h);
     bytes_put(b, name, h.name_len);
     if (al->cigar) bytes_put(b, al->cigar, h.cigar_len);
@@ -64,13 +72,13 @@ static void put_alignment(bytes_t *b, uint64_t q, uint64_t rec, const char *name
 
 /* Align query qi to local target record ti of the range and append what this
 ** rank owns. Returns 0 or -1 (message in why). */
-static int align_owned(wm_cli_align_run_t *r, const wm_range_t *R, const char *tname,
-                       size_t qi, size_t ti, bytes_t *out, char *why, size_t whylen) {
+static int align_owned(wm_cli_align_run_t *r, const wm_range_t *R, const char *tname, size_t qi,
+                       size_t ti, bytes_t *out, char *why, size_t whylen) {
     uint64_t m, n = R->text.rec_start[ti + 1] - R->text.rec_start[ti];
     const uint8_t *q = wm_cli_input_rec(&r->q, qi, &m);
     const uint8_t *t = R->text.seq + R->text.rec_start[ti];
-    uint64_t own_after = ti == 0 && R->continues ? R->halo : 0;   /* ends > this are ours */
-    int first_end_ours = own_after == 0;                          /* end 0 too */
+    uint64_t own_after = ti == 0 && R->continues ? R->halo : 0; /* ends > this are ours */
+    int first_end_ours = own_after == 0;                        /* end 0 too */
     wm_alignments_t res = { NULL, 0 };
     wm_status st = wm_align(r->cx, q, (size_t)m, t, n, &r->o, &res);
     if (st != WM_OK) {
@@ -114,7 +122,10 @@ static int print_merged(wm_cli_align_run_t *r, const char *all, uint64_t len) {
     for (uint64_t at = 0; at < len;) {
         if (n == cap) {
             dal_t *nv = realloc(v, (cap *= 2) * sizeof *v);
-            if (!nv) { free(v); return -1; }
+            if (!nv) {
+                free(v);
+                return -1;
+            }
             v = nv;
         }
         memcpy(&v[n].h, all + at, sizeof v[n].h);
@@ -144,7 +155,10 @@ static int print_merged(wm_cli_align_run_t *r, const char *all, uint64_t len) {
             char *cigar = NULL;
             if (r->o.cigar) {
                 cigar = malloc(v[k].h.cigar_len + 1);
-                if (!cigar) { free(v); return -1; }
+                if (!cigar) {
+                    free(v);
+                    return -1;
+                }
                 memcpy(cigar, v[k].cigar, v[k].h.cigar_len);
                 cigar[v[k].h.cigar_len] = '\0';
             }
@@ -167,9 +181,10 @@ static int check_split_records(const wm_range_t *R, const char *targ, char *why,
         if (i + 1 == R->text.n_rec) n += tail;
         if (n > 0) continue;
         if (R->format == WM_FMT_PLAIN)
-            snprintf(why, len, "%s: %s", targ, R->size == 0 ? "the target file is empty"
-                                                             : "no target sequence (only blanks "
-                                                               "and line breaks)");
+            snprintf(why, len, "%s: %s", targ,
+                     R->size == 0 ? "the target file is empty"
+                                  : "no target sequence (only blanks "
+                                    "and line breaks)");
         else
             snprintf(why, len, "%.1000s: record %llu '%.200s' is empty (no sequence)", targ,
                      (unsigned long long)R->grec[i] + 1, R->names[i]);
@@ -271,8 +286,8 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
 /* Under MPI: split the target when it is a file that can be read by byte
 ** range, else share the pairs. */
 int wm_cli_align_dist(wm_cli_align_run_t *r, const char *qarg, const char *targ) {
-    if (targ == NULL || r->a->pairs || r->a->o.mode == WM_ALIGN_GLOBAL ||
-        strcmp(targ, "-") == 0 || strcmp(qarg, "-") == 0 || access(targ, R_OK) != 0)
+    if (targ == NULL || r->a->pairs || r->a->o.mode == WM_ALIGN_GLOBAL || strcmp(targ, "-") == 0 ||
+        strcmp(qarg, "-") == 0 || access(targ, R_OK) != 0)
         return align_share(r, qarg, targ);
     /* The halo: the longest alignment any query can need, m + min(k, m). */
     wm_cli_input_t q;
@@ -291,9 +306,9 @@ int wm_cli_align_dist(wm_cli_align_run_t *r, const char *qarg, const char *targ)
     wm_range_t R;
     char err[1024] = "";
     double t0 = wm_dist_now();
-    wm_status st = wm_range_read(&R, targ, raw ? WM_RANGE_RECORDS : WM_RANGE_SEQUENCE,
-                                 (uint64_t)wm_dist.rank, (uint64_t)wm_dist.size, halo,
-                                 wm_dist_allgather_cb, NULL, err, sizeof err);
+    wm_status st =
+        wm_range_read(&R, targ, raw ? WM_RANGE_RECORDS : WM_RANGE_SEQUENCE, (uint64_t)wm_dist.rank,
+                      (uint64_t)wm_dist.size, halo, wm_dist_allgather_cb, NULL, err, sizeof err);
     if (wm_cli_dist_failed(st != WM_OK, err[0] ? err : wm_strerror(st), 0)) {
         wm_range_close(&R);
         return -1;
@@ -303,4 +318,3 @@ int wm_cli_align_dist(wm_cli_align_run_t *r, const char *qarg, const char *targ)
     wm_range_close(&R);
     return rc;
 }
-

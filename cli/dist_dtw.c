@@ -27,8 +27,7 @@ int wm_cli_dtw_dist(wm_cli_dtw_run_t *r) {
         wm_cli_dist_share(r->q.n, stdin_used, &lo, &hi);
         failed = wm_cli_dtw_match(r, lo, hi) < 0;
     }
-    if (wm_cli_dist_agree(failed))
-        return -1;
+    if (wm_cli_dist_agree(failed)) return -1;
 
     wm_cli_lines_t lines;
     FILE *out = wm_dist.active ? wm_cli_lines_open(&lines) : stdout;
@@ -41,7 +40,7 @@ int wm_cli_dtw_dist(wm_cli_dtw_run_t *r) {
         r->n_printed = wm_dist_sum(r->n_printed);
     }
     if (ferror(stdout)) {
-        r->write_failed = 1;                    /* e.g. a closed pipe */
+        r->write_failed = 1; /* e.g. a closed pipe */
         r->write_errno = errno;
     }
     return 0;

@@ -14,8 +14,7 @@
 #include "mpi/dist.h"
 
 void wm_cli_dist_device(wm_context_opts_t *co) {
-    if (!wm_dist.active)
-        return;
+    if (!wm_dist.active) return;
     if (co->threads == 0) {
         /* The host's cores shared by its ranks, and never more than the
         ** launcher let this rank run on (Open MPI binds to a core or socket). */
@@ -39,20 +38,14 @@ void wm_cli_dist_device(wm_context_opts_t *co) {
 int wm_cli_dist_failed(int failed, const char *why, int rank0_printed) {
     char msg[2048];
     int bad = wm_dist_first_failure(failed, why, msg, sizeof msg);
-    if (bad < 0)
-        return 0;
-    if (bad == 0 && rank0_printed)
-        return 1;
-    if (wm_dist.active)
-        wm_cli_error("rank %d: %s", bad, msg);
-    else
-        wm_cli_error("%s", msg);
+    if (bad < 0) return 0;
+    if (bad == 0 && rank0_printed) return 1;
+    if (wm_dist.active) wm_cli_error("rank %d: %s", bad, msg);
+    else wm_cli_error("%s", msg);
     return 1;
 }
 
-int wm_cli_dist_agree(int failed) {
-    return wm_cli_dist_failed(failed, wm_cli_last_error(), 1);
-}
+int wm_cli_dist_agree(int failed) { return wm_cli_dist_failed(failed, wm_cli_last_error(), 1); }
 
 void wm_cli_dist_share(size_t n, int alone, size_t *lo, size_t *hi) {
     uint64_t parts = alone ? 1 : (uint64_t)wm_dist.size, me = (uint64_t)wm_dist.rank;
@@ -68,8 +61,7 @@ FILE *wm_cli_lines_open(wm_cli_lines_t *b) {
     b->mem = NULL;
     b->len = 0;
     b->f = open_memstream(&b->mem, &b->len);
-    if (b->f == NULL)
-        wm_dist_abort(WM_EXIT_ERROR);           /* the ranks could no longer agree */
+    if (b->f == NULL) wm_dist_abort(WM_EXIT_ERROR); /* the ranks could no longer agree */
     return b->f;
 }
 
@@ -77,7 +69,7 @@ int wm_cli_lines_write(wm_cli_lines_t *b, FILE *out) {
     fclose(b->f);
     b->f = NULL;
     int rc = wm_dist_write_ordered(b->mem, b->len, out);
-    int e = errno;                              /* the write's, for the caller */
+    int e = errno; /* the write's, for the caller */
     free(b->mem);
     b->mem = NULL;
     errno = e;

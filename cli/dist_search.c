@@ -36,7 +36,7 @@ static int on_match_dist(const wm_match_t *m, void *user) {
     wm_match_t t = *m;
     t.start += d->R->base[m->record];
     t.end += d->R->base[m->record];
-    return wm_cli_search_on_match(&t, &d->s);   /* t.record stays local: names, counts */
+    return wm_cli_search_on_match(&t, &d->s); /* t.record stays local: names, counts */
 }
 
 int wm_cli_search_dist_failed(wm_cli_search_run_t *r, int failed, const char *why,
@@ -58,8 +58,7 @@ int wm_cli_search_open_rank_file(wm_cli_search_run_t *r) {
     char why[4200];
     snprintf(why, sizeof why, "cannot write %s: %s", name, failed ? strerror(errno) : "");
     if (dist_failed(r, failed, why)) {
-        if (r->rank_out != NULL)
-            fclose(r->rank_out);
+        if (r->rank_out != NULL) fclose(r->rank_out);
         r->rank_out = NULL;
         return -1;
     }
@@ -69,20 +68,20 @@ int wm_cli_search_open_rank_file(wm_cli_search_run_t *r) {
 /* --by-record: the counts of this rank's records, each with what the ranks
 ** after it add to it when it runs on into them, one line per record whose
 ** header this rank holds. */
-static void print_by_record_dist(wm_cli_search_run_t *r, const char *path,
-                                 const wm_range_t *R, const uint64_t *per_record, FILE *out) {
-    typedef struct { uint64_t cont_count, has_own; } note_t;
+static void print_by_record_dist(wm_cli_search_run_t *r, const char *path, const wm_range_t *R,
+                                 const uint64_t *per_record, FILE *out) {
+    typedef struct {
+        uint64_t cont_count, has_own;
+    } note_t;
     size_t n = R->text.n_rec, first_own = R->continues ? 1 : 0;
     note_t mine = { R->continues && n > 0 ? per_record[0] : 0, n > first_own };
     note_t *all = malloc((size_t)wm_dist.size * sizeof *all);
-    if (all == NULL)
-        wm_dist_abort(WM_EXIT_ERROR);
+    if (all == NULL) wm_dist_abort(WM_EXIT_ERROR);
     wm_dist_allgather(&mine, sizeof mine, all);
     uint64_t tail = 0;
     for (int q = wm_dist.rank + 1; q < wm_dist.size; ++q) {
         tail += all[q].cont_count;
-        if (all[q].has_own)
-            break;
+        if (all[q].has_own) break;
     }
     free(all);
     for (size_t i = first_own; i < n; ++i)
@@ -102,9 +101,9 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
         halo += a->m;
     }
     double t0 = wm_dist_now();
-    wm_status st = wm_range_read(&R, path, WM_RANGE_RECORDS, (uint64_t)wm_dist.rank,
-                                 (uint64_t)wm_dist.size, halo, wm_dist_allgather_cb, NULL, err,
-                                 sizeof err);
+    wm_status st =
+        wm_range_read(&R, path, WM_RANGE_RECORDS, (uint64_t)wm_dist.rank, (uint64_t)wm_dist.size,
+                      halo, wm_dist_allgather_cb, NULL, err, sizeof err);
     if (dist_failed(r, st != WM_OK, err[0] ? err : wm_strerror(st))) {
         wm_range_close(&R);
         return;
@@ -114,14 +113,12 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
     if (R.whole && wm_dist.active) {
         int all_fmt[1024];
         int *fmts = wm_dist.size <= 1024 ? all_fmt : malloc((size_t)wm_dist.size * sizeof *fmts);
-        if (fmts == NULL)
-            wm_dist_abort(WM_EXIT_ERROR);
+        if (fmts == NULL) wm_dist_abort(WM_EXIT_ERROR);
         wm_dist_allgather(&fmt, sizeof fmt, fmts);
         fmt = fmts[0];
-        if (fmts != all_fmt)
-            free(fmts);
+        if (fmts != all_fmt) free(fmts);
     }
-    wm_db_t *db = wm_cli_search_db(r, wm_cli_search_is_dna(a, fmt));   /* the same on every rank */
+    wm_db_t *db = wm_cli_search_db(r, wm_cli_search_is_dna(a, fmt)); /* the same on every rank */
     double t1 = wm_dist_now();
     if (db == NULL) {
         r->any_error = 1;
@@ -134,7 +131,7 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
     wm_cli_lines_t lines = { NULL, NULL, 0 };
     FILE *out = r->rank_out != NULL ? r->rank_out : wm_cli_lines_open(&lines);
 
-    wm_seqfile_t view;                        /* names for the printers */
+    wm_seqfile_t view; /* names for the printers */
     memset(&view, 0, sizeof view);
     view.text = R.text;
     view.names = R.names;
@@ -159,24 +156,20 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
         if (r->per_pattern == NULL &&
             (r->per_pattern = malloc(np * sizeof *r->per_pattern)) == NULL)
             st = WM_NOMEM;
-        if (st == WM_OK)
-            memset(r->per_pattern, 0, np * sizeof *r->per_pattern);
+        if (st == WM_OK) memset(r->per_pattern, 0, np * sizeof *r->per_pattern);
         uint64_t n = 0;
         if (st == WM_OK && has_text)
             st = wm_scan_owned(r->cx, db, &R.text, own_from, NULL, NULL, &n, r->per_pattern);
     } else if (a->count && !a->by_record && !a->quiet) {
-        if (has_text)
-            st = wm_scan_owned(r->cx, db, &R.text, own_from, NULL, NULL, &local_n, NULL);
+        if (has_text) st = wm_scan_owned(r->cx, db, &R.text, own_from, NULL, NULL, &local_n, NULL);
     } else {
         if (a->count && a->by_record && !a->quiet) {
             d.s.per_record = calloc(R.text.n_rec ? R.text.n_rec : 1, sizeof *d.s.per_record);
-            if (d.s.per_record == NULL)
-                st = WM_NOMEM;
+            if (d.s.per_record == NULL) st = WM_NOMEM;
         }
         if (st == WM_OK && has_text)
             st = wm_scan_owned(r->cx, db, &R.text, own_from, on_match_dist, &d, NULL, NULL);
-        if (st == WM_STOPPED)
-            st = WM_OK;
+        if (st == WM_STOPPED) st = WM_OK;
         local_n = d.s.n;
     }
     char why[1200];
@@ -201,8 +194,7 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
             n_total = wm_dist_sum(local_n);
             if (a->count && !a->by_record && !a->quiet && wm_dist.rank == 0)
                 wm_out_count(out, path, NULL, n_total);
-            if (d.s.per_record != NULL)
-                print_by_record_dist(r, path, &R, d.s.per_record, out);
+            if (d.s.per_record != NULL) print_by_record_dist(r, path, &R, d.s.per_record, out);
         }
     }
     free(d.s.per_record);
@@ -210,20 +202,17 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
     /* Rank 0: the JSON begin line, every rank's lines in rank order, the end line. */
     int json = a->sh.format == WM_OUT_JSON && !a->count && !a->quiet;
     if (lines.f != NULL) {
-        if (json && wm_dist.rank == 0 && !failed)
-            wm_out_search_json_begin(r->out, path);
+        if (json && wm_dist.rank == 0 && !failed) wm_out_search_json_begin(r->out, path);
         if (wm_cli_lines_write(&lines, r->out) < 0 && !r->write_failed) {
             r->write_failed = 1;
             r->write_errno = errno;
         }
-        if (json && wm_dist.rank == 0 && !failed)
-            wm_out_search_json_end(r->out, path, n_total);
+        if (json && wm_dist.rank == 0 && !failed) wm_out_search_json_end(r->out, path, n_total);
     } else {
         wm_out_note_error(out, &r->write_failed, &r->write_errno);
     }
     r->n_matches += n_total;
-    if (n_total > 0)
-        r->any_match = 1;
+    if (n_total > 0) r->any_match = 1;
     wm_dist_report(path, t1 - t0, t2 - t1, wm_dist_now() - t2);
     wm_range_close(&R);
 }
@@ -237,8 +226,7 @@ int wm_cli_search_share_stdin_patterns(wm_cli_search_args_t *a, char *tmp, size_
     while (i < a->n_pat_args &&
            !(a->pat_args[i].opt == 'f' && strcmp(a->pat_args[i].arg, "-") == 0))
         ++i;
-    if (!wm_dist.active || i == a->n_pat_args)
-        return 0;
+    if (!wm_dist.active || i == a->n_pat_args) return 0;
     void *buf = NULL;
     uint64_t n = 0;
     int failed = 0;
@@ -249,8 +237,10 @@ int wm_cli_search_share_stdin_patterns(wm_cli_search_args_t *a, char *tmp, size_
             n += got;
             if (n == cap) {
                 void *nb = realloc(buf, cap *= 2);
-                if (nb == NULL) { free(buf); buf = NULL; }
-                else buf = nb;
+                if (nb == NULL) {
+                    free(buf);
+                    buf = NULL;
+                } else buf = nb;
             }
         }
         failed = buf == NULL || ferror(stdin);

@@ -18,25 +18,25 @@
 #include "flags.h"
 
 typedef struct {
-    wm_cli_shared_t sh;          /* the flags every command shares             */
+    wm_cli_shared_t sh; /* the flags every command shares */
     wm_dtw_opts_t o;
     int cost_given, top_given, maxd_given, length_given;
-    int window_kind;             /* 0 none, 1 samples (o.window), 2 a fraction */
+    int window_kind; /* 0 none, 1 samples (o.window), 2 a fraction */
     double window_frac;
     int fmt_given, qfmt_given, dtype_given;
-    wm_sigfmt_t fmt, qfmt, dtype;    /* --series-format, --query-format, --dtype */
+    wm_sigfmt_t fmt, qfmt, dtype; /* --series-format, --query-format, --dtype */
     const char *column, *qcolumn;
 } wm_cli_dtw_args_t;
 
 typedef struct {
     const wm_cli_dtw_args_t *a;
-    const char *qpath, *spath;   /* as given                                    */
-    wm_sigs_t q, s;              /* the queries; the series is s.a[0]           */
-    int64_t *radius;             /* each query's band radius, -1 = none         */
-    wm_dtw_matches_t *res;       /* each query's matches                        */
+    const char *qpath, *spath; /* as given */
+    wm_sigs_t q, s;            /* the queries; the series is s.a[0] */
+    int64_t *radius;           /* each query's band radius, -1 = none */
+    wm_dtw_matches_t *res;     /* each query's matches */
     wm_context_t *cx;
     uint64_t n_printed;
-    int write_failed, write_errno;   /* a write failed, with this errno        */
+    int write_failed, write_errno; /* a write failed, with this errno */
 } wm_cli_dtw_run_t;
 
 /* ---- cmd_dtw.c --------------------------------------------------------------- */

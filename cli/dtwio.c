@@ -10,7 +10,7 @@
 
 const char *const wm_cli_sigfmt_words[] = { "auto", "text", "csv", "npy", "f32", "f64", NULL };
 const wm_sigfmt_t wm_cli_sigfmt_values[] = { WM_SIGFMT_AUTO, WM_SIGFMT_TEXT, WM_SIGFMT_CSV,
-                                             WM_SIGFMT_NPY, WM_SIGFMT_F32, WM_SIGFMT_F64 };
+                                             WM_SIGFMT_NPY,  WM_SIGFMT_F32,  WM_SIGFMT_F64 };
 
 int wm_cli_dtw_read(const char *path, wm_sigfmt_t fmt, const char *column, int several,
                     wm_sigs_t *out) {
@@ -20,8 +20,7 @@ int wm_cli_dtw_read(const char *path, wm_sigfmt_t fmt, const char *column, int s
     o.format = fmt;
     o.column = column;
     o.several = several;
-    if (wm_sig_read(path, &o, out, err, sizeof err) == 0)
-        return 0;
+    if (wm_sig_read(path, &o, out, err, sizeof err) == 0) return 0;
     wm_cli_error("%s", err[0] ? err : "cannot read the signal");
     return -1;
 }

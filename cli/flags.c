@@ -35,17 +35,15 @@ static int apply_help(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
 static int apply_backend(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
                          const wm_cli_command_t *cmd) {
     int i = wm_cli_choose("--backend", val, wm_cli_backend_words);
-    if (i < 0)
-        return -1;
-    sh->co.backend = (wm_backend_t)i;           /* same order as wm_backend_t */
+    if (i < 0) return -1;
+    sh->co.backend = (wm_backend_t)i; /* same order as wm_backend_t */
     return 0;
 }
 
 static int apply_threads(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
                          const wm_cli_command_t *cmd) {
     uint64_t v;
-    if (wm_cli_option_u64("-j/--threads", val, 65536, 0, &v) < 0)
-        return -1;
+    if (wm_cli_option_u64("-j/--threads", val, 65536, 0, &v) < 0) return -1;
     sh->co.threads = (int)v;
     return 0;
 }
@@ -60,8 +58,7 @@ static int apply_gpus(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
 static int apply_device(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
                         const wm_cli_command_t *cmd) {
     uint64_t v;
-    if (wm_cli_option_u64("--device", val, INT_MAX, 0, &v) < 0)
-        return -1;
+    if (wm_cli_option_u64("--device", val, INT_MAX, 0, &v) < 0) return -1;
     return wm_cli_option_gpus(val, &sh->co);
 }
 
@@ -74,8 +71,7 @@ static int apply_json(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
 static int apply_format(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
                         const wm_cli_command_t *cmd) {
     int i = wm_cli_choose("--format", val, cmd->formats);
-    if (i < 0)
-        return -1;
+    if (i < 0) return -1;
     sh->format = (wm_cli_format_t)wm_cli_lookup(cmd->formats[i], wm_cli_format_words);
     return 0;
 }
@@ -83,8 +79,7 @@ static int apply_format(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh
 static int apply_alphabet(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
                           const wm_cli_command_t *cmd) {
     int i = wm_cli_choose("--alphabet", val, alphabet_words);
-    if (i < 0)
-        return -1;
+    if (i < 0) return -1;
     sh->alphabet = (wm_cli_alpha_t)i;
     return 0;
 }
@@ -101,8 +96,7 @@ const wm_flag_t wm_flags[] = {
     /* -- matching ------------------------------------------------------------- */
     { 'k', 'k', "max-edits", "N", WM_SEC_MATCH, S, NULL, "0",
       "errors allowed, less than the pattern length" },
-    { WM_F_MODE, 0, "mode", "M", WM_SEC_MATCH, A, NULL, "infix",
-      "infix or global" },
+    { WM_F_MODE, 0, "mode", "M", WM_SEC_MATCH, A, NULL, "infix", "infix or global" },
     { WM_F_MODE, 0, "mode", "M", WM_SEC_MATCH, D, NULL, "subsequence",
       "subsequence, global or ucr" },
     { 'k', 'k', "max-distance", "N", WM_SEC_MATCH, A, NULL, "no limit",
@@ -229,8 +223,7 @@ const wm_flag_t wm_flags[] = {
     /* -- output ---------------------------------------------------------------- */
     { WM_F_FORMAT, 0, "format", "F", WM_SEC_OUTPUT, S | A, apply_format, "tsv",
       "the output format:" },
-    { WM_F_JSON, 0, "json", NULL, WM_SEC_OUTPUT, S | A | D, apply_json, NULL,
-      "JSON Lines" },
+    { WM_F_JSON, 0, "json", NULL, WM_SEC_OUTPUT, S | A | D, apply_json, NULL, "JSON Lines" },
     { 'c', 'c', "count", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
       "print one line per file, source<TAB>count, instead of the matches (not with "
       "--format bed or json)" },
@@ -244,8 +237,7 @@ const wm_flag_t wm_flags[] = {
       "digits: PREFIX.00000, ...) instead of sending them to rank 0; the files in "
       "rank order are the one-process output (tsv and bed, one FILE; for large "
       "outputs: rank 0's stdout goes through mpirun, slowly)" },
-    { 'h', 'h', "help", NULL, WM_SEC_OUTPUT, S | A | D | I, apply_help, NULL,
-      "show this help" },
+    { 'h', 'h', "help", NULL, WM_SEC_OUTPUT, S | A | D | I, apply_help, NULL, "show this help" },
     { 0, 0, NULL, NULL, 0, 0, NULL, NULL, NULL }
 };
 
@@ -272,18 +264,23 @@ const wm_flag_note_t wm_flag_notes[] = {
       "Under auto and dna a plain file is one sequence: its blanks and line breaks "
       "are dropped, and a file with other bytes (NUL, controls, bytes >= 0x80) is "
       "refused as binary (--alphabet text aligns raw bytes)." },
-    { "gpus", S, "split the text over these GPUs of one host (one part each); the "
+    { "gpus", S,
+      "split the text over these GPUs of one host (one part each); the "
       "same output" },
-    { "gpus", A, "split each target (infix) or the pairs over these GPUs of one "
+    { "gpus", A,
+      "split each target (infix) or the pairs over these GPUs of one "
       "host; the same output" },
-    { "gpus", D, "share the queries out over these GPUs of one host; the same "
+    { "gpus", D,
+      "share the queries out over these GPUs of one host; the same "
       "output" },
     { "format", S, "tsv, bed or json" },
     { "format", A, "tsv or json" },
     { "json", S, "output, the same as --format json" },
-    { "json", A, "output, the same as --format json: one object per alignment "
+    { "json", A,
+      "output, the same as --format json: one object per alignment "
       "with the keys query, target, distance, start, end (and cigar)" },
-    { "json", D, "output: one object per match with the keys query, start, end, "
+    { "json", D,
+      "output: one object per match with the keys query, start, end, "
       "distance (and path)" },
     { NULL, 0, NULL }
 };
@@ -296,10 +293,8 @@ const wm_flag_note_t wm_flag_notes[] = {
 /* ---- parsing ------------------------------------------------------------------ */
 
 const char *wm_flag_display(const wm_flag_t *f, char *buf, size_t len) {
-    if (f->short_name != 0)
-        snprintf(buf, len, "-%c/--%s", f->short_name, f->name);
-    else
-        snprintf(buf, len, "--%s", f->name);
+    if (f->short_name != 0) snprintf(buf, len, "-%c/--%s", f->short_name, f->name);
+    else snprintf(buf, len, "--%s", f->name);
     return buf;
 }
 
@@ -314,11 +309,9 @@ int wm_flags_parse(const wm_cli_command_t *cmd, int argc, char **argv, wm_cli_sh
     char shorts[2 * MAX_FLAGS + 2] = ":";
     size_t n = 0, ns = 1;
     for (const wm_flag_t *f = wm_flags; f->name != NULL; ++f) {
-        if (!(f->cmds & cmd->bit))
-            continue;
-        if (n == MAX_FLAGS)
-            abort();                            /* the table outgrew MAX_FLAGS */
-        for (size_t i = 0; i < n; ++i)          /* one spelling, one flag */
+        if (!(f->cmds & cmd->bit)) continue;
+        if (n == MAX_FLAGS) abort();   /* the table outgrew MAX_FLAGS */
+        for (size_t i = 0; i < n; ++i) /* one spelling, one flag */
             if (strcmp(entry[i]->name, f->name) == 0 ||
                 (f->short_name != 0 && entry[i]->short_name == f->short_name))
                 abort();
@@ -329,8 +322,7 @@ int wm_flags_parse(const wm_cli_command_t *cmd, int argc, char **argv, wm_cli_sh
         entry[n++] = f;
         if (f->short_name != 0) {
             shorts[ns++] = f->short_name;
-            if (f->arg != NULL)
-                shorts[ns++] = ':';
+            if (f->arg != NULL) shorts[ns++] = ':';
         }
     }
     memset(&longs[n], 0, sizeof longs[n]);
@@ -341,13 +333,12 @@ int wm_flags_parse(const wm_cli_command_t *cmd, int argc, char **argv, wm_cli_sh
     sh->format = WM_OUT_TSV;
     sh->alphabet = WM_ALPHA_AUTO;
 
-    opterr = 0;                 /* our own messages, in our own form */
+    opterr = 0; /* our own messages, in our own form */
     optind = 1;
     for (;;) {
         int at = -1;
         int c = getopt_long(argc, argv, shorts, longs, &at);
-        if (c == -1)
-            break;
+        if (c == -1) break;
         if (c == ':' || c == '?') {
             wm_cli_getopt_error(c, argv);
             return -1;
@@ -357,12 +348,10 @@ int wm_flags_parse(const wm_cli_command_t *cmd, int argc, char **argv, wm_cli_sh
             f = entry[at];
         } else {
             for (size_t i = 0; i < n && f == NULL; ++i)
-                if (entry[i]->short_name == c)
-                    f = entry[i];
+                if (entry[i]->short_name == c) f = entry[i];
         }
         int rc = f->apply != NULL ? f->apply(f, optarg, sh, cmd) : own(f, optarg, args);
-        if (rc != 0)
-            return rc;
+        if (rc != 0) return rc;
     }
     *first_arg = optind;
     return 0;

@@ -28,7 +28,12 @@ enum { WM_CMD_SEARCH = 1, WM_CMD_ALIGN = 2, WM_CMD_DTW = 4, WM_CMD_INFO = 8 };
 
 /* The sections of a command's --help, in the order printed. */
 typedef enum {
-    WM_SEC_MATCH, WM_SEC_SETS, WM_SEC_INPUT, WM_SEC_EXEC, WM_SEC_OUTPUT, WM_N_SECS
+    WM_SEC_MATCH,
+    WM_SEC_SETS,
+    WM_SEC_INPUT,
+    WM_SEC_EXEC,
+    WM_SEC_OUTPUT,
+    WM_N_SECS
 } wm_flag_sec_t;
 
 /* Output formats (--format, --json), in the order of wm_cli_format_words. */
@@ -40,38 +45,62 @@ typedef enum { WM_ALPHA_AUTO = 0, WM_ALPHA_DNA = 1, WM_ALPHA_TEXT = 2 } wm_cli_a
 
 /* What the shared flags set; each command takes from it what it uses. */
 typedef struct {
-    wm_context_opts_t co;        /* --backend, -j/--threads, --gpus (--device)   */
-    wm_cli_format_t format;      /* --format, --json [tsv]                       */
-    wm_cli_alpha_t alphabet;     /* --alphabet [auto]                            */
-    int ignore_case;             /* -i/--ignore-case                             */
+    wm_context_opts_t co;    /* --backend, -j/--threads, --gpus (--device) */
+    wm_cli_format_t format;  /* --format, --json [tsv] */
+    wm_cli_alpha_t alphabet; /* --alphabet [auto] */
+    int ignore_case;         /* -i/--ignore-case */
 } wm_cli_shared_t;
 
 /* A command as its help shows it. The prose is written as printed
 ** (wrapped, no tab); flags' lines are made from the table. */
 typedef struct {
-    const char *name;            /* "search"                                     */
-    unsigned bit;                /* WM_CMD_*                                     */
-    const char *const *formats;  /* the --format words it prints, its default
+    const char *name;             /* "search" */
+    unsigned bit;                 /* WM_CMD_* */
+    const char *const *formats;   /* the --format words it prints, its default
                                     first, NULL-terminated; NULL: no --format    */
-    const char *usage;           /* "Usage: ..." lines                           */
-    const char *about;           /* what it does, before the flags               */
-    const char *intro[WM_N_SECS];/* said under a section's heading, or NULL      */
-    const char *details;         /* after the flags: output lines, exit status   */
+    const char *usage;            /* "Usage: ..." lines */
+    const char *about;            /* what it does, before the flags */
+    const char *intro[WM_N_SECS]; /* said under a section's heading, or NULL */
+    const char *details;          /* after the flags: output lines, exit status */
 } wm_cli_command_t;
 
-extern const wm_cli_command_t wm_cli_cmd_search, wm_cli_cmd_align, wm_cli_cmd_dtw,
-                              wm_cli_cmd_info;
+extern const wm_cli_command_t wm_cli_cmd_search, wm_cli_cmd_align, wm_cli_cmd_dtw, wm_cli_cmd_info;
 
 /* The ids of the flags: what getopt_long returns. A flag with a short name
 ** returns its letter; the others these. Two spellings of one flag (an old
 ** one kept) share an id; two commands' flags of one letter (-k) do too. */
 enum {
-    WM_F_BACKEND = 256, WM_F_GPUS, WM_F_JSON, WM_F_FORMAT, WM_F_ALPHABET, WM_F_ALGO, WM_F_MODE,
-    WM_F_HAMMING, WM_F_REVCOMP, WM_F_CHUNK, WM_F_NO_PROGRESS, WM_F_BY_RECORD,
-    WM_F_PER_PATTERN, WM_F_ALL_PATTERNS, WM_F_PER_RANK,
-    WM_F_CIGAR, WM_F_ALL_ENDS, WM_F_PAIRS, WM_F_BLOCK_T, WM_F_EXPLAIN,
-    WM_F_COST, WM_F_WINDOW, WM_F_ZNORM, WM_F_LENGTH, WM_F_TOP, WM_F_PATH,
-    WM_F_SERIES_FORMAT, WM_F_QUERY_FORMAT, WM_F_DTYPE, WM_F_COLUMN, WM_F_QUERY_COLUMN,
+    WM_F_BACKEND = 256,
+    WM_F_GPUS,
+    WM_F_JSON,
+    WM_F_FORMAT,
+    WM_F_ALPHABET,
+    WM_F_ALGO,
+    WM_F_MODE,
+    WM_F_HAMMING,
+    WM_F_REVCOMP,
+    WM_F_CHUNK,
+    WM_F_NO_PROGRESS,
+    WM_F_BY_RECORD,
+    WM_F_PER_PATTERN,
+    WM_F_ALL_PATTERNS,
+    WM_F_PER_RANK,
+    WM_F_CIGAR,
+    WM_F_ALL_ENDS,
+    WM_F_PAIRS,
+    WM_F_BLOCK_T,
+    WM_F_EXPLAIN,
+    WM_F_COST,
+    WM_F_WINDOW,
+    WM_F_ZNORM,
+    WM_F_LENGTH,
+    WM_F_TOP,
+    WM_F_PATH,
+    WM_F_SERIES_FORMAT,
+    WM_F_QUERY_FORMAT,
+    WM_F_DTYPE,
+    WM_F_COLUMN,
+    WM_F_QUERY_COLUMN,
     WM_F_PIECE
 };
 
@@ -86,15 +115,15 @@ typedef int (*wm_flag_apply_t)(const wm_flag_t *f, const char *val, wm_cli_share
 typedef int (*wm_flag_own_t)(const wm_flag_t *f, const char *val, void *args);
 
 struct wm_flag {
-    int id;                      /* WM_F_*, or the short letter                  */
-    char short_name;             /* 0: none                                      */
-    const char *name;            /* the long name, without "--"                  */
-    const char *arg;             /* the value's name in help; NULL: takes none   */
+    int id;           /* WM_F_*, or the short letter */
+    char short_name;  /* 0: none */
+    const char *name; /* the long name, without "--" */
+    const char *arg;  /* the value's name in help; NULL: takes none */
     wm_flag_sec_t sec;
-    unsigned cmds;               /* WM_CMD_* of the commands that take it        */
-    wm_flag_apply_t apply;       /* shared: parsed here; NULL: the command's own */
-    const char *dflt;            /* shown as [dflt] after the first line; or NULL */
-    const char *help;            /* lines separated by '\n'; see help.c         */
+    unsigned cmds;         /* WM_CMD_* of the commands that take it */
+    wm_flag_apply_t apply; /* shared: parsed here; NULL: the command's own */
+    const char *dflt;      /* shown as [dflt] after the first line; or NULL */
+    const char *help;      /* lines separated by '\n'; see help.c */
 };
 
 /* The table, ended by an entry whose name is NULL. */
@@ -102,7 +131,7 @@ extern const wm_flag_t wm_flags[];
 
 /* What one command's help adds to a flag's (help.c says where it goes). */
 typedef struct {
-    const char *name;            /* the flag's long name                         */
+    const char *name; /* the flag's long name */
     unsigned cmds;
     const char *text;
 } wm_flag_note_t;

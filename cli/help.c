@@ -24,14 +24,15 @@ enum { HELP_COL = 24, WRAP_COL = 79, MAX_HANG = 8, SHORT_DEFAULT = 20 };
 /* Stands for a blank that does not break a line: inside a short default. */
 #define NO_BREAK '\x1f'
 
-
 /* ---- the commands ------------------------------------------------------------- */
 
 static const char *const search_formats[] = { "tsv", "bed", "json", NULL };
 static const char *const align_formats[] = { "tsv", "json", NULL };
 
 const wm_cli_command_t wm_cli_cmd_search = {
-    "search", WM_CMD_SEARCH, search_formats,
+    "search",
+    WM_CMD_SEARCH,
+    search_formats,
     "Usage: warpmatch search [OPTIONS] PATTERN [FILE...]\n"
     "       warpmatch search [OPTIONS] -f PATFILE | -e P -e P ... [FILE...]\n",
 
@@ -42,20 +43,20 @@ const wm_cli_command_t wm_cli_cmd_search = {
     "record; a match never crosses a record border), each possibly gzip-compressed.\n",
     {
         [WM_SEC_SETS] =
-        "  Patterns are numbered from 1 in the order given: -e and -f in command-line\n"
-        "  order, a file's patterns in file order. Matching is exact and literal, as\n"
-        "  grep -F (-k must be 0, no --hamming); every occurrence of every pattern is\n"
-        "  reported, overlapping ones included, a duplicate once under each number.\n"
-        "  PATFILE: one pattern per line, 1 to 65536 bytes, every byte as it is (NUL\n"
-        "  included; a '\\r' before the '\\n' is kept, as grep -F keeps it, so convert\n"
-        "  CRLF files first); the last line needs no '\\n'; an empty line is an error\n"
-        "  (grep -F would match everything with it).\n"
-        "  A PATFILE whose first byte is '>' is FASTA: each record's sequence (lines\n"
-        "  joined, whitespace dropped) is one pattern, printed as the first word of its\n"
-        "  header instead of its number. PATFILEs may be gzip-compressed.\n"
-        "  --revcomp and --alphabet dna need patterns of A, C, G, T, U only (either\n"
-        "  case); --alphabet auto picks dna for FASTA/FASTQ files when every pattern is\n"
-        "  such, else text.\n",
+            "  Patterns are numbered from 1 in the order given: -e and -f in command-line\n"
+            "  order, a file's patterns in file order. Matching is exact and literal, as\n"
+            "  grep -F (-k must be 0, no --hamming); every occurrence of every pattern is\n"
+            "  reported, overlapping ones included, a duplicate once under each number.\n"
+            "  PATFILE: one pattern per line, 1 to 65536 bytes, every byte as it is (NUL\n"
+            "  included; a '\\r' before the '\\n' is kept, as grep -F keeps it, so convert\n"
+            "  CRLF files first); the last line needs no '\\n'; an empty line is an error\n"
+            "  (grep -F would match everything with it).\n"
+            "  A PATFILE whose first byte is '>' is FASTA: each record's sequence (lines\n"
+            "  joined, whitespace dropped) is one pattern, printed as the first word of its\n"
+            "  header instead of its number. PATFILEs may be gzip-compressed.\n"
+            "  --revcomp and --alphabet dna need patterns of A, C, G, T, U only (either\n"
+            "  case); --alphabet auto picks dna for FASTA/FASTQ files when every pattern is\n"
+            "  such, else text.\n",
     },
     "Output lines (no header):\n"
     "  tsv   source<TAB>record<TAB>start<TAB>end<TAB>errors<TAB>strand\n"
@@ -84,7 +85,9 @@ const wm_cli_command_t wm_cli_cmd_search = {
 };
 
 const wm_cli_command_t wm_cli_cmd_align = {
-    "align", WM_CMD_ALIGN, align_formats,
+    "align",
+    WM_CMD_ALIGN,
+    align_formats,
     "Usage: warpmatch align [OPTIONS] QUERY TARGET\n"
     "       warpmatch align [OPTIONS] --pairs PAIRS.tsv\n"
     "       warpmatch align --algo four-russians --explain [--block-t T] [--alphabet dna]\n",
@@ -115,9 +118,9 @@ const wm_cli_command_t wm_cli_cmd_align = {
     "          (start 0, end = the target's length). Empty sequences are allowed.\n",
     {
         [WM_SEC_EXEC] =
-        "  Under mpirun (or srun) each rank aligns the queries to its own byte range\n"
-        "  of a TARGET file (infix), or its share of the pairs; rank 0 prints what one\n"
-        "  process would.\n",
+            "  Under mpirun (or srun) each rank aligns the queries to its own byte range\n"
+            "  of a TARGET file (infix), or its share of the pairs; rank 0 prints what one\n"
+            "  process would.\n",
     },
     "Output lines (no header), one per alignment, tab-separated:\n"
     "  query  target  distance  start  end  [cigar]\n"
@@ -142,7 +145,9 @@ const wm_cli_command_t wm_cli_cmd_align = {
 };
 
 const wm_cli_command_t wm_cli_cmd_dtw = {
-    "dtw", WM_CMD_DTW, NULL,
+    "dtw",
+    WM_CMD_DTW,
+    NULL,
     "Usage: warpmatch dtw [OPTIONS] QUERY SERIES\n",
 
     "Find where each query signal fits best in a long series under dynamic time\n"
@@ -186,8 +191,8 @@ const wm_cli_command_t wm_cli_cmd_dtw = {
     "               on the CPU whatever the backend\n",
     {
         [WM_SEC_EXEC] =
-        "  Under mpirun (or srun) every rank matches its share of the queries on its\n"
-        "  GPU; rank 0 prints what one process would.\n",
+            "  Under mpirun (or srun) every rank matches its share of the queries on its\n"
+            "  GPU; rank 0 prints what one process would.\n",
     },
     "Output lines (no header), one per match, tab-separated:\n"
     "  query  start  end  distance  [path]\n"
@@ -214,7 +219,9 @@ const wm_cli_command_t wm_cli_cmd_dtw = {
 };
 
 const wm_cli_command_t wm_cli_cmd_info = {
-    "info", WM_CMD_INFO, NULL,
+    "info",
+    WM_CMD_INFO,
+    NULL,
     "Usage: warpmatch info\n",
 
     "Show the version, the backends built into this binary (cpu, cuda), each\n"
@@ -227,10 +234,8 @@ const wm_cli_command_t wm_cli_cmd_info = {
 /* ---- printing ---------------------------------------------------------------- */
 
 static const char *const sec_titles[WM_N_SECS] = {
-    [WM_SEC_MATCH] = "Matching",
-    [WM_SEC_SETS] = "Pattern sets (any -f, or -e more than once)",
-    [WM_SEC_INPUT] = "Input",
-    [WM_SEC_EXEC] = "Execution",
+    [WM_SEC_MATCH] = "Matching", [WM_SEC_SETS] = "Pattern sets (any -f, or -e more than once)",
+    [WM_SEC_INPUT] = "Input",    [WM_SEC_EXEC] = "Execution",
     [WM_SEC_OUTPUT] = "Output",
 };
 
@@ -238,8 +243,7 @@ static const char *const sec_titles[WM_N_SECS] = {
 static void assemble(const wm_flag_t *f, unsigned cmd, char *buf, size_t len) {
     const char *note = NULL;
     for (const wm_flag_note_t *n = wm_flag_notes; n->name != NULL; ++n)
-        if ((n->cmds & cmd) && strcmp(n->name, f->name) == 0)
-            note = n->text;
+        if ((n->cmds & cmd) && strcmp(n->name, f->name) == 0) note = n->text;
     const char *help_nl = strchr(f->help, '\n');
     const char *note_nl = note != NULL ? strchr(note, '\n') : NULL;
     int help_first = help_nl ? (int)(help_nl - f->help) : (int)strlen(f->help);
@@ -249,8 +253,7 @@ static void assemble(const wm_flag_t *f, unsigned cmd, char *buf, size_t len) {
         snprintf(dflt, sizeof dflt, " [%s]", f->dflt);
         if (strlen(f->dflt) <= SHORT_DEFAULT)
             for (char *c = dflt + 1; *c != '\0'; ++c)
-                if (*c == ' ')
-                    *c = NO_BREAK;
+                if (*c == ' ') *c = NO_BREAK;
     }
     snprintf(buf, len, "%.*s%s%.*s%s%s%s", help_first, f->help, note_first > 0 ? " " : "",
              note_first, note != NULL ? note : "", dflt, help_nl ? help_nl : "",
@@ -261,17 +264,14 @@ static void assemble(const wm_flag_t *f, unsigned cmd, char *buf, size_t len) {
 ** there), wrapped at WRAP_COL; every line it starts begins at HELP_COL. */
 static void put_wrapped(const char *line, size_t n, int col) {
     size_t ind = 0, hang;
-    while (ind < n && line[ind] == ' ')
-        ++ind;
+    while (ind < n && line[ind] == ' ') ++ind;
     hang = ind;
-    if (ind > 0) {                              /* "  dna:  ...": hang after "dna:" */
+    if (ind > 0) { /* "  dna:  ...": hang after "dna:" */
         size_t w = ind;
-        while (w < n && line[w] != ' ')
-            ++w;
+        while (w < n && line[w] != ' ') ++w;
         if (w > ind && line[w - 1] == ':') {
-            while (w < n && line[w] == ' ')
-                ++w;
-            hang = w - ind <= MAX_HANG ? w : ind + 4;   /* a long word: a short step */
+            while (w < n && line[w] == ' ') ++w;
+            hang = w - ind <= MAX_HANG ? w : ind + 4; /* a long word: a short step */
         }
     }
     printf("%*s", (int)ind, "");
@@ -279,8 +279,7 @@ static void put_wrapped(const char *line, size_t n, int col) {
     int at_start = 1;
     for (size_t i = ind; i < n;) {
         size_t j = i;
-        while (j < n && line[j] != ' ')
-            ++j;
+        while (j < n && line[j] != ' ') ++j;
         int wlen = (int)(j - i);
         if (!at_start && col + 1 + wlen > WRAP_COL) {
             printf("\n%*s", HELP_COL + (int)hang, "");
@@ -291,14 +290,12 @@ static void put_wrapped(const char *line, size_t n, int col) {
             putchar(' ');
             col++;
         }
-        for (size_t c = i; c < j; ++c)
-            putchar(line[c] == NO_BREAK ? ' ' : line[c]);
+        for (size_t c = i; c < j; ++c) putchar(line[c] == NO_BREAK ? ' ' : line[c]);
         col += wlen;
         at_start = 0;
         /* Runs of blanks inside a line (a list's "dna:  ") print as they are. */
         size_t k = j;
-        while (k < n && line[k] == ' ')
-            ++k;
+        while (k < n && line[k] == ' ') ++k;
         if (k > j + 1 && k < n) {
             printf("%*s", (int)(k - j - 1), "");
             col += (int)(k - j - 1);
@@ -311,20 +308,17 @@ static void put_wrapped(const char *line, size_t n, int col) {
 static void put_flag(const wm_flag_t *f, unsigned cmd) {
     char text[2048], head[96];
     int n = snprintf(head, sizeof head, "  %s%c%s--%s%s%s", f->short_name ? "-" : " ",
-                     f->short_name ? f->short_name : ' ', f->short_name ? ", " : "  ",
-                     f->name, f->arg ? " " : "", f->arg ? f->arg : "");
+                     f->short_name ? f->short_name : ' ', f->short_name ? ", " : "  ", f->name,
+                     f->arg ? " " : "", f->arg ? f->arg : "");
     fputs(head, stdout);
-    if (n > HELP_COL - 2)
-        printf("\n%*s", HELP_COL, "");
-    else
-        printf("%*s", HELP_COL - n, "");
+    if (n > HELP_COL - 2) printf("\n%*s", HELP_COL, "");
+    else printf("%*s", HELP_COL - n, "");
     assemble(f, cmd, text, sizeof text);
     for (const char *p = text;;) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         put_wrapped(p, len, HELP_COL);
-        if (nl == NULL)
-            break;
+        if (nl == NULL) break;
         p = nl + 1;
         printf("%*s", HELP_COL, "");
     }
@@ -337,17 +331,13 @@ void wm_flags_help(const wm_cli_command_t *cmd) {
         int any = 0;
         for (const wm_flag_t *f = wm_flags; f->name != NULL; ++f)
             any |= f->sec == (wm_flag_sec_t)s && (f->cmds & cmd->bit);
-        if (!any)
-            continue;
+        if (!any) continue;
         printf("\n%s:\n", sec_titles[s]);
-        if (cmd->intro[s] != NULL)
-            fputs(cmd->intro[s], stdout);
+        if (cmd->intro[s] != NULL) fputs(cmd->intro[s], stdout);
         for (const wm_flag_t *f = wm_flags; f->name != NULL; ++f)
-            if (f->sec == (wm_flag_sec_t)s && (f->cmds & cmd->bit))
-                put_flag(f, cmd->bit);
+            if (f->sec == (wm_flag_sec_t)s && (f->cmds & cmd->bit)) put_flag(f, cmd->bit);
     }
-    if (cmd->details != NULL)
-        printf("\n%s", cmd->details);
+    if (cmd->details != NULL) printf("\n%s", cmd->details);
 }
 
 void wm_flags_usage_hint(const wm_cli_command_t *cmd) {

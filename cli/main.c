@@ -16,26 +16,26 @@
 
 static void print_usage(FILE *f) {
     fprintf(f,
-        "warpmatch %s -- fast exact and approximate string search, CPU and CUDA GPU\n"
-        "\n"
-        "Usage: warpmatch COMMAND [OPTIONS] [ARGS...]\n"
-        "\n"
-        "Commands:\n"
-        "  search   every occurrence of a pattern, exactly or within k errors\n"
-        "           (edit or Hamming distance), in plain, FASTA, FASTQ or gzip files\n"
-        "  align    the best alignment of a query in a target (infix: the closest\n"
-        "           substring) or of two whole sequences (global), by edit distance\n"
-        "  dtw      where a signal fits best in a long series under dynamic time\n"
-        "           warping (subsequence DTW), global DTW, the UCR Suite's search\n"
-        "  info     version, backends built, GPUs found, CPU threads\n"
-        "\n"
-        "Options:\n"
-        "  -h, --help       show this help and exit\n"
-        "  -V, --version    show the version and exit\n"
-        "\n"
-        "'warpmatch COMMAND --help' shows the options of a command.\n"
-        "Exit status: 0 if something matched, 1 if nothing did, 2 on an error.\n",
-        wm_version());
+            "warpmatch %s -- fast exact and approximate string search, CPU and CUDA GPU\n"
+            "\n"
+            "Usage: warpmatch COMMAND [OPTIONS] [ARGS...]\n"
+            "\n"
+            "Commands:\n"
+            "  search   every occurrence of a pattern, exactly or within k errors\n"
+            "           (edit or Hamming distance), in plain, FASTA, FASTQ or gzip files\n"
+            "  align    the best alignment of a query in a target (infix: the closest\n"
+            "           substring) or of two whole sequences (global), by edit distance\n"
+            "  dtw      where a signal fits best in a long series under dynamic time\n"
+            "           warping (subsequence DTW), global DTW, the UCR Suite's search\n"
+            "  info     version, backends built, GPUs found, CPU threads\n"
+            "\n"
+            "Options:\n"
+            "  -h, --help       show this help and exit\n"
+            "  -V, --version    show the version and exit\n"
+            "\n"
+            "'warpmatch COMMAND --help' shows the options of a command.\n"
+            "Exit status: 0 if something matched, 1 if nothing did, 2 on an error.\n",
+            wm_version());
 }
 
 static int run_command(int argc, char **argv) {
@@ -44,8 +44,7 @@ static int run_command(int argc, char **argv) {
         return WM_EXIT_ERROR;
     }
     const char *cmd = argv[1];
-    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||
-        strcmp(cmd, "version") == 0) {
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 || strcmp(cmd, "version") == 0) {
         printf("warpmatch %s\n", wm_version());
         return wm_cli_help_status();
     }
@@ -53,18 +52,12 @@ static int run_command(int argc, char **argv) {
         print_usage(stdout);
         return wm_cli_help_status();
     }
-    if (strcmp(cmd, "search") == 0)
-        return wm_cmd_search(argc - 1, argv + 1);
-    if (strcmp(cmd, "align") == 0)
-        return wm_cmd_align(argc - 1, argv + 1);
-    if (strcmp(cmd, "info") == 0)
-        return wm_cmd_info(argc - 1, argv + 1);
-    if (strcmp(cmd, "dtw") == 0)
-        return wm_cmd_dtw(argc - 1, argv + 1);
-    if (cmd[0] == '-')
-        wm_cli_error("unknown option '%s'", cmd);
-    else
-        wm_cli_error("unknown command '%s'", cmd);
+    if (strcmp(cmd, "search") == 0) return wm_cmd_search(argc - 1, argv + 1);
+    if (strcmp(cmd, "align") == 0) return wm_cmd_align(argc - 1, argv + 1);
+    if (strcmp(cmd, "info") == 0) return wm_cmd_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "dtw") == 0) return wm_cmd_dtw(argc - 1, argv + 1);
+    if (cmd[0] == '-') wm_cli_error("unknown option '%s'", cmd);
+    else wm_cli_error("unknown command '%s'", cmd);
     fprintf(stderr, "Try 'warpmatch --help'.\n");
     return WM_EXIT_ERROR;
 }
@@ -73,13 +66,11 @@ static int run_command(int argc, char **argv) {
 ** stdout (the others' output reaches it through cli/mpi), and all ranks
 ** leave with rank 0's status, which the commands make the job's. */
 int main(int argc, char **argv) {
-    if (wm_dist_init(&argc, &argv) < 0)
-        return WM_EXIT_ERROR;
+    if (wm_dist_init(&argc, &argv) < 0) return WM_EXIT_ERROR;
     if (wm_dist.rank != 0 && freopen("/dev/null", "w", stdout) == NULL)
         wm_dist_abort(WM_EXIT_ERROR);
     int rc = run_command(argc, argv);
-    if (wm_dist.active)
-        rc = wm_dist_bcast_int(rc);
+    if (wm_dist.active) rc = wm_dist_bcast_int(rc);
     wm_dist_finalize();
     return rc;
 }

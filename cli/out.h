@@ -73,8 +73,8 @@ void wm_out_search_tsv(FILE *out, const char *source, const char *record, const 
 
 /* A pattern-set match; name NULL prints the number. with_strand adds the
 ** strand column (the search command adds it with --revcomp). */
-void wm_out_search_tsv_set(FILE *out, const char *source, const char *record,
-                           const wm_match_t *m, const char *name, int with_strand);
+void wm_out_search_tsv_set(FILE *out, const char *source, const char *record, const wm_match_t *m,
+                           const char *name, int with_strand);
 
 /* `name` should come from wm_out_bed_name(). */
 void wm_out_search_bed(FILE *out, const char *chrom, const char *name, const wm_match_t *m);
@@ -118,7 +118,7 @@ void wm_out_align(FILE *out, int json, int cigar, const char *qname, const char 
 **       the query has none (as search's "pattern"); a distance that is not
 **       finite (an overflow of huge samples) prints as null
 */
-void wm_out_dtw_match(FILE *out, int json, const char *name, size_t index,
-                      const wm_dtw_match_t *m, int path);
+void wm_out_dtw_match(FILE *out, int json, const char *name, size_t index, const wm_dtw_match_t *m,
+                      int path);
 
 #endif

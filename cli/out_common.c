@@ -27,8 +27,7 @@ char *wm_out_put_u64(char *p, uint64_t v) {
         tmp[n++] = (char)('0' + (int)(v % 10));
         v /= 10;
     } while (v != 0);
-    while (n > 0)
-        *p++ = tmp[--n];
+    while (n > 0) *p++ = tmp[--n];
     return p;
 }
 
@@ -54,8 +53,7 @@ void wm_out_double(FILE *f, double d) {
     ** 0.50000000000000000); 17 always do. The tool never calls setlocale, so
     ** the decimal point is '.'. */
     snprintf(b, sizeof b, "%.15g", d);
-    if (strtod(b, NULL) != d)
-        snprintf(b, sizeof b, "%.17g", d);
+    if (strtod(b, NULL) != d) snprintf(b, sizeof b, "%.17g", d);
     fputs(b, f);
 }
 
@@ -65,33 +63,26 @@ static int is_cont(uint8_t c) { return (c & 0xC0) == 0x80; }
 ** is >= 0x80, with n bytes left; 0 when there is none. */
 static size_t utf8_seq_len(const uint8_t *s, size_t n) {
     uint8_t c = s[0];
-    if (c >= 0xC2 && c <= 0xDF)
-        return n >= 2 && is_cont(s[1]) ? 2 : 0;
+    if (c >= 0xC2 && c <= 0xDF) return n >= 2 && is_cont(s[1]) ? 2 : 0;
     if (c >= 0xE0 && c <= 0xEF) {
-        if (n < 3 || !is_cont(s[1]) || !is_cont(s[2]))
-            return 0;
-        if (c == 0xE0 && s[1] < 0xA0)
-            return 0;                   /* overlong */
-        if (c == 0xED && s[1] > 0x9F)
-            return 0;                   /* UTF-16 surrogate */
+        if (n < 3 || !is_cont(s[1]) || !is_cont(s[2])) return 0;
+        if (c == 0xE0 && s[1] < 0xA0) return 0; /* overlong */
+        if (c == 0xED && s[1] > 0x9F) return 0; /* UTF-16 surrogate */
         return 3;
     }
     if (c >= 0xF0 && c <= 0xF4) {
-        if (n < 4 || !is_cont(s[1]) || !is_cont(s[2]) || !is_cont(s[3]))
-            return 0;
-        if (c == 0xF0 && s[1] < 0x90)
-            return 0;                   /* overlong */
-        if (c == 0xF4 && s[1] > 0x8F)
-            return 0;                   /* above U+10FFFF */
+        if (n < 4 || !is_cont(s[1]) || !is_cont(s[2]) || !is_cont(s[3])) return 0;
+        if (c == 0xF0 && s[1] < 0x90) return 0; /* overlong */
+        if (c == 0xF4 && s[1] > 0x8F) return 0; /* above U+10FFFF */
         return 4;
     }
-    return 0;                           /* 0x80..0xC1, 0xF5..0xFF */
+    return 0; /* 0x80..0xC1, 0xF5..0xFF */
 }
 
 void wm_out_json_string(FILE *out, const char *str, size_t n) {
     static const char hex[] = "0123456789abcdef";
     const uint8_t *s = (const uint8_t *)str;
-    size_t i = 0, run = 0;              /* s[run, i) is pending, copied as is */
+    size_t i = 0, run = 0; /* s[run, i) is pending, copied as is */
     putc('"', out);
     while (i < n) {
         uint8_t c = s[i];
@@ -109,32 +100,60 @@ void wm_out_json_string(FILE *out, const char *str, size_t n) {
             }
         }
         switch (c) {
-        case '"':  esc[0] = '\\'; esc[1] = '"';  len_esc = 2; break;
-        case '\\': esc[0] = '\\'; esc[1] = '\\'; len_esc = 2; break;
-        case '\b': esc[0] = '\\'; esc[1] = 'b';  len_esc = 2; break;
-        case '\f': esc[0] = '\\'; esc[1] = 'f';  len_esc = 2; break;
-        case '\n': esc[0] = '\\'; esc[1] = 'n';  len_esc = 2; break;
-        case '\r': esc[0] = '\\'; esc[1] = 'r';  len_esc = 2; break;
-        case '\t': esc[0] = '\\'; esc[1] = 't';  len_esc = 2; break;
+        case '"':
+            esc[0] = '\\';
+            esc[1] = '"';
+            len_esc = 2;
+            break;
+        case '\\':
+            esc[0] = '\\';
+            esc[1] = '\\';
+            len_esc = 2;
+            break;
+        case '\b':
+            esc[0] = '\\';
+            esc[1] = 'b';
+            len_esc = 2;
+            break;
+        case '\f':
+            esc[0] = '\\';
+            esc[1] = 'f';
+            len_esc = 2;
+            break;
+        case '\n':
+            esc[0] = '\\';
+            esc[1] = 'n';
+            len_esc = 2;
+            break;
+        case '\r':
+            esc[0] = '\\';
+            esc[1] = 'r';
+            len_esc = 2;
+            break;
+        case '\t':
+            esc[0] = '\\';
+            esc[1] = 't';
+            len_esc = 2;
+            break;
         default:
-            esc[0] = '\\'; esc[1] = 'u'; esc[2] = '0'; esc[3] = '0';
-            esc[4] = hex[c >> 4]; esc[5] = hex[c & 15];
+            esc[0] = '\\';
+            esc[1] = 'u';
+            esc[2] = '0';
+            esc[3] = '0';
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
             len_esc = 6;
             break;
         }
-        if (i > run)
-            fwrite(s + run, 1, i - run, out);
+        if (i > run) fwrite(s + run, 1, i - run, out);
         fwrite(esc, 1, len_esc, out);
         run = ++i;
     }
-    if (i > run)
-        fwrite(s + run, 1, i - run, out);
+    if (i > run) fwrite(s + run, 1, i - run, out);
     putc('"', out);
 }
 
-void wm_out_json_cstr(FILE *f, const char *s) {
-    wm_out_json_string(f, s, strlen(s));
-}
+void wm_out_json_cstr(FILE *f, const char *s) { wm_out_json_string(f, s, strlen(s)); }
 
 void wm_out_note_error(FILE *f, int *failed, int *err) {
     if (ferror(f) && !*failed) {

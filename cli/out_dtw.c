@@ -6,10 +6,9 @@
 
 #include "out.h"
 
-static void put_tsv(FILE *f, const char *name, size_t index, const wm_dtw_match_t *m,
-                    int path) {
+static void put_tsv(FILE *f, const char *name, size_t index, const wm_dtw_match_t *m, int path) {
     if (name != NULL && name[0] != '\0') {
-        for (const char *c = name; *c; c++)      /* a tab would shift the columns */
+        for (const char *c = name; *c; c++) /* a tab would shift the columns */
             putc(*c == '\t' ? ' ' : *c, f);
     } else {
         wm_out_u64(f, index);
@@ -30,20 +29,15 @@ static void put_tsv(FILE *f, const char *name, size_t index, const wm_dtw_match_
     putc('\n', f);
 }
 
-static void put_json(FILE *f, const char *name, size_t index, const wm_dtw_match_t *m,
-                     int path) {
+static void put_json(FILE *f, const char *name, size_t index, const wm_dtw_match_t *m, int path) {
     fputs("{\"query\":", f);
-    if (name != NULL && name[0] != '\0')
-        wm_out_json_cstr(f, name);
-    else
-        wm_out_u64(f, index);
+    if (name != NULL && name[0] != '\0') wm_out_json_cstr(f, name);
+    else wm_out_u64(f, index);
     wm_out_key_u64(f, "start", m->start);
     wm_out_key_u64(f, "end", m->end);
     fputs(",\"distance\":", f);
-    if (isfinite(m->distance))
-        wm_out_double(f, m->distance);
-    else
-        fputs("null", f);                    /* JSON has no infinity */
+    if (isfinite(m->distance)) wm_out_double(f, m->distance);
+    else fputs("null", f); /* JSON has no infinity */
     if (path) {
         fputs(",\"path\":[", f);
         for (uint64_t k = 0; k < m->path_len; k++) {
@@ -58,7 +52,7 @@ static void put_json(FILE *f, const char *name, size_t index, const wm_dtw_match
     fputs("}\n", f);
 }
 
-void wm_out_dtw_match(FILE *out, int json, const char *name, size_t index,
-                      const wm_dtw_match_t *m, int path) {
+void wm_out_dtw_match(FILE *out, int json, const char *name, size_t index, const wm_dtw_match_t *m,
+                      int path) {
     (json ? put_json : put_tsv)(out, name, index, m, path);
 }

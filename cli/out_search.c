@@ -40,8 +40,8 @@ void wm_out_search_tsv(FILE *out, const char *source, const char *record, const 
     put_tail(out, m, 1);
 }
 
-void wm_out_search_tsv_set(FILE *out, const char *source, const char *record,
-                           const wm_match_t *m, const char *name, int with_strand) {
+void wm_out_search_tsv_set(FILE *out, const char *source, const char *record, const wm_match_t *m,
+                           const char *name, int with_strand) {
     char buf[96], *p = buf;
     fputs(source, out);
     putc('\t', out);
@@ -184,15 +184,13 @@ void wm_out_search_json_summary(FILE *out, uint64_t n_matches, uint64_t n_source
 /* ---- a match of the search command ------------------------------------ */
 
 const char *wm_cli_search_pattern_label(const wm_cli_search_args_t *a, uint32_t i, char *buf) {
-    if (a->is_set && a->set.name != NULL && a->set.name[i] != NULL)
-        return a->set.name[i];
+    if (a->is_set && a->set.name != NULL && a->set.name[i] != NULL) return a->set.name[i];
     snprintf(buf, 24, "%llu", (unsigned long long)i + 1);
     return buf;
 }
 
 const char *wm_cli_search_record_name(const wm_seqfile_t *sf, uint64_t r) {
-    if (sf->names == NULL || r >= sf->text.n_rec || sf->names[r] == NULL)
-        return ".";
+    if (sf->names == NULL || r >= sf->text.n_rec || sf->names[r] == NULL) return ".";
     return sf->names[r];
 }
 
@@ -204,15 +202,9 @@ static const char *bed_chrom(const wm_cli_search_sink_t *s, const char *record) 
 static void print_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
     const char *record = wm_cli_search_record_name(s->sf, m->record);
     switch (s->a->sh.format) {
-    case WM_OUT_TSV:
-        wm_out_search_tsv(s->out, s->source, record, m);
-        break;
-    case WM_OUT_BED:
-        wm_out_search_bed(s->out, bed_chrom(s, record), s->a->bed_name, m);
-        break;
-    case WM_OUT_JSON:
-        wm_out_search_json_match(s->out, s->source, record, m);
-        break;
+    case WM_OUT_TSV: wm_out_search_tsv(s->out, s->source, record, m); break;
+    case WM_OUT_BED: wm_out_search_bed(s->out, bed_chrom(s, record), s->a->bed_name, m); break;
+    case WM_OUT_JSON: wm_out_search_json_match(s->out, s->source, record, m); break;
     }
 }
 
@@ -222,25 +214,19 @@ static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
     const char *name = a->set.name != NULL ? a->set.name[m->pattern] : NULL;
     const char *record = wm_cli_search_record_name(s->sf, m->record);
     switch (a->sh.format) {
-    case WM_OUT_TSV:
-        wm_out_search_tsv_set(s->out, s->source, record, m, name, a->o.revcomp);
-        break;
+    case WM_OUT_TSV: wm_out_search_tsv_set(s->out, s->source, record, m, name, a->o.revcomp); break;
     case WM_OUT_BED: {
         char num[24], bed_name[WM_BED_NAME_MAX + 1];
         const char *label = wm_cli_search_pattern_label(a, m->pattern, num);
         wm_out_bed_name(bed_name, (const uint8_t *)label, strlen(label));
-        wm_out_search_bed(s->out, bed_chrom(s, record), bed_name, m);   /* score: errors, 0 */
+        wm_out_search_bed(s->out, bed_chrom(s, record), bed_name, m); /* score: errors, 0 */
         break;
     }
-    case WM_OUT_JSON:
-        wm_out_search_json_match_set(s->out, s->source, record, m, name);
-        break;
+    case WM_OUT_JSON: wm_out_search_json_match_set(s->out, s->source, record, m, name); break;
     }
 }
 
 void wm_cli_search_print(wm_cli_search_sink_t *s, const wm_match_t *m) {
-    if (s->a->is_set)
-        print_set_match(s, m);
-    else
-        print_match(s, m);
+    if (s->a->is_set) print_set_match(s, m);
+    else print_match(s, m);
 }

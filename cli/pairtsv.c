@@ -59,15 +59,16 @@ int wm_cli_pairtsv_open(wm_cli_pairtsv_t *p, const char *path, uint64_t max_len)
             }
             if (tabs > 1) {
                 wm_cli_error("%s:%llu: more than one tab: each line of a pair file is "
-                             "QUERY<TAB>TARGET", shown(path), (unsigned long long)line);
+                             "QUERY<TAB>TARGET",
+                             shown(path), (unsigned long long)line);
                 return -1;
             }
             uint64_t lq = (uint64_t)(tab - b), lt = (uint64_t)(e - tab - 1);
             if (max_len && (lq > max_len || lt > max_len)) {
-                wm_cli_error("%s:%llu: the %s is %llu bytes long; the longest allowed is %llu",
-                             shown(path), (unsigned long long)line, lq > max_len ? "query" : "target",
-                             (unsigned long long)(lq > max_len ? lq : lt),
-                             (unsigned long long)max_len);
+                wm_cli_error(
+                    "%s:%llu: the %s is %llu bytes long; the longest allowed is %llu", shown(path),
+                    (unsigned long long)line, lq > max_len ? "query" : "target",
+                    (unsigned long long)(lq > max_len ? lq : lt), (unsigned long long)max_len);
                 return -1;
             }
             if (p->n == cap && grow(p, &cap) < 0) {

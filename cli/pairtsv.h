@@ -13,11 +13,11 @@
 #include "io/seqfile.h"
 
 typedef struct {
-    wm_seqfile_t sf;           /* the file's bytes                              */
-    size_t n;                  /* pairs                                          */
-    const uint8_t **seq;       /* 2n: query and target of pair i at 2i, 2i + 1  */
-    uint64_t *len;             /* 2n lengths                                     */
-    uint64_t *line;            /* n line numbers                                 */
+    wm_seqfile_t sf;     /* the file's bytes */
+    size_t n;            /* pairs */
+    const uint8_t **seq; /* 2n: query and target of pair i at 2i, 2i + 1 */
+    uint64_t *len;       /* 2n lengths */
+    uint64_t *line;      /* n line numbers */
 } wm_cli_pairtsv_t;
 
 /* Read and check `path`: every non-blank line has exactly one tab, no byte

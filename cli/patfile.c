@@ -24,11 +24,9 @@ static int nomem(void) {
 
 /* Make room for `need` patterns in all the per-pattern arrays. */
 static int reserve(wm_patset_t *ps, size_t need) {
-    if (need <= ps->cap)
-        return 0;
+    if (need <= ps->cap) return 0;
     size_t cap = ps->cap < 1024 ? 1024 : ps->cap;
-    while (cap < need)
-        cap *= 2;
+    while (cap < need) cap *= 2;
     const uint8_t **pat = realloc(ps->pat, cap * sizeof *pat);
     if (pat != NULL) ps->pat = pat;
     size_t *len = realloc(ps->len, cap * sizeof *len);
@@ -37,12 +35,10 @@ static int reserve(wm_patset_t *ps, size_t need) {
     if (src != NULL) ps->src = src;
     uint64_t *line = realloc(ps->line, cap * sizeof *line);
     if (line != NULL) ps->line = line;
-    if (pat == NULL || len == NULL || src == NULL || line == NULL)
-        return nomem();
+    if (pat == NULL || len == NULL || src == NULL || line == NULL) return nomem();
     if (ps->name != NULL) {
         const char **name = realloc(ps->name, cap * sizeof *name);
-        if (name == NULL)
-            return nomem();
+        if (name == NULL) return nomem();
         memset(name + ps->cap, 0, (cap - ps->cap) * sizeof *name);
         ps->name = name;
     }
@@ -52,34 +48,31 @@ static int reserve(wm_patset_t *ps, size_t need) {
 
 /* Make room in array a (m allocated, n used) for one more item; ok = 0 when
 ** out of memory (a is then unchanged). A macro: it keeps a's own type. */
-#define GROW(a, m, n, ok)                                              \
-    do {                                                               \
-        if ((n) >= (m)) {                                              \
-            size_t c_ = (m) < 8 ? 8 : (m) * 2;                         \
-            void *q_ = realloc((void *)(a), c_ * sizeof *(a));         \
-            if (q_ == NULL) {                                          \
-                (ok) = 0;                                              \
-            } else {                                                   \
-                (a) = q_;                                              \
-                (m) = c_;                                              \
-            }                                                          \
-        }                                                              \
+#define GROW(a, m, n, ok)                                                                          \
+    do {                                                                                           \
+        if ((n) >= (m)) {                                                                          \
+            size_t c_ = (m) < 8 ? 8 : (m)*2;                                                       \
+            void *q_ = realloc((void *)(a), c_ * sizeof *(a));                                     \
+            if (q_ == NULL) {                                                                      \
+                (ok) = 0;                                                                          \
+            } else {                                                                               \
+                (a) = q_;                                                                          \
+                (m) = c_;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
     } while (0)
 
-static int push(wm_patset_t *ps, const uint8_t *p, size_t m, const char *name,
-                uint32_t src, uint64_t line) {
-    if (reserve(ps, ps->n + 1) < 0)
-        return -1;
+static int push(wm_patset_t *ps, const uint8_t *p, size_t m, const char *name, uint32_t src,
+                uint64_t line) {
+    if (reserve(ps, ps->n + 1) < 0) return -1;
     if (name != NULL && ps->name == NULL) {
         /* The first named pattern: every earlier one prints as its number. */
         ps->name = calloc(ps->cap, sizeof *ps->name);
-        if (ps->name == NULL)
-            return nomem();
+        if (ps->name == NULL) return nomem();
     }
     ps->pat[ps->n] = p;
     ps->len[ps->n] = m;
-    if (ps->name != NULL)
-        ps->name[ps->n] = name;
+    if (ps->name != NULL) ps->name[ps->n] = name;
     ps->src[ps->n] = src;
     ps->line[ps->n] = line;
     ps->n++;
@@ -96,8 +89,8 @@ static int check_length(const char *where, uint64_t line, size_t m) {
         return -1;
     }
     if (m > WM_MAX_PATTERN) {
-        wm_cli_error("%s:%" PRIu64 ": pattern of %zu bytes; the longest allowed is %u",
-                     where, line, m, WM_MAX_PATTERN);
+        wm_cli_error("%s:%" PRIu64 ": pattern of %zu bytes; the longest allowed is %u", where, line,
+                     m, WM_MAX_PATTERN);
         return -1;
     }
     return 0;
@@ -114,8 +107,7 @@ static int parse_lines(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t 
         const uint8_t *nl = memchr(q, '\n', (size_t)(end - q));
         q = nl != NULL ? nl + 1 : end;
     }
-    if (reserve(ps, ps->n + lines) < 0)
-        return -1;
+    if (reserve(ps, ps->n + lines) < 0) return -1;
     for (uint64_t line = 1; p < end; ++line) {
         const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
         const uint8_t *e = nl != NULL ? nl : end;
@@ -135,8 +127,7 @@ static int is_space(uint8_t c) {
 ** Names and joined sequences are written front to back into out (n + 1
 ** bytes): each takes no more room than the line it came from, and the + 1 is
 ** for the NUL of a last header without '\n'. */
-static int parse_fasta(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t src,
-                       uint8_t *out) {
+static int parse_fasta(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t src, uint8_t *out) {
     const char *where = ps->srcs[src];
     const uint8_t *p = data, *end = data + n;
     uint8_t *o = out, *seq = NULL;
@@ -147,22 +138,20 @@ static int parse_fasta(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t 
         const uint8_t *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
         const uint8_t *e = nl != NULL ? nl : end;
         if (p == end || *p == '>') {
-            if (seq != NULL) {              /* the previous record is complete */
+            if (seq != NULL) { /* the previous record is complete */
                 size_t m = (size_t)(o - seq);
                 if (m == 0) {
                     wm_cli_error("%s:%" PRIu64 ": empty pattern (FASTA record '%s' "
-                                 "has no sequence)", where, hline, name);
+                                 "has no sequence)",
+                                 where, hline, name);
                     return -1;
                 }
-                if (check_length(where, hline, m) < 0 ||
-                    push(ps, seq, m, name, src, hline) < 0)
+                if (check_length(where, hline, m) < 0 || push(ps, seq, m, name, src, hline) < 0)
                     return -1;
             }
-            if (p == end)
-                break;
+            if (p == end) break;
             const uint8_t *w = p + 1;
-            while (w < e && !is_space(*w))
-                ++w;
+            while (w < e && !is_space(*w)) ++w;
             if (w == p + 1) {
                 wm_cli_error("%s:%" PRIu64 ": FASTA header with no name", where, line);
                 return -1;
@@ -175,8 +164,7 @@ static int parse_fasta(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t 
             hline = line;
         } else {
             for (const uint8_t *c = p; c < e; ++c)
-                if (!is_space(*c))
-                    *o++ = *c;
+                if (!is_space(*c)) *o++ = *c;
         }
         p = nl != NULL ? nl + 1 : end;
     }
@@ -191,16 +179,13 @@ int wm_patset_add_file(wm_patset_t *ps, const char *path) {
     GROW(ps->files, ps->m_files, ps->n_files, ok);
     GROW(ps->srcs, ps->m_srcs, ps->n_srcs, ok);
     GROW(ps->bufs, ps->m_bufs, ps->n_bufs, ok);
-    if (!ok)
-        return nomem();
+    if (!ok) return nomem();
     wm_seqfile_t *sf = &ps->files[ps->n_files];
     memset(sf, 0, sizeof *sf);
     wm_status st = wm_seqfile_read(path, 1, sf, err, sizeof err);
     if (st != WM_OK) {
-        if (err[0] != '\0')
-            wm_cli_error("%s", err);
-        else
-            wm_cli_error("%s: %s", where, wm_strerror(st));
+        if (err[0] != '\0') wm_cli_error("%s", err);
+        else wm_cli_error("%s: %s", where, wm_strerror(st));
         wm_seqfile_close(sf);
         return -1;
     }
@@ -213,11 +198,9 @@ int wm_patset_add_file(wm_patset_t *ps, const char *path) {
     size_t before = ps->n;
     if (n > 0 && data[0] == '>') {
         uint8_t *out = malloc(n + 1);
-        if (out == NULL)
-            return nomem();
+        if (out == NULL) return nomem();
         ps->bufs[ps->n_bufs++] = out;
-        if (parse_fasta(ps, data, n, src, out) < 0)
-            return -1;
+        if (parse_fasta(ps, data, n, src, out) < 0) return -1;
     } else if (parse_lines(ps, data, n, src) < 0) {
         return -1;
     }
@@ -229,18 +212,14 @@ int wm_patset_add_file(wm_patset_t *ps, const char *path) {
 }
 
 const char *wm_patset_where(const wm_patset_t *ps, size_t i, char *buf, size_t len) {
-    if (ps->line[i] == 0)
-        snprintf(buf, len, "-e");
-    else
-        snprintf(buf, len, "%s:%" PRIu64, ps->srcs[ps->src[i]], ps->line[i]);
+    if (ps->line[i] == 0) snprintf(buf, len, "-e");
+    else snprintf(buf, len, "%s:%" PRIu64, ps->srcs[ps->src[i]], ps->line[i]);
     return buf;
 }
 
 void wm_patset_free(wm_patset_t *ps) {
-    for (size_t i = 0; i < ps->n_files; ++i)
-        wm_seqfile_close(&ps->files[i]);
-    for (size_t i = 0; i < ps->n_bufs; ++i)
-        free(ps->bufs[i]);
+    for (size_t i = 0; i < ps->n_files; ++i) wm_seqfile_close(&ps->files[i]);
+    for (size_t i = 0; i < ps->n_bufs; ++i) free(ps->bufs[i]);
     free(ps->files);
     free(ps->bufs);
     free(ps->pat);

@@ -20,19 +20,19 @@
 #include "io/seqfile.h"
 
 typedef struct {
-    size_t n, cap;               /* patterns held, room for                    */
-    const uint8_t **pat;         /* n pattern starts (arrays as wm_compile_set  */
-    size_t *len;                 /*   takes them)                              */
-    const char **name;           /* n FASTA names (NULL: print the number), or
+    size_t n, cap;       /* patterns held, room for */
+    const uint8_t **pat; /* n pattern starts (arrays as wm_compile_set */
+    size_t *len;         /*   takes them) */
+    const char **name;   /* n FASTA names (NULL: print the number), or
                                     NULL when no pattern has a name            */
-    uint32_t *src;               /* where pattern i came from: srcs[src[i]]    */
-    uint64_t *line;              /* its line in that file (0 for -e)           */
-    const char **srcs;           /* file names as given (for messages), or "-e" */
+    uint32_t *src;       /* where pattern i came from: srcs[src[i]] */
+    uint64_t *line;      /* its line in that file (0 for -e) */
+    const char **srcs;   /* file names as given (for messages), or "-e" */
     size_t n_srcs, m_srcs;
     /* private: the memory the patterns point into */
-    wm_seqfile_t *files;         /* one per -f, kept open (line patterns)     */
+    wm_seqfile_t *files; /* one per -f, kept open (line patterns) */
     size_t n_files, m_files;
-    uint8_t **bufs;              /* FASTA patterns and names                   */
+    uint8_t **bufs; /* FASTA patterns and names */
     size_t n_bufs, m_bufs;
 } wm_patset_t;
 
@@ -49,6 +49,6 @@ int wm_patset_add_file(wm_patset_t *ps, const char *path);
 /* "FILE:LINE" (or "-e") of pattern i, written into buf; returns buf. */
 const char *wm_patset_where(const wm_patset_t *ps, size_t i, char *buf, size_t len);
 
-void wm_patset_free(wm_patset_t *ps);   /* safe on a zeroed or freed set */
+void wm_patset_free(wm_patset_t *ps); /* safe on a zeroed or freed set */
 
 #endif

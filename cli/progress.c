@@ -20,9 +20,7 @@ int wm_progress_enable(wm_progress_t *pg, int wanted) {
     return pg->enabled;
 }
 
-void wm_progress_start_item(wm_progress_t *pg) {
-    pg->t_item = wm_cli_now();
-}
+void wm_progress_start_item(wm_progress_t *pg) { pg->t_item = wm_cli_now(); }
 
 /* "1.2 MB/s": v scaled by powers of 1000. */
 static void human(char *buf, size_t len, double v, const char *unit) {
@@ -44,8 +42,7 @@ static void clear_locked(wm_progress_t *pg) {
 }
 
 void wm_progress_clear(wm_progress_t *pg) {
-    if (!pg->enabled)
-        return;
+    if (!pg->enabled) return;
     pthread_mutex_lock(&pg->mu);
     clear_locked(pg);
     pthread_mutex_unlock(&pg->mu);
@@ -54,8 +51,7 @@ void wm_progress_clear(wm_progress_t *pg) {
 void wm_progress_report(uint64_t done, uint64_t total, void *user) {
     wm_progress_t *pg = user;
     double now = wm_cli_now();
-    if (!pg->enabled || now - pg->t_start <= 1.0)
-        return;
+    if (!pg->enabled || now - pg->t_start <= 1.0) return;
     pthread_mutex_lock(&pg->mu);
     if (now - pg->t_last >= 0.25) {
         /* "3.2 of 10.0 GB": both in the unit of the total. */
@@ -72,20 +68,16 @@ void wm_progress_report(uint64_t done, uint64_t total, void *user) {
         char line[128];
         int n = snprintf(line, sizeof line, "%s: %.1f of %.1f %sB, %s", WM_PROG,
                          (double)done / scale, (double)total / scale, pre[i], rate);
-        if (pg->stdout_tty)
-            fflush(stdout);      /* matches found so far go above the line */
+        if (pg->stdout_tty) fflush(stdout); /* matches found so far go above the line */
         if (n > 0) {
             size_t w = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
             /* Pad over a longer previous line. */
             fprintf(stderr, "\r%s%*s", line, pg->width > w ? (int)(pg->width - w) : 0, "");
-            if (pg->width < w)
-                pg->width = w;
+            if (pg->width < w) pg->width = w;
         }
         pg->t_last = now;
     }
     pthread_mutex_unlock(&pg->mu);
 }
 
-void wm_progress_free(wm_progress_t *pg) {
-    pthread_mutex_destroy(&pg->mu);
-}
+void wm_progress_free(wm_progress_t *pg) { pthread_mutex_destroy(&pg->mu); }

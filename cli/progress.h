@@ -20,12 +20,12 @@
 
 typedef struct {
     int enabled;
-    double t_start;              /* when the command started                 */
-    double t_item;               /* when the current input's work started    */
-    double t_last;               /* when the line was last drawn             */
-    size_t width;                /* characters of the line on screen, 0 = none */
-    int stdout_tty;              /* matches and the line share a terminal     */
-    pthread_mutex_t mu;          /* the library may report from its workers  */
+    double t_start;     /* when the command started */
+    double t_item;      /* when the current input's work started */
+    double t_last;      /* when the line was last drawn */
+    size_t width;       /* characters of the line on screen, 0 = none */
+    int stdout_tty;     /* matches and the line share a terminal */
+    pthread_mutex_t mu; /* the library may report from its workers */
 } wm_progress_t;
 
 /* At the start of the command (its one second counts from here): disabled

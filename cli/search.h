@@ -25,28 +25,28 @@ extern const char *const wm_cli_search_algo_words[];
 
 /* One -e P or -f FILE: the set is read in the order these were given. */
 typedef struct {
-    char opt;                    /* 'e' or 'f'                                  */
+    char opt; /* 'e' or 'f' */
     const char *arg;
 } wm_cli_patarg_t;
 
 typedef struct {
-    wm_cli_shared_t sh;          /* the flags every command shares             */
+    wm_cli_shared_t sh; /* the flags every command shares */
     const uint8_t *pattern;
     size_t m;
-    int iupac;                   /* the pattern has IUPAC nucleotide letters only */
-    wm_opts_t o;                 /* alphabet is set per database               */
+    int iupac;   /* the pattern has IUPAC nucleotide letters only */
+    wm_opts_t o; /* alphabet is set per database */
     int count, by_record, quiet, progress;
-    int per_pattern, all_patterns;   /* --count-per-pattern, --all-patterns     */
+    int per_pattern, all_patterns; /* --count-per-pattern, --all-patterns */
     char bed_name[WM_BED_NAME_MAX + 1];
     /* set mode */
-    wm_cli_patarg_t *pat_args;   /* every -e and -f, in argv order              */
+    wm_cli_patarg_t *pat_args; /* every -e and -f, in argv order */
     size_t n_pat_args;
-    const char *last_e;          /* the last -e pattern                         */
-    size_t n_e, n_f;             /* how many -e and -f                          */
+    const char *last_e; /* the last -e pattern */
+    size_t n_e, n_f;    /* how many -e and -f */
     int is_set;
-    int acgtu;                   /* every pattern of the set is A/C/G/T/U only */
+    int acgtu; /* every pattern of the set is A/C/G/T/U only */
     wm_patset_t set;
-    const char *per_rank;        /* --output-per-rank PREFIX, else NULL         */
+    const char *per_rank; /* --output-per-rank PREFIX, else NULL */
 } wm_cli_search_args_t;
 
 /* Where one file's matches go. */
@@ -55,8 +55,8 @@ typedef struct {
     const wm_cli_search_args_t *a;
     const char *source;
     const wm_seqfile_t *sf;
-    uint64_t n;                  /* matches in this file                        */
-    uint64_t *per_record;        /* --by-record counts, else NULL               */
+    uint64_t n;           /* matches in this file */
+    uint64_t *per_record; /* --by-record counts, else NULL */
     wm_progress_t *pg;
     int write_failed, write_errno;
 } wm_cli_search_sink_t;
@@ -64,14 +64,14 @@ typedef struct {
 typedef struct {
     wm_cli_search_args_t *a;
     wm_context_t *cx;
-    wm_db_t *db[2];              /* [0] BYTES, [1] DNA; compiled on first use   */
-    uint64_t *per_pattern;       /* --count-per-pattern counts, one per pattern */
+    wm_db_t *db[2];        /* [0] BYTES, [1] DNA; compiled on first use */
+    uint64_t *per_pattern; /* --count-per-pattern counts, one per pattern */
     wm_progress_t pg;
     FILE *out;
     uint64_t n_matches, n_sources, n_bytes;
     int any_match, any_error, fatal, write_failed, write_errno;
-    int dist;                    /* ranks share the files (MPI, or --output-per-rank) */
-    FILE *rank_out;              /* --output-per-rank: this rank's file          */
+    int dist;       /* ranks share the files (MPI, or --output-per-rank) */
+    FILE *rank_out; /* --output-per-rank: this rank's file */
 } wm_cli_search_run_t;
 
 /* ---- search_args.c ----------------------------------------------------------- */

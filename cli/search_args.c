@@ -11,8 +11,8 @@
 #include "cli.h"
 #include "search.h"
 
-const char *const wm_cli_search_algo_words[] = { "auto", "shiftor", "bitap", "myers", "ac",
-                                                 "pfac", "wumanber", "wumanber-paper",
+const char *const wm_cli_search_algo_words[] = { "auto",  "shiftor", "bitap",    "myers",
+                                                 "ac",    "pfac",    "wumanber", "wumanber-paper",
                                                  "qgram", NULL };
 
 /* The flags that are search's own (wm_flag_own_t). */
@@ -30,9 +30,8 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
     case WM_F_HAMMING: a->o.metric = WM_METRIC_HAMMING; break;
     case WM_F_REVCOMP: a->o.revcomp = 1; break;
     case WM_F_ALGO:
-        if ((i = wm_cli_choose("--algo", val, wm_cli_search_algo_words)) < 0)
-            return -1;
-        a->o.algo = (wm_algo_t)i;               /* same order as wm_algo_t */
+        if ((i = wm_cli_choose("--algo", val, wm_cli_search_algo_words)) < 0) return -1;
+        a->o.algo = (wm_algo_t)i; /* same order as wm_algo_t */
         break;
     case 'e':
     case 'f':
@@ -46,14 +45,19 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
         }
         break;
     case WM_F_CHUNK:
-        if (wm_cli_option_u64("--chunk-bytes", val, UINT64_MAX, 1, &v) < 0)
-            return -1;
+        if (wm_cli_option_u64("--chunk-bytes", val, UINT64_MAX, 1, &v) < 0) return -1;
         a->sh.co.chunk_bytes = v;
         break;
     case WM_F_NO_PROGRESS: a->progress = 0; break;
     case 'c': a->count = 1; break;
-    case WM_F_BY_RECORD: a->by_record = 1; a->count = 1; break;
-    case WM_F_PER_PATTERN: a->per_pattern = 1; a->count = 1; break;
+    case WM_F_BY_RECORD:
+        a->by_record = 1;
+        a->count = 1;
+        break;
+    case WM_F_PER_PATTERN:
+        a->per_pattern = 1;
+        a->count = 1;
+        break;
     case WM_F_ALL_PATTERNS: a->all_patterns = a->per_pattern = a->count = 1; break;
     case WM_F_PER_RANK: a->per_rank = val; break;
     case 'q': a->quiet = 1; break;
@@ -70,12 +74,10 @@ int wm_cli_search_parse(int argc, char **argv, wm_cli_search_args_t *a, int *fir
     a->o = wm_opts_default();
     a->progress = 1;
     int rc = wm_flags_parse(&wm_cli_cmd_search, argc, argv, &a->sh, apply_own, a, first_arg);
-    if (rc != 0)
-        return rc;
-    if (a->sh.ignore_case)
-        a->o.case_insensitive = 1;
+    if (rc != 0) return rc;
+    if (a->sh.ignore_case) a->o.case_insensitive = 1;
     if (a->n_f > 0 || a->n_e > 1) {
-        a->is_set = 1;           /* the patterns are read later, by load_set */
+        a->is_set = 1; /* the patterns are read later, by load_set */
         return 0;
     }
     const char *pattern = a->last_e;
@@ -132,13 +134,14 @@ int wm_cli_search_check(const wm_cli_search_args_t *a) {
         return -1;
     }
     if (a->m > WM_MAX_PATTERN) {
-        wm_cli_error("the pattern is %zu bytes long; the longest allowed is %u",
-                     a->m, WM_MAX_PATTERN);
+        wm_cli_error("the pattern is %zu bytes long; the longest allowed is %u", a->m,
+                     WM_MAX_PATTERN);
         return -1;
     }
     if (a->o.max_edits >= a->m) {
         wm_cli_error("-k %u must be less than the pattern length %zu "
-                     "(with k >= m every position would match)", a->o.max_edits, a->m);
+                     "(with k >= m every position would match)",
+                     a->o.max_edits, a->m);
         return -1;
     }
     if (a->o.algo >= WM_ALGO_AC) {
@@ -170,8 +173,7 @@ int wm_cli_search_check(const wm_cli_search_args_t *a) {
 
 /* Set-mode option checks, before any pattern file is read. The text FILEs are
 ** argv[first, argc): none, or "-" among them, means the text is on stdin. */
-int wm_cli_search_check_set(const wm_cli_search_args_t *a, int argc, char **argv,
-                             int first) {
+int wm_cli_search_check_set(const wm_cli_search_args_t *a, int argc, char **argv, int first) {
     if (a->o.max_edits > 0) {
         wm_cli_error("pattern sets are searched exactly; -k/--max-edits must be 0");
         return -1;
@@ -187,11 +189,9 @@ int wm_cli_search_check_set(const wm_cli_search_args_t *a, int argc, char **argv
         return -1;
     }
     int stdin_text = first >= argc, stdin_pats = 0;
-    for (int i = first; i < argc; ++i)
-        stdin_text |= strcmp(argv[i], "-") == 0;
+    for (int i = first; i < argc; ++i) stdin_text |= strcmp(argv[i], "-") == 0;
     for (size_t i = 0; i < a->n_pat_args; ++i)
-        if (a->pat_args[i].opt == 'f' && strcmp(a->pat_args[i].arg, "-") == 0)
-            stdin_pats++;
+        if (a->pat_args[i].opt == 'f' && strcmp(a->pat_args[i].arg, "-") == 0) stdin_pats++;
     if (stdin_pats > 1) {
         wm_cli_error("-f - given twice: standard input can be read only once");
         return -1;
@@ -210,8 +210,7 @@ static const char *describe(const wm_cli_search_args_t *a, size_t i, char *buf, 
     wm_patset_where(&a->set, i, where, sizeof where);
     if (a->set.name != NULL && a->set.name[i] != NULL)
         snprintf(buf, len, "pattern %zu '%.200s' (%s)", i + 1, a->set.name[i], where);
-    else
-        snprintf(buf, len, "pattern %zu (%s)", i + 1, where);
+    else snprintf(buf, len, "pattern %zu (%s)", i + 1, where);
     return buf;
 }
 
@@ -235,14 +234,12 @@ int wm_cli_search_load_set(wm_cli_search_args_t *a) {
         wm_cli_error("%zu patterns; at most %u are allowed", a->set.n, UINT32_MAX);
         return -1;
     }
-    for (const char *c = "ACGTUacgtu"; *c != '\0'; ++c)
-        acgtu[(uint8_t)*c] = 1;
+    for (const char *c = "ACGTUacgtu"; *c != '\0'; ++c) acgtu[(uint8_t)*c] = 1;
     a->acgtu = 1;
     for (size_t i = 0; i < a->set.n; ++i) {
         const uint8_t *p = a->set.pat[i];
         size_t m = a->set.len[i], j = 0;
-        while (j < m && acgtu[p[j]])
-            ++j;
+        while (j < m && acgtu[p[j]]) ++j;
         if (j < m) {
             a->acgtu = 0;
             if (a->o.revcomp || a->sh.alphabet == WM_ALPHA_DNA) {
@@ -260,4 +257,3 @@ int wm_cli_search_load_set(wm_cli_search_args_t *a) {
     }
     return 0;
 }
-

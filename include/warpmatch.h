@@ -38,19 +38,19 @@ extern "C" {
 ** negative values are errors. Numbers are never reused. */
 typedef enum {
     WM_OK = 0,
-    WM_STOPPED = 1,              /* the match callback asked to stop        */
-    WM_INVALID = -1,             /* a bad argument or option                */
-    WM_NOMEM = -2,               /* host memory could not be allocated      */
-    WM_IO = -3,                  /* a file could not be read                */
-    WM_FORMAT = -4,              /* malformed input (FASTA, FASTQ, gzip)    */
-    WM_UNSUPPORTED = -5,         /* valid, but not built or not supported   */
-    WM_NO_DEVICE = -6,           /* the CUDA backend was asked for; no GPU  */
-    WM_DEVICE = -7,              /* a CUDA call failed                      */
-    WM_DEVICE_NOMEM = -8,        /* the GPU ran out of memory               */
-    WM_INSUFFICIENT_SPACE = -9,  /* a caller's buffer is too small          */
-    WM_PATTERN_EMPTY = -10,      /* the pattern has no characters           */
-    WM_PATTERN_TOO_LONG = -11,   /* the pattern is over WM_MAX_PATTERN      */
-    WM_K_TOO_LARGE = -12         /* k >= pattern length: every place would match */
+    WM_STOPPED = 1,             /* the match callback asked to stop */
+    WM_INVALID = -1,            /* a bad argument or option */
+    WM_NOMEM = -2,              /* host memory could not be allocated */
+    WM_IO = -3,                 /* a file could not be read */
+    WM_FORMAT = -4,             /* malformed input (FASTA, FASTQ, gzip) */
+    WM_UNSUPPORTED = -5,        /* valid, but not built or not supported */
+    WM_NO_DEVICE = -6,          /* the CUDA backend was asked for; no GPU */
+    WM_DEVICE = -7,             /* a CUDA call failed */
+    WM_DEVICE_NOMEM = -8,       /* the GPU ran out of memory */
+    WM_INSUFFICIENT_SPACE = -9, /* a caller's buffer is too small */
+    WM_PATTERN_EMPTY = -10,     /* the pattern has no characters */
+    WM_PATTERN_TOO_LONG = -11,  /* the pattern is over WM_MAX_PATTERN */
+    WM_K_TOO_LARGE = -12        /* k >= pattern length: every place would match */
 } wm_status;
 
 /* Static text for a status code; never NULL. */
@@ -67,20 +67,20 @@ typedef enum { WM_METRIC_EDIT = 0, WM_METRIC_HAMMING = 1 } wm_metric_t;
 /* Algorithm choice; AUTO picks by pattern length, k and metric. */
 typedef enum {
     WM_ALGO_AUTO = 0,
-    WM_ALGO_SHIFTOR = 1,   /* k = 0 only                                  */
-    WM_ALGO_BITAP = 2,     /* Wu-Manber 1992 bit-parallel NFA, edit or Hamming */
-    WM_ALGO_MYERS = 3,     /* Myers/Hyyro bit-vector DP, edit distance    */
+    WM_ALGO_SHIFTOR = 1, /* k = 0 only */
+    WM_ALGO_BITAP = 2,   /* Wu-Manber 1992 bit-parallel NFA, edit or Hamming */
+    WM_ALGO_MYERS = 3,   /* Myers/Hyyro bit-vector DP, edit distance */
     /* Pattern sets (wm_compile_set; exact matching): */
-    WM_ALGO_AC = 4,        /* Aho-Corasick automaton: a full DFA where it fits,
+    WM_ALGO_AC = 4,             /* Aho-Corasick automaton: a full DFA where it fits,
                               else goto lists with failure links; on the GPU
                               each thread runs it over its own chunk        */
-    WM_ALGO_PFAC = 5,      /* failureless Aho-Corasick: one walk of the trie
+    WM_ALGO_PFAC = 5,           /* failureless Aho-Corasick: one walk of the trie
                               per text position, no failure links          */
-    WM_ALGO_WUMANBER = 6,  /* multi-pattern Wu-Manber, tuned: larger blocks,
+    WM_ALGO_WUMANBER = 6,       /* multi-pattern Wu-Manber, tuned: larger blocks,
                               a better hash                                */
     WM_ALGO_WUMANBER_PAPER = 7, /* Wu-Manber as paper 003 ran it: B = 3,
                               B' = 2, shift-and-add hashing (bitshift 2)   */
-    WM_ALGO_QGRAM = 8      /* the first q symbols of each pattern indexed in
+    WM_ALGO_QGRAM = 8           /* the first q symbols of each pattern indexed in
                               a bitmap (DNA: 2 bits a base), hits verified */
 } wm_algo_t;
 
@@ -95,12 +95,12 @@ typedef enum { WM_ALPHABET_BYTES = 0, WM_ALPHABET_DNA = 1 } wm_alphabet_t;
 /* Options for compiling a pattern. Get defaults from wm_opts_default()
 ** and change only what differs. New fields are added at the end. */
 typedef struct {
-    uint32_t max_edits;        /* k: errors allowed [0]                  */
-    wm_metric_t metric;        /* edit or Hamming [edit]                 */
-    int case_insensitive;      /* fold ASCII case [0]                    */
-    wm_alphabet_t alphabet;    /* bytes or IUPAC DNA [bytes]             */
-    int revcomp;               /* also search the reverse complement [0] */
-    wm_algo_t algo;            /* [auto]                                 */
+    uint32_t max_edits;     /* k: errors allowed [0] */
+    wm_metric_t metric;     /* edit or Hamming [edit] */
+    int case_insensitive;   /* fold ASCII case [0] */
+    wm_alphabet_t alphabet; /* bytes or IUPAC DNA [bytes] */
+    int revcomp;            /* also search the reverse complement [0] */
+    wm_algo_t algo;         /* [auto] */
 } wm_opts_t;
 
 wm_opts_t wm_opts_default(void);
@@ -114,7 +114,7 @@ typedef struct wm_db wm_db_t;
 ** job such as shiftor with k > 0 or myers with Hamming), WM_NOMEM.
 ** On success *db owns a copy of everything it needs; free with wm_db_free(). */
 wm_status wm_compile(const uint8_t *pattern, size_t m, const wm_opts_t *o, wm_db_t **db);
-void wm_db_free(wm_db_t *db);           /* NULL is a no-op */
+void wm_db_free(wm_db_t *db); /* NULL is a no-op */
 
 /* Compile a set of n patterns (pattern i is patterns[i], lens[i] bytes, any
 ** byte values) for exact search: every occurrence of every pattern, overlapping
@@ -149,18 +149,18 @@ typedef enum { WM_BACKEND_AUTO = 0, WM_BACKEND_CPU = 1, WM_BACKEND_CUDA = 2 } wm
 typedef void (*wm_progress_cb)(uint64_t done, uint64_t total, void *user);
 
 typedef struct {
-    wm_backend_t backend;      /* [auto]                                          */
-    int threads;               /* CPU threads; 0 = all online cores [0]           */
-    int device;                /* CUDA device ordinal [0]                         */
-    uint64_t chunk_bytes;      /* work unit per thread / per GPU batch; 0 = tuned.
+    wm_backend_t backend;    /* [auto] */
+    int threads;             /* CPU threads; 0 = all online cores [0] */
+    int device;              /* CUDA device ordinal [0] */
+    uint64_t chunk_bytes;    /* work unit per thread / per GPU batch; 0 = tuned.
                                   dtw cuts the series in pieces of chunk_bytes / 8
                                   samples.
                                   Tests set it tiny so matches straddle chunks.  */
-    wm_progress_cb progress;   /* NULL = none. With several devices it is called
+    wm_progress_cb progress; /* NULL = none. With several devices it is called
                                   from their threads, one call at a time, with the
                                   bytes done summed over them                     */
     void *progress_user;
-    const int *devices;        /* run over these CUDA devices together, n_devices of them;
+    const int *devices; /* run over these CUDA devices together, n_devices of them;
                                   the same ordinal may repeat (two contexts on one GPU;
                                   known defect: then GPU align pairs and the dp
                                   kernels can fail with WM_DEVICE, as both set one
@@ -200,7 +200,7 @@ typedef struct wm_context wm_context_t;
 ** *cx set, so that the message can name it; with no GPU the call fails (CUDA)
 ** or falls back (AUTO) as for one device. */
 wm_status wm_context_new(const wm_context_opts_t *o, wm_context_t **cx);
-void wm_context_free(wm_context_t *cx);  /* NULL is a no-op */
+void wm_context_free(wm_context_t *cx); /* NULL is a no-op */
 /* The backend a context really uses (never AUTO). */
 wm_backend_t wm_context_backend(const wm_context_t *cx);
 /* Last error message of a context, "" when none. Valid until the next call. */
@@ -224,11 +224,11 @@ typedef struct {
 ** distance(pattern, text[s, end)) = errors, i.e. the shortest occurrence.
 ** strand 1 = the reverse complement of the pattern (coordinates stay forward). */
 typedef struct {
-    uint64_t record;           /* record index in the wm_text_t             */
-    uint64_t start, end;       /* within the record                         */
+    uint64_t record;     /* record index in the wm_text_t */
+    uint64_t start, end; /* within the record */
     uint32_t errors;
-    uint32_t strand;           /* 0 = '+', 1 = '-'                          */
-    uint32_t pattern;          /* index in the set (0 for one pattern)      */
+    uint32_t strand;  /* 0 = '+', 1 = '-' */
+    uint32_t pattern; /* index in the set (0 for one pattern) */
 } wm_match_t;
 
 /* Called once per match, in order of (record, end, pattern, strand). Return 0 to go on,
@@ -238,12 +238,11 @@ typedef int (*wm_match_cb)(const wm_match_t *m, void *user);
 /* Search a text. Matches arrive through cb in sorted order, always on the
 ** calling thread; with several devices the matches of every range but the
 ** first are held in memory until their turn. */
-wm_status wm_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
-                    wm_match_cb cb, void *user);
+wm_status wm_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, wm_match_cb cb,
+                    void *user);
 
 /* Count the matches of a text without reporting them. */
-wm_status wm_count(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
-                   uint64_t *n_matches);
+wm_status wm_count(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, uint64_t *n_matches);
 
 /* Count the matches of each pattern: counts[i] for pattern i (both strands),
 ** counts has wm_db_pattern_count(db) entries and is overwritten. */
@@ -262,14 +261,14 @@ typedef enum { WM_ALIGN_INFIX = 0, WM_ALIGN_GLOBAL = 1 } wm_align_mode_t;
 
 typedef enum {
     WM_ALIGN_ALGO_AUTO = 0,
-    WM_ALIGN_ALGO_WAVEFRONT = 1,  /* the plain DP ("dp"). infix: GPU = paper 000's
+    WM_ALIGN_ALGO_WAVEFRONT = 1,    /* the plain DP ("dp"). infix: GPU = paper 000's
                                      HMM scheme (chunks of s + 2m, one block per
                                      chunk, an anti-diagonal wavefront over 3 x
                                      (m+1) cells in shared memory), CPU = Sellers'
                                      DP a column at a time. global: the DP on
                                      anti-diagonals (CPU and GPU), the baseline
                                      paper 001 compares with                     */
-    WM_ALIGN_ALGO_BITVECTOR = 2,  /* Myers/Hyyro bit-parallel DP over several words
+    WM_ALIGN_ALGO_BITVECTOR = 2,    /* Myers/Hyyro bit-parallel DP over several words
                                      a column, Ukkonen-banded                      */
     WM_ALIGN_ALGO_FOUR_RUSSIANS = 3 /* global only: paper 001's t-blocks looked up
                                      in a table of every (A, B, C, E), blocks on
@@ -290,17 +289,17 @@ typedef enum {
 #define WM_MAX_QUERY (1u << 22)
 
 typedef struct {
-    wm_align_mode_t mode;      /* [infix]                                        */
-    wm_align_algo_t algo;      /* [auto]                                         */
-    int64_t max_distance;      /* k: report nothing worse, and prune with it;
+    wm_align_mode_t mode;   /* [infix] */
+    wm_align_algo_t algo;   /* [auto] */
+    int64_t max_distance;   /* k: report nothing worse, and prune with it;
                                   -1 = no limit [-1]                             */
-    int cigar;                 /* the extended CIGAR of one optimal alignment [0] */
-    int all_ends;              /* infix: one alignment per end that reaches the
+    int cigar;              /* the extended CIGAR of one optimal alignment [0] */
+    int all_ends;           /* infix: one alignment per end that reaches the
                                   best distance, in end order [0]                */
-    int case_insensitive;      /* fold ASCII case [0]                            */
-    wm_alphabet_t alphabet;    /* DNA: case folded, U = T, and only A, C, G, T
+    int case_insensitive;   /* fold ASCII case [0] */
+    wm_alphabet_t alphabet; /* DNA: case folded, U = T, and only A, C, G, T
                                   match (N matches nothing, not even N) [bytes]  */
-    int fr_t;                  /* four-russians block size t, 1 .. WM_FR_MAX_T;
+    int fr_t;               /* four-russians block size t, 1 .. WM_FR_MAX_T;
                                   0 = automatic (3) [0]                          */
 } wm_align_opts_t;
 
@@ -311,13 +310,13 @@ wm_align_opts_t wm_align_opts_default(void);
 ** convention with the target as the reference). */
 typedef struct {
     uint64_t distance;
-    uint64_t start, end;       /* in the target: 0-based, half-open              */
-    char *cigar;               /* NUL-terminated; NULL unless opts.cigar         */
+    uint64_t start, end; /* in the target: 0-based, half-open */
+    char *cigar;         /* NUL-terminated; NULL unless opts.cigar */
 } wm_alignment_t;
 
 typedef struct {
     wm_alignment_t *a;
-    size_t n;                  /* 0 when nothing is within max_distance          */
+    size_t n; /* 0 when nothing is within max_distance */
 } wm_alignments_t;
 
 /* Align query (m bytes; m >= 1 in infix mode) to target (n bytes, n >= 0)
@@ -329,10 +328,9 @@ typedef struct {
 ** infix mode; unknown enum values), WM_NOMEM, WM_DEVICE, WM_DEVICE_NOMEM,
 ** and WM_UNSUPPORTED for the GPU infix wavefront with m > 16,384 and for
 ** dp / four-russians on more than WM_ALIGN_MAX_CELLS cells. */
-wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m,
-                   const uint8_t *target, uint64_t n, const wm_align_opts_t *o,
-                   wm_alignments_t *out);
-void wm_alignments_free(wm_alignments_t *r);   /* NULL is a no-op */
+wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8_t *target,
+                   uint64_t n, const wm_align_opts_t *o, wm_alignments_t *out);
+void wm_alignments_free(wm_alignments_t *r); /* NULL is a no-op */
 
 /* Names for the CLI and reports: "auto", "wavefront" (the plain DP, also
 ** called "dp"), "bitvector", "four-russians". */
@@ -358,7 +356,7 @@ typedef struct {
 } wm_pair_t;
 wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pairs,
                          const wm_align_opts_t *o, wm_alignment_t *out);
-void wm_alignment_clear(wm_alignment_t *a, size_t n);   /* frees CIGARs, zeroes */
+void wm_alignment_clear(wm_alignment_t *a, size_t n); /* frees CIGARs, zeroes */
 
 /* What the Four-Russians lookup table for opts (fr_t, alphabet) costs: it is
 ** built on first use (on the context's threads) and kept in the context, so
@@ -369,9 +367,9 @@ void wm_alignment_clear(wm_alignment_t *a, size_t n);   /* frees CIGARs, zeroes 
 typedef struct {
     unsigned t;
     int key_strings;
-    uint64_t entries;          /* keys x 3^t x 3^t                              */
-    uint64_t bytes;            /* entries x 2                                   */
-    double build_seconds;      /* wall time of the build                        */
+    uint64_t entries;     /* keys x 3^t x 3^t */
+    uint64_t bytes;       /* entries x 2 */
+    double build_seconds; /* wall time of the build */
     int build_threads;
 } wm_fr_info_t;
 wm_status wm_align_fr_info(wm_context_t *cx, const wm_align_opts_t *o, wm_fr_info_t *info);
@@ -426,33 +424,33 @@ typedef enum { WM_DTW_ABS = 0, WM_DTW_SQUARED = 1 } wm_dtw_cost_t;
 #define WM_DTW_MAX_QUERY (1u << 20)
 
 typedef struct {
-    wm_dtw_mode_t mode;        /* [subsequence]                                     */
-    wm_dtw_cost_t cost;        /* [abs]                                             */
-    int64_t window;            /* band radius R in samples (global, ucr); -1 = none [-1] */
-    int znorm;                 /* subsequence, global: z-normalise the query and the
+    wm_dtw_mode_t mode;  /* [subsequence] */
+    wm_dtw_cost_t cost;  /* [abs] */
+    int64_t window;      /* band radius R in samples (global, ucr); -1 = none [-1] */
+    int znorm;           /* subsequence, global: z-normalise the query and the
                                   series, each as a whole [0] (ucr always does)     */
-    uint64_t top;              /* at most this many matches, best first; 0 = every
+    uint64_t top;        /* at most this many matches, best first; 0 = every
                                   non-overlapping match within max_distance, in
                                   series order [1]                                 */
-    double max_distance;       /* only matches with distance <= this [+inf]        */
-    uint64_t length;           /* ucr: the window length L; 0 = the query's [0]    */
-    int path;                  /* also return each match's warping path [0]        */
+    double max_distance; /* only matches with distance <= this [+inf] */
+    uint64_t length;     /* ucr: the window length L; 0 = the query's [0] */
+    int path;            /* also return each match's warping path [0] */
 } wm_dtw_opts_t;
 
 wm_dtw_opts_t wm_dtw_opts_default(void);
 
 typedef struct {
-    uint64_t start, end;       /* in the series: 0-based, half-open                 */
+    uint64_t start, end; /* in the series: 0-based, half-open */
     double distance;
-    uint64_t path_len;         /* cells on the path; 0 unless opts.path             */
-    uint64_t *path;            /* 2 * path_len values: (query index, series index)
+    uint64_t path_len; /* cells on the path; 0 unless opts.path */
+    uint64_t *path;    /* 2 * path_len values: (query index, series index)
                                   of each cell from the first, 0-based; NULL unless
                                   opts.path                                        */
 } wm_dtw_match_t;
 
 typedef struct {
     wm_dtw_match_t *a;
-    size_t n;                  /* 0 when nothing is within max_distance             */
+    size_t n; /* 0 when nothing is within max_distance */
 } wm_dtw_matches_t;
 
 /* Match query (m >= 1 samples) against series (n >= 1 samples). Every sample
@@ -462,17 +460,17 @@ typedef struct {
 ** sample (the message names it), window < -1, a window in subsequence mode,
 ** ucr with L > n, max_distance NaN, unknown enum values), WM_NOMEM, WM_DEVICE,
 ** WM_DEVICE_NOMEM. */
-wm_status wm_dtw(wm_context_t *cx, const double *query, size_t m, const double *series,
-                 uint64_t n, const wm_dtw_opts_t *o, wm_dtw_matches_t *out);
+wm_status wm_dtw(wm_context_t *cx, const double *query, size_t m, const double *series, uint64_t n,
+                 const wm_dtw_opts_t *o, wm_dtw_matches_t *out);
 
 /* Many queries against one series, as wm_dtw would match each: out[q] (n_queries
 ** of them, filled in) gets query q's matches. The GPU runs queries of similar
 ** length in the same launches. On an error nothing is left allocated in out
 ** and the context's message names the query. */
 wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size_t *lens,
-                      size_t n_queries, const double *series, uint64_t n,
-                      const wm_dtw_opts_t *o, wm_dtw_matches_t *out);
-void wm_dtw_matches_free(wm_dtw_matches_t *r);   /* NULL is a no-op; zeroes *r */
+                      size_t n_queries, const double *series, uint64_t n, const wm_dtw_opts_t *o,
+                      wm_dtw_matches_t *out);
+void wm_dtw_matches_free(wm_dtw_matches_t *r); /* NULL is a no-op; zeroes *r */
 
 /* ---- environment ------------------------------------------------------- */
 
@@ -483,8 +481,8 @@ int wm_cuda_built(void);
 int wm_cuda_device_count(void);
 
 /* Name and memory of GPU `i`. Returns WM_OK, WM_INVALID or WM_UNSUPPORTED. */
-wm_status wm_cuda_device_info(int i, char *name, size_t name_len,
-                              uint64_t *total_mem, uint64_t *free_mem, int *sm_count);
+wm_status wm_cuda_device_info(int i, char *name, size_t name_len, uint64_t *total_mem,
+                              uint64_t *free_mem, int *sm_count);
 
 #ifdef __cplusplus
 }

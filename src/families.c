@@ -9,9 +9,5 @@
 #include "dtw/dtw.h"
 
 const wm_family_t *const wm_families[] = {
-    &wm_search_family,
-    &wm_multi_family,
-    &wm_align_family,
-    &wm_dtw_family,
-    NULL,
+    &wm_search_family, &wm_multi_family, &wm_align_family, &wm_dtw_family, NULL,
 };

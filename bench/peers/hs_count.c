@@ -42,43 +42,40 @@
 
 #include <hs/hs.h>
 
-#ifndef HSC_PIECE /* -DHSC_PIECE=40 tests the piece loop on small texts */
+#ifndef HSC_PIECE                   /* -DHSC_PIECE=40 tests the piece loop on small texts */
 #define HSC_PIECE ((size_t)1 << 30) /* hs_scan takes an unsigned length */
 #endif
 
 typedef struct {
     const unsigned char *text;
     size_t n_text;
-    size_t start, end;       /* count ends in (start, end] */
-    size_t overlap;          /* m + k - 1 */
+    size_t start, end; /* count ends in (start, end] */
+    size_t overlap;    /* m + k - 1 */
     const hs_database_t *db;
     hs_scratch_t *scratch;
     /* filled by the scan */
-    size_t base;             /* absolute offset of the current piece */
-    uint64_t last;           /* last counted absolute end, 0 = none */
-    uint64_t n_count;        /* distinct ends in (start, end] */
-    uint64_t n_raw;          /* every report in (start, end] */
-    uint64_t n_dup;          /* reports equal to the previous one */
-    uint64_t n_back;         /* reports below the previous one */
-    uint8_t *bitmap;         /* verification only: one bit per end */
+    size_t base;      /* absolute offset of the current piece */
+    uint64_t last;    /* last counted absolute end, 0 = none */
+    uint64_t n_count; /* distinct ends in (start, end] */
+    uint64_t n_raw;   /* every report in (start, end] */
+    uint64_t n_dup;   /* reports equal to the previous one */
+    uint64_t n_back;  /* reports below the previous one */
+    uint8_t *bitmap;  /* verification only: one bit per end */
     hs_error_t err;
 } hsc_part_t;
 
-static double now_s(void)
-{
+static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
+static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static void print_device(void)
-{
+static void print_device(void) {
     char line[512], model[256] = "unknown CPU";
     long n_cpu = sysconf(_SC_NPROCESSORS_ONLN);
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -100,24 +97,31 @@ static void print_device(void)
     printf("device: %s (%ld logical CPUs)\n", model, n_cpu);
 }
 
-static int on_match(unsigned int id, unsigned long long from,
-                    unsigned long long to, unsigned int flags, void *ctx)
-{
+static int on_match(unsigned int id, unsigned long long from, unsigned long long to,
+                    unsigned int flags, void *ctx) {
     hsc_part_t *p = ctx;
     uint64_t e = (uint64_t)p->base + to;
-    (void)id; (void)from; (void)flags;
+    (void)id;
+    (void)from;
+    (void)flags;
     if (e <= p->start || e > p->end) return 0;
     p->n_raw++;
     if (p->bitmap) {
         uint8_t bit = (uint8_t)(1u << (e & 7));
-        if (!(p->bitmap[e >> 3] & bit)) { p->bitmap[e >> 3] |= bit; p->n_count++; }
+        if (!(p->bitmap[e >> 3] & bit)) {
+            p->bitmap[e >> 3] |= bit;
+            p->n_count++;
+        }
         if (e == p->last) p->n_dup++;
         else if (e < p->last) p->n_back++;
         if (e > p->last) p->last = e;
         return 0;
     }
-    if (e == p->last) { p->n_dup++; return 0; }
-    if (e < p->last) p->n_back++;  /* would be miscounted; verification catches it */
+    if (e == p->last) {
+        p->n_dup++;
+        return 0;
+    }
+    if (e < p->last) p->n_back++; /* would be miscounted; verification catches it */
     p->last = e;
     p->n_count++;
     return 0;
@@ -125,19 +129,19 @@ static int on_match(unsigned int id, unsigned long long from,
 
 /* Scan the part's window, in pieces of at most HSC_PIECE bytes that overlap by
  * p->overlap so that no match is lost at a piece boundary. */
-static void scan_part(hsc_part_t *p)
-{
+static void scan_part(hsc_part_t *p) {
     size_t lo = p->start > p->overlap ? p->start - p->overlap : 0;
     size_t counted = p->start; /* ends up to here are already covered */
-    p->last = 0; p->n_count = p->n_raw = p->n_dup = p->n_back = 0;
+    p->last = 0;
+    p->n_count = p->n_raw = p->n_dup = p->n_back = 0;
     p->err = HS_SUCCESS;
     while (counted < p->end) {
         size_t hi = p->end - lo > HSC_PIECE ? lo + HSC_PIECE : p->end;
         size_t save_start = p->start;
         p->base = lo;
         p->start = counted; /* count only ends in (counted, hi] this piece */
-        p->err = hs_scan(p->db, (const char *)p->text + lo, (unsigned int)(hi - lo),
-                         0, p->scratch, on_match, p);
+        p->err = hs_scan(p->db, (const char *)p->text + lo, (unsigned int)(hi - lo), 0, p->scratch,
+                         on_match, p);
         p->start = save_start;
         if (p->err != HS_SUCCESS) return;
         counted = hi;
@@ -145,15 +149,14 @@ static void scan_part(hsc_part_t *p)
     }
 }
 
-static void *scan_thread(void *arg)
-{
+static void *scan_thread(void *arg) {
     scan_part((hsc_part_t *)arg);
     return NULL;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f,
+static void usage(FILE *f) {
+    fprintf(
+        f,
         "usage: hs_count [-k K] [-t THREADS] [-r REPEATS] [--no-verify] [--dna] [--] PATTERN FILE\n"
         "  -k K         maximum edits (Levenshtein) [0]\n"
         "  -t THREADS   threads; the text is split into equal parts [1]\n"
@@ -164,8 +167,7 @@ static void usage(FILE *f)
         "Counts distinct match end positions. Exit 3: unsupported by hyperscan.\n");
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long k = 0, n_threads = 1, n_rep = 5;
     int verify = 1, opts_done = 0, i;
     const char *pattern = NULL, *path = NULL;
@@ -175,24 +177,38 @@ int main(int argc, char **argv)
         if (opts_done || a[0] != '-' || a[1] == '\0') {
             if (!pattern) pattern = a;
             else if (!path) path = a;
-            else { usage(stderr); return 2; }
+            else {
+                usage(stderr);
+                return 2;
+            }
         } else if (!strcmp(a, "--")) opts_done = 1;
         else if (!strcmp(a, "-k") && i + 1 < argc) k = strtol(argv[++i], NULL, 10);
         else if (!strcmp(a, "-t") && i + 1 < argc) n_threads = strtol(argv[++i], NULL, 10);
         else if (!strcmp(a, "-r") && i + 1 < argc) n_rep = strtol(argv[++i], NULL, 10);
         else if (!strcmp(a, "--no-verify")) verify = 0;
-        else if (!strcmp(a, "--dna")) { /* plain sequence expected */ }
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
-        else {
+        else if (!strcmp(a, "--dna")) { /* plain sequence expected */
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else {
             fprintf(stderr, "hs_count: unknown option '%s'\n", a);
             usage(stderr);
             return 2;
         }
     }
-    if (!pattern || !path || k < 0 || n_threads < 1 || n_rep < 1) { usage(stderr); return 2; }
+    if (!pattern || !path || k < 0 || n_threads < 1 || n_rep < 1) {
+        usage(stderr);
+        return 2;
+    }
     size_t m = strlen(pattern);
-    if (m == 0) { fprintf(stderr, "hs_count: empty pattern\n"); return 2; }
-    if (m + (size_t)k >= HSC_PIECE / 2) { fprintf(stderr, "hs_count: pattern too long\n"); return 2; }
+    if (m == 0) {
+        fprintf(stderr, "hs_count: empty pattern\n");
+        return 2;
+    }
+    if (m + (size_t)k >= HSC_PIECE / 2) {
+        fprintf(stderr, "hs_count: pattern too long\n");
+        return 2;
+    }
 
     /* ---- compile ---------------------------------------------------------- */
     hs_database_t *db = NULL;
@@ -202,9 +218,11 @@ int main(int argc, char **argv)
         rc = hs_compile_lit(pattern, 0, m, HS_MODE_BLOCK, NULL, &db, &cerr);
     } else {
         char *re = malloc(4 * m + 1);
-        if (!re) { fprintf(stderr, "hs_count: out of memory\n"); return 2; }
-        for (size_t j = 0; j < m; j++)
-            sprintf(re + 4 * j, "\\x%02x", (unsigned char)pattern[j]);
+        if (!re) {
+            fprintf(stderr, "hs_count: out of memory\n");
+            return 2;
+        }
+        for (size_t j = 0; j < m; j++) sprintf(re + 4 * j, "\\x%02x", (unsigned char)pattern[j]);
         hs_expr_ext_t ext;
         memset(&ext, 0, sizeof ext);
         ext.flags = HS_EXT_FLAG_EDIT_DISTANCE;
@@ -224,14 +242,23 @@ int main(int argc, char **argv)
 
     /* ---- map the text ----------------------------------------------------- */
     int fd = open(path, O_RDONLY);
-    if (fd < 0) { fprintf(stderr, "hs_count: %s: %s\n", path, strerror(errno)); return 2; }
+    if (fd < 0) {
+        fprintf(stderr, "hs_count: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
     struct stat st;
-    if (fstat(fd, &st) != 0) { fprintf(stderr, "hs_count: %s: %s\n", path, strerror(errno)); return 2; }
+    if (fstat(fd, &st) != 0) {
+        fprintf(stderr, "hs_count: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
     size_t n = (size_t)st.st_size;
     const unsigned char *text = (const unsigned char *)"";
     if (n > 0) {
         void *map = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-        if (map == MAP_FAILED) { fprintf(stderr, "hs_count: mmap %s: %s\n", path, strerror(errno)); return 2; }
+        if (map == MAP_FAILED) {
+            fprintf(stderr, "hs_count: mmap %s: %s\n", path, strerror(errno));
+            return 2;
+        }
         madvise(map, n, MADV_SEQUENTIAL);
         text = map;
     }
@@ -239,19 +266,30 @@ int main(int argc, char **argv)
 
     /* ---- scratch, one per thread ------------------------------------------ */
     hs_scratch_t *proto = NULL;
-    if (hs_alloc_scratch(db, &proto) != HS_SUCCESS) { fprintf(stderr, "hs_count: hs_alloc_scratch failed\n"); return 2; }
+    if (hs_alloc_scratch(db, &proto) != HS_SUCCESS) {
+        fprintf(stderr, "hs_count: hs_alloc_scratch failed\n");
+        return 2;
+    }
     hsc_part_t *parts = calloc((size_t)n_threads, sizeof *parts);
     pthread_t *tids = calloc((size_t)n_threads, sizeof *tids);
     double *times = calloc((size_t)n_rep, sizeof *times);
-    if (!parts || !tids || !times) { fprintf(stderr, "hs_count: out of memory\n"); return 2; }
+    if (!parts || !tids || !times) {
+        fprintf(stderr, "hs_count: out of memory\n");
+        return 2;
+    }
     for (long t = 0; t < n_threads; t++) {
         hsc_part_t *p = &parts[t];
-        p->text = text; p->n_text = n; p->db = db;
+        p->text = text;
+        p->n_text = n;
+        p->db = db;
         size_t q = n / (size_t)n_threads, rem = n % (size_t)n_threads, tt = (size_t)t;
         p->start = tt * q + (tt < rem ? tt : rem);
         p->end = p->start + q + (tt < rem ? 1 : 0);
         p->overlap = m + (size_t)k - 1;
-        if (hs_clone_scratch(proto, &p->scratch) != HS_SUCCESS) { fprintf(stderr, "hs_count: hs_clone_scratch failed\n"); return 2; }
+        if (hs_clone_scratch(proto, &p->scratch) != HS_SUCCESS) {
+            fprintf(stderr, "hs_count: hs_clone_scratch failed\n");
+            return 2;
+        }
     }
 
     print_device();
@@ -261,16 +299,24 @@ int main(int argc, char **argv)
     uint64_t ref = 0;
     if (verify) {
         hsc_part_t r = parts[0];
-        r.start = 0; r.end = n;
+        r.start = 0;
+        r.end = n;
         r.bitmap = calloc(n / 8 + 1, 1);
-        if (!r.bitmap) { fprintf(stderr, "hs_count: out of memory (bitmap)\n"); return 2; }
+        if (!r.bitmap) {
+            fprintf(stderr, "hs_count: out of memory (bitmap)\n");
+            return 2;
+        }
         scan_part(&r);
-        if (r.err != HS_SUCCESS) { fprintf(stderr, "hs_count: hs_scan failed (%d)\n", r.err); return 2; }
+        if (r.err != HS_SUCCESS) {
+            fprintf(stderr, "hs_count: hs_scan failed (%d)\n", r.err);
+            return 2;
+        }
         ref = r.n_count;
-        fprintf(stderr, "hs_count: check: reports=%llu distinct_ends=%llu duplicate_reports=%llu "
-                "out_of_order_reports=%llu\n", (unsigned long long)r.n_raw,
-                (unsigned long long)r.n_count, (unsigned long long)r.n_dup,
-                (unsigned long long)r.n_back);
+        fprintf(stderr,
+                "hs_count: check: reports=%llu distinct_ends=%llu duplicate_reports=%llu "
+                "out_of_order_reports=%llu\n",
+                (unsigned long long)r.n_raw, (unsigned long long)r.n_count,
+                (unsigned long long)r.n_dup, (unsigned long long)r.n_back);
         free(r.bitmap);
     }
 
@@ -291,20 +337,25 @@ int main(int argc, char **argv)
         uint64_t sum = 0;
         back = 0;
         for (long t = 0; t < n_threads; t++) {
-            if (parts[t].err != HS_SUCCESS) { fprintf(stderr, "hs_count: hs_scan failed (%d)\n", parts[t].err); return 2; }
+            if (parts[t].err != HS_SUCCESS) {
+                fprintf(stderr, "hs_count: hs_scan failed (%d)\n", parts[t].err);
+                return 2;
+            }
             sum += parts[t].n_count;
             back += parts[t].n_back;
         }
         if (rep == 0) {
             total = sum;
             if (verify && sum != ref) {
-                fprintf(stderr, "hs_count: FAIL: %ld-thread count %llu != single-thread bitmap count %llu\n",
-                        n_threads, (unsigned long long)sum, (unsigned long long)ref);
+                fprintf(
+                    stderr,
+                    "hs_count: FAIL: %ld-thread count %llu != single-thread bitmap count %llu\n",
+                    n_threads, (unsigned long long)sum, (unsigned long long)ref);
                 return 2;
             }
         } else if (sum != total) {
-            fprintf(stderr, "hs_count: FAIL: repeat %ld counted %llu, first %llu\n",
-                    rep, (unsigned long long)sum, (unsigned long long)total);
+            fprintf(stderr, "hs_count: FAIL: repeat %ld counted %llu, first %llu\n", rep,
+                    (unsigned long long)sum, (unsigned long long)total);
             return 2;
         }
     }
@@ -313,13 +364,15 @@ int main(int argc, char **argv)
 
     qsort(times, (size_t)n_rep, sizeof *times, cmp_double);
     double med = n_rep % 2 ? times[n_rep / 2] : 0.5 * (times[n_rep / 2 - 1] + times[n_rep / 2]);
-    printf("hyperscan k=%ld m=%zu threads=%ld bytes=%zu matches=%llu median_s=%.6f GBps=%.3f\n",
-           k, m, n_threads, n, (unsigned long long)total, med, med > 0 ? (double)n / med / 1e9 : 0.0);
+    printf("hyperscan k=%ld m=%zu threads=%ld bytes=%zu matches=%llu median_s=%.6f GBps=%.3f\n", k,
+           m, n_threads, n, (unsigned long long)total, med, med > 0 ? (double)n / med / 1e9 : 0.0);
 
     for (long t = 0; t < n_threads; t++) hs_free_scratch(parts[t].scratch);
     hs_free_scratch(proto);
     hs_free_database(db);
     if (n > 0) munmap((void *)text, n);
-    free(parts); free(tids); free(times);
+    free(parts);
+    free(tids);
+    free(times);
     return 0;
 }

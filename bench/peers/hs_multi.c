@@ -53,39 +53,35 @@
 
 typedef struct {
     const unsigned char *text;
-    size_t start, end;       /* count ends in (start, end] */
-    size_t overlap;          /* maxlen - 1 */
+    size_t start, end; /* count ends in (start, end] */
+    size_t overlap;    /* maxlen - 1 */
     const hs_database_t *db;
     hs_scratch_t *scratch;
-    uint64_t *counts;        /* per pattern id, per-pattern mode; else NULL */
-    size_t base;             /* absolute offset of the piece being scanned */
-    size_t from;             /* count ends in (from, end] in this piece */
-    uint64_t n;              /* matches counted */
+    uint64_t *counts; /* per pattern id, per-pattern mode; else NULL */
+    size_t base;      /* absolute offset of the piece being scanned */
+    size_t from;      /* count ends in (from, end] in this piece */
+    uint64_t n;       /* matches counted */
     hs_error_t err;
 } hsm_part_t;
 
-static double now_s(void)
-{
+static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
+static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static uint64_t mix64(uint64_t z)
-{
+static uint64_t mix64(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
 
-static void print_device(void)
-{
+static void print_device(void) {
     char line[512], model[256] = "unknown CPU";
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (f) {
@@ -107,14 +103,16 @@ static void print_device(void)
 }
 
 /* Peak resident set (VmHWM) in MiB, -1 if unknown. */
-static double peak_rss_mb(void)
-{
+static double peak_rss_mb(void) {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
     double mb = -1;
     if (f) {
         while (fgets(line, sizeof line, f))
-            if (!strncmp(line, "VmHWM:", 6)) { mb = strtod(line + 6, NULL) / 1024.0; break; }
+            if (!strncmp(line, "VmHWM:", 6)) {
+                mb = strtod(line + 6, NULL) / 1024.0;
+                break;
+            }
         fclose(f);
     }
     if (mb < 0) {
@@ -124,30 +122,33 @@ static double peak_rss_mb(void)
     return mb;
 }
 
-static int on_match_count(unsigned int id, unsigned long long from,
-                          unsigned long long to, unsigned int flags, void *ctx)
-{
+static int on_match_count(unsigned int id, unsigned long long from, unsigned long long to,
+                          unsigned int flags, void *ctx) {
     hsm_part_t *p = ctx;
     uint64_t e = (uint64_t)p->base + to;
-    (void)id; (void)from; (void)flags;
+    (void)id;
+    (void)from;
+    (void)flags;
     if (e > p->from && e <= p->end) p->n++;
     return 0;
 }
 
-static int on_match_pp(unsigned int id, unsigned long long from,
-                       unsigned long long to, unsigned int flags, void *ctx)
-{
+static int on_match_pp(unsigned int id, unsigned long long from, unsigned long long to,
+                       unsigned int flags, void *ctx) {
     hsm_part_t *p = ctx;
     uint64_t e = (uint64_t)p->base + to;
-    (void)from; (void)flags;
-    if (e > p->from && e <= p->end) { p->n++; p->counts[id]++; }
+    (void)from;
+    (void)flags;
+    if (e > p->from && e <= p->end) {
+        p->n++;
+        p->counts[id]++;
+    }
     return 0;
 }
 
 /* Scan the part's window in pieces of at most HSM_PIECE bytes that overlap by
  * p->overlap, so no match is lost at a piece border. */
-static void scan_part(hsm_part_t *p)
-{
+static void scan_part(hsm_part_t *p) {
     size_t lo = p->start > p->overlap ? p->start - p->overlap : 0;
     size_t counted = p->start;
     match_event_handler cb = p->counts ? on_match_pp : on_match_count;
@@ -157,30 +158,35 @@ static void scan_part(hsm_part_t *p)
         size_t hi = p->end - lo > HSM_PIECE ? lo + HSM_PIECE : p->end;
         p->base = lo;
         p->from = counted;
-        p->err = hs_scan(p->db, (const char *)p->text + lo, (unsigned int)(hi - lo), 0,
-                         p->scratch, cb, p);
+        p->err = hs_scan(p->db, (const char *)p->text + lo, (unsigned int)(hi - lo), 0, p->scratch,
+                         cb, p);
         if (p->err != HS_SUCCESS) return;
         counted = hi;
         lo = hi > p->overlap ? hi - p->overlap : 0;
     }
 }
 
-static void *scan_thread(void *arg)
-{
+static void *scan_thread(void *arg) {
     scan_part(arg);
     return NULL;
 }
 
 /* Patterns: the file's lines. Returns the count, or 0 after a message. */
-static size_t read_patterns(const char *path, char **buf_out, const char ***pats,
-                            size_t **lens, size_t *minlen, size_t *maxlen)
-{
+static size_t read_patterns(const char *path, char **buf_out, const char ***pats, size_t **lens,
+                            size_t *minlen, size_t *maxlen) {
     FILE *f = fopen(path, "rb");
-    if (!f) { fprintf(stderr, "hs_multi: %s: %s\n", path, strerror(errno)); return 0; }
+    if (!f) {
+        fprintf(stderr, "hs_multi: %s: %s\n", path, strerror(errno));
+        return 0;
+    }
     size_t cap = 1 << 20, n = 0;
     char *buf = malloc(cap);
     for (;;) {
-        if (!buf) { fprintf(stderr, "hs_multi: out of memory\n"); fclose(f); return 0; }
+        if (!buf) {
+            fprintf(stderr, "hs_multi: out of memory\n");
+            fclose(f);
+            return 0;
+        }
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
         if (n < cap) break;
@@ -193,10 +199,16 @@ static size_t read_patterns(const char *path, char **buf_out, const char ***pats
     size_t lines = 0;
     for (size_t i = 0; i < n; i++) lines += buf[i] == '\n';
     if (n > 0 && buf[n - 1] != '\n') lines++;
-    if (lines == 0) { fprintf(stderr, "hs_multi: %s: no patterns\n", path); return 0; }
+    if (lines == 0) {
+        fprintf(stderr, "hs_multi: %s: no patterns\n", path);
+        return 0;
+    }
     *pats = malloc(lines * sizeof **pats);
     *lens = malloc(lines * sizeof **lens);
-    if (!*pats || !*lens) { fprintf(stderr, "hs_multi: out of memory\n"); return 0; }
+    if (!*pats || !*lens) {
+        fprintf(stderr, "hs_multi: out of memory\n");
+        return 0;
+    }
     size_t k = 0, s = 0;
     *minlen = SIZE_MAX;
     *maxlen = 0;
@@ -220,8 +232,7 @@ static size_t read_patterns(const char *path, char **buf_out, const char ***pats
 }
 
 /* 1 when the comma-separated LIST names NAME */
-static int has_mode(const char *list, const char *name)
-{
+static int has_mode(const char *list, const char *name) {
     size_t l = strlen(name);
     for (const char *p = list; *p;) {
         size_t w = strcspn(p, ",");
@@ -232,21 +243,18 @@ static int has_mode(const char *list, const char *name)
     return 0;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "usage: hs_multi [-i] [-t THREADS] [-r REPEATS] [--modes LIST] [--per-pattern]\n"
-        "                [--compile-only] PATTERN_FILE [TEXT_FILE]\n"
-        "  -i              caseless (HS_FLAG_CASELESS)\n"
-        "  -t THREADS      threads; the text is split into equal parts [1]\n"
-        "  -r REPEATS      timed repeats; the median is printed [5]\n"
-        "  --modes LIST    count,per-pattern (comma separated) [count]\n"
-        "  --per-pattern   same as --modes per-pattern\n"
-        "  --compile-only  compile, print time, database size and peak RSS, exit\n");
+static void usage(FILE *f) {
+    fprintf(f, "usage: hs_multi [-i] [-t THREADS] [-r REPEATS] [--modes LIST] [--per-pattern]\n"
+               "                [--compile-only] PATTERN_FILE [TEXT_FILE]\n"
+               "  -i              caseless (HS_FLAG_CASELESS)\n"
+               "  -t THREADS      threads; the text is split into equal parts [1]\n"
+               "  -r REPEATS      timed repeats; the median is printed [5]\n"
+               "  --modes LIST    count,per-pattern (comma separated) [count]\n"
+               "  --per-pattern   same as --modes per-pattern\n"
+               "  --compile-only  compile, print time, database size and peak RSS, exit\n");
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long n_threads = 1, n_rep = 5;
     int caseless = 0, compile_only = 0, i;
     const char *modes = "count", *pat_path = NULL, *path = NULL;
@@ -256,26 +264,44 @@ int main(int argc, char **argv)
         if (a[0] != '-' || a[1] == '\0') {
             if (!pat_path) pat_path = a;
             else if (!path) path = a;
-            else { usage(stderr); return 2; }
+            else {
+                usage(stderr);
+                return 2;
+            }
         } else if (!strcmp(a, "-i")) caseless = 1;
         else if (!strcmp(a, "-t") && i + 1 < argc) n_threads = strtol(argv[++i], NULL, 10);
         else if (!strcmp(a, "-r") && i + 1 < argc) n_rep = strtol(argv[++i], NULL, 10);
         else if (!strcmp(a, "--modes") && i + 1 < argc) modes = argv[++i];
         else if (!strcmp(a, "--per-pattern")) modes = "per-pattern";
         else if (!strcmp(a, "--compile-only")) compile_only = 1;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
-        else { fprintf(stderr, "hs_multi: unknown option '%s'\n", a); usage(stderr); return 2; }
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "hs_multi: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
     }
-    if (!pat_path || (!path && !compile_only) || n_threads < 1 || n_rep < 1) { usage(stderr); return 2; }
+    if (!pat_path || (!path && !compile_only) || n_threads < 1 || n_rep < 1) {
+        usage(stderr);
+        return 2;
+    }
 
     char *pbuf = NULL;
     const char **pats = NULL;
     size_t *lens = NULL, minlen = 0, maxlen = 0;
     size_t np = read_patterns(pat_path, &pbuf, &pats, &lens, &minlen, &maxlen);
     if (np == 0) return 2;
-    if (np > 0xFFFFFFFFu || maxlen >= HSM_PIECE / 2) { fprintf(stderr, "hs_multi: set too large\n"); return 2; }
+    if (np > 0xFFFFFFFFu || maxlen >= HSM_PIECE / 2) {
+        fprintf(stderr, "hs_multi: set too large\n");
+        return 2;
+    }
     unsigned *flags = malloc(np * sizeof *flags), *ids = malloc(np * sizeof *ids);
-    if (!flags || !ids) { fprintf(stderr, "hs_multi: out of memory\n"); return 2; }
+    if (!flags || !ids) {
+        fprintf(stderr, "hs_multi: out of memory\n");
+        return 2;
+    }
     for (size_t j = 0; j < np; j++) {
         flags[j] = caseless ? HS_FLAG_CASELESS : 0;
         ids[j] = (unsigned)j;
@@ -289,7 +315,8 @@ int main(int argc, char **argv)
     hs_database_t *db = NULL;
     hs_compile_error_t *cerr = NULL;
     double t0 = now_s();
-    hs_error_t rc = hs_compile_lit_multi(pats, flags, ids, lens, (unsigned)np, HS_MODE_BLOCK, NULL, &db, &cerr);
+    hs_error_t rc =
+        hs_compile_lit_multi(pats, flags, ids, lens, (unsigned)np, HS_MODE_BLOCK, NULL, &db, &cerr);
     double t_compile = now_s() - t0;
     if (rc != HS_SUCCESS) {
         fprintf(stderr, "hs_multi: hyperscan refused the set: %s (expression %d)\n",
@@ -300,36 +327,55 @@ int main(int argc, char **argv)
     size_t db_bytes = 0;
     hs_database_size(db, &db_bytes);
     printf("hyperscan compile patterns=%zu minlen=%zu maxlen=%zu compile_s=%.3f db_bytes=%zu "
-           "peak_rss_mb=%.1f rss_before_mb=%.1f\n", np, minlen, maxlen, t_compile, db_bytes,
-           peak_rss_mb(), rss0);
+           "peak_rss_mb=%.1f rss_before_mb=%.1f\n",
+           np, minlen, maxlen, t_compile, db_bytes, peak_rss_mb(), rss0);
     fflush(stdout);
     if (compile_only) {
         hs_free_database(db);
-        free(pbuf); free(pats); free(lens); free(flags); free(ids);
+        free(pbuf);
+        free(pats);
+        free(lens);
+        free(flags);
+        free(ids);
         return 0;
     }
 
     /* ---- map the text ----------------------------------------------------- */
     int fd = open(path, O_RDONLY);
-    if (fd < 0) { fprintf(stderr, "hs_multi: %s: %s\n", path, strerror(errno)); return 2; }
+    if (fd < 0) {
+        fprintf(stderr, "hs_multi: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
     struct stat st;
-    if (fstat(fd, &st) != 0) { fprintf(stderr, "hs_multi: %s: %s\n", path, strerror(errno)); return 2; }
+    if (fstat(fd, &st) != 0) {
+        fprintf(stderr, "hs_multi: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
     size_t n = (size_t)st.st_size;
     const unsigned char *text = (const unsigned char *)"";
     if (n > 0) {
         void *map = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-        if (map == MAP_FAILED) { fprintf(stderr, "hs_multi: mmap %s: %s\n", path, strerror(errno)); return 2; }
+        if (map == MAP_FAILED) {
+            fprintf(stderr, "hs_multi: mmap %s: %s\n", path, strerror(errno));
+            return 2;
+        }
         text = map;
     }
     close(fd);
 
     /* ---- scratch and parts, one per thread ---------------------------------- */
     hs_scratch_t *proto = NULL;
-    if (hs_alloc_scratch(db, &proto) != HS_SUCCESS) { fprintf(stderr, "hs_multi: hs_alloc_scratch failed\n"); return 2; }
+    if (hs_alloc_scratch(db, &proto) != HS_SUCCESS) {
+        fprintf(stderr, "hs_multi: hs_alloc_scratch failed\n");
+        return 2;
+    }
     hsm_part_t *parts = calloc((size_t)n_threads, sizeof *parts);
     pthread_t *tids = calloc((size_t)n_threads, sizeof *tids);
     double *times = calloc((size_t)n_rep, sizeof *times);
-    if (!parts || !tids || !times) { fprintf(stderr, "hs_multi: out of memory\n"); return 2; }
+    if (!parts || !tids || !times) {
+        fprintf(stderr, "hs_multi: out of memory\n");
+        return 2;
+    }
     for (long t = 0; t < n_threads; t++) {
         hsm_part_t *p = &parts[t];
         size_t q = n / (size_t)n_threads, rem = n % (size_t)n_threads, tt = (size_t)t;
@@ -338,7 +384,10 @@ int main(int argc, char **argv)
         p->start = tt * q + (tt < rem ? tt : rem);
         p->end = p->start + q + (tt < rem ? 1 : 0);
         p->overlap = maxlen - 1;
-        if (hs_clone_scratch(proto, &p->scratch) != HS_SUCCESS) { fprintf(stderr, "hs_multi: hs_clone_scratch failed\n"); return 2; }
+        if (hs_clone_scratch(proto, &p->scratch) != HS_SUCCESS) {
+            fprintf(stderr, "hs_multi: hs_clone_scratch failed\n");
+            return 2;
+        }
     }
 
     int status = 0;
@@ -353,9 +402,10 @@ int main(int argc, char **argv)
             }
         }
         uint64_t total = 0, checksum = 0;
-        for (long rep = -1; rep < n_rep; rep++) {  /* rep -1: untimed, touches pages */
+        for (long rep = -1; rep < n_rep; rep++) { /* rep -1: untimed, touches pages */
             if (mode == 1)
-                for (long t = 0; t < n_threads; t++) memset(parts[t].counts, 0, np * sizeof(uint64_t));
+                for (long t = 0; t < n_threads; t++)
+                    memset(parts[t].counts, 0, np * sizeof(uint64_t));
             double s0 = now_s();
             if (n_threads == 1) scan_part(&parts[0]);
             else {
@@ -369,7 +419,10 @@ int main(int argc, char **argv)
             double dt = now_s() - s0;
             uint64_t sum = 0;
             for (long t = 0; t < n_threads; t++) {
-                if (parts[t].err != HS_SUCCESS) { fprintf(stderr, "hs_multi: hs_scan failed (%d)\n", parts[t].err); return 2; }
+                if (parts[t].err != HS_SUCCESS) {
+                    fprintf(stderr, "hs_multi: hs_scan failed (%d)\n", parts[t].err);
+                    return 2;
+                }
                 sum += parts[t].n;
             }
             if (rep < 0) total = sum;
@@ -390,17 +443,25 @@ int main(int argc, char **argv)
                 pp_sum += c;
                 checksum += c * mix64((uint64_t)id + 1);
             }
-            if (pp_sum != total) { fprintf(stderr, "hs_multi: FAIL: per-pattern sum %llu != %llu\n",
-                                           (unsigned long long)pp_sum, (unsigned long long)total); status = 2; }
-            for (long t = 0; t < n_threads; t++) { free(parts[t].counts); parts[t].counts = NULL; }
+            if (pp_sum != total) {
+                fprintf(stderr, "hs_multi: FAIL: per-pattern sum %llu != %llu\n",
+                        (unsigned long long)pp_sum, (unsigned long long)total);
+                status = 2;
+            }
+            for (long t = 0; t < n_threads; t++) {
+                free(parts[t].counts);
+                parts[t].counts = NULL;
+            }
         }
         qsort(times, (size_t)n_rep, sizeof *times, cmp_double);
         double med = n_rep % 2 ? times[n_rep / 2] : 0.5 * (times[n_rep / 2 - 1] + times[n_rep / 2]);
         char cks[32] = "-";
         if (mode == 1) snprintf(cks, sizeof cks, "%016llx", (unsigned long long)checksum);
-        printf("hyperscan algo=literal mode=%s patterns=%zu threads=%ld bytes=%zu matches=%llu checksum=%s "
-               "median_s=%.6f GBps=%.3f\n", mode_names[mode], np, n_threads, n, (unsigned long long)total,
-               cks, med, med > 0 ? (double)n / med / 1e9 : 0.0);
+        printf("hyperscan algo=literal mode=%s patterns=%zu threads=%ld bytes=%zu matches=%llu "
+               "checksum=%s "
+               "median_s=%.6f GBps=%.3f\n",
+               mode_names[mode], np, n_threads, n, (unsigned long long)total, cks, med,
+               med > 0 ? (double)n / med / 1e9 : 0.0);
         fflush(stdout);
     }
 
@@ -408,7 +469,13 @@ int main(int argc, char **argv)
     hs_free_scratch(proto);
     hs_free_database(db);
     if (n > 0) munmap((void *)text, n);
-    free(parts); free(tids); free(times);
-    free(pbuf); free(pats); free(lens); free(flags); free(ids);
+    free(parts);
+    free(tids);
+    free(times);
+    free(pbuf);
+    free(pats);
+    free(lens);
+    free(flags);
+    free(ids);
     return status;
 }

@@ -19,9 +19,9 @@
 #include <stdio.h>
 
 typedef struct {
-    int active;                /* started under an MPI launcher                     */
-    int rank, size;            /* in the job                                        */
-    int local_rank, local_size;/* among the ranks of this host (GPU choice)         */
+    int active;                 /* started under an MPI launcher */
+    int rank, size;             /* in the job */
+    int local_rank, local_size; /* among the ranks of this host (GPU choice) */
 } wm_dist_t;
 
 /* The job, set up by wm_dist_init (size 1 until then). */
@@ -44,9 +44,9 @@ void wm_dist_allgather_cb(void *user, const void *mine, size_t bytes, void *all)
 
 /* Sums over all ranks, returned on every rank. */
 uint64_t wm_dist_sum(uint64_t v);
-void wm_dist_sum_array(uint64_t *v, size_t n);     /* in place, on every rank */
-int wm_dist_any(int flag);                          /* logical or               */
-int wm_dist_bcast_int(int v);                       /* rank 0's v, everywhere  */
+void wm_dist_sum_array(uint64_t *v, size_t n); /* in place, on every rank */
+int wm_dist_any(int flag);                     /* logical or */
+int wm_dist_bcast_int(int v);                  /* rank 0's v, everywhere */
 
 /* Rank 0's bytes (*buf, *len) on every rank: the others get a malloc'd copy
 ** in *buf (the caller frees it). Returns 0, or -1 when out of memory (then

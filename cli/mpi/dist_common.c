@@ -7,21 +7,18 @@
 #include <stdlib.h>
 #include <time.h>
 
-void wm_dist_allgather_cb(void *user, const void *mine, size_t bytes, void *all)
-{
+void wm_dist_allgather_cb(void *user, const void *mine, size_t bytes, void *all) {
     (void)user;
     wm_dist_allgather(mine, bytes, all);
 }
 
-double wm_dist_now(void)
-{
+double wm_dist_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void wm_dist_report(const char *source, double read_s, double search_s, double merge_s)
-{
+void wm_dist_report(const char *source, double read_s, double search_s, double merge_s) {
     static int on = -1;
     if (on < 0) on = getenv("WM_DIST_TIMING") != NULL && atoi(getenv("WM_DIST_TIMING")) > 0;
     if (!on) return;
@@ -37,7 +34,8 @@ void wm_dist_report(const char *source, double read_s, double search_s, double m
         }
     free(all);
     if (wm_dist.rank == 0)
-        fprintf(stderr, "timing: %s ranks %d read %.4f search %.4f merge %.4f total %.4f "
-                "[fastest rank: %.4f %.4f %.4f %.4f]\n", source, wm_dist.size, hi[0], hi[1],
-                hi[2], hi[3], lo[0], lo[1], lo[2], lo[3]);
+        fprintf(stderr,
+                "timing: %s ranks %d read %.4f search %.4f merge %.4f total %.4f "
+                "[fastest rank: %.4f %.4f %.4f %.4f]\n",
+                source, wm_dist.size, hi[0], hi[1], hi[2], hi[3], lo[0], lo[1], lo[2], lo[3]);
 }

@@ -16,8 +16,7 @@ wm_dist_t wm_dist = { 0, 0, 1, 0, 1 };
 
 #define PIECE ((uint64_t)1 << 30)
 
-static int launched_by_mpi(void)
-{
+static int launched_by_mpi(void) {
     static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK",
                                         "MPI_LOCALNRANKS", NULL };
     for (int i = 0; vars[i]; i++)
@@ -25,8 +24,7 @@ static int launched_by_mpi(void)
     return 0;
 }
 
-int wm_dist_init(int *argc, char ***argv)
-{
+int wm_dist_init(int *argc, char ***argv) {
     if (!launched_by_mpi()) return 0;
     if (MPI_Init(argc, argv) != MPI_SUCCESS) {
         fprintf(stderr, "warpmatch: MPI_Init failed\n");
@@ -45,20 +43,17 @@ int wm_dist_init(int *argc, char ***argv)
     return 0;
 }
 
-void wm_dist_finalize(void)
-{
+void wm_dist_finalize(void) {
     if (wm_dist.active) MPI_Finalize();
     wm_dist.active = 0;
 }
 
-void wm_dist_abort(int code)
-{
+void wm_dist_abort(int code) {
     if (wm_dist.active) MPI_Abort(MPI_COMM_WORLD, code);
     exit(code);
 }
 
-void wm_dist_allgather(const void *mine, size_t bytes, void *all)
-{
+void wm_dist_allgather(const void *mine, size_t bytes, void *all) {
     if (!wm_dist.active) {
         memcpy(all, mine, bytes);
         return;
@@ -66,17 +61,13 @@ void wm_dist_allgather(const void *mine, size_t bytes, void *all)
     MPI_Allgather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
 }
 
-
-uint64_t wm_dist_sum(uint64_t v)
-{
+uint64_t wm_dist_sum(uint64_t v) {
     uint64_t s = v;
-    if (wm_dist.active)
-        MPI_Allreduce(&v, &s, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (wm_dist.active) MPI_Allreduce(&v, &s, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     return s;
 }
 
-void wm_dist_sum_array(uint64_t *v, size_t n)
-{
+void wm_dist_sum_array(uint64_t *v, size_t n) {
     if (!wm_dist.active) return;
     for (size_t at = 0; at < n; at += PIECE / 8) {
         size_t k = n - at < PIECE / 8 ? n - at : (size_t)(PIECE / 8);
@@ -84,19 +75,15 @@ void wm_dist_sum_array(uint64_t *v, size_t n)
     }
 }
 
-int wm_dist_any(int flag)
-{
+int wm_dist_any(int flag) {
     int any = flag != 0;
-    if (wm_dist.active)
-        MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    if (wm_dist.active) MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
     return any;
 }
 
-int wm_dist_first_failure(int failed, const char *why, char *msg, size_t msglen)
-{
+int wm_dist_first_failure(int failed, const char *why, char *msg, size_t msglen) {
     int me = failed ? wm_dist.rank : wm_dist.size, first = me;
-    if (wm_dist.active)
-        MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (wm_dist.active) MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (first >= wm_dist.size) return -1;
     char buf[2048];
     if (first == wm_dist.rank) snprintf(buf, sizeof buf, "%s", why ? why : "failed");
@@ -106,8 +93,7 @@ int wm_dist_first_failure(int failed, const char *why, char *msg, size_t msglen)
 }
 
 /* Send or receive len bytes in pieces MPI's int counts can hold. */
-static void send_bytes(const void *buf, uint64_t len, int to)
-{
+static void send_bytes(const void *buf, uint64_t len, int to) {
     const char *p = buf;
     for (uint64_t at = 0; at < len; at += PIECE) {
         uint64_t k = len - at < PIECE ? len - at : PIECE;
@@ -115,8 +101,7 @@ static void send_bytes(const void *buf, uint64_t len, int to)
     }
 }
 
-static void recv_bytes(void *buf, uint64_t len, int from)
-{
+static void recv_bytes(void *buf, uint64_t len, int from) {
     char *p = buf;
     for (uint64_t at = 0; at < len; at += PIECE) {
         uint64_t k = len - at < PIECE ? len - at : PIECE;
@@ -124,8 +109,7 @@ static void recv_bytes(void *buf, uint64_t len, int from)
     }
 }
 
-int wm_dist_write_ordered(const void *buf, uint64_t len, FILE *out)
-{
+int wm_dist_write_ordered(const void *buf, uint64_t len, FILE *out) {
     int failed = 0;
     if (wm_dist.rank == 0 && len > 0 && fwrite(buf, 1, (size_t)len, out) != len) failed = 1;
     if (!wm_dist.active) return failed ? -1 : 0;
@@ -142,7 +126,7 @@ int wm_dist_write_ordered(const void *buf, uint64_t len, FILE *out)
         if (cap && !tmp) wm_dist_abort(2);
         for (int r = 1; r < wm_dist.size; r++) {
             int go = 1;
-            MPI_Send(&go, 1, MPI_INT, r, 2, MPI_COMM_WORLD);   /* your turn */
+            MPI_Send(&go, 1, MPI_INT, r, 2, MPI_COMM_WORLD); /* your turn */
             for (uint64_t at = 0; at < lens[r]; at += cap) {
                 uint64_t k = lens[r] - at < cap ? lens[r] - at : cap;
                 MPI_Recv(tmp, (int)k, MPI_BYTE, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -159,8 +143,7 @@ int wm_dist_write_ordered(const void *buf, uint64_t len, FILE *out)
     return failed ? -1 : 0;
 }
 
-int wm_dist_gather(const void *buf, uint64_t len, void **all, uint64_t *lens)
-{
+int wm_dist_gather(const void *buf, uint64_t len, void **all, uint64_t *lens) {
     *all = NULL;
     if (!wm_dist.active) {
         lens[0] = len;
@@ -193,14 +176,12 @@ int wm_dist_gather(const void *buf, uint64_t len, void **all, uint64_t *lens)
     return 0;
 }
 
-int wm_dist_bcast_int(int v)
-{
+int wm_dist_bcast_int(int v) {
     if (wm_dist.active) MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return v;
 }
 
-int wm_dist_bcast_bytes(void **buf, uint64_t *len)
-{
+int wm_dist_bcast_bytes(void **buf, uint64_t *len) {
     if (!wm_dist.active) return 0;
     MPI_Bcast(len, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     int ok = 1;

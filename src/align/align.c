@@ -63,13 +63,13 @@ void wm_alignments_free(wm_alignments_t *r) {
 typedef struct {
     const wm_aq_t *aq;
     const uint8_t *t;
-    wm_plan_t plan;            /* pieces of the ends (0, n] */
+    wm_plan_t plan; /* pieces of the ends (0, n] */
     uint64_t halo;
     wm_infix_scan_fn scan;
     int64_t limit, report_le;
     int want_ends;
-    wm_best_t *bests;          /* one per piece */
-    wm_endvec_t *ends;         /* one per piece, pass 2 */
+    wm_best_t *bests;  /* one per piece */
+    wm_endvec_t *ends; /* one per piece, pass 2 */
     atomic_uint_fast64_t shared_d;
     atomic_int failed;
 } pieces_t;
@@ -83,7 +83,7 @@ static void run_piece(void *arg, size_t i, int tid) {
     wm_best_t *b = &P->bests[i];
     b->d = UINT64_MAX;
     b->end = UINT64_MAX;
-    if (!P->want_ends) b->d = atomic_load(&P->shared_d);   /* prune to what others found */
+    if (!P->want_ends) b->d = atomic_load(&P->shared_d); /* prune to what others found */
     int rc = P->scan(P->aq, P->t, scan_from, own_from, to, P->limit, P->report_le,
                      P->want_ends ? &P->ends[i] : NULL, b);
     if (rc) atomic_store(&P->failed, 1);
@@ -96,7 +96,7 @@ static uint64_t piece_size(const wm_context_t *cx, uint64_t n, uint64_t halo) {
     if (cx->opts.chunk_bytes) return cx->opts.chunk_bytes;
     uint64_t threads = (uint64_t)cx->n_threads;
     uint64_t piece = n / (threads * 4) + 1;
-    if (piece < 8 * halo) piece = 8 * halo;        /* the halo costs at most 1/8 */
+    if (piece < 8 * halo) piece = 8 * halo; /* the halo costs at most 1/8 */
     if (piece < (1u << 16)) piece = 1u << 16;
     if ((n + piece - 1) / piece < threads) piece = n / threads + 1;
     return piece;
@@ -164,7 +164,7 @@ typedef struct {
     const uint8_t *t;
     wm_alignment_t *a;
     int cigar;
-    atomic_int failed;         /* 1 out of memory, 2 a CIGAR that disagrees */
+    atomic_int failed; /* 1 out of memory, 2 a CIGAR that disagrees */
 } finish_t;
 
 static void finish_one(void *arg, size_t i, int tid) {
@@ -172,7 +172,7 @@ static void finish_one(void *arg, size_t i, int tid) {
     finish_t *F = arg;
     wm_alignment_t *a = &F->a[i];
     a->start = wm_align_start(F->aq, F->t, a->end, a->distance);
-    if (a->start == UINT64_MAX) {              /* its tables could not be allocated */
+    if (a->start == UINT64_MAX) { /* its tables could not be allocated */
         a->start = a->end;
         atomic_store(&F->failed, 1);
         return;
@@ -191,13 +191,15 @@ wm_status wm_align_check_opts(wm_context_t *cx, const wm_align_opts_t *o) {
         return WM_INVALID;
     }
     if (o->fr_t < 0 || o->fr_t > WM_FR_MAX_T) {
-        wm_context_set_error(cx, "four-russians block size t = %d; it is 1 to %d (t = 5 "
-                             "would need a table of at least 124 GB)", o->fr_t, WM_FR_MAX_T);
+        wm_context_set_error(cx,
+                             "four-russians block size t = %d; it is 1 to %d (t = 5 "
+                             "would need a table of at least 124 GB)",
+                             o->fr_t, WM_FR_MAX_T);
         return WM_INVALID;
     }
     if (o->algo == WM_ALIGN_ALGO_FOUR_RUSSIANS && o->mode != WM_ALIGN_GLOBAL) {
         wm_context_set_error(cx, "four-russians computes global edit distances only "
-                             "(use --mode global)");
+                                 "(use --mode global)");
         return WM_INVALID;
     }
     return WM_OK;
@@ -219,12 +221,13 @@ wm_status wm_align_check_pair(wm_context_t *cx, const uint8_t *query, size_t m,
         wm_context_set_error(cx, "%sNULL query or target", which);
         return WM_INVALID;
     }
-    int every_cell = o->mode == WM_ALIGN_GLOBAL && (o->algo == WM_ALIGN_ALGO_WAVEFRONT ||
-                                                    o->algo == WM_ALIGN_ALGO_FOUR_RUSSIANS);
+    int every_cell = o->mode == WM_ALIGN_GLOBAL &&
+                     (o->algo == WM_ALIGN_ALGO_WAVEFRONT || o->algo == WM_ALIGN_ALGO_FOUR_RUSSIANS);
     if (every_cell && m > 0 && n > WM_ALIGN_MAX_CELLS / m) {
-        wm_context_set_error(cx, "%s%zu x %llu = %.3g cells: %s visits every cell and takes "
-                             "at most 2^37 (%.3g); use --algo bitvector", which, m,
-                             (unsigned long long)n, (double)m * (double)n,
+        wm_context_set_error(cx,
+                             "%s%zu x %llu = %.3g cells: %s visits every cell and takes "
+                             "at most 2^37 (%.3g); use --algo bitvector",
+                             which, m, (unsigned long long)n, (double)m * (double)n,
                              o->algo == WM_ALIGN_ALGO_WAVEFRONT ? "the plain DP" : "four-russians",
                              (double)WM_ALIGN_MAX_CELLS);
         return WM_UNSUPPORTED;
@@ -264,8 +267,8 @@ static wm_status global_distance(wm_context_t *cx, const wm_aq_t *aq, const uint
 /* The CIGAR always comes from the canonical traceback (traceback.c), whatever
 ** found the distance. */
 wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, const uint8_t *y,
-                              uint64_t n, const wm_align_opts_t *o, wm_alignment_t *a,
-                              int *found, int use_pool) {
+                              uint64_t n, const wm_align_opts_t *o, wm_alignment_t *a, int *found,
+                              int use_pool) {
     wm_aq_t aq;
     wm_status st = wm_aq_make(&aq, query, m, o);
     if (st != WM_OK) return st;
@@ -284,7 +287,7 @@ wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, 
         if (gpu && m > 0 && n > 0 && n <= WM_CU_GLOBAL_MAX_N) {
             /* the forward pass on the GPU, the segments and the walk here */
             wm_tb_plan_t plan;
-            wm_tb_ckpts_t ck = {0};
+            wm_tb_ckpts_t ck = { 0 };
             wm_tb_plan(&plan, m, n, d, aq.n_words, pool ? wm_pool_size(pool) : 1);
             if (wm_tb_ckpts_alloc(&ck, &plan) < 0) st = WM_NOMEM;
             else st = gpu->global_ckpts(cx, &aq, y, n, d, &plan, &ck);
@@ -318,11 +321,11 @@ wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8
     wm_status st = wm_align_check_opts(cx, &opts);
     if (st == WM_OK) st = wm_align_check_pair(cx, query, m, target, n, &opts, "");
     if (st != WM_OK) return st;
-    if (cx->n_sub > 1 && opts.mode == WM_ALIGN_GLOBAL) {   /* one pair: the first device */
+    if (cx->n_sub > 1 && opts.mode == WM_ALIGN_GLOBAL) { /* one pair: the first device */
         st = wm_align(wm_shard_first(cx), query, m, target, n, &opts, out);
         return st == WM_OK ? st : wm_shard_error(cx, 0, st, NULL, 0, 0);
     }
-    if (cx->n_sub > 1)                 /* many devices: align_shard.c cuts the target */
+    if (cx->n_sub > 1) /* many devices: align_shard.c cuts the target */
         return wm_align_shard_infix(cx, query, m, target, n, &opts, out);
     if (opts.mode == WM_ALIGN_GLOBAL) {
         wm_alignment_t one;
@@ -344,17 +347,20 @@ wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8
     if ((st = wm_aq_make(&aq, query, m, &opts)) != WM_OK) return st;
     int64_t limit = opts.max_distance;
     uint64_t kcap = (limit < 0 || (uint64_t)limit > m) ? m : (uint64_t)limit;
-    wm_best_t best = {UINT64_MAX, UINT64_MAX};
-    wm_endvec_t ends = {0};
+    wm_best_t best = { UINT64_MAX, UINT64_MAX };
+    wm_endvec_t ends = { 0 };
 
     {
         /* End 0, the empty substring, costs m. */
-        if (limit < 0 || m <= (uint64_t)limit) best = (wm_best_t){m, 0};
+        if (limit < 0 || m <= (uint64_t)limit) best = (wm_best_t){ m, 0 };
         st = find_ends(cx, &aq, target, n, algo, limit, m + kcap, -1, NULL, &best);
         if (st != WM_OK || best.end == UINT64_MAX) goto done;
         if (opts.all_ends) {
-            if (best.d == m && wm_endvec_push(&ends, 0)) { st = WM_NOMEM; goto done; }
-            wm_best_t again = {UINT64_MAX, UINT64_MAX};
+            if (best.d == m && wm_endvec_push(&ends, 0)) {
+                st = WM_NOMEM;
+                goto done;
+            }
+            wm_best_t again = { UINT64_MAX, UINT64_MAX };
             st = find_ends(cx, &aq, target, n, algo, (int64_t)best.d, m + kcap, (int64_t)best.d,
                            &ends, &again);
             if (st != WM_OK) goto done;
@@ -365,14 +371,17 @@ wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8
     }
 
     out->a = calloc(ends.n, sizeof *out->a);
-    if (!out->a) { st = WM_NOMEM; goto done; }
+    if (!out->a) {
+        st = WM_NOMEM;
+        goto done;
+    }
     out->n = ends.n;
     for (size_t i = 0; i < ends.n; i++) {
         out->a[i].distance = best.d;
         out->a[i].end = ends.a[i];
         out->a[i].start = 0;
     }
-    finish_t F = {&aq, target, out->a, opts.cigar, 0};
+    finish_t F = { &aq, target, out->a, opts.cigar, 0 };
     atomic_init(&F.failed, 0);
     wm_pool_for(cx->pool, out->n, finish_one, &F);
     int failed = atomic_load(&F.failed);

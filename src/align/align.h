@@ -26,12 +26,12 @@ extern "C" {
 ** its row of peq is all zeros. Two bytes a, b are equal iff
 ** code[a] == code[b] && code[a] < n_codes. */
 typedef struct {
-    const uint8_t *q;         /* the caller's bytes (not owned)                  */
+    const uint8_t *q; /* the caller's bytes (not owned) */
     size_t m;
-    size_t n_words;           /* ceil(m / 64)                                    */
-    uint16_t code[256];       /* byte -> symbol                                  */
-    unsigned n_codes;         /* 256 for bytes, 4 for DNA                        */
-    uint64_t *peq;            /* (n_codes + 1) rows of n_words: bit i of row c is
+    size_t n_words;     /* ceil(m / 64) */
+    uint16_t code[256]; /* byte -> symbol */
+    unsigned n_codes;   /* 256 for bytes, 4 for DNA */
+    uint64_t *peq;      /* (n_codes + 1) rows of n_words: bit i of row c is
                                  set when query[i] has symbol c                  */
 } wm_aq_t;
 
@@ -56,7 +56,10 @@ typedef struct {
 } wm_best_t;
 
 static inline void wm_best_take(wm_best_t *b, uint64_t d, uint64_t end) {
-    if (d < b->d || (d == b->d && end < b->end)) { b->d = d; b->end = end; }
+    if (d < b->d || (d == b->d && end < b->end)) {
+        b->d = d;
+        b->end = end;
+    }
 }
 
 /* Ends reaching a threshold, pushed in increasing order. */
@@ -64,7 +67,7 @@ typedef struct {
     uint64_t *a;
     size_t n, cap;
 } wm_endvec_t;
-int wm_endvec_push(wm_endvec_t *v, uint64_t e);    /* 0, or -1 out of memory */
+int wm_endvec_push(wm_endvec_t *v, uint64_t e); /* 0, or -1 out of memory */
 void wm_endvec_free(wm_endvec_t *v);
 
 /* One scan of target[scan_from, to) from a fresh first column (D[i][scan_from] = i).
@@ -76,8 +79,8 @@ void wm_endvec_free(wm_endvec_t *v);
 ** limit < 0: no limit. Both prune rows by it (Ukkonen's cutoff). Returns 0,
 ** or -1 out of memory. */
 typedef int (*wm_infix_scan_fn)(const wm_aq_t *aq, const uint8_t *t, uint64_t scan_from,
-                                uint64_t own_from, uint64_t to, int64_t limit,
-                                int64_t report_le, wm_endvec_t *ends, wm_best_t *best);
+                                uint64_t own_from, uint64_t to, int64_t limit, int64_t report_le,
+                                wm_endvec_t *ends, wm_best_t *best);
 int wm_infix_bv_scan(const wm_aq_t *aq, const uint8_t *t, uint64_t scan_from, uint64_t own_from,
                      uint64_t to, int64_t limit, int64_t report_le, wm_endvec_t *ends,
                      wm_best_t *best);
@@ -129,8 +132,7 @@ uint64_t wm_global_distance(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int
 ** diagonals of min(m, n) + 1 cells). With limit >= 0 it stops once two
 ** consecutive anti-diagonals are wholly above limit (every path crosses one
 ** of them; *d is then some value > limit). */
-wm_status wm_global_dp(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int64_t limit,
-                       uint64_t *d);
+wm_status wm_global_dp(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int64_t limit, uint64_t *d);
 
 /* The CIGAR ('=', 'X', 'I', 'D'; SAM convention, target = reference) of the
 ** canonical optimal global alignment of the whole query with y[0, n): the one
@@ -167,15 +169,14 @@ typedef struct {
     size_t *off;
     uint64_t *w;
 } wm_tb_ckpts_t;
-int wm_tb_ckpts_alloc(wm_tb_ckpts_t *c, const wm_tb_plan_t *p);     /* 0 or -1 */
+int wm_tb_ckpts_alloc(wm_tb_ckpts_t *c, const wm_tb_plan_t *p); /* 0 or -1 */
 void wm_tb_ckpts_free(wm_tb_ckpts_t *c);
 /* wm_align_cigar with the distance known, segments recomputed on `pool`
 ** (NULL: this thread), and optionally a plan and its checkpoints made
 ** elsewhere (the GPU); NULL: made here. */
 struct wm_pool;
 char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t d,
-                        struct wm_pool *pool, const wm_tb_plan_t *plan,
-                        const wm_tb_ckpts_t *ckpts);
+                        struct wm_pool *pool, const wm_tb_plan_t *plan, const wm_tb_ckpts_t *ckpts);
 
 /* The GPU kernel counts columns in 32 bits: longer targets run on the CPU. */
 #define WM_CU_GLOBAL_MAX_N ((uint64_t)INT32_MAX - 64)
@@ -189,9 +190,9 @@ struct wm_fr_table;
 ** built so far, by [key kind][t] (fr_table.c), and the GPU's buffers. */
 typedef struct {
     struct wm_fr_table *fr[2][5];
-    void *gpu;                 /* the GPU table's own, freed through it */
+    void *gpu; /* the GPU table's own, freed through it */
 } wm_align_cache_t;
-wm_align_cache_t *wm_align_cache(struct wm_context *cx);   /* NULL out of memory */
+wm_align_cache_t *wm_align_cache(struct wm_context *cx); /* NULL out of memory */
 
 /* The GPU table (align_cuda.cu with global_cuda.cu, dp_cuda.cu, fr_cuda.cu,
 ** pairs_cuda.cu). A context on a GPU runs through it; each call has the

@@ -70,15 +70,14 @@ void wm_cu_aplan_layout(wm_cu_aplan_t *p, int per_thread) {
     int G = 1;
     if (threads <= 32)
         while ((uint32_t)G < threads) G *= 2;
-    else
-        G = (int)((threads + 31) / 32 * 32);
-    if (W == 8 && G <= 32) G = 64;            /* W = 8 is built for block groups only */
+    else G = (int)((threads + 31) / 32 * 32);
+    if (W == 8 && G <= 32) G = 64; /* W = 8 is built for block groups only */
     p->per_thread = W;
     p->group = G;
 }
 
 void wm_cu_aplan_free(wm_cu_aplan_t *p) {
-    p->d_peq256 = NULL;                       /* the context's buffers: kept */
+    p->d_peq256 = NULL; /* the context's buffers: kept */
     p->d_code = p->d_qcode = NULL;
 }
 
@@ -98,9 +97,9 @@ uint64_t wm_cu_infix_chunk(const wm_cu_aplan_t *p, wm_align_algo_t algo, uint64_
 }
 
 wm_status wm_cu_infix_launch(wm_context_t *cx, const wm_cu_aplan_t *p, wm_align_algo_t algo,
-                             const uint8_t *d_text, uint64_t len, uint64_t own_from,
-                             uint64_t base, uint64_t halo, int64_t limit, int64_t report_le,
-                             uint64_t chunk, const wm_cu_aout_t *o, cudaStream_t s) {
+                             const uint8_t *d_text, uint64_t len, uint64_t own_from, uint64_t base,
+                             uint64_t halo, int64_t limit, int64_t report_le, uint64_t chunk,
+                             const wm_cu_aout_t *o, cudaStream_t s) {
     if (len <= own_from) return WM_OK;
     wm_cu_ajob_t j;
     j.text = d_text;
@@ -136,7 +135,7 @@ wm_cu_align_bufs_t *wm_cu_align_bufs(wm_context_t *cx) {
 
 static void free_bufs(void *gpu_cache) {
     wm_cu_align_bufs_t *b = (wm_cu_align_bufs_t *)gpu_cache;
-    wm_cu_buf_t *dev[] = {&b->text, &b->best, &b->keys, &b->err, &b->peq, &b->code};
+    wm_cu_buf_t *dev[] = { &b->text, &b->best, &b->keys, &b->err, &b->peq, &b->code };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
     for (int i = 0; i < 8; i++) wm_cu_dev_release(&b->g[i]);
     for (int i = 0; i < 4; i++) wm_cu_host_release(&b->h[i]);
@@ -163,11 +162,10 @@ static wm_status grow_hits(wm_context_t *cx, wm_cu_align_bufs_t *B, abuf_t *b, u
 }
 
 /* One batch: owned ends (lo, hi] of the target, copied with the halo before. */
-static wm_status run_batch(wm_context_t *cx, const wm_cu_aplan_t *p, wm_cu_align_bufs_t *B, abuf_t *b,
-                           const uint8_t *t,
-                           uint64_t lo, uint64_t hi, uint64_t halo, wm_align_algo_t algo,
-                           int64_t limit, int64_t report_le, wm_endvec_t *ends, wm_best_t *best,
-                           cudaStream_t s) {
+static wm_status run_batch(wm_context_t *cx, const wm_cu_aplan_t *p, wm_cu_align_bufs_t *B,
+                           abuf_t *b, const uint8_t *t, uint64_t lo, uint64_t hi, uint64_t halo,
+                           wm_align_algo_t algo, int64_t limit, int64_t report_le,
+                           wm_endvec_t *ends, wm_best_t *best, cudaStream_t s) {
     uint64_t from = wm_plan_scan_from(0, lo, halo);
     uint64_t len = hi - from;
     WM_CU(cx, cudaMemcpyAsync(b->d_text, t + from, len, cudaMemcpyHostToDevice, s));
@@ -190,7 +188,7 @@ static wm_status run_batch(wm_context_t *cx, const wm_cu_aplan_t *p, wm_cu_align
         WM_CU(cx, cudaMemcpyAsync(&h_best, b->d_best, sizeof h_best, cudaMemcpyDeviceToHost, s));
         WM_CU(cx, cudaMemcpyAsync(&h_count, b->d_count, sizeof h_count, cudaMemcpyDeviceToHost, s));
         WM_CU(cx, cudaStreamSynchronize(s));
-        if (ends && h_count > b->hit_cap) {   /* more ends than room: grow, run again */
+        if (ends && h_count > b->hit_cap) { /* more ends than room: grow, run again */
             wm_status g = grow_hits(cx, B, b, h_count + h_count / 4);
             if (g != WM_OK) return g;
             continue;
@@ -201,7 +199,8 @@ static wm_status run_batch(wm_context_t *cx, const wm_cu_aplan_t *p, wm_cu_align
         if (ends && h_count) {
             uint64_t *keys = (uint64_t *)malloc(h_count * sizeof *keys);
             if (!keys) return WM_NOMEM;
-            cudaError_t e = cudaMemcpy(keys, b->d_keys, h_count * sizeof *keys, cudaMemcpyDeviceToHost);
+            cudaError_t e =
+                cudaMemcpy(keys, b->d_keys, h_count * sizeof *keys, cudaMemcpyDeviceToHost);
             if (e != cudaSuccess) {
                 free(keys);
                 return wm_cuda_fail(cx, e, "copying ends back");
@@ -218,19 +217,20 @@ static wm_status run_batch(wm_context_t *cx, const wm_cu_aplan_t *p, wm_cu_align
     }
 }
 
-wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t,
-                                   uint64_t n, wm_align_algo_t algo, int64_t limit,
-                                   int64_t report_le, wm_endvec_t *ends, wm_best_t *best) {
+wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t, uint64_t n,
+                        wm_align_algo_t algo, int64_t limit, int64_t report_le, wm_endvec_t *ends,
+                        wm_best_t *best) {
     wm_cuda_state *cs = cx->cuda;
     uint64_t m = aq->m;
     if (algo == WM_ALIGN_ALGO_WAVEFRONT && m > WM_CU_WAVEFRONT_MAX_M) {
-        wm_context_set_error(cx, "the GPU wavefront keeps 3 (m + 1) cells in shared memory, "
-                                 "so it takes queries of at most %u; this one has %llu (use "
-                                 "--algo bitvector, or the CPU)",
+        wm_context_set_error(cx,
+                             "the GPU wavefront keeps 3 (m + 1) cells in shared memory, "
+                             "so it takes queries of at most %u; this one has %llu (use "
+                             "--algo bitvector, or the CPU)",
                              WM_CU_WAVEFRONT_MAX_M, (unsigned long long)m);
         return WM_UNSUPPORTED;
     }
-    if (m > WM_CU_BV_MAX_M) {                 /* align.c runs these on the CPU */
+    if (m > WM_CU_BV_MAX_M) { /* align.c runs these on the CPU */
         wm_context_set_error(cx, "query too long for the GPU bit-vector kernel");
         return WM_UNSUPPORTED;
     }
@@ -257,8 +257,10 @@ wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t,
     cudaStream_t s = cs->stream[0];
     st = wm_cu_dev_reserve(cx, &B->text, batch + halo + WM_CU_PAD);
     if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->best, 3 * sizeof *b.d_best);
-    if (st == WM_OK && ends) st = grow_hits(cx, B, &b, B->keys.cap / sizeof *b.d_keys > (1u << 16)
-                                                        ? B->keys.cap / sizeof *b.d_keys : 1u << 16);
+    if (st == WM_OK && ends)
+        st = grow_hits(cx, B, &b,
+                       B->keys.cap / sizeof *b.d_keys > (1u << 16) ? B->keys.cap / sizeof *b.d_keys
+                                                                   : 1u << 16);
     if (st == WM_OK) {
         b.d_text = (uint8_t *)B->text.p;
         b.d_best = (unsigned long long *)B->best.p;
@@ -277,6 +279,6 @@ wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t,
 /* ---- the table ---------------------------------------------------------------- */
 
 extern "C" const wm_align_gpu_t wm_align_gpu_cuda = {
-    wm_cuda_infix,  wm_cuda_global, wm_cuda_global_dp,     wm_cuda_global_fr,
+    wm_cuda_infix,        wm_cuda_global, wm_cuda_global_dp,     wm_cuda_global_fr,
     wm_cuda_global_ckpts, wm_cuda_pairs,  wm_cuda_fr_table_free, free_bufs,
 };

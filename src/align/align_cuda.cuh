@@ -30,10 +30,10 @@ wm_status wm_cuda_pairs(wm_context_t *cx, const wm_pair_t *pairs, const size_t *
 /* The device buffers align's GPU calls keep in the context (its cache's
 ** gpu field), grown on demand: no cudaMalloc per call once warm. */
 typedef struct {
-    wm_cu_buf_t text, best, keys, err;      /* infix batches                    */
-    wm_cu_buf_t peq, code;                  /* a query's tables                 */
-    wm_cu_buf_t g[8];                       /* global, dp, pairs: their own use */
-    wm_cu_buf_t h[4];                       /* pinned host staging              */
+    wm_cu_buf_t text, best, keys, err; /* infix batches */
+    wm_cu_buf_t peq, code;             /* a query's tables */
+    wm_cu_buf_t g[8];                  /* global, dp, pairs: their own use */
+    wm_cu_buf_t h[4];                  /* pinned host staging */
 } wm_cu_align_bufs_t;
 /* The context's align buffers (made on first use), or NULL out of memory. */
 wm_cu_align_bufs_t *wm_cu_align_bufs(wm_context_t *cx);
@@ -41,12 +41,12 @@ wm_cu_align_bufs_t *wm_cu_align_bufs(wm_context_t *cx);
 /* A query on the device. */
 typedef struct {
     uint32_t m;
-    uint32_t w32;            /* ceil(m / 32): 32-row words a column              */
-    unsigned n_codes;        /* symbols that match something (256 or 4)          */
-    uint32_t *d_peq256;      /* 256 rows of w32 words, indexed by the target's byte
+    uint32_t w32;       /* ceil(m / 32): 32-row words a column */
+    unsigned n_codes;   /* symbols that match something (256 or 4) */
+    uint32_t *d_peq256; /* 256 rows of w32 words, indexed by the target's byte
                                  (the symbol map folded in: one load less a step) */
-    uint8_t *d_code;         /* 256 entries: byte -> symbol (n_codes: matches nothing) */
-    uint8_t *d_qcode;        /* the query's m symbols (wavefront)                 */
+    uint8_t *d_code;    /* 256 entries: byte -> symbol (n_codes: matches nothing) */
+    uint8_t *d_qcode;   /* the query's m symbols (wavefront) */
     /* bit-vector layout: G threads share a chunk, each holding W words of a
     ** column (G <= 32: groups within a warp; G > 32: the whole block) */
     int group, per_thread;
@@ -75,9 +75,9 @@ typedef struct {
 ** halo columns before its first end (or at 0). chunk: ends a chunk owns,
 ** 0 = chosen from the GPU's size. limit / report_le < 0: none. */
 wm_status wm_cu_infix_launch(wm_context_t *cx, const wm_cu_aplan_t *p, wm_align_algo_t algo,
-                             const uint8_t *d_text, uint64_t len, uint64_t own_from,
-                             uint64_t base, uint64_t halo, int64_t limit, int64_t report_le,
-                             uint64_t chunk, const wm_cu_aout_t *o, cudaStream_t s);
+                             const uint8_t *d_text, uint64_t len, uint64_t own_from, uint64_t base,
+                             uint64_t halo, int64_t limit, int64_t report_le, uint64_t chunk,
+                             const wm_cu_aout_t *o, cudaStream_t s);
 
 /* The chunk the launcher picks when given 0 (the bench prints it). */
 uint64_t wm_cu_infix_chunk(const wm_cu_aplan_t *p, wm_align_algo_t algo, uint64_t owned,
@@ -88,7 +88,7 @@ uint64_t wm_cu_infix_chunk(const wm_cu_aplan_t *p, wm_align_algo_t algo, uint64_
 typedef struct {
     const uint8_t *text;
     uint64_t len, own_from, base, halo, chunk, n_chunks;
-    uint32_t limit, report_le;       /* UINT32_MAX: none / no listing */
+    uint32_t limit, report_le; /* UINT32_MAX: none / no listing */
 } wm_cu_ajob_t;
 cudaError_t wm_cu_bv_infix_launch(const wm_cu_aplan_t *p, const wm_cu_ajob_t *j,
                                   const wm_cu_aout_t *o, cudaStream_t s);
@@ -101,8 +101,8 @@ uint64_t wm_cu_wavefront_resident_chunks(const wm_cu_aplan_t *p);
 /* One 32-row block step (bv.h's 64-bit step, in 32-bit words); returns the
 ** horizontal delta leaving row `row`. */
 __device__ __forceinline__ int wm_cu_bv_step32(uint32_t &Pv, uint32_t &Mv, uint32_t eq, int hin,
-                                         unsigned row) {
-    uint32_t neg = hin < 0, pos = hin > 0;
+                                               unsigned row) {
+    uint32_t neg = hin<0, pos = hin> 0;
     uint32_t Xv = eq | Mv;
     uint32_t e2 = eq | neg;
     uint32_t Xh = (((e2 & Pv) + Pv) ^ Pv) | e2;

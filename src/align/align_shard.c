@@ -25,9 +25,9 @@
 #include "core/shard.h"
 
 typedef struct {
-    uint64_t lo, hi;           /* owned ends: lo < e <= hi, and part 0 owns 0 */
-    uint64_t base;             /* the part's target is target[base, hi)       */
-    wm_alignments_t got;       /* its part of the answer, global coordinates:
+    uint64_t lo, hi;     /* owned ends: lo < e <= hi, and part 0 owns 0 */
+    uint64_t base;       /* the part's target is target[base, hi) */
+    wm_alignments_t got; /* its part of the answer, global coordinates:
                                   all at one distance                          */
     wm_status st;
 } part_t;
@@ -58,7 +58,7 @@ static void keep_from(wm_alignments_t *r, size_t from, uint64_t shift) {
 static void run_part(void *arg, int i, wm_context_t *sub) {
     job_t *J = arg;
     part_t *p = &J->part[i];
-    if (i > 0 && p->lo == p->hi) return;        /* part 0 runs even for n = 0: end 0 */
+    if (i > 0 && p->lo == p->hi) return; /* part 0 runs even for n = 0: end 0 */
     const uint8_t *t = J->target ? J->target + p->base : NULL;
     p->st = wm_align(sub, J->query, J->m, t, p->hi - p->base, J->o, &p->got);
     if (p->st != WM_OK || p->got.n == 0) return;
@@ -77,7 +77,8 @@ static wm_status merge(job_t *J, int n, wm_alignments_t *out) {
     uint64_t best = UINT64_MAX;
     size_t total = 0;
     for (int i = 0; i < n; i++)
-        if (J->part[i].got.n && J->part[i].got.a[0].distance < best) best = J->part[i].got.a[0].distance;
+        if (J->part[i].got.n && J->part[i].got.a[0].distance < best)
+            best = J->part[i].got.a[0].distance;
     for (int i = 0; i < n; i++)
         if (J->part[i].got.n && J->part[i].got.a[0].distance == best) total += J->part[i].got.n;
     if (total == 0) return WM_OK;
@@ -86,7 +87,7 @@ static wm_status merge(job_t *J, int n, wm_alignments_t *out) {
     for (int i = 0; i < n && out->n < total; i++) {
         wm_alignments_t *g = &J->part[i].got;
         if (!g->n || g->a[0].distance != best) continue;
-        memcpy(out->a + out->n, g->a, g->n * sizeof *g->a);   /* the CIGARs move too */
+        memcpy(out->a + out->n, g->a, g->n * sizeof *g->a); /* the CIGARs move too */
         out->n += g->n;
         free(g->a);
         g->a = NULL;
@@ -99,7 +100,7 @@ wm_status wm_align_shard_infix(wm_context_t *cx, const uint8_t *query, size_t m,
                                const uint8_t *target, uint64_t n, const wm_align_opts_t *o,
                                wm_alignments_t *out) {
     int ns = cx->n_sub;
-    job_t J = {query, m, target, o, NULL};
+    job_t J = { query, m, target, o, NULL };
     if (!(J.part = calloc((size_t)ns, sizeof *J.part))) return WM_NOMEM;
     int64_t k = o->max_distance;
     uint64_t reach = m + ((k < 0 || (uint64_t)k > m) ? m : (uint64_t)k);

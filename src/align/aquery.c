@@ -21,7 +21,7 @@ static void map_bytes(wm_aq_t *aq, int fold) {
 ** which matches nothing (N is an unknown base, not a base equal to N). */
 static void map_dna(wm_aq_t *aq) {
     for (int c = 0; c < 256; c++) aq->code[c] = 4;
-    static const char *const bases[4] = {"Aa", "Cc", "Gg", "TtUu"};
+    static const char *const bases[4] = { "Aa", "Cc", "Gg", "TtUu" };
     for (int b = 0; b < 4; b++)
         for (const char *p = bases[b]; *p; p++) aq->code[(uint8_t)*p] = (uint16_t)b;
     aq->n_codes = 4;
@@ -42,7 +42,7 @@ wm_status wm_aq_make(wm_aq_t *aq, const uint8_t *q, size_t m, const wm_align_opt
     else map_bytes(aq, o->case_insensitive);
     aq->q = q;
     aq->m = m;
-    aq->n_words = m ? (m + 63) / 64 : 1;      /* an empty query (global mode) keeps one */
+    aq->n_words = m ? (m + 63) / 64 : 1; /* an empty query (global mode) keeps one */
     aq->peq = malloc((size_t)(aq->n_codes + 1) * aq->n_words * sizeof *aq->peq);
     if (!aq->peq) return WM_NOMEM;
     wm_aq_peq_fill(aq, q, m, 0, aq->peq);

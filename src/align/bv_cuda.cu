@@ -25,14 +25,14 @@ __device__ __forceinline__ void load_eq(uint32_t (&eq)[W], const uint32_t *my_pe
 
 template <int W, bool BLOCK>
 __global__ void __launch_bounds__(1024)
-k_bv_infix(const uint32_t *__restrict__ peq, uint32_t w32, uint32_t m, int G, wm_cu_ajob_t j,
-           wm_cu_aout_t o) {
-    __shared__ int xfer[2][32];               /* hout of each warp's last lane */
+    k_bv_infix(const uint32_t *__restrict__ peq, uint32_t w32, uint32_t m, int G, wm_cu_ajob_t j,
+               wm_cu_aout_t o) {
+    __shared__ int xfer[2][32]; /* hout of each warp's last lane */
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int T = BLOCK ? (int)threadIdx.x : lane & (G - 1);
-    const uint64_t gid = BLOCK ? blockIdx.x
-                               : ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / (unsigned)G;
-    if (BLOCK && gid >= j.n_chunks) return;   /* the whole block */
+    const uint64_t gid =
+        BLOCK ? blockIdx.x : ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / (unsigned)G;
+    if (BLOCK && gid >= j.n_chunks) return; /* the whole block */
 
     /* A group past the last chunk stays, idle, so that every lane of a warp
     ** runs the same steps and the shuffle needs no divergence handling. */
@@ -42,8 +42,8 @@ k_bv_infix(const uint32_t *__restrict__ peq, uint32_t w32, uint32_t m, int G, wm
         uint64_t own_lo = j.own_from + gid * j.chunk;
         uint64_t own_hi = own_lo + j.chunk < j.len ? own_lo + j.chunk : j.len;
         scan_from = own_lo > j.halo ? own_lo - j.halo : 0;
-        ncols = (int)(own_hi - scan_from);            /* chunk + halo < 2^31 */
-        c_own = (int)(own_lo - scan_from);            /* column c ends at c + 1 */
+        ncols = (int)(own_hi - scan_from); /* chunk + halo < 2^31 */
+        c_own = (int)(own_lo - scan_from); /* column c ends at c + 1 */
     }
     const uint8_t *text = j.text + scan_from;
     int steps = ncols + G - 1;
@@ -61,7 +61,10 @@ k_bv_infix(const uint32_t *__restrict__ peq, uint32_t w32, uint32_t m, int G, wm
 
     uint32_t Pv[W], Mv[W];
 #pragma unroll
-    for (int r = 0; r < W; r++) { Pv[r] = ~0u; Mv[r] = 0; }
+    for (int r = 0; r < W; r++) {
+        Pv[r] = ~0u;
+        Mv[r] = 0;
+    }
     uint32_t score = m, bd = UINT32_MAX;
     int bc = 0;
     int hout = 0;
@@ -79,7 +82,7 @@ k_bv_infix(const uint32_t *__restrict__ peq, uint32_t w32, uint32_t m, int G, wm
         y1 = (unsigned)(c + 2) < (unsigned)ncols ? __ldg(text + c + 2) : 0;
 
         int hin = __shfl_up_sync(0xffffffffu, hout, 1, BLOCK ? 32 : G);
-        if (T == 0) hin = 0;                  /* infix: the top row is free */
+        if (T == 0) hin = 0; /* infix: the top row is free */
         else if (BLOCK && lane == 0 && s > 0) hin = xfer[(s - 1) & 1][warp - 1];
         if ((unsigned)c < (unsigned)ncols && nreal > 0) {
             int h = hin;
@@ -93,7 +96,10 @@ k_bv_infix(const uint32_t *__restrict__ peq, uint32_t w32, uint32_t m, int G, wm
             }
             hout = h;
             if (owner && c >= c_own && score <= j.limit) {
-                if (score < bd) { bd = score; bc = c; }
+                if (score < bd) {
+                    bd = score;
+                    bc = c;
+                }
                 if (o.hits.keys && score <= j.report_le)
                     wm_cu_push(o.hits, j.base, scan_from + (uint64_t)c + 1, 0, score);
             }
@@ -124,7 +130,8 @@ uint64_t wm_cu_bv_resident_chunks(const wm_cu_aplan_t *p) {
     case 17: k = (const void *)k_bv_infix<8, true>; break;
     default: return (uint64_t)p->sm_count;
     }
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_block, k, (int)threads, 0) != cudaSuccess ||
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_block, k, (int)threads, 0) !=
+            cudaSuccess ||
         per_block < 1)
         per_block = 1;
     return (uint64_t)p->sm_count * (unsigned)per_block * (block ? 1u : threads / (unsigned)G);
@@ -136,7 +143,7 @@ cudaError_t wm_cu_bv_infix_launch(const wm_cu_aplan_t *p, const wm_cu_ajob_t *j,
                                   const wm_cu_aout_t *o, cudaStream_t s) {
     int G = p->group;
     unsigned threads, blocks;
-    if (G <= 32) {                            /* groups of G <= 32 inside warps */
+    if (G <= 32) { /* groups of G <= 32 inside warps */
         threads = 256;
         uint64_t per_block = threads / (unsigned)G;
         blocks = (unsigned)((j->n_chunks + per_block - 1) / per_block);
@@ -144,7 +151,7 @@ cudaError_t wm_cu_bv_infix_launch(const wm_cu_aplan_t *p, const wm_cu_ajob_t *j,
         threads = (unsigned)G;
         blocks = (unsigned)j->n_chunks;
     }
-#define WM_BV_LAUNCH(W, BLOCK) \
+#define WM_BV_LAUNCH(W, BLOCK)                                                                     \
     k_bv_infix<W, BLOCK><<<blocks, threads, 0, s>>>(p->d_peq256, p->w32, p->m, G, *j, *o)
     bool block = G > 32;
     switch (p->per_thread * 2 + block) {

@@ -32,8 +32,8 @@
 #include "cuda/device.cuh"
 
 #define DP_THREADS 1024
-#define DP_CHECK_EVERY 64                 /* diagonals between limit checks      */
-#define DP_SMEM_MAX (200u * 1024u)        /* diagonals in shared memory up to this */
+#define DP_CHECK_EVERY 64          /* diagonals between limit checks */
+#define DP_SMEM_MAX (200u * 1024u) /* diagonals in shared memory up to this */
 
 /* What every thread of a diagonal shares: its cells i = ilo .. ihi, the
 ** offset of its stored values, the move costs with the offsets folded in,
@@ -50,21 +50,19 @@ __host__ __device__ __forceinline__ dp_diag_t dp_diag(uint64_t k, uint32_t p, ui
     g.off = k > 2 * (uint64_t)p ? k - 2 * (uint64_t)p : 0;
     g.ilo = k > q ? (uint32_t)(k - q) : 0;
     g.ihi = k < p ? (uint32_t)k : p;
-    g.a1 = 1u - (uint32_t)(g.off - off1);      /* offsets grow by 0 or 1 a diagonal */
+    g.a1 = 1u - (uint32_t)(g.off - off1); /* offsets grow by 0 or 1 a diagonal */
     g.a2 = 0u - (uint32_t)(g.off - off2);
-    g.edge = (uint32_t)(k - g.off);            /* min(k, 2p) */
+    g.edge = (uint32_t)(k - g.off); /* min(k, 2p) */
     return g;
 }
 
 /* The cells first, first + step, ... of diagonal g into E0, from the two
 ** diagonals before (E1: k - 1, E2: k - 2). a: p codes, br: b's q codes
 ** reversed (b[j - 1] = br[q - j]). */
-__host__ __device__ __forceinline__ void dp_cells(const uint8_t *__restrict__ a,
-                                                  const uint8_t *__restrict__ br, uint64_t q,
-                                                  unsigned n_codes, const uint32_t *E2,
-                                                  const uint32_t *E1, uint32_t *E0,
-                                                  const dp_diag_t &g, uint32_t first,
-                                                  uint32_t step) {
+__host__ __device__ __forceinline__ void
+dp_cells(const uint8_t *__restrict__ a, const uint8_t *__restrict__ br, uint64_t q,
+         unsigned n_codes, const uint32_t *E2, const uint32_t *E1, uint32_t *E0, const dp_diag_t &g,
+         uint32_t first, uint32_t step) {
     for (uint32_t i = g.ilo + first; i <= g.ihi; i += step) {
         uint64_t jj = g.k - i;
         uint32_t v;
@@ -94,15 +92,15 @@ __device__ __forceinline__ unsigned long long dp_min(const uint32_t *E, const dp
 
 template <bool SMEM>
 __global__ void __launch_bounds__(DP_THREADS)
-k_global_dp(const uint8_t *__restrict__ a, const uint8_t *__restrict__ br, uint32_t p, uint64_t q,
-            unsigned n_codes, uint32_t *gbuf, uint32_t stride, int64_t limit,
-            unsigned long long *out) {
+    k_global_dp(const uint8_t *__restrict__ a, const uint8_t *__restrict__ br, uint32_t p,
+                uint64_t q, unsigned n_codes, uint32_t *gbuf, uint32_t stride, int64_t limit,
+                unsigned long long *out) {
     extern __shared__ uint32_t s_e[];
     __shared__ unsigned long long s_min;
     uint32_t *e = SMEM ? s_e : gbuf;
     const uint32_t tid = threadIdx.x, nt = blockDim.x;
     if (tid == 0) {
-        e[0] = 0;                              /* diagonal 0: D[0][0] */
+        e[0] = 0; /* diagonal 0: D[0][0] */
         s_min = ~0ull;
     }
     __syncthreads();
@@ -114,7 +112,7 @@ k_global_dp(const uint8_t *__restrict__ a, const uint8_t *__restrict__ br, uint3
         dp_cells(a, br, q, n_codes, E2, E1, E0, g, tid, nt);
         __syncthreads();
         if (limit >= 0 && k % DP_CHECK_EVERY == 0) {
-            dp_diag_t g1 = dp_diag(k - 1, p, q, off2, off2);   /* only its cells and offset */
+            dp_diag_t g1 = dp_diag(k - 1, p, q, off2, off2); /* only its cells and offset */
             unsigned long long mn = dp_min(E0, g, tid, nt), m1 = dp_min(E1, g1, tid, nt);
             mn = m1 < mn ? m1 : mn;
             for (int o = 16; o > 0; o >>= 1) {
@@ -124,11 +122,11 @@ k_global_dp(const uint8_t *__restrict__ a, const uint8_t *__restrict__ br, uint3
             if ((tid & 31) == 0) atomicMin(&s_min, mn);
             __syncthreads();
             unsigned long long v = s_min;
-            if (v > (unsigned long long)limit) {   /* the same for every thread */
+            if (v > (unsigned long long)limit) { /* the same for every thread */
                 if (tid == 0) *out = v;
                 return;
             }
-            __syncthreads();                       /* all have read s_min */
+            __syncthreads(); /* all have read s_min */
             if (tid == 0) s_min = ~0ull;
         }
         uint32_t *t = E2;
@@ -138,7 +136,7 @@ k_global_dp(const uint8_t *__restrict__ a, const uint8_t *__restrict__ br, uint3
         off2 = off1;
         off1 = g.off;
     }
-    if (tid == 0) *out = (unsigned long long)E1[p] + off1;   /* diagonal p + q: (p, q) */
+    if (tid == 0) *out = (unsigned long long)E1[p] + off1; /* diagonal p + q: (p, q) */
 }
 
 /* One-byte codes: the symbol, or 0xff for one that matches nothing. */
@@ -147,13 +145,22 @@ static inline uint8_t dp_code8(const wm_aq_t *aq, uint8_t byte) {
     return c < aq->n_codes ? (uint8_t)c : 0xffu;
 }
 
-wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
-                                       uint64_t n, int64_t limit, uint64_t *d) {
+wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                            int64_t limit, uint64_t *d) {
     uint64_t m = aq->m;
-    if (m == 0) { *d = n; return WM_OK; }
-    if (n == 0) { *d = m; return WM_OK; }
+    if (m == 0) {
+        *d = n;
+        return WM_OK;
+    }
+    if (n == 0) {
+        *d = m;
+        return WM_OK;
+    }
     uint64_t diff = m > n ? m - n : n - m;
-    if (limit >= 0 && diff > (uint64_t)limit) { *d = diff; return WM_OK; }
+    if (limit >= 0 && diff > (uint64_t)limit) {
+        *d = diff;
+        return WM_OK;
+    }
     wm_cuda_state *cs = cx->cuda;
     if (!cs) {
         wm_context_set_error(cx, "the plain DP on the GPU needs a context with the CUDA backend");
@@ -165,7 +172,7 @@ wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *
         return WM_INVALID;
     }
     const uint8_t *sa = m <= n ? aq->q : y, *sb = m <= n ? y : aq->q;
-    uint64_t p = m <= n ? m : n, q = m <= n ? n : m;   /* p <= sqrt(WM_ALIGN_MAX_CELLS) */
+    uint64_t p = m <= n ? m : n, q = m <= n ? n : m; /* p <= sqrt(WM_ALIGN_MAX_CELLS) */
     if (p >= (1ull << 31)) {
         wm_context_set_error(cx, "the GPU DP takes pairs whose shorter sequence is below 2^31");
         return WM_UNSUPPORTED;
@@ -184,7 +191,7 @@ wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *
         cudaSuccess)
         optin = 48 * 1024;
     size_t smem_cap = (size_t)optin < DP_SMEM_MAX ? (size_t)optin : DP_SMEM_MAX;
-    bool smem = ebytes + 64 <= smem_cap;   /* 64: the static s_min, rounded */
+    bool smem = ebytes + 64 <= smem_cap; /* 64: the static s_min, rounded */
     unsigned threads = p + 1 < DP_THREADS ? (unsigned)((p + 1 + 31) / 32 * 32) : DP_THREADS;
 
     /* the sequences, the result and (without shared memory) the diagonals,
@@ -216,8 +223,8 @@ wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *
             e = cudaGetLastError();
         }
     } else {
-        k_global_dp<false><<<1, threads, 0, s>>>(d_codes, d_codes + p, (uint32_t)p, q,
-                                                  aq->n_codes, d_buf, stride, limit, d_out);
+        k_global_dp<false><<<1, threads, 0, s>>>(d_codes, d_codes + p, (uint32_t)p, q, aq->n_codes,
+                                                 d_buf, stride, limit, d_out);
         e = cudaGetLastError();
     }
     if (e != cudaSuccess) {

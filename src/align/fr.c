@@ -56,18 +56,18 @@
 #define FR_PAUSE() ((void)0)
 #endif
 
-#define FR_NO_KEY 0xffffu           /* a target block the DNA key cannot name */
-#define FR_PUBLISH_EVERY 64u        /* block columns between progress stores    */
-#define FR_LAG 64u                  /* columns a group keeps behind the one above */
-#define FR_GROUP_ROWS 8u            /* block rows a stripe sweeps together        */
-#define FR_SPINS 256u               /* waiting: pauses, then yields, then naps  */
+#define FR_NO_KEY 0xffffu    /* a target block the DNA key cannot name */
+#define FR_PUBLISH_EVERY 64u /* block columns between progress stores */
+#define FR_LAG 64u           /* columns a group keeps behind the one above */
+#define FR_GROUP_ROWS 8u     /* block rows a stripe sweeps together */
+#define FR_SPINS 256u        /* waiting: pauses, then yields, then naps */
 #define FR_YIELDS 16u
 #define FR_NAP_NS 20000L
 /* Below this many blocks the pool's start-up costs more than it saves. */
 #define FR_MIN_PARALLEL_BLOCKS 1024u
 
 typedef struct {
-    _Alignas(64) atomic_uint_fast64_t done;   /* blocks this stripe finished, counted
+    _Alignas(64) atomic_uint_fast64_t done; /* blocks this stripe finished, counted
                                                  as local row * n_bcols + columns     */
 } fr_progress_t;
 
@@ -75,26 +75,26 @@ typedef struct {
     const wm_aq_t *aq;
     const uint8_t *x, *y;
     uint64_t m, n;
-    const uint16_t *out;             /* the table's entries                       */
+    const uint16_t *out; /* the table's entries */
     int strings;
-    unsigned t, p3;                  /* t and 3^t                                 */
+    unsigned t, p3; /* t and 3^t */
     uint64_t n_brows, n_bcols;
-    uint64_t n_groups;               /* groups of FR_GROUP_ROWS block rows         */
-    unsigned last_rows, last_cols;   /* rows of the last block row, columns of
+    uint64_t n_groups;             /* groups of FR_GROUP_ROWS block rows */
+    unsigned last_rows, last_cols; /* rows of the last block row, columns of
                                         the last block column (t when t divides) */
-    uint8_t *h_border;               /* [n_bcols]                                 */
-    const uint16_t *y_key;           /* strings: [n / t] yk, or FR_NO_KEY         */
-    uint16_t *col_bits;              /* matrix: per stripe and group row,
+    uint8_t *h_border;             /* [n_bcols] */
+    const uint16_t *y_key;         /* strings: [n / t] yk, or FR_NO_KEY */
+    uint16_t *col_bits;            /* matrix: per stripe and group row,
                                         n_codes + 1 entries                       */
-    uint16_t spread[16];             /* matrix: bit i -> bit i * t                */
-    int8_t h_sum[81], h_min[81];     /* digit sum, and least prefix sum of 1 .. t
+    uint16_t spread[16];           /* matrix: bit i -> bit i * t */
+    int8_t h_sum[81], h_min[81];   /* digit sum, and least prefix sum of 1 .. t
                                         digits, of a t-digit difference code      */
-    fr_progress_t *progress;         /* [n_stripes]                               */
+    fr_progress_t *progress;       /* [n_stripes] */
     uint64_t n_stripes;
     int64_t limit;
-    atomic_int stop;                 /* set when a row proved D[m][n] > limit     */
-    atomic_uint_fast64_t stop_value; /* a lower bound of D[m][n] above limit      */
-    uint64_t d;                      /* written by the stripe of the last row     */
+    atomic_int stop;                 /* set when a row proved D[m][n] > limit */
+    atomic_uint_fast64_t stop_value; /* a lower bound of D[m][n] above limit */
+    uint64_t d;                      /* written by the stripe of the last row */
 } fr_job_t;
 
 /* Wait until the group above has finished column c (its count of finished
@@ -124,7 +124,7 @@ static int fr_wait(fr_job_t *job, const fr_progress_t *pred, uint64_t pred_base,
         } else if (tries < FR_SPINS + FR_YIELDS) {
             sched_yield();
         } else {
-            struct timespec nap = {0, FR_NAP_NS};
+            struct timespec nap = { 0, FR_NAP_NS };
             nanosleep(&nap, NULL);
         }
     }
@@ -161,9 +161,9 @@ static unsigned fr_peq_bits(const uint64_t *row, size_t n_words, uint64_t r0, un
 ** in registers across the stores to h_border. */
 typedef struct {
     const uint8_t *xs[FR_GROUP_ROWS];
-    unsigned rows[FR_GROUP_ROWS];        /* t, or fewer in the last block row     */
-    int keyed[FR_GROUP_ROWS];            /* its full blocks can be looked up      */
-    uint64_t q_part[FR_GROUP_ROWS];      /* strings: qk * 4^t                     */
+    unsigned rows[FR_GROUP_ROWS];            /* t, or fewer in the last block row */
+    int keyed[FR_GROUP_ROWS];                /* its full blocks can be looked up */
+    uint64_t q_part[FR_GROUP_ROWS];          /* strings: qk * 4^t */
     const uint16_t *col_bits[FR_GROUP_ROWS]; /* matrix: key bits by target symbol */
 } fr_rows_t;
 
@@ -187,8 +187,8 @@ static void fr_row_begin(const fr_job_t *job, fr_rows_t *g, unsigned i, uint64_t
         g->q_part[i] = qk << (2 * t);
     } else {
         for (unsigned s = 0; s <= aq->n_codes; s++)
-            col_bits[s] = job->spread[fr_peq_bits(aq->peq + (size_t)s * aq->n_words,
-                                                  aq->n_words, r * t, t)];
+            col_bits[s] =
+                job->spread[fr_peq_bits(aq->peq + (size_t)s * aq->n_words, aq->n_words, r * t, t)];
     }
 }
 
@@ -209,8 +209,9 @@ static int fr_group_sweep(fr_job_t *job, uint64_t stripe, uint64_t g) {
     const int8_t *const h_sum = job->h_sum, *const h_min = job->h_min;
     uint8_t *restrict const h_border = job->h_border;
     const uint64_t first_row = g * FR_GROUP_ROWS;
-    const unsigned g_rows = (unsigned)(job->n_brows - first_row < FR_GROUP_ROWS
-                                           ? job->n_brows - first_row : FR_GROUP_ROWS);
+    const unsigned g_rows =
+        (unsigned)(job->n_brows - first_row < FR_GROUP_ROWS ? job->n_brows - first_row
+                                                            : FR_GROUP_ROWS);
     fr_progress_t *mine = &job->progress[stripe];
     const fr_progress_t *pred = g ? &job->progress[(g - 1) % S] : NULL;
     const uint64_t pred_base = g ? (g - 1) / S * n_bcols : 0;
@@ -226,7 +227,7 @@ static int fr_group_sweep(fr_job_t *job, uint64_t stripe, uint64_t g) {
     unsigned v[FR_GROUP_ROWS], h_pass[FR_GROUP_ROWS];
     int64_t sum[FR_GROUP_ROWS], least[FR_GROUP_ROWS];
     for (unsigned i = 0; i < FR_GROUP_ROWS; i++) {
-        v[i] = p3 - 1;               /* the left border: D[i][0] = i */
+        v[i] = p3 - 1; /* the left border: D[i][0] = i */
         h_pass[i] = 0;
         sum[i] = least[i] = 0;
     }
@@ -236,8 +237,8 @@ static int fr_group_sweep(fr_job_t *job, uint64_t stripe, uint64_t g) {
     ** group: then each step is G lookups and nothing else. */
     int group_keyed = g_rows == FR_GROUP_ROWS;
     for (unsigned i = 0; i < g_rows; i++) group_keyed &= rows.keyed[i];
-    const uint64_t n_keyed_cols = strings ? job->n / t : n_bcols;   /* y_key's length */
-    uint64_t next_unkeyed = 0;   /* strings: the first FR_NO_KEY column not yet behind */
+    const uint64_t n_keyed_cols = strings ? job->n / t : n_bcols; /* y_key's length */
+    uint64_t next_unkeyed = 0; /* strings: the first FR_NO_KEY column not yet behind */
     if (strings)
         while (next_unkeyed < n_keyed_cols && y_key[next_unkeyed] != FR_NO_KEY) next_unkeyed++;
 
@@ -247,7 +248,7 @@ static int fr_group_sweep(fr_job_t *job, uint64_t stripe, uint64_t g) {
             return 0;
         int steady = group_keyed && step >= FR_GROUP_ROWS - 1 && step + 1 < n_bcols;
         if (steady && strings) {
-            if (next_unkeyed + FR_GROUP_ROWS <= step) {   /* behind the group: find the next */
+            if (next_unkeyed + FR_GROUP_ROWS <= step) { /* behind the group: find the next */
                 next_unkeyed = step - (FR_GROUP_ROWS - 1);
                 while (next_unkeyed < n_keyed_cols && y_key[next_unkeyed] != FR_NO_KEY)
                     next_unkeyed++;
@@ -310,8 +311,8 @@ static int fr_group_sweep(fr_job_t *job, uint64_t stripe, uint64_t g) {
                     lo = h_min[h_out];
                 } else {
                     unsigned v_out;
-                    wm_fr_block_direct(job->aq, rows.xs[i], rows.rows[i], y + col * t, cols,
-                                       v[i], h, &v_out, &h_out);
+                    wm_fr_block_direct(job->aq, rows.xs[i], rows.rows[i], y + col * t, cols, v[i],
+                                       h, &v_out, &h_out);
                     v[i] = v_out;
                     fr_digit_sums(h_out, cols, &s, &lo);
                 }
@@ -322,7 +323,7 @@ static int fr_group_sweep(fr_job_t *job, uint64_t stripe, uint64_t g) {
             }
         }
         if (step >= g_rows - 1) {
-            uint64_t finished = step - (g_rows - 1) + 1;   /* bottom row's columns */
+            uint64_t finished = step - (g_rows - 1) + 1; /* bottom row's columns */
             if (finished % FR_PUBLISH_EVERY == 0 && finished < n_bcols) {
                 fr_publish(mine, my_base + finished);
                 if (atomic_load_explicit(&job->stop, memory_order_relaxed)) return 0;
@@ -333,7 +334,7 @@ static int fr_group_sweep(fr_job_t *job, uint64_t stripe, uint64_t g) {
 
     for (unsigned i = 0; i < g_rows; i++) {
         const uint64_t r = first_row + i;
-        const uint64_t row_index = r * t + rows.rows[i];   /* D[row_index][0] */
+        const uint64_t row_index = r * t + rows.rows[i]; /* D[row_index][0] */
         if (track_min && (int64_t)row_index + least[i] > job->limit) {
             /* Every alignment crosses this row, and D never falls along a path. */
             uint_fast64_t none = 0;
@@ -374,9 +375,15 @@ wm_status wm_global_fr(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *
         return WM_INVALID;
     }
     const uint64_t m = aq->m;
-    if (m == 0 || n == 0) { *d = m + n; return WM_OK; }
+    if (m == 0 || n == 0) {
+        *d = m + n;
+        return WM_OK;
+    }
     const uint64_t gap = m > n ? m - n : n - m;
-    if (limit >= 0 && gap > (uint64_t)limit) { *d = gap; return WM_OK; }   /* D >= |m - n| */
+    if (limit >= 0 && gap > (uint64_t)limit) {
+        *d = gap;
+        return WM_OK;
+    } /* D >= |m - n| */
 
     const unsigned t = tab->t;
     fr_job_t job;
@@ -426,7 +433,7 @@ wm_status wm_global_fr(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *
                              (unsigned long long)job.n_bcols);
         return WM_NOMEM;
     }
-    memset(job.h_border, (int)(job.p3 - 1), job.n_bcols);   /* the top row: D[0][j] = j */
+    memset(job.h_border, (int)(job.p3 - 1), job.n_bcols); /* the top row: D[0][j] = j */
     for (uint64_t s = 0; s < stripes; s++) atomic_init(&job.progress[s].done, 0);
     if (tab->strings) {
         uint16_t *y_key = (uint16_t *)job.y_key;
@@ -434,7 +441,10 @@ wm_status wm_global_fr(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *
             unsigned yk = 0;
             for (unsigned j = 0; j < t; j++) {
                 unsigned code = aq->code[y[c * t + j]];
-                if (code >= 4) { yk = FR_NO_KEY; break; }
+                if (code >= 4) {
+                    yk = FR_NO_KEY;
+                    break;
+                }
                 yk |= code << (2 * j);
             }
             y_key[c] = (uint16_t)yk;

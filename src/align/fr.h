@@ -54,15 +54,15 @@ extern "C" {
 
 typedef struct wm_fr_table {
     unsigned t;
-    int strings;               /* key kind: 1 strings (DNA), 0 match matrix      */
-    uint32_t pow3;             /* 3^t                                            */
-    uint64_t n_keys;           /* 4^(2t) or 2^(t*t)                              */
-    uint64_t entries;          /* n_keys * pow3 * pow3                           */
-    uint16_t *out;             /* entries: vout | hout << 8                      */
+    int strings;      /* key kind: 1 strings (DNA), 0 match matrix */
+    uint32_t pow3;    /* 3^t */
+    uint64_t n_keys;  /* 4^(2t) or 2^(t*t) */
+    uint64_t entries; /* n_keys * pow3 * pow3 */
+    uint16_t *out;    /* entries: vout | hout << 8 */
     double build_seconds;
     int build_threads;
-    void *dev;                 /* the CUDA backend's copy (fr_cuda.cu), or NULL  */
-    int dev_ordinal;           /* the GPU dev lives on                           */
+    void *dev;       /* the CUDA backend's copy (fr_cuda.cu), or NULL */
+    int dev_ordinal; /* the GPU dev lives on */
 } wm_fr_table_t;
 
 /* The context's table for (t, strings), built on its pool on first use and
@@ -76,15 +76,14 @@ void wm_fr_cache_free(wm_align_cache_t *c, const wm_align_gpu_t *gpu);
 
 /* The key kind and t that opts ask for (fr_t 0 -> 3). */
 unsigned wm_fr_pick_t(const wm_align_opts_t *o);
-int wm_fr_pick_strings(const wm_aq_t *aq);          /* 1 for the DNA alphabet */
+int wm_fr_pick_strings(const wm_aq_t *aq); /* 1 for the DNA alphabet */
 
 /* One block (rows <= t query rows, cols <= t target columns) by the plain DP
 ** from its borders: xs / ys its symbols, eq(i, j) taken from aq. Writes the
 ** encoded vout and hout. The table build and the ragged / unnamed blocks both
 ** use it, so the table is exactly this function tabulated. */
 void wm_fr_block_direct(const wm_aq_t *aq, const uint8_t *xs, unsigned rows, const uint8_t *ys,
-                        unsigned cols, unsigned vin, unsigned hin, unsigned *vout,
-                        unsigned *hout);
+                        unsigned cols, unsigned vin, unsigned hin, unsigned *vout, unsigned *hout);
 
 /* The global distance D[m][n] by the Four-Russians sweep on the context's
 ** threads (block rows in stripes, each stripe following the one above it

@@ -57,9 +57,9 @@
 #include "align/align_cuda.cuh"
 #include "cuda/device.cuh"
 
-#define FR_WARPS 8                        /* warps (stripe workers) a thread block */
+#define FR_WARPS 8 /* warps (stripe workers) a thread block */
 #define FR_FULL 0xffffffffu
-#define FR_NONE 0xffu                     /* code of a symbol that matches nothing */
+#define FR_NONE 0xffu /* code of a symbol that matches nothing */
 /* Loops over the t symbols of a block: unrolled on the device so that a
 ** block's cells stay in registers; the host copies (tests) need no pragma. */
 #ifdef __CUDA_ARCH__
@@ -73,19 +73,19 @@ __host__ __device__ constexpr uint32_t fr_pow3(int t) { return t ? 3u * fr_pow3(
 /* The job of one launch. Block row R is query rows [R t, R t + t), block
 ** column c target columns [c t, c t + t). */
 typedef struct {
-    const uint8_t *x;              /* query codes, BR t + 4 bytes (FR_NONE past m)    */
-    const uint8_t *y;              /* target codes, BC t + 4 bytes                    */
-    const uint16_t *tab;           /* the table (entries vout | hout << 8)            */
-    uint32_t tab_entries;          /* copied to shared memory (t <= 2)                */
-    uint8_t *ring;                 /* n_ring slots of BC bytes: a stripe's last hout  */
-    uint32_t *prog;                /* per stripe: block columns published (< 2^32:
+    const uint8_t *x;        /* query codes, BR t + 4 bytes (FR_NONE past m) */
+    const uint8_t *y;        /* target codes, BC t + 4 bytes */
+    const uint16_t *tab;     /* the table (entries vout | hout << 8) */
+    uint32_t tab_entries;    /* copied to shared memory (t <= 2) */
+    uint8_t *ring;           /* n_ring slots of BC bytes: a stripe's last hout */
+    uint32_t *prog;          /* per stripe: block columns published (< 2^32:
                                       only stripes with a successor publish, and
                                       then m > 32 t, so BC <= 2^37 / (32 t^2))     */
-    unsigned long long *out;       /* [0] D[m][n], [1] a proof over limit; ~0: none   */
+    unsigned long long *out; /* [0] D[m][n], [1] a proof over limit; ~0: none */
     uint64_t m, n, BR, BC;
     uint32_t n_stripes, n_warps, n_ring;
     unsigned n_codes;
-    int64_t limit;                 /* < 0: none                                       */
+    int64_t limit; /* < 0: none */
 } fr_job_t;
 
 /* ---- one block (host and device: tests run these on the CPU) -------------- */
@@ -113,7 +113,7 @@ __host__ __device__ __forceinline__ bool fr_str_key(uint32_t codes, uint32_t *k)
     const uint32_t high = T == 4 ? 0xfcfcfcfcu : 0xfcfcfcfcu & ((1u << (8 * T)) - 1);
     if (codes & high) return false;
     uint32_t v = 0;
-FR_UNROLL
+    FR_UNROLL
     for (int j = 0; j < T; j++) v |= ((codes >> (8 * j)) & 3u) << (2 * j);
     *k = v;
     return true;
@@ -125,10 +125,10 @@ template <int T>
 __host__ __device__ __forceinline__ uint32_t fr_mat_key(uint32_t xq, uint32_t yq,
                                                         unsigned n_codes) {
     uint32_t k = 0;
-FR_UNROLL
+    FR_UNROLL
     for (int i = 0; i < T; i++) {
         unsigned xc = (xq >> (8 * i)) & 0xffu;
-FR_UNROLL
+        FR_UNROLL
         for (int j = 0; j < T; j++) {
             unsigned yc = (yq >> (8 * j)) & 0xffu;
             k |= (xc == yc && xc < n_codes ? 1u : 0u) << (i * T + j);
@@ -146,17 +146,16 @@ FR_UNROLL
 template <int T>
 __host__ __device__ __forceinline__ uint32_t fr_direct(uint32_t xq, unsigned rows, uint32_t yq,
                                                        unsigned cols, unsigned n_codes,
-                                                       uint32_t vin, uint32_t hin,
-                                                       uint32_t *hout) {
+                                                       uint32_t vin, uint32_t hin, uint32_t *hout) {
     int prev[T + 1], cur[T + 1];
     prev[0] = 0;
-FR_UNROLL
+    FR_UNROLL
     for (int j = 0; j < T; j++) {
         prev[j + 1] = prev[j] + ((unsigned)j < cols ? (int)(hin % 3) - 1 : 1);
         hin /= 3;
     }
     uint32_t vo = 0, place = 1;
-FR_UNROLL
+    FR_UNROLL
     for (int i = 0; i < T; i++, place *= 3) {
         int dv = (int)(vin % 3) - 1;
         vin /= 3;
@@ -166,7 +165,7 @@ FR_UNROLL
         }
         unsigned xc = (xq >> (8 * i)) & 0xffu;
         cur[0] = prev[0] + dv;
-FR_UNROLL
+        FR_UNROLL
         for (int j = 0; j < T; j++) {
             int v = cur[j] + 1;
             if ((unsigned)j < cols) {
@@ -179,12 +178,12 @@ FR_UNROLL
             cur[j + 1] = v;
         }
         vo += (uint32_t)(cur[T] - prev[T] + 1) * place;
-FR_UNROLL
+        FR_UNROLL
         for (int j = 0; j <= T; j++) prev[j] = cur[j];
     }
     uint32_t ho = 0;
     place = 1;
-FR_UNROLL
+    FR_UNROLL
     for (int j = 0; j < T; j++, place *= 3) ho += (uint32_t)(prev[j + 1] - prev[j] + 1) * place;
     *hout = ho;
     return vo;
@@ -203,19 +202,19 @@ __host__ __device__ __forceinline__ uint32_t fr_tab_at(const uint16_t *tab, uint
 
 /* A lane's block row: constant over the stripe, plus the block it is on. */
 typedef struct {
-    uint64_t R;                    /* block row                                       */
-    bool row_ok;                   /* R < BR: the lane has a row                      */
-    bool xdirect;                  /* every block of the row is computed directly     */
-    unsigned rows;                 /* query rows of the block row (ragged: m % t)     */
-    uint32_t xq, qkey;             /* its codes, and their DNA key part               */
-    uint32_t vin, hout;            /* the next block's vin, the last block's hout     */
-    int64_t cur, mn;               /* D along the bottom row so far, and its minimum  */
+    uint64_t R;         /* block row */
+    bool row_ok;        /* R < BR: the lane has a row */
+    bool xdirect;       /* every block of the row is computed directly */
+    unsigned rows;      /* query rows of the block row (ragged: m % t) */
+    uint32_t xq, qkey;  /* its codes, and their DNA key part */
+    uint32_t vin, hout; /* the next block's vin, the last block's hout */
+    int64_t cur, mn;    /* D along the bottom row so far, and its minimum */
 } fr_lane_t;
 
 template <int T, bool STRINGS>
-__host__ __device__ __forceinline__ void fr_lane_init(const fr_job_t &j, uint32_t s,
-                                                      unsigned lane, fr_lane_t *L) {
-    const uint32_t all_plus = fr_pow3(T) - 1;     /* D[i][0] = i, D[0][j] = j */
+__host__ __device__ __forceinline__ void fr_lane_init(const fr_job_t &j, uint32_t s, unsigned lane,
+                                                      fr_lane_t *L) {
+    const uint32_t all_plus = fr_pow3(T) - 1; /* D[i][0] = i, D[0][j] = j */
     L->R = (uint64_t)s * 32 + lane;
     L->row_ok = L->R < j.BR;
     L->rows = L->R == j.BR - 1 && j.m % T ? (unsigned)(j.m % T) : (unsigned)T;
@@ -225,7 +224,7 @@ __host__ __device__ __forceinline__ void fr_lane_init(const fr_job_t &j, uint32_
     if (STRINGS && !L->xdirect && !fr_str_key<T>(L->xq, &L->qkey)) L->xdirect = true;
     L->vin = all_plus;
     L->hout = all_plus;
-    L->cur = L->mn = (int64_t)(L->R * T + L->rows);   /* D[bottom row][0] */
+    L->cur = L->mn = (int64_t)(L->R * T + L->rows); /* D[bottom row][0] */
 }
 
 /* Step u of a lane: the block (R, u - lane) when it is in the matrix, with
@@ -262,7 +261,7 @@ __host__ __device__ __forceinline__ int64_t fr_lane_step(const fr_job_t &j, cons
     /* D along the bottom row: its first cols digits */
     uint32_t h = hout;
     int64_t cur = L->cur, mn = L->mn;
-FR_UNROLL
+    FR_UNROLL
     for (int jj = 0; jj < T; jj++) {
         if ((unsigned)jj < cols) {
             cur += (int64_t)(h % 3) - 1;
@@ -289,12 +288,12 @@ __device__ bool fr_stripe(const fr_job_t &j, const uint16_t *tab, uint32_t s, un
     fr_lane_init<T, STRINGS>(j, s, lane, &L);
     const uint64_t rows_here = j.BR - (uint64_t)s * 32;
     const unsigned last_lane = rows_here < 32 ? (unsigned)rows_here - 1 : 31u;
-    const bool has_prev = s > 0, publish = s + 1 < j.n_stripes;   /* publish: 32 rows */
+    const bool has_prev = s > 0, publish = s + 1 < j.n_stripes; /* publish: 32 rows */
     const bool track = j.limit >= 0;
     const uint8_t *bin = has_prev ? j.ring + (uint64_t)((s - 1) % j.n_ring) * j.BC : NULL;
     uint8_t *bout = publish ? j.ring + (uint64_t)(s % j.n_ring) * j.BC : NULL;
     const volatile uint32_t *prev_prog = has_prev ? j.prog + (s - 1) : NULL;
-    uint32_t chunk = all_plus;      /* byte (u & 31) of the stripe above's chunk, for lane 0 */
+    uint32_t chunk = all_plus; /* byte (u & 31) of the stripe above's chunk, for lane 0 */
     const uint64_t steps = j.BC + last_lane;
     for (uint64_t u = 0; u < steps; u++) {
         if ((u & 31) == 0) {
@@ -305,7 +304,7 @@ __device__ bool fr_stripe(const fr_job_t &j, const uint16_t *tab, uint32_t s, un
                     if (track && __any_sync(FR_FULL, fr_stopped(j))) return false;
                     __nanosleep(100);
                 }
-                __threadfence();            /* the bytes after the count that covers them */
+                __threadfence(); /* the bytes after the count that covers them */
                 chunk = u + lane < j.BC ? __ldcg(bin + u + lane) : all_plus;
             }
         }
@@ -317,12 +316,12 @@ __device__ bool fr_stripe(const fr_job_t &j, const uint16_t *tab, uint32_t s, un
         if (publish && lane == 31) {
             bout[c] = (uint8_t)L.hout;
             if (((c + 1) & 31) == 0 || (uint64_t)c + 1 == j.BC) {
-                __threadfence();            /* the bytes before the count */
+                __threadfence(); /* the bytes before the count */
                 *(volatile uint32_t *)(j.prog + s) = (uint32_t)(c + 1);
             }
         }
-        if ((uint64_t)c == j.BC - 1) {      /* the lane's row is done */
-            if (L.R == j.BR - 1) j.out[0] = (unsigned long long)L.cur;   /* D[m][n] */
+        if ((uint64_t)c == j.BC - 1) {                                 /* the lane's row is done */
+            if (L.R == j.BR - 1) j.out[0] = (unsigned long long)L.cur; /* D[m][n] */
             else if (track && L.mn > j.limit) atomicMin(j.out + 1, (unsigned long long)L.mn);
         }
     }
@@ -339,7 +338,7 @@ __global__ void __launch_bounds__(FR_WARPS * 32) k_fr(fr_job_t j) {
         tab = s_tab;
     }
     const uint32_t w = blockIdx.x * FR_WARPS + threadIdx.x / 32;
-    if (w >= j.n_warps) return;                  /* a whole warp */
+    if (w >= j.n_warps) return; /* a whole warp */
     const unsigned lane = threadIdx.x & 31;
     for (uint32_t s = w; s < j.n_stripes; s += j.n_warps)
         if (!fr_stripe<T, STRINGS, SMEM>(j, tab, s, lane)) return;
@@ -367,16 +366,17 @@ static fr_kernel_t fr_kernel(unsigned t, int strings) {
 ** (the CPU cache owns the table and frees the copy through
 ** wm_cuda_fr_table_free before the CUDA context goes). */
 static wm_status fr_table_upload(wm_context_t *cx, const wm_fr_table_t *ctab, int device) {
-    wm_fr_table_t *tab = (wm_fr_table_t *)ctab;      /* the cache's, shared by design */
+    wm_fr_table_t *tab = (wm_fr_table_t *)ctab; /* the cache's, shared by design */
     if (tab->dev && tab->dev_ordinal == device) return WM_OK;
-    if (tab->dev) wm_cuda_fr_table_free(tab);         /* made for another GPU */
+    if (tab->dev) wm_cuda_fr_table_free(tab); /* made for another GPU */
     WM_CU(cx, cudaSetDevice(device));
     size_t bytes = (size_t)tab->entries * sizeof *tab->out;
     void *d = NULL;
     cudaError_t e = cudaMalloc(&d, bytes);
     if (e != cudaSuccess) {
         wm_status st = wm_cuda_fail(cx, e, "allocating the four-russians table on the GPU");
-        wm_context_set_error(cx, "four-russians: the t = %u table (%.0f MB) does not fit on the GPU",
+        wm_context_set_error(cx,
+                             "four-russians: the t = %u table (%.0f MB) does not fit on the GPU",
                              tab->t, (double)bytes / 1e6);
         return st;
     }
@@ -423,12 +423,13 @@ static wm_status fr_check(wm_context_t *cx, const wm_aq_t *aq, uint64_t m, uint6
         return WM_INVALID;
     }
     if (aq->n_codes > 256) {
-        wm_context_set_error(cx, "four-russians on the GPU takes at most 256 symbols, the query has %u",
+        wm_context_set_error(cx,
+                             "four-russians on the GPU takes at most 256 symbols, the query has %u",
                              aq->n_codes);
         return WM_INVALID;
     }
     const unsigned t = tab->t;
-    if ((m + t - 1) / t > 32 && (n + t - 1) / t >= (1ull << 32)) {   /* the progress counters */
+    if ((m + t - 1) / t > 32 && (n + t - 1) / t >= (1ull << 32)) { /* the progress counters */
         wm_context_set_error(cx, "four-russians on the GPU takes at most 2^32 block columns "
                                  "when the query has more than 32 block rows");
         return WM_UNSUPPORTED;
@@ -469,7 +470,8 @@ static wm_status fr_run(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, f
     size_t x_bytes = (size_t)(j->BR * t + 4), y_bytes = (size_t)(j->BC * t + 4);
     size_t ring_bytes = j->n_stripes > 1 ? (size_t)(j->n_ring * j->BC) : 0;
     size_t o_x = 0, o_y = fr_align(o_x + x_bytes), o_ring = fr_align(o_y + y_bytes);
-    size_t o_prog = fr_align(o_ring + ring_bytes), o_out = fr_align(o_prog + 4 * (size_t)j->n_stripes);
+    size_t o_prog = fr_align(o_ring + ring_bytes),
+           o_out = fr_align(o_prog + 4 * (size_t)j->n_stripes);
     size_t total = o_out + 2 * sizeof(unsigned long long);
     wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
     if (!B) return WM_NOMEM;
@@ -489,24 +491,24 @@ static wm_status fr_run(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, f
     cudaError_t e = cudaMemcpyAsync(dmem, h, o_ring, cudaMemcpyHostToDevice, s);
     if (e == cudaSuccess) e = cudaMemsetAsync(j->prog, 0, 4 * (size_t)j->n_stripes, s);
     if (e == cudaSuccess) e = cudaMemsetAsync(j->out, 0xff, 2 * sizeof(unsigned long long), s);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(s);     /* h is freed next */
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s); /* h is freed next */
     free(h);
     if (e != cudaSuccess) return wm_cuda_fail(cx, e, "uploading the four-russians sequences");
     int coop = 0;
     WM_CU(cx, cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, cx->cuda->device));
     if (coop) {
-        void *args[] = {j};
+        void *args[] = { j };
         WM_CU(cx, cudaLaunchCooperativeKernel((const void *)kern, dim3(grid), dim3(FR_WARPS * 32),
                                               args, smem, s));
     } else {
         kern<<<grid, FR_WARPS * 32, smem, s>>>(*j);
         WM_CU(cx, cudaGetLastError());
     }
-    unsigned long long h_out[2] = {~0ull, ~0ull};
+    unsigned long long h_out[2] = { ~0ull, ~0ull };
     WM_CU(cx, cudaMemcpyAsync(h_out, j->out, sizeof h_out, cudaMemcpyDeviceToHost, s));
     WM_CU(cx, cudaStreamSynchronize(s));
     if (h_out[0] != ~0ull) *d = h_out[0];
-    else if (h_out[1] != ~0ull) *d = h_out[1];     /* stopped: a row above limit */
+    else if (h_out[1] != ~0ull) *d = h_out[1]; /* stopped: a row above limit */
     else {
         wm_context_set_error(cx, "four-russians on the GPU: the kernel left no distance");
         return WM_DEVICE;
@@ -517,10 +519,19 @@ static wm_status fr_run(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, f
 wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                             const wm_fr_table_t *tab, int64_t limit, uint64_t *d) {
     const uint64_t m = aq->m;
-    if (m == 0) { *d = n; return WM_OK; }
-    if (n == 0) { *d = m; return WM_OK; }
+    if (m == 0) {
+        *d = n;
+        return WM_OK;
+    }
+    if (n == 0) {
+        *d = m;
+        return WM_OK;
+    }
     uint64_t diff = m > n ? m - n : n - m;
-    if (limit >= 0 && diff > (uint64_t)limit) { *d = diff; return WM_OK; }
+    if (limit >= 0 && diff > (uint64_t)limit) {
+        *d = diff;
+        return WM_OK;
+    }
     wm_cuda_state *cs = cx->cuda;
     fr_kernel_t kern = tab ? fr_kernel(tab->t, tab->strings) : NULL;
     wm_status st = fr_check(cx, aq, m, n, tab, kern);
@@ -534,14 +545,13 @@ wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *
     j.n = n;
     j.BR = (m + t - 1) / t;
     j.BC = (n + t - 1) / t;
-    j.n_stripes = (uint32_t)((j.BR + 31) / 32);    /* m <= WM_MAX_QUERY */
+    j.n_stripes = (uint32_t)((j.BR + 31) / 32); /* m <= WM_MAX_QUERY */
     j.n_codes = aq->n_codes;
     j.limit = limit;
     j.tab = (const uint16_t *)tab->dev;
     j.tab_entries = smem_tab ? (uint32_t)tab->entries : 0;
     size_t smem = smem_tab ? (size_t)tab->entries * sizeof(uint16_t) : 0;
-    if (smem_tab)
-        WM_CU(cx, wm_cu_allow_smem((const void *)kern, smem));
+    if (smem_tab) WM_CU(cx, wm_cu_allow_smem((const void *)kern, smem));
     unsigned grid = 0;
     st = fr_warps(cx, kern, smem, &j, &grid);
     if (st == WM_OK) st = fr_run(cx, aq, y, &j, kern, smem, grid, t, d);

@@ -72,8 +72,7 @@ static unsigned fr_row(unsigned h_code, int v, unsigned eq, unsigned cols, unsig
 ** so does every ragged block but the bottom-right corner, whose outputs no
 ** other block reads (wm_fr_block_direct does not know t). */
 void wm_fr_block_direct(const wm_aq_t *aq, const uint8_t *xs, unsigned rows, const uint8_t *ys,
-                        unsigned cols, unsigned vin, unsigned hin, unsigned *vout,
-                        unsigned *hout) {
+                        unsigned cols, unsigned vin, unsigned hin, unsigned *vout, unsigned *hout) {
     unsigned width = rows > cols ? rows : cols;
     unsigned h = hin, v_code = 0, place = 1;
     for (unsigned i = 0; i < rows; i++, place *= 3) {
@@ -97,7 +96,7 @@ void wm_fr_block_direct(const wm_aq_t *aq, const uint8_t *xs, unsigned rows, con
 
 typedef struct {
     wm_fr_table_t *tab;
-    const uint16_t *row_step;   /* [(eq * 3^t + h) * 3 + v digit] = h' | v_right digit << 8 */
+    const uint16_t *row_step; /* [(eq * 3^t + h) * 3 + v digit] = h' | v_right digit << 8 */
     uint64_t keys_per_task;
 } fr_build_t;
 
@@ -134,20 +133,23 @@ static void fr_build_task(void *arg, size_t task, int tid) {
     wm_fr_table_t *tab = job->tab;
     const unsigned t = tab->t, p3 = tab->pow3;
     uint16_t states[FR_LEVEL_STATES];
-    uint16_t *level[WM_FR_MAX_T];          /* level[l]: 3^(t + l) states (h | o << 8) */
+    uint16_t *level[WM_FR_MAX_T]; /* level[l]: 3^(t + l) states (h | o << 8) */
     unsigned level_size[WM_FR_MAX_T + 1], p3_l[WM_FR_MAX_T + 1];
     size_t used = 0;
     for (unsigned l = 0; l <= t; l++) {
         p3_l[l] = pow3u(l);
         level_size[l] = p3 * p3_l[l];
-        if (l < t) { level[l] = states + used; used += level_size[l]; }
+        if (l < t) {
+            level[l] = states + used;
+            used += level_size[l];
+        }
     }
-    for (unsigned h = 0; h < p3; h++) level[0][h] = (uint16_t)h;   /* no row yet: o = 0 */
+    for (unsigned h = 0; h < p3; h++) level[0][h] = (uint16_t)h; /* no row yet: o = 0 */
 
     uint64_t first = (uint64_t)task * job->keys_per_task;
     uint64_t last = first + job->keys_per_task;
     if (last > tab->n_keys) last = tab->n_keys;
-    unsigned prev_rows[WM_FR_MAX_T] = {0}, rows[WM_FR_MAX_T];
+    unsigned prev_rows[WM_FR_MAX_T] = { 0 }, rows[WM_FR_MAX_T];
     for (uint64_t pos = first; pos < last; pos++) {
         uint64_t key = fr_key_at(tab, pos, rows);
         /* Levels 0 .. changed are still right: the rows that made them did
@@ -195,7 +197,7 @@ static uint16_t *fr_alloc_entries(size_t bytes) {
     if (bytes >= 2 * huge) {
         void *p = NULL;
         if (posix_memalign(&p, huge, bytes) != 0) return NULL;
-        (void)madvise(p, bytes, MADV_HUGEPAGE);   /* advice only: fine if refused */
+        (void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: fine if refused */
         return p;
     }
 #endif
@@ -238,7 +240,7 @@ static wm_status fr_build(wm_context_t *cx, unsigned t, int strings, wm_fr_table
     ** keys), a few per thread so that uneven threads balance. */
     uint64_t n_tasks = (tab->n_keys + 15) / 16, max_tasks = 16ull * (uint64_t)threads;
     if (n_tasks > max_tasks) n_tasks = max_tasks;
-    fr_build_t job = {tab, row_step, (tab->n_keys + n_tasks - 1) / n_tasks};
+    fr_build_t job = { tab, row_step, (tab->n_keys + n_tasks - 1) / n_tasks };
     n_tasks = (tab->n_keys + job.keys_per_task - 1) / job.keys_per_task;
     wm_pool_for(cx->pool, (size_t)n_tasks, fr_build_task, &job);
     tab->build_seconds = fr_now() - t0;
@@ -298,7 +300,7 @@ wm_status wm_align_fr_info(wm_context_t *cx, const wm_align_opts_t *o, wm_fr_inf
         wm_context_set_error(cx, "four-russians: unknown alphabet %d", (int)opts.alphabet);
         return WM_INVALID;
     }
-    if (cx->n_sub > 1) {                   /* the first device's */
+    if (cx->n_sub > 1) { /* the first device's */
         wm_status st = wm_align_fr_info(wm_shard_first(cx), &opts, info);
         return st == WM_OK ? st : wm_shard_error(cx, 0, st, NULL, 0, 0);
     }

@@ -25,7 +25,9 @@
 #include "align/align.h"
 #include "align/bv.h"
 
-static inline size_t blk(uint64_t row) { return row ? (size_t)((row - 1) / 64) : 0; }  /* block holding DP row */
+static inline size_t blk(uint64_t row) {
+    return row ? (size_t)((row - 1) / 64) : 0;
+} /* block holding DP row */
 
 static inline uint64_t band_row(int64_t j, int64_t d, uint64_t L) {
     int64_t r = j + d;
@@ -36,22 +38,26 @@ static inline uint64_t band_row(int64_t j, int64_t d, uint64_t L) {
 ** when the pass reached row m, else k + 1, as early as a column shows that
 ** nothing is left within k). pv, mv, sc: ceil(m / 64) words each; sc[w] is
 ** the score at block w's bottom row. */
-static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t k,
-                       uint64_t *pv, uint64_t *mv, uint64_t *sc) {
+static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t k, uint64_t *pv,
+                       uint64_t *mv, uint64_t *sc) {
     size_t W = aq->n_words;
     uint64_t m = aq->m;
     int64_t s = (int64_t)m - (int64_t)n, kk = (int64_t)k;
     int64_t dlo = s - kk > -kk ? s - kk : -kk, dhi = s + kk < kk ? s + kk : kk;
     size_t fb = 0, lb = blk(band_row(0, dhi, m));
-    uint64_t top = 0;                                /* D[64 fb][j] */
-    for (size_t w = 0; w <= lb; w++) { pv[w] = ~0ull; mv[w] = 0; sc[w] = 64 * (uint64_t)(w + 1); }
+    uint64_t top = 0; /* D[64 fb][j] */
+    for (size_t w = 0; w <= lb; w++) {
+        pv[w] = ~0ull;
+        mv[w] = 0;
+        sc[w] = 64 * (uint64_t)(w + 1);
+    }
     for (uint64_t j = 1; j <= n; j++) {
         /* the diagonal band's ends for this column */
         size_t dfb = blk(band_row((int64_t)j, dlo, m)), dlb = blk(band_row((int64_t)j, dhi, m));
         while (fb < dfb && fb < lb) top = sc[fb++];
         if (lb > dlb && dlb >= fb) lb = dlb;
         const uint64_t *eq = aq->peq + (size_t)aq->code[y[j - 1]] * W;
-        int h = 1;                                   /* rows above fb grow by one */
+        int h = 1; /* rows above fb grow by one */
         for (size_t w = fb; w <= lb; w++) {
             h = wm_bv_step(&pv[w], &mv[w], eq[w], h);
             sc[w] += (uint64_t)(int64_t)h;
@@ -64,7 +70,8 @@ static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t
         ** above. */
         while (lb < dlb) {
             uint64_t prev = sc[lb] - (uint64_t)(int64_t)h, best = sc[lb] < prev ? sc[lb] : prev;
-            int64_t need = (int64_t)best + 64 * (int64_t)(lb + 1) + ((int64_t)n - (int64_t)j) - (int64_t)m;
+            int64_t need =
+                (int64_t)best + 64 * (int64_t)(lb + 1) + ((int64_t)n - (int64_t)j) - (int64_t)m;
             if (need > (int64_t)k + 1) break;
             lb++;
             pv[lb] = ~0ull;
@@ -82,15 +89,15 @@ static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t
         ** both tests keep their exact values: the best predecessor of such a
         ** cell passes them too. */
         int64_t jn = (int64_t)n - (int64_t)j, mm = (int64_t)m, kk1 = (int64_t)k;
-        while (lb > fb && (sc[lb] >= k + 64 ||
-                           (int64_t)sc[lb] + 64 * (int64_t)lb - 62 + jn - mm > kk1))
+        while (lb > fb &&
+               (sc[lb] >= k + 64 || (int64_t)sc[lb] + 64 * (int64_t)lb - 62 + jn - mm > kk1))
             lb--;
-        while (fb < lb && (sc[fb] >= k + 64 ||
-                           (int64_t)sc[fb] - 64 * (int64_t)(fb + 1) + mm - jn > kk1))
+        while (fb < lb &&
+               (sc[fb] >= k + 64 || (int64_t)sc[fb] - 64 * (int64_t)(fb + 1) + mm - jn > kk1))
             top = sc[fb++];
     }
     size_t mb = blk(m);
-    if (lb < mb) return k + 1;                      /* row m was above k at the end */
+    if (lb < mb) return k + 1; /* row m was above k at the end */
     uint64_t v = mb == fb ? top : sc[mb - 1];
     unsigned r = (unsigned)((m - 1) % 64);
     uint64_t mask = r == 63 ? ~0ull : (2ull << r) - 1;
@@ -105,7 +112,7 @@ uint64_t wm_global_distance(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int
     if (m == 0) return n;
     if (n == 0) return m;
     uint64_t diff = m > n ? m - n : n - m;
-    if (limit >= 0 && diff > (uint64_t)limit) return diff;   /* no band holds it */
+    if (limit >= 0 && diff > (uint64_t)limit) return diff; /* no band holds it */
     uint64_t *pv = malloc(3 * aq->n_words * sizeof *pv);
     if (!pv) return UINT64_MAX;
     /* a result above the band that is a real alignment's cost bounds the

@@ -32,20 +32,20 @@
 #include "align/align_cuda.cuh"
 #include "cuda/device.cuh"
 
-#define RING_GROUPS 1024u            /* 32-column groups in flight between two stripes */
+#define RING_GROUPS 1024u /* 32-column groups in flight between two stripes */
 
 typedef struct {
-    const uint64_t *peq;             /* 256 rows of W words, by target byte            */
+    const uint64_t *peq; /* 256 rows of W words, by target byte */
     const uint8_t *y;
     uint64_t n;
     uint32_t m, W, stripes;
     int64_t dlo, dhi;
-    uint2 *ring;                     /* stripes x RING_GROUPS: lane 31's carries        */
-    unsigned long long *progress;    /* stripes: the last column published              */
-    unsigned long long *consumed;    /* stripes: the last group read by this stripe     */
-    unsigned long long *score;       /* the sum of the last column's deltas             */
-    uint64_t ck_S, n_ck;             /* checkpoints at columns c * ck_S, 0 < c < n_ck   */
-    uint64_t *ck;                    /* [c][W] Pv, then Mv at + n_ck * W; NULL: none    */
+    uint2 *ring;                  /* stripes x RING_GROUPS: lane 31's carries */
+    unsigned long long *progress; /* stripes: the last column published */
+    unsigned long long *consumed; /* stripes: the last group read by this stripe */
+    unsigned long long *score;    /* the sum of the last column's deltas */
+    uint64_t ck_S, n_ck;          /* checkpoints at columns c * ck_S, 0 < c < n_ck */
+    uint64_t *ck;                 /* [c][W] Pv, then Mv at + n_ck * W; NULL: none */
 } gbv_args_t;
 
 /* Checkpoint c of word w: the state the word has at column c * ck_S, the
@@ -92,25 +92,26 @@ static __device__ __forceinline__ unsigned long long ld_volatile(const unsigned 
 __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
     const uint32_t lane = threadIdx.x & 31;
     const uint32_t s = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    if (s >= a.stripes) return;                     /* whole warps only */
+    if (s >= a.stripes) return; /* whole warps only */
     const uint32_t w = 32 * s + lane;
     const int live = w < a.W;
     const int32_t lo = win_lo32(&a, w), hi = win_hi32(&a, w);
     const int32_t J0 = win_lo32(&a, 32 * s);
     const int32_t last = win_hi32(&a, 32 * s + 31 < a.W ? 32 * s + 31 : a.W - 1);
-    const int32_t prod_last = s > 0 ? win_hi32(&a, 32 * s - 1) : 0;   /* the stripe above's */
-    const int32_t Jb = J0 - ((J0 - 1) & 3);        /* ticks start at columns = 1 mod 4 */
+    const int32_t prod_last = s > 0 ? win_hi32(&a, 32 * s - 1) : 0; /* the stripe above's */
+    const int32_t Jb = J0 - ((J0 - 1) & 3); /* ticks start at columns = 1 mod 4 */
     const int32_t ticks = (last - Jb) / TICK + 1 + 31;
     /* lane l works on columns Jb + 4 (tick - l) + q; before its first it holds
     ** its first column, after its last its last */
-    const int32_t cfirst = Jb - TICK * (int32_t)lane, clast = Jb + TICK * (ticks - 1 - (int32_t)lane) + TICK - 1;
+    const int32_t cfirst = Jb - TICK * (int32_t)lane,
+                  clast = Jb + TICK * (ticks - 1 - (int32_t)lane) + TICK - 1;
     uint64_t pv = ~0ull, mv = 0;
-    uint32_t gp = 0, gm = 0;                        /* lane 0: the current group's carries in */
-    uint32_t op = 0, om = 0;                        /* lane 31: the group being collected     */
-    uint32_t hprev = 0x0f;                          /* a lane's carries out: +1 bits | -1 bits << 4 */
+    uint32_t gp = 0, gm = 0; /* lane 0: the current group's carries in */
+    uint32_t op = 0, om = 0; /* lane 31: the group being collected */
+    uint32_t hprev = 0x0f;   /* a lane's carries out: +1 bits | -1 bits << 4 */
     uint2 *ring_in = s > 0 ? a.ring + (size_t)(s - 1) * RING_GROUPS : NULL;
     uint2 *ring_out = a.ring + (size_t)s * RING_GROUPS;
-    int64_t next_ck = INT64_MAX;                    /* the next checkpoint column this lane meets */
+    int64_t next_ck = INT64_MAX; /* the next checkpoint column this lane meets */
     if (a.ck && live) {
         uint64_t c = 1;
         for (; c < a.n_ck && (int64_t)(c * a.ck_S) < cfirst; c++) put_ckpt(&a, c, w, ~0ull, 0);
@@ -123,7 +124,9 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
 #pragma unroll
     for (int q = 0; q < TICK; q++) {
         int32_t c = cfirst + q;
-        e[q] = live && c >= lo && c <= hi ? __ldg(&a.peq[(size_t)((y4 >> (8 * q)) & 0xff) * a.W + w]) : 0ull;
+        e[q] = live && c >= lo && c <= hi
+                   ? __ldg(&a.peq[(size_t)((y4 >> (8 * q)) & 0xff) * a.W + w])
+                   : 0ull;
     }
     uint32_t y4n = y4_at(&a, cfirst + TICK);
 
@@ -132,7 +135,9 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
 #pragma unroll
         for (int q = 0; q < TICK; q++) {
             int32_t c = cb + TICK + q;
-            en[q] = live && c >= lo && c <= hi ? __ldg(&a.peq[(size_t)((y4n >> (8 * q)) & 0xff) * a.W + w]) : 0ull;
+            en[q] = live && c >= lo && c <= hi
+                        ? __ldg(&a.peq[(size_t)((y4n >> (8 * q)) & 0xff) * a.W + w])
+                        : 0ull;
         }
         const uint32_t y4nn = y4_at(&a, cb + 2 * TICK);
 
@@ -141,20 +146,21 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
             hin = 0x0f;
             if (s > 0 && cb <= prod_last) {
                 const uint32_t shift = (uint32_t)(cb - 1) & 31;
-                if (t == 0 || shift == 0) {         /* a new group from the stripe above */
+                if (t == 0 || shift == 0) { /* a new group from the stripe above */
                     const uint64_t g = (uint64_t)(cb - 1) >> 5;
                     int64_t need = (int64_t)(g * 32 + 32);
                     if (need > prod_last) need = prod_last;
                     while ((int64_t)ld_volatile(&a.progress[s - 1]) < need) {}
                     __threadfence();
-                    const volatile uint32_t *v = (const volatile uint32_t *)&ring_in[g % RING_GROUPS];
+                    const volatile uint32_t *v =
+                        (const volatile uint32_t *)&ring_in[g % RING_GROUPS];
                     gp = v[0];
                     gm = v[1];
                     __threadfence();
                     *(volatile unsigned long long *)&a.consumed[s] = g;
                 }
                 uint32_t hp = (gp >> shift) & 0xf, hm = (gm >> shift) & 0xf;
-                if (cb + TICK - 1 > prod_last) {    /* past the stripe above: rows above the band */
+                if (cb + TICK - 1 > prod_last) { /* past the stripe above: rows above the band */
                     uint32_t past = (0xfu << (prod_last - cb + 1)) & 0xf;
                     hp |= past;
                     hm &= ~past;
@@ -196,9 +202,10 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
             const uint32_t shift = (uint32_t)(cb - 1) & 31;
             op |= (hout & 0xf) << shift;
             om |= (hout >> 4) << shift;
-            if (shift == 32 - TICK || cb + TICK - 1 >= last) {     /* publish the group */
+            if (shift == 32 - TICK || cb + TICK - 1 >= last) { /* publish the group */
                 const uint64_t g = (uint64_t)(cb - 1) >> 5;
-                while ((int64_t)ld_volatile(&a.consumed[s + 1]) + (int64_t)RING_GROUPS <= (int64_t)g) {}
+                while ((int64_t)ld_volatile(&a.consumed[s + 1]) + (int64_t)RING_GROUPS <=
+                       (int64_t)g) {}
                 volatile uint32_t *v = (volatile uint32_t *)&ring_out[g % RING_GROUPS];
                 v[0] = op;
                 v[1] = om;
@@ -235,7 +242,8 @@ static wm_status run_band(wm_context_t *cx, gbv_args_t *a, uint64_t m, uint64_t 
         if (j0 < 1) j0 = 1;
         h[s] = (unsigned long long)(((j0 - 1) >> 5) - 1);
     }
-    cudaError_t e = cudaMemcpyAsync(a->consumed, h, a->stripes * sizeof *h, cudaMemcpyHostToDevice, st);
+    cudaError_t e =
+        cudaMemcpyAsync(a->consumed, h, a->stripes * sizeof *h, cudaMemcpyHostToDevice, st);
     if (e == cudaSuccess) e = cudaMemsetAsync(a->progress, 0, a->stripes * sizeof *h, st);
     if (e == cudaSuccess) e = cudaMemsetAsync(a->score, 0, sizeof *a->score, st);
     if (e == cudaSuccess) {
@@ -247,7 +255,7 @@ static wm_status run_band(wm_context_t *cx, gbv_args_t *a, uint64_t m, uint64_t 
     if (e == cudaSuccess) e = cudaStreamSynchronize(st);
     free(h);
     if (e != cudaSuccess) return wm_cuda_fail(cx, e, "the global bit-vector kernel");
-    *d = n + sc;                                    /* sc is the signed sum mod 2^64 */
+    *d = n + sc; /* sc is the signed sum mod 2^64 */
     return WM_OK;
 }
 
@@ -272,9 +280,10 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
     int per_sm = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_global_bv, 128, 0);
     if ((uint64_t)per_sm * (uint64_t)cs->sm_count * 4 < a->stripes) {
-        wm_context_set_error(cx, "the global bit-vector kernel needs %u warps resident at "
-                             "once; this GPU holds %llu", a->stripes,
-                             (unsigned long long)per_sm * cs->sm_count * 4);
+        wm_context_set_error(cx,
+                             "the global bit-vector kernel needs %u warps resident at "
+                             "once; this GPU holds %llu",
+                             a->stripes, (unsigned long long)per_sm * cs->sm_count * 4);
         return WM_UNSUPPORTED;
     }
     /* the masks, the target (+ whole words of 4) and the ring with its
@@ -296,7 +305,8 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
         memcpy(h + (size_t)b * a->W, aq->peq + (size_t)aq->code[b] * aq->n_words, a->W * sizeof *h);
     uint8_t *d_y = (uint8_t *)B->g[1].p;
     cudaError_t e = cudaMemsetAsync(d_y + n, 0, 8, g->st);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(B->g[0].p, h, peq_bytes, cudaMemcpyHostToDevice, g->st);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(B->g[0].p, h, peq_bytes, cudaMemcpyHostToDevice, g->st);
     if (e == cudaSuccess) e = cudaMemcpyAsync(d_y, y, n, cudaMemcpyHostToDevice, g->st);
     if (e == cudaSuccess) e = cudaStreamSynchronize(g->st);
     free(h);
@@ -313,10 +323,16 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
 wm_status wm_cuda_global(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                          int64_t limit, uint64_t *d) {
     uint64_t m = aq->m;
-    if (m == 0 || n == 0) { *d = m + n; return WM_OK; }
+    if (m == 0 || n == 0) {
+        *d = m + n;
+        return WM_OK;
+    }
     uint64_t diff = m > n ? m - n : n - m;
-    if (limit >= 0 && diff > (uint64_t)limit) { *d = diff; return WM_OK; }
-    if (n > WM_CU_GLOBAL_MAX_N) {                  /* columns are 32-bit in the kernel */
+    if (limit >= 0 && diff > (uint64_t)limit) {
+        *d = diff;
+        return WM_OK;
+    }
+    if (n > WM_CU_GLOBAL_MAX_N) { /* columns are 32-bit in the kernel */
         *d = wm_global_distance(aq, y, n, limit);
         return *d == UINT64_MAX ? WM_NOMEM : WM_OK;
     }
@@ -340,7 +356,7 @@ wm_status wm_cuda_global_ckpts(wm_context_t *cx, const wm_aq_t *aq, const uint8_
     size_t W = aq->n_words;
     size_t ck_words = (size_t)plan->n_seg * W * 2;
     uint64_t *h = (uint64_t *)malloc(ck_words * sizeof *h);
-    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);       /* made by dev_make */
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx); /* made by dev_make */
     if (!h) rc = WM_NOMEM;
     else rc = wm_cu_dev_reserve(cx, &B->g[3], ck_words * sizeof *h);
     if (rc == WM_OK) g.a.ck = (uint64_t *)B->g[3].p;

@@ -65,10 +65,19 @@ static uint32_t sweep(const uint16_t *restrict A, const uint16_t *restrict B,
 wm_status wm_global_dp(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int64_t limit,
                        uint64_t *d) {
     uint64_t m = aq->m;
-    if (m == 0) { *d = n; return WM_OK; }
-    if (n == 0) { *d = m; return WM_OK; }
+    if (m == 0) {
+        *d = n;
+        return WM_OK;
+    }
+    if (n == 0) {
+        *d = m;
+        return WM_OK;
+    }
     uint64_t diff = m > n ? m - n : n - m;
-    if (limit >= 0 && diff > (uint64_t)limit) { *d = diff; return WM_OK; }
+    if (limit >= 0 && diff > (uint64_t)limit) {
+        *d = diff;
+        return WM_OK;
+    }
 
     const uint8_t *sa = m <= n ? aq->q : y, *sb = m <= n ? y : aq->q;
     uint64_t p = m <= n ? m : n, q = m <= n ? n : m;
@@ -87,11 +96,11 @@ wm_status wm_global_dp(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int64_t 
     for (uint64_t i = 0; i < p; i++) a[i] = code_of(aq, sa[i], NONE_A);
 
     uint32_t *d2 = buf, *d1 = buf + (p + 1), *d0 = buf + 2 * (p + 1);
-    d1[0] = 0;                                      /* diagonal 0: D[0][0] */
-    uint64_t off1 = 0, off2 = 0, min1 = 0;          /* of diagonals k - 1, k - 2 */
-    uint64_t top = 0;                               /* rb[x] holds b[top - x] */
+    d1[0] = 0;                             /* diagonal 0: D[0][0] */
+    uint64_t off1 = 0, off2 = 0, min1 = 0; /* of diagonals k - 1, k - 2 */
+    uint64_t top = 0;                      /* rb[x] holds b[top - x] */
     for (uint64_t k = 1; k <= p + q; k++) {
-        if ((k - 1) % kw == 0) {                    /* the next window of b */
+        if ((k - 1) % kw == 0) { /* the next window of b */
             uint64_t bot = k > p + 1 ? k - p - 1 : 0;
             top = k + kw - 2 < q - 1 ? k + kw - 2 : q - 1;
             for (uint64_t x = 0; x + bot <= top; x++) rb[x] = code_of(aq, sb[top - x], NONE_B);
@@ -100,7 +109,7 @@ wm_status wm_global_dp(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int64_t 
         uint32_t a1 = 1u - (uint32_t)(off0 - off1);
         uint32_t a2 = 0u - (uint32_t)(off0 - off2);
         uint64_t ilo = k > q ? k - q : 0, ihi = k < p ? k : p;
-        uint32_t edge = (uint32_t)(k - off0);       /* D[0][k] or D[k][0] */
+        uint32_t edge = (uint32_t)(k - off0); /* D[0][k] or D[k][0] */
         uint32_t mn = UINT32_MAX;
         if (ilo == 0) mn = d0[0] = edge;
         if (ihi == k) mn = d0[k] = edge;
@@ -123,7 +132,7 @@ wm_status wm_global_dp(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int64_t 
         off1 = off0;
         min1 = min0;
     }
-    *d = (uint64_t)d1[p] + off1;                    /* diagonal p + q: cell (p, q) */
+    *d = (uint64_t)d1[p] + off1; /* diagonal p + q: cell (p, q) */
 out:
     free(a);
     free(rb);

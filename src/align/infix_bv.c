@@ -30,9 +30,9 @@ static inline uint64_t block_rows(const wm_aq_t *aq, size_t b) {
 }
 
 /* m <= 64: one word, no band bookkeeping (the whole column is one block). */
-static int scan_one_word(const wm_aq_t *aq, const uint8_t *t, uint64_t scan_from,
-                         uint64_t own_from, uint64_t to, int64_t limit, int64_t report_le,
-                         wm_endvec_t *ends, wm_best_t *best) {
+static int scan_one_word(const wm_aq_t *aq, const uint8_t *t, uint64_t scan_from, uint64_t own_from,
+                         uint64_t to, int64_t limit, int64_t report_le, wm_endvec_t *ends,
+                         wm_best_t *best) {
     const uint64_t *peq = aq->peq;
     const uint16_t *code = aq->code;
     unsigned row = (unsigned)(aq->m - 1);
@@ -59,7 +59,7 @@ int wm_infix_bv_scan(const wm_aq_t *aq, const uint8_t *t, uint64_t scan_from, ui
     const unsigned bottom_row = (unsigned)((m - 1) % 64);
     uint64_t *pv = malloc(W * 3 * sizeof *pv);
     if (!pv) return -1;
-    uint64_t *mv = pv + W, *score = pv + 2 * W;   /* score[b]: the bottom row of block b */
+    uint64_t *mv = pv + W, *score = pv + 2 * W; /* score[b]: the bottom row of block b */
 
     /* The fresh first column: D[i] = i. */
     for (size_t b = 0; b < W; b++) {
@@ -69,7 +69,7 @@ int wm_infix_bv_scan(const wm_aq_t *aq, const uint8_t *t, uint64_t scan_from, ui
     }
     uint64_t lim = (limit < 0 || (uint64_t)limit >= m) ? m : (uint64_t)limit;
     if (!ends && best->d < lim) lim = best->d;
-    size_t last = W - 1;                        /* block b's top row is 64b */
+    size_t last = W - 1; /* block b's top row is 64b */
     if (lim / 64 < last) last = (size_t)(lim / 64);
 
     const uint64_t *peq = aq->peq;
@@ -81,8 +81,7 @@ int wm_infix_bv_scan(const wm_aq_t *aq, const uint8_t *t, uint64_t scan_from, ui
             h = wm_bv_step(&pv[b], &mv[b], eq[b], h);
             score[b] += (uint64_t)(int64_t)h;
         }
-        h = wm_bv_step_row(&pv[last], &mv[last], eq[last], h,
-                           last == W - 1 ? bottom_row : 63);
+        h = wm_bv_step_row(&pv[last], &mv[last], eq[last], h, last == W - 1 ? bottom_row : 63);
         score[last] += (uint64_t)(int64_t)h;
 
         uint64_t e = j + 1;

@@ -24,17 +24,17 @@ int wm_infix_dp_scan(const wm_aq_t *aq, const uint8_t *t, uint64_t scan_from, ui
         return -1;
     }
     for (size_t i = 0; i < m; i++) qc[i] = aq->code[aq->q[i]];
-    for (size_t i = 0; i <= m; i++) col[i] = (uint32_t)i;   /* a fresh first column */
-    const unsigned other = aq->n_codes;                        /* matches nothing */
+    for (size_t i = 0; i <= m; i++) col[i] = (uint32_t)i; /* a fresh first column */
+    const unsigned other = aq->n_codes;                   /* matches nothing */
     uint64_t keep = limit < 0 ? UINT64_MAX : (uint64_t)limit;
-    size_t lact = keep < m ? (size_t)keep : m;       /* last row within the limit */
+    size_t lact = keep < m ? (size_t)keep : m; /* last row within the limit */
     int rc = 0;
 
     for (uint64_t j = scan_from; j < to; j++) {
         unsigned c = aq->code[t[j]];
         size_t top = lact < m ? lact + 1 : m;
-        if (lact < m) col[top] = (uint32_t)keep + 1;  /* above the limit */
-        uint32_t diag = col[0];          /* D[i-1][j-1] */
+        if (lact < m) col[top] = (uint32_t)keep + 1; /* above the limit */
+        uint32_t diag = col[0];                      /* D[i-1][j-1] */
         /* col[0] stays 0: the top row is free in an infix alignment */
         for (size_t i = 1; i <= top; i++) {
             uint32_t up = col[i - 1] + 1, left = col[i] + 1;

@@ -25,7 +25,7 @@ typedef struct {
     const wm_pair_t *pairs;
     const wm_align_opts_t *o;
     wm_alignment_t *out;
-    atomic_size_t first_bad;           /* the smallest failing pair, or SIZE_MAX */
+    atomic_size_t first_bad; /* the smallest failing pair, or SIZE_MAX */
     _Atomic wm_status bad_status;
 } pairs_run_t;
 
@@ -41,8 +41,8 @@ static void cpu_pair(void *arg, size_t i, int tid) {
     pairs_run_t *R = arg;
     const wm_pair_t *p = &R->pairs[i];
     int found = 0;
-    wm_status st = wm_align_global_one(R->cx, p->query, p->m, p->target, p->n, R->o, &R->out[i],
-                                       &found, 0);
+    wm_status st =
+        wm_align_global_one(R->cx, p->query, p->m, p->target, p->n, R->o, &R->out[i], &found, 0);
     if (st != WM_OK) fail_at(R, i, st);
     else if (!found) R->out[i].distance = WM_ALIGN_NONE;
 }
@@ -52,8 +52,8 @@ static wm_status one_by_one(pairs_run_t *R, size_t i) {
     const wm_pair_t *p = &R->pairs[i];
     if (R->o->mode == WM_ALIGN_GLOBAL) {
         int found = 0;
-        wm_status st = wm_align_global_one(R->cx, p->query, p->m, p->target, p->n, R->o,
-                                           &R->out[i], &found, 1);
+        wm_status st = wm_align_global_one(R->cx, p->query, p->m, p->target, p->n, R->o, &R->out[i],
+                                           &found, 1);
         if (st == WM_OK && !found) R->out[i].distance = WM_ALIGN_NONE;
         return st;
     }
@@ -83,8 +83,7 @@ static wm_status pairs_shard_run(void *job, wm_context_t *sub, size_t lo, size_t
 
 wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pairs,
                          const wm_align_opts_t *o, wm_alignment_t *out) {
-    if (!wm_context_ok(cx) || (!pairs && n_pairs) || (!out && n_pairs))
-        return WM_INVALID;
+    if (!wm_context_ok(cx) || (!pairs && n_pairs) || (!out && n_pairs)) return WM_INVALID;
     cx->errmsg[0] = 0;
     wm_align_opts_t opts = o ? *o : wm_align_opts_default();
     opts.all_ends = 0;
@@ -94,19 +93,19 @@ wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pair
     for (size_t i = 0; i < n_pairs; i++) {
         const wm_pair_t *p = &pairs[i];
         if (wm_align_check_pair(cx, p->query, p->m, p->target, p->n, &opts, "") == WM_OK) continue;
-        char which[48];                   /* again, to name the pair in the message */
+        char which[48]; /* again, to name the pair in the message */
         snprintf(which, sizeof which, "pair %zu: ", i);
         return wm_align_check_pair(cx, p->query, p->m, p->target, p->n, &opts, which);
     }
-    if (cx->n_sub > 1) {                  /* many devices: ranges of pairs */
+    if (cx->n_sub > 1) { /* many devices: ranges of pairs */
         if (n_pairs == 0) return WM_OK;
-        pairs_shard_t J = {pairs, &opts, out};
+        pairs_shard_t J = { pairs, &opts, out };
         st = wm_shard_list(cx, n_pairs, pairs_shard_run, &J, "pair");
-        if (st != WM_OK) wm_alignment_clear(out, n_pairs);   /* nothing left allocated */
+        if (st != WM_OK) wm_alignment_clear(out, n_pairs); /* nothing left allocated */
         return st;
     }
 
-    pairs_run_t R = {cx, pairs, &opts, out, SIZE_MAX, WM_OK};
+    pairs_run_t R = { cx, pairs, &opts, out, SIZE_MAX, WM_OK };
     atomic_init(&R.first_bad, SIZE_MAX);
     atomic_init(&R.bad_status, WM_OK);
     int global = opts.mode == WM_ALIGN_GLOBAL;
@@ -117,10 +116,14 @@ wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pair
         size_t *idx = malloc((n_pairs ? n_pairs : 1) * sizeof *idx), n_idx = 0;
         if (!idx) return WM_NOMEM;
         for (size_t i = 0; i < n_pairs; i++)
-            if (pairs[i].m <= WM_CU_PAIR_MAX_LEN && pairs[i].n <= WM_CU_PAIR_MAX_LEN) idx[n_idx++] = i;
+            if (pairs[i].m <= WM_CU_PAIR_MAX_LEN && pairs[i].n <= WM_CU_PAIR_MAX_LEN)
+                idx[n_idx++] = i;
         st = n_idx ? gpu->pairs(cx, pairs, idx, n_idx, &opts, out) : WM_OK;
         for (size_t i = 0, k = 0; st == WM_OK && i < n_pairs; i++) {
-            if (k < n_idx && idx[k] == i) { k++; continue; }
+            if (k < n_idx && idx[k] == i) {
+                k++;
+                continue;
+            }
             st = one_by_one(&R, i);
             if (st != WM_OK) fail_at(&R, i, st);
         }
@@ -130,7 +133,10 @@ wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pair
     } else {
         for (size_t i = 0; i < n_pairs; i++) {
             st = one_by_one(&R, i);
-            if (st != WM_OK) { fail_at(&R, i, st); break; }
+            if (st != WM_OK) {
+                fail_at(&R, i, st);
+                break;
+            }
         }
     }
 

@@ -36,22 +36,22 @@
 #define HISTORY_BYTES ((size_t)2 << 30)
 
 typedef struct {
-    const uint8_t *seq;              /* packed: query then target, pair after pair  */
-    const uint64_t *off;             /* per slot: where its query starts            */
-    const uint32_t *len;             /* per slot: m, n                              */
+    const uint8_t *seq;  /* packed: query then target, pair after pair */
+    const uint64_t *off; /* per slot: where its query starts */
+    const uint32_t *len; /* per slot: m, n */
     uint32_t n_slots;
-    int64_t limit;                   /* -1: none                                    */
+    int64_t limit; /* -1: none */
     int cigar;
-    uint64_t *hist;                  /* [col][word][slot] Pv, then Mv at + half     */
-    uint64_t half;                   /* words of the Pv history                     */
-    uint32_t n_max;                  /* longest target of the launch                */
-    char *slots;                     /* CIGAR text, slot at cig_off                 */
+    uint64_t *hist; /* [col][word][slot] Pv, then Mv at + half */
+    uint64_t half;  /* words of the Pv history */
+    uint32_t n_max; /* longest target of the launch */
+    char *slots;    /* CIGAR text, slot at cig_off */
     const uint64_t *cig_off;
-    uint32_t *dist;                  /* per slot; UINT32_MAX: over the limit        */
-    uint32_t *cig_start, *cig_len;   /* the text within the slot                    */
+    uint32_t *dist;                /* per slot; UINT32_MAX: over the limit */
+    uint32_t *cig_start, *cig_len; /* the text within the slot */
 } pairs_args_t;
 
-__constant__ uint8_t c_code[256];    /* byte -> symbol; c_ncodes: matches nothing   */
+__constant__ uint8_t c_code[256]; /* byte -> symbol; c_ncodes: matches nothing */
 __constant__ uint32_t c_ncodes;
 
 static __device__ __forceinline__ int sym_eq(uint8_t a, uint8_t b) {
@@ -84,7 +84,10 @@ static __device__ __forceinline__ uint64_t hist_value(const pairs_args_t &a, uin
 /* Write one run right to left: the op, then the count's digits. */
 static __device__ __forceinline__ void put_run(char *s, int64_t *pos, char op, uint64_t len) {
     s[(*pos)--] = op;
-    do { s[(*pos)--] = (char)('0' + len % 10); len /= 10; } while (len);
+    do {
+        s[(*pos)--] = (char)('0' + len % 10);
+        len /= 10;
+    } while (len);
 }
 
 template <int W, bool DNA>
@@ -135,18 +138,25 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
 
     uint64_t pv[W], mv[W];
 #pragma unroll
-    for (int u = 0; u < W; u++) { pv[u] = ~0ull; mv[u] = 0; }
-    const uint32_t lw = (m - 1) >> 6, lr = (m - 1) & 63;   /* row m's word and bit */
-    int64_t score = m;                                       /* D[m][0] */
+    for (int u = 0; u < W; u++) {
+        pv[u] = ~0ull;
+        mv[u] = 0;
+    }
+    const uint32_t lw = (m - 1) >> 6, lr = (m - 1) & 63; /* row m's word and bit */
+    int64_t score = m;                                   /* D[m][0] */
     int over = 0;
     for (uint32_t j = 1; j <= n; j++) {
         uint32_t c = c_code[y[j - 1]];
-        int h = 1;                                           /* D[0][j] - D[0][j-1] */
+        int h = 1; /* D[0][j] - D[0][j-1] */
 #pragma unroll
         for (int u = 0; u < W; u++) {
             uint64_t eq;
             if (DNA) {
-                eq = c == 0 ? pd[0][u] : c == 1 ? pd[1][u] : c == 2 ? pd[2][u] : c == 3 ? pd[3][u] : 0;
+                eq = c == 0   ? pd[0][u]
+                     : c == 1 ? pd[1][u]
+                     : c == 2 ? pd[2][u]
+                     : c == 3 ? pd[3][u]
+                              : 0;
             } else {
                 eq = c < c_ncodes && ((present[c >> 5] >> (c & 31)) & 1) ? pb[c][u] : 0;
             }
@@ -172,7 +182,10 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
             }
         }
         /* D[m][n] >= D[m][j] - (n - j): past the limit already, stop */
-        if (a.limit >= 0 && score - (int64_t)(n - j) > a.limit) { over = 1; break; }
+        if (a.limit >= 0 && score - (int64_t)(n - j) > a.limit) {
+            over = 1;
+            break;
+        }
     }
     if (over || (a.limit >= 0 && score > a.limit)) {
         a.dist[slot] = UINT32_MAX;
@@ -189,19 +202,40 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
     char op = 0;
     while (i > 0 || j > 0) {
         char o;
-        if (i == 0) { o = 'D'; j--; }
-        else if (j == 0) { o = 'I'; i--; }
-        else if (sym_eq(x[i - 1], y[j - 1])) { o = '='; i--; j--; }
-        else {
+        if (i == 0) {
+            o = 'D';
+            j--;
+        } else if (j == 0) {
+            o = 'I';
+            i--;
+        } else if (sym_eq(x[i - 1], y[j - 1])) {
+            o = '=';
+            i--;
+            j--;
+        } else {
             uint64_t diag = j == 1 ? i - 1 : i == 1 ? j - 1 : hist_value<W>(a, slot, i - 1, j - 1);
-            if (diag + 1 == cur) { o = 'X'; i--; j--; cur = diag; }
-            else {
+            if (diag + 1 == cur) {
+                o = 'X';
+                i--;
+                j--;
+                cur = diag;
+            } else {
                 uint64_t up = i == 1 ? j : hist_value<W>(a, slot, i - 1, j);
-                if (up + 1 == cur) { o = 'I'; i--; cur = up; }
-                else { o = 'D'; j--; cur--; }
+                if (up + 1 == cur) {
+                    o = 'I';
+                    i--;
+                    cur = up;
+                } else {
+                    o = 'D';
+                    j--;
+                    cur--;
+                }
             }
         }
-        if (o != op && run) { put_run(s, &pos, op, run); run = 0; }
+        if (o != op && run) {
+            put_run(s, &pos, op, run);
+            run = 0;
+        }
         op = o;
         run++;
     }
@@ -223,7 +257,7 @@ __global__ void k_gather(const char *slots, const uint64_t *cig_off, const uint3
 
 typedef void (*pairs_kernel_t)(pairs_args_t);
 
-static const int k_widths[] = {1, 2, 3, 4, 6, 8, 12, 16};
+static const int k_widths[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
 
 static pairs_kernel_t pick_kernel(int W, int dna) {
     switch (W) {
@@ -381,7 +415,7 @@ static wm_status host_pack(wm_context_t *cx, const wm_pair_t *pairs, const size_
         at += p->m + p->n;
         cat += 2 * (p->m + p->n);
     }
-    pack_t P = {pairs, sel, ns, h->off, h->seq, NULL, NULL, NULL, NULL, 0, o->cigar};
+    pack_t P = { pairs, sel, ns, h->off, h->seq, NULL, NULL, NULL, NULL, 0, o->cigar };
     wm_pool_for(cx->pool, PACK_TASKS, pack_task, &P);
     return WM_OK;
 }
@@ -406,7 +440,7 @@ static wm_status dev_layout(wm_context_t *cx, const pair_host_t *h, size_t ns,
     if (!B) return WM_NOMEM;
     wm_status rc = wm_cu_dev_reserve(cx, &B->g[4], need);
     if (rc != WM_OK) return rc;
-    dev_arena_t ar = {(char *)B->g[4].p, 0, need};
+    dev_arena_t ar = { (char *)B->g[4].p, 0, need };
     memset(d, 0, sizeof *d);
     pairs_args_t *a = &d->a;
     d->seq = (uint8_t *)take(&ar, h->seq_bytes + 16);
@@ -430,9 +464,10 @@ static wm_status dev_layout(wm_context_t *cx, const pair_host_t *h, size_t ns,
     a->cig_len = (uint32_t *)take(&ar, ns * 4);
     d->out_off = (uint64_t *)take(&ar, (ns + 1) * 8);
     d->text = (char *)take(&ar, h->cig_bytes + 16);
-    cub::DeviceScan::ExclusiveSum(NULL, d->tmp_bytes, (const uint32_t *)a->cig_len, d->out_off, (int)ns, st);
+    cub::DeviceScan::ExclusiveSum(NULL, d->tmp_bytes, (const uint32_t *)a->cig_len, d->out_off,
+                                  (int)ns, st);
     d->tmp = take(&ar, d->tmp_bytes);
-    return d->tmp ? WM_OK : WM_NOMEM;   /* the arena was sized with a MiB to spare */
+    return d->tmp ? WM_OK : WM_NOMEM; /* the arena was sized with a MiB to spare */
 }
 
 /* Upload, run, and bring back the distances and (with CIGARs) the gathered
@@ -451,8 +486,8 @@ static wm_status dev_run(wm_context_t *cx, pair_dev_t *d, pair_host_t *h, size_t
     if (o->cigar) {
         WM_CU(cx, cub::DeviceScan::ExclusiveSum(d->tmp, d->tmp_bytes, (const uint32_t *)a->cig_len,
                                                 d->out_off, (int)ns, st));
-        k_gather<<<grid, 128, 0, st>>>(a->slots, d->cig, a->cig_start, a->cig_len, d->out_off, d->text,
-                                       (uint32_t)ns);
+        k_gather<<<grid, 128, 0, st>>>(a->slots, d->cig, a->cig_start, a->cig_len, d->out_off,
+                                       d->text, (uint32_t)ns);
         WM_CU(cx, cudaGetLastError());
         WM_CU(cx, cudaMemcpyAsync(h->out_off, d->out_off, ns * 8, cudaMemcpyDeviceToHost, st));
         WM_CU(cx, cudaMemcpyAsync(h->clen, a->cig_len, ns * 4, cudaMemcpyDeviceToHost, st));
@@ -475,7 +510,7 @@ static wm_status launch(wm_context_t *cx, const wm_pair_t *pairs, const size_t *
     if (rc == WM_OK) rc = dev_layout(cx, &h, ns, o, st, &d);
     if (rc == WM_OK) rc = dev_run(cx, &d, &h, ns, W, dna, o, st);
     if (rc == WM_OK) {
-        pack_t P = {pairs, sel, ns, NULL, NULL, out, h.dist, h.text, h.out_off, 0, o->cigar};
+        pack_t P = { pairs, sel, ns, NULL, NULL, out, h.dist, h.text, h.out_off, 0, o->cigar };
         P.clen = h.clen;
         wm_pool_for(cx->pool, PACK_TASKS, unpack_task, &P);
         if (P.failed) rc = WM_NOMEM;
@@ -486,7 +521,7 @@ static wm_status launch(wm_context_t *cx, const wm_pair_t *pairs, const size_t *
 
 wm_status wm_cuda_pairs(wm_context_t *cx, const wm_pair_t *pairs, const size_t *idx, size_t n_idx,
                         const wm_align_opts_t *o, wm_alignment_t *out) {
-    wm_aq_t aq;                                   /* the symbol map only */
+    wm_aq_t aq; /* the symbol map only */
     wm_status rc = wm_aq_make(&aq, (const uint8_t *)"", 0, o);
     if (rc != WM_OK) return rc;
     uint8_t code[256];
@@ -512,10 +547,10 @@ wm_status wm_cuda_pairs(wm_context_t *cx, const wm_pair_t *pairs, const size_t *
             }
             int pw = width_for(p->m);
             if (pw != W) continue;
-            if (!pick_kernel(W, dna)) {           /* long byte pairs: one at a time */
+            if (!pick_kernel(W, dna)) { /* long byte pairs: one at a time */
                 int found = 0;
-                rc = wm_align_global_one(cx, p->query, p->m, p->target, p->n, o, &out[idx[k]], &found,
-                                         1);
+                rc = wm_align_global_one(cx, p->query, p->m, p->target, p->n, o, &out[idx[k]],
+                                         &found, 1);
                 if (rc == WM_OK && !found) out[idx[k]].distance = WM_ALIGN_NONE;
                 continue;
             }

@@ -63,14 +63,17 @@ typedef struct {
     int64_t dlo, dhi;
     size_t fb, lb;
     uint64_t top;
-    uint64_t *pv, *mv;         /* ceil(m / 64) words each; only fb .. lb live  */
+    uint64_t *pv, *mv; /* ceil(m / 64) words each; only fb .. lb live */
 } sweep_t;
 
 static void sweep_start(sweep_t *s) {
     s->fb = blk(band_row(0, s->dlo, s->m));
     s->lb = blk(band_row(0, s->dhi, s->m));
     s->top = 64 * (uint64_t)s->fb;
-    for (size_t w = s->fb; w <= s->lb; w++) { s->pv[w] = ~0ull; s->mv[w] = 0; }
+    for (size_t w = s->fb; w <= s->lb; w++) {
+        s->pv[w] = ~0ull;
+        s->mv[w] = 0;
+    }
 }
 
 /* Column j - 1 -> column j (as global.c's banded()). */
@@ -78,7 +81,10 @@ static void sweep_step(sweep_t *s, uint64_t j) {
     size_t W = s->aq->n_words;
     size_t nlb = blk(band_row((int64_t)j, s->dhi, s->m));
     size_t nfb = blk(band_row((int64_t)j, s->dlo, s->m));
-    for (; s->lb < nlb; s->lb++) { s->pv[s->lb + 1] = ~0ull; s->mv[s->lb + 1] = 0; }
+    for (; s->lb < nlb; s->lb++) {
+        s->pv[s->lb + 1] = ~0ull;
+        s->mv[s->lb + 1] = 0;
+    }
     for (; s->fb < nfb; s->fb++)
         s->top += (uint64_t)((int64_t)__builtin_popcountll(s->pv[s->fb]) -
                              __builtin_popcountll(s->mv[s->fb]));
@@ -92,13 +98,13 @@ static void sweep_step(sweep_t *s, uint64_t j) {
 typedef struct {
     size_t fb, lb;
     uint64_t top;
-    size_t off;                /* its words' index in seg_t's arrays            */
+    size_t off; /* its words' index in seg_t's arrays */
 } colrec_t;
 
 typedef struct {
-    uint64_t c0, c1;           /* columns c0 .. c1 are held                     */
-    colrec_t *col;             /* c1 - c0 + 1 of them                           */
-    uint64_t *pv, *mv, *sc;    /* per word: Pv, Mv, the score at its last row   */
+    uint64_t c0, c1;        /* columns c0 .. c1 are held */
+    colrec_t *col;          /* c1 - c0 + 1 of them */
+    uint64_t *pv, *mv, *sc; /* per word: Pv, Mv, the score at its last row */
 } seg_t;
 
 static void seg_store(seg_t *g, const sweep_t *s, uint64_t j, size_t *used) {
@@ -132,7 +138,7 @@ static uint64_t seg_value(const seg_t *g, uint64_t i, uint64_t j) {
 
 /* The ops, written backwards, as a CIGAR string. */
 static char *rle(const char *ops, size_t n_ops) {
-    size_t runs = 0;                              /* each run: at most 20 digits + op */
+    size_t runs = 0; /* each run: at most 20 digits + op */
     for (size_t p = 0; p < n_ops; p++) runs += p == 0 || ops[p] != ops[p - 1];
     char *out = malloc(runs * 21 + 1), *o = out;
     if (!out) return NULL;
@@ -158,7 +164,7 @@ void wm_tb_plan(wm_tb_plan_t *p, uint64_t m, uint64_t n, uint64_t d, size_t n_wo
     p->n = n;
     p->dlo = s0 - kk > -kk ? s0 - kk : -kk;
     p->dhi = s0 + kk < kk ? s0 + kk : kk;
-    uint64_t B = (uint64_t)((p->dhi - p->dlo) / 64) + 2;       /* the widest column, words */
+    uint64_t B = (uint64_t)((p->dhi - p->dlo) / 64) + 2; /* the widest column, words */
     if (B > n_words) B = n_words;
     p->band_words = (size_t)B;
     uint64_t per = SEGMENTS_BYTES_ALL / (uint64_t)(threads > 0 ? threads : 1);
@@ -170,8 +176,12 @@ void wm_tb_plan(wm_tb_plan_t *p, uint64_t m, uint64_t n, uint64_t d, size_t n_wo
     p->n_seg = (n + p->S - 1) / p->S;
 }
 
-size_t wm_tb_fb(const wm_tb_plan_t *p, uint64_t j) { return blk(band_row((int64_t)j, p->dlo, p->m)); }
-size_t wm_tb_lb(const wm_tb_plan_t *p, uint64_t j) { return blk(band_row((int64_t)j, p->dhi, p->m)); }
+size_t wm_tb_fb(const wm_tb_plan_t *p, uint64_t j) {
+    return blk(band_row((int64_t)j, p->dlo, p->m));
+}
+size_t wm_tb_lb(const wm_tb_plan_t *p, uint64_t j) {
+    return blk(band_row((int64_t)j, p->dhi, p->m));
+}
 
 int wm_tb_ckpts_alloc(wm_tb_ckpts_t *c, const wm_tb_plan_t *p) {
     c->n = p->n_seg;
@@ -217,10 +227,10 @@ typedef struct {
     const uint8_t *y;
     const wm_tb_plan_t *p;
     const wm_tb_ckpts_t *c;
-    uint64_t first;            /* the wave's highest segment                    */
-    uint64_t j_end;            /* the walk's column: the top segment ends there */
-    seg_t *segs;               /* one per task                                   */
-    uint64_t *scratch;         /* 2 * n_words Pv / Mv per task                   */
+    uint64_t first;    /* the wave's highest segment */
+    uint64_t j_end;    /* the walk's column: the top segment ends there */
+    seg_t *segs;       /* one per task */
+    uint64_t *scratch; /* 2 * n_words Pv / Mv per task */
 } wave_t;
 
 /* Recompute segment (first - i) from its checkpoint into segs[i]. */
@@ -231,8 +241,17 @@ static void recompute(void *arg, size_t i, int tid) {
     uint64_t k = V->first - i;
     const wm_tb_plan_t *p = V->p;
     size_t W = V->aq->n_words;
-    sweep_t s = {V->aq, V->y, p->m, p->n, p->dlo, p->dhi, 0, 0, 0,
-                 V->scratch + 2 * W * i, V->scratch + 2 * W * i + W};
+    sweep_t s = { V->aq,
+                  V->y,
+                  p->m,
+                  p->n,
+                  p->dlo,
+                  p->dhi,
+                  0,
+                  0,
+                  0,
+                  V->scratch + 2 * W * i,
+                  V->scratch + 2 * W * i + W };
     seg_t *g = &V->segs[i];
     g->c0 = k * p->S;
     g->c1 = i == 0 ? V->j_end : (k + 1) * p->S;
@@ -261,8 +280,8 @@ char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_
     char *result = NULL;
     int T = pool ? wm_pool_size(pool) : 1;
     wm_tb_plan_t own_plan;
-    wm_tb_ckpts_t own = {0};
-    wave_t V = {0};
+    wm_tb_ckpts_t own = { 0 };
+    wave_t V = { 0 };
     uint64_t i = m, j = n;
     if (m == 0 || n == 0) goto tail;
 
@@ -288,10 +307,9 @@ char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_
     }
     if (!ckpts) {
         if (wm_tb_ckpts_alloc(&own, plan) < 0) goto out;
-        sweep_t s = {aq, y, m, n, plan->dlo, plan->dhi, 0, 0, 0, V.scratch, V.scratch + W};
+        sweep_t s = { aq, y, m, n, plan->dlo, plan->dhi, 0, 0, 0, V.scratch, V.scratch + W };
         if (plan->n_seg > 1) forward(&s, plan, &own);
-        else {                                          /* column 0 is the start */
-            sweep_start(&s);
+        else { /* column 0 is the start */ sweep_start(&s);
             own.top[0] = s.top;
             size_t nw = s.lb - s.fb + 1;
             memcpy(own.w, s.pv + s.fb, nw * sizeof *own.w);
@@ -313,7 +331,7 @@ char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_
         for (size_t t = 0; t < n_tasks && j > 0 && i > 0; t++) {
             const seg_t *g = &V.segs[t];
             while (j > g->c0 && i > 0) {
-                if (wm_aq_eq(aq, x[i - 1], y[j - 1])) {        /* a match is always optimal */
+                if (wm_aq_eq(aq, x[i - 1], y[j - 1])) { /* a match is always optimal */
                     ops[n_ops++] = '=';
                     i--, j--;
                     continue;
@@ -340,8 +358,14 @@ char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_
         next -= n_tasks;
     }
 tail:
-    while (i > 0) { ops[n_ops++] = 'I'; i--; }
-    while (j > 0) { ops[n_ops++] = 'D'; j--; }
+    while (i > 0) {
+        ops[n_ops++] = 'I';
+        i--;
+    }
+    while (j > 0) {
+        ops[n_ops++] = 'D';
+        j--;
+    }
     result = rle(ops, n_ops);
 out:
     free(ops);

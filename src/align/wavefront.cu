@@ -17,9 +17,9 @@
 #include "align/align_cuda.cuh"
 
 __global__ void __launch_bounds__(1024)
-k_wavefront(const uint8_t *__restrict__ qcode, const uint8_t *__restrict__ code,
-            unsigned n_codes, uint32_t m, uint32_t stride, wm_cu_ajob_t j, wm_cu_aout_t o) {
-    extern __shared__ uint32_t e[];           /* 3 rows of `stride` cells */
+    k_wavefront(const uint8_t *__restrict__ qcode, const uint8_t *__restrict__ code,
+                unsigned n_codes, uint32_t m, uint32_t stride, wm_cu_ajob_t j, wm_cu_aout_t o) {
+    extern __shared__ uint32_t e[]; /* 3 rows of `stride` cells */
     uint64_t gid = blockIdx.x;
     if (gid >= j.n_chunks) return;
     uint64_t own_lo = j.own_from + gid * j.chunk;
@@ -54,7 +54,10 @@ k_wavefront(const uint8_t *__restrict__ qcode, const uint8_t *__restrict__ code,
             if (i == m) {
                 uint64_t end = scan_from + (uint64_t)jj;
                 if (end > own_lo && v <= j.limit) {
-                    if (v < bd) { bd = v; be = end; }
+                    if (v < bd) {
+                        bd = v;
+                        be = end;
+                    }
                     if (v <= j.report_le && o.hits.keys) wm_cu_push(o.hits, j.base, end, 0, v);
                 }
             }
@@ -65,7 +68,7 @@ k_wavefront(const uint8_t *__restrict__ qcode, const uint8_t *__restrict__ code,
 }
 
 static unsigned wavefront_threads(const wm_cu_aplan_t *p, size_t *smem) {
-    uint32_t stride = (p->m + 1 + 31) / 32 * 32;       /* the paper's bank padding */
+    uint32_t stride = (p->m + 1 + 31) / 32 * 32; /* the paper's bank padding */
     *smem = 3u * stride * sizeof(uint32_t);
     unsigned threads = p->m < 1024 ? p->m : 1024;
     return (threads + 31) / 32 * 32;
@@ -77,8 +80,8 @@ uint64_t wm_cu_wavefront_resident_chunks(const wm_cu_aplan_t *p) {
     unsigned threads = wavefront_threads(p, &smem);
     int per_block = 0;
     if (wm_cu_allow_smem((const void *)k_wavefront, smem) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_block, k_wavefront, (int)threads, smem) !=
-            cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_block, k_wavefront, (int)threads,
+                                                      smem) != cudaSuccess ||
         per_block < 1)
         per_block = 1;
     return (uint64_t)p->sm_count * (unsigned)per_block;
@@ -92,6 +95,6 @@ cudaError_t wm_cu_wavefront_launch(const wm_cu_aplan_t *p, const wm_cu_ajob_t *j
     cudaError_t err = wm_cu_allow_smem((const void *)k_wavefront, smem);
     if (err != cudaSuccess) return err;
     k_wavefront<<<(unsigned)j->n_chunks, threads, smem, s>>>(p->d_qcode, p->d_code, p->n_codes,
-                                                               p->m, stride, *j, *o);
+                                                             p->m, stride, *j, *o);
     return cudaGetLastError();
 }

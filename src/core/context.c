@@ -115,7 +115,8 @@ wm_status wm_context_new(const wm_context_opts_t *o, wm_context_t **out) {
     }
 
     wm_backend_t want = opts.backend;
-    if (want == WM_BACKEND_AUTO) want = wm_cuda_device_count() > 0 ? WM_BACKEND_CUDA : WM_BACKEND_CPU;
+    if (want == WM_BACKEND_AUTO)
+        want = wm_cuda_device_count() > 0 ? WM_BACKEND_CUDA : WM_BACKEND_CPU;
     if (want == WM_BACKEND_CUDA) {
         wm_status st = wm_cuda_context_init(cx);
         if (st != WM_OK) {
@@ -128,25 +129,29 @@ wm_status wm_context_new(const wm_context_opts_t *o, wm_context_t **out) {
             }
             if (cx->cuda) wm_cuda_context_free(cx);
             cx->errmsg[0] = 0;
-            want = WM_BACKEND_CPU;       /* AUTO falls back quietly */
+            want = WM_BACKEND_CPU; /* AUTO falls back quietly */
         }
     }
     cx->backend = want;
     pick_gpu_tables(cx);
     /* The CUDA backend still uses host threads to finish matches. */
     cx->pool = wm_pool_new(cx->n_threads);
-    if (!cx->pool) { wm_context_free(cx); return WM_NOMEM; }
+    if (!cx->pool) {
+        wm_context_free(cx);
+        return WM_NOMEM;
+    }
     *out = cx;
     return WM_OK;
 }
 
 void wm_context_free(wm_context_t *cx) {
     if (!wm_context_ok(cx)) return;
-    wm_shard_context_free(cx);         /* the sub-contexts of a multi-device one */
+    wm_shard_context_free(cx); /* the sub-contexts of a multi-device one */
     /* The families' caches first: they may hold device memory. */
     wm_cuda_context_bind(cx);
     for (int i = 0; wm_families[i] && i < WM_MAX_FAMILIES; i++)
-        if (cx->cache[i] && wm_families[i]->free_cache) wm_families[i]->free_cache(cx, cx->cache[i]);
+        if (cx->cache[i] && wm_families[i]->free_cache)
+            wm_families[i]->free_cache(cx, cx->cache[i]);
     if (cx->cuda) wm_cuda_context_free(cx);
     wm_pool_free(cx->pool);
     cx->magic = 0;

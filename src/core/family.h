@@ -21,7 +21,7 @@ struct wm_context;
 
 typedef struct wm_family {
     const char *name;
-    const void *gpu;             /* the family's GPU table, or NULL          */
+    const void *gpu; /* the family's GPU table, or NULL */
     /* Free what the family keeps in a context's cache slot (called with the
     ** context's GPU still bound, before the device state goes). NULL: the
     ** family keeps nothing. */
@@ -29,7 +29,7 @@ typedef struct wm_family {
 } wm_family_t;
 
 #define WM_MAX_FAMILIES 8
-extern const wm_family_t *const wm_families[];   /* NULL-terminated */
+extern const wm_family_t *const wm_families[]; /* NULL-terminated */
 
 #ifdef __cplusplus
 }

@@ -27,7 +27,7 @@ extern "C" {
 ** checks it, cuts its scans across devices and frees it through its ops. */
 struct wm_db;
 typedef struct wm_db_ops {
-    const char *kind;        /* "pattern", "set": what the body is               */
+    const char *kind; /* "pattern", "set": what the body is */
     /* Scan text, owning the ends e with own_from < e (absolute offsets in the
     ** text; the bytes before are a halo another part owns, see core/plan.h).
     ** Listing when cb != NULL: matches in order to cb. Otherwise counting:
@@ -41,14 +41,14 @@ typedef struct wm_db_ops {
 
 struct wm_db {
     uint32_t magic;
-    const wm_db_ops_t *ops;  /* the family that owns the body               */
-    size_t n_patterns;       /* 1 for wm_compile                            */
-    uint64_t halo;           /* the longest occurrence - 1 (core/plan.h)    */
-    wm_algo_t algo;          /* what the CPU runs (never AUTO)              */
-    wm_opts_t opts;          /* as given                                    */
-    void *body;              /* the family's                                */
+    const wm_db_ops_t *ops; /* the family that owns the body */
+    size_t n_patterns;      /* 1 for wm_compile */
+    uint64_t halo;          /* the longest occurrence - 1 (core/plan.h) */
+    wm_algo_t algo;         /* what the CPU runs (never AUTO) */
+    wm_opts_t opts;         /* as given */
+    void *body;             /* the family's */
 };
-#define WM_DB_MAGIC 0x776d6462u   /* "wmdb" */
+#define WM_DB_MAGIC 0x776d6462u /* "wmdb" */
 
 /* A handle for a compiled body: magic set, body owned from here on (freed by
 ** ops->free_body with the handle). NULL out of memory (the body is then freed). */
@@ -79,7 +79,7 @@ typedef struct {
     size_t n, cap;
 } wm_matchvec_t;
 
-int wm_matchvec_push(wm_matchvec_t *v, const wm_match_t *m);   /* 0 or -1 */
+int wm_matchvec_push(wm_matchvec_t *v, const wm_match_t *m); /* 0 or -1 */
 void wm_matchvec_free(wm_matchvec_t *v);
 /* Make room for need entries in an array of elem-byte items (doubling). 0 or -1. */
 int wm_vec_grow(void **a, size_t *cap, size_t need, size_t elem);
@@ -92,32 +92,32 @@ int wm_pool_size(const wm_pool_t *p);
 void wm_pool_for(wm_pool_t *p, size_t n, void (*fn)(void *arg, size_t i, int tid), void *arg);
 
 /* ---- context ------------------------------------------------------------- */
-struct wm_cuda_state;   /* the device layer's (src/cuda/device.cu) */
+struct wm_cuda_state; /* the device layer's (src/cuda/device.cu) */
 
 struct wm_context {
     uint32_t magic;
     wm_context_opts_t opts;
-    wm_backend_t backend;          /* resolved: CPU or CUDA */
+    wm_backend_t backend; /* resolved: CPU or CUDA */
     int n_threads;
     wm_pool_t *pool;
-    struct wm_cuda_state *cuda;    /* the GPU, its streams; NULL unless CUDA   */
+    struct wm_cuda_state *cuda; /* the GPU, its streams; NULL unless CUDA */
     /* Per family (index in wm_families): its GPU table when the context runs
     ** on a GPU (chosen once, here; NULL on the CPU or when the family has no
     ** GPU code), and its cache (tables, device buffers), freed through it. */
     const void *gpu[WM_MAX_FAMILIES];
     void *cache[WM_MAX_FAMILIES];
-    wm_tuning_t tuning;            /* sizes the host glue uses (core/tuning.h) */
-    wm_stats_t stats;              /* what the last calls measured             */
+    wm_tuning_t tuning; /* sizes the host glue uses (core/tuning.h) */
+    wm_stats_t stats;   /* what the last calls measured */
     /* Many devices (src/core/shard.c): a context made with n_devices > 1
     ** owns n_sub ordinary contexts, one per device (or CPU shard), and each
     ** call is cut among them; it has no pool or GPU state of its own.
     ** n_sub = 0 for an ordinary context. */
     int n_sub;
     struct wm_context **sub;
-    struct wm_shard_state *shard;  /* the device list, progress (shard.c)   */
+    struct wm_shard_state *shard; /* the device list, progress (shard.c) */
     char errmsg[512];
 };
-#define WM_CONTEXT_MAGIC 0x776d6378u   /* "wmcx" */
+#define WM_CONTEXT_MAGIC 0x776d6378u /* "wmcx" */
 
 void wm_context_set_error(wm_context_t *cx, const char *fmt, ...)
 #ifdef __GNUC__

@@ -38,10 +38,10 @@ extern "C" {
 ** parts of `size` bytes, the last one shorter (wm_plan_sized). */
 typedef struct {
     uint64_t from, to;
-    uint64_t n;              /* parts: even, as asked (empty parts included);
+    uint64_t n;    /* parts: even, as asked (empty parts included);
                                 sized, ceil((to - from) / size), 0 when
                                 from == to                                    */
-    uint64_t size;           /* sized plans: bytes per part; even: 0          */
+    uint64_t size; /* sized plans: bytes per part; even: 0 */
 } wm_plan_t;
 
 /* n >= 1 parts of nearly equal size: with len = to - from, part i has
@@ -66,10 +66,10 @@ static inline uint64_t wm_plan_scan_from(uint64_t rec_begin, uint64_t own_from, 
 ** the text's length (empty records allowed). A part [lo, hi) meets the
 ** records that hold one of its ends; for each, a piece says what to scan. */
 typedef struct {
-    size_t rec;              /* record index                                  */
-    uint64_t scan_from;      /* absolute: first byte the scan reads           */
-    uint64_t own_from;       /* absolute: ends e with own_from < e <= own_to  */
-    uint64_t own_to;         /*   are this piece's (own_to <= the record end) */
+    size_t rec;         /* record index */
+    uint64_t scan_from; /* absolute: first byte the scan reads */
+    uint64_t own_from;  /* absolute: ends e with own_from < e <= own_to */
+    uint64_t own_to;    /*   are this piece's (own_to <= the record end) */
 } wm_piece_t;
 
 /* The record holding end e (rs[r] < e <= rs[r + 1]), for 0 < e <= rs[n_rec]:

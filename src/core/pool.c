@@ -10,12 +10,12 @@
 #include "core/internal.h"
 
 struct wm_pool {
-    int n;                          /* threads including the caller */
+    int n; /* threads including the caller */
     pthread_t *tid;
     pthread_mutex_t mu;
     pthread_cond_t go, done;
-    uint64_t generation;            /* bumped for every new loop    */
-    int busy;                       /* workers still in this loop   */
+    uint64_t generation; /* bumped for every new loop */
+    int busy;            /* workers still in this loop */
     int quit;
     void (*fn)(void *, size_t, int);
     void *arg;
@@ -23,7 +23,10 @@ struct wm_pool {
     atomic_size_t next;
 };
 
-typedef struct { wm_pool_t *p; int id; } worker_arg_t;
+typedef struct {
+    wm_pool_t *p;
+    int id;
+} worker_arg_t;
 
 static void run_items(wm_pool_t *p, int id) {
     for (;;) {
@@ -62,12 +65,23 @@ wm_pool_t *wm_pool_new(int n_threads) {
     pthread_cond_init(&p->go, NULL);
     pthread_cond_init(&p->done, NULL);
     p->tid = calloc((size_t)n_threads, sizeof *p->tid);
-    if (!p->tid) { free(p); return NULL; }
+    if (!p->tid) {
+        free(p);
+        return NULL;
+    }
     for (int i = 1; i < n_threads; i++) {
         worker_arg_t *wa = malloc(sizeof *wa);
-        if (!wa) { p->n = i; break; }
-        wa->p = p; wa->id = i;
-        if (pthread_create(&p->tid[i], NULL, worker, wa) != 0) { free(wa); p->n = i; break; }
+        if (!wa) {
+            p->n = i;
+            break;
+        }
+        wa->p = p;
+        wa->id = i;
+        if (pthread_create(&p->tid[i], NULL, worker, wa) != 0) {
+            free(wa);
+            p->n = i;
+            break;
+        }
     }
     return p;
 }
@@ -81,7 +95,9 @@ void wm_pool_for(wm_pool_t *p, size_t n, void (*fn)(void *, size_t, int), void *
         return;
     }
     pthread_mutex_lock(&p->mu);
-    p->fn = fn; p->arg = arg; p->n_items = n;
+    p->fn = fn;
+    p->arg = arg;
+    p->n_items = n;
     atomic_store(&p->next, 0);
     p->busy = p->n - 1;
     p->generation++;

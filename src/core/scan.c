@@ -30,7 +30,8 @@ static wm_status check_call(wm_context_t *cx, const wm_db_t *db, const wm_text_t
         return WM_INVALID;
     if (text->rec_start && text->n_rec) {
         for (size_t r = 0; r < text->n_rec; r++)
-            if (text->rec_start[r] > text->len || (r && text->rec_start[r] < text->rec_start[r - 1]))
+            if (text->rec_start[r] > text->len ||
+                (r && text->rec_start[r] < text->rec_start[r - 1]))
                 return WM_INVALID;
         if (text->rec_start[0] != 0) return WM_INVALID;
     }
@@ -47,7 +48,7 @@ wm_status wm_scan_owned(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
     if (per_pattern) memset(per_pattern, 0, db->n_patterns * sizeof *per_pattern);
     if (n_matches) *n_matches = 0;
     if (text->len == own_from) return WM_OK;
-    if (cx->n_sub > 1)               /* many devices: cut the owned ends among them */
+    if (cx->n_sub > 1) /* many devices: cut the owned ends among them */
         return wm_shard_text(cx, db, text, own_from, cb, user, n_matches, per_pattern);
     return db->ops->scan(cx, db, text, own_from, cb, user, n_matches, per_pattern);
 }
@@ -58,8 +59,8 @@ static wm_status scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text
     return wm_scan_owned(cx, db, text, 0, cb, user, n_matches, per_pattern);
 }
 
-wm_status wm_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
-                    wm_match_cb cb, void *user) {
+wm_status wm_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, wm_match_cb cb,
+                    void *user) {
     if (!cb) return WM_INVALID;
     return scan(cx, db, text, cb, user, NULL, NULL);
 }

@@ -40,10 +40,10 @@ typedef struct {
 } progress_slot_t;
 
 struct wm_shard_state {
-    int *devices;              /* the caller's list, copied           */
-    pthread_mutex_t mu;        /* one progress report at a time       */
-    uint64_t total;            /* bytes of the current call's text    */
-    progress_slot_t *slot;     /* one per sub, when opts.progress     */
+    int *devices;          /* the caller's list, copied */
+    pthread_mutex_t mu;    /* one progress report at a time */
+    uint64_t total;        /* bytes of the current call's text */
+    progress_slot_t *slot; /* one per sub, when opts.progress */
 };
 
 /* ---- the context ----------------------------------------------------------------- */
@@ -103,13 +103,14 @@ static wm_status open_subs(wm_context_t *cx, wm_backend_t backend) {
 ** those of the list (an ordinal no GPU has). */
 static wm_status open_gpus(wm_context_t *cx) {
     int count = wm_cuda_device_count();
-    if (count == 0) return wm_cuda_context_init(cx);   /* says why; allocates nothing */
+    if (count == 0) return wm_cuda_context_init(cx); /* says why; allocates nothing */
     for (int i = 0; i < cx->opts.n_devices; i++) {
         int d = cx->shard->devices[i];
         if (d >= count) {
-            wm_context_set_error(cx, "GPU %d is in the list of devices, but %d GPU%s found "
-                                 "(ordinals 0 to %d)", d, count, count == 1 ? " was" : "s were",
-                                 count - 1);
+            wm_context_set_error(cx,
+                                 "GPU %d is in the list of devices, but %d GPU%s found "
+                                 "(ordinals 0 to %d)",
+                                 d, count, count == 1 ? " was" : "s were", count - 1);
             return WM_INVALID;
         }
     }
@@ -123,7 +124,7 @@ wm_status wm_shard_context_init(wm_context_t *cx, int *hand_back) {
         if (cx->opts.devices[i] < 0) {
             wm_context_set_error(cx, "device %d in the list of devices: ordinals are 0 or more",
                                  cx->opts.devices[i]);
-            cx->opts.devices = NULL;   /* the caller's: not kept */
+            cx->opts.devices = NULL; /* the caller's: not kept */
             *hand_back = 1;
             return WM_INVALID;
         }
@@ -141,7 +142,8 @@ wm_status wm_shard_context_init(wm_context_t *cx, int *hand_back) {
     }
 
     wm_backend_t want = cx->opts.backend;
-    if (want == WM_BACKEND_AUTO) want = wm_cuda_device_count() > 0 ? WM_BACKEND_CUDA : WM_BACKEND_CPU;
+    if (want == WM_BACKEND_AUTO)
+        want = wm_cuda_device_count() > 0 ? WM_BACKEND_CUDA : WM_BACKEND_CPU;
     if (want == WM_BACKEND_CUDA) {
         wm_status st = open_gpus(cx);
         if (st == WM_OK) {
@@ -186,8 +188,8 @@ typedef struct {
 
 static void run_one_shard(wm_context_t *cx, wm_shard_fn fn, void *job, int i) {
     wm_context_t *sub = cx->sub[i];
-    wm_cuda_context_bind(sub);           /* the runtime's device is per host thread */
-    sub->errmsg[0] = 0;                  /* not every call clears it               */
+    wm_cuda_context_bind(sub); /* the runtime's device is per host thread */
+    sub->errmsg[0] = 0;        /* not every call clears it */
     sub->tuning = cx->tuning;
     fn(job, i, sub);
 }
@@ -236,15 +238,14 @@ wm_status wm_shard_error(wm_context_t *cx, int i, wm_status st, const char *word
     const char *msg = wm_context_errmsg(cx->sub[i]);
     snprintf(own, sizeof own, "%s", msg[0] ? msg : wm_strerror(st));
     char where[32];
-    if (cx->backend == WM_BACKEND_CUDA) snprintf(where, sizeof where, "device %d: ", cx->shard->devices[i]);
+    if (cx->backend == WM_BACKEND_CUDA)
+        snprintf(where, sizeof where, "device %d: ", cx->shard->devices[i]);
     else snprintf(where, sizeof where, "shard %d: ", i);
     size_t idx, used;
     if (word && leading_index(own, word, &idx, &used))
         wm_context_set_error(cx, "%s %zu: %s%s", word, first + idx, where, own + used);
-    else if (word && name_single)
-        wm_context_set_error(cx, "%s %zu: %s%s", word, first, where, own);
-    else
-        wm_context_set_error(cx, "%s%s", where, own);
+    else if (word && name_single) wm_context_set_error(cx, "%s %zu: %s%s", word, first, where, own);
+    else wm_context_set_error(cx, "%s%s", where, own);
     return st;
 }
 
@@ -259,17 +260,17 @@ wm_context_t *wm_shard_first(wm_context_t *cx) {
 /* ---- texts: search, count, count per pattern -------------------------------------------- */
 
 typedef struct {
-    uint64_t lo, hi;           /* owned ends: lo < e <= hi (absolute)           */
-    uint64_t w_lo;             /* the shard's text is seq[w_lo, hi)             */
-    size_t r0;                 /* the global index of its first record          */
-    uint64_t clip;             /* w_lo - start of record r0: the offset of local
+    uint64_t lo, hi; /* owned ends: lo < e <= hi (absolute) */
+    uint64_t w_lo;   /* the shard's text is seq[w_lo, hi) */
+    size_t r0;       /* the global index of its first record */
+    uint64_t clip;   /* w_lo - start of record r0: the offset of local
                                   record 0 in its record                         */
-    uint64_t *rs;              /* its record starts, from w_lo                   */
+    uint64_t *rs;    /* its record starts, from w_lo */
     wm_text_t text;
-    wm_matchvec_t found;       /* listing, shards after the first: owned matches */
+    wm_matchvec_t found; /* listing, shards after the first: owned matches */
     int push_failed;
-    uint64_t count;            /* counting                                       */
-    uint64_t *counts;          /* counting per pattern                           */
+    uint64_t count;   /* counting */
+    uint64_t *counts; /* counting per pattern */
     wm_status st;
 } text_shard_t;
 
@@ -277,11 +278,11 @@ typedef struct {
     wm_context_t *cx;
     const wm_db_t *db;
     text_shard_t *sh;
-    wm_match_cb cb;            /* the caller's; NULL when counting               */
+    wm_match_cb cb; /* the caller's; NULL when counting */
     void *user;
-    size_t n_patterns;         /* counting per pattern: entries of counts, else 0 */
-    atomic_int user_stopped;   /* the caller's callback returned non-zero        */
-    atomic_int first_failed;   /* the lowest shard that failed; n_sub: none      */
+    size_t n_patterns;       /* counting per pattern: entries of counts, else 0 */
+    atomic_int user_stopped; /* the caller's callback returned non-zero */
+    atomic_int first_failed; /* the lowest shard that failed; n_sub: none */
 } text_job_t;
 
 typedef struct {
@@ -294,7 +295,7 @@ typedef struct {
 ** Returns 0, or -1 out of memory. */
 static int text_shard_layout(text_shard_t *s, const wm_text_t *t, const uint64_t *rs, size_t n_rec,
                              uint64_t halo) {
-    if (s->lo == s->hi) return 0;              /* owns nothing */
+    if (s->lo == s->hi) return 0; /* owns nothing */
     size_t r0 = wm_plan_first_record(rs, n_rec, s->lo);
     size_t r1 = wm_plan_record_of_end(rs, n_rec, s->hi);
     s->w_lo = wm_plan_scan_from(rs[r0], s->lo, halo);
@@ -304,7 +305,7 @@ static int text_shard_layout(text_shard_t *s, const wm_text_t *t, const uint64_t
     if (!(s->rs = malloc(nr * sizeof *s->rs))) return -1;
     s->rs[0] = 0;
     for (size_t j = 1; j < nr; j++) s->rs[j] = rs[r0 + j] - s->w_lo;
-    s->text = (wm_text_t){t->seq + s->w_lo, s->hi - s->w_lo, s->rs, nr};
+    s->text = (wm_text_t){ t->seq + s->w_lo, s->hi - s->w_lo, s->rs, nr };
     return 0;
 }
 
@@ -352,12 +353,15 @@ static void text_shard_run(void *arg, int i, wm_context_t *sub) {
     if (s->lo == s->hi) return;
     uint64_t own_from = s->lo - s->w_lo;
     if (J->cb) {
-        collector_t c = {J, i};
+        collector_t c = { J, i };
         s->st = J->db->ops->scan(sub, J->db, &s->text, own_from, collect, &c, NULL, NULL);
         if (s->push_failed) s->st = WM_NOMEM;
     } else {
-        if (J->n_patterns && !(s->counts = calloc(J->n_patterns, sizeof *s->counts))) s->st = WM_NOMEM;
-        else s->st = J->db->ops->scan(sub, J->db, &s->text, own_from, NULL, NULL, &s->count, s->counts);
+        if (J->n_patterns && !(s->counts = calloc(J->n_patterns, sizeof *s->counts)))
+            s->st = WM_NOMEM;
+        else
+            s->st =
+                J->db->ops->scan(sub, J->db, &s->text, own_from, NULL, NULL, &s->count, s->counts);
     }
     if (s->st < 0) note_failure(J, i);
 }
@@ -439,7 +443,7 @@ typedef struct {
     wm_shard_list_fn fn;
     void *job;
     wm_plan_t plan;
-    wm_status *st;             /* one per shard */
+    wm_status *st; /* one per shard */
 } list_job_t;
 
 static void list_shard_run(void *arg, int i, wm_context_t *sub) {
@@ -452,7 +456,7 @@ static void list_shard_run(void *arg, int i, wm_context_t *sub) {
 wm_status wm_shard_list(wm_context_t *cx, size_t n, wm_shard_list_fn fn, void *job,
                         const char *word) {
     int ns = cx->n_sub;
-    list_job_t J = {fn, job, wm_plan_even(0, n, (uint64_t)ns), NULL};
+    list_job_t J = { fn, job, wm_plan_even(0, n, (uint64_t)ns), NULL };
     if (!(J.st = calloc((size_t)ns, sizeof *J.st))) return WM_NOMEM;
     wm_shard_run(cx, list_shard_run, &J);
     wm_status st = WM_OK;

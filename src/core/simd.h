@@ -22,10 +22,10 @@ extern "C" {
 /* Ordered: a set includes the ones below it (AUTO aside). */
 typedef enum {
     WM_SIMD_AUTO = 0, /* the best this CPU has */
-    WM_SIMD_NONE = 1, /* scalar code only     */
+    WM_SIMD_NONE = 1, /* scalar code only */
     WM_SIMD_SSE2 = 2,
     WM_SIMD_AVX2 = 3,
-    WM_SIMD_AVX512 = 4 /* AVX-512F            */
+    WM_SIMD_AVX512 = 4 /* AVX-512F */
 } wm_simd_isa_t;
 
 /* The best set this CPU runs (whatever the library was built with: a

@@ -18,7 +18,8 @@ const char *wm_strerror(int status) {
     case WM_INSUFFICIENT_SPACE: return "buffer too small";
     case WM_PATTERN_EMPTY: return "the pattern is empty";
     case WM_PATTERN_TOO_LONG: return "the pattern is longer than 65536 bytes";
-    case WM_K_TOO_LARGE: return "k must be smaller than the pattern length (with k >= m every position would match)";
+    case WM_K_TOO_LARGE:
+        return "k must be smaller than the pattern length (with k >= m every position would match)";
     default: return "unknown status code";
     }
 }

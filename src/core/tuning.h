@@ -21,24 +21,24 @@ extern "C" {
 #endif
 
 typedef struct {
-    wm_simd_isa_t simd;             /* the widest SIMD a CPU kernel may use (it
+    wm_simd_isa_t simd; /* the widest SIMD a CPU kernel may use (it
                                        uses the CPU's best up to this): tests and
                                        benchmarks lower it to cover the narrower
                                        paths [auto]                               */
-    int timing;                     /* time the phases into wm_stats_t; the GPU
+    int timing;         /* time the phases into wm_stats_t; the GPU
                                        code then waits for each phase [0]         */
     /* search on the GPU */
-    uint64_t search_batch_bytes;    /* text bytes a batch [256 MiB]; the context's
+    uint64_t search_batch_bytes;   /* text bytes a batch [256 MiB]; the context's
                                        chunk_bytes, when set, wins                */
-    uint64_t search_bytes_per_hit;  /* first size of the hit buffers: one hit per
+    uint64_t search_bytes_per_hit; /* first size of the hit buffers: one hit per
                                        this many bytes [512]; they grow on demand */
     /* dtw on the GPU (sdtw_cuda.cu) */
-    uint64_t dtw_warps;             /* warps the pieces fill [what fits at once]  */
-    uint64_t dtw_min_piece;         /* shortest piece in columns [2m]             */
-    uint64_t dtw_warmup;            /* columns pass 1 runs before a piece [m]     */
-    uint64_t dtw_chunk;             /* series samples on the device at once [2^27] */
-    uint64_t dtw_stripe;            /* query rows a stripe: 512 or 1024 [1024]    */
-    int dtw_pin_series;             /* pin a large series for its copy [0]        */
+    uint64_t dtw_warps;     /* warps the pieces fill [what fits at once] */
+    uint64_t dtw_min_piece; /* shortest piece in columns [2m] */
+    uint64_t dtw_warmup;    /* columns pass 1 runs before a piece [m] */
+    uint64_t dtw_chunk;     /* series samples on the device at once [2^27] */
+    uint64_t dtw_stripe;    /* query rows a stripe: 512 or 1024 [1024] */
+    int dtw_pin_series;     /* pin a large series for its copy [0] */
 } wm_tuning_t;
 
 wm_tuning_t wm_tuning_default(void);
@@ -47,15 +47,15 @@ wm_tuning_t wm_tuning_default(void);
 ** by the caller when it wants a fresh count; the backends add to it. */
 typedef struct {
     /* search on the GPU */
-    double search_gpu_setup_s;      /* buffers allocated                          */
-    double search_gpu_loop_s;       /* copies, kernels and hits, all batches      */
+    double search_gpu_setup_s; /* buffers allocated */
+    double search_gpu_loop_s;  /* copies, kernels and hits, all batches */
     uint64_t search_gpu_batches;
     uint64_t search_gpu_batch_bytes;
     /* dtw on the GPU */
-    double dtw_gpu_setup_s;         /* buffers, query upload, pinning             */
-    double dtw_gpu_h2d_s;           /* the series' copies                         */
-    double dtw_gpu_pass_s;          /* pass 1                                     */
-    double dtw_gpu_fixup_s;         /* fix-up rounds                              */
+    double dtw_gpu_setup_s; /* buffers, query upload, pinning */
+    double dtw_gpu_h2d_s;   /* the series' copies */
+    double dtw_gpu_pass_s;  /* pass 1 */
+    double dtw_gpu_fixup_s; /* fix-up rounds */
     double dtw_gpu_total_s;
     uint64_t dtw_gpu_rounds;
     uint64_t dtw_gpu_calls;

@@ -23,4 +23,8 @@ int wm_matchvec_push(wm_matchvec_t *v, const wm_match_t *m) {
     return 0;
 }
 
-void wm_matchvec_free(wm_matchvec_t *v) { free(v->a); v->a = NULL; v->n = v->cap = 0; }
+void wm_matchvec_free(wm_matchvec_t *v) {
+    free(v->a);
+    v->a = NULL;
+    v->n = v->cap = 0;
+}

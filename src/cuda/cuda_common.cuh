@@ -18,10 +18,10 @@
 
 /* Evaluate a CUDA call; on failure record where and why in the context and
 ** return the matching status from the enclosing function. */
-#define WM_CU(cx, call)                                                         \
-    do {                                                                        \
-        cudaError_t wm_e_ = (call);                                             \
-        if (wm_e_ != cudaSuccess) return wm_cuda_fail((cx), wm_e_, #call);      \
+#define WM_CU(cx, call)                                                                            \
+    do {                                                                                           \
+        cudaError_t wm_e_ = (call);                                                                \
+        if (wm_e_ != cudaSuccess) return wm_cuda_fail((cx), wm_e_, #call);                         \
     } while (0)
 
 wm_status wm_cuda_fail(wm_context_t *cx, cudaError_t e, const char *what);
@@ -69,8 +69,8 @@ __device__ __forceinline__ void wm_cu_push(const wm_cu_hits_t &o, uint64_t base,
 ** of mask = an end at p + j + 1, its errors in byte j of err[] (or every hit a
 ** candidate). Lanes with hits share one atomic per warp. */
 __device__ __forceinline__ void wm_cu_push_group(const wm_cu_hits_t &o, uint64_t base, uint64_t p,
-                                                 uint32_t mask, const uint32_t err[4], uint32_t strand,
-                                                 bool candidate) {
+                                                 uint32_t mask, const uint32_t err[4],
+                                                 uint32_t strand, bool candidate) {
     namespace cg = cooperative_groups;
     cg::coalesced_group g = cg::coalesced_threads();
     uint32_t n = __popc(mask);

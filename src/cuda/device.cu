@@ -15,7 +15,7 @@ extern "C" int wm_cuda_built(void) { return 1; }
 extern "C" int wm_cuda_device_count(void) {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) {
-        cudaGetLastError();   /* no driver or no device: clear the sticky-free error */
+        cudaGetLastError(); /* no driver or no device: clear the sticky-free error */
         return 0;
     }
     return n;
@@ -42,11 +42,12 @@ extern "C" wm_status wm_cuda_device_info(int i, char *name, size_t name_len, uin
 }
 
 wm_status wm_cuda_fail(wm_context_t *cx, cudaError_t e, const char *what) {
-    wm_status st = e == cudaErrorMemoryAllocation ? WM_DEVICE_NOMEM
-                 : e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ? WM_NO_DEVICE
-                 : WM_DEVICE;
-    wm_context_set_error(cx, "CUDA: %s (%s) in %s", cudaGetErrorString(e), cudaGetErrorName(e), what);
-    cudaGetLastError();   /* clear a non-sticky error so later calls can run */
+    wm_status st = e == cudaErrorMemoryAllocation                               ? WM_DEVICE_NOMEM
+                   : e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ? WM_NO_DEVICE
+                                                                                : WM_DEVICE;
+    wm_context_set_error(cx, "CUDA: %s (%s) in %s", cudaGetErrorString(e), cudaGetErrorName(e),
+                         what);
+    cudaGetLastError(); /* clear a non-sticky error so later calls can run */
     return st;
 }
 
@@ -147,7 +148,7 @@ cudaError_t wm_cu_allow_smem(const void *kernel, size_t bytes) {
         e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
         if (e == cudaSuccess && hit) hit->bytes = bytes;
         else if (e == cudaSuccess && smem_n < (int)(sizeof smem_set / sizeof *smem_set))
-            smem_set[smem_n++] = (smem_limit_t){kernel, dev, bytes};
+            smem_set[smem_n++] = (smem_limit_t){ kernel, dev, bytes };
     }
     pthread_mutex_unlock(&smem_mu);
     return e;

@@ -18,7 +18,7 @@ struct wm_cuda_state {
     int device;
     int sm_count;
     char name[256];
-    cudaStream_t stream[WM_CU_STREAMS];   /* non-blocking; stream[0] serves
+    cudaStream_t stream[WM_CU_STREAMS]; /* non-blocking; stream[0] serves
                                              calls that need only one       */
 };
 

@@ -11,7 +11,12 @@ int wm_cuda_device_count(void) { return 0; }
 
 wm_status wm_cuda_device_info(int i, char *name, size_t name_len, uint64_t *total_mem,
                               uint64_t *free_mem, int *sm_count) {
-    (void)i; (void)name; (void)name_len; (void)total_mem; (void)free_mem; (void)sm_count;
+    (void)i;
+    (void)name;
+    (void)name_len;
+    (void)total_mem;
+    (void)free_mem;
+    (void)sm_count;
     return WM_UNSUPPORTED;
 }
 

@@ -49,9 +49,9 @@ static wm_status check_finite(wm_context_t *cx, const double *v, uint64_t n, con
         if (isfinite(v[i])) continue;
         const char *kind = isnan(v[i]) ? "NaN" : "infinite";
         if (many)
-            wm_context_set_error(cx, "%s %zu: sample %llu is %s", what, q, (unsigned long long)i, kind);
-        else
-            wm_context_set_error(cx, "%s sample %llu is %s", what, (unsigned long long)i, kind);
+            wm_context_set_error(cx, "%s %zu: sample %llu is %s", what, q, (unsigned long long)i,
+                                 kind);
+        else wm_context_set_error(cx, "%s sample %llu is %s", what, (unsigned long long)i, kind);
         return WM_INVALID;
     }
     return WM_OK;
@@ -73,7 +73,7 @@ static wm_status check_opts(wm_context_t *cx, const wm_dtw_opts_t *o) {
     }
     if (o->window >= 0 && o->mode == WM_DTW_SUBSEQUENCE) {
         wm_context_set_error(cx, "a window (Sakoe-Chiba band) needs global or ucr mode: a "
-                             "subsequence match has no fixed diagonal to band around");
+                                 "subsequence match has no fixed diagonal to band around");
         return WM_INVALID;
     }
     if (isnan(o->max_distance)) {
@@ -101,8 +101,10 @@ static wm_status check_query(wm_context_t *cx, const double *q, size_t m, uint64
     }
     uint64_t len = o->length ? o->length : m;
     if (o->mode == WM_DTW_UCR && len > n) {
-        wm_context_set_error(cx, "ucr mode: the window length %llu is longer than the series "
-                             "(%llu samples)", (unsigned long long)len, (unsigned long long)n);
+        wm_context_set_error(cx,
+                             "ucr mode: the window length %llu is longer than the series "
+                             "(%llu samples)",
+                             (unsigned long long)len, (unsigned long long)n);
         return WM_INVALID;
     }
     return check_finite(cx, q, m, "query", qi, many);
@@ -116,7 +118,7 @@ static wm_status push_match(wm_dtw_matches_t *out, size_t *cap, double d, uint64
         out->a = a;
         *cap = c;
     }
-    out->a[out->n++] = (wm_dtw_match_t){s, e, d, 0, NULL};
+    out->a[out->n++] = (wm_dtw_match_t){ s, e, d, 0, NULL };
     return WM_OK;
 }
 
@@ -129,16 +131,16 @@ static wm_status add_paths(wm_context_t *cx, const double *q, size_t m, const do
         wm_dtw_match_t *a = &out->a[k];
         uint64_t len = a->end - a->start;
         if (o->mode == WM_DTW_SUBSEQUENCE) {
-            st = wm_dtw_trace(cx, q, m, y + a->start, len, a->start, WM_SDTW_TOP_FRESH, -1,
-                              o->cost, &a->path, &a->path_len);
-        } else if (o->mode == WM_DTW_GLOBAL) {
-            st = wm_dtw_trace(cx, q, m, y, len, 0, WM_SDTW_TOP_GLOBAL, o->window, o->cost,
+            st = wm_dtw_trace(cx, q, m, y + a->start, len, a->start, WM_SDTW_TOP_FRESH, -1, o->cost,
                               &a->path, &a->path_len);
+        } else if (o->mode == WM_DTW_GLOBAL) {
+            st = wm_dtw_trace(cx, q, m, y, len, 0, WM_SDTW_TOP_GLOBAL, o->window, o->cost, &a->path,
+                              &a->path_len);
         } else {
             if (!win && !(win = malloc(len * sizeof *win))) return WM_NOMEM;
             wm_dtw_znorm(y + a->start, len, win);
-            st = wm_dtw_trace(cx, q, m, win, len, a->start, WM_SDTW_TOP_GLOBAL, o->window,
-                              o->cost, &a->path, &a->path_len);
+            st = wm_dtw_trace(cx, q, m, win, len, a->start, WM_SDTW_TOP_GLOBAL, o->window, o->cost,
+                              &a->path, &a->path_len);
         }
     }
     free(win);
@@ -159,7 +161,7 @@ static wm_status from_cands(wm_dtw_candvec_t *cv, const wm_dtw_opts_t *o, uint64
 
 static wm_status run_subsequence(wm_context_t *cx, const double *q, size_t m, const double *y,
                                  uint64_t n, const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
-    wm_sdtw_job_t j = {q, m, y, n, o->cost, WM_SDTW_TOP_FRESH, 0, cx->tuning.simd};
+    wm_sdtw_job_t j = { q, m, y, n, o->cost, WM_SDTW_TOP_FRESH, 0, cx->tuning.simd };
     const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
     wm_status st;
     size_t cap = 0;
@@ -177,7 +179,7 @@ static wm_status run_subsequence(wm_context_t *cx, const double *q, size_t m, co
     j.track = 1;
     double *rv = malloc(n * sizeof *rv);
     uint64_t *rs = malloc(n * sizeof *rs);
-    wm_dtw_candvec_t cv = {0};
+    wm_dtw_candvec_t cv = { 0 };
     if (!rv || !rs) {
         st = WM_NOMEM;
         goto done;
@@ -206,7 +208,7 @@ static wm_status run_global(wm_context_t *cx, const double *q, size_t m, const d
     double d;
     size_t cap = 0;
     if (o->window < 0) {
-        wm_sdtw_job_t j = {q, m, y, n, o->cost, WM_SDTW_TOP_GLOBAL, 0, cx->tuning.simd};
+        wm_sdtw_job_t j = { q, m, y, n, o->cost, WM_SDTW_TOP_GLOBAL, 0, cx->tuning.simd };
         const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
         wm_status st = gpu ? gpu->corner(cx, &j, &d) : wm_sdtw_cpu(cx, &j, NULL, NULL, NULL, &d);
         if (st != WM_OK) return st;
@@ -220,9 +222,9 @@ static wm_status run_global(wm_context_t *cx, const double *q, size_t m, const d
     return push_match(out, &cap, d, 0, n);
 }
 
-static wm_status run_ucr(wm_context_t *cx, const double *qz, size_t m, const double *y,
-                         uint64_t n, const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
-    wm_dtw_candvec_t cv = {0};
+static wm_status run_ucr(wm_context_t *cx, const double *qz, size_t m, const double *y, uint64_t n,
+                         const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
+    wm_dtw_candvec_t cv = { 0 };
     wm_status st = wm_dtw_ucr_cpu(cx, qz, m, y, n, o, &cv);
     if (st == WM_OK) st = from_cands(&cv, o, n, out);
     wm_dtw_candvec_free(&cv);
@@ -265,24 +267,30 @@ static wm_status run_batches(wm_context_t *cx, const double *const *queries, con
     for (int r = 1; r <= 32 && st == WM_OK; r *= 2) {
         size_t k = 0;
         for (size_t q = 0; q < nq && st == WM_OK; q++) {
-            if (lens[q] > WM_SDTW_CUDA_BATCH_MAX_M || wm_sdtw_cuda_lane_rows(lens[q]) != r) continue;
+            if (lens[q] > WM_SDTW_CUDA_BATCH_MAX_M || wm_sdtw_cuda_lane_rows(lens[q]) != r)
+                continue;
             const double *x = queries[q];
             if (o->znorm) {
-                if (!(qn[q] = malloc(lens[q] * sizeof *qn[q]))) { st = WM_NOMEM; break; }
+                if (!(qn[q] = malloc(lens[q] * sizeof *qn[q]))) {
+                    st = WM_NOMEM;
+                    break;
+                }
                 wm_dtw_znorm(x, lens[q], qn[q]);
                 x = qn[q];
             }
-            jobs[k] = (wm_sdtw_job_t){x, lens[q], y, n, o->cost, WM_SDTW_TOP_FRESH, 0, cx->tuning.simd};
+            jobs[k] =
+                (wm_sdtw_job_t){ x, lens[q], y, n, o->cost, WM_SDTW_TOP_FRESH, 0, cx->tuning.simd };
             idx[k++] = q;
         }
-        if (st != WM_OK || k < 2) continue;   /* a lone query runs on its own */
+        if (st != WM_OK || k < 2) continue; /* a lone query runs on its own */
         st = wm_dtw_gpu(cx)->best_many(cx, jobs, k, best);
         for (size_t b = 0; b < k && st == WM_OK; b++) {
             size_t q = idx[b], cap = 0;
             done[q] = 1;
             if (!(best[b].v <= o->max_distance) || best[b].end == UINT64_MAX) continue;
             uint64_t start;
-            if ((st = wm_sdtw_find_start(cx, &jobs[b], best[b].end, best[b].v, &start)) != WM_OK) break;
+            if ((st = wm_sdtw_find_start(cx, &jobs[b], best[b].end, best[b].v, &start)) != WM_OK)
+                break;
             st = push_match(&out[q], &cap, best[b].v, start, best[b].end);
             if (st == WM_OK && o->path) st = add_paths(cx, jobs[b].x, lens[q], y, o, &out[q]);
         }
@@ -320,7 +328,7 @@ wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size
         wm_context_set_error(cx, "wm_dtw: NULL queries, lengths or output");
         return WM_INVALID;
     }
-    for (size_t qi = 0; qi < n_queries; qi++) out[qi] = (wm_dtw_matches_t){NULL, 0};
+    for (size_t qi = 0; qi < n_queries; qi++) out[qi] = (wm_dtw_matches_t){ NULL, 0 };
     wm_dtw_opts_t d = wm_dtw_opts_default();
     if (!o) o = &d;
     wm_status st = check_opts(cx, o);
@@ -333,9 +341,9 @@ wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size
     for (size_t qi = 0; qi < n_queries; qi++)
         if ((st = check_query(cx, queries[qi], lens[qi], n, o, qi, many)) != WM_OK) return st;
     if ((st = check_finite(cx, series, n, "series", 0, 0)) != WM_OK) return st;
-    if (cx->n_sub > 1) {      /* many devices: ranges of queries (core/shard.h) */
+    if (cx->n_sub > 1) { /* many devices: ranges of queries (core/shard.h) */
         if (n_queries == 0) return WM_OK;
-        queries_shard_t J = {queries, lens, series, n, o, out};
+        queries_shard_t J = { queries, lens, series, n, o, out };
         st = wm_shard_list(cx, n_queries, queries_shard_run, &J, "query");
         if (st != WM_OK)
             for (size_t q = 0; q < n_queries; q++) wm_dtw_matches_free(&out[q]);
@@ -350,8 +358,8 @@ wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size
     }
     char *done = calloc(n_queries ? n_queries : 1, 1);
     if (!done) st = WM_NOMEM;
-    if (st == WM_OK && wm_dtw_gpu(cx) && o->mode == WM_DTW_SUBSEQUENCE &&
-        o->top == 1 && n_queries > 1)
+    if (st == WM_OK && wm_dtw_gpu(cx) && o->mode == WM_DTW_SUBSEQUENCE && o->top == 1 &&
+        n_queries > 1)
         st = run_batches(cx, queries, lens, n_queries, series, n, o, out, done);
     if (st != WM_OK)
         for (size_t k = 0; k < n_queries; k++) wm_dtw_matches_free(&out[k]);
@@ -369,8 +377,8 @@ wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size
     return st;
 }
 
-wm_status wm_dtw(wm_context_t *cx, const double *query, size_t m, const double *series,
-                 uint64_t n, const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
+wm_status wm_dtw(wm_context_t *cx, const double *query, size_t m, const double *series, uint64_t n,
+                 const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
     return wm_dtw_many(cx, &query, &m, 1, series, n, o, out);
 }
 

@@ -28,9 +28,9 @@ extern "C" {
 
 /* What lies above the first query row. */
 typedef enum {
-    WM_SDTW_TOP_FRESH = 0,   /* subsequence: d[0][j] = 0, a path may start anywhere */
-    WM_SDTW_TOP_GLOBAL = 1,  /* global: d[0][0] = 0 only (column 0 of the series) */
-    WM_SDTW_TOP_NONE = 2     /* +inf: only paths entering from the left (E)     */
+    WM_SDTW_TOP_FRESH = 0,  /* subsequence: d[0][j] = 0, a path may start anywhere */
+    WM_SDTW_TOP_GLOBAL = 1, /* global: d[0][0] = 0 only (column 0 of the series) */
+    WM_SDTW_TOP_NONE = 2    /* +inf: only paths entering from the left (E) */
 } wm_sdtw_top_t;
 
 /* One cell's state: its value and, when starts are tracked, the start of the
@@ -49,8 +49,8 @@ static inline int wm_sdtw_better(double v1, uint64_t s1, double v2, uint64_t s2)
 /* The best bottom-row cell seen: smallest value, then leftmost end. */
 typedef struct {
     double v;
-    uint64_t end;       /* exclusive end of the match (column + 1)              */
-    uint64_t s;         /* its start, when tracked                              */
+    uint64_t end; /* exclusive end of the match (column + 1) */
+    uint64_t s;   /* its start, when tracked */
 } wm_sdtw_best_t;
 
 static inline void wm_sdtw_best_init(wm_sdtw_best_t *b) {
@@ -70,12 +70,12 @@ static inline void wm_sdtw_best_offer(wm_sdtw_best_t *b, double v, uint64_t end,
 typedef struct {
     const double *x;
     size_t m;
-    const double *y;          /* the whole series; columns are absolute indices   */
+    const double *y; /* the whole series; columns are absolute indices */
     uint64_t n;
     wm_dtw_cost_t cost;
-    wm_sdtw_top_t top;        /* FRESH or GLOBAL                                  */
-    int track;                /* keep starts                                      */
-    wm_simd_isa_t simd;       /* the widest SIMD the CPU strips may use (the
+    wm_sdtw_top_t top;  /* FRESH or GLOBAL */
+    int track;          /* keep starts */
+    wm_simd_isa_t simd; /* the widest SIMD the CPU strips may use (the
                                  context's tuning; WM_SIMD_AUTO: the CPU's best) */
 } wm_sdtw_job_t;
 
@@ -84,9 +84,8 @@ typedef struct {
 ** col_s is NULL unless tracking. top says what lies above row 1 (the job's
 ** top, or NONE for an E run). bot_v / bot_s (NULL = not wanted) get the last
 ** row's cells of columns [a, b); best (NULL = not wanted) is offered each. */
-void wm_sdtw_tile(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
-                  double *col_v, uint64_t *col_s, double *bot_v, uint64_t *bot_s,
-                  wm_sdtw_best_t *best);
+void wm_sdtw_tile(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b, double *col_v,
+                  uint64_t *col_s, double *bot_v, uint64_t *bot_s, wm_sdtw_best_t *best);
 
 /* wm_sdtw_tile without starts, in SIMD strips (sdtw_simd.c), with the best
 ** instruction set the CPU has up to max_isa (WM_SIMD_AUTO: its best; a

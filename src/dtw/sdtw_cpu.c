@@ -9,31 +9,31 @@
 #include "dtw/sdtw.h"
 #include "dtw/sdtw_cuda.h"
 
-#define CK_FIRST 32   /* first stored column of a piece: a + 31; then doubling */
+#define CK_FIRST 32 /* first stored column of a piece: a + 31; then doubling */
 
 typedef struct {
     const wm_sdtw_job_t *j;
-    wm_plan_t plan;               /* the pieces (core/plan.h, sized)             */
-    uint64_t plen;                /* columns per piece                           */
-    size_t np;                    /* pieces                                      */
-    size_t nck;                   /* stored columns per piece (room)            */
-    uint64_t *ck_pos;             /* [np][nck] column index; the last is b - 1  */
-    size_t *ck_n;                 /* [np] stored columns used                   */
-    double *ck_v;                 /* [np][nck][m]: G's columns                  */
+    wm_plan_t plan;   /* the pieces (core/plan.h, sized) */
+    uint64_t plen;    /* columns per piece */
+    size_t np;        /* pieces */
+    size_t nck;       /* stored columns per piece (room) */
+    uint64_t *ck_pos; /* [np][nck] column index; the last is b - 1 */
+    size_t *ck_n;     /* [np] stored columns used */
+    double *ck_v;     /* [np][nck][m]: G's columns */
     uint64_t *ck_s;
-    double *r_v, *rn_v;           /* [np][m]: right borders (committed, new)    */
+    double *r_v, *rn_v; /* [np][m]: right borders (committed, new) */
     uint64_t *r_s, *rn_s;
-    double *row_v;                /* bottom row of the whole series, or NULL    */
+    double *row_v; /* bottom row of the whole series, or NULL */
     uint64_t *row_s;
-    wm_sdtw_best_t *pbest;        /* [np] when row_v is NULL                    */
-    size_t *dirty;                /* pieces to fix up this round                */
-    int *changed;                 /* [np]                                       */
-    uint64_t *upto;               /* [np] bottom cells replaced by fix-ups: up to
+    wm_sdtw_best_t *pbest; /* [np] when row_v is NULL */
+    size_t *dirty;         /* pieces to fix up this round */
+    int *changed;          /* [np] */
+    uint64_t *upto;        /* [np] bottom cells replaced by fix-ups: up to
                                      this column (exclusive)                     */
     /* per thread scratch */
-    double *t_col_v;              /* [threads][m]                                */
+    double *t_col_v; /* [threads][m] */
     uint64_t *t_col_s;
-    double *t_bot_v;              /* [threads][plen]                             */
+    double *t_bot_v; /* [threads][plen] */
     uint64_t *t_bot_s;
 } eng_t;
 
@@ -133,10 +133,22 @@ static void fixup_piece(void *arg, size_t di, int tid) {
 }
 
 static void eng_free(eng_t *e) {
-    free(e->ck_pos); free(e->ck_n); free(e->ck_v); free(e->ck_s);
-    free(e->r_v); free(e->rn_v); free(e->r_s); free(e->rn_s);
-    free(e->pbest); free(e->dirty); free(e->changed); free(e->upto);
-    free(e->t_col_v); free(e->t_col_s); free(e->t_bot_v); free(e->t_bot_s);
+    free(e->ck_pos);
+    free(e->ck_n);
+    free(e->ck_v);
+    free(e->ck_s);
+    free(e->r_v);
+    free(e->rn_v);
+    free(e->r_s);
+    free(e->rn_s);
+    free(e->pbest);
+    free(e->dirty);
+    free(e->changed);
+    free(e->upto);
+    free(e->t_col_v);
+    free(e->t_col_s);
+    free(e->t_bot_v);
+    free(e->t_bot_s);
 }
 
 static uint64_t piece_len(wm_context_t *cx, const wm_sdtw_job_t *j) {
@@ -154,7 +166,7 @@ static uint64_t piece_len(wm_context_t *cx, const wm_sdtw_job_t *j) {
 
 wm_status wm_sdtw_cpu(wm_context_t *cx, const wm_sdtw_job_t *j, double *row_v, uint64_t *row_s,
                       wm_sdtw_best_t *best, double *corner) {
-    wm_sdtw_job_t tuned = *j;                 /* with the context's SIMD ceiling */
+    wm_sdtw_job_t tuned = *j; /* with the context's SIMD ceiling */
     tuned.simd = cx->tuning.simd;
     j = &tuned;
     eng_t e;
@@ -189,17 +201,18 @@ wm_status wm_sdtw_cpu(wm_context_t *cx, const wm_sdtw_job_t *j, double *row_v, u
         e.t_bot_s = malloc(th * e.plen * sizeof *e.t_bot_s);
         ok = ok && e.ck_s && e.r_s && e.rn_s && e.t_col_s && e.t_bot_s;
     }
-    if (!row_v) {   /* also when no best is wanted: fixup_piece offers to it */
+    if (!row_v) { /* also when no best is wanted: fixup_piece offers to it */
         e.pbest = malloc(e.np * sizeof *e.pbest);
         ok = ok && e.pbest;
     }
     if (!ok) {
         eng_free(&e);
-        wm_context_set_error(cx, "out of memory for the DTW pieces (%zu pieces of %llu columns, m = %zu)",
-                             e.np, (unsigned long long)e.plen, m);
+        wm_context_set_error(
+            cx, "out of memory for the DTW pieces (%zu pieces of %llu columns, m = %zu)", e.np,
+            (unsigned long long)e.plen, m);
         return WM_NOMEM;
     }
-    for (size_t p = 0; p < e.np; p++) {   /* stored columns: a+31, a+63, ... and b-1 */
+    for (size_t p = 0; p < e.np; p++) { /* stored columns: a+31, a+63, ... and b-1 */
         uint64_t a = piece_a(&e, p), b = piece_b(&e, p);
         size_t k = 0;
         for (uint64_t w = CK_FIRST; a + w < b; w *= 2) e.ck_pos[p * e.nck + k++] = a + w - 1;
@@ -241,7 +254,8 @@ wm_status wm_sdtw_find_start(wm_context_t *cx, const wm_sdtw_job_t *j, uint64_t 
     double *cv = malloc(j->m * sizeof *cv);
     uint64_t *cs = malloc(j->m * sizeof *cs);
     if (!cv || !cs) {
-        free(cv); free(cs);
+        free(cv);
+        free(cs);
         return WM_NOMEM;
     }
     /* most optimal paths span about m columns: start a little above */

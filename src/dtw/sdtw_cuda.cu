@@ -41,9 +41,31 @@
 
 /* The device buffers of a run, kept in the context's dtw cache between
 ** calls (grown, never shrunk) so that a run pays no cudaMalloc once warm. */
-enum { B_Y, B_X, B_ROWS_V0, B_ROWS_V1, B_FIN_V, B_CK_V, B_RIGHT_V, B_RNEXT_V, B_PBEST_V,
-       B_LEFT_V, B_ROWS_S0, B_ROWS_S1, B_FIN_S, B_CK_S, B_RIGHT_S, B_RNEXT_S, B_PBEST_E,
-       B_LEFT_S, B_DIRTY, B_CHANGED, B_UPTO, B_QROWS, N_BUFS };
+enum {
+    B_Y,
+    B_X,
+    B_ROWS_V0,
+    B_ROWS_V1,
+    B_FIN_V,
+    B_CK_V,
+    B_RIGHT_V,
+    B_RNEXT_V,
+    B_PBEST_V,
+    B_LEFT_V,
+    B_ROWS_S0,
+    B_ROWS_S1,
+    B_FIN_S,
+    B_CK_S,
+    B_RIGHT_S,
+    B_RNEXT_S,
+    B_PBEST_E,
+    B_LEFT_S,
+    B_DIRTY,
+    B_CHANGED,
+    B_UPTO,
+    B_QROWS,
+    N_BUFS
+};
 typedef struct {
     wm_cu_buf_t b[N_BUFS];
 } dtw_cache_t;
@@ -104,7 +126,8 @@ static cudaError_t launch_any(const sd_args_t &A, int R, bool sq, bool track, in
 static uint64_t resident_warps(int R, bool sq, bool track, int sm) {
     int blocks = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_of(R, sq, track),
-                                                      WARPS_PER_BLOCK * 32, 0) != cudaSuccess || blocks < 1) {
+                                                      WARPS_PER_BLOCK * 32, 0) != cudaSuccess ||
+        blocks < 1) {
         cudaGetLastError();
         blocks = 3;
     }
@@ -116,23 +139,23 @@ enum { WANT_BEST, WANT_ROW, WANT_CORNER };
 /* The shape of a run of nq jobs: stripes, pieces, chunks, stored columns. */
 typedef struct {
     int nq, want;
-    size_t m;                  /* the longest query                             */
+    size_t m; /* the longest query */
     uint64_t n;
     bool track, sq;
-    size_t SR;                 /* rows a stripe                                  */
-    int S;                     /* stripes                                        */
-    uint64_t plen, chunk;      /* columns a piece, samples a chunk               */
-    uint64_t warm;             /* pass 1's early columns                         */
-    size_t gp_max;             /* pieces of all queries in a chunk, at most      */
-    int nck;                   /* stored columns a piece                         */
-    size_t lanes_rows;         /* 32 R of the widest stripe                      */
-    size_t qstride, xall;      /* query q's rows at q * qstride; all rows         */
+    size_t SR;            /* rows a stripe */
+    int S;                /* stripes */
+    uint64_t plen, chunk; /* columns a piece, samples a chunk */
+    uint64_t warm;        /* pass 1's early columns */
+    size_t gp_max;        /* pieces of all queries in a chunk, at most */
+    int nck;              /* stored columns a piece */
+    size_t lanes_rows;    /* 32 R of the widest stripe */
+    size_t qstride, xall; /* query q's rows at q * qstride; all rows */
 } run_shape_t;
 
 static uint64_t or_default(uint64_t v, uint64_t dflt) { return v ? v : dflt; }
 
-static void shape_run(const wm_context_t *cx, const wm_sdtw_job_t *j, int nq, int want, int one_piece,
-                      run_shape_t *r) {
+static void shape_run(const wm_context_t *cx, const wm_sdtw_job_t *j, int nq, int want,
+                      int one_piece, run_shape_t *r) {
     const wm_tuning_t *tu = &cx->tuning;
     memset(r, 0, sizeof *r);
     r->nq = nq;
@@ -152,12 +175,12 @@ static void shape_run(const wm_context_t *cx, const wm_sdtw_job_t *j, int nq, in
     if (cx->opts.chunk_bytes) {
         r->plen = cx->opts.chunk_bytes / sizeof(double);
         if (!r->plen) r->plen = 1;
-        r->chunk = r->plen * 64;   /* tests: many chunks as well as many pieces */
+        r->chunk = r->plen * 64; /* tests: many chunks as well as many pieces */
     } else {
         r->chunk = or_default(tu->dtw_chunk, (uint64_t)1 << 27);
         uint64_t cols = r->n < r->chunk ? r->n : r->chunk;
-        uint64_t warps = or_default(tu->dtw_warps,
-                                    resident_warps(rows_per_lane((int)top_rows), r->sq, r->track, sm));
+        uint64_t warps = or_default(
+            tu->dtw_warps, resident_warps(rows_per_lane((int)top_rows), r->sq, r->track, sm));
         uint64_t per_query = (warps + nq - 1) / nq;
         r->plen = (cols + per_query - 1) / per_query;
         uint64_t floor_len = or_default(tu->dtw_min_piece, 2 * (uint64_t)top_rows);
@@ -188,29 +211,34 @@ static wm_status reserve_dev(wm_context_t *cx, const run_shape_t *r, dev_bufs_t 
     memset(d, 0, sizeof *d);
     const size_t chunk = r->chunk, xall = r->xall, gp = r->gp_max, lr = r->lanes_rows;
     const size_t D = sizeof(double), U = sizeof(uint64_t), I = sizeof(int);
-    struct { int which; size_t bytes; void **out; bool on; } need[] = {
-        {B_Y, chunk * D, (void **)&d->y, true},
-        {B_X, xall * D, (void **)&d->x, true},
-        {B_LEFT_V, xall * D, (void **)&d->left_v, true},
-        {B_QROWS, (size_t)r->nq * I, (void **)&d->qrows, true},
-        {B_CK_V, gp * r->nck * lr * D, (void **)&d->ck_v, true},
-        {B_RIGHT_V, gp * lr * D, (void **)&d->right_v, true},
-        {B_RNEXT_V, gp * lr * D, (void **)&d->rnext_v, true},
-        {B_PBEST_V, gp * D, (void **)&d->pbest_v, true},
-        {B_PBEST_E, gp * U, (void **)&d->pbest_e, true},
-        {B_DIRTY, gp * I, (void **)&d->dirty, true},
-        {B_CHANGED, gp * I, (void **)&d->changed, true},
-        {B_UPTO, gp * U, (void **)&d->upto, true},
-        {B_ROWS_V0, chunk * D, (void **)&d->rows_v[0], r->S > 1},
-        {B_ROWS_V1, chunk * D, (void **)&d->rows_v[1], r->S > 1},
-        {B_ROWS_S0, chunk * U, (void **)&d->rows_s[0], r->S > 1 && r->track},
-        {B_ROWS_S1, chunk * U, (void **)&d->rows_s[1], r->S > 1 && r->track},
-        {B_FIN_V, chunk * D, (void **)&d->fin_v, r->want == WANT_ROW},
-        {B_FIN_S, chunk * U, (void **)&d->fin_s, r->want == WANT_ROW && r->track},
-        {B_LEFT_S, xall * U, (void **)&d->left_s, r->track},
-        {B_CK_S, gp * r->nck * lr * U, (void **)&d->ck_s, r->track},
-        {B_RIGHT_S, gp * lr * U, (void **)&d->right_s, r->track},
-        {B_RNEXT_S, gp * lr * U, (void **)&d->rnext_s, r->track},
+    struct {
+        int which;
+        size_t bytes;
+        void **out;
+        bool on;
+    } need[] = {
+        { B_Y, chunk * D, (void **)&d->y, true },
+        { B_X, xall * D, (void **)&d->x, true },
+        { B_LEFT_V, xall * D, (void **)&d->left_v, true },
+        { B_QROWS, (size_t)r->nq * I, (void **)&d->qrows, true },
+        { B_CK_V, gp * r->nck * lr * D, (void **)&d->ck_v, true },
+        { B_RIGHT_V, gp * lr * D, (void **)&d->right_v, true },
+        { B_RNEXT_V, gp * lr * D, (void **)&d->rnext_v, true },
+        { B_PBEST_V, gp * D, (void **)&d->pbest_v, true },
+        { B_PBEST_E, gp * U, (void **)&d->pbest_e, true },
+        { B_DIRTY, gp * I, (void **)&d->dirty, true },
+        { B_CHANGED, gp * I, (void **)&d->changed, true },
+        { B_UPTO, gp * U, (void **)&d->upto, true },
+        { B_ROWS_V0, chunk * D, (void **)&d->rows_v[0], r->S > 1 },
+        { B_ROWS_V1, chunk * D, (void **)&d->rows_v[1], r->S > 1 },
+        { B_ROWS_S0, chunk * U, (void **)&d->rows_s[0], r->S > 1 && r->track },
+        { B_ROWS_S1, chunk * U, (void **)&d->rows_s[1], r->S > 1 && r->track },
+        { B_FIN_V, chunk * D, (void **)&d->fin_v, r->want == WANT_ROW },
+        { B_FIN_S, chunk * U, (void **)&d->fin_s, r->want == WANT_ROW && r->track },
+        { B_LEFT_S, xall * U, (void **)&d->left_s, r->track },
+        { B_CK_S, gp * r->nck * lr * U, (void **)&d->ck_s, r->track },
+        { B_RIGHT_S, gp * lr * U, (void **)&d->right_s, r->track },
+        { B_RNEXT_S, gp * lr * U, (void **)&d->rnext_s, r->track },
     };
     for (size_t i = 0; i < sizeof need / sizeof *need; i++) {
         if (!need[i].on) continue;
@@ -254,7 +282,7 @@ static wm_status host_alloc(const run_shape_t *r, const wm_sdtw_job_t *j, host_b
         !h->changed || !h->rows)
         return WM_NOMEM;
     for (int q = 0; q < r->nq; q++) memcpy(h->x + q * r->qstride, j[q].x, j[q].m * sizeof *h->x);
-    for (size_t i = 0; i < r->xall; i++) h->left_v[i] = INFINITY;   /* d[i][0] = +inf */
+    for (size_t i = 0; i < r->xall; i++) h->left_v[i] = INFINITY; /* d[i][0] = +inf */
     return WM_OK;
 }
 
@@ -320,7 +348,7 @@ static sd_args_t stripe_args(const run_shape_t *r, const wm_sdtw_job_t *j, const
 ** border of p-1 until no border moves. */
 static wm_status fixup_rounds(wm_context_t *cx, const run_shape_t *r, const dev_bufs_t *d,
                               host_bufs_t *h, sd_args_t A, int R, int ngp, int np) {
-    const cudaStream_t S = cx->cuda->stream[0];   /* every launch and copy of a run */
+    const cudaStream_t S = cx->cuda->stream[0]; /* every launch and copy of a run */
     int nd = 0;
     for (int g = 0; g < ngp; g++)
         if (g % np) h->dirty[nd++] = g;
@@ -330,9 +358,10 @@ static wm_status fixup_rounds(wm_context_t *cx, const run_shape_t *r, const dev_
         A.nd = nd;
         WM_CU(cx, launch_any(A, R, r->sq, r->track, nd, S));
         commit_kernel<<<nd, 128, 0, S>>>(d->dirty, d->changed, nd, 32 * R, d->right_v, d->rnext_v,
-                                   r->track ? d->right_s : NULL, d->rnext_s);
+                                         r->track ? d->right_s : NULL, d->rnext_s);
         WM_CU(cx, cudaGetLastError());
-        WM_CU(cx, cudaMemcpyAsync(h->changed, d->changed, nd * sizeof(int), cudaMemcpyDeviceToHost, S));
+        WM_CU(cx,
+              cudaMemcpyAsync(h->changed, d->changed, nd * sizeof(int), cudaMemcpyDeviceToHost, S));
         WM_CU(cx, cudaStreamSynchronize(S));
         int next = 0;
         for (int k = 0; k < nd; k++) {
@@ -351,42 +380,57 @@ static wm_status fixup_rounds(wm_context_t *cx, const run_shape_t *r, const dev_
 static wm_status run_stripe(wm_context_t *cx, const run_shape_t *r, const wm_sdtw_job_t *j,
                             const dev_bufs_t *d, host_bufs_t *h, int s, uint64_t base, uint64_t cn,
                             int np, const run_out_t *out) {
-    const cudaStream_t S = cx->cuda->stream[0];   /* every launch and copy of a run */
+    const cudaStream_t S = cx->cuda->stream[0]; /* every launch and copy of a run */
     const int timing = cx->tuning.timing;
     const size_t i0 = (size_t)s * r->SR;
     const int nq = r->nq, ngp = nq * np;
     const bool last = s == r->S - 1;
     for (int q = 0; q < nq; q++) h->rows[q] = (int)(j[q].m - i0 < r->SR ? j[q].m - i0 : r->SR);
     const int R = rows_per_lane(nq > 1 ? (int)(r->m < r->SR ? r->m : r->SR) : h->rows[0]);
-    WM_CU(cx, cudaMemcpyAsync(d->qrows, h->rows, (size_t)nq * sizeof(int), cudaMemcpyHostToDevice, S));
+    WM_CU(cx,
+          cudaMemcpyAsync(d->qrows, h->rows, (size_t)nq * sizeof(int), cudaMemcpyHostToDevice, S));
     sd_args_t A = stripe_args(r, j, d, h, s, base, cn, np);
     WM_CU(cx, cudaMemsetAsync(d->upto, 0, (size_t)ngp * sizeof(uint64_t), S));
     double tc = 0;
-    if (timing) { cudaStreamSynchronize(S); tc = wm_now(); }
+    if (timing) {
+        cudaStreamSynchronize(S);
+        tc = wm_now();
+    }
     WM_CU(cx, launch_any(A, R, r->sq, r->track, ngp, S));
-    if (timing) { cudaStreamSynchronize(S); cx->stats.dtw_gpu_pass_s += wm_now() - tc; tc = wm_now(); }
+    if (timing) {
+        cudaStreamSynchronize(S);
+        cx->stats.dtw_gpu_pass_s += wm_now() - tc;
+        tc = wm_now();
+    }
     wm_status st = fixup_rounds(cx, r, d, h, A, R, ngp, np);
     if (st != WM_OK) return st;
     if (timing) cx->stats.dtw_gpu_fixup_s += wm_now() - tc;
     /* each query's rows at the chunk's last column: the next chunk's left */
     const size_t lr = (size_t)32 * R;
-    WM_CU(cx, cudaMemcpy2DAsync(d->left_v + i0, r->qstride * sizeof(double), d->right_v + (size_t)(np - 1) * lr,
-                                (size_t)np * lr * sizeof(double), lr * sizeof(double), nq,
-                                cudaMemcpyDeviceToDevice, S));
+    WM_CU(cx,
+          cudaMemcpy2DAsync(d->left_v + i0, r->qstride * sizeof(double),
+                            d->right_v + (size_t)(np - 1) * lr, (size_t)np * lr * sizeof(double),
+                            lr * sizeof(double), nq, cudaMemcpyDeviceToDevice, S));
     if (r->track)
         WM_CU(cx, cudaMemcpy2DAsync(d->left_s + i0, r->qstride * sizeof(uint64_t),
-                               d->right_s + (size_t)(np - 1) * lr, (size_t)np * lr * sizeof(uint64_t),
-                               lr * sizeof(uint64_t), nq, cudaMemcpyDeviceToDevice, S));
+                                    d->right_s + (size_t)(np - 1) * lr,
+                                    (size_t)np * lr * sizeof(uint64_t), lr * sizeof(uint64_t), nq,
+                                    cudaMemcpyDeviceToDevice, S));
     if (last && r->want == WANT_BEST) {
-        WM_CU(cx, cudaMemcpyAsync(h->pbest_v, d->pbest_v, ngp * sizeof(double), cudaMemcpyDeviceToHost, S));
-        WM_CU(cx, cudaMemcpyAsync(h->pbest_e, d->pbest_e, ngp * sizeof(uint64_t), cudaMemcpyDeviceToHost, S));
+        WM_CU(cx, cudaMemcpyAsync(h->pbest_v, d->pbest_v, ngp * sizeof(double),
+                                  cudaMemcpyDeviceToHost, S));
+        WM_CU(cx, cudaMemcpyAsync(h->pbest_e, d->pbest_e, ngp * sizeof(uint64_t),
+                                  cudaMemcpyDeviceToHost, S));
         WM_CU(cx, cudaStreamSynchronize(S));
-        for (int g = 0; g < ngp; g++) wm_sdtw_best_offer(&out->best[g / np], h->pbest_v[g], h->pbest_e[g], 0);
+        for (int g = 0; g < ngp; g++)
+            wm_sdtw_best_offer(&out->best[g / np], h->pbest_v[g], h->pbest_e[g], 0);
     }
     if (last && r->want == WANT_ROW) {
-        WM_CU(cx, cudaMemcpyAsync(out->row_v + base, d->fin_v, cn * sizeof(double), cudaMemcpyDeviceToHost, S));
+        WM_CU(cx, cudaMemcpyAsync(out->row_v + base, d->fin_v, cn * sizeof(double),
+                                  cudaMemcpyDeviceToHost, S));
         if (r->track)
-            WM_CU(cx, cudaMemcpyAsync(out->row_s + base, d->fin_s, cn * sizeof(uint64_t), cudaMemcpyDeviceToHost, S));
+            WM_CU(cx, cudaMemcpyAsync(out->row_s + base, d->fin_s, cn * sizeof(uint64_t),
+                                      cudaMemcpyDeviceToHost, S));
     }
     return WM_OK;
 }
@@ -394,7 +438,7 @@ static wm_status run_stripe(wm_context_t *cx, const run_shape_t *r, const wm_sdt
 /* Every chunk of the series through every stripe. */
 static wm_status run_chunks(wm_context_t *cx, const run_shape_t *r, const wm_sdtw_job_t *j,
                             const dev_bufs_t *d, host_bufs_t *h, const run_out_t *out) {
-    const cudaStream_t S = cx->cuda->stream[0];   /* every launch and copy of a run */
+    const cudaStream_t S = cx->cuda->stream[0]; /* every launch and copy of a run */
     wm_plan_t chunks = wm_plan_sized(0, r->n, r->chunk);
     for (uint64_t c = 0; c < chunks.n; c++) {
         uint64_t base, end;
@@ -402,16 +446,19 @@ static wm_status run_chunks(wm_context_t *cx, const run_shape_t *r, const wm_sdt
         const uint64_t cn = end - base;
         const int np = (int)((cn + r->plen - 1) / r->plen);
         double tc = cx->tuning.timing ? wm_now() : 0;
-        WM_CU(cx, cudaMemcpyAsync(d->y, j->y + base, cn * sizeof(double), cudaMemcpyHostToDevice, S));
+        WM_CU(cx,
+              cudaMemcpyAsync(d->y, j->y + base, cn * sizeof(double), cudaMemcpyHostToDevice, S));
         if (cx->tuning.timing) cx->stats.dtw_gpu_h2d_s += wm_now() - tc;
         for (int s = 0; s < r->S; s++) {
             wm_status st = run_stripe(cx, r, j, d, h, s, base, cn, np, out);
             if (st != WM_OK) return st;
         }
-        WM_CU(cx, cudaMemcpyAsync(h->left_v, d->left_v, r->xall * sizeof(double), cudaMemcpyDeviceToHost, S));
+        WM_CU(cx, cudaMemcpyAsync(h->left_v, d->left_v, r->xall * sizeof(double),
+                                  cudaMemcpyDeviceToHost, S));
         if (r->track)
-            WM_CU(cx, cudaMemcpyAsync(h->left_s, d->left_s, r->xall * sizeof(uint64_t), cudaMemcpyDeviceToHost, S));
-        WM_CU(cx, cudaStreamSynchronize(S));     /* the host reads the borders next */
+            WM_CU(cx, cudaMemcpyAsync(h->left_s, d->left_s, r->xall * sizeof(uint64_t),
+                                      cudaMemcpyDeviceToHost, S));
+        WM_CU(cx, cudaStreamSynchronize(S)); /* the host reads the borders next */
     }
     return WM_OK;
 }
@@ -423,7 +470,8 @@ static wm_status run_chunks(wm_context_t *cx, const run_shape_t *r, const wm_sdt
 ** (tuning.dtw_pin_series: BENCHMARKS.md shows both). 1 when pinned. */
 static int pin_series(const wm_context_t *cx, const wm_sdtw_job_t *j) {
     if (!cx->tuning.dtw_pin_series || j->n * sizeof(double) < ((size_t)8 << 20)) return 0;
-    if (cudaHostRegister((void *)j->y, j->n * sizeof(double), cudaHostRegisterDefault) == cudaSuccess)
+    if (cudaHostRegister((void *)j->y, j->n * sizeof(double), cudaHostRegisterDefault) ==
+        cudaSuccess)
         return 1;
     cudaGetLastError();
     return 0;
@@ -435,7 +483,7 @@ static int pin_series(const wm_context_t *cx, const wm_sdtw_job_t *j) {
 static wm_status sdtw_cuda_run(wm_context_t *cx, const wm_sdtw_job_t *j, int nq, int want,
                                const run_out_t *out, double *corner, uint64_t *corner_s = NULL,
                                int one_piece = 0) {
-    const cudaStream_t S = cx->cuda->stream[0];   /* every launch and copy of a run */
+    const cudaStream_t S = cx->cuda->stream[0]; /* every launch and copy of a run */
     const double t0 = wm_now();
     run_shape_t r;
     shape_run(cx, j, nq, want, one_piece, &r);
@@ -445,16 +493,20 @@ static wm_status sdtw_cuda_run(wm_context_t *cx, const wm_sdtw_job_t *j, int nq,
     if (st == WM_OK) st = reserve_dev(cx, &r, &d);
     int registered = st == WM_OK ? pin_series(cx, j) : 0;
     cudaError_t e = cudaSuccess;
-    if (st == WM_OK && r.track) e = cudaMemcpyAsync(d.left_s, h.left_s, r.xall * sizeof(uint64_t), cudaMemcpyHostToDevice, S);
-    if (e == cudaSuccess && st == WM_OK) e = cudaMemcpyAsync(d.left_v, h.left_v, r.xall * sizeof(double), cudaMemcpyHostToDevice, S);
-    if (e == cudaSuccess && st == WM_OK) e = cudaMemcpyAsync(d.x, h.x, r.xall * sizeof(double), cudaMemcpyHostToDevice, S);
+    if (st == WM_OK && r.track)
+        e = cudaMemcpyAsync(d.left_s, h.left_s, r.xall * sizeof(uint64_t), cudaMemcpyHostToDevice,
+                            S);
+    if (e == cudaSuccess && st == WM_OK)
+        e = cudaMemcpyAsync(d.left_v, h.left_v, r.xall * sizeof(double), cudaMemcpyHostToDevice, S);
+    if (e == cudaSuccess && st == WM_OK)
+        e = cudaMemcpyAsync(d.x, h.x, r.xall * sizeof(double), cudaMemcpyHostToDevice, S);
     if (e == cudaSuccess && st == WM_OK) e = cudaStreamSynchronize(S);
     if (e != cudaSuccess) st = wm_cuda_fail(cx, e, "uploading the queries");
     if (cx->tuning.timing) cx->stats.dtw_gpu_setup_s += wm_now() - t0;
     if (st == WM_OK && out->best)
         for (int q = 0; q < nq; q++) wm_sdtw_best_init(&out->best[q]);
     if (st == WM_OK) st = run_chunks(cx, &r, j, &d, &h, out);
-    if (st == WM_OK && (e = cudaStreamSynchronize(S)) != cudaSuccess)   /* the rows copied out */
+    if (st == WM_OK && (e = cudaStreamSynchronize(S)) != cudaSuccess) /* the rows copied out */
         st = wm_cuda_fail(cx, e, "the DTW run");
     if (st == WM_OK && want == WANT_CORNER) {
         *corner = h.left_v[r.m - 1];
@@ -468,31 +520,31 @@ static wm_status sdtw_cuda_run(wm_context_t *cx, const wm_sdtw_job_t *j, int nq,
 }
 
 static wm_status gpu_best(wm_context_t *cx, const wm_sdtw_job_t *j, wm_sdtw_best_t *best) {
-    run_out_t o = {best, NULL, NULL};
+    run_out_t o = { best, NULL, NULL };
     return sdtw_cuda_run(cx, j, 1, WANT_BEST, &o, NULL);
 }
 
 static wm_status gpu_best_many(wm_context_t *cx, const wm_sdtw_job_t *j, size_t nq,
                                wm_sdtw_best_t *best) {
-    run_out_t o = {best, NULL, NULL};
+    run_out_t o = { best, NULL, NULL };
     return sdtw_cuda_run(cx, j, (int)nq, WANT_BEST, &o, NULL);
 }
 
 static wm_status gpu_row(wm_context_t *cx, const wm_sdtw_job_t *j, double *row_v, uint64_t *row_s) {
-    run_out_t o = {NULL, row_v, row_s};
+    run_out_t o = { NULL, row_v, row_s };
     return sdtw_cuda_run(cx, j, 1, WANT_ROW, &o, NULL);
 }
 
 static wm_status gpu_corner_tracked(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner,
                                     uint64_t *start) {
-    run_out_t o = {NULL, NULL, NULL};
+    run_out_t o = { NULL, NULL, NULL };
     return sdtw_cuda_run(cx, j, 1, WANT_CORNER, &o, corner, start, 1);
 }
 
 static wm_status gpu_corner(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner) {
-    run_out_t o = {NULL, NULL, NULL};
+    run_out_t o = { NULL, NULL, NULL };
     return sdtw_cuda_run(cx, j, 1, WANT_CORNER, &o, corner);
 }
 
-extern "C" const wm_dtw_gpu_t wm_dtw_gpu_cuda = {gpu_best, gpu_best_many, gpu_row, gpu_corner_tracked,
-                                                 gpu_corner, cache_free};
+extern "C" const wm_dtw_gpu_t wm_dtw_gpu_cuda = { gpu_best,           gpu_best_many, gpu_row,
+                                                  gpu_corner_tracked, gpu_corner,    cache_free };

@@ -33,7 +33,8 @@ static inline int wm_sdtw_cuda_lane_rows(size_t m) {
 **   free_cache: the device buffers kept in the dtw family's cache slot. */
 typedef struct {
     wm_status (*best)(wm_context_t *cx, const wm_sdtw_job_t *j, wm_sdtw_best_t *best);
-    wm_status (*best_many)(wm_context_t *cx, const wm_sdtw_job_t *j, size_t nq, wm_sdtw_best_t *best);
+    wm_status (*best_many)(wm_context_t *cx, const wm_sdtw_job_t *j, size_t nq,
+                           wm_sdtw_best_t *best);
     wm_status (*row)(wm_context_t *cx, const wm_sdtw_job_t *j, double *row_v, uint64_t *row_s);
     wm_status (*corner_tracked)(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner,
                                 uint64_t *start);

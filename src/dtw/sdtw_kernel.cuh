@@ -15,45 +15,45 @@
 #define FULL 0xffffffffu
 #define WARPS_PER_BLOCK 4
 #define STRIPE_ROWS 1024
-#define CK_FIRST 32        /* stored columns: a + 31, a + 63, ... and b - 1 (as sdtw_cpu.c) */
+#define CK_FIRST 32 /* stored columns: a + 31, a + 63, ... and b - 1 (as sdtw_cpu.c) */
 #define MAX_CK 40
 
 enum { TOP_FRESH = 0, TOP_GLOBAL = 1, TOP_NONE = 2, TOP_ROW = 3 };
 
 typedef struct {
-    const double *x;              /* the stripe's rows, padded to 32 R with 0; query
+    const double *x; /* the stripe's rows, padded to 32 R with 0; query
                                      q's at x + q * qstride                        */
     size_t qstride;
-    int nq;                       /* queries in the launch (same stripe shape)     */
-    const int *rows_q;            /* [nq] real rows of each query's stripe         */
-    const double *y;              /* the chunk's series                             */
-    int nck;                      /* room for stored columns a piece                */
-    uint64_t n;                   /* columns in the chunk                           */
-    uint64_t base;                /* absolute index of the chunk's column 0         */
+    int nq;            /* queries in the launch (same stripe shape) */
+    const int *rows_q; /* [nq] real rows of each query's stripe */
+    const double *y;   /* the chunk's series */
+    int nck;           /* room for stored columns a piece */
+    uint64_t n;        /* columns in the chunk */
+    uint64_t base;     /* absolute index of the chunk's column 0 */
     uint64_t plen;
     int np;
-    int top;                      /* TOP_*: what lies above the stripe              */
-    const double *top_v;          /* TOP_ROW: the stripe above's last row [n]       */
+    int top;             /* TOP_*: what lies above the stripe */
+    const double *top_v; /* TOP_ROW: the stripe above's last row [n] */
     const uint64_t *top_s;
-    double al0_v;                 /* above-left of piece 0 (row i0-1, column -1)   */
+    double al0_v; /* above-left of piece 0 (row i0-1, column -1) */
     uint64_t al0_s;
-    const double *left0_v;        /* piece 0's left border [32 R] (+ q * qstride)   */
+    const double *left0_v; /* piece 0's left border [32 R] (+ q * qstride) */
     const uint64_t *left0_s;
-    int emode;                    /* 0: pass 1; 1: fix-up                           */
-    uint64_t warm;                /* pass 1: columns run before a piece's first     */
-    const int *dirty;             /* fix-up: the pieces to run again                */
+    int emode;        /* 0: pass 1; 1: fix-up */
+    uint64_t warm;    /* pass 1: columns run before a piece's first */
+    const int *dirty; /* fix-up: the pieces to run again */
     int nd;
-    int *changed;                 /* fix-up: [nd] the piece's right border moved    */
-    uint64_t *upto;               /* fix-up: [np] columns of the piece replaced     */
-    double *ck_v;                 /* [np][nck][32 R]                                 */
+    int *changed;   /* fix-up: [nd] the piece's right border moved */
+    uint64_t *upto; /* fix-up: [np] columns of the piece replaced */
+    double *ck_v;   /* [np][nck][32 R] */
     uint64_t *ck_s;
-    double *right_v;              /* [np][32 R] committed right borders             */
+    double *right_v; /* [np][32 R] committed right borders */
     uint64_t *right_s;
-    double *rnext_v;              /* [np][32 R] fix-ups' new right borders          */
+    double *rnext_v; /* [np][32 R] fix-ups' new right borders */
     uint64_t *rnext_s;
-    double *bot_v;                /* [n] the stripe's last row, or NULL             */
+    double *bot_v; /* [n] the stripe's last row, or NULL */
     uint64_t *bot_s;
-    double *pbest_v;              /* [np] best of the last row: value, end          */
+    double *pbest_v; /* [np] best of the last row: value, end */
     uint64_t *pbest_e;
 } sd_args_t;
 
@@ -73,8 +73,7 @@ __device__ __forceinline__ uint64_t ck_col(uint64_t a, uint64_t b, int k) {
 }
 
 template <int R, bool TRACK, bool SQ>
-__global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)
-sdtw_kernel(sd_args_t A) {
+__global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A) {
     const int lane = threadIdx.x & 31;
     const int wib = threadIdx.x >> 5;
     const int wid = blockIdx.x * WARPS_PER_BLOCK + wib;
@@ -104,9 +103,9 @@ sdtw_kernel(sd_args_t A) {
     uint64_t hs[TRACK ? R : 1];
     const double *lv = A.emode ? A.right_v + (size_t)(gp - 1) * 32 * R
                                : (p == 0 ? A.left0_v + q * A.qstride : NULL);
-    const uint64_t *ls = !TRACK ? NULL
-                       : A.emode ? A.right_s + (size_t)(gp - 1) * 32 * R
-                                 : (p == 0 ? A.left0_s + q * A.qstride : NULL);
+    const uint64_t *ls = !TRACK    ? NULL
+                         : A.emode ? A.right_s + (size_t)(gp - 1) * 32 * R
+                                   : (p == 0 ? A.left0_s + q * A.qstride : NULL);
 #pragma unroll
     for (int r = 0; r < R; r++) {
         h[r] = lv ? lv[row0 + r] : CUDART_INF;
@@ -116,35 +115,44 @@ sdtw_kernel(sd_args_t A) {
     const int top = A.top;
     double al_v;
     uint64_t al_s = 0;
-    if (p == 0) { al_v = A.al0_v; al_s = A.al0_s; }
-    else if (top == TOP_FRESH) { al_v = 0.0; al_s = A.base + a0 - 1; }
-    else if (top == TOP_ROW) { al_v = A.top_v[a0 - 1]; if (TRACK) al_s = A.top_s[a0 - 1]; }
-    else al_v = CUDART_INF;
+    if (p == 0) {
+        al_v = A.al0_v;
+        al_s = A.al0_s;
+    } else if (top == TOP_FRESH) {
+        al_v = 0.0;
+        al_s = A.base + a0 - 1;
+    } else if (top == TOP_ROW) {
+        al_v = A.top_v[a0 - 1];
+        if (TRACK) al_s = A.top_s[a0 - 1];
+    } else al_v = CUDART_INF;
     /* the diagonal of each lane's first cell: the lane above's left border */
     double dg_v = __shfl_up_sync(FULL, h[R - 1], 1);
     uint64_t dg_s = TRACK ? __shfl_up_sync(FULL, hs[R - 1], 1) : 0;
-    if (lane == 0) { dg_v = al_v; dg_s = al_s; }
+    if (lane == 0) {
+        dg_v = al_v;
+        dg_s = al_s;
+    }
 
-    const int lb = (rows - 1) / R, rb = (rows - 1) % R;   /* the stripe's last row */
+    const int lb = (rows - 1) / R, rb = (rows - 1) % R; /* the stripe's last row */
     double best_v = CUDART_INF;
     uint64_t best_e = ~0ull;
-    int k_next = 0;                 /* this lane's next stored column               */
+    int k_next = 0; /* this lane's next stored column */
     uint64_t ck_next = ck_col(a, b, 0);
-    uint32_t lost = 0;              /* fix-up: bit k = equal to pass 1 at stored column k */
-    const uint64_t prior = A.emode ? A.upto[gp] : 0;   /* columns earlier rounds replaced */
+    uint32_t lost = 0; /* fix-up: bit k = equal to pass 1 at stored column k */
+    const uint64_t prior = A.emode ? A.upto[gp] : 0; /* columns earlier rounds replaced */
     uint64_t done = w;
-    int wk = 0;                     /* fix-up: the stored column the warp checks next */
+    int wk = 0; /* fix-up: the stored column the warp checks next */
     uint64_t w_ck = ck_col(a, b, 0);
-    bool moved = false;             /* fix-up: the right border changed             */
-    double yv = 0.0;                /* the sample of this lane's column             */
+    bool moved = false; /* fix-up: the right border changed */
+    double yv = 0.0;    /* the sample of this lane's column */
     double stage_y = 0.0, stage_t = 0.0;
     uint64_t stage_ts = 0;
     const uint64_t steps = wr + 31;
     /* One step from hi (the lane's rows at its previous column) into ho:
     ** two register sets used in turn, so that no value is copied. Returns
     ** true when a fix-up may stop. */
-    auto step = [&](double (&hi)[R], uint64_t (&hsi)[TRACK ? R : 1], double (&ho)[R],
-                    uint64_t (&hso)[TRACK ? R : 1], uint64_t t) -> bool {
+    auto step = [&](double(&hi)[R], uint64_t(&hsi)[TRACK ? R : 1], double(&ho)[R],
+                    uint64_t(&hso)[TRACK ? R : 1], uint64_t t) -> bool {
         /* every 32 steps the warp loads the next 32 samples (and top cells)
         ** for lane 0, which takes one a step */
         if ((t & 31) == 0) {
@@ -168,11 +176,14 @@ sdtw_kernel(sd_args_t A) {
         double y_prev = __shfl_up_sync(FULL, yv, 1);
         double up_v = __shfl_up_sync(FULL, hi[R - 1], 1);
         uint64_t up_s = TRACK ? __shfl_up_sync(FULL, hsi[R - 1], 1) : 0;
-        if (lane == 0) { yv = y_in; up_v = up_top; up_s = up_top_s; }
-        else yv = y_prev;
-        const uint64_t c = a0 + t - lane;         /* this lane's column (when active) */
+        if (lane == 0) {
+            yv = y_in;
+            up_v = up_top;
+            up_s = up_top_s;
+        } else yv = y_prev;
+        const uint64_t c = a0 + t - lane; /* this lane's column (when active) */
         const bool active = t >= (uint64_t)lane && t - lane < wr;
-        const double nd_v = up_v;                 /* next step's diagonal */
+        const double nd_v = up_v; /* next step's diagonal */
         const uint64_t nd_s = up_s;
         if (active) {
             double d_v = dg_v;
@@ -188,12 +199,21 @@ sdtw_kernel(sd_args_t A) {
                     double bv = __dadd_rn(d_v, cst);
                     uint64_t bs = d_s;
                     double tv = __dadd_rn(u_v, cst);
-                    if (better(tv, u_s, bv, bs)) { bv = tv; bs = u_s; }
+                    if (better(tv, u_s, bv, bs)) {
+                        bv = tv;
+                        bs = u_s;
+                    }
                     tv = __dadd_rn(l_v, cst);
-                    if (better(tv, l_s, bv, bs)) { bv = tv; bs = l_s; }
-                    d_v = l_v; d_s = l_s;
-                    u_v = bv; u_s = bs;
-                    ho[r] = bv; hso[r] = bs;
+                    if (better(tv, l_s, bv, bs)) {
+                        bv = tv;
+                        bs = l_s;
+                    }
+                    d_v = l_v;
+                    d_s = l_s;
+                    u_v = bv;
+                    u_s = bs;
+                    ho[r] = bv;
+                    hso[r] = bs;
                 } else {
                     /* a compare and two selects a min (fmin would add NaN
                     ** handling; no NaN reaches here) */
@@ -210,12 +230,18 @@ sdtw_kernel(sd_args_t A) {
                 uint64_t s = 0;
 #pragma unroll
                 for (int r = 0; r < R; r++)
-                    if (r == rb) { v = ho[r]; if (TRACK) s = hso[r]; }
-                if (A.bot_v) {   /* a fix-up's cells are the true ones: they replace */
+                    if (r == rb) {
+                        v = ho[r];
+                        if (TRACK) s = hso[r];
+                    }
+                if (A.bot_v) { /* a fix-up's cells are the true ones: they replace */
                     A.bot_v[c] = v;
                     if (TRACK) A.bot_s[c] = s;
                 }
-                if (v < best_v) { best_v = v; best_e = A.base + c + 1; }
+                if (v < best_v) {
+                    best_v = v;
+                    best_e = A.base + c + 1;
+                }
             }
             /* stored columns: pass 1 keeps them, a fix-up compares with them */
             if (c == ck_next) {
@@ -236,12 +262,14 @@ sdtw_kernel(sd_args_t A) {
 #pragma unroll
                     for (int r = 0; r < R; r++) {
                         if (row0 + r >= rows) continue;
-                        if (ho[r] != A.ck_v[o + r] || (TRACK && hso[r] != A.ck_s[o + r])) same = false;
-                        if (c == b - 1) {   /* the end: this run's column is the right border */
+                        if (ho[r] != A.ck_v[o + r] || (TRACK && hso[r] != A.ck_s[o + r]))
+                            same = false;
+                        if (c == b - 1) { /* the end: this run's column is the right border */
                             size_t o2 = (size_t)gp * 32 * R + row0 + r;
                             A.rnext_v[o2] = ho[r];
                             if (TRACK) A.rnext_s[o2] = hso[r];
-                            if (ho[r] != A.right_v[o2] || (TRACK && hso[r] != A.right_s[o2])) moved = true;
+                            if (ho[r] != A.right_v[o2] || (TRACK && hso[r] != A.right_s[o2]))
+                                moved = true;
                         }
                     }
                     if (same) lost |= 1u << k_next;
@@ -251,7 +279,7 @@ sdtw_kernel(sd_args_t A) {
             }
         } else {
 #pragma unroll
-            for (int r = 0; r < R; r++) {   /* not at the piece yet, or past it: keep */
+            for (int r = 0; r < R; r++) { /* not at the piece yet, or past it: keep */
                 ho[r] = hi[r];
                 if (TRACK) hso[r] = hsi[r];
             }
@@ -286,10 +314,14 @@ sdtw_kernel(sd_args_t A) {
         for (int o = 16; o > 0; o >>= 1) {
             double ov = __shfl_xor_sync(FULL, bv, o);
             uint64_t oe = __shfl_xor_sync(FULL, be, o);
-            if (ov < bv || (ov == bv && oe < be)) { bv = ov; be = oe; }
+            if (ov < bv || (ov == bv && oe < be)) {
+                bv = ov;
+                be = oe;
+            }
         }
         if (lane == 0) {
-            if (!A.emode || bv < A.pbest_v[gp] || (bv == A.pbest_v[gp] && bv != CUDART_INF && be < A.pbest_e[gp])) {
+            if (!A.emode || bv < A.pbest_v[gp] ||
+                (bv == A.pbest_v[gp] && bv != CUDART_INF && be < A.pbest_e[gp])) {
                 A.pbest_v[gp] = bv;
                 A.pbest_e[gp] = be;
             }

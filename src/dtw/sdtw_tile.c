@@ -10,13 +10,22 @@
 /* The row-0 neighbours of column c: up (above c) and diag (above c-1). A
 ** fresh start at c gets start c from `up`; the diagonal's equal value loses
 ** the tie to it (smaller start), as the contract wants. */
-static inline void top_cells(wm_sdtw_top_t top, uint64_t c, double *uv, uint64_t *us,
-                             double *dv, uint64_t *ds) {
+static inline void top_cells(wm_sdtw_top_t top, uint64_t c, double *uv, uint64_t *us, double *dv,
+                             uint64_t *ds) {
     *us = *ds = c;
     switch (top) {
-    case WM_SDTW_TOP_FRESH: *uv = 0.0; *dv = 0.0; break;
-    case WM_SDTW_TOP_GLOBAL: *uv = INFINITY; *dv = c == 0 ? 0.0 : INFINITY; break;
-    default: *uv = INFINITY; *dv = INFINITY; break;
+    case WM_SDTW_TOP_FRESH:
+        *uv = 0.0;
+        *dv = 0.0;
+        break;
+    case WM_SDTW_TOP_GLOBAL:
+        *uv = INFINITY;
+        *dv = c == 0 ? 0.0 : INFINITY;
+        break;
+    default:
+        *uv = INFINITY;
+        *dv = INFINITY;
+        break;
     }
 }
 
@@ -72,9 +81,15 @@ static void tile_tracked(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, 
             double bv = dv + cost;
             uint64_t bs = ds;
             double t = uv + cost;
-            if (wm_sdtw_better(t, us, bv, bs)) { bv = t; bs = us; }
+            if (wm_sdtw_better(t, us, bv, bs)) {
+                bv = t;
+                bs = us;
+            }
             t = lv + cost;
-            if (wm_sdtw_better(t, ls, bv, bs)) { bv = t; bs = ls; }
+            if (wm_sdtw_better(t, ls, bv, bs)) {
+                bv = t;
+                bs = ls;
+            }
             dv = lv;
             ds = ls;
             uv = bv;
@@ -88,15 +103,12 @@ static void tile_tracked(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, 
     }
 }
 
-void wm_sdtw_tile(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
-                  double *col_v, uint64_t *col_s, double *bot_v, uint64_t *bot_s,
-                  wm_sdtw_best_t *best) {
+void wm_sdtw_tile(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b, double *col_v,
+                  uint64_t *col_s, double *bot_v, uint64_t *bot_s, wm_sdtw_best_t *best) {
     /* short queries would leave most lanes of a strip idle */
     if (!j->track && j->m >= 8 && j->simd != WM_SIMD_NONE &&
         wm_sdtw_tile_simd(j, top, a, b, col_v, bot_v, best, j->simd) == 0)
         return;
-    if (j->track)
-        tile_tracked(j, top, a, b, col_v, col_s, bot_v, bot_s, best);
-    else
-        tile_values(j, top, a, b, col_v, bot_v, best);
+    if (j->track) tile_tracked(j, top, a, b, col_v, col_s, bot_v, bot_s, best);
+    else tile_values(j, top, a, b, col_v, bot_v, best);
 }

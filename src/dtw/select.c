@@ -22,7 +22,7 @@ int wm_dtw_candvec_push(wm_dtw_candvec_t *v, double distance, uint64_t start, ui
         v->a = a;
         v->cap = cap;
     }
-    v->a[v->n++] = (wm_dtw_cand_t){distance, start, end};
+    v->a[v->n++] = (wm_dtw_cand_t){ distance, start, end };
     return 0;
 }
 
@@ -53,14 +53,19 @@ static void partial_front(wm_dtw_cand_t *c, size_t n, size_t k) {
     size_t lo = 0, hi = n;
     while (hi - lo > 1) {
         wm_dtw_cand_t pivot = c[lo + (hi - lo) / 2], t;
-        size_t lt = lo, i = lo, gt = hi;   /* [lo,lt) better, [lt,gt) equal, [gt,hi) worse */
+        size_t lt = lo, i = lo, gt = hi; /* [lo,lt) better, [lt,gt) equal, [gt,hi) worse */
         while (i < gt) {
             if (wm_dtw_cand_better(&c[i], &pivot)) {
-                t = c[lt]; c[lt] = c[i]; c[i] = t;
-                lt++; i++;
+                t = c[lt];
+                c[lt] = c[i];
+                c[i] = t;
+                lt++;
+                i++;
             } else if (wm_dtw_cand_better(&pivot, &c[i])) {
                 gt--;
-                t = c[gt]; c[gt] = c[i]; c[i] = t;
+                t = c[gt];
+                c[gt] = c[i];
+                c[i] = t;
             } else {
                 i++;
             }
@@ -89,7 +94,10 @@ static size_t greedy(const wm_dtw_cand_t *c, size_t n, uint64_t top, wm_dtw_cand
         if (lo > 0 && taken[lo - 1].end > c[i].start) continue;
         if (nt == cap) {
             wm_dtw_cand_t *t = realloc(taken, 2 * cap * sizeof *t);
-            if (!t) { free(taken); return (size_t)-1; }
+            if (!t) {
+                free(taken);
+                return (size_t)-1;
+            }
             taken = t;
             cap *= 2;
         }
@@ -105,7 +113,7 @@ static size_t greedy(const wm_dtw_cand_t *c, size_t n, uint64_t top, wm_dtw_cand
 int wm_dtw_select(wm_dtw_cand_t *c, size_t n, uint64_t top, double max_distance,
                   uint64_t series_len, size_t *n_out) {
     (void)series_len;
-    size_t keep = 0;   /* only candidates within max_distance take part */
+    size_t keep = 0; /* only candidates within max_distance take part */
     for (size_t i = 0; i < n; i++)
         if (c[i].distance <= max_distance) c[keep++] = c[i];
     n = keep;
@@ -128,7 +136,10 @@ int wm_dtw_select(wm_dtw_cand_t *c, size_t n, uint64_t top, double max_distance,
             prefix = prefix > n / 2 ? n : prefix * 2;
         }
     }
-    if (got == (size_t)-1) { free(out); return -1; }
+    if (got == (size_t)-1) {
+        free(out);
+        return -1;
+    }
     memcpy(c, out, got * sizeof *c);
     free(out);
     *n_out = got;

@@ -18,7 +18,8 @@ wm_status wm_dtw_trace(wm_context_t *cx, const double *x, size_t m, const double
     *path_out = NULL;
     *len_out = 0;
     if ((uint64_t)m * n > TRACE_MAX_CELLS) {
-        wm_context_set_error(cx, "a warping path over %zu x %llu cells is more than this "
+        wm_context_set_error(cx,
+                             "a warping path over %zu x %llu cells is more than this "
                              "build traces (%llu cells); drop --path or shorten the match",
                              m, (unsigned long long)n, (unsigned long long)TRACE_MAX_CELLS);
         return WM_UNSUPPORTED;
@@ -27,14 +28,17 @@ wm_status wm_dtw_trace(wm_context_t *cx, const double *x, size_t m, const double
     double *col = malloc(m * sizeof *col);
     uint64_t *path = malloc((m + n) * 2 * sizeof *path);
     if (!dir || !col || !path) {
-        free(dir); free(col); free(path);
+        free(dir);
+        free(col);
+        free(path);
         return WM_NOMEM;
     }
     for (size_t i = 0; i < m; i++) col[i] = INFINITY;
     for (uint64_t c = 0; c < n; c++) {
         /* row 0's neighbours above: as in sdtw_tile.c's top_cells */
         double uv = top == WM_SDTW_TOP_FRESH ? 0.0 : INFINITY;
-        double dv = top == WM_SDTW_TOP_FRESH || (top == WM_SDTW_TOP_GLOBAL && c == 0) ? 0.0 : INFINITY;
+        double dv =
+            top == WM_SDTW_TOP_FRESH || (top == WM_SDTW_TOP_GLOBAL && c == 0) ? 0.0 : INFINITY;
         for (size_t i = 0; i < m; i++) {
             double lv = col[i], nv = INFINITY;
             uint8_t d = FROM_DIAG;
@@ -64,11 +68,13 @@ wm_status wm_dtw_trace(wm_context_t *cx, const double *x, size_t m, const double
         len++;
         uint8_t d = dir[c * m + i];
         if (d == FROM_TOP) break;
-        if (d == FROM_DIAG) { i--; c--; }
-        else if (d == FROM_UP) i--;
+        if (d == FROM_DIAG) {
+            i--;
+            c--;
+        } else if (d == FROM_UP) i--;
         else c--;
     }
-    for (uint64_t a = 0, b = len - 1; a < b; a++, b--) {   /* first cell first */
+    for (uint64_t a = 0, b = len - 1; a < b; a++, b--) { /* first cell first */
         uint64_t t0 = path[2 * a], t1 = path[2 * a + 1];
         path[2 * a] = path[2 * b];
         path[2 * a + 1] = path[2 * b + 1];
@@ -93,7 +99,7 @@ double wm_dtw_global_banded(const double *x, size_t m, const double *y, uint64_t
         int64_t hi = band < 0 ? (int64_t)m - 1 : (int64_t)c + band + extra_m;
         if (lo < 0) lo = 0;
         if (hi > (int64_t)m - 1) hi = (int64_t)m - 1;
-        if (lo > 0) dv = col[lo - 1];   /* column c-1's row above the band's first */
+        if (lo > 0) dv = col[lo - 1]; /* column c-1's row above the band's first */
         for (int64_t i = lo; i <= hi; i++) {
             double lv = col[i];
             double mn = dv < lv ? dv : lv;

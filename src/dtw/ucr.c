@@ -24,12 +24,12 @@
 
 /* Per-thread scratch, sized once (nothing is allocated per window). */
 typedef struct {
-    double *z;          /* the normalised window, L                       */
-    double *rows;       /* the DTW's rows, UCR_DTW_BUF(L)                  */
-    double *t_eq, *t_ec;   /* LB_Keogh terms by column / by row, m each    */
-    double *cb_eq, *cb_ec; /* their suffix sums, m + 1 each               */
-    double *eu, *el;    /* the block's series envelope                    */
-    size_t *dq;         /* envelope deques, 2 x the block's span          */
+    double *z;             /* the normalised window, L */
+    double *rows;          /* the DTW's rows, UCR_DTW_BUF(L) */
+    double *t_eq, *t_ec;   /* LB_Keogh terms by column / by row, m each */
+    double *cb_eq, *cb_ec; /* their suffix sums, m + 1 each */
+    double *eu, *el;       /* the block's series envelope */
+    size_t *dq;            /* envelope deques, 2 x the block's span */
     ucr_counts_t counts;
 } ucr_scratch_t;
 
@@ -37,14 +37,14 @@ typedef struct {
     const ucr_query_t *uq;
     const double *series;
     uint64_t n_windows;
-    size_t block;          /* window starts per task                      */
+    size_t block; /* window starts per task */
     int top1, keogh;
     double max_distance;
-    _Atomic uint64_t best_bits;   /* top1: the best distance so far        */
-    double *blk_best;      /* top1: each block's best distance ...        */
-    uint64_t *blk_start;   /* ... and its start (UINT64_MAX: none)        */
-    wm_dtw_candvec_t *blk_cands;  /* otherwise: each block's windows       */
-    ucr_scratch_t *scr;    /* one per pool thread                         */
+    _Atomic uint64_t best_bits;  /* top1: the best distance so far */
+    double *blk_best;            /* top1: each block's best distance ... */
+    uint64_t *blk_start;         /* ... and its start (UINT64_MAX: none) */
+    wm_dtw_candvec_t *blk_cands; /* otherwise: each block's windows */
+    ucr_scratch_t *scr;          /* one per pool thread */
     atomic_int nomem;
 } ucr_job_t;
 
@@ -64,8 +64,7 @@ static double double_of(uint64_t b) {
 static void share_best(_Atomic uint64_t *best, double d) {
     uint64_t nb = bits_of(d), cur = atomic_load_explicit(best, memory_order_relaxed);
     while (nb < cur && !atomic_compare_exchange_weak_explicit(best, &cur, nb, memory_order_relaxed,
-                                                              memory_order_relaxed)) {
-    }
+                                                              memory_order_relaxed)) {}
 }
 
 /* Suffix sums: cb[k] = t[k] + ... + t[len - 1], cb[len] = 0. */
@@ -82,7 +81,7 @@ static double one_window(const ucr_job_t *jb, ucr_scratch_t *sc, const double *x
     const ucr_query_t *uq = jb->uq;
     double cut = ucr_cut(thr, uq->slack);
     const double *cb_rows = NULL, *cb_cols = NULL;
-    if (cut < INFINITY) {   /* nothing can be dropped against +inf */
+    if (cut < INFINITY) { /* nothing can be dropped against +inf */
         if (ucr_lb_kim(uq, x, mean, sd, cut) > cut) {
             sc->counts.kim++;
             return INFINITY;
@@ -139,12 +138,11 @@ static void run_block(void *arg, size_t b, int tid) {
             size_t off = (size_t)(s + k - b0);
             if (jb->top1)
                 thr = double_of(atomic_load_explicit(&jb->best_bits, memory_order_relaxed));
-            double d = one_window(jb, sc, xs + off, mean[k], sd[k],
-                                  jb->keogh ? sc->eu + off : NULL,
+            double d = one_window(jb, sc, xs + off, mean[k], sd[k], jb->keogh ? sc->eu + off : NULL,
                                   jb->keogh ? sc->el + off : NULL, thr);
             if (!(d <= thr)) continue;
             if (jb->top1) {
-                if (d < best) {   /* starts rise within a block: ties keep the first */
+                if (d < best) { /* starts rise within a block: ties keep the first */
                     best = d;
                     best_s = s + k;
                     share_best(&jb->best_bits, d);
@@ -202,9 +200,8 @@ static size_t block_size(uint64_t n_windows, size_t L, int threads) {
     return (size_t)b;
 }
 
-wm_status ucr_search(wm_context_t *cx, const double *qz, size_t m, const double *series,
-                     uint64_t n, const wm_dtw_opts_t *o, wm_dtw_candvec_t *out,
-                     ucr_counts_t *counts) {
+wm_status ucr_search(wm_context_t *cx, const double *qz, size_t m, const double *series, uint64_t n,
+                     const wm_dtw_opts_t *o, wm_dtw_candvec_t *out, ucr_counts_t *counts) {
     ucr_query_t uq;
     if (ucr_query_init(&uq, qz, m, o) != 0) return WM_NOMEM;
     size_t L = uq.len;
@@ -242,12 +239,13 @@ wm_status ucr_search(wm_context_t *cx, const double *qz, size_t m, const double 
     if (!ok || atomic_load(&jb.nomem)) st = WM_NOMEM;
 
     if (st == WM_OK && jb.top1) {
-        size_t win = SIZE_MAX;   /* smallest distance, then the leftmost block */
+        size_t win = SIZE_MAX; /* smallest distance, then the leftmost block */
         for (size_t b = 0; b < n_blocks; b++)
-            if (jb.blk_start[b] != UINT64_MAX && (win == SIZE_MAX || jb.blk_best[b] < jb.blk_best[win]))
+            if (jb.blk_start[b] != UINT64_MAX &&
+                (win == SIZE_MAX || jb.blk_best[b] < jb.blk_best[win]))
                 win = b;
-        if (win != SIZE_MAX &&
-            wm_dtw_candvec_push(out, jb.blk_best[win], jb.blk_start[win], jb.blk_start[win] + L) != 0)
+        if (win != SIZE_MAX && wm_dtw_candvec_push(out, jb.blk_best[win], jb.blk_start[win],
+                                                   jb.blk_start[win] + L) != 0)
             st = WM_NOMEM;
     }
     if (jb.blk_cands) {

@@ -31,12 +31,12 @@
 
 /* The query as every window meets it. */
 typedef struct {
-    const double *q;     /* z-normalised query, m samples (the caller's)      */
+    const double *q; /* z-normalised query, m samples (the caller's) */
     size_t m;
-    size_t len;          /* L, the window length                              */
-    int64_t r;           /* band radius, clamped to [0, max(m, L)]; -1 = none  */
+    size_t len; /* L, the window length */
+    int64_t r;  /* band radius, clamped to [0, max(m, L)]; -1 = none */
     wm_dtw_cost_t cost;
-    double slack;        /* ucr_cut's factor for this m and L                  */
+    double slack; /* ucr_cut's factor for this m and L */
     /* L == m only (LB_Keogh): the query's envelope of radius r (the whole
     ** query when there is no band) and its indices by |q| descending, the
     ** order in which bound terms are added (big ones first abandon soonest). */
@@ -81,8 +81,8 @@ void ucr_envelope(const double *x, size_t n, size_t r, double *up, double *lo, s
 double ucr_lb_kim(const ucr_query_t *uq, const double *x, double mean, double sd, double cut);
 /* LB_Keogh EQ (L == m): each window sample against the query's envelope.
 ** terms[j] gets column j's term (all of them when the sum stays <= cut). */
-double ucr_lb_keogh_eq(const ucr_query_t *uq, const double *x, double mean, double sd,
-                       double cut, double *terms);
+double ucr_lb_keogh_eq(const ucr_query_t *uq, const double *x, double mean, double sd, double cut,
+                       double *terms);
 /* LB_Keogh EC (L == m): each query sample against the window's envelope,
 ** given raw as xu / xl (any envelope at least as wide as radius r inside
 ** the window: a wider one only loosens the bound). terms[i] gets row i's. */
@@ -98,8 +98,8 @@ double ucr_lb_keogh_ec(const ucr_query_t *uq, const double *xu, const double *xl
 ** Rows are computed UCR_STRIP at a time (see ucr_dtw.c). */
 #define UCR_STRIP 4
 #define UCR_DTW_BUF(L) ((size_t)(UCR_STRIP + 1) * ((size_t)(L) + 1))
-double ucr_dtw(const ucr_query_t *uq, const double *z, const double *cb_rows,
-               const double *cb_cols, double cut, double *buf);
+double ucr_dtw(const ucr_query_t *uq, const double *z, const double *cb_rows, const double *cb_cols,
+               double cut, double *buf);
 
 /* ---- the search ------------------------------------------------------------ */
 
@@ -112,8 +112,7 @@ typedef struct {
 } ucr_counts_t;
 
 /* wm_dtw_ucr_cpu, adding its counts to *counts when not NULL. */
-wm_status ucr_search(wm_context_t *cx, const double *qz, size_t m, const double *series,
-                     uint64_t n, const wm_dtw_opts_t *o, wm_dtw_candvec_t *out,
-                     ucr_counts_t *counts);
+wm_status ucr_search(wm_context_t *cx, const double *qz, size_t m, const double *series, uint64_t n,
+                     const wm_dtw_opts_t *o, wm_dtw_candvec_t *out, ucr_counts_t *counts);
 
 #endif /* WM_DTW_UCR_H */

@@ -34,7 +34,7 @@ static void order_by_abs(const double *q, size_t m, size_t *idx, size_t *tmp) {
             size_t i = a, j = mid, k = a;
             while (i < mid && j < end) {
                 double x = fabs(q[idx[i]]), y = fabs(q[idx[j]]);
-                tmp[k++] = (x >= y) ? idx[i++] : idx[j++];   /* stable: ties keep index order */
+                tmp[k++] = (x >= y) ? idx[i++] : idx[j++]; /* stable: ties keep index order */
             }
             while (i < mid) tmp[k++] = idx[i++];
             while (j < end) tmp[k++] = idx[j++];
@@ -97,7 +97,7 @@ void ucr_stats(const double *x, size_t len, double *mean, double *sd) {
 ** right, so the bits are the same; the lanes fill SIMD registers, which
 ** one latency-bound left-to-right sum cannot. */
 void ucr_stats8(const double *x, size_t len, double mean[UCR_LANES], double sd[UCR_LANES]) {
-    double sum[UCR_LANES] = {0}, ss[UCR_LANES] = {0}, mu[UCR_LANES];
+    double sum[UCR_LANES] = { 0 }, ss[UCR_LANES] = { 0 }, mu[UCR_LANES];
     for (size_t i = 0; i < len; i++)
         for (int k = 0; k < UCR_LANES; k++) sum[k] += x[i + k];
     for (int k = 0; k < UCR_LANES; k++) mu[k] = sum[k] / (double)len;
@@ -116,8 +116,8 @@ void ucr_stats8(const double *x, size_t len, double mean[UCR_LANES], double sd[U
 
 void ucr_envelope(const double *x, size_t n, size_t r, double *up, double *lo, size_t *dq_a,
                   size_t *dq_b) {
-    if (r > n) r = n;   /* wider reaches nothing more; keeps n + r small */
-    size_t af = 0, ab = 0, bf = 0, bb = 0;   /* [front, back) of each deque */
+    if (r > n) r = n;                      /* wider reaches nothing more; keeps n + r small */
+    size_t af = 0, ab = 0, bf = 0, bb = 0; /* [front, back) of each deque */
     for (size_t k = 0; k < n + r; k++) {
         if (k < n) {
             while (ab > af && x[dq_a[ab - 1]] <= x[k]) ab--;
@@ -125,7 +125,7 @@ void ucr_envelope(const double *x, size_t n, size_t r, double *up, double *lo, s
             while (bb > bf && x[dq_b[bb - 1]] >= x[k]) bb--;
             dq_b[bb++] = k;
         }
-        if (k >= r) {   /* every sample up to i + r is in: emit i */
+        if (k >= r) { /* every sample up to i + r is in: emit i */
             size_t i = k - r;
             while (dq_a[af] + r < i) af++;
             while (dq_b[bf] + r < i) bf++;
@@ -143,12 +143,12 @@ void ucr_envelope(const double *x, size_t n, size_t r, double *up, double *lo, s
 static double kim_layer(wm_dtw_cost_t c, const double *qs, ptrdiff_t qstep, size_t m,
                         const double *zs, size_t L, size_t k) {
     double best = INFINITY;
-    if (k < m)   /* row k, columns 0..min(k, L - 1) */
+    if (k < m) /* row k, columns 0..min(k, L - 1) */
         for (size_t j = 0; j <= k && j < L; j++) {
             double v = wm_dtw_cost(c, qs[(ptrdiff_t)k * qstep], zs[j]);
             if (v < best) best = v;
         }
-    if (k < L)   /* column k, rows 0..min(k - 1, m - 1) */
+    if (k < L) /* column k, rows 0..min(k - 1, m - 1) */
         for (size_t i = 0; i < k && i < m; i++) {
             double v = wm_dtw_cost(c, qs[(ptrdiff_t)i * qstep], zs[k]);
             if (v < best) best = v;
@@ -159,13 +159,13 @@ static double kim_layer(wm_dtw_cost_t c, const double *qs, ptrdiff_t qstep, size
 double ucr_lb_kim(const ucr_query_t *uq, const double *x, double mean, double sd, double cut) {
     size_t m = uq->m, L = uq->len, big = m > L ? m : L;
     const double *q = uq->q;
-    double zf[3], zb[3];   /* the window's first and last samples, normalised */
+    double zf[3], zb[3]; /* the window's first and last samples, normalised */
     size_t nz = L < 3 ? L : 3;
     for (size_t k = 0; k < nz; k++) {
         zf[k] = ucr_z(x[k], mean, sd);
         zb[k] = ucr_z(x[L - 1 - k], mean, sd);
     }
-    if (big == 1) return wm_dtw_cost(uq->cost, q[0], zf[0]);   /* one cell, counted once */
+    if (big == 1) return wm_dtw_cost(uq->cost, q[0], zf[0]); /* one cell, counted once */
     /* Front layer k and back layer k' share no cell while k + k' < big - 1. */
     size_t layers = big >= 6 ? 3 : big >= 4 ? 2 : 1;
     double lb = 0.0;
@@ -186,8 +186,8 @@ static inline double to_interval(wm_dtw_cost_t c, double v, double lo, double hi
     return 0.0;
 }
 
-double ucr_lb_keogh_eq(const ucr_query_t *uq, const double *x, double mean, double sd,
-                       double cut, double *terms) {
+double ucr_lb_keogh_eq(const ucr_query_t *uq, const double *x, double mean, double sd, double cut,
+                       double *terms) {
     double lb = 0.0;
     for (size_t t = 0; t < uq->m; t++) {
         size_t j = uq->order[t];

@@ -24,7 +24,7 @@
 #define S UCR_STRIP
 
 typedef struct {
-    int64_t r, ex_lo, ex_hi;   /* radius (-1 none); the band's widening each side */
+    int64_t r, ex_lo, ex_hi; /* radius (-1 none); the band's widening each side */
     size_t L;
 } band_t;
 
@@ -52,7 +52,7 @@ static inline double cell(wm_dtw_cost_t c, double up, double diag, double left, 
 static inline double dtw_row(wm_dtw_cost_t c, double qi, const double *z, const double *prev,
                              double *cur, size_t lo, size_t hi) {
     double left = INFINITY, rmin = INFINITY;
-    cur[lo] = INFINITY;   /* left of the band (or the border d[i][0]) */
+    cur[lo] = INFINITY; /* left of the band (or the border d[i][0]) */
     for (size_t j = lo + 1; j <= hi + 1; j++) {
         left = cell(c, prev[j], prev[j - 1], left, qi, z[j - 1]);
         cur[j] = left;
@@ -63,24 +63,24 @@ static inline double dtw_row(wm_dtw_cost_t c, double qi, const double *z, const 
 
 /* Rows q[0..S) of a strip into out[0..S), row k at column t - k in step t.
 ** prev: the row above the strip. Writes each row's smallest value to rmin. */
-static inline void dtw_strip(wm_dtw_cost_t c, const double *q, const double *z,
-                             const double *prev, double *const out[S], const size_t lo[S],
-                             const size_t hi[S], size_t L, double rmin[S]) {
+static inline void dtw_strip(wm_dtw_cost_t c, const double *q, const double *z, const double *prev,
+                             double *const out[S], const size_t lo[S], const size_t hi[S], size_t L,
+                             double rmin[S]) {
     const double *above[S];
     double left[S];
-    size_t a = 0, b = SIZE_MAX;   /* the steps in which every row is in its band */
+    size_t a = 0, b = SIZE_MAX; /* the steps in which every row is in its band */
     for (int k = 0; k < S; k++) {
         above[k] = k ? out[k - 1] : prev;
         left[k] = rmin[k] = INFINITY;
-        out[k][lo[k]] = INFINITY;   /* read before the strip reaches it */
+        out[k][lo[k]] = INFINITY; /* read before the strip reaches it */
         if (hi[k] + 2 <= L) out[k][hi[k] + 2] = INFINITY;
         if (lo[k] + (size_t)k > a) a = lo[k] + (size_t)k;
         if (hi[k] + (size_t)k < b) b = hi[k] + (size_t)k;
     }
     size_t t0 = lo[0], t1 = hi[S - 1] + S - 1;
-    if (a > b) a = b = t1 + 1;   /* no full steps: everything checked */
+    if (a > b) a = b = t1 + 1; /* no full steps: everything checked */
     for (size_t t = t0; t <= t1; t++) {
-        if (t == a) {   /* the middle, no band checks */
+        if (t == a) { /* the middle, no band checks */
             for (; t <= b; t++)
                 for (int k = 0; k < S; k++) {
                     size_t j = t - (size_t)k;
@@ -111,7 +111,7 @@ static inline double rest_after(const double *cb_rows, const double *cb_cols, si
 static double dtw_rows(wm_dtw_cost_t c, const ucr_query_t *uq, const double *z,
                        const double *cb_rows, const double *cb_cols, double cut, double *buf) {
     size_t m = uq->m, L = uq->len;
-    band_t bd = {uq->r, m > L ? (int64_t)(m - L) : 0, L > m ? (int64_t)(L - m) : 0, L};
+    band_t bd = { uq->r, m > L ? (int64_t)(m - L) : 0, L > m ? (int64_t)(L - m) : 0, L };
     double *rows[S + 1];
     for (int k = 0; k <= S; k++) rows[k] = buf + (size_t)k * (L + 1);
     double *prev = rows[S];
@@ -121,10 +121,11 @@ static double dtw_rows(wm_dtw_cost_t c, const ucr_query_t *uq, const double *z,
     for (; i + S <= m; i += S) {
         double *out[S], rmin[S];
         size_t lo[S], hi[S];
-        for (int k = 0, n = 0; k <= S; k++)   /* the S buffers that are not prev */
+        for (int k = 0, n = 0; k <= S; k++) /* the S buffers that are not prev */
             if (rows[k] != prev) out[n++] = rows[k];
         for (int k = 0; k < S; k++) band_of(&bd, i + (size_t)k, &lo[k], &hi[k]);
-        if (c == WM_DTW_SQUARED) dtw_strip(WM_DTW_SQUARED, uq->q + i, z, prev, out, lo, hi, L, rmin);
+        if (c == WM_DTW_SQUARED)
+            dtw_strip(WM_DTW_SQUARED, uq->q + i, z, prev, out, lo, hi, L, rmin);
         else dtw_strip(WM_DTW_ABS, uq->q + i, z, prev, out, lo, hi, L, rmin);
         for (int k = 0; k < S; k++)
             if (rmin[k] + rest_after(cb_rows, cb_cols, i + (size_t)k, hi[k]) > cut) return INFINITY;
@@ -136,14 +137,14 @@ static double dtw_rows(wm_dtw_cost_t c, const ucr_query_t *uq, const double *z,
         band_of(&bd, i, &lo, &hi);
         double rmin = c == WM_DTW_SQUARED ? dtw_row(WM_DTW_SQUARED, uq->q[i], z, prev, cur, lo, hi)
                                           : dtw_row(WM_DTW_ABS, uq->q[i], z, prev, cur, lo, hi);
-        if (hi + 2 <= L) cur[hi + 2] = INFINITY;   /* the next row reads up to hi + 1 */
+        if (hi + 2 <= L) cur[hi + 2] = INFINITY; /* the next row reads up to hi + 1 */
         if (rmin + rest_after(cb_rows, cb_cols, i, hi) > cut) return INFINITY;
         prev = cur;
     }
     return prev[L];
 }
 
-double ucr_dtw(const ucr_query_t *uq, const double *z, const double *cb_rows,
-               const double *cb_cols, double cut, double *buf) {
+double ucr_dtw(const ucr_query_t *uq, const double *z, const double *cb_rows, const double *cb_cols,
+               double cut, double *buf) {
     return dtw_rows(uq->cost, uq, z, cb_rows, cb_cols, cut, buf);
 }

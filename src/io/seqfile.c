@@ -36,9 +36,7 @@
 /* messages                                                                   */
 /* ------------------------------------------------------------------------ */
 
-
-static wm_status nomem(const char *dpath, char *err, size_t errlen)
-{
+static wm_status nomem(const char *dpath, char *err, size_t errlen) {
     set_err(err, errlen, "%s: out of memory", dpath);
     return WM_NOMEM;
 }
@@ -50,15 +48,11 @@ static wm_status nomem(const char *dpath, char *err, size_t errlen)
 ** malloc block (free/realloc work on it). */
 #define WM_HUGE ((size_t)2 << 20)
 
-static void *big_alloc(uint64_t n)
-{
+static void *big_alloc(uint64_t n) {
     void *p = NULL;
-    if (n > (uint64_t)SIZE_MAX)
-        return NULL;
-    if (n < 2 * WM_HUGE)
-        return malloc((size_t)n);
-    if (posix_memalign(&p, WM_HUGE, (size_t)n) != 0)
-        return NULL;
+    if (n > (uint64_t)SIZE_MAX) return NULL;
+    if (n < 2 * WM_HUGE) return malloc((size_t)n);
+    if (posix_memalign(&p, WM_HUGE, (size_t)n) != 0) return NULL;
 #ifdef MADV_HUGEPAGE
     (void)madvise(p, (size_t)n & ~(WM_HUGE - 1), MADV_HUGEPAGE);
 #endif
@@ -73,29 +67,28 @@ static void *big_alloc(uint64_t n)
 ** (writable, cap bytes allocated). Exactly one of map / heap is non-NULL,
 ** except for an empty input, which is an empty heap buffer of 1 byte. */
 typedef struct {
-    void *map; size_t map_len;
-    uint8_t *heap; uint64_t cap;
-    const uint8_t *data; uint64_t len;
+    void *map;
+    size_t map_len;
+    uint8_t *heap;
+    uint64_t cap;
+    const uint8_t *data;
+    uint64_t len;
 } wm_buf_t;
 
-static void buf_free(wm_buf_t *b)
-{
-    if (b->map)
-        munmap(b->map, b->map_len);
+static void buf_free(wm_buf_t *b) {
+    if (b->map) munmap(b->map, b->map_len);
     free(b->heap);
     memset(b, 0, sizeof *b);
 }
 
 /* Read fd to its end into a heap buffer. size_hint (0 = unknown) sizes the
 ** first allocation so a regular file is read without reallocating. */
-static wm_status read_all(int fd, uint64_t size_hint, wm_buf_t *b,
-                          const char *dpath, char *err, size_t errlen)
-{
+static wm_status read_all(int fd, uint64_t size_hint, wm_buf_t *b, const char *dpath, char *err,
+                          size_t errlen) {
     uint64_t cap = size_hint ? size_hint + 1 : (uint64_t)1 << 20;
     uint64_t len = 0;
     uint8_t *buf = big_alloc(cap);
-    if (!buf)
-        return nomem(dpath, err, errlen);
+    if (!buf) return nomem(dpath, err, errlen);
     for (;;) {
         if (len == cap) {
             uint64_t ncap = cap * 2;
@@ -108,18 +101,15 @@ static wm_status read_all(int fd, uint64_t size_hint, wm_buf_t *b,
             cap = ncap;
         }
         uint64_t want = cap - len;
-        if (want > WM_ZCHUNK)
-            want = WM_ZCHUNK;
+        if (want > WM_ZCHUNK) want = WM_ZCHUNK;
         ssize_t got = read(fd, buf + len, (size_t)want);
         if (got < 0) {
-            if (errno == EINTR)
-                continue;
+            if (errno == EINTR) continue;
             set_err(err, errlen, "%s: %s", dpath, strerror(errno));
             free(buf);
             return WM_IO;
         }
-        if (got == 0)
-            break;
+        if (got == 0) break;
         len += (uint64_t)got;
     }
     b->heap = buf;
@@ -131,9 +121,8 @@ static wm_status read_all(int fd, uint64_t size_hint, wm_buf_t *b,
 
 /* The raw bytes of `path`: mapped when it is a non-empty regular file that
 ** mmap accepts, read otherwise (stdin, pipes, /proc files whose size reads 0). */
-static wm_status load_raw(const char *path, const char *dpath, wm_buf_t *b,
-                          char *err, size_t errlen)
-{
+static wm_status load_raw(const char *path, const char *dpath, wm_buf_t *b, char *err,
+                          size_t errlen) {
     struct stat st;
     wm_status rc;
     int is_stdin = strcmp(path, "-") == 0;
@@ -174,14 +163,12 @@ static wm_status load_raw(const char *path, const char *dpath, wm_buf_t *b,
         uint64_t hint = 0;
         if (S_ISREG(st.st_mode) && st.st_size > 0) {
             off_t pos = lseek(fd, 0, SEEK_CUR);
-            if (pos >= 0 && pos < st.st_size)
-                hint = (uint64_t)(st.st_size - pos);
+            if (pos >= 0 && pos < st.st_size) hint = (uint64_t)(st.st_size - pos);
         }
         rc = read_all(fd, hint, b, dpath, err, errlen);
     }
 out:
-    if (!is_stdin)
-        close(fd);
+    if (!is_stdin) close(fd);
     return rc;
 }
 
@@ -189,31 +176,24 @@ out:
 /* 2. gzip                                                                    */
 /* ------------------------------------------------------------------------ */
 
-static int is_gzip(const uint8_t *p, uint64_t n)
-{
-    return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
-}
+static int is_gzip(const uint8_t *p, uint64_t n) { return n >= 2 && p[0] == 0x1f && p[1] == 0x8b; }
 
 /* First guess at the inflated size: the last member's ISIZE field (exact for
 ** a single member under 4 GiB), bounded by deflate's best ratio (~1032:1),
 ** else four times the input. Growth by doubling covers any miss. */
-static uint64_t inflate_size_hint(const uint8_t *in, uint64_t n)
-{
+static uint64_t inflate_size_hint(const uint8_t *in, uint64_t n) {
     uint64_t guess = n * 4, isize;
     if (n >= 18) {
         const uint8_t *t = in + n - 4;
-        isize = (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 |
-                (uint64_t)t[3] << 24;
-        if (isize >= n / 2 && isize <= n * 1032 + 64)
-            guess = isize;
+        isize = (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 | (uint64_t)t[3] << 24;
+        if (isize >= n / 2 && isize <= n * 1032 + 64) guess = isize;
     }
-    return guess + 4096;   /* slack: the stream can end without a regrow */
+    return guess + 4096; /* slack: the stream can end without a regrow */
 }
 
 /* Inflate every gzip member of `in` into a new heap buffer *out. */
-static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out,
-                             const char *dpath, char *err, size_t errlen)
-{
+static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out, const char *dpath,
+                             char *err, size_t errlen) {
     z_stream zs;
     uint64_t cap = inflate_size_hint(in, n_in), out_len = 0, in_fed = 0;
     uint8_t *buf;
@@ -221,8 +201,7 @@ static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out,
 
     memset(&zs, 0, sizeof zs);
     buf = big_alloc(cap);
-    if (!buf)
-        return nomem(dpath, err, errlen);
+    if (!buf) return nomem(dpath, err, errlen);
     /* 15 + 32: largest window, gzip or zlib header detected automatically. */
     if (inflateInit2(&zs, 15 + 32) != Z_OK) {
         free(buf);
@@ -231,8 +210,7 @@ static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out,
     for (;;) {
         if (zs.avail_in == 0 && in_fed < n_in) {
             uint64_t c = n_in - in_fed;
-            if (c > WM_ZCHUNK)
-                c = WM_ZCHUNK;
+            if (c > WM_ZCHUNK) c = WM_ZCHUNK;
             zs.next_in = (Bytef *)(uintptr_t)(in + in_fed);
             zs.avail_in = (uInt)c;
             in_fed += c;
@@ -248,18 +226,16 @@ static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out,
             cap = ncap;
         }
         uint64_t room = cap - out_len;
-        if (room > WM_ZCHUNK)
-            room = WM_ZCHUNK;
+        if (room > WM_ZCHUNK) room = WM_ZCHUNK;
         zs.next_out = buf + out_len;
         zs.avail_out = (uInt)room;
         int zr = inflate(&zs, Z_NO_FLUSH);
         out_len += room - zs.avail_out;
 
         if (zr == Z_STREAM_END) {
-            uint64_t pos = in_fed - zs.avail_in;   /* first byte after the member */
+            uint64_t pos = in_fed - zs.avail_in; /* first byte after the member */
             uint64_t rest = n_in - pos;
-            if (rest == 0)
-                break;
+            if (rest == 0) break;
             if (is_gzip(in + pos, rest)) {
                 /* Another member follows: gzip -d concatenates them. */
                 if (inflateReset(&zs) != Z_OK) {
@@ -272,20 +248,16 @@ static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out,
             /* gzip ignores zero padding (tape blocks) after the last member;
             ** anything else is not data we could search, so say so. */
             uint64_t i = pos;
-            while (i < n_in && in[i] == 0)
-                i++;
+            while (i < n_in && in[i] == 0) i++;
             if (i < n_in) {
-                set_err(err, errlen,
-                        "%s: corrupt gzip data (trailing garbage at byte %" PRIu64 ")",
+                set_err(err, errlen, "%s: corrupt gzip data (trailing garbage at byte %" PRIu64 ")",
                         dpath, pos);
                 rc = WM_FORMAT;
             }
             break;
         }
-        if (zr == Z_OK)
-            continue;
-        if (zr == Z_BUF_ERROR && zs.avail_out == 0)
-            continue;                              /* grow and go on */
+        if (zr == Z_OK) continue;
+        if (zr == Z_BUF_ERROR && zs.avail_out == 0) continue; /* grow and go on */
         if (zr == Z_BUF_ERROR && zs.avail_in == 0 && in_fed == n_in) {
             set_err(err, errlen, "%s: truncated gzip input", dpath);
             rc = WM_FORMAT;
@@ -296,10 +268,8 @@ static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out,
             break;
         }
         /* Z_DATA_ERROR, Z_NEED_DICT, Z_STREAM_ERROR */
-        if (zs.msg)
-            set_err(err, errlen, "%s: corrupt gzip data (%s)", dpath, zs.msg);
-        else
-            set_err(err, errlen, "%s: corrupt gzip data", dpath);
+        if (zs.msg) set_err(err, errlen, "%s: corrupt gzip data (%s)", dpath, zs.msg);
+        else set_err(err, errlen, "%s: corrupt gzip data", dpath);
         rc = WM_FORMAT;
         break;
     }
@@ -319,10 +289,8 @@ static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out,
 /* 3. records                                                                 */
 /* ------------------------------------------------------------------------ */
 
-static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out,
-                             uint64_t *out_len, wm_recs_t *r,
-                             const char *dpath, char *err, size_t errlen)
-{
+static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out, uint64_t *out_len,
+                             wm_recs_t *r, const char *dpath, char *err, size_t errlen) {
     wm_lines_t L = { in, in + n, 0 };
     const uint8_t *s;
     size_t len;
@@ -333,12 +301,11 @@ static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out,
         if (len > 0 && s[0] == '>') {
             size_t nl = name_len(s + 1, len - 1);
             if (nl == 0) {
-                set_err(err, errlen, "%s: line %" PRIu64 ": FASTA header with no name",
-                        dpath, L.line);
+                set_err(err, errlen, "%s: line %" PRIu64 ": FASTA header with no name", dpath,
+                        L.line);
                 return WM_FORMAT;
             }
-            if (recs_push(r, olen, s + 1, nl) != 0)
-                return nomem(dpath, err, errlen);
+            if (recs_push(r, olen, s + 1, nl) != 0) return nomem(dpath, err, errlen);
             continue;
         }
         if (r->n == 0) {
@@ -353,8 +320,8 @@ static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out,
             continue;
         }
         if (append_seq(out, &olen, s, len, &bad) != 0) {
-            set_err(err, errlen, "%s: line %" PRIu64 ": binary byte 0x%02X in sequence",
-                    dpath, L.line, (unsigned)bad);
+            set_err(err, errlen, "%s: line %" PRIu64 ": binary byte 0x%02X in sequence", dpath,
+                    L.line, (unsigned)bad);
             return WM_FORMAT;
         }
     }
@@ -362,10 +329,8 @@ static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out,
     return WM_OK;
 }
 
-static wm_status parse_fastq(const uint8_t *in, uint64_t n, uint8_t *out,
-                             uint64_t *out_len, wm_recs_t *r,
-                             const char *dpath, char *err, size_t errlen)
-{
+static wm_status parse_fastq(const uint8_t *in, uint64_t n, uint8_t *out, uint64_t *out_len,
+                             wm_recs_t *r, const char *dpath, char *err, size_t errlen) {
     wm_lines_t L = { in, in + n, 0 };
     wm_parse_err_t e;
     uint64_t olen = 0;
@@ -373,8 +338,7 @@ static wm_status parse_fastq(const uint8_t *in, uint64_t n, uint8_t *out,
 
     while ((k = fastq_record(&L, out, &olen, r, &e)) == 1)
         ;
-    if (k == -2)
-        return nomem(dpath, err, errlen);
+    if (k == -2) return nomem(dpath, err, errlen);
     if (k == -1) {
         set_err(err, errlen, "%s: line %" PRIu64 ": %s", dpath, e.line, e.rest);
         return WM_FORMAT;
@@ -387,42 +351,33 @@ static wm_status parse_fastq(const uint8_t *in, uint64_t n, uint8_t *out,
 /* the public calls                                                           */
 /* ------------------------------------------------------------------------ */
 
-static wm_format_t detect_format(const uint8_t *p, uint64_t n)
-{
+static wm_format_t detect_format(const uint8_t *p, uint64_t n) {
     for (uint64_t i = 0; i < n; i++) {
-        if (is_blank(p[i]))
-            continue;
-        if (p[i] == '>')
-            return WM_FMT_FASTA;
-        if (p[i] == '@')
-            return WM_FMT_FASTQ;
+        if (is_blank(p[i])) continue;
+        if (p[i] == '>') return WM_FMT_FASTA;
+        if (p[i] == '@') return WM_FMT_FASTQ;
         return WM_FMT_PLAIN;
     }
     return WM_FMT_PLAIN;
 }
 
 /* Give back the unused tail of a heap buffer when it is worth a realloc. */
-static uint8_t *shrink(uint8_t *buf, uint64_t cap, uint64_t len)
-{
+static uint8_t *shrink(uint8_t *buf, uint64_t cap, uint64_t len) {
     uint64_t want = len ? len : 1;
-    if (cap - want < 65536 && cap - want <= cap / 16)
-        return buf;
+    if (cap - want < 65536 && cap - want <= cap / 16) return buf;
     uint8_t *nb = realloc(buf, want);
     return nb ? nb : buf;
 }
 
-wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf,
-                          char *err, size_t errlen)
-{
+wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf, char *err,
+                          size_t errlen) {
     wm_buf_t raw, b;
     wm_recs_t r;
     wm_status rc;
     const char *dpath;
 
-    if (err && errlen)
-        err[0] = '\0';
-    if (!sf)
-        return WM_INVALID;
+    if (err && errlen) err[0] = '\0';
+    if (!sf) return WM_INVALID;
     memset(sf, 0, sizeof *sf);
     if (!path) {
         set_err(err, errlen, "(null): no path given");
@@ -434,16 +389,14 @@ wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf,
     memset(&r, 0, sizeof r);
 
     rc = load_raw(path, dpath, &raw, err, errlen);
-    if (rc != WM_OK)
-        return rc;
+    if (rc != WM_OK) return rc;
     sf->raw_bytes = raw.len;
 
     if (is_gzip(raw.data, raw.len)) {
         sf->gzipped = 1;
         rc = inflate_all(raw.data, raw.len, &b, dpath, err, errlen);
         buf_free(&raw);
-        if (rc != WM_OK)
-            return rc;
+        if (rc != WM_OK) return rc;
     } else {
         b = raw;
     }
@@ -486,10 +439,8 @@ wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf,
         }
         if (fmt == WM_FMT_FASTA)
             rc = parse_fasta(b.data, b.len, out, &olen, &r, dpath, err, errlen);
-        else
-            rc = parse_fastq(b.data, b.len, out, &olen, &r, dpath, err, errlen);
-        if (b.heap)
-            b.heap = NULL;       /* now owned as `out` */
+        else rc = parse_fastq(b.data, b.len, out, &olen, &r, dpath, err, errlen);
+        if (b.heap) b.heap = NULL; /* now owned as `out` */
         buf_free(&b);
         if (rc != WM_OK) {
             free(out);
@@ -508,24 +459,19 @@ wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf,
     return WM_OK;
 }
 
-void wm_seqfile_close(wm_seqfile_t *sf)
-{
-    if (!sf)
-        return;
-    if (sf->map_base)
-        munmap(sf->map_base, sf->map_len);
+void wm_seqfile_close(wm_seqfile_t *sf) {
+    if (!sf) return;
+    if (sf->map_base) munmap(sf->map_base, sf->map_len);
     free(sf->owned);
     free(sf->owned_starts);
     if (sf->names) {
-        for (size_t i = 0; i < sf->text.n_rec; i++)
-            free(sf->names[i]);
+        for (size_t i = 0; i < sf->text.n_rec; i++) free(sf->names[i]);
         free(sf->names);
     }
     memset(sf, 0, sizeof *sf);
 }
 
-const char *wm_format_name(wm_format_t f)
-{
+const char *wm_format_name(wm_format_t f) {
     switch (f) {
     case WM_FMT_PLAIN: return "plain";
     case WM_FMT_FASTA: return "fasta";

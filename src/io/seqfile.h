@@ -18,14 +18,15 @@
 typedef enum { WM_FMT_PLAIN = 0, WM_FMT_FASTA = 1, WM_FMT_FASTQ = 2 } wm_format_t;
 
 typedef struct {
-    wm_text_t text;          /* seq, len, rec_start (n_rec + 1 entries), n_rec   */
-    char **names;            /* n_rec record names ("." for plain input)         */
+    wm_text_t text; /* seq, len, rec_start (n_rec + 1 entries), n_rec */
+    char **names;   /* n_rec record names ("." for plain input) */
     wm_format_t format;
     int gzipped;
-    uint64_t raw_bytes;      /* bytes read from the file (compressed size if gz) */
+    uint64_t raw_bytes; /* bytes read from the file (compressed size if gz) */
     /* private: how to release the memory */
-    void *map_base; size_t map_len;  /* non-NULL when seq is an mmap            */
-    uint8_t *owned;                  /* non-NULL when seq was allocated          */
+    void *map_base;
+    size_t map_len; /* non-NULL when seq is an mmap */
+    uint8_t *owned; /* non-NULL when seq was allocated */
     uint64_t *owned_starts;
 } wm_seqfile_t;
 
@@ -36,11 +37,11 @@ typedef struct {
 ** FASTA/FASTQ sequence, a FASTA header with no name), WM_NOMEM.
 ** On error `err` (errlen bytes) holds a message naming the file and, where it
 ** helps, the line number; *sf is left empty (safe to pass to wm_seqfile_close). */
-wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf,
-                          char *err, size_t errlen);
+wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf, char *err,
+                          size_t errlen);
 
-void wm_seqfile_close(wm_seqfile_t *sf);   /* safe on a zeroed or closed struct */
+void wm_seqfile_close(wm_seqfile_t *sf); /* safe on a zeroed or closed struct */
 
-const char *wm_format_name(wm_format_t f);  /* "plain", "fasta", "fastq" */
+const char *wm_format_name(wm_format_t f); /* "plain", "fasta", "fastq" */
 
 #endif

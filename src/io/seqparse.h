@@ -14,11 +14,9 @@
 #include <string.h>
 
 /* Format a message into err (errlen bytes; nothing when err is NULL). */
-static inline void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
+static inline void set_err(char *err, size_t errlen, const char *fmt, ...) {
     va_list ap;
-    if (!err || errlen == 0)
-        return;
+    if (!err || errlen == 0) return;
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
@@ -34,32 +32,26 @@ typedef struct {
     size_t n, m;
 } wm_recs_t;
 
-static inline void recs_free(wm_recs_t *r)
-{
-    for (size_t i = 0; i < r->n; i++)
-        free(r->names[i]);
+static inline void recs_free(wm_recs_t *r) {
+    for (size_t i = 0; i < r->n; i++) free(r->names[i]);
     free(r->names);
     free(r->starts);
     memset(r, 0, sizeof *r);
 }
 
-static inline int recs_push(wm_recs_t *r, uint64_t start, const uint8_t *name, size_t name_len)
-{
+static inline int recs_push(wm_recs_t *r, uint64_t start, const uint8_t *name, size_t name_len) {
     if (r->n + 1 >= r->m) {
         size_t nm = r->m ? r->m * 2 : 64;
         uint64_t *ns = realloc(r->starts, nm * sizeof *ns);
-        if (!ns)
-            return -1;
+        if (!ns) return -1;
         r->starts = ns;
         char **nn = realloc(r->names, nm * sizeof *nn);
-        if (!nn)
-            return -1;
+        if (!nn) return -1;
         r->names = nn;
         r->m = nm;
     }
     char *s = malloc(name_len + 1);
-    if (!s)
-        return -1;
+    if (!s) return -1;
     memcpy(s, name, name_len);
     s[name_len] = '\0';
     r->starts[r->n] = start;
@@ -72,35 +64,30 @@ static inline int recs_push(wm_recs_t *r, uint64_t start, const uint8_t *name, s
 ** one trailing '\r' (CRLF files); 0 at the end of input. */
 typedef struct {
     const uint8_t *p, *end;
-    uint64_t line;            /* 1-based number of the line last returned */
+    uint64_t line; /* 1-based number of the line last returned */
 } wm_lines_t;
 
-static inline int next_line(wm_lines_t *L, const uint8_t **s, size_t *len)
-{
+static inline int next_line(wm_lines_t *L, const uint8_t **s, size_t *len) {
     const uint8_t *p = L->p, *nl, *le;
-    if (p >= L->end)
-        return 0;
+    if (p >= L->end) return 0;
     nl = memchr(p, '\n', (size_t)(L->end - p));
     le = nl ? nl : L->end;
     L->p = nl ? nl + 1 : L->end;
-    if (le > p && le[-1] == '\r')
-        le--;
+    if (le > p && le[-1] == '\r') le--;
     L->line++;
     *s = p;
     *len = (size_t)(le - p);
     return 1;
 }
 
-static inline int is_blank(uint8_t c)
-{
+static inline int is_blank(uint8_t c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
 /* 1 when every byte of s[0, n) is printable, non-space ASCII (0x21..0x7e).
 ** Eight bytes at a time with the "has byte less than / more than" word
 ** tricks: exact for "is any byte outside", which is all this asks. */
-static inline int all_graphic(const uint8_t *s, size_t n)
-{
+static inline int all_graphic(const uint8_t *s, size_t n) {
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     uint64_t acc0 = 0, acc1 = 0;
     size_t i = 0;
@@ -117,11 +104,9 @@ static inline int all_graphic(const uint8_t *s, size_t n)
         acc0 |= ((x - ones * 0x21) & ~x) | (x + ones) | x;
         i += 8;
     }
-    if ((acc0 | acc1) & highs)
-        return 0;
+    if ((acc0 | acc1) & highs) return 0;
     for (; i < n; i++)
-        if ((uint8_t)(s[i] - 0x21) > 0x7e - 0x21)
-            return 0;
+        if ((uint8_t)(s[i] - 0x21) > 0x7e - 0x21) return 0;
     return 1;
 }
 
@@ -129,9 +114,8 @@ static inline int all_graphic(const uint8_t *s, size_t n)
 ** a line with spaces, tabs or stray '\r' has them dropped byte by byte.
 ** Returns -1 and the offending byte in *bad on a binary byte. out may alias
 ** s as long as out + *olen <= s (in-place parsing). */
-static inline int append_seq(uint8_t *out, uint64_t *olen, const uint8_t *s,
-                             size_t n, uint8_t *bad)
-{
+static inline int append_seq(uint8_t *out, uint64_t *olen, const uint8_t *s, size_t n,
+                             uint8_t *bad) {
     if (all_graphic(s, n)) {
         memmove(out + *olen, s, n);
         *olen += n;
@@ -140,8 +124,7 @@ static inline int append_seq(uint8_t *out, uint64_t *olen, const uint8_t *s,
     uint64_t o = *olen;
     for (size_t i = 0; i < n; i++) {
         uint8_t c = s[i];
-        if ((uint8_t)(c - 0x21) <= 0x7e - 0x21)
-            out[o++] = c;
+        if ((uint8_t)(c - 0x21) <= 0x7e - 0x21) out[o++] = c;
         else if (c != ' ' && c != '\t' && c != '\r') {
             *bad = c;
             return -1;
@@ -152,36 +135,27 @@ static inline int append_seq(uint8_t *out, uint64_t *olen, const uint8_t *s,
 }
 
 /* Length of the first word of a header (after its '>' or '@'). */
-static inline size_t name_len(const uint8_t *s, size_t n)
-{
+static inline size_t name_len(const uint8_t *s, size_t n) {
     size_t i = 0;
-    while (i < n && !is_blank(s[i]))
-        i++;
+    while (i < n && !is_blank(s[i])) i++;
     return i;
 }
 
-
-static inline int all_blank(const uint8_t *s, size_t n)
-{
+static inline int all_blank(const uint8_t *s, size_t n) {
     for (size_t i = 0; i < n; i++)
-        if (!is_blank(s[i]))
-            return 0;
+        if (!is_blank(s[i])) return 0;
     return 1;
 }
 
 /* Sequence bytes a line adds (graphic bytes; ' ', '\t', '\r' dropped), or -1
 ** at a binary byte: append_seq's count, without storing. */
-static inline int64_t count_seq(const uint8_t *s, size_t n)
-{
-    if (all_graphic(s, n))
-        return (int64_t)n;
+static inline int64_t count_seq(const uint8_t *s, size_t n) {
+    if (all_graphic(s, n)) return (int64_t)n;
     int64_t k = 0;
     for (size_t i = 0; i < n; i++) {
         uint8_t c = s[i];
-        if ((uint8_t)(c - 0x21) <= 0x7e - 0x21)
-            k++;
-        else if (c != ' ' && c != '\t' && c != '\r')
-            return -1;
+        if ((uint8_t)(c - 0x21) <= 0x7e - 0x21) k++;
+        else if (c != ' ' && c != '\t' && c != '\r') return -1;
     }
     return k;
 }
@@ -202,14 +176,12 @@ typedef struct {
 ** Returns 1 after a record, 0 at the end of input, -1 on a format error (e
 ** filled; r may hold the record) and -2 when out of memory. */
 static inline int fastq_record(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_recs_t *r,
-                               wm_parse_err_t *e)
-{
+                               wm_parse_err_t *e) {
     const uint8_t *s;
     size_t len;
     uint8_t bad = 0;
     do {
-        if (!next_line(L, &s, &len))
-            return 0;
+        if (!next_line(L, &s, &len)) return 0;
     } while (all_blank(s, len));
     if (s[0] != '@') {
         e->line = L->line;
@@ -225,8 +197,7 @@ static inline int fastq_record(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_r
         return -1;
     }
     if (out) {
-        if (recs_push(r, *olen, name, nl) != 0)
-            return -2;
+        if (recs_push(r, *olen, name, nl) != 0) return -2;
         /* Parsing in place overwrites the header with sequence: quote the copy. */
         name = (const uint8_t *)r->names[r->n - 1];
     }
@@ -241,41 +212,36 @@ static inline int fastq_record(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_r
         }
         if (out) {
             uint64_t before = *olen;
-            if (append_seq(out, olen, s, len, &bad) != 0)
-                goto binary;
+            if (append_seq(out, olen, s, len, &bad) != 0) goto binary;
             seq_len += *olen - before;
         } else {
             int64_t k = count_seq(s, len);
-            if (k < 0)
-                goto binary;
+            if (k < 0) goto binary;
             seq_len += (uint64_t)k;
         }
     }
-    if (!got_plus)
-        goto truncated;
+    if (!got_plus) goto truncated;
 
     uint64_t qlen = 0;
     while (qlen < seq_len) {
-        if (!next_line(L, &s, &len))
-            goto truncated;
+        if (!next_line(L, &s, &len)) goto truncated;
         qlen += len;
     }
     if (qlen > seq_len) {
         e->line = L->line;
-        snprintf(e->rest, sizeof e->rest,
-                 "quality longer than sequence in FASTQ record '%.*s'", name_shown, name);
+        snprintf(e->rest, sizeof e->rest, "quality longer than sequence in FASTQ record '%.*s'",
+                 name_shown, name);
         return -1;
     }
     if (seq_len == 0) {
         /* An empty read has an empty quality line; eat it if present. */
         wm_lines_t save = *L;
-        if (next_line(L, &s, &len) && len != 0)
-            *L = save;
+        if (next_line(L, &s, &len) && len != 0) *L = save;
     }
     return 1;
 binary:
     e->line = L->line;
-    if (out == NULL) {                 /* find the byte for the message */
+    if (out == NULL) { /* find the byte for the message */
         for (size_t i = 0; i < len; i++)
             if ((uint8_t)(s[i] - 0x21) > 0x7e - 0x21 && s[i] != ' ' && s[i] != '\t' &&
                 s[i] != '\r') {

@@ -23,60 +23,46 @@
 
 #define STDIN_NAME "(standard input)"
 
-
-static wm_status nomem(const wm_range_t *R, char *err, size_t errlen)
-{
+static wm_status nomem(const wm_range_t *R, char *err, size_t errlen) {
     set_err(err, errlen, "%s: out of memory", R->dpath);
     return WM_NOMEM;
 }
 
 /* The mapping of the whole file (NULL for an empty one). */
-static const uint8_t *map_of(const wm_range_t *R)
-{
-    return (const uint8_t *)R->whole_sf.map_base;
-}
+static const uint8_t *map_of(const wm_range_t *R) { return (const uint8_t *)R->whole_sf.map_base; }
 
 /* ---- opening: size, format, this part's first start ----------------------- */
 
 /* The first line start at or after `at`. */
-static uint64_t next_line_start(const uint8_t *f, uint64_t size, uint64_t at)
-{
-    if (at == 0)
-        return 0;
-    if (at >= size)
-        return size;
+static uint64_t next_line_start(const uint8_t *f, uint64_t size, uint64_t at) {
+    if (at == 0) return 0;
+    if (at >= size) return size;
     const uint8_t *nl = memchr(f + at - 1, '\n', (size_t)(size - (at - 1)));
     return nl ? (uint64_t)(nl - f) + 1 : size;
 }
 
 /* Does a FASTQ record start at line start p? It must parse as one, and the
 ** next non-blank line must start with '@' (or the file end there). */
-static int fastq_starts_at(const uint8_t *f, uint64_t size, uint64_t p)
-{
-    if (f[p] != '@')
-        return 0;
+static int fastq_starts_at(const uint8_t *f, uint64_t size, uint64_t p) {
+    if (f[p] != '@') return 0;
     wm_lines_t L = { f + p, f + size, 0 };
     wm_parse_err_t e;
-    if (fastq_record(&L, NULL, NULL, NULL, &e) != 1)
-        return 0;
+    if (fastq_record(&L, NULL, NULL, NULL, &e) != 1) return 0;
     const uint8_t *s;
     size_t len;
     while (next_line(&L, &s, &len))
-        if (!all_blank(s, len))
-            return s[0] == '@';
+        if (!all_blank(s, len)) return s[0] == '@';
     return 1;
 }
 
 wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, uint64_t part,
-                        uint64_t n_parts, char *err, size_t errlen)
-{
+                        uint64_t n_parts, char *err, size_t errlen) {
     memset(R, 0, sizeof *R);
     R->fd = -1;
     R->path = path;
     R->dpath = strcmp(path, "-") == 0 ? STDIN_NAME : path;
     R->mode = mode;
-    if (err && errlen)
-        err[0] = '\0';
+    if (err && errlen) err[0] = '\0';
     if (strcmp(path, "-") == 0) {
         R->whole = 1;
         return WM_OK;
@@ -85,8 +71,7 @@ wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, u
     int fd = open(path, O_RDONLY);
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         /* Part 0 reads it whole and says what is wrong, as one process would. */
-        if (fd >= 0)
-            close(fd);
+        if (fd >= 0) close(fd);
         R->whole = 1;
         return WM_OK;
     }
@@ -103,13 +88,12 @@ wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, u
     }
     const uint8_t *f = map_of(R);
     if (R->size >= 2 && f[0] == 0x1f && f[1] == 0x8b) {
-        R->whole = 1;                   /* gzip: no random access */
+        R->whole = 1; /* gzip: no random access */
         return WM_OK;
     }
     R->format = WM_FMT_PLAIN;
     for (uint64_t i = 0; i < R->size; i++) {
-        if (is_blank(f[i]))
-            continue;
+        if (is_blank(f[i])) continue;
         R->format = f[i] == '>' ? WM_FMT_FASTA : f[i] == '@' ? WM_FMT_FASTQ : WM_FMT_PLAIN;
         break;
     }
@@ -118,12 +102,8 @@ wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, u
     wm_plan_t plan = wm_plan_even(0, R->size, n_parts);
     wm_plan_part(&plan, part, &R->lo, &R->hi);
     switch (R->format) {
-    case WM_FMT_PLAIN:
-        R->guess = R->lo;
-        break;
-    case WM_FMT_FASTA:
-        R->guess = next_line_start(f, R->size, R->lo);
-        break;
+    case WM_FMT_PLAIN: R->guess = R->lo; break;
+    case WM_FMT_FASTA: R->guess = next_line_start(f, R->size, R->lo); break;
     case WM_FMT_FASTQ: {
         uint64_t p = next_line_start(f, R->size, R->lo);
         while (p < R->size && !fastq_starts_at(f, R->size, p))
@@ -135,15 +115,13 @@ wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, u
     return WM_OK;
 }
 
-wm_status wm_range_fastq_next(wm_range_t *R, uint64_t start, uint64_t next_guess,
-                              uint64_t *next, char *err, size_t errlen)
-{
+wm_status wm_range_fastq_next(wm_range_t *R, uint64_t start, uint64_t next_guess, uint64_t *next,
+                              char *err, size_t errlen) {
     (void)err;
     (void)errlen;
     const uint8_t *f = map_of(R);
     *next = next_guess;
-    if (start >= next_guess || start >= R->size)
-        return WM_OK;
+    if (start >= next_guess || start >= R->size) return WM_OK;
     wm_lines_t L = { f + start, f + R->size, 0 };
     wm_parse_err_t e;
     for (;;) {
@@ -151,8 +129,7 @@ wm_status wm_range_fastq_next(wm_range_t *R, uint64_t start, uint64_t next_guess
         const uint8_t *s;
         size_t len;
         wm_lines_t save = L;
-        while (next_line(&L, &s, &len) && all_blank(s, len))
-            save = L;
+        while (next_line(&L, &s, &len) && all_blank(s, len)) save = L;
         L = save;
         uint64_t at = (uint64_t)(L.p - f);
         if (at >= next_guess || at >= R->size) {
@@ -171,9 +148,7 @@ wm_status wm_range_fastq_next(wm_range_t *R, uint64_t start, uint64_t next_guess
 
 /* ---- the slice ----------------------------------------------------------------- */
 
-static int push_rec(wm_range_t *R, wm_recs_t *recs, uint64_t at, const uint8_t *name,
-                    size_t nl)
-{
+static int push_rec(wm_range_t *R, wm_recs_t *recs, uint64_t at, const uint8_t *name, size_t nl) {
     (void)R;
     return recs_push(recs, at, name, nl);
 }
@@ -181,8 +156,7 @@ static int push_rec(wm_range_t *R, wm_recs_t *recs, uint64_t at, const uint8_t *
 /* FASTA lines of the slice. Bytes before the first header continue the
 ** record of an earlier part (or are an error when no part had a header). */
 static wm_status parse_fasta_slice(wm_range_t *R, const uint8_t *in, uint64_t n, uint8_t *out,
-                                   wm_recs_t *recs, char *err, size_t errlen)
-{
+                                   wm_recs_t *recs, char *err, size_t errlen) {
     wm_lines_t L = { in, in + n, 0 };
     const uint8_t *s;
     size_t len;
@@ -199,18 +173,15 @@ static wm_status parse_fasta_slice(wm_range_t *R, const uint8_t *in, uint64_t n,
                 snprintf(R->err_rest, sizeof R->err_rest, "FASTA header with no name");
                 break;
             }
-            if (push_rec(R, recs, olen, s + 1, nl) != 0)
-                return nomem(R, err, errlen);
-            if (S->n_headers == 0)
-                S->pre = olen;
+            if (push_rec(R, recs, olen, s + 1, nl) != 0) return nomem(R, err, errlen);
+            if (S->n_headers == 0) S->pre = olen;
             S->n_headers++;
             S->last_header = (uint64_t)(s - map_of(R));
             continue;
         }
         if (S->n_headers == 0 && !all_blank(s, len) && S->pre_data_line == 0)
             S->pre_data_line = L.line;
-        if (S->n_headers == 0 && R->start == 0)
-            continue;                  /* the file's start: blank, or an error */
+        if (S->n_headers == 0 && R->start == 0) continue; /* the file's start: blank, or an error */
         if (append_seq(out, &olen, s, len, &bad) != 0) {
             S->err = WM_FORMAT;
             S->err_line = L.line;
@@ -220,15 +191,13 @@ static wm_status parse_fasta_slice(wm_range_t *R, const uint8_t *in, uint64_t n,
         }
     }
     R->n_seq = olen;
-    if (S->n_headers == 0)
-        S->pre = olen;
+    if (S->n_headers == 0) S->pre = olen;
     S->post = S->n_headers ? olen - recs->starts[recs->n - 1] : olen;
     return WM_OK;
 }
 
 static wm_status parse_fastq_slice(wm_range_t *R, const uint8_t *in, uint64_t n, uint8_t *out,
-                                   wm_recs_t *recs, char *err, size_t errlen)
-{
+                                   wm_recs_t *recs, char *err, size_t errlen) {
     wm_lines_t L = { in, in + n, 0 };
     wm_parse_err_t e;
     uint64_t olen = 0;
@@ -236,8 +205,7 @@ static wm_status parse_fastq_slice(wm_range_t *R, const uint8_t *in, uint64_t n,
     wm_range_summary_t *S = &R->sum;
     while ((k = fastq_record(&L, out, &olen, recs, &e)) == 1)
         ;
-    if (k == -2)
-        return nomem(R, err, errlen);
+    if (k == -2) return nomem(R, err, errlen);
     if (k == -1) {
         S->err = WM_FORMAT;
         S->err_line = e.line;
@@ -252,8 +220,7 @@ static wm_status parse_fastq_slice(wm_range_t *R, const uint8_t *in, uint64_t n,
 
 /* A plain file as one sequence (align): blanks dropped, other bytes that are
 ** not printable ASCII refused with their offset, as alignio.c does. */
-static wm_status parse_joined_slice(wm_range_t *R, const uint8_t *in, uint64_t n, uint8_t *out)
-{
+static wm_status parse_joined_slice(wm_range_t *R, const uint8_t *in, uint64_t n, uint8_t *out) {
     uint64_t o = 0;
     for (uint64_t i = 0; i < n; i++) {
         uint8_t c = in[i];
@@ -273,8 +240,7 @@ static wm_status parse_joined_slice(wm_range_t *R, const uint8_t *in, uint64_t n
     return WM_OK;
 }
 
-static uint64_t count_lines(const uint8_t *p, uint64_t n)
-{
+static uint64_t count_lines(const uint8_t *p, uint64_t n) {
     uint64_t k = 0;
     const uint8_t *end = p + n;
     while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
@@ -284,16 +250,14 @@ static uint64_t count_lines(const uint8_t *p, uint64_t n)
     return k;
 }
 
-wm_status wm_range_parse(wm_range_t *R, uint64_t start, uint64_t end, uint64_t room,
-                         char *err, size_t errlen)
-{
+wm_status wm_range_parse(wm_range_t *R, uint64_t start, uint64_t end, uint64_t room, char *err,
+                         size_t errlen) {
     memset(&R->sum, 0, sizeof R->sum);
     R->sum.last_header = WM_RANGE_NONE;
     R->start = R->sum.start = start;
     R->end = end;
     R->room = room;
-    if (R->whole)
-        return WM_OK;
+    if (R->whole) return WM_OK;
     /* an empty file has no map (n is 0 then): NULL + 0 is undefined */
     const uint8_t *in = map_of(R) ? map_of(R) + start : (const uint8_t *)"";
     uint64_t n = end - start;
@@ -304,48 +268,40 @@ wm_status wm_range_parse(wm_range_t *R, uint64_t start, uint64_t end, uint64_t r
         ** is done here and searching starts from memory. */
 #ifdef MADV_POPULATE_READ
         uint64_t a0 = start & ~(uint64_t)4095;
-        if (n > 0)
-            (void)madvise((void *)(map_of(R) + a0), (size_t)(end - a0), MADV_POPULATE_READ);
+        if (n > 0) (void)madvise((void *)(map_of(R) + a0), (size_t)(end - a0), MADV_POPULATE_READ);
 #endif
         R->n_seq = n;
         R->sum.pre = R->sum.post = n;
         return WM_OK;
     }
     R->buf = malloc((size_t)(room + n + 1));
-    if (!R->buf)
-        return nomem(R, err, errlen);
+    if (!R->buf) return nomem(R, err, errlen);
     uint8_t *out = R->buf + room;
     wm_recs_t recs;
     memset(&recs, 0, sizeof recs);
     wm_status st = WM_OK;
-    if (R->format == WM_FMT_FASTA)
-        st = parse_fasta_slice(R, in, n, out, &recs, err, errlen);
-    else if (R->format == WM_FMT_FASTQ)
-        st = parse_fastq_slice(R, in, n, out, &recs, err, errlen);
-    else
-        st = parse_joined_slice(R, in, n, out);
+    if (R->format == WM_FMT_FASTA) st = parse_fasta_slice(R, in, n, out, &recs, err, errlen);
+    else if (R->format == WM_FMT_FASTQ) st = parse_fastq_slice(R, in, n, out, &recs, err, errlen);
+    else st = parse_joined_slice(R, in, n, out);
     /* Line numbers count line breaks, so a slice (which starts at a line
     ** start) adds exactly its '\n's to the lines before the next one. */
     R->sum.n_lines = R->format == WM_FMT_PLAIN ? 0 : count_lines(in, n);
     R->rec_start = recs.starts;
     R->rec_name = recs.names;
     R->n_local = recs.n;
-    if (st != WM_OK)
-        return st;
+    if (st != WM_OK) return st;
     if (!R->rec_start) {
         R->rec_start = malloc(sizeof *R->rec_start);
-        if (!R->rec_start)
-            return nomem(R, err, errlen);
+        if (!R->rec_start) return nomem(R, err, errlen);
     }
-    R->rec_start[R->n_local] = R->n_seq;   /* recs_push leaves room for it */
+    R->rec_start[R->n_local] = R->n_seq; /* recs_push leaves room for it */
     return WM_OK;
 }
 
 /* ---- after the exchange ------------------------------------------------------- */
 
 /* The name in the header line at file offset `at` (its '>'). */
-static char *header_name(const wm_range_t *R, uint64_t at)
-{
+static char *header_name(const wm_range_t *R, uint64_t at) {
     const uint8_t *f = map_of(R);
     const uint8_t *s = f + at + 1, *e = memchr(s, '\n', (size_t)(R->size - at - 1));
     size_t n = e ? (size_t)(e - s) : (size_t)(f + R->size - s);
@@ -362,8 +318,7 @@ static char *header_name(const wm_range_t *R, uint64_t at)
 ** (a line start), not going back past the record's header at `hdr`; written
 ** so that they end at dst. Returns how many. */
 static uint64_t fasta_halo(const wm_range_t *R, uint64_t hdr, uint64_t at, uint64_t want,
-                           uint8_t *dst)
-{
+                           uint8_t *dst) {
     const uint8_t *f = map_of(R);
     uint64_t back = 2 * want + 4096;
     for (;;) {
@@ -394,11 +349,14 @@ static uint64_t fasta_halo(const wm_range_t *R, uint64_t hdr, uint64_t at, uint6
         uint64_t take = total < want ? total : want, skip = total - take, o = 0;
         L = (wm_lines_t){ p, end, 0 };
         while (next_line(&L, &s, &len)) {
-            if (count_seq(s, len) < 0) continue;    /* a broken line: its part fails */
+            if (count_seq(s, len) < 0) continue; /* a broken line: its part fails */
             for (size_t i = 0; i < len; i++) {
                 uint8_t c = s[i];
                 if ((uint8_t)(c - 0x21) > 0x7e - 0x21) continue;
-                if (skip) { skip--; continue; }
+                if (skip) {
+                    skip--;
+                    continue;
+                }
                 dst[o++] = c;
             }
         }
@@ -409,8 +367,7 @@ static uint64_t fasta_halo(const wm_range_t *R, uint64_t hdr, uint64_t at, uint6
 }
 
 /* The same for a plain file read as one sequence: non-blank bytes before `at`. */
-static uint64_t joined_halo(const wm_range_t *R, uint64_t at, uint64_t want, uint8_t *dst)
-{
+static uint64_t joined_halo(const wm_range_t *R, uint64_t at, uint64_t want, uint8_t *dst) {
     const uint8_t *f = map_of(R);
     uint64_t got = 0, i = at;
     /* Walk back, then reverse: the halo is small. */
@@ -426,8 +383,7 @@ static uint64_t joined_halo(const wm_range_t *R, uint64_t at, uint64_t want, uin
     return got;
 }
 
-uint64_t wm_range_record_tail(const wm_range_summary_t *sums, uint64_t n_parts, uint64_t part)
-{
+uint64_t wm_range_record_tail(const wm_range_summary_t *sums, uint64_t n_parts, uint64_t part) {
     uint64_t tail = 0;
     for (uint64_t q = part + 1; q < n_parts; q++) {
         tail += sums[q].pre;
@@ -436,25 +392,21 @@ uint64_t wm_range_record_tail(const wm_range_summary_t *sums, uint64_t n_parts, 
     return tail;
 }
 
-static wm_status alloc_result(wm_range_t *R, size_t n_rec, char *err, size_t errlen)
-{
+static wm_status alloc_result(wm_range_t *R, size_t n_rec, char *err, size_t errlen) {
     R->text.n_rec = n_rec;
     R->starts_mem = calloc(n_rec + 1, sizeof *R->starts_mem);
     R->names = calloc(n_rec ? n_rec : 1, sizeof *R->names);
     R->grec = calloc(n_rec ? n_rec : 1, sizeof *R->grec);
     R->base = calloc(n_rec ? n_rec : 1, sizeof *R->base);
-    if (!R->starts_mem || !R->names || !R->grec || !R->base)
-        return nomem(R, err, errlen);
+    if (!R->starts_mem || !R->names || !R->grec || !R->base) return nomem(R, err, errlen);
     R->text.rec_start = R->starts_mem;
     return WM_OK;
 }
 
 wm_status wm_range_finish(wm_range_t *R, const wm_range_summary_t *sums, uint64_t n_parts,
-                          uint64_t part, uint64_t halo, char *err, size_t errlen)
-{
+                          uint64_t part, uint64_t halo, char *err, size_t errlen) {
     (void)n_parts;
-    if (R->whole)
-        return wm_range_read_whole(R, part, err, errlen);
+    if (R->whole) return wm_range_read_whole(R, part, err, errlen);
     const wm_range_summary_t *S = &sums[part];
 
     /* Before this slice: records begun, lines, and the record it continues. */
@@ -471,7 +423,7 @@ wm_status wm_range_finish(wm_range_t *R, const wm_range_summary_t *sums, uint64_
         }
         offset += sums[q].pre;
     }
-    int raw = R->format == WM_FMT_PLAIN;      /* one record, named "." or the path */
+    int raw = R->format == WM_FMT_PLAIN; /* one record, named "." or the path */
 
     /* The first error of this slice in file order. */
     if (R->format == WM_FMT_FASTA && headers_before == 0 && S->pre_data_line != 0 &&
@@ -481,11 +433,10 @@ wm_status wm_range_finish(wm_range_t *R, const wm_range_summary_t *sums, uint64_
         return WM_FORMAT;
     }
     if (S->err != 0) {
-        if (R->format == WM_FMT_PLAIN)
-            set_err(err, errlen, "%s: %s", R->dpath, R->err_rest);
+        if (R->format == WM_FMT_PLAIN) set_err(err, errlen, "%s: %s", R->dpath, R->err_rest);
         else
-            set_err(err, errlen, "%s: line %" PRIu64 ": %s", R->dpath,
-                    lines_before + S->err_line, R->err_rest);
+            set_err(err, errlen, "%s: line %" PRIu64 ": %s", R->dpath, lines_before + S->err_line,
+                    R->err_rest);
         return (wm_status)S->err;
     }
 
@@ -526,8 +477,8 @@ wm_status wm_range_finish(wm_range_t *R, const wm_range_summary_t *sums, uint64_
 
     size_t r = 0;
     if (cont) {
-        R->names[0] = raw ? strdup(R->mode == WM_RANGE_RECORDS ? "." : R->path)
-                          : header_name(R, cont_hdr);
+        R->names[0] =
+            raw ? strdup(R->mode == WM_RANGE_RECORDS ? "." : R->path) : header_name(R, cont_hdr);
         if (!R->names[0]) return nomem(R, err, errlen);
         R->grec[0] = raw ? 0 : headers_before - 1;
         R->base[0] = offset;
@@ -558,8 +509,7 @@ wm_status wm_range_finish(wm_range_t *R, const wm_range_summary_t *sums, uint64_
     return WM_OK;
 }
 
-wm_status wm_range_read_whole(wm_range_t *R, uint64_t part, char *err, size_t errlen)
-{
+wm_status wm_range_read_whole(wm_range_t *R, uint64_t part, char *err, size_t errlen) {
     if (part != 0) {
         R->text.seq = (const uint8_t *)"";
         return WM_OK;
@@ -603,8 +553,7 @@ typedef struct {
 
 wm_status wm_range_read(wm_range_t *R, const char *path, wm_range_mode_t mode, uint64_t part,
                         uint64_t n_parts, uint64_t halo, wm_range_allgather_fn allgather,
-                        void *user, char *err, size_t errlen)
-{
+                        void *user, char *err, size_t errlen) {
     wm_status st = wm_range_open(R, path, mode, part, n_parts, err, errlen);
     size_t N = (size_t)n_parts;
     uint64_t *starts = malloc((N + 1) * sizeof *starts);
@@ -627,7 +576,7 @@ wm_status wm_range_read(wm_range_t *R, const char *path, wm_range_mode_t mode, u
     if (!on) any_failed = 1;
     if (any_failed) goto stop;
     if (whole) {
-        R->whole = 1;                  /* every part must agree: part 0 reads it */
+        R->whole = 1; /* every part must agree: part 0 reads it */
         st = wm_range_read_whole(R, part, err, errlen);
         goto stop;
     }
@@ -680,8 +629,7 @@ stop:
     return st;
 }
 
-void wm_range_close(wm_range_t *R)
-{
+void wm_range_close(wm_range_t *R) {
     if (!R) return;
     free(R->sums);
     if (!R) return;

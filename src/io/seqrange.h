@@ -42,8 +42,8 @@
 #include "io/seqfile.h"
 
 typedef enum {
-    WM_RANGE_RECORDS = 0,   /* FASTA/FASTQ as records, plain files as raw bytes (search) */
-    WM_RANGE_SEQUENCE = 1   /* as RECORDS, but a plain file is one sequence: blanks
+    WM_RANGE_RECORDS = 0, /* FASTA/FASTQ as records, plain files as raw bytes (search) */
+    WM_RANGE_SEQUENCE = 1 /* as RECORDS, but a plain file is one sequence: blanks
                                dropped, other non-printing bytes refused (align)   */
 } wm_range_mode_t;
 
@@ -51,58 +51,58 @@ typedef enum {
 
 /* What a part tells every other part after parsing its slice. */
 typedef struct {
-    uint64_t start;            /* the slice is [start, next part's start)           */
-    uint64_t n_headers;        /* records whose header lies in the slice            */
-    uint64_t pre;              /* sequence bytes before the first header (all of
+    uint64_t start;         /* the slice is [start, next part's start) */
+    uint64_t n_headers;     /* records whose header lies in the slice */
+    uint64_t pre;           /* sequence bytes before the first header (all of
                                   them when there is none)                         */
-    uint64_t post;             /* sequence bytes after the last header              */
-    uint64_t last_header;      /* file offset of the last header's '>' or
+    uint64_t post;          /* sequence bytes after the last header */
+    uint64_t last_header;   /* file offset of the last header's '>' or
                                   WM_RANGE_NONE                                     */
-    uint64_t n_lines;          /* line breaks in the slice                          */
-    uint64_t pre_data_line;    /* FASTA: local line (1-based) of the first non-blank
+    uint64_t n_lines;       /* line breaks in the slice */
+    uint64_t pre_data_line; /* FASTA: local line (1-based) of the first non-blank
                                   line before the first header, 0 = none           */
-    uint64_t err_line;         /* local line of the parse error, 0 = no line       */
-    int32_t err;               /* 0, or the wm_status of the first parse error      */
+    uint64_t err_line;      /* local line of the parse error, 0 = no line */
+    int32_t err;            /* 0, or the wm_status of the first parse error */
     int32_t pad;
 } wm_range_summary_t;
 
 typedef struct {
     /* set by wm_range_open */
     int fd;
-    const char *path;          /* as given                                          */
-    const char *dpath;         /* as shown in messages                              */
+    const char *path;  /* as given */
+    const char *dpath; /* as shown in messages */
     uint64_t size;
-    int whole;                 /* gzip or not a regular file: part 0 reads it whole */
+    int whole; /* gzip or not a regular file: part 0 reads it whole */
     wm_format_t format;
     wm_range_mode_t mode;
-    uint64_t lo, hi;           /* this part's bytes before moving to a start        */
-    uint64_t guess;            /* the first start >= lo (FASTQ: a guess)             */
+    uint64_t lo, hi; /* this part's bytes before moving to a start */
+    uint64_t guess;  /* the first start >= lo (FASTQ: a guess) */
 
     /* the slice, set by wm_range_parse */
     uint64_t start, end;
-    uint8_t *buf;              /* halo room, then the slice's sequence bytes         */
-    uint64_t room;             /* bytes kept free before the sequence for the halo   */
+    uint8_t *buf;  /* halo room, then the slice's sequence bytes */
+    uint64_t room; /* bytes kept free before the sequence for the halo */
     uint64_t n_seq;
-    uint64_t *rec_start;       /* local headers: where each record begins in the
+    uint64_t *rec_start; /* local headers: where each record begins in the
                                   sequence bytes (n_local + 1 entries)              */
     char **rec_name;
     size_t n_local;
-    char err_rest[512];        /* the parse error after "path: line N: "            */
+    char err_rest[512]; /* the parse error after "path: line N: " */
     wm_range_summary_t sum;
 
     /* the result, set by wm_range_finish (or wm_range_read_whole) */
-    wm_text_t text;            /* local records, the first may continue a record    */
-    char **names;              /* text.n_rec names                                  */
-    uint64_t *grec;            /* global record index of each local record          */
-    uint64_t *base;            /* offset in its global record of local byte 0       */
-    uint64_t halo;             /* sequence bytes before the slice in local record 0;
+    wm_text_t text;     /* local records, the first may continue a record */
+    char **names;       /* text.n_rec names */
+    uint64_t *grec;     /* global record index of each local record */
+    uint64_t *base;     /* offset in its global record of local byte 0 */
+    uint64_t halo;      /* sequence bytes before the slice in local record 0;
                                   ends at or before it belong to an earlier part   */
-    int continues;             /* local record 0 began in an earlier part           */
-    uint64_t own_bytes;        /* sequence bytes this part owns (text.len - halo)    */
+    int continues;      /* local record 0 began in an earlier part */
+    uint64_t own_bytes; /* sequence bytes this part owns (text.len - halo) */
     uint64_t *starts_mem;
-    wm_seqfile_t whole_sf;     /* part 0 of a whole input                            */
-    wm_range_summary_t *sums;  /* every part's summary (wm_range_read)              */
-    int peer_failed;           /* another part failed (wm_range_read)               */
+    wm_seqfile_t whole_sf;    /* part 0 of a whole input */
+    wm_range_summary_t *sums; /* every part's summary (wm_range_read) */
+    int peer_failed;          /* another part failed (wm_range_read) */
 } wm_range_t;
 
 /* Open path for part `part` of n_parts: size, gzip and format detection (as
@@ -117,15 +117,15 @@ wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, u
 ** after it are read as needed. A parse error stops the walk with *next =
 ** next_guess (the error is reported by wm_range_parse once starts are
 ** final). */
-wm_status wm_range_fastq_next(wm_range_t *R, uint64_t start, uint64_t next_guess,
-                              uint64_t *next, char *err, size_t errlen);
+wm_status wm_range_fastq_next(wm_range_t *R, uint64_t start, uint64_t next_guess, uint64_t *next,
+                              char *err, size_t errlen);
 
 /* Read and parse the slice [start, end), leaving `room` bytes free before the
 ** sequence bytes for the halo, and fill R->sum. Parse errors are not returned
 ** here (they depend on what comes before: see wm_range_finish); I/O and memory
 ** errors are. */
-wm_status wm_range_parse(wm_range_t *R, uint64_t start, uint64_t end, uint64_t room,
-                         char *err, size_t errlen);
+wm_status wm_range_parse(wm_range_t *R, uint64_t start, uint64_t end, uint64_t room, char *err,
+                         size_t errlen);
 
 /* Everything after the exchange: sums[0, n_parts) are every part's summaries
 ** (sums[part] is this one's). Resolves the first local record (continued

@@ -69,34 +69,48 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { WM_SIGFMT_AUTO = 0, WM_SIGFMT_TEXT = 1, WM_SIGFMT_CSV = 2,
-               WM_SIGFMT_F32 = 3, WM_SIGFMT_F64 = 4, WM_SIGFMT_NPY = 5 } wm_sigfmt_t;
+typedef enum {
+    WM_SIGFMT_AUTO = 0,
+    WM_SIGFMT_TEXT = 1,
+    WM_SIGFMT_CSV = 2,
+    WM_SIGFMT_F32 = 3,
+    WM_SIGFMT_F64 = 4,
+    WM_SIGFMT_NPY = 5
+} wm_sigfmt_t;
 
 typedef struct {
-    wm_sigfmt_t format;   /* AUTO: a file starting with the .npy magic is NPY; a name ending
+    wm_sigfmt_t format; /* AUTO: a file starting with the .npy magic is NPY; a name ending
                              in .csv or .csv.gz is CSV; anything else is TEXT. F32 and F64
                              (raw little-endian float32 / float64, the whole file one signal)
                              are only used when asked for. */
-    const char *column;   /* CSV: the column, a 0-based number or a header name; 2-D .npy:
+    const char *column; /* CSV: the column, a 0-based number or a header name; 2-D .npy:
                              a 0-based column number; NULL = default (see above). Ignored
                              by the other formats. */
-    int several;          /* 1: the file may hold several signals (query files) */
+    int several;        /* 1: the file may hold several signals (query files) */
 } wm_sigread_opts_t;
 
 /* One signal: n samples in v (malloc'd), and its name (malloc'd, NULL when
 ** unnamed). Both belong to the wm_sigs_t that holds the signal. */
-typedef struct { double *v; uint64_t n; char *name; /* NULL when unnamed */ } wm_sig_t;
+typedef struct {
+    double *v;
+    uint64_t n;
+    char *name; /* NULL when unnamed */
+} wm_sig_t;
 
 /* The signals of one file, in file order: a[0 .. n-1] (malloc'd). */
-typedef struct { wm_sig_t *a; size_t n; } wm_sigs_t;
+typedef struct {
+    wm_sig_t *a;
+    size_t n;
+} wm_sigs_t;
 
 /* Read path ("-" = stdin) into out (n >= 1 signals, each with n >= 1 samples, all finite).
    Returns 0, or -1 with a one-line message in err (no "warpmatch:" prefix, no newline) and
    nothing left allocated. o = NULL reads as all-zero options (AUTO, default column, one
    signal). *out is overwritten (zeroed on error); free it with wm_sigs_free. err may be
    NULL (err_len is then ignored); a message longer than err_len is cut. */
-int wm_sig_read(const char *path, const wm_sigread_opts_t *o, wm_sigs_t *out, char *err, size_t err_len);
+int wm_sig_read(const char *path, const wm_sigread_opts_t *o, wm_sigs_t *out, char *err,
+                size_t err_len);
 
-void wm_sigs_free(wm_sigs_t *s);   /* NULL ok; zeroes */
+void wm_sigs_free(wm_sigs_t *s); /* NULL ok; zeroes */
 
 #endif

@@ -28,19 +28,24 @@
 /* ---- the byte source ------------------------------------------------------ */
 
 typedef struct {
-    const char *name;        /* shown in messages: the path or "(standard input)" */
-    char *err; size_t err_len;
+    const char *name; /* shown in messages: the path or "(standard input)" */
+    char *err;
+    size_t err_len;
     int fd, close_fd;
-    uint64_t size_hint;      /* likely size of the (inflated) bytes; 0 = unknown */
-    int gz;                  /* the input is gzip                                */
-    z_stream zs; int zs_live;
-    int z_done;              /* the last gzip member ended, trailing bytes checked */
+    uint64_t size_hint; /* likely size of the (inflated) bytes; 0 = unknown */
+    int gz;             /* the input is gzip */
+    z_stream zs;
+    int zs_live;
+    int z_done; /* the last gzip member ended, trailing bytes checked */
     /* Raw bytes read from fd and not yet used (the gzip input; for a plain
     ** input only the first block, read to look for the magic). */
-    uint8_t *raw; size_t raw_cap, raw_pos, raw_len; int raw_eof;
-    uint64_t raw_off;        /* file offset of raw[0]                            */
+    uint8_t *raw;
+    size_t raw_cap, raw_pos, raw_len;
+    int raw_eof;
+    uint64_t raw_off; /* file offset of raw[0] */
     /* Inflated bytes read ahead by wm_sigsrc_peek, served before the rest. */
-    uint8_t head[16]; size_t head_pos, head_len;
+    uint8_t head[16];
+    size_t head_pos, head_len;
 } wm_sigsrc_t;
 
 /* Open path ("-" = stdin). On failure the message is in err and nothing is
@@ -64,9 +69,9 @@ int wm_sig_fail(wm_sigsrc_t *s, const char *fmt, ...)
 /* ---- a window over the bytes, for the text parsers ------------------------ */
 
 typedef struct {
-    char *buf;               /* cap + 1 bytes: buf[len] is always '\0'           */
-    size_t cap, pos, len;    /* unparsed bytes: buf[pos .. len)                  */
-    int eof;                 /* nothing more to read after buf[len]              */
+    char *buf;            /* cap + 1 bytes: buf[len] is always '\0' */
+    size_t cap, pos, len; /* unparsed bytes: buf[pos .. len) */
+    int eof;              /* nothing more to read after buf[len] */
 } wm_sigwin_t;
 
 int wm_sigwin_init(wm_sigwin_t *w, wm_sigsrc_t *s, size_t cap);
@@ -84,29 +89,27 @@ void wm_sigwin_free(wm_sigwin_t *w);
 
 typedef struct {
     double *v;
-    uint64_t n, m;           /* count, capacity */
+    uint64_t n, m; /* count, capacity */
 } wm_sigvec_t;
 
 int wm_sigvec_grow(wm_sigvec_t *a, uint64_t need, wm_sigsrc_t *s);
 
-static inline int wm_sigvec_push(wm_sigvec_t *a, double x, wm_sigsrc_t *s)
-{
-    if (a->n == a->m && wm_sigvec_grow(a, a->n + 1, s) != 0)
-        return -1;
+static inline int wm_sigvec_push(wm_sigvec_t *a, double x, wm_sigsrc_t *s) {
+    if (a->n == a->m && wm_sigvec_grow(a, a->n + 1, s) != 0) return -1;
     a->v[a->n++] = x;
     return 0;
 }
 
 typedef struct {
     wm_sigs_t s;
-    size_t m;                /* capacity of s.a */
+    size_t m; /* capacity of s.a */
 } wm_sigset_t;
 
 /* Append a signal made of a[from .. a->n), named `name` (copied; NULL or ""
 ** = unnamed). take != 0 hands a's array itself over (from must be 0; a is
 ** left empty); else the samples are copied. */
-int wm_sigset_add(wm_sigset_t *set, wm_sigvec_t *a, uint64_t from, int take,
-                  const char *name, size_t name_len, wm_sigsrc_t *s);
+int wm_sigset_add(wm_sigset_t *set, wm_sigvec_t *a, uint64_t from, int take, const char *name,
+                  size_t name_len, wm_sigsrc_t *s);
 /* Append a signal that owns v[0 .. n) (malloc'd; freed here on failure). */
 int wm_sigset_add_owned(wm_sigset_t *set, double *v, uint64_t n, wm_sigsrc_t *s);
 
@@ -133,13 +136,9 @@ int wm_sig_fail_number(wm_sigsrc_t *s, uint64_t line, int why, const char *p, si
 
 /* ---- little-endian numbers, whatever the host's byte order --------------- */
 
-static inline uint16_t wm_sig_le16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
+static inline uint16_t wm_sig_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
-static inline uint32_t wm_sig_le32(const uint8_t *p)
-{
+static inline uint32_t wm_sig_le32(const uint8_t *p) {
     uint32_t u;
     memcpy(&u, p, 4);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -148,8 +147,7 @@ static inline uint32_t wm_sig_le32(const uint8_t *p)
     return u;
 }
 
-static inline uint64_t wm_sig_le64(const uint8_t *p)
-{
+static inline uint64_t wm_sig_le64(const uint8_t *p) {
     uint64_t u;
     memcpy(&u, p, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -159,16 +157,14 @@ static inline uint64_t wm_sig_le64(const uint8_t *p)
 }
 
 /* float32 to double is exact: every float is a double. */
-static inline double wm_sig_f32le(const uint8_t *p)
-{
+static inline double wm_sig_f32le(const uint8_t *p) {
     uint32_t u = wm_sig_le32(p);
     float f;
     memcpy(&f, &u, 4);
     return (double)f;
 }
 
-static inline double wm_sig_f64le(const uint8_t *p)
-{
+static inline double wm_sig_f64le(const uint8_t *p) {
     uint64_t u = wm_sig_le64(p);
     double d;
     memcpy(&d, &u, 8);

@@ -26,16 +26,29 @@ static const struct {
     npy_kind_t kind;
     unsigned size;
 } npy_types[] = {
-    { "<f8", K_F8, 8 }, { "<f4", K_F4, 4 },
-    { "<i2", K_I2, 2 }, { "<i4", K_I4, 4 }, { "<i8", K_I8, 8 },
-    { "<u2", K_U2, 2 }, { "<u4", K_U4, 4 },
-    { "|i1", K_I1, 1 }, { "|u1", K_U1, 1 }, { "<i1", K_I1, 1 }, { "<u1", K_U1, 1 },
+    { "<f8", K_F8, 8 },
+    { "<f4", K_F4, 4 },
+    { "<i2", K_I2, 2 },
+    { "<i4", K_I4, 4 },
+    { "<i8", K_I8, 8 },
+    { "<u2", K_U2, 2 },
+    { "<u4", K_U4, 4 },
+    { "|i1", K_I1, 1 },
+    { "|u1", K_U1, 1 },
+    { "<i1", K_I1, 1 },
+    { "<u1", K_U1, 1 },
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* '=' is the writer's native order; numpy writes '<' instead, but a
     ** hand-made header may say '=' on a little-endian machine like this one. */
-    { "=f8", K_F8, 8 }, { "=f4", K_F4, 4 },
-    { "=i2", K_I2, 2 }, { "=i4", K_I4, 4 }, { "=i8", K_I8, 8 },
-    { "=u2", K_U2, 2 }, { "=u4", K_U4, 4 }, { "=i1", K_I1, 1 }, { "=u1", K_U1, 1 },
+    { "=f8", K_F8, 8 },
+    { "=f4", K_F4, 4 },
+    { "=i2", K_I2, 2 },
+    { "=i4", K_I4, 4 },
+    { "=i8", K_I8, 8 },
+    { "=u2", K_U2, 2 },
+    { "=u4", K_U4, 4 },
+    { "=i1", K_I1, 1 },
+    { "=u1", K_U1, 1 },
 #endif
 };
 
@@ -44,70 +57,56 @@ typedef struct {
     unsigned size;
     int fortran;
     int ndim;
-    uint64_t dim[2];         /* 1-D: dim[0]; 2-D: rows, columns */
+    uint64_t dim[2]; /* 1-D: dim[0]; 2-D: rows, columns */
     char descr[48];
-    char shape_text[64];     /* "(3, 4)" as written, for messages */
+    char shape_text[64]; /* "(3, 4)" as written, for messages */
 } npy_head_t;
 
 /* ------------------------------------------------------------------------ */
 /* the header                                                                 */
 /* ------------------------------------------------------------------------ */
 
-static const char *skip_ws(const char *p)
-{
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-        p++;
+static const char *skip_ws(const char *p) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
     return p;
 }
 
 /* The value after 'key': in the dict h, or NULL. */
-static const char *find_value(const char *h, const char *key)
-{
+static const char *find_value(const char *h, const char *key) {
     size_t k = strlen(key);
     for (const char *p = h; (p = strstr(p, key)) != NULL; p += k) {
-        if (p == h || (p[-1] != '\'' && p[-1] != '"') || p[k] != p[-1])
-            continue;
+        if (p == h || (p[-1] != '\'' && p[-1] != '"') || p[k] != p[-1]) continue;
         const char *v = skip_ws(p + k + 1);
-        if (*v == ':')
-            return skip_ws(v + 1);
+        if (*v == ':') return skip_ws(v + 1);
     }
     return NULL;
 }
 
-static int parse_shape(wm_sigsrc_t *s, const char *v, npy_head_t *h)
-{
+static int parse_shape(wm_sigsrc_t *s, const char *v, npy_head_t *h) {
     uint64_t dims[8];
     int nd = 0;
     const char *p = v;
-    if (*p != '(')
-        return wm_sig_fail(s, ": malformed .npy header (shape is not a tuple)");
+    if (*p != '(') return wm_sig_fail(s, ": malformed .npy header (shape is not a tuple)");
     p = skip_ws(p + 1);
     while (*p != ')') {
-        if ((unsigned)(*p - '0') > 9)
-            return wm_sig_fail(s, ": malformed .npy header (bad shape)");
+        if ((unsigned)(*p - '0') > 9) return wm_sig_fail(s, ": malformed .npy header (bad shape)");
         uint64_t d = 0;
         for (; (unsigned)(*p - '0') <= 9; p++) {
-            if (d > (UINT64_MAX - 9) / 10)
-                return wm_sig_fail(s, ": .npy shape is too large");
+            if (d > (UINT64_MAX - 9) / 10) return wm_sig_fail(s, ": .npy shape is too large");
             d = d * 10 + (uint64_t)(*p - '0');
         }
-        if (*p == 'L')
-            p++;                      /* Python 2 longs: (3L,) */
-        if (nd < 8)
-            dims[nd] = d;
+        if (*p == 'L') p++; /* Python 2 longs: (3L,) */
+        if (nd < 8) dims[nd] = d;
         nd++;
         p = skip_ws(p);
-        if (*p == ',')
-            p = skip_ws(p + 1);
-        else if (*p != ')')
-            return wm_sig_fail(s, ": malformed .npy header (bad shape)");
+        if (*p == ',') p = skip_ws(p + 1);
+        else if (*p != ')') return wm_sig_fail(s, ": malformed .npy header (bad shape)");
     }
-    size_t n = (size_t)(p + 1 - v) < sizeof h->shape_text ? (size_t)(p + 1 - v)
-                                                           : sizeof h->shape_text - 1;
+    size_t n =
+        (size_t)(p + 1 - v) < sizeof h->shape_text ? (size_t)(p + 1 - v) : sizeof h->shape_text - 1;
     memcpy(h->shape_text, v, n);
     h->shape_text[n] = '\0';
-    if (nd == 0)
-        return wm_sig_fail(s, ": .npy shape () is a single number, not a signal");
+    if (nd == 0) return wm_sig_fail(s, ": .npy shape () is a single number, not a signal");
     if (nd > 2)
         return wm_sig_fail(s, ": .npy shape %s has %d dimensions; a signal file has 1 or 2",
                            h->shape_text, nd);
@@ -119,11 +118,9 @@ static int parse_shape(wm_sigsrc_t *s, const char *v, npy_head_t *h)
     return 0;
 }
 
-static int parse_header(wm_sigsrc_t *s, const char *text, npy_head_t *h)
-{
+static int parse_header(wm_sigsrc_t *s, const char *text, npy_head_t *h) {
     const char *v = find_value(text, "descr");
-    if (!v)
-        return wm_sig_fail(s, ": malformed .npy header (no 'descr')");
+    if (!v) return wm_sig_fail(s, ": malformed .npy header (no 'descr')");
     if (*v == '\'' || *v == '"') {
         const char *e = strchr(v + 1, *v);
         size_t n = e ? (size_t)(e - v - 1) : 0;
@@ -137,55 +134,49 @@ static int parse_header(wm_sigsrc_t *s, const char *text, npy_head_t *h)
     }
     size_t i;
     for (i = 0; i < sizeof npy_types / sizeof npy_types[0]; i++)
-        if (strcmp(h->descr, npy_types[i].descr) == 0)
-            break;
+        if (strcmp(h->descr, npy_types[i].descr) == 0) break;
     if (i == sizeof npy_types / sizeof npy_types[0])
-        return wm_sig_fail(s, ": .npy dtype '%s' is not supported (float32/float64 "
-                           "little-endian, or integers)", h->descr);
+        return wm_sig_fail(s,
+                           ": .npy dtype '%s' is not supported (float32/float64 "
+                           "little-endian, or integers)",
+                           h->descr);
     h->kind = npy_types[i].kind;
     h->size = npy_types[i].size;
 
     v = find_value(text, "fortran_order");
-    if (v && strncmp(v, "True", 4) == 0)
-        h->fortran = 1;
+    if (v && strncmp(v, "True", 4) == 0) h->fortran = 1;
     else if (!v || strncmp(v, "False", 5) != 0)
         return wm_sig_fail(s, ": malformed .npy header (no 'fortran_order')");
 
     v = find_value(text, "shape");
-    if (!v)
-        return wm_sig_fail(s, ": malformed .npy header (no 'shape')");
+    if (!v) return wm_sig_fail(s, ": malformed .npy header (no 'shape')");
     return parse_shape(s, v, h);
 }
 
 /* Magic, version, header; leaves the source at the first data byte.
 ** *head_bytes: the bytes before the data. */
-static int read_header(wm_sigsrc_t *s, npy_head_t *h, uint64_t *head_bytes)
-{
+static int read_header(wm_sigsrc_t *s, npy_head_t *h, uint64_t *head_bytes) {
     static const uint8_t magic[6] = { 0x93, 'N', 'U', 'M', 'P', 'Y' };
     uint8_t pre[12];
     uint32_t hlen;
     size_t pre_len;
 
     int64_t r = wm_sigsrc_read(s, pre, 8);
-    if (r < 0)
-        return -1;
+    if (r < 0) return -1;
     if (r < 8 || memcmp(pre, magic, 6) != 0)
         return wm_sig_fail(s, ": not a .npy file (it does not start with \"\\x93NUMPY\")");
     if (pre[6] < 1 || pre[6] > 3)
         return wm_sig_fail(s, ": .npy format version %u.%u is not supported (1.0, 2.0, 3.0 are)",
                            pre[6], pre[7]);
-    pre_len = pre[6] == 1 ? 10 : 12;   /* 2-byte header length in 1.0, 4-byte after */
+    pre_len = pre[6] == 1 ? 10 : 12; /* 2-byte header length in 1.0, 4-byte after */
     r = wm_sigsrc_read(s, pre + 8, pre_len - 8);
-    if (r < 0)
-        return -1;
-    if ((size_t)r < pre_len - 8)
-        return wm_sig_fail(s, ": truncated .npy header");
+    if (r < 0) return -1;
+    if ((size_t)r < pre_len - 8) return wm_sig_fail(s, ": truncated .npy header");
     hlen = pre[6] == 1 ? wm_sig_le16(pre + 8) : wm_sig_le32(pre + 8);
     if (hlen > WM_NPY_HEADER_MAX)
         return wm_sig_fail(s, ": malformed .npy header (length %" PRIu32 ")", hlen);
     char *text = malloc((size_t)hlen + 1);
-    if (!text)
-        return wm_sig_fail(s, ": out of memory");
+    if (!text) return wm_sig_fail(s, ": out of memory");
     r = wm_sigsrc_read(s, text, hlen);
     if (r < 0 || (uint64_t)r < hlen) {
         free(text);
@@ -204,34 +195,50 @@ static int read_header(wm_sigsrc_t *s, npy_head_t *h, uint64_t *head_bytes)
 /* the data                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static void convert(npy_kind_t kind, const uint8_t *p, size_t n, double *out)
-{
+static void convert(npy_kind_t kind, const uint8_t *p, size_t n, double *out) {
     size_t i;
     switch (kind) {
-    case K_F8: for (i = 0; i < n; i++) out[i] = wm_sig_f64le(p + 8 * i); break;
-    case K_F4: for (i = 0; i < n; i++) out[i] = wm_sig_f32le(p + 4 * i); break;
-    case K_I1: for (i = 0; i < n; i++) out[i] = (int8_t)p[i]; break;
-    case K_U1: for (i = 0; i < n; i++) out[i] = p[i]; break;
-    case K_I2: for (i = 0; i < n; i++) out[i] = (int16_t)wm_sig_le16(p + 2 * i); break;
-    case K_U2: for (i = 0; i < n; i++) out[i] = wm_sig_le16(p + 2 * i); break;
-    case K_I4: for (i = 0; i < n; i++) out[i] = (int32_t)wm_sig_le32(p + 4 * i); break;
-    case K_U4: for (i = 0; i < n; i++) out[i] = wm_sig_le32(p + 4 * i); break;
-    case K_I8: for (i = 0; i < n; i++) out[i] = (double)(int64_t)wm_sig_le64(p + 8 * i); break;
+    case K_F8:
+        for (i = 0; i < n; i++) out[i] = wm_sig_f64le(p + 8 * i);
+        break;
+    case K_F4:
+        for (i = 0; i < n; i++) out[i] = wm_sig_f32le(p + 4 * i);
+        break;
+    case K_I1:
+        for (i = 0; i < n; i++) out[i] = (int8_t)p[i];
+        break;
+    case K_U1:
+        for (i = 0; i < n; i++) out[i] = p[i];
+        break;
+    case K_I2:
+        for (i = 0; i < n; i++) out[i] = (int16_t)wm_sig_le16(p + 2 * i);
+        break;
+    case K_U2:
+        for (i = 0; i < n; i++) out[i] = wm_sig_le16(p + 2 * i);
+        break;
+    case K_I4:
+        for (i = 0; i < n; i++) out[i] = (int32_t)wm_sig_le32(p + 4 * i);
+        break;
+    case K_U4:
+        for (i = 0; i < n; i++) out[i] = wm_sig_le32(p + 4 * i);
+        break;
+    case K_I8:
+        for (i = 0; i < n; i++) out[i] = (double)(int64_t)wm_sig_le64(p + 8 * i);
+        break;
     }
 }
 
 /* Where the elements go. */
 typedef struct {
     const npy_head_t *h;
-    int by_rows;             /* each row is a signal (set->s.a[first + row])     */
-    uint64_t col;            /* else: the column kept (1-D: 0)                   */
-    wm_sigvec_t a;           /* the kept column                                  */
+    int by_rows;   /* each row is a signal (set->s.a[first + row]) */
+    uint64_t col;  /* else: the column kept (1-D: 0) */
+    wm_sigvec_t a; /* the kept column */
     wm_sig_t *rows;
-    uint64_t i, j;           /* row and column of the next element               */
+    uint64_t i, j; /* row and column of the next element */
 } npy_sink_t;
 
-static int fail_sample(wm_sigsrc_t *s, const npy_sink_t *k, double x)
-{
+static int fail_sample(wm_sigsrc_t *s, const npy_sink_t *k, double x) {
     if (k->h->ndim == 1)
         return wm_sig_fail(s, ": sample %" PRIu64 " is %s", k->i, wm_sig_nonfinite(x));
     if (k->by_rows)
@@ -241,21 +248,17 @@ static int fail_sample(wm_sigsrc_t *s, const npy_sink_t *k, double x)
                        wm_sig_nonfinite(x));
 }
 
-static int place(wm_sigsrc_t *s, npy_sink_t *k, const double *x, size_t n)
-{
+static int place(wm_sigsrc_t *s, npy_sink_t *k, const double *x, size_t n) {
     const uint64_t rows = k->h->dim[0], cols = k->h->dim[1];
     int floats = k->h->kind == K_F4 || k->h->kind == K_F8;
     for (size_t e = 0; e < n; e++) {
         if (k->by_rows) {
-            if (floats && !isfinite(x[e]))
-                return fail_sample(s, k, x[e]);
+            if (floats && !isfinite(x[e])) return fail_sample(s, k, x[e]);
             k->rows[k->i].v[k->j] = x[e];
         } else if (k->j == k->col) {
             /* The kept column's elements come in row order in both layouts. */
-            if (floats && !isfinite(x[e]))
-                return fail_sample(s, k, x[e]);
-            if (wm_sigvec_push(&k->a, x[e], s) != 0)
-                return -1;
+            if (floats && !isfinite(x[e])) return fail_sample(s, k, x[e]);
+            if (wm_sigvec_push(&k->a, x[e], s) != 0) return -1;
         }
         if (k->h->fortran) {
             if (++k->i == rows) {
@@ -271,8 +274,7 @@ static int place(wm_sigsrc_t *s, npy_sink_t *k, const double *x, size_t n)
 }
 
 /* Stream `count` elements into the sink; then nothing may follow. */
-static int read_data(wm_sigsrc_t *s, npy_sink_t *k, uint64_t count, uint64_t head_bytes)
-{
+static int read_data(wm_sigsrc_t *s, npy_sink_t *k, uint64_t count, uint64_t head_bytes) {
     const npy_head_t *h = k->h;
     uint8_t *block = malloc(WM_NPY_BLOCK);
     double *x = malloc(WM_NPY_BLOCK / h->size * sizeof(double));
@@ -292,11 +294,11 @@ static int read_data(wm_sigsrc_t *s, npy_sink_t *k, uint64_t count, uint64_t hea
         }
         size_t n = (size_t)r / h->size;
         convert(h->kind, block, n, x);
-        if ((rc = place(s, k, x, n)) != 0)
-            goto out;
+        if ((rc = place(s, k, x, n)) != 0) goto out;
         got += (uint64_t)r;
         if ((size_t)r < ask) {
-            rc = wm_sig_fail(s, ": .npy data is truncated: shape %s of '%s' needs %" PRIu64
+            rc = wm_sig_fail(s,
+                             ": .npy data is truncated: shape %s of '%s' needs %" PRIu64
                              " bytes after the %" PRIu64 "-byte header, the file has %" PRIu64,
                              h->shape_text, h->descr, want, head_bytes, got);
             goto out;
@@ -312,8 +314,7 @@ static int read_data(wm_sigsrc_t *s, npy_sink_t *k, uint64_t count, uint64_t hea
             goto out;
         }
         extra += (uint64_t)r;
-        if ((size_t)r < WM_NPY_BLOCK)
-            break;
+        if ((size_t)r < WM_NPY_BLOCK) break;
     }
     if (extra)
         rc = wm_sig_fail(s, ": %" PRIu64 " byte%s after the .npy data (shape %s of '%s')", extra,
@@ -325,16 +326,16 @@ out:
 }
 
 /* Which part of a 2-D array is read: sets k->by_rows or k->col. */
-static int choose(wm_sigsrc_t *s, const wm_sigread_opts_t *o, npy_sink_t *k)
-{
+static int choose(wm_sigsrc_t *s, const wm_sigread_opts_t *o, npy_sink_t *k) {
     const npy_head_t *h = k->h;
-    if (h->ndim == 1)
-        return 0;                        /* --column means nothing for one column */
+    if (h->ndim == 1) return 0; /* --column means nothing for one column */
     if (o->column) {
         const char *c = o->column;
         if (!*c || strspn(c, "0123456789") != strlen(c))
-            return wm_sig_fail(s, ": --column '%s' is not a column number (a .npy file has no "
-                               "column names; columns are numbered from 0)", c);
+            return wm_sig_fail(s,
+                               ": --column '%s' is not a column number (a .npy file has no "
+                               "column names; columns are numbered from 0)",
+                               c);
         unsigned long long col = strtoull(c, NULL, 10);
         if (col >= h->dim[1])
             return wm_sig_fail(s, ": no column %s in a .npy of shape %s (columns 0 to %" PRIu64 ")",
@@ -346,13 +347,11 @@ static int choose(wm_sigsrc_t *s, const wm_sigread_opts_t *o, npy_sink_t *k)
         k->by_rows = 1;
         return 0;
     }
-    if (h->dim[1] == 1)
-        return 0;                        /* the only column */
+    if (h->dim[1] == 1) return 0; /* the only column */
     return wm_sig_fail(s, ": 2-D .npy of shape %s: choose a column with --column", h->shape_text);
 }
 
-int wm_sig_read_npy(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *out)
-{
+int wm_sig_read_npy(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *out) {
     npy_head_t h;
     npy_sink_t k;
     uint64_t head_bytes = 0;
@@ -360,15 +359,15 @@ int wm_sig_read_npy(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *out
     memset(&h, 0, sizeof h);
     memset(&k, 0, sizeof k);
     k.h = &h;
-    if (read_header(s, &h, &head_bytes) != 0 || choose(s, o, &k) != 0)
-        return -1;
+    if (read_header(s, &h, &head_bytes) != 0 || choose(s, o, &k) != 0) return -1;
     if (h.dim[0] > UINT64_MAX / h.dim[1] || h.dim[0] * h.dim[1] > UINT64_MAX / 8 / h.size)
         return wm_sig_fail(s, ": .npy shape %s is too large", h.shape_text);
     uint64_t count = h.dim[0] * h.dim[1];
     /* When the file's size is known, a short file is told before anything
     ** is allocated for what the header promises. */
     if (!s->gz && s->size_hint && s->size_hint < head_bytes + count * h.size)
-        return wm_sig_fail(s, ": .npy data is truncated: shape %s of '%s' needs %" PRIu64
+        return wm_sig_fail(s,
+                           ": .npy data is truncated: shape %s of '%s' needs %" PRIu64
                            " bytes after the %" PRIu64 "-byte header, the file has %" PRIu64,
                            h.shape_text, h.descr, count * h.size, head_bytes,
                            s->size_hint - head_bytes);
@@ -379,18 +378,15 @@ int wm_sig_read_npy(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *out
         size_t first = out->s.n;
         for (uint64_t r = 0; r < h.dim[0]; r++) {
             double *v = malloc((size_t)h.dim[1] * sizeof(double));
-            if (!v)
-                return wm_sig_fail(s, ": out of memory");
-            if (wm_sigset_add_owned(out, v, h.dim[1], s) != 0)
-                return -1;
+            if (!v) return wm_sig_fail(s, ": out of memory");
+            if (wm_sigset_add_owned(out, v, h.dim[1], s) != 0) return -1;
         }
         k.rows = out->s.a + first;
         return read_data(s, &k, count, head_bytes);
     }
     /* The kept column: sized from the header when the file can hold it. */
     uint64_t reserve = h.dim[0];
-    if ((s->gz || !s->size_hint) && reserve > ((uint64_t)1 << 20))
-        reserve = (uint64_t)1 << 20;
+    if ((s->gz || !s->size_hint) && reserve > ((uint64_t)1 << 20)) reserve = (uint64_t)1 << 20;
     if (wm_sigvec_grow(&k.a, reserve, s) != 0 || read_data(s, &k, count, head_bytes) != 0) {
         free(k.a.v);
         return -1;

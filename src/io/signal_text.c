@@ -24,10 +24,10 @@
 #define WM_TEXT_TAKE ((uint64_t)1 << 16)
 
 typedef enum {
-    MODE_ONE,        /* all numbers are one signal                         */
-    MODE_UNDECIDED,  /* several = 1 and every line so far held one number   */
-    MODE_LINES,      /* several = 1: each line is a signal                  */
-    MODE_RECORDS     /* '>' lines name the signals                          */
+    MODE_ONE,       /* all numbers are one signal */
+    MODE_UNDECIDED, /* several = 1 and every line so far held one number */
+    MODE_LINES,     /* several = 1: each line is a signal */
+    MODE_RECORDS    /* '>' lines name the signals */
 } text_mode_t;
 
 typedef struct {
@@ -35,14 +35,15 @@ typedef struct {
     wm_sigset_t *out;
     int several;
     text_mode_t mode;
-    wm_sigvec_t a;           /* samples not yet handed to out                  */
-    uint64_t line;           /* the line being parsed, 1-based                 */
-    uint64_t line_tokens;    /* numbers on it so far                           */
-    uint64_t line_from;      /* a.n when it began                              */
-    int line_started;        /* a non-blank byte was seen on it                */
-    uint64_t first_num_line; /* line of the first number (0 = none yet)        */
+    wm_sigvec_t a;           /* samples not yet handed to out */
+    uint64_t line;           /* the line being parsed, 1-based */
+    uint64_t line_tokens;    /* numbers on it so far */
+    uint64_t line_from;      /* a.n when it began */
+    int line_started;        /* a non-blank byte was seen on it */
+    uint64_t first_num_line; /* line of the first number (0 = none yet) */
     /* MODE_RECORDS: the record being read */
-    char *name; size_t name_len, name_cap;
+    char *name;
+    size_t name_len, name_cap;
     uint64_t rec_line;
     size_t n_records;
     /* MODE_UNDECIDED: the first sample that is not finite. Its number within
@@ -55,51 +56,44 @@ typedef struct {
 
 /* Separators, and the bytes that end a token (separators and '\n'). */
 static const unsigned char is_sep[256] = {
-    [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\v'] = 1, ['\f'] = 1, [','] = 1, [';'] = 1 };
+    [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\v'] = 1, ['\f'] = 1, [','] = 1, [';'] = 1
+};
 static const unsigned char is_stop[256] = {
-    [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\v'] = 1, ['\f'] = 1, [','] = 1, [';'] = 1,
-    ['\n'] = 1 };
+    [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\v'] = 1, ['\f'] = 1, [','] = 1, [';'] = 1, ['\n'] = 1
+};
 
-static int fail_nonfinite(text_t *t, uint64_t line, uint64_t index, double x)
-{
+static int fail_nonfinite(text_t *t, uint64_t line, uint64_t index, double x) {
     return wm_sig_fail(t->s, ":%" PRIu64 ": sample %" PRIu64 " is %s", line, index,
                        wm_sig_nonfinite(x));
 }
 
 /* The pending non-finite sample, now that lines are known to be signals (or not). */
-static int fail_pending(text_t *t, int lines_are_signals)
-{
+static int fail_pending(text_t *t, int lines_are_signals) {
     return fail_nonfinite(t, t->pend_line, lines_are_signals ? 0 : t->pend_index, t->pend_x);
 }
 
 /* Hand a.v[from ..] to out as one signal. */
-static int emit(text_t *t, uint64_t from, const char *name, size_t name_len)
-{
+static int emit(text_t *t, uint64_t from, const char *name, size_t name_len) {
     int take = from == 0 && t->a.n - from >= WM_TEXT_TAKE;
-    if (wm_sigset_add(t->out, &t->a, from, take, name, name_len, t->s) != 0)
-        return -1;
+    if (wm_sigset_add(t->out, &t->a, from, take, name, name_len, t->s) != 0) return -1;
     t->a.n = from;
     return 0;
 }
 
-static int end_line(text_t *t)
-{
+static int end_line(text_t *t) {
     if (t->mode == MODE_UNDECIDED && t->line_tokens >= 2) {
         /* Lines are signals after all: each earlier line held one number. */
-        if (t->pending)
-            return fail_pending(t, 1);
+        if (t->pending) return fail_pending(t, 1);
         t->mode = MODE_LINES;
         wm_sigvec_t one = { NULL, 1, 1 };
         for (uint64_t i = 0; i < t->line_from; i++) {
             one.v = t->a.v + i;
-            if (wm_sigset_add(t->out, &one, 0, 0, NULL, 0, t->s) != 0)
-                return -1;
+            if (wm_sigset_add(t->out, &one, 0, 0, NULL, 0, t->s) != 0) return -1;
         }
         memmove(t->a.v, t->a.v + t->line_from, (size_t)t->line_tokens * sizeof(double));
         t->a.n = t->line_tokens;
     }
-    if (t->mode == MODE_LINES && t->line_tokens > 0 && emit(t, 0, NULL, 0) != 0)
-        return -1;
+    if (t->mode == MODE_LINES && t->line_tokens > 0 && emit(t, 0, NULL, 0) != 0) return -1;
     t->line++;
     t->line_tokens = 0;
     t->line_from = t->a.n;
@@ -107,13 +101,11 @@ static int end_line(text_t *t)
     return 0;
 }
 
-static int add_number(text_t *t, const char *p, const char *q)
-{
+static int add_number(text_t *t, const char *p, const char *q) {
     double x;
     int why = wm_sig_number(p, q, &x);
     if (why != WM_NUM_OK) {
-        if (t->pending)
-            return fail_pending(t, t->line_tokens > 0);
+        if (t->pending) return fail_pending(t, t->line_tokens > 0);
         return wm_sig_fail_number(t->s, t->line, why, p, (size_t)(q - p));
     }
     if (!isfinite(x)) {
@@ -129,26 +121,20 @@ static int add_number(text_t *t, const char *p, const char *q)
                 break;
             }
             /* A second number on the line: lines are signals. */
-            if (t->pending)
-                return fail_pending(t, 1);
+            if (t->pending) return fail_pending(t, 1);
             return fail_nonfinite(t, t->line, t->line_tokens, x);
-        case MODE_LINES:
-            return fail_nonfinite(t, t->line, t->line_tokens, x);
-        default:
-            return fail_nonfinite(t, t->line, t->a.n, x);
+        case MODE_LINES: return fail_nonfinite(t, t->line, t->line_tokens, x);
+        default: return fail_nonfinite(t, t->line, t->a.n, x);
         }
     }
-    if (wm_sigvec_push(&t->a, x, t->s) != 0)
-        return -1;
+    if (wm_sigvec_push(&t->a, x, t->s) != 0) return -1;
     t->line_tokens++;
-    if (t->first_num_line == 0)
-        t->first_num_line = t->line;
+    if (t->first_num_line == 0) t->first_num_line = t->line;
     return 0;
 }
 
 /* The end of the record being read (at the next '>' or the end of input). */
-static int end_record(text_t *t)
-{
+static int end_record(text_t *t) {
     if (t->a.n == 0) {
         char shown[WM_SIG_SHOW];
         wm_sig_show(t->name, t->name_len, shown, sizeof shown);
@@ -158,31 +144,27 @@ static int end_record(text_t *t)
 }
 
 /* A '>' line, [p, q) without its '\n'. */
-static int header_line(text_t *t, const char *p, const char *q)
-{
+static int header_line(text_t *t, const char *p, const char *q) {
     if (t->mode != MODE_RECORDS) {
         if (t->first_num_line)
-            return wm_sig_fail(t->s, ":%" PRIu64 ": numbers before the first '>' line (line %" PRIu64 ")",
+            return wm_sig_fail(t->s,
+                               ":%" PRIu64 ": numbers before the first '>' line (line %" PRIu64 ")",
                                t->first_num_line, t->line);
         t->mode = MODE_RECORDS;
     } else {
         if (!t->several)
-            return wm_sig_fail(t->s, ":%" PRIu64 ": a second '>' signal, but one signal is read here",
-                               t->line);
-        if (end_record(t) != 0)
-            return -1;
+            return wm_sig_fail(
+                t->s, ":%" PRIu64 ": a second '>' signal, but one signal is read here", t->line);
+        if (end_record(t) != 0) return -1;
     }
     /* The name: the rest of the line, without the blanks around it. */
     p++;
-    while (p < q && is_sep[(unsigned char)*p] && *p != ',' && *p != ';')
-        p++;
-    while (q > p && is_sep[(unsigned char)q[-1]] && q[-1] != ',' && q[-1] != ';')
-        q--;
+    while (p < q && is_sep[(unsigned char)*p] && *p != ',' && *p != ';') p++;
+    while (q > p && is_sep[(unsigned char)q[-1]] && q[-1] != ',' && q[-1] != ';') q--;
     size_t n = (size_t)(q - p);
     if (n + 1 > t->name_cap) {
         char *nm = realloc(t->name, n + 1);
-        if (!nm)
-            return wm_sig_fail(t->s, ": out of memory");
+        if (!nm) return wm_sig_fail(t->s, ": out of memory");
         t->name = nm;
         t->name_cap = n + 1;
     }
@@ -196,8 +178,7 @@ static int header_line(text_t *t, const char *p, const char *q)
 
 /* Parse w[pos .. len) as far as whole tokens and lines go; *need_more is set
 ** when the rest must wait for the next block. */
-static int parse_block(text_t *t, wm_sigwin_t *w, int *skip_line)
-{
+static int parse_block(text_t *t, wm_sigwin_t *w, int *skip_line) {
     const char *p = w->buf + w->pos, *end = w->buf + w->len;
 
     if (*skip_line) {
@@ -212,8 +193,7 @@ static int parse_block(text_t *t, wm_sigwin_t *w, int *skip_line)
     while (p < end) {
         unsigned char c = (unsigned char)*p;
         if (c == '\n') {
-            if (end_line(t) != 0)
-                return -1;
+            if (end_line(t) != 0) return -1;
             p++;
             continue;
         }
@@ -228,7 +208,7 @@ static int parse_block(text_t *t, wm_sigwin_t *w, int *skip_line)
                 const char *nl = memchr(p, '\n', (size_t)(end - p));
                 if (c == '#') {
                     if (!nl) {
-                        *skip_line = 1;   /* the rest of this comment is in the next block */
+                        *skip_line = 1; /* the rest of this comment is in the next block */
                         p = end;
                         break;
                     }
@@ -236,51 +216,41 @@ static int parse_block(text_t *t, wm_sigwin_t *w, int *skip_line)
                     continue;
                 }
                 if (!nl && !w->eof) {
-                    t->line_started = 0;  /* seen again, whole, after the refill */
+                    t->line_started = 0; /* seen again, whole, after the refill */
                     break;
                 }
-                if (header_line(t, p, nl ? nl : end) != 0)
-                    return -1;
+                if (header_line(t, p, nl ? nl : end) != 0) return -1;
                 p = nl ? nl : end;
                 continue;
             }
         }
-        while (p < end && !is_stop[(unsigned char)*p])
-            p++;
+        while (p < end && !is_stop[(unsigned char)*p]) p++;
         if ((size_t)(p - tok) > WM_TEXT_TOKEN_MAX)
             return wm_sig_fail_number(t->s, t->line, WM_NUM_BAD, tok, (size_t)(p - tok));
         if (p == end && !w->eof) {
-            p = tok;                      /* it may go on in the next block */
+            p = tok; /* it may go on in the next block */
             break;
         }
-        if (add_number(t, tok, p) != 0)
-            return -1;
+        if (add_number(t, tok, p) != 0) return -1;
     }
     w->pos = (size_t)(p - w->buf);
     return 0;
 }
 
-static int finish(text_t *t)
-{
+static int finish(text_t *t) {
     if (t->line_started || t->line_tokens)
-        if (end_line(t) != 0)
-            return -1;
+        if (end_line(t) != 0) return -1;
     switch (t->mode) {
-    case MODE_RECORDS:
-        return end_record(t);
-    case MODE_LINES:
-        return 0;
+    case MODE_RECORDS: return end_record(t);
+    case MODE_LINES: return 0;
     default:
-        if (t->pending)
-            return fail_pending(t, 0);
-        if (t->a.n == 0)
-            return wm_sig_fail(t->s, ": no samples");
+        if (t->pending) return fail_pending(t, 0);
+        if (t->a.n == 0) return wm_sig_fail(t->s, ": no samples");
         return wm_sigset_add(t->out, &t->a, 0, 1, NULL, 0, t->s);
     }
 }
 
-int wm_sig_read_text(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *out)
-{
+int wm_sig_read_text(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *out) {
     text_t t;
     wm_sigwin_t w;
     int skip_line = 0, rc;
@@ -291,13 +261,11 @@ int wm_sig_read_text(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *ou
     t.several = o->several;
     t.mode = o->several ? MODE_UNDECIDED : MODE_ONE;
     t.line = 1;
-    if (wm_sigwin_init(&w, s, WM_TEXT_BLOCK) != 0)
-        return -1;
+    if (wm_sigwin_init(&w, s, WM_TEXT_BLOCK) != 0) return -1;
     rc = wm_sigwin_refill(&w, s, 0);
     while (rc == 0) {
         rc = parse_block(&t, &w, &skip_line);
-        if (rc != 0)
-            break;
+        if (rc != 0) break;
         if (w.eof && w.pos == w.len) {
             rc = finish(&t);
             break;

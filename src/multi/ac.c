@@ -49,8 +49,7 @@ int wm_ac_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, uint
         for (uint64_t i = scan_from; i < to; i++) {
             uint32_t e = T[row + sym[text[i]]];
             row = e & ~WM_TRIE_OUT;
-            if ((e & WM_TRIE_OUT) && i >= own_from &&
-                emit_state(t, row >> t->shift, i + 1, out))
+            if ((e & WM_TRIE_OUT) && i >= own_from && emit_state(t, row >> t->shift, i + 1, out))
                 return -1;
         }
         return 0;
@@ -60,7 +59,10 @@ int wm_ac_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, uint
         uint32_t a = sym[text[i]];
         for (;;) {
             uint32_t c = wm_trie_child(t, v, a);
-            if (c) { v = c; break; }
+            if (c) {
+                v = c;
+                break;
+            }
             if (v == 0) break;
             v = t->fail[v];
         }

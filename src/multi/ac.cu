@@ -27,7 +27,8 @@ struct ac_scanner {
     __device__ __forceinline__ void report(uint32_t v, uint64_t e, E &emit) const {
         uint32_t u = __ldg(p.out + v);
         if (u != 0xffffffffu) emit.put(e, u);
-        for (uint32_t w = __ldg(p.dict + v); w != 0; w = __ldg(p.dict + w)) emit.put(e, __ldg(p.out + w));
+        for (uint32_t w = __ldg(p.dict + v); w != 0; w = __ldg(p.dict + w))
+            emit.put(e, __ldg(p.out + w));
     }
 
     template <class E>
@@ -46,7 +47,10 @@ struct ac_scanner {
             } else {
                 for (;;) {
                     uint32_t c2 = child(v, a);
-                    if (c2) { v = c2; break; }
+                    if (c2) {
+                        v = c2;
+                        break;
+                    }
                     if (v == 0) break;
                     v = __ldg(p.fail + v);
                 }

@@ -27,12 +27,12 @@
 
 typedef struct {
     const wm_mset_t *s;
-    const uint64_t *rs;          /* record starts, n_rec + 1 entries */
+    const uint64_t *rs; /* record starts, n_rec + 1 entries */
     size_t n_rec;
     wm_match_cb cb;
     void *user;
     uint64_t count;
-    uint32_t *ents;              /* scratch for one end's entries */
+    uint32_t *ents; /* scratch for one end's entries */
     size_t ents_cap;
 } deliver_t;
 
@@ -60,12 +60,15 @@ static wm_status deliver_hits(deliver_t *d, const wm_mhit_t *h, size_t n) {
         size_t ne = 0;
         for (size_t z = x; z < y; z++) {
             uint32_t u = h[z].uid;
-            if (e - rb < wm_mset_len(s, u)) continue;   /* crosses the record start */
+            if (e - rb < wm_mset_len(s, u)) continue; /* crosses the record start */
             size_t k = s->ent_off[u + 1] - s->ent_off[u];
             if (ne + k > grp_cap) {
                 size_t cap = (ne + k) * 2 + 16;
                 uint64_t *g = realloc(grp, cap * sizeof *g);
-                if (!g) { st = WM_NOMEM; break; }
+                if (!g) {
+                    st = WM_NOMEM;
+                    break;
+                }
                 grp = g;
                 grp_cap = cap;
             }
@@ -85,7 +88,10 @@ static wm_status deliver_hits(deliver_t *d, const wm_mhit_t *h, size_t n) {
             m.start = m.end - wm_mset_len(s, u);
             m.strand = ent & 1;
             m.pattern = ent >> 1;
-            if (d->cb(&m, d->user)) { st = WM_STOPPED; break; }
+            if (d->cb(&m, d->user)) {
+                st = WM_STOPPED;
+                break;
+            }
         }
         x = y;
     }
@@ -111,10 +117,10 @@ typedef struct {
     uint64_t len, own_from;
     const uint64_t *rs;
     size_t n_rec;
-    wm_plan_t plan;              /* chunks of the owned ends           */
+    wm_plan_t plan; /* chunks of the owned ends */
     uint64_t first_chunk;
-    wm_mhitvec_t *hits;          /* per chunk of a wave, when listing  */
-    uint64_t **counts;           /* per thread, when counting          */
+    wm_mhitvec_t *hits; /* per chunk of a wave, when listing */
+    uint64_t **counts;  /* per thread, when counting */
     int failed;
 } cpu_job_t;
 
@@ -172,7 +178,10 @@ static wm_status cpu_list(wm_context_t *cx, cpu_job_t *j, deliver_t *d) {
         j->first_chunk = c0;
         for (size_t i = 0; i < n; i++) j->hits[i].n = 0;
         wm_pool_for(cx->pool, n, cpu_chunk, j);
-        if (j->failed) { st = WM_NOMEM; break; }
+        if (j->failed) {
+            st = WM_NOMEM;
+            break;
+        }
         for (size_t i = 0; i < n && st == WM_OK; i++)
             st = deliver_hits(d, j->hits[i].a, j->hits[i].n);
         report(cx, j, c0 + n - 1);
@@ -256,7 +265,8 @@ static uint64_t spread_counts(const wm_mset_t *s, const uint64_t *uc, uint64_t *
     for (size_t u = 0; u < s->n_uniq; u++) {
         total += uc[u] * (s->ent_off[u + 1] - s->ent_off[u]);
         if (per_pattern)
-            for (uint32_t q = s->ent_off[u]; q < s->ent_off[u + 1]; q++) per_pattern[s->ent[q] >> 1] += uc[u];
+            for (uint32_t q = s->ent_off[u]; q < s->ent_off[u + 1]; q++)
+                per_pattern[s->ent[q] >> 1] += uc[u];
     }
     return total;
 }
@@ -274,7 +284,12 @@ wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
     if (gpu && !gpu->supports(s)) gpu = NULL;
     cpu_job_t j;
     memset(&j, 0, sizeof j);
-    j.s = s; j.seq = text->seq; j.len = text->len; j.own_from = own_from; j.rs = rs; j.n_rec = n_rec;
+    j.s = s;
+    j.seq = text->seq;
+    j.len = text->len;
+    j.own_from = own_from;
+    j.rs = rs;
+    j.n_rec = n_rec;
     uint64_t *uc = NULL;
     wm_status st;
     if (cb) {
@@ -296,14 +311,16 @@ wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
         /* the total alone: the GPU adds it up itself */
         uint64_t total = 0;
         st = gpu->scan(cx, s, text, own_from, NULL, NULL, NULL, &total);
-        if (st == WM_OK && n_rec > 1) st = subtract_crossing(s, text->seq, rs, n_rec, own_from, NULL, &total);
+        if (st == WM_OK && n_rec > 1)
+            st = subtract_crossing(s, text->seq, rs, n_rec, own_from, NULL, &total);
         if (st == WM_OK) *n_matches = total;
     } else if (!(uc = calloc(s->n_uniq, sizeof *uc))) {
         st = WM_NOMEM;
     } else {
         if (gpu) {
             st = gpu->scan(cx, s, text, own_from, NULL, NULL, uc, NULL);
-            if (st == WM_OK && n_rec > 1) st = subtract_crossing(s, text->seq, rs, n_rec, own_from, uc, NULL);
+            if (st == WM_OK && n_rec > 1)
+                st = subtract_crossing(s, text->seq, rs, n_rec, own_from, uc, NULL);
         } else {
             plan_chunks(cx, &j, 0);
             st = cpu_count(cx, &j, uc);

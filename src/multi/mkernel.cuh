@@ -34,24 +34,24 @@ enum { WM_MM_COUNT = 0, WM_MM_WRITE = 1, WM_MM_TOTAL = 2, WM_MM_UID = 3 };
 
 /* The set on the device; which tables are set depends on the algorithm. */
 typedef struct {
-    const uint8_t *sym;          /* 256: text byte -> symbol                */
-    const uint8_t *fold;         /* 256: text byte -> folded byte           */
-    const uint32_t *ulen;        /* per uid: length                         */
-    const uint32_t *umult;       /* per uid: pattern ids it stands for       */
-    const uint8_t *ubytes;       /* uid strings, folded                      */
-    const uint64_t *uoff;        /* per uid: offset in ubytes                */
+    const uint8_t *sym;    /* 256: text byte -> symbol */
+    const uint8_t *fold;   /* 256: text byte -> folded byte */
+    const uint32_t *ulen;  /* per uid: length */
+    const uint32_t *umult; /* per uid: pattern ids it stands for */
+    const uint8_t *ubytes; /* uid strings, folded */
+    const uint64_t *uoff;  /* per uid: offset in ubytes */
     uint32_t n_uniq, min_len, max_len, sigma;
     /* qgram (qgram.h) */
     uint32_t q, qg_dna, qg_direct, bitmap_bits, bucket_bits;
     uint64_t code_mask;
-    const uint32_t *bitmap;      /* as 32-bit words                          */
+    const uint32_t *bitmap; /* as 32-bit words */
     const uint32_t *bucket_off;
     const uint64_t *entry_code;
     const uint32_t *entry_uid;
-    const uint8_t *code_mult;    /* direct, all strings q long: matches per
+    const uint8_t *code_mult; /* direct, all strings q long: matches per
                                     code (<= 255), or NULL                   */
     /* tries (trie.h) */
-    const uint32_t *table;       /* full form, or NULL                       */
+    const uint32_t *table; /* full form, or NULL */
     const uint32_t *child_off;
     const uint8_t *label;
     const uint32_t *out;
@@ -63,12 +63,12 @@ typedef struct {
 
 /* Where a launch reports. */
 typedef struct {
-    unsigned long long *total;         /* TOTAL                               */
-    unsigned long long *uid_counts;    /* UID                                 */
-    unsigned long long *block_counts;  /* COUNT: one per block                */
-    const unsigned long long *block_off; /* WRITE: exclusive scan of counts   */
-    wm_mhit_t *hits;                   /* WRITE                               */
-    uint64_t base;                     /* global offset of local byte 0       */
+    unsigned long long *total;           /* TOTAL */
+    unsigned long long *uid_counts;      /* UID */
+    unsigned long long *block_counts;    /* COUNT: one per block */
+    const unsigned long long *block_off; /* WRITE: exclusive scan of counts */
+    wm_mhit_t *hits;                     /* WRITE */
+    uint64_t base;                       /* global offset of local byte 0 */
 } wm_cu_mout_t;
 
 /* A batch: local bytes [0, n) on the device (readable to n + WM_CU_PAD),
@@ -81,7 +81,8 @@ typedef struct {
 
 /* The child of trie state v by symbol a in the compact form (siblings are
 ** consecutive and sorted by label: trie.h), or 0 when there is none. */
-__device__ __forceinline__ uint32_t wm_cu_trie_child(const wm_cu_mplan_t &p, uint32_t v, uint32_t a) {
+__device__ __forceinline__ uint32_t wm_cu_trie_child(const wm_cu_mplan_t &p, uint32_t v,
+                                                     uint32_t a) {
     uint32_t lo = __ldg(p.child_off + v), hi = __ldg(p.child_off + v + 1), end = hi;
     while (lo < hi) {
         uint32_t mid = (lo + hi) >> 1;
@@ -166,7 +167,7 @@ __device__ __forceinline__ void wm_cu_stage(uint8_t *smem, const uint8_t *text, 
 */
 template <class Scanner, int MODE, int THREADS>
 __global__ void __launch_bounds__(THREADS)
-wm_cu_mkernel(Scanner sc, wm_cu_mtext_t t, wm_cu_mout_t o, uint64_t n_tiles) {
+    wm_cu_mkernel(Scanner sc, wm_cu_mtext_t t, wm_cu_mout_t o, uint64_t n_tiles) {
     extern __shared__ __align__(16) uint8_t smem[];
     const uint32_t P = Scanner::P;
     uint32_t tb = (sc.tables + 15) & ~15u;
@@ -186,7 +187,7 @@ wm_cu_mkernel(Scanner sc, wm_cu_mtext_t t, wm_cu_mout_t o, uint64_t n_tiles) {
     for (uint64_t tile = blockIdx.x; tile < n_tiles; tile += gridDim.x) {
         uint64_t blk_lo = tile * THREADS * P;
         int64_t s_base = (int64_t)blk_lo - halo;
-        __syncthreads();                   /* the last tile's readers are done */
+        __syncthreads(); /* the last tile's readers are done */
         wm_cu_stage(s_text, t.text, t.n, s_base, halo + THREADS * P);
         __syncthreads();
         uint64_t lo = blk_lo + (uint64_t)threadIdx.x * P, hi = lo + P;
@@ -231,23 +232,24 @@ static cudaError_t wm_cu_mlaunch(const Scanner &sc, int mode, const wm_cu_mtext_
                                  const wm_cu_mout_t &o, cudaStream_t st) {
     uint64_t span = (uint64_t)THREADS * Scanner::P;
     uint64_t tiles = (t.n + span - 1) / span;
-    if (tiles == 0 || mode < 0) return cudaSuccess;      /* mode < 0: only size it */
+    if (tiles == 0 || mode < 0) return cudaSuccess; /* mode < 0: only size it */
     size_t smem = wm_cu_mkernel_smem<Scanner, THREADS>(sc);
     int dev = 0, sms = 1, occ = 1;
     cudaError_t e = cudaGetDevice(&dev);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     if (e != cudaSuccess) return e;
-#define WM_MLAUNCH(M)                                                                        \
-    do {                                                                                     \
-        e = wm_cu_allow_smem((const void *)wm_cu_mkernel<Scanner, M, THREADS>, smem);       \
-        if (e == cudaSuccess)                                                                \
-            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, wm_cu_mkernel<Scanner, M, THREADS>, \
-                                                              THREADS, smem);                \
-        if (e == cudaSuccess) {                                                              \
-            uint64_t grid = (uint64_t)sms * (occ > 0 ? occ : 1);                             \
-            if (grid > tiles) grid = tiles;                                                  \
-            wm_cu_mkernel<Scanner, M, THREADS><<<(unsigned)grid, THREADS, smem, st>>>(sc, t, o, tiles); \
-        }                                                                                    \
+#define WM_MLAUNCH(M)                                                                              \
+    do {                                                                                           \
+        e = wm_cu_allow_smem((const void *)wm_cu_mkernel<Scanner, M, THREADS>, smem);              \
+        if (e == cudaSuccess)                                                                      \
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(                                     \
+                &occ, wm_cu_mkernel<Scanner, M, THREADS>, THREADS, smem);                          \
+        if (e == cudaSuccess) {                                                                    \
+            uint64_t grid = (uint64_t)sms * (occ > 0 ? occ : 1);                                   \
+            if (grid > tiles) grid = tiles;                                                        \
+            wm_cu_mkernel<Scanner, M, THREADS>                                                     \
+                <<<(unsigned)grid, THREADS, smem, st>>>(sc, t, o, tiles);                          \
+        }                                                                                          \
     } while (0)
     switch (mode) {
     case WM_MM_COUNT: WM_MLAUNCH(WM_MM_COUNT); break;

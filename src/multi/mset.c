@@ -26,21 +26,33 @@ void wm_mhitvec_free(wm_mhitvec_t *v) {
 
 static int is_nucleotide(uint8_t c) {
     switch (c) {
-    case 'A': case 'C': case 'G': case 'T': case 'U':
-    case 'a': case 'c': case 'g': case 't': case 'u':
-        return 1;
-    default:
-        return 0;
+    case 'A':
+    case 'C':
+    case 'G':
+    case 'T':
+    case 'U':
+    case 'a':
+    case 'c':
+    case 'g':
+    case 't':
+    case 'u': return 1;
+    default: return 0;
     }
 }
 
 /* Complement, keeping case (U pairs with A). */
 static uint8_t complement(uint8_t c) {
     switch (c) {
-    case 'A': return 'T'; case 'C': return 'G'; case 'G': return 'C';
-    case 'T': case 'U': return 'A';
-    case 'a': return 't'; case 'c': return 'g'; case 'g': return 'c';
-    case 't': case 'u': return 'a';
+    case 'A': return 'T';
+    case 'C': return 'G';
+    case 'G': return 'C';
+    case 'T':
+    case 'U': return 'A';
+    case 'a': return 't';
+    case 'c': return 'g';
+    case 'g': return 'c';
+    case 't':
+    case 'u': return 'a';
     default: return c;
     }
 }
@@ -50,8 +62,12 @@ static void make_fold(const wm_opts_t *o, uint8_t fold[256]) {
     if (o->alphabet == WM_ALPHABET_DNA) {
         /* Bases in either case; U reads as T. Other bytes stay themselves and,
         ** since no DNA pattern holds them, match nothing. */
-        fold['a'] = 'A'; fold['c'] = 'C'; fold['g'] = 'G'; fold['t'] = 'T';
-        fold['u'] = 'T'; fold['U'] = 'T';
+        fold['a'] = 'A';
+        fold['c'] = 'C';
+        fold['g'] = 'G';
+        fold['t'] = 'T';
+        fold['u'] = 'T';
+        fold['U'] = 'T';
     } else if (o->case_insensitive) {
         for (int c = 'A'; c <= 'Z'; c++) fold[c] = (uint8_t)(c - 'A' + 'a');
     }
@@ -109,7 +125,9 @@ wm_status wm_mset_compile(const uint8_t *const *patterns, const size_t *lens, si
     item_t *it = malloc(n * strands * sizeof *it);
     uint8_t *folded = malloc(total * strands);
     if (!s || !it || !folded) {
-        free(s); free(it); free(folded);
+        free(s);
+        free(it);
+        free(folded);
         return WM_NOMEM;
     }
     s->n_patterns = n;
@@ -133,7 +151,7 @@ wm_status wm_mset_compile(const uint8_t *const *patterns, const size_t *lens, si
     /* Groups of equal strings; uids numbered by their smallest entry, so that
     ** uid order follows pattern order. */
     size_t n_groups = 0;
-    uint32_t *group_of = malloc(2 * n * sizeof *group_of);     /* by entry */
+    uint32_t *group_of = malloc(2 * n * sizeof *group_of);         /* by entry */
     uint32_t *group_first = malloc(n_items * sizeof *group_first); /* item index */
     uint32_t *uid_of_group = malloc(n_items * sizeof *uid_of_group);
     wm_status st = WM_NOMEM;
@@ -175,8 +193,9 @@ wm_status wm_mset_compile(const uint8_t *const *patterns, const size_t *lens, si
         if (it[x].len < s->min_len) s->min_len = it[x].len;
         if (it[x].len > s->max_len) s->max_len = it[x].len;
         s->ent_off[u] = ne;
-        for (uint32_t y = x; y < n_items && it[y].len == it[x].len &&
-                             !memcmp(it[y].bytes, it[x].bytes, it[x].len); y++)
+        for (uint32_t y = x;
+             y < n_items && it[y].len == it[x].len && !memcmp(it[y].bytes, it[x].bytes, it[x].len);
+             y++)
             s->ent[ne++] = it[y].ent;
     }
     s->off[n_uniq] = at;
@@ -195,12 +214,16 @@ wm_status wm_mset_compile(const uint8_t *const *patterns, const size_t *lens, si
     uint32_t sigma = 0;
     if (s->dna) {
         memset(code, 4, sizeof code);
-        code['A'] = 0; code['C'] = 1; code['G'] = 2; code['T'] = 3;
+        code['A'] = 0;
+        code['C'] = 1;
+        code['G'] = 2;
+        code['T'] = 3;
         sigma = 5;
     } else {
         for (int c = 0; c < 256; c++) code[c] = used[c] ? (uint8_t)sigma++ : 0;
-        sigma++;                                   /* "other" */
-        for (int c = 0; c < 256; c++) if (!used[c]) code[c] = (uint8_t)(sigma - 1);
+        sigma++; /* "other" */
+        for (int c = 0; c < 256; c++)
+            if (!used[c]) code[c] = (uint8_t)(sigma - 1);
     }
     /* When the strings use all 256 bytes there is no "other" byte, and
     ** symbol sigma - 1 is a real one. */
@@ -216,28 +239,27 @@ wm_status wm_mset_compile(const uint8_t *const *patterns, const size_t *lens, si
     s->algo = o->algo == WM_ALGO_AUTO ? choose_algo(s) : o->algo;
     switch (s->algo) {
     case WM_ALGO_AC:
-    case WM_ALGO_PFAC:
-        st = wm_ac_build(s);
-        break;
+    case WM_ALGO_PFAC: st = wm_ac_build(s); break;
     case WM_ALGO_WUMANBER:
-    case WM_ALGO_WUMANBER_PAPER:
-        st = wm_wu_build(s, s->algo == WM_ALGO_WUMANBER_PAPER);
-        break;
-    case WM_ALGO_QGRAM:
-        st = s->min_len >= WM_QGRAM_MIN_LEN ? wm_qgram_build(s) : WM_INVALID;
-        break;
-    default:
-        st = WM_INVALID;
+    case WM_ALGO_WUMANBER_PAPER: st = wm_wu_build(s, s->algo == WM_ALGO_WUMANBER_PAPER); break;
+    case WM_ALGO_QGRAM: st = s->min_len >= WM_QGRAM_MIN_LEN ? wm_qgram_build(s) : WM_INVALID; break;
+    default: st = WM_INVALID;
     }
     if (st != WM_OK) goto fail;
-    free(group_of); free(group_first); free(uid_of_group);
-    free(it); free(folded);
+    free(group_of);
+    free(group_first);
+    free(uid_of_group);
+    free(it);
+    free(folded);
     *out = s;
     return WM_OK;
 
 fail:
-    free(group_of); free(group_first); free(uid_of_group);
-    free(it); free(folded);
+    free(group_of);
+    free(group_first);
+    free(uid_of_group);
+    free(it);
+    free(folded);
     wm_mset_free(s);
     return st;
 }
@@ -258,7 +280,7 @@ void wm_mset_free(wm_mset_t *s) {
 
 static void free_body(void *body) { wm_mset_free((wm_mset_t *)body); }
 
-const wm_db_ops_t wm_multi_db_ops = {"set", wm_multi_scan, free_body};
+const wm_db_ops_t wm_multi_db_ops = { "set", wm_multi_scan, free_body };
 
 wm_status wm_compile_set(const uint8_t *const *patterns, const size_t *lens, size_t n,
                          const wm_opts_t *o, wm_db_t **out) {

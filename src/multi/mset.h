@@ -29,28 +29,28 @@
 extern "C" {
 #endif
 
-struct wm_ac;        /* ac.c:        trie, failure links, DFA          */
-struct wm_wu;        /* wumanber.c:  SHIFT / HASH / PREFIX tables       */
-struct wm_qgram;     /* qgram.c:     q-gram bitmap and buckets          */
+struct wm_ac;    /* ac.c:        trie, failure links, DFA */
+struct wm_wu;    /* wumanber.c:  SHIFT / HASH / PREFIX tables */
+struct wm_qgram; /* qgram.c:     q-gram bitmap and buckets */
 
 typedef struct wm_mset {
-    size_t n_patterns;          /* as given; ids 0 .. n_patterns-1               */
-    size_t n_uniq;              /* distinct folded strings, both strands         */
-    uint8_t *bytes;             /* uid u is bytes[off[u] .. off[u+1]), folded     */
-    uint64_t *off;              /* n_uniq + 1                                     */
-    uint32_t *ent_off;          /* n_uniq + 1: u stands for ent[ent_off[u] .. ent_off[u+1]) */
-    uint32_t *ent;              /* (pattern id << 1) | strand, ascending per uid  */
-    uint8_t fold[256];          /* text byte -> folded byte                       */
-    uint8_t sym[256];           /* text byte -> symbol 0 .. sigma-1 (after fold)  */
-    uint8_t sym_byte[256];      /* symbol -> its folded byte (sigma-1: 0, unused) */
-    uint32_t sigma;             /* symbols in the patterns + 1 for "other"       */
-    uint32_t min_len, max_len;  /* over the uids                                  */
-    int dna;                    /* every uid is over the folded bytes A C G T     */
-    wm_algo_t algo;             /* the CPU algorithm (never AUTO)                 */
-    wm_algo_t asked;            /* the algorithm the options asked for (AUTO ok)  */
-    struct wm_ac *ac;           /* built for AC and PFAC (NULL otherwise)         */
-    struct wm_wu *wu;           /* built for WUMANBER and WUMANBER_PAPER          */
-    struct wm_qgram *qg;        /* built for QGRAM                                */
+    size_t n_patterns;         /* as given; ids 0 .. n_patterns-1 */
+    size_t n_uniq;             /* distinct folded strings, both strands */
+    uint8_t *bytes;            /* uid u is bytes[off[u] .. off[u+1]), folded */
+    uint64_t *off;             /* n_uniq + 1 */
+    uint32_t *ent_off;         /* n_uniq + 1: u stands for ent[ent_off[u] .. ent_off[u+1]) */
+    uint32_t *ent;             /* (pattern id << 1) | strand, ascending per uid */
+    uint8_t fold[256];         /* text byte -> folded byte */
+    uint8_t sym[256];          /* text byte -> symbol 0 .. sigma-1 (after fold) */
+    uint8_t sym_byte[256];     /* symbol -> its folded byte (sigma-1: 0, unused) */
+    uint32_t sigma;            /* symbols in the patterns + 1 for "other" */
+    uint32_t min_len, max_len; /* over the uids */
+    int dna;                   /* every uid is over the folded bytes A C G T */
+    wm_algo_t algo;            /* the CPU algorithm (never AUTO) */
+    wm_algo_t asked;           /* the algorithm the options asked for (AUTO ok) */
+    struct wm_ac *ac;          /* built for AC and PFAC (NULL otherwise) */
+    struct wm_wu *wu;          /* built for WUMANBER and WUMANBER_PAPER */
+    struct wm_qgram *qg;       /* built for QGRAM */
 } wm_mset_t;
 
 static inline uint32_t wm_mset_len(const wm_mset_t *s, size_t u) {
@@ -73,7 +73,7 @@ typedef struct {
     size_t n, cap;
 } wm_mhitvec_t;
 
-int wm_mhitvec_grow(wm_mhitvec_t *v);             /* 0 or -1 (no memory) */
+int wm_mhitvec_grow(wm_mhitvec_t *v); /* 0 or -1 (no memory) */
 static inline int wm_mhitvec_push(wm_mhitvec_t *v, uint64_t end, uint32_t uid) {
     if (v->n == v->cap && wm_mhitvec_grow(v)) return -1;
     v->a[v->n].end = end;
@@ -146,13 +146,13 @@ wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
 ** (occurrences times the pattern ids of each). */
 typedef wm_status (*wm_mhit_batch_fn)(const wm_mhit_t *hits, size_t n, void *user);
 typedef struct {
-    int (*supports)(const wm_mset_t *s);      /* else the CPU runs it */
+    int (*supports)(const wm_mset_t *s); /* else the CPU runs it */
     wm_status (*scan)(wm_context_t *cx, const wm_mset_t *s, const wm_text_t *text,
                       uint64_t own_from, wm_mhit_batch_fn sink, void *user, uint64_t *uid_counts,
                       uint64_t *total);
 } wm_multi_gpu_t;
 extern const wm_multi_gpu_t wm_multi_gpu_cuda;
-void wm_multi_cuda_free_cache(wm_context_t *cx, void *cache);   /* its device buffers */
+void wm_multi_cuda_free_cache(wm_context_t *cx, void *cache); /* its device buffers */
 
 #ifdef __cplusplus
 }

@@ -48,10 +48,10 @@ static wm_status upload(wm_context_t *cx, wm_cu_mplan_host_t *h, const void *src
     return WM_OK;
 }
 
-#define UP(src, bytes, field)                                                          \
-    do {                                                                               \
-        st = upload(cx, h, (src), (bytes), (const void **)&(field));                   \
-        if (st != WM_OK) goto done;                                                    \
+#define UP(src, bytes, field)                                                                      \
+    do {                                                                                           \
+        st = upload(cx, h, (src), (bytes), (const void **)&(field));                               \
+        if (st != WM_OK) goto done;                                                                \
     } while (0)
 
 wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_host_t *h) {
@@ -68,7 +68,10 @@ wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_hos
     wm_qgram_t *own_qg = NULL;
     wm_trie_t *own_trie = NULL;
     uint8_t *cm = NULL;
-    if (!ulen || !umult) { st = WM_NOMEM; goto done; }
+    if (!ulen || !umult) {
+        st = WM_NOMEM;
+        goto done;
+    }
     for (size_t u = 0; u < s->n_uniq; u++) {
         ulen[u] = wm_mset_len(s, u);
         umult[u] = s->ent_off[u + 1] - s->ent_off[u];
@@ -102,7 +105,10 @@ wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_hos
         if (g->direct && g->all_q && g->q <= 8) {
             size_t nc = (size_t)1 << (2 * g->q);
             cm = (uint8_t *)calloc(nc, 1);
-            if (!cm) { st = WM_NOMEM; goto done; }
+            if (!cm) {
+                st = WM_NOMEM;
+                goto done;
+            }
             int fits = 1;
             for (uint32_t x = 0; x < s->n_uniq && fits; x++) {
                 uint64_t c = g->entry_code[x];
@@ -154,14 +160,14 @@ void wm_cu_mplan_free(wm_cu_mplan_host_t *h) {
 ** calls; they only grow. */
 typedef struct {
     wm_cu_buf_t d_text, d_block_counts, d_block_off, d_scan_tmp, d_total, d_uid, d_hits, h_hits;
-    uint64_t blocks_cap;       /* entries of the block arrays the scan space serves */
+    uint64_t blocks_cap; /* entries of the block arrays the scan space serves */
 } multi_cache_t;
 
 extern "C" void wm_multi_cuda_free_cache(wm_context_t *cx, void *cache) {
     (void)cx;
     multi_cache_t *c = (multi_cache_t *)cache;
-    wm_cu_buf_t *dev[] = {&c->d_text, &c->d_block_counts, &c->d_block_off, &c->d_scan_tmp,
-                          &c->d_total, &c->d_uid, &c->d_hits};
+    wm_cu_buf_t *dev[] = { &c->d_text,  &c->d_block_counts, &c->d_block_off, &c->d_scan_tmp,
+                           &c->d_total, &c->d_uid,          &c->d_hits };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
     wm_cu_host_release(&c->h_hits);
     free(c);
@@ -182,7 +188,8 @@ static wm_status ensure_blocks(mrun_t *r, uint64_t blocks) {
     multi_cache_t *c = r->c;
     if (blocks <= c->blocks_cap) return WM_OK;
     wm_status st = wm_cu_dev_reserve(cx, &c->d_block_counts, blocks * sizeof(unsigned long long));
-    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &c->d_block_off, blocks * sizeof(unsigned long long));
+    if (st == WM_OK)
+        st = wm_cu_dev_reserve(cx, &c->d_block_off, blocks * sizeof(unsigned long long));
     if (st != WM_OK) return st;
     size_t bytes = 0;
     WM_CU(cx, cub::DeviceScan::ExclusiveSum(NULL, bytes, (unsigned long long *)c->d_block_counts.p,
@@ -201,8 +208,8 @@ static wm_status ensure_hits(mrun_t *r, uint64_t n) {
 
 /* List the hits of one batch already on the device; *too_many when the list
 ** is over the limit (nothing delivered). */
-static wm_status list_batch(mrun_t *r, const wm_cu_mtext_t *t, uint64_t base,
-                            wm_mhit_batch_fn sink, void *user, int *too_many) {
+static wm_status list_batch(mrun_t *r, const wm_cu_mtext_t *t, uint64_t base, wm_mhit_batch_fn sink,
+                            void *user, int *too_many) {
     wm_context_t *cx = r->cx;
     multi_cache_t *c = r->c;
     uint64_t blocks = 0;
@@ -218,7 +225,8 @@ static wm_status list_batch(mrun_t *r, const wm_cu_mtext_t *t, uint64_t base,
     o.block_counts = counts;
     WM_CU(cx, r->plan->launch(&r->plan->p, WM_MM_COUNT, t, &o, r->stream, &blocks));
     size_t tmp = c->d_scan_tmp.cap;
-    WM_CU(cx, cub::DeviceScan::ExclusiveSum(c->d_scan_tmp.p, tmp, counts, offs, (int)blocks, r->stream));
+    WM_CU(cx, cub::DeviceScan::ExclusiveSum(c->d_scan_tmp.p, tmp, counts, offs, (int)blocks,
+                                            r->stream));
     unsigned long long last[2];
     WM_CU(cx, cudaMemcpyAsync(&last[0], offs + blocks - 1, sizeof last[0], cudaMemcpyDeviceToHost,
                               r->stream));
@@ -266,7 +274,8 @@ static wm_status mrun_open(mrun_t *r, const wm_mset_t *s, uint64_t text_bytes, i
     if (st != WM_OK) return st;
     WM_CU(cx, cudaMemsetAsync(r->c->d_total.p, 0, sizeof(unsigned long long), r->stream));
     if (mode == WM_MM_UID)
-        WM_CU(cx, cudaMemsetAsync(r->c->d_uid.p, 0, s->n_uniq * sizeof(unsigned long long), r->stream));
+        WM_CU(cx,
+              cudaMemsetAsync(r->c->d_uid.p, 0, s->n_uniq * sizeof(unsigned long long), r->stream));
     return WM_OK;
 }
 
@@ -280,8 +289,9 @@ static wm_status run_batches(mrun_t *r, const wm_text_t *text, uint64_t own_from
         uint64_t e = b + batch < text->len ? b + batch : text->len;
         uint64_t from = wm_plan_scan_from(0, b, halo);
         /* pageable copy: the driver stages it */
-        WM_CU(cx, cudaMemcpyAsync(d_text, text->seq + from, e - from, cudaMemcpyHostToDevice, r->stream));
-        wm_cu_mtext_t t = {d_text, e - from, b - from};
+        WM_CU(cx, cudaMemcpyAsync(d_text, text->seq + from, e - from, cudaMemcpyHostToDevice,
+                                  r->stream));
+        wm_cu_mtext_t t = { d_text, e - from, b - from };
         wm_cu_mout_t o;
         memset(&o, 0, sizeof o);
         o.base = from;
@@ -293,11 +303,11 @@ static wm_status run_batches(mrun_t *r, const wm_text_t *text, uint64_t own_from
             st = list_batch(r, &t, from, sink, user, &too_many);
             if (st == WM_OK && too_many) {
                 batch = batch / 2 > (1u << 20) ? batch / 2 : (1u << 20);
-                continue;                          /* the same b, a shorter batch */
+                continue; /* the same b, a shorter batch */
             }
         } else {
             WM_CU(cx, r->plan->launch(&r->plan->p, mode, &t, &o, r->stream, &blocks));
-            WM_CU(cx, cudaStreamSynchronize(r->stream));   /* d_text is reused */
+            WM_CU(cx, cudaStreamSynchronize(r->stream)); /* d_text is reused */
         }
         b = e;
         if (st == WM_OK && cx->opts.progress)
@@ -311,7 +321,7 @@ static wm_status multi_gpu_scan(wm_context_t *cx, const wm_mset_t *s, const wm_t
                                 uint64_t *uid_counts, uint64_t *total) {
     wm_cu_mplan_host_t plan;
     memset(&plan, 0, sizeof plan);
-    mrun_t r = {cx, &plan, NULL, NULL};
+    mrun_t r = { cx, &plan, NULL, NULL };
     uint64_t halo = s->max_len - 1;
     uint64_t batch = cx->opts.chunk_bytes ? cx->opts.chunk_bytes : (256ull << 20);
     int mode = sink ? WM_MM_COUNT : uid_counts ? WM_MM_UID : WM_MM_TOTAL;
@@ -332,4 +342,4 @@ static wm_status multi_gpu_scan(wm_context_t *cx, const wm_mset_t *s, const wm_t
     return st;
 }
 
-extern "C" const wm_multi_gpu_t wm_multi_gpu_cuda = {supports, multi_gpu_scan};
+extern "C" const wm_multi_gpu_t wm_multi_gpu_cuda = { supports, multi_gpu_scan };

@@ -12,7 +12,7 @@ struct pfac_scanner {
     static const uint32_t P = 16;
     wm_cu_mplan_t p;
     uint32_t halo, tables;
-    uint32_t staged;              /* the halo is in shared memory */
+    uint32_t staged; /* the halo is in shared memory */
 
     __device__ void setup(uint8_t *s) const {
         for (uint32_t i = threadIdx.x; i < 64; i += blockDim.x)
@@ -35,7 +35,8 @@ struct pfac_scanner {
             uint64_t stop = e > p.max_len ? e - p.max_len : 0;
             for (uint64_t j = e; j > stop;) {
                 --j;
-                uint8_t c = staged || (int64_t)j >= s_base ? s_text[(int64_t)j - s_base] : t.text[j];
+                uint8_t c =
+                    staged || (int64_t)j >= s_base ? s_text[(int64_t)j - s_base] : t.text[j];
                 v = child(v, s_sym[c]);
                 if (v == 0) break;
                 uint32_t u = __ldg(p.out + v);

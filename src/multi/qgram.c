@@ -18,14 +18,11 @@ static uint32_t log2_ceil(uint64_t x) {
 static uint64_t uid_code(const wm_mset_t *s, const wm_qgram_t *g, uint32_t u) {
     const uint8_t *p = wm_mset_str(s, u) + wm_mset_len(s, u) - g->q;
     uint64_t code = 0;
-    for (uint32_t j = 0; j < g->q; j++)
-        code = g->dna ? code << 2 | s->sym[p[j]] : code << 8 | p[j];
+    for (uint32_t j = 0; j < g->q; j++) code = g->dna ? code << 2 | s->sym[p[j]] : code << 8 | p[j];
     return code;
 }
 
-wm_status wm_qgram_build(wm_mset_t *s) {
-    return wm_qgram_make(s, &s->qg);
-}
+wm_status wm_qgram_build(wm_mset_t *s) { return wm_qgram_make(s, &s->qg); }
 
 wm_status wm_qgram_make(const wm_mset_t *s, wm_qgram_t **out) {
     *out = NULL;
@@ -121,7 +118,7 @@ int wm_qgram_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, u
     const uint64_t mask = g->code_mask;
     const uint32_t q = g->q;
     uint64_t code = 0;
-    uint32_t run = 0;             /* symbols of the current q-gram so far */
+    uint32_t run = 0; /* symbols of the current q-gram so far */
     for (uint64_t i = scan_from; i < to; i++) {
         if (g->dna) {
             uint32_t a = s->sym[text[i]];

@@ -26,14 +26,20 @@ struct qgram_scanner {
         }
         uint32_t words = 0;
         const uint32_t *src = NULL;
-        if (cm_in_smem) { words = (1u << (2 * p.q)) / 4; src = (const uint32_t *)p.code_mult; }
-        else if (bitmap_in_smem) { words = (1u << p.bitmap_bits) / 32; src = p.bitmap; }
+        if (cm_in_smem) {
+            words = (1u << (2 * p.q)) / 4;
+            src = (const uint32_t *)p.code_mult;
+        } else if (bitmap_in_smem) {
+            words = (1u << p.bitmap_bits) / 32;
+            src = p.bitmap;
+        }
         for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
             ((uint32_t *)(s + 512))[i] = __ldg(src + i);
     }
 
     template <class E>
-    __device__ __forceinline__ void verify(const wm_cu_mtext_t &t, uint64_t e, uint64_t code, E &emit) const {
+    __device__ __forceinline__ void verify(const wm_cu_mtext_t &t, uint64_t e, uint64_t code,
+                                           E &emit) const {
         uint64_t h = (code ^ (code >> 29)) * 0x9E3779B97F4A7C15ull;
         uint64_t b = h >> (64 - p.bucket_bits);
         for (uint32_t x = __ldg(p.bucket_off + b), xe = __ldg(p.bucket_off + b + 1); x < xe; x++) {
@@ -86,10 +92,16 @@ struct qgram_scanner {
                 if (cm_in_smem) {
                     uint32_t m = s_cm[code];
                     if (m == 0) continue;
-                    if (E::total_only) { emit.add(m); continue; }
+                    if (E::total_only) {
+                        emit.add(m);
+                        continue;
+                    }
                 } else {
-                    uint64_t bit = p.qg_direct ? (uint64_t)code
-                                               : (((uint64_t)code ^ ((uint64_t)code >> 29)) * 0x9E3779B97F4A7C15ull) >> (64 - p.bitmap_bits);
+                    uint64_t bit =
+                        p.qg_direct
+                            ? (uint64_t)code
+                            : (((uint64_t)code ^ ((uint64_t)code >> 29)) * 0x9E3779B97F4A7C15ull) >>
+                                  (64 - p.bitmap_bits);
                     uint32_t bw = bitmap_in_smem ? s_bm[bit >> 5] : __ldg(p.bitmap + (bit >> 5));
                     if (!((bw >> (bit & 31)) & 1)) continue;
                 }
@@ -108,12 +120,15 @@ static cudaError_t launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t 
     sc.cm_in_smem = p->code_mult != NULL;
     uint64_t bm_bytes = (1ull << p->bitmap_bits) / 8;
     sc.bitmap_in_smem = !sc.cm_in_smem && bm_bytes <= (128u << 10);
-    sc.tables = 512 + (sc.cm_in_smem ? (1u << (2 * p->q)) : sc.bitmap_in_smem ? (uint32_t)bm_bytes : 0);
+    sc.tables = 512 + (sc.cm_in_smem       ? (1u << (2 * p->q))
+                       : sc.bitmap_in_smem ? (uint32_t)bm_bytes
+                                           : 0);
     *blocks = wm_cu_mblocks<qgram_scanner<DNA>, 256>(t->n);
     return wm_cu_mlaunch<qgram_scanner<DNA>, 256>(sc, mode, *t, *o, s);
 }
 
 cudaError_t wm_cu_qgram_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
                                const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks) {
-    return p->qg_dna ? launch<true>(p, mode, t, o, s, blocks) : launch<false>(p, mode, t, o, s, blocks);
+    return p->qg_dna ? launch<true>(p, mode, t, o, s, blocks)
+                     : launch<false>(p, mode, t, o, s, blocks);
 }

@@ -26,17 +26,17 @@ extern "C" {
 #define WM_QG_DIRECT_MAX 11u
 
 typedef struct wm_qgram {
-    uint32_t q;                  /* symbols in a q-gram                     */
-    int dna;                     /* 2-bit bases, else bytes                 */
-    int direct;                  /* bitmap indexed by the code itself       */
-    uint32_t bitmap_bits;        /* log2 of the bitmap's size in bits       */
-    uint32_t bucket_bits;        /* log2 of the number of buckets           */
-    uint64_t code_mask;          /* the low 2q or 8q bits                   */
-    uint64_t *bitmap;            /* 1 << bitmap_bits bits                   */
-    uint32_t *bucket_off;        /* (1 << bucket_bits) + 1                  */
-    uint64_t *entry_code;        /* n_uniq, bucket order                    */
-    uint32_t *entry_uid;         /* n_uniq, bucket order                    */
-    int all_q;                   /* every string is exactly q long          */
+    uint32_t q;           /* symbols in a q-gram */
+    int dna;              /* 2-bit bases, else bytes */
+    int direct;           /* bitmap indexed by the code itself */
+    uint32_t bitmap_bits; /* log2 of the bitmap's size in bits */
+    uint32_t bucket_bits; /* log2 of the number of buckets */
+    uint64_t code_mask;   /* the low 2q or 8q bits */
+    uint64_t *bitmap;     /* 1 << bitmap_bits bits */
+    uint32_t *bucket_off; /* (1 << bucket_bits) + 1 */
+    uint64_t *entry_code; /* n_uniq, bucket order */
+    uint32_t *entry_uid;  /* n_uniq, bucket order */
+    int all_q;            /* every string is exactly q long */
 } wm_qgram_t;
 
 /* Build the index of s's strings (every one at least WM_QGRAM_MIN_LEN long);

@@ -49,7 +49,7 @@ void wm_trie_free(wm_trie_t *t) {
 wm_status wm_trie_build(const wm_mset_t *s, int reverse, int want_table, wm_trie_t **out) {
     *out = NULL;
     uint64_t total = s->off[s->n_uniq];
-    if (total >= 0x7fffffffull) return WM_NOMEM;      /* states must fit 31 bits */
+    if (total >= 0x7fffffffull) return WM_NOMEM; /* states must fit 31 bits */
     size_t cap = (size_t)total + 1;
     uint32_t *order = malloc(s->n_uniq * sizeof *order);
     /* The linked trie, in creation order. */
@@ -121,11 +121,16 @@ wm_status wm_trie_build(const wm_mset_t *s, int reverse, int want_table, wm_trie
         t->out[i] = lout[bfs[i]];
         t->reports[i] = t->out[i] != WM_TRIE_NONE;
     }
-    free(first); first = NULL;
-    free(last); last = NULL;
-    free(next); next = NULL;
-    free(lout); lout = NULL;
-    free(llabel); llabel = NULL;
+    free(first);
+    first = NULL;
+    free(last);
+    last = NULL;
+    free(next);
+    next = NULL;
+    free(lout);
+    lout = NULL;
+    free(llabel);
+    llabel = NULL;
 
     uint64_t table_bytes = (uint64_t)n * t->stride * sizeof(uint32_t);
     int table = want_table && table_bytes <= WM_TRIE_TABLE_MAX;
@@ -151,7 +156,10 @@ wm_status wm_trie_build(const wm_mset_t *s, int reverse, int want_table, wm_trie
                         uint32_t w = t->fail[v];
                         for (;;) {
                             uint32_t x = wm_trie_child(t, w, a);
-                            if (x) { f = x; break; }
+                            if (x) {
+                                f = x;
+                                break;
+                            }
                             if (w == 0) break;
                             w = t->fail[w];
                         }
@@ -165,8 +173,9 @@ wm_status wm_trie_build(const wm_mset_t *s, int reverse, int want_table, wm_trie
                 /* v's row: its own edges, else the failure state's row (done,
                 ** since the failure state is shallower). Root: edges or root. */
                 uint32_t *row = t->table + ((size_t)v << t->shift);
-                if (v != 0) memcpy(row, t->table + ((size_t)t->fail[v] << t->shift),
-                                   t->stride * sizeof *row);
+                if (v != 0)
+                    memcpy(row, t->table + ((size_t)t->fail[v] << t->shift),
+                           t->stride * sizeof *row);
                 for (uint32_t c = t->child_off[v]; c < t->child_off[v + 1]; c++)
                     row[t->label[c]] = c << t->shift;
             }
@@ -185,8 +194,14 @@ wm_status wm_trie_build(const wm_mset_t *s, int reverse, int want_table, wm_trie
     *out = t;
     t = NULL;
 done:
-    free(order); free(first); free(last); free(next); free(lout); free(llabel);
-    free(path); free(bfs);
+    free(order);
+    free(first);
+    free(last);
+    free(next);
+    free(lout);
+    free(llabel);
+    free(path);
+    free(bfs);
     wm_trie_free(t);
     return st;
 }

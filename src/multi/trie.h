@@ -31,15 +31,15 @@ extern "C" {
 
 typedef struct wm_trie {
     uint32_t n_states;
-    uint32_t sigma, stride, shift;   /* stride = 1 << shift >= sigma        */
-    int reverse;                     /* built over the reversed strings     */
-    uint32_t *child_off;             /* n_states + 1                         */
-    uint8_t *label;                  /* n_states: symbol of the edge into v  */
-    uint32_t *out;                   /* n_states                             */
-    uint8_t *reports;                /* n_states: out or dict says something */
-    uint32_t *fail;                  /* forward only                         */
-    uint32_t *dict;                  /* forward only                         */
-    uint32_t *table;                 /* full form, or NULL                   */
+    uint32_t sigma, stride, shift; /* stride = 1 << shift >= sigma */
+    int reverse;                   /* built over the reversed strings */
+    uint32_t *child_off;           /* n_states + 1 */
+    uint8_t *label;                /* n_states: symbol of the edge into v */
+    uint32_t *out;                 /* n_states */
+    uint8_t *reports;              /* n_states: out or dict says something */
+    uint32_t *fail;                /* forward only */
+    uint32_t *dict;                /* forward only */
+    uint32_t *table;               /* full form, or NULL */
     uint32_t max_depth;
 } wm_trie_t;
 
@@ -61,8 +61,8 @@ static inline uint32_t wm_trie_child(const wm_trie_t *t, uint32_t v, uint32_t a)
 }
 
 struct wm_ac {
-    wm_trie_t *fwd;                  /* AC: forward automaton               */
-    wm_trie_t *rev;                  /* PFAC: reverse trie                  */
+    wm_trie_t *fwd; /* AC: forward automaton */
+    wm_trie_t *rev; /* PFAC: reverse trie */
 };
 
 #ifdef __cplusplus

@@ -45,8 +45,8 @@
 
 enum { WU_RAW = 0, WU_CASE = 1, WU_DNA = 2, WU_TABLE = 3 };
 
-#define WU_BMAX 8u          /* a block is read with one 8-byte load          */
-#define WU_SHIFT_CAP 255u   /* SHIFT entries are bytes; a smaller shift is safe */
+#define WU_BMAX 8u        /* a block is read with one 8-byte load */
+#define WU_SHIFT_CAP 255u /* SHIFT entries are bytes; a smaller shift is safe */
 
 static inline uint64_t load64le(const uint8_t *p) {
     uint64_t v;
@@ -69,32 +69,32 @@ static inline uint64_t byte_mask(uint32_t n) {
 }
 
 typedef struct {
-    uint64_t fp;        /* the first min(len, 8) bytes: as they are when fold is
+    uint64_t fp; /* the first min(len, 8) bytes: as they are when fold is
                            the identity (then exact), else through xform */
     uint32_t uid, len;
 } wu_ent_t;
 
 struct wm_wu {
     int paper;
-    uint32_t m, B, Bp;          /* window (min_len), block, prefix block          */
-    int fold_id;                /* fold is the identity: memcmp verifies          */
+    uint32_t m, B, Bp; /* window (min_len), block, prefix block */
+    int fold_id;       /* fold is the identity: memcmp verifies */
 
     /* paper = 1 */
-    uint32_t *pshift;           /* n_hash entries                                 */
-    uint32_t *phstart;          /* n_hash + 1: HASH[h] = phlist[phstart[h]..]     */
-    uint32_t *phlist;           /* uids, ascending within a list                  */
-    uint32_t *pprefix;          /* per uid: h2 of its first B' bytes              */
+    uint32_t *pshift;  /* n_hash entries */
+    uint32_t *phstart; /* n_hash + 1: HASH[h] = phlist[phstart[h]..] */
+    uint32_t *phlist;  /* uids, ascending within a list */
+    uint32_t *pprefix; /* per uid: h2 of its first B' bytes */
     size_t n_hash;
 
     /* paper = 0 */
-    int mode;                   /* WU_RAW, WU_CASE, WU_DNA, WU_TABLE              */
-    uint32_t tbits;             /* SHIFT has 1 << tbits entries                   */
-    int direct;                 /* key = the packed block itself (no hash)        */
-    uint64_t bmask;             /* the block's bytes within a load                */
+    int mode;       /* WU_RAW, WU_CASE, WU_DNA, WU_TABLE */
+    uint32_t tbits; /* SHIFT has 1 << tbits entries */
+    int direct;     /* key = the packed block itself (no hash) */
+    uint64_t bmask; /* the block's bytes within a load */
     uint8_t *shift;
-    uint32_t *bstart;           /* (1 << tbits) + 1                               */
+    uint32_t *bstart; /* (1 << tbits) + 1 */
     wu_ent_t *ent;
-    uint8_t xtab[256];          /* WU_TABLE: byte -> folded byte                  */
+    uint8_t xtab[256]; /* WU_TABLE: byte -> folded byte */
 };
 
 /* Bytes -> bytes that fold cannot tell apart stay equal (see the top). */
@@ -129,9 +129,9 @@ static inline uint32_t block_key(const struct wm_wu *wu, uint64_t v) {
 
 typedef struct {
     wm_msink_t *out;
-    int direct;                 /* counts, or one length: window order is end order */
+    int direct; /* counts, or one length: window order is end order */
     uint32_t min_len;
-    wm_mhit_t *h;               /* min-heap on end                                 */
+    wm_mhit_t *h; /* min-heap on end */
     size_t n, cap;
     wm_mhit_t local[128];
 } wu_emit_t;
@@ -427,8 +427,8 @@ wm_status wm_wu_build(wm_mset_t *s, int paper) {
 
 /* ---- scan --------------------------------------------------------------------- */
 
-static int scan_paper(const wm_mset_t *s, const struct wm_wu *wu, const uint8_t *text,
-                      uint64_t w0, uint64_t own_from, uint64_t to, wu_emit_t *e) {
+static int scan_paper(const wm_mset_t *s, const struct wm_wu *wu, const uint8_t *text, uint64_t w0,
+                      uint64_t own_from, uint64_t to, wu_emit_t *e) {
     const uint8_t *fold = s->fold;
     const uint32_t *shift = wu->pshift;
     uint32_t m = wu->m, B = wu->B, Bp = wu->Bp;
@@ -516,8 +516,8 @@ static inline int tuned_check(const wm_mset_t *s, const struct wm_wu *wu, const 
     return 0;
 }
 
-static int scan_tuned(const wm_mset_t *s, const struct wm_wu *wu, const uint8_t *text,
-                      uint64_t w0, uint64_t own_from, uint64_t to, wu_emit_t *e) {
+static int scan_tuned(const wm_mset_t *s, const struct wm_wu *wu, const uint8_t *text, uint64_t w0,
+                      uint64_t own_from, uint64_t to, wu_emit_t *e) {
     const uint8_t *shift = wu->shift;
     uint32_t m = wu->m, B = wu->B;
     uint64_t i = w0 + m - 1;

@@ -11,8 +11,8 @@
 
 #include "search/search.h"
 
-static int scan_one_word(const wm_pat_t *pat, int strand, const uint8_t *text,
-                         uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
+static int scan_one_word(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t scan_from,
+                         uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
     const uint64_t *B = pat->strand[strand].peq;
     const uint32_t k = pat->k;
     const uint64_t accept = 1ull << (pat->m - 1);
@@ -27,8 +27,8 @@ static int scan_one_word(const wm_pat_t *pat, int strand, const uint8_t *text,
         R[0] = ((R[0] << 1) | 1) & b;
         for (uint32_t d = 1; d <= k; d++) {
             uint64_t old = R[d];
-            uint64_t r = (((old << 1) | 1) & b) | (prev_old << 1) | 1;   /* match, substitute */
-            if (edit) r |= (R[d - 1] << 1) | prev_old;                    /* delete, insert    */
+            uint64_t r = (((old << 1) | 1) & b) | (prev_old << 1) | 1; /* match, substitute */
+            if (edit) r |= (R[d - 1] << 1) | prev_old;                 /* delete, insert */
             R[d] = r;
             prev_old = old;
         }
@@ -50,8 +50,8 @@ static inline void shl1(uint64_t *dst, const uint64_t *src, size_t nw, uint64_t 
     }
 }
 
-static int scan_words(const wm_pat_t *pat, int strand, const uint8_t *text,
-                      uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
+static int scan_words(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t scan_from,
+                      uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
     const size_t nw = pat->n_words, m = pat->m;
     const uint32_t k = pat->k;
     const int edit = pat->metric == WM_METRIC_EDIT;
@@ -59,7 +59,7 @@ static int scan_words(const wm_pat_t *pat, int strand, const uint8_t *text,
     const uint64_t accept = 1ull << ((m - 1) % 64);
     uint64_t *R = calloc((size_t)(k + 1) * nw * 4, sizeof *R);
     if (!R) return -1;
-    uint64_t *old = R + (size_t)(k + 1) * nw;      /* level d before this byte */
+    uint64_t *old = R + (size_t)(k + 1) * nw; /* level d before this byte */
     uint64_t *t1 = old + (size_t)(k + 1) * nw, *t2 = t1 + nw;
     if (edit)
         for (uint32_t d = 0; d <= k; d++)
@@ -92,8 +92,8 @@ static int scan_words(const wm_pat_t *pat, int strand, const uint8_t *text,
     return rc;
 }
 
-int wm_bitap_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
-                  uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
+int wm_bitap_scan(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t scan_from,
+                  uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
     if (pat->m <= 64) return scan_one_word(pat, strand, text, scan_from, own_from, to, out);
     return scan_words(pat, strand, text, scan_from, own_from, to, out);
 }

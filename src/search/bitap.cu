@@ -22,7 +22,7 @@ __device__ __forceinline__ uint32_t top_bit_word(W x) {
 
 template <typename W, int K, bool EDIT>
 struct bitap_state {
-    W R[K + 1], S[K + 1];      /* S[d] = R[d] << 1 */
+    W R[K + 1], S[K + 1]; /* S[d] = R[d] << 1 */
 
     /* Before any text: nothing active at level 0; with edits the first d
     ** pattern positions may be deleted at level d. The bits below the pattern
@@ -54,13 +54,13 @@ struct bitap_state {
 
 template <typename W, int K, bool EDIT>
 __global__ void __launch_bounds__(256)
-k_bitap(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, uint32_t m,
-        uint32_t strand, uint64_t seg, uint64_t halo, bool candidate) {
+    k_bitap(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, uint32_t m,
+            uint32_t strand, uint64_t seg, uint64_t halo, bool candidate) {
     extern __shared__ __align__(16) unsigned char smem[];
     W *lut = reinterpret_cast<W *>(smem);
     const int shift = (int)(8 * sizeof(W)) - (int)m;
     for (int i = threadIdx.x; i < 256 * 32; i += blockDim.x)
-        lut[i] = (W)(~__ldg(&peq[i >> 5])) << shift;          /* Shift-Or masks, top-aligned */
+        lut[i] = (W)(~__ldg(&peq[i >> 5])) << shift; /* Shift-Or masks, top-aligned */
     __syncthreads();
     const W *lut_lane = lut + (threadIdx.x & 31);
     const W top = (W)1 << (8 * sizeof(W) - 1);
@@ -70,7 +70,7 @@ k_bitap(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, uint32
         st.init(shift);
         for (uint64_t p = from; p < own1; p += 16) {
             uint4 v = __ldg(reinterpret_cast<const uint4 *>(t.text + p));
-            uint32_t w[4] = {v.x, v.y, v.z, v.w};
+            uint32_t w[4] = { v.x, v.y, v.z, v.w };
             bitap_state<W, K, EDIT> saved = st;
             uint32_t acc = 0;
 #pragma unroll
@@ -82,7 +82,7 @@ k_bitap(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, uint32
                 }
             if ((~acc & 0xffffu) == 0) continue;
             /* a match ends in this group: replay it for the error levels */
-            uint32_t mask = 0, err[4] = {0, 0, 0, 0};
+            uint32_t mask = 0, err[4] = { 0, 0, 0, 0 };
 #pragma unroll
             for (int j = 0; j < 16; j++) {
                 saved.step(lut_lane[((w[j >> 2] >> (8 * (j & 3))) & 0xffu) << 5]);
@@ -112,8 +112,9 @@ static cudaError_t launch(const wm_cu_plan_t *p, int strand, const wm_cu_text_t 
     unsigned blocks;
     cudaError_t e = segment_grid(k_bitap<W, K, EDIT>, threads, smem, sm_count, n_seg, &blocks);
     if (e != cudaSuccess) return e;
-    k_bitap<W, K, EDIT><<<blocks, threads, smem, s>>>(*t, *h, p->d_kpeq + (size_t)strand * 256 * p->kwords,
-                                                       p->km, (uint32_t)strand, seg, halo, p->filter != 0);
+    k_bitap<W, K, EDIT>
+        <<<blocks, threads, smem, s>>>(*t, *h, p->d_kpeq + (size_t)strand * 256 * p->kwords, p->km,
+                                       (uint32_t)strand, seg, halo, p->filter != 0);
     return cudaGetLastError();
 }
 

@@ -13,13 +13,21 @@
 /* IUPAC nucleotide code -> set of bases as bits A=1 C=2 G=4 T=8; 0 = not a code. */
 static unsigned iupac_bases(uint8_t c) {
     switch (toupper(c)) {
-    case 'A': return 1; case 'C': return 2; case 'G': return 4;
-    case 'T': case 'U': return 8;
-    case 'R': return 1 | 4;  case 'Y': return 2 | 8;
-    case 'S': return 2 | 4;  case 'W': return 1 | 8;
-    case 'K': return 4 | 8;  case 'M': return 1 | 2;
-    case 'B': return 2 | 4 | 8;  case 'D': return 1 | 4 | 8;
-    case 'H': return 1 | 2 | 8;  case 'V': return 1 | 2 | 4;
+    case 'A': return 1;
+    case 'C': return 2;
+    case 'G': return 4;
+    case 'T':
+    case 'U': return 8;
+    case 'R': return 1 | 4;
+    case 'Y': return 2 | 8;
+    case 'S': return 2 | 4;
+    case 'W': return 1 | 8;
+    case 'K': return 4 | 8;
+    case 'M': return 1 | 2;
+    case 'B': return 2 | 4 | 8;
+    case 'D': return 1 | 4 | 8;
+    case 'H': return 1 | 2 | 8;
+    case 'V': return 1 | 2 | 4;
     case 'N': return 15;
     default: return 0;
     }
@@ -28,15 +36,18 @@ static unsigned iupac_bases(uint8_t c) {
 /* A text byte as a base bit (A=1 C=2 G=4 T/U=8), or 0 when it is no base. */
 static unsigned text_base(unsigned c) {
     switch (toupper((int)c)) {
-    case 'A': return 1; case 'C': return 2; case 'G': return 4;
-    case 'T': case 'U': return 8;
+    case 'A': return 1;
+    case 'C': return 2;
+    case 'G': return 4;
+    case 'T':
+    case 'U': return 8;
     default: return 0;
     }
 }
 
 static int complement(uint8_t c, uint8_t *out) {
     static const char from[] = "ACGTURYKMBVDHSWN";
-    static const char to[]   = "TGCAAYRMKVBHDSWN";
+    static const char to[] = "TGCAAYRMKVBHDSWN";
     const char *p = strchr(from, toupper(c));
     if (c == 0 || !p) return -1;
     uint8_t r = (uint8_t)to[p - from];
@@ -46,8 +57,7 @@ static int complement(uint8_t c, uint8_t *out) {
 
 /* Does pattern byte p accept text byte c under the options? */
 static int accepts(const wm_opts_t *o, uint8_t p, unsigned c) {
-    if (o->alphabet == WM_ALPHABET_DNA)
-        return (iupac_bases(p) & text_base(c)) != 0;
+    if (o->alphabet == WM_ALPHABET_DNA) return (iupac_bases(p) & text_base(c)) != 0;
     if (p == c) return 1;
     return o->case_insensitive && tolower(p) == tolower((int)c);
 }
@@ -94,7 +104,10 @@ static wm_status build_suffix(const wm_pat_t *p, wm_pat_t **out) {
     wm_status st = WM_OK;
     for (int s = 0; s < p->n_strands && st == WM_OK; s++)
         st = build_strand(sx, s, p->strand[s].bytes + p->m - 64);
-    if (st != WM_OK) { wm_pat_free(sx); return st; }
+    if (st != WM_OK) {
+        wm_pat_free(sx);
+        return st;
+    }
     sx->algo = choose_algo(sx);
     *out = sx;
     return WM_OK;
@@ -134,7 +147,10 @@ wm_status wm_compile(const uint8_t *pattern, size_t m, const wm_opts_t *o, wm_db
         if (st == WM_OK) st = build_strand(p, 1, rc);
         free(rc);
     }
-    if (st != WM_OK) { wm_pat_free(p); return st; }
+    if (st != WM_OK) {
+        wm_pat_free(p);
+        return st;
+    }
     p->algo = opts.algo == WM_ALGO_AUTO ? choose_algo(p) : opts.algo;
     /* Long pattern, few errors: the suffix filter beats scanning all m rows
     ** (an explicit --algo runs as asked). */

@@ -24,9 +24,9 @@
 typedef struct {
     const wm_pat_t *pat;
     const wm_text_t *text;
-    const uint64_t *rs;      /* record starts, n_rec + 1 entries (rs[n_rec] = len) */
+    const uint64_t *rs; /* record starts, n_rec + 1 entries (rs[n_rec] = len) */
     size_t n_rec;
-    int want_starts;         /* 0 when only counting                             */
+    int want_starts; /* 0 when only counting */
 } job_t;
 
 int wm_hitvec_push(wm_hitvec_t *v, uint64_t end, uint32_t errors, uint32_t strand) {
@@ -38,7 +38,11 @@ int wm_hitvec_push(wm_hitvec_t *v, uint64_t end, uint32_t errors, uint32_t stran
     return 0;
 }
 
-void wm_hitvec_free(wm_hitvec_t *v) { free(v->a); v->a = NULL; v->n = v->cap = 0; }
+void wm_hitvec_free(wm_hitvec_t *v) {
+    free(v->a);
+    v->a = NULL;
+    v->n = v->cap = 0;
+}
 
 static wm_cpu_scan_fn cpu_kernel(const wm_pat_t *pat) {
     switch (pat->algo) {
@@ -57,8 +61,8 @@ static int finish_hit(const job_t *j, size_t r, const wm_hit_t *h, int exact, wm
         out->errors = h->errors;
         return 1;
     }
-    if (!wm_resolve_end(j->pat, (int)h->strand, j->text->seq, rb, h->end, exact ? (int)h->errors : -1,
-                        &start, &errors))
+    if (!wm_resolve_end(j->pat, (int)h->strand, j->text->seq, rb, h->end,
+                        exact ? (int)h->errors : -1, &start, &errors))
         return 0;
     out->record = r;
     out->start = start - rb;
@@ -72,9 +76,9 @@ static int finish_hit(const job_t *j, size_t r, const wm_hit_t *h, int exact, wm
 
 typedef struct {
     job_t job;
-    wm_plan_t plan;          /* chunks of the owned ends */
-    uint64_t first_chunk;    /* of the current wave      */
-    wm_matchvec_t *out;      /* one per chunk in a wave  */
+    wm_plan_t plan;       /* chunks of the owned ends */
+    uint64_t first_chunk; /* of the current wave */
+    wm_matchvec_t *out;   /* one per chunk in a wave */
     int *failed;
 } cpu_wave_t;
 
@@ -124,7 +128,7 @@ static void cpu_chunk(void *arg, size_t i, int tid) {
     uint64_t shortest = pat->m - (pat->metric == WM_METRIC_EDIT ? pat->k : 0);
     uint64_t lo, hi;
     wm_plan_part(&w->plan, w->first_chunk + i, &lo, &hi);
-    wm_hitvec_t hv[2] = {{0}};
+    wm_hitvec_t hv[2] = { { 0 } };
     wm_piece_t pc;
     size_t r = wm_plan_first_record(j->rs, j->n_rec, lo);
     while (wm_plan_next_piece(j->rs, j->n_rec, wm_pat_halo(kernel_pat(pat)), lo, hi, &r, &pc)) {
@@ -146,7 +150,8 @@ typedef struct {
 
 /* Progress over the owned ends: bytes done of them. */
 static void report(wm_context_t *cx, uint64_t own_from, uint64_t done, uint64_t len) {
-    if (cx->opts.progress) cx->opts.progress(done - own_from, len - own_from, cx->opts.progress_user);
+    if (cx->opts.progress)
+        cx->opts.progress(done - own_from, len - own_from, cx->opts.progress_user);
 }
 
 static wm_status search_cpu(wm_context_t *cx, const job_t *job, uint64_t own_from, deliver_t *dv) {
@@ -173,12 +178,18 @@ static wm_status search_cpu(wm_context_t *cx, const job_t *job, uint64_t own_fro
         w.first_chunk = c0;
         for (size_t i = 0; i < n; i++) w.out[i].n = 0;
         wm_pool_for(cx->pool, n, cpu_chunk, &w);
-        if (failed) { st = WM_NOMEM; break; }
+        if (failed) {
+            st = WM_NOMEM;
+            break;
+        }
         for (size_t i = 0; i < n && st == WM_OK; i++) {
             dv->count += w.out[i].n;
             if (dv->cb)
                 for (size_t x = 0; x < w.out[i].n; x++)
-                    if (dv->cb(&w.out[i].a[x], dv->user)) { st = WM_STOPPED; break; }
+                    if (dv->cb(&w.out[i].a[x], dv->user)) {
+                        st = WM_STOPPED;
+                        break;
+                    }
         }
         uint64_t lo, hi;
         wm_plan_part(&w.plan, c0 + n - 1, &lo, &hi);
@@ -197,7 +208,7 @@ typedef struct {
     const job_t *job;
     const wm_hit_t *hits;
     size_t n;
-    wm_matchvec_t *out;      /* one per piece */
+    wm_matchvec_t *out; /* one per piece */
     int *failed;
     deliver_t *dv;
     wm_context_t *cx;
@@ -219,7 +230,10 @@ static void finish_piece(void *arg, size_t i, int tid) {
         int exact = h->end - j->rs[r] >= reach && h->errors != UINT32_MAX;
         wm_match_t mt;
         memset(&mt, 0, sizeof mt);
-        if (finish_hit(j, r, h, exact, &mt) && wm_matchvec_push(&f->out[i], &mt)) { *f->failed = 1; return; }
+        if (finish_hit(j, r, h, exact, &mt) && wm_matchvec_push(&f->out[i], &mt)) {
+            *f->failed = 1;
+            return;
+        }
     }
 }
 
@@ -230,14 +244,20 @@ static wm_status finish_batch(const wm_hit_t *hits, size_t n, void *user) {
     wm_matchvec_t *out = calloc(pieces, sizeof *out);
     if (!out) return WM_NOMEM;
     int failed = 0;
-    f->hits = hits; f->n = n; f->out = out; f->failed = &failed;
+    f->hits = hits;
+    f->n = n;
+    f->out = out;
+    f->failed = &failed;
     wm_pool_for(f->cx->pool, pieces, finish_piece, f);
     wm_status st = failed ? WM_NOMEM : WM_OK;
     for (size_t i = 0; i < pieces && st == WM_OK; i++) {
         f->dv->count += out[i].n;
         if (f->dv->cb)
             for (size_t x = 0; x < out[i].n; x++)
-                if (f->dv->cb(&out[i].a[x], f->dv->user)) { st = WM_STOPPED; break; }
+                if (f->dv->cb(&out[i].a[x], f->dv->user)) {
+                    st = WM_STOPPED;
+                    break;
+                }
     }
     for (size_t i = 0; i < pieces; i++) wm_matchvec_free(&out[i]);
     free(out);
@@ -262,7 +282,9 @@ wm_status wm_search_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *t
     if (gpu && gpu->supports(job.pat)) {
         finish_t f;
         memset(&f, 0, sizeof f);
-        f.job = &job; f.dv = &dv; f.cx = cx;
+        f.job = &job;
+        f.dv = &dv;
+        f.cx = cx;
         st = gpu->scan(cx, job.pat, text, own_from, finish_batch, &f);
     } else {
         st = search_cpu(cx, &job, own_from, &dv);
@@ -273,7 +295,7 @@ wm_status wm_search_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *t
     return st;
 }
 
-const wm_db_ops_t wm_search_db_ops = {"pattern", wm_search_scan, wm_pat_free};
+const wm_db_ops_t wm_search_db_ops = { "pattern", wm_search_scan, wm_pat_free };
 
 /* The GPU table and the device buffers it keeps exist only with CUDA. */
 const wm_family_t wm_search_family = {

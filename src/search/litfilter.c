@@ -16,11 +16,20 @@
 static int simple_class(const wm_strand_t *st, size_t nw, size_t i, uint8_t *b, uint8_t *fold) {
     int count = 0, first = -1;
     for (unsigned c = 0; c < 256 && count < 3; c++)
-        if ((st->peq[(size_t)c * nw + i / 64] >> (i % 64)) & 1) { if (first < 0) first = (int)c; count++; }
-    if (count == 1) { *b = (uint8_t)first; *fold = 0; return 1; }
+        if ((st->peq[(size_t)c * nw + i / 64] >> (i % 64)) & 1) {
+            if (first < 0) first = (int)c;
+            count++;
+        }
+    if (count == 1) {
+        *b = (uint8_t)first;
+        *fold = 0;
+        return 1;
+    }
     if (count == 2 && first >= 'A' && first <= 'Z' &&
         ((st->peq[(size_t)(first | 0x20) * nw + i / 64] >> (i % 64)) & 1)) {
-        *b = (uint8_t)(first | 0x20); *fold = 0x20; return 1;
+        *b = (uint8_t)(first | 0x20);
+        *fold = 0x20;
+        return 1;
     }
     return 0;
 }
@@ -28,14 +37,15 @@ static int simple_class(const wm_strand_t *st, size_t nw, size_t i, uint8_t *b, 
 /* Neighbouring positions are correlated in real sequence (repeats), distant
 ** ones much less: each target takes the nearest simple position not yet
 ** used, looking at most 16 away. */
-void wm_litfilter_make(const wm_strand_t *st, size_t nw, size_t off, size_t len, wm_litfilter_t *f) {
-    size_t target[4] = {len - 1, 0, len / 2, (3 * len) / 4};
+void wm_litfilter_make(const wm_strand_t *st, size_t nw, size_t off, size_t len,
+                       wm_litfilter_t *f) {
+    size_t target[4] = { len - 1, 0, len / 2, (3 * len) / 4 };
     f->off = off;
     f->len = len;
     f->n = 0;
     for (int t = 0; t < 4; t++) {
         for (size_t d = 0; d < 16 && d < len; d++) {
-            size_t cand[2] = {target[t] + d, target[t] >= d ? target[t] - d : len};
+            size_t cand[2] = { target[t] + d, target[t] >= d ? target[t] - d : len };
             int done = 0;
             for (int c = 0; c < 2 && !done; c++) {
                 size_t i = cand[c];
@@ -44,7 +54,10 @@ void wm_litfilter_make(const wm_strand_t *st, size_t nw, size_t off, size_t len,
                 for (int u = 0; u < f->n; u++) used |= f->pos[u] == i;
                 uint8_t b, fold;
                 if (!used && simple_class(st, nw, off + i, &b, &fold)) {
-                    f->pos[f->n] = i; f->byte[f->n] = b; f->fold[f->n] = fold; f->n++;
+                    f->pos[f->n] = i;
+                    f->byte[f->n] = b;
+                    f->fold[f->n] = fold;
+                    f->n++;
                     done = 1;
                 }
             }
@@ -53,7 +66,8 @@ void wm_litfilter_make(const wm_strand_t *st, size_t nw, size_t off, size_t len,
     }
 }
 
-int wm_litfilter_check(const wm_strand_t *st, size_t nw, const wm_litfilter_t *f, const uint8_t *t) {
+int wm_litfilter_check(const wm_strand_t *st, size_t nw, const wm_litfilter_t *f,
+                       const uint8_t *t) {
     for (size_t i = 0; i < f->len; i++) {
         size_t p = f->off + i;
         if (!((st->peq[(size_t)t[i] * nw + p / 64] >> (p % 64)) & 1)) return 0;
@@ -62,7 +76,8 @@ int wm_litfilter_check(const wm_strand_t *st, size_t nw, const wm_litfilter_t *f
 }
 
 int64_t wm_litfilter_scan(const wm_strand_t *st, size_t nw, const wm_litfilter_t *f,
-                          const uint8_t *text, uint64_t s0, uint64_t s1, int strand, wm_hitvec_t *out) {
+                          const uint8_t *text, uint64_t s0, uint64_t s1, int strand,
+                          wm_hitvec_t *out) {
 #if defined(__SSE2__)
     __m128i want[4], fold[4];
     for (int j = 0; j < f->n; j++) {
@@ -92,7 +107,13 @@ int64_t wm_litfilter_scan(const wm_strand_t *st, size_t nw, const wm_litfilter_t
     }
     return (int64_t)s;
 #else
-    (void)st; (void)nw; (void)f; (void)text; (void)s1; (void)strand; (void)out;
+    (void)st;
+    (void)nw;
+    (void)f;
+    (void)text;
+    (void)s1;
+    (void)strand;
+    (void)out;
     return (int64_t)s0;
 #endif
 }

@@ -31,7 +31,10 @@ static inline int advance_block(uint64_t *pv, uint64_t *mv, uint64_t Eq, int hin
 }
 
 /* The state of one automaton over a pattern of up to 64 rows. */
-typedef struct { uint64_t Pv, Mv; int score; } word_state_t;
+typedef struct {
+    uint64_t Pv, Mv;
+    int score;
+} word_state_t;
 
 /* Bytes [from, to) from state w; push ends >= first_end within k. */
 static int scan_word_range(const uint64_t *peq, uint64_t bottom, int k, const uint8_t *text,
@@ -53,7 +56,9 @@ static int scan_word_range(const uint64_t *peq, uint64_t bottom, int k, const ui
         if (score <= k && p + 1 >= first_end)
             if (wm_hitvec_push(out, p + 1, (uint32_t)score, (uint32_t)strand)) return -1;
     }
-    w->Pv = Pv; w->Mv = Mv; w->score = score;
+    w->Pv = Pv;
+    w->Mv = Mv;
+    w->score = score;
     return 0;
 }
 
@@ -66,17 +71,18 @@ static int scan_word_range(const uint64_t *peq, uint64_t bottom, int k, const ui
 ** automata gains nothing, four AVX2 lanes do. Each lane walks a quarter of
 ** the span, from `halo` bytes before its first end; each quarter collects its
 ** hits apart, and the scalar loop finishes what the lockstep leaves. */
-__attribute__((target("avx2")))
-static int scan_word_avx2(const wm_pat_t *pat, int strand, const uint8_t *text,
-                          uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
+__attribute__((target("avx2"))) static int scan_word_avx2(const wm_pat_t *pat, int strand,
+                                                          const uint8_t *text, uint64_t scan_from,
+                                                          uint64_t own_from, uint64_t to,
+                                                          wm_hitvec_t *out) {
     const uint64_t *peq = pat->strand[strand].peq;
     const uint64_t bottom = 1ull << (pat->m - 1);
     const int k = (int)pat->k;
     const uint64_t halo = wm_pat_halo(pat), len = (to - own_from + 3) / 4;
     uint64_t lo[4], hi[4], pos[4], common = UINT64_MAX;
     for (int j = 0; j < 4; j++) {
-        lo[j] = own_from + 1 + len * (uint64_t)j;                /* first end    */
-        hi[j] = lo[j] + len - 1 < to ? lo[j] + len - 1 : to;     /* last end     */
+        lo[j] = own_from + 1 + len * (uint64_t)j;            /* first end */
+        hi[j] = lo[j] + len - 1 < to ? lo[j] + len - 1 : to; /* last end */
         pos[j] = lo[j] - 1 - scan_from > halo ? lo[j] - 1 - halo : scan_from;
         uint64_t steps = lo[j] <= hi[j] ? hi[j] - pos[j] : 0;
         if (steps < common) common = steps;
@@ -85,10 +91,11 @@ static int scan_word_avx2(const wm_pat_t *pat, int strand, const uint8_t *text,
     const __m256i k1 = _mm256_set1_epi64x(k + 1);
     const __m128i sh = _mm_set_epi64x(0, (long long)(pat->m - 1));
     __m256i Pv = ones, Mv = _mm256_setzero_si256(), score = _mm256_set1_epi64x((long long)pat->m);
-    wm_hitvec_t part[4] = {{0}};
+    wm_hitvec_t part[4] = { { 0 } };
     int rc = 0;
     for (uint64_t s = 0; s < common; s++) {
-        __m256i idx = _mm256_set_epi64x(text[pos[3] + s], text[pos[2] + s], text[pos[1] + s], text[pos[0] + s]);
+        __m256i idx = _mm256_set_epi64x(text[pos[3] + s], text[pos[2] + s], text[pos[1] + s],
+                                        text[pos[0] + s]);
         __m256i Eq = _mm256_i64gather_epi64((const long long *)peq, idx, 8);
         __m256i Xv = _mm256_or_si256(Eq, Mv);
         __m256i Xh = _mm256_or_si256(
@@ -107,7 +114,8 @@ static int scan_word_avx2(const wm_pat_t *pat, int strand, const uint8_t *text,
             _mm256_storeu_si256((__m256i *)sc, score);
             for (int j = 0; j < 4; j++)
                 if ((hit >> j) & 1 && pos[j] + s + 1 >= lo[j])
-                    rc |= wm_hitvec_push(&part[j], pos[j] + s + 1, (uint32_t)sc[j], (uint32_t)strand);
+                    rc |=
+                        wm_hitvec_push(&part[j], pos[j] + s + 1, (uint32_t)sc[j], (uint32_t)strand);
         }
     }
     uint64_t pv[4], mv[4];
@@ -118,7 +126,8 @@ static int scan_word_avx2(const wm_pat_t *pat, int strand, const uint8_t *text,
     for (int j = 0; j < 4; j++) {
         if (lo[j] > hi[j]) continue;
         word_state_t w = { pv[j], mv[j], (int)sc[j] };
-        rc |= scan_word_range(peq, bottom, k, text, pos[j] + common, hi[j], lo[j], &w, strand, &part[j]);
+        rc |= scan_word_range(peq, bottom, k, text, pos[j] + common, hi[j], lo[j], &w, strand,
+                              &part[j]);
     }
     for (int j = 0; j < 4; j++) {
         for (size_t i = 0; i < part[j].n && rc == 0; i++)
@@ -129,26 +138,32 @@ static int scan_word_avx2(const wm_pat_t *pat, int strand, const uint8_t *text,
 }
 #endif
 
-static int scan_one_word(const wm_pat_t *pat, int strand, const uint8_t *text,
-                         uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
+static int scan_one_word(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t scan_from,
+                         uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
 #ifdef WM_HAVE_AVX2_PATH
     static int avx2 = -1;
     if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (avx2 && to - own_from >= 1024) return scan_word_avx2(pat, strand, text, scan_from, own_from, to, out);
+    if (avx2 && to - own_from >= 1024)
+        return scan_word_avx2(pat, strand, text, scan_from, own_from, to, out);
 #endif
     word_state_t w = { ~0ull, 0, (int)pat->m };
-    return scan_word_range(pat->strand[strand].peq, 1ull << (pat->m - 1), (int)pat->k, text, scan_from, to,
-                           own_from + 1, &w, strand, out);
+    return scan_word_range(pat->strand[strand].peq, 1ull << (pat->m - 1), (int)pat->k, text,
+                           scan_from, to, own_from + 1, &w, strand, out);
 }
 
-static int scan_blocks(const wm_pat_t *pat, int strand, const uint8_t *text,
-                       uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
+static int scan_blocks(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t scan_from,
+                       uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
     const uint64_t *peq = pat->strand[strand].peq;
     const size_t nb = pat->n_words, m = pat->m;
     const int k = (int)pat->k;
     uint64_t *Pv = malloc(nb * sizeof *Pv), *Mv = malloc(nb * sizeof *Mv);
     int *score = malloc(nb * sizeof *score);
-    if (!Pv || !Mv || !score) { free(Pv); free(Mv); free(score); return -1; }
+    if (!Pv || !Mv || !score) {
+        free(Pv);
+        free(Mv);
+        free(score);
+        return -1;
+    }
     /* rows in block b and the bit of its bottom row */
 #define ROWS(b) ((b) + 1 < nb ? 64 : (int)(m - 64 * (nb - 1)))
 #define BOTTOM(b) (1ull << (ROWS(b) - 1))
@@ -156,7 +171,8 @@ static int scan_blocks(const wm_pat_t *pat, int strand, const uint8_t *text,
     size_t y = (size_t)k / 64;
     if (y >= nb) y = nb - 1;
     for (size_t b = 0; b <= y; b++) {
-        Pv[b] = ~0ull; Mv[b] = 0;
+        Pv[b] = ~0ull;
+        Mv[b] = 0;
         score[b] = (int)(b * 64) + ROWS(b);
     }
     int rc = 0;
@@ -171,9 +187,10 @@ static int scan_blocks(const wm_pat_t *pat, int strand, const uint8_t *text,
         ** row above it is within k in this column or the last one, since a
         ** path into it can only come through that row. */
         while (y + 1 < nb && (score[y] <= k || score[y] - h <= k)) {
-            int above_prev = score[y] - h;     /* D[top-1][j-1] */
+            int above_prev = score[y] - h; /* D[top-1][j-1] */
             y++;
-            Pv[y] = ~0ull; Mv[y] = 0;          /* D[i][j-1] = above_prev + distance down: an upper bound */
+            Pv[y] = ~0ull;
+            Mv[y] = 0; /* D[i][j-1] = above_prev + distance down: an upper bound */
             score[y] = above_prev + ROWS(y);
             h = advance_block(&Pv[y], &Mv[y], eq[y], h, BOTTOM(y));
             score[y] += h;
@@ -185,12 +202,14 @@ static int scan_blocks(const wm_pat_t *pat, int strand, const uint8_t *text,
     }
 #undef ROWS
 #undef BOTTOM
-    free(Pv); free(Mv); free(score);
+    free(Pv);
+    free(Mv);
+    free(score);
     return rc;
 }
 
-int wm_myers_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
-                  uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
+int wm_myers_scan(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t scan_from,
+                  uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
     if (pat->m <= 64) return scan_one_word(pat, strand, text, scan_from, own_from, to, out);
     return scan_blocks(pat, strand, text, scan_from, own_from, to, out);
 }

@@ -11,8 +11,8 @@
 
 template <typename W>
 __global__ void __launch_bounds__(256)
-k_myers_word(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, uint32_t m,
-             uint32_t k, uint32_t strand, uint64_t seg, uint64_t halo, bool candidate) {
+    k_myers_word(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, uint32_t m,
+                 uint32_t k, uint32_t strand, uint64_t seg, uint64_t halo, bool candidate) {
     extern __shared__ __align__(16) unsigned char smem[];
     W *lut = reinterpret_cast<W *>(smem);
     fill_lane_table<W>(lut, peq);
@@ -24,8 +24,8 @@ k_myers_word(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, u
         int score = (int)m;
         for (uint64_t p = from; p < own1; p += 16) {
             uint4 v = __ldg(reinterpret_cast<const uint4 *>(t.text + p));
-            uint32_t w[4] = {v.x, v.y, v.z, v.w};
-            uint32_t mask = 0, err[4] = {0, 0, 0, 0};
+            uint32_t w[4] = { v.x, v.y, v.z, v.w };
+            uint32_t mask = 0, err[4] = { 0, 0, 0, 0 };
 #pragma unroll
             for (int j = 0; j < 16; j++) {
                 W Eq = lut_lane[((w[j >> 2] >> (8 * (j & 3))) & 0xffu) << 5];
@@ -45,16 +45,18 @@ k_myers_word(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, u
             }
             if (!mask) continue;
             /* keep the ends this lane owns: (own0, own1] */
-            uint64_t lo = own0 > p ? own0 - p : 0;                /* ends p+j+1 > own0 <=> j >= lo */
-            uint64_t hi = own1 - p;                                 /* p+j+1 <= own1 <=> j < hi      */
-            if (lo >= 16) mask = 0; else mask &= ~0u << lo;
+            uint64_t lo = own0 > p ? own0 - p : 0; /* ends p+j+1 > own0 <=> j >= lo */
+            uint64_t hi = own1 - p;                /* p+j+1 <= own1 <=> j < hi */
+            if (lo >= 16) mask = 0;
+            else mask &= ~0u << lo;
             if (hi < 16) mask &= (1u << hi) - 1;
             if (mask) wm_cu_push_group(h, t.base, p, mask, err, strand, candidate);
         }
     });
 }
 
-__device__ __forceinline__ int advance_block(uint64_t &pv, uint64_t &mv, uint64_t Eq, int hin, uint64_t bottom) {
+__device__ __forceinline__ int advance_block(uint64_t &pv, uint64_t &mv, uint64_t Eq, int hin,
+                                             uint64_t bottom) {
     uint64_t Pv = pv, Mv = mv;
     uint64_t Xv = Eq | Mv;
     if (hin < 0) Eq |= 1;
@@ -73,8 +75,8 @@ __device__ __forceinline__ int advance_block(uint64_t &pv, uint64_t &mv, uint64_
 
 template <bool SMEM>
 __global__ void __launch_bounds__(128)
-k_myers_blocks(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, uint32_t m,
-               uint32_t k, uint32_t nb, uint32_t strand, uint64_t seg, uint64_t halo) {
+    k_myers_blocks(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq, uint32_t m,
+                   uint32_t k, uint32_t nb, uint32_t strand, uint64_t seg, uint64_t halo) {
     extern __shared__ __align__(16) unsigned char smem[];
     const uint64_t *tab = peq;
     if (SMEM) {
@@ -92,7 +94,8 @@ k_myers_blocks(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq,
         uint32_t y = (uint32_t)(k / 64);
         if (y >= nb) y = nb - 1;
         for (uint32_t b = 0; b <= y; b++) {
-            Pv[b] = ~0ull; Mv[b] = 0;
+            Pv[b] = ~0ull;
+            Mv[b] = 0;
             score[b] = (int)(b * 64) + (b + 1 < nb ? 64 : last_rows);
         }
         for_each_byte(t.text, from, own1, [&](uint32_t c, uint64_t pos) {
@@ -107,7 +110,8 @@ k_myers_blocks(wm_cu_text_t t, wm_cu_hits_t h, const uint64_t *__restrict__ peq,
                 int above_prev = score[y] - hcarry;
                 y++;
                 int rows = y + 1 < nb ? 64 : last_rows;
-                Pv[y] = ~0ull; Mv[y] = 0;
+                Pv[y] = ~0ull;
+                Mv[y] = 0;
                 score[y] = above_prev + rows;
                 hcarry = advance_block(Pv[y], Mv[y], eq[y], hcarry, 1ull << (rows - 1));
                 score[y] += hcarry;
@@ -131,8 +135,9 @@ static cudaError_t launch_word(const wm_cu_plan_t *p, int strand, const wm_cu_te
     unsigned blocks;
     cudaError_t e = segment_grid(k_myers_word<W>, threads, smem, sm_count, n_seg, &blocks);
     if (e != cudaSuccess) return e;
-    k_myers_word<W><<<blocks, threads, smem, s>>>(*t, *h, p->d_kpeq + (size_t)strand * 256 * p->kwords,
-                                                   p->km, p->k, (uint32_t)strand, seg, halo, p->filter != 0);
+    k_myers_word<W>
+        <<<blocks, threads, smem, s>>>(*t, *h, p->d_kpeq + (size_t)strand * 256 * p->kwords, p->km,
+                                       p->k, (uint32_t)strand, seg, halo, p->filter != 0);
     return cudaGetLastError();
 }
 
@@ -146,8 +151,9 @@ static cudaError_t launch_blocks(const wm_cu_plan_t *p, int strand, const wm_cu_
     unsigned blocks;
     cudaError_t e = segment_grid(k_myers_blocks<SMEM>, threads, smem, sm_count, n_seg, &blocks);
     if (e != cudaSuccess) return e;
-    k_myers_blocks<SMEM><<<blocks, threads, smem, s>>>(*t, *h, p->d_peq + (size_t)strand * 256 * p->n_words,
-                                                       p->m, p->k, p->n_words, (uint32_t)strand, seg, halo);
+    k_myers_blocks<SMEM>
+        <<<blocks, threads, smem, s>>>(*t, *h, p->d_peq + (size_t)strand * 256 * p->n_words, p->m,
+                                       p->k, p->n_words, (uint32_t)strand, seg, halo);
     return cudaGetLastError();
 }
 

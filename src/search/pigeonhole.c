@@ -13,11 +13,11 @@
 
 #include "search/litfilter.h"
 
-#define PIECE_MIN 8        /* shorter pieces occur too often to filter with */
-#define SPAN_MIN 4096      /* small spans: scanning them costs less          */
+#define PIECE_MIN 8   /* shorter pieces occur too often to filter with */
+#define SPAN_MIN 4096 /* small spans: scanning them costs less */
 
 typedef struct {
-    uint64_t a, b;         /* ends a..b (inclusive) */
+    uint64_t a, b; /* ends a..b (inclusive) */
 } window_t;
 
 static int by_start(const void *x, const void *y) {
@@ -35,7 +35,7 @@ int wm_pigeonhole_scan(const wm_pat_t *pat, int strand, wm_cpu_scan_fn verify, c
     const int64_t spread = pat->metric == WM_METRIC_EDIT ? (int64_t)k : 0;
     const uint64_t halo = wm_pat_halo(pat), span = to - own_from;
 
-    wm_hitvec_t pieces = {0};
+    wm_hitvec_t pieces = { 0 };
     window_t *win = NULL;
     size_t n_win = 0, cap = 0;
     uint64_t cost = 0;
@@ -44,14 +44,24 @@ int wm_pigeonhole_scan(const wm_pat_t *pat, int strand, wm_cpu_scan_fn verify, c
         size_t off = (size_t)i * L, len = i < k ? L : m - (size_t)k * L;
         wm_litfilter_t f;
         wm_litfilter_make(st, nw, off, len, &f);
-        if (f.n < 2 || to - scan_from < len) { rc = 1; break; }
+        if (f.n < 2 || to - scan_from < len) {
+            rc = 1;
+            break;
+        }
         uint64_t s0 = scan_from, s1 = to - len + 1;
         pieces.n = 0;
         int64_t r = wm_litfilter_scan(st, nw, &f, text, s0, s1, strand, &pieces);
-        if (r < 0) { rc = -1; break; }
-        if ((uint64_t)r + 16 <= s1) { rc = 1; break; }          /* dense: not worth it */
-        for (uint64_t q = (uint64_t)r; q < s1; q++)              /* the last few starts */
-            if (wm_litfilter_check(st, nw, &f, text + q) && wm_hitvec_push(&pieces, q + len, 0, 0)) rc = -1;
+        if (r < 0) {
+            rc = -1;
+            break;
+        }
+        if ((uint64_t)r + 16 <= s1) {
+            rc = 1;
+            break;
+        }                                           /* dense: not worth it */
+        for (uint64_t q = (uint64_t)r; q < s1; q++) /* the last few starts */
+            if (wm_litfilter_check(st, nw, &f, text + q) && wm_hitvec_push(&pieces, q + len, 0, 0))
+                rc = -1;
         for (size_t h = 0; h < pieces.n && rc == 0; h++) {
             /* where the pattern would start with this piece in place */
             int64_t base = (int64_t)(pieces.a[h].end - len) - (int64_t)off;
@@ -62,7 +72,10 @@ int wm_pigeonhole_scan(const wm_pat_t *pat, int strand, wm_cpu_scan_fn verify, c
             if (n_win == cap) {
                 size_t nc = cap ? 2 * cap : 256;
                 window_t *nw_ = realloc(win, nc * sizeof *win);
-                if (!nw_) { rc = -1; break; }
+                if (!nw_) {
+                    rc = -1;
+                    break;
+                }
                 win = nw_;
                 cap = nc;
             }
@@ -70,11 +83,14 @@ int wm_pigeonhole_scan(const wm_pat_t *pat, int strand, wm_cpu_scan_fn verify, c
             win[n_win].b = (uint64_t)b;
             n_win++;
             cost += (uint64_t)(b - a + 1) + halo;
-            if (cost > span / 4) rc = 1;                         /* windows too dense */
+            if (cost > span / 4) rc = 1; /* windows too dense */
         }
     }
     wm_hitvec_free(&pieces);
-    if (rc != 0) { free(win); return rc; }
+    if (rc != 0) {
+        free(win);
+        return rc;
+    }
 
     /* Merge windows closer than a halo (scanning the gap costs less than
     ** scanning the halo twice) and verify each, in order. */

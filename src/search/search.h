@@ -27,20 +27,20 @@ extern "C" {
 ** set when pattern position 64*w+i matches text byte c (Shift-And / Myers
 ** convention: 1 = match). */
 typedef struct {
-    uint8_t *bytes;          /* the pattern as searched on this strand  */
-    uint64_t *peq;           /* 256 * n_words words                     */
-    uint64_t *rpeq;          /* the same for the pattern read backwards  */
+    uint8_t *bytes; /* the pattern as searched on this strand */
+    uint64_t *peq;  /* 256 * n_words words */
+    uint64_t *rpeq; /* the same for the pattern read backwards */
 } wm_strand_t;
 
 /* One pattern compiled: a wm_compile database's body. */
 typedef struct wm_pat {
-    size_t m;                /* pattern length                          */
-    uint32_t k;              /* errors allowed                          */
+    size_t m;   /* pattern length */
+    uint32_t k; /* errors allowed */
     wm_metric_t metric;
-    wm_algo_t algo;          /* chosen for the CPU (never AUTO)         */
-    wm_opts_t opts;          /* as given                                */
-    int n_strands;           /* 1, or 2 with revcomp                    */
-    size_t n_words;          /* ceil(m / 64)                            */
+    wm_algo_t algo; /* chosen for the CPU (never AUTO) */
+    wm_opts_t opts; /* as given */
+    int n_strands;  /* 1, or 2 with revcomp */
+    size_t n_words; /* ceil(m / 64) */
     wm_strand_t strand[2];
     /* For m > 64 and small k, the CPU scans the last 64 positions of each
     ** strand (this pattern's own suffix) as a filter and verifies each end
@@ -116,12 +116,12 @@ int wm_pigeonhole_scan(const wm_pat_t *pat, int strand, wm_cpu_scan_fn verify, c
 ** on equal ends). */
 typedef wm_status (*wm_hit_batch_fn)(const wm_hit_t *hits, size_t n, void *user);
 typedef struct {
-    int (*supports)(const wm_pat_t *pat);     /* else the CPU runs it */
+    int (*supports)(const wm_pat_t *pat); /* else the CPU runs it */
     wm_status (*scan)(wm_context_t *cx, const wm_pat_t *pat, const wm_text_t *text,
                       uint64_t own_from, wm_hit_batch_fn sink, void *user);
 } wm_search_gpu_t;
 extern const wm_search_gpu_t wm_search_gpu_cuda;
-void wm_search_cuda_free_cache(wm_context_t *cx, void *cache);   /* its device buffers */
+void wm_search_cuda_free_cache(wm_context_t *cx, void *cache); /* its device buffers */
 
 #ifdef __cplusplus
 }

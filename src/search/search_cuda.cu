@@ -40,7 +40,6 @@ int wm_cu_plan_supported(const wm_pat_t *pat) {
     return pat->m <= 64 * (size_t)WM_CU_MAX_BLOCKS || pat->k <= WM_CU_FILTER_MAX_K;
 }
 
-
 wm_status wm_cu_plan_make(wm_context_t *cx, const wm_pat_t *pat, wm_cu_plan_t *p) {
     memset(p, 0, sizeof *p);
     p->pat = pat;
@@ -88,8 +87,8 @@ wm_status wm_cu_plan_make(wm_context_t *cx, const wm_pat_t *pat, wm_cu_plan_t *p
     WM_CU(cx, cudaMalloc((void **)&p->d_peq, ns * 256 * nw * sizeof(uint64_t)));
     WM_CU(cx, cudaMemcpy(p->d_tail, tail, ns * 256 * sizeof(uint32_t), cudaMemcpyHostToDevice));
     for (size_t s = 0; s < ns; s++)
-        WM_CU(cx, cudaMemcpy(p->d_peq + s * 256 * nw, pat->strand[s].peq, 256 * nw * sizeof(uint64_t),
-                             cudaMemcpyHostToDevice));
+        WM_CU(cx, cudaMemcpy(p->d_peq + s * 256 * nw, pat->strand[s].peq,
+                             256 * nw * sizeof(uint64_t), cudaMemcpyHostToDevice));
     if (!p->filter) {
         p->d_kpeq = p->d_peq;
         p->kwords = p->n_words;
@@ -117,7 +116,8 @@ wm_status wm_cu_plan_launch(wm_context_t *cx, const wm_cu_plan_t *p, const wm_cu
         return WM_OK;
     }
     for (uint32_t strand = 0; strand < p->n_strands; strand++) {
-        if (p->kernel == WM_CU_BITAP) WM_CU(cx, wm_cu_bitap_launch(p, (int)strand, t, h, sm_count, s));
+        if (p->kernel == WM_CU_BITAP)
+            WM_CU(cx, wm_cu_bitap_launch(p, (int)strand, t, h, sm_count, s));
         else WM_CU(cx, wm_cu_myers_launch(p, (int)strand, t, h, sm_count, s));
     }
     return WM_OK;
@@ -129,15 +129,15 @@ wm_status wm_cu_plan_launch(wm_context_t *cx, const wm_cu_plan_t *p, const wm_cu
 ** WM_CU_PAD), pinned staging, hit buffers and sort space. Kept in the
 ** context's search cache between calls; they grow on demand. */
 typedef struct {
-    cudaStream_t stream;             /* the device's stream[i]; not owned   */
+    cudaStream_t stream; /* the device's stream[i]; not owned */
     wm_cu_buf_t d_text, h_stage;
     wm_cu_buf_t d_keys, d_keys_out, d_err, d_err_out, d_sort_tmp;
     wm_cu_buf_t d_count, h_count;
     wm_cu_buf_t h_hits, h_keys, h_err;
     uint64_t text_cap, hit_cap;
     /* the batch this slot holds */
-    uint64_t own_begin, own_end;     /* global ends (own_begin, own_end]    */
-    uint64_t copy_begin;             /* global offset of d_text[0]          */
+    uint64_t own_begin, own_end; /* global ends (own_begin, own_end] */
+    uint64_t copy_begin;         /* global offset of d_text[0] */
 } slot_t;
 
 typedef struct {
@@ -145,9 +145,9 @@ typedef struct {
 } search_cache_t;
 
 static void slot_release(slot_t *s) {
-    wm_cu_buf_t *dev[] = {&s->d_text, &s->d_keys, &s->d_keys_out, &s->d_err, &s->d_err_out,
-                          &s->d_sort_tmp, &s->d_count};
-    wm_cu_buf_t *host[] = {&s->h_stage, &s->h_count, &s->h_hits, &s->h_keys, &s->h_err};
+    wm_cu_buf_t *dev[] = { &s->d_text,    &s->d_keys,     &s->d_keys_out, &s->d_err,
+                           &s->d_err_out, &s->d_sort_tmp, &s->d_count };
+    wm_cu_buf_t *host[] = { &s->h_stage, &s->h_count, &s->h_hits, &s->h_keys, &s->h_err };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
     for (size_t i = 0; i < sizeof host / sizeof *host; i++) wm_cu_host_release(host[i]);
     s->text_cap = s->hit_cap = 0;
@@ -206,12 +206,16 @@ typedef struct {
     const wm_cu_plan_t *plan;
     const wm_text_t *text;
     uint64_t batch, halo;
-    int end_bit;             /* bits of the largest sort key         */
+    int end_bit; /* bits of the largest sort key */
 } pipe_t;
 
 /* A staging copy cut into pieces for the pool. */
 #define COPY_PIECE (8ull << 20)
-typedef struct { uint8_t *dst; const uint8_t *src; uint64_t n; } copy_job_t;
+typedef struct {
+    uint8_t *dst;
+    const uint8_t *src;
+    uint64_t n;
+} copy_job_t;
 
 static void copy_piece(void *arg, size_t i, int tid) {
     (void)tid;
@@ -228,11 +232,13 @@ static wm_status slot_search(pipe_t *P, slot_t *s) {
     t.own_from = s->own_begin - s->copy_begin;
     t.base = s->copy_begin;
     unsigned long long *d_count = (unsigned long long *)s->d_count.p;
-    wm_cu_hits_t h = {(unsigned long long *)s->d_keys.p, (uint32_t *)s->d_err.p, d_count, s->hit_cap};
+    wm_cu_hits_t h = { (unsigned long long *)s->d_keys.p, (uint32_t *)s->d_err.p, d_count,
+                       s->hit_cap };
     WM_CU(cx, cudaMemsetAsync(d_count, 0, sizeof *d_count, s->stream));
     wm_status st = wm_cu_plan_launch(cx, P->plan, &t, &h, cx->cuda->sm_count, s->stream);
     if (st != WM_OK) return st;
-    WM_CU(cx, cudaMemcpyAsync(s->h_count.p, d_count, sizeof *d_count, cudaMemcpyDeviceToHost, s->stream));
+    WM_CU(cx, cudaMemcpyAsync(s->h_count.p, d_count, sizeof *d_count, cudaMemcpyDeviceToHost,
+                              s->stream));
     return WM_OK;
 }
 
@@ -246,7 +252,7 @@ static wm_status slot_submit(pipe_t *P, slot_t *s, uint64_t own_begin, uint64_t 
     uint64_t bytes = own_end - s->copy_begin;
     wm_status st = slot_text(cx, s, P->batch + P->halo);
     if (st != WM_OK) return st;
-    copy_job_t c = {(uint8_t *)s->h_stage.p, P->text->seq + s->copy_begin, bytes};
+    copy_job_t c = { (uint8_t *)s->h_stage.p, P->text->seq + s->copy_begin, bytes };
     wm_pool_for(cx->pool, (size_t)((bytes + COPY_PIECE - 1) / COPY_PIECE), copy_piece, &c);
     WM_CU(cx, cudaMemcpyAsync(s->d_text.p, s->h_stage.p, bytes, cudaMemcpyHostToDevice, s->stream));
     return slot_search(P, s);
@@ -256,7 +262,7 @@ static wm_status slot_collect(pipe_t *P, slot_t *s, wm_hit_batch_fn sink, void *
     wm_context_t *cx = P->cx;
     WM_CU(cx, cudaStreamSynchronize(s->stream));
     uint64_t n = *(unsigned long long *)s->h_count.p;
-    if (n > s->hit_cap) {                     /* grow and search this batch again */
+    if (n > s->hit_cap) { /* grow and search this batch again */
         wm_status st = slot_hits(cx, s, n + n / 4);
         if (st == WM_OK) st = slot_search(P, s);
         if (st != WM_OK) return st;
@@ -268,12 +274,14 @@ static wm_status slot_collect(pipe_t *P, slot_t *s, wm_hit_batch_fn sink, void *
     unsigned long long *keys = (unsigned long long *)s->h_keys.p;
     uint32_t *err = (uint32_t *)s->h_err.p;
     wm_hit_t *hits = (wm_hit_t *)s->h_hits.p;
-    WM_CU(cx, cub::DeviceRadixSort::SortPairs(s->d_sort_tmp.p, tmp, (unsigned long long *)s->d_keys.p,
-                                              (unsigned long long *)s->d_keys_out.p,
-                                              (uint32_t *)s->d_err.p, (uint32_t *)s->d_err_out.p,
-                                              (int64_t)n, 0, P->end_bit, s->stream));
-    WM_CU(cx, cudaMemcpyAsync(keys, s->d_keys_out.p, n * sizeof *keys, cudaMemcpyDeviceToHost, s->stream));
-    WM_CU(cx, cudaMemcpyAsync(err, s->d_err_out.p, n * sizeof *err, cudaMemcpyDeviceToHost, s->stream));
+    WM_CU(cx, cub::DeviceRadixSort::SortPairs(
+                  s->d_sort_tmp.p, tmp, (unsigned long long *)s->d_keys.p,
+                  (unsigned long long *)s->d_keys_out.p, (uint32_t *)s->d_err.p,
+                  (uint32_t *)s->d_err_out.p, (int64_t)n, 0, P->end_bit, s->stream));
+    WM_CU(cx, cudaMemcpyAsync(keys, s->d_keys_out.p, n * sizeof *keys, cudaMemcpyDeviceToHost,
+                              s->stream));
+    WM_CU(cx,
+          cudaMemcpyAsync(err, s->d_err_out.p, n * sizeof *err, cudaMemcpyDeviceToHost, s->stream));
     WM_CU(cx, cudaStreamSynchronize(s->stream));
     for (uint64_t i = 0; i < n; i++) {
         hits[i].end = keys[i] >> 1;
@@ -285,8 +293,8 @@ static wm_status slot_collect(pipe_t *P, slot_t *s, wm_hit_batch_fn sink, void *
 
 /* Every batch of the plan through the slots, in order: fill the slots, then
 ** collect the oldest and refill it. */
-static wm_status run_batches(pipe_t *P, search_cache_t *c, const wm_plan_t *batches, uint64_t own_from,
-                             wm_hit_batch_fn sink, void *user) {
+static wm_status run_batches(pipe_t *P, search_cache_t *c, const wm_plan_t *batches,
+                             uint64_t own_from, wm_hit_batch_fn sink, void *user) {
     wm_context_t *cx = P->cx;
     uint64_t len = P->text->len, next = 0, done = 0;
     wm_status st = WM_OK;
@@ -317,7 +325,10 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
     if (!c) return WM_NOMEM;
     wm_cu_plan_t plan;
     wm_status st = wm_cu_plan_make(cx, pat, &plan);
-    if (st != WM_OK) { wm_cu_plan_free(&plan); return st; }
+    if (st != WM_OK) {
+        wm_cu_plan_free(&plan);
+        return st;
+    }
 
     const wm_tuning_t *tu = &cx->tuning;
     pipe_t P;
@@ -326,8 +337,9 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
     P.plan = &plan;
     P.text = text;
     P.halo = wm_pat_halo(pat);
-    uint64_t batch = cx->opts.chunk_bytes ? cx->opts.chunk_bytes
-                   : tu->search_batch_bytes ? tu->search_batch_bytes : (256ull << 20);
+    uint64_t batch = cx->opts.chunk_bytes     ? cx->opts.chunk_bytes
+                     : tu->search_batch_bytes ? tu->search_batch_bytes
+                                              : (256ull << 20);
     uint64_t own = text->len - own_from;
     P.batch = batch < own ? batch : own;
     uint64_t max_key = 2 * text->len + 1;
@@ -340,8 +352,10 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
     uint64_t per_hit = tu->search_bytes_per_hit ? tu->search_bytes_per_hit : 512;
     uint64_t initial_cap = P.batch / per_hit + 4096;
     for (int i = 0; i < WM_CU_STREAMS; i++) c->slot[i].stream = cs->stream[i];
-    for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++) st = slot_hits(cx, &c->slot[i], initial_cap);
-    for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++) st = slot_text(cx, &c->slot[i], P.batch + P.halo);
+    for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++)
+        st = slot_hits(cx, &c->slot[i], initial_cap);
+    for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++)
+        st = slot_text(cx, &c->slot[i], P.batch + P.halo);
     t_setup = wm_now() - t_setup;
     double t_loop = wm_now();
     wm_plan_t batches = wm_plan_sized(own_from, text->len, P.batch);
@@ -356,4 +370,4 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
 
 static int supports(const wm_pat_t *pat) { return wm_cu_plan_supported(pat); }
 
-extern "C" const wm_search_gpu_t wm_search_gpu_cuda = {supports, search_gpu};
+extern "C" const wm_search_gpu_t wm_search_gpu_cuda = { supports, search_gpu };

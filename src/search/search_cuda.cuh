@@ -22,13 +22,13 @@ typedef struct {
 
 typedef enum {
     WM_CU_SHIFTOR = 0,     /* k = 0, any m: 32-position tail automaton + head check */
-    WM_CU_BITAP = 1,       /* k = 1..4, m <= 64                                     */
-    WM_CU_MYERS = 2,       /* edit, m <= 64                                         */
-    WM_CU_MYERS_BLOCKS = 3 /* edit, 64 < m <= WM_CU_MAX_BLOCKS * 64, banded          */
+    WM_CU_BITAP = 1,       /* k = 1..4, m <= 64 */
+    WM_CU_MYERS = 2,       /* edit, m <= 64 */
+    WM_CU_MYERS_BLOCKS = 3 /* edit, 64 < m <= WM_CU_MAX_BLOCKS * 64, banded */
 } wm_cu_kernel_t;
 
 #define WM_CU_MAX_BLOCKS 64
-#define WM_CU_FILTER_MAX_K 8      /* beyond, a 32-position suffix filters too little */
+#define WM_CU_FILTER_MAX_K 8 /* beyond, a 32-position suffix filters too little */
 
 /* A database made ready for the GPU. */
 typedef struct {
@@ -41,13 +41,13 @@ typedef struct {
     ** within k errors, so the ends it finds are a superset: candidates the
     ** host verifies. */
     int filter;
-    uint32_t km;             /* pattern length the kernel sees: 32 with the filter, else m */
-    uint64_t khalo;          /* the kernel's halo: km + k - 1 (edit) or km - 1              */
+    uint32_t km;    /* pattern length the kernel sees: 32 with the filter, else m */
+    uint64_t khalo; /* the kernel's halo: km + k - 1 (edit) or km - 1 */
     /* device tables, per strand */
-    uint32_t *d_tail;        /* SHIFTOR: 256 Shift-Or masks of the last min(m,32) positions */
-    uint64_t *d_peq;         /* 256 * n_words Shift-And masks (1 = match)                  */
-    uint64_t *d_kpeq;        /* what the k >= 1 kernels read: d_peq, or the suffix's masks  */
-    uint32_t kwords;         /* words per byte in d_kpeq                                    */
+    uint32_t *d_tail; /* SHIFTOR: 256 Shift-Or masks of the last min(m,32) positions */
+    uint64_t *d_peq;  /* 256 * n_words Shift-And masks (1 = match) */
+    uint64_t *d_kpeq; /* what the k >= 1 kernels read: d_peq, or the suffix's masks */
+    uint32_t kwords;  /* words per byte in d_kpeq */
 } wm_cu_plan_t;
 
 /* 1 when the GPU can run this database (else the driver runs it on the CPU). */

@@ -21,10 +21,11 @@ __device__ __forceinline__ void fill_lane_table(W *lut, const uint64_t *__restri
 /* Visit every byte of text[from, to) in order, 16 at a time (may run up to
 ** 15 bytes past `to`; the buffer is padded): f(byte, position). */
 template <typename F>
-__device__ __forceinline__ void for_each_byte(const uint8_t *text, uint64_t from, uint64_t to, F f) {
+__device__ __forceinline__ void for_each_byte(const uint8_t *text, uint64_t from, uint64_t to,
+                                              F f) {
     for (uint64_t p = from; p < to; p += 16) {
         uint4 v = __ldg(reinterpret_cast<const uint4 *>(text + p));
-        uint32_t w[4] = {v.x, v.y, v.z, v.w};
+        uint32_t w[4] = { v.x, v.y, v.z, v.w };
 #pragma unroll
         for (int q = 0; q < 4; q++)
 #pragma unroll
@@ -34,7 +35,8 @@ __device__ __forceinline__ void for_each_byte(const uint8_t *text, uint64_t from
 
 /* Grid-stride over segments: f(own0, own1, read_from). */
 template <typename F>
-__device__ __forceinline__ void for_each_segment(const wm_cu_text_t &t, uint64_t seg, uint64_t halo, F f) {
+__device__ __forceinline__ void for_each_segment(const wm_cu_text_t &t, uint64_t seg, uint64_t halo,
+                                                 F f) {
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const uint64_t G = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t n_seg = (t.n - t.own_from + seg - 1) / seg;

@@ -27,8 +27,8 @@ static inline uint64_t tail_mask(const wm_strand_t *st, size_t nw, size_t m, siz
     return lo | hi;
 }
 
-static int head_matches(const wm_strand_t *st, size_t nw, size_t m, size_t t,
-                        const uint8_t *text, uint64_t e) {
+static int head_matches(const wm_strand_t *st, size_t nw, size_t m, size_t t, const uint8_t *text,
+                        uint64_t e) {
     for (size_t i = 0; i < m - t; i++) {
         uint8_t c = text[e - m + i];
         if (!((st->peq[(size_t)c * nw + i / 64] >> (i % 64)) & 1)) return 0;
@@ -36,18 +36,18 @@ static int head_matches(const wm_strand_t *st, size_t nw, size_t m, size_t t,
     return 1;
 }
 
-static int automaton_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
-                          uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out);
+static int automaton_scan(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t scan_from,
+                          uint64_t own_from, uint64_t to, wm_hitvec_t *out);
 
-int wm_shiftor_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
-                    uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
+int wm_shiftor_scan(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t scan_from,
+                    uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
     const wm_strand_t *st = &pat->strand[strand];
     size_t m = pat->m, nw = pat->n_words;
     wm_litfilter_t f;
     wm_litfilter_make(st, nw, 0, m, &f);
     uint64_t first_end = own_from + 1 > scan_from + m ? own_from + 1 : scan_from + m;
     if (first_end > to) return 0;
-    uint64_t s0 = first_end - m, s1 = to - m + 1;         /* starts [s0, s1) */
+    uint64_t s0 = first_end - m, s1 = to - m + 1; /* starts [s0, s1) */
     if (f.n >= 2 && s1 - s0 >= 64) {
         int64_t r = wm_litfilter_scan(st, nw, &f, text, s0, s1, strand, out);
         if (r < 0) return -1;
@@ -60,8 +60,8 @@ int wm_shiftor_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
     return automaton_scan(pat, strand, text, scan_from, own_from, to, out);
 }
 
-static int automaton_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
-                          uint64_t scan_from, uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
+static int automaton_scan(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t scan_from,
+                          uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
     const wm_strand_t *st = &pat->strand[strand];
     size_t m = pat->m, nw = pat->n_words, t = m < 64 ? m : 64;
     uint64_t B[256];
@@ -77,21 +77,21 @@ static int automaton_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
     uint64_t n_ends = to - first_end + 1;
     uint64_t q = (n_ends + 3) / 4;
     uint64_t lo[4], hi[4], pos[4];
-    uint64_t R[4] = {0, 0, 0, 0};
+    uint64_t R[4] = { 0, 0, 0, 0 };
     for (int j = 0; j < 4; j++) {
-        lo[j] = first_end + q * (uint64_t)j;          /* first end of quarter j  */
-        hi[j] = lo[j] + q - 1;                        /* last end of quarter j   */
+        lo[j] = first_end + q * (uint64_t)j; /* first end of quarter j */
+        hi[j] = lo[j] + q - 1;               /* last end of quarter j */
         if (hi[j] > to) hi[j] = to;
-        pos[j] = lo[j] - 1 - halo;                    /* first byte to read      */
+        pos[j] = lo[j] - 1 - halo; /* first byte to read */
     }
     /* Each quarter collects its own hits so they come out in end order. */
-    wm_hitvec_t part[4] = {{0}};
+    wm_hitvec_t part[4] = { { 0 } };
     int rc = 0;
     uint64_t common = q + halo;
     for (int j = 0; j < 4; j++)
-        if (lo[j] > hi[j]) common = 0;               /* an empty quarter: go one at a time */
+        if (lo[j] > hi[j]) common = 0; /* an empty quarter: go one at a time */
     if (common) {
-        uint64_t last_full = hi[3] - lo[3] + 1 + halo;   /* the shortest quarter */
+        uint64_t last_full = hi[3] - lo[3] + 1 + halo; /* the shortest quarter */
         if (last_full < common) common = last_full;
         for (uint64_t s = 0; s < common; s++) {
             for (int j = 0; j < 4; j++) {
@@ -107,7 +107,7 @@ static int automaton_scan(const wm_pat_t *pat, int strand, const uint8_t *text,
     /* Finish each quarter alone. */
     for (int j = 0; j < 4; j++) {
         if (lo[j] > hi[j]) continue;
-        uint64_t end_byte = hi[j];                    /* exclusive byte bound */
+        uint64_t end_byte = hi[j]; /* exclusive byte bound */
         for (uint64_t p = pos[j] + common; p < end_byte; p++) {
             R[j] = ((R[j] << 1) | 1) & B[text[p]];
             if (R[j] & accept) {

@@ -31,13 +31,14 @@
 #define FULL 0xffffffffu
 
 typedef struct {
-    uint32_t L;      /* the lane's state after its 32 bytes, from state 0 */
-    uint32_t acc;    /* bit 32-j: L_j's accept bit (1 = no match)          */
+    uint32_t L;   /* the lane's state after its 32 bytes, from state 0 */
+    uint32_t acc; /* bit 32-j: L_j's accept bit (1 = no match) */
 } lane_run_t;
 
 /* lane_off = 128s + 4l (below 256, so it is byte 0 of the address). */
-__device__ __forceinline__ lane_run_t run_lane(const unsigned char *lut, uint32_t lane_off, uint4 a, uint4 b) {
-    uint32_t w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+__device__ __forceinline__ lane_run_t run_lane(const unsigned char *lut, uint32_t lane_off, uint4 a,
+                                               uint4 b) {
+    uint32_t w[8] = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w };
     uint32_t L = 0, acc = 0;
 #pragma unroll
     for (int q = 0; q < 8; q++) {
@@ -46,16 +47,16 @@ __device__ __forceinline__ lane_run_t run_lane(const unsigned char *lut, uint32_
             /* address bytes: [lane_off, text byte i, 0, 0] */
             uint32_t at = __byte_perm(w[q], lane_off, 0x5504u | (uint32_t)(i << 4));
             L = (L << 1) | *reinterpret_cast<const uint32_t *>(lut + at);
-            acc = __funnelshift_l(L, acc, 1);      /* acc << 1 | L >> 31 */
+            acc = __funnelshift_l(L, acc, 1); /* acc << 1 | L >> 31 */
         }
     }
-    lane_run_t r = {L, acc};
+    lane_run_t r = { L, acc };
     return r;
 }
 
 /* Check the pattern positions before the tail (m > 32) at end e. */
-__device__ __forceinline__ bool head_matches(const uint64_t *__restrict__ peq, uint32_t nw, uint32_t m,
-                                             const uint8_t *text, uint64_t e) {
+__device__ __forceinline__ bool head_matches(const uint64_t *__restrict__ peq, uint32_t nw,
+                                             uint32_t m, const uint8_t *text, uint64_t e) {
     const uint8_t *s = text + (e - m);
     for (uint32_t i = 0; i + 32 < m; i++) {
         uint64_t word = __ldg(&peq[(uint64_t)s[i] * nw + (i >> 6)]);
@@ -66,13 +67,13 @@ __device__ __forceinline__ bool head_matches(const uint64_t *__restrict__ peq, u
 
 template <int NS>
 __global__ void __launch_bounds__(512)
-k_shiftor(wm_cu_text_t t, wm_cu_hits_t h, const uint32_t *__restrict__ tail,
-          const uint64_t *__restrict__ peq0, const uint64_t *__restrict__ peq1,
-          uint32_t m, uint32_t nw, uint64_t tiles_per_warp) {
-    extern __shared__ __align__(16) unsigned char lut[];   /* 256 x 256 bytes */
+    k_shiftor(wm_cu_text_t t, wm_cu_hits_t h, const uint32_t *__restrict__ tail,
+              const uint64_t *__restrict__ peq0, const uint64_t *__restrict__ peq1, uint32_t m,
+              uint32_t nw, uint64_t tiles_per_warp) {
+    extern __shared__ __align__(16) unsigned char lut[]; /* 256 x 256 bytes */
     uint32_t *lut_w = reinterpret_cast<uint32_t *>(lut);
     for (int i = threadIdx.x; i < 256 * 64; i += blockDim.x) {
-        int c = i >> 6, s = (i >> 5) & 1;             /* word 64c + 32s + l */
+        int c = i >> 6, s = (i >> 5) & 1; /* word 64c + 32s + l */
         lut_w[i] = s < NS ? tail[s * 256 + c] : 0;
     }
     __syncthreads();
@@ -85,24 +86,25 @@ k_shiftor(wm_cu_text_t t, wm_cu_hits_t h, const uint32_t *__restrict__ tail,
     if (t0 >= n_tiles) return;
     const uint64_t t1 = min(t0 + tiles_per_warp, n_tiles);
     const uint32_t tl = m < 32 ? m : 32;
-    const uint32_t nothing = tl == 32 ? FULL : ~(FULL >> tl);  /* tail bits inactive */
+    const uint32_t nothing = tl == 32 ? FULL : ~(FULL >> tl); /* tail bits inactive */
     const uint4 *text4 = reinterpret_cast<const uint4 *>(t.text);
 
     uint32_t carry[NS];
 #pragma unroll
     for (int s = 0; s < NS; s++) carry[s] = nothing;
-    if (t0 > 0) {                                     /* warm-up tile */
+    if (t0 > 0) { /* warm-up tile */
         uint64_t v = (t0 - 1) * (TILE / 16) + 2 * lane;
         uint4 a = __ldg(text4 + v), b = __ldg(text4 + v + 1);
 #pragma unroll
-        for (int s = 0; s < NS; s++) carry[s] = __shfl_sync(FULL, run_lane(lut, 128 * s + 4 * lane, a, b).L, 31);
+        for (int s = 0; s < NS; s++)
+            carry[s] = __shfl_sync(FULL, run_lane(lut, 128 * s + 4 * lane, a, b).L, 31);
     }
 
     uint64_t v = t0 * (TILE / 16) + 2 * lane;
     uint4 a = __ldg(text4 + v), b = __ldg(text4 + v + 1);
     for (uint64_t tile = t0; tile < t1; tile++) {
         uint4 na = a, nb = b;
-        if (tile + 1 < t1) {                          /* next tile in flight */
+        if (tile + 1 < t1) { /* next tile in flight */
             na = __ldg(text4 + v + TILE / 16);
             nb = __ldg(text4 + v + TILE / 16 + 1);
         }
@@ -125,7 +127,8 @@ k_shiftor(wm_cu_text_t t, wm_cu_hits_t h, const uint32_t *__restrict__ tail,
                 }
             }
         }
-        a = na; b = nb;
+        a = na;
+        b = nb;
         v += TILE / 16;
     }
 }
@@ -148,14 +151,14 @@ static cudaError_t launch(const wm_cu_plan_t *p, const wm_cu_text_t *t, const wm
     if (per_warp < 16) per_warp = 16;
     uint64_t blocks = ((owned_tiles + per_warp - 1) / per_warp * 32 + threads - 1) / threads;
     if (blocks < 1) blocks = 1;
-    k_shiftor<NS><<<(unsigned)blocks, threads, smem, s>>>(*t, *h, p->d_tail, p->d_peq,
-                                                          NS > 1 ? p->d_peq + 256 * (size_t)p->n_words : p->d_peq,
-                                                          p->m, p->n_words, per_warp);
+    k_shiftor<NS><<<(unsigned)blocks, threads, smem, s>>>(
+        *t, *h, p->d_tail, p->d_peq, NS > 1 ? p->d_peq + 256 * (size_t)p->n_words : p->d_peq, p->m,
+        p->n_words, per_warp);
     return cudaGetLastError();
 }
 
 cudaError_t wm_cu_shiftor_launch(const wm_cu_plan_t *p, int strand, const wm_cu_text_t *t,
                                  const wm_cu_hits_t *h, int sm_count, cudaStream_t s) {
-    (void)strand;   /* both strands in one pass over the text */
+    (void)strand; /* both strands in one pass over the text */
     return p->n_strands == 2 ? launch<2>(p, t, h, sm_count, s) : launch<1>(p, t, h, sm_count, s);
 }

@@ -100,18 +100,17 @@
 
 /* ==== timing and coverage =================================================== */
 
-static double g_t_cfg[8];            /* wall seconds in wm_align, by configuration */
-static double g_slow_t[3];           /* the three slowest random cases */
+static double g_t_cfg[8];  /* wall seconds in wm_align, by configuration */
+static double g_slow_t[3]; /* the three slowest random cases */
 static long g_slow_i[3] = { -1, -1, -1 };
 
 static struct {
-    long cases, d0, d_eq_m, end0, at_target_end, at_target_start, ties, many_ends, shorter,
-        empty, across_chunk, pruned, m_big, n_big, full_checked;
+    long cases, d0, d_eq_m, end0, at_target_end, at_target_start, ties, many_ends, shorter, empty,
+        across_chunk, pruned, m_big, n_big, full_checked;
     uint64_t ends, cigars;
 } g_cov;
 
-static const char *algo_str(wm_align_algo_t a)
-{
+static const char *algo_str(wm_align_algo_t a) {
     switch (a) {
     case WM_ALIGN_ALGO_AUTO: return "auto";
     case WM_ALIGN_ALGO_WAVEFRONT: return "wavefront";
@@ -125,8 +124,7 @@ static const wm_align_algo_t ALGOS[] = { WM_ALIGN_ALGO_AUTO, WM_ALIGN_ALGO_WAVEF
 
 /* Options with every field zero: infix, auto, BYTES... and k = 0, so callers
 ** set max_distance. Not wm_align_opts_default(): the oracle stands alone. */
-static wm_align_opts_t zero_opts(void)
-{
+static wm_align_opts_t zero_opts(void) {
     wm_align_opts_t o;
     memset(&o, 0, sizeof o);
     o.max_distance = -1;
@@ -144,24 +142,21 @@ typedef struct {
 /* One hand-worked example: q in t must give distance d and exactly the ends
 ** `want` (with their starts). cigar0: the CIGAR of the first end when it is
 ** the only optimal one (NULL: just replay). Every method is checked. */
-static void expect_infix(const char *name, const uint8_t *q, size_t m, const uint8_t *t,
-                         size_t n, const wm_align_opts_t *o, uint64_t d, const span *want,
-                         size_t n_want, const char *cigar0)
-{
+static void expect_infix(const char *name, const uint8_t *q, size_t m, const uint8_t *t, size_t n,
+                         const wm_align_opts_t *o, uint64_t d, const span *want, size_t n_want,
+                         const char *cigar0) {
     for (int way = 0; way < 2; way++) {
         aoracle_infix_t r;
-        if (way == 0)
-            aoracle_infix(q, m, t, n, o, &r);
-        else
-            aoracle_naive(q, m, t, n, o, &r);
+        if (way == 0) aoracle_infix(q, m, t, n, o, &r);
+        else aoracle_naive(q, m, t, n, o, &r);
         int ok = r.d == d && r.n_ends == n_want;
         for (size_t i = 0; ok && i < n_want; i++)
             ok = r.start[i] == want[i].start && r.end[i] == want[i].end;
         if (!ok) {
             self_fail++;
             printf("oracle self-check FAILED (%s): %s: d %" PRIu64 " (want %" PRIu64 "), %zu"
-                   " ends (want %zu):", way == 0 ? "aoracle_infix" : "aoracle_naive", name, r.d,
-                   d, r.n_ends, n_want);
+                   " ends (want %zu):",
+                   way == 0 ? "aoracle_infix" : "aoracle_naive", name, r.d, d, r.n_ends, n_want);
             for (size_t i = 0; i < r.n_ends; i++)
                 printf(" [%" PRIu64 ",%" PRIu64 ")", r.start[i], r.end[i]);
             printf("\n");
@@ -173,8 +168,8 @@ static void expect_infix(const char *name, const uint8_t *q, size_t m, const uin
         if (de != d || s != want[i].start) {
             self_fail++;
             printf("oracle self-check FAILED (aoracle_start): %s: end %" PRIu64 ": d %" PRIu64
-                   " start %" PRIu64 ", want %" PRIu64 " %" PRIu64 "\n", name, want[i].end, de, s,
-                   d, want[i].start);
+                   " start %" PRIu64 ", want %" PRIu64 " %" PRIu64 "\n",
+                   name, want[i].end, de, s, d, want[i].start);
         }
         char *cg = NULL, why[200];
         aoracle_full(q, m, t, n, want[i].end, o, &de, &s, &cg);
@@ -183,17 +178,16 @@ static void expect_infix(const char *name, const uint8_t *q, size_t m, const uin
             (i == 0 && cigar0 && strcmp(cg, cigar0) != 0)) {
             self_fail++;
             printf("oracle self-check FAILED (aoracle_full): %s: end %" PRIu64 ": d %" PRIu64
-                   " start %" PRIu64 " CIGAR %s, want %" PRIu64 " %" PRIu64 " %s\n", name,
-                   want[i].end, de, s, cg, d, want[i].start, i == 0 && cigar0 ? cigar0 : "");
+                   " start %" PRIu64 " CIGAR %s, want %" PRIu64 " %" PRIu64 " %s\n",
+                   name, want[i].end, de, s, cg, d, want[i].start, i == 0 && cigar0 ? cigar0 : "");
         }
         free(cg);
     }
 }
 
 static void expect_replay(const char *name, const char *cigar, const uint8_t *q, size_t m,
-                          const uint8_t *t, size_t n, uint64_t start, uint64_t end,
-                          uint64_t dist, const wm_align_opts_t *o, int want_ok)
-{
+                          const uint8_t *t, size_t n, uint64_t start, uint64_t end, uint64_t dist,
+                          const wm_align_opts_t *o, int want_ok) {
     char why[200] = "";
     int ok = aoracle_cigar_replay(cigar, q, m, t, n, start, end, dist, o, why, sizeof why);
     if (ok != want_ok) {
@@ -203,8 +197,7 @@ static void expect_replay(const char *name, const char *cigar, const uint8_t *q,
     }
 }
 
-static void oracle_hand_examples(void)
-{
+static void oracle_hand_examples(void) {
     wm_align_opts_t o = zero_opts();
 
     /* "ACGT" in "xxACTGTxx" (x0 x1 A2 C3 T4 G5 T6 x7 x8). No exact match.
@@ -216,10 +209,9 @@ static void oracle_hand_examples(void)
     ** in x) cost 2. */
     {
         span w[] = { { 2, 5 }, { 2, 7 } };
-        expect_infix("ACGT in xxACTGTxx", B("ACGT"), B("xxACTGTxx"), &o, 1, w, N_OF(w),
-                     "2=1I1=");
-        expect_infix("ACGT in ACTGT", B("ACGT"), B("ACTGT"), &o, 1,
-                     (span[]){ { 0, 3 }, { 0, 5 } }, 2, "2=1I1=");
+        expect_infix("ACGT in xxACTGTxx", B("ACGT"), B("xxACTGTxx"), &o, 1, w, N_OF(w), "2=1I1=");
+        expect_infix("ACGT in ACTGT", B("ACGT"), B("ACTGT"), &o, 1, (span[]){ { 0, 3 }, { 0, 5 } },
+                     2, "2=1I1=");
     }
     /* exact, twice: "abc" in "zabcabc": [1,4) and [4,7) */
     {
@@ -228,8 +220,7 @@ static void oracle_hand_examples(void)
     }
     /* query longer than the target: "ABCDE" in "BD": "BD" costs 3 (A, C, E
     ** left out), "D" or "B" 4, "" 5: d 3, [0,2), CIGAR 1I1=1I1=1I. */
-    expect_infix("ABCDE in BD", B("ABCDE"), B("BD"), &o, 3, (span[]){ { 0, 2 } }, 1,
-                 "1I1=1I1=1I");
+    expect_infix("ABCDE in BD", B("ABCDE"), B("BD"), &o, 3, (span[]){ { 0, 2 } }, 1, "1I1=1I1=1I");
     /* empty target: d = m at e = 0 */
     expect_infix("A in empty", B("A"), (const uint8_t *)"", 0, &o, 1, (span[]){ { 0, 0 } }, 1,
                  "1I");
@@ -242,8 +233,8 @@ static void oracle_hand_examples(void)
     /* "AB" in "AXB": e = 1: "A" = 1 (B left out); e = 2: "AX" 1 (X for B),
     ** "X" 2, "" 2 -> start 0; e = 3: "AXB" 1, "XB" 1, "B" 1 -> start 2.
     ** e = 0 costs 2. */
-    expect_infix("AB in AXB", B("AB"), B("AXB"), &o, 1,
-                 (span[]){ { 0, 1 }, { 0, 2 }, { 2, 3 } }, 3, "1=1I");
+    expect_infix("AB in AXB", B("AB"), B("AXB"), &o, 1, (span[]){ { 0, 1 }, { 0, 2 }, { 2, 3 } }, 3,
+                 "1=1I");
     /* periodic: "aba" in "ababa": [0,3) and [2,5) */
     expect_infix("aba in ababa", B("aba"), B("ababa"), &o, 0, (span[]){ { 0, 3 }, { 2, 5 } }, 2,
                  "3=");
@@ -257,10 +248,8 @@ static void oracle_hand_examples(void)
         expect_infix("AbC in xaBc", B("AbC"), B("xaBc"), &o, 3, w, N_OF(w), "3I");
         wm_align_opts_t ci = o;
         ci.case_insensitive = 1;
-        expect_infix("AbC in xaBc -i", B("AbC"), B("xaBc"), &ci, 0, (span[]){ { 1, 4 } }, 1,
-                     "3=");
-        expect_infix("@ in ` -i", B("@"), B("`"), &ci, 1, (span[]){ { 0, 0 }, { 1, 1 } }, 2,
-                     "1I");
+        expect_infix("AbC in xaBc -i", B("AbC"), B("xaBc"), &ci, 0, (span[]){ { 1, 4 } }, 1, "3=");
+        expect_infix("@ in ` -i", B("@"), B("`"), &ci, 1, (span[]){ { 0, 0 }, { 1, 1 } }, 2, "1I");
     }
     /* DNA: N matches nothing, not even N. "ACGN" in "acgn": e = 3: "acg" 1
     ** (N left out); e = 4: "acgn" 1 (N for n is a mismatch), "cgn" 2 -> start 0.
@@ -271,12 +260,10 @@ static void oracle_hand_examples(void)
         expect_infix("DNA ACGN in acgn", B("ACGN"), B("acgn"), &d, 1,
                      (span[]){ { 0, 3 }, { 0, 4 } }, 2, "3=1I");
         /* U reads as T on both sides, case folded: "ACU" in "xact" at [1,4) */
-        expect_infix("DNA ACU in xact", B("ACU"), B("xact"), &d, 0, (span[]){ { 1, 4 } }, 1,
-                     "3=");
+        expect_infix("DNA ACU in xact", B("ACU"), B("xact"), &d, 0, (span[]){ { 1, 4 } }, 1, "3=");
         expect_infix("DNA uT in Tu", B("uT"), B("Tu"), &d, 0, (span[]){ { 0, 2 } }, 1, "2=");
         /* "N" in "N": no match at all: ends 0 and 1, empty substrings */
-        expect_infix("DNA N in N", B("N"), B("N"), &d, 1, (span[]){ { 0, 0 }, { 1, 1 } }, 2,
-                     "1I");
+        expect_infix("DNA N in N", B("N"), B("N"), &d, 1, (span[]){ { 0, 0 }, { 1, 1 } }, 2, "1I");
         /* case_insensitive changes nothing in DNA */
         d.case_insensitive = 1;
         expect_infix("DNA -i N in n", B("N"), B("n"), &d, 1, (span[]){ { 0, 0 }, { 1, 1 } }, 2,
@@ -312,56 +299,54 @@ static void oracle_hand_examples(void)
         expect_replay("all I at n", "4I", q, 4, t, 9, 9, 9, 4, &o, 1);
         wm_align_opts_t d = o;
         d.alphabet = WM_ALPHABET_DNA;
-        expect_replay("DNA N X", "1X", (const uint8_t *)"N", 1, (const uint8_t *)"N", 1, 0, 1,
-                      1, &d, 1);
-        expect_replay("DNA N =", "1=", (const uint8_t *)"N", 1, (const uint8_t *)"N", 1, 0, 1,
-                      0, &d, 0);
-        expect_replay("DNA U =", "3=", (const uint8_t *)"ACU", 3, (const uint8_t *)"act", 3, 0,
-                      3, 0, &d, 1);
+        expect_replay("DNA N X", "1X", (const uint8_t *)"N", 1, (const uint8_t *)"N", 1, 0, 1, 1,
+                      &d, 1);
+        expect_replay("DNA N =", "1=", (const uint8_t *)"N", 1, (const uint8_t *)"N", 1, 0, 1, 0,
+                      &d, 0);
+        expect_replay("DNA U =", "3=", (const uint8_t *)"ACU", 3, (const uint8_t *)"act", 3, 0, 3,
+                      0, &d, 1);
         wm_align_opts_t ci = o;
         ci.case_insensitive = 1;
         expect_replay("-i =", "2=", (const uint8_t *)"Ab", 2, (const uint8_t *)"aB", 2, 0, 2, 0,
                       &ci, 1);
-        expect_replay("no -i X", "2X", (const uint8_t *)"Ab", 2, (const uint8_t *)"aB", 2, 0, 2,
-                      2, &o, 1);
+        expect_replay("no -i X", "2X", (const uint8_t *)"Ab", 2, (const uint8_t *)"aB", 2, 0, 2, 2,
+                      &o, 1);
     }
 }
 
 /* ==== case generation ======================================================= */
 
 typedef enum {
-    F_RANDOM,      /* random target                                           */
-    F_PLANT,       /* edited copies at the start, end, middle, chunk borders  */
-    F_BOTH_ENDS,   /* the same copy at both ends                              */
-    F_REPEAT,      /* the same copy at 2..6 places                            */
-    F_PERIODIC,    /* periodic target and query                               */
-    F_SHORT,       /* n < m, from a piece of the query                        */
-    F_SELF,        /* the query with edits                                    */
-    F_TANDEM,      /* 2..4 edited copies back to back                         */
-    F_EMPTY,       /* n = 0                                                   */
+    F_RANDOM,    /* random target */
+    F_PLANT,     /* edited copies at the start, end, middle, chunk borders */
+    F_BOTH_ENDS, /* the same copy at both ends */
+    F_REPEAT,    /* the same copy at 2..6 places */
+    F_PERIODIC,  /* periodic target and query */
+    F_SHORT,     /* n < m, from a piece of the query */
+    F_SELF,      /* the query with edits */
+    F_TANDEM,    /* 2..4 edited copies back to back */
+    F_EMPTY,     /* n = 0 */
     F_COUNT
 } family;
 
-static const char *const F_NAME[F_COUNT] = {
-    "random", "planted", "both ends", "repeated", "periodic", "target shorter", "query edited",
-    "tandem copies", "empty target"
-};
+static const char *const F_NAME[F_COUNT] = { "random",       "planted",       "both ends",
+                                             "repeated",     "periodic",      "target shorter",
+                                             "query edited", "tandem copies", "empty target" };
 
 typedef struct {
-    alphabet_t a;          /* the symbols of random bytes                   */
+    alphabet_t a; /* the symbols of random bytes */
     family fam;
-    wm_align_opts_t o;     /* alphabet and case_insensitive, from a         */
+    wm_align_opts_t o; /* alphabet and case_insensitive, from a */
     uint8_t *q;
     size_t m;
     uint8_t *t;
     size_t n;
-    uint64_t chunk[2];     /* the tiny chunk sizes of the case              */
-    size_t n_edits;        /* edits of the planted copies                   */
-    char plants[160];      /* where copies went, for reports                */
+    uint64_t chunk[2]; /* the tiny chunk sizes of the case */
+    size_t n_edits;    /* edits of the planted copies */
+    char plants[160];  /* where copies went, for reports */
 } acase;
 
-static size_t pick_edits(size_t m)
-{
+static size_t pick_edits(size_t m) {
     uint64_t r = below(100);
     if (r < 25) return 0;
     if (r < 60) return (size_t)range(1, 3);
@@ -369,10 +354,9 @@ static size_t pick_edits(size_t m)
     return (size_t)range(0, m / 3 + 1);
 }
 
-static size_t pick_m(void)
-{
-    static const size_t edges[] = { 31, 32, 33, 63, 64, 65, 127, 128, 129, 191, 192, 193,
-                                    255, 256, 257 };
+static size_t pick_m(void) {
+    static const size_t edges[] = { 31,  32,  33,  63,  64,  65,  127, 128,
+                                    129, 191, 192, 193, 255, 256, 257 };
     uint64_t r = below(100);
     if (r < 6) return 1;
     if (r < 35) return (size_t)range(2, 16);
@@ -382,23 +366,24 @@ static size_t pick_m(void)
     return (size_t)range(401, 2000);
 }
 
-static size_t pick_n(size_t m)
-{
+static size_t pick_n(size_t m) {
     const span_t N[] = {
-        { 45, 0, 4 * m + 50 }, { 80, 1, 5000 }, { 95, 5001, 30000 }, { 100, 30001, 100000 },
+        { 45, 0, 4 * m + 50 },
+        { 80, 1, 5000 },
+        { 95, 5001, 30000 },
+        { 100, 30001, 100000 },
     };
     return (size_t)pick_span(N, N_OF(N), 100);
 }
 
-#define CELL_CAP 400000u        /* m * n per case, most cases */
+#define CELL_CAP 400000u         /* m * n per case, most cases */
 #define CELL_CAP_LONG_Q 2000000u /* when m > 1,000 (so that n reaches m and more) */
-#define CELL_CAP_BIG 4000000u   /* in 4% of the cases */
-#define CIGAR_CAP 150000u       /* ends * m with all_ends and cigar (else cigar off) */
+#define CELL_CAP_BIG 4000000u    /* in 4% of the cases */
+#define CIGAR_CAP 150000u        /* ends * m with all_ends and cigar (else cigar off) */
 
 /* A tiny chunk: 1..300 bytes (often 1..16), grown when the many chunks'
 ** overlaps (about 2m columns each) would cost much more than the scan. */
-static uint64_t tiny_chunk(size_t m, size_t n)
-{
+static uint64_t tiny_chunk(size_t m, size_t n) {
     uint64_t ch = chance(30) ? range(1, 16) : range(1, 300);
     double over = (double)(n / ch + 1) * 2.0 * (double)m * (double)m;
     double allowed = 1.5 * (double)n * (double)m + 100000.0;
@@ -411,13 +396,18 @@ static uint64_t tiny_chunk(size_t m, size_t n)
 
 /* Where a copy of length len goes: the very start, the very end, straddling
 ** a border of one of the tiny chunks, or anywhere. */
-static size_t plant_pos(const acase *c, size_t len, char *tag)
-{
+static size_t plant_pos(const acase *c, size_t len, char *tag) {
     size_t n = c->n;
     size_t room = n > len ? n - len : 0;
     uint64_t w = below(4);
-    if (w == 0) { *tag = 's'; return 0; }
-    if (w == 1) { *tag = 'e'; return room; }
+    if (w == 0) {
+        *tag = 's';
+        return 0;
+    }
+    if (w == 1) {
+        *tag = 'e';
+        return room;
+    }
     if (w == 2) {
         uint64_t ch = c->chunk[below(2)];
         uint64_t n_borders = n / ch;
@@ -433,42 +423,39 @@ static size_t plant_pos(const acase *c, size_t len, char *tag)
     return (size_t)below(room + 1);
 }
 
-static void write_at(acase *c, size_t pos, const uint8_t *x, size_t len)
-{
-    for (size_t k = 0; k < len && pos + k < c->n; k++)
-        c->t[pos + k] = x[k];
+static void write_at(acase *c, size_t pos, const uint8_t *x, size_t len) {
+    for (size_t k = 0; k < len && pos + k < c->n; k++) c->t[pos + k] = x[k];
 }
 
-static void note_plant(acase *c, char tag, size_t pos)
-{
+static void note_plant(acase *c, char tag, size_t pos) {
     size_t l = strlen(c->plants);
     if (l + 24 < sizeof c->plants)
         snprintf(c->plants + l, sizeof c->plants - l, "%s%c@%zu", l ? " " : "", tag, pos);
 }
 
-static void gen_case(acase *c)
-{
+static void gen_case(acase *c) {
     memset(c, 0, sizeof *c);
     c->o = zero_opts();
 
     /* the alphabet */
     static const weighted_t KINDS[] = {
-        { AK_BIN, 10 }, { AK_ACGT, 28 }, { AK_PROT20, 38 }, { AK_BYTE256, 50 }, { AK_SMALL, 57 },
-        { AK_ONE, 61 }, { AK_CI, 70 }, { AK_DNA, 100 },
+        { AK_BIN, 10 },   { AK_ACGT, 28 }, { AK_PROT20, 38 }, { AK_BYTE256, 50 },
+        { AK_SMALL, 57 }, { AK_ONE, 61 },  { AK_CI, 70 },     { AK_DNA, 100 },
     };
     static const alphabet_style_t STYLE = { 99, 1, 5 };
     alphabet_pick(&c->a, KINDS, N_OF(KINDS), &STYLE);
     c->o.alphabet = c->a.kind == AK_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
     c->o.case_insensitive = c->a.fold;
     static const weighted_t FAMILIES[] = {
-        { F_RANDOM, 12 }, { F_PLANT, 42 }, { F_BOTH_ENDS, 50 }, { F_REPEAT, 58 },
-        { F_PERIODIC, 65 }, { F_SHORT, 74 }, { F_SELF, 82 }, { F_TANDEM, 97 }, { F_EMPTY, 100 },
+        { F_RANDOM, 12 }, { F_PLANT, 42 },    { F_BOTH_ENDS, 50 },
+        { F_REPEAT, 58 }, { F_PERIODIC, 65 }, { F_SHORT, 74 },
+        { F_SELF, 82 },   { F_TANDEM, 97 },   { F_EMPTY, 100 },
     };
     c->fam = (family)pick_weighted(FAMILIES, N_OF(FAMILIES));
 
     /* sizes, m * n under the cap */
     c->m = pick_m();
-    if (c->fam == F_TANDEM && c->m <= 64 && chance(80))   /* several words a column */
+    if (c->fam == F_TANDEM && c->m <= 64 && chance(80)) /* several words a column */
         c->m = (size_t)range(65, chance(80) ? 300 : 1200);
     if (c->fam == F_EMPTY) c->n = 0;
     else if (c->fam == F_SHORT) c->n = (size_t)below(c->m);
@@ -479,8 +466,7 @@ static void gen_case(acase *c)
     if ((uint64_t)c->m * c->n > cap) {
         if (chance(50) && c->fam != F_SHORT && c->fam != F_SELF)
             c->m = (size_t)(cap / c->n) > 0 ? (size_t)(cap / c->n) : 1;
-        else
-            c->n = (size_t)(cap / c->m);
+        else c->n = (size_t)(cap / c->m);
     }
     c->chunk[0] = tiny_chunk(c->m, c->n);
     c->chunk[1] = tiny_chunk(c->m, c->n);
@@ -502,7 +488,7 @@ static void gen_case(acase *c)
 
     /* the target */
     c->n_edits = pick_edits(c->m);
-    size_t cap_copy = c->m + c->n_edits + c->m / 3 + 8;   /* room for any later edits */
+    size_t cap_copy = c->m + c->n_edits + c->m / 3 + 8; /* room for any later edits */
     uint8_t *copy = malloc(cap_copy);
     c->t = malloc(c->n + 1);
     assert(copy != NULL && c->t != NULL);
@@ -530,7 +516,7 @@ static void gen_case(acase *c)
         len = alphabet_mutate(&c->a, c->q, c->m, c->n_edits, copy);
         write_at(c, 0, copy, len);
         pos = c->n > len ? c->n - len : 0;
-        for (size_t k = 0; k < len; k++)            /* the same bytes, disguised anew */
+        for (size_t k = 0; k < len; k++) /* the same bytes, disguised anew */
             copy[k] = alphabet_disguise(&c->a, copy[k]);
         write_at(c, pos, copy, len);
         note_plant(c, 's', 0);
@@ -547,7 +533,7 @@ static void gen_case(acase *c)
         break;
     }
     case F_PERIODIC:
-        if (chance(50) && c->n > 0) {                /* one better (or equal) copy */
+        if (chance(50) && c->n > 0) { /* one better (or equal) copy */
             len = alphabet_mutate(&c->a, c->q, c->m, (size_t)below(3), copy);
             pos = plant_pos(c, len, &tag);
             write_at(c, pos, copy, len);
@@ -555,14 +541,14 @@ static void gen_case(acase *c)
         }
         break;
     case F_SHORT:
-        if (c->n > 0 && chance(80)) {                /* a piece of the query, edited */
+        if (c->n > 0 && chance(80)) { /* a piece of the query, edited */
             size_t from = (size_t)below(c->m - c->n + 1);
             len = alphabet_mutate(&c->a, c->q + from, c->n, (size_t)below(c->n / 8 + 2), copy);
             write_at(c, 0, copy, len);
             note_plant(c, 'p', from);
         }
         break;
-    case F_TANDEM: {                                 /* copies back to back, 0..3 apart */
+    case F_TANDEM: { /* copies back to back, 0..3 apart */
         size_t k = (size_t)range(2, 4);
         pos = (size_t)below(c->n / 4 + 1);
         for (size_t i = 0; i < k && pos < c->n; i++) {
@@ -580,14 +566,12 @@ static void gen_case(acase *c)
         write_at(c, pos, copy, len);
         note_plant(c, 'r', pos);
         break;
-    default:
-        break;
+    default: break;
     }
     free(copy);
 }
 
-static void free_case(acase *c)
-{
+static void free_case(acase *c) {
     free(c->q);
     free(c->t);
     c->q = c->t = NULL;
@@ -595,14 +579,12 @@ static void free_case(acase *c)
 
 /* ==== running the library =================================================== */
 
-static void describe_case(const void *p)
-{
+static void describe_case(const void *p) {
     const acase *c = p;
     printf("    alphabet %s%s, family %s (%s), m %zu, n %zu, edits %zu, tiny chunks %" PRIu64
-           " and %" PRIu64 "\n", AK_NAME[c->a.kind],
-           c->o.case_insensitive ? " case_insensitive" : "",
-           F_NAME[c->fam], c->plants[0] ? c->plants : "-", c->m, c->n, c->n_edits, c->chunk[0],
-           c->chunk[1]);
+           " and %" PRIu64 "\n",
+           AK_NAME[c->a.kind], c->o.case_insensitive ? " case_insensitive" : "", F_NAME[c->fam],
+           c->plants[0] ? c->plants : "-", c->m, c->n, c->n_edits, c->chunk[0], c->chunk[1]);
     printf("    query  ");
     print_bytes(stdout, c->q, c->m, g_verbose ? (size_t)-1 : 100);
     printf("\n    target ");
@@ -610,8 +592,7 @@ static void describe_case(const void *p)
     printf("\n");
 }
 
-static void opts_str(char *buf, size_t len, const wm_align_opts_t *o)
-{
+static void opts_str(char *buf, size_t len, const wm_align_opts_t *o) {
     snprintf(buf, len, "algo %s, max_distance %" PRId64 ", cigar %d, all_ends %d",
              algo_str(o->algo), o->max_distance, o->cigar, o->all_ends);
 }
@@ -624,8 +605,7 @@ typedef struct {
     int set;
 } cigar_ref;
 
-static void cigar_ref_clear(cigar_ref *r)
-{
+static void cigar_ref_clear(cigar_ref *r) {
     for (size_t i = 0; i < r->n; i++) free(r->s[i]);
     free(r->s);
     memset(r, 0, sizeof *r);
@@ -635,8 +615,7 @@ static void cigar_ref_clear(cigar_ref *r)
 ** o; ref: the CIGARs to repeat (filled by the first correct run). */
 static void check_result(long idx, const acase *c, const char *cfg, const wm_align_opts_t *o,
                          int rc, const wm_alignments_t *got, const aoracle_infix_t *want,
-                         cigar_ref *ref, const char *ctx_msg)
-{
+                         cigar_ref *ref, const char *ctx_msg) {
     char os[160], buf[700];
     opts_str(os, sizeof os, o);
     if (rc != WM_OK) {
@@ -648,22 +627,24 @@ static void check_result(long idx, const acase *c, const char *cfg, const wm_ali
     int none = o->max_distance >= 0 && want->d > (uint64_t)o->max_distance;
     size_t n_want = none ? 0 : o->all_ends ? want->n_ends : 1;
     if (got->n != n_want || (got->n > 0 && got->a == NULL)) {
-        snprintf(buf, sizeof buf, "%s, %s: %zu alignments, expected %zu (oracle d %" PRIu64
-                 ", first end [%" PRIu64 ",%" PRIu64 "), %zu ends)", cfg, os, got->n, n_want,
-                 want->d, want->start[0], want->end[0], want->n_ends);
+        snprintf(buf, sizeof buf,
+                 "%s, %s: %zu alignments, expected %zu (oracle d %" PRIu64 ", first end [%" PRIu64
+                 ",%" PRIu64 "), %zu ends)",
+                 cfg, os, got->n, n_want, want->d, want->start[0], want->end[0], want->n_ends);
         fail_msg(idx, c, buf);
         if (g_failed <= MAX_DETAILED_FAILURES && got->a != NULL)
             for (size_t i = 0; i < got->n && i < 3; i++)
-                printf("    library #%zu: distance %" PRIu64 " [%" PRIu64 ",%" PRIu64 ") %s\n",
-                       i, got->a[i].distance, got->a[i].start, got->a[i].end,
+                printf("    library #%zu: distance %" PRIu64 " [%" PRIu64 ",%" PRIu64 ") %s\n", i,
+                       got->a[i].distance, got->a[i].start, got->a[i].end,
                        got->a[i].cigar ? got->a[i].cigar : "");
         return;
     }
     for (size_t i = 0; i < n_want; i++) {
         const wm_alignment_t *a = &got->a[i];
         if (a->distance != want->d || a->start != want->start[i] || a->end != want->end[i]) {
-            snprintf(buf, sizeof buf, "%s, %s: alignment #%zu: distance %" PRIu64 " [%" PRIu64
-                     ",%" PRIu64 "), oracle distance %" PRIu64 " [%" PRIu64 ",%" PRIu64 ")",
+            snprintf(buf, sizeof buf,
+                     "%s, %s: alignment #%zu: distance %" PRIu64 " [%" PRIu64 ",%" PRIu64
+                     "), oracle distance %" PRIu64 " [%" PRIu64 ",%" PRIu64 ")",
                      cfg, os, i, a->distance, a->start, a->end, want->d, want->start[i],
                      want->end[i]);
             fail_msg(idx, c, buf);
@@ -671,27 +652,32 @@ static void check_result(long idx, const acase *c, const char *cfg, const wm_ali
         }
         if (!o->cigar) {
             if (a->cigar != NULL) {
-                snprintf(buf, sizeof buf, "%s, %s: alignment #%zu: a CIGAR (%.60s) without "
-                         "opts.cigar", cfg, os, i, a->cigar);
+                snprintf(buf, sizeof buf,
+                         "%s, %s: alignment #%zu: a CIGAR (%.60s) without "
+                         "opts.cigar",
+                         cfg, os, i, a->cigar);
                 fail_msg(idx, c, buf);
                 return;
             }
             continue;
         }
         char why[200];
-        if (!aoracle_cigar_replay(a->cigar, c->q, c->m, c->t, c->n, a->start, a->end,
-                                  a->distance, &c->o, why, sizeof why)) {
-            snprintf(buf, sizeof buf, "%s, %s: alignment #%zu [%" PRIu64 ",%" PRIu64 ") distance"
-                     " %" PRIu64 ": CIGAR %.200s does not replay: %s", cfg, os, i, a->start,
-                     a->end, a->distance, a->cigar ? a->cigar : "(NULL)", why);
+        if (!aoracle_cigar_replay(a->cigar, c->q, c->m, c->t, c->n, a->start, a->end, a->distance,
+                                  &c->o, why, sizeof why)) {
+            snprintf(buf, sizeof buf,
+                     "%s, %s: alignment #%zu [%" PRIu64 ",%" PRIu64 ") distance"
+                     " %" PRIu64 ": CIGAR %.200s does not replay: %s",
+                     cfg, os, i, a->start, a->end, a->distance, a->cigar ? a->cigar : "(NULL)",
+                     why);
             fail_msg(idx, c, buf);
             return;
         }
         g_cov.cigars++;
         if (ref->set && (i >= ref->n || strcmp(ref->s[i], a->cigar) != 0)) {
-            snprintf(buf, sizeof buf, "%s, %s: alignment #%zu [%" PRIu64 ",%" PRIu64 "): CIGAR"
-                     " %.200s differs from the first configuration's %.200s", cfg, os, i,
-                     a->start, a->end, a->cigar, i < ref->n ? ref->s[i] : "(none)");
+            snprintf(buf, sizeof buf,
+                     "%s, %s: alignment #%zu [%" PRIu64 ",%" PRIu64 "): CIGAR"
+                     " %.200s differs from the first configuration's %.200s",
+                     cfg, os, i, a->start, a->end, a->cigar, i < ref->n ? ref->s[i] : "(none)");
             fail_msg(idx, c, buf);
             return;
         }
@@ -710,8 +696,7 @@ static void check_result(long idx, const acase *c, const char *cfg, const wm_ali
 }
 
 static void run_one(long idx, const acase *c, config *cf, size_t cfg_i, const wm_align_opts_t *o,
-                    const aoracle_infix_t *want, cigar_ref *ref)
-{
+                    const aoracle_infix_t *want, cigar_ref *ref) {
     wm_alignments_t got;
     memset(&got, 0, sizeof got);
     double t0 = now_s();
@@ -724,8 +709,7 @@ static void run_one(long idx, const acase *c, config *cf, size_t cfg_i, const wm
 }
 
 /* The main run's max_distance, relative to the oracle's d. */
-static int64_t pick_k(uint64_t d, size_t m)
-{
+static int64_t pick_k(uint64_t d, size_t m) {
     uint64_t r = below(100);
     if (r < 35) return -1;
     if (r < 45) return 0;
@@ -737,13 +721,11 @@ static int64_t pick_k(uint64_t d, size_t m)
 }
 
 /* Does [s, e) contain a border of chunk size ch (a multiple strictly inside)? */
-static int crosses(uint64_t s, uint64_t e, uint64_t ch)
-{
+static int crosses(uint64_t s, uint64_t e, uint64_t ch) {
     return ch > 0 && e > s + 1 && (e - 1) / ch > s / ch;
 }
 
-static void run_case(long idx, acase *c, config *cfgs, size_t n_cfg)
-{
+static void run_case(long idx, acase *c, config *cfgs, size_t n_cfg) {
     double t0 = now_s();
     aoracle_infix_t want;
     aoracle_infix(c->q, c->m, c->t, c->n, &c->o, &want);
@@ -754,14 +736,15 @@ static void run_case(long idx, acase *c, config *cfgs, size_t n_cfg)
         size_t i = rep == 0 ? 0 : (size_t)below(want.n_ends);
         uint64_t span_e = want.end[i] < 2 * (uint64_t)c->m ? want.end[i] : 2 * (uint64_t)c->m;
         if (rep == 1 && (uint64_t)c->m * span_e > 1000000)
-            break;                                  /* one such check is enough for large m */
+            break; /* one such check is enough for large m */
         uint64_t de, s = aoracle_start(c->q, c->m, c->t, want.end[i], &c->o, &de);
         if (de != want.d || s != want.start[i]) {
             self_fail++;
             char buf[300];
-            snprintf(buf, sizeof buf, "ORACLE self-check: end %" PRIu64 ": column DP d %" PRIu64
-                     " start %" PRIu64 ", reversed DP d %" PRIu64 " start %" PRIu64, want.end[i],
-                     want.d, want.start[i], de, s);
+            snprintf(buf, sizeof buf,
+                     "ORACLE self-check: end %" PRIu64 ": column DP d %" PRIu64 " start %" PRIu64
+                     ", reversed DP d %" PRIu64 " start %" PRIu64,
+                     want.end[i], want.d, want.start[i], de, s);
             fail_msg(idx, c, buf);
         }
         if ((uint64_t)(c->m + 1) * (c->n + 1) <= 300000) {
@@ -772,9 +755,11 @@ static void run_case(long idx, acase *c, config *cfgs, size_t n_cfg)
                                       sizeof why)) {
                 self_fail++;
                 char buf[500];
-                snprintf(buf, sizeof buf, "ORACLE self-check: end %" PRIu64 ": column DP d %"
-                         PRIu64 " start %" PRIu64 ", full matrix d %" PRIu64 " start %" PRIu64
-                         " CIGAR %.100s (%s)", want.end[i], want.d, want.start[i], de, s, cg, why);
+                snprintf(buf, sizeof buf,
+                         "ORACLE self-check: end %" PRIu64 ": column DP d %" PRIu64
+                         " start %" PRIu64 ", full matrix d %" PRIu64 " start %" PRIu64
+                         " CIGAR %.100s (%s)",
+                         want.end[i], want.d, want.start[i], de, s, cg, why);
                 fail_msg(idx, c, buf);
             }
             free(cg);
@@ -814,16 +799,14 @@ static void run_case(long idx, acase *c, config *cfgs, size_t n_cfg)
     memset(&ref, 0, sizeof ref);
     for (size_t a = 0; a < N_OF(ALGOS); a++) {
         o.algo = ALGOS[a];
-        for (size_t i = 0; i < n_cfg; i++)
-            run_one(idx, c, &cfgs[i], i, &o, &want, &ref);
+        for (size_t i = 0; i < n_cfg; i++) run_one(idx, c, &cfgs[i], i, &o, &want, &ref);
     }
     cigar_ref_clear(&ref);
 
     /* the sweep: one configuration, max_distance d - 1 (nothing) and d */
     size_t ci = (size_t)below(n_cfg);
     for (int step = 0; step < 2; step++) {
-        if (step == 0 && want.d == 0)
-            continue;
+        if (step == 0 && want.d == 0) continue;
         o.max_distance = (int64_t)want.d - (step == 0 ? 1 : 0);
         o.all_ends = chance(35);
         o.cigar = chance(30) && !(o.all_ends && (uint64_t)want.n_ends * c->m > CIGAR_CAP);
@@ -840,8 +823,7 @@ static void run_case(long idx, acase *c, config *cfgs, size_t n_cfg)
 
 /* Align and compare with the oracle on every algorithm of a context. */
 static void api_align_vs_oracle(const char *name, config *cf, const uint8_t *q, size_t m,
-                                const uint8_t *t, size_t n, const wm_align_opts_t *base)
-{
+                                const uint8_t *t, size_t n, const wm_align_opts_t *base) {
     acase c;
     memset(&c, 0, sizeof c);
     c.q = (uint8_t *)q;
@@ -875,16 +857,14 @@ static void api_align_vs_oracle(const char *name, config *cf, const uint8_t *q, 
 /* Small cases the hand examples worked out, on every k / cigar / all_ends /
 ** algo, against the oracle; the arguments of wm_align are
 ** tests/unit/test_api_align.c's. */
-static void hand_cases(config *cf)
-{
+static void hand_cases(config *cf) {
     wm_alignments_t out;
     wm_align_opts_t o = wm_align_opts_default();
     const uint8_t *q = (const uint8_t *)"ACGT", *t = (const uint8_t *)"xxACTGTxx";
 
     /* an empty target, a query longer than the target, and small cases that
     ** the hand examples worked out, every k / cigar / all_ends / algo */
-    api_align_vs_oracle("empty target", cf, (const uint8_t *)"ACG", 3, (const uint8_t *)"", 0,
-                        &o);
+    api_align_vs_oracle("empty target", cf, (const uint8_t *)"ACG", 3, (const uint8_t *)"", 0, &o);
     {
         memset(&out, 0, sizeof out);
         wm_align_opts_t e = o;
@@ -892,7 +872,7 @@ static void hand_cases(config *cf)
         int rc = wm_align(cf->cx, (const uint8_t *)"ACG", 3, (const uint8_t *)"", 0, &e, &out);
         check_true("\"ACG\" in an empty target: [0,0), distance 3, CIGAR 3I",
                    rc == WM_OK && out.n == 1 && out.a[0].distance == 3 && out.a[0].start == 0 &&
-                   out.a[0].end == 0 && out.a[0].cigar && !strcmp(out.a[0].cigar, "3I"));
+                       out.a[0].end == 0 && out.a[0].cigar && !strcmp(out.a[0].cigar, "3I"));
         if (rc == WM_OK) wm_alignments_free(&out);
     }
     api_align_vs_oracle("query longer", cf, (const uint8_t *)"ABCDE", 5, (const uint8_t *)"BD", 2,
@@ -913,19 +893,17 @@ static void hand_cases(config *cf)
         d.alphabet = WM_ALPHABET_DNA;
         api_align_vs_oracle("DNA ACGN in acgn", cf, (const uint8_t *)"ACGN", 4,
                             (const uint8_t *)"acgn", 4, &d);
-        api_align_vs_oracle("DNA N in N", cf, (const uint8_t *)"N", 1, (const uint8_t *)"N", 1,
-                            &d);
+        api_align_vs_oracle("DNA N in N", cf, (const uint8_t *)"N", 1, (const uint8_t *)"N", 1, &d);
         api_align_vs_oracle("DNA ACU in xact", cf, (const uint8_t *)"ACU", 3,
                             (const uint8_t *)"xact", 4, &d);
     }
-    api_align_vs_oracle("NUL bytes", cf, (const uint8_t *)"\0\1", 2,
-                        (const uint8_t *)"\1\0\1\0", 4, &o);
+    api_align_vs_oracle("NUL bytes", cf, (const uint8_t *)"\0\1", 2, (const uint8_t *)"\1\0\1\0", 4,
+                        &o);
 }
 
 /* ==== 4. one long case ====================================================== */
 
-static void long_case(config *fixed, size_t n_fixed, double scale)
-{
+static void long_case(config *fixed, size_t n_fixed, double scale) {
     size_t m = scale >= 2 ? 100000 : 20000, n = scale >= 2 ? 250000 : 50000;
     size_t edits = m / 20;
     g_rng = g_seed ^ 0x10ca1e5ull;
@@ -941,8 +919,8 @@ static void long_case(config *fixed, size_t n_fixed, double scale)
     c.t = malloc(n);
     uint8_t *copy = malloc(m + edits + 1);
     assert(c.q && c.t && copy);
-    for (size_t i = 0; i < m; i++) c.q[i] = (uint8_t)"ACGT"[below(4)];
-    for (size_t i = 0; i < n; i++) c.t[i] = (uint8_t)"ACGT"[below(4)];
+    for (size_t i = 0; i < m; i++) c.q[i] = (uint8_t) "ACGT"[below(4)];
+    for (size_t i = 0; i < n; i++) c.t[i] = (uint8_t) "ACGT"[below(4)];
     size_t len = alphabet_mutate(&c.a, c.q, m, edits, copy);
     size_t pos = n / 3 + (size_t)below(1000);
     write_at(&c, pos, copy, len);
@@ -978,7 +956,7 @@ static void long_case(config *fixed, size_t n_fixed, double scale)
             n_runs++;
         }
     }
-    for (size_t j = 1; j < n_fixed; j++)           /* CUDA, when there */
+    for (size_t j = 1; j < n_fixed; j++) /* CUDA, when there */
         if (fixed[j].backend == WM_BACKEND_CUDA) {
             o = wm_align_opts_default();
             o.cigar = 1;
@@ -1006,9 +984,10 @@ static void long_case(config *fixed, size_t n_fixed, double scale)
         printf("\n");
         fflush(stdout);
         if (rc != WM_OK || got.n != 1) {
-            snprintf(buf, sizeof buf, "long case, %s, %s: wm_align returned %d (%s), %zu "
-                     "alignments (expected WM_OK, 1)", runs[r].cf->name, os, rc, wm_strerror(rc),
-                     got.n);
+            snprintf(buf, sizeof buf,
+                     "long case, %s, %s: wm_align returned %d (%s), %zu "
+                     "alignments (expected WM_OK, 1)",
+                     runs[r].cf->name, os, rc, wm_strerror(rc), got.n);
             fail_msg(-1, &c, buf);
             if (rc == WM_OK) wm_alignments_free(&got);
             continue;
@@ -1019,23 +998,27 @@ static void long_case(config *fixed, size_t n_fixed, double scale)
         ok = ok && a->start + edits >= pos && a->start <= pos + edits;
         ok = ok && a->end + edits >= pos + len && a->end <= pos + len + edits;
         if (!ok) {
-            snprintf(buf, sizeof buf, "long case, %s, %s: distance %" PRIu64 " [%" PRIu64 ",%"
-                     PRIu64 "): want distance <= %zu and both ends within %zu of the plant [%zu,"
-                     "%zu)", runs[r].cf->name, os, a->distance, a->start, a->end, edits, edits,
-                     pos, pos + len);
+            snprintf(buf, sizeof buf,
+                     "long case, %s, %s: distance %" PRIu64 " [%" PRIu64 ",%" PRIu64
+                     "): want distance <= %zu and both ends within %zu of the plant [%zu,"
+                     "%zu)",
+                     runs[r].cf->name, os, a->distance, a->start, a->end, edits, edits, pos,
+                     pos + len);
             fail_msg(-1, &c, buf);
         } else if (!aoracle_cigar_replay(a->cigar, c.q, m, c.t, n, a->start, a->end, a->distance,
                                          &c.o, why, sizeof why)) {
             snprintf(buf, sizeof buf, "long case, %s, %s: the CIGAR does not replay: %s",
                      runs[r].cf->name, os, why);
             fail_msg(-1, &c, buf);
-        } else if (r > 0 && first.cigar != NULL && (a->distance != first.distance ||
-                             a->start != first.start || a->end != first.end ||
-                             strcmp(a->cigar, first.cigar) != 0)) {
-            snprintf(buf, sizeof buf, "long case, %s, %s: distance %" PRIu64 " [%" PRIu64 ",%"
-                     PRIu64 ") or its CIGAR differs from the first run's: distance %" PRIu64
-                     " [%" PRIu64 ",%" PRIu64 ")", runs[r].cf->name, os, a->distance, a->start,
-                     a->end, first.distance, first.start, first.end);
+        } else if (r > 0 && first.cigar != NULL &&
+                   (a->distance != first.distance || a->start != first.start ||
+                    a->end != first.end || strcmp(a->cigar, first.cigar) != 0)) {
+            snprintf(buf, sizeof buf,
+                     "long case, %s, %s: distance %" PRIu64 " [%" PRIu64 ",%" PRIu64
+                     ") or its CIGAR differs from the first run's: distance %" PRIu64 " [%" PRIu64
+                     ",%" PRIu64 ")",
+                     runs[r].cf->name, os, a->distance, a->start, a->end, first.distance,
+                     first.start, first.end);
             fail_msg(-1, &c, buf);
         } else {
             g_passed++;
@@ -1055,8 +1038,7 @@ static void long_case(config *fixed, size_t n_fixed, double scale)
 /* ==== main ================================================================== */
 
 /* Random tiny cases: the oracle's four methods agree. */
-static void oracle_random_self_check(void)
-{
+static void oracle_random_self_check(void) {
     g_rng = g_seed ^ 0x5eedf00dull;
     for (int i = 0; i < 400; i++) {
         acase c;
@@ -1080,8 +1062,7 @@ static void oracle_random_self_check(void)
         }
         if (!ok) {
             self_fail++;
-            printf("oracle self-check FAILED: random tiny case %d: the four methods disagree\n",
-                   i);
+            printf("oracle self-check FAILED: random tiny case %d: the four methods disagree\n", i);
             describe_case(&c);
         }
         aoracle_infix_free(&a);
@@ -1094,8 +1075,7 @@ static void oracle_random_self_check(void)
 static fixed_set g_fixed;
 
 /* The three slowest cases so far, for the last lines. */
-static void note_time(long idx, const acase *c, double t)
-{
+static void note_time(long idx, const acase *c, double t) {
     for (int s = 0; s < 3; s++)
         if (t > g_slow_t[s]) {
             for (int u = 2; u > s; u--) {
@@ -1105,16 +1085,15 @@ static void note_time(long idx, const acase *c, double t)
             g_slow_t[s] = t;
             g_slow_i[s] = idx;
             if (g_verbose)
-                printf("  (case %ld: m %zu, n %zu, %s, %.2f s)\n", idx, c->m, c->n,
-                       F_NAME[c->fam], t);
+                printf("  (case %ld: m %zu, n %zu, %s, %.2f s)\n", idx, c->m, c->n, F_NAME[c->fam],
+                       t);
             break;
         }
 }
 
 /* One random case on the CPU with the default chunk and the case's two
 ** tiny ones, and on CUDA with the default and the first tiny one. */
-static void one_case(long idx)
-{
+static void one_case(long idx) {
     acase c;
     gen_case(&c);
     config cfgs[6];
@@ -1135,26 +1114,22 @@ static void one_case(long idx)
     free_case(&c);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long only = -2;
-    long n_cases = test_begin("test_align_diff", argc, argv, 20240613ull, 1500, describe_case,
-                              &only);
+    long n_cases =
+        test_begin("test_align_diff", argc, argv, 20240613ull, 1500, describe_case, &only);
     double scale = g_scale;
 
     /* 1. the oracle against hand-worked examples and itself */
     oracle_hand_examples();
-    if (only < 0)
-        oracle_random_self_check();
-    if (oracle_verdict())
-        return 1;
+    if (only < 0) oracle_random_self_check();
+    if (oracle_verdict()) return 1;
 
     /* contexts: CPU, 1 thread, default chunk; tiny chunks are made per case.
     ** CUDA likewise when a GPU is there. */
     static const int threads[] = { 1 };
     open_fixed(&g_fixed, threads, N_OF(threads));
-    if (g_fixed.n == 0 || g_fixed.cf[0].backend != WM_BACKEND_CPU)
-        return test_finish();
+    if (g_fixed.n == 0 || g_fixed.cf[0].backend != WM_BACKEND_CPU) return test_finish();
 
     /* 2. small cases by hand */
     if (only < 0) {
@@ -1166,8 +1141,7 @@ int main(int argc, char **argv)
     run_cases(n_cases, only, 1, 250, one_case);
 
     /* 4. the long case */
-    if (only < 0)
-        long_case(g_fixed.cf, g_fixed.n, scale);
+    if (only < 0) long_case(g_fixed.cf, g_fixed.n, scale);
 
     close_configs(g_fixed.cf, g_fixed.n);
 
@@ -1182,8 +1156,8 @@ int main(int argc, char **argv)
            g_cov.full_checked);
     print_time_split();
     printf(" (cpu 1 thread default chunk %.1f s, 1 thread tiny chunk %.1f s, 3 threads tiny"
-           " chunk %.1f s%s)\n", g_t_cfg[0], g_t_cfg[1], g_t_cfg[2],
-           g_fixed.gpu ? ", cuda in the rest" : "");
+           " chunk %.1f s%s)\n",
+           g_t_cfg[0], g_t_cfg[1], g_t_cfg[2], g_fixed.gpu ? ", cuda in the rest" : "");
     printf("slowest cases:");
     for (int s = 0; s < 3; s++)
         if (g_slow_i[s] >= 0) printf(" %ld (%.2f s)", g_slow_i[s], g_slow_t[s]);

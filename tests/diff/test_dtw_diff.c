@@ -106,12 +106,11 @@
 
 /* ==== counters ================================================================ */
 
-static long g_calls;                       /* library calls made */
-static long g_ucr_results, g_ucr_inexact;  /* ucr distances compared / not bit-identical */
-static double g_ucr_worst;                 /* largest relative ucr difference seen */
+static long g_calls;                      /* library calls made */
+static long g_ucr_results, g_ucr_inexact; /* ucr distances compared / not bit-identical */
+static double g_ucr_worst;                /* largest relative ucr difference seen */
 
-static double *dup_doubles(const double *v, uint64_t n)
-{
+static double *dup_doubles(const double *v, uint64_t n) {
     double *p = xmalloc((size_t)n * sizeof *p);
     memcpy(p, v, (size_t)n * sizeof *p);
     return p;
@@ -124,34 +123,45 @@ static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0;
 /* A context made of its settings; cases of more than max_cells cells skip
 ** it (pieces of one or two samples cost the library microseconds a cell). */
 static int dtw_context(config *cf, wm_backend_t be, int threads, uint64_t chunk,
-                       uint64_t max_cells)
-{
-    if (!make_context(cf, be, threads, chunk))
-        return 0;
+                       uint64_t max_cells) {
+    if (!make_context(cf, be, threads, chunk)) return 0;
     cf->max_cells = max_cells;
     return 1;
 }
 
 static config g_cfg[16];
-static double g_t_cfg[16];                 /* library wall time by context */
+static double g_t_cfg[16]; /* library wall time by context */
 static size_t g_n_cfg;
-static size_t g_n_cpu;                     /* g_cfg[0, g_n_cpu) are CPU contexts */
+static size_t g_n_cpu; /* g_cfg[0, g_n_cpu) are CPU contexts */
 
-static int cfg_ok(const config *cf, size_t m, uint64_t n)
-{
+static int cfg_ok(const config *cf, size_t m, uint64_t n) {
     return cf->cx != NULL && (uint64_t)m * n <= cf->max_cells;
 }
 
 /* ==== a case ================================================================ */
 
 typedef enum {
-    K_NOISE, K_WALK, K_PLATEAU, K_CONST, K_SPIKES, K_QUANT, K_CUT, K_STRETCH, K_FLAT, K_COUNT
+    K_NOISE,
+    K_WALK,
+    K_PLATEAU,
+    K_CONST,
+    K_SPIKES,
+    K_QUANT,
+    K_CUT,
+    K_STRETCH,
+    K_FLAT,
+    K_COUNT
 } kind_t;
 
-static const char *const K_NAME[K_COUNT] = {
-    "noise", "random walk", "plateaus", "constant series", "spikes", "quantised (1/8)",
-    "query cut from the series", "query stretched into the series", "flat with edges"
-};
+static const char *const K_NAME[K_COUNT] = { "noise",
+                                             "random walk",
+                                             "plateaus",
+                                             "constant series",
+                                             "spikes",
+                                             "quantised (1/8)",
+                                             "query cut from the series",
+                                             "query stretched into the series",
+                                             "flat with edges" };
 
 static const char *const MODE_NAME[3] = { "subsequence", "global", "ucr" };
 
@@ -160,30 +170,25 @@ typedef struct {
     double *q, *y;
     size_t m;
     uint64_t n;
-    wm_dtw_opts_t o;         /* mode, cost, znorm, window, length */
+    wm_dtw_opts_t o; /* mode, cost, znorm, window, length */
     char desc[240];
 } dcase;
 
-static void free_case(dcase *c)
-{
+static void free_case(dcase *c) {
     free(c->q);
     free(c->y);
     c->q = c->y = NULL;
 }
 
-static void print_signal(const char *label, const double *v, uint64_t n)
-{
+static void print_signal(const char *label, const double *v, uint64_t n) {
     uint64_t lim = g_verbose ? n : 24;
     printf("    %s (%" PRIu64 "): ", label, n);
-    for (uint64_t k = 0; k < n && k < lim; k++)
-        printf("%s%.17g", k ? ", " : "", v[k]);
-    if (n > lim)
-        printf(", ... (WM_VERBOSE=1 prints all)");
+    for (uint64_t k = 0; k < n && k < lim; k++) printf("%s%.17g", k ? ", " : "", v[k]);
+    if (n > lim) printf(", ... (WM_VERBOSE=1 prints all)");
     printf("\n");
 }
 
-static void describe_case(const void *p)
-{
+static void describe_case(const void *p) {
     const dcase *c = p;
     printf("    %s; %s, m %zu, n %" PRIu64 "%s%s\n", MODE_NAME[c->o.mode], K_NAME[c->kind], c->m,
            c->n, c->desc[0] ? "; " : "", c->desc);
@@ -191,17 +196,16 @@ static void describe_case(const void *p)
     print_signal("series", c->y, c->n);
 }
 
-static void opts_str(char *buf, size_t len, const wm_dtw_opts_t *o)
-{
-    snprintf(buf, len, "mode %s, cost %s, znorm %d, window %" PRId64 ", top %" PRIu64
+static void opts_str(char *buf, size_t len, const wm_dtw_opts_t *o) {
+    snprintf(buf, len,
+             "mode %s, cost %s, znorm %d, window %" PRId64 ", top %" PRIu64
              ", max_distance %.17g, length %" PRIu64 ", path %d",
              (unsigned)o->mode < 3 ? MODE_NAME[o->mode] : "?",
              o->cost == WM_DTW_SQUARED ? "squared" : "abs", o->znorm, o->window, o->top,
              o->max_distance, o->length, o->path);
 }
 
-static void oracle_fail(const char *name, const char *detail)
-{
+static void oracle_fail(const char *name, const char *detail) {
     self_fail++;
     printf("oracle self-check FAILED: %s: %s\n", name, detail);
     fflush(stdout);
@@ -209,8 +213,7 @@ static void oracle_fail(const char *name, const char *detail)
 
 /* ==== signals =============================================================== */
 
-static double pick_scale(void)
-{
+static double pick_scale(void) {
     uint64_t r = below(100);
     if (r < 60) return 1.0;
     if (r < 75) return pow(10.0, -(double)range(1, 3));
@@ -218,20 +221,18 @@ static double pick_scale(void)
     return 1e4;
 }
 
-static double quant(int64_t half)
-{
+static double quant(int64_t half) {
     return (double)((int64_t)below((uint64_t)(2 * half + 1)) - half) / 8.0;
 }
 
 /* v[0, len) of one of the base kinds (noise, walk, plateaus, constant,
 ** spikes, quantised). */
-static void gen_base(kind_t kind, double *v, uint64_t len, double scale)
-{
+static void gen_base(kind_t kind, double *v, uint64_t len, double scale) {
     double off = chance(50) ? 0.0 : scale * (double)((int64_t)below(21) - 10);
     switch (kind) {
     case K_WALK: {
         double x = off;
-        int q = chance(30);                       /* steps of 1/8: exact sums */
+        int q = chance(30); /* steps of 1/8: exact sums */
         for (uint64_t k = 0; k < len; k++) {
             x += q ? quant(8) : scale * gauss();
             v[k] = x;
@@ -275,30 +276,29 @@ static void gen_base(kind_t kind, double *v, uint64_t len, double scale)
     }
 }
 
-static kind_t random_base_kind(void)
-{
+static kind_t random_base_kind(void) {
     static const kind_t b[] = { K_NOISE, K_WALK, K_PLATEAU, K_CONST, K_SPIKES, K_QUANT };
     return b[below(N_OF(b))];
 }
 
-static size_t pick_m(void)
-{
+static size_t pick_m(void) {
     static const span_t M[] = { { 35, 1, 8 }, { 70, 9, 40 }, { 92, 41, 120 }, { 100, 121, 500 } };
     return (size_t)pick_span(M, N_OF(M), 100);
 }
 
-static uint64_t pick_n(void)
-{
+static uint64_t pick_n(void) {
     static const span_t N[] = {
-        { 8, 1, 12 }, { 60, 13, 600 }, { 92, 601, 3000 }, { 100, 3001, 25000 },
+        { 8, 1, 12 },
+        { 60, 13, 600 },
+        { 92, 601, 3000 },
+        { 100, 3001, 25000 },
     };
     return pick_span(N, N_OF(N), 100);
 }
 
 /* query[0, m) cut from y[0, n) at a random place, time-warped a little, with
 ** noise of level sigma. */
-static void cut_query(double *q, size_t m, const double *y, uint64_t n, double sigma, int warp)
-{
+static void cut_query(double *q, size_t m, const double *y, uint64_t n, double sigma, int warp) {
     uint64_t at = below(n);
     for (size_t i = 0; i < m; i++) {
         q[i] = y[at] + (sigma > 0 ? sigma * gauss() : 0.0);
@@ -308,8 +308,7 @@ static void cut_query(double *q, size_t m, const double *y, uint64_t n, double s
     }
 }
 
-static double pick_sigma(double scale)
-{
+static double pick_sigma(double scale) {
     uint64_t r = below(100);
     if (r < 35) return 0;
     if (r < 55) return 1e-6 * scale;
@@ -322,8 +321,7 @@ static double pick_sigma(double scale)
 ** thousands), then background. Returns the series (its length in *n) and
 ** writes where the stretched copy lies to *at / *len. */
 static double *stretch_series(const double *q, size_t m, uint64_t max_stretch, double scale,
-                              double noise, uint64_t *n, uint64_t *at, uint64_t *len)
-{
+                              double noise, uint64_t *n, uint64_t *at, uint64_t *len) {
     uint64_t *rep = xmalloc(m * sizeof *rep), total = 0;
     for (size_t i = 0; i < m; i++) rep[i] = range(1, 3);
     size_t n_long = (size_t)range(1, m < 3 ? m : 3);
@@ -346,8 +344,7 @@ static double *stretch_series(const double *q, size_t m, uint64_t max_stretch, d
 /* ==== generating a case ===================================================== */
 
 /* The query and the series of m and n samples, for mode. */
-static void alloc_signals(dcase *c, wm_dtw_mode_t mode, size_t m, uint64_t n)
-{
+static void alloc_signals(dcase *c, wm_dtw_mode_t mode, size_t m, uint64_t n) {
     c->o.mode = mode;
     c->m = m;
     c->n = n;
@@ -357,8 +354,7 @@ static void alloc_signals(dcase *c, wm_dtw_mode_t mode, size_t m, uint64_t n)
 
 /* first of the case's kind, second mostly so too (else another base kind). */
 static void gen_related(dcase *c, double *first, uint64_t n_first, double *second,
-                        uint64_t n_second, double scale)
-{
+                        uint64_t n_second, double scale) {
     gen_base(c->kind, first, n_first, scale);
     gen_base(chance(70) ? c->kind : random_base_kind(), second, n_second, scale);
 }
@@ -366,23 +362,22 @@ static void gen_related(dcase *c, double *first, uint64_t n_first, double *secon
 /* The signal kinds of each mode and how often each comes. */
 static const weighted_t SUBSEQUENCE_KINDS[] = {
     { K_NOISE, 11 }, { K_WALK, 24 }, { K_PLATEAU, 36 }, { K_CONST, 41 }, { K_SPIKES, 49 },
-    { K_QUANT, 62 }, { K_CUT, 82 }, { K_STRETCH, 92 }, { K_FLAT, 100 },
+    { K_QUANT, 62 }, { K_CUT, 82 },  { K_STRETCH, 92 }, { K_FLAT, 100 },
 };
 static const weighted_t GLOBAL_KINDS[] = {
-    { K_NOISE, 15 }, { K_WALK, 30 }, { K_PLATEAU, 40 }, { K_CONST, 45 }, { K_SPIKES, 52 },
-    { K_QUANT, 65 }, { K_CUT, 100 },
+    { K_NOISE, 15 },  { K_WALK, 30 },  { K_PLATEAU, 40 }, { K_CONST, 45 },
+    { K_SPIKES, 52 }, { K_QUANT, 65 }, { K_CUT, 100 },
 };
 static const weighted_t UCR_KINDS[] = {
-    { K_NOISE, 15 }, { K_WALK, 30 }, { K_PLATEAU, 42 }, { K_CONST, 46 }, { K_SPIKES, 54 },
-    { K_QUANT, 66 }, { K_CUT, 100 },
+    { K_NOISE, 15 },  { K_WALK, 30 },  { K_PLATEAU, 42 }, { K_CONST, 46 },
+    { K_SPIKES, 54 }, { K_QUANT, 66 }, { K_CUT, 100 },
 };
 
 /* The gen_* of each mode fill a case whose kind is drawn already. */
-static void gen_subsequence(dcase *c)
-{
+static void gen_subsequence(dcase *c) {
     size_t m = pick_m();
     uint64_t n = pick_n();
-    if (chance(4)) n = range(1, m);                  /* the query longer than the series */
+    if (chance(4)) n = range(1, m); /* the query longer than the series */
     while ((uint64_t)m * n > 2500000) n /= 2;
     if (n == 0) n = 1;
     double scale = pick_scale();
@@ -403,7 +398,10 @@ static void gen_subsequence(dcase *c)
         break;
     }
     case K_STRETCH: {
-        if (m < 2) { m = c->m = (size_t)range(2, 12); c->q = realloc(c->q, m * sizeof *c->q); }
+        if (m < 2) {
+            m = c->m = (size_t)range(2, 12);
+            c->q = realloc(c->q, m * sizeof *c->q);
+        }
         if (m > 60) { m = c->m = (size_t)range(2, 60); }
         gen_base(chance(50) ? K_WALK : K_NOISE, c->q, m, scale);
         uint64_t at, len;
@@ -417,14 +415,18 @@ static void gen_subsequence(dcase *c)
         /* flat base b with events A, b * run, B; the query A, b..., B */
         double b = chance(50) ? 0.0 : quant(8);
         double A = b + (double)range(1, 40) / 8.0, B = b - (double)range(1, 40) / 8.0;
-        if (chance(50)) { double t = A; A = B; B = t; }
+        if (chance(50)) {
+            double t = A;
+            A = B;
+            B = t;
+        }
         size_t inner = (size_t)range(1, 3);
         m = c->m = inner + 2;
         c->q = realloc(c->q, m * sizeof *c->q);
         c->q[0] = A;
         for (size_t i = 1; i <= inner; i++) c->q[i] = b;
         c->q[m - 1] = B;
-        if (chance(30)) c->q[1 + below(inner)] += 0.25;       /* not quite flat */
+        if (chance(30)) c->q[1 + below(inner)] += 0.25; /* not quite flat */
         uint64_t events = range(1, 4), cap = 0;
         uint64_t *run = xmalloc(events * sizeof *run);
         for (uint64_t k = 0; k < events; k++) {
@@ -441,8 +443,8 @@ static void gen_subsequence(dcase *c)
             c->y[p++] = chance(80) ? B : B - 0.125;
         }
         c->n = p;
-        snprintf(c->desc, sizeof c->desc, "%" PRIu64 " flat events, the first %" PRIu64
-                 " samples long", events, run[0]);
+        snprintf(c->desc, sizeof c->desc,
+                 "%" PRIu64 " flat events, the first %" PRIu64 " samples long", events, run[0]);
         free(run);
         break;
     }
@@ -456,19 +458,17 @@ static void gen_subsequence(dcase *c)
         } else {
             gen_base(qk, c->q, m, scale);
         }
-        if (qk != c->kind)
-            snprintf(c->desc, sizeof c->desc, "query %s", K_NAME[qk]);
+        if (qk != c->kind) snprintf(c->desc, sizeof c->desc, "query %s", K_NAME[qk]);
         break;
     }
     }
 }
 
-static void gen_global(dcase *c)
-{
+static void gen_global(dcase *c) {
     double scale = pick_scale();
     size_t m = chance(40) ? (size_t)range(1, 40) : (size_t)range(41, 600);
     uint64_t n = chance(20) ? m : chance(40) ? range(1, 40) : range(41, 600);
-    if (n == m && chance(70)) n = m + range(1, 30);   /* m != n mostly */
+    if (n == m && chance(70)) n = m + range(1, 30); /* m != n mostly */
     alloc_signals(c, WM_DTW_GLOBAL, m, n);
     if (c->kind == K_CUT) {
         /* the series a warped, noisy copy of the query */
@@ -485,15 +485,18 @@ static void gen_global(dcase *c)
         gen_related(c, c->q, m, c->y, n, scale);
     }
     uint64_t w = below(100);
-    c->o.window = w < 25 ? -1 : w < 40 ? 0 : w < 55 ? 1 : w < 70 ? 10 :
-                  (int64_t)range(0, m > n ? m : n);
+    c->o.window = w < 25   ? -1
+                  : w < 40 ? 0
+                  : w < 55 ? 1
+                  : w < 70 ? 10
+                           : (int64_t)range(0, m > n ? m : n);
 }
 
-static void gen_ucr(dcase *c)
-{
+static void gen_ucr(dcase *c) {
     double scale = pick_scale();
-    size_t m = chance(40) ? (size_t)range(1, 12) : chance(80) ? (size_t)range(13, 48) :
-               (size_t)range(49, 128);
+    size_t m = chance(40)   ? (size_t)range(1, 12)
+               : chance(80) ? (size_t)range(13, 48)
+                            : (size_t)range(49, 128);
     uint64_t L = m;
     uint64_t r = below(100);
     c->o.length = 0;
@@ -512,7 +515,7 @@ static void gen_ucr(dcase *c)
         int warp = chance(50);
         cut_query(c->q, m, c->y, n, sg, warp);
         double a = 1.0, off = 0.0;
-        if (chance(40)) {                            /* z-normalisation undoes it (nearly) */
+        if (chance(40)) { /* z-normalisation undoes it (nearly) */
             a = chance(50) ? 2.0 : 0.37;
             off = (double)((int64_t)below(11) - 5);
             for (size_t i = 0; i < m; i++) c->q[i] = a * c->q[i] + off;
@@ -523,13 +526,15 @@ static void gen_ucr(dcase *c)
         gen_related(c, c->y, n, c->q, m, scale);
     }
     uint64_t w = below(100);
-    c->o.window = w < 30 ? -1 : w < 45 ? 0 : w < 60 ? 1 : w < 75 ? (int64_t)(L / 10) :
-                  (int64_t)range(0, L);
+    c->o.window = w < 30   ? -1
+                  : w < 45 ? 0
+                  : w < 60 ? 1
+                  : w < 75 ? (int64_t)(L / 10)
+                           : (int64_t)range(0, L);
     if (chance(10)) c->o.window = 10;
 }
 
-static void gen_case(dcase *c)
-{
+static void gen_case(dcase *c) {
     memset(c, 0, sizeof *c);
     c->o = wm_dtw_opts_default();
     uint64_t r = below(100);
@@ -551,8 +556,7 @@ static void gen_case(dcase *c)
 
 /* From the candidates (copied, not changed): selection and paths. */
 static void oracle_answer(const dcase *c, const doracle_cand_t *cand, size_t nc,
-                          const wm_dtw_opts_t *o, wm_dtw_matches_t *want)
-{
+                          const wm_dtw_opts_t *o, wm_dtw_matches_t *want) {
     double t0 = now_s();
     doracle_cand_t *cc = xmalloc(nc * sizeof *cc);
     memcpy(cc, cand, nc * sizeof *cc);
@@ -566,14 +570,15 @@ static void oracle_answer(const dcase *c, const doracle_cand_t *cand, size_t nc,
         if (o->path) {
             size_t len = 0;
             double v = 0;
-            want->a[r].path = doracle_path(c->q, c->m, c->y, c->n, o, cc[r].start, cc[r].end,
-                                           &len, &v);
+            want->a[r].path =
+                doracle_path(c->q, c->m, c->y, c->n, o, cc[r].start, cc[r].end, &len, &v);
             want->a[r].path_len = len;
             if (!same_bits(v, cc[r].distance)) {
                 char buf[300];
-                snprintf(buf, sizeof buf, "the path DP of [%" PRIu64 ", %" PRIu64 ") ends at "
-                         "%.17g, the candidate says %.17g", cc[r].start, cc[r].end, v,
-                         cc[r].distance);
+                snprintf(buf, sizeof buf,
+                         "the path DP of [%" PRIu64 ", %" PRIu64 ") ends at "
+                         "%.17g, the candidate says %.17g",
+                         cc[r].start, cc[r].end, v, cc[r].distance);
                 oracle_fail("doracle_path", buf);
             }
         }
@@ -591,8 +596,7 @@ typedef struct {
     double *qq, *yy;
 } path_sig;
 
-static path_sig path_sig_make(const dcase *c, const wm_dtw_opts_t *o)
-{
+static path_sig path_sig_make(const dcase *c, const wm_dtw_opts_t *o) {
     path_sig ps = { NULL, NULL };
     if (o->mode == WM_DTW_UCR) return ps;
     ps.qq = dup_doubles(c->q, c->m);
@@ -604,8 +608,7 @@ static path_sig path_sig_make(const dcase *c, const wm_dtw_opts_t *o)
     return ps;
 }
 
-static void path_sig_free(path_sig *ps)
-{
+static void path_sig_free(path_sig *ps) {
     free(ps->qq);
     free(ps->yy);
     ps->qq = ps->yy = NULL;
@@ -615,11 +618,9 @@ static void path_sig_free(path_sig *ps)
 ** costs, summed left to right, give its distance (exactly; ucr within the
 ** tolerance)? NULL when so, else why (in buf). */
 static const char *path_problem(char *buf, size_t len, const dcase *c, const wm_dtw_opts_t *o,
-                                const path_sig *ps, const wm_dtw_match_t *a)
-{
+                                const path_sig *ps, const wm_dtw_match_t *a) {
     if (a->path == NULL || a->path_len == 0) {
-        snprintf(buf, len, "no path (path %p, path_len %" PRIu64 ")", (void *)a->path,
-                 a->path_len);
+        snprintf(buf, len, "no path (path %p, path_len %" PRIu64 ")", (void *)a->path, a->path_len);
         return buf;
     }
     uint64_t w = a->end - a->start, m = c->m, P = a->path_len;
@@ -634,24 +635,27 @@ static const char *path_problem(char *buf, size_t len, const dcase *c, const wm_
     const uint64_t *p = a->path;
     if (p[0] != 0 || p[1] != a->start || p[2 * (P - 1)] != m - 1 ||
         p[2 * (P - 1) + 1] != a->end - 1) {
-        snprintf(buf, len, "the path runs (%" PRIu64 ", %" PRIu64 ") .. (%" PRIu64 ", %" PRIu64
-                 "), not (0, %" PRIu64 ") .. (%" PRIu64 ", %" PRIu64 ")", p[0], p[1],
-                 p[2 * (P - 1)], p[2 * (P - 1) + 1], a->start, m - 1, a->end - 1);
+        snprintf(buf, len,
+                 "the path runs (%" PRIu64 ", %" PRIu64 ") .. (%" PRIu64 ", %" PRIu64
+                 "), not (0, %" PRIu64 ") .. (%" PRIu64 ", %" PRIu64 ")",
+                 p[0], p[1], p[2 * (P - 1)], p[2 * (P - 1) + 1], a->start, m - 1, a->end - 1);
         return buf;
     }
     for (uint64_t k = 1; k < P; k++) {
         uint64_t di = p[2 * k] - p[2 * k - 2], dj = p[2 * k + 1] - p[2 * k - 1];
         if (!((di == 1 && dj == 0) || (di == 0 && dj == 1) || (di == 1 && dj == 1))) {
-            snprintf(buf, len, "step %" PRIu64 ": (%" PRIu64 ", %" PRIu64 ") -> (%" PRIu64 ", %"
-                     PRIu64 ")", k, p[2 * k - 2], p[2 * k - 1], p[2 * k], p[2 * k + 1]);
+            snprintf(buf, len,
+                     "step %" PRIu64 ": (%" PRIu64 ", %" PRIu64 ") -> (%" PRIu64 ", %" PRIu64 ")",
+                     k, p[2 * k - 2], p[2 * k - 1], p[2 * k], p[2 * k + 1]);
             return buf;
         }
     }
     if (o->mode != WM_DTW_SUBSEQUENCE)
         for (uint64_t k = 0; k < P; k++)
             if (!doracle_in_band(o->window, m, w, p[2 * k], p[2 * k + 1] - a->start)) {
-                snprintf(buf, len, "cell %" PRIu64 " (%" PRIu64 ", %" PRIu64 ") outside the band %"
-                         PRId64, k, p[2 * k], p[2 * k + 1], o->window);
+                snprintf(buf, len,
+                         "cell %" PRIu64 " (%" PRIu64 ", %" PRIu64 ") outside the band %" PRId64, k,
+                         p[2 * k], p[2 * k + 1], o->window);
                 return buf;
             }
     double *qz = NULL, *wz = NULL;
@@ -684,14 +688,12 @@ typedef struct {
     uint64_t start, end;
 } extent_t;
 
-static int cmp_span(const void *pa, const void *pb)
-{
+static int cmp_span(const void *pa, const void *pb) {
     const extent_t *a = pa, *b = pb;
     return a->start < b->start ? -1 : a->start > b->start;
 }
 
-static void print_matches(const char *label, const wm_dtw_matches_t *r)
-{
+static void print_matches(const char *label, const wm_dtw_matches_t *r) {
     printf("    %s: %zu match%s", label, r->n, r->n == 1 ? "" : "es");
     for (size_t k = 0; k < r->n && k < 6 && r->a; k++)
         printf("%s(%.17g, [%" PRIu64 ", %" PRIu64 "))", k ? ", " : ": ", r->a[k].distance,
@@ -701,10 +703,9 @@ static void print_matches(const char *label, const wm_dtw_matches_t *r)
 }
 
 /* Compare got (rc) with want; one check. */
-static void check_result(long idx, const dcase *c, const char *cfg, const wm_dtw_opts_t *o,
-                         int rc, const char *errmsg, const wm_dtw_matches_t *got,
-                         const wm_dtw_matches_t *want)
-{
+static void check_result(long idx, const dcase *c, const char *cfg, const wm_dtw_opts_t *o, int rc,
+                         const char *errmsg, const wm_dtw_matches_t *got,
+                         const wm_dtw_matches_t *want) {
     char what[400], os[300], buf[1400], pb[600];
     opts_str(os, sizeof os, o);
     snprintf(what, sizeof what, "%s; %s", cfg, os);
@@ -721,9 +722,10 @@ static void check_result(long idx, const dcase *c, const char *cfg, const wm_dtw
     for (size_t k = 0; !problem && k < want->n; k++) {
         const wm_dtw_match_t *g = &got->a[k], *w = &want->a[k];
         if (g->start != w->start || g->end != w->end) {
-            snprintf(pb, sizeof pb, "match %zu: [%" PRIu64 ", %" PRIu64 ") distance %.17g, the "
-                     "oracle [%" PRIu64 ", %" PRIu64 ") distance %.17g", k, g->start, g->end,
-                     g->distance, w->start, w->end, w->distance);
+            snprintf(pb, sizeof pb,
+                     "match %zu: [%" PRIu64 ", %" PRIu64 ") distance %.17g, the "
+                     "oracle [%" PRIu64 ", %" PRIu64 ") distance %.17g",
+                     k, g->start, g->end, g->distance, w->start, w->end, w->distance);
             problem = pb;
             break;
         }
@@ -735,24 +737,26 @@ static void check_result(long idx, const dcase *c, const char *cfg, const wm_dtw
                              (fabs(w->distance) > 1 ? fabs(w->distance) : 1);
                 if (rel > g_ucr_worst) g_ucr_worst = rel;
                 if (!(rel <= 1e-9)) {
-                    snprintf(pb, sizeof pb, "match %zu [%" PRIu64 ", %" PRIu64 "): distance "
-                             "%.17g, the oracle %.17g (relative difference %.3g > 1e-9)", k,
-                             g->start, g->end, g->distance, w->distance, rel);
+                    snprintf(pb, sizeof pb,
+                             "match %zu [%" PRIu64 ", %" PRIu64 "): distance "
+                             "%.17g, the oracle %.17g (relative difference %.3g > 1e-9)",
+                             k, g->start, g->end, g->distance, w->distance, rel);
                     problem = pb;
                     break;
                 }
             }
         } else if (!same_bits(g->distance, w->distance)) {
-            snprintf(pb, sizeof pb, "match %zu [%" PRIu64 ", %" PRIu64 "): distance %.17g "
-                     "(%a), the oracle %.17g (%a): not bit-identical", k, g->start, g->end,
-                     g->distance, g->distance, w->distance, w->distance);
+            snprintf(pb, sizeof pb,
+                     "match %zu [%" PRIu64 ", %" PRIu64 "): distance %.17g "
+                     "(%a), the oracle %.17g (%a): not bit-identical",
+                     k, g->start, g->end, g->distance, g->distance, w->distance, w->distance);
             problem = pb;
             break;
         }
         if (!o->path) {
             if (g->path != NULL || g->path_len != 0) {
-                snprintf(pb, sizeof pb, "match %zu: a path (len %" PRIu64 ") without opts.path",
-                         k, g->path_len);
+                snprintf(pb, sizeof pb, "match %zu: a path (len %" PRIu64 ") without opts.path", k,
+                         g->path_len);
                 problem = pb;
             }
             continue;
@@ -765,10 +769,12 @@ static void check_result(long idx, const dcase *c, const char *cfg, const wm_dtw
             while (g->path && at < g->path_len && at < w->path_len &&
                    g->path[2 * at] == w->path[2 * at] && g->path[2 * at + 1] == w->path[2 * at + 1])
                 at++;
-            snprintf(pb, sizeof pb, "match %zu [%" PRIu64 ", %" PRIu64 "): not the canonical path"
+            snprintf(pb, sizeof pb,
+                     "match %zu [%" PRIu64 ", %" PRIu64 "): not the canonical path"
                      " (%" PRIu64 " cells, the oracle %zu; first difference at cell %" PRIu64
                      ": got (%" PRIu64 ", %" PRIu64 "), the oracle (%" PRIu64 ", %" PRIu64 ")); "
-                     "%s", k, g->start, g->end, g->path_len, (size_t)w->path_len, at,
+                     "%s",
+                     k, g->start, g->end, g->path_len, (size_t)w->path_len, at,
                      g->path && at < g->path_len ? g->path[2 * at] : 0,
                      g->path && at < g->path_len ? g->path[2 * at + 1] : 0,
                      at < w->path_len ? w->path[2 * at] : 0,
@@ -792,9 +798,10 @@ static void check_result(long idx, const dcase *c, const char *cfg, const wm_dtw
             sp[k].end = a->end;
             if (!(a->distance <= o->max_distance) || (o->top && got->n > o->top) ||
                 a->start >= a->end || a->end > c->n) {
-                snprintf(pb, sizeof pb, "match %zu [%" PRIu64 ", %" PRIu64 ") %.17g: empty, past "
-                         "the series, over max_distance or more than top", k, a->start, a->end,
-                         a->distance);
+                snprintf(pb, sizeof pb,
+                         "match %zu [%" PRIu64 ", %" PRIu64 ") %.17g: empty, past "
+                         "the series, over max_distance or more than top",
+                         k, a->start, a->end, a->distance);
                 problem = pb;
             } else if (o->top == 0 && k > 0 && !(got->a[k - 1].start < a->start)) {
                 snprintf(pb, sizeof pb, "top 0: matches %zu and %zu not in start order", k - 1, k);
@@ -804,9 +811,10 @@ static void check_result(long idx, const dcase *c, const char *cfg, const wm_dtw
         qsort(sp, got->n, sizeof *sp, cmp_span);
         for (size_t k = 1; k < got->n && !problem; k++)
             if (sp[k].start < sp[k - 1].end) {
-                snprintf(pb, sizeof pb, "matches [%" PRIu64 ", %" PRIu64 ") and [%" PRIu64 ", %"
-                         PRIu64 ") overlap", sp[k - 1].start, sp[k - 1].end, sp[k].start,
-                         sp[k].end);
+                snprintf(pb, sizeof pb,
+                         "matches [%" PRIu64 ", %" PRIu64 ") and [%" PRIu64 ", %" PRIu64
+                         ") overlap",
+                         sp[k - 1].start, sp[k - 1].end, sp[k].start, sp[k].end);
                 problem = pb;
             }
         free(sp);
@@ -824,8 +832,7 @@ static void check_result(long idx, const dcase *c, const char *cfg, const wm_dtw
     g_passed++;
 }
 
-static int lib_dtw(config *cf, const dcase *c, const wm_dtw_opts_t *o, wm_dtw_matches_t *got)
-{
+static int lib_dtw(config *cf, const dcase *c, const wm_dtw_opts_t *o, wm_dtw_matches_t *got) {
     memset(got, 0, sizeof *got);
     double t0 = now_s();
     int rc = wm_dtw(cf->cx, c->q, c->m, c->y, c->n, o, got);
@@ -837,27 +844,26 @@ static int lib_dtw(config *cf, const dcase *c, const wm_dtw_opts_t *o, wm_dtw_ma
 }
 
 static void run_one(long idx, const dcase *c, config *cf, const wm_dtw_opts_t *o,
-                    const wm_dtw_matches_t *want)
-{
+                    const wm_dtw_matches_t *want) {
     wm_dtw_matches_t got;
     int rc = lib_dtw(cf, c, o, &got);
     check_result(idx, c, cf->name, o, rc, wm_context_errmsg(cf->cx), &got, want);
-    if (rc == WM_OK)
-        wm_dtw_matches_free(&got);
+    if (rc == WM_OK) wm_dtw_matches_free(&got);
 }
 
 /* ==== 1. the oracle checks itself =========================================== */
 
 static void expect_best(const char *name, const double *q, size_t m, const double *y, uint64_t n,
-                        const wm_dtw_opts_t *o, double d, uint64_t s, uint64_t e)
-{
+                        const wm_dtw_opts_t *o, double d, uint64_t s, uint64_t e) {
     wm_dtw_matches_t r;
     doracle_dtw(q, m, y, n, o, &r);
     if (r.n < 1 || r.a[0].distance != d || r.a[0].start != s || r.a[0].end != e) {
         char buf[300];
-        snprintf(buf, sizeof buf, "%zu matches, the first %.17g [%" PRIu64 ", %" PRIu64 "); want "
-                 "%.17g [%" PRIu64 ", %" PRIu64 ")", r.n, r.n ? r.a[0].distance : 0.0,
-                 r.n ? r.a[0].start : 0, r.n ? r.a[0].end : 0, d, s, e);
+        snprintf(buf, sizeof buf,
+                 "%zu matches, the first %.17g [%" PRIu64 ", %" PRIu64 "); want "
+                 "%.17g [%" PRIu64 ", %" PRIu64 ")",
+                 r.n, r.n ? r.a[0].distance : 0.0, r.n ? r.a[0].start : 0, r.n ? r.a[0].end : 0, d,
+                 s, e);
         oracle_fail(name, buf);
     }
     doracle_matches_free(&r);
@@ -865,8 +871,7 @@ static void expect_best(const char *name, const double *q, size_t m, const doubl
 
 /* Every oracle path of r valid (as the library's are checked). */
 static void oracle_paths_valid(const char *name, const dcase *c, const wm_dtw_opts_t *o,
-                               const wm_dtw_matches_t *r)
-{
+                               const wm_dtw_matches_t *r) {
     char why[400];
     path_sig ps = path_sig_make(c, o);
     for (size_t k = 0; k < r->n; k++) {
@@ -882,8 +887,7 @@ static void oracle_paths_valid(const char *name, const dcase *c, const wm_dtw_op
     path_sig_free(&ps);
 }
 
-static void oracle_self_check(void)
-{
+static void oracle_self_check(void) {
     char name[120], buf[400];
     wm_dtw_opts_t o = wm_dtw_opts_default();
 
@@ -898,8 +902,8 @@ static void oracle_self_check(void)
                      r.n ? r.a[0].distance : -1.0);
             oracle_fail("Figure 4", buf);
         } else {
-            printf("oracle: Figure 4: distance %g at [%" PRIu64 ", %" PRIu64 "), path", r.a[0].distance,
-                   r.a[0].start, r.a[0].end);
+            printf("oracle: Figure 4: distance %g at [%" PRIu64 ", %" PRIu64 "), path",
+                   r.a[0].distance, r.a[0].start, r.a[0].end);
             for (uint64_t k = 0; k < r.a[0].path_len; k++)
                 printf(" (%" PRIu64 ",%" PRIu64 ")", r.a[0].path[2 * k], r.a[0].path[2 * k + 1]);
             printf("\n");
@@ -955,8 +959,8 @@ static void oracle_self_check(void)
         o.cost = chance(50) ? WM_DTW_ABS : WM_DTW_SQUARED;
         o.window = chance(50) ? -1 : (int64_t)range(0, 3);
         o.znorm = chance(30);
-        snprintf(name, sizeof name, "global of a signal with itself (m %zu, window %" PRId64 ")",
-                 m, o.window);
+        snprintf(name, sizeof name, "global of a signal with itself (m %zu, window %" PRId64 ")", m,
+                 o.window);
         expect_best(name, q, m, q, m, &o, 0, 0, m);
         /* ucr: the query copied exactly into noise at `at`, the only 0 */
         uint64_t n = m + range(0, 300), at = below(n - m + 1);
@@ -971,9 +975,10 @@ static void oracle_self_check(void)
         /* the copy is a 0; an earlier window may be 0 too (a constant query
         ** in a window that z-normalises to the same), never a smaller one */
         if (r.n != 1 || r.a[0].distance != 0 || r.a[0].start > at) {
-            snprintf(buf, sizeof buf, "ucr, query copied at %" PRIu64 " (m %zu, n %" PRIu64 "): %zu"
-                     " matches, the first %.17g at %" PRIu64, at, m, n, r.n,
-                     r.n ? r.a[0].distance : -1.0, r.n ? r.a[0].start : 0);
+            snprintf(buf, sizeof buf,
+                     "ucr, query copied at %" PRIu64 " (m %zu, n %" PRIu64 "): %zu"
+                     " matches, the first %.17g at %" PRIu64,
+                     at, m, n, r.n, r.n ? r.a[0].distance : -1.0, r.n ? r.a[0].start : 0);
             oracle_fail("ucr identical window", buf);
         }
         doracle_matches_free(&r);
@@ -991,7 +996,7 @@ static void oracle_self_check(void)
             uint64_t n = range(2, 500);
             double *a = xmalloc((size_t)n * sizeof *a), *b = xmalloc((size_t)n * sizeof *b);
             gen_base(K_NOISE, a, n, pick_scale());
-            a[0] += 1.0;                          /* not constant */
+            a[0] += 1.0; /* not constant */
             doracle_znorm(a, n, b);
             double s = 0, ss = 0;
             for (uint64_t k = 0; k < n; k++) s += b[k];
@@ -1022,9 +1027,10 @@ static void oracle_self_check(void)
         doracle_subseq_cols(q, m, y, n, cost, d2, s2);
         for (uint64_t e = 0; e < n; e++)
             if (!same_bits(d1[e], d2[e]) || s1[e] != s2[e]) {
-                snprintf(buf, sizeof buf, "m %zu n %" PRIu64 " end %" PRIu64 ": full %.17g from %"
-                         PRIu64 ", columns %.17g from %" PRIu64, m, n, e + 1, d1[e], s1[e], d2[e],
-                         s2[e]);
+                snprintf(buf, sizeof buf,
+                         "m %zu n %" PRIu64 " end %" PRIu64 ": full %.17g from %" PRIu64
+                         ", columns %.17g from %" PRIu64,
+                         m, n, e + 1, d1[e], s1[e], d2[e], s2[e]);
                 oracle_fail("subsequence full vs columns", buf);
                 break;
             }
@@ -1034,8 +1040,10 @@ static void oracle_self_check(void)
         double gn = doracle_global_full(q, m, y, n, cost, -1);
         double gw = doracle_global_full(q, m, y, n, cost, (int64_t)(m > n ? m : n));
         if (!same_bits(g1, g2) || !same_bits(gn, gw) || !(g1 >= gn) || !isfinite(g1)) {
-            snprintf(buf, sizeof buf, "m %zu n %" PRIu64 " window %" PRId64 ": full %.17g, columns"
-                     " %.17g, no band %.17g, band max(m,n) %.17g", m, n, win, g1, g2, gn, gw);
+            snprintf(buf, sizeof buf,
+                     "m %zu n %" PRIu64 " window %" PRId64 ": full %.17g, columns"
+                     " %.17g, no band %.17g, band max(m,n) %.17g",
+                     m, n, win, g1, g2, gn, gw);
             oracle_fail("global full vs columns vs band", buf);
         }
         /* the best subsequence is never above the global DTW of any window */
@@ -1044,11 +1052,18 @@ static void oracle_self_check(void)
         for (uint64_t e = 0; e < n; e++) best = d1[e] < best ? d1[e] : best;
         double gw2 = doracle_global_full(q, m, y + a, b - a, cost, -1);
         if (!(best <= gw2) || !(d1[b - 1] <= gw2)) {
-            snprintf(buf, sizeof buf, "best %.17g, D[m][%" PRIu64 "] %.17g, global of [%" PRIu64
-                     ", %" PRIu64 ") %.17g", best, b, d1[b - 1], a, b, gw2);
+            snprintf(buf, sizeof buf,
+                     "best %.17g, D[m][%" PRIu64 "] %.17g, global of [%" PRIu64 ", %" PRIu64
+                     ") %.17g",
+                     best, b, d1[b - 1], a, b, gw2);
             oracle_fail("subsequence <= global of a window", buf);
         }
-        free(q); free(y); free(d1); free(d2); free(s1); free(s2);
+        free(q);
+        free(y);
+        free(d1);
+        free(d2);
+        free(s1);
+        free(s2);
     }
 
     /* the definition, exhaustively, on tiny cases */
@@ -1062,7 +1077,7 @@ static void oracle_self_check(void)
         int exact = chance(70);
         kind_t k = exact ? (chance(50) ? K_QUANT : K_PLATEAU) : random_base_kind();
         if (exact) {
-            int64_t half = chance(50) ? 1 : 4;     /* few values: many ties */
+            int64_t half = chance(50) ? 1 : 4; /* few values: many ties */
             for (size_t i = 0; i < m; i++) q[i] = quant(half);
             for (uint64_t j = 0; j < n; j++) y[j] = quant(half);
         } else {
@@ -1079,10 +1094,11 @@ static void oracle_self_check(void)
                       (exact && st[e - 1] != smax);
             if (!exact && st[e - 1] != smax) not_largest++;
             if (bad) {
-                snprintf(buf, sizeof buf, "tiny case %d (%s), end %" PRIu64 ": DP %.17g from %"
-                         PRIu64 " (global from there %.17g); definition %.17g, largest start %"
-                         PRIu64, t, exact ? "exact" : "inexact", e, d[e - 1], st[e - 1], at_start,
-                         dn, smax);
+                snprintf(buf, sizeof buf,
+                         "tiny case %d (%s), end %" PRIu64 ": DP %.17g from %" PRIu64
+                         " (global from there %.17g); definition %.17g, largest start %" PRIu64,
+                         t, exact ? "exact" : "inexact", e, d[e - 1], st[e - 1], at_start, dn,
+                         smax);
                 oracle_fail("the definition", buf);
                 dcase c = { k, q, y, m, n, wm_dtw_opts_default(), "" };
                 describe_case(&c);
@@ -1109,12 +1125,14 @@ static void oracle_self_check(void)
         doracle_dtw(q, m, y, n, &o1, &r1);
         int ok = r1.n == 1 && same_bits(r1.a[0].distance, best) && r1.a[0].end == be &&
                  (exact ? r1.a[0].start == bs
-                        : same_bits(doracle_global_full(q, m, y + r1.a[0].start,
-                                                        be - r1.a[0].start, cost, -1), best));
+                        : same_bits(doracle_global_full(q, m, y + r1.a[0].start, be - r1.a[0].start,
+                                                        cost, -1),
+                                    best));
         if (!ok) {
-            snprintf(buf, sizeof buf, "tiny case %d: top 1 %.17g [%" PRIu64 ", %" PRIu64 "), "
-                     "every (s, e) %.17g [%" PRIu64 ", %" PRIu64 ")", t,
-                     r1.n ? r1.a[0].distance : -1.0, r1.n ? r1.a[0].start : 0,
+            snprintf(buf, sizeof buf,
+                     "tiny case %d: top 1 %.17g [%" PRIu64 ", %" PRIu64 "), "
+                     "every (s, e) %.17g [%" PRIu64 ", %" PRIu64 ")",
+                     t, r1.n ? r1.a[0].distance : -1.0, r1.n ? r1.a[0].start : 0,
                      r1.n ? r1.a[0].end : 0, best, bs, be);
             oracle_fail("the definition, top 1", buf);
         }
@@ -1122,14 +1140,18 @@ static void oracle_self_check(void)
     }
     if (not_largest)
         printf("oracle: %ld ends of inexact tiny cases where the cell rule's start is not the "
-               "largest start reaching the distance (rounding; allowed)\n", not_largest);
+               "largest start reaching the distance (rounding; allowed)\n",
+               not_largest);
 
     /* oracle paths valid on random small cases of every mode */
     g_rng = g_seed ^ 0x9a7bull;
     for (int t = 0; t < 300; t++) {
         dcase c;
         gen_case(&c);
-        if ((uint64_t)c.m * c.n > 200000) { free_case(&c); continue; }
+        if ((uint64_t)c.m * c.n > 200000) {
+            free_case(&c);
+            continue;
+        }
         wm_dtw_opts_t oo = c.o;
         oo.path = 1;
         oo.top = chance(50) ? 1 : range(2, 5);
@@ -1144,8 +1166,7 @@ static void oracle_self_check(void)
 
 /* ==== 3. the paper's example on the library ================================= */
 
-static void figure4_library(void)
-{
+static void figure4_library(void) {
     static const double X[] = { 1, 3, 5, 3, 1 }, Y[] = { 1, 2, 3, 4, 4, 2, 1, 2 };
     dcase c = { K_QUANT, (double *)X, (double *)Y, 5, 8, wm_dtw_opts_default(), "Figure 4" };
     wm_dtw_opts_t o = wm_dtw_opts_default();
@@ -1185,8 +1206,7 @@ static struct {
 /* The configurations an option set runs on: the 1-thread one, `extra`
 ** random other CPU ones (all CPU ones when all_cpu) and every CUDA one. */
 static void run_on_configs(long idx, const dcase *c, const wm_dtw_opts_t *o,
-                           const wm_dtw_matches_t *want, int extra, int all_cpu)
-{
+                           const wm_dtw_matches_t *want, int extra, int all_cpu) {
     int use[16] = { 0 };
     use[0] = 1;
     if (all_cpu) {
@@ -1196,34 +1216,29 @@ static void run_on_configs(long idx, const dcase *c, const wm_dtw_opts_t *o,
     }
     for (size_t i = g_n_cpu; i < g_n_cfg; i++) use[i] = 1;
     for (size_t i = 0; i < g_n_cfg; i++)
-        if (use[i] && cfg_ok(&g_cfg[i], c->m, c->n))
-            run_one(idx, c, &g_cfg[i], o, want);
+        if (use[i] && cfg_ok(&g_cfg[i], c->m, c->n)) run_one(idx, c, &g_cfg[i], o, want);
 }
 
-static double quantile(const double *sorted, size_t n, double p)
-{
+static double quantile(const double *sorted, size_t n, double p) {
     size_t k = (size_t)(p * (double)(n - 1));
     return sorted[k];
 }
 
-static int cmp_double(const void *a, const void *b)
-{
+static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
-static void note_span(const dcase *c, const wm_dtw_matches_t *want)
-{
+static void note_span(const dcase *c, const wm_dtw_matches_t *want) {
     for (size_t k = 0; k < want->n; k++) {
         uint64_t span = want->a[k].end - want->a[k].start;
         if (span > g_cov.longest_span) g_cov.longest_span = span;
         if (span > 2 * (uint64_t)c->m && span > 100) g_cov.long_span++;
-        if (span >= 1000) g_cov.many_pieces++;    /* >= 125 pieces of 8 samples */
+        if (span >= 1000) g_cov.many_pieces++; /* >= 125 pieces of 8 samples */
     }
 }
 
-static void run_case(long idx, const dcase *c)
-{
+static void run_case(long idx, const dcase *c) {
     g_cov.cases++;
     g_cov.by_mode[c->o.mode]++;
     g_cov.by_kind[c->kind]++;
@@ -1275,7 +1290,7 @@ static void run_case(long idx, const dcase *c)
     for (size_t s = 0; s < ns; s++) {
         wm_dtw_opts_t os = sets[s];
         os.path = path_ok && chance(25);
-        if (c->o.mode == WM_DTW_UCR) os.znorm = chance(50);   /* ucr: must change nothing */
+        if (c->o.mode == WM_DTW_UCR) os.znorm = chance(50); /* ucr: must change nothing */
         wm_dtw_matches_t want;
         oracle_answer(c, cand, nc, &os, &want);
         g_cov.optsets++;
@@ -1290,23 +1305,31 @@ static void run_case(long idx, const dcase *c)
 
 /* ==== 5. adversarial flat cases ============================================= */
 
-static void adversarial(void)
-{
+static void adversarial(void) {
     struct {
         const char *name;
         double q[8];
         size_t m;
-        double fill, first, last;    /* series: first, fill * run, last (padded) */
+        double fill, first, last; /* series: first, fill * run, last (padded) */
         uint64_t run, pad;
-        double d;                    /* the known best match */
+        double d; /* the known best match */
         uint64_t s, e;
     } F[] = {
         /* the brief's case: the 5 in the middle; the best is the tightest */
         { "[0,5,0] in zeros, a 5, zeros", { 0, 5, 0 }, 3, 0, 0, 0, 5000, 0, 0, 4999, 5002 },
         { "[-5,0,5] against -5, 5,000 zeros, 5", { -5, 0, 5 }, 3, 0, -5, 5, 5000, 0, 0, 0, 5002 },
         { "[1,2,3] against 1, 20,000 twos, 3", { 1, 2, 3 }, 3, 2, 1, 3, 20000, 0, 0, 0, 20002 },
-        { "[-5,0,0,5] against -5, 3,001 zeros, 5 in noise", { -5, 0, 0, 5 }, 4, 0, -5, 5, 3001,
-          700, 0, 700, 700 + 3003 },
+        { "[-5,0,0,5] against -5, 3,001 zeros, 5 in noise",
+          { -5, 0, 0, 5 },
+          4,
+          0,
+          -5,
+          5,
+          3001,
+          700,
+          0,
+          700,
+          700 + 3003 },
     };
     for (size_t f = 0; f < N_OF(F); f++) {
         dcase c;
@@ -1314,7 +1337,7 @@ static void adversarial(void)
         c.kind = K_FLAT;
         c.m = F[f].m;
         c.q = dup_doubles(F[f].q, c.m);
-        if (F[f].s == 4999) {                    /* zeros, a 5, zeros */
+        if (F[f].s == 4999) { /* zeros, a 5, zeros */
             c.n = 10001;
             c.y = xcalloc(c.n, sizeof *c.y);
             c.y[5000] = 5;
@@ -1322,7 +1345,7 @@ static void adversarial(void)
             c.n = F[f].pad + 1 + F[f].run + 1 + F[f].pad;
             c.y = xmalloc((size_t)c.n * sizeof *c.y);
             g_rng = g_seed ^ (0xf1a7ull + f);
-            for (uint64_t j = 0; j < c.n; j++) c.y[j] = 10 + gauss();   /* far from it all */
+            for (uint64_t j = 0; j < c.n; j++) c.y[j] = 10 + gauss(); /* far from it all */
             c.y[F[f].pad] = F[f].first;
             for (uint64_t j = 0; j < F[f].run; j++) c.y[F[f].pad + 1 + j] = F[f].fill;
             c.y[F[f].pad + 1 + F[f].run] = F[f].last;
@@ -1334,14 +1357,14 @@ static void adversarial(void)
             doracle_cand_t *cand;
             size_t nc = doracle_candidates(c.q, c.m, c.y, c.n, &c.o, &cand);
             wm_dtw_opts_t sets[4];
-            sets[0] = c.o;                                  /* top 1, with the path */
+            sets[0] = c.o; /* top 1, with the path */
             sets[0].path = 1;
-            sets[1] = c.o;                                  /* top 5 */
+            sets[1] = c.o; /* top 5 */
             sets[1].top = 5;
-            sets[2] = c.o;                                  /* every 0 */
+            sets[2] = c.o; /* every 0 */
             sets[2].top = 0;
             sets[2].max_distance = 0;
-            sets[3] = c.o;                                  /* top 0, within 5 */
+            sets[3] = c.o; /* top 0, within 5 */
             sets[3].top = 0;
             sets[3].max_distance = 5;
             for (size_t s = 0; s < 4; s++) {
@@ -1354,9 +1377,10 @@ static void adversarial(void)
                     if (want.n != 1 || want.a[0].distance != F[f].d || want.a[0].start != F[f].s ||
                         want.a[0].end != F[f].e) {
                         char buf[300];
-                        snprintf(buf, sizeof buf, "%zu matches, [%" PRIu64 ", %" PRIu64 ") %.17g;"
-                                 " by hand [%" PRIu64 ", %" PRIu64 ") %g", want.n,
-                                 want.n ? want.a[0].start : 0, want.n ? want.a[0].end : 0,
+                        snprintf(buf, sizeof buf,
+                                 "%zu matches, [%" PRIu64 ", %" PRIu64 ") %.17g;"
+                                 " by hand [%" PRIu64 ", %" PRIu64 ") %g",
+                                 want.n, want.n ? want.a[0].start : 0, want.n ? want.a[0].end : 0,
                                  want.n ? want.a[0].distance : -1.0, F[f].s, F[f].e, F[f].d);
                         oracle_fail(name, buf);
                     }
@@ -1412,8 +1436,7 @@ static void adversarial(void)
             if (want.n != 1 || want.a[0].start != 0 || want.a[0].end != 2 ||
                 want.a[0].distance != 2.5999999999999996 + 2)
                 oracle_fail("rounding tie at a piece border", "not [0, 2) at 4.6");
-            for (size_t i = 0; i < g_n_cfg; i++)
-                run_one(-20, &c, &g_cfg[i], &o, &want);
+            for (size_t i = 0; i < g_n_cfg; i++) run_one(-20, &c, &g_cfg[i], &o, &want);
             doracle_matches_free(&want);
         }
         free_case(&c);
@@ -1446,8 +1469,9 @@ static void adversarial(void)
             if (s == 0) {
                 note_span(&c, &want);
                 printf("  stretched query %d: m %zu, n %" PRIu64 ", copy [%" PRIu64 ", %" PRIu64
-                       "), the oracle's best [%" PRIu64 ", %" PRIu64 ") %.6g\n", t, c.m, c.n, at,
-                       at + len, want.a[0].start, want.a[0].end, want.a[0].distance);
+                       "), the oracle's best [%" PRIu64 ", %" PRIu64 ") %.6g\n",
+                       t, c.m, c.n, at, at + len, want.a[0].start, want.a[0].end,
+                       want.a[0].distance);
             }
             for (size_t i = 0; i < g_n_cfg; i++)
                 if (cfg_ok(&g_cfg[i], c.m, c.n)) run_one(-10 - t, &c, &g_cfg[i], &sets[s], &want);
@@ -1460,14 +1484,13 @@ static void adversarial(void)
 
 /* ==== 6. wm_dtw_many ======================================================== */
 
-static void many_batch(long b)
-{
+static void many_batch(long b) {
     g_rng = g_seed ^ (0x3a4f00ull + (uint64_t)b * 0xD1B54A32D192ED03ull);
     size_t nq = (size_t)range(1, 7);
     dcase c;
-    gen_case(&c);                 /* the series, mode, cost, znorm, window, length */
+    gen_case(&c); /* the series, mode, cost, znorm, window, length */
     if ((uint64_t)c.n > 4000 && c.o.mode != WM_DTW_UCR)
-        c.n = 4000;                  /* (ucr series are short already) */
+        c.n = 4000; /* (ucr series are short already) */
     double **qs = xcalloc(nq, sizeof *qs);
     size_t *lens = xcalloc(nq, sizeof *lens);
     uint64_t Lfix = c.o.mode == WM_DTW_UCR ? c.o.length : 0;
@@ -1527,8 +1550,8 @@ static void many_batch(long b)
         g_calls++;
         char name[200];
         for (size_t k = 0; k < nq; k++) {
-            snprintf(name, sizeof name, "wm_dtw_many batch %ld (%zu queries), query %zu, %s", b,
-                     nq, k, cf->name);
+            snprintf(name, sizeof name, "wm_dtw_many batch %ld (%zu queries), query %zu, %s", b, nq,
+                     k, cf->name);
             dcase one = c;
             one.q = qs[k];
             one.m = lens[k];
@@ -1550,8 +1573,7 @@ static void many_batch(long b)
 
 /* ==== 7. long series ======================================================== */
 
-static void long_case(long i, size_t m, uint64_t n, kind_t kind, int all_cfg)
-{
+static void long_case(long i, size_t m, uint64_t n, kind_t kind, int all_cfg) {
     g_rng = g_seed ^ (0x10e6ull + (uint64_t)i * 0x9E3779B97F4A7C15ull);
     dcase c;
     memset(&c, 0, sizeof c);
@@ -1564,7 +1586,10 @@ static void long_case(long i, size_t m, uint64_t n, kind_t kind, int all_cfg)
         gen_base(K_WALK, c.q, m, 1.0);
         /* a flat series with one copy stretched to about n / 2 */
         uint64_t *rep = xmalloc(m * sizeof *rep), tot = 0;
-        for (size_t k = 0; k < m; k++) { rep[k] = range(1, 3); tot += rep[k]; }
+        for (size_t k = 0; k < m; k++) {
+            rep[k] = range(1, 3);
+            tot += rep[k];
+        }
         rep[m / 2] += n / 2;
         tot += n / 2;
         c.n = n;
@@ -1573,8 +1598,9 @@ static void long_case(long i, size_t m, uint64_t n, kind_t kind, int all_cfg)
         uint64_t p = n / 8;
         for (size_t k = 0; k < m; k++)
             for (uint64_t t = 0; t < rep[k]; t++) c.y[p++] = c.q[k];
-        snprintf(c.desc, sizeof c.desc, "flat 100 with a copy stretched over [%" PRIu64 ", %" PRIu64
-                 ")", n / 8, n / 8 + tot);
+        snprintf(c.desc, sizeof c.desc,
+                 "flat 100 with a copy stretched over [%" PRIu64 ", %" PRIu64 ")", n / 8,
+                 n / 8 + tot);
         free(rep);
     } else {
         c.n = n;
@@ -1595,17 +1621,16 @@ static void long_case(long i, size_t m, uint64_t n, kind_t kind, int all_cfg)
         oracle_answer(&c, cand, nc, &sets[s], &want);
         if (s == 0) {
             note_span(&c, &want);
-            printf("long case %ld: %s, m %zu, n %" PRIu64 ": oracle %.2f s, best [%" PRIu64 ", %"
-                   PRIu64 ") %.6g\n", i, K_NAME[kind], m, n, dt, want.a[0].start, want.a[0].end,
-                   want.a[0].distance);
+            printf("long case %ld: %s, m %zu, n %" PRIu64 ": oracle %.2f s, best [%" PRIu64
+                   ", %" PRIu64 ") %.6g\n",
+                   i, K_NAME[kind], m, n, dt, want.a[0].start, want.a[0].end, want.a[0].distance);
         }
         for (size_t k = 0; k < g_n_cfg; k++) {
             if (!cfg_ok(&g_cfg[k], c.m, c.n)) continue;
             if (!all_cfg && k != 0 && k != 1 && k < g_n_cpu && s == 1) continue;
             double t1 = now_s();
             run_one(-100 - i, &c, &g_cfg[k], &sets[s], &want);
-            if (g_verbose)
-                printf("    %s: %.2f s\n", g_cfg[k].name, now_s() - t1);
+            if (g_verbose) printf("    %s: %.2f s\n", g_cfg[k].name, now_s() - t1);
         }
         doracle_matches_free(&want);
     }
@@ -1617,8 +1642,7 @@ static void long_case(long i, size_t m, uint64_t n, kind_t kind, int all_cfg)
 /* Global DTW of a short query and a long series (each query sample held
 ** for ~n/m series samples: the path crosses every piece), with the path,
 ** on every context. */
-static void global_long(long i, size_t m, uint64_t n, int64_t window)
-{
+static void global_long(long i, size_t m, uint64_t n, int64_t window) {
     g_rng = g_seed ^ (0x610b0ull + (uint64_t)i * 0x9E3779B97F4A7C15ull);
     dcase c;
     memset(&c, 0, sizeof c);
@@ -1651,8 +1675,7 @@ static void global_long(long i, size_t m, uint64_t n, int64_t window)
 /* WM_CASE named one case: print it before running it. */
 static int g_one;
 
-static void one_case(long idx)
-{
+static void one_case(long idx) {
     dcase c;
     gen_case(&c);
     if (g_one) {
@@ -1665,17 +1688,14 @@ static void one_case(long idx)
     free_case(&c);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long only = -2;
-    long n_cases = test_begin("test_dtw_diff", argc, argv, 20240720ull, 2000, describe_case,
-                              &only);
+    long n_cases = test_begin("test_dtw_diff", argc, argv, 20240720ull, 2000, describe_case, &only);
     double scale = g_scale;
 
     /* 1. the oracle */
     oracle_self_check();
-    if (oracle_verdict())
-        return 1;
+    if (oracle_verdict()) return 1;
 
     /* contexts: cpu 1 thread; cpu 3 threads with default and tiny pieces;
     ** cuda when a GPU is found */
@@ -1683,19 +1703,28 @@ int main(int argc, char **argv)
     uint64_t r1 = 8 * range(3, 3000), r2 = 8 * range(1, 40) + range(1, 7);
     /* pieces of one and two samples only up to 150,000 / 300,000 cells: they
     ** cost the library about 4 / 2 microseconds a cell */
-    struct { int threads; uint64_t chunk, max_cells; } cpu[] = {
-        { 1, 0, UINT64_MAX }, { 3, 0, UINT64_MAX }, { 3, 8, 150000 }, { 3, 16, 300000 },
-        { 1, 56, UINT64_MAX }, { 3, 264, UINT64_MAX }, { 3, 1600, UINT64_MAX },
-        { 3, r1, UINT64_MAX }, { 2, r2, UINT64_MAX },
+    struct {
+        int threads;
+        uint64_t chunk, max_cells;
+    } cpu[] = {
+        { 1, 0, UINT64_MAX },    { 3, 0, UINT64_MAX },  { 3, 8, 150000 },
+        { 3, 16, 300000 },       { 1, 56, UINT64_MAX }, { 3, 264, UINT64_MAX },
+        { 3, 1600, UINT64_MAX }, { 3, r1, UINT64_MAX }, { 2, r2, UINT64_MAX },
     };
     for (size_t i = 0; i < N_OF(cpu); i++)
         if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CPU, cpu[i].threads, cpu[i].chunk,
-                         cpu[i].max_cells))
+                        cpu[i].max_cells))
             g_n_cfg++;
     /* the CPU strips of every instruction set, not only the CPU's best: the
     ** context's SIMD ceiling (core/tuning.h) */
-    struct { int threads; wm_simd_isa_t simd; const char *name; } isa[] = {
-        { 3, WM_SIMD_NONE, "scalar" }, { 3, WM_SIMD_SSE2, "sse2" }, { 1, WM_SIMD_AVX2, "avx2" },
+    struct {
+        int threads;
+        wm_simd_isa_t simd;
+        const char *name;
+    } isa[] = {
+        { 3, WM_SIMD_NONE, "scalar" },
+        { 3, WM_SIMD_SSE2, "sse2" },
+        { 1, WM_SIMD_AVX2, "avx2" },
     };
     for (size_t i = 0; i < N_OF(isa); i++)
         if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CPU, isa[i].threads, 0, UINT64_MAX)) {
@@ -1705,8 +1734,7 @@ int main(int argc, char **argv)
             snprintf(cf->name + len, sizeof cf->name - len, ", simd %s", isa[i].name);
         }
     g_n_cpu = g_n_cfg;
-    if (g_n_cfg < 2)
-        return test_finish();
+    if (g_n_cfg < 2) return test_finish();
     if (cuda_present(NULL)) {
         if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 0, UINT64_MAX)) g_n_cfg++;
         if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8 * 33, UINT64_MAX)) g_n_cfg++;
@@ -1729,7 +1757,7 @@ int main(int argc, char **argv)
 
     if (only < 0 && !self_fail) {
         double t0 = now_s();
-        adversarial();                                   /* 5 */
+        adversarial(); /* 5 */
         printf("adversarial cases: %.1f s\n", now_s() - t0);
         fflush(stdout);
         t0 = now_s();
@@ -1737,7 +1765,7 @@ int main(int argc, char **argv)
         for (long b = 0; b < n_many; b++) many_batch(b); /* 6 */
         printf("wm_dtw_many: %ld batches, %.1f s\n", n_many, now_s() - t0);
         fflush(stdout);
-        t0 = now_s();                                    /* 7 */
+        t0 = now_s(); /* 7 */
         long_case(0, 64, 20000, K_WALK, 0);
         long_case(1, 200, 30000, K_NOISE, 0);
         global_long(0, 30, 4000, -1);
@@ -1754,17 +1782,22 @@ int main(int argc, char **argv)
 
     close_configs(g_cfg, g_n_cfg);
     printf("library wall time by context:");
-    for (size_t i = 0; i < g_n_cfg; i++) printf("%s %s %.1f s", i ? ";" : "", g_cfg[i].name, g_t_cfg[i]);
+    for (size_t i = 0; i < g_n_cfg; i++)
+        printf("%s %s %.1f s", i ? ";" : "", g_cfg[i].name, g_t_cfg[i]);
     printf("\n");
 
     printf("coverage: %ld cases (subsequence %ld, global %ld, ucr %ld; m > n %ld), %ld option "
-           "sets, %ld with paths, %ld library calls; kinds:", g_cov.cases, g_cov.by_mode[0],
-           g_cov.by_mode[1], g_cov.by_mode[2], g_cov.m_gt_n, g_cov.optsets, g_cov.paths, g_calls);
-    for (int k = 0; k < K_COUNT; k++) printf("%s %s %ld", k ? "," : "", K_NAME[k], g_cov.by_kind[k]);
+           "sets, %ld with paths, %ld library calls; kinds:",
+           g_cov.cases, g_cov.by_mode[0], g_cov.by_mode[1], g_cov.by_mode[2], g_cov.m_gt_n,
+           g_cov.optsets, g_cov.paths, g_calls);
+    for (int k = 0; k < K_COUNT; k++)
+        printf("%s %s %ld", k ? "," : "", K_NAME[k], g_cov.by_kind[k]);
     printf("\ncoverage: best matches longer than 2m (and 100) %ld, of 1,000+ samples %ld, the "
-           "longest %" PRIu64 "\n", g_cov.long_span, g_cov.many_pieces, g_cov.longest_span);
+           "longest %" PRIu64 "\n",
+           g_cov.long_span, g_cov.many_pieces, g_cov.longest_span);
     printf("ucr: %ld distances compared, %ld not bit-identical to the oracle (largest relative "
-           "difference %.3g)\n", g_ucr_results, g_ucr_inexact, g_ucr_worst);
+           "difference %.3g)\n",
+           g_ucr_results, g_ucr_inexact, g_ucr_worst);
     print_time_split();
     printf("\n");
     print_repro(argv[0], "every part but the random cases");

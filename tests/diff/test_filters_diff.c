@@ -36,8 +36,7 @@ typedef struct {
     size_t n;
 } fcase;
 
-static void describe(const void *p)
-{
+static void describe(const void *p) {
     const fcase *c = p;
     printf("    m %zu, k %u, %s, %d letters, n %zu\n    pattern ", c->m, c->k,
            c->hamming ? "hamming" : "edit", c->sigma, c->n);
@@ -45,8 +44,7 @@ static void describe(const void *p)
     printf("\n");
 }
 
-static void gen_case(fcase *c)
-{
+static void gen_case(fcase *c) {
     c->sigma = chance(50) ? 4 : 20;
     c->m = 16 + (size_t)below(chance(67) ? 100 : 300);
     c->k = 1 + (uint32_t)below(6);
@@ -55,7 +53,7 @@ static void gen_case(fcase *c)
     c->t = xmalloc(c->n);
     for (size_t i = 0; i < c->m; i++) c->p[i] = (uint8_t)('A' + below((uint64_t)c->sigma));
     for (size_t i = 0; i < c->n; i++) c->t[i] = (uint8_t)('A' + below((uint64_t)c->sigma));
-    for (int x = 0; x < 40; x++) {          /* copies with 0..k+1 errors */
+    for (int x = 0; x < 40; x++) { /* copies with 0..k+1 errors */
         size_t at = (size_t)below(c->n - c->m - 8);
         memcpy(c->t + at, c->p, c->m);
         uint32_t e = (uint32_t)below(c->k + 2);
@@ -63,16 +61,15 @@ static void gen_case(fcase *c)
             size_t pos = (size_t)below(c->m);
             if (c->hamming || chance(33))
                 c->t[at + pos] = (uint8_t)('A' + below((uint64_t)c->sigma));
-            else
-                memmove(c->t + at + pos, c->t + at + pos + 1, c->m - pos);
+            else memmove(c->t + at + pos, c->t + at + pos + 1, c->m - pos);
         }
     }
 }
 
 /* Search c with o on a fresh context (2 threads, the chunk given); the
 ** list in *out. Returns the status of the first call that failed. */
-static int run(const fcase *c, const wm_opts_t *o, wm_backend_t be, uint64_t chunk, match_vec *out)
-{
+static int run(const fcase *c, const wm_opts_t *o, wm_backend_t be, uint64_t chunk,
+               match_vec *out) {
     wm_db_t *db = NULL;
     int rc = wm_compile(c->p, c->m, o, &db);
     if (rc != WM_OK) return rc;
@@ -86,8 +83,7 @@ static int run(const fcase *c, const wm_opts_t *o, wm_backend_t be, uint64_t chu
     return rc;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     double scale;
     long only = -1;
     g_describe = describe;
@@ -95,8 +91,8 @@ int main(int argc, char **argv)
     long cases = (long)(120 * scale);
     if (cases < 1) cases = 1;
     int gpu = wm_cuda_device_count() > 0;
-    printf("test_filters_diff: seed %llu, %ld cases; cuda: %s\n", (unsigned long long)g_seed,
-           cases, gpu ? "testing the CUDA backend too" : "skipped (no GPU)");
+    printf("test_filters_diff: seed %llu, %ld cases; cuda: %s\n", (unsigned long long)g_seed, cases,
+           gpu ? "testing the CUDA backend too" : "skipped (no GPU)");
     match_vec want = { 0 }, got = { 0 };
     for (long i = 0; i < cases; i++) {
         if (only >= 0 && i != only) continue;
@@ -125,8 +121,7 @@ int main(int argc, char **argv)
             rc = run(&c, &o, be, chunk, &got);
             if (rc != WM_OK)
                 fail_fmt(i, &c, "%s: wm_search returned %d (%s)", what, rc, wm_strerror(rc));
-            else
-                compare_matches(i, &c, what, got.a, got.n, want.a, want.n);
+            else compare_matches(i, &c, what, got.a, got.n, want.a, want.n);
         }
         free(c.t);
     }

@@ -122,54 +122,59 @@ static const algo_spec ALGOS[] = {
     { WM_ALIGN_ALGO_FOUR_RUSSIANS, 4, "four-russians t=4" },
 };
 #define ALGO_T4 6
-static size_t g_n_algos = 6;              /* 7 (t = 4 too) at WM_TEST_SCALE >= 3 */
-static double g_t_algo[N_OF(ALGOS)];      /* library wall time by algorithm */
+static size_t g_n_algos = 6;         /* 7 (t = 4 too) at WM_TEST_SCALE >= 3 */
+static double g_t_algo[N_OF(ALGOS)]; /* library wall time by algorithm */
 
 /* The marks of config.flags: which cases a context takes. */
-#define CF_SHORT_ONLY 1u         /* only cases with m + n <= SHORT_SUM */
-#define CF_T4 2u                 /* four-russians t = 4 too */
+#define CF_SHORT_ONLY 1u /* only cases with m + n <= SHORT_SUM */
+#define CF_T4 2u         /* four-russians t = 4 too */
 #define SHORT_SUM 600
 
-static int algo_allowed(const config *cf, size_t a)
-{
-    return a != ALGO_T4 || (cf->flags & CF_T4);
-}
+static int algo_allowed(const config *cf, size_t a) { return a != ALGO_T4 || (cf->flags & CF_T4); }
 
 /* ==== a case ================================================================ */
 
 typedef enum {
-    F_RANDOM, F_EDITED, F_IDENTICAL, F_REVERSE, F_ONE_EMPTY, F_BOTH_EMPTY, F_LOPSIDED,
-    F_PERIODIC, F_AFFIX, F_BLOCK, F_COUNT
+    F_RANDOM,
+    F_EDITED,
+    F_IDENTICAL,
+    F_REVERSE,
+    F_ONE_EMPTY,
+    F_BOTH_EMPTY,
+    F_LOPSIDED,
+    F_PERIODIC,
+    F_AFFIX,
+    F_BLOCK,
+    F_COUNT
 } family;
 
-static const char *const F_NAME[F_COUNT] = {
-    "unrelated", "a few edits", "identical", "reverse", "one empty", "both empty",
-    "one much longer", "periodic", "prefix/suffix/piece", "block indel"
-};
+static const char *const F_NAME[F_COUNT] = { "unrelated",           "a few edits",
+                                             "identical",           "reverse",
+                                             "one empty",           "both empty",
+                                             "one much longer",     "periodic",
+                                             "prefix/suffix/piece", "block indel" };
 
 typedef struct {
     alphabet_t a;
     family fam;
-    wm_align_opts_t o;           /* alphabet and case_insensitive, from a */
+    wm_align_opts_t o; /* alphabet and case_insensitive, from a */
     uint8_t *q, *t;
     size_t m, n;
     size_t n_edits;
     char desc[160];
 } gcase;
 
-static void free_case(gcase *c)
-{
+static void free_case(gcase *c) {
     free(c->q);
     free(c->t);
     c->q = c->t = NULL;
 }
 
-static void describe_case(const void *p)
-{
+static void describe_case(const void *p) {
     const gcase *c = p;
     printf("    alphabet %s%s, %s%s%s, m %zu, n %zu\n", AK_NAME[c->a.kind],
-           c->o.case_insensitive ? " case_insensitive" : "", F_NAME[c->fam],
-           c->desc[0] ? ": " : "", c->desc, c->m, c->n);
+           c->o.case_insensitive ? " case_insensitive" : "", F_NAME[c->fam], c->desc[0] ? ": " : "",
+           c->desc, c->m, c->n);
     printf("    query  ");
     print_bytes(stdout, c->q, c->m, g_verbose ? (size_t)-1 : 120);
     printf("\n    target ");
@@ -179,8 +184,7 @@ static void describe_case(const void *p)
 
 /* ==== symbols and edits ===================================================== */
 
-static size_t pick_edits(size_t m)
-{
+static size_t pick_edits(size_t m) {
     uint64_t r = below(100);
     if (r < 15) return 0;
     if (r < 60) return (size_t)range(1, 3);
@@ -188,10 +192,9 @@ static size_t pick_edits(size_t m)
     return (size_t)range(1, m / 3 + 1);
 }
 
-static size_t pick_len(void)
-{
-    static const size_t edges[] = { 31, 32, 33, 63, 64, 65, 127, 128, 129, 191, 192, 193,
-                                    255, 256, 257 };
+static size_t pick_len(void) {
+    static const size_t edges[] = { 31,  32,  33,  63,  64,  65,  127, 128,
+                                    129, 191, 192, 193, 255, 256, 257 };
     uint64_t r = below(100);
     if (r < 8) return (size_t)below(4);
     if (r < 40) return (size_t)range(4, 64);
@@ -200,11 +203,10 @@ static size_t pick_len(void)
     return (size_t)range(401, 1500);
 }
 
-static void pick_alphabet(gcase *c)
-{
+static void pick_alphabet(gcase *c) {
     static const weighted_t KINDS[] = {
-        { AK_BIN, 10 }, { AK_ACGT, 30 }, { AK_PROT20, 40 }, { AK_BYTE256, 50 }, { AK_CI, 58 },
-        { AK_ONE, 62 }, { AK_DNA, 100 },
+        { AK_BIN, 10 }, { AK_ACGT, 30 }, { AK_PROT20, 40 }, { AK_BYTE256, 50 },
+        { AK_CI, 58 },  { AK_ONE, 62 },  { AK_DNA, 100 },
     };
     static const alphabet_style_t STYLE = { 98, 0, 4 };
     alphabet_pick(&c->a, KINDS, N_OF(KINDS), &STYLE);
@@ -214,22 +216,21 @@ static void pick_alphabet(gcase *c)
     c->o.case_insensitive = c->a.fold;
 }
 
-static uint8_t *rand_seq(const gcase *c, size_t len)
-{
+static uint8_t *rand_seq(const gcase *c, size_t len) {
     uint8_t *s = xmalloc(len);
     for (size_t i = 0; i < len; i++) s[i] = alphabet_byte(&c->a);
     return s;
 }
 
 /* The sequences of family c->fam; m0 and n0 are suggested lengths. */
-static void gen_family(gcase *c, size_t m0, size_t n0)
-{
+static void gen_family(gcase *c, size_t m0, size_t n0) {
     size_t cap;
     uint8_t *tmp;
     c->desc[0] = '\0';
     switch (c->fam) {
     case F_RANDOM:
-        c->m = m0; c->n = n0;
+        c->m = m0;
+        c->n = n0;
         c->q = rand_seq(c, c->m);
         c->t = rand_seq(c, c->n);
         break;
@@ -243,14 +244,20 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         snprintf(c->desc, sizeof c->desc, "%zu edits", c->n_edits);
         break;
     case F_REVERSE:
-        c->m = m0; c->n = m0;
+        c->m = m0;
+        c->n = m0;
         c->q = rand_seq(c, c->m);
         c->t = xmalloc(c->n);
         for (size_t i = 0; i < c->n; i++) c->t[i] = alphabet_disguise(&c->a, c->q[c->m - 1 - i]);
         break;
     case F_ONE_EMPTY:
-        if (chance(50)) { c->m = 0; c->n = n0 ? n0 : 1; }
-        else { c->m = m0 ? m0 : 1; c->n = 0; }
+        if (chance(50)) {
+            c->m = 0;
+            c->n = n0 ? n0 : 1;
+        } else {
+            c->m = m0 ? m0 : 1;
+            c->n = 0;
+        }
         c->q = rand_seq(c, c->m);
         c->t = rand_seq(c, c->n);
         break;
@@ -262,13 +269,22 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
     case F_LOPSIDED: {
         size_t a = (size_t)below(21), b = (size_t)range(200, 3000);
         uint8_t *s_short = rand_seq(c, a), *s_long = rand_seq(c, b);
-        if (a > 0 && chance(50)) {               /* the short one inside the long one */
+        if (a > 0 && chance(50)) { /* the short one inside the long one */
             size_t at = (size_t)below(b - a + 1);
             for (size_t i = 0; i < a; i++) s_long[at + i] = alphabet_disguise(&c->a, s_short[i]);
             snprintf(c->desc, sizeof c->desc, "the short one at %zu of the long one", at);
         }
-        if (chance(50)) { c->q = s_short; c->m = a; c->t = s_long; c->n = b; }
-        else { c->q = s_long; c->m = b; c->t = s_short; c->n = a; }
+        if (chance(50)) {
+            c->q = s_short;
+            c->m = a;
+            c->t = s_long;
+            c->n = b;
+        } else {
+            c->q = s_long;
+            c->m = b;
+            c->t = s_short;
+            c->n = a;
+        }
         break;
     }
     case F_PERIODIC: {
@@ -283,8 +299,10 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         c->t = xmalloc(c->n);
         for (size_t i = 0; i < c->m; i++) c->q[i] = unit[(ph_q + i) % p];
         for (size_t i = 0; i < c->n; i++) c->t[i] = alphabet_disguise(&c->a, unit[(ph_t + i) % p]);
-        for (size_t i = 0; i < c->m; i++) if (chance(1)) c->q[i] = alphabet_byte(&c->a);
-        for (size_t i = 0; i < c->n; i++) if (chance(1)) c->t[i] = alphabet_byte(&c->a);
+        for (size_t i = 0; i < c->m; i++)
+            if (chance(1)) c->q[i] = alphabet_byte(&c->a);
+        for (size_t i = 0; i < c->n; i++)
+            if (chance(1)) c->t[i] = alphabet_byte(&c->a);
         snprintf(c->desc, sizeof c->desc, "period %zu, phases %zu / %zu", p, ph_q, ph_t);
         break;
     }
@@ -295,10 +313,21 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         size_t off = w == 0 ? 0 : w == 1 ? extra : (size_t)below(extra + 1);
         uint8_t *piece = xmalloc(base);
         for (size_t i = 0; i < base; i++) piece[i] = alphabet_disguise(&c->a, s[off + i]);
-        if (chance(50)) { c->q = s; c->m = base + extra; c->t = piece; c->n = base; }
-        else { c->q = piece; c->m = base; c->t = s; c->n = base + extra; }
+        if (chance(50)) {
+            c->q = s;
+            c->m = base + extra;
+            c->t = piece;
+            c->n = base;
+        } else {
+            c->q = piece;
+            c->m = base;
+            c->t = s;
+            c->n = base + extra;
+        }
         snprintf(c->desc, sizeof c->desc, "%s of %zu extra symbols",
-                 w == 0 ? "the piece is a prefix" : w == 1 ? "the piece is a suffix" : "a piece",
+                 w == 0   ? "the piece is a prefix"
+                 : w == 1 ? "the piece is a suffix"
+                          : "a piece",
                  extra);
         break;
     }
@@ -308,14 +337,14 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         size_t blk = (size_t)range(1, 80);
         cap = c->m + blk + 4;
         tmp = xmalloc(cap);
-        if (chance(50) || c->m <= blk) {         /* insert a block into the target */
+        if (chance(50) || c->m <= blk) { /* insert a block into the target */
             size_t at = (size_t)below(c->m + 1);
             memcpy(tmp, c->q, at);
             for (size_t i = 0; i < blk; i++) tmp[at + i] = alphabet_byte(&c->a);
             memcpy(tmp + at + blk, c->q + at, c->m - at);
             c->n = c->m + blk;
             snprintf(c->desc, sizeof c->desc, "%zu symbols inserted at %zu", blk, at);
-        } else {                                 /* delete a block */
+        } else { /* delete a block */
             size_t at = (size_t)below(c->m - blk + 1);
             memcpy(tmp, c->q, at);
             memcpy(tmp + at, c->q + at + blk, c->m - at - blk);
@@ -324,17 +353,15 @@ static void gen_family(gcase *c, size_t m0, size_t n0)
         }
         for (size_t i = 0; i < c->n; i++) tmp[i] = alphabet_disguise(&c->a, tmp[i]);
         c->t = tmp;
-        if (chance(30) && c->n > 0)                  /* and a point edit */
+        if (chance(30) && c->n > 0) /* and a point edit */
             c->t[below(c->n)] = alphabet_byte(&c->a);
         break;
     }
-    default:
-        break;
+    default: break;
     }
 }
 
-static void gen_case(gcase *c)
-{
+static void gen_case(gcase *c) {
     memset(c, 0, sizeof *c);
     pick_alphabet(c);
     uint64_t r = below(100);
@@ -355,8 +382,7 @@ static void gen_case(gcase *c)
 /* ==== checking one result =================================================== */
 
 /* A short picture of where two CIGARs part. */
-static void cigar_diff(char *buf, size_t len, const char *got, const char *want)
-{
+static void cigar_diff(char *buf, size_t len, const char *got, const char *want) {
     size_t i = 0;
     while (got[i] && got[i] == want[i]) i++;
     size_t from = i > 20 ? i - 20 : 0;
@@ -367,8 +393,7 @@ static void cigar_diff(char *buf, size_t len, const char *got, const char *want)
 /* One wm_align result: distance d and CIGAR `want` from the oracle. */
 static void check_result(long idx, const gcase *c, const char *cfg, const algo_spec *a,
                          const wm_align_opts_t *o, int rc, const wm_alignments_t *got, uint64_t d,
-                         const char *want, const char *errmsg)
-{
+                         const char *want, const char *errmsg) {
     char buf[1200], what[200];
     snprintf(what, sizeof what, "%s, algo %s, max_distance %" PRId64 ", cigar %d%s", cfg, a->name,
              o->max_distance, o->cigar, o->all_ends ? ", all_ends" : "");
@@ -380,9 +405,9 @@ static void check_result(long idx, const gcase *c, const char *cfg, const algo_s
     }
     size_t n_want = (o->max_distance >= 0 && d > (uint64_t)o->max_distance) ? 0 : 1;
     if (got->n != n_want || (got->n > 0 && got->a == NULL)) {
-        snprintf(buf, sizeof buf, "%s: %zu alignments, expected %zu (oracle distance %" PRIu64
-                 ")%s%" PRIu64, what, got->n, n_want, d,
-                 got->n > 0 && got->a ? "; the library's distance " : "",
+        snprintf(buf, sizeof buf,
+                 "%s: %zu alignments, expected %zu (oracle distance %" PRIu64 ")%s%" PRIu64, what,
+                 got->n, n_want, d, got->n > 0 && got->a ? "; the library's distance " : "",
                  got->n > 0 && got->a ? got->a[0].distance : (uint64_t)0);
         fail_msg(idx, c, buf);
         return;
@@ -393,8 +418,10 @@ static void check_result(long idx, const gcase *c, const char *cfg, const algo_s
     }
     const wm_alignment_t *al = &got->a[0];
     if (al->distance != d || al->start != 0 || al->end != c->n) {
-        snprintf(buf, sizeof buf, "%s: distance %" PRIu64 " [%" PRIu64 ",%" PRIu64 "), oracle "
-                 "distance %" PRIu64 " [0,%zu)", what, al->distance, al->start, al->end, d, c->n);
+        snprintf(buf, sizeof buf,
+                 "%s: distance %" PRIu64 " [%" PRIu64 ",%" PRIu64 "), oracle "
+                 "distance %" PRIu64 " [0,%zu)",
+                 what, al->distance, al->start, al->end, d, c->n);
         fail_msg(idx, c, buf);
         return;
     }
@@ -425,9 +452,8 @@ static void check_result(long idx, const gcase *c, const char *cfg, const algo_s
 }
 
 /* Run one wm_align and check it. */
-static void run_one(long idx, const gcase *c, config *cf, size_t ai, wm_align_opts_t o,
-                    uint64_t d, const char *want)
-{
+static void run_one(long idx, const gcase *c, config *cf, size_t ai, wm_align_opts_t o, uint64_t d,
+                    const char *want) {
     o.algo = ALGOS[ai].algo;
     o.fr_t = ALGOS[ai].fr_t;
     wm_alignments_t got;
@@ -438,12 +464,10 @@ static void run_one(long idx, const gcase *c, config *cf, size_t ai, wm_align_op
     g_t_lib += dt;
     g_t_algo[ai] += dt;
     check_result(idx, c, cf->name, &ALGOS[ai], &o, rc, &got, d, want, wm_context_errmsg(cf->cx));
-    if (rc == WM_OK)
-        wm_alignments_free(&got);
+    if (rc == WM_OK) wm_alignments_free(&got);
 }
 
-static int64_t pick_k(uint64_t d, size_t m, size_t n)
-{
+static int64_t pick_k(uint64_t d, size_t m, size_t n) {
     uint64_t r = below(100);
     if (r < 3) return INT64_MAX;
     if (r < 35) return -1;
@@ -457,24 +481,21 @@ static int64_t pick_k(uint64_t d, size_t m, size_t n)
 
 /* ==== 1. the oracle checks itself =========================================== */
 
-static void oracle_fail(const char *method, const char *name, const char *detail)
-{
+static void oracle_fail(const char *method, const char *name, const char *detail) {
     self_fail++;
     printf("oracle self-check FAILED (%s): %s: %s\n", method, name, detail);
 }
 
 /* Every method on one pair: the distance want_d (UINT64_MAX: not known) and
 ** the CIGAR want_cigar (NULL: not known); the methods must agree. */
-static void expect_global(const char *name, const uint8_t *q, size_t m, const uint8_t *t,
-                          size_t n, const wm_align_opts_t *o, uint64_t want_d,
-                          const char *want_cigar)
-{
+static void expect_global(const char *name, const uint8_t *q, size_t m, const uint8_t *t, size_t n,
+                          const wm_align_opts_t *o, uint64_t want_d, const char *want_cigar) {
     char buf[600], why[200];
     uint64_t d = 0, d2 = 0;
     char *cg = goracle_full(q, m, t, n, o, &d);
     if ((want_d != UINT64_MAX && d != want_d) || (want_cigar && strcmp(cg, want_cigar) != 0)) {
-        snprintf(buf, sizeof buf, "distance %" PRIu64 " CIGAR \"%s\", want %" PRIu64 " \"%s\"",
-                 d, cg, want_d, want_cigar);
+        snprintf(buf, sizeof buf, "distance %" PRIu64 " CIGAR \"%s\", want %" PRIu64 " \"%s\"", d,
+                 cg, want_d, want_cigar);
         oracle_fail("goracle_full", name, buf);
     }
     if (!goracle_cigar_replay(cg, q, m, t, n, d, o, NULL, why, sizeof why)) {
@@ -488,8 +509,9 @@ static void expect_global(const char *name, const uint8_t *q, size_t m, const ui
     if (m <= GORACLE_DEF_MAX && n <= GORACLE_DEF_MAX) {
         char *cd = goracle_definition(q, m, t, n, o, &d2);
         if (d2 != d || strcmp(cd, cg) != 0) {
-            snprintf(buf, sizeof buf, "the definition gives %" PRIu64 " \"%s\", the full matrix %"
-                     PRIu64 " \"%s\"", d2, cd, d, cg);
+            snprintf(buf, sizeof buf,
+                     "the definition gives %" PRIu64 " \"%s\", the full matrix %" PRIu64 " \"%s\"",
+                     d2, cd, d, cg);
             oracle_fail("goracle_definition", name, buf);
         }
         free(cd);
@@ -500,9 +522,10 @@ static void expect_global(const char *name, const uint8_t *q, size_t m, const ui
         char *cb = NULL;
         int exact = goracle_banded(q, m, t, n, o, bands[b], &d2, &cb);
         if (!exact || d2 != d || cb == NULL || strcmp(cb, cg) != 0) {
-            snprintf(buf, sizeof buf, "band %" PRIu64 ": exact %d, distance %" PRIu64 " \"%.150s\","
-                     " the full matrix %" PRIu64 " \"%.150s\"", bands[b], exact, d2,
-                     cb ? cb : "(NULL)", d, cg);
+            snprintf(buf, sizeof buf,
+                     "band %" PRIu64 ": exact %d, distance %" PRIu64 " \"%.150s\","
+                     " the full matrix %" PRIu64 " \"%.150s\"",
+                     bands[b], exact, d2, cb ? cb : "(NULL)", d, cg);
             oracle_fail("goracle_banded", name, buf);
         }
         free(cb);
@@ -511,8 +534,10 @@ static void expect_global(const char *name, const uint8_t *q, size_t m, const ui
         char *cb = NULL;
         int exact = goracle_banded(q, m, t, n, o, d - 1, &d2, &cb);
         if (exact || cb != NULL || d2 <= d - 1) {
-            snprintf(buf, sizeof buf, "band d - 1 = %" PRIu64 ": exact %d, value %" PRIu64
-                     " (must be 0 and over the band)", d - 1, exact, d2);
+            snprintf(buf, sizeof buf,
+                     "band d - 1 = %" PRIu64 ": exact %d, value %" PRIu64
+                     " (must be 0 and over the band)",
+                     d - 1, exact, d2);
             oracle_fail("goracle_banded", name, buf);
         }
         free(cb);
@@ -521,8 +546,7 @@ static void expect_global(const char *name, const uint8_t *q, size_t m, const ui
 }
 
 static void expect_replay(const char *name, const char *cigar, const char *q, const char *t,
-                          uint64_t dist, const wm_align_opts_t *o, int want_ok)
-{
+                          uint64_t dist, const wm_align_opts_t *o, int want_ok) {
     char why[200] = "";
     int ok = goracle_cigar_replay(cigar, (const uint8_t *)q, strlen(q), (const uint8_t *)t,
                                   strlen(t), dist, o, NULL, why, sizeof why);
@@ -536,8 +560,7 @@ static void expect_replay(const char *name, const char *cigar, const char *q, co
 
 #define S(s) (const uint8_t *)(s), (sizeof(s) - 1)
 
-static void oracle_hand_examples(void)
-{
+static void oracle_hand_examples(void) {
     wm_align_opts_t o = wm_align_opts_default(), dna = o, ci = o;
     o.mode = dna.mode = ci.mode = WM_ALIGN_GLOBAL;
     dna.alphabet = WM_ALPHABET_DNA;
@@ -598,22 +621,21 @@ static void oracle_hand_examples(void)
 }
 
 /* Random tiny cases (the definition can run) and medium ones (the band). */
-static void oracle_random_self_check(void)
-{
+static void oracle_random_self_check(void) {
     g_rng = g_seed ^ 0x60ac1eull;
     char name[80];
     for (int i = 0; i < 600; i++) {
         gcase c;
         memset(&c, 0, sizeof c);
         pick_alphabet(&c);
-        if (chance(40)) {                       /* tiny alphabets make ties */
+        if (chance(40)) { /* tiny alphabets make ties */
             alphabet_of(&c.a, AK_BIN, "ab");
             c.o.alphabet = WM_ALPHABET_BYTES;
             c.o.case_insensitive = 0;
         }
         c.fam = (family)below(F_COUNT);
         gen_family(&c, (size_t)below(9), (size_t)below(9));
-        if (c.m > 8 || c.n > 8) {               /* families that grow: cut back */
+        if (c.m > 8 || c.n > 8) { /* families that grow: cut back */
             if (c.m > 8) c.m = (size_t)below(9);
             if (c.n > 8) c.n = (size_t)below(9);
         }
@@ -638,13 +660,10 @@ static void oracle_random_self_check(void)
 
 /* ==== 3. random cases ======================================================= */
 
-static struct {
-    long cases, d0, d_max, empty_one, empty_both, m_big, t_ragged;
-} g_cov;
+static struct { long cases, d0, d_max, empty_one, empty_both, m_big, t_ragged; } g_cov;
 
 /* The oracle for a case: the full matrix, checked against the band at d. */
-static char *oracle_case(long idx, const gcase *c, uint64_t *d)
-{
+static char *oracle_case(long idx, const gcase *c, uint64_t *d) {
     double t0 = now_s();
     char *cg = goracle_full(c->q, c->m, c->t, c->n, &c->o, d);
     if ((uint64_t)(c->m + 1) * (*d + 1) <= 4000000u) {
@@ -654,8 +673,10 @@ static char *oracle_case(long idx, const gcase *c, uint64_t *d)
         if (!exact || db != *d || strcmp(cb, cg) != 0) {
             self_fail++;
             char buf[500];
-            snprintf(buf, sizeof buf, "ORACLE self-check: full matrix %" PRIu64 " \"%.150s\", band"
-                     " %" PRIu64 " \"%.150s\"", *d, cg, db, cb ? cb : "(NULL)");
+            snprintf(buf, sizeof buf,
+                     "ORACLE self-check: full matrix %" PRIu64 " \"%.150s\", band"
+                     " %" PRIu64 " \"%.150s\"",
+                     *d, cg, db, cb ? cb : "(NULL)");
             fail_msg(idx, c, buf);
         }
         free(cb);
@@ -666,8 +687,7 @@ static char *oracle_case(long idx, const gcase *c, uint64_t *d)
 
 static int is_short(const gcase *c) { return c->m + c->n <= SHORT_SUM; }
 
-static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int light)
-{
+static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int light) {
     uint64_t d;
     char *want = oracle_case(idx, c, &d);
     g_cov.cases++;
@@ -687,7 +707,7 @@ static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int l
         for (size_t a = 0; a < g_n_algos; a++) {
             if (!algo_allowed(&cfgs[ci], a)) continue;
             o.max_distance = pick_k(d, c->m, c->n);
-            o.all_ends = chance(30);            /* one end in global mode: no change */
+            o.all_ends = chance(30); /* one end in global mode: no change */
             run_one(idx, c, &cfgs[ci], a, o, d, want);
         }
     }
@@ -715,8 +735,7 @@ static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int l
 
 /* ==== 4. long pairs ========================================================= */
 
-static void long_cases(config *cfgs, size_t n_cfg, double scale)
-{
+static void long_cases(config *cfgs, size_t n_cfg, double scale) {
     long n_long = (long)(8 * scale + 0.5);
     for (long i = 0; i < n_long; i++) {
         g_rng = g_seed ^ (0x10a6ull + (uint64_t)i * 0x9E3779B97F4A7C15ull);
@@ -725,7 +744,10 @@ static void long_cases(config *cfgs, size_t n_cfg, double scale)
         pick_alphabet(&c);
         size_t L = (size_t)range(2000, 5000);
         switch (i % 8) {
-        case 0: c.fam = F_EDITED; L = 5000; break;           /* 5,000 x ~5,000 */
+        case 0:
+            c.fam = F_EDITED;
+            L = 5000;
+            break; /* 5,000 x ~5,000 */
         case 1: c.fam = F_EDITED; break;
         case 2: c.fam = F_ONE_EMPTY; break;
         case 3: c.fam = F_RANDOM; break;
@@ -757,8 +779,7 @@ static void long_cases(config *cfgs, size_t n_cfg, double scale)
 
 /* ==== 5. wm_align_pairs ===================================================== */
 
-static size_t pair_len(int big_batch)
-{
+static size_t pair_len(int big_batch) {
     static const size_t edges[] = { 63, 64, 65, 127, 128, 129, 1023, 1024, 1025 };
     uint64_t r = below(1000);
     if (r < 80) return (size_t)below(11);
@@ -768,8 +789,7 @@ static size_t pair_len(int big_batch)
     return big_batch && chance(80) ? (size_t)range(301, 600) : (size_t)range(801, 2000);
 }
 
-static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg)
-{
+static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
     g_rng = g_seed ^ (0xba7c4ull + (uint64_t)b * 0xD1B54A32D192ED03ull);
     gcase proto;
     memset(&proto, 0, sizeof proto);
@@ -788,7 +808,7 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg)
     o.algo = ALGOS[ai].algo;
     o.fr_t = ALGOS[ai].fr_t;
     o.cigar = chance(75);
-    o.all_ends = chance(20);                     /* ignored by wm_align_pairs */
+    o.all_ends = chance(20); /* ignored by wm_align_pairs */
     uint64_t kr = below(100);
     o.max_distance = kr < 40 ? -1 : kr < 55 ? 0 : (int64_t)range(1, 40);
 
@@ -798,18 +818,21 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg)
         *c = proto;
         c->q = c->t = NULL;
         uint64_t r = below(100);
-        c->fam = r < 25 ? F_RANDOM : r < 70 ? F_EDITED : r < 78 ? F_IDENTICAL :
-                 r < 84 ? F_ONE_EMPTY : r < 86 ? F_BOTH_EMPTY : r < 93 ? F_PERIODIC : F_BLOCK;
+        c->fam = r < 25   ? F_RANDOM
+                 : r < 70 ? F_EDITED
+                 : r < 78 ? F_IDENTICAL
+                 : r < 84 ? F_ONE_EMPTY
+                 : r < 86 ? F_BOTH_EMPTY
+                 : r < 93 ? F_PERIODIC
+                          : F_BLOCK;
         size_t m0 = pair_len(big);
         gen_family(c, m0, chance(40) ? m0 : pair_len(big));
-        pairs[i].query = c->m ? c->q : (chance(50) ? NULL : c->q);   /* NULL with length 0 */
+        pairs[i].query = c->m ? c->q : (chance(50) ? NULL : c->q); /* NULL with length 0 */
         pairs[i].m = c->m;
         pairs[i].target = c->n ? c->t : (chance(50) ? NULL : c->t);
         pairs[i].n = c->n;
-        if (o.cigar)
-            want[i] = goracle_full(c->q, c->m, c->t, c->n, &c->o, &d[i]);
-        else
-            d[i] = goracle_distance(c->q, c->m, c->t, c->n, &c->o);
+        if (o.cigar) want[i] = goracle_full(c->q, c->m, c->t, c->n, &c->o, &d[i]);
+        else d[i] = goracle_distance(c->q, c->m, c->t, c->n, &c->o);
     }
     g_t_oracle += now_s() - t0;
 
@@ -818,9 +841,11 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg)
         config *cf = &cfgs[ci];
         if ((cf->flags & CF_SHORT_ONLY)) continue;
         wm_alignment_t *out = xcalloc(n_pairs, sizeof *out);
-        snprintf(what, sizeof what, "wm_align_pairs batch %ld (%zu pairs, %s), %s, algo %s, "
-                 "max_distance %" PRId64 ", cigar %d", b, n_pairs, AK_NAME[proto.a.kind], cf->name,
-                 ALGOS[ai].name, o.max_distance, o.cigar);
+        snprintf(what, sizeof what,
+                 "wm_align_pairs batch %ld (%zu pairs, %s), %s, algo %s, "
+                 "max_distance %" PRId64 ", cigar %d",
+                 b, n_pairs, AK_NAME[proto.a.kind], cf->name, ALGOS[ai].name, o.max_distance,
+                 o.cigar);
         t0 = now_s();
         int rc = wm_align_pairs(cf->cx, pairs, n_pairs, &o, out);
         double dt = now_s() - t0;
@@ -843,14 +868,17 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg)
             if (over) {
                 if (al->distance != WM_ALIGN_NONE || al->start != 0 || al->end != 0 ||
                     al->cigar != NULL) {
-                    snprintf(pb, sizeof pb, "over max_distance (oracle %" PRIu64 ") but distance %"
-                             PRIu64 " [%" PRIu64 ",%" PRIu64 ") CIGAR %s", d[i], al->distance,
-                             al->start, al->end, al->cigar ? "set" : "NULL");
+                    snprintf(pb, sizeof pb,
+                             "over max_distance (oracle %" PRIu64 ") but distance %" PRIu64
+                             " [%" PRIu64 ",%" PRIu64 ") CIGAR %s",
+                             d[i], al->distance, al->start, al->end, al->cigar ? "set" : "NULL");
                     problem = pb;
                 }
             } else if (al->distance != d[i] || al->start != 0 || al->end != c->n) {
-                snprintf(pb, sizeof pb, "distance %" PRIu64 " [%" PRIu64 ",%" PRIu64 "), oracle %"
-                         PRIu64 " [0,%zu)", al->distance, al->start, al->end, d[i], c->n);
+                snprintf(pb, sizeof pb,
+                         "distance %" PRIu64 " [%" PRIu64 ",%" PRIu64 "), oracle %" PRIu64
+                         " [0,%zu)",
+                         al->distance, al->start, al->end, d[i], c->n);
                 problem = pb;
             } else if (!o.cigar && al->cigar != NULL) {
                 snprintf(pb, sizeof pb, "a CIGAR without opts.cigar");
@@ -859,8 +887,8 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg)
                 char diff[300] = "no CIGAR (NULL)", why[200] = "it replays";
                 if (al->cigar) {
                     cigar_diff(diff, sizeof diff, al->cigar, want[i]);
-                    goracle_cigar_replay(al->cigar, c->q, c->m, c->t, c->n, d[i], &c->o, NULL,
-                                         why, sizeof why);
+                    goracle_cigar_replay(al->cigar, c->q, c->m, c->t, c->n, d[i], &c->o, NULL, why,
+                                         sizeof why);
                 }
                 snprintf(pb, sizeof pb, "not the canonical CIGAR: %s; %s", diff, why);
                 problem = pb;
@@ -877,8 +905,7 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg)
                 g_passed++;
             }
         }
-        if (bad > 3)
-            printf("  (%s: %ld pairs wrong in all)\n", what, bad);
+        if (bad > 3) printf("  (%s: %ld pairs wrong in all)\n", what, bad);
         wm_alignment_clear(out, n_pairs);
         int zero = 1;
         for (size_t i = 0; i < n_pairs && zero; i++)
@@ -898,14 +925,12 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg)
     free(want);
 }
 
-static void pairs_part(config *cfgs, size_t n_cfg, double scale)
-{
+static void pairs_part(config *cfgs, size_t n_cfg, double scale) {
     static const size_t sizes[] = { 1, 2, 3, 5, 17, 64, 100, 250, 1000, 5000 };
     long b = 0;
     double t0 = now_s();
     long f0 = g_failed;
-    for (size_t i = 0; i < N_OF(sizes); i++)
-        pairs_batch(b++, sizes[i], cfgs, n_cfg);
+    for (size_t i = 0; i < N_OF(sizes); i++) pairs_batch(b++, sizes[i], cfgs, n_cfg);
     long n_rand = (long)(12 * scale + 0.5);
     for (long i = 0; i < n_rand; i++) {
         g_rng = g_seed ^ (0x5123ull + (uint64_t)i);
@@ -920,8 +945,7 @@ static void pairs_part(config *cfgs, size_t n_cfg, double scale)
 
 /* The checks every context must pass (CUDA included): empty sequences on
 ** every algorithm, and the cell limit of dp and four-russians. */
-static void api_per_context(config *cf)
-{
+static void api_per_context(config *cf) {
     char what[300];
     wm_alignments_t out;
     wm_align_opts_t g = wm_align_opts_default();
@@ -930,8 +954,14 @@ static void api_per_context(config *cf)
 
     /* empty sequences: NULL with length 0 is fine */
     {
-        static const struct { const char *q, *t; uint64_t d; const char *cigar; } e[] = {
-            { "", "", 0, "" }, { "", "ACG", 3, "3D" }, { "ACG", "", 3, "3I" },
+        static const struct {
+            const char *q, *t;
+            uint64_t d;
+            const char *cigar;
+        } e[] = {
+            { "", "", 0, "" },
+            { "", "ACG", 3, "3D" },
+            { "ACG", "", 3, "3I" },
         };
         for (size_t i = 0; i < N_OF(e); i++)
             for (int nul = 0; nul < 2; nul++)
@@ -946,31 +976,34 @@ static void api_per_context(config *cf)
                     const uint8_t *tt = (nul && n == 0) ? NULL : (const uint8_t *)e[i].t;
                     memset(&out, 0, sizeof out);
                     int rc = wm_align(cf->cx, qq, m, tt, n, &b, &out);
-                    snprintf(what, sizeof what, "global \"%s\" / \"%s\"%s, %s: WM_OK, distance %"
-                             PRIu64 " [0,%zu), CIGAR \"%s\"", e[i].q, e[i].t,
-                             nul ? " (NULL pointers)" : "", ALGOS[a].name, e[i].d, n, e[i].cigar);
+                    snprintf(what, sizeof what,
+                             "global \"%s\" / \"%s\"%s, %s: WM_OK, distance %" PRIu64
+                             " [0,%zu), CIGAR \"%s\"",
+                             e[i].q, e[i].t, nul ? " (NULL pointers)" : "", ALGOS[a].name, e[i].d,
+                             n, e[i].cigar);
                     check_true(what, rc == WM_OK && out.n == 1 && out.a[0].distance == e[i].d &&
-                               out.a[0].start == 0 && out.a[0].end == n && out.a[0].cigar &&
-                               strcmp(out.a[0].cigar, e[i].cigar) == 0);
+                                         out.a[0].start == 0 && out.a[0].end == n &&
+                                         out.a[0].cigar && strcmp(out.a[0].cigar, e[i].cigar) == 0);
                     if (rc == WM_OK) wm_alignments_free(&out);
                 }
     }
     /* over WM_ALIGN_MAX_CELLS: dp and four-russians refuse at once; bitvector
     ** and auto align (the pair is near-identical, so that is quick) */
     {
-        const size_t L = 400000;                 /* 1.6e11 cells > 2^37 */
+        const size_t L = 400000; /* 1.6e11 cells > 2^37 */
         uint8_t *a = xmalloc(L), *bb = xmalloc(L);
         g_rng = g_seed ^ 0xb16ull;
-        for (size_t i = 0; i < L; i++) a[i] = (uint8_t)"ACGT"[below(4)];
+        for (size_t i = 0; i < L; i++) a[i] = (uint8_t) "ACGT"[below(4)];
         memcpy(bb, a, L);
-        for (int k = 0; k < 3; k++) {            /* three substitutions */
+        for (int k = 0; k < 3; k++) { /* three substitutions */
             size_t at = (size_t)range(1000, L - 1000);
             bb[at] = (uint8_t)(a[at] == 'A' ? 'C' : 'A');
         }
         check_true("the over-the-limit pair is over WM_ALIGN_MAX_CELLS",
                    (uint64_t)L * L > WM_ALIGN_MAX_CELLS);
         static const algo_spec over[] = {
-            { WM_ALIGN_ALGO_DP, 0, "dp" }, { WM_ALIGN_ALGO_FOUR_RUSSIANS, 0, "four-russians t=0" },
+            { WM_ALIGN_ALGO_DP, 0, "dp" },
+            { WM_ALIGN_ALGO_FOUR_RUSSIANS, 0, "four-russians t=0" },
             { WM_ALIGN_ALGO_FOUR_RUSSIANS, 1, "four-russians t=1" },
             { WM_ALIGN_ALGO_FOUR_RUSSIANS, 3, "four-russians t=3" },
         };
@@ -985,9 +1018,10 @@ static void api_per_context(config *cf)
                 int rc = wm_align(cf->cx, a, L, bb, L, &b, &out);
                 double dt = now_s() - t0;
                 const char *msg = wm_context_errmsg(cf->cx);
-                snprintf(what, sizeof what, "%s on %zu x %zu (cigar %d): WM_UNSUPPORTED at once"
-                         " (took %.2f s) with a message (\"%.120s\")", over[i].name, L, L, cg, dt,
-                         msg ? msg : "(NULL)");
+                snprintf(what, sizeof what,
+                         "%s on %zu x %zu (cigar %d): WM_UNSUPPORTED at once"
+                         " (took %.2f s) with a message (\"%.120s\")",
+                         over[i].name, L, L, cg, dt, msg ? msg : "(NULL)");
                 check_true(what, rc == WM_UNSUPPORTED && dt < 2.0 && msg && msg[0]);
                 if (rc == WM_OK) wm_alignments_free(&out);
             }
@@ -1001,17 +1035,22 @@ static void api_per_context(config *cf)
             double t0 = now_s();
             int rc = wm_align_pairs(cf->cx, p, 3, &b, o3);
             double dt = now_s() - t0;
-            snprintf(what, sizeof what, "wm_align_pairs, dp, pair 1 over WM_ALIGN_MAX_CELLS: "
-                     "WM_UNSUPPORTED at once (%.2f s), a message, nothing allocated", dt);
+            snprintf(what, sizeof what,
+                     "wm_align_pairs, dp, pair 1 over WM_ALIGN_MAX_CELLS: "
+                     "WM_UNSUPPORTED at once (%.2f s), a message, nothing allocated",
+                     dt);
             check_true(what, rc == WM_UNSUPPORTED && dt < 2.0 && wm_context_errmsg(cf->cx)[0] &&
-                       o3[0].cigar == NULL && o3[2].cigar == NULL);
+                                 o3[0].cigar == NULL && o3[2].cigar == NULL);
         }
         uint64_t d_or = 0;
         char *c_or = NULL;
         gcase pc;
         memset(&pc, 0, sizeof pc);
         pc.o = g;
-        pc.q = a; pc.m = L; pc.t = bb; pc.n = L;
+        pc.q = a;
+        pc.m = L;
+        pc.t = bb;
+        pc.n = L;
         pc.a.kind = AK_ACGT;
         pc.fam = F_EDITED;
         snprintf(pc.desc, sizeof pc.desc, "3 substitutions");
@@ -1019,7 +1058,7 @@ static void api_per_context(config *cf)
         int exact = goracle_banded(a, L, bb, L, &g, 3, &d_or, &c_or);
         g_t_oracle += now_s() - t0;
         check_true("banded oracle on the 400,000 pair with band 3 is exact", exact);
-        static const size_t ok_algos[] = { 0, 2 };    /* auto, bitvector */
+        static const size_t ok_algos[] = { 0, 2 }; /* auto, bitvector */
         for (size_t i = 0; exact && i < N_OF(ok_algos); i++) {
             wm_align_opts_t b = g;
             b.cigar = 1;
@@ -1031,30 +1070,32 @@ static void api_per_context(config *cf)
     }
 }
 
-
 /* ==== 6. big pairs ========================================================== */
 
 /* Random ACGT of length L and a copy with about per_10k / 10,000 edits per
 ** base (substitutions by another base, insertions, deletions, a third each).
 ** Returns the edits made: an upper bound of the distance. */
-static size_t plant(size_t L, unsigned per_10k, uint8_t **q, uint8_t **t, size_t *n)
-{
+static size_t plant(size_t L, unsigned per_10k, uint8_t **q, uint8_t **t, size_t *n) {
     static const char BASES[] = "ACGT";
     uint8_t *a = xmalloc(L);
-    for (size_t i = 0; i < L; i++) a[i] = (uint8_t)"ACGT"[below(4)];
+    for (size_t i = 0; i < L; i++) a[i] = (uint8_t) "ACGT"[below(4)];
     uint8_t *b = xmalloc(L + L / 50 + 16);
     size_t j = 0, edits = 0;
     for (size_t i = 0; i < L; i++) {
         if (below(10000) < per_10k) {
             edits++;
             uint64_t w = below(3);
-            if (w == 0) {                        /* another base */
+            if (w == 0) { /* another base */
                 size_t x = (size_t)(strchr(BASES, a[i]) - BASES);
                 b[j++] = (uint8_t)BASES[(x + 1 + (size_t)below(3)) % 4];
                 continue;
             }
-            if (w == 1) { b[j++] = (uint8_t)"ACGT"[below(4)]; b[j++] = a[i]; continue; }
-            continue;                            /* deletion */
+            if (w == 1) {
+                b[j++] = (uint8_t) "ACGT"[below(4)];
+                b[j++] = a[i];
+                continue;
+            }
+            continue; /* deletion */
         }
         b[j++] = a[i];
     }
@@ -1066,9 +1107,9 @@ static size_t plant(size_t L, unsigned per_10k, uint8_t **q, uint8_t **t, size_t
 
 typedef struct {
     config *cf;
-    size_t algo;             /* index in ALGOS */
+    size_t algo; /* index in ALGOS */
     int cigar;
-    int64_t k;               /* K_D_MINUS_1, K_D: relative to the distance */
+    int64_t k; /* K_D_MINUS_1, K_D: relative to the distance */
 } brun;
 #define K_D_MINUS_1 (-100)
 #define K_D (-101)
@@ -1077,8 +1118,7 @@ typedef struct {
 ** checked against the banded oracle (band = the edits planted, >= the
 ** distance, so exact), then each run of runs[0, n_runs). */
 static void big_vs_banded(const char *label, size_t L, unsigned per_10k, uint64_t salt,
-                          const brun *runs, size_t n_runs)
-{
+                          const brun *runs, size_t n_runs) {
     g_rng = g_seed ^ salt;
     gcase c;
     memset(&c, 0, sizeof c);
@@ -1098,18 +1138,22 @@ static void big_vs_banded(const char *label, size_t L, unsigned per_10k, uint64_
     double dt = now_s() - t0;
     g_t_oracle += dt;
     printf("big pair %s: %zu x %zu, %zu edits planted: banded oracle distance %" PRIu64
-           " (%.2f s)\n", label, c.m, c.n, E, d, dt);
+           " (%.2f s)\n",
+           label, c.m, c.n, E, d, dt);
     fflush(stdout);
     char buf[200];
-    snprintf(buf, sizeof buf, "big pair %s: the banded oracle is exact with band = the edits"
-             " planted", label);
+    snprintf(buf, sizeof buf,
+             "big pair %s: the banded oracle is exact with band = the edits"
+             " planted",
+             label);
     check_true(buf, exact && d <= E);
     for (size_t r = 0; exact && r < n_runs; r++) {
         if (runs[r].cf == NULL) continue;
         wm_align_opts_t o = c.o;
         o.cigar = runs[r].cigar;
-        o.max_distance = runs[r].k == K_D_MINUS_1 ? (int64_t)d - 1 :
-                         runs[r].k == K_D ? (int64_t)d : runs[r].k;
+        o.max_distance = runs[r].k == K_D_MINUS_1 ? (int64_t)d - 1
+                         : runs[r].k == K_D       ? (int64_t)d
+                                                  : runs[r].k;
         t0 = now_s();
         run_one(-1, &c, runs[r].cf, runs[r].algo, o, d, want);
         printf("  %s, %s, cigar %d, max_distance %" PRId64 ": %.2f s\n", runs[r].cf->name,
@@ -1120,8 +1164,7 @@ static void big_vs_banded(const char *label, size_t L, unsigned per_10k, uint64_
     free_case(&c);
 }
 
-static void big_pairs(config *cfgs, size_t n_cfg, double scale)
-{
+static void big_pairs(config *cfgs, size_t n_cfg, double scale) {
     config *cpu1 = &cfgs[0], *cpu3 = &cfgs[1], *cuda = NULL;
     for (size_t i = 0; i < n_cfg; i++)
         if (cfgs[i].backend == WM_BACKEND_CUDA) cuda = &cfgs[i];
@@ -1133,9 +1176,10 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale)
     ** anti-diagonals for the threads */
     {
         const brun runs[] = {
-            { cpu3, 1, 1, -1 }, { cpu3, 4, 0, -1 }, { cpu3, 5, 1, -1 }, { cpu1, 5, 0, K_D_MINUS_1 },
-            { cpu1, 1, 0, K_D }, { cpu3, 2, 1, K_D }, { cpu3, 0, 1, -1 },
-            { cuda, 1, 1, -1 }, { cuda, 5, 1, -1 }, { cuda, 2, 1, -1 }, { cuda, 4, 0, K_D_MINUS_1 },
+            { cpu3, 1, 1, -1 },          { cpu3, 4, 0, -1 },          { cpu3, 5, 1, -1 },
+            { cpu1, 5, 0, K_D_MINUS_1 }, { cpu1, 1, 0, K_D },         { cpu3, 2, 1, K_D },
+            { cpu3, 0, 1, -1 },          { cuda, 1, 1, -1 },          { cuda, 5, 1, -1 },
+            { cuda, 2, 1, -1 },          { cuda, 4, 0, K_D_MINUS_1 },
         };
         big_vs_banded("20,000", 20000, 100, 0x20000ull, runs, N_OF(runs));
     }
@@ -1144,17 +1188,23 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale)
     {
         int big = scale >= 2;
         const brun runs[] = {
-            { cpu1, 2, 1, -1 }, { cpu1, 2, 0, -1 }, { cpu3, 2, 1, -1 }, { cpu3, 0, 1, -1 },
-            { cpu1, 2, 0, K_D_MINUS_1 }, { cpu1, 2, 1, K_D },
-            { cuda, 2, 1, -1 }, { cuda, 0, 0, -1 },
-            { big ? cpu3 : NULL, 1, 0, -1 }, { big ? cpu3 : NULL, 5, 0, -1 },
-            { big ? cuda : NULL, 5, 0, -1 }, { big ? cuda : NULL, 1, 0, -1 },
+            { cpu1, 2, 1, -1 },
+            { cpu1, 2, 0, -1 },
+            { cpu3, 2, 1, -1 },
+            { cpu3, 0, 1, -1 },
+            { cpu1, 2, 0, K_D_MINUS_1 },
+            { cpu1, 2, 1, K_D },
+            { cuda, 2, 1, -1 },
+            { cuda, 0, 0, -1 },
+            { big ? cpu3 : NULL, 1, 0, -1 },
+            { big ? cpu3 : NULL, 5, 0, -1 },
+            { big ? cuda : NULL, 5, 0, -1 },
+            { big ? cuda : NULL, 1, 0, -1 },
         };
         big_vs_banded("100,000", 100000, 100, 0x100000ull, runs, N_OF(runs));
     }
 
-    if (scale < 2)
-        return;
+    if (scale < 2) return;
     /* 1,000,000 at ~1 %: no oracle; replay and agreement */
     {
         g_rng = g_seed ^ 0x1000000ull;
@@ -1176,17 +1226,18 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale)
         double dt = now_s() - t0;
         g_t_lib += dt;
         printf("big pair: 1,000,000 x %zu, %zu edits planted: bitvector with CIGAR %.2f s, "
-               "distance %" PRIu64 "\n", c.n, E, dt,
-               rc == WM_OK && r0.n == 1 ? r0.a[0].distance : (uint64_t)0);
+               "distance %" PRIu64 "\n",
+               c.n, E, dt, rc == WM_OK && r0.n == 1 ? r0.a[0].distance : (uint64_t)0);
         fflush(stdout);
         char why[200] = "", buf[600];
-        int ok = rc == WM_OK && r0.n == 1 && r0.a[0].cigar != NULL &&
-                 r0.a[0].distance <= E && r0.a[0].distance >= E / 2 &&
-                 r0.a[0].start == 0 && r0.a[0].end == c.n &&
+        int ok = rc == WM_OK && r0.n == 1 && r0.a[0].cigar != NULL && r0.a[0].distance <= E &&
+                 r0.a[0].distance >= E / 2 && r0.a[0].start == 0 && r0.a[0].end == c.n &&
                  goracle_cigar_replay(r0.a[0].cigar, c.q, c.m, c.t, c.n, r0.a[0].distance, &c.o,
                                       NULL, why, sizeof why);
-        snprintf(buf, sizeof buf, "1,000,000 pair, bitvector, cigar: WM_OK (%d), [0,n), distance "
-                 "<= %zu planted (and >= half of them), the CIGAR replays (%s)", rc, E, why);
+        snprintf(buf, sizeof buf,
+                 "1,000,000 pair, bitvector, cigar: WM_OK (%d), [0,n), distance "
+                 "<= %zu planted (and >= half of them), the CIGAR replays (%s)",
+                 rc, E, why);
         check_true(buf, ok);
         if (ok) {
             uint64_t d = r0.a[0].distance;
@@ -1220,27 +1271,24 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale)
 static config g_cfgs[4];
 static size_t g_n_cfg;
 
-static void one_case(long idx)
-{
+static void one_case(long idx) {
     gcase c;
     gen_case(&c);
     run_case(idx, &c, g_cfgs, g_n_cfg, (uint64_t)c.m * c.n > 250000);
     free_case(&c);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long only = -2;
-    long n_cases = test_begin("test_global_diff", argc, argv, 20240705ull, 2000, describe_case,
-                              &only);
+    long n_cases =
+        test_begin("test_global_diff", argc, argv, 20240705ull, 2000, describe_case, &only);
     double scale = g_scale;
     if (scale >= 3) g_n_algos = N_OF(ALGOS);
 
     /* 1. the oracle */
     oracle_hand_examples();
     if (only < 0) oracle_random_self_check();
-    if (oracle_verdict())
-        return 1;
+    if (oracle_verdict()) return 1;
 
     /* contexts: cpu 1 thread, cpu 3 threads (t = 4 here only), cpu 3 threads
     ** with a small chunk (short cases), cuda when a GPU is found */
@@ -1248,8 +1296,7 @@ int main(int argc, char **argv)
     if (make_context(&g_cfgs[g_n_cfg], WM_BACKEND_CPU, 3, 0)) g_cfgs[g_n_cfg++].flags = CF_T4;
     if (make_context(&g_cfgs[g_n_cfg], WM_BACKEND_CPU, 3, 97))
         g_cfgs[g_n_cfg++].flags = CF_SHORT_ONLY;
-    if (g_n_cfg < 3)
-        return test_finish();
+    if (g_n_cfg < 3) return test_finish();
     if (cuda_present(NULL) && make_context(&g_cfgs[g_n_cfg], WM_BACKEND_CUDA, 1, 0)) g_n_cfg++;
 
     /* 2. every context */
@@ -1264,19 +1311,20 @@ int main(int argc, char **argv)
 
     if (only < 0 && !self_fail) {
         double t0 = now_s();
-        long_cases(g_cfgs, g_n_cfg, scale);             /* 4 */
+        long_cases(g_cfgs, g_n_cfg, scale); /* 4 */
         printf("long cases: %.1f s\n", now_s() - t0);
-        pairs_part(g_cfgs, g_n_cfg, scale);             /* 5 */
+        pairs_part(g_cfgs, g_n_cfg, scale); /* 5 */
         t0 = now_s();
-        big_pairs(g_cfgs, g_n_cfg, scale);              /* 6 */
+        big_pairs(g_cfgs, g_n_cfg, scale); /* 6 */
         printf("big pairs: %.1f s\n", now_s() - t0);
     }
 
     close_configs(g_cfgs, g_n_cfg);
 
     printf("coverage: %ld cases; d = 0 %ld, d = max(m, n) %ld, one empty %ld, both empty %ld,"
-           " m or n > 1000 %ld, a length not a multiple of 3 %ld\n", g_cov.cases, g_cov.d0,
-           g_cov.d_max, g_cov.empty_one, g_cov.empty_both, g_cov.m_big, g_cov.t_ragged);
+           " m or n > 1000 %ld, a length not a multiple of 3 %ld\n",
+           g_cov.cases, g_cov.d0, g_cov.d_max, g_cov.empty_one, g_cov.empty_both, g_cov.m_big,
+           g_cov.t_ragged);
     print_time_split();
     printf(" (");
     for (size_t a = 0; a < g_n_algos; a++)

@@ -83,30 +83,27 @@
 
 /* ==== timing and coverage =================================================== */
 
-static double g_t_cfg[8];            /* wall seconds in wm_search, by configuration */
-static double g_t_compile;           /* wall seconds in wm_compile_set (random cases) */
+static double g_t_cfg[8];  /* wall seconds in wm_search, by configuration */
+static double g_t_compile; /* wall seconds in wm_compile_set (random cases) */
 
 static match_cover g_cov;
-static struct {
-    long dense, dup_hits, qgram_cases, big_sets;
-} g_cov_sets;
+static struct { long dense, dup_hits, qgram_cases, big_sets; } g_cov_sets;
 
 /* ==== 1. oracle self-check ================================================== */
 
-#define M(r, s, e, st, p) { (r), (s), (e), 0, (st), (p) }
+#define M(r, s, e, st, p)                                                                          \
+    { (r), (s), (e), 0, (st), (p) }
 
-static wm_opts_t zero_opts(void)
-{
+static wm_opts_t zero_opts(void) {
     wm_opts_t o;
-    memset(&o, 0, sizeof o);   /* not wm_opts_default(): the oracle stands alone */
+    memset(&o, 0, sizeof o); /* not wm_opts_default(): the oracle stands alone */
     return o;
 }
 
 /* pats: a NULL-terminated list of C strings. */
 static void expect_set(const char *name, const char *const *pats, const wm_opts_t *o,
-                       const char *text, const uint64_t *rs, size_t n_rec,
-                       const wm_match_t *want, size_t n_want)
-{
+                       const char *text, const uint64_t *rs, size_t n_rec, const wm_match_t *want,
+                       size_t n_want) {
     size_t np = 0;
     while (pats[np]) np++;
     const uint8_t *pp[16];
@@ -122,14 +119,12 @@ static void expect_set(const char *name, const char *const *pats, const wm_opts_
         size_t n = way == 0 ? moracle_search(pp, ll, np, o, &t, &got)
                             : moracle_search_naive(pp, ll, np, o, &t, &got);
         int ok = n == n_want;
-        for (size_t i = 0; ok && i < n; i++)
-            ok = same_match(&got[i], &want[i]);
+        for (size_t i = 0; ok && i < n; i++) ok = same_match(&got[i], &want[i]);
         if (!ok) {
             self_fail++;
             printf("oracle self-check FAILED (%s): %s (got %zu matches, want %zu)\n",
                    way == 0 ? "moracle_search" : "moracle_search_naive", name, n, n_want);
-            for (size_t i = 0; i < n; i++)
-                print_match(stdout, "got", &got[i]);
+            for (size_t i = 0; i < n; i++) print_match(stdout, "got", &got[i]);
         }
         free(got);
     }
@@ -145,8 +140,7 @@ static void expect_set(const char *name, const char *const *pats, const wm_opts_
     }
 }
 
-static void oracle_hand_examples(void)
-{
+static void oracle_hand_examples(void) {
     wm_opts_t o = zero_opts();
     /* {"a","aa","aaa"} in "aaaa": by end, then pattern:
     **  e1: a[0,1)  e2: a[1,2) aa[0,2)  e3: a[2,3) aa[1,3) aaa[0,3)
@@ -168,8 +162,7 @@ static void oracle_hand_examples(void)
     **  ab[0,2) e2; abc[0,3) bc[1,3) e3; ab[3,5) e5. */
     {
         const char *p[] = { "abc", "bc", "ab", NULL };
-        wm_match_t w[] = { M(0, 0, 2, 0, 2), M(0, 0, 3, 0, 0), M(0, 1, 3, 0, 1),
-                           M(0, 3, 5, 0, 2) };
+        wm_match_t w[] = { M(0, 0, 2, 0, 2), M(0, 0, 3, 0, 0), M(0, 1, 3, 0, 1), M(0, 3, 5, 0, 2) };
         expect_set("prefix/suffix", p, &o, "abcab", NULL, 0, w, N_OF(w));
     }
     /* records [0,0) [0,3) [3,5) of "abcab": "ab" in records 1 and 2; "ca"
@@ -203,8 +196,8 @@ static void oracle_hand_examples(void)
         wm_opts_t d = o;
         d.alphabet = WM_ALPHABET_DNA;
         const char *p[] = { "ACG", "acu", "T", NULL };
-        wm_match_t w[] = { M(0, 1, 4, 0, 0), M(0, 5, 8, 0, 1), M(0, 7, 8, 0, 2),
-                           M(0, 8, 9, 0, 2), M(0, 9, 10, 0, 2) };
+        wm_match_t w[] = { M(0, 1, 4, 0, 0), M(0, 5, 8, 0, 1), M(0, 7, 8, 0, 2), M(0, 8, 9, 0, 2),
+                           M(0, 9, 10, 0, 2) };
         expect_set("DNA", p, &d, "xacgNACTUu", NULL, 0, w, N_OF(w));
         /* N in the text matches nothing, not even across it */
         const char *p2[] = { "AA", "A", NULL };
@@ -219,8 +212,7 @@ static void oracle_hand_examples(void)
         d.alphabet = WM_ALPHABET_DNA;
         d.revcomp = 1;
         const char *p[] = { "AAC", "ACGT", NULL };
-        wm_match_t w[] = { M(0, 0, 3, 1, 0), M(0, 3, 6, 0, 0), M(0, 4, 8, 0, 1),
-                           M(0, 4, 8, 1, 1) };
+        wm_match_t w[] = { M(0, 0, 3, 1, 0), M(0, 3, 6, 0, 0), M(0, 4, 8, 0, 1), M(0, 4, 8, 1, 1) };
         expect_set("DNA revcomp", p, &d, "GTTAACGT", NULL, 0, w, N_OF(w));
         /* order: pattern before strand. {"T","A"} in "A": T's rc "A" (p0, s1)
         ** comes before A (p1, s0). */
@@ -237,7 +229,7 @@ static void oracle_hand_examples(void)
         wm_match_t w[] = { M(0, 0, 3, 1, 0), M(0, 3, 6, 0, 0) };
         expect_set("BYTES revcomp", p, &b, "aGtaCu", NULL, 0, w, N_OF(w));
         expect_set("BYTES revcomp case", p, &b, "AGTACT", NULL, 0, NULL, 0);
-        b.case_insensitive = 1;   /* folded: "agt" at [0,3); "acu" is not "act" */
+        b.case_insensitive = 1; /* folded: "agt" at [0,3); "acu" is not "act" */
         wm_match_t w2[] = { M(0, 0, 3, 1, 0) };
         expect_set("BYTES revcomp -i", p, &b, "AGTACT", NULL, 0, w2, N_OF(w2));
     }
@@ -291,29 +283,28 @@ static void oracle_hand_examples(void)
 /* ==== case generation ======================================================= */
 
 typedef enum {
-    AK_BIN,        /* BYTES, 2 symbols                                     */
-    AK_ACGT,       /* BYTES, ACGT                                          */
-    AK_SMALL,      /* BYTES, 3..16 random symbols                          */
-    AK_PROT20,     /* BYTES, the 20 amino acids                            */
-    AK_BYTE256,    /* BYTES, every byte value                              */
-    AK_GENERIC,    /* BYTES, 2..256 random symbols                         */
-    AK_DNA,        /* DNA alphabet: ACGTU patterns, soft-masked texts      */
-    AK_NUC_BYTES,  /* BYTES alphabet, ACGTU patterns, revcomp              */
+    AK_BIN,       /* BYTES, 2 symbols */
+    AK_ACGT,      /* BYTES, ACGT */
+    AK_SMALL,     /* BYTES, 3..16 random symbols */
+    AK_PROT20,    /* BYTES, the 20 amino acids */
+    AK_BYTE256,   /* BYTES, every byte value */
+    AK_GENERIC,   /* BYTES, 2..256 random symbols */
+    AK_DNA,       /* DNA alphabet: ACGTU patterns, soft-masked texts */
+    AK_NUC_BYTES, /* BYTES alphabet, ACGTU patterns, revcomp */
     AK_COUNT
 } alpha_kind;
 
-static const char *const AK_NAME[AK_COUNT] = {
-    "bytes/2", "bytes/acgt", "bytes/small", "bytes/20", "bytes/256", "bytes/generic",
-    "dna", "bytes/nuc"
-};
+static const char *const AK_NAME[AK_COUNT] = { "bytes/2",  "bytes/acgt", "bytes/small",
+                                               "bytes/20", "bytes/256",  "bytes/generic",
+                                               "dna",      "bytes/nuc" };
 
 typedef struct {
     alpha_kind ak;
-    uint8_t sym[256];      /* the symbols of texts and random patterns      */
+    uint8_t sym[256]; /* the symbols of texts and random patterns */
     size_t n_sym;
-    int letters;           /* BYTE256: texts heavy in "abcdABCD"             */
-    int periodic;          /* the text is periodic (dense matches)           */
-    const char *set_kind;  /* how the set was made, for reports              */
+    int letters;          /* BYTE256: texts heavy in "abcdABCD" */
+    int periodic;         /* the text is periodic (dense matches) */
+    const char *set_kind; /* how the set was made, for reports */
     wm_opts_t o;
     size_t np;
     uint8_t **pat;
@@ -321,90 +312,77 @@ typedef struct {
     size_t min_len, max_len;
     uint8_t *text;
     size_t n;
-    uint64_t *rec_start;   /* NULL: one record, n_rec 0                      */
+    uint64_t *rec_start; /* NULL: one record, n_rec 0 */
     size_t n_rec;
 } tcase;
 
 static int nuc_kind(const tcase *c) { return c->ak == AK_DNA || c->ak == AK_NUC_BYTES; }
 
-static uint8_t rand_text_byte(const tcase *c)
-{
-    if (nuc_kind(c))
-        return rand_dna_mix(&DNA_SOFTMASKED);
-    if (c->letters && chance(80))
-        return (uint8_t)"abcdABCD"[below(8)];
+static uint8_t rand_text_byte(const tcase *c) {
+    if (nuc_kind(c)) return rand_dna_mix(&DNA_SOFTMASKED);
+    if (c->letters && chance(80)) return (uint8_t) "abcdABCD"[below(8)];
     return c->sym[below(c->n_sym)];
 }
 
 /* A pattern letter for the nucleotide kinds: ACGT, sometimes U, either case. */
-static uint8_t rand_nuc(void)
-{
-    uint8_t x = chance(95) ? (uint8_t)"ACGT"[below(4)] : 'U';
+static uint8_t rand_nuc(void) {
+    uint8_t x = chance(95) ? (uint8_t) "ACGT"[below(4)] : 'U';
     return chance(15) ? flip_case(x) : x;
 }
 
-static uint8_t rand_pat_byte(const tcase *c)
-{
-    if (nuc_kind(c))
-        return rand_nuc();
+static uint8_t rand_pat_byte(const tcase *c) {
+    if (nuc_kind(c)) return rand_nuc();
     return rand_text_byte(c);
 }
 
 /* Make a pattern byte acceptable for the case's kind (text samples may hold
 ** N, junk, ...): nucleotide kinds turn other bytes into a random base. */
-static uint8_t fix_pat_byte(const tcase *c, uint8_t x)
-{
-    if (nuc_kind(c) && !moracle_is_nucleotide(x))
-        return rand_nuc();
+static uint8_t fix_pat_byte(const tcase *c, uint8_t x) {
+    if (nuc_kind(c) && !moracle_is_nucleotide(x)) return rand_nuc();
     return x;
 }
 
-static size_t pick_len(void)
-{
+static size_t pick_len(void) {
     static const span_t LEN[] = { { 45, 1, 8 }, { 80, 9, 32 }, { 100, 33, 100 } };
     return (size_t)pick_span(LEN, N_OF(LEN), 100);
 }
 
-static size_t pick_n(void)
-{
+static size_t pick_n(void) {
     static const span_t N[] = {
-        { 30, 0, 0 }, { 250, 1, 100 }, { 650, 101, 1000 }, { 950, 1001, 6000 },
-        { 1000, 6001, 50000 },
+        { 30, 0, 0 },        { 250, 1, 100 },       { 650, 101, 1000 },
+        { 950, 1001, 6000 }, { 1000, 6001, 50000 },
     };
     return (size_t)pick_span(N, N_OF(N), 1000);
 }
 
-static size_t pick_np(void)
-{
+static size_t pick_np(void) {
     static const span_t NP[] = {
         { 250, 1, 4 }, { 600, 5, 50 }, { 880, 51, 500 }, { 970, 501, 3000 }, { 1000, 3001, 10000 },
     };
     return (size_t)pick_span(NP, N_OF(NP), 1000);
 }
 
-static void add_pattern(tcase *c, size_t i, const uint8_t *src, size_t m)
-{
+static void add_pattern(tcase *c, size_t i, const uint8_t *src, size_t m) {
     c->pat[i] = malloc(m ? m : 1);
     assert(c->pat[i]);
     memcpy(c->pat[i], src, m);
     c->len[i] = m;
-    if (m > c->max_len) c->max_len = m;   /* so far; set_len_range() settles it */
+    if (m > c->max_len) c->max_len = m; /* so far; set_len_range() settles it */
 }
 
 /* Pattern i of length m by one of the ways the case favours. */
-static void make_pattern(tcase *c, size_t i, size_t m, int fixed_len, unsigned from_text_pct)
-{
-    size_t cap = m > c->max_len ? m : c->max_len;   /* room for any earlier one too */
+static void make_pattern(tcase *c, size_t i, size_t m, int fixed_len, unsigned from_text_pct) {
+    size_t cap = m > c->max_len ? m : c->max_len; /* room for any earlier one too */
     uint8_t *buf = malloc(cap + 1);
     assert(buf);
     uint64_t w = below(100);
-    if (i > 0 && w < 8) {                          /* a duplicate */
+    if (i > 0 && w < 8) { /* a duplicate */
         size_t j = (size_t)below(i);
         add_pattern(c, i, c->pat[j], c->len[j]);
         free(buf);
         return;
     }
-    if (i > 0 && w < 14 && !fixed_len) {           /* a prefix or suffix of an earlier one */
+    if (i > 0 && w < 14 && !fixed_len) { /* a prefix or suffix of an earlier one */
         size_t j = (size_t)below(i);
         size_t lj = c->len[j];
         size_t l = (size_t)range(1, lj);
@@ -412,7 +390,7 @@ static void make_pattern(tcase *c, size_t i, size_t m, int fixed_len, unsigned f
         free(buf);
         return;
     }
-    if (i > 0 && w < 17 && !fixed_len) {           /* an earlier one extended */
+    if (i > 0 && w < 17 && !fixed_len) { /* an earlier one extended */
         size_t j = (size_t)below(i);
         size_t lj = c->len[j], extra = (size_t)range(1, 8);
         if (lj + extra <= 100) {
@@ -427,7 +405,7 @@ static void make_pattern(tcase *c, size_t i, size_t m, int fixed_len, unsigned f
             return;
         }
     }
-    if (i > 0 && w < 21) {                         /* a case variant (distinct unless folded) */
+    if (i > 0 && w < 21) { /* a case variant (distinct unless folded) */
         size_t j = (size_t)below(i);
         memcpy(buf, c->pat[j], c->len[j]);
         for (size_t k = 0; k < c->len[j]; k++)
@@ -436,7 +414,7 @@ static void make_pattern(tcase *c, size_t i, size_t m, int fixed_len, unsigned f
         free(buf);
         return;
     }
-    if (i > 0 && w < 25 && nuc_kind(c)) {          /* the reverse complement of one */
+    if (i > 0 && w < 25 && nuc_kind(c)) { /* the reverse complement of one */
         size_t j = (size_t)below(i);
         size_t lj = c->len[j];
         for (size_t k = 0; k < lj; k++) buf[k] = moracle_complement(c->pat[j][lj - 1 - k]);
@@ -459,8 +437,7 @@ static void make_pattern(tcase *c, size_t i, size_t m, int fixed_len, unsigned f
 
 /* The searched string of pattern i on a strand, instantiated as text could
 ** hold it (case flips where they do not matter, U for T in DNA). */
-static void occurrence(const tcase *c, size_t i, int strand, uint8_t *out)
-{
+static void occurrence(const tcase *c, size_t i, int strand, uint8_t *out) {
     size_t m = c->len[i];
     for (size_t k = 0; k < m; k++)
         out[k] = strand ? moracle_complement(c->pat[i][m - 1 - k]) : c->pat[i][k];
@@ -478,10 +455,8 @@ static void occurrence(const tcase *c, size_t i, int strand, uint8_t *out)
 
 /* Put occurrences of random patterns at record starts, ends, across record
 ** borders and at random places. */
-static void plant_some(tcase *c)
-{
-    if (c->n == 0)
-        return;
+static void plant_some(tcase *c) {
+    if (c->n == 0) return;
     size_t count = (size_t)below(9);
     uint8_t *buf = malloc(c->max_len + 1);
     assert(buf);
@@ -491,14 +466,12 @@ static void plant_some(tcase *c)
         int strand = c->o.revcomp && chance(50);
         size_t pos = plant_pos(c->n, c->rec_start, c->n_rec, m);
         occurrence(c, i, strand, buf);
-        for (size_t k = 0; k < m && pos + k < c->n; k++)
-            c->text[pos + k] = buf[k];
+        for (size_t k = 0; k < m && pos + k < c->n; k++) c->text[pos + k] = buf[k];
     }
     free(buf);
 }
 
-static void free_patterns(tcase *c)
-{
+static void free_patterns(tcase *c) {
     for (size_t i = 0; i < c->np; i++) free(c->pat[i]);
     free(c->pat);
     free(c->len);
@@ -506,15 +479,13 @@ static void free_patterns(tcase *c)
     c->len = NULL;
 }
 
-static void free_case(tcase *c)
-{
+static void free_case(tcase *c) {
     free_patterns(c);
     free(c->text);
     free(c->rec_start);
 }
 
-static void set_len_range(tcase *c)
-{
+static void set_len_range(tcase *c) {
     c->min_len = SIZE_MAX;
     c->max_len = 0;
     for (size_t i = 0; i < c->np; i++) {
@@ -523,27 +494,37 @@ static void set_len_range(tcase *c)
     }
 }
 
-#define MATCH_BUDGET 150000   /* oracle matches per case, at most */
+#define MATCH_BUDGET 150000 /* oracle matches per case, at most */
 
-static void gen_case(tcase *c)
-{
+static void gen_case(tcase *c) {
     memset(c, 0, sizeof *c);
     c->o = wm_opts_default();
 
     static const weighted_t KINDS[] = {
-        { AK_BIN, 10 }, { AK_ACGT, 22 }, { AK_SMALL, 32 }, { AK_PROT20, 40 }, { AK_BYTE256, 52 },
-        { AK_GENERIC, 58 }, { AK_DNA, 82 }, { AK_NUC_BYTES, 100 },
+        { AK_BIN, 10 },     { AK_ACGT, 22 },    { AK_SMALL, 32 }, { AK_PROT20, 40 },
+        { AK_BYTE256, 52 }, { AK_GENERIC, 58 }, { AK_DNA, 82 },   { AK_NUC_BYTES, 100 },
     };
     c->ak = (alpha_kind)pick_weighted(KINDS, N_OF(KINDS));
 
     switch (c->ak) {
     case AK_BIN:
-        if (chance(50)) { c->sym[0] = 'a'; c->sym[1] = 'b'; }
-        else { c->sym[0] = 0x00; c->sym[1] = 0xff; }
+        if (chance(50)) {
+            c->sym[0] = 'a';
+            c->sym[1] = 'b';
+        } else {
+            c->sym[0] = 0x00;
+            c->sym[1] = 0xff;
+        }
         c->n_sym = 2;
         break;
-    case AK_ACGT: memcpy(c->sym, "ACGT", 4); c->n_sym = 4; break;
-    case AK_PROT20: memcpy(c->sym, "ACDEFGHIKLMNPQRSTVWY", 20); c->n_sym = 20; break;
+    case AK_ACGT:
+        memcpy(c->sym, "ACGT", 4);
+        c->n_sym = 4;
+        break;
+    case AK_PROT20:
+        memcpy(c->sym, "ACDEFGHIKLMNPQRSTVWY", 20);
+        c->n_sym = 20;
+        break;
     case AK_BYTE256:
         for (int i = 0; i < 256; i++) c->sym[i] = (uint8_t)i;
         c->n_sym = 256;
@@ -554,13 +535,16 @@ static void gen_case(tcase *c)
         c->n_sym = c->ak == AK_SMALL ? (size_t)range(3, 16) : (size_t)range(2, 256);
         random_symbols(c->sym, c->n_sym);
         break;
-    default: memcpy(c->sym, "ACGT", 4); c->n_sym = 4; break;
+    default:
+        memcpy(c->sym, "ACGT", 4);
+        c->n_sym = 4;
+        break;
     }
 
     if (c->ak == AK_DNA) {
         c->o.alphabet = WM_ALPHABET_DNA;
         c->o.revcomp = chance(50);
-        c->o.case_insensitive = chance(10);    /* no effect on DNA; must be harmless */
+        c->o.case_insensitive = chance(10); /* no effect on DNA; must be harmless */
     } else if (c->ak == AK_NUC_BYTES) {
         c->o.revcomp = chance(80);
         c->o.case_insensitive = chance(40);
@@ -575,11 +559,11 @@ static void gen_case(tcase *c)
     assert(c->text);
     size_t period = (size_t)range(1, 3);
     uint8_t unit[3];
-    for (size_t i = 0; i < period; i++) unit[i] = nuc_kind(c) ? (uint8_t)"ACGT"[below(4)]
-                                                             : rand_text_byte(c);
+    for (size_t i = 0; i < period; i++)
+        unit[i] = nuc_kind(c) ? (uint8_t) "ACGT"[below(4)] : rand_text_byte(c);
     if (c->periodic) {
         for (size_t i = 0; i < c->n; i++) c->text[i] = unit[i % period];
-        for (size_t i = 0; i < c->n; i++)   /* a few defects */
+        for (size_t i = 0; i < c->n; i++) /* a few defects */
             if (chance(1)) c->text[i] = rand_text_byte(c);
     } else {
         for (size_t i = 0; i < c->n; i++) c->text[i] = rand_text_byte(c);
@@ -589,7 +573,7 @@ static void gen_case(tcase *c)
             if (chance(30)) c->text[i] = flip_case(c->text[i]);
 
     /* the set */
-    int long_fam = chance(4);                      /* a few long patterns */
+    int long_fam = chance(4); /* a few long patterns */
     c->np = long_fam ? (size_t)range(1, 20) : pick_np();
     c->pat = calloc(c->np, sizeof *c->pat);
     c->len = calloc(c->np, sizeof *c->len);
@@ -622,7 +606,7 @@ static void gen_case(tcase *c)
             add_pattern(c, i, c->pat[0], c->len[0]);
             continue;
         }
-        if (c->periodic && chance(70)) {           /* periodic patterns: dense hits */
+        if (c->periodic && chance(70)) { /* periodic patterns: dense hits */
             uint8_t *b = malloc(m);
             assert(b);
             size_t off = (size_t)below(period);
@@ -640,8 +624,8 @@ static void gen_case(tcase *c)
             for (int k = 0; k < 4; k++) b[k] = rand_pat_byte(c);
             add_pattern(c, i, b, 4);
         }
-        if (lm >= 85 && c->len[i] > 4) c->len[i] = 4;   /* 1..4 family */
-        if (fixed_len && c->len[i] != L) {              /* keep "one length" */
+        if (lm >= 85 && c->len[i] > 4) c->len[i] = 4; /* 1..4 family */
+        if (fixed_len && c->len[i] != L) {            /* keep "one length" */
             free(c->pat[i]);
             c->pat[i] = NULL;
             make_pattern(c, i, L, 1, 0);
@@ -655,7 +639,7 @@ static void gen_case(tcase *c)
             }
         }
     }
-    for (size_t i = 0; i < c->np; i++)   /* every pattern byte is fit for the kind */
+    for (size_t i = 0; i < c->np; i++) /* every pattern byte is fit for the kind */
         for (size_t k = 0; k < c->len[i]; k++)
             assert(!nuc_kind(c) || moracle_is_nucleotide(c->pat[i][k]));
     set_len_range(c);
@@ -665,16 +649,14 @@ static void gen_case(tcase *c)
 }
 
 /* Shorten the text until the oracle's match count is within budget. */
-static void fit_budget(tcase *c)
-{
+static void fit_budget(tcase *c) {
     uint64_t *counts = malloc(c->np * sizeof *counts);
     assert(counts);
     for (;;) {
         wm_text_t t = { c->text, c->n, c->rec_start, c->n_rec };
         uint64_t total = moracle_count_per_pattern((const uint8_t *const *)c->pat, c->len, c->np,
                                                    &c->o, &t, counts);
-        if (total <= MATCH_BUDGET || c->n == 0)
-            break;
+        if (total <= MATCH_BUDGET || c->n == 0) break;
         c->n = (size_t)((double)c->n * 0.8 * MATCH_BUDGET / (double)total);
         for (size_t r = 0; r < c->n_rec; r++)
             if (c->rec_start[r] > c->n) c->rec_start[r] = c->n;
@@ -685,8 +667,7 @@ static void fit_budget(tcase *c)
 /* ==== running the library =================================================== */
 
 /* The case, for a failure's report (g_describe). */
-static void describe_case(const void *p)
-{
+static void describe_case(const void *p) {
     const tcase *c = p;
     printf("    alphabet %s, %zu patterns (%s, lengths %zu..%zu), case_insensitive %d,"
            " revcomp %d, n %zu, records %zu%s%s\n",
@@ -699,19 +680,17 @@ static void describe_case(const void *p)
         print_bytes(stdout, c->pat[i], c->len[i], g_verbose ? (size_t)-1 : 80);
         printf("\n");
     }
-    if (show < c->np)
-        printf("    ... (%zu more; WM_VERBOSE=1 prints all)\n", c->np - show);
+    if (show < c->np) printf("    ... (%zu more; WM_VERBOSE=1 prints all)\n", c->np - show);
     print_text(c->text, c->n, c->rec_start, c->n_rec);
 }
 
-static const wm_algo_t SET_ALGOS[] = { WM_ALGO_AUTO, WM_ALGO_AC, WM_ALGO_PFAC,
-                                       WM_ALGO_WUMANBER, WM_ALGO_WUMANBER_PAPER,
-                                       WM_ALGO_QGRAM };
+static const wm_algo_t SET_ALGOS[] = { WM_ALGO_AUTO,           WM_ALGO_AC,
+                                       WM_ALGO_PFAC,           WM_ALGO_WUMANBER,
+                                       WM_ALGO_WUMANBER_PAPER, WM_ALGO_QGRAM };
 
 /* Compile with algo `a`; on WM_OK check the database's pattern count and
 ** algorithm. Returns the database or NULL (status checked against `want`). */
-static wm_db_t *compile_checked(long idx, const tcase *c, wm_algo_t a, int want)
-{
+static wm_db_t *compile_checked(long idx, const tcase *c, wm_algo_t a, int want) {
     wm_opts_t o = c->o;
     o.algo = a;
     wm_db_t *db = NULL;
@@ -721,8 +700,7 @@ static wm_db_t *compile_checked(long idx, const tcase *c, wm_algo_t a, int want)
     int rc = wm_compile_set((const uint8_t *const *)c->pat, c->len, c->np, &o, &db);
     g_t_compile += now_s() - t0;
     check_case_status(idx, c, what, rc, want, NULL);
-    if (rc != WM_OK)
-        return NULL;
+    if (rc != WM_OK) return NULL;
     if (want != WM_OK) {
         wm_db_free(db);
         return NULL;
@@ -742,8 +720,7 @@ static wm_db_t *compile_checked(long idx, const tcase *c, wm_algo_t a, int want)
     return db;
 }
 
-static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
-{
+static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg) {
     wm_text_t t = { c->text, c->n, c->rec_start, c->n_rec };
     const uint8_t *const *pp = (const uint8_t *const *)c->pat;
     wm_match_t *want = NULL;
@@ -752,8 +729,8 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
     assert(want_counts && got_counts);
     double t0 = now_s();
     size_t n_want = moracle_search(pp, c->len, c->np, &c->o, &t, &want);
-    memset(want_counts, 0, c->np * sizeof *want_counts);   /* (the self-check compares */
-    for (size_t i = 0; i < n_want; i++)                    /* these with the oracle's) */
+    memset(want_counts, 0, c->np * sizeof *want_counts); /* (the self-check compares */
+    for (size_t i = 0; i < n_want; i++)                  /* these with the oracle's) */
         want_counts[want[i].pattern]++;
     double t1 = now_s();
     g_t_oracle += t1 - t0;
@@ -775,8 +752,7 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
     for (size_t a = 0; a < N_OF(SET_ALGOS); a++) {
         int valid = !(SET_ALGOS[a] == WM_ALGO_QGRAM && c->min_len < WM_QGRAM_MIN_LEN);
         wm_db_t *db = compile_checked(idx, c, SET_ALGOS[a], valid ? WM_OK : WM_INVALID);
-        if (db == NULL)
-            continue;
+        if (db == NULL) continue;
         for (size_t i = 0; i < n_cfg; i++) {
             got.stop_after = 0;
             char cfg[200];
@@ -784,9 +760,8 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
                      wm_algo_name(wm_db_algo(db)), cfgs[i].name);
             int rc = search_checked(idx, c, cfg, cfgs[i].cx, db, &t, &got, want, n_want, 40,
                                     &g_t_cfg[i < N_OF(g_t_cfg) ? i : N_OF(g_t_cfg) - 1]);
-            if (rc != WM_OK)
-                continue;
-            if (chance(40)) {                          /* per-pattern counts agree */
+            if (rc != WM_OK) continue;
+            if (chance(40)) { /* per-pattern counts agree */
                 for (size_t p = 0; p < c->np; p++) got_counts[p] = 0xdeadbeefull;
                 rc = wm_count_per_pattern(cfgs[i].cx, db, &t, got_counts);
                 size_t p = 0;
@@ -794,18 +769,19 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
                 if (rc != WM_OK || p < c->np) {
                     char buf[400];
                     if (rc != WM_OK)
-                        snprintf(buf, sizeof buf, "%s: wm_count_per_pattern returned %d (%s)",
-                                 cfg, rc, wm_strerror(rc));
+                        snprintf(buf, sizeof buf, "%s: wm_count_per_pattern returned %d (%s)", cfg,
+                                 rc, wm_strerror(rc));
                     else
-                        snprintf(buf, sizeof buf, "%s: wm_count_per_pattern: pattern %zu count %"
-                                 PRIu64 ", oracle %" PRIu64, cfg, p, got_counts[p],
-                                 want_counts[p]);
+                        snprintf(buf, sizeof buf,
+                                 "%s: wm_count_per_pattern: pattern %zu count %" PRIu64
+                                 ", oracle %" PRIu64,
+                                 cfg, p, got_counts[p], want_counts[p]);
                     fail_msg(idx, c, buf);
                 } else {
                     g_passed++;
                 }
             }
-            if (n_want > 0 && chance(8)) {             /* a callback that stops */
+            if (n_want > 0 && chance(8)) { /* a callback that stops */
                 got.n = 0;
                 got.stop_after = (size_t)range(1, n_want);
                 rc = wm_search(cfgs[i].cx, db, &t, collect, &got);
@@ -813,7 +789,8 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
                 while (k < got.n && k < n_want && same_match(&got.a[k], &want[k])) k++;
                 if (rc != WM_STOPPED || got.n != got.stop_after || k != got.n) {
                     char buf[400];
-                    snprintf(buf, sizeof buf, "%s: callback stopping at match %zu: wm_search "
+                    snprintf(buf, sizeof buf,
+                             "%s: callback stopping at match %zu: wm_search "
                              "returned %d (%s) after %zu calls, %zu agreeing with the oracle",
                              cfg, got.stop_after, rc, wm_strerror(rc), got.n, k);
                     fail_msg(idx, c, buf);
@@ -842,15 +819,12 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
 
 /* A tiny chunk (1..64) so that occurrences straddle chunk borders, grown where
 ** so many chunks would make the run slow (each chunk rescans max_len - 1). */
-static uint64_t tiny_chunk(const void *p, int gpu)
-{
+static uint64_t tiny_chunk(const void *p, int gpu) {
     const tcase *c = p;
     uint64_t ch = range(1, 64);
     uint64_t max_chunks = gpu ? 64 : 1500;
-    if (c->max_len > 64)
-        max_chunks = max_chunks / 4;
-    if (c->n / ch > max_chunks)
-        ch = c->n / max_chunks + below(64);
+    if (c->max_len > 64) max_chunks = max_chunks / 4;
+    if (c->n / ch > max_chunks) ch = c->n / max_chunks + below(64);
     return ch;
 }
 
@@ -859,8 +833,7 @@ static uint64_t tiny_chunk(const void *p, int gpu)
 /* A pattern of exactly WM_MAX_PATTERN bytes is searched (planted twice, once
 ** cut by a record border) with a short one, by every set algorithm. The
 ** arguments of wm_compile_set are tests/unit/test_api_sets.c's. */
-static void longest_pattern(const config *cpu)
-{
+static void longest_pattern(const config *cpu) {
     size_t big = WM_MAX_PATTERN;
     uint8_t *p = xmalloc(big);
     size_t tn = 3 * big;
@@ -883,18 +856,15 @@ static void longest_pattern(const config *cpu)
         snprintf(what, sizeof what, "wm_compile_set(a pattern of WM_MAX_PATTERN bytes, %s)",
                  wm_algo_name(SET_ALGOS[a]));
         check_status(what, rc, WM_OK, NULL);
-        if (rc != WM_OK)
-            continue;
+        if (rc != WM_OK) continue;
         wm_match_t *want = NULL;
         size_t nw = moracle_search(bp, bl, 2, &ao, &t, &want);
         match_vec got = { 0 };
         rc = wm_search(cpu->cx, db, &t, collect, &got);
         snprintf(what, sizeof what, "pattern of WM_MAX_PATTERN bytes, algo %s, %s",
                  wm_algo_name(SET_ALGOS[a]), cpu->name);
-        if (rc != WM_OK)
-            check_status(what, rc, WM_OK, cpu->cx);
-        else
-            compare_matches(-1, NULL, what, got.a, got.n, want, nw);
+        if (rc != WM_OK) check_status(what, rc, WM_OK, cpu->cx);
+        else compare_matches(-1, NULL, what, got.a, got.n, want, nw);
         free(got.a);
         free(want);
         wm_db_free(db);
@@ -908,8 +878,7 @@ static void longest_pattern(const config *cpu)
 /* A set of np patterns in one buffer; lengths lo..hi over the case's
 ** symbols, a share `from_text_pct` sampled from the text. */
 static void big_set(tcase *c, size_t np, size_t lo, size_t hi, unsigned from_text_pct,
-                    uint8_t **pool_out)
-{
+                    uint8_t **pool_out) {
     c->np = np;
     c->pat = NULL;
     c->len = malloc(np * sizeof *c->len);
@@ -934,22 +903,26 @@ static void big_set(tcase *c, size_t np, size_t lo, size_t hi, unsigned from_tex
 }
 
 /* A large set's case: options, a name for reports, a random text of n bytes. */
-static void large_case(tcase *c, alpha_kind ak, const char *set_kind, size_t n)
-{
+static void large_case(tcase *c, alpha_kind ak, const char *set_kind, size_t n) {
     memset(c, 0, sizeof *c);
     c->o = wm_opts_default();
     c->ak = ak;
     if (ak == AK_DNA) c->o.alphabet = WM_ALPHABET_DNA;
-    if (ak == AK_ACGT) { memcpy(c->sym, "ACGT", 4); c->n_sym = 4; }
-    if (ak == AK_BYTE256) { for (int i = 0; i < 256; i++) c->sym[i] = (uint8_t)i; c->n_sym = 256; }
+    if (ak == AK_ACGT) {
+        memcpy(c->sym, "ACGT", 4);
+        c->n_sym = 4;
+    }
+    if (ak == AK_BYTE256) {
+        for (int i = 0; i < 256; i++) c->sym[i] = (uint8_t)i;
+        c->n_sym = 256;
+    }
     c->set_kind = set_kind;
     c->n = n;
     c->text = xmalloc(c->n);
     for (size_t i = 0; i < c->n; i++) c->text[i] = rand_text_byte(c);
 }
 
-static void large_sets(config *cfgs, size_t n_cfg)
-{
+static void large_sets(config *cfgs, size_t n_cfg) {
     /* 100,000 patterns, lengths 4..32, bytes over 4 and 256 symbols */
     for (int kind = 0; kind < 2; kind++) {
         tcase c;
@@ -966,8 +939,7 @@ static void large_sets(config *cfgs, size_t n_cfg)
         t0 = now_s();
         for (size_t a = 0; a < N_OF(SET_ALGOS); a++) {
             wm_db_t *db = compile_checked(-1, &c, SET_ALGOS[a], WM_OK);
-            if (db == NULL)
-                continue;
+            if (db == NULL) continue;
             for (size_t i = 0; i < n_cfg; i++) {
                 match_vec got = { 0 };
                 char cfg[200];
@@ -975,17 +947,15 @@ static void large_sets(config *cfgs, size_t n_cfg)
                          AK_NAME[c.ak], wm_algo_name(SET_ALGOS[a]), wm_algo_name(wm_db_algo(db)),
                          cfgs[i].name);
                 int rc = wm_search(cfgs[i].cx, db, &t, collect, &got);
-                if (rc != WM_OK)
-                    check_case_status(-1, &c, cfg, rc, WM_OK, NULL);
-                else
-                    compare_matches(-1, &c, cfg, got.a, got.n, want, n_want);
+                if (rc != WM_OK) check_case_status(-1, &c, cfg, rc, WM_OK, NULL);
+                else compare_matches(-1, &c, cfg, got.a, got.n, want, n_want);
                 free(got.a);
             }
             wm_db_free(db);
         }
         g_t_lib += now_s() - t0;
-        printf("large set (%s): 100,000 patterns, %zu bytes of text, %zu matches\n",
-               AK_NAME[c.ak], c.n, n_want);
+        printf("large set (%s): 100,000 patterns, %zu bytes of text, %zu matches\n", AK_NAME[c.ak],
+               c.n, n_want);
         free(want);
         free(pool);
         free(c.pat);
@@ -1015,20 +985,19 @@ static void large_sets(config *cfgs, size_t n_cfg)
             double t1 = now_s();
             wm_match_t *want = NULL;
             wm_text_t t = { c.text, c.n, NULL, 0 };
-            size_t n_want = moracle_search((const uint8_t *const *)c.pat, c.len, c.np, &c.o, &t,
-                                           &want);
+            size_t n_want =
+                moracle_search((const uint8_t *const *)c.pat, c.len, c.np, &c.o, &t, &want);
             g_t_oracle += now_s() - t1;
             match_vec got = { 0 };
             rc = wm_search(cfgs[0].cx, db, &t, collect, &got);
             char cfg[200];
             snprintf(cfg, sizeof cfg, "1,000,000 patterns: algo auto (db %s), %s",
                      wm_algo_name(wm_db_algo(db)), cfgs[0].name);
-            if (rc != WM_OK)
-                check_case_status(-1, &c, cfg, rc, WM_OK, NULL);
-            else
-                compare_matches(-1, &c, cfg, got.a, got.n, want, n_want);
+            if (rc != WM_OK) check_case_status(-1, &c, cfg, rc, WM_OK, NULL);
+            else compare_matches(-1, &c, cfg, got.a, got.n, want, n_want);
             printf("large set: 1,000,000 patterns compiled in %.2f s (db %s); %zu matches in"
-                   " %zu bytes\n", tc, wm_algo_name(wm_db_algo(db)), n_want, c.n);
+                   " %zu bytes\n",
+                   tc, wm_algo_name(wm_db_algo(db)), n_want, c.n);
             free(got.a);
             free(want);
             wm_db_free(db);
@@ -1046,8 +1015,7 @@ static void large_sets(config *cfgs, size_t n_cfg)
 
 /* Random tiny cases: moracle_search against moracle_search_naive and the
 ** per-pattern counts against the match list. */
-static void oracle_random_self_check(void)
-{
+static void oracle_random_self_check(void) {
     g_rng = g_seed ^ 0x5eedf00dull;
     for (int i = 0; i < 300; i++) {
         tcase c;
@@ -1089,8 +1057,7 @@ static void oracle_random_self_check(void)
 /* The contexts every case runs on, besides its own tiny-chunk ones. */
 static fixed_set g_fixed;
 
-static void one_case(long idx)
-{
+static void one_case(long idx) {
     tcase c;
     gen_case(&c);
     double t0 = now_s();
@@ -1103,25 +1070,21 @@ static void one_case(long idx)
     free_case(&c);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long only = -2;
-    long n_cases = test_begin("test_multi_diff", argc, argv, 20240612ull, 500, describe_case,
-                              &only);
+    long n_cases =
+        test_begin("test_multi_diff", argc, argv, 20240612ull, 500, describe_case, &only);
 
     /* 1. the oracle against hand-worked examples and its own definition */
     oracle_hand_examples();
-    if (only < 0)
-        oracle_random_self_check();
-    if (oracle_verdict())
-        return 1;
+    if (only < 0) oracle_random_self_check();
+    if (oracle_verdict()) return 1;
 
     /* contexts: CPU 1 and 3 threads with the default chunk; tiny chunks are
     ** made per case. CUDA likewise when a GPU is there. */
     static const int threads[] = { 1, 3 };
     open_fixed(&g_fixed, threads, N_OF(threads));
-    if (g_fixed.n == 0)
-        return test_finish();
+    if (g_fixed.n == 0) return test_finish();
 
     /* 2. the longest pattern */
     if (only < 0) {
@@ -1133,8 +1096,7 @@ int main(int argc, char **argv)
     run_cases(n_cases, only, 1, 200, one_case);
 
     /* 4. large sets */
-    if (only < 0)
-        large_sets(g_fixed.cf, g_fixed.n);
+    if (only < 0) large_sets(g_fixed.cf, g_fixed.n);
 
     close_configs(g_fixed.cf, g_fixed.n);
 
@@ -1150,10 +1112,10 @@ int main(int argc, char **argv)
            g_t_compile);
     for (size_t j = 0; j < g_fixed.n + 2 + (size_t)g_fixed.gpu && j < N_OF(g_t_cfg); j++)
         printf("%s %s %.1f s", j ? "," : "",
-               j < g_fixed.n ? g_fixed.cf[j].name
-                           : j == g_fixed.n ? "cpu, 1 thread, tiny chunks"
-                           : j == g_fixed.n + 1 ? "cpu, 3 threads, tiny chunks"
-                                                : "cuda, tiny chunks",
+               j < g_fixed.n        ? g_fixed.cf[j].name
+               : j == g_fixed.n     ? "cpu, 1 thread, tiny chunks"
+               : j == g_fixed.n + 1 ? "cpu, 3 threads, tiny chunks"
+                                    : "cuda, tiny chunks",
                g_t_cfg[j]);
     printf("\n");
     print_repro(argv[0], "the checks outside the random cases");

@@ -41,16 +41,13 @@
 
 /* coverage: what the oracle's answers held, over all cases */
 static match_cover g_cov;
-static struct {
-    long at_rec_start, at_rec_end, dense, errors_gt0;
-} g_cov_search;
+static struct { long at_rec_start, at_rec_end, dense, errors_gt0; } g_cov_search;
 
 /* ==== oracle self-check ===================================================== */
 
-static void expect_matches(const char *name, const char *pat, const wm_opts_t *o,
-                           const char *text, const uint64_t *rs, size_t n_rec,
-                           const wm_match_t *want, size_t n_want)
-{
+static void expect_matches(const char *name, const char *pat, const wm_opts_t *o, const char *text,
+                           const uint64_t *rs, size_t n_rec, const wm_match_t *want,
+                           size_t n_want) {
     wm_text_t t = { (const uint8_t *)text, strlen(text), rs, n_rec };
     wm_match_t *got = NULL;
     size_t n = oracle_search((const uint8_t *)pat, strlen(pat), o, &t, &got);
@@ -62,37 +59,39 @@ static void expect_matches(const char *name, const char *pat, const wm_opts_t *o
     if (!ok) {
         self_fail++;
         printf("oracle self-check FAILED: %s (got %zu matches, want %zu)\n", name, n, n_want);
-        for (size_t i = 0; i < n; i++)
-            print_match(stdout, "got", &got[i]);
+        for (size_t i = 0; i < n; i++) print_match(stdout, "got", &got[i]);
     }
     free(got);
 }
 
-static wm_opts_t plain_opts(uint32_t k)
-{
+static wm_opts_t plain_opts(uint32_t k) {
     wm_opts_t o;
-    memset(&o, 0, sizeof o);   /* not wm_opts_default(): the oracle stands alone */
+    memset(&o, 0, sizeof o); /* not wm_opts_default(): the oracle stands alone */
     o.max_edits = k;
     return o;
 }
 
-#define M(r, s, e, d, st) { (r), (s), (e), (d), (st), 0 }
+#define M(r, s, e, d, st)                                                                          \
+    { (r), (s), (e), (d), (st), 0 }
 
 /* Examples worked out by hand (the working is in the comments). */
-static void oracle_hand_examples(void)
-{
+static void oracle_hand_examples(void) {
     /* Edit distance helper. */
-    struct { const char *a, *b; size_t d; } ed[] = {
+    struct {
+        const char *a, *b;
+        size_t d;
+    } ed[] = {
         { "kitten", "sitting", 3 }, { "", "abc", 3 }, { "abc", "", 3 },
-        { "flaw", "lawn", 2 }, { "", "", 0 }, { "abc", "abc", 0 }, { "ab", "ba", 2 },
+        { "flaw", "lawn", 2 },      { "", "", 0 },    { "abc", "abc", 0 },
+        { "ab", "ba", 2 },
     };
     for (size_t i = 0; i < N_OF(ed); i++) {
         size_t d = oracle_edit_distance((const uint8_t *)ed[i].a, strlen(ed[i].a),
                                         (const uint8_t *)ed[i].b, strlen(ed[i].b));
         if (d != ed[i].d) {
             self_fail++;
-            printf("oracle self-check FAILED: edit(%s, %s) = %zu, want %zu\n",
-                   ed[i].a, ed[i].b, d, ed[i].d);
+            printf("oracle self-check FAILED: edit(%s, %s) = %zu, want %zu\n", ed[i].a, ed[i].b, d,
+                   ed[i].d);
         }
     }
 
@@ -187,34 +186,33 @@ static void oracle_hand_examples(void)
 /* ==== case generation ======================================================= */
 
 typedef enum {
-    AK_UNARY,      /* BYTES, one letter (plus a stranger in the pattern)   */
-    AK_BIN,        /* BYTES, 2 letters                                     */
-    AK_DNA4,       /* BYTES, ACGT                                          */
-    AK_PROT20,     /* BYTES, the 20 amino acids                            */
-    AK_BYTE256,    /* BYTES, every byte value                              */
-    AK_IUPAC,      /* DNA alphabet: IUPAC patterns, soft-masked texts      */
-    AK_NUC_BYTES,  /* BYTES alphabet, nucleotide pattern, revcomp          */
+    AK_UNARY,     /* BYTES, one letter (plus a stranger in the pattern) */
+    AK_BIN,       /* BYTES, 2 letters */
+    AK_DNA4,      /* BYTES, ACGT */
+    AK_PROT20,    /* BYTES, the 20 amino acids */
+    AK_BYTE256,   /* BYTES, every byte value */
+    AK_IUPAC,     /* DNA alphabet: IUPAC patterns, soft-masked texts */
+    AK_NUC_BYTES, /* BYTES alphabet, nucleotide pattern, revcomp */
     AK_COUNT
 } alpha_kind;
 
-static const char *const AK_NAME[AK_COUNT] = {
-    "bytes/1", "bytes/2", "bytes/4", "bytes/20", "bytes/256", "dna", "bytes/nuc"
-};
+static const char *const AK_NAME[AK_COUNT] = { "bytes/1",   "bytes/2", "bytes/4",  "bytes/20",
+                                               "bytes/256", "dna",     "bytes/nuc" };
 
 static const char IUPAC_CODES[] = "ACGTURYSWKMBDHVN";
 
 typedef struct {
     alpha_kind ak;
-    const uint8_t *sym;    /* the symbols of text and random pattern letters */
+    const uint8_t *sym; /* the symbols of text and random pattern letters */
     size_t n_sym;
     uint8_t sym256[256];
-    int periodic;          /* the text is periodic (dense matches)           */
+    int periodic; /* the text is periodic (dense matches) */
     wm_opts_t o;
     uint8_t *pat;
     size_t m;
     uint8_t *text;
     size_t n;
-    uint64_t *rec_start;   /* NULL: one record, n_rec 0                      */
+    uint64_t *rec_start; /* NULL: one record, n_rec 0 */
     size_t n_rec;
 } tcase;
 
@@ -222,50 +220,41 @@ static uint8_t rand_sym(const tcase *c) { return c->sym[below(c->n_sym)]; }
 
 /* A base (upper case) from an IUPAC code's set, so that a planted copy of an
 ** IUPAC pattern really matches. */
-static uint8_t instantiate_code(uint8_t code)
-{
+static uint8_t instantiate_code(uint8_t code) {
     unsigned set = oracle_iupac_set(code);
-    if (set == 0)
-        return code;
+    if (set == 0) return code;
     static const char B[] = "ACGT";
     uint8_t pick[4];
     int n = 0;
     for (int b = 0; b < 4; b++)
-        if (set & (1u << b))
-            pick[n++] = (uint8_t)B[b];
+        if (set & (1u << b)) pick[n++] = (uint8_t)B[b];
     uint8_t c = pick[below((uint64_t)n)];
     return chance(15) ? flip_case(c) : c;
 }
 
-static uint8_t rand_text_byte(const tcase *c)
-{
-    if (c->ak == AK_IUPAC || c->ak == AK_NUC_BYTES)
-        return rand_dna_mix(&DNA_SOFTMASKED);
+static uint8_t rand_text_byte(const tcase *c) {
+    if (c->ak == AK_IUPAC || c->ak == AK_NUC_BYTES) return rand_dna_mix(&DNA_SOFTMASKED);
     return rand_sym(c);
 }
 
-static uint8_t rand_pat_byte(const tcase *c)
-{
+static uint8_t rand_pat_byte(const tcase *c) {
     switch (c->ak) {
-    case AK_UNARY:
-        return chance(5) ? 'b' : 'a';
+    case AK_UNARY: return chance(5) ? 'b' : 'a';
     case AK_IUPAC:
     case AK_NUC_BYTES: {
-        uint8_t x = chance(75) ? (uint8_t)"ACGT"[below(4)]
+        uint8_t x = chance(75) ? (uint8_t) "ACGT"[below(4)]
                                : (uint8_t)IUPAC_CODES[below(sizeof IUPAC_CODES - 1)];
         return chance(15) ? flip_case(x) : x;
     }
-    default:
-        return rand_sym(c);
+    default: return rand_sym(c);
     }
 }
 
 /* Copy src (len) with up to `edits` random edits into dst (capacity cap);
 ** returns the new length. Hamming cases get substitutions only, so that a
 ** planted copy keeps the pattern's length. */
-static size_t mutate(const tcase *c, const uint8_t *src, size_t len, size_t edits,
-                     uint8_t *dst, size_t cap)
-{
+static size_t mutate(const tcase *c, const uint8_t *src, size_t len, size_t edits, uint8_t *dst,
+                     size_t cap) {
     size_t n = 0;
     int subs_only = c->o.metric == WM_METRIC_HAMMING;
     /* choose edit positions by a per-byte chance that gives about `edits` */
@@ -275,10 +264,10 @@ static size_t mutate(const tcase *c, const uint8_t *src, size_t len, size_t edit
             op = subs_only ? 0 : (int)below(3);
             edits--;
         }
-        if (op == 0) {                        /* substitute */
+        if (op == 0) { /* substitute */
             dst[n++] = rand_text_byte(c);
-        } else if (op == 1) {                 /* delete     */
-        } else if (op == 2) {                 /* insert     */
+        } else if (op == 1) { /* delete */
+        } else if (op == 2) { /* insert */
             dst[n++] = rand_text_byte(c);
             if (n < cap) dst[n++] = src[i];
         } else {
@@ -289,8 +278,7 @@ static size_t mutate(const tcase *c, const uint8_t *src, size_t len, size_t edit
 }
 
 /* The reverse complement of an IUPAC string (as the oracle defines it). */
-static void revcomp_str(const uint8_t *p, size_t m, uint8_t *out)
-{
+static void revcomp_str(const uint8_t *p, size_t m, uint8_t *out) {
     for (size_t i = 0; i < m; i++) {
         uint8_t x = oracle_iupac_complement(p[m - 1 - i]);
         out[i] = x ? x : p[m - 1 - i];
@@ -299,32 +287,26 @@ static void revcomp_str(const uint8_t *p, size_t m, uint8_t *out)
 
 /* Write an occurrence of the pattern (or its reverse complement), with up to
 ** k edits, into the text at `pos` (clipped at the text's end). */
-static void plant(tcase *c, size_t pos, int strand)
-{
+static void plant(tcase *c, size_t pos, int strand) {
     size_t m = c->m;
     uint8_t *src = malloc(m), *tmp = malloc(2 * m + 2);
     assert(src && tmp);
-    if (strand)
-        revcomp_str(c->pat, m, src);
-    else
-        memcpy(src, c->pat, m);
-    if (c->ak == AK_IUPAC)                       /* codes -> bases */
-        for (size_t i = 0; i < m; i++)
-            src[i] = instantiate_code(src[i]);
+    if (strand) revcomp_str(c->pat, m, src);
+    else memcpy(src, c->pat, m);
+    if (c->ak == AK_IUPAC) /* codes -> bases */
+        for (size_t i = 0; i < m; i++) src[i] = instantiate_code(src[i]);
     else if (c->o.case_insensitive)
         for (size_t i = 0; i < m; i++)
             if (chance(30)) src[i] = flip_case(src[i]);
     size_t k = c->o.max_edits;
     size_t edits = k == 0 ? 0 : below(k + 1 < 4 ? k + 1 : (chance(70) ? 3 : k + 1));
     size_t len = mutate(c, src, m, edits, tmp, 2 * m + 2);
-    for (size_t i = 0; i < len && pos + i < c->n; i++)
-        c->text[pos + i] = tmp[i];
+    for (size_t i = 0; i < len && pos + i < c->n; i++) c->text[pos + i] = tmp[i];
     free(src);
     free(tmp);
 }
 
-static size_t pick_m(void)
-{
+static size_t pick_m(void) {
     static const size_t special[] = { 31, 32, 33, 63, 64, 65, 127, 128, 129 };
     uint64_t r = below(100);
     if (r < 40) return (size_t)range(1, 16);
@@ -333,31 +315,28 @@ static size_t pick_m(void)
     return (size_t)range(71, 300);
 }
 
-static uint32_t pick_k(size_t m)
-{
+static uint32_t pick_k(size_t m) {
     uint64_t r = below(100);
     uint64_t k;
     if (r < 35) k = 0;
     else if (r < 70) k = range(1, 4);
-    else if (r < 82) k = m - 1 - below(3 < m ? 3 : m);   /* near m-1 */
+    else if (r < 82) k = m - 1 - below(3 < m ? 3 : m); /* near m-1 */
     else k = below(m);
     if (k >= m) k = m - 1;
     return (uint32_t)k;
 }
 
-static size_t pick_n(void)
-{
+static size_t pick_n(void) {
     static const span_t N[] = {
-        { 30, 0, 0 }, { 300, 1, 100 }, { 700, 101, 1000 }, { 975, 1001, 5000 },
-        { 1000, 5001, 50000 },
+        { 30, 0, 0 },        { 300, 1, 100 },       { 700, 101, 1000 },
+        { 975, 1001, 5000 }, { 1000, 5001, 50000 },
     };
     return (size_t)pick_span(N, N_OF(N), 1000);
 }
 
 /* Rough operation count of the oracle on this case: the DP is n*m per strand,
 ** and each hit costs m*(m+k) for its start; guess the share of ends that hit. */
-static double oracle_cost(size_t n, size_t m, size_t k, int strands, int dense)
-{
+static double oracle_cost(size_t n, size_t m, size_t k, int strands, int dense) {
     double hit = dense ? 1.0 : (k == 0 ? 0.02 : (4 * k < m ? 0.1 : (2 * k < m ? 0.4 : 1.0)));
     double per_end = (double)m;
     if (k > 0 || dense) per_end += hit * (double)m * (double)(m + k);
@@ -369,45 +348,57 @@ static double oracle_cost(size_t n, size_t m, size_t k, int strands, int dense)
 
 /* Put a pattern occurrence at the start or end of a random record, at a
 ** random place, or across a record border. */
-static void plant_some(tcase *c, int strand)
-{
-    if (c->n == 0)
-        return;
+static void plant_some(tcase *c, int strand) {
+    if (c->n == 0) return;
     size_t count = (size_t)below(6);
     for (size_t j = 0; j < count; j++) {
         size_t pos = plant_pos(c->n, c->rec_start, c->n_rec, c->m);
-        if (pos < c->n)
-            plant(c, pos, strand);
+        if (pos < c->n) plant(c, pos, strand);
     }
 }
 
-static void gen_case(tcase *c)
-{
+static void gen_case(tcase *c) {
     memset(c, 0, sizeof *c);
     c->o = wm_opts_default();
     static const weighted_t KINDS[] = {
-        { AK_UNARY, 3 }, { AK_BIN, 18 }, { AK_DNA4, 33 }, { AK_PROT20, 46 }, { AK_BYTE256, 60 },
-        { AK_IUPAC, 85 }, { AK_NUC_BYTES, 100 },
+        { AK_UNARY, 3 },    { AK_BIN, 18 },   { AK_DNA4, 33 },       { AK_PROT20, 46 },
+        { AK_BYTE256, 60 }, { AK_IUPAC, 85 }, { AK_NUC_BYTES, 100 },
     };
     c->ak = (alpha_kind)pick_weighted(KINDS, N_OF(KINDS));
 
     switch (c->ak) {
-    case AK_UNARY: c->sym = (const uint8_t *)"a"; c->n_sym = 1; break;
-    case AK_BIN: c->sym = (const uint8_t *)(chance(50) ? "ab" : "\x00\xff"); c->n_sym = 2; break;
-    case AK_DNA4: c->sym = (const uint8_t *)"ACGT"; c->n_sym = 4; break;
-    case AK_PROT20: c->sym = (const uint8_t *)"ACDEFGHIKLMNPQRSTVWY"; c->n_sym = 20; break;
+    case AK_UNARY:
+        c->sym = (const uint8_t *)"a";
+        c->n_sym = 1;
+        break;
+    case AK_BIN:
+        c->sym = (const uint8_t *)(chance(50) ? "ab" : "\x00\xff");
+        c->n_sym = 2;
+        break;
+    case AK_DNA4:
+        c->sym = (const uint8_t *)"ACGT";
+        c->n_sym = 4;
+        break;
+    case AK_PROT20:
+        c->sym = (const uint8_t *)"ACDEFGHIKLMNPQRSTVWY";
+        c->n_sym = 20;
+        break;
     case AK_BYTE256:
         for (int i = 0; i < 256; i++) c->sym256[i] = (uint8_t)i;
-        c->sym = c->sym256; c->n_sym = 256;
+        c->sym = c->sym256;
+        c->n_sym = 256;
         break;
-    default: c->sym = (const uint8_t *)"ACGT"; c->n_sym = 4; break;
+    default:
+        c->sym = (const uint8_t *)"ACGT";
+        c->n_sym = 4;
+        break;
     }
 
     c->o.metric = chance(35) ? WM_METRIC_HAMMING : WM_METRIC_EDIT;
     if (c->ak == AK_IUPAC) {
         c->o.alphabet = WM_ALPHABET_DNA;
         c->o.revcomp = chance(40);
-        c->o.case_insensitive = chance(10);    /* no effect on DNA; must be harmless */
+        c->o.case_insensitive = chance(10); /* no effect on DNA; must be harmless */
     } else if (c->ak == AK_NUC_BYTES) {
         c->o.revcomp = 1;
         c->o.case_insensitive = chance(40);
@@ -417,7 +408,7 @@ static void gen_case(tcase *c)
     int strands = c->o.revcomp ? 2 : 1;
 
     /* sizes */
-    int scenario = (int)below(100);   /* < 6: pattern = text; < 10: pattern longer than text */
+    int scenario = (int)below(100); /* < 6: pattern = text; < 10: pattern longer than text */
     c->m = pick_m();
     c->o.max_edits = pick_k(c->m);
     c->periodic = chance(10);
@@ -426,7 +417,8 @@ static void gen_case(tcase *c)
     } else {
         c->n = pick_n();
     }
-    while (c->n > 16 && oracle_cost(c->n, c->m, c->o.max_edits, strands, c->periodic) > ORACLE_BUDGET)
+    while (c->n > 16 &&
+           oracle_cost(c->n, c->m, c->o.max_edits, strands, c->periodic) > ORACLE_BUDGET)
         c->n /= 2;
 
     /* text */
@@ -438,10 +430,10 @@ static void gen_case(tcase *c)
         uint8_t unit[4];
         for (size_t i = 0; i < period; i++) unit[i] = rand_text_byte(c);
         for (size_t i = 0; i < c->n; i++) c->text[i] = unit[i % period];
-        for (size_t i = 0; i < c->n; i++)   /* a few defects */
+        for (size_t i = 0; i < c->n; i++) /* a few defects */
             if (chance(1)) c->text[i] = rand_text_byte(c);
     } else if (c->ak == AK_BYTE256 && chance(50)) {
-        for (size_t i = 0; i < c->n; i++)    /* letters-heavy bytes: folding matters */
+        for (size_t i = 0; i < c->n; i++) /* letters-heavy bytes: folding matters */
             c->text[i] = chance(80) ? (uint8_t)("abcdABCD"[below(8)]) : (uint8_t)below(256);
     } else {
         for (size_t i = 0; i < c->n; i++) c->text[i] = rand_text_byte(c);
@@ -452,13 +444,13 @@ static void gen_case(tcase *c)
 
     /* pattern */
     uint64_t ps = below(100);
-    if (scenario < 6 && c->n == c->m) {                     /* pattern = text */
+    if (scenario < 6 && c->n == c->m) { /* pattern = text */
         for (size_t i = 0; i < c->m; i++) c->pat[i] = c->text[i];
-        if (c->ak == AK_IUPAC || c->ak == AK_NUC_BYTES)   /* keep it nucleotide */
+        if (c->ak == AK_IUPAC || c->ak == AK_NUC_BYTES) /* keep it nucleotide */
             for (size_t i = 0; i < c->m; i++)
                 if (!oracle_iupac_set(c->pat[i])) c->pat[i] = 'N';
     } else if (ps < 40 && c->n >= c->m && c->ak != AK_IUPAC && c->ak != AK_NUC_BYTES) {
-        size_t at = (size_t)below(c->n - c->m + 1);           /* a piece of the text */
+        size_t at = (size_t)below(c->n - c->m + 1); /* a piece of the text */
         memcpy(c->pat, c->text + at, c->m);
     } else if (c->periodic && ps < 70) {
         size_t period = (size_t)range(1, 3);
@@ -470,19 +462,16 @@ static void gen_case(tcase *c)
     }
     /* a nucleotide pattern for the revcomp kinds must stay IUPAC */
     if (c->o.revcomp)
-        for (size_t i = 0; i < c->m; i++)
-            assert(oracle_iupac_set(c->pat[i]) != 0);
+        for (size_t i = 0; i < c->m; i++) assert(oracle_iupac_set(c->pat[i]) != 0);
 
     c->n_rec = split_records(c->n, c->m, &c->rec_start);
     if (scenario >= 6) {
         plant_some(c, 0);
-        if (c->o.revcomp)
-            plant_some(c, 1);
+        if (c->o.revcomp) plant_some(c, 1);
     }
 }
 
-static void free_case(tcase *c)
-{
+static void free_case(tcase *c) {
     free(c->pat);
     free(c->text);
     free(c->rec_start);
@@ -490,32 +479,31 @@ static void free_case(tcase *c)
 
 /* ==== running the library =================================================== */
 
-static const char *metric_name(wm_metric_t mt) { return mt == WM_METRIC_HAMMING ? "hamming" : "edit"; }
+static const char *metric_name(wm_metric_t mt) {
+    return mt == WM_METRIC_HAMMING ? "hamming" : "edit";
+}
 
 /* The case, for a failure's report (g_describe). */
-static void describe_case(const void *p)
-{
+static void describe_case(const void *p) {
     const tcase *c = p;
     printf("    alphabet %s, m %zu, k %u, metric %s, case_insensitive %d, revcomp %d,"
            " n %zu, records %zu%s%s\n",
-           AK_NAME[c->ak], c->m, c->o.max_edits, metric_name(c->o.metric),
-           c->o.case_insensitive, c->o.revcomp, c->n, c->n_rec ? c->n_rec : 1,
-           c->n_rec ? "" : " (rec_start NULL)", c->periodic ? ", periodic text" : "");
+           AK_NAME[c->ak], c->m, c->o.max_edits, metric_name(c->o.metric), c->o.case_insensitive,
+           c->o.revcomp, c->n, c->n_rec ? c->n_rec : 1, c->n_rec ? "" : " (rec_start NULL)",
+           c->periodic ? ", periodic text" : "");
     printf("    pattern ");
     print_bytes(stdout, c->pat, c->m, g_verbose ? (size_t)-1 : 80);
     printf("\n");
     print_text(c->text, c->n, c->rec_start, c->n_rec);
 }
 
-static uint64_t record_len(const tcase *c, uint64_t r)
-{
+static uint64_t record_len(const tcase *c, uint64_t r) {
     if (c->n_rec == 0) return c->n;
     uint64_t end = r + 1 < c->n_rec ? c->rec_start[r + 1] : c->n;
     return end - c->rec_start[r];
 }
 
-static void note_coverage(const tcase *c, const wm_match_t *w, size_t n)
-{
+static void note_coverage(const tcase *c, const wm_match_t *w, size_t n) {
     int rs = 0, re = 0, e = 0;
     for (size_t i = 0; i < n; i++) {
         rs |= w[i].start == 0;
@@ -531,8 +519,7 @@ static void note_coverage(const tcase *c, const wm_match_t *w, size_t n)
 
 static const wm_algo_t ALGOS[] = { WM_ALGO_AUTO, WM_ALGO_SHIFTOR, WM_ALGO_BITAP, WM_ALGO_MYERS };
 
-static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
-{
+static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg) {
     wm_text_t t = { c->text, c->n, c->rec_start, c->n_rec };
     wm_match_t *want = NULL;
     double t0 = now_s();
@@ -600,25 +587,21 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg)
 /* A tiny chunk (1..100) so that occurrences straddle chunk borders, grown
 ** where so many chunks would make the run slow (each chunk rescans its
 ** m + k halo). */
-static uint64_t tiny_chunk(const void *p, int gpu)
-{
+static uint64_t tiny_chunk(const void *p, int gpu) {
     const tcase *c = p;
     uint64_t ch = range(1, 100);
     uint64_t max_chunks = gpu ? 64 : 4000;
-    double work = (double)(c->m + c->o.max_edits) * (double)(c->o.max_edits + 1) *
-                  (double)((c->m + 63) / 64);
-    if (work > 2000)
-        max_chunks = max_chunks * 2000 / (uint64_t)work + 8;
-    if (c->n / ch > max_chunks)
-        ch = c->n / max_chunks + below(100);
+    double work =
+        (double)(c->m + c->o.max_edits) * (double)(c->o.max_edits + 1) * (double)((c->m + 63) / 64);
+    if (work > 2000) max_chunks = max_chunks * 2000 / (uint64_t)work + 8;
+    if (c->n / ch > max_chunks) ch = c->n / max_chunks + below(100);
     return ch;
 }
 
 /* The contexts every case runs on, besides its own tiny-chunk ones. */
 static fixed_set g_fixed;
 
-static void one_case(long idx)
-{
+static void one_case(long idx) {
     tcase c;
     gen_case(&c);
     config cfgs[12];
@@ -628,11 +611,10 @@ static void one_case(long idx)
     free_case(&c);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long only = -2;
-    long n_cases = test_begin("test_search_diff", argc, argv, 20240611ull, 1500, describe_case,
-                              &only);
+    long n_cases =
+        test_begin("test_search_diff", argc, argv, 20240611ull, 1500, describe_case, &only);
 
     /* 1. the oracle against hand-worked examples and its own definition */
     oracle_hand_examples();
@@ -641,8 +623,13 @@ int main(int argc, char **argv)
         tcase c;
         gen_case(&c);
         if (c.n > 24) c.n = (size_t)below(25);
-        if (c.m > 8) { c.m = (size_t)range(1, 8); if (c.o.max_edits >= c.m) c.o.max_edits = (uint32_t)below(c.m); }
-        if (c.n_rec) for (size_t r = 0; r < c.n_rec; r++) if (c.rec_start[r] > c.n) c.rec_start[r] = c.n;
+        if (c.m > 8) {
+            c.m = (size_t)range(1, 8);
+            if (c.o.max_edits >= c.m) c.o.max_edits = (uint32_t)below(c.m);
+        }
+        if (c.n_rec)
+            for (size_t r = 0; r < c.n_rec; r++)
+                if (c.rec_start[r] > c.n) c.rec_start[r] = c.n;
         wm_text_t t = { c.text, c.n, c.rec_start, c.n_rec };
         wm_match_t *a = NULL, *b = NULL;
         size_t na = oracle_search(c.pat, c.m, &c.o, &t, &a);
@@ -657,8 +644,7 @@ int main(int argc, char **argv)
         free(b);
         free_case(&c);
     }
-    if (oracle_verdict())
-        return 1;
+    if (oracle_verdict()) return 1;
 
     /* 2. contexts: CPU 1 and 3 threads with the default chunk; tiny chunks are
     **    made per case. CUDA likewise when a GPU is there. */
@@ -673,8 +659,7 @@ int main(int argc, char **argv)
            " errors > 0 %ld, on strand 1 %ld, starting a record %ld, ending a record %ld,"
            " in record > 0 %ld, dense (> n/2 matches) %ld\n",
            g_cov.cases, g_cov.matches, g_cov.with_matches, g_cov_search.errors_gt0, g_cov.strand1,
-           g_cov_search.at_rec_start, g_cov_search.at_rec_end, g_cov.multi_rec,
-           g_cov_search.dense);
+           g_cov_search.at_rec_start, g_cov_search.at_rec_end, g_cov.multi_rec, g_cov_search.dense);
     print_time_split();
     printf("\n");
     print_repro(argv[0], NULL);

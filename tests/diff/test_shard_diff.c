@@ -68,7 +68,7 @@
 #include <string.h>
 
 #include "warpmatch.h"
-#include "core/internal.h"       /* n_sub: is a context cut or not */
+#include "core/internal.h" /* n_sub: is a context cut or not */
 
 #include "contexts.h"
 #include "gen.h"
@@ -80,8 +80,8 @@
 
 /* ==== contexts =============================================================== */
 
-static config g_ref;                 /* CPU, one thread */
-static double g_t_cfg[8];            /* seconds in the text calls, by context */
+static config g_ref;      /* CPU, one thread */
+static double g_t_cfg[8]; /* seconds in the text calls, by context */
 static config g_cfg[8];
 static size_t g_n_cfg;
 /* The same splits with larger chunks, for patterns whose halo (m + k) makes
@@ -98,8 +98,7 @@ typedef struct {
     uint64_t last_done, last_total;
 } progress_log;
 
-static void on_progress(uint64_t done, uint64_t total, void *user)
-{
+static void on_progress(uint64_t done, uint64_t total, void *user) {
     progress_log *p = user;
     if (atomic_fetch_add(&p->inside, 1) != 0) p->overlapped = 1;
     if (p->calls && done < p->last_done) p->went_back = 1;
@@ -109,24 +108,23 @@ static void on_progress(uint64_t done, uint64_t total, void *user)
     atomic_fetch_sub(&p->inside, 1);
 }
 
-static int count_cb(const wm_match_t *m, void *user)
-{
+static int count_cb(const wm_match_t *m, void *user) {
     (void)m;
     ++*(uint64_t *)user;
     return 0;
 }
 
-static void api_progress(void)
-{
+static void api_progress(void) {
     static const int zeros[4] = { 0, 0, 0, 0 };
     size_t n = 20000;
     uint8_t *t = xmalloc(n);
-    for (size_t i = 0; i < n; i++) t[i] = (uint8_t)"ACGT"[below(4)];
+    for (size_t i = 0; i < n; i++) t[i] = (uint8_t) "ACGT"[below(4)];
     wm_text_t text = { t, n, NULL, 0 };
     wm_db_t *db = NULL;
     wm_opts_t o = wm_opts_default();
     o.max_edits = 1;
-    check_status("progress: compile", wm_compile((const uint8_t *)"ACGTA", 5, &o, &db), WM_OK, NULL);
+    check_status("progress: compile", wm_compile((const uint8_t *)"ACGTA", 5, &o, &db), WM_OK,
+                 NULL);
     for (int what = 0; what < 2 && db; what++) {
         progress_log log;
         memset(&log, 0, sizeof log);
@@ -142,7 +140,8 @@ static void api_progress(void)
         wm_context_t *cx = NULL;
         check_status("progress: context", wm_context_new(&co, &cx), WM_OK, cx);
         uint64_t got = 0;
-        int st = what == 0 ? wm_search(cx, db, &text, count_cb, &got) : wm_count(cx, db, &text, &got);
+        int st =
+            what == 0 ? wm_search(cx, db, &text, count_cb, &got) : wm_count(cx, db, &text, &got);
         check_status(what == 0 ? "progress: wm_search" : "progress: wm_count", st, WM_OK, cx);
         check_true("progress: called", log.calls > 0);
         check_true("progress: never two calls at once", !log.overlapped);
@@ -156,8 +155,7 @@ static void api_progress(void)
 }
 
 /* The same status and message from a multi-device context as from one. */
-static void same_error(const char *what, int got, wm_context_t *cx, int want, wm_context_t *ref)
-{
+static void same_error(const char *what, int got, wm_context_t *cx, int want, wm_context_t *ref) {
     check_status(what, got, want, cx);
     const char *a = wm_context_errmsg(cx), *b = wm_context_errmsg(ref);
     if (strcmp(a, b) != 0) {
@@ -169,12 +167,12 @@ static void same_error(const char *what, int got, wm_context_t *cx, int want, wm
     }
 }
 
-static void api_bad_arguments(wm_context_t *multi, wm_context_t *ref)
-{
+static void api_bad_arguments(wm_context_t *multi, wm_context_t *ref) {
     /* a bad pair in the middle of a list */
     wm_pair_t pairs[9];
     wm_alignment_t out[9];
-    for (int i = 0; i < 9; i++) pairs[i] = (wm_pair_t){ (const uint8_t *)"ACGT", 4, (const uint8_t *)"AGT", 3 };
+    for (int i = 0; i < 9; i++)
+        pairs[i] = (wm_pair_t){ (const uint8_t *)"ACGT", 4, (const uint8_t *)"AGT", 3 };
     pairs[5].m = 0;
     wm_align_opts_t ao = wm_align_opts_default();
     int w = wm_align_pairs(ref, pairs, 9, &ao, out);
@@ -222,13 +220,12 @@ static void api_bad_arguments(wm_context_t *multi, wm_context_t *ref)
     w = wm_align_fr_info(ref, &ao, &fa);
     g = wm_align_fr_info(multi, &ao, &fb);
     check_status("wm_align_fr_info", g, w, multi);
-    check_true("wm_align_fr_info: the same table", w != WM_OK ||
-               (fa.t == fb.t && fa.entries == fb.entries && fa.bytes == fb.bytes &&
-                fa.key_strings == fb.key_strings));
+    check_true("wm_align_fr_info: the same table",
+               w != WM_OK || (fa.t == fb.t && fa.entries == fb.entries && fa.bytes == fb.bytes &&
+                              fa.key_strings == fb.key_strings));
 }
 
-static void api_checks(int gpus)
-{
+static void api_checks(int gpus) {
     wm_context_t *cx = NULL;
     wm_context_opts_t co = wm_context_opts_default();
 
@@ -239,7 +236,8 @@ static void api_checks(int gpus)
     co.n_devices = 1;
     check_status("one device in the list", wm_context_new(&co, &cx), WM_OK, cx);
     check_true("one device in the list: an ordinary context", cx && cx->n_sub == 0 && cx->pool);
-    check_true("one device in the list: the caller's list is not kept", cx && cx->opts.devices == NULL);
+    check_true("one device in the list: the caller's list is not kept",
+               cx && cx->opts.devices == NULL);
     wm_context_free(cx);
     /* NULL devices: n_devices means nothing */
     co.devices = NULL;
@@ -279,7 +277,8 @@ static void api_checks(int gpus)
         char count[16];
         snprintf(count, sizeof count, "%d", gpus);
         check_true("{0, 99} on CUDA: the message names 99 and the GPUs found",
-                   cx && strstr(wm_context_errmsg(cx), "99") && strstr(wm_context_errmsg(cx), count));
+                   cx && strstr(wm_context_errmsg(cx), "99") &&
+                       strstr(wm_context_errmsg(cx), count));
     }
     wm_context_free(cx);
 
@@ -312,7 +311,8 @@ static void api_checks(int gpus)
         wm_compile((const uint8_t *)"GTA", 3, NULL, &db);
         wm_text_t t = { (const uint8_t *)"ACGTACGTACGTAGTA", 16, NULL, 0 };
         uint64_t n = 0;
-        check_status("a list freed after wm_context_new: wm_count", wm_count(cx, db, &t, &n), WM_OK, cx);
+        check_status("a list freed after wm_context_new: wm_count", wm_count(cx, db, &t, &n), WM_OK,
+                     cx);
         check_true("a list freed after wm_context_new: 4 matches", n == 4);
         wm_db_free(db);
         api_bad_arguments(cx, g_ref.cx);
@@ -324,8 +324,7 @@ static void api_checks(int gpus)
 }
 
 /* With a GPU: a pair that fails on a device, named in the whole list. */
-static void api_gpu_failure(void)
-{
+static void api_gpu_failure(void) {
     static const int two[2] = { 0, 0 };
     wm_context_opts_t co = wm_context_opts_default();
     co.backend = WM_BACKEND_CUDA;
@@ -342,8 +341,8 @@ static void api_gpu_failure(void)
     /* the GPU wavefront takes queries of at most 16,384 symbols */
     size_t m = 20000;
     uint8_t *q = xmalloc(m), t[64];
-    for (size_t i = 0; i < m; i++) q[i] = (uint8_t)"ACGT"[below(4)];
-    for (size_t i = 0; i < sizeof t; i++) t[i] = (uint8_t)"ACGT"[below(4)];
+    for (size_t i = 0; i < m; i++) q[i] = (uint8_t) "ACGT"[below(4)];
+    for (size_t i = 0; i < sizeof t; i++) t[i] = (uint8_t) "ACGT"[below(4)];
     wm_pair_t pairs[5];
     for (int i = 0; i < 5; i++) pairs[i] = (wm_pair_t){ q, 10, t, sizeof t };
     pairs[3].m = m;
@@ -360,7 +359,8 @@ static void api_gpu_failure(void)
                  strncmp(w, "pair 3: ", 8) == 0 ? w + 8 : w);
         if (strcmp(expect, wm_context_errmsg(multi)) != 0) {
             char buf[900];
-            snprintf(buf, sizeof buf, "cuda: a failing pair's message \"%.300s\", expected \"%.300s\"",
+            snprintf(buf, sizeof buf,
+                     "cuda: a failing pair's message \"%.300s\", expected \"%.300s\"",
                      wm_context_errmsg(multi), expect);
             fail_msg(-1, NULL, buf);
         } else {
@@ -390,8 +390,7 @@ typedef struct {
 static const int SPLITS[] = { 2, 3, 4, 7 };
 
 /* The shard borders of every split the contexts use (as shard.c cuts). */
-static size_t shard_borders(uint64_t len, uint64_t *out)
-{
+static size_t shard_borders(uint64_t len, uint64_t *out) {
     size_t n = 0;
     for (size_t s = 0; s < N_OF(SPLITS); s++) {
         uint64_t parts = (uint64_t)SPLITS[s], q = len / parts, r = len % parts;
@@ -400,17 +399,16 @@ static size_t shard_borders(uint64_t len, uint64_t *out)
     return n;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
+static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
-static void describe_text(const void *p)
-{
+static void describe_text(const void *p) {
     const tcase *c = p;
     printf("    %s, len %" PRIu64 ", %zu records, %s, metric %s, k %u, alphabet %s, revcomp %d, "
-           "case %d, algo %s\n", c->family, c->len, c->n_rec, c->set ? "set" : "one pattern",
+           "case %d, algo %s\n",
+           c->family, c->len, c->n_rec, c->set ? "set" : "one pattern",
            c->o.metric == WM_METRIC_HAMMING ? "hamming" : "edit", c->o.max_edits,
            c->o.alphabet == WM_ALPHABET_DNA ? "dna" : "bytes", c->o.revcomp, c->o.case_insensitive,
            wm_algo_name(c->o.algo));
@@ -426,17 +424,15 @@ static void describe_text(const void *p)
     printf("\n");
 }
 
-static uint8_t text_byte(int dna, int letters)
-{
+static uint8_t text_byte(int dna, int letters) {
     if (dna) return rand_dna_byte();
-    if (letters) return (uint8_t)"acgtACGT"[below(8)];
-    return (uint8_t)"ACGT"[below(4)];
+    if (letters) return (uint8_t) "acgtACGT"[below(8)];
+    return (uint8_t) "ACGT"[below(4)];
 }
 
 /* Record starts: at, before and after shard borders, random ones, repeats
 ** (empty records), sometimes one at the very end. */
-static void gen_records(tcase *c)
-{
+static void gen_records(tcase *c) {
     if (c->len == 0 || chance(25)) {
         if (chance(50)) {
             c->n_rec = 1;
@@ -457,7 +453,7 @@ static void gen_records(tcase *c)
         int64_t d = (int64_t)range(0, 4) - 2;
         int64_t at = (int64_t)b[i] + d;
         if (at >= 0 && (uint64_t)at <= c->len) rs[n++] = (uint64_t)at;
-        if (chance(30)) rs[n++] = b[i];               /* an empty record at the border */
+        if (chance(30)) rs[n++] = b[i]; /* an empty record at the border */
     }
     size_t extra = chance(50) ? (size_t)below(c->len / 3 + 2) : (size_t)below(6);
     for (size_t i = 0; i < extra && n < cap; i++) rs[n++] = below(c->len + 1);
@@ -468,34 +464,34 @@ static void gen_records(tcase *c)
 }
 
 /* Copy (a mutated) pattern so that it ends at e, if it fits. */
-static void plant_at(tcase *c, const uint8_t *p, size_t m, uint64_t e)
-{
+static void plant_at(tcase *c, const uint8_t *p, size_t m, uint64_t e) {
     if (e < m || e > c->len) return;
     uint8_t *at = c->text + (e - m);
     memcpy(at, p, m);
     if (c->o.max_edits && m > 1 && chance(50)) at[below(m)] = text_byte(0, 0);
 }
 
-static void plant_near_borders(tcase *c, const uint8_t *p, size_t m)
-{
+static void plant_near_borders(tcase *c, const uint8_t *p, size_t m) {
     uint64_t b[32];
     size_t nb = shard_borders(c->len, b);
     for (size_t i = 0; i < nb; i++) {
         if (!chance(50)) continue;
         uint64_t w = below(5);
-        uint64_t e = w == 0 ? b[i] : w == 1 ? b[i] + 1 : w == 2 ? b[i] + m / 2 : w == 3 ? b[i] + m : b[i] - 1;
+        uint64_t e = w == 0   ? b[i]
+                     : w == 1 ? b[i] + 1
+                     : w == 2 ? b[i] + m / 2
+                     : w == 3 ? b[i] + m
+                              : b[i] - 1;
         plant_at(c, p, m, e);
     }
 }
 
-static size_t pick_len(void)
-{
+static size_t pick_len(void) {
     static const span_t LEN[] = { { 15, 0, 20 }, { 55, 20, 200 }, { 100, 200, BIG_TEXT } };
     return (size_t)pick_span(LEN, N_OF(LEN), 100);
 }
 
-static void gen_one_pattern(tcase *c)
-{
+static void gen_one_pattern(tcase *c) {
     int dna = chance(25);
     int nuc_bytes = !dna && chance(15);
     c->o.alphabet = dna ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
@@ -506,8 +502,8 @@ static void gen_one_pattern(tcase *c)
     uint64_t r = below(100);
     if (r < 50) m = (size_t)range(1, 8);
     else if (r < 80) m = (size_t)range(8, 40);
-    else if (r < 90) m = (size_t)range(60, 140);              /* > 64: the suffix filter */
-    else m = (size_t)(c->len / 2 + range(1, 20));             /* longer than a shard */
+    else if (r < 90) m = (size_t)range(60, 140);  /* > 64: the suffix filter */
+    else m = (size_t)(c->len / 2 + range(1, 20)); /* longer than a shard */
     c->n_pats = 1;
     c->pats = xcalloc(1, sizeof *c->pats);
     c->lens = xcalloc(1, sizeof *c->lens);
@@ -521,13 +517,13 @@ static void gen_one_pattern(tcase *c)
     } else {
         for (size_t i = 0; i < m; i++) p[i] = text_byte(0, c->o.case_insensitive);
     }
-    if (dna && chance(20)) p[below(m)] = (uint8_t)"RYSWKMBDHVN"[below(11)];
+    if (dna && chance(20)) p[below(m)] = (uint8_t) "RYSWKMBDHVN"[below(11)];
     if (nuc_bytes)
         for (size_t i = 0; i < m; i++)
             if (!strchr("ACGTacgt", p[i])) p[i] = 'C';
     uint64_t kr = below(100);
     uint32_t k = kr < 35 ? 0 : kr < 80 ? (uint32_t)range(1, 3) : (uint32_t)below(m);
-    if (m > 40 && k > 16) k = (uint32_t)range(4, 16);   /* k + 1 words a byte: keep it quick */
+    if (m > 40 && k > 16) k = (uint32_t)range(4, 16); /* k + 1 words a byte: keep it quick */
     if (k >= m) k = (uint32_t)(m - 1);
     c->o.max_edits = k;
     uint64_t ar = below(100);
@@ -538,12 +534,11 @@ static void gen_one_pattern(tcase *c)
     plant_near_borders(c, p, m);
 }
 
-static void gen_set(tcase *c)
-{
+static void gen_set(tcase *c) {
     c->set = 1;
     int dna = chance(35);
     c->o.alphabet = dna ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
-    c->o.revcomp = chance(30);                  /* patterns of A, C, G, T only */
+    c->o.revcomp = chance(30); /* patterns of A, C, G, T only */
     c->o.case_insensitive = chance(25);
     size_t np = (size_t)(chance(20) ? range(1, 2) : range(2, 14));
     int qgram = chance(30);
@@ -551,10 +546,12 @@ static void gen_set(tcase *c)
     c->pats = xcalloc(np, sizeof *c->pats);
     c->lens = xcalloc(np, sizeof *c->lens);
     for (size_t i = 0; i < np; i++) {
-        size_t m = qgram ? (size_t)range(4, 12) : chance(15) ? (size_t)range(20, 60) : (size_t)range(1, 8);
+        size_t m = qgram        ? (size_t)range(4, 12)
+                   : chance(15) ? (size_t)range(20, 60)
+                                : (size_t)range(1, 8);
         c->pats[i] = xmalloc(m);
         c->lens[i] = m;
-        if (i > 0 && chance(15)) {                  /* a duplicate or a prefix of one before */
+        if (i > 0 && chance(15)) { /* a duplicate or a prefix of one before */
             size_t j = (size_t)below(i);
             size_t l = c->lens[j] < m ? c->lens[j] : m;
             if (qgram && l < 4) l = c->lens[j];
@@ -565,19 +562,19 @@ static void gen_set(tcase *c)
         if (c->len >= m && chance(70)) memcpy(c->pats[i], c->text + below(c->len - m + 1), m);
         else
             for (size_t x = 0; x < m; x++) c->pats[i][x] = text_byte(0, 0);
-        for (size_t x = 0; x < m; x++)           /* sets take A, C, G, T (either case) only */
+        for (size_t x = 0; x < m; x++) /* sets take A, C, G, T (either case) only */
             if (!strchr("ACGTacgt", c->pats[i][x])) c->pats[i][x] = 'G';
     }
     uint64_t ar = below(6);
-    static const wm_algo_t algos[] = { WM_ALGO_AUTO, WM_ALGO_AC, WM_ALGO_PFAC, WM_ALGO_WUMANBER,
+    static const wm_algo_t algos[] = { WM_ALGO_AUTO,           WM_ALGO_AC,
+                                       WM_ALGO_PFAC,           WM_ALGO_WUMANBER,
                                        WM_ALGO_WUMANBER_PAPER, WM_ALGO_QGRAM };
     c->o.algo = algos[ar];
     if (c->o.algo == WM_ALGO_QGRAM && !qgram) c->o.algo = WM_ALGO_AC;
     for (size_t i = 0; i < np && i < 3; i++) plant_near_borders(c, c->pats[i], c->lens[i]);
 }
 
-static void gen_text_case(void *p)
-{
+static void gen_text_case(void *p) {
     tcase *c = p;
     memset(c, 0, sizeof *c);
     c->o = wm_opts_default();
@@ -598,7 +595,7 @@ static void gen_text_case(void *p)
         for (uint64_t i = 0; i < c->len; i++) c->text[i] = rand_dna_byte();
     } else if (fr < 45) {
         c->family = "binary";
-        for (uint64_t i = 0; i < c->len; i++) c->text[i] = (uint8_t)"AC"[below(2)];
+        for (uint64_t i = 0; i < c->len; i++) c->text[i] = (uint8_t) "AC"[below(2)];
     } else {
         c->family = "random";
         for (uint64_t i = 0; i < c->len; i++) c->text[i] = text_byte(0, letters);
@@ -608,8 +605,7 @@ static void gen_text_case(void *p)
     gen_records(c);
 }
 
-static void free_text_case(void *p)
-{
+static void free_text_case(void *p) {
     tcase *c = p;
     for (size_t i = 0; i < c->n_pats; i++) free(c->pats[i]);
     free(c->pats);
@@ -625,8 +621,7 @@ static struct {
 } g_cov;
 
 /* Matches that cross a shard border of some split (coverage only). */
-static void note_straddling(const tcase *c, const match_vec *l)
-{
+static void note_straddling(const tcase *c, const match_vec *l) {
     uint64_t b[32];
     size_t nb = shard_borders(c->len, b);
     for (size_t x = 0; x < l->n; x++) {
@@ -640,12 +635,12 @@ static void note_straddling(const tcase *c, const match_vec *l)
     }
 }
 
-static void run_text_case(long idx, void *p)
-{
+static void run_text_case(long idx, void *p) {
     tcase *c = p;
     wm_db_t *db = NULL;
-    int st = c->set ? wm_compile_set((const uint8_t *const *)c->pats, c->lens, c->n_pats, &c->o, &db)
-                    : wm_compile(c->pats[0], c->lens[0], &c->o, &db);
+    int st = c->set
+                 ? wm_compile_set((const uint8_t *const *)c->pats, c->lens, c->n_pats, &c->o, &db)
+                 : wm_compile(c->pats[0], c->lens[0], &c->o, &db);
     if (st != WM_OK) {
         g_cov.skipped++;
         return;
@@ -678,7 +673,8 @@ static void run_text_case(long idx, void *p)
         match_vec got = { 0 };
         double t0 = now_s();
         st = wm_search(cf->cx, db, &t, collect, &got);
-        snprintf(what, sizeof what, "%s: wm_search status %d (%s)", cf->name, st, wm_context_errmsg(cf->cx));
+        snprintf(what, sizeof what, "%s: wm_search status %d (%s)", cf->name, st,
+                 wm_context_errmsg(cf->cx));
         if (st != WM_OK) fail_msg(idx, c, what);
         else {
             snprintf(what, sizeof what, "%s: wm_search", cf->name);
@@ -700,13 +696,13 @@ static void run_text_case(long idx, void *p)
         if (!same) fail_msg(idx, c, what);
         else g_passed++;
 
-        if (ref.n > 0) {                       /* stop after N matches */
+        if (ref.n > 0) { /* stop after N matches */
             match_vec part = { 0 };
             part.stop_after = (size_t)(chance(20) ? ref.n : range(1, ref.n));
             st = wm_search(cf->cx, db, &t, collect, &part);
             g_cov.stops++;
-            snprintf(what, sizeof what, "%s: a search stopped after %zu matches returned %d", cf->name,
-                     part.stop_after, st);
+            snprintf(what, sizeof what, "%s: a search stopped after %zu matches returned %d",
+                     cf->name, part.stop_after, st);
             if (st != WM_STOPPED) fail_msg(idx, c, what);
             else {
                 snprintf(what, sizeof what, "%s: a search stopped after %zu matches", cf->name,
@@ -735,13 +731,12 @@ typedef struct {
     const char *family;
 } acase;
 
-static void describe_align(const void *p)
-{
+static void describe_align(const void *p) {
     const acase *c = p;
     printf("    %s, mode %s, algo %s, m %zu, n %" PRIu64 ", max_distance %" PRId64 ", all_ends %d, "
-           "cigar %d, alphabet %s, case %d\n", c->family,
-           c->o.mode == WM_ALIGN_GLOBAL ? "global" : "infix", wm_align_algo_name(c->o.algo), c->m,
-           c->n, c->o.max_distance, c->o.all_ends, c->o.cigar,
+           "cigar %d, alphabet %s, case %d\n",
+           c->family, c->o.mode == WM_ALIGN_GLOBAL ? "global" : "infix",
+           wm_align_algo_name(c->o.algo), c->m, c->n, c->o.max_distance, c->o.all_ends, c->o.cigar,
            c->o.alphabet == WM_ALPHABET_DNA ? "dna" : "bytes", c->o.case_insensitive);
     printf("    query: ");
     print_bytes(stdout, c->q, c->m, g_verbose ? 1u << 20 : 100);
@@ -750,15 +745,13 @@ static void describe_align(const void *p)
     printf("\n");
 }
 
-static uint8_t align_byte(const acase *c, int n_sym)
-{
+static uint8_t align_byte(const acase *c, int n_sym) {
     if (c->o.alphabet == WM_ALPHABET_DNA) return rand_dna_byte();
-    uint8_t b = (uint8_t)"ACGT"[below((uint64_t)n_sym)];
+    uint8_t b = (uint8_t) "ACGT"[below((uint64_t)n_sym)];
     return c->o.case_insensitive && chance(30) ? flip_case(b) : b;
 }
 
-static void gen_align_case(void *p)
-{
+static void gen_align_case(void *p) {
     acase *c = p;
     memset(c, 0, sizeof *c);
     c->o = wm_align_opts_default();
@@ -784,7 +777,7 @@ static void gen_align_case(void *p)
         c->family = "random";
         for (uint64_t i = 0; i < c->n; i++) c->t[i] = align_byte(c, n_sym);
     }
-    if (chance(60) && c->n >= c->m) {           /* copies ending near shard borders */
+    if (chance(60) && c->n >= c->m) { /* copies ending near shard borders */
         uint64_t b[32];
         size_t nb = shard_borders(c->n, b);
         for (size_t i = 0; i < nb; i++) {
@@ -800,7 +793,9 @@ static void gen_align_case(void *p)
     uint64_t kr = below(100);
     c->o.max_distance = kr < 40 ? -1 : kr < 80 ? (int64_t)below(4) : (int64_t)below(c->m + 3);
     uint64_t ar = below(3);
-    c->o.algo = ar == 0 ? WM_ALIGN_ALGO_AUTO : ar == 1 ? WM_ALIGN_ALGO_BITVECTOR : WM_ALIGN_ALGO_WAVEFRONT;
+    c->o.algo = ar == 0   ? WM_ALIGN_ALGO_AUTO
+                : ar == 1 ? WM_ALIGN_ALGO_BITVECTOR
+                          : WM_ALIGN_ALGO_WAVEFRONT;
     if (chance(10)) {
         c->o.mode = WM_ALIGN_GLOBAL;
         if (chance(30)) {
@@ -810,23 +805,20 @@ static void gen_align_case(void *p)
     }
 }
 
-static void free_align_case(void *p)
-{
+static void free_align_case(void *p) {
     acase *c = p;
     free(c->q);
     free(c->t);
 }
 
-static int same_alignment(const wm_alignment_t *a, const wm_alignment_t *b)
-{
+static int same_alignment(const wm_alignment_t *a, const wm_alignment_t *b) {
     if (a->distance != b->distance || a->start != b->start || a->end != b->end) return 0;
     if (!a->cigar || !b->cigar) return a->cigar == b->cigar;
     return strcmp(a->cigar, b->cigar) == 0;
 }
 
 static void compare_alignments(long idx, const void *c, const char *name, const wm_alignment_t *got,
-                               size_t n_got, const wm_alignment_t *want, size_t n_want)
-{
+                               size_t n_got, const wm_alignment_t *want, size_t n_want) {
     size_t x = 0;
     while (x < n_got && x < n_want && same_alignment(&got[x], &want[x])) x++;
     if (x == n_got && x == n_want) {
@@ -835,25 +827,26 @@ static void compare_alignments(long idx, const void *c, const char *name, const 
     }
     char buf[700];
     const wm_alignment_t *g = x < n_got ? &got[x] : NULL, *w = x < n_want ? &want[x] : NULL;
-    snprintf(buf, sizeof buf, "%s: %zu alignments, want %zu; first difference at %zu: got d %"
-             PRIu64 " [%" PRIu64 ", %" PRIu64 ") %.60s, want d %" PRIu64 " [%" PRIu64 ", %" PRIu64
-             ") %.60s", name, n_got, n_want, x, g ? g->distance : 0, g ? g->start : 0,
-             g ? g->end : 0, g && g->cigar ? g->cigar : "-", w ? w->distance : 0, w ? w->start : 0,
-             w ? w->end : 0, w && w->cigar ? w->cigar : "-");
+    snprintf(buf, sizeof buf,
+             "%s: %zu alignments, want %zu; first difference at %zu: got d %" PRIu64 " [%" PRIu64
+             ", %" PRIu64 ") %.60s, want d %" PRIu64 " [%" PRIu64 ", %" PRIu64 ") %.60s",
+             name, n_got, n_want, x, g ? g->distance : 0, g ? g->start : 0, g ? g->end : 0,
+             g && g->cigar ? g->cigar : "-", w ? w->distance : 0, w ? w->start : 0, w ? w->end : 0,
+             w && w->cigar ? w->cigar : "-");
     fail_msg(idx, c, buf);
 }
 
 /* Coverage: an end at the best distance in some shard's halo. */
-static void note_halo_best(const acase *c)
-{
+static void note_halo_best(const acase *c) {
     wm_align_opts_t o = c->o;
     o.all_ends = 1;
     o.cigar = 0;
     wm_alignments_t r = { 0 };
     if (wm_align(g_ref.cx, c->q, c->m, c->t, c->n, &o, &r) != WM_OK) return;
     g_cov.align_none += r.n == 0;
-    uint64_t kcap = c->o.max_distance < 0 || (uint64_t)c->o.max_distance > c->m ? c->m
-                                                                               : (uint64_t)c->o.max_distance;
+    uint64_t kcap = c->o.max_distance < 0 || (uint64_t)c->o.max_distance > c->m
+                        ? c->m
+                        : (uint64_t)c->o.max_distance;
     uint64_t b[32];
     size_t nb = shard_borders(c->n, b);
     int hit = 0;
@@ -864,8 +857,7 @@ static void note_halo_best(const acase *c)
     wm_alignments_free(&r);
 }
 
-static void run_align_case(long idx, void *p)
-{
+static void run_align_case(long idx, void *p) {
     acase *c = p;
     g_cov.align_cases++;
     g_cov.align_all_ends += c->o.all_ends;
@@ -880,8 +872,8 @@ static void run_align_case(long idx, void *p)
         g_t_lib += now_s() - t0;
         char what[1024];
         if (st != ref_st) {
-            snprintf(what, sizeof what, "%s: wm_align returned %d (%s), one device %d", cf->name, st,
-                     wm_context_errmsg(cf->cx), ref_st);
+            snprintf(what, sizeof what, "%s: wm_align returned %d (%s), one device %d", cf->name,
+                     st, wm_context_errmsg(cf->cx), ref_st);
             fail_msg(idx, c, what);
         } else {
             snprintf(what, sizeof what, "%s: wm_align", cf->name);
@@ -901,16 +893,14 @@ typedef struct {
     wm_align_opts_t o;
 } pcase;
 
-static void describe_pairs(const void *p)
-{
+static void describe_pairs(const void *p) {
     const pcase *c = p;
     printf("    %zu pairs, mode %s, algo %s, t %d, max_distance %" PRId64 ", cigar %d\n", c->n,
            c->o.mode == WM_ALIGN_GLOBAL ? "global" : "infix", wm_align_algo_name(c->o.algo),
            c->o.fr_t, c->o.max_distance, c->o.cigar);
 }
 
-static void gen_pairs_case(void *p)
-{
+static void gen_pairs_case(void *p) {
     pcase *c = p;
     memset(c, 0, sizeof *c);
     c->n = (size_t)(chance(20) ? range(1, 3) : range(4, 40));
@@ -920,12 +910,15 @@ static void gen_pairs_case(void *p)
     c->o.mode = chance(60) ? WM_ALIGN_GLOBAL : WM_ALIGN_INFIX;
     uint64_t ar = below(4);
     if (c->o.mode == WM_ALIGN_GLOBAL) {
-        c->o.algo = ar == 0 ? WM_ALIGN_ALGO_AUTO : ar == 1 ? WM_ALIGN_ALGO_BITVECTOR
-                  : ar == 2 ? WM_ALIGN_ALGO_WAVEFRONT : WM_ALIGN_ALGO_FOUR_RUSSIANS;
+        c->o.algo = ar == 0   ? WM_ALIGN_ALGO_AUTO
+                    : ar == 1 ? WM_ALIGN_ALGO_BITVECTOR
+                    : ar == 2 ? WM_ALIGN_ALGO_WAVEFRONT
+                              : WM_ALIGN_ALGO_FOUR_RUSSIANS;
         if (c->o.algo == WM_ALIGN_ALGO_FOUR_RUSSIANS) c->o.fr_t = (int)range(1, 3);
     } else {
-        c->o.algo = ar == 0 ? WM_ALIGN_ALGO_AUTO : ar == 1 ? WM_ALIGN_ALGO_BITVECTOR
-                                                          : WM_ALIGN_ALGO_WAVEFRONT;
+        c->o.algo = ar == 0   ? WM_ALIGN_ALGO_AUTO
+                    : ar == 1 ? WM_ALIGN_ALGO_BITVECTOR
+                              : WM_ALIGN_ALGO_WAVEFRONT;
     }
     c->o.alphabet = chance(20) ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
     c->o.cigar = chance(70);
@@ -935,24 +928,23 @@ static void gen_pairs_case(void *p)
         size_t n = (size_t)(chance(10) ? 0 : range(1, chance(80) ? 80 : 250));
         if (c->o.mode == WM_ALIGN_INFIX && m == 0) m = 1;
         uint8_t *q = xmalloc(m + 1), *t = xmalloc(n + 1);
-        for (size_t x = 0; x < m; x++) q[x] = (uint8_t)"ACGT"[below(3)];
-        for (size_t x = 0; x < n; x++) t[x] = chance(70) && x < m ? q[x] : (uint8_t)"ACGT"[below(3)];
+        for (size_t x = 0; x < m; x++) q[x] = (uint8_t) "ACGT"[below(3)];
+        for (size_t x = 0; x < n; x++)
+            t[x] = chance(70) && x < m ? q[x] : (uint8_t) "ACGT"[below(3)];
         c->bufs[2 * i] = q;
         c->bufs[2 * i + 1] = t;
         c->p[i] = (wm_pair_t){ q, m, t, n };
     }
 }
 
-static void free_pairs_case(void *p)
-{
+static void free_pairs_case(void *p) {
     pcase *c = p;
     for (size_t i = 0; i < 2 * c->n; i++) free(c->bufs[i]);
     free(c->bufs);
     free(c->p);
 }
 
-static void run_pairs_case(long idx, void *p)
-{
+static void run_pairs_case(long idx, void *p) {
     pcase *c = p;
     g_cov.pair_batches++;
     wm_alignment_t *ref = xcalloc(c->n, sizeof *ref), *got = xcalloc(c->n, sizeof *got);
@@ -989,21 +981,20 @@ typedef struct {
     wm_dtw_opts_t o;
 } dcase;
 
-static void describe_dtw(const void *p)
-{
+static void describe_dtw(const void *p) {
     const dcase *c = p;
-    printf("    %zu queries, series of %" PRIu64 ", mode %d, cost %d, window %" PRId64 ", znorm %d, "
-           "top %" PRIu64 ", max_distance %g, path %d\n", c->nq, c->n, (int)c->o.mode, (int)c->o.cost,
-           c->o.window, c->o.znorm, c->o.top, c->o.max_distance, c->o.path);
+    printf("    %zu queries, series of %" PRIu64 ", mode %d, cost %d, window %" PRId64
+           ", znorm %d, "
+           "top %" PRIu64 ", max_distance %g, path %d\n",
+           c->nq, c->n, (int)c->o.mode, (int)c->o.cost, c->o.window, c->o.znorm, c->o.top,
+           c->o.max_distance, c->o.path);
 }
 
-static double sample(int ints)
-{
+static double sample(int ints) {
     return ints ? (double)below(5) : (double)(int64_t)below(2001) / 100.0 - 10.0;
 }
 
-static void gen_dtw_case(void *p)
-{
+static void gen_dtw_case(void *p) {
     dcase *c = p;
     memset(c, 0, sizeof *c);
     int ints = chance(50);
@@ -1034,8 +1025,7 @@ static void gen_dtw_case(void *p)
     c->o.path = chance(40);
 }
 
-static void free_dtw_case(void *p)
-{
+static void free_dtw_case(void *p) {
     dcase *c = p;
     for (size_t k = 0; k < c->nq; k++) free(c->q[k]);
     free(c->q);
@@ -1043,21 +1033,19 @@ static void free_dtw_case(void *p)
     free(c->y);
 }
 
-static int same_dtw(const wm_dtw_matches_t *a, const wm_dtw_matches_t *b)
-{
+static int same_dtw(const wm_dtw_matches_t *a, const wm_dtw_matches_t *b) {
     if (a->n != b->n) return 0;
     for (size_t i = 0; i < a->n; i++) {
         const wm_dtw_match_t *x = &a->a[i], *y = &b->a[i];
-        if (x->start != y->start || x->end != y->end || memcmp(&x->distance, &y->distance, sizeof x->distance) ||
-            x->path_len != y->path_len)
+        if (x->start != y->start || x->end != y->end ||
+            memcmp(&x->distance, &y->distance, sizeof x->distance) || x->path_len != y->path_len)
             return 0;
         if (x->path_len && memcmp(x->path, y->path, 2 * x->path_len * sizeof *x->path)) return 0;
     }
     return 1;
 }
 
-static void run_dtw_case(long idx, void *p)
-{
+static void run_dtw_case(long idx, void *p) {
     dcase *c = p;
     g_cov.dtw_cases++;
     wm_dtw_matches_t *ref = xcalloc(c->nq, sizeof *ref), *got = xcalloc(c->nq, sizeof *got);
@@ -1109,8 +1097,7 @@ typedef struct {
 } part_t;
 
 /* One random case of a part: made from the case's seed, run, freed. */
-static void part_case(const part_t *part, long idx)
-{
+static void part_case(const part_t *part, long idx) {
     void *c = xcalloc(1, part->size);
     part->gen(c);
     part->run(idx, c);
@@ -1148,8 +1135,7 @@ static const cfg_spec GPU_SPLITS[] = {
 
 /* Opens the contexts of spec[0, n) on device 0 (each list all zeros) at
 ** cfgs + *count, counting those that opened. */
-static void open_specs(config *cfgs, size_t *count, const cfg_spec *spec, size_t n)
-{
+static void open_specs(config *cfgs, size_t *count, const cfg_spec *spec, size_t n) {
     static const int zeros[8] = { 0 };
     for (size_t i = 0; i < n; i++)
         if (open_config(&cfgs[*count], spec[i].name, spec[i].be, spec[i].threads, spec[i].chunk,
@@ -1157,24 +1143,22 @@ static void open_specs(config *cfgs, size_t *count, const cfg_spec *spec, size_t
             ++*count;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     double scale;
     long only = -2;
     test_settings(argc, argv, 20240707ull, &scale, &only);
     long n_text = (long)(3000 * scale + 0.5), n_align = (long)(1500 * scale + 0.5);
     long n_pairs = (long)(300 * scale + 0.5), n_dtw = (long)(400 * scale + 0.5);
     printf("test_shard_diff: seed %" PRIu64 ", %ld text, %ld align, %ld pairs and %ld dtw cases "
-           "(WM_TEST_SCALE %g), warpmatch %s\n", g_seed, n_text, n_align, n_pairs, n_dtw, scale,
-           wm_version());
+           "(WM_TEST_SCALE %g), warpmatch %s\n",
+           g_seed, n_text, n_align, n_pairs, n_dtw, scale, wm_version());
     fflush(stdout);
     int gpus = wm_cuda_device_count();
 
     if (!open_config(&g_ref, "cpu, one device, 1 thread", WM_BACKEND_CPU, 1, 0, NULL, 0))
         return test_finish();
     open_specs(g_cfg, &g_n_cfg, CPU_SPLITS, N_OF(CPU_SPLITS));
-    if (!gpus)
-        open_specs(g_cfg, &g_n_cfg, &AUTO_SPLIT, 1);
+    if (!gpus) open_specs(g_cfg, &g_n_cfg, &AUTO_SPLIT, 1);
     open_specs(g_heavy, &g_n_heavy, HEAVY_SPLITS, N_OF(HEAVY_SPLITS));
     size_t first_gpu = g_n_cfg;
     if (cuda_present("{0, 0} and {0, 0, 0}")) {
@@ -1200,8 +1184,8 @@ int main(int argc, char **argv)
           describe_text },
         { "wm_align", n_align, sizeof(acase), gen_align_case, run_align_case, free_align_case,
           describe_align },
-        { "wm_align_pairs", n_pairs, sizeof(pcase), gen_pairs_case, run_pairs_case,
-          free_pairs_case, describe_pairs },
+        { "wm_align_pairs", n_pairs, sizeof(pcase), gen_pairs_case, run_pairs_case, free_pairs_case,
+          describe_pairs },
         { "wm_dtw_many", n_dtw, sizeof(dcase), gen_dtw_case, run_dtw_case, free_dtw_case,
           describe_dtw },
     };
@@ -1229,7 +1213,7 @@ int main(int argc, char **argv)
     wm_context_free(g_ref.cx);
     close_configs(g_cfg, g_n_cfg);
     for (size_t i = 0; i < g_n_heavy; i++)
-        if (g_heavy[i].backend != WM_BACKEND_CUDA)   /* the GPU ones are g_cfg's */
+        if (g_heavy[i].backend != WM_BACKEND_CUDA) /* the GPU ones are g_cfg's */
             wm_context_free(g_heavy[i].cx);
     printf("coverage: %ld text cases (%ld sets, %ld skipped: options the library refuses, %ld "
            "with larger chunks), %ld with matches, %" PRIu64 " matches, %ld with a match across a"

@@ -60,23 +60,23 @@ uint64_t aoracle_edit(const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
 
 /* The infix answer: the distance and every end reaching it. */
 typedef struct {
-    uint64_t d;          /* min over e of D[m][e]                            */
-    uint64_t *end;       /* every e with D[m][e] == d, increasing            */
-    uint64_t *start;     /* start[i]: the largest s with edit(q, t[s, end[i])) == d */
-    size_t n_ends;       /* >= 1 (e = 0 reaches d when d == m)               */
+    uint64_t d;      /* min over e of D[m][e] */
+    uint64_t *end;   /* every e with D[m][e] == d, increasing */
+    uint64_t *start; /* start[i]: the largest s with edit(q, t[s, end[i])) == d */
+    size_t n_ends;   /* >= 1 (e = 0 reaches d when d == m) */
 } aoracle_infix_t;
 
 /* Column DP over target t[0, n) (t may be NULL when n == 0); fills *r (the
 ** arrays are malloc'd; free with aoracle_infix_free). O(mn) time, O(m)
 ** memory besides the list of ends. */
-void aoracle_infix(const uint8_t *q, size_t m, const uint8_t *t, size_t n,
-                   const wm_align_opts_t *o, aoracle_infix_t *r);
+void aoracle_infix(const uint8_t *q, size_t m, const uint8_t *t, size_t n, const wm_align_opts_t *o,
+                   aoracle_infix_t *r);
 void aoracle_infix_free(aoracle_infix_t *r);
 
 /* The definition, literally: for every e and every s <= e, edit(q, t[s, e)).
 ** O(n^2 m n) time; only for targets of a few dozen bytes. Fills *r as above. */
-void aoracle_naive(const uint8_t *q, size_t m, const uint8_t *t, size_t n,
-                   const wm_align_opts_t *o, aoracle_infix_t *r);
+void aoracle_naive(const uint8_t *q, size_t m, const uint8_t *t, size_t n, const wm_align_opts_t *o,
+                   aoracle_infix_t *r);
 
 /* For one end e (e <= length of t): D[m][e] into *d_e and the largest start.
 ** A global DP of q read backwards against t read backwards from e, over the

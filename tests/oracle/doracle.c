@@ -17,8 +17,7 @@
 
 /* ==== helpers =============================================================== */
 
-static void die(const char *fmt, ...)
-{
+static void die(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fputs("doracle: ", stderr);
@@ -28,52 +27,42 @@ static void die(const char *fmt, ...)
     abort();
 }
 
-static void *xmalloc(size_t n)
-{
+static void *xmalloc(size_t n) {
     void *p = malloc(n ? n : 1);
-    if (p == NULL)
-        die("out of memory (%zu bytes)", n);
+    if (p == NULL) die("out of memory (%zu bytes)", n);
     return p;
 }
 
 /* count * size bytes, checked for overflow. */
-static void *xmalloc_n(uint64_t count, size_t size)
-{
+static void *xmalloc_n(uint64_t count, size_t size) {
     if (size != 0 && count > SIZE_MAX / size)
         die("array too large (%" PRIu64 " x %zu bytes)", count, size);
     return xmalloc((size_t)count * size);
 }
 
-static double min3(double a, double b, double c)
-{
+static double min3(double a, double b, double c) {
     double r = a < b ? a : b;
     return r < c ? r : c;
 }
 
-double doracle_cost(wm_dtw_cost_t c, double x, double y)
-{
+double doracle_cost(wm_dtw_cost_t c, double x, double y) {
     double d = x - y;
-    if (c == WM_DTW_SQUARED)
-        return d * d;
+    if (c == WM_DTW_SQUARED) return d * d;
     return fabs(d);
 }
 
-int doracle_in_band(int64_t r, uint64_t m, uint64_t n, uint64_t i, uint64_t j)
-{
-    if (r < 0)
-        return 1;
-    int64_t widen_low = m > n ? (int64_t)(m - n) : 0;    /* more query than series */
-    int64_t widen_high = n > m ? (int64_t)(n - m) : 0;   /* more series than query */
+int doracle_in_band(int64_t r, uint64_t m, uint64_t n, uint64_t i, uint64_t j) {
+    if (r < 0) return 1;
+    int64_t widen_low = m > n ? (int64_t)(m - n) : 0;  /* more query than series */
+    int64_t widen_high = n > m ? (int64_t)(n - m) : 0; /* more series than query */
     int64_t lo = (int64_t)i - r - widen_low;
     int64_t hi = (int64_t)i + r + widen_high;
     return (int64_t)j >= lo && (int64_t)j <= hi;
 }
 
-void doracle_znorm(const double *in, uint64_t n, double *out)
-{
+void doracle_znorm(const double *in, uint64_t n, double *out) {
     double sum = 0;
-    for (uint64_t k = 0; k < n; k++)
-        sum += in[k];
+    for (uint64_t k = 0; k < n; k++) sum += in[k];
     double mean = sum / (double)n;
     double ss = 0;
     for (uint64_t k = 0; k < n; k++) {
@@ -81,8 +70,7 @@ void doracle_znorm(const double *in, uint64_t n, double *out)
         ss += d * d;
     }
     double sd = sqrt(ss / (double)n);
-    for (uint64_t k = 0; k < n; k++)
-        out[k] = sd == 0 ? 0.0 : (in[k] - mean) / sd;
+    for (uint64_t k = 0; k < n; k++) out[k] = sd == 0 ? 0.0 : (in[k] - mean) / sd;
 }
 
 /* ==== subsequence: the cell rule ============================================ */
@@ -95,8 +83,7 @@ typedef struct {
 
 /* Offer candidate (value, start) to *best (have = 0: nothing yet): the
 ** smallest value wins, of equal values the largest start. */
-static void offer(cell_t *best, int *have, double value, uint64_t start)
-{
+static void offer(cell_t *best, int *have, double value, uint64_t start) {
     if (!*have || value < best->value || (value == best->value && start > best->start)) {
         best->value = value;
         best->start = start;
@@ -108,13 +95,12 @@ static void offer(cell_t *best, int *have, double value, uint64_t start)
 ** (i-1, c-1), up = (i-1, c), left = (i, c-1); any may be NULL when it does not
 ** exist (diag and left at c = 0; diag and up at i = 1, where the fresh start
 ** takes their place). */
-static cell_t subseq_cell(size_t i, uint64_t c, double cost, const cell_t *diag,
-                          const cell_t *up, const cell_t *left)
-{
+static cell_t subseq_cell(size_t i, uint64_t c, double cost, const cell_t *diag, const cell_t *up,
+                          const cell_t *left) {
     cell_t best = { 0, 0 };
     int have = 0;
     if (i == 1) {
-        offer(&best, &have, 0 + cost, c);                    /* the fresh start */
+        offer(&best, &have, 0 + cost, c); /* the fresh start */
     } else {
         if (diag) offer(&best, &have, diag->value + cost, diag->start);
         offer(&best, &have, up->value + cost, up->start);
@@ -123,13 +109,12 @@ static cell_t subseq_cell(size_t i, uint64_t c, double cost, const cell_t *diag,
     return best;
 }
 
-void doracle_subseq_full(const double *q, size_t m, const double *y, uint64_t n,
-                         wm_dtw_cost_t cost, double *dist, uint64_t *start)
-{
+void doracle_subseq_full(const double *q, size_t m, const double *y, uint64_t n, wm_dtw_cost_t cost,
+                         double *dist, uint64_t *start) {
     /* V[i][c] for i = 1..m (row 0 unused), c = 0..n-1 */
     uint64_t cells = (uint64_t)(m + 1) * n;
     cell_t *V = xmalloc_n(cells, sizeof *V);
-#define AT(i, c) V[(uint64_t)(i) * n + (c)]
+#define AT(i, c) V[(uint64_t)(i)*n + (c)]
     for (size_t i = 1; i <= m; i++) {
         for (uint64_t c = 0; c < n; c++) {
             const cell_t *diag = (i > 1 && c >= 1) ? &AT(i - 1, c - 1) : NULL;
@@ -146,9 +131,8 @@ void doracle_subseq_full(const double *q, size_t m, const double *y, uint64_t n,
     free(V);
 }
 
-void doracle_subseq_cols(const double *q, size_t m, const double *y, uint64_t n,
-                         wm_dtw_cost_t cost, double *dist, uint64_t *start)
-{
+void doracle_subseq_cols(const double *q, size_t m, const double *y, uint64_t n, wm_dtw_cost_t cost,
+                         double *dist, uint64_t *start) {
     /* prev[i], cur[i]: column c-1 and c, rows 1..m */
     cell_t *prev = xmalloc_n(m + 1, sizeof *prev), *cur = xmalloc_n(m + 1, sizeof *cur);
     for (uint64_t c = 0; c < n; c++) {
@@ -172,12 +156,10 @@ void doracle_subseq_cols(const double *q, size_t m, const double *y, uint64_t n,
 
 /* The whole (m+1) x (n+1) matrix of global DTW with the band; malloc'd. */
 static double *global_matrix(const double *q, size_t m, const double *y, uint64_t n,
-                             wm_dtw_cost_t cost, int64_t window)
-{
+                             wm_dtw_cost_t cost, int64_t window) {
     uint64_t w = n + 1;
     double *D = xmalloc_n((uint64_t)(m + 1) * w, sizeof *D);
-    for (uint64_t k = 0; k < (uint64_t)(m + 1) * w; k++)
-        D[k] = INFINITY;
+    for (uint64_t k = 0; k < (uint64_t)(m + 1) * w; k++) D[k] = INFINITY;
     D[0] = 0;
     for (size_t i = 1; i <= m; i++)
         for (uint64_t j = 1; j <= n; j++)
@@ -188,8 +170,7 @@ static double *global_matrix(const double *q, size_t m, const double *y, uint64_
 }
 
 double doracle_global_full(const double *q, size_t m, const double *y, uint64_t n,
-                           wm_dtw_cost_t cost, int64_t window)
-{
+                           wm_dtw_cost_t cost, int64_t window) {
     double *D = global_matrix(q, m, y, n, cost, window);
     double d = D[(uint64_t)m * (n + 1) + n];
     free(D);
@@ -197,13 +178,11 @@ double doracle_global_full(const double *q, size_t m, const double *y, uint64_t 
 }
 
 double doracle_global_cols(const double *q, size_t m, const double *y, uint64_t n,
-                           wm_dtw_cost_t cost, int64_t window)
-{
+                           wm_dtw_cost_t cost, int64_t window) {
     /* prev[i], cur[i]: columns j-1 and j, rows 0..m */
     double *prev = xmalloc_n(m + 1, sizeof *prev), *cur = xmalloc_n(m + 1, sizeof *cur);
     prev[0] = 0;
-    for (size_t i = 1; i <= m; i++)
-        prev[i] = INFINITY;
+    for (size_t i = 1; i <= m; i++) prev[i] = INFINITY;
     for (uint64_t j = 1; j <= n; j++) {
         cur[0] = INFINITY;
         for (size_t i = 1; i <= m; i++)
@@ -221,22 +200,20 @@ double doracle_global_cols(const double *q, size_t m, const double *y, uint64_t 
     return d;
 }
 
-static double global_any(const double *q, size_t m, const double *y, uint64_t n,
-                         wm_dtw_cost_t cost, int64_t window)
-{
+static double global_any(const double *q, size_t m, const double *y, uint64_t n, wm_dtw_cost_t cost,
+                         int64_t window) {
     if ((uint64_t)(m + 1) * (n + 1) <= DORACLE_FULL_MAX_CELLS)
         return doracle_global_full(q, m, y, n, cost, window);
     return doracle_global_cols(q, m, y, n, cost, window);
 }
 
 double doracle_subseq_naive(const double *q, size_t m, const double *y, uint64_t e,
-                            wm_dtw_cost_t cost, uint64_t *start_max)
-{
+                            wm_dtw_cost_t cost, uint64_t *start_max) {
     double best = INFINITY;
     uint64_t bs = 0;
     for (uint64_t s = 0; s < e; s++) {
         double d = doracle_global_full(q, m, y + s, e - s, cost, -1);
-        if (s == 0 || d <= best) {               /* s grows: ties move to the larger s */
+        if (s == 0 || d <= best) { /* s grows: ties move to the larger s */
             best = d;
             bs = s;
         }
@@ -250,8 +227,7 @@ double doracle_subseq_naive(const double *q, size_t m, const double *y, uint64_t
 /* The signals a mode works on: normalised copies with o->znorm (subsequence,
 ** global), else the caller's. *owned tells the caller to free them. */
 static void prepare(const double *q, size_t m, const double *y, uint64_t n, const wm_dtw_opts_t *o,
-                    const double **qq, const double **yy, int *owned)
-{
+                    const double **qq, const double **yy, int *owned) {
     *owned = 0;
     *qq = q;
     *yy = y;
@@ -265,14 +241,12 @@ static void prepare(const double *q, size_t m, const double *y, uint64_t n, cons
     }
 }
 
-static uint64_t ucr_length(size_t m, const wm_dtw_opts_t *o)
-{
+static uint64_t ucr_length(size_t m, const wm_dtw_opts_t *o) {
     return o->length ? o->length : (uint64_t)m;
 }
 
 size_t doracle_candidates(const double *q, size_t m, const double *y, uint64_t n,
-                          const wm_dtw_opts_t *o, doracle_cand_t **out)
-{
+                          const wm_dtw_opts_t *o, doracle_cand_t **out) {
     if (m == 0 || n == 0)
         die("doracle_candidates: m = %zu, n = %" PRIu64 " (both must be >= 1)", m, n);
     const double *qq, *yy;
@@ -285,8 +259,7 @@ size_t doracle_candidates(const double *q, size_t m, const double *y, uint64_t n
         uint64_t *start = xmalloc_n(n, sizeof *start);
         if ((uint64_t)(m + 1) * (n + 1) <= DORACLE_FULL_MAX_CELLS)
             doracle_subseq_full(qq, m, yy, n, o->cost, dist, start);
-        else
-            doracle_subseq_cols(qq, m, yy, n, o->cost, dist, start);
+        else doracle_subseq_cols(qq, m, yy, n, o->cost, dist, start);
         nc = (size_t)n;
         c = xmalloc_n(nc, sizeof *c);
         for (uint64_t e = 1; e <= n; e++) {
@@ -304,8 +277,7 @@ size_t doracle_candidates(const double *q, size_t m, const double *y, uint64_t n
         c[0].end = n;
     } else if (o->mode == WM_DTW_UCR) {
         uint64_t L = ucr_length(m, o);
-        if (L > n)
-            die("doracle_candidates: ucr with L = %" PRIu64 " > n = %" PRIu64, L, n);
+        if (L > n) die("doracle_candidates: ucr with L = %" PRIu64 " > n = %" PRIu64, L, n);
         double *qz = xmalloc_n(m, sizeof *qz), *wz = xmalloc_n(L, sizeof *wz);
         doracle_znorm(q, m, qz);
         nc = (size_t)(n - L + 1);
@@ -329,25 +301,20 @@ size_t doracle_candidates(const double *q, size_t m, const double *y, uint64_t n
     return nc;
 }
 
-int doracle_rank_before(const doracle_cand_t *a, const doracle_cand_t *b)
-{
-    if (a->distance != b->distance)
-        return a->distance < b->distance;
-    if (a->end != b->end)
-        return a->end < b->end;
+int doracle_rank_before(const doracle_cand_t *a, const doracle_cand_t *b) {
+    if (a->distance != b->distance) return a->distance < b->distance;
+    if (a->end != b->end) return a->end < b->end;
     return a->start > b->start;
 }
 
-static int cmp_rank(const void *pa, const void *pb)
-{
+static int cmp_rank(const void *pa, const void *pb) {
     const doracle_cand_t *a = pa, *b = pb;
     if (doracle_rank_before(a, b)) return -1;
     if (doracle_rank_before(b, a)) return 1;
     return 0;
 }
 
-size_t doracle_select(doracle_cand_t *c, size_t n, uint64_t top, double max_distance)
-{
+size_t doracle_select(doracle_cand_t *c, size_t n, uint64_t top, double max_distance) {
     qsort(c, n, sizeof *c, cmp_rank);
     /* The matches taken so far, also kept sorted by start in `taken`: they do
     ** not overlap, so sorted by start they are sorted by end as well, and a
@@ -356,25 +323,21 @@ size_t doracle_select(doracle_cand_t *c, size_t n, uint64_t top, double max_dist
     doracle_cand_t *taken = xmalloc_n(n, sizeof *taken);
     size_t k = 0;
     for (size_t r = 0; r < n; r++) {
-        if (!(c[r].distance <= max_distance))
-            break;                              /* rank order: the rest are worse */
-        if (top != 0 && k == top)
-            break;
+        if (!(c[r].distance <= max_distance)) break; /* rank order: the rest are worse */
+        if (top != 0 && k == top) break;
         uint64_t s = c[r].start, e = c[r].end;
-        size_t lo = 0, hi = k;                  /* first taken with start >= e */
+        size_t lo = 0, hi = k; /* first taken with start >= e */
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
             if (taken[mid].start < e) lo = mid + 1;
             else hi = mid;
         }
-        if (lo > 0 && taken[lo - 1].end > s)
-            continue;                           /* overlaps taken[lo - 1] */
+        if (lo > 0 && taken[lo - 1].end > s) continue; /* overlaps taken[lo - 1] */
         memmove(&taken[lo + 1], &taken[lo], (k - lo) * sizeof *taken);
         taken[lo] = c[r];
-        c[k++] = c[r];                          /* rank order; r >= k always */
+        c[k++] = c[r]; /* rank order; r >= k always */
     }
-    if (top == 0)
-        memcpy(c, taken, k * sizeof *c);        /* by start */
+    if (top == 0) memcpy(c, taken, k * sizeof *c); /* by start */
     free(taken);
     return k;
 }
@@ -384,17 +347,15 @@ size_t doracle_select(doracle_cand_t *c, size_t n, uint64_t top, double max_dist
 /* Trace back through D ((m+1) x (w+1), row-major) from (m, w) to row 0, the
 ** cell (i, j) costing cost(q[i-1], y[j-1]); series index = offset + j - 1.
 ** Returns the path from its first cell (malloc'd, 2 * *len values). */
-static uint64_t *traceback(const double *D, size_t m, uint64_t w, const double *q,
-                           const double *y, wm_dtw_cost_t cost, uint64_t offset, size_t *len)
-{
+static uint64_t *traceback(const double *D, size_t m, uint64_t w, const double *q, const double *y,
+                           wm_dtw_cost_t cost, uint64_t offset, size_t *len) {
     uint64_t W = w + 1;
     size_t cap = m + (size_t)w + 1, k = 0;
     uint64_t *back = xmalloc_n(2 * (uint64_t)cap, sizeof *back);
     size_t i = m;
     uint64_t j = w;
     while (i > 0) {
-        if (j == 0 || k == cap)
-            die("traceback left the matrix at (%zu, %" PRIu64 ")", i, j);
+        if (j == 0 || k == cap) die("traceback left the matrix at (%zu, %" PRIu64 ")", i, j);
         back[2 * k] = i - 1;
         back[2 * k + 1] = offset + j - 1;
         k++;
@@ -422,8 +383,7 @@ static uint64_t *traceback(const double *D, size_t m, uint64_t w, const double *
 
 uint64_t *doracle_path(const double *q, size_t m, const double *y, uint64_t n,
                        const wm_dtw_opts_t *o, uint64_t start, uint64_t end, size_t *len,
-                       double *value)
-{
+                       double *value) {
     if (!(start < end && end <= n))
         die("doracle_path: bad match [%" PRIu64 ", %" PRIu64 ") in %" PRIu64, start, end, n);
     uint64_t w = end - start, W = w + 1;
@@ -434,13 +394,11 @@ uint64_t *doracle_path(const double *q, size_t m, const double *y, uint64_t n,
         prepare(q, m, y, n, o, &qq, &yy, &owned);
         const double *win = yy + start;
         double *D = xmalloc_n((uint64_t)(m + 1) * W, sizeof *D);
-        for (uint64_t j = 0; j <= w; j++)
-            D[j] = 0;                                     /* D[0][j] = 0 */
+        for (uint64_t j = 0; j <= w; j++) D[j] = 0; /* D[0][j] = 0 */
         for (size_t i = 1; i <= m; i++) {
-            D[i * W] = INFINITY;                          /* the left border */
+            D[i * W] = INFINITY; /* the left border */
             for (uint64_t j = 1; j <= w; j++)
-                D[i * W + j] = min3(D[(i - 1) * W + j - 1], D[(i - 1) * W + j],
-                                    D[i * W + j - 1]) +
+                D[i * W + j] = min3(D[(i - 1) * W + j - 1], D[(i - 1) * W + j], D[i * W + j - 1]) +
                                doracle_cost(o->cost, qq[i - 1], win[j - 1]);
         }
         *value = D[m * W + w];
@@ -451,8 +409,7 @@ uint64_t *doracle_path(const double *q, size_t m, const double *y, uint64_t n,
             free((void *)yy);
         }
     } else if (o->mode == WM_DTW_GLOBAL) {
-        if (start != 0 || end != n)
-            die("doracle_path: a global match must be [0, n)");
+        if (start != 0 || end != n) die("doracle_path: a global match must be [0, n)");
         const double *qq, *yy;
         int owned;
         prepare(q, m, y, n, o, &qq, &yy, &owned);
@@ -465,8 +422,7 @@ uint64_t *doracle_path(const double *q, size_t m, const double *y, uint64_t n,
             free((void *)yy);
         }
     } else if (o->mode == WM_DTW_UCR) {
-        if (w != ucr_length(m, o))
-            die("doracle_path: a ucr match must be L long");
+        if (w != ucr_length(m, o)) die("doracle_path: a ucr match must be L long");
         double *qz = xmalloc_n(m, sizeof *qz), *wz = xmalloc_n(w, sizeof *wz);
         doracle_znorm(q, m, qz);
         doracle_znorm(y + start, w, wz);
@@ -484,9 +440,8 @@ uint64_t *doracle_path(const double *q, size_t m, const double *y, uint64_t n,
 
 /* ==== the whole call ======================================================== */
 
-void doracle_dtw(const double *q, size_t m, const double *y, uint64_t n,
-                 const wm_dtw_opts_t *o, wm_dtw_matches_t *out)
-{
+void doracle_dtw(const double *q, size_t m, const double *y, uint64_t n, const wm_dtw_opts_t *o,
+                 wm_dtw_matches_t *out) {
     doracle_cand_t *c = NULL;
     size_t nc = doracle_candidates(q, m, y, n, o, &c);
     size_t k = doracle_select(c, nc, o->top, o->max_distance);
@@ -508,19 +463,17 @@ void doracle_dtw(const double *q, size_t m, const double *y, uint64_t n,
                 a->path_len = len;
                 if (memcmp(&v, &a->distance, sizeof v) != 0)
                     die("the path's DP of [%" PRIu64 ", %" PRIu64 ") ends at %.17g, the "
-                        "candidate's distance is %.17g", a->start, a->end, v, a->distance);
+                        "candidate's distance is %.17g",
+                        a->start, a->end, v, a->distance);
             }
         }
     }
     free(c);
 }
 
-void doracle_matches_free(wm_dtw_matches_t *r)
-{
-    if (r == NULL)
-        return;
-    for (size_t k = 0; k < r->n; k++)
-        free(r->a[k].path);
+void doracle_matches_free(wm_dtw_matches_t *r) {
+    if (r == NULL) return;
+    for (size_t k = 0; k < r->n; k++) free(r->a[k].path);
     free(r->a);
     r->a = NULL;
     r->n = 0;

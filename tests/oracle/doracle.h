@@ -84,11 +84,11 @@ void doracle_znorm(const double *in, uint64_t n, double *out);
 
 /* Subsequence DP by the cell rule: for every end e = 1..n, dist[e-1] and
 ** start[e-1]. The whole (m+1) x n matrix of (value, start). */
-void doracle_subseq_full(const double *q, size_t m, const double *y, uint64_t n,
-                         wm_dtw_cost_t cost, double *dist, uint64_t *start);
+void doracle_subseq_full(const double *q, size_t m, const double *y, uint64_t n, wm_dtw_cost_t cost,
+                         double *dist, uint64_t *start);
 /* The same, keeping one column of (value, start) at a time. */
-void doracle_subseq_cols(const double *q, size_t m, const double *y, uint64_t n,
-                         wm_dtw_cost_t cost, double *dist, uint64_t *start);
+void doracle_subseq_cols(const double *q, size_t m, const double *y, uint64_t n, wm_dtw_cost_t cost,
+                         double *dist, uint64_t *start);
 /* The definition for one end e (1..n): min over s in [0, e) of
 ** doracle_global_full(q, y + s, e - s, no band); *start_max = the largest s
 ** reaching it. */
@@ -132,8 +132,8 @@ uint64_t *doracle_path(const double *q, size_t m, const double *y, uint64_t n,
 /* wm_dtw as the contract defines it (valid inputs only): candidates,
 ** selection and, with o->path, paths. out->a is malloc'd (NULL when
 ** out->n == 0); free with doracle_matches_free. */
-void doracle_dtw(const double *q, size_t m, const double *y, uint64_t n,
-                 const wm_dtw_opts_t *o, wm_dtw_matches_t *out);
+void doracle_dtw(const double *q, size_t m, const double *y, uint64_t n, const wm_dtw_opts_t *o,
+                 wm_dtw_matches_t *out);
 void doracle_matches_free(wm_dtw_matches_t *r);
 
 #endif

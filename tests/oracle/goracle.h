@@ -70,16 +70,16 @@ uint64_t goracle_distance(const uint8_t *q, size_t m, const uint8_t *t, size_t n
 
 /* Full matrix and canonical traceback. *d gets D[m][n]; returns the
 ** canonical CIGAR (malloc'd, "" for m = n = 0; the caller frees it). */
-char *goracle_full(const uint8_t *q, size_t m, const uint8_t *t, size_t n,
-                   const wm_align_opts_t *o, uint64_t *d);
+char *goracle_full(const uint8_t *q, size_t m, const uint8_t *t, size_t n, const wm_align_opts_t *o,
+                   uint64_t *d);
 
 /* The banded traceback with band B (B >= |m - n|, else no cell fits: returns
 ** 0, *d = UINT64_MAX, *cigar = NULL). Returns 1 when the answer is exact
 ** (the band's D[m][n] <= band): *d = the distance, *cigar = the canonical
 ** CIGAR (malloc'd). Returns 0 when the band's D[m][n] > band: *d = that
 ** value (an upper bound of the distance, > band), *cigar = NULL. */
-int goracle_banded(const uint8_t *q, size_t m, const uint8_t *t, size_t n,
-                   const wm_align_opts_t *o, uint64_t band, uint64_t *d, char **cigar);
+int goracle_banded(const uint8_t *q, size_t m, const uint8_t *t, size_t n, const wm_align_opts_t *o,
+                   uint64_t band, uint64_t *d, char **cigar);
 
 /* The definition by search; only for m, n <= GORACLE_DEF_MAX. *d gets the
 ** distance; returns the canonical CIGAR (malloc'd). */
@@ -95,8 +95,8 @@ char *goracle_definition(const uint8_t *q, size_t m, const uint8_t *t, size_t n,
 ** only when m == n == 0. Returns 1 when it replays; otherwise 0 and a reason
 ** in why[0, why_len) (why may be NULL). cigar == NULL fails. counts (may be
 ** NULL) gets the symbols of '=', 'X', 'I', 'D' in that order. */
-int goracle_cigar_replay(const char *cigar, const uint8_t *q, size_t m, const uint8_t *t,
-                         size_t n, uint64_t distance, const wm_align_opts_t *o, uint64_t counts[4],
-                         char *why, size_t why_len);
+int goracle_cigar_replay(const char *cigar, const uint8_t *q, size_t m, const uint8_t *t, size_t n,
+                         uint64_t distance, const wm_align_opts_t *o, uint64_t counts[4], char *why,
+                         size_t why_len);
 
 #endif /* WM_GORACLE_H */

@@ -29,19 +29,23 @@
 
 static uint8_t ascii_lower(uint8_t c) { return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c; }
 
-int moracle_is_nucleotide(uint8_t c)
-{
+int moracle_is_nucleotide(uint8_t c) {
     switch (c) {
-    case 'A': case 'C': case 'G': case 'T': case 'U':
-    case 'a': case 'c': case 'g': case 't': case 'u':
-        return 1;
-    default:
-        return 0;
+    case 'A':
+    case 'C':
+    case 'G':
+    case 'T':
+    case 'U':
+    case 'a':
+    case 'c':
+    case 'g':
+    case 't':
+    case 'u': return 1;
+    default: return 0;
     }
 }
 
-uint8_t moracle_complement(uint8_t c)
-{
+uint8_t moracle_complement(uint8_t c) {
     switch (c) {
     case 'A': return 'T';
     case 'C': return 'G';
@@ -53,20 +57,19 @@ uint8_t moracle_complement(uint8_t c)
     case 'g': return 'c';
     case 't': return 'a';
     case 'u': return 'a';
-    default:  return 0;
+    default: return 0;
     }
 }
 
 /* The base a byte stands for in the DNA alphabet: 1 A, 2 C, 3 G, 4 T/U; 0 else. */
-static uint8_t dna_base(uint8_t c)
-{
+static uint8_t dna_base(uint8_t c) {
     switch (ascii_lower(c)) {
     case 'a': return 1;
     case 'c': return 2;
     case 'g': return 3;
     case 't': return 4;
     case 'u': return 4;
-    default:  return 0;
+    default: return 0;
     }
 }
 
@@ -74,46 +77,38 @@ static int is_dna(const wm_opts_t *o) { return o != NULL && o->alphabet == WM_AL
 static int folds_case(const wm_opts_t *o) { return o != NULL && o->case_insensitive; }
 static int both_strands(const wm_opts_t *o) { return o != NULL && o->revcomp; }
 
-int moracle_char_match(uint8_t p, uint8_t c, const wm_opts_t *o)
-{
-    if (is_dna(o))
-        return dna_base(p) != 0 && dna_base(p) == dna_base(c);
-    if (p == c)
-        return 1;
+int moracle_char_match(uint8_t p, uint8_t c, const wm_opts_t *o) {
+    if (is_dna(o)) return dna_base(p) != 0 && dna_base(p) == dna_base(c);
+    if (p == c) return 1;
     return folds_case(o) && ascii_lower(p) == ascii_lower(c);
 }
 
 /* The key byte of fold(): see the file comment. */
-static uint8_t fold(uint8_t c, const wm_opts_t *o)
-{
-    if (is_dna(o))
-        return dna_base(c);
+static uint8_t fold(uint8_t c, const wm_opts_t *o) {
+    if (is_dna(o)) return dna_base(c);
     return folds_case(o) ? ascii_lower(c) : c;
 }
 
 /* The string searched on `strand` for pattern p (m bytes), into out[0, m). */
-static void searched_string(const uint8_t *p, size_t m, uint32_t strand, uint8_t *out)
-{
+static void searched_string(const uint8_t *p, size_t m, uint32_t strand, uint8_t *out) {
     for (size_t j = 0; j < m; j++) {
         if (strand == 0) {
             out[j] = p[j];
         } else {
             uint8_t x = moracle_complement(p[m - 1 - j]);
-            assert(x != 0);   /* revcomp needs A C G T U patterns */
+            assert(x != 0); /* revcomp needs A C G T U patterns */
             out[j] = x;
         }
     }
 }
 
 static void check_set(const uint8_t *const *pats, const size_t *lens, size_t n,
-                      const wm_opts_t *o)
-{
+                      const wm_opts_t *o) {
     assert(n > 0 && pats != NULL && lens != NULL);
     for (size_t i = 0; i < n; i++) {
         assert(lens[i] > 0 && pats[i] != NULL);
         if (is_dna(o) || both_strands(o))
-            for (size_t j = 0; j < lens[i]; j++)
-                assert(moracle_is_nucleotide(pats[i][j]));
+            for (size_t j = 0; j < lens[i]; j++) assert(moracle_is_nucleotide(pats[i][j]));
     }
 }
 
@@ -121,8 +116,7 @@ static void check_set(const uint8_t *const *pats, const size_t *lens, size_t n,
 
 static size_t record_count(const wm_text_t *t) { return t->n_rec ? t->n_rec : 1; }
 
-static void record_span(const wm_text_t *t, size_t r, uint64_t *beg, uint64_t *end)
-{
+static void record_span(const wm_text_t *t, size_t r, uint64_t *beg, uint64_t *end) {
     if (t->n_rec == 0) {
         *beg = 0;
         *end = t->len;
@@ -140,9 +134,8 @@ typedef struct {
     size_t n, cap;
 } match_list;
 
-static void list_push(match_list *l, uint64_t rec, uint64_t start, uint64_t end,
-                      uint32_t strand, uint32_t pattern)
-{
+static void list_push(match_list *l, uint64_t rec, uint64_t start, uint64_t end, uint32_t strand,
+                      uint32_t pattern) {
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 64;
         l->a = realloc(l->a, l->cap * sizeof *l->a);
@@ -161,8 +154,7 @@ static void list_push(match_list *l, uint64_t rec, uint64_t start, uint64_t end,
 /* ==== the definition ======================================================== */
 
 size_t moracle_search_naive(const uint8_t *const *pats, const size_t *lens, size_t n,
-                            const wm_opts_t *o, const wm_text_t *t, wm_match_t **out)
-{
+                            const wm_opts_t *o, const wm_text_t *t, wm_match_t **out) {
     check_set(pats, lens, n, o);
     uint32_t strands = both_strands(o) ? 2 : 1;
     match_list l = { NULL, 0, 0 };
@@ -175,8 +167,7 @@ size_t moracle_search_naive(const uint8_t *const *pats, const size_t *lens, size
             for (size_t i = 0; i < n; i++)
                 for (uint32_t st = 0; st < strands; st++) {
                     size_t m = lens[i];
-                    if (m > e)
-                        continue;
+                    if (m > e) continue;
                     uint64_t s = e - m;
                     uint8_t *p = malloc(m);
                     assert(p != NULL);
@@ -185,8 +176,7 @@ size_t moracle_search_naive(const uint8_t *const *pats, const size_t *lens, size
                     for (size_t j = 0; j < m && ok; j++)
                         ok = moracle_char_match(p[j], rec[s + j], o);
                     free(p);
-                    if (ok)
-                        list_push(&l, r, s, e, st, (uint32_t)i);
+                    if (ok) list_push(&l, r, s, e, st, (uint32_t)i);
                 }
     }
     *out = l.a;
@@ -195,16 +185,16 @@ size_t moracle_search_naive(const uint8_t *const *pats, const size_t *lens, size
 
 /* ==== the quicker search ==================================================== */
 
-#define PREFIX_CAP 8   /* prefixes of folded strings remembered, by length */
+#define PREFIX_CAP 8 /* prefixes of folded strings remembered, by length */
 
 typedef struct {
-    const uint8_t *key;    /* folded searched string */
+    const uint8_t *key; /* folded searched string */
     size_t len;
     uint32_t pattern, strand;
 } entry;
 
 typedef struct {
-    const uint8_t *key;    /* one folded string; entries ent[lo, hi) have it */
+    const uint8_t *key; /* one folded string; entries ent[lo, hi) have it */
     size_t len;
     uint64_t h;
     size_t lo, hi;
@@ -212,16 +202,16 @@ typedef struct {
 
 typedef struct {
     const wm_opts_t *o;
-    uint8_t *keys;         /* every folded searched string, back to back  */
-    entry *ent;            /* sorted by (len, key, pattern, strand)       */
+    uint8_t *keys; /* every folded searched string, back to back */
+    entry *ent;    /* sorted by (len, key, pattern, strand) */
     size_t n_ent;
     group *grp;
     size_t n_grp;
-    size_t *slot;          /* hash table of group index + 1 (0 = empty)   */
+    size_t *slot; /* hash table of group index + 1 (0 = empty) */
     size_t slot_mask;
-    uint64_t *pfx;         /* set of prefix hashes (0 = empty)            */
+    uint64_t *pfx; /* set of prefix hashes (0 = empty) */
     size_t pfx_mask, pfx_n;
-    unsigned char *len_used;   /* len_used[L]: some folded string has length L */
+    unsigned char *len_used; /* len_used[L]: some folded string has length L */
     size_t max_len;
 } mset;
 
@@ -229,15 +219,13 @@ static uint64_t fnv_start(void) { return 0xcbf29ce484222325ull; }
 static uint64_t fnv_step(uint64_t h, uint8_t c) { return (h ^ c) * 0x100000001b3ull; }
 
 /* (length, hash) as one table value, never 0. */
-static uint64_t lh(size_t len, uint64_t h)
-{
+static uint64_t lh(size_t len, uint64_t h) {
     uint64_t v = h ^ ((uint64_t)len * 0x9E3779B97F4A7C15ull);
     v ^= v >> 29;
     return v ? v : 1;
 }
 
-static int entry_cmp(const void *a, const void *b)
-{
+static int entry_cmp(const void *a, const void *b) {
     const entry *x = a, *y = b;
     if (x->len != y->len) return x->len < y->len ? -1 : 1;
     int c = memcmp(x->key, y->key, x->len);
@@ -247,23 +235,20 @@ static int entry_cmp(const void *a, const void *b)
     return 0;
 }
 
-static size_t pow2_at_least(size_t n)
-{
+static size_t pow2_at_least(size_t n) {
     size_t p = 16;
     while (p < n) p *= 2;
     return p;
 }
 
-static void pfx_put(uint64_t *tab, size_t mask, uint64_t v)
-{
+static void pfx_put(uint64_t *tab, size_t mask, uint64_t v) {
     size_t i = (size_t)(v * 0xff51afd7ed558ccdull >> 17) & mask;
     while (tab[i] != 0 && tab[i] != v) i = (i + 1) & mask;
     tab[i] = v;
 }
 
 /* Insert v, doubling the table when it is half full. */
-static void pfx_insert(mset *s, uint64_t v)
-{
+static void pfx_insert(mset *s, uint64_t v) {
     if (2 * (s->pfx_n + 1) > s->pfx_mask + 1) {
         size_t size = 2 * (s->pfx_mask + 1);
         uint64_t *tab = calloc(size, sizeof *tab);
@@ -280,8 +265,7 @@ static void pfx_insert(mset *s, uint64_t v)
     s->pfx[i] = v;
 }
 
-static int pfx_has(const mset *s, uint64_t v)
-{
+static int pfx_has(const mset *s, uint64_t v) {
     size_t i = (size_t)(v * 0xff51afd7ed558ccdull >> 17) & s->pfx_mask;
     while (s->pfx[i] != 0) {
         if (s->pfx[i] == v) return 1;
@@ -291,8 +275,7 @@ static int pfx_has(const mset *s, uint64_t v)
 }
 
 static void mset_build(mset *s, const uint8_t *const *pats, const size_t *lens, size_t n,
-                       const wm_opts_t *o)
-{
+                       const wm_opts_t *o) {
     check_set(pats, lens, n, o);
     memset(s, 0, sizeof *s);
     s->o = o;
@@ -359,8 +342,7 @@ static void mset_build(mset *s, const uint8_t *const *pats, const size_t *lens, 
     }
 }
 
-static void mset_free(mset *s)
-{
+static void mset_free(mset *s) {
     free(s->keys);
     free(s->ent);
     free(s->grp);
@@ -370,22 +352,19 @@ static void mset_free(mset *s)
 }
 
 /* The group whose folded string is win[0, L) (hash h), or NULL. */
-static const group *mset_find(const mset *s, const uint8_t *win, size_t L, uint64_t h)
-{
+static const group *mset_find(const mset *s, const uint8_t *win, size_t L, uint64_t h) {
     size_t i = (size_t)lh(L, h) & s->slot_mask;
     while (s->slot[i] != 0) {
         const group *g = &s->grp[s->slot[i] - 1];
-        if (g->len == L && g->h == h && memcmp(g->key, win, L) == 0)
-            return g;
+        if (g->len == L && g->h == h && memcmp(g->key, win, L) == 0) return g;
         i = (i + 1) & s->slot_mask;
     }
     return NULL;
 }
 
 /* Visit every match: list != NULL appends it, else counts[pattern]++. */
-static void mset_scan(const mset *s, const wm_text_t *t, match_list *list, uint64_t *counts)
-{
-    uint8_t *ft = malloc(t->len + 1);   /* the folded text */
+static void mset_scan(const mset *s, const wm_text_t *t, match_list *list, uint64_t *counts) {
+    uint8_t *ft = malloc(t->len + 1); /* the folded text */
     assert(ft);
     for (uint64_t i = 0; i < t->len; i++) ft[i] = fold(t->seq[i], s->o);
     int dna = is_dna(s->o);
@@ -396,22 +375,18 @@ static void mset_scan(const mset *s, const wm_text_t *t, match_list *list, uint6
             uint64_t h = fnv_start();
             for (size_t L = 1; L <= s->max_len && p + L <= end; L++) {
                 uint8_t c = ft[p + L - 1];
-                if (dna && c == 0)
-                    break;                     /* no base: nothing goes past it */
+                if (dna && c == 0) break; /* no base: nothing goes past it */
                 h = fnv_step(h, c);
                 if (L <= PREFIX_CAP && !pfx_has(s, lh(L, h)))
-                    break;                     /* no folded string starts so */
-                if (!s->len_used[L])
-                    continue;
+                    break; /* no folded string starts so */
+                if (!s->len_used[L]) continue;
                 const group *g = mset_find(s, ft + p, L, h);
-                if (g == NULL)
-                    continue;
+                if (g == NULL) continue;
                 for (size_t e = g->lo; e < g->hi; e++) {
                     if (list)
                         list_push(list, r, p - beg, p - beg + L, s->ent[e].strand,
                                   s->ent[e].pattern);
-                    else
-                        counts[s->ent[e].pattern]++;
+                    else counts[s->ent[e].pattern]++;
                 }
             }
         }
@@ -419,8 +394,7 @@ static void mset_scan(const mset *s, const wm_text_t *t, match_list *list, uint6
     free(ft);
 }
 
-static int match_cmp(const void *a, const void *b)
-{
+static int match_cmp(const void *a, const void *b) {
     const wm_match_t *x = a, *y = b;
     if (x->record != y->record) return x->record < y->record ? -1 : 1;
     if (x->end != y->end) return x->end < y->end ? -1 : 1;
@@ -429,23 +403,20 @@ static int match_cmp(const void *a, const void *b)
     return 0;
 }
 
-size_t moracle_search(const uint8_t *const *pats, const size_t *lens, size_t n,
-                      const wm_opts_t *o, const wm_text_t *t, wm_match_t **out)
-{
+size_t moracle_search(const uint8_t *const *pats, const size_t *lens, size_t n, const wm_opts_t *o,
+                      const wm_text_t *t, wm_match_t **out) {
     mset s;
     mset_build(&s, pats, lens, n, o);
     match_list l = { NULL, 0, 0 };
     mset_scan(&s, t, &l, NULL);
     mset_free(&s);
-    if (l.n > 1)
-        qsort(l.a, l.n, sizeof *l.a, match_cmp);
+    if (l.n > 1) qsort(l.a, l.n, sizeof *l.a, match_cmp);
     *out = l.a;
     return l.n;
 }
 
 uint64_t moracle_count_per_pattern(const uint8_t *const *pats, const size_t *lens, size_t n,
-                                   const wm_opts_t *o, const wm_text_t *t, uint64_t *counts)
-{
+                                   const wm_opts_t *o, const wm_text_t *t, uint64_t *counts) {
     mset s;
     mset_build(&s, pats, lens, n, o);
     memset(counts, 0, n * sizeof *counts);
@@ -459,8 +430,7 @@ uint64_t moracle_count_per_pattern(const uint8_t *const *pats, const size_t *len
 /* ==== what wm_compile_set must say ========================================== */
 
 wm_status moracle_set_status(const uint8_t *const *pats, const size_t *lens, size_t n,
-                             const wm_opts_t *o)
-{
+                             const wm_opts_t *o) {
     wm_opts_t z;
     memset(&z, 0, sizeof z);
     if (o == NULL) o = &z;

@@ -39,8 +39,8 @@
 ** DNA or revcomp with a pattern byte outside A/C/G/T/U (either case).
 ** Uses hashing of folded strings to be quick; moracle_search_naive below is
 ** the definition itself, and the test checks one against the other. */
-size_t moracle_search(const uint8_t *const *pats, const size_t *lens, size_t n,
-                      const wm_opts_t *o, const wm_text_t *t, wm_match_t **out);
+size_t moracle_search(const uint8_t *const *pats, const size_t *lens, size_t n, const wm_opts_t *o,
+                      const wm_text_t *t, wm_match_t **out);
 
 /* counts[i] = the number of matches of pattern i (both strands) as
 ** moracle_search defines them; counts has n entries and is overwritten.

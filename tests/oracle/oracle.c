@@ -26,31 +26,29 @@ static uint8_t ascii_upper(uint8_t c) { return (c >= 'a' && c <= 'z') ? (uint8_t
 
 enum { BASE_A = 1, BASE_C = 2, BASE_G = 4, BASE_T = 8 };
 
-unsigned oracle_iupac_set(uint8_t code)
-{
+unsigned oracle_iupac_set(uint8_t code) {
     switch (ascii_upper(code)) {
     case 'A': return BASE_A;
     case 'C': return BASE_C;
     case 'G': return BASE_G;
     case 'T': return BASE_T;
     case 'U': return BASE_T;
-    case 'R': return BASE_A | BASE_G;            /* puRine     */
-    case 'Y': return BASE_C | BASE_T;            /* pYrimidine */
-    case 'S': return BASE_C | BASE_G;            /* Strong     */
-    case 'W': return BASE_A | BASE_T;            /* Weak       */
-    case 'K': return BASE_G | BASE_T;            /* Keto       */
-    case 'M': return BASE_A | BASE_C;            /* aMino      */
-    case 'B': return BASE_C | BASE_G | BASE_T;   /* not A      */
-    case 'D': return BASE_A | BASE_G | BASE_T;   /* not C      */
-    case 'H': return BASE_A | BASE_C | BASE_T;   /* not G      */
-    case 'V': return BASE_A | BASE_C | BASE_G;   /* not T      */
+    case 'R': return BASE_A | BASE_G;          /* puRine */
+    case 'Y': return BASE_C | BASE_T;          /* pYrimidine */
+    case 'S': return BASE_C | BASE_G;          /* Strong */
+    case 'W': return BASE_A | BASE_T;          /* Weak */
+    case 'K': return BASE_G | BASE_T;          /* Keto */
+    case 'M': return BASE_A | BASE_C;          /* aMino */
+    case 'B': return BASE_C | BASE_G | BASE_T; /* not A */
+    case 'D': return BASE_A | BASE_G | BASE_T; /* not C */
+    case 'H': return BASE_A | BASE_C | BASE_T; /* not G */
+    case 'V': return BASE_A | BASE_C | BASE_G; /* not T */
     case 'N': return BASE_A | BASE_C | BASE_G | BASE_T;
-    default:  return 0;
+    default: return 0;
     }
 }
 
-uint8_t oracle_iupac_complement(uint8_t code)
-{
+uint8_t oracle_iupac_complement(uint8_t code) {
     uint8_t up = ascii_upper(code), r;
     switch (up) {
     case 'A': r = 'T'; break;
@@ -69,38 +67,34 @@ uint8_t oracle_iupac_complement(uint8_t code)
     case 'S': r = 'S'; break;
     case 'W': r = 'W'; break;
     case 'N': r = 'N'; break;
-    default:  return 0;
+    default: return 0;
     }
     return (code == up) ? r : ascii_lower(r);
 }
 
 /* The base a text byte stands for in the DNA alphabet; 0 for anything else
 ** (N, gaps, IUPAC ambiguity letters and binary bytes match nothing). */
-static unsigned text_base(uint8_t c)
-{
+static unsigned text_base(uint8_t c) {
     switch (ascii_upper(c)) {
     case 'A': return BASE_A;
     case 'C': return BASE_C;
     case 'G': return BASE_G;
     case 'T': return BASE_T;
     case 'U': return BASE_T;
-    default:  return 0;
+    default: return 0;
     }
 }
 
-int oracle_char_match(uint8_t p, uint8_t c, const wm_opts_t *o)
-{
+int oracle_char_match(uint8_t p, uint8_t c, const wm_opts_t *o) {
     if (o != NULL && o->alphabet == WM_ALPHABET_DNA)
         return (oracle_iupac_set(p) & text_base(c)) != 0;
-    if (p == c)
-        return 1;
+    if (p == c) return 1;
     return o != NULL && o->case_insensitive && ascii_lower(p) == ascii_lower(c);
 }
 
 /* ==== edit distance ========================================================= */
 
-static size_t min3(size_t a, size_t b, size_t c)
-{
+static size_t min3(size_t a, size_t b, size_t c) {
     size_t r = a < b ? a : b;
     return r < c ? r : c;
 }
@@ -108,21 +102,21 @@ static size_t min3(size_t a, size_t b, size_t c)
 /* Global unit-cost edit distance of pattern p[0,m) against text t[0,n).
 ** o == NULL: plain byte equality; otherwise oracle_char_match(p, t, o). */
 static size_t edit_distance_opts(const uint8_t *p, size_t m, const uint8_t *t, size_t n,
-                                 const wm_opts_t *o)
-{
+                                 const wm_opts_t *o) {
     /* D[i][j] = distance of p[0,i) and t[0,j); two rows suffice. */
     size_t *prev = malloc((n + 1) * sizeof *prev);
     size_t *cur = malloc((n + 1) * sizeof *cur);
     assert(prev != NULL && cur != NULL);
-    for (size_t j = 0; j <= n; j++)
-        prev[j] = j;
+    for (size_t j = 0; j <= n; j++) prev[j] = j;
     for (size_t i = 1; i <= m; i++) {
         cur[0] = i;
         for (size_t j = 1; j <= n; j++) {
             int eq = o ? oracle_char_match(p[i - 1], t[j - 1], o) : p[i - 1] == t[j - 1];
             cur[j] = min3(prev[j - 1] + (eq ? 0 : 1), prev[j] + 1, cur[j - 1] + 1);
         }
-        size_t *tmp = prev; prev = cur; cur = tmp;
+        size_t *tmp = prev;
+        prev = cur;
+        cur = tmp;
     }
     size_t d = prev[n];
     free(prev);
@@ -130,8 +124,7 @@ static size_t edit_distance_opts(const uint8_t *p, size_t m, const uint8_t *t, s
     return d;
 }
 
-size_t oracle_edit_distance(const uint8_t *a, size_t n, const uint8_t *b, size_t m)
-{
+size_t oracle_edit_distance(const uint8_t *a, size_t n, const uint8_t *b, size_t m) {
     return edit_distance_opts(a, n, b, m, NULL);
 }
 
@@ -142,9 +135,8 @@ typedef struct {
     size_t n, cap;
 } match_list;
 
-static void list_push(match_list *l, uint64_t rec, uint64_t start, uint64_t end,
-                      size_t errors, uint32_t strand)
-{
+static void list_push(match_list *l, uint64_t rec, uint64_t start, uint64_t end, size_t errors,
+                      uint32_t strand) {
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 64;
         l->a = realloc(l->a, l->cap * sizeof *l->a);
@@ -171,16 +163,14 @@ typedef struct {
 
 /* Edit distance: d(e) for every e by the semi-global DP, then the start of
 ** each hit by a global DP over the reversed strings. */
-static void scan_edit(const uint8_t *p, size_t m, const uint8_t *t, size_t n,
-                      const wm_opts_t *o, size_t k, end_table *out)
-{
+static void scan_edit(const uint8_t *p, size_t m, const uint8_t *t, size_t n, const wm_opts_t *o,
+                      size_t k, end_table *out) {
     /* Column DP: col[i] = min over s of dist(p[0,i), t[s,j)) for the current j.
     ** Starting column (j = 0): col[i] = i. Free start: row 0 is 0 everywhere. */
     size_t *col = malloc((m + 1) * sizeof *col);
     size_t *nxt = malloc((m + 1) * sizeof *nxt);
     assert(col != NULL && nxt != NULL);
-    for (size_t i = 0; i <= m; i++)
-        col[i] = i;
+    for (size_t i = 0; i <= m; i++) col[i] = i;
     for (size_t j = 1; j <= n; j++) {
         nxt[0] = 0;
         for (size_t i = 1; i <= m; i++) {
@@ -198,28 +188,27 @@ static void scan_edit(const uint8_t *p, size_t m, const uint8_t *t, size_t n,
     ** so only lengths 0..m+k need looking at. */
     for (size_t e = 1; e <= n; e++) {
         size_t d = out->best[e];
-        if (d > k)
-            continue;
-        size_t w = m + k < e ? m + k : e;   /* longest substring ending at e */
+        if (d > k) continue;
+        size_t w = m + k < e ? m + k : e; /* longest substring ending at e */
         /* R[i][j] = dist(p[m-i, m), t[e-j, e)), rows i = 0..m, cols j = 0..w. */
         size_t *prev = malloc((w + 1) * sizeof *prev);
         size_t *cur = malloc((w + 1) * sizeof *cur);
         assert(prev != NULL && cur != NULL);
-        for (size_t j = 0; j <= w; j++)
-            prev[j] = j;
+        for (size_t j = 0; j <= w; j++) prev[j] = j;
         for (size_t i = 1; i <= m; i++) {
             cur[0] = i;
             for (size_t j = 1; j <= w; j++) {
                 int eq = oracle_char_match(p[m - i], t[e - j], o);
                 cur[j] = min3(prev[j - 1] + (eq ? 0 : 1), prev[j] + 1, cur[j - 1] + 1);
             }
-            size_t *tmp = prev; prev = cur; cur = tmp;
+            size_t *tmp = prev;
+            prev = cur;
+            cur = tmp;
         }
         /* prev[j] = dist(P, t[e-j, e)); the shortest j reaching d is the
         ** largest start. One must exist: d(e) is attained by some s. */
         size_t j = 0;
-        while (j <= w && prev[j] != d)
-            j++;
+        while (j <= w && prev[j] != d) j++;
         assert(j <= w);
         out->start[e] = e - j;
         free(prev);
@@ -228,26 +217,22 @@ static void scan_edit(const uint8_t *p, size_t m, const uint8_t *t, size_t n,
 }
 
 /* Hamming distance: only the substring of length m ending at e counts. */
-static void scan_hamming(const uint8_t *p, size_t m, const uint8_t *t, size_t n,
-                         const wm_opts_t *o, end_table *out)
-{
+static void scan_hamming(const uint8_t *p, size_t m, const uint8_t *t, size_t n, const wm_opts_t *o,
+                         end_table *out) {
     for (size_t e = 1; e <= n; e++) {
         out->best[e] = SIZE_MAX;
         out->start[e] = SIZE_MAX;
-        if (e < m)
-            continue;
+        if (e < m) continue;
         size_t s = e - m, mism = 0;
         for (size_t i = 0; i < m; i++)
-            if (!oracle_char_match(p[i], t[s + i], o))
-                mism++;
+            if (!oracle_char_match(p[i], t[s + i], o)) mism++;
         out->best[e] = mism;
         out->start[e] = s;
     }
 }
 
 /* The reverse complement of p (m bytes) into rc. */
-static void reverse_complement(const uint8_t *p, size_t m, uint8_t *rc)
-{
+static void reverse_complement(const uint8_t *p, size_t m, uint8_t *rc) {
     for (size_t i = 0; i < m; i++) {
         uint8_t c = oracle_iupac_complement(p[m - 1 - i]);
         assert(c != 0 && "revcomp of a pattern that is not IUPAC nucleotides");
@@ -255,21 +240,16 @@ static void reverse_complement(const uint8_t *p, size_t m, uint8_t *rc)
     }
 }
 
-static wm_opts_t opts_or_default(const wm_opts_t *o)
-{
+static wm_opts_t opts_or_default(const wm_opts_t *o) {
     wm_opts_t d;
-    memset(&d, 0, sizeof d);   /* k 0, edit, case-sensitive, bytes, no revcomp, auto */
+    memset(&d, 0, sizeof d); /* k 0, edit, case-sensitive, bytes, no revcomp, auto */
     return o ? *o : d;
 }
 
 /* Record r of t as [*beg, *end) within t->seq; n_rec == 0 means one record. */
-static size_t record_count(const wm_text_t *t)
-{
-    return t->n_rec == 0 ? 1 : t->n_rec;
-}
+static size_t record_count(const wm_text_t *t) { return t->n_rec == 0 ? 1 : t->n_rec; }
 
-static void record_span(const wm_text_t *t, size_t r, uint64_t *beg, uint64_t *end)
-{
+static void record_span(const wm_text_t *t, size_t r, uint64_t *beg, uint64_t *end) {
     if (t->n_rec == 0 || t->rec_start == NULL) {
         *beg = 0;
         *end = t->len;
@@ -280,9 +260,8 @@ static void record_span(const wm_text_t *t, size_t r, uint64_t *beg, uint64_t *e
     assert(*beg <= *end && *end <= t->len);
 }
 
-size_t oracle_search(const uint8_t *pat, size_t m, const wm_opts_t *opts,
-                     const wm_text_t *t, wm_match_t **out)
-{
+size_t oracle_search(const uint8_t *pat, size_t m, const wm_opts_t *opts, const wm_text_t *t,
+                     wm_match_t **out) {
     wm_opts_t o = opts_or_default(opts);
     size_t k = o.max_edits;
     assert(m > 0 && k < m);
@@ -309,10 +288,8 @@ size_t oracle_search(const uint8_t *pat, size_t m, const wm_opts_t *opts,
             tab[s].best = malloc((n + 1) * sizeof(size_t));
             tab[s].start = malloc((n + 1) * sizeof(size_t));
             assert(tab[s].best != NULL && tab[s].start != NULL);
-            if (o.metric == WM_METRIC_HAMMING)
-                scan_hamming(strand_pat[s], m, rec, n, &o, &tab[s]);
-            else
-                scan_edit(strand_pat[s], m, rec, n, &o, k, &tab[s]);
+            if (o.metric == WM_METRIC_HAMMING) scan_hamming(strand_pat[s], m, rec, n, &o, &tab[s]);
+            else scan_edit(strand_pat[s], m, rec, n, &o, k, &tab[s]);
         }
         for (size_t e = 1; e <= n; e++)
             for (int s = 0; s < n_strands; s++)
@@ -328,9 +305,8 @@ size_t oracle_search(const uint8_t *pat, size_t m, const wm_opts_t *opts,
     return l.n;
 }
 
-size_t oracle_search_naive(const uint8_t *pat, size_t m, const wm_opts_t *opts,
-                           const wm_text_t *t, wm_match_t **out)
-{
+size_t oracle_search_naive(const uint8_t *pat, size_t m, const wm_opts_t *opts, const wm_text_t *t,
+                           wm_match_t **out) {
     wm_opts_t o = opts_or_default(opts);
     size_t k = o.max_edits;
     assert(m > 0 && k < m);
@@ -355,11 +331,10 @@ size_t oracle_search_naive(const uint8_t *pat, size_t m, const wm_opts_t *opts,
             for (int st = 0; st < n_strands; st++) {
                 const uint8_t *p = strand_pat[st];
                 size_t best = SIZE_MAX, best_s = 0;
-                for (size_t s = 0; s <= e; s++) {   /* increasing s: ties go to larger s */
+                for (size_t s = 0; s <= e; s++) { /* increasing s: ties go to larger s */
                     size_t d;
                     if (o.metric == WM_METRIC_HAMMING) {
-                        if (e - s != m)
-                            continue;
+                        if (e - s != m) continue;
                         d = 0;
                         for (size_t i = 0; i < m; i++)
                             d += !oracle_char_match(p[i], rec[s + i], &o);
@@ -371,8 +346,7 @@ size_t oracle_search_naive(const uint8_t *pat, size_t m, const wm_opts_t *opts,
                         best_s = s;
                     }
                 }
-                if (best <= k)
-                    list_push(&l, r, best_s, e, best, (uint32_t)st);
+                if (best <= k) list_push(&l, r, best_s, e, best, (uint32_t)st);
             }
         }
     }

@@ -29,8 +29,8 @@
 ** caller frees; the return value is its length. Aborts (assert) on arguments
 ** the library would refuse: m == 0, k >= m, revcomp of a pattern that is not
 ** made of IUPAC nucleotide letters, or out-of-memory. */
-size_t oracle_search(const uint8_t *pat, size_t m, const wm_opts_t *o,
-                     const wm_text_t *t, wm_match_t **out);
+size_t oracle_search(const uint8_t *pat, size_t m, const wm_opts_t *o, const wm_text_t *t,
+                     wm_match_t **out);
 
 /* Unit-cost edit (Levenshtein) distance of a[0,n) and b[0,m), byte equality. */
 size_t oracle_edit_distance(const uint8_t *a, size_t n, const uint8_t *b, size_t m);
@@ -49,7 +49,7 @@ uint8_t oracle_iupac_complement(uint8_t code);
 /* Definition-level brute force: like oracle_search but computing
 ** dist(P, T[s, e)) separately for every (s, e) pair. Hopelessly slow (only for
 ** texts of a few dozen bytes); used to check oracle_search itself. */
-size_t oracle_search_naive(const uint8_t *pat, size_t m, const wm_opts_t *o,
-                           const wm_text_t *t, wm_match_t **out);
+size_t oracle_search_naive(const uint8_t *pat, size_t m, const wm_opts_t *o, const wm_text_t *t,
+                           wm_match_t **out);
 
 #endif /* WM_ORACLE_H */

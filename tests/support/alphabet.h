@@ -14,14 +14,14 @@
 #include "rng.h"
 
 typedef enum {
-    AK_BIN,        /* BYTES, '0'/'1' or bytes 0/1                               */
-    AK_ACGT,       /* BYTES, ACGT                                               */
-    AK_PROT20,     /* BYTES, the 20 amino acids                                 */
-    AK_BYTE256,    /* BYTES, every byte value (NUL included)                    */
-    AK_SMALL,      /* BYTES, 3..16 random bytes                                 */
-    AK_ONE,        /* BYTES, one symbol with rare defects                       */
-    AK_CI,         /* BYTES, letters of both cases, case_insensitive            */
-    AK_DNA,        /* the DNA alphabet, bytes as files have them                */
+    AK_BIN,     /* BYTES, '0'/'1' or bytes 0/1 */
+    AK_ACGT,    /* BYTES, ACGT */
+    AK_PROT20,  /* BYTES, the 20 amino acids */
+    AK_BYTE256, /* BYTES, every byte value (NUL included) */
+    AK_SMALL,   /* BYTES, 3..16 random bytes */
+    AK_ONE,     /* BYTES, one symbol with rare defects */
+    AK_CI,      /* BYTES, letters of both cases, case_insensitive */
+    AK_DNA,     /* the DNA alphabet, bytes as files have them */
     AK_COUNT
 } alpha_kind;
 
@@ -29,18 +29,18 @@ extern const char *const AK_NAME[AK_COUNT];
 
 typedef struct {
     alpha_kind kind;
-    uint8_t sym[256];     /* the symbols of random bytes                         */
+    uint8_t sym[256]; /* the symbols of random bytes */
     size_t n_sym;
-    int letters;          /* AK_BYTE256: 80 % of the bytes from "abcdABCD"        */
-    int fold;             /* case_insensitive: case flips are no change           */
-    unsigned one_pct;     /* AK_ONE: the symbol this often, else any byte         */
+    int letters;      /* AK_BYTE256: 80 % of the bytes from "abcdABCD" */
+    int fold;         /* case_insensitive: case flips are no change */
+    unsigned one_pct; /* AK_ONE: the symbol this often, else any byte */
 } alphabet_t;
 
 /* What the tests' alphabets differ in. */
 typedef struct {
-    unsigned one_pct;     /* AK_ONE's share of its one symbol                     */
-    int byte256_letters;  /* AK_BYTE256 is letter-heavy half the time             */
-    unsigned ci_pairs;    /* AK_CI: 1..ci_pairs letters, in both cases            */
+    unsigned one_pct;    /* AK_ONE's share of its one symbol */
+    int byte256_letters; /* AK_BYTE256 is letter-heavy half the time */
+    unsigned ci_pairs;   /* AK_CI: 1..ci_pairs letters, in both cases */
 } alphabet_style_t;
 
 /* Draw a kind by weights, then its symbols and folding. */

@@ -17,10 +17,10 @@ typedef struct {
     wm_context_t *cx;
     wm_backend_t backend;
     int threads;
-    uint64_t chunk;          /* chunk_bytes; 0: the library's default               */
-    int n_devices;           /* the length of its device list; 0: one device        */
-    unsigned flags;          /* the test's own marks (which cases the context takes) */
-    uint64_t max_cells;      /* the test's own size limit for its cases             */
+    uint64_t chunk;     /* chunk_bytes; 0: the library's default */
+    int n_devices;      /* the length of its device list; 0: one device */
+    unsigned flags;     /* the test's own marks (which cases the context takes) */
+    uint64_t max_cells; /* the test's own size limit for its cases */
     char name[80];
 } config;
 
@@ -51,7 +51,7 @@ int cuda_present(const char *what);
 typedef struct {
     config cf[8];
     size_t n;
-    int gpu;             /* CUDA is tested */
+    int gpu; /* CUDA is tested */
 } fixed_set;
 
 /* Says whether CUDA is tested (cuda_present) and opens the set. Returns

@@ -14,12 +14,11 @@
 
 static char g_dir[4096];
 static int g_keep;
-static unsigned g_serial;     /* tmp_file's names */
-static char **g_paths;        /* tmp_path's answers, freed at exit */
+static unsigned g_serial; /* tmp_file's names */
+static char **g_paths;    /* tmp_path's answers, freed at exit */
 static size_t g_n_paths;
 
-static int remove_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
+static int remove_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
     (void)st;
     (void)flag;
     (void)ftw;
@@ -27,66 +26,52 @@ static int remove_entry(const char *p, const struct stat *st, int flag, struct F
     return 0;
 }
 
-static void remove_folder(void)
-{
-    if (!g_dir[0])
-        return;
-    if (g_keep)
-        printf("temporary files kept in %s\n", g_dir);
-    else
-        nftw(g_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+static void remove_folder(void) {
+    if (!g_dir[0]) return;
+    if (g_keep) printf("temporary files kept in %s\n", g_dir);
+    else nftw(g_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     for (size_t i = 0; i < g_n_paths; i++) free(g_paths[i]);
     free(g_paths);
 }
 
-static void die(const char *what, const char *path)
-{
+static void die(const char *what, const char *path) {
     printf("test: %s %s failed\n", what, path);
     exit(2);
 }
 
-const char *tmp_folder(void)
-{
-    if (g_dir[0])
-        return g_dir;
+const char *tmp_folder(void) {
+    if (g_dir[0]) return g_dir;
     const char *t = getenv("TMPDIR");
     snprintf(g_dir, sizeof g_dir, "%s/wm_test_XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(g_dir))
-        die("mkdtemp", g_dir);
+    if (!mkdtemp(g_dir)) die("mkdtemp", g_dir);
     atexit(remove_folder);
     return g_dir;
 }
 
-const char *tmp_path(const char *name)
-{
+const char *tmp_path(const char *name) {
     size_t n = strlen(tmp_folder()) + strlen(name) + 2;
     char *p = xmalloc(n);
     snprintf(p, n, "%s/%s", g_dir, name);
     g_paths = xrealloc(g_paths, (g_n_paths + 1) * sizeof *g_paths);
-    g_paths[g_n_paths++] = p;   /* kept until exit: callers hold on to paths */
+    g_paths[g_n_paths++] = p; /* kept until exit: callers hold on to paths */
     return p;
 }
 
-const char *tmp_named(const char *name, const void *data, size_t n)
-{
+const char *tmp_named(const char *name, const void *data, size_t n) {
     const char *p = tmp_path(name);
     FILE *f = fopen(p, "wb");
-    if (!f || (n && fwrite(data, 1, n, f) != n) || fclose(f) != 0)
-        die("writing", p);
+    if (!f || (n && fwrite(data, 1, n, f) != n) || fclose(f) != 0) die("writing", p);
     return p;
 }
 
-const char *tmp_gz_named(const char *name, const void *data, size_t n)
-{
+const char *tmp_gz_named(const char *name, const void *data, size_t n) {
     const char *p = tmp_path(name);
     gzFile g = gzopen(p, "wb6");
-    if (!g || (n && gzwrite(g, data, (unsigned)n) != (int)n) || gzclose(g) != Z_OK)
-        die("gzip", p);
+    if (!g || (n && gzwrite(g, data, (unsigned)n) != (int)n) || gzclose(g) != Z_OK) die("gzip", p);
     return p;
 }
 
-const char *tmp_file(const void *data, size_t n)
-{
+const char *tmp_file(const void *data, size_t n) {
     char name[32];
     snprintf(name, sizeof name, "t%04u", g_serial++);
     return tmp_named(name, data, n);
@@ -96,8 +81,7 @@ const char *tmp_text(const char *s) { return tmp_file(s, strlen(s)); }
 
 void tmp_keep(void) { g_keep = 1; }
 
-unsigned char *gzip_bytes(const void *data, size_t n, size_t *out_n)
-{
+unsigned char *gzip_bytes(const void *data, size_t n, size_t *out_n) {
     char name[32];
     snprintf(name, sizeof name, "z%04u.gz", g_serial++);
     const char *p = tmp_gz_named(name, data, n);
@@ -106,26 +90,22 @@ unsigned char *gzip_bytes(const void *data, size_t n, size_t *out_n)
     return b;
 }
 
-unsigned char *slurp(const char *path, size_t *n)
-{
+unsigned char *slurp(const char *path, size_t *n) {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        die("opening", path);
+    if (!f) die("opening", path);
     fseek(f, 0, SEEK_END);
     long sz = ftell(f);
     fseek(f, 0, SEEK_SET);
     unsigned char *b = sz < 0 ? NULL : malloc((size_t)sz + 1);
-    if (!b || fread(b, 1, (size_t)sz, f) != (size_t)sz)
-        die("reading", path);
+    if (!b || fread(b, 1, (size_t)sz, f) != (size_t)sz) die("reading", path);
     fclose(f);
     b[sz] = 0;
     *n = (size_t)sz;
     return b;
 }
 
-void check_message(const char *what, const char *err, size_t err_size, const char *path,
-                   char after, va_list frags)
-{
+void check_message(const char *what, const char *err, size_t err_size, const char *path, char after,
+                   va_list frags) {
     const char *shown = strcmp(path, "-") == 0 ? "(standard input)" : path;
     size_t len = strlen(shown);
     CHECK(memchr(err, '\0', err_size) != NULL && strncmp(err, shown, len) == 0 &&

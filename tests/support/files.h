@@ -39,7 +39,7 @@ unsigned char *slurp(const char *path, size_t *n);
 ** the path ("(standard input)" for "-") followed by `after` (0: anything)
 ** and holds every fragment of the NULL-terminated list frags. One check for
 ** the start, one a fragment. */
-void check_message(const char *what, const char *err, size_t err_size, const char *path,
-                   char after, va_list frags);
+void check_message(const char *what, const char *err, size_t err_size, const char *path, char after,
+                   va_list frags);
 
 #endif /* WM_TEST_FILES_H */

@@ -33,7 +33,7 @@ extern const dna_mix_t DNA_FILE;
 extern const dna_mix_t DNA_SOFTMASKED;
 
 uint8_t rand_dna_mix(const dna_mix_t *mix);
-uint8_t rand_dna_byte(void);                 /* rand_dna_mix(&DNA_FILE) */
+uint8_t rand_dna_byte(void); /* rand_dna_mix(&DNA_FILE) */
 
 /* The first n of all 256 byte values in a random order (a partial
 ** Fisher-Yates shuffle): n distinct random symbols. */

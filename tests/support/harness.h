@@ -32,13 +32,13 @@
 
 /* ---- the run's state -------------------------------------------------------- */
 
-extern uint64_t g_seed;          /* the seed of this run (test_settings)          */
-extern double g_scale;           /* WM_TEST_SCALE, > 0                            */
-extern int g_verbose;            /* WM_VERBOSE: print failing cases in full       */
-extern long g_passed, g_failed;  /* checks that passed / failed                   */
-extern int self_fail;            /* the oracle's own self-checks that failed      */
-extern double g_t_oracle, g_t_lib;   /* wall seconds spent in each, as measured  */
-extern double g_t_start, g_cpu_start;    /* wall and CPU seconds at test_settings */
+extern uint64_t g_seed;               /* the seed of this run (test_settings) */
+extern double g_scale;                /* WM_TEST_SCALE, > 0 */
+extern int g_verbose;                 /* WM_VERBOSE: print failing cases in full */
+extern long g_passed, g_failed;       /* checks that passed / failed */
+extern int self_fail;                 /* the oracle's own self-checks that failed */
+extern double g_t_oracle, g_t_lib;    /* wall seconds spent in each, as measured */
+extern double g_t_start, g_cpu_start; /* wall and CPU seconds at test_settings */
 
 /* Prints a test's case (its inputs and options) after a failure; a test
 ** sets it to its own describer. fail_msg() calls it with the case. */
@@ -129,10 +129,10 @@ void skip_note(const char *why);
 
 /* ---- small things every test needs ------------------------------------------ */
 
-double now_s(void);        /* wall seconds, monotonic */
-double cpu_s(void);        /* process CPU seconds      */
+double now_s(void); /* wall seconds, monotonic */
+double cpu_s(void); /* process CPU seconds */
 
-void *xmalloc(size_t n);   /* these exit(2) when memory runs out */
+void *xmalloc(size_t n); /* these exit(2) when memory runs out */
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);

@@ -16,7 +16,7 @@
 typedef struct {
     wm_match_t *a;
     size_t n, cap;
-    size_t stop_after;    /* the callback returns non-zero on this call (1-based); 0: never */
+    size_t stop_after; /* the callback returns non-zero on this call (1-based); 0: never */
 } match_vec;
 
 /* wm_compile of a C string (o NULL: the defaults); a check that passes when
@@ -35,8 +35,8 @@ void print_match(FILE *f, const char *tag, const wm_match_t *x);
 /* Passes when got[0, n_got) is want[0, n_want), else a failure of case idx
 ** (c for its description) under `what`, with the first match that differs.
 ** Returns whether they were the same. */
-int compare_matches(long idx, const void *c, const char *what, const wm_match_t *got,
-                    size_t n_got, const wm_match_t *want, size_t n_want);
+int compare_matches(long idx, const void *c, const char *what, const wm_match_t *got, size_t n_got,
+                    const wm_match_t *want, size_t n_want);
 
 /* wm_search of db over t on cx, its list in *got (emptied first) checked
 ** against want[0, n_want) under `what`; then, in count_pct % of the calls

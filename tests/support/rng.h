@@ -16,12 +16,12 @@ extern uint64_t g_rng;
 /* One step of splitmix64 on *s. */
 uint64_t splitmix64(uint64_t *s);
 
-uint64_t rnd(void);                           /* 64 random bits            */
-uint64_t below(uint64_t n);                   /* uniform in [0, n); n > 0  */
-uint64_t range(uint64_t lo, uint64_t hi);     /* uniform in [lo, hi]       */
-int chance(unsigned pct);                     /* true with pct / 100       */
-double unif(void);                            /* uniform in [0, 1), 53 bits */
-double gauss(void);                           /* standard normal           */
+uint64_t rnd(void);                       /* 64 random bits */
+uint64_t below(uint64_t n);               /* uniform in [0, n); n > 0 */
+uint64_t range(uint64_t lo, uint64_t hi); /* uniform in [lo, hi] */
+int chance(unsigned pct);                 /* true with pct / 100 */
+double unif(void);                        /* uniform in [0, 1), 53 bits */
+double gauss(void);                       /* standard normal */
 
 /* Case i's generator: the same for the same (g_seed, i, salt) whatever ran
 ** before; salt tells the parts of one test apart. */

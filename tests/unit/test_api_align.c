@@ -29,21 +29,19 @@
 #include "warpmatch.h"
 
 /* A call's status; the alignments it made (if any) freed. */
-static void aligned(int rc, int want, wm_alignments_t *out, int line, const char *call)
-{
+static void aligned(int rc, int want, wm_alignments_t *out, int line, const char *call) {
     check_rc_at(rc, want, __FILE__, line, call);
     if (rc == WM_OK) wm_alignments_free(out);
 }
-#define ALIGN_RC(call, want)                                                   \
-    do {                                                                       \
-        memset(&out, 0, sizeof out);                                           \
-        aligned((call), (want), &out, __LINE__, #call);                        \
+#define ALIGN_RC(call, want)                                                                       \
+    do {                                                                                           \
+        memset(&out, 0, sizeof out);                                                               \
+        aligned((call), (want), &out, __LINE__, #call);                                            \
     } while (0)
 
 /* What both modes refuse alike: NULL query, target and out with lengths,
 ** unknown mode and algorithm values. o: the mode's options; t: n bytes. */
-static void test_common(wm_context_t *cx, const wm_align_opts_t *o, const uint8_t *t, size_t n)
-{
+static void test_common(wm_context_t *cx, const wm_align_opts_t *o, const uint8_t *t, size_t n) {
     wm_alignments_t out;
     const uint8_t *q = (const uint8_t *)"ACGT";
     ALIGN_RC(wm_align(cx, NULL, 4, t, n, o, &out), WM_INVALID);
@@ -59,8 +57,7 @@ static void test_common(wm_context_t *cx, const wm_align_opts_t *o, const uint8_
 
 /* ---- infix ------------------------------------------------------------------- */
 
-static void test_infix(wm_context_t *cx)
-{
+static void test_infix(wm_context_t *cx) {
     wm_alignments_t out;
     wm_align_opts_t o = wm_align_opts_default();
 
@@ -68,15 +65,15 @@ static void test_infix(wm_context_t *cx)
     check_true("wm_align_opts_default: mode infix, algo auto, max_distance -1, cigar 0,"
                " all_ends 0, case_insensitive 0, alphabet bytes",
                o.mode == WM_ALIGN_INFIX && o.algo == WM_ALIGN_ALGO_AUTO && o.max_distance == -1 &&
-               o.cigar == 0 && o.all_ends == 0 && o.case_insensitive == 0 &&
-               o.alphabet == WM_ALPHABET_BYTES);
+                   o.cigar == 0 && o.all_ends == 0 && o.case_insensitive == 0 &&
+                   o.alphabet == WM_ALPHABET_BYTES);
     {
         const char *a = wm_align_algo_name(WM_ALIGN_ALGO_AUTO);
         const char *w = wm_align_algo_name(WM_ALIGN_ALGO_WAVEFRONT);
         const char *b = wm_align_algo_name(WM_ALIGN_ALGO_BITVECTOR);
         check_true("wm_align_algo_name: auto, wavefront, bitvector",
                    a && w && b && !strcmp(a, "auto") && !strcmp(w, "wavefront") &&
-                   !strcmp(b, "bitvector"));
+                       !strcmp(b, "bitvector"));
     }
     wm_alignments_free(NULL);
     memset(&out, 0, sizeof out);
@@ -110,7 +107,7 @@ static void test_infix(wm_context_t *cx)
             check_true("a query of exactly WM_MAX_QUERY bytes (zeros, DNA) in \"ACGT\": WM_OK,"
                        " distance WM_MAX_QUERY at [0,0)",
                        rc == WM_OK && out.n == 1 && out.a[0].distance == WM_MAX_QUERY &&
-                       out.a[0].start == 0 && out.a[0].end == 0);
+                           out.a[0].start == 0 && out.a[0].end == 0);
             if (rc == WM_OK) wm_alignments_free(&out);
             free(bq);
         }
@@ -119,14 +116,12 @@ static void test_infix(wm_context_t *cx)
 
 /* ---- global ------------------------------------------------------------------ */
 
-static void test_global(wm_context_t *cx, wm_context_t *cx3, int threads3)
-{
+static void test_global(wm_context_t *cx, wm_context_t *cx3, int threads3) {
     char what[300];
     wm_alignments_t out;
     wm_align_opts_t g = wm_align_opts_default();
     g.mode = WM_ALIGN_GLOBAL;
     const uint8_t *q = (const uint8_t *)"ACGT", *t = (const uint8_t *)"ACT";
-
 
     {
         const char *fr = wm_align_algo_name(WM_ALIGN_ALGO_FOUR_RUSSIANS);
@@ -137,7 +132,7 @@ static void test_global(wm_context_t *cx, wm_context_t *cx3, int threads3)
 
     /* four-russians is global only */
     {
-        wm_align_opts_t b = wm_align_opts_default();   /* infix */
+        wm_align_opts_t b = wm_align_opts_default(); /* infix */
         b.algo = WM_ALIGN_ALGO_FOUR_RUSSIANS;
         ALIGN_RC(wm_align(cx, q, 4, t, 3, &b, &out), WM_INVALID);
         b.fr_t = 2;
@@ -176,8 +171,7 @@ static void test_global(wm_context_t *cx, wm_context_t *cx3, int threads3)
         wm_pair_t p = { q, 4, t, 3 };
         wm_alignment_t a1;
         memset(&a1, 0, sizeof a1);
-        check_status("wm_align_pairs(fr_t 5)", wm_align_pairs(cx, &p, 1, &b, &a1),
-                     WM_INVALID, cx);
+        check_status("wm_align_pairs(fr_t 5)", wm_align_pairs(cx, &p, 1, &b, &a1), WM_INVALID, cx);
         wm_alignment_clear(&a1, 1);
     }
     /* other bad arguments in global mode */
@@ -208,19 +202,20 @@ static void test_global(wm_context_t *cx, wm_context_t *cx3, int threads3)
                 wm_fr_info_t info;
                 memset(&info, 0xff, sizeof info);
                 int rc = wm_align_fr_info(cx3, &b, &info);
-                snprintf(what, sizeof what, "wm_align_fr_info(%s, fr_t %d): t %u, key_strings %d, "
-                         "%" PRIu64 " entries, %" PRIu64 " bytes, built on 1..%d threads", dna ?
-                         "dna" : "bytes", tt, T, dna, e, 2 * e, threads3);
+                snprintf(what, sizeof what,
+                         "wm_align_fr_info(%s, fr_t %d): t %u, key_strings %d, "
+                         "%" PRIu64 " entries, %" PRIu64 " bytes, built on 1..%d threads",
+                         dna ? "dna" : "bytes", tt, T, dna, e, 2 * e, threads3);
                 int ok = rc == WM_OK && info.t == T && info.key_strings == dna &&
                          info.entries == e && info.bytes == 2 * e && info.build_seconds >= 0 &&
                          info.build_threads >= 1 && info.build_threads <= threads3;
                 if (!ok && rc == WM_OK)
                     printf("  got: t %u, key_strings %d, %" PRIu64 " entries, %" PRIu64 " bytes,"
-                           " %.3f s, %d threads\n", info.t, info.key_strings, info.entries,
-                           info.bytes, info.build_seconds, info.build_threads);
+                           " %.3f s, %d threads\n",
+                           info.t, info.key_strings, info.entries, info.bytes, info.build_seconds,
+                           info.build_threads);
                 if (!ok && rc != WM_OK)
-                    printf("  got: %d (%s): %s\n", rc, wm_strerror(rc),
-                           wm_context_errmsg(cx3));
+                    printf("  got: %d (%s): %s\n", rc, wm_strerror(rc), wm_context_errmsg(cx3));
                 check_true(what, ok);
             }
     }
@@ -228,30 +223,33 @@ static void test_global(wm_context_t *cx, wm_context_t *cx3, int threads3)
     {
         wm_alignment_t o1[10];
         memset(o1, 0, sizeof o1);
-        check_status("wm_align_pairs(0 pairs)", wm_align_pairs(cx, NULL, 0, &g, o1), WM_OK,
-                     cx);
+        check_status("wm_align_pairs(0 pairs)", wm_align_pairs(cx, NULL, 0, &g, o1), WM_OK, cx);
         wm_pair_t p[10];
         for (int i = 0; i < 10; i++) {
-            p[i].query = q; p[i].m = 4; p[i].target = t; p[i].n = 3;
+            p[i].query = q;
+            p[i].m = 4;
+            p[i].target = t;
+            p[i].n = 3;
         }
-        check_status("wm_align_pairs(NULL pairs)", wm_align_pairs(cx, NULL, 3, &g, o1),
-                     WM_INVALID, cx);
-        check_status("wm_align_pairs(NULL out)", wm_align_pairs(cx, p, 3, &g, NULL),
-                     WM_INVALID, cx);
-        check_status("wm_align_pairs(NULL context)", wm_align_pairs(NULL, p, 3, &g, o1),
-                     WM_INVALID, NULL);
+        check_status("wm_align_pairs(NULL pairs)", wm_align_pairs(cx, NULL, 3, &g, o1), WM_INVALID,
+                     cx);
+        check_status("wm_align_pairs(NULL out)", wm_align_pairs(cx, p, 3, &g, NULL), WM_INVALID,
+                     cx);
+        check_status("wm_align_pairs(NULL context)", wm_align_pairs(NULL, p, 3, &g, o1), WM_INVALID,
+                     NULL);
         wm_align_opts_t b = g;
         b.cigar = 1;
-        p[7].query = NULL;                       /* a NULL query with m = 4 */
+        p[7].query = NULL; /* a NULL query with m = 4 */
         memset(o1, 0, sizeof o1);
         int rc = wm_align_pairs(cx, p, 10, &b, o1);
         const char *msg = wm_context_errmsg(cx);
         int names7 = msg && names_number(msg, 7);
         int none = 1;
         for (int i = 0; i < 10; i++) none = none && o1[i].cigar == NULL;
-        snprintf(what, sizeof what, "wm_align_pairs with a NULL query at pair 7: WM_INVALID (got "
-                 "%d), nothing allocated (%d), the message names pair 7 (\"%.150s\")", rc, none,
-                 msg ? msg : "");
+        snprintf(what, sizeof what,
+                 "wm_align_pairs with a NULL query at pair 7: WM_INVALID (got "
+                 "%d), nothing allocated (%d), the message names pair 7 (\"%.150s\")",
+                 rc, none, msg ? msg : "");
         check_true(what, rc == WM_INVALID && none && names7);
         wm_alignment_clear(NULL, 0);
         wm_alignment_clear(o1, 10);
@@ -259,8 +257,7 @@ static void test_global(wm_context_t *cx, wm_context_t *cx3, int threads3)
     }
 }
 
-int main(void)
-{
+int main(void) {
     printf("test_api_align: warpmatch %s\n", wm_version());
     wm_context_t *cx1 = cpu_context(1, 0), *cx3 = cpu_context(3, 0);
     if (cx1 && cx3) {

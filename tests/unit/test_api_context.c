@@ -17,8 +17,7 @@
 
 /* ---- version, status text, defaults -------------------------------------- */
 
-static void test_version_and_strerror(void)
-{
+static void test_version_and_strerror(void) {
     CHECK(wm_version() != NULL && strcmp(wm_version(), WM_VERSION_STRING) == 0,
           "wm_version() = \"%s\"", wm_version() ? wm_version() : "(null)");
     char buf[32];
@@ -27,9 +26,20 @@ static void test_version_and_strerror(void)
           WM_VERSION_STRING, buf);
 
     static const int codes[] = {
-        WM_OK, WM_STOPPED, WM_INVALID, WM_NOMEM, WM_IO, WM_FORMAT, WM_UNSUPPORTED,
-        WM_NO_DEVICE, WM_DEVICE, WM_DEVICE_NOMEM, WM_INSUFFICIENT_SPACE,
-        WM_PATTERN_EMPTY, WM_PATTERN_TOO_LONG, WM_K_TOO_LARGE,
+        WM_OK,
+        WM_STOPPED,
+        WM_INVALID,
+        WM_NOMEM,
+        WM_IO,
+        WM_FORMAT,
+        WM_UNSUPPORTED,
+        WM_NO_DEVICE,
+        WM_DEVICE,
+        WM_DEVICE_NOMEM,
+        WM_INSUFFICIENT_SPACE,
+        WM_PATTERN_EMPTY,
+        WM_PATTERN_TOO_LONG,
+        WM_K_TOO_LARGE,
     };
     for (size_t i = 0; i < N_OF(codes); i++) {
         const char *s = wm_strerror(codes[i]);
@@ -51,11 +61,10 @@ static void test_version_and_strerror(void)
     }
 }
 
-static void test_context_defaults(void)
-{
+static void test_context_defaults(void) {
     wm_context_opts_t c = wm_context_opts_default();
-    CHECK(c.backend == WM_BACKEND_AUTO && c.threads == 0 && c.device == 0 &&
-          c.chunk_bytes == 0 && c.progress == NULL && c.progress_user == NULL,
+    CHECK(c.backend == WM_BACKEND_AUTO && c.threads == 0 && c.device == 0 && c.chunk_bytes == 0 &&
+              c.progress == NULL && c.progress_user == NULL,
           "wm_context_opts_default() is not {auto, 0, 0, 0, NULL, NULL}");
     wm_context_free(NULL);
     CHECK(1, "wm_context_free(NULL) returned");
@@ -64,8 +73,7 @@ static void test_context_defaults(void)
 /* ---- contexts ---------------------------------------------------------------- */
 
 /* wm_context_new(co) gives a context of backend `want`. */
-static void expect_context(const wm_context_opts_t *co, wm_backend_t want)
-{
+static void expect_context(const wm_context_opts_t *co, wm_backend_t want) {
     wm_context_t *cx = NULL;
     CHECK_RC(wm_context_new(co, &cx), WM_OK);
     if (cx)
@@ -74,8 +82,7 @@ static void expect_context(const wm_context_opts_t *co, wm_backend_t want)
     wm_context_free(cx);
 }
 
-static void test_context(void)
-{
+static void test_context(void) {
     wm_context_t *cx = NULL;
     CHECK_RC(wm_context_new(NULL, NULL), WM_INVALID);
     wm_context_opts_t co = wm_context_opts_default();
@@ -124,7 +131,7 @@ static void test_context(void)
         int want = wm_cuda_built() ? WM_NO_DEVICE : WM_UNSUPPORTED;
         CHECK(rc == want, "wm_context_new(cuda) without a GPU returned %d (%s), expected %d (%s)",
               rc, wm_strerror(rc), want, wm_strerror(want));
-        if (cx) {   /* handed back for its message, as sqlite3_open does */
+        if (cx) { /* handed back for its message, as sqlite3_open does */
             const char *e = wm_context_errmsg(cx);
             CHECK(e != NULL && e[0] != '\0', "failed CUDA context has an empty errmsg");
             CHECK(wm_context_backend(cx) != WM_BACKEND_AUTO, "failed CUDA context reports AUTO");
@@ -151,7 +158,7 @@ static void test_context(void)
         co = wm_context_opts_default();
         co.backend = WM_BACKEND_CUDA;
         expect_context(&co, WM_BACKEND_CUDA);
-        co.device = wm_cuda_device_count();   /* no such device */
+        co.device = wm_cuda_device_count(); /* no such device */
         cx = NULL;
         rc = wm_context_new(&co, &cx);
         CHECK(rc != WM_OK, "wm_context_new(cuda, device %d) succeeded", co.device);
@@ -172,18 +179,15 @@ typedef struct {
     int calls, bad;
 } progress_t;
 
-static void on_progress(uint64_t done, uint64_t total, void *user)
-{
+static void on_progress(uint64_t done, uint64_t total, void *user) {
     progress_t *p = user;
-    if (done < p->last_done || done > total || (p->calls && total != p->total))
-        p->bad++;
+    if (done < p->last_done || done > total || (p->calls && total != p->total)) p->bad++;
     p->last_done = done;
     p->total = total;
     p->calls++;
 }
 
-static void test_progress(void)
-{
+static void test_progress(void) {
     wm_context_opts_t co = wm_context_opts_default();
     co.backend = WM_BACKEND_CPU;
     co.threads = 3;
@@ -210,8 +214,7 @@ static void test_progress(void)
     wm_context_free(cx);
 }
 
-int main(void)
-{
+int main(void) {
     printf("test_api_context: warpmatch %s, CUDA built %d, %d GPU(s)\n", wm_version(),
            wm_cuda_built(), wm_cuda_device_count());
     test_version_and_strerror();

@@ -27,8 +27,7 @@
 
 static const char *const MODE_NAME[3] = { "subsequence", "global", "ucr" };
 
-static double *dup_doubles(const double *v, uint64_t n)
-{
+static double *dup_doubles(const double *v, uint64_t n) {
     double *p = xmalloc((size_t)n * sizeof *p);
     memcpy(p, v, (size_t)n * sizeof *p);
     return p;
@@ -36,8 +35,7 @@ static double *dup_doubles(const double *v, uint64_t n)
 
 static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
-static void test_calls(const config *cf)
-{
+static void test_calls(const config *cf) {
     char what[900];
     wm_context_t *cx = cf->cx;
     double q[20], y[5000];
@@ -45,13 +43,13 @@ static void test_calls(const config *cf)
     for (int j = 0; j < 5000; j++) y[j] = sin(j * 0.05);
     wm_dtw_opts_t d = wm_dtw_opts_default(), o;
     wm_dtw_matches_t r;
-#define RC(label, call, want)                                                  \
-    do {                                                                       \
-        memset(&r, 0, sizeof r);                                               \
-        int rc_ = (call);                                                      \
-        snprintf(what, sizeof what, "%s: %s", cf->name, label);                \
-        check_status(what, rc_, want, cx);                                     \
-        if (rc_ == WM_OK) wm_dtw_matches_free(&r);                             \
+#define RC(label, call, want)                                                                      \
+    do {                                                                                           \
+        memset(&r, 0, sizeof r);                                                                   \
+        int rc_ = (call);                                                                          \
+        snprintf(what, sizeof what, "%s: %s", cf->name, label);                                    \
+        check_status(what, rc_, want, cx);                                                         \
+        if (rc_ == WM_OK) wm_dtw_matches_free(&r);                                                 \
     } while (0)
 
     RC("m = 0", wm_dtw(cx, q, 0, y, 100, &d, &r), WM_PATTERN_EMPTY);
@@ -66,9 +64,13 @@ static void test_calls(const config *cf)
         o = d;
         o.mode = (wm_dtw_mode_t)mode;
         /* a bad sample: the message names its index */
-        struct { int in_query; uint64_t at; double v; } bad[] = {
-            { 1, 7, NAN }, { 1, 0, INFINITY }, { 1, 19, -INFINITY },
-            { 0, 1234, NAN }, { 0, 0, -INFINITY }, { 0, 4999, INFINITY }, { 0, 77, -NAN },
+        struct {
+            int in_query;
+            uint64_t at;
+            double v;
+        } bad[] = {
+            { 1, 7, NAN },       { 1, 0, INFINITY },    { 1, 19, -INFINITY }, { 0, 1234, NAN },
+            { 0, 0, -INFINITY }, { 0, 4999, INFINITY }, { 0, 77, -NAN },
         };
         for (size_t b = 0; b < N_OF(bad); b++) {
             double *qq = dup_doubles(q, 20), *yy = dup_doubles(y, 5000);
@@ -87,18 +89,18 @@ static void test_calls(const config *cf)
         }
         o.max_distance = NAN;
         RC("max_distance NaN", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
-        o.max_distance = -1;                     /* valid: nothing within */
+        o.max_distance = -1; /* valid: nothing within */
         RC("max_distance -1", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_OK);
-        snprintf(what, sizeof what, "%s: %s, max_distance -1: no match", cf->name,
-                 MODE_NAME[mode]);
+        snprintf(what, sizeof what, "%s: %s, max_distance -1: no match", cf->name, MODE_NAME[mode]);
         memset(&r, 0, sizeof r);
         int rc = wm_dtw(cx, q, 20, y, 100, &o, &r);
         check_true(what, rc == WM_OK && r.n == 0);
         if (rc == WM_OK) wm_dtw_matches_free(&r);
         o.max_distance = INFINITY;
         o.window = -2;
-        RC(mode == 0 ? "window -2 (subsequence)" : mode == 1 ? "window -2 (global)"
-                                                            : "window -2 (ucr)",
+        RC(mode == 0   ? "window -2 (subsequence)"
+           : mode == 1 ? "window -2 (global)"
+                       : "window -2 (ucr)",
            wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
         o.window = INT64_MIN;
         RC("window INT64_MIN", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
@@ -151,8 +153,9 @@ static void test_calls(const config *cf)
         check_true(what, ok);
         static int said;
         if (!said++)
-            printf("api: opts NULL gives %s\n", rc == WM_INVALID ? "WM_INVALID" :
-                   rc == WM_OK ? "the defaults" : wm_strerror(rc));
+            printf("api: opts NULL gives %s\n", rc == WM_INVALID ? "WM_INVALID"
+                                                : rc == WM_OK    ? "the defaults"
+                                                                 : wm_strerror(rc));
         if (rc == WM_OK) wm_dtw_matches_free(&r);
         doracle_matches_free(&want);
     }
@@ -182,10 +185,10 @@ static void test_calls(const config *cf)
         }
         wm_dtw_matches_t out[4];
         memset(out, 0, sizeof out);
-#define MANY_RC(label, call, want)                                             \
-    do {                                                                       \
-        snprintf(what, sizeof what, "%s: wm_dtw_many, %s", cf->name, label);   \
-        check_status(what, (call), want, cx);                                  \
+#define MANY_RC(label, call, want)                                                                 \
+    do {                                                                                           \
+        snprintf(what, sizeof what, "%s: wm_dtw_many, %s", cf->name, label);                       \
+        check_status(what, (call), want, cx);                                                      \
     } while (0)
         MANY_RC("0 queries", wm_dtw_many(cx, NULL, NULL, 0, y, 100, &d, out), WM_OK);
         MANY_RC("NULL queries", wm_dtw_many(cx, NULL, lens, 4, y, 100, &d, out), WM_INVALID);
@@ -196,7 +199,11 @@ static void test_calls(const config *cf)
         MANY_RC("NULL context", wm_dtw_many(NULL, qs, lens, 4, y, 100, &d, out), WM_INVALID);
 #undef MANY_RC
         /* a bad query in the middle */
-        struct { int which; const char *how; int want; } bad[] = {
+        struct {
+            int which;
+            const char *how;
+            int want;
+        } bad[] = {
             { 2, "NaN at sample 5 of query 2", WM_INVALID },
             { 1, "query 1 empty", WM_PATTERN_EMPTY },
             { 3, "query 3 NULL", WM_INVALID },
@@ -208,10 +215,16 @@ static void test_calls(const config *cf)
             memcpy(l2, lens, sizeof l2);
             memcpy(q2, qs, sizeof q2);
             double *tmp = dup_doubles(q, 20);
-            if (b == 0) { tmp[5] = NAN; q2[2] = tmp; }
+            if (b == 0) {
+                tmp[5] = NAN;
+                q2[2] = tmp;
+            }
             if (b == 1) l2[1] = 0;
             if (b == 2) q2[3] = NULL;
-            if (b == 3) { tmp[0] = INFINITY; q2[2] = tmp; }
+            if (b == 3) {
+                tmp[0] = INFINITY;
+                q2[2] = tmp;
+            }
             wm_dtw_opts_t ob = d;
             ob.path = 1;
             ob.top = 2;
@@ -220,11 +233,13 @@ static void test_calls(const config *cf)
             const char *msg = wm_context_errmsg(cx);
             int none = 1;
             for (int k = 0; k < 4; k++) none = none && out[k].a == NULL && out[k].n == 0;
-            snprintf(what, sizeof what, "%s: wm_dtw_many, %s: %s (got %d), nothing left in out "
-                     "(%d), the message names query %d (\"%.150s\")", cf->name, bad[b].how,
-                     wm_strerror(bad[b].want), rc, none, bad[b].which, msg ? msg : "(NULL)");
+            snprintf(what, sizeof what,
+                     "%s: wm_dtw_many, %s: %s (got %d), nothing left in out "
+                     "(%d), the message names query %d (\"%.150s\")",
+                     cf->name, bad[b].how, wm_strerror(bad[b].want), rc, none, bad[b].which,
+                     msg ? msg : "(NULL)");
             check_true(what, rc == bad[b].want && none && msg &&
-                             names_number(msg, (uint64_t)bad[b].which));
+                                 names_number(msg, (uint64_t)bad[b].which));
             if (rc == WM_OK)
                 for (int k = 0; k < 4; k++) wm_dtw_matches_free(&out[k]);
             free(tmp);
@@ -234,21 +249,20 @@ static void test_calls(const config *cf)
 #undef RC
 }
 
-static void test_defaults(void)
-{
+static void test_defaults(void) {
     wm_dtw_opts_t d = wm_dtw_opts_default();
     char what[300];
-    snprintf(what, sizeof what, "wm_dtw_opts_default: subsequence, abs, window -1, znorm 0, top 1,"
+    snprintf(what, sizeof what,
+             "wm_dtw_opts_default: subsequence, abs, window -1, znorm 0, top 1,"
              " max_distance +inf, length 0, path 0 (got mode %d cost %d window %" PRId64 " znorm %d"
-             " top %" PRIu64 " max_distance %g length %" PRIu64 " path %d)", (int)d.mode,
-             (int)d.cost, d.window, d.znorm, d.top, d.max_distance, d.length, d.path);
+             " top %" PRIu64 " max_distance %g length %" PRIu64 " path %d)",
+             (int)d.mode, (int)d.cost, d.window, d.znorm, d.top, d.max_distance, d.length, d.path);
     check_true(what, d.mode == WM_DTW_SUBSEQUENCE && d.cost == WM_DTW_ABS && d.window == -1 &&
                          d.znorm == 0 && d.top == 1 && d.max_distance == INFINITY &&
                          d.length == 0 && d.path == 0);
 }
 
-int main(void)
-{
+int main(void) {
     printf("test_api_dtw: warpmatch %s\n", wm_version());
     test_defaults();
     config cfgs[5];
@@ -260,8 +274,7 @@ int main(void)
         if (make_context(&cfgs[n], WM_BACKEND_CUDA, 1, 8 * 33)) n++;
         if (make_context(&cfgs[n], WM_BACKEND_CUDA, 1, 8)) n++;
     }
-    for (size_t i = 0; i < n; i++)
-        test_calls(&cfgs[i]);
+    for (size_t i = 0; i < n; i++) test_calls(&cfgs[i]);
     close_configs(cfgs, n);
     return test_finish();
 }

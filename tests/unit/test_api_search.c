@@ -26,28 +26,24 @@ static const uint8_t *U8(const char *s) { return (const uint8_t *)s; }
 typedef struct {
     wm_match_t a[4096];
     size_t n;
-    size_t stop_after;   /* return non-zero on this call (1-based); 0 = never */
+    size_t stop_after; /* return non-zero on this call (1-based); 0 = never */
     size_t calls;
 } sink_t;
 
-static int on_match(const wm_match_t *m, void *user)
-{
+static int on_match(const wm_match_t *m, void *user) {
     sink_t *s = user;
     s->calls++;
-    if (s->n < N_OF(s->a))
-        s->a[s->n++] = *m;
+    if (s->n < N_OF(s->a)) s->a[s->n++] = *m;
     return s->stop_after != 0 && s->calls >= s->stop_after;
 }
 
-static int ignore_match(const wm_match_t *m, void *user)
-{
+static int ignore_match(const wm_match_t *m, void *user) {
     (void)m;
     (void)user;
     return 0;
 }
 
-static int never_called(const wm_match_t *m, void *user)
-{
+static int never_called(const wm_match_t *m, void *user) {
     (void)m;
     (*(int *)user)++;
     return 0;
@@ -55,14 +51,14 @@ static int never_called(const wm_match_t *m, void *user)
 
 /* ---- defaults --------------------------------------------------------------- */
 
-static void test_defaults(void)
-{
+static void test_defaults(void) {
     wm_opts_t o = wm_opts_default();
     CHECK(o.max_edits == 0 && o.metric == WM_METRIC_EDIT && o.case_insensitive == 0 &&
-          o.alphabet == WM_ALPHABET_BYTES && o.revcomp == 0 && o.algo == WM_ALGO_AUTO,
+              o.alphabet == WM_ALPHABET_BYTES && o.revcomp == 0 && o.algo == WM_ALGO_AUTO,
           "wm_opts_default() is not {0, edit, 0, bytes, 0, auto}");
 
-    static const wm_algo_t algos[] = { WM_ALGO_AUTO, WM_ALGO_SHIFTOR, WM_ALGO_BITAP, WM_ALGO_MYERS };
+    static const wm_algo_t algos[] = { WM_ALGO_AUTO, WM_ALGO_SHIFTOR, WM_ALGO_BITAP,
+                                       WM_ALGO_MYERS };
     for (size_t i = 0; i < N_OF(algos); i++) {
         const char *s = wm_algo_name(algos[i]);
         CHECK(s != NULL && s[0] != '\0', "wm_algo_name(%d) is NULL or empty", (int)algos[i]);
@@ -75,8 +71,7 @@ static void test_defaults(void)
 
 /* ---- wm_compile ------------------------------------------------------------ */
 
-static void test_compile(void)
-{
+static void test_compile(void) {
     wm_db_t *db = NULL;
     wm_opts_t o = wm_opts_default();
 
@@ -115,7 +110,8 @@ static void test_compile(void)
                 wm_text_t t = { big, WM_MAX_PATTERN + 2, NULL, 0 };
                 CHECK_RC(wm_search(cx, db, &t, on_match, s), WM_OK);
                 CHECK(s->n == 1 && s->a[0].start == 0 && s->a[0].end == WM_MAX_PATTERN &&
-                      s->a[0].errors == 0, "max-length pattern: %zu matches", s->n);
+                          s->a[0].errors == 0,
+                      "max-length pattern: %zu matches", s->n);
                 free(s);
                 wm_context_free(cx);
             }
@@ -136,7 +132,7 @@ static void test_compile(void)
     o = wm_opts_default();
     o.max_edits = 2;
     db = NULL;
-    CHECK_RC(wm_compile(U8("abc"), 3, &o, &db), WM_OK);   /* k = m - 1 is fine */
+    CHECK_RC(wm_compile(U8("abc"), 3, &o, &db), WM_OK); /* k = m - 1 is fine */
     wm_db_free(db);
 
     /* algorithms that cannot do the job */
@@ -154,7 +150,11 @@ static void test_compile(void)
     CHECK_RC(wm_compile(U8("abcd"), 4, &o, &db), WM_INVALID);
 
     /* every valid explicit algorithm compiles and is what wm_db_algo says */
-    struct { wm_algo_t a; wm_metric_t mt; uint32_t k; } ok[] = {
+    struct {
+        wm_algo_t a;
+        wm_metric_t mt;
+        uint32_t k;
+    } ok[] = {
         { WM_ALGO_SHIFTOR, WM_METRIC_EDIT, 0 }, { WM_ALGO_SHIFTOR, WM_METRIC_HAMMING, 0 },
         { WM_ALGO_BITAP, WM_METRIC_EDIT, 2 },   { WM_ALGO_BITAP, WM_METRIC_HAMMING, 2 },
         { WM_ALGO_BITAP, WM_METRIC_EDIT, 0 },   { WM_ALGO_MYERS, WM_METRIC_EDIT, 0 },
@@ -254,7 +254,8 @@ static void test_compile(void)
                 wm_text_t t = { U8("zbc abc"), 7, NULL, 0 };
                 CHECK_RC(wm_search(cx, db, &t, on_match, &s), WM_OK);
                 CHECK(s.n == 1 && s.a[0].start == 4 && s.a[0].end == 7,
-                      "database depends on the caller's pattern/options buffers (%zu matches)", s.n);
+                      "database depends on the caller's pattern/options buffers (%zu matches)",
+                      s.n);
                 wm_context_free(cx);
             }
             wm_db_free(db);
@@ -264,16 +265,14 @@ static void test_compile(void)
 
 /* ---- frees ------------------------------------------------------------------ */
 
-static void test_frees(void)
-{
+static void test_frees(void) {
     wm_db_free(NULL);
     CHECK(1, "wm_db_free(NULL) returned");
 }
 
 /* ---- searching ----------------------------------------------------------------- */
 
-static void test_search_args(void)
-{
+static void test_search_args(void) {
     wm_db_t *db = compile_text("abc", NULL);
     wm_context_t *cx = cpu_context(1, 0);
     if (!db || !cx) {
@@ -304,13 +303,13 @@ static void test_search_args(void)
     wm_text_t bad = { NULL, 5, NULL, 0 };
     CHECK_RC(wm_search(cx, db, &bad, never_called, &calls), WM_INVALID);
     CHECK_RC(wm_count(cx, db, &bad, &cnt), WM_INVALID);
-    bad = (wm_text_t){ U8("abcabc"), 6, NULL, 2 };          /* n_rec without rec_start */
+    bad = (wm_text_t){ U8("abcabc"), 6, NULL, 2 }; /* n_rec without rec_start */
     CHECK_RC(wm_search(cx, db, &bad, never_called, &calls), WM_INVALID);
     {
-        uint64_t rs[] = { 0, 4, 2 };                          /* not increasing */
+        uint64_t rs[] = { 0, 4, 2 }; /* not increasing */
         bad = (wm_text_t){ U8("abcabc"), 6, rs, 3 };
         CHECK_RC(wm_search(cx, db, &bad, never_called, &calls), WM_INVALID);
-        uint64_t rs2[] = { 0, 9 };                            /* past the end */
+        uint64_t rs2[] = { 0, 9 }; /* past the end */
         bad = (wm_text_t){ U8("abcabc"), 6, rs2, 2 };
         CHECK_RC(wm_search(cx, db, &bad, never_called, &calls), WM_INVALID);
         CHECK_RC(wm_count(cx, db, &bad, &cnt), WM_INVALID);
@@ -329,7 +328,7 @@ static void test_search_args(void)
         wm_text_t e2 = { NULL, 0, NULL, 0 };
         int rc = wm_search(cx, db, &e2, never_called, &calls);
         CHECK(rc == WM_OK || rc == WM_INVALID, "search(seq NULL, len 0) = %d", rc);
-        uint64_t rs[] = { 0, 0, 0 };                          /* three empty records */
+        uint64_t rs[] = { 0, 0, 0 }; /* three empty records */
         wm_text_t e3 = { U8(""), 0, rs, 3 };
         CHECK_RC(wm_search(cx, db, &e3, never_called, &calls), WM_OK);
     }
@@ -340,8 +339,7 @@ static void test_search_args(void)
 }
 
 /* "abc", k = 1, edit, in "xabxc": worked out by hand in test_search_diff.c. */
-static void test_small_contract(void)
-{
+static void test_small_contract(void) {
     wm_opts_t o = wm_opts_default();
     o.max_edits = 1;
     static const wm_algo_t algos[] = { WM_ALGO_AUTO, WM_ALGO_BITAP, WM_ALGO_MYERS };
@@ -362,7 +360,8 @@ static void test_small_contract(void)
                     for (size_t i = 0; ok && i < 3; i++)
                         ok = s.a[i].record == 0 && s.a[i].start == 1 && s.a[i].end == 3 + i &&
                              s.a[i].errors == 1 && s.a[i].strand == 0;
-                    CHECK(ok, "abc k1 in xabxc (algo %s, %d threads, chunk %" PRIu64
+                    CHECK(ok,
+                          "abc k1 in xabxc (algo %s, %d threads, chunk %" PRIu64
                           "): %zu matches, want [1,3) [1,4) [1,5) with 1 error",
                           wm_algo_name(algos[a]), threads[th], chunks[ch], s.n);
                 }
@@ -371,8 +370,7 @@ static void test_small_contract(void)
             }
 }
 
-static void test_records(void)
-{
+static void test_records(void) {
     wm_db_t *db = compile_text("ab", NULL);
     wm_context_t *cx = cpu_context(1, 0);
     if (db && cx) {
@@ -387,8 +385,8 @@ static void test_records(void)
         CHECK_RC(wm_search(cx, db, &t1, on_match, &a), WM_OK);
         CHECK_RC(wm_search(cx, db, &t2, on_match, &b), WM_OK);
         CHECK(a.n == 2 && b.n == 2 && memcmp(a.a, b.a, 2 * sizeof a.a[0]) == 0 &&
-              a.a[0].record == 0 && a.a[0].start == 0 && a.a[0].end == 2 &&
-              a.a[1].start == 3 && a.a[1].end == 5,
+                  a.a[0].record == 0 && a.a[0].start == 0 && a.a[0].end == 2 && a.a[1].start == 3 &&
+                  a.a[1].end == 5,
               "rec_start NULL vs {0}: %zu vs %zu matches", a.n, b.n);
 
         /* "ab|ab|a|b|" with an empty record: [0,2) [2,4) [4,5) [5,6) [6,6) */
@@ -397,7 +395,7 @@ static void test_records(void)
         memset(&a, 0, sizeof a);
         CHECK_RC(wm_search(cx, db, &t3, on_match, &a), WM_OK);
         CHECK(a.n == 2 && a.a[0].record == 0 && a.a[0].start == 0 && a.a[0].end == 2 &&
-              a.a[1].record == 1 && a.a[1].start == 0 && a.a[1].end == 2,
+                  a.a[1].record == 1 && a.a[1].start == 0 && a.a[1].end == 2,
               "records: %zu matches (the one across records 2|3 must not count)", a.n);
     }
     wm_db_free(db);
@@ -406,11 +404,9 @@ static void test_records(void)
 
 /* Stopping: the callback's non-zero return ends the search after exactly
 ** that call, whatever the threads and chunks. */
-static void test_stop_and_count(void)
-{
+static void test_stop_and_count(void) {
     static char text[20000];
-    for (size_t i = 0; i < sizeof text; i++)
-        text[i] = "ab"[(i * 2654435761u >> 7) & 1];
+    for (size_t i = 0; i < sizeof text; i++) text[i] = "ab"[(i * 2654435761u >> 7) & 1];
     wm_opts_t o = wm_opts_default();
     o.max_edits = 1;
     wm_db_t *db = compile_text("abab", &o);
@@ -419,22 +415,24 @@ static void test_stop_and_count(void)
     for (size_t th = 0; db && th < N_OF(threads); th++)
         for (size_t ch = 0; ch < N_OF(chunks); ch++) {
             wm_context_t *cx = cpu_context(threads[th], chunks[ch]);
-            if (!cx)
-                continue;
+            if (!cx) continue;
             wm_text_t t = { U8(text), sizeof text, NULL, 0 };
             sink_t *all = calloc(1, sizeof *all);
             CHECK_RC(wm_search(cx, db, &t, on_match, all), WM_OK);
             uint64_t cnt = 0;
             CHECK_RC(wm_count(cx, db, &t, &cnt), WM_OK);
-            CHECK(cnt == all->calls && cnt > 10, "wm_count %" PRIu64 " vs %zu callback matches "
-                  "(%d threads, chunk %" PRIu64 ")", cnt, all->calls, threads[th], chunks[ch]);
+            CHECK(cnt == all->calls && cnt > 10,
+                  "wm_count %" PRIu64 " vs %zu callback matches "
+                  "(%d threads, chunk %" PRIu64 ")",
+                  cnt, all->calls, threads[th], chunks[ch]);
             static const size_t stops[] = { 1, 2, 7 };
             for (size_t i = 0; i < N_OF(stops); i++) {
                 sink_t *s = calloc(1, sizeof *s);
                 s->stop_after = stops[i];
                 CHECK_RC(wm_search(cx, db, &t, on_match, s), WM_STOPPED);
-                CHECK(s->calls == stops[i], "stop after call %zu: %zu calls (%d threads, chunk %"
-                      PRIu64 ")", stops[i], s->calls, threads[th], chunks[ch]);
+                CHECK(s->calls == stops[i],
+                      "stop after call %zu: %zu calls (%d threads, chunk %" PRIu64 ")", stops[i],
+                      s->calls, threads[th], chunks[ch]);
                 CHECK(s->n > 0 && memcmp(s->a, all->a, s->n * sizeof s->a[0]) == 0,
                       "the matches before stopping are not the first ones");
                 free(s);
@@ -442,7 +440,8 @@ static void test_stop_and_count(void)
             /* the context is still usable after a stop, and gives the same */
             sink_t *again = calloc(1, sizeof *again);
             CHECK_RC(wm_search(cx, db, &t, on_match, again), WM_OK);
-            CHECK(again->calls == all->calls && memcmp(again->a, all->a, again->n * sizeof again->a[0]) == 0,
+            CHECK(again->calls == all->calls &&
+                      memcmp(again->a, all->a, again->n * sizeof again->a[0]) == 0,
                   "a second search after a stop differs");
             /* sorted by (record, end, strand), one per end */
             int sorted = 1;
@@ -458,8 +457,7 @@ static void test_stop_and_count(void)
 
 /* One database shared by several contexts, one context reused for several
 ** databases: the same answers. */
-static void test_reuse(void)
-{
+static void test_reuse(void) {
     wm_opts_t o = wm_opts_default();
     o.max_edits = 2;
     o.alphabet = WM_ALPHABET_DNA;
@@ -486,7 +484,8 @@ static void test_reuse(void)
             CHECK_RC(wm_search(c1, db, &t, on_match, a), WM_OK);
             CHECK_RC(wm_search(c2, db, &t, on_match, b), WM_OK);
             CHECK(a->n == b->n && a->n > 0 && memcmp(a->a, b->a, a->n * sizeof a->a[0]) == 0,
-                  "db %d: %zu matches with 1 thread, %zu with 3 threads and chunk 5", rep, a->n, b->n);
+                  "db %d: %zu matches with 1 thread, %zu with 3 threads and chunk 5", rep, a->n,
+                  b->n);
         }
         /* d2 is exact GATTACA in BYTES: the two planted copies, nothing else
         ** that the random text may hold besides */
@@ -505,8 +504,7 @@ static void test_reuse(void)
     wm_context_free(c2);
 }
 
-int main(void)
-{
+int main(void) {
     printf("test_api_search: warpmatch %s\n", wm_version());
     test_defaults();
     test_compile();

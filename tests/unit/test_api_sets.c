@@ -21,21 +21,20 @@
 #include "matches.h"
 #include "warpmatch.h"
 
-static const wm_algo_t SET_ALGOS[] = { WM_ALGO_AUTO, WM_ALGO_AC, WM_ALGO_PFAC,
-                                       WM_ALGO_WUMANBER, WM_ALGO_WUMANBER_PAPER,
-                                       WM_ALGO_QGRAM };
+static const wm_algo_t SET_ALGOS[] = { WM_ALGO_AUTO,           WM_ALGO_AC,
+                                       WM_ALGO_PFAC,           WM_ALGO_WUMANBER,
+                                       WM_ALGO_WUMANBER_PAPER, WM_ALGO_QGRAM };
 
 /* The status of a compile call, and its database (if one was made) freed. */
-static void compiled(int rc, int want, wm_db_t **db, int line, const char *call)
-{
+static void compiled(int rc, int want, wm_db_t **db, int line, const char *call) {
     check_rc_at(rc, want, __FILE__, line, call);
     if (rc == WM_OK) wm_db_free(*db);
     *db = NULL;
 }
-#define SET_RC(call, want)                                                     \
-    do {                                                                       \
-        db = NULL;                                                             \
-        compiled((call), (want), &db, __LINE__, #call);                        \
+#define SET_RC(call, want)                                                                         \
+    do {                                                                                           \
+        db = NULL;                                                                                 \
+        compiled((call), (want), &db, __LINE__, #call);                                            \
     } while (0)
 
 /* Three small patterns and a fourth with an N (not ACGTU). */
@@ -43,21 +42,20 @@ static const uint8_t *const PP[4] = { (const uint8_t *)"ACGT", (const uint8_t *)
                                       (const uint8_t *)"GATTACA", (const uint8_t *)"ACNT" };
 static const size_t LL[4] = { 4, 4, 7, 4 };
 
-static void test_compile_set(void)
-{
+static void test_compile_set(void) {
     const uint8_t *const *pp = PP;
     const size_t *ll = LL;
     wm_opts_t o = wm_opts_default();
     wm_db_t *db = NULL;
 
     SET_RC(wm_compile_set(pp, ll, 3, &o, &db), WM_OK);
-    SET_RC(wm_compile_set(pp, ll, 3, NULL, &db), WM_OK);     /* NULL options = defaults */
+    SET_RC(wm_compile_set(pp, ll, 3, NULL, &db), WM_OK); /* NULL options = defaults */
     SET_RC(wm_compile_set(pp, ll, 0, &o, &db), WM_INVALID);
     SET_RC(wm_compile_set(NULL, ll, 3, &o, &db), WM_INVALID);
     SET_RC(wm_compile_set(pp, NULL, 3, &o, &db), WM_INVALID);
     SET_RC(wm_compile_set(pp, ll, 3, &o, NULL), WM_INVALID);
     {
-        size_t l2[4] = { 4, 0, 7, 4 };                        /* an empty pattern */
+        size_t l2[4] = { 4, 0, 7, 4 }; /* an empty pattern */
         SET_RC(wm_compile_set(pp, l2, 3, &o, &db), WM_PATTERN_EMPTY);
     }
     {
@@ -67,7 +65,7 @@ static void test_compile_set(void)
         k.max_edits = 2;
         k.metric = WM_METRIC_HAMMING;
         SET_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_INVALID);
-        k.max_edits = 0;                                      /* metric is ignored */
+        k.max_edits = 0; /* metric is ignored */
         SET_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_OK);
     }
     {
@@ -82,7 +80,7 @@ static void test_compile_set(void)
             wm_opts_t a = o;
             a.algo = SET_ALGOS[i];
             SET_RC(wm_compile_set(pp, ll, 3, &a, &db), WM_OK);
-            if (SET_ALGOS[i] != WM_ALGO_AUTO)   /* wm_compile: one pattern, no set algos */
+            if (SET_ALGOS[i] != WM_ALGO_AUTO) /* wm_compile: one pattern, no set algos */
                 SET_RC(wm_compile(pp[0], ll[0], &a, &db), WM_INVALID);
         }
     }
@@ -90,16 +88,16 @@ static void test_compile_set(void)
         wm_opts_t d = o;
         d.alphabet = WM_ALPHABET_DNA;
         SET_RC(wm_compile_set(pp, ll, 3, &d, &db), WM_OK);
-        SET_RC(wm_compile_set(pp, ll, 4, &d, &db), WM_INVALID);         /* N */
+        SET_RC(wm_compile_set(pp, ll, 4, &d, &db), WM_INVALID); /* N */
         const uint8_t *q[2] = { (const uint8_t *)"ACGT", (const uint8_t *)"ACRT" };
         size_t ql[2] = { 4, 4 };
-        SET_RC(wm_compile_set(q, ql, 2, &d, &db), WM_INVALID);          /* IUPAC R */
+        SET_RC(wm_compile_set(q, ql, 2, &d, &db), WM_INVALID); /* IUPAC R */
         d.revcomp = 1;
         SET_RC(wm_compile_set(pp, ll, 3, &d, &db), WM_OK);
         wm_opts_t b = o;
         b.revcomp = 1;
         SET_RC(wm_compile_set(pp, ll, 3, &b, &db), WM_OK);
-        SET_RC(wm_compile_set(pp, ll, 4, &b, &db), WM_INVALID);         /* N */
+        SET_RC(wm_compile_set(pp, ll, 4, &b, &db), WM_INVALID); /* N */
         const uint8_t *x[2] = { (const uint8_t *)"ACGT", (const uint8_t *)"hello" };
         size_t xl[2] = { 4, 5 };
         SET_RC(wm_compile_set(x, xl, 2, &b, &db), WM_INVALID);
@@ -120,8 +118,7 @@ static void test_compile_set(void)
 
 /* One byte over WM_MAX_PATTERN, with a short pattern beside it, for every
 ** set algorithm (the length is checked before the bytes are read). */
-static void test_too_long(void)
-{
+static void test_too_long(void) {
     size_t big = WM_MAX_PATTERN + 1;
     uint8_t *p = xcalloc(big, 1);
     memset(p, 'A', big);
@@ -138,8 +135,7 @@ static void test_too_long(void)
 
 /* wm_db_pattern_count; per-pattern counts of a one-pattern database and of
 ** a set, on empty texts too. */
-static void test_counts(wm_context_t *cx)
-{
+static void test_counts(wm_context_t *cx) {
     const uint8_t *const *pp = PP;
     const size_t *ll = LL;
     wm_opts_t o = wm_opts_default();
@@ -153,9 +149,10 @@ static void test_counts(wm_context_t *cx)
         wm_text_t t = { (const uint8_t *)txt, strlen(txt), NULL, 0 };
         uint64_t cnt[2] = { 0, 77 };
         rc = wm_count_per_pattern(cx, db, &t, cnt);
-        CHECK(rc == WM_OK && cnt[0] == 3 && cnt[1] == 77, "wm_count_per_pattern(one pattern): "
-              "rc %d, count %" PRIu64 " (want 3), counts[1] %" PRIu64 " (must stay 77)", rc,
-              cnt[0], cnt[1]);
+        CHECK(rc == WM_OK && cnt[0] == 3 && cnt[1] == 77,
+              "wm_count_per_pattern(one pattern): "
+              "rc %d, count %" PRIu64 " (want 3), counts[1] %" PRIu64 " (must stay 77)",
+              rc, cnt[0], cnt[1]);
         wm_db_free(db);
     }
     db = NULL;
@@ -181,14 +178,12 @@ static void test_counts(wm_context_t *cx)
     }
 }
 
-int main(void)
-{
+int main(void) {
     printf("test_api_sets: warpmatch %s\n", wm_version());
     test_compile_set();
     test_too_long();
     wm_context_t *cx = cpu_context(1, 0);
-    if (cx)
-        test_counts(cx);
+    if (cx) test_counts(cx);
     wm_context_free(cx);
     return test_finish();
 }

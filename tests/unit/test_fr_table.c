@@ -57,15 +57,11 @@
 #include "harness.h"
 #include "rng.h"
 
-
-static unsigned pow3(unsigned e)
-{
+static unsigned pow3(unsigned e) {
     unsigned p = 1;
-    while (e--)
-        p *= 3;
+    while (e--) p *= 3;
     return p;
 }
-
 
 /* ==== the reference block ================================================== */
 
@@ -75,21 +71,16 @@ static unsigned pow3(unsigned e)
 ** numbers of rows / cols digits. eq[i][j]: query symbol i equals target
 ** symbol j. */
 static void ref_block(unsigned char eq[4][4], unsigned rows, unsigned cols, unsigned vin,
-                      unsigned hin, unsigned *vout, unsigned *hout)
-{
+                      unsigned hin, unsigned *vout, unsigned *hout) {
     int D[5][5];
     D[0][0] = 0;
-    for (unsigned i = 0; i < rows; i++, vin /= 3)
-        D[i + 1][0] = D[i][0] + (int)(vin % 3) - 1;
-    for (unsigned j = 0; j < cols; j++, hin /= 3)
-        D[0][j + 1] = D[0][j] + (int)(hin % 3) - 1;
+    for (unsigned i = 0; i < rows; i++, vin /= 3) D[i + 1][0] = D[i][0] + (int)(vin % 3) - 1;
+    for (unsigned j = 0; j < cols; j++, hin /= 3) D[0][j + 1] = D[0][j] + (int)(hin % 3) - 1;
     for (unsigned i = 1; i <= rows; i++)
         for (unsigned j = 1; j <= cols; j++) {
             int best = D[i - 1][j - 1] + (eq[i - 1][j - 1] ? 0 : 1);
-            if (D[i - 1][j] + 1 < best)
-                best = D[i - 1][j] + 1;
-            if (D[i][j - 1] + 1 < best)
-                best = D[i][j - 1] + 1;
+            if (D[i - 1][j] + 1 < best) best = D[i - 1][j] + 1;
+            if (D[i][j - 1] + 1 < best) best = D[i][j - 1] + 1;
             D[i][j] = best;
         }
     *vout = 0;
@@ -102,8 +93,7 @@ static void ref_block(unsigned char eq[4][4], unsigned rows, unsigned cols, unsi
 
 /* The equalities a key names. DNA key: key = qk * 4^t + yk, 2-bit codes,
 ** symbol i of the query in bits 2i of qk. Matrix key: bit i * t + j. */
-static void key_to_eq(uint64_t key, unsigned t, int strings, unsigned char eq[4][4])
-{
+static void key_to_eq(uint64_t key, unsigned t, int strings, unsigned char eq[4][4]) {
     for (unsigned i = 0; i < t; i++)
         for (unsigned j = 0; j < t; j++) {
             if (strings) {
@@ -118,11 +108,10 @@ static void key_to_eq(uint64_t key, unsigned t, int strings, unsigned char eq[4]
 
 /* ==== 1. the API ============================================================ */
 
-static void test_api(void)
-{
+static void test_api(void) {
     wm_context_t *cx = cpu_context(3, 0);
     static const wm_fr_table_t not_a_table;
-    const wm_fr_table_t *tab = &not_a_table;   /* must be overwritten with NULL */
+    const wm_fr_table_t *tab = &not_a_table; /* must be overwritten with NULL */
     CHECK(wm_fr_table_get(cx, 0, 1, &tab) == WM_INVALID, "t = 0");
     CHECK(tab == NULL, "t = 0 leaves a table");
     CHECK(strlen(wm_context_errmsg(cx)) > 0, "t = 0 without a message");
@@ -142,7 +131,8 @@ static void test_api(void)
 
     /* The sizes fr.h lists, by t and kind (strings, matrix). */
     static const uint64_t want_entries[4][2] = {
-        {144, 18}, {20736, 1296}, {2985984, 373248}, {429981696, 429981696}};
+        { 144, 18 }, { 20736, 1296 }, { 2985984, 373248 }, { 429981696, 429981696 }
+    };
     o = wm_align_opts_default();
     CHECK(wm_fr_pick_t(&o) == 3, "fr_t 0 picks %u", wm_fr_pick_t(&o));
     CHECK(wm_align_fr_info(cx, NULL, &info) == WM_OK, "NULL options are the defaults");
@@ -195,8 +185,7 @@ static void test_api(void)
 /* ==== 2. the tables ========================================================= */
 
 /* Entry idx of tab against the reference block; returns 1 when equal. */
-static int check_entry(const wm_fr_table_t *tab, uint64_t idx)
-{
+static int check_entry(const wm_fr_table_t *tab, uint64_t idx) {
     unsigned t = tab->t, p3 = tab->pow3;
     unsigned hin = (unsigned)(idx % p3), vin = (unsigned)(idx / p3 % p3);
     uint64_t key = idx / p3 / p3;
@@ -211,21 +200,18 @@ static int check_entry(const wm_fr_table_t *tab, uint64_t idx)
     return got == want;
 }
 
-static void test_tables(void)
-{
+static void test_tables(void) {
     wm_context_t *cx = cpu_context(3, 0);
     for (unsigned t = 1; t <= 3; t++)
         for (int strings = 0; strings <= 1; strings++) {
             const wm_fr_table_t *tab = NULL;
             wm_status st = wm_fr_table_get(cx, t, strings, &tab);
             CHECK(st == WM_OK, "table t %u strings %d: %s", t, strings, wm_context_errmsg(cx));
-            if (st != WM_OK)
-                continue;
+            if (st != WM_OK) continue;
             uint64_t bad = 0;
-            for (uint64_t idx = 0; idx < tab->entries; idx++)
-                bad += !check_entry(tab, idx);
-            CHECK(bad == 0, "t %u strings %d: %" PRIu64 " of %" PRIu64 " entries wrong", t,
-                  strings, bad, tab->entries);
+            for (uint64_t idx = 0; idx < tab->entries; idx++) bad += !check_entry(tab, idx);
+            CHECK(bad == 0, "t %u strings %d: %" PRIu64 " of %" PRIu64 " entries wrong", t, strings,
+                  bad, tab->entries);
         }
     wm_context_free(cx);
 
@@ -241,8 +227,7 @@ static void test_tables(void)
                    strings ? "DNA" : "matrix", tab->build_seconds, tab->build_threads,
                    now_s() - t0);
             uint64_t bad = 0;
-            for (int k = 0; k < 1000000; k++)
-                bad += !check_entry(tab, below(tab->entries));
+            for (int k = 0; k < 1000000; k++) bad += !check_entry(tab, below(tab->entries));
             /* The first and last entries of the first and last keys, too. */
             for (uint64_t k = 0; k < 9 * 9 * 9 * 9; k++) {
                 bad += !check_entry(tab, k);
@@ -256,8 +241,7 @@ static void test_tables(void)
 
 /* ==== 3. the direct block =================================================== */
 
-static void test_block_direct(void)
-{
+static void test_block_direct(void) {
     wm_align_opts_t o = wm_align_opts_default();
     wm_aq_t aq;
     if (wm_aq_make(&aq, (const uint8_t *)"", 0, &o) != WM_OK) {
@@ -276,8 +260,7 @@ static void test_block_direct(void)
             }
             unsigned char eq[4][4];
             for (unsigned i = 0; i < 4; i++)
-                for (unsigned j = 0; j < 4; j++)
-                    eq[i][j] = xs[i] == ys[j];
+                for (unsigned j = 0; j < 4; j++) eq[i][j] = xs[i] == ys[j];
             /* Digits past rows / cols are noise the block must ignore. */
             unsigned vin = (unsigned)below(81), hin = (unsigned)below(81);
             unsigned vout, hout, want_v, want_h;
@@ -286,13 +269,11 @@ static void test_block_direct(void)
             unsigned width = rows > cols ? rows : cols;
             int ok = vout % pow3(rows) == want_v && hout % pow3(cols) == want_h &&
                      vout < pow3(width) && hout < pow3(width);
-            for (unsigned i = rows; i < width; i++)
-                ok &= vout / pow3(i) % 3 == 2;
-            for (unsigned j = cols; j < width; j++)
-                ok &= hout / pow3(j) % 3 == 2;
+            for (unsigned i = rows; i < width; i++) ok &= vout / pow3(i) % 3 == 2;
+            for (unsigned j = cols; j < width; j++) ok &= hout / pow3(j) % 3 == 2;
             if (!ok && bad < 5)
-                printf("  direct t %u rows %u cols %u vin %u hin %u: %u/%u, DP %u/%u\n", t,
-                       rows, cols, vin, hin, vout, hout, want_v, want_h);
+                printf("  direct t %u rows %u cols %u vin %u hin %u: %u/%u, DP %u/%u\n", t, rows,
+                       cols, vin, hin, vout, hout, want_v, want_h);
             bad += !ok;
             n++;
         }
@@ -308,17 +289,22 @@ typedef struct {
     int cls[256];
 } eqdef_t;
 
-static void eqdef_make(eqdef_t *e, int dna, int fold)
-{
+static void eqdef_make(eqdef_t *e, int dna, int fold) {
     e->dna = dna;
     e->fold = fold;
     for (int c = 0; c < 256; c++) {
         if (dna) {
             switch (c) {
-            case 'A': case 'a': e->cls[c] = 0; break;
-            case 'C': case 'c': e->cls[c] = 1; break;
-            case 'G': case 'g': e->cls[c] = 2; break;
-            case 'T': case 't': case 'U': case 'u': e->cls[c] = 3; break;
+            case 'A':
+            case 'a': e->cls[c] = 0; break;
+            case 'C':
+            case 'c': e->cls[c] = 1; break;
+            case 'G':
+            case 'g': e->cls[c] = 2; break;
+            case 'T':
+            case 't':
+            case 'U':
+            case 'u': e->cls[c] = 3; break;
             default: e->cls[c] = -1;
             }
         } else {
@@ -328,24 +314,20 @@ static void eqdef_make(eqdef_t *e, int dna, int fold)
 }
 
 /* D[m][n] by the plain DP, two rows. */
-static uint64_t plain_dp(const eqdef_t *e, const uint8_t *x, size_t m, const uint8_t *y, size_t n)
-{
+static uint64_t plain_dp(const eqdef_t *e, const uint8_t *x, size_t m, const uint8_t *y, size_t n) {
     uint64_t *prev = malloc((n + 1) * sizeof *prev), *cur = malloc((n + 1) * sizeof *cur);
     if (!prev || !cur) {
         printf("out of memory\n");
         exit(2);
     }
-    for (size_t j = 0; j <= n; j++)
-        prev[j] = j;
+    for (size_t j = 0; j <= n; j++) prev[j] = j;
     for (size_t i = 1; i <= m; i++) {
         cur[0] = i;
         int cx = e->cls[x[i - 1]];
         for (size_t j = 1; j <= n; j++) {
             uint64_t best = prev[j - 1] + (cx >= 0 && cx == e->cls[y[j - 1]] ? 0 : 1);
-            if (prev[j] + 1 < best)
-                best = prev[j] + 1;
-            if (cur[j - 1] + 1 < best)
-                best = cur[j - 1] + 1;
+            if (prev[j] + 1 < best) best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
             cur[j] = best;
         }
         uint64_t *tmp = prev;
@@ -359,40 +341,31 @@ static uint64_t plain_dp(const eqdef_t *e, const uint8_t *x, size_t m, const uin
 }
 
 enum { ALPHA_BINARY, ALPHA_DNA, ALPHA_AMINO, ALPHA_BYTES, N_ALPHA };
-static const char *const ALPHA_NAME[N_ALPHA] = {"binary", "dna", "amino", "bytes"};
+static const char *const ALPHA_NAME[N_ALPHA] = { "binary", "dna", "amino", "bytes" };
 
-static uint8_t random_symbol(int alpha, int variant)
-{
+static uint8_t random_symbol(int alpha, int variant) {
     static const char amino[] = "ACDEFGHIKLMNPQRSTVWY";
     switch (alpha) {
-    case ALPHA_BINARY:
-        return variant ? (uint8_t)below(2) : (uint8_t)("ab"[below(2)]);
+    case ALPHA_BINARY: return variant ? (uint8_t)below(2) : (uint8_t)("ab"[below(2)]);
     case ALPHA_DNA: {
         unsigned r = (unsigned)below(100);
-        if (r < 80)
-            return (uint8_t)("ACGT"[below(4)]);
-        if (r < 90)
-            return (uint8_t)("acgt"[below(4)]);
-        if (r < 94)
-            return (uint8_t)("Uu"[below(2)]);
-        if (r < 98)
-            return (uint8_t)("Nn"[below(2)]);
+        if (r < 80) return (uint8_t)("ACGT"[below(4)]);
+        if (r < 90) return (uint8_t)("acgt"[below(4)]);
+        if (r < 94) return (uint8_t)("Uu"[below(2)]);
+        if (r < 98) return (uint8_t)("Nn"[below(2)]);
         return (uint8_t)("RYKM-*\0\xff"[below(8)]);
     }
-    case ALPHA_AMINO:
-        return (uint8_t)amino[below(20)];
+    case ALPHA_AMINO: return (uint8_t)amino[below(20)];
     default:
         /* Letter-heavy half the time, so that case folding has work. */
         return variant ? (uint8_t)("aAbBcCzZ"[below(8)]) : (uint8_t)below(256);
     }
 }
 
-static void print_seq(const char *name, const uint8_t *s, size_t n)
-{
+static void print_seq(const char *name, const uint8_t *s, size_t n) {
     printf("    %s = \"", name);
     for (size_t i = 0; i < n; i++)
-        printf(s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\' ? "%c" : "\\x%02x",
-               s[i]);
+        printf(s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\' ? "%c" : "\\x%02x", s[i]);
     printf("\"\n");
 }
 
@@ -404,8 +377,7 @@ static cov_t g_cov;
 /* One run of wm_global_fr; checks the result against d (exact, or above limit). */
 static void run_one(wm_context_t *cx, int threads, const wm_aq_t *aq, const uint8_t *y, size_t n,
                     const wm_fr_table_t *tab, int64_t limit, uint64_t d, long case_no,
-                    const char *alpha)
-{
+                    const char *alpha) {
     uint64_t got = UINT64_MAX;
     wm_status st = wm_global_fr(cx, aq, y, n, tab, limit, &got);
     int ok = st == WM_OK && (limit < 0 || d <= (uint64_t)limit ? got == d : got > (uint64_t)limit);
@@ -413,8 +385,9 @@ static void run_one(wm_context_t *cx, int threads, const wm_aq_t *aq, const uint
     g_cov.limited += limit >= 0;
     g_cov.stopped_above += limit >= 0 && d > (uint64_t)limit;
     g_cov.exact_under_limit += limit >= 0 && d <= (uint64_t)limit;
-    CHECK(ok, "case %ld (%s, m %zu, n %zu, t %u, %s key, %d threads, limit %" PRId64
-              "): got %" PRIu64 " (status %d), DP %" PRIu64,
+    CHECK(ok,
+          "case %ld (%s, m %zu, n %zu, t %u, %s key, %d threads, limit %" PRId64 "): got %" PRIu64
+          " (status %d), DP %" PRIu64,
           case_no, alpha, aq->m, n, tab->t, tab->strings ? "DNA" : "matrix", threads, limit, got,
           (int)st, d);
     if (!ok && g_verbose) {
@@ -424,21 +397,16 @@ static void run_one(wm_context_t *cx, int threads, const wm_aq_t *aq, const uint
 }
 
 /* A length 0..600: some empty, many short, most not a multiple of t. */
-static size_t random_length(void)
-{
+static size_t random_length(void) {
     unsigned r = (unsigned)below(100);
-    if (r < 4)
-        return 0;
-    if (r < 25)
-        return (size_t)range(1, 20);
-    if (r < 65)
-        return (size_t)range(1, 200);
+    if (r < 4) return 0;
+    if (r < 25) return (size_t)range(1, 20);
+    if (r < 65) return (size_t)range(1, 200);
     return (size_t)range(1, 600);
 }
 
 static void edit_copy(const uint8_t *x, size_t m, uint8_t *y, size_t *n, size_t cap, int alpha,
-                      int variant, unsigned rate_pct)
-{
+                      int variant, unsigned rate_pct) {
     size_t k = 0;
     for (size_t i = 0; i < m && k < cap; i++) {
         if (!chance(rate_pct)) {
@@ -446,21 +414,19 @@ static void edit_copy(const uint8_t *x, size_t m, uint8_t *y, size_t *n, size_t 
             continue;
         }
         switch (below(3)) {
-        case 0: y[k++] = random_symbol(alpha, variant); break;   /* substitution */
-        case 1: break;                                           /* deletion */
-        default:                                                 /* insertion */
+        case 0: y[k++] = random_symbol(alpha, variant); break; /* substitution */
+        case 1: break;                                         /* deletion */
+        default:                                               /* insertion */
             y[k++] = random_symbol(alpha, variant);
-            if (k < cap)
-                y[k++] = x[i];
+            if (k < cap) y[k++] = x[i];
         }
     }
     *n = k;
 }
 
-static void test_pairs(double scale, wm_context_t *cx1, wm_context_t *cx3)
-{
+static void test_pairs(double scale, wm_context_t *cx1, wm_context_t *cx3) {
     unsigned t_max = scale >= 2 ? 4 : 3;
-    const wm_fr_table_t *tabs[WM_FR_MAX_T + 1][2] = {{0}};
+    const wm_fr_table_t *tabs[WM_FR_MAX_T + 1][2] = { { 0 } };
     for (unsigned t = 1; t <= t_max; t++)
         for (int s = 0; s <= 1; s++)
             if (wm_fr_table_get(cx3, t, s, &tabs[t][s]) != WM_OK) {
@@ -474,14 +440,12 @@ static void test_pairs(double scale, wm_context_t *cx1, wm_context_t *cx3)
         int alpha = (int)below(N_ALPHA), variant = (int)below(2);
         int fold = alpha == ALPHA_BYTES && chance(25);
         size_t m = random_length(), n;
-        for (size_t i = 0; i < m; i++)
-            x[i] = random_symbol(alpha, variant);
+        for (size_t i = 0; i < m; i++) x[i] = random_symbol(alpha, variant);
         if (m > 0 && chance(50)) {
             edit_copy(x, m, y, &n, 1300, alpha, variant, (unsigned)range(1, 30));
         } else {
             n = random_length();
-            for (size_t i = 0; i < n; i++)
-                y[i] = random_symbol(alpha, variant);
+            for (size_t i = 0; i < n; i++) y[i] = random_symbol(alpha, variant);
         }
         wm_align_opts_t o = wm_align_opts_default();
         o.alphabet = alpha == ALPHA_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
@@ -503,7 +467,7 @@ static void test_pairs(double scale, wm_context_t *cx1, wm_context_t *cx3)
                 const wm_fr_table_t *tab = tabs[t][pass ? 0 : strings];
                 g_cov.dna_matrix += pass;
                 uint64_t blocks = ((m + t - 1) / t) * ((n + t - 1) / t);
-                g_cov.parallel += blocks >= 1024 && (m + t - 1) / t > 8;   /* > 1 stripe */
+                g_cov.parallel += blocks >= 1024 && (m + t - 1) / t > 8; /* > 1 stripe */
                 run_one(cx1, 1, &aq, y, n, tab, -1, d, c, ALPHA_NAME[alpha]);
                 run_one(cx3, 3, &aq, y, n, tab, -1, d, c, ALPHA_NAME[alpha]);
                 /* Limits around d, below |m - n|, and anywhere. */
@@ -524,8 +488,7 @@ static void test_pairs(double scale, wm_context_t *cx1, wm_context_t *cx3)
     for (int c = 0; c < 3; c++) {
         size_t m = (size_t)range(1500, 3000), n;
         uint8_t *lx = malloc(m), *ly = malloc(2 * m + 16);
-        for (size_t i = 0; i < m; i++)
-            lx[i] = random_symbol(ALPHA_DNA, 0);
+        for (size_t i = 0; i < m; i++) lx[i] = random_symbol(ALPHA_DNA, 0);
         edit_copy(lx, m, ly, &n, 2 * m + 16, ALPHA_DNA, 0, 10);
         wm_align_opts_t o = wm_align_opts_default();
         o.alphabet = WM_ALPHABET_DNA;
@@ -559,8 +522,7 @@ static void test_pairs(double scale, wm_context_t *cx1, wm_context_t *cx3)
     free(y);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long only = -1;
     test_begin("test_fr_table", argc, argv, 20240701ull, 1000, NULL, &only);
     double scale = g_scale, t0 = g_t_start;

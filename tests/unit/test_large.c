@@ -32,8 +32,7 @@
 #define NEEDLE "NEEDLEinHAYSTACK"
 #define NEEDLE_LEN 16
 
-static int skip(const char *why)
-{
+static int skip(const char *why) {
     skip_note(why);
     return test_finish();
 }
@@ -43,23 +42,19 @@ typedef struct {
     size_t n;
 } collect_t;
 
-static int on_match(const wm_match_t *m, void *user)
-{
+static int on_match(const wm_match_t *m, void *user) {
     collect_t *c = user;
-    if (c->n < sizeof c->m / sizeof c->m[0])
-        c->m[c->n] = *m;
+    if (c->n < sizeof c->m / sizeof c->m[0]) c->m[c->n] = *m;
     c->n++;
-    return c->n > 1000;      /* a broken search must not run on for ever */
+    return c->n > 1000; /* a broken search must not run on for ever */
 }
 
-static int pwrite_full(int fd, const void *p, size_t n, uint64_t off)
-{
+static int pwrite_full(int fd, const void *p, size_t n, uint64_t off) {
     ssize_t w = pwrite(fd, p, n, (off_t)off);
     return w == (ssize_t)n ? 0 : -1;
 }
 
-static void search_part(const wm_seqfile_t *sf)
-{
+static void search_part(const wm_seqfile_t *sf) {
     wm_opts_t o = wm_opts_default();
     wm_db_t *db = NULL;
     wm_context_t *cx = NULL;
@@ -92,10 +87,10 @@ static void search_part(const wm_seqfile_t *sf)
         const wm_match_t *m = &c.m[i];
         CHECK(m->record == 0 && m->start == want[i] && m->end == want[i] + NEEDLE_LEN &&
                   m->errors == 0 && m->strand == 0,
-              "match %zu: record %llu [%llu, %llu) errors %u strand %u, want [%llu, %llu)",
-              i, (unsigned long long)m->record, (unsigned long long)m->start,
-              (unsigned long long)m->end, m->errors, m->strand,
-              (unsigned long long)want[i], (unsigned long long)(want[i] + NEEDLE_LEN));
+              "match %zu: record %llu [%llu, %llu) errors %u strand %u, want [%llu, %llu)", i,
+              (unsigned long long)m->record, (unsigned long long)m->start,
+              (unsigned long long)m->end, m->errors, m->strand, (unsigned long long)want[i],
+              (unsigned long long)(want[i] + NEEDLE_LEN));
     }
 
     uint64_t count = 0;
@@ -107,31 +102,26 @@ static void search_part(const wm_seqfile_t *sf)
     wm_db_free(db);
 }
 
-int main(void)
-{
+int main(void) {
     const char *dir = tmp_folder();
     struct statvfs vfs;
     struct stat st;
     char path[4096], name[4096];
     int fd;
 
-    if (statvfs(dir, &vfs) != 0)
-        return skip("cannot statvfs the temporary folder");
+    if (statvfs(dir, &vfs) != 0) return skip("cannot statvfs the temporary folder");
     if ((uint64_t)vfs.f_bavail * vfs.f_frsize < 5 * GIB)
         return skip("less than 5 GiB free in the temporary folder");
 
     snprintf(name, sizeof name, "%s/large_XXXXXX", dir);
     fd = mkstemp(name);
-    if (fd < 0)
-        return skip("cannot create a temporary file");
+    if (fd < 0) return skip("cannot create a temporary file");
     /* Unlink now, read through /proc/self/fd: nothing is left behind even
     ** when the test crashes. Without /proc, the file goes with the run's
     ** temporary folder at exit. */
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    if (access(path, R_OK) == 0)
-        unlink(name);
-    else
-        snprintf(path, sizeof path, "%s", name);
+    if (access(path, R_OK) == 0) unlink(name);
+    else snprintf(path, sizeof path, "%s", name);
 
     if (ftruncate(fd, (off_t)FILE_SIZE) != 0) {
         close(fd);
@@ -154,21 +144,18 @@ int main(void)
     double dt = now_s() - t0;
     CHECK(rc == WM_OK, "wm_seqfile_read: %s", err);
     if (rc == WM_OK) {
-        printf("info: wm_seqfile_read of %.2f GiB took %.3f s\n",
-               (double)sf.text.len / (double)GIB, dt);
-        CHECK(sf.format == WM_FMT_PLAIN && !sf.gzipped, "format %s",
-              wm_format_name(sf.format));
+        printf("info: wm_seqfile_read of %.2f GiB took %.3f s\n", (double)sf.text.len / (double)GIB,
+               dt);
+        CHECK(sf.format == WM_FMT_PLAIN && !sf.gzipped, "format %s", wm_format_name(sf.format));
         CHECK(sf.map_base != NULL, "a plain file should be mapped, not copied");
-        CHECK(sf.text.len == FILE_SIZE, "len %llu, want %llu",
-              (unsigned long long)sf.text.len, (unsigned long long)FILE_SIZE);
-        CHECK(sf.raw_bytes == FILE_SIZE, "raw_bytes %llu",
-              (unsigned long long)sf.raw_bytes);
+        CHECK(sf.text.len == FILE_SIZE, "len %llu, want %llu", (unsigned long long)sf.text.len,
+              (unsigned long long)FILE_SIZE);
+        CHECK(sf.raw_bytes == FILE_SIZE, "raw_bytes %llu", (unsigned long long)sf.raw_bytes);
         CHECK(sf.text.n_rec == 1 && sf.text.rec_start && sf.text.rec_start[0] == 0 &&
                   sf.text.rec_start[1] == FILE_SIZE && strcmp(sf.names[0], ".") == 0,
               "one record '.' spanning the file");
         if (sf.text.len == FILE_SIZE) {
-            CHECK(memcmp(sf.text.seq + NEAR_OFF, NEEDLE, NEEDLE_LEN) == 0,
-                  "needle at offset 100");
+            CHECK(memcmp(sf.text.seq + NEAR_OFF, NEEDLE, NEEDLE_LEN) == 0, "needle at offset 100");
             CHECK(memcmp(sf.text.seq + FAR_OFF, NEEDLE, NEEDLE_LEN) == 0,
                   "needle at offset 4 GiB + 12345");
             CHECK(sf.text.seq[FAR_OFF - 1] == 0 && sf.text.seq[FAR_OFF + NEEDLE_LEN] == 0 &&

@@ -36,10 +36,9 @@
 __extension__ typedef unsigned __int128 u128;
 __extension__ typedef __int128 i128;
 
-#define MAXN 80                        /* small texts: n < MAXN              */
-#define MAXREC 160                     /* records of a layout                */
-#define MAXPARTS 96                    /* parts of a small plan              */
-
+#define MAXN 80     /* small texts: n < MAXN */
+#define MAXREC 160  /* records of a layout */
+#define MAXPARTS 96 /* parts of a small plan */
 
 /* The case being checked, printed with a failure. */
 typedef struct {
@@ -52,11 +51,9 @@ typedef struct {
 } case_t;
 static case_t C;
 
-static void describe(void)
-{
+static void describe(void) {
     fprintf(stderr, "  case: %s, text %" PRIu64, C.what, C.n);
-    if (C.has_plan)
-        fprintf(stderr, ", [from, to) = [%" PRIu64 ", %" PRIu64 "), ", C.from, C.to);
+    if (C.has_plan) fprintf(stderr, ", [from, to) = [%" PRIu64 ", %" PRIu64 "), ", C.from, C.to);
     if (C.has_plan)
         fprintf(stderr, "%s %" PRIu64, C.sized ? "sized plan, size" : "even plan, parts",
                 C.parts_or_size);
@@ -64,8 +61,7 @@ static void describe(void)
     if (C.has_halo) fprintf(stderr, ", halo %" PRIu64, C.halo);
     if (C.rs) {
         fprintf(stderr, ", rs (%zu records) = {", C.n_rec);
-        for (size_t r = 0; r <= C.n_rec; r++)
-            fprintf(stderr, "%s%" PRIu64, r ? ", " : "", C.rs[r]);
+        for (size_t r = 0; r <= C.n_rec; r++) fprintf(stderr, "%s%" PRIu64, r ? ", " : "", C.rs[r]);
         fputc('}', stderr);
     }
     fputc('\n', stderr);
@@ -73,19 +69,18 @@ static void describe(void)
 
 /* The harness's CHECK, with the case described after the first failures. */
 #undef CHECK
-#define CHECK(cond, ...)                                                          \
-    do {                                                                          \
-        if (!check_at((cond) != 0, __FILE__, __LINE__, #cond, __VA_ARGS__) &&     \
-            g_failed <= MAX_DETAILED_FAILURES)                                    \
-            describe();                                                           \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!check_at((cond) != 0, __FILE__, __LINE__, #cond, __VA_ARGS__) &&                      \
+            g_failed <= MAX_DETAILED_FAILURES)                                                     \
+            describe();                                                                            \
     } while (0)
 
 #define U(x) ((unsigned long long)(x))
 
 /* splitmix64: layouts and samples only; fixed seed, so runs repeat. */
 static uint64_t g_rng = 20260415;
-static uint64_t rnd(void)
-{
+static uint64_t rnd(void) {
     uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -103,20 +98,15 @@ typedef struct {
 
 static void add_start(layout_t *L, uint64_t at) { L->rs[L->n_rec++] = at; }
 /* Close the layout at the text's length n. */
-static void close_at(layout_t *L, uint64_t n)
-{
-    L->rs[L->n_rec] = n;
-}
+static void close_at(layout_t *L, uint64_t n) { L->rs[L->n_rec] = n; }
 
-static int cmp_u64(const void *a, const void *b)
-{
+static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
 /* The layouts of a text of n bytes; returns how many. */
-static size_t make_layouts(uint64_t n, layout_t *out)
-{
+static size_t make_layouts(uint64_t n, layout_t *out) {
     size_t k = 0;
     layout_t *L;
     if (n == 0) {
@@ -185,8 +175,7 @@ static size_t make_layouts(uint64_t n, layout_t *out)
 
 /* The record of end e: the one r with rs[r] < e <= rs[r + 1]; SIZE_MAX when
 ** none is, and it must be unique. */
-static size_t brute_record(const uint64_t *rs, size_t n_rec, uint64_t e, int *unique)
-{
+static size_t brute_record(const uint64_t *rs, size_t n_rec, uint64_t e, int *unique) {
     size_t found = SIZE_MAX, hits = 0;
     for (size_t r = 0; r < n_rec; r++)
         if (rs[r] < e && e <= rs[r + 1]) {
@@ -202,13 +191,12 @@ static size_t brute_record(const uint64_t *rs, size_t n_rec, uint64_t e, int *un
 typedef struct {
     wm_plan_t p;
     uint64_t lo[MAXPARTS], hi[MAXPARTS];
-    uint64_t owner[MAXN + 1];          /* owner[e] for from < e <= to        */
+    uint64_t owner[MAXN + 1]; /* owner[e] for from < e <= to */
 } small_plan_t;
 
 /* The plan's parts follow the documented rule and wm_plan_owner agrees with
 ** them. Returns 0 when the parts are too broken to go on. */
-static int check_plan(small_plan_t *S, int sized, uint64_t k)
-{
+static int check_plan(small_plan_t *S, int sized, uint64_t k) {
     const wm_plan_t *p = &S->p;
     uint64_t from = C.from, to = C.to, len = to - from;
     CHECK(p->from == from && p->to == to, "plan covers [%llu, %llu)", U(p->from), U(p->to));
@@ -231,15 +219,12 @@ static int check_plan(small_plan_t *S, int sized, uint64_t k)
         S->lo[i] = lo;
         S->hi[i] = hi;
         uint64_t want_size;
-        if (sized)
-            want_size = i + 1 < p->n ? k : len - k * (p->n - 1);
-        else
-            want_size = len / k + (i < len % k);
+        if (sized) want_size = i + 1 < p->n ? k : len - k * (p->n - 1);
+        else want_size = len / k + (i < len % k);
         CHECK(lo == at, "part starts at %llu, the one before ended at %llu", U(lo), U(at));
-        CHECK(hi >= lo && hi - lo == want_size, "part [%llu, %llu), want %llu bytes", U(lo),
-              U(hi), U(want_size));
-        if (sized)
-            CHECK(hi > lo, "empty part [%llu, %llu) in a sized plan", U(lo), U(hi));
+        CHECK(hi >= lo && hi - lo == want_size, "part [%llu, %llu), want %llu bytes", U(lo), U(hi),
+              U(want_size));
+        if (sized) CHECK(hi > lo, "empty part [%llu, %llu) in a sized plan", U(lo), U(hi));
         else
             CHECK(hi > lo || len < k, "empty part [%llu, %llu) with %llu bytes in %llu parts",
                   U(lo), U(hi), U(len), U(k));
@@ -266,8 +251,7 @@ static int check_plan(small_plan_t *S, int sized, uint64_t k)
 }
 
 /* Every part's pieces over layout L with this halo, against the brute force. */
-static void check_pieces(const small_plan_t *S, const layout_t *L, const size_t *rec_of)
-{
+static void check_pieces(const small_plan_t *S, const layout_t *L, const size_t *rec_of) {
     const uint64_t *rs = L->rs;
     size_t n_rec = L->n_rec;
     uint64_t n = rs[n_rec], halo = C.halo;
@@ -290,19 +274,22 @@ static void check_pieces(const small_plan_t *S, const layout_t *L, const size_t 
             run_last[n_runs - 1] = e;
         }
         size_t r = wm_plan_first_record(rs, n_rec, lo);
-        size_t k = 0;                  /* pieces seen */
+        size_t k = 0; /* pieces seen */
         wm_piece_t pc;
         while (k <= n_rec && wm_plan_next_piece(rs, n_rec, halo, lo, hi, &r, &pc)) {
             k++;
-            CHECK(k <= n_runs, "piece %zu (record %zu, owns (%llu, %llu]), but the part's "
-                  "ends lie in %zu records", k - 1, pc.rec, U(pc.own_from), U(pc.own_to), n_runs);
+            CHECK(k <= n_runs,
+                  "piece %zu (record %zu, owns (%llu, %llu]), but the part's "
+                  "ends lie in %zu records",
+                  k - 1, pc.rec, U(pc.own_from), U(pc.own_to), n_runs);
             if (k > n_runs) continue;
             size_t want_rec = run_rec[k - 1];
             uint64_t first = run_first[k - 1], last = run_last[k - 1];
             CHECK(pc.rec == want_rec && pc.own_from == first - 1 && pc.own_to == last,
                   "piece %zu: record %zu, owns (%llu, %llu]; want record %zu, (%llu, %llu]", k - 1,
                   pc.rec, U(pc.own_from), U(pc.own_to), want_rec, U(first - 1), U(last));
-            if (!(pc.own_from < pc.own_to && lo <= pc.own_from && pc.own_to <= hi && pc.rec < n_rec))
+            if (!(pc.own_from < pc.own_to && lo <= pc.own_from && pc.own_to <= hi &&
+                  pc.rec < n_rec))
                 continue;
             /* The latest start that covers every owned end's window
             ** [e - halo - 1, e) clipped to the record. */
@@ -311,7 +298,8 @@ static void check_pieces(const small_plan_t *S, const layout_t *L, const size_t 
                 owned[e]++;
                 CHECK(rec_of[e] == pc.rec && S->owner[e] == i,
                       "end %llu: piece of record %zu in part %llu, brute force: record %zu, "
-                      "part %llu", U(e), pc.rec, U(i), rec_of[e], U(S->owner[e]));
+                      "part %llu",
+                      U(e), pc.rec, U(i), rec_of[e], U(S->owner[e]));
                 int64_t w = (int64_t)e - (int64_t)halo - 1;
                 if (w < (int64_t)rs[pc.rec]) w = (int64_t)rs[pc.rec];
                 if (w < want_scan) want_scan = w;
@@ -330,8 +318,7 @@ static void check_pieces(const small_plan_t *S, const layout_t *L, const size_t 
 }
 
 /* Record lookups over one layout, for every end and every part start. */
-static void check_layout(const layout_t *L, size_t *rec_of)
-{
+static void check_layout(const layout_t *L, size_t *rec_of) {
     const uint64_t *rs = L->rs;
     size_t n_rec = L->n_rec;
     uint64_t n = rs[n_rec];
@@ -355,8 +342,7 @@ static void check_layout(const layout_t *L, size_t *rec_of)
     }
 }
 
-static void sweep_small(void)
-{
+static void sweep_small(void) {
     static layout_t layouts[32];
     static size_t rec_of[32][MAXN + 1];
     static small_plan_t S;
@@ -379,8 +365,10 @@ static void sweep_small(void)
                     ranges[n_ranges++][1] = b;
                 }
         } else {
-            const uint64_t shapes[][2] = { { 0, n }, { 1, n }, { 0, n - 1 }, { n / 3, 2 * n / 3 },
-                                           { n / 2, n / 2 }, { 5, n - 3 }, { n - 1, n } };
+            const uint64_t shapes[][2] = { { 0, n },         { 1, n },
+                                           { 0, n - 1 },     { n / 3, 2 * n / 3 },
+                                           { n / 2, n / 2 }, { 5, n - 3 },
+                                           { n - 1, n } };
             for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
                 ranges[n_ranges][0] = shapes[s][0];
                 ranges[n_ranges++][1] = shapes[s][1];
@@ -422,8 +410,7 @@ static void sweep_small(void)
 /* ---- large offsets: sampled parts and ends ---------------------------------------- */
 
 /* Part i of the plan by the documented rule, in 128 bits. */
-static void rule_part(const wm_plan_t *p, uint64_t i, int sized, uint64_t k, u128 *lo, u128 *hi)
-{
+static void rule_part(const wm_plan_t *p, uint64_t i, int sized, uint64_t k, u128 *lo, u128 *hi) {
     u128 len = (u128)p->to - p->from;
     if (sized) {
         *lo = (u128)p->from + (u128)i * k;
@@ -436,10 +423,10 @@ static void rule_part(const wm_plan_t *p, uint64_t i, int sized, uint64_t k, u12
 }
 
 /* Pieces of part [lo, hi) by looking at every record (few of them here). */
-static void check_large_pieces(uint64_t lo, uint64_t hi, const uint64_t *rs, size_t n_rec)
-{
-    static const uint64_t halos[] = { 0, 1, 12, (uint64_t)1 << 33, (uint64_t)1 << 62,
-                                      UINT64_MAX - 1, UINT64_MAX };
+static void check_large_pieces(uint64_t lo, uint64_t hi, const uint64_t *rs, size_t n_rec) {
+    static const uint64_t halos[] = {
+        0, 1, 12, (uint64_t)1 << 33, (uint64_t)1 << 62, UINT64_MAX - 1, UINT64_MAX
+    };
     for (size_t h = 0; h < sizeof halos / sizeof *halos; h++) {
         C.halo = halos[h];
         C.has_halo = 1;
@@ -450,12 +437,11 @@ static void check_large_pieces(uint64_t lo, uint64_t hi, const uint64_t *rs, siz
                 want_first = q;
                 break;
             }
-        CHECK(r == want_first, "wm_plan_first_record(%llu) = %zu, want %zu", U(lo), r,
-              want_first);
+        CHECK(r == want_first, "wm_plan_first_record(%llu) = %zu, want %zu", U(lo), r, want_first);
         wm_piece_t pc;
         for (size_t q = 0; q < n_rec; q++) {
             u128 own_from = rs[q] > lo ? rs[q] : lo, own_to = rs[q + 1] < hi ? rs[q + 1] : hi;
-            if (own_to <= own_from) continue;      /* no end of the part here */
+            if (own_to <= own_from) continue; /* no end of the part here */
             i128 scan = (i128)own_from - (i128)halos[h];
             if (scan < (i128)rs[q]) scan = (i128)rs[q];
             int got = wm_plan_next_piece(rs, n_rec, halos[h], lo, hi, &r, &pc);
@@ -464,8 +450,9 @@ static void check_large_pieces(uint64_t lo, uint64_t hi, const uint64_t *rs, siz
             CHECK(pc.rec == q && pc.own_from == own_from && pc.own_to == own_to &&
                       (i128)pc.scan_from == scan,
                   "piece {rec %zu, scan %llu, own (%llu, %llu]}, want {rec %zu, scan %llu, "
-                  "own (%llu, %llu]}", pc.rec, U(pc.scan_from), U(pc.own_from), U(pc.own_to), q,
-                  U(scan), U(own_from), U(own_to));
+                  "own (%llu, %llu]}",
+                  pc.rec, U(pc.scan_from), U(pc.own_from), U(pc.own_to), q, U(scan), U(own_from),
+                  U(own_to));
         }
         CHECK(!wm_plan_next_piece(rs, n_rec, halos[h], lo, hi, &r, &pc),
               "a piece of record %zu after the last one", pc.rec);
@@ -473,9 +460,7 @@ static void check_large_pieces(uint64_t lo, uint64_t hi, const uint64_t *rs, siz
     C.has_halo = 0;
 }
 
-static void check_large_plan(wm_plan_t p, int sized, uint64_t k, const uint64_t *rs,
-                             size_t n_rec)
-{
+static void check_large_plan(wm_plan_t p, int sized, uint64_t k, const uint64_t *rs, size_t n_rec) {
     C.has_plan = 1;
     C.sized = sized;
     C.parts_or_size = k;
@@ -491,7 +476,7 @@ static void check_large_plan(wm_plan_t p, int sized, uint64_t k, const uint64_t 
     for (uint64_t i = 0; i < 8 && i < p.n; i++) idx[n_idx++] = i;
     for (uint64_t i = 0; i < 8 && i < p.n; i++) idx[n_idx++] = p.n - 1 - i;
     idx[n_idx++] = p.n / 2;
-    if (!sized) idx[n_idx++] = (uint64_t)(len % k);      /* the first short part */
+    if (!sized) idx[n_idx++] = (uint64_t)(len % k); /* the first short part */
     if (!sized && len % k) idx[n_idx++] = (uint64_t)(len % k) - 1;
     while (n_idx < 40) idx[n_idx++] = below(p.n);
     for (size_t t = 0; t < n_idx; t++) {
@@ -503,8 +488,8 @@ static void check_large_plan(wm_plan_t p, int sized, uint64_t k, const uint64_t 
         wm_plan_part(&p, i, &lo, &hi);
         u128 wlo, whi;
         rule_part(&p, i, sized, k, &wlo, &whi);
-        CHECK(lo == wlo && hi == whi, "part [%llu, %llu), the rule says [%llu, %llu)", U(lo),
-              U(hi), U(wlo), U(whi));
+        CHECK(lo == wlo && hi == whi, "part [%llu, %llu), the rule says [%llu, %llu)", U(lo), U(hi),
+              U(wlo), U(whi));
         if (i > 0) {
             uint64_t plo, phi;
             wm_plan_part(&p, i - 1, &plo, &phi);
@@ -532,13 +517,12 @@ static void check_large_plan(wm_plan_t p, int sized, uint64_t k, const uint64_t 
         if (i >= p.n) continue;
         uint64_t lo, hi;
         wm_plan_part(&p, i, &lo, &hi);
-        CHECK(lo < e && e <= hi, "wm_plan_owner(%llu) = %llu, whose bytes are [%llu, %llu)",
-              U(e), U(i), U(lo), U(hi));
+        CHECK(lo < e && e <= hi, "wm_plan_owner(%llu) = %llu, whose bytes are [%llu, %llu)", U(e),
+              U(i), U(lo), U(hi));
     }
 }
 
-static void sweep_large(void)
-{
+static void sweep_large(void) {
     const uint64_t T40 = (uint64_t)1 << 40, M = UINT64_MAX;
     static const uint64_t spans[][2] = {
         { 0, ((uint64_t)1 << 40) + 7 },
@@ -553,8 +537,8 @@ static void sweep_large(void)
         /* The text is [0, to): records with borders at and around the span's
         ** ends and middle, empty ones among them. */
         uint64_t mid = from + len / 2;
-        uint64_t cand[] = { from,      from,      from + 1, mid - 3, mid, mid, mid + 1,
-                            to - 40,   to - 2,    to,       to,      T40, M / 3 };
+        uint64_t cand[] = { from,    from,   from + 1, mid - 3, mid, mid,  mid + 1,
+                            to - 40, to - 2, to,       to,      T40, M / 3 };
         uint64_t rs[32];
         size_t n_rec = 0;
         rs[n_rec++] = 0;
@@ -562,8 +546,9 @@ static void sweep_large(void)
             if (cand[c] <= to) rs[n_rec++] = cand[c];
         qsort(rs, n_rec, sizeof *rs, cmp_u64);
         rs[n_rec] = to;
-        C = (case_t){ .what = "large text", .n = to, .from = from, .to = to, .rs = rs,
-                         .n_rec = n_rec };
+        C = (case_t){
+            .what = "large text", .n = to, .from = from, .to = to, .rs = rs, .n_rec = n_rec
+        };
         /* Record lookups at every border and between. */
         for (size_t r = 0; r < n_rec; r++) {
             if (rs[r + 1] == rs[r]) continue;
@@ -577,12 +562,19 @@ static void sweep_large(void)
                       U(es[j]), got, want);
             }
         }
-        uint64_t parts[] = { 1, 2, 3, 7, 9, 1000, ((uint64_t)1 << 32) + 1, len / 3 + 1,
-                             len ? len : 1, len + (len < M) };
+        uint64_t parts[] = { 1,
+                             2,
+                             3,
+                             7,
+                             9,
+                             1000,
+                             ((uint64_t)1 << 32) + 1,
+                             len / 3 + 1,
+                             len ? len : 1,
+                             len + (len < M) };
         for (size_t j = 0; j < sizeof parts / sizeof *parts; j++)
             check_large_plan(wm_plan_even(from, to, parts[j]), 0, parts[j], rs, n_rec);
-        uint64_t sizes[] = { 1, 2, 3, len / 7, len / 7 + 1, len - 1, len, len + (len < M), T40,
-                             M };
+        uint64_t sizes[] = { 1, 2, 3, len / 7, len / 7 + 1, len - 1, len, len + (len < M), T40, M };
         for (size_t j = 0; j < sizeof sizes / sizeof *sizes; j++)
             if (sizes[j] >= 1)
                 check_large_plan(wm_plan_sized(from, to, sizes[j]), 1, sizes[j], rs, n_rec);
@@ -596,8 +588,7 @@ static void sweep_large(void)
     CHECK(wm_plan_scan_from(M - 1, M, 0) == M, "scan_from(max - 1, max, 0)");
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     test_settings(argc, argv, 20260415ull, NULL, NULL);
     sweep_small();
     sweep_large();

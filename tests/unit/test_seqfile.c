@@ -28,13 +28,11 @@
 
 /* ---- temporary files (in the run's folder, removed at exit) ------------------- */
 
-static void write_full(int fd, const void *data, size_t n)
-{
+static void write_full(int fd, const void *data, size_t n) {
     const char *p = data;
     while (n > 0) {
         ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
+        if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
             perror("write");
             exit(2);
@@ -44,8 +42,7 @@ static void write_full(int fd, const void *data, size_t n)
     }
 }
 
-static const char *tmp_gz_text(const char *s)
-{
+static const char *tmp_gz_text(const char *s) {
     size_t n;
     unsigned char *b = gzip_bytes(s, strlen(s), &n);
     const char *p = tmp_file(b, n);
@@ -56,54 +53,46 @@ static const char *tmp_gz_text(const char *s)
 /* ---- checking helpers ------------------------------------------------------ */
 
 /* Read `path` and compare with the expected records (names, sequences). */
-static void expect_recs(const char *what, const char *path, int force_plain,
-                        wm_format_t fmt, int gz, size_t n,
-                        const char *const *names, const char *const *seqs)
-{
+static void expect_recs(const char *what, const char *path, int force_plain, wm_format_t fmt,
+                        int gz, size_t n, const char *const *names, const char *const *seqs) {
     wm_seqfile_t sf;
     char err[512];
     wm_status rc = wm_seqfile_read(path, force_plain, &sf, err, sizeof err);
     CHECK(rc == WM_OK, "%s: status %d (%s)", what, rc, err);
-    if (rc != WM_OK)
-        return;
-    CHECK(sf.format == fmt, "%s: format %s, want %s", what,
-          wm_format_name(sf.format), wm_format_name(fmt));
+    if (rc != WM_OK) return;
+    CHECK(sf.format == fmt, "%s: format %s, want %s", what, wm_format_name(sf.format),
+          wm_format_name(fmt));
     CHECK(sf.gzipped == gz, "%s: gzipped %d, want %d", what, sf.gzipped, gz);
     CHECK(sf.text.n_rec == n, "%s: %zu records, want %zu", what, sf.text.n_rec, n);
     CHECK(sf.text.seq != NULL, "%s: seq is NULL", what);
-    CHECK(sf.text.rec_start != NULL && sf.text.rec_start[0] == 0,
-          "%s: rec_start[0] != 0", what);
+    CHECK(sf.text.rec_start != NULL && sf.text.rec_start[0] == 0, "%s: rec_start[0] != 0", what);
     if (sf.text.n_rec == n && sf.text.rec_start) {
-        CHECK(sf.text.rec_start[n] == sf.text.len, "%s: rec_start[n] %llu != len %llu",
-              what, (unsigned long long)sf.text.rec_start[n],
-              (unsigned long long)sf.text.len);
+        CHECK(sf.text.rec_start[n] == sf.text.len, "%s: rec_start[n] %llu != len %llu", what,
+              (unsigned long long)sf.text.rec_start[n], (unsigned long long)sf.text.len);
         for (size_t i = 0; i < n; i++) {
             uint64_t a = sf.text.rec_start[i], b = sf.text.rec_start[i + 1];
             size_t want = strlen(seqs[i]);
-            CHECK(strcmp(sf.names[i], names[i]) == 0, "%s: record %zu name '%s', want '%s'",
-                  what, i, sf.names[i], names[i]);
+            CHECK(strcmp(sf.names[i], names[i]) == 0, "%s: record %zu name '%s', want '%s'", what,
+                  i, sf.names[i], names[i]);
             CHECK(b >= a && b - a == want && memcmp(sf.text.seq + a, seqs[i], want) == 0,
-                  "%s: record %zu sequence '%.*s', want '%s'", what, i,
-                  (int)(b >= a ? b - a : 0), (const char *)sf.text.seq + a, seqs[i]);
+                  "%s: record %zu sequence '%.*s', want '%s'", what, i, (int)(b >= a ? b - a : 0),
+                  (const char *)sf.text.seq + a, seqs[i]);
         }
     }
     wm_seqfile_close(&sf);
-    wm_seqfile_close(&sf);   /* safe twice */
+    wm_seqfile_close(&sf); /* safe twice */
     CHECK(sf.text.seq == NULL && sf.names == NULL && sf.text.n_rec == 0,
           "%s: close did not zero the struct", what);
 }
 
 /* Read `path`, expect status `want` and a message containing each of the
 ** NULL-terminated fragments, and an emptied struct. */
-static void expect_error(const char *what, const char *path, int force_plain,
-                         wm_status want, ...)
-{
+static void expect_error(const char *what, const char *path, int force_plain, wm_status want, ...) {
     wm_seqfile_t sf;
     char err[512];
     memset(err, 'x', sizeof err);
     wm_status rc = wm_seqfile_read(path, force_plain, &sf, err, sizeof err);
-    CHECK(rc == want, "%s: status %d, want %d (msg '%s')", what, rc, want,
-          rc == WM_OK ? "" : err);
+    CHECK(rc == want, "%s: status %d, want %d (msg '%s')", what, rc, want, rc == WM_OK ? "" : err);
     if (rc == WM_OK) {
         wm_seqfile_close(&sf);
         return;
@@ -112,16 +101,15 @@ static void expect_error(const char *what, const char *path, int force_plain,
     va_start(ap, want);
     check_message(what, err, sizeof err, path, ':', ap);
     va_end(ap);
-    CHECK(sf.text.seq == NULL && sf.names == NULL && sf.text.n_rec == 0 &&
-          sf.owned == NULL && sf.map_base == NULL,
+    CHECK(sf.text.seq == NULL && sf.names == NULL && sf.text.n_rec == 0 && sf.owned == NULL &&
+              sf.map_base == NULL,
           "%s: struct not left empty on error", what);
     wm_seqfile_close(&sf);
 }
 
 /* ---- the cases ---------------------------------------------------------------- */
 
-static void test_plain(void)
-{
+static void test_plain(void) {
     const char *s = "hello world\nsecond line\r\n\x01\x02 binary is fine here\n";
     const char *p = tmp_text(s);
     const char *names[] = { "." }, *seqs[] = { s };
@@ -131,8 +119,7 @@ static void test_plain(void)
     char err[256];
     CHECK(wm_seqfile_read(p, 0, &sf, err, sizeof err) == WM_OK, "plain: read");
     CHECK(sf.map_base != NULL && sf.owned == NULL, "plain file should be mmap'd");
-    CHECK(sf.raw_bytes == strlen(s), "plain raw_bytes %llu",
-          (unsigned long long)sf.raw_bytes);
+    CHECK(sf.raw_bytes == strlen(s), "plain raw_bytes %llu", (unsigned long long)sf.raw_bytes);
     wm_seqfile_close(&sf);
 
     expect_recs("plain gz", tmp_gz_text(s), 0, WM_FMT_PLAIN, 1, 1, names, seqs);
@@ -143,27 +130,24 @@ static void test_plain(void)
     expect_recs("blank only", tmp_text(blank), 0, WM_FMT_PLAIN, 0, 1, names, bseq);
 }
 
-static void test_empty(void)
-{
+static void test_empty(void) {
     const char *names[] = { "." }, *seqs[] = { "" };
     expect_recs("empty file", tmp_text(""), 0, WM_FMT_PLAIN, 0, 1, names, seqs);
     expect_recs("empty file forced plain", tmp_text(""), 1, WM_FMT_PLAIN, 0, 1, names, seqs);
     expect_recs("empty gz", tmp_gz_text(""), 0, WM_FMT_PLAIN, 1, 1, names, seqs);
 }
 
-static void test_fasta(void)
-{
-    const char *s =
-        "\n  \r\n"
-        ">chr1 first record\r\n"
-        "ACGTACGTAC\r\n"
-        "acgtn\r\n"
-        "\r\n"
-        ">chr2\tdesc\r\n"
-        "NNNN\r\n"
-        "GG\r\n"
-        ">chr3\r\n"
-        "TT";                         /* no final newline */
+static void test_fasta(void) {
+    const char *s = "\n  \r\n"
+                    ">chr1 first record\r\n"
+                    "ACGTACGTAC\r\n"
+                    "acgtn\r\n"
+                    "\r\n"
+                    ">chr2\tdesc\r\n"
+                    "NNNN\r\n"
+                    "GG\r\n"
+                    ">chr3\r\n"
+                    "TT"; /* no final newline */
     const char *names[] = { "chr1", "chr2", "chr3" };
     const char *seqs[] = { "ACGTACGTACacgtn", "NNNNGG", "TT" };
     expect_recs("fasta crlf", tmp_text(s), 0, WM_FMT_FASTA, 0, 3, names, seqs);
@@ -193,11 +177,10 @@ static void test_fasta(void)
     memcpy(big + 2008, "\n", 2);
     expect_error("fasta long line ok?", tmp_text(big), 0, WM_OK);
     big[8 + 1500] = (char)0xC3;
-    expect_error("fasta binary 0xC3", tmp_text(big), 0, WM_FORMAT, "line 3", "0xC3",
-                 "binary byte", (char *)NULL);
-    big[8 + 1500] = 0x7f;
-    expect_error("fasta binary 0x7F", tmp_text(big), 0, WM_FORMAT, "line 3", "0x7F",
+    expect_error("fasta binary 0xC3", tmp_text(big), 0, WM_FORMAT, "line 3", "0xC3", "binary byte",
                  (char *)NULL);
+    big[8 + 1500] = 0x7f;
+    expect_error("fasta binary 0x7F", tmp_text(big), 0, WM_FORMAT, "line 3", "0x7F", (char *)NULL);
 
     expect_error("fasta binary 0x01", tmp_text(">a\nACGT\nAC\x01GT\n"), 0, WM_FORMAT,
                  "line 3: binary byte 0x01 in sequence", (char *)NULL);
@@ -209,74 +192,69 @@ static void test_fasta(void)
         expect_error("fasta NUL gz", tmp_file(g, n), 0, WM_FORMAT,
                      "line 5: binary byte 0x00 in sequence", (char *)NULL);
         free(g);
-        expect_error("fasta NUL", tmp_file(nul, sizeof nul - 1), 0, WM_FORMAT,
-                     "line 5", "0x00", (char *)NULL);
+        expect_error("fasta NUL", tmp_file(nul, sizeof nul - 1), 0, WM_FORMAT, "line 5", "0x00",
+                     (char *)NULL);
     }
-    expect_error("fasta vertical tab", tmp_text(">a\nAC\vGT\n"), 0, WM_FORMAT,
-                 "line 2", "0x0B", (char *)NULL);
-    expect_error("fasta no name", tmp_text(">a\nAC\n> desc\nGT\n"), 0, WM_FORMAT,
-                 "line 3", "no name", (char *)NULL);
-    expect_error("fasta bare >", tmp_text("\n>\nAC\n"), 0, WM_FORMAT, "line 2",
+    expect_error("fasta vertical tab", tmp_text(">a\nAC\vGT\n"), 0, WM_FORMAT, "line 2", "0x0B",
                  (char *)NULL);
+    expect_error("fasta no name", tmp_text(">a\nAC\n> desc\nGT\n"), 0, WM_FORMAT, "line 3",
+                 "no name", (char *)NULL);
+    expect_error("fasta bare >", tmp_text("\n>\nAC\n"), 0, WM_FORMAT, "line 2", (char *)NULL);
 }
 
-static void test_fastq(void)
-{
-    const char *s =
-        "@r1 some description\n"
-        "ACGT\n"
-        "+\n"
-        "IIII\n"
-        "@r2\n"
-        "GG\n"
-        "+r2\n"
-        "@@\n";                        /* quality starting with '@' */
+static void test_fastq(void) {
+    const char *s = "@r1 some description\n"
+                    "ACGT\n"
+                    "+\n"
+                    "IIII\n"
+                    "@r2\n"
+                    "GG\n"
+                    "+r2\n"
+                    "@@\n"; /* quality starting with '@' */
     const char *names[] = { "r1", "r2" }, *seqs[] = { "ACGT", "GG" };
     expect_recs("fastq 4-line", tmp_text(s), 0, WM_FMT_FASTQ, 0, 2, names, seqs);
     expect_recs("fastq 4-line gz", tmp_gz_text(s), 0, WM_FMT_FASTQ, 1, 2, names, seqs);
 
-    const char *m =
-        "@m1\r\n"
-        "AC\r\n"
-        "GT\r\n"
-        "+\r\n"
-        "+I\r\n"                        /* quality lines starting with '+' / '@' */
-        "@I\r\n"
-        "@m2\n"
-        "A\n"
-        "+\n"
-        "+\n"
-        "\n"
-        "@e\n"                          /* empty read */
-        "\n"
-        "+\n"
-        "\n"
-        "@last\n"
-        "TTT\n"
-        "+\n"
-        "III";                          /* no final newline */
+    const char *m = "@m1\r\n"
+                    "AC\r\n"
+                    "GT\r\n"
+                    "+\r\n"
+                    "+I\r\n" /* quality lines starting with '+' / '@' */
+                    "@I\r\n"
+                    "@m2\n"
+                    "A\n"
+                    "+\n"
+                    "+\n"
+                    "\n"
+                    "@e\n" /* empty read */
+                    "\n"
+                    "+\n"
+                    "\n"
+                    "@last\n"
+                    "TTT\n"
+                    "+\n"
+                    "III"; /* no final newline */
     const char *mn[] = { "m1", "m2", "e", "last" }, *ms[] = { "ACGT", "A", "", "TTT" };
     expect_recs("fastq multi-line", tmp_text(m), 0, WM_FMT_FASTQ, 0, 4, mn, ms);
     expect_recs("fastq multi-line gz", tmp_gz_text(m), 0, WM_FMT_FASTQ, 1, 4, mn, ms);
 
-    expect_error("fastq no plus", tmp_text("@r1\nACGT\n+\nIIII\n@r2\nACGT\n"), 0,
+    expect_error("fastq no plus", tmp_text("@r1\nACGT\n+\nIIII\n@r2\nACGT\n"), 0, WM_FORMAT,
+                 "line 5: truncated FASTQ record 'r2'", (char *)NULL);
+    expect_error("fastq short qual", tmp_text("@r1\nACGT\n+\nIIII\n@r2 x\nACGT\n+\nII"), 0,
                  WM_FORMAT, "line 5: truncated FASTQ record 'r2'", (char *)NULL);
-    expect_error("fastq short qual", tmp_text("@r1\nACGT\n+\nIIII\n@r2 x\nACGT\n+\nII"),
-                 0, WM_FORMAT, "line 5: truncated FASTQ record 'r2'", (char *)NULL);
     expect_error("fastq short qual gz", tmp_gz_text("@r1\nACGT\n+\nII\n"), 0, WM_FORMAT,
                  "truncated FASTQ record 'r1'", (char *)NULL);
-    expect_error("fastq long qual", tmp_text("@r1\nACGT\n+\nIIIII\n"), 0, WM_FORMAT,
-                 "line 4", "quality longer than sequence", "'r1'", (char *)NULL);
+    expect_error("fastq long qual", tmp_text("@r1\nACGT\n+\nIIIII\n"), 0, WM_FORMAT, "line 4",
+                 "quality longer than sequence", "'r1'", (char *)NULL);
     expect_error("fastq binary", tmp_text("@r1\nAC\x02T\n+\nIIII\n"), 0, WM_FORMAT,
                  "line 2: binary byte 0x02 in sequence", (char *)NULL);
-    expect_error("fastq junk", tmp_text("@r1\nACGT\n+\nIIII\nxyz\n"), 0, WM_FORMAT,
-                 "line 5", (char *)NULL);
-    expect_error("fastq no name", tmp_text("@ x\nACGT\n+\nIIII\n"), 0, WM_FORMAT,
-                 "line 1", (char *)NULL);
+    expect_error("fastq junk", tmp_text("@r1\nACGT\n+\nIIII\nxyz\n"), 0, WM_FORMAT, "line 5",
+                 (char *)NULL);
+    expect_error("fastq no name", tmp_text("@ x\nACGT\n+\nIIII\n"), 0, WM_FORMAT, "line 1",
+                 (char *)NULL);
 }
 
-static void test_gzip(void)
-{
+static void test_gzip(void) {
     /* Two members concatenated, as `cat a.gz b.gz` makes them; the record
     ** and even a line straddle the member border. */
     const char *a = ">a first\nAC", *b = "GT\nTT\n>b\nGG\n";
@@ -286,8 +264,7 @@ static void test_gzip(void)
     memcpy(cat, ga, na);
     memcpy(cat + na, gb, nb);
     const char *names[] = { "a", "b" }, *seqs[] = { "ACGTTT", "GG" };
-    expect_recs("gzip two members", tmp_file(cat, na + nb), 0, WM_FMT_FASTA, 1, 2,
-                names, seqs);
+    expect_recs("gzip two members", tmp_file(cat, na + nb), 0, WM_FMT_FASTA, 1, 2, names, seqs);
 
     /* An empty member in the middle. */
     size_t ne;
@@ -296,13 +273,13 @@ static void test_gzip(void)
     memcpy(cat3, ga, na);
     memcpy(cat3 + na, ge, ne);
     memcpy(cat3 + na + ne, gb, nb);
-    expect_recs("gzip empty member between", tmp_file(cat3, na + ne + nb), 0,
-                WM_FMT_FASTA, 1, 2, names, seqs);
+    expect_recs("gzip empty member between", tmp_file(cat3, na + ne + nb), 0, WM_FMT_FASTA, 1, 2,
+                names, seqs);
 
     /* Zero padding after the last member is ignored (as gzip does). */
     memset(cat + na + nb, 0, 1024);
-    expect_recs("gzip zero padding", tmp_file(cat, na + nb + 1024), 0, WM_FMT_FASTA, 1, 2,
-                names, seqs);
+    expect_recs("gzip zero padding", tmp_file(cat, na + nb + 1024), 0, WM_FMT_FASTA, 1, 2, names,
+                seqs);
     /* Other trailing bytes are an error. */
     memcpy(cat + na + nb + 100, "junk", 4);
     expect_error("gzip trailing garbage", tmp_file(cat, na + nb + 1024), 0, WM_FORMAT,
@@ -324,24 +301,24 @@ static void test_gzip(void)
     }
     CHECK(all_trunc, "every truncated gzip gives WM_FORMAT 'truncated gzip input'");
     /* A second member cut short. */
-    expect_error("gzip second member truncated", tmp_file(cat, na + nb - 3), 0,
-                 WM_FORMAT, "truncated gzip input", (char *)NULL);
+    expect_error("gzip second member truncated", tmp_file(cat, na + nb - 3), 0, WM_FORMAT,
+                 "truncated gzip input", (char *)NULL);
 
     /* Corruption: a flipped byte in the deflate data or in the CRC. */
     {
         const char *txt = ">c\nACGTACGTACGTTTGACCA\n";
         size_t n;
         unsigned char *g = gzip_bytes(txt, strlen(txt), &n);
-        g[n - 6] ^= 0xff;                             /* CRC32 */
+        g[n - 6] ^= 0xff; /* CRC32 */
         expect_error("gzip bad crc", tmp_file(g, n), 0, WM_FORMAT, "corrupt gzip data",
                      (char *)NULL);
         g[n - 6] ^= 0xff;
-        g[3] = 0xe0;                                  /* reserved flag bits */
-        expect_error("gzip bad header", tmp_file(g, n), 0, WM_FORMAT,
-                     "corrupt gzip data", (char *)NULL);
+        g[3] = 0xe0; /* reserved flag bits */
+        expect_error("gzip bad header", tmp_file(g, n), 0, WM_FORMAT, "corrupt gzip data",
+                     (char *)NULL);
         free(g);
-        unsigned char bad[] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff, 0xff,
-                                0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0 };
+        unsigned char bad[] = { 0x1f, 0x8b, 8,    0,    0, 0, 0, 0, 0, 3, 0xff, 0xff,
+                                0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0,    0 };
         expect_error("gzip invalid block", tmp_file(bad, sizeof bad), 0, WM_FORMAT,
                      "corrupt gzip data", (char *)NULL);
     }
@@ -352,8 +329,7 @@ static void test_gzip(void)
     free(cat3);
 }
 
-static void test_errors(void)
-{
+static void test_errors(void) {
     const char *dir = tmp_path("a_folder");
     if (mkdir(dir, 0700) == 0) {
         expect_error("directory", dir, 0, WM_IO, "Is a directory", (char *)NULL);
@@ -371,8 +347,7 @@ static void test_errors(void)
     CHECK(wm_seqfile_read("x", 0, NULL, NULL, 0) == WM_INVALID, "NULL sf -> WM_INVALID");
     {
         wm_seqfile_t sf;
-        CHECK(wm_seqfile_read(NULL, 0, &sf, NULL, 0) == WM_INVALID,
-              "NULL path -> WM_INVALID");
+        CHECK(wm_seqfile_read(NULL, 0, &sf, NULL, 0) == WM_INVALID, "NULL path -> WM_INVALID");
         /* err may be NULL / errlen 0 */
         CHECK(wm_seqfile_read(missing, 0, &sf, NULL, 0) == WM_IO, "no err buffer");
         char tiny[4];
@@ -384,16 +359,19 @@ static void test_errors(void)
     wm_seqfile_close(&z);
     wm_seqfile_close(NULL);
     CHECK(strcmp(wm_format_name(WM_FMT_PLAIN), "plain") == 0 &&
-          strcmp(wm_format_name(WM_FMT_FASTA), "fasta") == 0 &&
-          strcmp(wm_format_name(WM_FMT_FASTQ), "fastq") == 0, "wm_format_name");
+              strcmp(wm_format_name(WM_FMT_FASTA), "fasta") == 0 &&
+              strcmp(wm_format_name(WM_FMT_FASTQ), "fastq") == 0,
+          "wm_format_name");
 }
 
 /* ---- standard input: a child writes into a pipe that becomes fd 0 ---------- */
 
-typedef struct { int saved; pid_t pid; } stdin_swap_t;
+typedef struct {
+    int saved;
+    pid_t pid;
+} stdin_swap_t;
 
-static stdin_swap_t with_stdin(const void *data, size_t n)
-{
+static stdin_swap_t with_stdin(const void *data, size_t n) {
     int pfd[2];
     if (pipe(pfd) != 0) {
         perror("pipe");
@@ -416,16 +394,14 @@ static stdin_swap_t with_stdin(const void *data, size_t n)
     return t;
 }
 
-static void end_stdin(stdin_swap_t t)
-{
+static void end_stdin(stdin_swap_t t) {
     int st;
     dup2(t.saved, 0);
     close(t.saved);
     waitpid(t.pid, &st, 0);
 }
 
-static void test_stdin(void)
-{
+static void test_stdin(void) {
     /* Bigger than a pipe buffer so the reader must loop and grow. */
     size_t n_lines = 40000;
     size_t cap = n_lines * 64 + 64;
@@ -460,13 +436,12 @@ static void test_stdin(void)
     end_stdin(t);
 
     t = with_stdin(g, gn / 2);
-    expect_error("stdin truncated gz", "-", 0, WM_FORMAT, "truncated gzip input",
-                 (char *)NULL);
+    expect_error("stdin truncated gz", "-", 0, WM_FORMAT, "truncated gzip input", (char *)NULL);
     end_stdin(t);
 
     t = with_stdin("@q\nACGT\n+\nII", 13);
-    expect_error("stdin truncated fastq", "-", 0, WM_FORMAT,
-                 "line 1: truncated FASTQ record 'q'", (char *)NULL);
+    expect_error("stdin truncated fastq", "-", 0, WM_FORMAT, "line 1: truncated FASTQ record 'q'",
+                 (char *)NULL);
     end_stdin(t);
 
     t = with_stdin("", 0);
@@ -508,16 +483,14 @@ static void test_stdin(void)
 /* ---- random FASTA round trip ---------------------------------------------- */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-static uint32_t xorshift_below(uint32_t n)
-{
+static uint32_t xorshift_below(uint32_t n) {
     rng_state ^= rng_state << 13;
     rng_state ^= rng_state >> 7;
     rng_state ^= rng_state << 17;
     return (uint32_t)(rng_state % n);
 }
 
-static void test_random_fasta(void)
-{
+static void test_random_fasta(void) {
     for (int round = 0; round < 30; round++) {
         size_t n_rec = 1 + xorshift_below(20);
         size_t cap = 1 << 20, n = 0;
@@ -530,31 +503,27 @@ static void test_random_fasta(void)
             names[r] = malloc(48);
             snprintf(names[r], 48, "rec%zu_%d", r, round);
             seqs[r] = malloc(len + 1);
-            for (size_t i = 0; i < len; i++)
-                seqs[r][i] = "ACGTNacgtn*-"[xorshift_below(12)];
+            for (size_t i = 0; i < len; i++) seqs[r][i] = "ACGTNacgtn*-"[xorshift_below(12)];
             seqs[r][len] = '\0';
             n += (size_t)sprintf(f + n, ">%s %s\n", names[r], xorshift_below(2) ? "desc here" : "");
-            if (crlf)
-                f[n - 1] = '\r', f[n++] = '\n';
+            if (crlf) f[n - 1] = '\r', f[n++] = '\n';
             for (size_t i = 0; i < len; i += width) {
                 size_t k = len - i < width ? len - i : width;
                 memcpy(f + n, seqs[r] + i, k);
                 n += k;
-                if (crlf)
-                    f[n++] = '\r';
+                if (crlf) f[n++] = '\r';
                 f[n++] = '\n';
-                if (xorshift_below(50) == 0)
-                    f[n++] = '\n';
+                if (xorshift_below(50) == 0) f[n++] = '\n';
             }
         }
         char what[64];
         snprintf(what, sizeof what, "random fasta round %d", round);
-        expect_recs(what, tmp_file(f, n), 0, WM_FMT_FASTA, 0, n_rec,
-                    (const char *const *)names, (const char *const *)seqs);
+        expect_recs(what, tmp_file(f, n), 0, WM_FMT_FASTA, 0, n_rec, (const char *const *)names,
+                    (const char *const *)seqs);
         size_t gn;
         unsigned char *g = gzip_bytes(f, n, &gn);
-        expect_recs(what, tmp_file(g, gn), 0, WM_FMT_FASTA, 1, n_rec,
-                    (const char *const *)names, (const char *const *)seqs);
+        expect_recs(what, tmp_file(g, gn), 0, WM_FMT_FASTA, 1, n_rec, (const char *const *)names,
+                    (const char *const *)seqs);
         free(g);
         for (size_t r = 0; r < n_rec; r++) {
             free(seqs[r]);
@@ -570,9 +539,8 @@ static void test_random_fasta(void)
 
 /* Read a data file, check its record count and total length; returns the
 ** seconds the best of `reps` reads took (0 when it failed or was skipped). */
-static double check_path(const char *path, const char *rel, wm_format_t fmt,
-                         size_t n_rec, uint64_t total, int reps, uint64_t *bytes_out)
-{
+static double check_path(const char *path, const char *rel, wm_format_t fmt, size_t n_rec,
+                         uint64_t total, int reps, uint64_t *bytes_out) {
     struct stat st;
     if (stat(path, &st) != 0) {
         printf("SKIP %s (not found)\n", path);
@@ -585,25 +553,19 @@ static double check_path(const char *path, const char *rel, wm_format_t fmt,
         double t0 = now_s();
         wm_status rc = wm_seqfile_read(path, 0, &sf, err, sizeof err);
         double dt = now_s() - t0;
-        if (dt < best)
-            best = dt;
+        if (dt < best) best = dt;
         if (i == 0) {
             CHECK(rc == WM_OK, "%s: %s", rel, err);
-            if (rc != WM_OK)
-                return 0;
+            if (rc != WM_OK) return 0;
             CHECK(sf.format == fmt, "%s: format %s", rel, wm_format_name(sf.format));
-            CHECK(sf.text.n_rec == n_rec, "%s: %zu records, want %zu", rel, sf.text.n_rec,
-                  n_rec);
+            CHECK(sf.text.n_rec == n_rec, "%s: %zu records, want %zu", rel, sf.text.n_rec, n_rec);
             CHECK(sf.text.len == total, "%s: %llu residues, want %llu", rel,
                   (unsigned long long)sf.text.len, (unsigned long long)total);
             int ok = 1;
             for (size_t r = 0; r < sf.text.n_rec; r++)
-                if (sf.text.rec_start[r] > sf.text.rec_start[r + 1] || !sf.names[r][0])
-                    ok = 0;
-            CHECK(ok && sf.text.rec_start[sf.text.n_rec] == sf.text.len,
-                  "%s: record offsets", rel);
-            if (bytes_out)
-                *bytes_out = sf.text.len;
+                if (sf.text.rec_start[r] > sf.text.rec_start[r + 1] || !sf.names[r][0]) ok = 0;
+            CHECK(ok && sf.text.rec_start[sf.text.n_rec] == sf.text.len, "%s: record offsets", rel);
+            if (bytes_out) *bytes_out = sf.text.len;
         }
         wm_seqfile_close(&sf);
     }
@@ -611,38 +573,33 @@ static double check_path(const char *path, const char *rel, wm_format_t fmt,
 }
 
 static double check_data(const char *dir, const char *rel, wm_format_t fmt, size_t n_rec,
-                         uint64_t total, int reps, uint64_t *bytes_out)
-{
+                         uint64_t total, int reps, uint64_t *bytes_out) {
     char path[2048];
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     return check_path(path, rel, fmt, n_rec, total, reps, bytes_out);
 }
 
-static void report_speed(const char *what, uint64_t bytes, double s)
-{
+static void report_speed(const char *what, uint64_t bytes, double s) {
     if (s > 0)
-        printf("info: %-44s %8.1f MB/s (%llu bytes in %.3f s)\n", what,
-               (double)bytes / s / 1e6, (unsigned long long)bytes, s);
+        printf("info: %-44s %8.1f MB/s (%llu bytes in %.3f s)\n", what, (double)bytes / s / 1e6,
+               (unsigned long long)bytes, s);
 }
 
 /* Write the inflated bytes of a .gz data file to a temp file, so the FASTA
 ** parser's own speed (mmap'd input, no zlib) can be measured. */
-static const char *inflated_copy(const char *dir, const char *rel, uint64_t *n)
-{
+static const char *inflated_copy(const char *dir, const char *rel, uint64_t *n) {
     char path[2048];
     wm_seqfile_t sf;
     char err[512];
     snprintf(path, sizeof path, "%s/%s", dir, rel);
-    if (wm_seqfile_read(path, 1, &sf, err, sizeof err) != WM_OK)
-        return NULL;
+    if (wm_seqfile_read(path, 1, &sf, err, sizeof err) != WM_OK) return NULL;
     const char *p = tmp_file(sf.text.seq, sf.text.len);
     *n = sf.text.len;
     wm_seqfile_close(&sf);
     return p;
 }
 
-static void test_data(void)
-{
+static void test_data(void) {
     const char *dir = shared_data_dir();
     if (!dir) {
         skip_note("shared data (set WM_SHARED_DATA)");
@@ -653,13 +610,11 @@ static void test_data(void)
     check_data(dir, "dna/lambda_phage.fa", WM_FMT_FASTA, 1, 48502, 1, NULL);
     s = check_data(dir, "dna/ecoli_k12_mg1655.fa.gz", WM_FMT_FASTA, 1, 4639675, 3, &b);
     report_speed("ecoli_k12_mg1655.fa.gz (output bytes)", b, s);
-    check_data(dir, "dna/plasmodium_falciparum_genome.fa.gz", WM_FMT_FASTA, 14, 23264425,
-               1, NULL);
-    s = check_data(dir, "reads/ecoli_k12_pacbio_subsetA.fastq.gz", WM_FMT_FASTQ, 1689,
-                   13805380, 3, &b);
+    check_data(dir, "dna/plasmodium_falciparum_genome.fa.gz", WM_FMT_FASTA, 14, 23264425, 1, NULL);
+    s = check_data(dir, "reads/ecoli_k12_pacbio_subsetA.fastq.gz", WM_FMT_FASTQ, 1689, 13805380, 3,
+                   &b);
     report_speed("pacbio subsetA .fastq.gz (output bytes)", b, s);
-    s = check_data(dir, "dna/human_GRCh37_chrX_first70Mb.fa.gz", WM_FMT_FASTA, 1,
-                   69999930, 3, &b);
+    s = check_data(dir, "dna/human_GRCh37_chrX_first70Mb.fa.gz", WM_FMT_FASTA, 1, 69999930, 3, &b);
     report_speed("chrX_first70Mb.fa.gz (output bytes)", b, s);
 
     /* The parser alone, on uncompressed copies (speed is of input bytes). */
@@ -683,8 +638,7 @@ static void test_data(void)
     }
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
     test_plain();

@@ -41,8 +41,7 @@ typedef struct {
     size_t part;
 } member_t;
 
-static void thread_allgather(void *user, const void *mine, size_t bytes, void *all)
-{
+static void thread_allgather(void *user, const void *mine, size_t bytes, void *all) {
     member_t *me = user;
     group_t *g = me->g;
     memcpy(g->slots[me->part], mine, bytes);
@@ -61,8 +60,7 @@ typedef struct {
     char err[1024];
 } job_t;
 
-static void *run_part(void *arg)
-{
+static void *run_part(void *arg) {
     job_t *j = arg;
     j->st = wm_range_read(&j->R, j->path, j->mode, j->me.part, j->me.g->n, j->halo,
                           thread_allgather, &j->me, j->err, sizeof j->err);
@@ -76,8 +74,7 @@ typedef struct {
     size_t n, cap;
 } sbuf_t;
 
-static void put(sbuf_t *b, const void *s, size_t n)
-{
+static void put(sbuf_t *b, const void *s, size_t n) {
     if (b->n + n + 1 > b->cap) {
         b->cap = (b->n + n + 1) * 2;
         b->p = realloc(b->p, b->cap);
@@ -90,15 +87,13 @@ static void putc_(sbuf_t *b, char c) { put(b, &c, 1); }
 
 static void newline(sbuf_t *b, int crlf) { puts_(b, crlf ? "\r\n" : "\n"); }
 
-static void random_name(sbuf_t *b)
-{
+static void random_name(sbuf_t *b) {
     size_t len = chance(5) ? range(100, 400) : range(1, 12);
     for (size_t i = 0; i < len; i++) putc_(b, (char)('a' + below(26)));
     if (chance(30)) puts_(b, " some description");
 }
 
-static void random_seq_lines(sbuf_t *b, size_t len, int crlf)
-{
+static void random_seq_lines(sbuf_t *b, size_t len, int crlf) {
     size_t width = chance(20) ? 1 : chance(50) ? range(2, 10) : range(30, 200);
     for (size_t i = 0; i < len; i++) {
         putc_(b, "ACGTN"[below(chance(95) ? 4 : 5)]);
@@ -107,8 +102,7 @@ static void random_seq_lines(sbuf_t *b, size_t len, int crlf)
     newline(b, crlf);
 }
 
-static void make_fasta(sbuf_t *b)
-{
+static void make_fasta(sbuf_t *b) {
     int crlf = chance(20);
     size_t n_rec = chance(10) ? 1 : range(1, 40);
     if (chance(20)) newline(b, crlf);
@@ -122,8 +116,7 @@ static void make_fasta(sbuf_t *b)
     }
 }
 
-static void make_fastq(sbuf_t *b)
-{
+static void make_fastq(sbuf_t *b) {
     size_t n_rec = range(1, 60);
     for (size_t r = 0; r < n_rec; r++) {
         putc_(b, '@');
@@ -147,23 +140,27 @@ static void make_fastq(sbuf_t *b)
     }
 }
 
-static void make_plain(sbuf_t *b)
-{
+static void make_plain(sbuf_t *b) {
     size_t len = range(0, 3000);
     for (size_t i = 0; i < len; i++)
-        putc_(b, chance(5) ? '\n' : chance(3) ? ' ' : chance(1) ? (char)below(256) : (char)('a' + below(4)));
+        putc_(b, chance(5)   ? '\n'
+                 : chance(3) ? ' '
+                 : chance(1) ? (char)below(256)
+                             : (char)('a' + below(4)));
 }
 
 /* Damage a file so that reading fails somewhere in it. */
-static void damage(sbuf_t *b, int fmt)
-{
+static void damage(sbuf_t *b, int fmt) {
     if (b->n == 0) return;
     size_t at = (size_t)below(b->n);
     switch (below(3)) {
-    case 0: b->p[at] = (char)0x01; break;                    /* a binary byte */
-    case 1: if (fmt == 2) b->n = at; else b->p[at] = (char)0x7f; break;   /* truncate */
+    case 0: b->p[at] = (char)0x01; break; /* a binary byte */
+    case 1:
+        if (fmt == 2) b->n = at;
+        else b->p[at] = (char)0x7f;
+        break; /* truncate */
     default:
-        if (fmt == 1) {                                       /* data before a header */
+        if (fmt == 1) { /* data before a header */
             memmove(b->p + 4, b->p, b->n);
             memcpy(b->p, "ACG\n", 4);
             b->n += 4;
@@ -176,8 +173,7 @@ static void damage(sbuf_t *b, int fmt)
 /* ---- one case ---------------------------------------------------------------------- */
 
 static int check_case(const char *path, wm_range_mode_t mode, size_t n_parts, uint64_t halo,
-                      const char *what)
-{
+                      const char *what) {
     long fails_before = g_failed;
     wm_seqfile_t sf;
     char err[1024] = "";
@@ -225,8 +221,8 @@ static int check_case(const char *path, wm_range_mode_t mode, size_t n_parts, ui
     if (st != WM_OK || joined_bad) {
         CHECK(first_bad < n_parts, "%s: the whole read fails (%s), no part does", what, err);
         if (first_bad < n_parts && !joined_bad)
-            CHECK(strcmp(jobs[first_bad].err, err) == 0, "%s: part %zu says '%s', whole '%s'",
-                  what, first_bad, jobs[first_bad].err, err);
+            CHECK(strcmp(jobs[first_bad].err, err) == 0, "%s: part %zu says '%s', whole '%s'", what,
+                  first_bad, jobs[first_bad].err, err);
         goto out;
     }
     CHECK(first_bad == n_parts, "%s: part %zu fails: %s", what, first_bad,
@@ -235,8 +231,8 @@ static int check_case(const char *path, wm_range_mode_t mode, size_t n_parts, ui
 
     int joinedmode = joined != NULL;
     size_t n_rec = joinedmode ? 1 : (sf.text.n_rec ? sf.text.n_rec : 1);
-    uint64_t *next = calloc(n_rec, sizeof *next);   /* next owned offset per record */
-    int *seen = calloc(n_rec, sizeof *seen);        /* the record's own piece seen */
+    uint64_t *next = calloc(n_rec, sizeof *next); /* next owned offset per record */
+    int *seen = calloc(n_rec, sizeof *seen);      /* the record's own piece seen */
     for (size_t p = 0; p < n_parts; p++) {
         wm_range_t *R = &jobs[p].R;
         for (size_t r = 0; r < R->text.n_rec; r++) {
@@ -247,18 +243,23 @@ static int check_case(const char *path, wm_range_mode_t mode, size_t n_parts, ui
                 continue;
             }
             const char *want_name = joinedmode ? path : sf.names[g];
-            CHECK(strcmp(R->names[r], want_name) == 0, "%s: part %zu record %zu: name '%s' "
-                  "want '%s'", what, p, r, R->names[r], want_name);
+            CHECK(strcmp(R->names[r], want_name) == 0,
+                  "%s: part %zu record %zu: name '%s' "
+                  "want '%s'",
+                  what, p, r, R->names[r], want_name);
             const uint8_t *gs = joinedmode ? joined : sf.text.seq + sf.text.rec_start[g];
-            uint64_t glen = joinedmode ? joined_len
-                                       : (g + 1 < sf.text.n_rec ? sf.text.rec_start[g + 1]
-                                                                : sf.text.len) -
-                                             sf.text.rec_start[g];
-            if (sf.text.n_rec == 0 && !joinedmode) { gs = sf.text.seq; glen = sf.text.len; }
+            uint64_t glen = joinedmode
+                                ? joined_len
+                                : (g + 1 < sf.text.n_rec ? sf.text.rec_start[g + 1] : sf.text.len) -
+                                      sf.text.rec_start[g];
+            if (sf.text.n_rec == 0 && !joinedmode) {
+                gs = sf.text.seq;
+                glen = sf.text.len;
+            }
             uint64_t a = R->text.rec_start[r], e = R->text.rec_start[r + 1];
             uint64_t base = R->base[r];
-            CHECK(base + (e - a) <= glen, "%s: part %zu record %zu runs past its record", what,
-                  p, r);
+            CHECK(base + (e - a) <= glen, "%s: part %zu record %zu runs past its record", what, p,
+                  r);
             if (base + (e - a) > glen) continue;
             CHECK(memcmp(R->text.seq + a, gs + base, (size_t)(e - a)) == 0,
                   "%s: part %zu record %zu: bytes differ", what, p, r);
@@ -273,18 +274,18 @@ static int check_case(const char *path, wm_range_mode_t mode, size_t n_parts, ui
                 CHECK(!seen[g], "%s: record %llu begins twice", what, (unsigned long long)g);
                 seen[g] = 1;
             }
-            CHECK(base + own == next[g], "%s: part %zu record %zu owns from %llu, want %llu",
-                  what, p, r, (unsigned long long)(base + own), (unsigned long long)next[g]);
+            CHECK(base + own == next[g], "%s: part %zu record %zu owns from %llu, want %llu", what,
+                  p, r, (unsigned long long)(base + own), (unsigned long long)next[g]);
             next[g] = base + (e - a);
         }
     }
     for (size_t g = 0; g < n_rec; g++) {
         uint64_t glen = joinedmode ? joined_len
-                                   : sf.text.n_rec == 0 ? sf.text.len
-                                   : (g + 1 < sf.text.n_rec ? sf.text.rec_start[g + 1]
-                                                            : sf.text.len) - sf.text.rec_start[g];
-        int needs_piece = !(joinedmode || sf.format == WM_FMT_PLAIN) || glen > 0 ||
-                          g == 0;
+                        : sf.text.n_rec == 0
+                            ? sf.text.len
+                            : (g + 1 < sf.text.n_rec ? sf.text.rec_start[g + 1] : sf.text.len) -
+                                  sf.text.rec_start[g];
+        int needs_piece = !(joinedmode || sf.format == WM_FMT_PLAIN) || glen > 0 || g == 0;
         if (needs_piece && !(sf.format == WM_FMT_PLAIN && glen == 0 && !seen[g]))
             CHECK(seen[g], "%s: record %zu never begins", what, g);
         CHECK(next[g] == glen, "%s: record %zu covered to %llu of %llu", what, g,
@@ -303,8 +304,7 @@ out:
     return g_failed == fails_before;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     /* One generator for the whole run (the cases' files follow one another
     ** in its stream): WM_CASE still makes every file, and checks only its. */
     double scale;
@@ -314,7 +314,7 @@ int main(int argc, char **argv)
     size_t cases = (size_t)(400 * scale + 0.5);
     for (size_t c = 0; c < cases; c++) {
         sbuf_t b = { 0 };
-        int fmt = (int)below(3);            /* 0 plain, 1 FASTA, 2 FASTQ */
+        int fmt = (int)below(3); /* 0 plain, 1 FASTA, 2 FASTQ */
         if (fmt == 0) make_plain(&b);
         else if (fmt == 1) make_fasta(&b);
         else make_fastq(&b);

@@ -29,39 +29,31 @@
 
 /* ---- files in the run's temporary folder, all removed at exit ------------------ */
 
-static void die(const char *what)
-{
+static void die(const char *what) {
     perror(what);
     exit(2);
 }
 
-static const char *put_str(const char *name, const char *s)
-{
+static const char *put_str(const char *name, const char *s) {
     return tmp_named(name, s, strlen(s));
 }
 
 /* ---- reading and checking -------------------------------------------------- */
 
-static wm_sigread_opts_t opts(wm_sigfmt_t fmt, const char *column, int several)
-{
+static wm_sigread_opts_t opts(wm_sigfmt_t fmt, const char *column, int several) {
     wm_sigread_opts_t o = { fmt, column, several };
     return o;
 }
 
-static int same_bits(double a, double b)
-{
-    return memcmp(&a, &b, sizeof a) == 0;
-}
+static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
 /* Read path, expect success and `n_sigs` signals. */
 static int read_ok(const char *what, const char *path, wm_sigread_opts_t o, wm_sigs_t *s,
-                   size_t n_sigs)
-{
+                   size_t n_sigs) {
     char err[512];
     int rc = wm_sig_read(path, &o, s, err, sizeof err);
     CHECK(rc == 0, "%s: failed: %s", what, err);
-    if (rc != 0)
-        return 0;
+    if (rc != 0) return 0;
     CHECK(s->n == n_sigs, "%s: %zu signals, want %zu", what, s->n, n_sigs);
     if (s->n != n_sigs) {
         wm_sigs_free(s);
@@ -72,18 +64,15 @@ static int read_ok(const char *what, const char *path, wm_sigread_opts_t o, wm_s
 
 /* Signal i of s must be named `name` (NULL: unnamed) and hold v[0 .. n). */
 static void expect_sig(const char *what, const wm_sigs_t *s, size_t i, const char *name,
-                       const double *v, uint64_t n)
-{
+                       const double *v, uint64_t n) {
     const wm_sig_t *g = &s->a[i];
     if (name)
-        CHECK(g->name && strcmp(g->name, name) == 0, "%s: signal %zu named '%s', want '%s'",
-              what, i, g->name ? g->name : "(null)", name);
-    else
-        CHECK(g->name == NULL, "%s: signal %zu named '%s', want none", what, i, g->name);
+        CHECK(g->name && strcmp(g->name, name) == 0, "%s: signal %zu named '%s', want '%s'", what,
+              i, g->name ? g->name : "(null)", name);
+    else CHECK(g->name == NULL, "%s: signal %zu named '%s', want none", what, i, g->name);
     CHECK(g->n == n, "%s: signal %zu has %llu samples, want %llu", what, i,
           (unsigned long long)g->n, (unsigned long long)n);
-    if (g->n != n)
-        return;
+    if (g->n != n) return;
     for (uint64_t k = 0; k < n; k++)
         if (!same_bits(g->v[k], v[k])) {
             CHECK(0, "%s: signal %zu sample %llu is %.17g, want %.17g", what, i,
@@ -94,22 +83,19 @@ static void expect_sig(const char *what, const wm_sigs_t *s, size_t i, const cha
 }
 
 /* One signal expected. */
-static void expect_one(const char *what, const char *path, wm_sigread_opts_t o,
-                       const char *name, const double *v, uint64_t n)
-{
+static void expect_one(const char *what, const char *path, wm_sigread_opts_t o, const char *name,
+                       const double *v, uint64_t n) {
     wm_sigs_t s;
-    if (!read_ok(what, path, o, &s, 1))
-        return;
+    if (!read_ok(what, path, o, &s, 1)) return;
     expect_sig(what, &s, 0, name, v, n);
     wm_sigs_free(&s);
     CHECK(s.a == NULL && s.n == 0, "%s: wm_sigs_free did not zero", what);
-    wm_sigs_free(&s);   /* twice is harmless */
+    wm_sigs_free(&s); /* twice is harmless */
 }
 
 /* Read path, expect failure with a message that starts with the file's name
 ** and holds each NULL-terminated fragment, and nothing left in *out. */
-static void expect_err(const char *what, const char *path, wm_sigread_opts_t o, ...)
-{
+static void expect_err(const char *what, const char *path, wm_sigread_opts_t o, ...) {
     wm_sigs_t s;
     char err[512];
     memset(err, 'x', sizeof err);
@@ -130,8 +116,7 @@ static void expect_err(const char *what, const char *path, wm_sigread_opts_t o, 
 }
 
 /* The whole message must be exactly path + rest. */
-static void expect_msg(const char *what, const char *path, wm_sigread_opts_t o, const char *rest)
-{
+static void expect_msg(const char *what, const char *path, wm_sigread_opts_t o, const char *rest) {
     wm_sigs_t s;
     char err[512], want[512];
     int rc = wm_sig_read(path, &o, &s, err, sizeof err);
@@ -150,8 +135,7 @@ static void expect_msg(const char *what, const char *path, wm_sigread_opts_t o, 
 
 /* ---- TEXT ------------------------------------------------------------------- */
 
-static void test_text(void)
-{
+static void test_text(void) {
     const char *p;
     wm_sigs_t s;
 
@@ -236,7 +220,7 @@ static void test_text(void)
         r = r * 1103515245u + 12345u;
         junk[i] = (unsigned char)(r >> 16);
         if (junk[i] == '#' || junk[i] == '>')
-            junk[i] = 'x';   /* a comment or a record name, not junk */
+            junk[i] = 'x'; /* a comment or a record name, not junk */
     }
     p = tmp_named("junk.bin", junk, sizeof junk);
     expect_err("text: binary junk", p, TXT(0), "is not a number", NULL);
@@ -255,8 +239,7 @@ static void test_text(void)
 }
 
 /* NaN and Inf, where they are. */
-static void test_text_nonfinite(void)
-{
+static void test_text_nonfinite(void) {
     const char *p;
     p = put_str("nan1.txt", "1 2\n3 nan\n");
     expect_msg("text NaN: one signal", p, TXT(0), ":2: sample 3 is NaN");
@@ -274,14 +257,12 @@ static void test_text_nonfinite(void)
 }
 
 /* Numbers far apart in a long line and a long comment cross the 1 MiB blocks. */
-static void test_text_blocks(void)
-{
+static void test_text_blocks(void) {
     enum { COUNT = 300000 };
     size_t cap = (size_t)COUNT * 32 + (3u << 20), len = 0;
     char *buf = malloc(cap);
     double *want = malloc(COUNT * sizeof(double));
-    if (!buf || !want)
-        die("malloc");
+    if (!buf || !want) die("malloc");
     /* A comment of 1.5 MiB first: it spans a block boundary. */
     buf[len++] = '#';
     memset(buf + len, 'c', 3u << 19);
@@ -317,14 +298,44 @@ static void test_text_blocks(void)
     expect_one("text: 300k numbers on one line", p, TXT(1), NULL, want, COUNT);
 
     /* Edge spellings against strtod, bit for bit. */
-    static const char *const toks[] = {
-        "0", "-0", "+0", "00012", "1.", ".5", "-.5", "+.5", "0.1", "0.30000000000000004",
-        "9007199254740993", "9007199254740992", "123456789012345678", "1234567890123456789",
-        "12345678901234567890", "0.000000000000000000000000001", "1e22", "1e23", "1e-22",
-        "1e-23", "8.98846567431158e307", "1.7976931348623157e308", "2.2250738585072014e-308",
-        "4.9406564584124654e-324", "123e-5", "1E5", "1e+05", "0x10", "0x1.8p1", "-0x1p-1074",
-        "7.0e-10", "3.14159265358979323846264338327950288", "100000000000000000000000",
-        "0.1e1", "5e-1", "000.000", "1.0000000000000002", "2.5e-3" };
+    static const char *const toks[] = { "0",
+                                        "-0",
+                                        "+0",
+                                        "00012",
+                                        "1.",
+                                        ".5",
+                                        "-.5",
+                                        "+.5",
+                                        "0.1",
+                                        "0.30000000000000004",
+                                        "9007199254740993",
+                                        "9007199254740992",
+                                        "123456789012345678",
+                                        "1234567890123456789",
+                                        "12345678901234567890",
+                                        "0.000000000000000000000000001",
+                                        "1e22",
+                                        "1e23",
+                                        "1e-22",
+                                        "1e-23",
+                                        "8.98846567431158e307",
+                                        "1.7976931348623157e308",
+                                        "2.2250738585072014e-308",
+                                        "4.9406564584124654e-324",
+                                        "123e-5",
+                                        "1E5",
+                                        "1e+05",
+                                        "0x10",
+                                        "0x1.8p1",
+                                        "-0x1p-1074",
+                                        "7.0e-10",
+                                        "3.14159265358979323846264338327950288",
+                                        "100000000000000000000000",
+                                        "0.1e1",
+                                        "5e-1",
+                                        "000.000",
+                                        "1.0000000000000002",
+                                        "2.5e-3" };
     len = 0;
     double tw[N(toks)];
     for (size_t i = 0; i < N(toks); i++) {
@@ -339,8 +350,7 @@ static void test_text_blocks(void)
 
 /* ---- gzip ------------------------------------------------------------------- */
 
-static void test_gzip(void)
-{
+static void test_gzip(void) {
     const char *p;
     const double v[] = { 1, 2, 3, 4 };
     p = tmp_gz_named("g.txt", "1 2\n3 4\n", 8);
@@ -374,7 +384,8 @@ static void test_gzip(void)
     unsigned char *gz = slurp(tmp_gz_named("whole.txt.gz", txt, len), &gn);
     p = tmp_named("cut.txt.gz", gz, gn / 2);
     expect_msg("gzip: truncated at half", p, TXT(0), ": truncated gzip stream");
-    expect_msg("gzip: truncated, as CSV", p, opts(WM_SIGFMT_CSV, NULL, 0), ": truncated gzip stream");
+    expect_msg("gzip: truncated, as CSV", p, opts(WM_SIGFMT_CSV, NULL, 0),
+               ": truncated gzip stream");
     p = tmp_named("cut2.txt.gz", gz, gn - 4);
     expect_msg("gzip: last 4 bytes missing", p, TXT(0), ": truncated gzip stream");
     p = tmp_named("cut3.gz", gz, 2);
@@ -393,8 +404,7 @@ static void test_gzip(void)
 
 /* ---- CSV -------------------------------------------------------------------- */
 
-static void test_csv(void)
-{
+static void test_csv(void) {
     const char *p;
     wm_sigs_t s;
     const double a[] = { 1, 4, 7 }, b[] = { 2.5, -5, 8e-3 }, c[] = { 3, 6, 9 };
@@ -423,8 +433,9 @@ static void test_csv(void)
     /* No header: columns by number only, unnamed. */
     p = put_str("nohead.csv", "1,2.5,3\n4,-5,6\n7,8e-3,9\n");
     expect_one("csv: no header, column 1", p, AUTO("1", 0), NULL, b, 3);
-    expect_msg("csv: no header, by name", p, AUTO("b", 0),
-               ": no column named 'b': the file has no header line, so give a 0-based number (0 to 2)");
+    expect_msg(
+        "csv: no header, by name", p, AUTO("b", 0),
+        ": no column named 'b': the file has no header line, so give a 0-based number (0 to 2)");
     expect_msg("csv: no header, default", p, AUTO(NULL, 0),
                " has 3 columns (no header; numbered 0 to 2): choose one with --column");
 
@@ -472,8 +483,7 @@ static void test_csv(void)
 }
 
 /* The shared ECG record: 650,000 samples per lead. */
-static void test_shared_csv(void)
-{
+static void test_shared_csv(void) {
     const char *root = shared_data_dir();
     char p[1024];
     snprintf(p, sizeof p, "%s/timeseries/ecg/mitdb100.csv.gz", root ? root : "(no shared data)");
@@ -492,8 +502,7 @@ static void test_shared_csv(void)
         CHECK(g->n == 650000 && g->v[0] == -0.145 && g->v[g->n - 1] == -1.28,
               "mitdb100: first %.17g, last %.17g", g->v[0], g->v[g->n - 1]);
         double sum = 0;
-        for (uint64_t i = 0; i < g->n; i++)
-            sum += g->v[i];
+        for (uint64_t i = 0; i < g->n; i++) sum += g->v[i];
         CHECK(fabs(sum - -199094.335) < 1e-6, "mitdb100: sum %.9f", sum);
         printf("mitdb100.csv.gz: 650000 samples in %.3f s\n",
                (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
@@ -515,14 +524,11 @@ static void test_shared_csv(void)
 
 /* ---- raw float32 / float64 -------------------------------------------------- */
 
-static void put_le(unsigned char *o, uint64_t u, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        o[i] = (unsigned char)(u >> (8 * i));
+static void put_le(unsigned char *o, uint64_t u, int bytes) {
+    for (int i = 0; i < bytes; i++) o[i] = (unsigned char)(u >> (8 * i));
 }
 
-static size_t f64_bytes(const double *v, size_t n, unsigned char *out)
-{
+static size_t f64_bytes(const double *v, size_t n, unsigned char *out) {
     for (size_t i = 0; i < n; i++) {
         uint64_t u;
         memcpy(&u, &v[i], 8);
@@ -531,8 +537,7 @@ static size_t f64_bytes(const double *v, size_t n, unsigned char *out)
     return 8 * n;
 }
 
-static size_t f32_bytes(const float *v, size_t n, unsigned char *out)
-{
+static size_t f32_bytes(const float *v, size_t n, unsigned char *out) {
     for (size_t i = 0; i < n; i++) {
         uint32_t u;
         memcpy(&u, &v[i], 4);
@@ -541,8 +546,7 @@ static size_t f32_bytes(const float *v, size_t n, unsigned char *out)
     return 4 * n;
 }
 
-static void test_raw(void)
-{
+static void test_raw(void) {
     const double d[] = { 1.5, -0.0, 4.9e-324, 1.7976931348623157e308, 0.1, -3 };
     const float f[] = { 0.1f, -2.5f, 1e-45f, 3.4028235e38f, 0.0f };
     unsigned char buf[256];
@@ -562,8 +566,7 @@ static void test_raw(void)
     expect_msg("f64: empty", p, opts(WM_SIGFMT_F64, NULL, 0), ": no samples");
 
     double fd[N(f)];
-    for (size_t i = 0; i < N(f); i++)
-        fd[i] = (double)f[i];
+    for (size_t i = 0; i < N(f); i++) fd[i] = (double)f[i];
     n = f32_bytes(f, N(f), buf);
     p = tmp_named("f.f32", buf, n);
     expect_one("f32 (exact widening)", p, opts(WM_SIGFMT_F32, NULL, 0), NULL, fd, N(f));
@@ -613,8 +616,7 @@ static void test_raw(void)
 /* A .npy file as numpy writes it: magic, version, header padded with spaces
 ** to a multiple of 64 bytes and ended by '\n', then the data. */
 static const char *put_npy(const char *name, int major, const char *descr, int fortran,
-                           const char *shape, const void *data, size_t n)
-{
+                           const char *shape, const void *data, size_t n) {
     char dict[512];
     unsigned char *out = malloc(1024 + n);
     int dl = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }",
@@ -635,8 +637,7 @@ static const char *put_npy(const char *name, int major, const char *descr, int f
     return p;
 }
 
-static void test_npy(void)
-{
+static void test_npy(void) {
     unsigned char buf[512];
     const char *p;
     wm_sigs_t s;
@@ -661,8 +662,7 @@ static void test_npy(void)
 
     const int16_t i2[] = { -3, 7, 32767, -32768 };
     const double i2d[] = { -3, 7, 32767, -32768 };
-    for (int i = 0; i < 4; i++)
-        put_le(buf + 2 * i, (uint16_t)i2[i], 2);
+    for (int i = 0; i < 4; i++) put_le(buf + 2 * i, (uint16_t)i2[i], 2);
     p = put_npy("i2.npy", 1, "<i2", 0, "(4,)", buf, 8);
     expect_one("npy: 1-D <i2", p, AUTO(NULL, 0), NULL, i2d, 4);
     const double u2d[] = { 65533, 7, 32767, 32768 };
@@ -678,8 +678,7 @@ static void test_npy(void)
     expect_one("npy: 1-D |u1", p, AUTO(NULL, 0), NULL, u1d, 2);
     const int64_t i8[] = { -5, 1099511627776 };
     const double i8d[] = { -5, 1099511627776.0 };
-    for (int i = 0; i < 2; i++)
-        put_le(buf + 8 * i, (uint64_t)i8[i], 8);
+    for (int i = 0; i < 2; i++) put_le(buf + 8 * i, (uint64_t)i8[i], 8);
     p = put_npy("i8.npy", 1, "<i8", 0, "(2,)", buf, 16);
     expect_one("npy: 1-D <i8", p, AUTO(NULL, 0), NULL, i8d, 2);
     const double i4d[] = { -5, 256 };
@@ -699,8 +698,8 @@ static void test_npy(void)
         n = f64_bytes(order ? fm : cm, 6, buf);
         p = put_npy(nm, 1, "<f8", order, "(2, 3)", buf, n);
         expect_one(order ? "npy F: column 1" : "npy C: column 1", p, AUTO("1", 0), NULL, col1, 2);
-        expect_one(order ? "npy F: column 1, several" : "npy C: column 1, several", p,
-                   AUTO("1", 1), NULL, col1, 2);
+        expect_one(order ? "npy F: column 1, several" : "npy C: column 1, several", p, AUTO("1", 1),
+                   NULL, col1, 2);
         if (read_ok(order ? "npy F: rows" : "npy C: rows", p, AUTO(NULL, 1), &s, 2)) {
             expect_sig(order ? "npy F: row 0" : "npy C: row 0", &s, 0, NULL, cm, 3);
             expect_sig(order ? "npy F: row 1" : "npy C: row 1", &s, 1, NULL, cm + 3, 3);
@@ -710,15 +709,15 @@ static void test_npy(void)
                    ": 2-D .npy of shape (2, 3): choose a column with --column");
         expect_msg("npy: column out of range", p, AUTO("3", 0),
                    ": no column 3 in a .npy of shape (2, 3) (columns 0 to 2)");
-        expect_err("npy: column by name", p, AUTO("a", 0), ": --column 'a' is not a column number", NULL);
+        expect_err("npy: column by name", p, AUTO("a", 0), ": --column 'a' is not a column number",
+                   NULL);
     }
     /* (3, 1): the only column is the default. */
     n = f64_bytes(d, 3, buf);
     p = put_npy("col.npy", 1, "<f8", 0, "(3, 1)", buf, n);
     expect_one("npy: (3, 1)", p, AUTO(NULL, 0), NULL, d, 3);
     /* i2 in 2-D, Fortran order, column 0. */
-    for (int i = 0; i < 4; i++)
-        put_le(buf + 2 * i, (uint16_t)i2[i], 2);
+    for (int i = 0; i < 4; i++) put_le(buf + 2 * i, (uint16_t)i2[i], 2);
     p = put_npy("i2f.npy", 1, "<i2", 1, "(2, 2)", buf, 8);
     expect_one("npy: <i2 Fortran column 1", p, AUTO("1", 0), NULL, i2d + 2, 2);
 
@@ -729,12 +728,15 @@ static void test_npy(void)
         char name[32], rest[160];
         snprintf(name, sizeof name, "dtype%zu.npy", i);
         p = put_npy(name, 1, bad_dtypes[i], 0, "(3,)", buf, n);
-        snprintf(rest, sizeof rest, ": .npy dtype '%s' is not supported (float32/float64 "
-                 "little-endian, or integers)", bad_dtypes[i]);
+        snprintf(rest, sizeof rest,
+                 ": .npy dtype '%s' is not supported (float32/float64 "
+                 "little-endian, or integers)",
+                 bad_dtypes[i]);
         expect_msg(bad_dtypes[i], p, AUTO(NULL, 0), rest);
     }
     p = put_npy("3d.npy", 1, "<f8", 0, "(1, 1, 3)", buf, n);
-    expect_msg("npy: 3-D", p, AUTO("0", 1), ": .npy shape (1, 1, 3) has 3 dimensions; a signal file has 1 or 2");
+    expect_msg("npy: 3-D", p, AUTO("0", 1),
+               ": .npy shape (1, 1, 3) has 3 dimensions; a signal file has 1 or 2");
     p = put_npy("0d.npy", 1, "<f8", 0, "()", buf, 8);
     expect_msg("npy: 0-D", p, AUTO(NULL, 0), ": .npy shape () is a single number, not a signal");
     p = put_npy("zero.npy", 1, "<f8", 0, "(0,)", buf, 0);
@@ -760,7 +762,8 @@ static void test_npy(void)
     buf[0] = 0x93;
     memcpy(buf + 1, "NUMPY\x04\x00\x10\x00", 9);
     p = tmp_named("v4.npy", buf, 10);
-    expect_msg("npy: version 4", p, AUTO(NULL, 0), ": .npy format version 4.0 is not supported (1.0, 2.0, 3.0 are)");
+    expect_msg("npy: version 4", p, AUTO(NULL, 0),
+               ": .npy format version 4.0 is not supported (1.0, 2.0, 3.0 are)");
     p = put_str("notnpy.npy", "1 2 3\n");
     expect_msg("npy: forced on text", p, opts(WM_SIGFMT_NPY, NULL, 0),
                ": not a .npy file (it does not start with \"\\x93NUMPY\")");
@@ -773,7 +776,7 @@ static void test_npy(void)
     n = f64_bytes(nd, 3, buf);
     p = put_npy("nan.npy", 1, "<f8", 0, "(3,)", buf, n);
     expect_msg("npy: NaN 1-D", p, AUTO(NULL, 0), ": sample 1 is NaN");
-    const float nf[] = { 1, 2, 3, 4, INFINITY, 6 };   /* [[1 2 3] [4 inf 6]] */
+    const float nf[] = { 1, 2, 3, 4, INFINITY, 6 }; /* [[1 2 3] [4 inf 6]] */
     n = f32_bytes(nf, 6, buf);
     p = put_npy("inf2d.npy", 1, "<f4", 0, "(2, 3)", buf, n);
     expect_msg("npy: Inf in column 1", p, AUTO("1", 0), ": column 1: sample 1 is Inf");
@@ -796,22 +799,18 @@ static void test_npy(void)
 /* ---- the rest: stdin, bad paths, arguments ----------------------------------- */
 
 /* Read "-" with `data` arriving through a pipe from a child process. */
-static int read_stdin(const void *data, size_t n, wm_sigread_opts_t o, wm_sigs_t *s,
-                      char *err, size_t err_len)
-{
+static int read_stdin(const void *data, size_t n, wm_sigread_opts_t o, wm_sigs_t *s, char *err,
+                      size_t err_len) {
     int fds[2], saved = dup(0);
-    if (pipe(fds) != 0 || saved < 0)
-        die("pipe");
+    if (pipe(fds) != 0 || saved < 0) die("pipe");
     pid_t pid = fork();
-    if (pid < 0)
-        die("fork");
+    if (pid < 0) die("fork");
     if (pid == 0) {
         close(fds[0]);
         const char *p = data;
         while (n > 0) {
             ssize_t w = write(fds[1], p, n);
-            if (w <= 0)
-                _exit(1);
+            if (w <= 0) _exit(1);
             p += w;
             n -= (size_t)w;
         }
@@ -827,27 +826,23 @@ static int read_stdin(const void *data, size_t n, wm_sigread_opts_t o, wm_sigs_t
     return rc;
 }
 
-static void test_stdin(void)
-{
+static void test_stdin(void) {
     wm_sigs_t s;
     char err[256];
     const double v[] = { 1, 2, 3 };
     int rc = read_stdin("1\n2\n3\n", 6, AUTO(NULL, 0), &s, err, sizeof err);
     CHECK(rc == 0 && s.n == 1 && s.a[0].n == 3 && s.a[0].v[2] == 3, "stdin text: %s", err);
-    if (rc == 0)
-        wm_sigs_free(&s);
+    if (rc == 0) wm_sigs_free(&s);
 
     enum { COUNT = 300000 };
     double *d = malloc(COUNT * 8);
     unsigned char *b = malloc(COUNT * 8);
-    for (int i = 0; i < COUNT; i++)
-        d[i] = i * 0.5;
+    for (int i = 0; i < COUNT; i++) d[i] = i * 0.5;
     size_t n = f64_bytes(d, COUNT, b);
     rc = read_stdin(b, n, opts(WM_SIGFMT_F64, NULL, 0), &s, err, sizeof err);
     CHECK(rc == 0 && s.n == 1 && s.a[0].n == COUNT && memcmp(s.a[0].v, d, n) == 0,
           "stdin f64 (size unknown): %s", err);
-    if (rc == 0)
-        wm_sigs_free(&s);
+    if (rc == 0) wm_sigs_free(&s);
     free(d);
     free(b);
 
@@ -857,8 +852,7 @@ static void test_stdin(void)
     (void)v;
 }
 
-static void test_misc(void)
-{
+static void test_misc(void) {
     wm_sigs_t s;
     char err[256];
     expect_err("missing file", tmp_path("no-such-file.txt"), AUTO(NULL, 0), "No such file", NULL);
@@ -868,14 +862,13 @@ static void test_misc(void)
     /* NULL options: AUTO, one signal. */
     int rc = wm_sig_read(p, NULL, &s, err, sizeof err);
     CHECK(rc == 0 && s.n == 1 && s.a[0].n == 3 && s.a[0].v[1] == 2, "NULL options: %s", err);
-    if (rc == 0)
-        wm_sigs_free(&s);
+    if (rc == 0) wm_sigs_free(&s);
     /* err may be NULL; a short err buffer is cut, still terminated. */
     p = put_str("bad.txt", "1 x");
     CHECK(wm_sig_read(p, NULL, &s, NULL, 0) == -1 && s.n == 0 && s.a == NULL, "NULL err");
     memset(err, 'x', sizeof err);
-    CHECK(wm_sig_read(p, NULL, &s, err, 8) == -1 && strlen(err) == 7 &&
-          strncmp(err, p, 7) == 0, "short err: '%s'", err);
+    CHECK(wm_sig_read(p, NULL, &s, err, 8) == -1 && strlen(err) == 7 && strncmp(err, p, 7) == 0,
+          "short err: '%s'", err);
     CHECK(wm_sig_read(NULL, NULL, &s, err, sizeof err) == -1 && strstr(err, "no path") != NULL,
           "NULL path: '%s'", err);
     CHECK(wm_sig_read(p, NULL, NULL, err, sizeof err) == -1, "NULL out");
@@ -885,8 +878,7 @@ static void test_misc(void)
     expect_msg("unknown format", p, bad, ": unknown signal format 42");
 }
 
-int main(void)
-{
+int main(void) {
     test_text();
     test_text_nonfinite();
     test_text_blocks();

@@ -65,20 +65,17 @@
 /* Every cell of every window; the z-normalisation and the band are
 ** tests/oracle's (doracle_znorm, doracle_in_band), not the library's. */
 
-static double bf_cost(wm_dtw_cost_t c, double x, double y)
-{
+static double bf_cost(wm_dtw_cost_t c, double x, double y) {
     double d = x - y;
     return c == WM_DTW_SQUARED ? d * d : fabs(d);
 }
 
 /* The banded DTW, every cell visited; rows: two of L + 1 from the caller. */
 static double bf_dtw(const double *q, size_t m, const double *z, size_t L, int64_t r,
-                     wm_dtw_cost_t c, double *rows)
-{
+                     wm_dtw_cost_t c, double *rows) {
     double *prev = rows, *cur = rows + L + 1;
     prev[0] = 0.0;
-    for (size_t j = 1; j <= L; j++)
-        prev[j] = INFINITY;
+    for (size_t j = 1; j <= L; j++) prev[j] = INFINITY;
     for (size_t i = 1; i <= m; i++) {
         cur[0] = INFINITY;
         for (size_t j = 1; j <= L; j++) {
@@ -87,10 +84,8 @@ static double bf_dtw(const double *q, size_t m, const double *z, size_t L, int64
                 continue;
             }
             double b = prev[j - 1];
-            if (prev[j] < b)
-                b = prev[j];
-            if (cur[j - 1] < b)
-                b = cur[j - 1];
+            if (prev[j] < b) b = prev[j];
+            if (cur[j - 1] < b) b = cur[j - 1];
             cur[j] = b + bf_cost(c, q[i - 1], z[j - 1]);
         }
         double *t = prev;
@@ -102,8 +97,7 @@ static double bf_dtw(const double *q, size_t m, const double *z, size_t L, int64
 
 /* dist[s] for every window s of y (n - L + 1 of them). */
 static void bf_all(const double *qz, size_t m, const double *y, size_t n, size_t L, int64_t r,
-                   wm_dtw_cost_t c, double *dist)
-{
+                   wm_dtw_cost_t c, double *dist) {
     double *z = xmalloc(L * sizeof *z), *rows = xmalloc(2 * (L + 1) * sizeof *rows);
     for (size_t s = 0; s + L <= n; s++) {
         doracle_znorm(y + s, L, z);
@@ -117,26 +111,26 @@ static void bf_all(const double *qz, size_t m, const double *y, size_t n, size_t
 
 /* Box-Muller with its own guard against log(0) (u + 2^-60, not rng.c's
 ** clamp): the signals of this test's cases are made of these bits. */
-static double normal(void)
-{
+static double normal(void) {
     double u = unif(), v = unif();
     return sqrt(-2.0 * log(u + 0x1p-60)) * cos(6.283185307179586 * v);
 }
 
 enum { SIG_WALK, SIG_NOISE, SIG_PLATEAU, SIG_SPIKES, SIG_REPEAT, SIG_INTWALK, SIG_OFFSET, SIG_N };
-static const char *const sig_name[SIG_N] = {"walk",   "noise",   "plateau", "spikes",
-                                            "repeat", "intwalk", "offset"};
+static const char *const sig_name[SIG_N] = { "walk",   "noise",   "plateau", "spikes",
+                                             "repeat", "intwalk", "offset" };
 
-static void make_signal(int kind, double *x, size_t n)
-{
+static void make_signal(int kind, double *x, size_t n) {
     double v = 0.0, level = normal();
     size_t period = (size_t)range(1, 60), left = 0;
     double *base = xmalloc(period * sizeof *base);
-    for (size_t i = 0; i < period; i++)
-        base[i] = chance(30) ? (double)below(4) : normal();
+    for (size_t i = 0; i < period; i++) base[i] = chance(30) ? (double)below(4) : normal();
     for (size_t i = 0; i < n; i++) {
         switch (kind) {
-        case SIG_WALK: v += normal(); x[i] = v; break;
+        case SIG_WALK:
+            v += normal();
+            x[i] = v;
+            break;
         case SIG_NOISE: x[i] = normal(); break;
         case SIG_PLATEAU:
             if (left == 0) {
@@ -150,7 +144,10 @@ static void make_signal(int kind, double *x, size_t n)
             x[i] = chance(3) ? 50.0 * normal() : (chance(50) ? 0.0 : 0.001 * normal());
             break;
         case SIG_REPEAT: x[i] = base[i % period]; break;
-        case SIG_INTWALK: v += (double)((int)below(3) - 1); x[i] = v; break;
+        case SIG_INTWALK:
+            v += (double)((int)below(3) - 1);
+            x[i] = v;
+            break;
         default: x[i] = 1e6 + 1e-7 * normal(); break;
         }
     }
@@ -159,8 +156,7 @@ static void make_signal(int kind, double *x, size_t n)
 
 /* ==== 1. statistics and envelopes ============================================ */
 
-static void test_stats(double scale)
-{
+static void test_stats(double scale) {
     long cases = (long)(400 * scale);
     double *x = xmalloc(600 * sizeof *x), *zn = xmalloc(600 * sizeof *zn);
     for (long c = 0; c < cases; c++) {
@@ -173,15 +169,16 @@ static void test_stats(double scale)
         for (size_t k = 0; k < UCR_LANES; k++) {
             double mean, sd;
             ucr_stats(x + k, L, &mean, &sd);
-            CHECK(mean == mean8[k] && sd == sd8[k], "stats8 lane %zu, %s L %zu", k, sig_name[kind], L);
+            CHECK(mean == mean8[k] && sd == sd8[k], "stats8 lane %zu, %s L %zu", k, sig_name[kind],
+                  L);
             wm_dtw_znorm(x + k, L, zn);
             size_t bad = 0;
             for (size_t j = 0; j < L; j++)
-                bad += memcmp(&zn[j], &(double){ucr_z(x[k + j], mean, sd)}, sizeof(double)) != 0;
+                bad += memcmp(&zn[j], &(double){ ucr_z(x[k + j], mean, sd) }, sizeof(double)) != 0;
             CHECK(bad == 0, "ucr_z differs from wm_dtw_znorm at %zu of %zu samples (%s)", bad, L,
                   sig_name[kind]);
             double z0;
-            doracle_znorm(x + k, 1, &z0);   /* one sample: sd 0, a zero */
+            doracle_znorm(x + k, 1, &z0); /* one sample: sd 0, a zero */
             CHECK(z0 == 0.0, "one sample normalises to %g", z0);
         }
     }
@@ -192,7 +189,8 @@ static void test_stats(double scale)
         double *a = xmalloc(L * sizeof *a);
         doracle_znorm(x, L, a);
         wm_dtw_znorm(x, L, zn);
-        CHECK(memcmp(a, zn, L * sizeof *a) == 0, "wm_dtw_znorm differs from the contract, L %zu", L);
+        CHECK(memcmp(a, zn, L * sizeof *a) == 0, "wm_dtw_znorm differs from the contract, L %zu",
+              L);
         free(a);
     }
     /* Envelopes. */
@@ -222,8 +220,7 @@ static void test_stats(double scale)
 
 /* ==== 2. the bounds and the abandoned DTW ==================================== */
 
-static int64_t pick_band(size_t m)
-{
+static int64_t pick_band(size_t m) {
     switch (below(6)) {
     case 0: return -1;
     case 1: return 0;
@@ -235,28 +232,25 @@ static int64_t pick_band(size_t m)
 }
 
 static struct {
-    long pairs, raw_above[4];   /* bounds above the exact value before the cut's slack */
-    double worst_ratio;         /* largest bound / distance seen                       */
+    long pairs, raw_above[4]; /* bounds above the exact value before the cut's slack */
+    double worst_ratio;       /* largest bound / distance seen */
 } g_lb;
 
-static void check_bound(int which, double lb, double d, double slack, const char *what,
-                        size_t m, size_t L, int64_t r, int cost)
-{
-    CHECK(!(lb > ucr_cut(d, slack)), "%s %.17g above the distance %.17g (m %zu L %zu r %" PRId64
-          " cost %d)", what, lb, d, m, L, r, cost);
-    if (lb > d)
-        g_lb.raw_above[which]++;
-    if (d > 0 && lb / d > g_lb.worst_ratio)
-        g_lb.worst_ratio = lb / d;
+static void check_bound(int which, double lb, double d, double slack, const char *what, size_t m,
+                        size_t L, int64_t r, int cost) {
+    CHECK(!(lb > ucr_cut(d, slack)),
+          "%s %.17g above the distance %.17g (m %zu L %zu r %" PRId64 " cost %d)", what, lb, d, m,
+          L, r, cost);
+    if (lb > d) g_lb.raw_above[which]++;
+    if (d > 0 && lb / d > g_lb.worst_ratio) g_lb.worst_ratio = lb / d;
 }
 
-static void test_bounds(double scale)
-{
+static void test_bounds(double scale) {
     long cases = (long)(4000 * scale);
     for (long c = 0; c < cases; c++) {
         size_t m = (size_t)(chance(20) ? range(1, 8) : range(1, 120));
         size_t L = chance(70) ? m : (size_t)range(1, 2 * m + 4);
-        size_t pad = (size_t)range(0, 30);   /* context for a wider envelope */
+        size_t pad = (size_t)range(0, 30); /* context for a wider envelope */
         size_t n = L + 2 * pad;
         int64_t r = pick_band(m);
         wm_dtw_opts_t o = wm_dtw_opts_default();
@@ -268,9 +262,8 @@ static void test_bounds(double scale)
         double *y = xmalloc(n * sizeof *y), *z = xmalloc(L * sizeof *z);
         int kind = (int)below(SIG_N);
         make_signal(kind, y, n);
-        if (chance(40) && m <= L) {   /* the query close to the window: tight bounds */
-            for (size_t i = 0; i < m; i++)
-                q[i] = y[pad + i] + (chance(50) ? 0.0 : 0.05 * normal());
+        if (chance(40) && m <= L) { /* the query close to the window: tight bounds */
+            for (size_t i = 0; i < m; i++) q[i] = y[pad + i] + (chance(50) ? 0.0 : 0.05 * normal());
         } else {
             make_signal((int)below(SIG_N), q, m);
         }
@@ -301,10 +294,10 @@ static void test_bounds(double scale)
             size_t rad = r < 0 ? m : (size_t)r;
             double *eu = xmalloc(n * sizeof *eu), *el = xmalloc(n * sizeof *el);
             size_t *dq = xmalloc(2 * n * sizeof *dq);
-            ucr_envelope(x, L, rad, eu, el, dq, dq + L);   /* the window's own */
+            ucr_envelope(x, L, rad, eu, el, dq, dq + L); /* the window's own */
             double ec = ucr_lb_keogh_ec(&uq, eu, el, mean, sd, INFINITY, tec);
             check_bound(2, ec, d, uq.slack, "LB_Keogh EC", m, L, r, o.cost);
-            ucr_envelope(y, n, rad, eu, el, dq, dq + n);   /* wider at the ends */
+            ucr_envelope(y, n, rad, eu, el, dq, dq + n); /* wider at the ends */
             double *tw = xmalloc(m * sizeof *tw);
             double ecw = ucr_lb_keogh_ec(&uq, eu + pad, el + pad, mean, sd, INFINITY, tw);
             check_bound(3, ecw, d, uq.slack, "LB_Keogh EC (wide envelope)", m, L, r, o.cost);
@@ -321,8 +314,8 @@ static void test_bounds(double scale)
             if (eq > 0) {
                 double cut = eq / 2;
                 double part = ucr_lb_keogh_eq(&uq, x, mean, sd, cut, teq);
-                CHECK(part > cut && part <= eq * (1 + 1e-9), "abandoned EQ %.17g, cut %.17g, whole %.17g",
-                      part, cut, eq);
+                CHECK(part > cut && part <= eq * (1 + 1e-9),
+                      "abandoned EQ %.17g, cut %.17g, whole %.17g", part, cut, eq);
                 ucr_lb_keogh_eq(&uq, x, mean, sd, INFINITY, teq);
             }
             for (size_t k = m + 1; k-- > 0;) {
@@ -336,15 +329,19 @@ static void test_bounds(double scale)
         }
         double *buf = xmalloc(UCR_DTW_BUF(L) * sizeof *buf);
         double e = ucr_dtw(&uq, z, NULL, NULL, INFINITY, buf);
-        CHECK(memcmp(&e, &d, sizeof d) == 0, "ucr_dtw %.17g, brute force %.17g (m %zu L %zu r %" PRId64
-              " cost %d)", e, d, m, L, r, o.cost);
+        CHECK(memcmp(&e, &d, sizeof d) == 0,
+              "ucr_dtw %.17g, brute force %.17g (m %zu L %zu r %" PRId64 " cost %d)", e, d, m, L, r,
+              o.cost);
         e = ucr_dtw(&uq, z, cbc, cbq, ucr_cut(d, uq.slack), buf);
-        CHECK(e == d, "ucr_dtw with the cut at its own distance: %.17g, want %.17g (m %zu L %zu r %"
-              PRId64 ")", e, d, m, L, r);
+        CHECK(e == d,
+              "ucr_dtw with the cut at its own distance: %.17g, want %.17g (m %zu L %zu r %" PRId64
+              ")",
+              e, d, m, L, r);
         if (d > 0) {
             double cut = chance(50) ? d / 2 : nextafter(d, 0.0);
             e = ucr_dtw(&uq, z, cbc, cbq, cut, buf);
-            CHECK(e == INFINITY || e == d, "ucr_dtw under a low cut: %.17g, want +inf or %.17g", e, d);
+            CHECK(e == INFINITY || e == d, "ucr_dtw under a low cut: %.17g, want +inf or %.17g", e,
+                  d);
         }
         free(buf);
         free(teq);
@@ -363,21 +360,19 @@ static void test_bounds(double scale)
 /* ==== 3. the search ========================================================== */
 
 static struct {
-    long cases, windows, oracle_checked, ties;   /* ties: windows sharing the best distance */
-    ucr_counts_t cnt;                            /* top 1, 1 thread, structured signals  */
+    long cases, windows, oracle_checked, ties; /* ties: windows sharing the best distance */
+    ucr_counts_t cnt;                          /* top 1, 1 thread, structured signals */
     double bf_s, ucr_s;
 } g_cov;
 
-static int cand_by_start(const void *pa, const void *pb)
-{
+static int cand_by_start(const void *pa, const void *pb) {
     const wm_dtw_cand_t *a = pa, *b = pb;
     return a->start < b->start ? -1 : a->start > b->start;
 }
 
 /* Every candidate exact, right end, no start twice. Returns how many. */
 static size_t check_exact(const wm_dtw_candvec_t *v, const double *dist, size_t W, size_t L,
-                          const char *what, long cs)
-{
+                          const char *what, long cs) {
     size_t bad = 0;
     for (size_t k = 0; k < v->n; k++) {
         const wm_dtw_cand_t *c = &v->a[k];
@@ -390,8 +385,7 @@ static size_t check_exact(const wm_dtw_candvec_t *v, const double *dist, size_t 
 }
 
 static void run(wm_context_t *cx, const double *qz, size_t m, const double *y, size_t n,
-                const wm_dtw_opts_t *o, wm_dtw_candvec_t *out, ucr_counts_t *cnt)
-{
+                const wm_dtw_opts_t *o, wm_dtw_candvec_t *out, ucr_counts_t *cnt) {
     memset(out, 0, sizeof *out);
     double t0 = now_s();
     wm_status st = ucr_search(cx, qz, m, y, n, o, out, cnt);
@@ -401,13 +395,11 @@ static void run(wm_context_t *cx, const double *qz, size_t m, const double *y, s
 
 /* top == 1: the best window (and only exact ones) within max_distance. */
 static void check_top1(wm_context_t *cx1, wm_context_t *cx3, const double *qz, size_t m,
-                       const double *y, size_t n, wm_dtw_opts_t o, const double *dist,
-                       size_t W, size_t L, long cs, ucr_counts_t *cnt)
-{
+                       const double *y, size_t n, wm_dtw_opts_t o, const double *dist, size_t W,
+                       size_t L, long cs, ucr_counts_t *cnt) {
     size_t best = 0;
     for (size_t s = 1; s < W; s++)
-        if (dist[s] < dist[best])
-            best = s;
+        if (dist[s] < dist[best]) best = s;
     o.top = 1;
     wm_dtw_candvec_t v[2];
     run(cx1, qz, m, y, n, &o, &v[0], cnt);
@@ -416,8 +408,7 @@ static void check_top1(wm_context_t *cx1, wm_context_t *cx3, const double *qz, s
         const char *what = t ? "top 1, 3 threads" : "top 1, 1 thread";
         check_exact(&v[t], dist, W, L, what, cs);
         int found = 0;
-        for (size_t k = 0; k < v[t].n; k++)
-            found |= v[t].a[k].start == best;
+        for (size_t k = 0; k < v[t].n; k++) found |= v[t].a[k].start == best;
         /* Above max_distance the best may be left out: select drops it. */
         if (dist[best] <= o.max_distance)
             CHECK(found, "case %ld %s: the best window %zu (%.17g) missing; %zu pushed", cs, what,
@@ -430,14 +421,12 @@ static void check_top1(wm_context_t *cx1, wm_context_t *cx3, const double *qz, s
 ** threads. */
 static void check_all_within(wm_context_t *cx1, wm_context_t *cx3, const double *qz, size_t m,
                              const double *y, size_t n, wm_dtw_opts_t o, const double *dist,
-                             size_t W, size_t L, long cs)
-{
+                             size_t W, size_t L, long cs) {
     wm_dtw_candvec_t v[2];
     run(cx1, qz, m, y, n, &o, &v[0], NULL);
     run(cx3, qz, m, y, n, &o, &v[1], NULL);
     size_t want = 0;
-    for (size_t s = 0; s < W; s++)
-        want += dist[s] <= o.max_distance;
+    for (size_t s = 0; s < W; s++) want += dist[s] <= o.max_distance;
     CHECK(v[0].n == v[1].n && (v[0].n == 0 || memcmp(v[0].a, v[1].a, v[0].n * sizeof *v[0].a) == 0),
           "case %ld: 1 and 3 threads differ (%zu vs %zu candidates)", cs, v[0].n, v[1].n);
     for (int t = 0; t < 2; t++) {
@@ -445,8 +434,7 @@ static void check_all_within(wm_context_t *cx1, wm_context_t *cx3, const double 
             wm_dtw_candvec_free(&v[t]);
             continue;
         }
-        if (v[t].n)
-            qsort(v[t].a, v[t].n, sizeof *v[t].a, cand_by_start);
+        if (v[t].n) qsort(v[t].a, v[t].n, sizeof *v[t].a, cand_by_start);
         size_t dup = 0, outside = 0;
         for (size_t k = 0; k < v[t].n; k++) {
             dup += k && v[t].a[k].start == v[t].a[k - 1].start;
@@ -459,20 +447,18 @@ static void check_all_within(wm_context_t *cx1, wm_context_t *cx3, const double 
     }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
+static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
-static void one_case(long cs, wm_context_t *cx1, wm_context_t *cx3)
-{
+static void one_case(long cs, wm_context_t *cx1, wm_context_t *cx3) {
     /* Sizes: mostly small (the brute force is every cell of every window),
     ** a few long series with a narrow band. */
     size_t m, L, n;
     uint64_t size_kind = below(1000);
     int kind = (int)below(SIG_N), qkind = (int)below(SIG_N);
-    if (size_kind >= 980) {   /* exact repeats over several blocks: ties between blocks */
+    if (size_kind >= 980) { /* exact repeats over several blocks: ties between blocks */
         kind = SIG_REPEAT;
         m = (size_t)range(2, 24);
         n = (size_t)range(2500, 6000);
@@ -487,13 +473,11 @@ static void one_case(long cs, wm_context_t *cx1, wm_context_t *cx3)
         n = (size_t)range(1, 500);
     }
     L = chance(85) ? m : (size_t)range(m > 8 ? m - m / 2 : 1, 2 * m + 3);
-    if (size_kind < 3)   /* L far from m widens the band by the difference */
+    if (size_kind < 3) /* L far from m widens the band by the difference */
         L = chance(85) ? m : (size_t)range(m - m / 8, m + m / 8);
-    if (n < L)
-        n = L + (size_t)below(50);
+    if (n < L) n = L + (size_t)below(50);
     int64_t r = pick_band(m);
-    if (size_kind < 3)
-        r = chance(50) ? 5 : (int64_t)(m / 10);
+    if (size_kind < 3) r = chance(50) ? 5 : (int64_t)(m / 10);
     wm_dtw_opts_t o = wm_dtw_opts_default();
     o.mode = WM_DTW_UCR;
     o.cost = chance(50) ? WM_DTW_SQUARED : WM_DTW_ABS;
@@ -506,12 +490,11 @@ static void one_case(long cs, wm_context_t *cx1, wm_context_t *cx3)
     if (copied) {
         size_t at = (size_t)below(n - m + 1);
         double noise = chance(50) || size_kind >= 980 ? 0.0 : 0.01 * unif();
-        for (size_t i = 0; i < m; i++)
-            q[i] = y[at + i] + noise * normal();
+        for (size_t i = 0; i < m; i++) q[i] = y[at + i] + noise * normal();
     } else {
         make_signal(qkind, q, m);
     }
-    wm_dtw_znorm(q, m, qz);   /* as the caller (src/dtw/dtw.c) does */
+    wm_dtw_znorm(q, m, qz); /* as the caller (src/dtw/dtw.c) does */
 
     size_t W = n - L + 1;
     double *dist = xmalloc(W * sizeof *dist);
@@ -520,9 +503,10 @@ static void one_case(long cs, wm_context_t *cx1, wm_context_t *cx3)
     g_cov.bf_s += now_s() - t0;
     if (g_verbose)
         printf("case %ld: %s series n %zu, query %s%s m %zu, L %zu, band %" PRId64 ", cost %d\n",
-               cs, sig_name[kind], n, copied ? "copied" : sig_name[qkind], "", m, L, r, (int)o.cost);
+               cs, sig_name[kind], n, copied ? "copied" : sig_name[qkind], "", m, L, r,
+               (int)o.cost);
 
-    if (m * n <= 20000) {   /* my brute force against the project's oracle */
+    if (m * n <= 20000) { /* my brute force against the project's oracle */
         doracle_cand_t *oc = NULL;
         size_t no = doracle_candidates(q, m, y, n, &o, &oc);
         size_t bad = no != W;
@@ -533,7 +517,7 @@ static void one_case(long cs, wm_context_t *cx1, wm_context_t *cx3)
         g_cov.oracle_checked++;
     }
 
-    ucr_counts_t cnt = {0};
+    ucr_counts_t cnt = { 0 };
     int structured = kind == SIG_WALK && m == L && m >= 16;
     o.max_distance = INFINITY;
     check_top1(cx1, cx3, qz, m, y, n, o, dist, W, L, cs, structured ? &cnt : NULL);
@@ -544,8 +528,8 @@ static void one_case(long cs, wm_context_t *cx1, wm_context_t *cx3)
         g_cov.cnt.keogh_ec += cnt.keogh_ec;
         g_cov.cnt.dtw_abandoned += cnt.dtw_abandoned;
         g_cov.cnt.dtw_full += cnt.dtw_full;
-        CHECK(cnt.windows == W && cnt.kim + cnt.keogh_eq + cnt.keogh_ec + cnt.dtw_abandoned +
-                                          cnt.dtw_full == W,
+        CHECK(cnt.windows == W &&
+                  cnt.kim + cnt.keogh_eq + cnt.keogh_ec + cnt.dtw_abandoned + cnt.dtw_full == W,
               "case %ld: counts add to %" PRIu64 " of %zu", cs,
               cnt.kim + cnt.keogh_eq + cnt.keogh_ec + cnt.dtw_abandoned + cnt.dtw_full, W);
     }
@@ -554,26 +538,22 @@ static void one_case(long cs, wm_context_t *cx1, wm_context_t *cx3)
     memcpy(sorted, dist, W * sizeof *sorted);
     qsort(sorted, W, sizeof *sorted, cmp_double);
     size_t ties = 0;
-    for (size_t s = 0; s < W; s++)
-        ties += dist[s] == sorted[0];
+    for (size_t s = 0; s < W; s++) ties += dist[s] == sorted[0];
     g_cov.ties += ties > 1;
 
     /* top 1 within a limit: at the best (a tie), one ulp below it, a quantile. */
-    double lims[3] = {sorted[0], nextafter(sorted[0], -INFINITY), sorted[W / 3]};
+    double lims[3] = { sorted[0], nextafter(sorted[0], -INFINITY), sorted[W / 3] };
     o.max_distance = lims[below(3)];
-    if (o.max_distance >= 0)
-        check_top1(cx1, cx3, qz, m, y, n, o, dist, W, L, cs, NULL);
+    if (o.max_distance >= 0) check_top1(cx1, cx3, qz, m, y, n, o, dist, W, L, cs, NULL);
 
     /* Everything within max_distance: a quantile (ties included), or one ulp
     ** below it; now and then +inf (every window) or top 3. */
-    static const double quant[] = {0.0, 0.01, 0.1, 0.3};
+    static const double quant[] = { 0.0, 0.01, 0.1, 0.3 };
     double lim = sorted[(size_t)(quant[below(4)] * (double)(W - 1))];
     o.max_distance = chance(25) ? nextafter(lim, -INFINITY) : lim;
-    if (o.max_distance < 0)
-        o.max_distance = lim;
+    if (o.max_distance < 0) o.max_distance = lim;
     o.top = chance(20) ? 3 : 0;
-    if (W * m * L <= 2000000 && chance(15))
-        o.max_distance = INFINITY;
+    if (W * m * L <= 2000000 && chance(15)) o.max_distance = INFINITY;
     check_all_within(cx1, cx3, qz, m, y, n, o, dist, W, L, cs);
 
     if (g_verbose)
@@ -587,13 +567,11 @@ static void one_case(long cs, wm_context_t *cx1, wm_context_t *cx3)
     free(qz);
 }
 
-static void test_search(double scale, long only)
-{
+static void test_search(double scale, long only) {
     wm_context_t *cx1 = cpu_context(1, 0), *cx3 = cpu_context(3, 0);
     long cases = (long)(2000 * scale);
     for (long cs = 0; cs < cases; cs++) {
-        if (only >= 0 && cs != only)
-            continue;
+        if (only >= 0 && cs != only) continue;
         uint64_t st = g_seed ^ ((uint64_t)cs * 0xD1B54A32D192ED03ull);
         g_rng = splitmix64(&st);
         one_case(cs, cx1, cx3);
@@ -604,17 +582,18 @@ static void test_search(double scale, long only)
         /* On random walks with m = L >= 16 the cascade must drop most
         ** windows before their DTW. */
         uint64_t pruned = g_cov.cnt.kim + g_cov.cnt.keogh_eq + g_cov.cnt.keogh_ec;
-        CHECK(pruned * 2 > g_cov.cnt.windows, "the bounds dropped only %" PRIu64 " of %" PRIu64
-              " windows", pruned, g_cov.cnt.windows);
+        CHECK(pruned * 2 > g_cov.cnt.windows,
+              "the bounds dropped only %" PRIu64 " of %" PRIu64 " windows", pruned,
+              g_cov.cnt.windows);
         CHECK(g_cov.cnt.kim > 0 && g_cov.cnt.keogh_eq > 0 && g_cov.cnt.keogh_ec > 0 &&
                   g_cov.cnt.dtw_abandoned > 0,
-              "a stage never pruned: kim %" PRIu64 " eq %" PRIu64 " ec %" PRIu64 " abandoned %" PRIu64,
+              "a stage never pruned: kim %" PRIu64 " eq %" PRIu64 " ec %" PRIu64
+              " abandoned %" PRIu64,
               g_cov.cnt.kim, g_cov.cnt.keogh_eq, g_cov.cnt.keogh_ec, g_cov.cnt.dtw_abandoned);
     }
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long only = -1;
     test_begin("test_ucr", argc, argv, 20250601ull, 2000, NULL, &only);
     double scale = g_scale, t0 = g_t_start;
@@ -635,10 +614,11 @@ int main(int argc, char **argv)
            "random walks, top 1, 1 thread: kim %.1f%% eq %.1f%% ec %.1f%% abandoned %.1f%% "
            "full %.1f%% of %" PRIu64 "; brute force %.1f s, ucr %.1f s (%.1f s)\n",
            g_cov.cases, g_cov.windows, g_cov.oracle_checked, g_cov.ties,
-           100.0 * (double)g_cov.cnt.kim / (double)w, 100.0 * (double)g_cov.cnt.keogh_eq / (double)w,
+           100.0 * (double)g_cov.cnt.kim / (double)w,
+           100.0 * (double)g_cov.cnt.keogh_eq / (double)w,
            100.0 * (double)g_cov.cnt.keogh_ec / (double)w,
            100.0 * (double)g_cov.cnt.dtw_abandoned / (double)w,
-           100.0 * (double)g_cov.cnt.dtw_full / (double)w, g_cov.cnt.windows, g_cov.bf_s, g_cov.ucr_s,
-           now_s() - t0);
+           100.0 * (double)g_cov.cnt.dtw_full / (double)w, g_cov.cnt.windows, g_cov.bf_s,
+           g_cov.ucr_s, now_s() - t0);
     return test_finish();
 }
