@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/plan.h"
 #include "mpi/dist.h"
 
 void wm_cli_dist_device(wm_context_opts_t *co) {
@@ -53,8 +54,12 @@ void wm_cli_dist_share(size_t n, int alone, size_t *lo, size_t *hi) {
         *lo = *hi = 0;
         return;
     }
-    *lo = (size_t)((unsigned __int128)n * me / parts);
-    *hi = (size_t)((unsigned __int128)n * (me + 1) / parts);
+    /* the even cut of core/plan.h, as GPU shards cut a list */
+    wm_plan_t plan = wm_plan_even(0, n, parts);
+    uint64_t a, b;
+    wm_plan_part(&plan, alone ? 0 : me, &a, &b);
+    *lo = (size_t)a;
+    *hi = (size_t)b;
 }
 
 FILE *wm_cli_lines_open(wm_cli_lines_t *b) {

@@ -3,7 +3,8 @@
 ** that N processes (MPI ranks) each read only their own bytes and together
 ** see exactly the records, sequence bytes and errors wm_seqfile_read gives.
 **
-** Part p of N gets the file's bytes [size*p/N, size*(p+1)/N) and moves its
+** Part p of N gets its even share of the file's bytes (wm_plan_even,
+** core/plan.h: the first size % N parts one byte longer) and moves its
 ** start to the next place where parsing can begin:
 **   raw     (plain files searched as bytes)     the byte itself;
 **   joined  (plain files read as one sequence)  the byte itself;

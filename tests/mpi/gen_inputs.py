@@ -2,8 +2,9 @@
 """gen_inputs.py DIR -- the inputs of tests/mpi/test_mpi.sh, written into DIR.
 
 Everything is made from fixed seeds, so every run writes the same bytes.
-MPI ranks get equal byte ranges of each file: rank r of N reads
-[size*r/N, size*(r+1)/N). The "border" files below have a size divisible by
+MPI ranks get equal byte ranges of each file: rank r of N reads its even
+share (core/plan.h's wm_plan_even; the first size % N ranks one byte
+longer). The "border" files below have a size divisible by
 12, so for N = 2, 3, 4 their rank borders are the five offsets size/4,
 size/3, size/2, 2*size/3 and 3*size/4, and each of those offsets is made to
 fall on a chosen spot: a header's '>' or '@', the byte after it, the middle

@@ -4,7 +4,7 @@
 #     bash tests/mpi/test_mpi.sh /path/to/warpmatch /path/to/project_root
 #
 # When warpmatch is started by mpirun/mpiexec/srun, N ranks share the work
-# (rank r of N reads bytes [size*r/N, size*(r+1)/N) of each input file) and
+# (rank r of N reads its even share of each input file's bytes) and
 # the job must print on stdout exactly the bytes that a single plain process
 # prints for the same arguments, and exit with the same status (0 match,
 # 1 none, 2 error). For every case below this script runs the plain process
