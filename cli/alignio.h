@@ -34,7 +34,7 @@ typedef struct {
     uint64_t one[2]; /* starts of a single record (literal, plain) */
     uint8_t *joined; /* a mapped plain file without its blanks (owned) */
     int allow_empty; /* set before opening: empty records are fine
-                                  (global mode)                                 */
+                        (global mode) */
 } wm_cli_input_t;
 
 /* Classify and read `arg` as the input `role` ("query" or "target"). raw != 0

@@ -57,7 +57,7 @@ typedef struct {
     const char *name;             /* "search" */
     unsigned bit;                 /* WM_CMD_* */
     const char *const *formats;   /* the --format words it prints, its default
-                                    first, NULL-terminated; NULL: no --format    */
+                                     first, NULL-terminated; NULL: no --format */
     const char *usage;            /* "Usage: ..." lines */
     const char *about;            /* what it does, before the flags */
     const char *intro[WM_N_SECS]; /* said under a section's heading, or NULL */

@@ -24,7 +24,7 @@ typedef struct {
     const uint8_t **pat; /* n pattern starts (arrays as wm_compile_set */
     size_t *len;         /*   takes them) */
     const char **name;   /* n FASTA names (NULL: print the number), or
-                                    NULL when no pattern has a name            */
+                            NULL when no pattern has a name */
     uint32_t *src;       /* where pattern i came from: srcs[src[i]] */
     uint64_t *line;      /* its line in that file (0 for -e) */
     const char **srcs;   /* file names as given (for messages), or "-e" */

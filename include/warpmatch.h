@@ -72,16 +72,16 @@ typedef enum {
     WM_ALGO_MYERS = 3,   /* Myers/Hyyro bit-vector DP, edit distance */
     /* Pattern sets (wm_compile_set; exact matching): */
     WM_ALGO_AC = 4,             /* Aho-Corasick automaton: a full DFA where it fits,
-                              else goto lists with failure links; on the GPU
-                              each thread runs it over its own chunk        */
+                                   else goto lists with failure links; on the GPU
+                                   each thread runs it over its own chunk */
     WM_ALGO_PFAC = 5,           /* failureless Aho-Corasick: one walk of the trie
-                              per text position, no failure links          */
+                                   per text position, no failure links */
     WM_ALGO_WUMANBER = 6,       /* multi-pattern Wu-Manber, tuned: larger blocks,
-                              a better hash                                */
+                                   a better hash */
     WM_ALGO_WUMANBER_PAPER = 7, /* Wu-Manber as paper 003 ran it: B = 3,
-                              B' = 2, shift-and-add hashing (bitshift 2)   */
+                                   B' = 2, shift-and-add hashing (bitshift 2) */
     WM_ALGO_QGRAM = 8           /* the first q symbols of each pattern indexed in
-                              a bitmap (DNA: 2 bits a base), hits verified */
+                                   a bitmap (DNA: 2 bits a base), hits verified */
 } wm_algo_t;
 
 /* How pattern bytes are read.
@@ -153,23 +153,20 @@ typedef struct {
     int threads;             /* CPU threads; 0 = all online cores [0] */
     int device;              /* CUDA device ordinal [0] */
     uint64_t chunk_bytes;    /* work unit per thread / per GPU batch; 0 = tuned.
-                                  dtw cuts the series in pieces of chunk_bytes / 8
-                                  samples.
-                                  Tests set it tiny so matches straddle chunks.  */
+                                dtw cuts the series in pieces of chunk_bytes / 8
+                                samples.
+                                Tests set it tiny so matches straddle chunks. */
     wm_progress_cb progress; /* NULL = none. With several devices it is called
-                                  from their threads, one call at a time, with the
-                                  bytes done summed over them                     */
+                                from their threads, one call at a time, with the
+                                bytes done summed over them */
     void *progress_user;
     const int *devices; /* run over these CUDA devices together, n_devices of them;
-                                  the same ordinal may repeat (two contexts on one GPU;
-                                  known defect: then GPU align pairs and the dp
-                                  kernels can fail with WM_DEVICE, as both set one
-                                  per-GPU kernel limit - list distinct GPUs).
-                                  With the CPU backend, n_devices > 1 cuts the work into
-                                  that many shards on CPU sub-contexts (how the split is
-                                  tested without GPUs). NULL / n_devices <= 1: `device`
-                                  alone, except that a list of one is that device
-                                  [NULL, 0]. The list is copied.                     */
+                           the same ordinal may repeat (two contexts on one GPU).
+                           With the CPU backend, n_devices > 1 cuts the work into
+                           that many shards on CPU sub-contexts (how the split is
+                           tested without GPUs). NULL / n_devices <= 1: `device`
+                           alone, except that a list of one is that device
+                           [NULL, 0]. The list is copied. */
     int n_devices;
 } wm_context_opts_t;
 
@@ -262,17 +259,17 @@ typedef enum { WM_ALIGN_INFIX = 0, WM_ALIGN_GLOBAL = 1 } wm_align_mode_t;
 typedef enum {
     WM_ALIGN_ALGO_AUTO = 0,
     WM_ALIGN_ALGO_WAVEFRONT = 1,    /* the plain DP ("dp"). infix: GPU = paper 000's
-                                     HMM scheme (chunks of s + 2m, one block per
-                                     chunk, an anti-diagonal wavefront over 3 x
-                                     (m+1) cells in shared memory), CPU = Sellers'
-                                     DP a column at a time. global: the DP on
-                                     anti-diagonals (CPU and GPU), the baseline
-                                     paper 001 compares with                     */
+                                       HMM scheme (chunks of s + 2m, one block per
+                                       chunk, an anti-diagonal wavefront over 3 x
+                                       (m+1) cells in shared memory), CPU = Sellers'
+                                       DP a column at a time. global: the DP on
+                                       anti-diagonals (CPU and GPU), the baseline
+                                       paper 001 compares with */
     WM_ALIGN_ALGO_BITVECTOR = 2,    /* Myers/Hyyro bit-parallel DP over several words
-                                     a column, Ukkonen-banded                      */
+                                       a column, Ukkonen-banded */
     WM_ALIGN_ALGO_FOUR_RUSSIANS = 3 /* global only: paper 001's t-blocks looked up
-                                     in a table of every (A, B, C, E), blocks on
-                                     anti-diagonals in parallel                    */
+                                       in a table of every (A, B, C, E), blocks on
+                                       anti-diagonals in parallel */
 } wm_align_algo_t;
 #define WM_ALIGN_ALGO_DP WM_ALIGN_ALGO_WAVEFRONT
 
@@ -292,15 +289,15 @@ typedef struct {
     wm_align_mode_t mode;   /* [infix] */
     wm_align_algo_t algo;   /* [auto] */
     int64_t max_distance;   /* k: report nothing worse, and prune with it;
-                                  -1 = no limit [-1]                             */
+                               -1 = no limit [-1] */
     int cigar;              /* the extended CIGAR of one optimal alignment [0] */
     int all_ends;           /* infix: one alignment per end that reaches the
-                                  best distance, in end order [0]                */
+                               best distance, in end order [0] */
     int case_insensitive;   /* fold ASCII case [0] */
     wm_alphabet_t alphabet; /* DNA: case folded, U = T, and only A, C, G, T
-                                  match (N matches nothing, not even N) [bytes]  */
+                               match (N matches nothing, not even N) [bytes] */
     int fr_t;               /* four-russians block size t, 1 .. WM_FR_MAX_T;
-                                  0 = automatic (3) [0]                          */
+                               0 = automatic (3) [0] */
 } wm_align_opts_t;
 
 wm_align_opts_t wm_align_opts_default(void);
@@ -428,10 +425,10 @@ typedef struct {
     wm_dtw_cost_t cost;  /* [abs] */
     int64_t window;      /* band radius R in samples (global, ucr); -1 = none [-1] */
     int znorm;           /* subsequence, global: z-normalise the query and the
-                                  series, each as a whole [0] (ucr always does)     */
+                            series, each as a whole [0] (ucr always does) */
     uint64_t top;        /* at most this many matches, best first; 0 = every
-                                  non-overlapping match within max_distance, in
-                                  series order [1]                                 */
+                            non-overlapping match within max_distance, in
+                            series order [1] */
     double max_distance; /* only matches with distance <= this [+inf] */
     uint64_t length;     /* ucr: the window length L; 0 = the query's [0] */
     int path;            /* also return each match's warping path [0] */
@@ -444,8 +441,8 @@ typedef struct {
     double distance;
     uint64_t path_len; /* cells on the path; 0 unless opts.path */
     uint64_t *path;    /* 2 * path_len values: (query index, series index)
-                                  of each cell from the first, 0-based; NULL unless
-                                  opts.path                                        */
+                          of each cell from the first, 0-based; NULL unless
+                          opts.path */
 } wm_dtw_match_t;
 
 typedef struct {

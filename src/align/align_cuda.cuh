@@ -44,7 +44,7 @@ typedef struct {
     uint32_t w32;       /* ceil(m / 32): 32-row words a column */
     unsigned n_codes;   /* symbols that match something (256 or 4) */
     uint32_t *d_peq256; /* 256 rows of w32 words, indexed by the target's byte
-                                 (the symbol map folded in: one load less a step) */
+                           (the symbol map folded in: one load less a step) */
     uint8_t *d_code;    /* 256 entries: byte -> symbol (n_codes: matches nothing) */
     uint8_t *d_qcode;   /* the query's m symbols (wavefront) */
     /* bit-vector layout: G threads share a chunk, each holding W words of a

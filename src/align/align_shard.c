@@ -28,7 +28,7 @@ typedef struct {
     uint64_t lo, hi;     /* owned ends: lo < e <= hi, and part 0 owns 0 */
     uint64_t base;       /* the part's target is target[base, hi) */
     wm_alignments_t got; /* its part of the answer, global coordinates:
-                                  all at one distance                          */
+                            all at one distance */
     wm_status st;
 } part_t;
 

@@ -68,7 +68,7 @@
 
 typedef struct {
     _Alignas(64) atomic_uint_fast64_t done; /* blocks this stripe finished, counted
-                                                 as local row * n_bcols + columns     */
+                                               as local row * n_bcols + columns */
 } fr_progress_t;
 
 typedef struct {
@@ -81,14 +81,14 @@ typedef struct {
     uint64_t n_brows, n_bcols;
     uint64_t n_groups;             /* groups of FR_GROUP_ROWS block rows */
     unsigned last_rows, last_cols; /* rows of the last block row, columns of
-                                        the last block column (t when t divides) */
+                                      the last block column (t when t divides) */
     uint8_t *h_border;             /* [n_bcols] */
     const uint16_t *y_key;         /* strings: [n / t] yk, or FR_NO_KEY */
     uint16_t *col_bits;            /* matrix: per stripe and group row,
-                                        n_codes + 1 entries                       */
+                                      n_codes + 1 entries */
     uint16_t spread[16];           /* matrix: bit i -> bit i * t */
     int8_t h_sum[81], h_min[81];   /* digit sum, and least prefix sum of 1 .. t
-                                        digits, of a t-digit difference code      */
+                                      digits, of a t-digit difference code */
     fr_progress_t *progress;       /* [n_stripes] */
     uint64_t n_stripes;
     int64_t limit;

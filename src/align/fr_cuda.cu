@@ -79,8 +79,8 @@ typedef struct {
     uint32_t tab_entries;    /* copied to shared memory (t <= 2) */
     uint8_t *ring;           /* n_ring slots of BC bytes: a stripe's last hout */
     uint32_t *prog;          /* per stripe: block columns published (< 2^32:
-                                      only stripes with a successor publish, and
-                                      then m > 32 t, so BC <= 2^37 / (32 t^2))     */
+                                only stripes with a successor publish, and
+                                then m > 32 t, so BC <= 2^37 / (32 t^2)) */
     unsigned long long *out; /* [0] D[m][n], [1] a proof over limit; ~0: none */
     uint64_t m, n, BR, BC;
     uint32_t n_stripes, n_warps, n_ring;

@@ -39,8 +39,8 @@ extern "C" {
 typedef struct {
     uint64_t from, to;
     uint64_t n;    /* parts: even, as asked (empty parts included);
-                                sized, ceil((to - from) / size), 0 when
-                                from == to                                    */
+                      sized, ceil((to - from) / size), 0 when
+                      from == to */
     uint64_t size; /* sized plans: bytes per part; even: 0 */
 } wm_plan_t;
 

@@ -264,7 +264,7 @@ typedef struct {
     uint64_t w_lo;   /* the shard's text is seq[w_lo, hi) */
     size_t r0;       /* the global index of its first record */
     uint64_t clip;   /* w_lo - start of record r0: the offset of local
-                                  record 0 in its record                         */
+                        record 0 in its record */
     uint64_t *rs;    /* its record starts, from w_lo */
     wm_text_t text;
     wm_matchvec_t found; /* listing, shards after the first: owned matches */

@@ -22,16 +22,16 @@ extern "C" {
 
 typedef struct {
     wm_simd_isa_t simd; /* the widest SIMD a CPU kernel may use (it
-                                       uses the CPU's best up to this): tests and
-                                       benchmarks lower it to cover the narrower
-                                       paths [auto]                               */
+                           uses the CPU's best up to this): tests and
+                           benchmarks lower it to cover the narrower
+                           paths [auto] */
     int timing;         /* time the phases into wm_stats_t; the GPU
-                                       code then waits for each phase [0]         */
+                           code then waits for each phase [0] */
     /* search on the GPU */
     uint64_t search_batch_bytes;   /* text bytes a batch [256 MiB]; the context's
-                                       chunk_bytes, when set, wins                */
+                                      chunk_bytes, when set, wins */
     uint64_t search_bytes_per_hit; /* first size of the hit buffers: one hit per
-                                       this many bytes [512]; they grow on demand */
+                                      this many bytes [512]; they grow on demand */
     /* dtw on the GPU (sdtw_cuda.cu) */
     uint64_t dtw_warps;     /* warps the pieces fill [what fits at once] */
     uint64_t dtw_min_piece; /* shortest piece in columns [2m] */

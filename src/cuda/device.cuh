@@ -19,7 +19,7 @@ struct wm_cuda_state {
     int sm_count;
     char name[256];
     cudaStream_t stream[WM_CU_STREAMS]; /* non-blocking; stream[0] serves
-                                             calls that need only one       */
+                                           calls that need only one */
 };
 
 /* A buffer that only grows: device memory (wm_cu_dev_reserve) or pinned

@@ -76,7 +76,7 @@ typedef struct {
     wm_sdtw_top_t top;  /* FRESH or GLOBAL */
     int track;          /* keep starts */
     wm_simd_isa_t simd; /* the widest SIMD the CPU strips may use (the
-                                 context's tuning; WM_SIMD_AUTO: the CPU's best) */
+                           context's tuning; WM_SIMD_AUTO: the CPU's best) */
 } wm_sdtw_job_t;
 
 /* Run columns [a, b) of the job's DP (CPU). col_v / col_s hold the column a-1

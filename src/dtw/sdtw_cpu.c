@@ -29,7 +29,7 @@ typedef struct {
     size_t *dirty;         /* pieces to fix up this round */
     int *changed;          /* [np] */
     uint64_t *upto;        /* [np] bottom cells replaced by fix-ups: up to
-                                     this column (exclusive)                     */
+                              this column (exclusive) */
     /* per thread scratch */
     double *t_col_v; /* [threads][m] */
     uint64_t *t_col_s;

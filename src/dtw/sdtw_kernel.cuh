@@ -22,7 +22,7 @@ enum { TOP_FRESH = 0, TOP_GLOBAL = 1, TOP_NONE = 2, TOP_ROW = 3 };
 
 typedef struct {
     const double *x; /* the stripe's rows, padded to 32 R with 0; query
-                                     q's at x + q * qstride                        */
+                        q's at x + q * qstride */
     size_t qstride;
     int nq;            /* queries in the launch (same stripe shape) */
     const int *rows_q; /* [nq] real rows of each query's stripe */

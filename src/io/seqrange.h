@@ -45,7 +45,7 @@
 typedef enum {
     WM_RANGE_RECORDS = 0, /* FASTA/FASTQ as records, plain files as raw bytes (search) */
     WM_RANGE_SEQUENCE = 1 /* as RECORDS, but a plain file is one sequence: blanks
-                               dropped, other non-printing bytes refused (align)   */
+                             dropped, other non-printing bytes refused (align) */
 } wm_range_mode_t;
 
 #define WM_RANGE_NONE UINT64_MAX
@@ -55,13 +55,13 @@ typedef struct {
     uint64_t start;         /* the slice is [start, next part's start) */
     uint64_t n_headers;     /* records whose header lies in the slice */
     uint64_t pre;           /* sequence bytes before the first header (all of
-                                  them when there is none)                         */
+                               them when there is none) */
     uint64_t post;          /* sequence bytes after the last header */
     uint64_t last_header;   /* file offset of the last header's '>' or
-                                  WM_RANGE_NONE                                     */
+                               WM_RANGE_NONE */
     uint64_t n_lines;       /* line breaks in the slice */
     uint64_t pre_data_line; /* FASTA: local line (1-based) of the first non-blank
-                                  line before the first header, 0 = none           */
+                               line before the first header, 0 = none */
     uint64_t err_line;      /* local line of the parse error, 0 = no line */
     int32_t err;            /* 0, or the wm_status of the first parse error */
     int32_t pad;
@@ -85,7 +85,7 @@ typedef struct {
     uint64_t room; /* bytes kept free before the sequence for the halo */
     uint64_t n_seq;
     uint64_t *rec_start; /* local headers: where each record begins in the
-                                  sequence bytes (n_local + 1 entries)              */
+                            sequence bytes (n_local + 1 entries) */
     char **rec_name;
     size_t n_local;
     char err_rest[512]; /* the parse error after "path: line N: " */
@@ -97,7 +97,7 @@ typedef struct {
     uint64_t *grec;     /* global record index of each local record */
     uint64_t *base;     /* offset in its global record of local byte 0 */
     uint64_t halo;      /* sequence bytes before the slice in local record 0;
-                                  ends at or before it belong to an earlier part   */
+                           ends at or before it belong to an earlier part */
     int continues;      /* local record 0 began in an earlier part */
     uint64_t own_bytes; /* sequence bytes this part owns (text.len - halo) */
     uint64_t *starts_mem;

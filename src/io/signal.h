@@ -80,12 +80,12 @@ typedef enum {
 
 typedef struct {
     wm_sigfmt_t format; /* AUTO: a file starting with the .npy magic is NPY; a name ending
-                             in .csv or .csv.gz is CSV; anything else is TEXT. F32 and F64
-                             (raw little-endian float32 / float64, the whole file one signal)
-                             are only used when asked for. */
+                           in .csv or .csv.gz is CSV; anything else is TEXT. F32 and F64
+                           (raw little-endian float32 / float64, the whole file one signal)
+                           are only used when asked for. */
     const char *column; /* CSV: the column, a 0-based number or a header name; 2-D .npy:
-                             a 0-based column number; NULL = default (see above). Ignored
-                             by the other formats. */
+                           a 0-based column number; NULL = default (see above). Ignored
+                           by the other formats. */
     int several;        /* 1: the file may hold several signals (query files) */
 } wm_sigread_opts_t;
 

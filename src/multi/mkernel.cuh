@@ -49,7 +49,7 @@ typedef struct {
     const uint64_t *entry_code;
     const uint32_t *entry_uid;
     const uint8_t *code_mult; /* direct, all strings q long: matches per
-                                    code (<= 255), or NULL                   */
+                                 code (<= 255), or NULL */
     /* tries (trie.h) */
     const uint32_t *table; /* full form, or NULL */
     const uint32_t *child_off;

@@ -70,7 +70,7 @@ static inline uint64_t byte_mask(uint32_t n) {
 
 typedef struct {
     uint64_t fp; /* the first min(len, 8) bytes: as they are when fold is
-                           the identity (then exact), else through xform */
+                    the identity (then exact), else through xform */
     uint32_t uid, len;
 } wu_ent_t;
 
