@@ -79,6 +79,20 @@ static size_t utf8_seq_len(const uint8_t *s, size_t n) {
     return 0; /* 0x80..0xC1, 0xF5..0xFF */
 }
 
+/* The letter after '\' of a byte JSON escapes in two bytes, or 0. */
+static char json_short_escape(uint8_t c) {
+    switch (c) {
+    case '"': return '"';
+    case '\\': return '\\';
+    case '\b': return 'b';
+    case '\f': return 'f';
+    case '\n': return 'n';
+    case '\r': return 'r';
+    case '\t': return 't';
+    default: return 0;
+    }
+}
+
 void wm_out_json_string(FILE *out, const char *str, size_t n) {
     static const char hex[] = "0123456789abcdef";
     const uint8_t *s = (const uint8_t *)str;
@@ -99,51 +113,15 @@ void wm_out_json_string(FILE *out, const char *str, size_t n) {
                 continue;
             }
         }
-        switch (c) {
-        case '"':
-            esc[0] = '\\';
-            esc[1] = '"';
-            len_esc = 2;
-            break;
-        case '\\':
-            esc[0] = '\\';
-            esc[1] = '\\';
-            len_esc = 2;
-            break;
-        case '\b':
-            esc[0] = '\\';
-            esc[1] = 'b';
-            len_esc = 2;
-            break;
-        case '\f':
-            esc[0] = '\\';
-            esc[1] = 'f';
-            len_esc = 2;
-            break;
-        case '\n':
-            esc[0] = '\\';
-            esc[1] = 'n';
-            len_esc = 2;
-            break;
-        case '\r':
-            esc[0] = '\\';
-            esc[1] = 'r';
-            len_esc = 2;
-            break;
-        case '\t':
-            esc[0] = '\\';
-            esc[1] = 't';
-            len_esc = 2;
-            break;
-        default:
-            esc[0] = '\\';
-            esc[1] = 'u';
-            esc[2] = '0';
-            esc[3] = '0';
+        /* the two-byte escapes JSON has, else \u00XX */
+        esc[0] = '\\';
+        esc[1] = json_short_escape(c);
+        len_esc = 2;
+        if (!esc[1]) {
+            memcpy(esc + 1, "u00", 3);
             esc[4] = hex[c >> 4];
             esc[5] = hex[c & 15];
             len_esc = 6;
-            break;
         }
         if (i > run) fwrite(s + run, 1, i - run, out);
         fwrite(esc, 1, len_esc, out);

@@ -121,6 +121,17 @@ wm_status wm_align_global_one(struct wm_context *cx, const uint8_t *query, size_
 
 /* ---- global mode ---------------------------------------------------------- */
 
+/* The distance of a global pair when no DP is needed: a side is empty (the
+** distance is the other's length) or the lengths differ by more than limit
+** (>= 0; the difference is then "some value over limit"). 1 with *d set,
+** else 0. */
+static inline int wm_global_trivial(uint64_t m, uint64_t n, int64_t limit, uint64_t *d) {
+    uint64_t diff = m > n ? m - n : n - m;
+    if (m > 0 && n > 0 && (limit < 0 || diff <= (uint64_t)limit)) return 0;
+    *d = diff;
+    return 1;
+}
+
 /* Global edit distance of query and y[0, n) by the bit-vector DP, Ukkonen-
 ** banded. limit < 0: the exact distance (the band grows until the answer
 ** fits). limit >= 0: the band is limit and the result is exact when <= limit,

@@ -148,19 +148,7 @@ static inline uint8_t dp_code8(const wm_aq_t *aq, uint8_t byte) {
 wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                             int64_t limit, uint64_t *d) {
     uint64_t m = aq->m;
-    if (m == 0) {
-        *d = n;
-        return WM_OK;
-    }
-    if (n == 0) {
-        *d = m;
-        return WM_OK;
-    }
-    uint64_t diff = m > n ? m - n : n - m;
-    if (limit >= 0 && diff > (uint64_t)limit) {
-        *d = diff;
-        return WM_OK;
-    }
+    if (wm_global_trivial(m, n, limit, d)) return WM_OK;
     wm_cuda_state *cs = cx->cuda;
     if (!cs) {
         wm_context_set_error(cx, "the plain DP on the GPU needs a context with the CUDA backend");

@@ -375,15 +375,7 @@ wm_status wm_global_fr(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *
         return WM_INVALID;
     }
     const uint64_t m = aq->m;
-    if (m == 0 || n == 0) {
-        *d = m + n;
-        return WM_OK;
-    }
-    const uint64_t gap = m > n ? m - n : n - m;
-    if (limit >= 0 && gap > (uint64_t)limit) {
-        *d = gap;
-        return WM_OK;
-    } /* D >= |m - n| */
+    if (wm_global_trivial(m, n, limit, d)) return WM_OK; /* D >= |m - n| */
 
     const unsigned t = tab->t;
     fr_job_t job;

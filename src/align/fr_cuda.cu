@@ -519,19 +519,7 @@ static wm_status fr_run(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, f
 wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                             const wm_fr_table_t *tab, int64_t limit, uint64_t *d) {
     const uint64_t m = aq->m;
-    if (m == 0) {
-        *d = n;
-        return WM_OK;
-    }
-    if (n == 0) {
-        *d = m;
-        return WM_OK;
-    }
-    uint64_t diff = m > n ? m - n : n - m;
-    if (limit >= 0 && diff > (uint64_t)limit) {
-        *d = diff;
-        return WM_OK;
-    }
+    if (wm_global_trivial(m, n, limit, d)) return WM_OK;
     wm_cuda_state *cs = cx->cuda;
     fr_kernel_t kern = tab ? fr_kernel(tab->t, tab->strings) : NULL;
     wm_status st = fr_check(cx, aq, m, n, tab, kern);

@@ -323,15 +323,7 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
 wm_status wm_cuda_global(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                          int64_t limit, uint64_t *d) {
     uint64_t m = aq->m;
-    if (m == 0 || n == 0) {
-        *d = m + n;
-        return WM_OK;
-    }
-    uint64_t diff = m > n ? m - n : n - m;
-    if (limit >= 0 && diff > (uint64_t)limit) {
-        *d = diff;
-        return WM_OK;
-    }
+    if (wm_global_trivial(m, n, limit, d)) return WM_OK;
     if (n > WM_CU_GLOBAL_MAX_N) { /* columns are 32-bit in the kernel */
         *d = wm_global_distance(aq, y, n, limit);
         return *d == UINT64_MAX ? WM_NOMEM : WM_OK;

@@ -65,19 +65,7 @@ static uint32_t sweep(const uint16_t *restrict A, const uint16_t *restrict B,
 wm_status wm_global_dp(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int64_t limit,
                        uint64_t *d) {
     uint64_t m = aq->m;
-    if (m == 0) {
-        *d = n;
-        return WM_OK;
-    }
-    if (n == 0) {
-        *d = m;
-        return WM_OK;
-    }
-    uint64_t diff = m > n ? m - n : n - m;
-    if (limit >= 0 && diff > (uint64_t)limit) {
-        *d = diff;
-        return WM_OK;
-    }
+    if (wm_global_trivial(m, n, limit, d)) return WM_OK;
 
     const uint8_t *sa = m <= n ? aq->q : y, *sb = m <= n ? y : aq->q;
     uint64_t p = m <= n ? m : n, q = m <= n ? n : m;

@@ -10,12 +10,7 @@
 #include "multi/mset.h"
 
 int wm_mhitvec_grow(wm_mhitvec_t *v) {
-    size_t cap = v->cap ? v->cap * 2 : 1024;
-    wm_mhit_t *a = realloc(v->a, cap * sizeof *a);
-    if (!a) return -1;
-    v->a = a;
-    v->cap = cap;
-    return 0;
+    return wm_vec_grow((void **)&v->a, &v->cap, v->n + 1, sizeof *v->a);
 }
 
 void wm_mhitvec_free(wm_mhitvec_t *v) {
