@@ -1,6 +1,7 @@
 /*
 ** cmd_info.c -- `warpmatch info`: the version, the backends built, the GPUs
-** found and the CPU threads online, one "key: value" line each.
+** found and the CPU threads online, one "key: value" line each, or with
+** --json one JSON object on one line (the same facts, for scripts).
 **
 **     warpmatch 0.1.0
 **     cpu: yes
@@ -16,25 +17,37 @@
 #include "warpmatch.h"
 #include "cli.h"
 #include "flags.h"
+#include "out.h"
 
-int wm_cmd_info(int argc, char **argv) {
-    if (argc > 1) {
-        /* Only -h/--help (help.c prints it from the flag table): any
-        ** other word is refused as it is, option or not. */
-        if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-            wm_flags_help(&wm_cli_cmd_info);
-            return wm_cli_help_status();
-        }
-        wm_cli_error("info takes no arguments ('%s')", argv[1]);
-        return WM_EXIT_ERROR;
-    }
+/* What info reports. */
+typedef struct {
+    int n_gpu;
+    const char *backend;   /* what --backend auto resolves to */
+    long threads;
+} facts_t;
+
+static void gather(facts_t *f) {
+    f->n_gpu = wm_cuda_built() ? wm_cuda_device_count() : 0;
+    if (f->n_gpu < 0) f->n_gpu = 0;
+    /* What --backend auto resolves to: ask the library rather than guess. */
+    wm_context_opts_t co = wm_context_opts_default();
+    co.backend = WM_BACKEND_AUTO;
+    co.threads = 1;
+    wm_context_t *cx = NULL;
+    f->backend = NULL;
+    if (wm_context_new(&co, &cx) == WM_OK)
+        f->backend = wm_context_backend(cx) == WM_BACKEND_CUDA ? "cuda" : "cpu";
+    wm_context_free(cx);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    f->threads = ncpu > 0 ? ncpu : 1L;
+}
+
+static void print_text(const facts_t *f) {
     printf("warpmatch %s\n", wm_version());
     printf("cpu: yes\n");
     printf("cuda: %s\n", wm_cuda_built() ? "yes" : "no (not built)");
-
-    int n_gpu = wm_cuda_built() ? wm_cuda_device_count() : 0;
-    if (n_gpu <= 0) printf("gpu: no GPU found\n");
-    for (int i = 0; i < n_gpu; ++i) {
+    if (f->n_gpu == 0) printf("gpu: no GPU found\n");
+    for (int i = 0; i < f->n_gpu; ++i) {
         char name[256] = "";
         uint64_t total = 0, avail = 0;
         int sms = 0;
@@ -47,18 +60,55 @@ int wm_cmd_info(int argc, char **argv) {
                (double)total / (1024.0 * 1024.0 * 1024.0),
                (double)avail / (1024.0 * 1024.0 * 1024.0), sms);
     }
+    if (f->backend) printf("default backend: %s\n", f->backend);
+    printf("cpu threads online: %ld\n", f->threads);
+}
 
-    /* What --backend auto resolves to: ask the library rather than guess. */
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = WM_BACKEND_AUTO;
-    co.threads = 1;
-    wm_context_t *cx = NULL;
-    if (wm_context_new(&co, &cx) == WM_OK) {
-        printf("default backend: %s\n", wm_context_backend(cx) == WM_BACKEND_CUDA ? "cuda" : "cpu");
-        wm_context_free(cx);
+/* {"version":...,"cuda":bool,"gpus":[{"index":..,"name":..,"total_bytes":..,
+** "free_bytes":..,"sms":..},...],"default_backend":...,"cpu_threads":...} */
+static void print_json(const facts_t *f) {
+    printf("{\"version\":");
+    wm_out_json_cstr(stdout, wm_version());
+    printf(",\"cuda\":%s,\"gpus\":[", wm_cuda_built() ? "true" : "false");
+    for (int i = 0; i < f->n_gpu; ++i) {
+        char name[256] = "";
+        uint64_t total = 0, avail = 0;
+        int sms = 0;
+        wm_status st = wm_cuda_device_info(i, name, sizeof name, &total, &avail, &sms);
+        printf("%s{\"index\":%d", i ? "," : "", i);
+        if (st == WM_OK) {
+            printf(",\"name\":");
+            wm_out_json_cstr(stdout, name);
+            printf(",\"total_bytes\":%llu,\"free_bytes\":%llu,\"sms\":%d",
+                   (unsigned long long)total, (unsigned long long)avail, sms);
+        }
+        printf("}");
     }
+    printf("],\"default_backend\":");
+    if (f->backend) wm_out_json_cstr(stdout, f->backend);
+    else printf("null");
+    printf(",\"cpu_threads\":%ld}\n", f->threads);
+}
 
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    printf("cpu threads online: %ld\n", ncpu > 0 ? ncpu : 1L);
+int wm_cmd_info(int argc, char **argv) {
+    int json = 0;
+    for (int i = 1; i < argc; ++i) {
+        /* -h/--help (help.c prints it from the flag table) and --json; any
+        ** other word is refused as it is, option or not. */
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            wm_flags_help(&wm_cli_cmd_info);
+            return wm_cli_help_status();
+        }
+        if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+            continue;
+        }
+        wm_cli_error("info takes no arguments but --json ('%s')", argv[i]);
+        return WM_EXIT_ERROR;
+    }
+    facts_t f;
+    gather(&f);
+    if (json) print_json(&f);
+    else print_text(&f);
     return wm_cli_help_status();
 }

@@ -223,7 +223,7 @@ const wm_flag_t wm_flags[] = {
     /* -- output ---------------------------------------------------------------- */
     { WM_F_FORMAT, 0, "format", "F", WM_SEC_OUTPUT, S | A, apply_format, "tsv",
       "the output format:" },
-    { WM_F_JSON, 0, "json", NULL, WM_SEC_OUTPUT, S | A | D, apply_json, NULL, "JSON Lines" },
+    { WM_F_JSON, 0, "json", NULL, WM_SEC_OUTPUT, S | A | D | I, apply_json, NULL, "JSON Lines" },
     { 'c', 'c', "count", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
       "print one line per file, source<TAB>count, instead of the matches (not with "
       "--format bed or json)" },

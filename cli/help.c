@@ -222,7 +222,7 @@ const wm_cli_command_t wm_cli_cmd_info = {
     "info",
     WM_CMD_INFO,
     NULL,
-    "Usage: warpmatch info\n",
+    "Usage: warpmatch info [--json]\n",
 
     "Show the version, the backends built into this binary (cpu, cuda), each\n"
     "GPU the CUDA backend finds (index, name, total and free memory, SMs),\n"

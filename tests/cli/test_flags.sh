@@ -92,7 +92,7 @@ DTW_FLAGS=(
     "-k, --max-distance D" "--path" "--series-format F" "--format F"
     "--query-format F" "--dtype T" "--column C" "--query-column C" "--backend B"
     "-j, --threads N" "--gpus LIST" "--device N" "--piece N" "--json" "-h, --help")
-INFO_FLAGS=("-h, --help")
+INFO_FLAGS=("-h, --help" "--json")
 
 # check_help CMD FLAGS...: each flag has its own line in CMD's --help, in the
 # table's layout: two blanks, "-s, " or four blanks, then the long form.
@@ -197,6 +197,20 @@ run dtw --device x x.txt y.txt
     pass || fail "dtw --device x: $(head -1 "$ERR") (exit $RC)"
 
 # ---- 4. --json: JSON Lines on every command --------------------------------------
+
+run info --json
+[ "$RC" -eq 0 ] && pass || fail "info --json: exit $RC"
+json_lines "info --json" "$OUT"
+[ "$(wc -l < "$OUT")" -eq 1 ] && pass || fail "info --json: not one line"
+python3 - "$OUT" <<'PY' && pass || fail "info --json: fields differ from info's lines"
+import json, sys, subprocess
+j = json.load(open(sys.argv[1]))
+assert isinstance(j["version"], str) and isinstance(j["cuda"], bool)
+assert isinstance(j["gpus"], list) and j["cpu_threads"] >= 1
+assert j["default_backend"] in ("cpu", "cuda")
+PY
+run info --bogus
+[ "$RC" -eq 2 ] && pass || fail "info --bogus: exit $RC"
 
 run search -k 1 --json abc tiny.txt recs.fa
 [ "$RC" -eq 0 ] && pass || fail "search --json: exit $RC"
