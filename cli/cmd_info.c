@@ -22,7 +22,7 @@
 /* What info reports. */
 typedef struct {
     int n_gpu;
-    const char *backend;   /* what --backend auto resolves to */
+    const char *backend; /* what --backend auto resolves to */
     long threads;
 } facts_t;
 
