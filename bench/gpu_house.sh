@@ -7,6 +7,10 @@
 #   bash bench/gpu_house.sh test  [CARRY]   build both, ctest (CUDA included),
 #                                            compute-sanitizer on small runs
 #   bash bench/gpu_house.sh bench [CARRY]   the headline rows, base and new
+#   bash bench/gpu_house.sh kernels [CARRY] the set and align kernel benchmarks
+#                                            (bench_gpu_multi, bench_gpu_align),
+#                                            base and new, and the read floor of
+#                                            the end-to-end rows
 # CARRY (default .gpu) holds: base/ (the tree before the change: `git archive
 # BASE | tar -x -C .gpu/base`), human_GRCh37_chrX_first70Mb.fa.gz,
 # ecoli_k12_mg1655.fa.gz, mitdb100.csv.gz, zlib1g-dev*.deb. Logs in $OUT.
@@ -61,6 +65,31 @@ if [ "$mode" = test ]; then
       echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san.log" | head -1) [$cmd]" | tee -a "$out/house.log"
     done
   done
+  exit 0
+fi
+
+if [ "$mode" = kernels ]; then
+  t0=$(date +%s)
+  build . build-gpu & p1=$!
+  build "$carry/base" build-base & p2=$!
+  wait $p1; r1=$?; wait $p2; r2=$?
+  echo "build new rc=$r1 base rc=$r2 in $(( $(date +%s) - t0 )) s" | tee -a "$out/house.log"
+  nvidia-smi --query-gpu=name --format=csv,noheader | tee -a "$out/house.log"
+  dna=/tmp/chrX.seq
+  ./build-gpu/bench/gen_text dna "$carry/human_GRCh37_chrX_first70Mb.fa.gz" 69999930 $dna 2>/dev/null
+  fold -w 8 $dna | grep -v '[^ACGT]' | awk 'NR % 4 == 1' | head -16000 > /tmp/k8.txt
+  big=/tmp/big_dna.seq
+  ./build-gpu/bench/gen_text dna "$carry/human_GRCh37_chrX_first70Mb.fa.gz" 2G $big 2>/dev/null
+  pat=$(./build-gpu/bench/gen_text pattern $dna 32 3)
+  cat $big > /dev/null
+  ms() { local s=$(date +%s%N); "$@" > /tmp/house.out 2>/dev/null; echo "$(( ($(date +%s%N) - s) / 1000000 )) ms"; }
+  for r in 1 2 3; do echo "read floor (wc -l, one read(2) pass) $(stat -c %s $big) bytes: $(ms wc -l $big)"; done | tee -a "$out/house.log"
+  for v in base gpu; do
+    for r in 1 2 3; do echo "[$v] search -c -k 0 (GPU) same file: $(ms ./build-$v/warpmatch search -c $pat $big)"; done
+    ./build-$v/bench/bench_gpu_multi --text $dna --patterns /tmp/k8.txt --bytes 268435456 --reps 5 --check 2>&1 |
+      grep -v "^#" | sed "s/^/[$v] multi /"
+    ./build-$v/bench/bench_gpu_align binary 2>&1 | sed "s/^/[$v] align /"
+  done | tee -a "$out/house.log"
   exit 0
 fi
 
