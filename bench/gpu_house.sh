@@ -34,17 +34,22 @@ build() {
     cmake --build "$2" -j"$((jobs / 2))" >> "$out/build_$(basename "$2").log" 2>&1
 }
 
-if [ "$mode" = test ]; then
-  log "device"
-  nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | tee -a "$out/house.log"
-  log "build: new (build-gpu) and base (build-base) at once (HOUSE_BASE=0: new only)"
-  t0=$(date +%s)
+# Both trees at once (HOUSE_BASE=0: the new one only); r1, r2 their statuses.
+build_both() {
+  local t0=$(date +%s) p1 p2
   build . build-gpu & p1=$!
   r2=skipped
   if [ "${HOUSE_BASE:-1}" = 1 ]; then build "$carry/base" build-base & p2=$!; fi
   wait $p1; r1=$?
   if [ "${HOUSE_BASE:-1}" = 1 ]; then wait $p2; r2=$?; fi
   echo "build new rc=$r1 base rc=$r2 in $(( $(date +%s) - t0 )) s" | tee -a "$out/house.log"
+}
+
+if [ "$mode" = test ]; then
+  log "device"
+  nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | tee -a "$out/house.log"
+  log "build: new (build-gpu) and base (build-base) at once (HOUSE_BASE=0: new only)"
+  build_both
   [ $r1 -eq 0 ] || { tail -30 "$out/build_build-gpu.log"; exit 1; }
   log "ctest, the CUDA backend included"
   (cd build-gpu && ctest -j6 --output-on-failure --timeout 300) > "$out/ctest.log" 2>&1
@@ -69,11 +74,7 @@ if [ "$mode" = test ]; then
 fi
 
 if [ "$mode" = kernels ]; then
-  t0=$(date +%s)
-  build . build-gpu & p1=$!
-  build "$carry/base" build-base & p2=$!
-  wait $p1; r1=$?; wait $p2; r2=$?
-  echo "build new rc=$r1 base rc=$r2 in $(( $(date +%s) - t0 )) s" | tee -a "$out/house.log"
+  build_both
   nvidia-smi --query-gpu=name --format=csv,noheader | tee -a "$out/house.log"
   dna=/tmp/chrX.seq
   ./build-gpu/bench/gen_text dna "$carry/human_GRCh37_chrX_first70Mb.fa.gz" 69999930 $dna 2>/dev/null
