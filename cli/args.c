@@ -218,6 +218,11 @@ double wm_cli_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+void wm_cli_note(const wm_context_t *cx) {
+    const char *note = wm_context_note(cx);
+    if (note[0]) fprintf(stderr, "warpmatch: note: %s\n", note);
+}
+
 void wm_cli_gpu_timing(const wm_context_t *cx, int device) {
     const char *on = getenv("WM_CUDA_TIMING");
     const wm_stats_t *s = wm_context_stats(cx);

@@ -103,6 +103,9 @@ int wm_cli_flush_stdout(int write_failed, int write_errno);
 /* With WM_CUDA_TIMING=1 in the environment, the time split of the GPU
 ** searches a context ran (its wm_stats_t) as one line on stderr: what
 ** bench/run_dist.sh reads. The library itself prints nothing. */
+/* The context's note, when it had to change where work ran (a GPU out of
+** memory: smaller pieces, or the CPU), as "warpmatch: note: ..." on stderr. */
+void wm_cli_note(const wm_context_t *cx);
 void wm_cli_gpu_timing(const wm_context_t *cx, int device);
 
 /* Seconds from a monotonic clock. */

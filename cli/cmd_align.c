@@ -304,6 +304,7 @@ int wm_cmd_align(int argc, char **argv) {
         r.o = a.o;
         r.o.alphabet = a.sh.alphabet == WM_ALPHA_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
         rc = wm_cli_context_new(&a.sh.co, &r.cx) == WM_OK ? explain(&r) : -1;
+        wm_cli_note(r.cx);
         wm_context_free(r.cx);
         return rc == 0 ? 0 : WM_EXIT_ERROR;
     }
@@ -335,6 +336,7 @@ int wm_cmd_align(int argc, char **argv) {
                 failed = wm_cli_align_pair(&r, i, j) < 0;
         wm_dist_report(targ, t_read, wm_dist_now() - t0, 0.0);
     }
+    wm_cli_note(r.cx);
     wm_context_free(r.cx);
     wm_cli_input_close(&r.q);
     wm_cli_input_close(&r.t);

@@ -329,6 +329,7 @@ int wm_cmd_dtw(int argc, char **argv) {
         for (size_t i = 0; i < r.q.n; i++) wm_dtw_matches_free(&r.res[i]);
     free(r.res);
     free(r.radius);
+    wm_cli_note(r.cx);
     wm_context_free(r.cx);
     wm_sigs_free(&r.q);
     wm_sigs_free(&r.s);

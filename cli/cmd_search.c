@@ -260,6 +260,7 @@ int wm_cmd_search(int argc, char **argv) {
     free(r.per_pattern);
     wm_cli_gpu_timing(r.cx, a.sh.co.device);
     wm_cli_search_free(&a);
+    wm_cli_note(r.cx);
     wm_context_free(r.cx);
     wm_progress_free(&r.pg);
     if (r.rank_out != NULL && fclose(r.rank_out) != 0 && !r.write_failed) {

@@ -202,6 +202,11 @@ void wm_context_free(wm_context_t *cx); /* NULL is a no-op */
 wm_backend_t wm_context_backend(const wm_context_t *cx);
 /* Last error message of a context, "" when none. Valid until the next call. */
 const char *wm_context_errmsg(const wm_context_t *cx);
+/* What the context had to do that changed where work ran, "" when nothing:
+** a GPU that ran out of memory is tried again with smaller pieces, then the
+** call runs on the CPU (same results); the note says which happened last. It
+** stays until the context is freed, so a caller may print it once at the end. */
+const char *wm_context_note(const wm_context_t *cx);
 
 /* A text to scan: one buffer holding one or more records back to back.
 ** Record r spans [rec_start[r], rec_start[r+1]) with rec_start[n_rec] taken

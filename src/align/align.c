@@ -152,8 +152,19 @@ static wm_status find_ends(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t
                            wm_align_algo_t algo, int64_t limit, uint64_t halo, int64_t report_le,
                            wm_endvec_t *ends, wm_best_t *best) {
     const wm_align_gpu_t *gpu = wm_align_gpu(cx);
-    if (gpu && n > 0 && !(algo == WM_ALIGN_ALGO_BITVECTOR && aq->m > WM_CU_BV_MAX_M))
-        return gpu->infix(cx, aq, t, n, algo, limit, report_le, ends, best);
+    if (gpu && n > 0 && !(algo == WM_ALIGN_ALGO_BITVECTOR && aq->m > WM_CU_BV_MAX_M)) {
+        /* Out of GPU memory: smaller batches, then the CPU. Each try starts
+        ** over: the ends found so far are dropped (a best is a minimum, so
+        ** taking it again changes nothing). */
+        size_t n0 = ends ? ends->n : 0;
+        wm_status st;
+        do {
+            if (ends) ends->n = n0;
+            st = gpu->infix(cx, aq, t, n, algo, limit, report_le, ends, best);
+        } while (wm_gpu_retry(cx, &st));
+        if (!wm_gpu_fall_back(cx, st, "align")) return st;
+        if (ends) ends->n = n0;
+    }
     return cpu_ends(cx, aq, t, n, algo, limit, halo, report_le, ends, best);
 }
 
@@ -247,20 +258,30 @@ static wm_status global_distance(wm_context_t *cx, const wm_aq_t *aq, const uint
         return WM_OK;
     }
     const wm_align_gpu_t *gpu = wm_align_gpu(cx);
-    switch (o->algo) {
-    case WM_ALIGN_ALGO_WAVEFRONT:
-        return gpu ? gpu->global_dp(cx, aq, y, n, limit, d) : wm_global_dp(aq, y, n, limit, d);
-    case WM_ALIGN_ALGO_FOUR_RUSSIANS: {
-        const wm_fr_table_t *tab;
-        wm_status st = wm_fr_table_get(cx, wm_fr_pick_t(o), wm_fr_pick_strings(aq), &tab);
-        if (st != WM_OK) return st;
-        return gpu ? gpu->global_fr(cx, aq, y, n, tab, limit, d)
-                   : wm_global_fr(cx, aq, y, n, tab, limit, d);
+    int fr = o->algo == WM_ALIGN_ALGO_FOUR_RUSSIANS;
+    const wm_fr_table_t *tab = NULL;
+    wm_status st = WM_OK;
+    if (gpu) { /* out of GPU memory: try again smaller, then the CPU */
+        do {
+            /* the table again each time: a retry frees the cache that holds it */
+            if (fr && (st = wm_fr_table_get(cx, wm_fr_pick_t(o), wm_fr_pick_strings(aq), &tab)))
+                continue;
+            switch (o->algo) {
+            case WM_ALIGN_ALGO_WAVEFRONT: st = gpu->global_dp(cx, aq, y, n, limit, d); break;
+            case WM_ALIGN_ALGO_FOUR_RUSSIANS:
+                st = gpu->global_fr(cx, aq, y, n, tab, limit, d);
+                break;
+            default: st = gpu->global(cx, aq, y, n, limit, d); break;
+            }
+        } while (wm_gpu_retry(cx, &st));
+        if (!wm_gpu_fall_back(cx, st, "global alignment")) return st;
     }
-    default:
-        if (gpu) return gpu->global(cx, aq, y, n, limit, d);
-        *d = wm_global_distance(aq, y, n, limit);
-        return *d == UINT64_MAX ? WM_NOMEM : WM_OK;
+    if (fr && (st = wm_fr_table_get(cx, wm_fr_pick_t(o), wm_fr_pick_strings(aq), &tab)) != WM_OK)
+        return st;
+    switch (o->algo) {
+    case WM_ALIGN_ALGO_WAVEFRONT: return wm_global_dp(aq, y, n, limit, d);
+    case WM_ALIGN_ALGO_FOUR_RUSSIANS: return wm_global_fr(cx, aq, y, n, tab, limit, d);
+    default: *d = wm_global_distance(aq, y, n, limit); return *d == UINT64_MAX ? WM_NOMEM : WM_OK;
     }
 }
 
@@ -284,19 +305,28 @@ wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, 
     if (o->cigar) {
         wm_pool_t *pool = use_pool ? cx->pool : NULL;
         const wm_align_gpu_t *gpu = wm_align_gpu(cx);
-        if (gpu && m > 0 && n > 0 && n <= WM_CU_GLOBAL_MAX_N) {
+        int on_gpu = gpu && m > 0 && n > 0 && n <= WM_CU_GLOBAL_MAX_N;
+        if (on_gpu) {
             /* the forward pass on the GPU, the segments and the walk here */
             wm_tb_plan_t plan;
             wm_tb_ckpts_t ck = { 0 };
             wm_tb_plan(&plan, m, n, d, aq.n_words, pool ? wm_pool_size(pool) : 1);
             if (wm_tb_ckpts_alloc(&ck, &plan) < 0) st = WM_NOMEM;
-            else st = gpu->global_ckpts(cx, &aq, y, n, d, &plan, &ck);
+            else {
+                do st = gpu->global_ckpts(cx, &aq, y, n, d, &plan, &ck);
+                while (wm_gpu_retry(cx, &st));
+            }
             if (st == WM_OK) {
                 a->cigar = wm_align_cigar_ex(&aq, y, n, d, pool, &plan, &ck);
                 if (!a->cigar) st = WM_NOMEM;
             }
             wm_tb_ckpts_free(&ck);
-        } else {
+            if (wm_gpu_fall_back(cx, st, "the alignment's traceback")) {
+                on_gpu = 0;
+                st = WM_OK;
+            }
+        }
+        if (!on_gpu) {
             a->cigar = wm_align_cigar_ex(&aq, y, n, d, pool, NULL, NULL);
             if (!a->cigar) st = WM_NOMEM;
         }

@@ -245,6 +245,8 @@ wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t, u
     uint64_t batch = free_b / 4;
     if (batch > (1ull << 30)) batch = 1ull << 30;
     if (batch < 4 * halo + (1u << 20)) batch = 4 * halo + (1u << 20);
+    batch =
+        wm_gpu_piece(cx, batch, 4 * halo + (1u << 20)); /* smaller after running out of memory */
     if (batch > n) batch = n;
 
     wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);

@@ -48,6 +48,45 @@ static void cpu_pair(void *arg, size_t i, int tid) {
 }
 
 /* One pair through wm_align (infix, or any pair that runs alone). */
+/* The CPU's alignment of pairs idx[i]: the GPU's pairs, when it has run
+** out of memory. */
+typedef struct {
+    pairs_run_t *R;
+    const size_t *idx;
+} cpu_some_t;
+
+static void cpu_pair_of(void *arg, size_t i, int tid) {
+    cpu_some_t *c = arg;
+    cpu_pair(c->R, c->idx[i], tid);
+}
+
+/* Pairs idx[0 .. n) on the GPU, in pieces that shrink when the GPU runs out
+** of memory (a piece that failed is cleared and done again); what is left
+** when they cannot shrink further runs on the CPU. */
+static wm_status gpu_pairs(pairs_run_t *R, const wm_align_gpu_t *gpu, const size_t *idx, size_t n) {
+    wm_context_t *cx = R->cx;
+    size_t at = 0;
+    wm_status st = WM_OK;
+    do {
+        size_t piece = (size_t)wm_gpu_piece(cx, n, 1024);
+        for (st = WM_OK; at < n && st == WM_OK;) {
+            size_t k = n - at < piece ? n - at : piece;
+            st = gpu->pairs(cx, R->pairs, idx + at, k, R->o, R->out);
+            if (st != WM_OK)
+                for (size_t x = at; x < at + k; x++) wm_alignment_clear(&R->out[idx[x]], 1);
+            else at += k;
+        }
+    } while (wm_gpu_retry(cx, &st));
+    if (wm_gpu_fall_back(cx, st, "pair alignment")) {
+        cpu_some_t c = { R, idx + at };
+        cx->cpu_only++; /* the pairs' own calls must not reach for the GPU */
+        wm_pool_for(cx->pool, n - at, cpu_pair_of, &c);
+        cx->cpu_only--;
+        st = WM_OK; /* a pair's own failure is in R, as with the CPU backend */
+    }
+    return st;
+}
+
 static wm_status one_by_one(pairs_run_t *R, size_t i) {
     const wm_pair_t *p = &R->pairs[i];
     if (R->o->mode == WM_ALIGN_GLOBAL) {
@@ -118,7 +157,7 @@ wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pair
         for (size_t i = 0; i < n_pairs; i++)
             if (pairs[i].m <= WM_CU_PAIR_MAX_LEN && pairs[i].n <= WM_CU_PAIR_MAX_LEN)
                 idx[n_idx++] = i;
-        st = n_idx ? gpu->pairs(cx, pairs, idx, n_idx, &opts, out) : WM_OK;
+        st = gpu_pairs(&R, gpu, idx, n_idx);
         for (size_t i = 0, k = 0; st == WM_OK && i < n_pairs; i++) {
             if (k < n_idx && idx[k] == i) {
                 k++;

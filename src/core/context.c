@@ -61,7 +61,7 @@ static int family_index(const wm_family_t *f) {
 
 const void *wm_context_gpu(const wm_context_t *cx, const wm_family_t *f) {
     int i = family_index(f);
-    return i < 0 ? NULL : cx->gpu[i];
+    return i < 0 || cx->cpu_only ? NULL : cx->gpu[i];
 }
 
 void *wm_context_cache(wm_context_t *cx, const wm_family_t *f, size_t bytes) {

@@ -116,6 +116,11 @@ struct wm_context {
     struct wm_context **sub;
     struct wm_shard_state *shard; /* the device list, progress (shard.c) */
     char errmsg[512];
+    /* Out of GPU memory (src/core/recover.c): pieces are cut to 1/2^gpu_shrink
+    ** of their size, and note says what was done. */
+    int gpu_shrink;
+    char note[256];
+    int cpu_only; /* > 0: wm_context_gpu answers NULL (a fallback on the pool's threads) */
 };
 #define WM_CONTEXT_MAGIC 0x776d6378u /* "wmcx" */
 
@@ -143,6 +148,22 @@ void *wm_context_cache(wm_context_t *cx, const wm_family_t *f, size_t bytes);
 ** a multi-device context's stats are its first sub-context's). */
 wm_tuning_t *wm_context_tuning(wm_context_t *cx);
 const wm_stats_t *wm_context_stats(const wm_context_t *cx);
+
+/* ---- out of GPU memory (src/core/recover.c) ----------------------------------
+** A family calls its GPU table in a loop:
+**     do st = gpu->call(...); while (wm_gpu_retry(cx, &st));
+**     if (wm_gpu_fall_back(cx, st, "search")) st = the CPU's call;
+** and its GPU code sizes its pieces with wm_gpu_piece. A listing that
+** delivered part of its output before failing goes on from where it got. */
+/* 1 when st is WM_DEVICE_NOMEM and pieces can still shrink: every family's
+** device buffers are freed, pieces halve; try again. 0 otherwise. */
+int wm_gpu_retry(wm_context_t *cx, wm_status *st);
+/* 1 when st is WM_DEVICE_NOMEM (retries spent): the caller runs `what` on
+** the CPU; the note says so and the error message is cleared. */
+int wm_gpu_fall_back(wm_context_t *cx, wm_status st, const char *what);
+/* A piece of `bytes` (a batch, a chunk) cut by the context's shrink, never
+** below floor (nor above bytes). */
+uint64_t wm_gpu_piece(const wm_context_t *cx, uint64_t bytes, uint64_t floor);
 
 /* ---- the GPU device layer (src/cuda/device.cu; src/cuda/device_none.c in a
 ** build without CUDA) ------------------------------------------------------- */

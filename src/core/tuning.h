@@ -21,12 +21,16 @@ extern "C" {
 #endif
 
 typedef struct {
-    wm_simd_isa_t simd; /* the widest SIMD a CPU kernel may use (it
+    wm_simd_isa_t simd;       /* the widest SIMD a CPU kernel may use (it
                            uses the CPU's best up to this): tests and
                            benchmarks lower it to cover the narrower
                            paths [auto] */
-    int timing;         /* time the phases into wm_stats_t; the GPU
+    int timing;               /* time the phases into wm_stats_t; the GPU
                            code then waits for each phase [0] */
+    uint64_t gpu_alloc_limit; /* the largest GPU buffer (device or pinned) a
+                                 context may allocate: a larger one fails as
+                                 out of memory. Tests play a full GPU with
+                                 it [0: no limit] */
     /* search on the GPU */
     uint64_t search_batch_bytes;   /* text bytes a batch [256 MiB]; the context's
                                       chunk_bytes, when set, wins */
@@ -59,6 +63,9 @@ typedef struct {
     double dtw_gpu_total_s;
     uint64_t dtw_gpu_rounds;
     uint64_t dtw_gpu_calls;
+    /* out of GPU memory (core/recover.c) */
+    uint64_t gpu_retries;   /* calls tried again with smaller pieces */
+    uint64_t gpu_fallbacks; /* calls run on the CPU instead */
 } wm_stats_t;
 
 #ifdef __cplusplus

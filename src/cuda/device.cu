@@ -99,6 +99,10 @@ static wm_status reserve(wm_context_t *cx, wm_cu_buf_t *b, size_t bytes, int pin
     b->p = NULL;
     b->cap = 0;
     size_t n = bytes ? bytes : 16;
+    uint64_t limit = cx->tuning.gpu_alloc_limit;
+    if (limit && n > limit) /* a full GPU, played (core/tuning.h) */
+        return wm_cuda_fail(cx, cudaErrorMemoryAllocation,
+                            pinned ? "cudaMallocHost" : "cudaMalloc");
     WM_CU(cx, pinned ? cudaMallocHost(&b->p, n) : cudaMalloc(&b->p, n));
     b->cap = bytes;
     return WM_OK;

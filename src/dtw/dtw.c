@@ -159,16 +159,34 @@ static wm_status from_cands(wm_dtw_candvec_t *cv, const wm_dtw_opts_t *o, uint64
     return WM_OK;
 }
 
+/* One DP over the series (row: every end's value and start; best: the best
+** end; corner: the global distance): on the GPU when the context has one,
+** with smaller chunks when it runs out of memory and then on the CPU, else
+** on the CPU. */
+static wm_status sdtw(wm_context_t *cx, const wm_sdtw_job_t *j, double *rv, uint64_t *rs,
+                      wm_sdtw_best_t *best, double *corner) {
+    const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
+    wm_status st = WM_OK;
+    if (gpu) {
+        do
+            st = rv     ? gpu->row(cx, j, rv, rs)
+                 : best ? gpu->best(cx, j, best)
+                        : gpu->corner(cx, j, corner);
+        while (wm_gpu_retry(cx, &st));
+    }
+    if (!gpu || wm_gpu_fall_back(cx, st, "dtw")) st = wm_sdtw_cpu(cx, j, rv, rs, best, corner);
+    return st;
+}
+
 static wm_status run_subsequence(wm_context_t *cx, const double *q, size_t m, const double *y,
                                  uint64_t n, const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
     wm_sdtw_job_t j = { q, m, y, n, o->cost, WM_SDTW_TOP_FRESH, 0, cx->tuning.simd };
-    const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
     wm_status st;
     size_t cap = 0;
     if (o->top == 1) {
         /* the best end alone: the DP of values, then its start from a window */
         wm_sdtw_best_t best;
-        st = gpu ? gpu->best(cx, &j, &best) : wm_sdtw_cpu(cx, &j, NULL, NULL, &best, NULL);
+        st = sdtw(cx, &j, NULL, NULL, &best, NULL);
         if (st != WM_OK) return st;
         if (!(best.v <= o->max_distance) || best.end == UINT64_MAX) return WM_OK;
         uint64_t start;
@@ -184,7 +202,7 @@ static wm_status run_subsequence(wm_context_t *cx, const double *q, size_t m, co
         st = WM_NOMEM;
         goto done;
     }
-    st = gpu ? gpu->row(cx, &j, rv, rs) : wm_sdtw_cpu(cx, &j, rv, rs, NULL, NULL);
+    st = sdtw(cx, &j, rv, rs, NULL, NULL);
     if (st != WM_OK) goto done;
     for (uint64_t e = 0; e < n; e++)
         if (rv[e] <= o->max_distance && wm_dtw_candvec_push(&cv, rv[e], rs[e], e + 1) < 0) {
@@ -209,8 +227,7 @@ static wm_status run_global(wm_context_t *cx, const double *q, size_t m, const d
     size_t cap = 0;
     if (o->window < 0) {
         wm_sdtw_job_t j = { q, m, y, n, o->cost, WM_SDTW_TOP_GLOBAL, 0, cx->tuning.simd };
-        const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
-        wm_status st = gpu ? gpu->corner(cx, &j, &d) : wm_sdtw_cpu(cx, &j, NULL, NULL, NULL, &d);
+        wm_status st = sdtw(cx, &j, NULL, NULL, NULL, &d);
         if (st != WM_OK) return st;
     } else {
         double *col = malloc(m * sizeof *col);
@@ -283,7 +300,12 @@ static wm_status run_batches(wm_context_t *cx, const double *const *queries, con
             idx[k++] = q;
         }
         if (st != WM_OK || k < 2) continue; /* a lone query runs on its own */
-        st = wm_dtw_gpu(cx)->best_many(cx, jobs, k, best);
+        do st = wm_dtw_gpu(cx)->best_many(cx, jobs, k, best);
+        while (wm_gpu_retry(cx, &st));
+        if (wm_gpu_fall_back(cx, st, "dtw of a batch of queries")) {
+            st = WM_OK; /* they run one at a time (run_one: the CPU when the GPU still fails) */
+            continue;
+        }
         for (size_t b = 0; b < k && st == WM_OK; b++) {
             size_t q = idx[b], cap = 0;
             done[q] = 1;

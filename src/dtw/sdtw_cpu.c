@@ -266,14 +266,21 @@ wm_status wm_sdtw_find_start(wm_context_t *cx, const wm_sdtw_job_t *j, uint64_t 
         double v;
         uint64_t s;
         const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
-        if (gpu && (uint64_t)j->m * (end - from) >= ((uint64_t)1 << 20)) {
+        int on_gpu = gpu && (uint64_t)j->m * (end - from) >= ((uint64_t)1 << 20);
+        if (on_gpu) {
             /* a big window: the GPU's tracked kernel, the same recurrence */
             wm_sdtw_job_t g = t;
             g.y = j->y + from;
             g.n = end - from;
-            if ((st = gpu->corner_tracked(cx, &g, &v, &s)) != WM_OK) break;
-            s += from;
-        } else {
+            do st = gpu->corner_tracked(cx, &g, &v, &s);
+            while (wm_gpu_retry(cx, &st));
+            if (wm_gpu_fall_back(cx, st, "dtw's start")) {
+                on_gpu = 0;
+                st = WM_OK;
+            } else if (st != WM_OK) break;
+            else s += from;
+        }
+        if (!on_gpu) {
             for (size_t i = 0; i < j->m; i++) cv[i] = INFINITY;
             memset(cs, 0, j->m * sizeof *cs);
             wm_sdtw_tile(&t, WM_SDTW_TOP_FRESH, from, end, cv, cs, NULL, NULL, NULL);

@@ -177,7 +177,8 @@ static void shape_run(const wm_context_t *cx, const wm_sdtw_job_t *j, int nq, in
         if (!r->plen) r->plen = 1;
         r->chunk = r->plen * 64; /* tests: many chunks as well as many pieces */
     } else {
-        r->chunk = or_default(tu->dtw_chunk, (uint64_t)1 << 27);
+        /* smaller after running out of memory (core/recover.c) */
+        r->chunk = wm_gpu_piece(cx, or_default(tu->dtw_chunk, (uint64_t)1 << 27), 1u << 16);
         uint64_t cols = r->n < r->chunk ? r->n : r->chunk;
         uint64_t warps = or_default(
             tu->dtw_warps, resident_warps(rows_per_lane((int)top_rows), r->sq, r->track, sm));

@@ -271,6 +271,20 @@ static uint64_t spread_counts(const wm_mset_t *s, const uint64_t *uc, uint64_t *
     return total;
 }
 
+/* The GPU's scan, tried again with smaller batches when the GPU runs out of
+** memory; *from: where a listing got to (the CPU goes on from there). */
+static wm_status gpu_scan(wm_context_t *cx, const wm_multi_gpu_t *gpu, const wm_mset_t *s,
+                          const wm_text_t *text, uint64_t *from, wm_mhit_batch_fn sink, void *user,
+                          uint64_t *uid_counts, uint64_t *total) {
+    wm_status st;
+    uint64_t done = *from;
+    do {
+        st = gpu->scan(cx, s, text, *from, sink, user, uid_counts, total, &done);
+        *from = done;
+    } while (wm_gpu_retry(cx, &st));
+    return st;
+}
+
 /* ---- the scan of a wm_compile_set database ----------------------------------------- */
 
 wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
@@ -300,28 +314,42 @@ wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
         d.n_rec = n_rec;
         d.cb = cb;
         d.user = user;
+        st = WM_OK;
         if (gpu) {
             gpu_list_t g = { &d };
-            st = gpu->scan(cx, s, text, own_from, gpu_batch, &g, NULL, NULL);
-        } else {
+            st = gpu_scan(cx, gpu, s, text, &j.own_from, gpu_batch, &g, NULL, NULL);
+        }
+        if (!gpu || wm_gpu_fall_back(cx, st, "the set search")) {
             plan_chunks(cx, &j, 1);
             st = cpu_list(cx, &j, &d);
         }
-    } else if (gpu && !per_pattern) {
+        free(rs);
+        return st;
+    }
+    if (gpu && !per_pattern) {
         /* the total alone: the GPU adds it up itself */
-        uint64_t total = 0;
-        st = gpu->scan(cx, s, text, own_from, NULL, NULL, NULL, &total);
+        uint64_t total = 0, from = own_from;
+        st = gpu_scan(cx, gpu, s, text, &from, NULL, NULL, NULL, &total);
         if (st == WM_OK && n_rec > 1)
             st = subtract_crossing(s, text->seq, rs, n_rec, own_from, NULL, &total);
         if (st == WM_OK) *n_matches = total;
-    } else if (!(uc = calloc(s->n_uniq, sizeof *uc))) {
+        if (!wm_gpu_fall_back(cx, st, "the set count")) {
+            free(rs);
+            return st;
+        }
+        gpu = NULL;
+    }
+    if (!(uc = calloc(s->n_uniq, sizeof *uc))) {
         st = WM_NOMEM;
     } else {
+        uint64_t from = own_from;
+        st = WM_OK;
         if (gpu) {
-            st = gpu->scan(cx, s, text, own_from, NULL, NULL, uc, NULL);
+            st = gpu_scan(cx, gpu, s, text, &from, NULL, NULL, uc, NULL);
             if (st == WM_OK && n_rec > 1)
                 st = subtract_crossing(s, text->seq, rs, n_rec, own_from, uc, NULL);
-        } else {
+        }
+        if (!gpu || wm_gpu_fall_back(cx, st, "the set count")) {
             plan_chunks(cx, &j, 0);
             st = cpu_count(cx, &j, uc);
         }

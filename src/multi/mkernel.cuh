@@ -249,6 +249,9 @@ static cudaError_t wm_cu_mlaunch(const Scanner &sc, int mode, const wm_cu_mtext_
             if (grid > tiles) grid = tiles;                                                        \
             wm_cu_mkernel<Scanner, M, THREADS>                                                     \
                 <<<(unsigned)grid, THREADS, smem, st>>>(sc, t, o, tiles);                          \
+            /* a launch that failed (too much shared memory, say) must not */                      \
+            /* pass for a batch without matches */                                                 \
+            e = cudaGetLastError();                                                                \
         }                                                                                          \
     } while (0)
     switch (mode) {

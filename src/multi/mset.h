@@ -143,13 +143,16 @@ wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
 ** (own_from, len], record borders ignored. With sink: batches of hits in end
 ** order (any uid order at one end), absolute ends. Without, with
 ** uid_counts: uid_counts[u] += occurrences of uid u; else *total += matches
-** (occurrences times the pattern ids of each). */
+** (occurrences times the pattern ids of each). *done: the ends
+** (own_from, *done] whose hits reached the sink, also on failure (counts
+** are added only when the whole scan succeeds: *done stays own_from).
+** Batches are sized with wm_gpu_piece (core/internal.h). */
 typedef wm_status (*wm_mhit_batch_fn)(const wm_mhit_t *hits, size_t n, void *user);
 typedef struct {
     int (*supports)(const wm_mset_t *s); /* else the CPU runs it */
     wm_status (*scan)(wm_context_t *cx, const wm_mset_t *s, const wm_text_t *text,
                       uint64_t own_from, wm_mhit_batch_fn sink, void *user, uint64_t *uid_counts,
-                      uint64_t *total);
+                      uint64_t *total, uint64_t *done);
 } wm_multi_gpu_t;
 extern const wm_multi_gpu_t wm_multi_gpu_cuda;
 void wm_multi_cuda_free_cache(wm_context_t *cx, void *cache); /* its device buffers */

@@ -281,7 +281,8 @@ static wm_status mrun_open(mrun_t *r, const wm_mset_t *s, uint64_t text_bytes, i
 
 /* The batches of ends (own_from, len], each copied with the halo before it. */
 static wm_status run_batches(mrun_t *r, const wm_text_t *text, uint64_t own_from, uint64_t batch,
-                             uint64_t halo, int mode, wm_mhit_batch_fn sink, void *user) {
+                             uint64_t halo, int mode, wm_mhit_batch_fn sink, void *user,
+                             uint64_t *done) {
     wm_context_t *cx = r->cx;
     uint8_t *d_text = (uint8_t *)r->c->d_text.p;
     wm_status st = WM_OK;
@@ -310,6 +311,7 @@ static wm_status run_batches(mrun_t *r, const wm_text_t *text, uint64_t own_from
             WM_CU(cx, cudaStreamSynchronize(r->stream)); /* d_text is reused */
         }
         b = e;
+        if (st == WM_OK && sink) *done = e;
         if (st == WM_OK && cx->opts.progress)
             cx->opts.progress(e - own_from, text->len - own_from, cx->opts.progress_user);
     }
@@ -318,18 +320,20 @@ static wm_status run_batches(mrun_t *r, const wm_text_t *text, uint64_t own_from
 
 static wm_status multi_gpu_scan(wm_context_t *cx, const wm_mset_t *s, const wm_text_t *text,
                                 uint64_t own_from, wm_mhit_batch_fn sink, void *user,
-                                uint64_t *uid_counts, uint64_t *total) {
+                                uint64_t *uid_counts, uint64_t *total, uint64_t *done) {
+    *done = own_from;
     wm_cu_mplan_host_t plan;
     memset(&plan, 0, sizeof plan);
     mrun_t r = { cx, &plan, NULL, NULL };
     uint64_t halo = s->max_len - 1;
     uint64_t batch = cx->opts.chunk_bytes ? cx->opts.chunk_bytes : (256ull << 20);
+    batch = wm_gpu_piece(cx, batch, 1u << 20); /* smaller after running out of memory */
     int mode = sink ? WM_MM_COUNT : uid_counts ? WM_MM_UID : WM_MM_TOTAL;
     if (batch > text->len - own_from) batch = text->len - own_from;
     WM_CU(cx, cudaSetDevice(cx->cuda->device));
     wm_status st = wm_cu_mplan_make(cx, s, &plan);
     if (st == WM_OK) st = mrun_open(&r, s, batch + halo, mode);
-    if (st == WM_OK) st = run_batches(&r, text, own_from, batch, halo, mode, sink, user);
+    if (st == WM_OK) st = run_batches(&r, text, own_from, batch, halo, mode, sink, user, done);
     if (st == WM_OK && mode == WM_MM_TOTAL) {
         unsigned long long n = 0;
         cudaError_t e = cudaMemcpy(&n, r.c->d_total.p, sizeof n, cudaMemcpyDeviceToHost);

@@ -285,7 +285,14 @@ wm_status wm_search_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *t
         f.job = &job;
         f.dv = &dv;
         f.cx = cx;
-        st = gpu->scan(cx, job.pat, text, own_from, finish_batch, &f);
+        /* Out of GPU memory: smaller batches, then the CPU, each going on
+        ** from the last end whose matches were delivered. */
+        uint64_t from = own_from, done = own_from;
+        do {
+            st = gpu->scan(cx, job.pat, text, from, finish_batch, &f, &done);
+            from = done;
+        } while (wm_gpu_retry(cx, &st));
+        if (wm_gpu_fall_back(cx, st, "search")) st = search_cpu(cx, &job, from, &dv);
     } else {
         st = search_cpu(cx, &job, own_from, &dv);
     }

@@ -113,12 +113,14 @@ int wm_pigeonhole_scan(const wm_pat_t *pat, int strand, wm_cpu_scan_fn verify, c
 ** scan: the raw hits of text ends (own_from, len] on the GPU, records
 ** ignored (hits within the halo of a record start are candidates the host
 ** re-checks), to sink in batches in increasing end order (strand 0 before 1
-** on equal ends). */
+** on equal ends). *done: the ends (own_from, *done] whose hits reached the
+** sink, also on failure, so that a caller can go on from there. Batches are
+** sized with wm_gpu_piece (core/internal.h). */
 typedef wm_status (*wm_hit_batch_fn)(const wm_hit_t *hits, size_t n, void *user);
 typedef struct {
     int (*supports)(const wm_pat_t *pat); /* else the CPU runs it */
     wm_status (*scan)(wm_context_t *cx, const wm_pat_t *pat, const wm_text_t *text,
-                      uint64_t own_from, wm_hit_batch_fn sink, void *user);
+                      uint64_t own_from, wm_hit_batch_fn sink, void *user, uint64_t *done);
 } wm_search_gpu_t;
 extern const wm_search_gpu_t wm_search_gpu_cuda;
 void wm_search_cuda_free_cache(wm_context_t *cx, void *cache); /* its device buffers */

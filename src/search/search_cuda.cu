@@ -294,7 +294,8 @@ static wm_status slot_collect(pipe_t *P, slot_t *s, wm_hit_batch_fn sink, void *
 /* Every batch of the plan through the slots, in order: fill the slots, then
 ** collect the oldest and refill it. */
 static wm_status run_batches(pipe_t *P, search_cache_t *c, const wm_plan_t *batches,
-                             uint64_t own_from, wm_hit_batch_fn sink, void *user) {
+                             uint64_t own_from, wm_hit_batch_fn sink, void *user,
+                             uint64_t *delivered) {
     wm_context_t *cx = P->cx;
     uint64_t len = P->text->len, next = 0, done = 0;
     wm_status st = WM_OK;
@@ -308,6 +309,7 @@ static wm_status run_batches(pipe_t *P, search_cache_t *c, const wm_plan_t *batc
         if (st != WM_OK) break;
         slot_t *s = &c->slot[done % WM_CU_STREAMS];
         st = slot_collect(P, s, sink, user);
+        if (st == WM_OK) *delivered = s->own_end;
         done++;
         if (st == WM_OK && cx->opts.progress)
             cx->opts.progress(s->own_end - own_from, len - own_from, cx->opts.progress_user);
@@ -318,7 +320,8 @@ static wm_status run_batches(pipe_t *P, search_cache_t *c, const wm_plan_t *batc
 }
 
 static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text_t *text,
-                            uint64_t own_from, wm_hit_batch_fn sink, void *user) {
+                            uint64_t own_from, wm_hit_batch_fn sink, void *user, uint64_t *done) {
+    *done = own_from;
     wm_cuda_state *cs = cx->cuda;
     WM_CU(cx, cudaSetDevice(cs->device));
     search_cache_t *c = cache_of(cx);
@@ -340,6 +343,7 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
     uint64_t batch = cx->opts.chunk_bytes     ? cx->opts.chunk_bytes
                      : tu->search_batch_bytes ? tu->search_batch_bytes
                                               : (256ull << 20);
+    batch = wm_gpu_piece(cx, batch, 1u << 20); /* smaller after running out of memory */
     uint64_t own = text->len - own_from;
     P.batch = batch < own ? batch : own;
     uint64_t max_key = 2 * text->len + 1;
@@ -359,7 +363,7 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
     t_setup = wm_now() - t_setup;
     double t_loop = wm_now();
     wm_plan_t batches = wm_plan_sized(own_from, text->len, P.batch);
-    if (st == WM_OK) st = run_batches(&P, c, &batches, own_from, sink, user);
+    if (st == WM_OK) st = run_batches(&P, c, &batches, own_from, sink, user, done);
     wm_cu_plan_free(&plan);
     cx->stats.search_gpu_setup_s += t_setup;
     cx->stats.search_gpu_loop_s += wm_now() - t_loop;
