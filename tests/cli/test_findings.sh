@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# test_findings.sh -- the findings of issue 21's fuzzing round, one block
+# each, run on their inputs in tests/fuzz/regress/ (named after the finding:
+# F1-..., F3-..., N1-...): exact stdout, exit status and message, read whole,
+# from stdin and gzip'd where the finding is about a reader. The MPI side of
+# F1 (every rank count prints what one process prints) is in
+# tests/mpi/test_mpi.sh, the byte-range reader's side of F1, F3, F4 and F5 in
+# tests/unit/test_seqrange.c (it reads every file of tests/fuzz/regress/).
+. "$(dirname "$0")/lib.sh" "$@"
+REG=$ROOT/tests/fuzz/regress
+cd "$REG" || exit 2
+
+# search_every_way NAME RC ARGS... -- FILE: `search ARGS FILE`, then the same
+# from stdin and gzip'd from stdin: each the exit status RC, and stdout and
+# stderr the first run's (the file's name in them read as "-" and
+# "(standard input)"). The first run's OUT/ERR are left for more checks.
+search_every_way() {
+    local name=$1 rc=$2 args=() f
+    shift 2
+    while [ "$1" != "--" ]; do args+=("$1"); shift; done
+    f=$2
+    run search "${args[@]}" "$f"
+    check_rc "$name" "$rc"
+    local out0=$OUT err0=$ERR
+    sed "s/^$f$TAB/-$TAB/" "$out0" >"$TMP/want.out"
+    sed "s/: $f: /: (standard input): /" "$err0" >"$TMP/want.err"
+    run_in "$f" search "${args[@]}" -
+    check_rc "$name, stdin" "$rc"
+    check_out "$name, stdin" "$TMP/want.out"
+    cmp -s "$ERR" "$TMP/want.err" && pass || fail "$name, stdin: stderr '$(cat "$ERR")'"
+    gzip -c "$f" >"$TMP/in.gz"
+    run_in "$TMP/in.gz" search "${args[@]}" -
+    check_rc "$name, gzip stdin" "$rc"
+    check_out "$name, gzip stdin" "$TMP/want.out"
+    cmp -s "$ERR" "$TMP/want.err" && pass || fail "$name, gzip stdin: stderr '$(cat "$ERR")'"
+    OUT=$out0 ERR=$err0
+}
+
+# ---- F1: a '\v' line in the blank prefix before the first '>' -------------------------
+# Blank there (as ' ' or '\t' would be); inside a record it is a binary byte.
+search_every_way "F1 blank prefix" 0 AC -- F1-vt-blank-prefix.fa
+check_out_text "F1 blank prefix" "F1-vt-blank-prefix.fa${TAB}a${TAB}0${TAB}2${TAB}0${TAB}+"
+check_no_err "F1 blank prefix"
+search_every_way "F1 inside a record" 2 AC -- F1-vt-in-record.fa
+check_err "F1 inside a record" '^warpmatch: F1-vt-in-record\.fa: line 5: binary byte 0x0B in sequence$'
+check_empty_out "F1 inside a record"
+
+# ---- F3: an empty file (the range reader had NULL + 0; tests/unit/test_seqrange.c) ----
+search_every_way "F3 empty file" 1 AC -- F3-empty.fa
+check_empty_out "F3 empty file"
+check_no_err "F3 empty file"
+
+finish
