@@ -141,6 +141,19 @@ static inline size_t name_len(const uint8_t *s, size_t n) {
     return i;
 }
 
+/* A record name (a header's first word) may not hold a control byte: a NUL
+** would cut it short when printed, an ESC would reach the terminal raw. The
+** blanks (' ', '\t', '\r', '\v', '\f') end a name, so only the other bytes
+** below 0x20 and 0x7f (DEL) can be in one; bytes over 0x7f (UTF-8) are
+** kept. Returns the first control byte of s[0, n), or -1 when there is none.
+** Every reader refuses such a name, in the words of WM_NAME_CONTROL_FMT. */
+static inline int name_control(const uint8_t *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < 0x20 || s[i] == 0x7f) return s[i];
+    return -1;
+}
+#define WM_NAME_CONTROL_FMT "control byte 0x%02X in record name"
+
 static inline int all_blank(const uint8_t *s, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (!is_blank(s[i])) return 0;
@@ -194,6 +207,12 @@ static inline int fastq_record(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_r
     if (nl == 0) {
         e->line = L->line;
         snprintf(e->rest, sizeof e->rest, "FASTQ header with no name");
+        return -1;
+    }
+    int ctl = name_control(name, nl);
+    if (ctl >= 0) {
+        e->line = L->line;
+        snprintf(e->rest, sizeof e->rest, WM_NAME_CONTROL_FMT, (unsigned)ctl);
         return -1;
     }
     if (out) {

@@ -186,6 +186,13 @@ static wm_status parse_fasta_slice(wm_range_t *R, const uint8_t *in, uint64_t n,
                 snprintf(R->err_rest, sizeof R->err_rest, "FASTA header with no name");
                 break;
             }
+            int ctl = name_control(s + 1, nl);
+            if (ctl >= 0) {
+                S->err = WM_FORMAT;
+                S->err_line = L.line;
+                snprintf(R->err_rest, sizeof R->err_rest, WM_NAME_CONTROL_FMT, (unsigned)ctl);
+                break;
+            }
             if (push_rec(R, recs, olen, s + 1, nl) != 0) return nomem(R, err, errlen);
             if (S->n_headers == 0) S->pre = olen;
             S->n_headers++;

@@ -50,4 +50,33 @@ search_every_way "F3 empty file" 1 AC -- F3-empty.fa
 check_empty_out "F3 empty file"
 check_no_err "F3 empty file"
 
+# ---- F4: control bytes in record names: an error naming the line, every reader ------
+# (a NUL cut "ab\0cd" to "ab"; ">\0x" gave an empty name where ">" is refused;
+# an ESC reached the terminal raw).
+for c in "F4-nul-in-name.fa 1 0x00" "F4-nul-name.fa 1 0x00" "F4-esc-in-name.fa 3 0x1B" \
+         "F4-ctl-in-name.fq 5 0x01"; do
+    set -- $c
+    search_every_way "F4 $1" 2 AC -- "$1"
+    check_err "F4 $1" "^warpmatch: $1: line $2: control byte $3 in record name\$"
+    check_empty_out "F4 $1"
+    # align reads its inputs with the same reader (query and target).
+    run align AC "$1"
+    check_rc "F4 $1, align target" 2
+    check_err "F4 $1, align target" "^warpmatch: .*$1: line $2: control byte $3 in record name"
+done
+search_every_way "F4 bare '>'" 2 AC -- F4-bare-header.fa
+check_err "F4 bare '>'" '^warpmatch: F4-bare-header\.fa: line 1: FASTA header with no name$'
+# A FASTA pattern file's names are record names too.
+printf '>p\001x\nAC\n' >"$TMP/pats.fa"
+run search -f "$TMP/pats.fa" F1-vt-blank-prefix.fa
+check_rc "F4 pattern file name" 2
+check_err "F4 pattern file name" '^warpmatch: .*pats\.fa:1: control byte 0x01 in record name$'
+check_empty_out "F4 pattern file name"
+# The rest of a header line (after the first blank) is not a name: kept out
+# of the output, so not refused.
+printf '>a \033[31m\0\nAC\n' >"$TMP/desc.fa"
+run search AC "$TMP/desc.fa"
+check_rc "F4 control bytes after the name" 0
+check_out_text "F4 control bytes after the name" "$TMP/desc.fa${TAB}a${TAB}0${TAB}2${TAB}0${TAB}+"
+
 finish
