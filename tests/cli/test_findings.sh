@@ -79,4 +79,16 @@ run search AC "$TMP/desc.fa"
 check_rc "F4 control bytes after the name" 0
 check_out_text "F4 control bytes after the name" "$TMP/desc.fa${TAB}a${TAB}0${TAB}2${TAB}0${TAB}+"
 
+# ---- F5: a FASTQ quality shorter than its sequence ------------------------------------
+# The next header was read as quality and the record reported "longer". The
+# quality lines may start with '@': a quality that ends wrong is "shorter"
+# when a whole record parses from its last '@' line, else "longer".
+for c in "F5-short-quality.fq 4 shorter" "F5-no-quality.fq 7 shorter" \
+         "F5-long-quality-at.fq 5 longer"; do
+    set -- $c
+    search_every_way "F5 $1" 2 AC -- "$1"
+    check_err "F5 $1" "^warpmatch: $1: line $2: quality $3 than sequence in FASTQ record 'r1'\$"
+    check_empty_out "F5 $1"
+done
+
 finish
