@@ -91,4 +91,46 @@ for c in "F5-short-quality.fq 4 shorter" "F5-no-quality.fq 7 shorter" \
     check_empty_out "F5 $1"
 done
 
+# ---- F6: stdout that cannot be written: a message and exit 2, every command -------------
+# (info, --version and --help exited 2 in silence). /dev/full fails every
+# write with ENOSPC.
+if [ -w /dev/full ]; then
+    full() { # NAME ARGS...: `warpmatch ARGS > /dev/full`
+        local name=$1
+        shift
+        N_RUN=$((N_RUN + 1))
+        OUT=/dev/null
+        ERR=$TMP/err.$N_RUN
+        "$W" "$@" >/dev/full 2>"$ERR"
+        RC=$?
+        check_rc "F6 $name" 2
+        check_err "F6 $name" '^warpmatch: error writing the output: No space left on device$'
+        [ "$(grep -c '^warpmatch: ' "$ERR")" -eq 1 ] && pass || fail "F6 $name: not one message"
+    }
+    full "info" info
+    full "info --json" info --json
+    full "--version" --version
+    full "-V" -V
+    full "--help" --help
+    full "info --help" info --help
+    full "search --help" search --help
+    full "align --help" align --help
+    full "dtw --help" dtw --help
+    full "search" search AC F1-vt-blank-prefix.fa
+    full "search -c" search -c AC F1-vt-blank-prefix.fa
+    full "search --json, no match" search --json GGG F1-vt-blank-prefix.fa
+    full "search -f" search -e AC -e GT F1-vt-blank-prefix.fa
+    full "align" align N1-query.txt N1-target.txt
+    printf '1 2 3\n' >"$TMP/q.txt"
+    printf '0 1 2 3 4 5\n' >"$TMP/s.txt"
+    full "dtw" dtw "$TMP/q.txt" "$TMP/s.txt"
+    # Nothing to write: nothing to fail.
+    "$W" search -q AC F1-vt-blank-prefix.fa >/dev/full 2>"$TMP/err.q"
+    RC=$? ERR=$TMP/err.q
+    check_rc "F6 search -q" 0
+    check_no_err "F6 search -q"
+else
+    echo "no /dev/full: F6 checks skipped"
+fi
+
 finish
