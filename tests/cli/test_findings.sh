@@ -91,6 +91,21 @@ for c in "F5-short-quality.fq 4 shorter" "F5-no-quality.fq 7 shorter" \
     check_empty_out "F5 $1"
 done
 
+# ---- F7: a pair file's lines of nothing but spaces and tabs are blank (skipped) ------
+# pairtsv.h said blank lines are skipped; "   " was refused ("no tab") and
+# " \t " read as a pair of spaces.
+run align --mode global --pairs F7-space-line.tsv
+check_rc "F7 spaces-only lines" 0
+check_no_err "F7 spaces-only lines"
+check_tsv "F7 spaces-only lines" <<'EOF'
+1 1 1 0 4
+4 4 0 0 2
+EOF
+gzip -c F7-space-line.tsv >"$TMP/p.tsv.gz"
+run_in "$TMP/p.tsv.gz" align --mode global --pairs -
+check_rc "F7 spaces-only lines, gzip stdin" 0
+check_out "F7 spaces-only lines, gzip stdin" "$TMP/expect"
+
 # ---- F6: stdout that cannot be written: a message and exit 2, every command -------------
 # (info, --version and --help exited 2 in silence). /dev/full fails every
 # write with ENOSPC.
@@ -121,6 +136,7 @@ if [ -w /dev/full ]; then
     full "search --json, no match" search --json GGG F1-vt-blank-prefix.fa
     full "search -f" search -e AC -e GT F1-vt-blank-prefix.fa
     full "align" align N1-query.txt N1-target.txt
+    full "align --mode global --pairs" align --mode global --pairs F7-space-line.tsv
     printf '1 2 3\n' >"$TMP/q.txt"
     printf '0 1 2 3 4 5\n' >"$TMP/s.txt"
     full "dtw" dtw "$TMP/q.txt" "$TMP/s.txt"
