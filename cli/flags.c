@@ -159,7 +159,8 @@ const wm_flag_t wm_flags[] = {
       "  bitvector: Myers/Hyyro bit-parallel DP, banded\n"
       "  dp: the plain DP (infix: anti-diagonals on the GPU, columns on the CPU; "
       "global: anti-diagonals)\n"
-      "  four-russians: global only; paper 001's t-blocks looked up in a table of "
+      "  four-russians: --mode global only (an error without it); paper 001's t-blocks looked up "
+      "in a table of "
       "every block, blocks on anti-diagonals in parallel\n"
       "dp and four-russians take pairs of at most 2^37 cells" },
     { WM_F_BLOCK_T, 0, "block-t", "T", WM_SEC_MATCH, A, NULL, "3",

@@ -106,6 +106,26 @@ run_in "$TMP/p.tsv.gz" align --mode global --pairs -
 check_rc "F7 spaces-only lines, gzip stdin" 0
 check_out "F7 spaces-only lines, gzip stdin" "$TMP/expect"
 
+# ---- N1: align --algo four-russians without --mode ------------------------------------
+# It switched to global mode without a word and printed "q t 8 0 16", a row
+# that reads as the infix answer (the default mode: "q t 0 4 12").
+expect_error "N1 four-russians, no --mode" \
+    '^warpmatch: --algo four-russians computes global edit distances only, and align.s mode is infix unless --mode says otherwise: add --mode global$' \
+    align --algo four-russians N1-query.txt N1-target.txt
+expect_error "N1 four-russians, --pairs, no --mode" 'add --mode global$' \
+    align --algo four-russians --pairs N1-query.txt N1-target.txt
+expect_error "N1 four-russians --mode infix" 'and align.s mode is infix: add --mode global$' \
+    align --algo four-russians --mode infix N1-query.txt N1-target.txt
+expect_match "N1 default (infix)" "N1-query.txt N1-target.txt 0 4 12" align N1-query.txt N1-target.txt
+expect_match "N1 four-russians --mode global" "N1-query.txt N1-target.txt 8 0 16" \
+    align --algo four-russians --mode global N1-query.txt N1-target.txt
+# --explain alone aligns nothing: no mode needed.
+run align --algo four-russians --explain --block-t 1
+check_rc "N1 --explain alone" 0
+check_err "N1 --explain alone" '^four-russians: t = 1, '
+expect_error "N1 --explain with inputs, no --mode" 'add --mode global$' \
+    align --algo four-russians --explain N1-query.txt N1-target.txt
+
 # ---- F6: stdout that cannot be written: a message and exit 2, every command -------------
 # (info, --version and --help exited 2 in silence). /dev/full fails every
 # write with ENOSPC.
