@@ -201,15 +201,34 @@ void wm_cli_buffer_stdout(void) {
     setvbuf(stdout, buf, _IOFBF, sizeof buf);
 }
 
-int wm_cli_help_status(void) { return fflush(stdout) == 0 ? 0 : WM_EXIT_ERROR; }
+/* A failed write of stdout was dealt with (reported, or a closed pipe that
+** ends quietly): wm_cli_close_stdout says nothing more. */
+static int stdout_failure_seen;
+
+int wm_cli_help_status(void) { return wm_cli_flush_stdout(0, 0) < 0 ? WM_EXIT_ERROR : 0; }
 
 int wm_cli_flush_stdout(int write_failed, int write_errno) {
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout) && !write_failed) return 0;
     int e = write_failed && write_errno != 0 ? write_errno : errno;
+    stdout_failure_seen = 1;
     if (e == EPIPE) return 1;
     wm_cli_error("error writing the output: %s", e != 0 ? strerror(e) : "unknown error");
     return -1;
+}
+
+int wm_cli_close_stdout(int rc) {
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad || stdout_failure_seen) return rc;
+    if (e == EPIPE) return rc; /* a closed pipe: quiet, as wm_cli_flush_stdout */
+    wm_cli_error("error writing the output: %s", e != 0 ? strerror(e) : "unknown error");
+    return WM_EXIT_ERROR;
 }
 
 double wm_cli_now(void) {

@@ -89,8 +89,9 @@ wm_status wm_cli_context_new(const wm_context_opts_t *co, wm_context_t **cx);
 /* Give stdout a 1 MiB buffer: a command's lines go out in large writes. */
 void wm_cli_buffer_stdout(void);
 
-/* The exit status after --help, --version or info printed: 0, or 2 when
-** stdout could not be written. */
+/* The exit status after --help, --version or info printed: 0, or 2 after
+** "warpmatch: error writing the output: ..." when stdout could not be
+** written (wm_cli_flush_stdout). */
 int wm_cli_help_status(void);
 
 /* Flush stdout at the end of a command; write_failed says a write failed
@@ -99,6 +100,13 @@ int wm_cli_help_status(void);
 ** ignored: a quiet end, as in ripgrep), -1 after "warpmatch: error writing
 ** the output: ...". */
 int wm_cli_flush_stdout(int write_failed, int write_errno);
+
+/* The last word on stdout, for main() after any command: flush and close
+** it, and when that fails (or a write failed before) and no command said
+** so, print "warpmatch: error writing the output: ..." and return 2; else
+** return rc. A closed pipe stays quiet. Nothing may be written to stdout
+** after it. */
+int wm_cli_close_stdout(int rc);
 
 /* With WM_CUDA_TIMING=1 in the environment, the time split of the GPU
 ** searches a context ran (its wm_stats_t) as one line on stderr: what

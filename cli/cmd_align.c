@@ -81,11 +81,18 @@ static int parse_args(int argc, char **argv, wm_cli_align_args_t *a, int *first_
     int rc = wm_flags_parse(&wm_cli_cmd_align, argc, argv, &a->sh, apply_own, a, first_arg);
     if (rc != 0) return rc;
     if (a->sh.ignore_case) a->o.case_insensitive = 1;
-    if (a->o.algo == WM_ALIGN_ALGO_FOUR_RUSSIANS && !a->mode_given)
-        a->o.mode = WM_ALIGN_GLOBAL; /* it has no other mode */
     if (a->o.algo == WM_ALIGN_ALGO_FOUR_RUSSIANS && a->o.mode != WM_ALIGN_GLOBAL) {
-        wm_cli_error("--algo four-russians computes global edit distances: add --mode global");
-        return -1;
+        /* Never switch modes behind the user's back: a global row read as
+        ** the infix answer asked for (align's default) would be wrong
+        ** without a word. Only --explain alone aligns nothing. */
+        if (!a->mode_given && a->explain && *first_arg >= argc) {
+            a->o.mode = WM_ALIGN_GLOBAL;
+        } else {
+            wm_cli_error("--algo four-russians computes global edit distances only, and "
+                         "align's mode is %s: add --mode global",
+                         a->mode_given ? "infix" : "infix unless --mode says otherwise");
+            return -1;
+        }
     }
     if (a->explain && a->o.algo != WM_ALIGN_ALGO_FOUR_RUSSIANS) {
         wm_cli_error("--explain describes the four-russians table: use it with "

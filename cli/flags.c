@@ -115,8 +115,8 @@ const wm_flag_t wm_flags[] = {
       "record i of QUERY against record i of TARGET (the two must have as many "
       "records: a missing mate is an error)\n"
       "With one file instead of QUERY TARGET: a file of pairs, one a line, "
-      "QUERY<TAB>TARGET (plain or gzip; blank lines skipped), each pair named by its "
-      "line number" },
+      "QUERY<TAB>TARGET (plain or gzip; lines of nothing but spaces and tabs skipped), "
+      "each pair named by its line number" },
     { WM_F_COST, 0, "cost", "C", WM_SEC_MATCH, D, NULL,
       "abs; squared in ucr mode, as the UCR Suite",
       "the cost of matching samples x and y: abs |x - y| or squared (x - y)^2" },
@@ -159,7 +159,8 @@ const wm_flag_t wm_flags[] = {
       "  bitvector: Myers/Hyyro bit-parallel DP, banded\n"
       "  dp: the plain DP (infix: anti-diagonals on the GPU, columns on the CPU; "
       "global: anti-diagonals)\n"
-      "  four-russians: global only; paper 001's t-blocks looked up in a table of "
+      "  four-russians: --mode global only (an error without it); paper 001's t-blocks looked up "
+      "in a table of "
       "every block, blocks on anti-diagonals in parallel\n"
       "dp and four-russians take pairs of at most 2^37 cells" },
     { WM_F_BLOCK_T, 0, "block-t", "T", WM_SEC_MATCH, A, NULL, "3",

@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
     if (wm_dist_init(&argc, &argv) < 0) return WM_EXIT_ERROR;
     if (wm_dist.rank != 0 && freopen("/dev/null", "w", stdout) == NULL)
         wm_dist_abort(WM_EXIT_ERROR);
-    int rc = run_command(argc, argv);
+    int rc = wm_cli_close_stdout(run_command(argc, argv));
     if (wm_dist.active) rc = wm_dist_bcast_int(rc);
     wm_dist_finalize();
     return rc;

@@ -51,7 +51,11 @@ int wm_cli_pairtsv_open(wm_cli_pairtsv_t *p, const char *path, uint64_t max_len)
                 return -1;
             }
         }
-        if (e > b) {
+        /* Blank: empty, or nothing but spaces and tabs (not a pair of two
+        ** empty sequences: a line of one tab is blank too). */
+        int blank = 1;
+        for (const uint8_t *c = b; c < e && blank; c++) blank = *c == ' ' || *c == '\t';
+        if (!blank) {
             if (tabs == 0) {
                 wm_cli_error("%s:%llu: no tab: each line of a pair file is QUERY<TAB>TARGET",
                              shown(path), (unsigned long long)line);

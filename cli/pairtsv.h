@@ -1,7 +1,8 @@
 /*
 ** pairtsv.h -- a file of pairs for `warpmatch align --pairs PAIRS.tsv`: one
 ** pair a line, QUERY<TAB>TARGET, the two sequences themselves. Plain or
-** gzip; "\r\n" line ends are fine; blank lines are skipped. A pair is named
+** gzip; "\r\n" line ends are fine; blank lines (empty, or only spaces and
+** tabs) are skipped. A pair is named
 ** by its 1-based line number. The file is read once; pairs point into it.
 */
 #ifndef WM_CLI_PAIRTSV_H

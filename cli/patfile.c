@@ -16,6 +16,7 @@
 #include "warpmatch.h"
 #include "cli.h"
 #include "patfile.h"
+#include "io/seqparse.h"
 
 static int nomem(void) {
     wm_cli_error("out of memory while reading the patterns");
@@ -154,6 +155,11 @@ static int parse_fasta(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t 
             while (w < e && !is_space(*w)) ++w;
             if (w == p + 1) {
                 wm_cli_error("%s:%" PRIu64 ": FASTA header with no name", where, line);
+                return -1;
+            }
+            int ctl = name_control(p + 1, (size_t)(w - p - 1));
+            if (ctl >= 0) {
+                wm_cli_error("%s:%" PRIu64 ": " WM_NAME_CONTROL_FMT, where, line, (unsigned)ctl);
                 return -1;
             }
             memmove(o, p + 1, (size_t)(w - p - 1));

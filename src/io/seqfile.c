@@ -305,6 +305,12 @@ static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out, uint64
                         L.line);
                 return WM_FORMAT;
             }
+            int ctl = name_control(s + 1, nl);
+            if (ctl >= 0) {
+                set_err(err, errlen, "%s: line %" PRIu64 ": " WM_NAME_CONTROL_FMT, dpath, L.line,
+                        (unsigned)ctl);
+                return WM_FORMAT;
+            }
             if (recs_push(r, olen, s + 1, nl) != 0) return nomem(dpath, err, errlen);
             continue;
         }

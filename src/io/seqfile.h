@@ -34,7 +34,8 @@ typedef struct {
 ** force_plain != 0 skips FASTA/FASTQ detection (gzip is still inflated).
 ** Returns WM_OK, WM_IO (cannot open/read, a directory), WM_FORMAT (truncated or
 ** corrupt gzip, FASTQ record missing its '+' line or quality, binary bytes in a
-** FASTA/FASTQ sequence, a FASTA header with no name), WM_NOMEM.
+** FASTA/FASTQ sequence, a header with no name or with a control byte in
+** its name: see name_control in seqparse.h), WM_NOMEM.
 ** On error `err` (errlen bytes) holds a message naming the file and, where it
 ** helps, the line number; *sf is left empty (safe to pass to wm_seqfile_close). */
 wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf, char *err,

@@ -141,6 +141,19 @@ static inline size_t name_len(const uint8_t *s, size_t n) {
     return i;
 }
 
+/* A record name (a header's first word) may not hold a control byte: a NUL
+** would cut it short when printed, an ESC would reach the terminal raw. The
+** blanks (' ', '\t', '\r', '\v', '\f') end a name, so only the other bytes
+** below 0x20 and 0x7f (DEL) can be in one; bytes over 0x7f (UTF-8) are
+** kept. Returns the first control byte of s[0, n), or -1 when there is none.
+** Every reader refuses such a name, in the words of WM_NAME_CONTROL_FMT. */
+static inline int name_control(const uint8_t *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < 0x20 || s[i] == 0x7f) return s[i];
+    return -1;
+}
+#define WM_NAME_CONTROL_FMT "control byte 0x%02X in record name"
+
 static inline int all_blank(const uint8_t *s, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (!is_blank(s[i])) return 0;
@@ -175,8 +188,31 @@ typedef struct {
 ** appended to out[*olen...] and the record pushed on r.
 ** Returns 1 after a record, 0 at the end of input, -1 on a format error (e
 ** filled; r may hold the record) and -2 when out of memory. */
-static inline int fastq_record(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_recs_t *r,
-                               wm_parse_err_t *e) {
+static inline int fastq_record_(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_recs_t *r,
+                                wm_parse_err_t *e, int probing);
+
+/* A quality that does not end where the sequence does was either too long,
+** or too short with the next record's header (and lines after it) taken for
+** quality: quality lines may start with '@', so only this tells them apart.
+** at: the cursor before the last quality line that starts with '@' (at->p
+** NULL: none). When a whole record parses from there, that line is a header
+** and the quality ended on the line before it: 1, with e filled. Else 0. */
+static inline int fastq_short_quality(const wm_lines_t *at, const uint8_t *name, int name_shown,
+                                      wm_parse_err_t *e) {
+    if (at->p == NULL) return 0;
+    wm_lines_t probe = *at;
+    wm_parse_err_t pe;
+    if (fastq_record_(&probe, NULL, NULL, NULL, &pe, 1) != 1) return 0;
+    e->line = at->line; /* the line before the '@' line */
+    snprintf(e->rest, sizeof e->rest, "quality shorter than sequence in FASTQ record '%.*s'",
+             name_shown, name);
+    return 1;
+}
+
+/* probing != 0: called by fastq_short_quality, which it does not call again
+** (one record's look ahead, never a chain of them). */
+static inline int fastq_record_(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_recs_t *r,
+                                wm_parse_err_t *e, int probing) {
     const uint8_t *s;
     size_t len;
     uint8_t bad = 0;
@@ -194,6 +230,12 @@ static inline int fastq_record(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_r
     if (nl == 0) {
         e->line = L->line;
         snprintf(e->rest, sizeof e->rest, "FASTQ header with no name");
+        return -1;
+    }
+    int ctl = name_control(name, nl);
+    if (ctl >= 0) {
+        e->line = L->line;
+        snprintf(e->rest, sizeof e->rest, WM_NAME_CONTROL_FMT, (unsigned)ctl);
         return -1;
     }
     if (out) {
@@ -223,11 +265,18 @@ static inline int fastq_record(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_r
     if (!got_plus) goto truncated;
 
     uint64_t qlen = 0;
+    wm_lines_t at = { NULL, NULL, 0 }; /* before the last quality line starting with '@' */
     while (qlen < seq_len) {
-        if (!next_line(L, &s, &len)) goto truncated;
+        wm_lines_t before = *L;
+        if (!next_line(L, &s, &len)) {
+            if (!probing && fastq_short_quality(&at, name, name_shown, e)) return -1;
+            goto truncated;
+        }
+        if (len > 0 && s[0] == '@') at = before;
         qlen += len;
     }
     if (qlen > seq_len) {
+        if (!probing && fastq_short_quality(&at, name, name_shown, e)) return -1;
         e->line = L->line;
         snprintf(e->rest, sizeof e->rest, "quality longer than sequence in FASTQ record '%.*s'",
                  name_shown, name);
@@ -255,6 +304,12 @@ truncated:
     e->line = hline;
     snprintf(e->rest, sizeof e->rest, "truncated FASTQ record '%.*s'", name_shown, name);
     return -1;
+}
+
+/* What the readers call (see fastq_record_). */
+static inline int fastq_record(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_recs_t *r,
+                               wm_parse_err_t *e) {
+    return fastq_record_(L, out, olen, r, e, 0);
 }
 
 #endif

@@ -153,6 +153,19 @@ static int push_rec(wm_range_t *R, wm_recs_t *recs, uint64_t at, const uint8_t *
     return recs_push(recs, at, name, nl);
 }
 
+/* The first byte of s[0, n) that a sequence line refuses (append_seq's
+** rule: not graphic, not ' ', '\t' or '\r') in *bad; 0 when there is none. */
+static int first_refused(const uint8_t *s, size_t n, uint8_t *bad) {
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = s[i];
+        if ((uint8_t)(c - 0x21) > 0x7e - 0x21 && c != ' ' && c != '\t' && c != '\r') {
+            *bad = c;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* FASTA lines of the slice. Bytes before the first header continue the
 ** record of an earlier part (or are an error when no part had a header). */
 static wm_status parse_fasta_slice(wm_range_t *R, const uint8_t *in, uint64_t n, uint8_t *out,
@@ -173,15 +186,34 @@ static wm_status parse_fasta_slice(wm_range_t *R, const uint8_t *in, uint64_t n,
                 snprintf(R->err_rest, sizeof R->err_rest, "FASTA header with no name");
                 break;
             }
+            int ctl = name_control(s + 1, nl);
+            if (ctl >= 0) {
+                S->err = WM_FORMAT;
+                S->err_line = L.line;
+                snprintf(R->err_rest, sizeof R->err_rest, WM_NAME_CONTROL_FMT, (unsigned)ctl);
+                break;
+            }
             if (push_rec(R, recs, olen, s + 1, nl) != 0) return nomem(R, err, errlen);
             if (S->n_headers == 0) S->pre = olen;
             S->n_headers++;
             S->last_header = (uint64_t)(s - map_of(R));
             continue;
         }
-        if (S->n_headers == 0 && !all_blank(s, len) && S->pre_data_line == 0)
-            S->pre_data_line = L.line;
-        if (S->n_headers == 0 && R->start == 0) continue; /* the file's start: blank, or an error */
+        if (S->n_headers == 0) {
+            if (!all_blank(s, len)) {
+                if (S->pre_data_line == 0) S->pre_data_line = L.line;
+            } else if (R->start != 0 && first_refused(s, len, &bad)) {
+                /* Blank to the whole-file reader before the file's first
+                ** header, a binary byte inside a record: which it is, only
+                ** the parts before can tell (wm_range_finish decides). */
+                if (S->pre_bad_line == 0) {
+                    S->pre_bad_line = L.line;
+                    S->pre_bad_byte = bad;
+                }
+                continue;
+            }
+            if (R->start == 0) continue; /* the file's start: blank, or an error */
+        }
         if (append_seq(out, &olen, s, len, &bad) != 0) {
             S->err = WM_FORMAT;
             S->err_line = L.line;
@@ -430,6 +462,12 @@ wm_status wm_range_finish(wm_range_t *R, const wm_range_summary_t *sums, uint64_
         (S->err == 0 || S->pre_data_line <= S->err_line)) {
         set_err(err, errlen, "%s: line %" PRIu64 ": sequence data before the first '>' header",
                 R->dpath, lines_before + S->pre_data_line);
+        return WM_FORMAT;
+    }
+    if (R->format == WM_FMT_FASTA && headers_before > 0 && S->pre_bad_line != 0 &&
+        (S->err == 0 || S->pre_bad_line < S->err_line)) {
+        set_err(err, errlen, "%s: line %" PRIu64 ": binary byte 0x%02X in sequence", R->dpath,
+                lines_before + S->pre_bad_line, (unsigned)S->pre_bad_byte);
         return WM_FORMAT;
     }
     if (S->err != 0) {

@@ -62,9 +62,14 @@ typedef struct {
     uint64_t n_lines;       /* line breaks in the slice */
     uint64_t pre_data_line; /* FASTA: local line (1-based) of the first non-blank
                                line before the first header, 0 = none */
+    uint64_t pre_bad_line;  /* FASTA: local line of the first line before the
+                               first header that is blank but holds a byte
+                               sequence lines refuse ('\v', '\f'): skipped
+                               before the file's first header, an error
+                               inside a record; 0 = none */
     uint64_t err_line;      /* local line of the parse error, 0 = no line */
     int32_t err;            /* 0, or the wm_status of the first parse error */
-    int32_t pad;
+    int32_t pre_bad_byte;   /* the refused byte of pre_bad_line */
 } wm_range_summary_t;
 
 typedef struct {

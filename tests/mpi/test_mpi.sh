@@ -97,6 +97,7 @@ python3 "$ROOT/tests/mpi/gen_inputs.py" "$IN" "$ROOT" >"$DIR/sizes.txt" || {
     echo "test_mpi.sh: generating the inputs failed" >&2; exit 2; }
 cp "$ROOT/data/lambda_phage.fa" "$ROOT/data/pacbio_sample.fastq.gz" \
    "$ROOT/data/signals/ecg_mitdb100_60s.csv" "$IN/" || exit 2
+cp "$ROOT"/tests/fuzz/regress/F[145]-*.f[aq] "$IN/" || exit 2
 cd "$IN" || exit 2
 
 # Single-process runs must not think they are ranks.
@@ -311,6 +312,16 @@ mcase "search blank before the first record" 0 np="$MANY" -- \
     search -c --by-record -k 1 "$P10" lead_blank.fa lead_blank.fq blank.txt
 mcase "search blank before the first record, listing" 0 -- \
     search -k 2 --revcomp "$P10" lead_blank.fa lead_blank.fq blank.txt
+# Issue 21, F1: a line of only '\v' before the first header is blank there
+# (skipped) and a binary byte inside a record; a rank cannot tell which alone.
+mcase "F1: \\v line in the blank prefix" 0 np="2 3 4 5 6 7 8" -- search AC F1-vt-blank-prefix.fa
+mcase "F1: \\v line inside a record" 2 np="2 3 4 5 6 7 8" -- search AC F1-vt-in-record.fa
+# F4: a control byte in a later record's name: the error names its line.
+mcase "F4: control bytes in record names" 2 np="2 3 6" -- \
+    search AC F4-esc-in-name.fa F4-ctl-in-name.fq F4-nul-in-name.fa
+# F5: a quality shorter than its sequence (the next header is not quality).
+mcase "F5: FASTQ quality shorter or longer" 2 np="2 3 6" -- \
+    search AC F5-short-quality.fq F5-no-quality.fq F5-long-quality-at.fq
 mcase "search lambda genome (README example)" 0 -- \
     search --revcomp -k 2 GGCGATGTGGCCATCGTCGTGTATTC lambda_phage.fa
 

@@ -18,6 +18,7 @@
 */
 #include "io/seqrange.h"
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,6 +305,37 @@ out:
     return g_failed == fails_before;
 }
 
+/* Every sequence file of tests/fuzz/regress/ (the inputs of fixed findings:
+** issue 21), in 1..8 parts, both modes, halos 0, 1 and 64: the parts must
+** read what the whole-file reader reads, or fail as it fails. */
+static void check_regress(void) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/../tests/fuzz/regress", repo_data_dir());
+    DIR *d = opendir(dir);
+    CHECK(d != NULL, "cannot open %s", dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *dot = strrchr(e->d_name, '.');
+        if (!dot ||
+            (strcmp(dot, ".fa") != 0 && strcmp(dot, ".fq") != 0 && strcmp(dot, ".txt") != 0))
+            continue;
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        static const uint64_t halos[] = { 0, 1, 64 };
+        for (int mode = 0; mode < 2; mode++)
+            for (size_t h = 0; h < sizeof halos / sizeof halos[0]; h++)
+                for (size_t n = 1; n <= 8; n++) {
+                    char what[4600];
+                    snprintf(what, sizeof what, "regress %s (%s, %zu parts, halo %llu)", e->d_name,
+                             mode ? "sequence" : "records", n, (unsigned long long)halos[h]);
+                    check_case(path, mode ? WM_RANGE_SEQUENCE : WM_RANGE_RECORDS, n, halos[h],
+                               what);
+                }
+    }
+    closedir(d);
+}
+
 int main(int argc, char **argv) {
     /* One generator for the whole run (the cases' files follow one another
     ** in its stream): WM_CASE still makes every file, and checks only its. */
@@ -339,6 +371,7 @@ int main(int argc, char **argv) {
         }
         if (g_failed == 0 || !g_verbose) unlink(path);
     }
+    if (only < 0) check_regress();
     print_repro(argv[0], NULL);
     return test_finish();
 }
