@@ -124,6 +124,8 @@ static wm_cost_model_t synthetic(void) {
 static void test_synthetic(void) {
     wm_cost_model_t m = synthetic();
     wm_backend_choice_t c, prev;
+    memset(&c, 0, sizeof c);
+    memset(&prev, 0, sizeof prev);
     /* 16 threads: the CPU at its 4e9 cap; B / 4e9 = 1 + B / 1e10 + B / 1e12. */
     double cross = 1.0 / (1.0 / 4e9 - 1.0 / 1e10 - 1.0 / 1e12);
     wm_workload_t w = work(WM_WORK_SEARCH, cross * 0.99, 32, 0, 0, 16, 1);
