@@ -23,6 +23,7 @@
 #include "mpi/dist.h"
 #include "cli.h"
 #include "align.h"
+#include "choose.h"
 #include "out.h"
 
 const char *const wm_cli_align_mode_words[] = { "infix", "global", NULL };
@@ -329,6 +330,7 @@ int wm_cmd_align(int argc, char **argv) {
     if (wm_dist.active) {
         failed = wm_cli_align_dist(&r, qarg, targ) < 0;
     } else if (wm_cli_align_prepare(&r, qarg, targ) < 0 || ((t_read = wm_dist_now() - t_read), 0) ||
+               (wm_cli_choose_align(&r, &a.sh), 0) ||
                wm_cli_context_new(&a.sh.co, &r.cx) != WM_OK || (a.explain && explain(&r) < 0)) {
         failed = 1;
     } else if (r.tsv || r.o.mode == WM_ALIGN_GLOBAL) {

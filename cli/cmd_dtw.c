@@ -21,6 +21,7 @@
 
 #include "warpmatch.h"
 #include "cli.h"
+#include "choose.h"
 #include "dtw.h"
 #include "dtwio.h"
 #include "out.h"
@@ -224,6 +225,7 @@ int wm_cli_dtw_prepare(wm_cli_dtw_run_t *r) {
             r->radius[i] = a->window_kind == 1 ? a->o.window : -1;
         }
     }
+    wm_cli_choose_dtw(r); /* --backend auto for these signals */
     return 0;
 }
 

@@ -7,8 +7,13 @@
 **     cpu: yes
 **     cuda: yes
 **     gpu 0: NVIDIA H100 80GB HBM3, 79.1 GiB total, 78.6 GiB free, 132 SMs
-**     default backend: cuda
+**     default backend: auto: cpu or cuda per run, by a cost model (--explain-backend)
+**     gpu start-up (cost model): 0.40 s
 **     cpu threads online: 16
+**
+** --json keeps "default_backend" (what a library context made with AUTO
+** resolves to: cuda when a GPU is found) and adds "auto" (the tool's rule:
+** "cost model", or "cpu" without a GPU) and "gpu_startup_s".
 */
 #include <stdio.h>
 #include <string.h>
@@ -60,7 +65,10 @@ static void print_text(const facts_t *f) {
                (double)total / (1024.0 * 1024.0 * 1024.0),
                (double)avail / (1024.0 * 1024.0 * 1024.0), sms);
     }
-    if (f->backend) printf("default backend: %s\n", f->backend);
+    if (f->n_gpu == 0) printf("default backend: cpu (auto without a GPU)\n");
+    else
+        printf("default backend: auto: cpu or cuda per run, by a cost model (--explain-backend)\n");
+    printf("gpu start-up (cost model): %.2f s\n", wm_backend_gpu_startup());
     printf("cpu threads online: %ld\n", f->threads);
 }
 
@@ -87,6 +95,8 @@ static void print_json(const facts_t *f) {
     printf("],\"default_backend\":");
     if (f->backend) wm_out_json_cstr(stdout, f->backend);
     else printf("null");
+    printf(",\"auto\":\"%s\",\"gpu_startup_s\":%.2f", f->n_gpu ? "cost model" : "cpu",
+           wm_backend_gpu_startup());
     printf(",\"cpu_threads\":%ld}\n", f->threads);
 }
 

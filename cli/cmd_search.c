@@ -24,6 +24,7 @@
 #include "warpmatch.h"
 #include "io/seqfile.h"
 #include "mpi/dist.h"
+#include "choose.h"
 #include "cli.h"
 #include "search.h"
 
@@ -235,6 +236,7 @@ int wm_cmd_search(int argc, char **argv) {
         a.sh.co.progress = wm_progress_report;
         a.sh.co.progress_user = &r.pg;
     }
+    wm_cli_choose_search(&a, argc, argv, first_arg); /* --backend auto for these files */
     wm_status cst = wm_cli_context_new(&a.sh.co, &r.cx);
     if (r.dist && wm_cli_search_dist_failed(&r, cst != WM_OK, wm_cli_last_error(), 1))
         cst = WM_DEVICE;

@@ -29,7 +29,7 @@ typedef struct {
 } wm_cli_dtw_args_t;
 
 typedef struct {
-    const wm_cli_dtw_args_t *a;
+    wm_cli_dtw_args_t *a;      /* not const: auto's choice sets a->sh.co (choose.c) */
     const char *qpath, *spath; /* as given */
     wm_sigs_t q, s;            /* the queries; the series is s.a[0] */
     int64_t *radius;           /* each query's band radius, -1 = none */
@@ -42,7 +42,8 @@ typedef struct {
 /* ---- cmd_dtw.c --------------------------------------------------------------- */
 
 /* Read both files and check what the library would refuse, so that the
-** message can name the file and the query. Returns 0 or -1 (printed). */
+** message can name the file and the query; then pick --backend auto's
+** backend for them (choose.c). Returns 0 or -1 (printed). */
 int wm_cli_dtw_prepare(wm_cli_dtw_run_t *r);
 
 /* Match queries [from, to) into r->res. Returns 0, or -1 after a library

@@ -40,6 +40,12 @@ static int apply_backend(const wm_flag_t *f, const char *val, wm_cli_shared_t *s
     return 0;
 }
 
+static int apply_explain_backend(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
+                                 const wm_cli_command_t *cmd) {
+    sh->explain_backend = 1;
+    return 0;
+}
+
 static int apply_threads(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
                          const wm_cli_command_t *cmd) {
     uint64_t v;
@@ -203,7 +209,14 @@ const wm_flag_t wm_flags[] = {
       "QUERY's column, the same way (then QUERY is one query)" },
     /* -- execution ------------------------------------------------------------- */
     { WM_F_BACKEND, 0, "backend", "B", WM_SEC_EXEC, S | A | D, apply_backend,
-      "auto: cuda when built and a GPU is found, else cpu", "auto, cpu or cuda" },
+      "auto: cuda only when a GPU is found and a cost model predicts it faster for "
+      "this run, else cpu",
+      "auto, cpu or cuda" },
+    { WM_F_EXPLAIN_BACKEND, 0, "explain-backend", NULL, WM_SEC_EXEC, S | A | D,
+      apply_explain_backend, NULL,
+      "print on standard error the backend that runs and why: the seconds the cost "
+      "model predicts on the CPU threads and on the GPU (start-up, set-up, moving, "
+      "kernels)" },
     { 'j', 'j', "threads", "N", WM_SEC_EXEC, S | A | D, apply_threads, "0",
       "CPU threads, 0 = all online cores" },
     { WM_F_CHUNK, 0, "chunk-bytes", "N", WM_SEC_EXEC, S, NULL, "0 = tuned",

@@ -49,6 +49,7 @@ typedef struct {
     wm_cli_format_t format;  /* --format, --json [tsv] */
     wm_cli_alpha_t alphabet; /* --alphabet [auto] */
     int ignore_case;         /* -i/--ignore-case */
+    int explain_backend;     /* --explain-backend (choose.c) */
 } wm_cli_shared_t;
 
 /* A command as its help shows it. The prose is written as printed
@@ -101,7 +102,8 @@ enum {
     WM_F_DTYPE,
     WM_F_COLUMN,
     WM_F_QUERY_COLUMN,
-    WM_F_PIECE
+    WM_F_PIECE,
+    WM_F_EXPLAIN_BACKEND
 };
 
 typedef struct wm_flag wm_flag_t;

@@ -229,7 +229,8 @@ const wm_cli_command_t wm_cli_cmd_info = {
 
     "Show the version, the backends built into this binary (cpu, cuda), each\n"
     "GPU the CUDA backend finds (index, name, total and free memory, SMs),\n"
-    "the backend '--backend auto' picks, and the CPU threads online.\n",
+    "how '--backend auto' picks (per run, by a cost model, when a GPU is found;\n"
+    "else the CPU), the GPU start-up the model assumes, and the CPU threads online.\n",
     { NULL },
     NULL
 };

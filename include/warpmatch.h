@@ -142,7 +142,8 @@ size_t wm_db_pattern_count(const wm_db_t *db);
 wm_algo_t wm_db_algo(const wm_db_t *db);
 const char *wm_algo_name(wm_algo_t a);
 
-/* Backends. AUTO uses the GPU when one was built in and found, else the CPU. */
+/* Backends. AUTO uses the GPU when one was built in and found, else the CPU;
+** wm_backend_choose() below picks one for a known workload instead. */
 typedef enum { WM_BACKEND_AUTO = 0, WM_BACKEND_CPU = 1, WM_BACKEND_CUDA = 2 } wm_backend_t;
 
 /* Progress report: bytes of text finished so far, of total. */
@@ -485,6 +486,67 @@ int wm_cuda_device_count(void);
 /* Name and memory of GPU `i`. Returns WM_OK, WM_INVALID or WM_UNSUPPORTED. */
 wm_status wm_cuda_device_info(int i, char *name, size_t name_len, uint64_t *total_mem,
                               uint64_t *free_mem, int *sm_count);
+
+/* ---- choosing the backend for a workload --------------------------------
+** A context made with WM_BACKEND_AUTO knows no workload, so it takes the GPU
+** whenever one is found. A caller that knows its work before it makes the
+** context asks wm_backend_choose() instead: a cost model (src/core/choose.c,
+** its constants measured on an H100 host and kept there with the commands
+** that measured them) predicts the wall-clock seconds of the work on the CPU
+** and on the GPU, start-up included, and names the faster; the caller then
+** makes its context with that backend. Nothing is run and no device is
+** touched: the caller says whether GPUs exist (n_gpus). */
+typedef enum {
+    WM_WORK_SEARCH = 0,  /* one pattern of length m, k errors, over `bytes` of text */
+    WM_WORK_SEARCH_SET,  /* a set of n patterns (exact) over `bytes` of text */
+    WM_WORK_ALIGN_INFIX, /* n queries, lengths summing to m, each in `bytes` of target */
+    WM_WORK_ALIGN_PAIRS, /* n pairs (global), `bytes` of both sides, `cells` of DP */
+    WM_WORK_DTW          /* n queries, lengths summing to m, against `bytes` / 8 samples */
+} wm_work_kind_t;
+
+typedef struct {
+    wm_work_kind_t kind;
+    uint64_t bytes; /* what the work reads: the text, the target, both sides of every
+                       pair, the series' samples x 8 */
+    uint64_t m;     /* search: the pattern's length; infix and dtw: the queries'
+                       lengths summed */
+    uint64_t n;     /* set: patterns; infix, dtw: queries; pairs: pairs */
+    uint64_t cells; /* pairs: the sum of query length x target length over the
+                       pairs; 0: each pair taken as square, bytes / 2n a side */
+    uint32_t k;     /* search: errors allowed */
+    int cigar;      /* align: CIGARs wanted */
+    int cpu_only;   /* the GPU backend would run it on the CPU anyway (dtw --mode
+                       ucr, say): the choice is the CPU */
+    int threads;    /* CPU threads the CPU backend would use; 0 = online cores */
+    int n_gpus;     /* GPUs that would run it; 0: the GPU side is not predicted
+                       and the choice is the CPU */
+} wm_workload_t;
+
+/* What wm_backend_choose predicted. Times are seconds of the whole run. */
+typedef struct {
+    wm_backend_t backend; /* WM_BACKEND_CPU or WM_BACKEND_CUDA, never AUTO */
+    double cpu_s;         /* predicted on the CPU */
+    double gpu_s;         /* predicted on the GPU; -1 when not predicted */
+    int threads;          /* CPU threads the prediction used */
+    double work;          /* units of work: bytes (search) or DP cells (align, dtw) */
+    const char *unit;     /* "B" or "cells" (static) */
+    double cpu_rate;      /* units/s the CPU side assumed at those threads */
+    double gpu_startup_s; /* of gpu_s: the CUDA start-up of a process */
+    double gpu_fixed_s;   /* of gpu_s: the GPU pipeline's own set-up */
+    double gpu_move_s;    /* of gpu_s: bytes to the device */
+    double gpu_work_s;    /* of gpu_s: the kernels and their host work */
+    double gpu_rate;      /* units/s of gpu_work_s */
+    double move_rate;     /* bytes/s of gpu_move_s */
+    const char *row;      /* the constants used, "search k=1" (static) */
+} wm_backend_choice_t;
+
+/* Predict w on both backends and pick the faster (ties: the CPU). Returns
+** WM_OK, or WM_INVALID (NULL, an unknown kind). Pure: thread-safe, no I/O. */
+wm_status wm_backend_choose(const wm_workload_t *w, wm_backend_choice_t *out);
+
+/* The model's CUDA start-up of a process, seconds (what `warpmatch info`
+** reports). */
+double wm_backend_gpu_startup(void);
 
 #ifdef __cplusplus
 }

@@ -82,16 +82,18 @@ SEARCH_FLAGS=(
     "--algo A" "-e, --pattern P" "-f, --file PATFILE" "--count-per-pattern"
     "--all-patterns" "--backend B" "-j, --threads N" "--chunk-bytes N" "--gpus LIST"
     "--no-progress" "--format F" "--json" "-c, --count" "--by-record" "-q, --quiet"
-    "--output-per-rank PREFIX" "-h, --help")
+    "--output-per-rank PREFIX" "--explain-backend" "-h, --help")
 ALIGN_FLAGS=(
     "--mode M" "-k, --max-distance N" "--cigar" "--all-ends" "--pairs"
     "-i, --ignore-case" "--alphabet A" "--algo A" "--block-t T" "--explain"
-    "--backend B" "-j, --threads N" "--gpus LIST" "--format F" "--json" "-h, --help")
+    "--backend B" "--explain-backend" "-j, --threads N" "--gpus LIST" "--format F" "--json"
+    "-h, --help")
 DTW_FLAGS=(
     "--mode M" "--cost C" "--window R" "--znorm" "--length L" "--top K"
     "-k, --max-distance D" "--path" "--series-format F" "--format F"
     "--query-format F" "--dtype T" "--column C" "--query-column C" "--backend B"
-    "-j, --threads N" "--gpus LIST" "--device N" "--piece N" "--json" "-h, --help")
+    "-j, --threads N" "--gpus LIST" "--device N" "--piece N" "--explain-backend" "--json"
+    "-h, --help")
 INFO_FLAGS=("-h, --help" "--json")
 
 # check_help CMD FLAGS...: each flag has its own line in CMD's --help, in the

@@ -1,0 +1,204 @@
+/*
+** choose.c -- `--backend auto` chosen per invocation by the library's cost
+** model, and the one line `--explain-backend` prints (choose.h).
+**
+**     warpmatch: backend cpu: predicted 0.08 s on 16 CPU threads vs 1.06 s on
+**     the GPU (start-up 0.40 s, set-up 0.62 s, 1.07 GB moved at 25.0 GB/s,
+**     kernels at 2929 GB/s; search k=0, 1.07 GB)
+*/
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "choose.h"
+#include "mpi/dist.h"
+
+/* ---- the line --------------------------------------------------------------- */
+
+/* "1.07 GB", "25 GB/s", "7.02 T cells", "460 G cells/s": a decimal prefix. */
+static const char *amount(char *buf, size_t len, double v, const char *unit) {
+    static const char *const prefix[] = { "", "k", "M", "G", "T", "P", "E" };
+    int p = 0;
+    while (v >= 1000.0 && p < 6) {
+        v /= 1000.0;
+        p++;
+    }
+    int bytes = unit[0] == 'B';
+    snprintf(buf, len, "%.3g %s%s%s", v, prefix[p], p && !bytes ? " " : "", unit);
+    return buf;
+}
+
+/* The line: "backend NAME: " then the model's two predictions, the chosen
+** one first, or `why` (a choice the model did not make) and them after. */
+static void explain(const wm_backend_choice_t *c, const char *name, const char *why,
+                    const char *unknown) {
+    char work[32], moved[32], mrate[32], grate[32], unit_s[16];
+    snprintf(unit_s, sizeof unit_s, "%s/s", c->unit);
+    amount(work, sizeof work, c->work, c->unit);
+    char cpu[96];
+    snprintf(cpu, sizeof cpu, "%.2f s on %d CPU thread%s", c->cpu_s, c->threads,
+             c->threads == 1 ? "" : "s");
+    char gpu[256] = "";
+    if (c->gpu_s >= 0)
+        snprintf(gpu, sizeof gpu,
+                 "%.2f s on the GPU (start-up %.2f s, set-up %.2f s, %s moved at %s, "
+                 "kernels at %s)",
+                 c->gpu_s, c->gpu_startup_s, c->gpu_fixed_s,
+                 amount(moved, sizeof moved, c->gpu_move_s * c->move_rate, "B"),
+                 amount(mrate, sizeof mrate, c->move_rate, "B/s"),
+                 amount(grate, sizeof grate, c->gpu_rate, unit_s));
+    char note[160] = "";
+    if (unknown)
+        snprintf(note, sizeof note, "; the size of %.100s is unknown and counts as 0", unknown);
+    int gpu_first = why == NULL && c->backend == WM_BACKEND_CUDA;
+    const char *first = gpu_first ? gpu : cpu, *second = gpu_first ? cpu : gpu;
+    if (wm_dist.rank != 0) return;
+    fprintf(stderr, "%s: backend %s: %s%spredicted %s%s%s (%s, %s%s)\n", WM_PROG, name,
+            why ? why : "", why ? "; " : "", first, second[0] ? " vs " : "", second, c->row, work,
+            note);
+}
+
+/* ---- the choice --------------------------------------------------------------- */
+
+void wm_cli_choose_backend(wm_cli_shared_t *sh, wm_workload_t *w, const char *unknown) {
+    wm_context_opts_t *co = &sh->co;
+    wm_backend_choice_t c;
+    int built = wm_cuda_built();
+    w->threads = co->threads;
+    w->n_gpus = built ? 1 : 0; /* whether one is found is asked below, when it matters */
+    if (wm_backend_choose(w, &c) != WM_OK) return; /* cannot happen: AUTO stays */
+    if (co->backend != WM_BACKEND_AUTO || wm_dist.active) {
+        if (sh->explain_backend)
+            explain(&c, wm_cli_backend_words[co->backend],
+                    co->backend == WM_BACKEND_CPU    ? "asked for with --backend cpu"
+                    : co->backend == WM_BACKEND_CUDA ? "asked for with --backend cuda"
+                                                     : "under MPI every rank takes a GPU when "
+                                                       "one is found",
+                    unknown);
+        return;
+    }
+    const char *why = NULL;
+    if (!built) {
+        why = "no CUDA backend in this build";
+    } else if (w->cpu_only) {
+        why = "the GPU backend would run this on the CPU";
+    } else if (c.backend == WM_BACKEND_CUDA && wm_cuda_device_count() <= 0) {
+        why = "no GPU found";
+        c.backend = WM_BACKEND_CPU;
+    }
+    if (c.backend == WM_BACKEND_CPU) {
+        co->backend = WM_BACKEND_CPU;
+        co->devices = NULL; /* a --gpus list is not used on the CPU */
+        co->n_devices = 0;
+    } /* the GPU: AUTO stays, so that a GPU that fails to start falls back */
+    if (sh->explain_backend)
+        explain(&c, c.backend == WM_BACKEND_CUDA ? "cuda" : "cpu", why, unknown);
+}
+
+/* ---- the commands' workloads ---------------------------------------------- */
+
+/* Bytes of a FILE argument before it is read: a regular file's size (gzip,
+** known by its magic bytes: 4 times it, about what DNA inflates to); -1 for
+** standard input or a pipe; 0 for a file that cannot be read (it is
+** reported when its turn comes). */
+static double file_bytes(const char *path) {
+    struct stat st;
+    if (strcmp(path, "-") == 0) return -1.0;
+    if (stat(path, &st) != 0) return 0.0;
+    if (!S_ISREG(st.st_mode)) return -1.0;
+    unsigned char magic[2] = { 0, 0 };
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return 0.0;
+    ssize_t got = read(fd, magic, 2);
+    close(fd);
+    int gz = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    return (double)st.st_size * (gz ? 4.0 : 1.0);
+}
+
+void wm_cli_choose_search(wm_cli_search_args_t *a, int argc, char **argv, int first) {
+    wm_workload_t w;
+    memset(&w, 0, sizeof w);
+    double bytes = 0;
+    const char *unknown = NULL;
+    if (first >= argc) {
+        unknown = "standard input";
+    } else {
+        for (int i = first; i < argc; i++) {
+            double b = file_bytes(argv[i]);
+            if (b < 0) unknown = strcmp(argv[i], "-") == 0 ? "standard input" : argv[i];
+            else bytes += b;
+        }
+    }
+    w.bytes = (uint64_t)bytes;
+    if (a->is_set) {
+        w.kind = WM_WORK_SEARCH_SET;
+        w.n = a->set.n;
+    } else {
+        w.kind = WM_WORK_SEARCH;
+        w.m = a->m;
+        w.k = a->o.max_edits;
+        /* What the GPU backend hands to the CPU (DESIGN.md, issue 2). */
+        w.cpu_only = (a->o.metric == WM_METRIC_HAMMING && w.k > 4) || (a->m > 4096 && w.k > 8);
+    }
+    wm_cli_choose_backend(&a->sh, &w, unknown);
+}
+
+void wm_cli_choose_align(const wm_cli_align_run_t *r, wm_cli_shared_t *sh) {
+    wm_workload_t w;
+    memset(&w, 0, sizeof w);
+    w.cigar = r->o.cigar;
+    double cells = 0, bytes = 0, qsum = 0, tsum = 0;
+    uint64_t m, n;
+    if (r->tsv) {
+        for (size_t i = 0; i < r->pt.n; i++) {
+            cells += (double)r->pt.len[2 * i] * (double)r->pt.len[2 * i + 1];
+            bytes += (double)r->pt.len[2 * i] + (double)r->pt.len[2 * i + 1];
+        }
+        w.kind = WM_WORK_ALIGN_PAIRS;
+        w.n = r->pt.n;
+    } else {
+        for (size_t i = 0; i < r->q.n_rec; i++) {
+            wm_cli_input_rec(&r->q, i, &m);
+            qsum += (double)m;
+            if (r->a->pairs && i < r->t.n_rec) {
+                wm_cli_input_rec(&r->t, i, &n);
+                cells += (double)m * (double)n;
+            }
+        }
+        for (size_t j = 0; j < r->t.n_rec; j++) {
+            wm_cli_input_rec(&r->t, j, &n);
+            tsum += (double)n;
+        }
+        if (!r->a->pairs) cells = qsum * tsum; /* every query against every target */
+        if (r->o.mode == WM_ALIGN_GLOBAL) {
+            w.kind = WM_WORK_ALIGN_PAIRS;
+            w.n = wm_cli_align_pair_count(r);
+            bytes =
+                r->a->pairs ? qsum + tsum : qsum * (double)r->t.n_rec + tsum * (double)r->q.n_rec;
+        } else {
+            /* work = (m + 32 n) x target bytes: --pairs as one mean query */
+            w.kind = WM_WORK_ALIGN_INFIX;
+            w.n = r->a->pairs ? 1 : r->q.n_rec;
+            w.m =
+                r->a->pairs && r->q.n_rec ? (uint64_t)(qsum / (double)r->q.n_rec) : (uint64_t)qsum;
+            bytes = tsum;
+        }
+    }
+    w.bytes = (uint64_t)bytes;
+    w.cells = (uint64_t)cells;
+    wm_cli_choose_backend(sh, &w, NULL);
+}
+
+void wm_cli_choose_dtw(wm_cli_dtw_run_t *r) {
+    wm_workload_t w;
+    memset(&w, 0, sizeof w);
+    w.kind = WM_WORK_DTW;
+    w.n = r->q.n;
+    for (size_t i = 0; i < r->q.n; i++) w.m += r->q.a[i].n;
+    w.bytes = r->s.n > 0 ? 8 * r->s.a[0].n : 0;
+    w.cpu_only = r->a->o.mode == WM_DTW_UCR; /* the UCR cascade is CPU code */
+    wm_cli_choose_backend(&r->a->sh, &w, NULL);
+}

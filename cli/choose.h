@@ -1,0 +1,38 @@
+/*
+** choose.h -- `--backend auto` per command invocation, and
+** `--explain-backend` (choose.c). Each command describes its work to the
+** library's cost model (wm_backend_choose) from what it knows before the
+** scan: file sizes, pattern count, length and k, the thread count; the
+** model's pick becomes the backend of the context the command makes.
+**
+** No CUDA context is made to decide (that is the 0.4 s start-up the model
+** weighs): without the CUDA backend built the choice is the CPU and the
+** GPU side is not predicted; with it, the model runs first and the device
+** count is asked only when the GPU would win (0 GPUs: the CPU). Under MPI
+** auto keeps the library's rule (each rank a GPU when one is found).
+*/
+#ifndef WM_CLI_CHOOSE_H
+#define WM_CLI_CHOOSE_H
+
+#include "warpmatch.h"
+#include "align.h"
+#include "dtw.h"
+#include "flags.h"
+#include "search.h"
+
+/* Decide sh->co.backend for w (when it is AUTO: CPU, or left AUTO for the
+** GPU, whose failure then falls back to the CPU quietly) and, with
+** --explain-backend, print why on stderr. `unknown` names an input whose
+** size could not be known ("standard input"), or is NULL. */
+void wm_cli_choose_backend(wm_cli_shared_t *sh, wm_workload_t *w, const char *unknown);
+
+/* The commands' workloads, then wm_cli_choose_backend. search: the FILEs
+** are argv[first, argc) (none: standard input), sized by stat (a gzip file
+** counts 4x its size; standard input and pipes are unknown and count as 0:
+** the CPU's worst case is bounded, the GPU's start-up is not). align and
+** dtw: after their inputs are read, from the records themselves. */
+void wm_cli_choose_search(wm_cli_search_args_t *a, int argc, char **argv, int first);
+void wm_cli_choose_align(const wm_cli_align_run_t *r, wm_cli_shared_t *sh);
+void wm_cli_choose_dtw(wm_cli_dtw_run_t *r);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+** choose.c -- which backend runs a workload faster: the cost model of
+** choose.h, its constants, and wm_backend_choose (include/warpmatch.h).
+**
+** The constants are the figures measured on the lent H100 (NVIDIA H100 80GB
+** HBM3) and its host's 16 Xeon cores, from issue 16 and BENCHMARKS.md, each
+** with where it comes from; "assumed" marks a value no run measured yet.
+** bench/calibrate_auto.sh runs the grid on a GPU host and prints refitted
+** values for this table. The model never touches a device: the caller says
+** whether GPUs exist.
+*/
+#include <stddef.h>
+#include <unistd.h>
+
+#include "core/choose.h"
+
+#define GIB 1073741824.0
+
+/* 1 GiB of chrX sequence in the page cache, `warpmatch search -c PAT FILE`
+** with m = 32, wall clock of the process, median of 3 (issue 16's table):
+** cpu (16 threads) 0.077 / 0.114 / 0.133 / 0.182 s for k = 0..3, cuda 1.11 /
+** 1.10 / 0.94 / 1.01 s. With cpu_fixed 0.03 s (assumed: process start, pool,
+** mapping) the CPU's 16-thread rates are GIB / (t - 0.03); exact search is
+** capped by memory (a thread's rate assumed 3 GB/s, 8 threads reach the cap),
+** k >= 1 is compute-bound (per thread: the 16-thread rate / 12, assumed; the
+** cap is the 16-thread rate measured). The GPU: CUDA start-up 0.40 s (issue
+** 16; `warpmatch info` 0.32-0.38 s, BENCHMARKS.md 2), then the pipeline's
+** set-up and its staging rate fitted to 1.10 s at 1 GiB (issue 16) and
+** 1.38 s at 8 GiB (BENCHMARKS.md 2, `bash bench/gpu_session.sh e2e .gpu`):
+** 0.62 s + bytes / 25 GB/s; kernels at the resident-text rates of issue 16
+** (`bench_gpu_search --dna`: 2,929 / 1,593 / 1,234 GB/s; k = 3 assumed 900). */
+#define SEARCH_ROW(name, cap, thread, kernel)                                                      \
+    { name, 0.03, thread, cap, 0.62, 0.0, 25e9, kernel, 0.0 }
+
+const wm_cost_model_t wm_cost_model_default = {
+    0.40,
+    {
+        [WM_COST_SEARCH_K0] = SEARCH_ROW("search k=0", GIB / (0.077 - 0.03), 3.0e9, 2929e9),
+        [WM_COST_SEARCH_K1] =
+            SEARCH_ROW("search k=1", GIB / (0.114 - 0.03), GIB / (0.114 - 0.03) / 12, 1593e9),
+        [WM_COST_SEARCH_K2] =
+            SEARCH_ROW("search k=2", GIB / (0.133 - 0.03), GIB / (0.133 - 0.03) / 12, 1234e9),
+        [WM_COST_SEARCH_K3] =
+            SEARCH_ROW("search k=3", GIB / (0.182 - 0.03), GIB / (0.182 - 0.03) / 12, 900e9),
+        /* A set: work = bytes x (1 + n / 5,660). bench_cpu_multi -t 16, count,
+        ** 1 GiB of chrX, 1,000 / 16,000 8-mers: 0.32 / 1.04 s (BENCHMARKS.md
+        ** 4b, `bash bench/run_multi.sh build-gpu 16 .gpu`): per byte 0.272 s/GiB
+        ** + n x 4.8e-5 s/GiB, i.e. 3.95e9 work/s on 16 threads (per thread
+        ** linear, assumed; cap twice that, assumed). GPU: the search pipeline
+        ** as above, the qgram kernel counting 16,000 8-mers at 367.7 GB/s
+        ** (BENCHMARKS.md 9, `bash bench/gpu_house.sh kernels .gpu`, H200) =
+        ** 1.41e12 work/s. */
+        [WM_COST_SET] = { "search set", 0.03, 3.95e9 / 16, 2 * 3.95e9, 0.62, 0.0, 25e9, 1.41e12,
+                          0.0 },
+        /* Infix: work = (m + 32 n) x target bytes (each query rounded to
+        ** 64-row words). read10k against the 70 Mb chrX, bench_cpu_align
+        ** (BENCHMARKS.md 5b, `bash bench/gpu_session.sh apeers .gpu`): 4.68 s
+        ** on 16 threads = 1.5e11 work/s, 9.4e9 a thread (cap twice, assumed).
+        ** GPU (5a, `bash bench/gpu_session.sh align .gpu`): kernel 90.9 ms =
+        ** 7.7e12 work/s; a call's own host work 1.5 ms (m = 1,024: 1.9-2.8 ms
+        ** end to end against a 0.86 ms kernel); pageable copy 10 GB/s and a
+        ** 0.02 s set-up (assumed). The CLI: cuda 0.567 s, cpu 5.5 s (5a). */
+        [WM_COST_INFIX] = { "align infix", 0.01, 1.5e11 / 16, 3.0e11, 0.02, 0.0015, 10e9, 7.7e12,
+                            0.0 },
+        /* Pairs: work = cells (m x n), 1 M pairs of 150 bp = 2.25e10.
+        ** wm_align_pairs (BENCHMARKS.md 6c, `bash bench/gpu_session.sh
+        ** global .gpu`): distance 2.39 s on 1 thread, 0.291 s on 16, GPU 0.114
+        ** s; with CIGARs 9.99 / 0.756 / 0.143 s. The CLI, FASTA in, TSV out:
+        ** distance on the GPU 1.05-1.10 s (6d), with CIGARs cpu 1.53 s and
+        ** cuda 1.74 s (issue 16); what the CLI adds on both (reading and
+        ** parsing 320 MB on one thread, 0.58 s, and printing) is both_rate,
+        ** and the rest of the GPU's 1.74 s its set-up. */
+        [WM_COST_PAIRS] = { "align pairs", 0.01, 2.25e10 / 2.39, 2.25e10 / 0.291, 0.0, 0.0, 10e9,
+                            2.25e10 / 0.114, 2.25e10 / 0.53 },
+        [WM_COST_PAIRS_CIGAR] = { "align pairs --cigar", 0.01, 2.25e10 / 9.99, 2.25e10 / 0.756,
+                                  0.40, 0.0, 10e9, 2.25e10 / 0.143, 2.25e10 / 0.764 },
+        /* DTW: work = cells (query samples x series samples). bench_dtw
+        ** (BENCHMARKS.md 7c, `bash bench/gpu_session.sh dtw .gpu`): m = 1,024,
+        ** n = 4 M: 1.25 s on 1 thread (3.4e9 a thread); n = 67 M: 1.84 s on 16
+        ** (the cap, 3.73e10). GPU (7a): 16.6 ms at n = 4 M, 223 ms at n = 67 M,
+        ** of which 72 ms copying 512 MiB from pageable memory: 7.5 GB/s, the
+        ** rest 3 ms + cells / 4.6e11. */
+        [WM_COST_DTW] = { "dtw", 0.01, 3.4e9, 3.73e10, 0.003, 0.0, 7.5e9, 4.6e11, 0.0 },
+    },
+};
+
+double wm_backend_gpu_startup(void) { return wm_cost_model_default.gpu_startup_s; }
+
+/* The CPU's rate for a single pattern: the filters need pieces of
+** m / (k + 1) bytes; shorter pieces leave the plain scan (BENCHMARKS.md 3b,
+** chrX, 16 threads: m = 8 reaches 3.0 / 1.6 / 0.29 GB/s for k = 1..3, m = 16
+** 2.8 GB/s for k = 2, against 9-13 GB/s at m = 32). */
+static double piece_factor(uint64_t m, uint32_t k) {
+    if (k == 0) return 1.0;
+    uint64_t piece = m / ((uint64_t)k + 1);
+    return piece >= 8 ? 1.0 : piece >= 4 ? 0.3 : 0.1;
+}
+
+static double per(double units, double rate) { return rate > 0 ? units / rate : 0.0; }
+
+wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload_t *w, int online,
+                                 wm_backend_choice_t *out) {
+    if (!model || !w || !out || (unsigned)w->kind > WM_WORK_DTW) return WM_INVALID;
+    double bytes = (double)w->bytes, n = (double)w->n, work, cpu_factor = 1.0, gpu_factor = 1.0;
+    const wm_cost_row_t *r;
+    const char *unit = "cells";
+    double calls = 0.0;
+    switch (w->kind) {
+    case WM_WORK_SEARCH:
+        r = &model->row[w->k >= 3 ? WM_COST_SEARCH_K3 : WM_COST_SEARCH_K0 + (int)w->k];
+        if (w->k > 3) cpu_factor = gpu_factor = 4.0 / ((double)w->k + 1.0);
+        cpu_factor *= piece_factor(w->m, w->k);
+        work = bytes;
+        unit = "B";
+        break;
+    case WM_WORK_SEARCH_SET:
+        r = &model->row[WM_COST_SET];
+        work = bytes * (1.0 + n / 5660.0);
+        unit = "B";
+        break;
+    case WM_WORK_ALIGN_INFIX:
+        r = &model->row[WM_COST_INFIX];
+        work = ((double)w->m + 32.0 * (n > 0 ? n : 1.0)) * bytes;
+        calls = n > 0 ? n : 1.0;
+        break;
+    case WM_WORK_ALIGN_PAIRS:
+        r = &model->row[w->cigar ? WM_COST_PAIRS_CIGAR : WM_COST_PAIRS];
+        if (w->cells > 0) {
+            work = (double)w->cells;
+        } else {
+            double side = n > 0 ? bytes / (2.0 * n) : 0.0;
+            work = n * side * side;
+        }
+        break;
+    default: /* WM_WORK_DTW */
+        r = &model->row[WM_COST_DTW];
+        work = (double)w->m * (bytes / 8.0);
+        break;
+    }
+    int threads = w->threads > 0 ? w->threads : (online > 0 ? online : 1);
+    double rate = (double)threads * r->cpu_thread_rate;
+    if (rate > r->cpu_cap_rate) rate = r->cpu_cap_rate;
+    rate *= cpu_factor;
+    double both = per(work, r->both_rate);
+
+    out->threads = threads;
+    out->work = work;
+    out->unit = unit;
+    out->row = r->name;
+    out->cpu_rate = rate;
+    out->cpu_s = r->cpu_fixed_s + per(work, rate) + both;
+    out->gpu_s = -1.0;
+    out->gpu_startup_s = out->gpu_fixed_s = out->gpu_move_s = out->gpu_work_s = 0.0;
+    out->gpu_rate = r->gpu_rate * gpu_factor;
+    out->move_rate = r->gpu_move_rate;
+    out->backend = WM_BACKEND_CPU;
+    if (w->n_gpus <= 0 || w->cpu_only) return WM_OK;
+
+    /* One GPU, whatever n_gpus says: two are no faster than one today (issue
+    ** 16: 16 GiB in 2.31 s on one H100, 2.71 s on two). */
+    out->gpu_startup_s = model->gpu_startup_s;
+    out->gpu_fixed_s = r->gpu_fixed_s + calls * r->gpu_call_s;
+    out->gpu_move_s = per(bytes, r->gpu_move_rate);
+    out->gpu_work_s = per(work, out->gpu_rate);
+    out->gpu_s = out->gpu_startup_s + out->gpu_fixed_s + out->gpu_move_s + out->gpu_work_s + both;
+    if (out->gpu_s < out->cpu_s) out->backend = WM_BACKEND_CUDA;
+    return WM_OK;
+}
+
+wm_status wm_backend_choose(const wm_workload_t *w, wm_backend_choice_t *out) {
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return wm_backend_choose_with(&wm_cost_model_default, w, online > 0 ? (int)online : 1, out);
+}
