@@ -7,12 +7,17 @@
 #                                             test_multi_diff seed 20240612 case
 #                                             416 repeated and under racecheck
 #                                             and initcheck
-#   bash bench/gpu_faults.sh scale  [SECS]   the five differential suites with
-#                                             only their CUDA configurations
-#                                             (WM_TEST_BACKENDS=cuda), 16
+#   bash bench/gpu_faults.sh build  [CARRY]  build and ctest only
+#   bash bench/gpu_faults.sh scale  [SECS [SUITE...]]
+#                                             the five (or the named)
+#                                             differential suites (CPU
+#                                             and CUDA configurations), 16
 #                                             processes of different seeds each,
-#                                             SECS (default 100) a suite; prints
-#                                             the cases each completed
+#                                             at the scale that makes 100,000+
+#                                             cases, for at most SECS (default
+#                                             100) a suite; prints the cases
+#                                             checked (a run cut short counts
+#                                             up to its last progress line)
 # CARRY (default .gpu) holds zlib1g-dev*.deb (bench/gpu_zlib.sh). Logs in $OUT.
 set -u
 mode=${1:-test}
@@ -26,12 +31,12 @@ carry=${2:-.gpu}
 extra=()
 source bench/gpu_zlib.sh
 
-if [ "$mode" = test ]; then
+if [ "$mode" = test ] || [ "$mode" = build ]; then
   log "device: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader)"
   log "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
   t0=$(date +%s)
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real -DWARPMATCH_MPI=OFF \
-    -DWARPMATCH_BENCH=OFF "${extra[@]}" > "$out/build.log" 2>&1 &&
+    "${extra[@]}" > "$out/build.log" 2>&1 &&
     cmake --build $B -j"$jobs" >> "$out/build.log" 2>&1
   rc=$?
   log "build rc=$rc in $(( $(date +%s) - t0 )) s"
@@ -40,6 +45,7 @@ if [ "$mode" = test ]; then
   (cd $B && ctest -j8 --output-on-failure --timeout 400) > "$out/ctest.log" 2>&1
   echo "ctest rc=$?" | tee -a "$out/faults.log"
   grep -E "tests passed|tests failed|Failed|\*\*\*|Timeout" "$out/ctest.log" | head -30 | tee -a "$out/faults.log"
+  [ "$mode" = build ] && exit 0
   log "test_gpu_recover alone (its checks)"
   (cd $B && ./tests/test_gpu_recover 2>&1 | tail -4) | tee -a "$out/faults.log"
   log "test_gpu_recover under memcheck (0 errors wanted)"
@@ -70,12 +76,17 @@ fi
 if [ "$mode" = scale ]; then
   secs=${2:-100}
   [ -x $B/tests/test_search_diff ] || { echo "run the test mode first"; exit 1; }
-  log "differential suites, CUDA configurations only, 16 seeds at once, $secs s a suite"
-  for t in search:1500:5 multi:500:13 align:1500:5 global:2000:4 dtw:2000:4; do
-    IFS=: read -r name base scale <<< "$t"
+  log "differential suites, CPU and CUDA configurations, 16 seeds at once, at most $secs s a suite"
+  shift 2 2>/dev/null
+  suites=${*:-search multi align global dtw}
+  for name in $suites; do
+    # the scale that makes 16 seeds x base cases x scale >= 100,000
+    case $name in
+      search|align) scale=5 ;; multi) scale=13 ;; *) scale=4 ;;
+    esac
     rm -f "$out"/scale_${name}_*.log
     for i in $(seq 16); do
-      WM_TEST_BACKENDS=cuda WM_TEST_SCALE=$scale timeout "$secs" \
+      WM_TEST_SCALE=$scale timeout "$secs" \
         $B/tests/test_${name}_diff $((1000 + i)) > "$out/scale_${name}_$i.log" 2>&1 &
     done
     wait
@@ -83,12 +94,12 @@ if [ "$mode" = scale ]; then
     done_cases=0 failed=0 finished=0
     for i in $(seq 16); do
       f="$out/scale_${name}_$i.log"
-      n=$(grep -oE '^  [0-9]+/[0-9]+ cases' "$f" | tail -1 | grep -oE '^  [0-9]+' | tr -d ' ')
+      n=$(grep -oE '^ *[0-9]+/[0-9]+ cases' "$f" | tail -1 | grep -oE '[0-9]+' | head -1)
       done_cases=$((done_cases + ${n:-0}))
       grep -qE '^[0-9]+ passed, 0 failed$' "$f" && finished=$((finished + 1))
       grep -qE 'passed, [1-9][0-9]* failed' "$f" && failed=$((failed + 1))
     done
-    echo "test_${name}_diff: $done_cases cases checked on CUDA (16 seeds 1001-1016, scale $scale, $finished finished, $failed with failures)" | tee -a "$out/faults.log"
+    echo "test_${name}_diff: $done_cases cases checked (16 seeds 1001-1016, scale $scale, $finished finished, $failed with failures)" | tee -a "$out/faults.log"
   done
   exit 0
 fi

@@ -31,8 +31,7 @@ typedef struct {
 int open_config(config *cf, const char *name, wm_backend_t be, int threads, uint64_t chunk,
                 const int *devices, int n_devices);
 
-/* open_config on one device, named after its settings; 0 without a
-** failure when WM_TEST_BACKENDS leaves the backend out (contexts.c). */
+/* open_config on one device, named after its settings. */
 int make_context(config *cf, wm_backend_t be, int threads, uint64_t chunk);
 
 /* A bare CPU context of this many threads and chunk size, or NULL; a

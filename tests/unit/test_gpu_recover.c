@@ -257,7 +257,8 @@ static void test_dtw(void) {
         if (!cx) continue;
         wm_dtw_matches_t got = { 0 };
         char what[64];
-        snprintf(what, sizeof what, "dtw, %llu KiB limit", (unsigned long long)(lim[i].limit >> 10));
+        snprintf(what, sizeof what, "dtw, %llu KiB limit",
+                 (unsigned long long)(lim[i].limit >> 10));
         CHECK_RC(wm_dtw(cx, q, m, y, n, &o, &got), WM_OK);
         CHECK(got.n == want.n && (got.n == 0 || (got.a[0].distance == want.a[0].distance &&
                                                  got.a[0].start == want.a[0].start &&
@@ -265,7 +266,8 @@ static void test_dtw(void) {
               "%s: %zu matches (%.17g [%llu, %llu)), want %zu (%.17g [%llu, %llu))", what, got.n,
               got.n ? got.a[0].distance : 0.0, got.n ? (unsigned long long)got.a[0].start : 0ull,
               got.n ? (unsigned long long)got.a[0].end : 0ull, want.n,
-              want.n ? want.a[0].distance : 0.0, want.n ? (unsigned long long)want.a[0].start : 0ull,
+              want.n ? want.a[0].distance : 0.0,
+              want.n ? (unsigned long long)want.a[0].start : 0ull,
               want.n ? (unsigned long long)want.a[0].end : 0ull);
         expect_recovery(cx, what, lim[i].expect);
         wm_dtw_matches_free(&got);
