@@ -180,13 +180,15 @@ static int is_gzip(const uint8_t *p, uint64_t n) { return n >= 2 && p[0] == 0x1f
 
 /* First guess at the inflated size: the last member's ISIZE field (exact for
 ** a single member under 4 GiB), bounded by deflate's best ratio (~1032:1),
-** else four times the input. Growth by doubling covers any miss. */
+** else four times the input. Growth by doubling covers any miss. ISIZE is
+** only the file's claim: it is believed up to 16 times the input, so that a
+** lying trailer costs O(the input), not 1032 times it. */
 static uint64_t inflate_size_hint(const uint8_t *in, uint64_t n) {
     uint64_t guess = n * 4, isize;
     if (n >= 18) {
         const uint8_t *t = in + n - 4;
         isize = (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 | (uint64_t)t[3] << 24;
-        if (isize >= n / 2 && isize <= n * 1032 + 64) guess = isize;
+        if (isize >= n / 2 && isize <= n * 1032 + 64) guess = isize < n * 16 ? isize : n * 16;
     }
     return guess + 4096; /* slack: the stream can end without a regrow */
 }

@@ -59,7 +59,10 @@
 **
 ** Memory: the samples are read in large blocks straight into their final
 ** arrays (grown geometrically), so a read needs about the size of its result
-** plus a few MiB, whatever the size of the input or its compression.
+** plus a few MiB, whatever the size of the input or its compression. What a
+** file claims about itself (a .npy shape, a gzip size trailer) sizes nothing
+** before the data arrives: a header that lies costs what the file really
+** holds, and its error comes as soon as the data ends.
 ** Thread safety: wm_sig_read may run in several threads at once (it does not
 ** touch the process locale).
 */

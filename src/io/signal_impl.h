@@ -32,8 +32,11 @@ typedef struct {
     char *err;
     size_t err_len;
     int fd, close_fd;
-    uint64_t size_hint; /* likely size of the (inflated) bytes; 0 = unknown */
-    int gz;             /* the input is gzip */
+    /* Likely size of the (inflated) bytes; 0 = unknown. A plain regular
+    ** file: its size, a fact. gzip: the trailer's claim, at most 16 times the
+    ** file's size, so never trusted as proof that data exists. */
+    uint64_t size_hint;
+    int gz; /* the input is gzip */
     z_stream zs;
     int zs_live;
     int z_done; /* the last gzip member ended, trailing bytes checked */

@@ -10,12 +10,14 @@
 */
 #include "io/signal_impl.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 
 /* Data bytes converted at a time (a multiple of every item size). */
 #define WM_NPY_BLOCK ((size_t)1 << 20)
+#define WM_NPY_BLOCK_MIN ((size_t)1 << 16)
 /* numpy writes headers of a few hundred bytes; refuse absurd lengths. */
 #define WM_NPY_HEADER_MAX ((uint32_t)1 << 20)
 
@@ -231,10 +233,12 @@ static void convert(npy_kind_t kind, const uint8_t *p, size_t n, double *out) {
 /* Where the elements go. */
 typedef struct {
     const npy_head_t *h;
-    int by_rows;   /* each row is a signal (set->s.a[first + row]) */
-    uint64_t col;  /* else: the column kept (1-D: 0) */
-    wm_sigvec_t a; /* the kept column */
-    wm_sig_t *rows;
+    int by_rows;      /* each row is a signal (set->s.a[first + row]) */
+    int sized;        /* the input's size is known and holds every element */
+    uint64_t col;     /* else: the column kept (1-D: 0) */
+    wm_sigvec_t a;    /* the kept column */
+    wm_sigset_t *set; /* by_rows: the rows, from set->s.a[first] on */
+    size_t first;
     uint64_t i, j; /* row and column of the next element */
 } npy_sink_t;
 
@@ -248,13 +252,39 @@ static int fail_sample(wm_sigsrc_t *s, const npy_sink_t *k, double x) {
                        wm_sig_nonfinite(x));
 }
 
+/* Room in row k->i for its sample k->j. A row's samples come in order in
+** both layouts, so the row holds exactly j of them now: it is made when its
+** first sample arrives and grows as the rest do (doubling, up to the row
+** length), never from the header's word alone. An input of known size that
+** holds every element gets whole rows at once. */
+static int row_room(wm_sigsrc_t *s, npy_sink_t *k) {
+    const uint64_t cols = k->h->dim[1], j = k->j;
+    if (j == 0) {
+        assert(k->set->s.n == k->first + k->i);
+        uint64_t cap = k->sized || cols < 4 ? cols : 4;
+        double *v = malloc((size_t)cap * sizeof(double));
+        if (!v) return wm_sig_fail(s, ": out of memory");
+        return wm_sigset_add_owned(k->set, v, 0, s);
+    }
+    if (k->sized || j < 4 || (j & (j - 1)) != 0) return 0;
+    /* j a power of two >= 4: the row is full (capacity j). */
+    uint64_t cap = cols - j < j ? cols : 2 * j;
+    wm_sig_t *g = &k->set->s.a[k->first + k->i];
+    double *v = realloc(g->v, (size_t)cap * sizeof(double));
+    if (!v) return wm_sig_fail(s, ": out of memory");
+    g->v = v;
+    return 0;
+}
+
 static int place(wm_sigsrc_t *s, npy_sink_t *k, const double *x, size_t n) {
     const uint64_t rows = k->h->dim[0], cols = k->h->dim[1];
     int floats = k->h->kind == K_F4 || k->h->kind == K_F8;
     for (size_t e = 0; e < n; e++) {
         if (k->by_rows) {
             if (floats && !isfinite(x[e])) return fail_sample(s, k, x[e]);
-            k->rows[k->i].v[k->j] = x[e];
+            if (row_room(s, k) != 0) return -1;
+            wm_sig_t *g = &k->set->s.a[k->first + k->i];
+            g->v[g->n++] = x[e];
         } else if (k->j == k->col) {
             /* The kept column's elements come in row order in both layouts. */
             if (floats && !isfinite(x[e])) return fail_sample(s, k, x[e]);
@@ -276,9 +306,13 @@ static int place(wm_sigsrc_t *s, npy_sink_t *k, const double *x, size_t n) {
 /* Stream `count` elements into the sink; then nothing may follow. */
 static int read_data(wm_sigsrc_t *s, npy_sink_t *k, uint64_t count, uint64_t head_bytes) {
     const npy_head_t *h = k->h;
-    uint8_t *block = malloc(WM_NPY_BLOCK);
-    double *x = malloc(WM_NPY_BLOCK / h->size * sizeof(double));
     uint64_t got = 0, want = count * h->size;
+    /* A small array needs no large block (both sizes are multiples of every
+    ** item size), whatever bytes may follow it. */
+    size_t bsize = want < WM_NPY_BLOCK ? (size_t)want : WM_NPY_BLOCK;
+    if (bsize < WM_NPY_BLOCK_MIN) bsize = WM_NPY_BLOCK_MIN;
+    uint8_t *block = malloc(bsize);
+    double *x = malloc(bsize / h->size * sizeof(double));
     int rc = 0;
 
     if (!block || !x) {
@@ -286,7 +320,7 @@ static int read_data(wm_sigsrc_t *s, npy_sink_t *k, uint64_t count, uint64_t hea
         goto out;
     }
     while (got < want) {
-        size_t ask = want - got < WM_NPY_BLOCK ? (size_t)(want - got) : WM_NPY_BLOCK;
+        size_t ask = want - got < bsize ? (size_t)(want - got) : bsize;
         int64_t r = wm_sigsrc_read(s, block, ask);
         if (r < 0) {
             rc = -1;
@@ -308,13 +342,13 @@ static int read_data(wm_sigsrc_t *s, npy_sink_t *k, uint64_t count, uint64_t hea
     ** misread file (a wrong shape in the header, say). */
     uint64_t extra = 0;
     for (;;) {
-        int64_t r = wm_sigsrc_read(s, block, WM_NPY_BLOCK);
+        int64_t r = wm_sigsrc_read(s, block, bsize);
         if (r < 0) {
             rc = -1;
             goto out;
         }
         extra += (uint64_t)r;
-        if ((size_t)r < WM_NPY_BLOCK) break;
+        if ((size_t)r < bsize) break;
     }
     if (extra)
         rc = wm_sig_fail(s, ": %" PRIu64 " byte%s after the .npy data (shape %s of '%s')", extra,
@@ -364,30 +398,26 @@ int wm_sig_read_npy(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *out
         return wm_sig_fail(s, ": .npy shape %s is too large", h.shape_text);
     uint64_t count = h.dim[0] * h.dim[1];
     /* When the file's size is known, a short file is told before anything
-    ** is allocated for what the header promises. */
+    ** is allocated for what the header promises. Otherwise (gzip, a pipe)
+    ** the header is only a claim: nothing is sized from it, the arrays grow
+    ** as the data arrives, and a lie costs what was read. */
     if (!s->gz && s->size_hint && s->size_hint < head_bytes + count * h.size)
         return wm_sig_fail(s,
                            ": .npy data is truncated: shape %s of '%s' needs %" PRIu64
                            " bytes after the %" PRIu64 "-byte header, the file has %" PRIu64,
                            h.shape_text, h.descr, count * h.size, head_bytes,
                            s->size_hint - head_bytes);
+    k.sized = !s->gz && s->size_hint != 0;
 
     if (k.by_rows) {
-        /* The rows live in out from the start (freed with it on failure):
-        ** Fortran order fills all of them at once. */
-        size_t first = out->s.n;
-        for (uint64_t r = 0; r < h.dim[0]; r++) {
-            double *v = malloc((size_t)h.dim[1] * sizeof(double));
-            if (!v) return wm_sig_fail(s, ": out of memory");
-            if (wm_sigset_add_owned(out, v, h.dim[1], s) != 0) return -1;
-        }
-        k.rows = out->s.a + first;
+        /* The rows live in out as they are made (freed with it on failure). */
+        k.set = out;
+        k.first = out->s.n;
         return read_data(s, &k, count, head_bytes);
     }
-    /* The kept column: sized from the header when the file can hold it. */
-    uint64_t reserve = h.dim[0];
-    if ((s->gz || !s->size_hint) && reserve > ((uint64_t)1 << 20)) reserve = (uint64_t)1 << 20;
-    if (wm_sigvec_grow(&k.a, reserve, s) != 0 || read_data(s, &k, count, head_bytes) != 0) {
+    /* The kept column: sized from the header only when the file holds it. */
+    if ((k.sized && wm_sigvec_grow(&k.a, h.dim[0], s) != 0) ||
+        read_data(s, &k, count, head_bytes) != 0) {
         free(k.a.v);
         return -1;
     }

@@ -24,6 +24,9 @@
 #define WM_RAW_BLOCK ((size_t)1 << 20)
 /* read() and zlib (uInt counts) get at most this much at a time. */
 #define WM_IO_CHUNK ((size_t)1 << 30)
+/* A gzip trailer's size claim is believed up to this many times the file's
+** size (numbers compress about 2-4 fold; more still works, it just grows). */
+#define WM_GZ_HINT_RATIO 16
 
 int wm_sig_fail(wm_sigsrc_t *s, const char *fmt, ...) {
     va_list ap;
@@ -138,13 +141,18 @@ static int64_t gz_read(wm_sigsrc_t *s, uint8_t *dst, size_t n) {
 }
 
 /* The inflated size of a regular gzip file, from its last member's ISIZE
-** field (exact for one member under 4 GiB; bounded by deflate's best ratio). */
+** field (exact for one member under 4 GiB; bounded by deflate's best ratio).
+** It is only the file's claim, and it sizes arrays before the bytes arrive,
+** so it is believed up to WM_GZ_HINT_RATIO times the file's size: a lying
+** trailer then costs O(the input), and a real output past that grows as it
+** is read. */
 static uint64_t gz_size_hint(int fd, uint64_t file_size) {
     uint8_t t[4];
     if (file_size < 18 || pread(fd, t, 4, (off_t)(file_size - 4)) != 4) return 0;
     uint64_t isize =
         (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 | (uint64_t)t[3] << 24;
-    return isize <= file_size * 1032 + 64 ? isize : 0;
+    if (isize > file_size * 1032 + 64) return 0;
+    return isize < file_size * WM_GZ_HINT_RATIO ? isize : file_size * WM_GZ_HINT_RATIO;
 }
 
 /* ------------------------------------------------------------------------ */

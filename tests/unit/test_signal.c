@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -852,6 +853,167 @@ static void test_stdin(void) {
     (void)v;
 }
 
+/* ---- .npy shapes that the data does not back (issue 21, F2) ----------------- */
+
+/* The bytes of a .npy file written by put_npy (malloc'd; *n its size). */
+static unsigned char *npy_bytes(const char *name, const char *descr, int fortran, const char *shape,
+                                const void *data, size_t dn, size_t *n) {
+    return slurp(put_npy(name, 1, descr, fortran, shape, data, dn), n);
+}
+
+/* r x c rows read three ways where the size is unknown or only claimed
+** (gzip'd file, plain through a pipe, gzip'd through a pipe): the rows grow
+** as their samples arrive, in C and in Fortran order. */
+static void npy_rows_case(uint64_t r, uint64_t c) {
+    size_t cnt = (size_t)(r * c), fn;
+    double *m = malloc(cnt * sizeof *m), *st = malloc(cnt * sizeof *st);
+    unsigned char *b = malloc(cnt * 8);
+    char shape[64], what[160];
+    for (size_t i = 0; i < cnt; i++) m[i] = (double)(i % 977) - 0.5 * (double)(i % 3);
+    snprintf(shape, sizeof shape, "(%llu, %llu)", (unsigned long long)r, (unsigned long long)c);
+    for (int fortran = 0; fortran < 2; fortran++) {
+        /* storage order: C is m itself; Fortran stores column after column */
+        for (uint64_t i = 0; i < r; i++)
+            for (uint64_t j = 0; j < c; j++) st[fortran ? j * r + i : i * c + j] = m[i * c + j];
+        size_t n = f64_bytes(st, cnt, b);
+        unsigned char *whole = npy_bytes("rows.npy", "<f8", fortran, shape, b, n, &fn);
+        size_t gn;
+        unsigned char *gz = gzip_bytes(whole, fn, &gn);
+        for (int how = 0; how < 3; how++) {
+            static const char *const hows[] = { "gzip'd file", "plain pipe", "gzip'd pipe" };
+            wm_sigs_t s;
+            char err[512] = "";
+            int rc;
+            snprintf(what, sizeof what, "npy rows %s %s, %s", shape, fortran ? "F" : "C",
+                     hows[how]);
+            if (how == 0)
+                rc = wm_sig_read(tmp_named("rows.npy.gz", gz, gn),
+                                 &(wm_sigread_opts_t){ WM_SIGFMT_AUTO, NULL, 1 }, &s, err,
+                                 sizeof err);
+            else if (how == 1) rc = read_stdin(whole, fn, AUTO(NULL, 1), &s, err, sizeof err);
+            else rc = read_stdin(gz, gn, AUTO(NULL, 1), &s, err, sizeof err);
+            CHECK(rc == 0 && s.n == r, "%s: rc %d, %zu signals: %s", what, rc, rc ? 0 : s.n, err);
+            if (rc != 0) continue;
+            if (s.n == r)
+                for (uint64_t i = 0; i < r; i++) {
+                    expect_sig(what, &s, (size_t)i, NULL, m + i * c, c);
+                    if (i > 3 && i + 3 < r) i = r - 3; /* the first and last few */
+                }
+            wm_sigs_free(&s);
+        }
+        /* Cut inside the data: the message, and nothing left allocated. */
+        size_t cut = 128 + 4 * cnt + 1; /* half the data and a byte */
+        unsigned char *cgz = gzip_bytes(whole, cut, &gn);
+        wm_sigs_t s;
+        char err[512], want[512];
+        snprintf(what, sizeof what, "npy rows %s %s, cut", shape, fortran ? "F" : "C");
+        int rc = read_stdin(cgz, gn, AUTO(NULL, 1), &s, err, sizeof err);
+        snprintf(want, sizeof want,
+                 "(standard input): .npy data is truncated: shape %s of '<f8' needs %llu "
+                 "bytes after the 128-byte header, the file has %llu",
+                 shape, (unsigned long long)(cnt * 8), (unsigned long long)(cut - 128));
+        CHECK(rc == -1 && s.n == 0 && s.a == NULL && strcmp(err, want) == 0,
+              "%s: rc %d, message\n  '%s', want\n  '%s'", what, rc, err, want);
+        free(cgz);
+        free(gz);
+        free(whole);
+    }
+    free(m);
+    free(st);
+    free(b);
+}
+
+/* Sanitizers reserve terabytes of address space: no RLIMIT_AS under them. */
+#if defined(__SANITIZE_ADDRESS__)
+#define WMT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WMT_ASAN 1
+#endif
+#endif
+
+/* Lower the soft RLIMIT_AS to what the process maps now + 1 GiB, so that a
+** reader that allocates from a claim fails at once instead of taking the
+** machine's memory; returns 1 when *old is to be restored. */
+static int limit_address_space(struct rlimit *old) {
+#ifdef WMT_ASAN
+    (void)old;
+    return 0;
+#else
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f) return 0;
+    int ok = fscanf(f, "%lu", &pages) == 1;
+    fclose(f);
+    if (!ok || getrlimit(RLIMIT_AS, old) != 0) return 0;
+    rlim_t want = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)1 << 30);
+    if (old->rlim_cur != RLIM_INFINITY && old->rlim_cur <= want) return 0;
+    struct rlimit lim = *old;
+    lim.rlim_cur = want;
+    return setrlimit(RLIMIT_AS, &lim) == 0;
+#endif
+}
+
+static void test_npy_claims(void) {
+    /* Row lengths around the growth steps (4, 8, 16, ...), many short rows. */
+    static const uint64_t shapes[][2] = {
+        { 1, 1 }, { 5, 1 }, { 3, 3 },    { 3, 4 },    { 2, 5 },
+        { 4, 8 }, { 3, 9 }, { 2, 1000 }, { 3000, 5 }, { 70000, 1 }
+    };
+    for (size_t i = 0; i < N(shapes); i++) npy_rows_case(shapes[i][0], shapes[i][1]);
+
+    /* Shapes of 2^40 and more elements with two samples behind them: an
+    ** allocation from the header would fail (or take minutes); the reader
+    ** must say "truncated" at once, whichever way the claim is made. */
+    static const struct {
+        const char *shape;
+        int fortran, several;
+        const char *column;
+    } lies[] = {
+        { "(1099511627776, 1)", 0, 1, NULL }, { "(1, 1099511627776)", 0, 1, NULL },
+        { "(1099511627776, 3)", 1, 1, NULL }, { "(1099511627776,)", 0, 0, NULL },
+        { "(1099511627776, 2)", 0, 0, "1" },  { "(1099511627776, 2)", 1, 1, "0" },
+    };
+    const double two[] = { 1, 2 };
+    unsigned char b[16];
+    size_t n = f64_bytes(two, 2, b);
+    struct rlimit old;
+    int limited = limit_address_space(&old);
+    for (size_t i = 0; i < N(lies); i++) {
+        size_t fn, gn;
+        unsigned char *whole =
+            npy_bytes("lie.npy", "<f8", lies[i].fortran, lies[i].shape, b, n, &fn);
+        unsigned char *gz = gzip_bytes(whole, fn, &gn);
+        char what[160], rest[256];
+        snprintf(what, sizeof what, "npy claim %s%s%s", lies[i].shape, lies[i].fortran ? " F" : "",
+                 lies[i].column ? " column" : "");
+        /* the size of the data the shape needs: 8 bytes an element */
+        unsigned long long e = 1099511627776ULL;
+        if (strstr(lies[i].shape, ", 3)")) e *= 3;
+        else if (strstr(lies[i].shape, ", 2)")) e *= 2;
+        snprintf(rest, sizeof rest,
+                 ": .npy data is truncated: shape %s of '<f8' needs %llu bytes after the "
+                 "128-byte header, the file has 16",
+                 lies[i].shape, e * 8);
+        wm_sigread_opts_t o = { WM_SIGFMT_AUTO, lies[i].column, lies[i].several };
+        expect_msg(what, tmp_named("lie.npy.gz", gz, gn), o, rest);
+        wm_sigs_t s;
+        char err[512], want[512];
+        snprintf(want, sizeof want, "(standard input)%s", rest);
+        for (int pipe_gz = 0; pipe_gz < 2; pipe_gz++) {
+            int rc = pipe_gz ? read_stdin(gz, gn, o, &s, err, sizeof err)
+                             : read_stdin(whole, fn, o, &s, err, sizeof err);
+            CHECK(rc == -1 && s.n == 0 && strcmp(err, want) == 0,
+                  "%s, %s pipe: rc %d, message\n  '%s', want\n  '%s'", what,
+                  pipe_gz ? "gzip'd" : "plain", rc, err, want);
+            if (rc == 0) wm_sigs_free(&s);
+        }
+        free(gz);
+        free(whole);
+    }
+    if (limited) setrlimit(RLIMIT_AS, &old);
+}
+
 static void test_misc(void) {
     wm_sigs_t s;
     char err[256];
@@ -888,6 +1050,7 @@ int main(void) {
     test_raw();
     test_npy();
     test_stdin();
+    test_npy_claims();
     test_misc();
     return test_finish();
 }
