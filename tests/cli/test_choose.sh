@@ -100,7 +100,8 @@ grep -q 'the size of standard input is unknown' "$ERR" && pass ||
 # ---- 2. the reasons --------------------------------------------------------------
 
 run search -c --explain-backend --backend cpu -j 2 ACGT genome.fa
-grep -Eq '^warpmatch: backend cpu: asked for with --backend cpu; predicted [0-9.]+ s on 2 CPU threads \(search k=0, [0-9.]+ kB\)$' "$ERR" &&
+# (where a GPU is found, the GPU's prediction is given beside it)
+grep -Eq '^warpmatch: backend cpu: asked for with --backend cpu; predicted [0-9.]+ s on 2 CPU threads( vs [0-9.]+ s on the GPU \([^)]*\))? \(search k=0, [0-9.]+ kB\)$' "$ERR" &&
     pass || fail "--backend cpu: $(head -1 "$ERR")"
 run search -c ACGT genome.fa
 [ -s "$ERR" ] && fail "auto without --explain-backend wrote to stderr: $(head -1 "$ERR")" || pass
