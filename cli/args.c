@@ -196,6 +196,45 @@ wm_status wm_cli_context_new(const wm_context_opts_t *co, wm_context_t **cx) {
     return st;
 }
 
+static void *make_context(void *arg) {
+    wm_cli_context_bg_t *bg = arg;
+    double t0 = wm_cli_now();
+    bg->st = wm_context_new(&bg->co, &bg->cx);
+    bg->seconds = wm_cli_now() - t0;
+    return NULL;
+}
+
+wm_status wm_cli_context_start(wm_cli_context_bg_t *bg, const wm_context_opts_t *co) {
+    memset(bg, 0, sizeof *bg);
+    bg->co = *co;
+    if (co->backend == WM_BACKEND_CPU || !wm_cuda_built()) {
+        double t0 = wm_cli_now();
+        bg->st = wm_cli_context_new(co, &bg->cx);
+        bg->seconds = wm_cli_now() - t0;
+        return bg->st;
+    }
+    if (pthread_create(&bg->thread, NULL, make_context, bg) == 0) bg->running = 1;
+    else make_context(bg); /* no thread to be had: make it here */
+    return WM_OK;
+}
+
+wm_status wm_cli_context_wait(wm_cli_context_bg_t *bg, wm_context_t **cx) {
+    if (bg->running) {
+        pthread_join(bg->thread, NULL);
+        bg->running = 0;
+        if (bg->st != WM_OK) { /* said once, here, as wm_cli_context_new says it */
+            unsigned b = (unsigned)bg->co.backend;
+            wm_cli_error("cannot use the %s backend: %s",
+                         b <= WM_BACKEND_CUDA ? wm_cli_backend_words[b] : "?",
+                         wm_cli_status_msg(bg->cx, bg->st));
+            wm_context_free(bg->cx);
+            bg->cx = NULL;
+        }
+    }
+    *cx = bg->cx;
+    return bg->st;
+}
+
 void wm_cli_buffer_stdout(void) {
     static char buf[1 << 20];
     setvbuf(stdout, buf, _IOFBF, sizeof buf);

@@ -9,6 +9,7 @@
 #ifndef WM_CLI_H
 #define WM_CLI_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,6 +86,28 @@ const char *wm_cli_status_msg(const wm_context_t *cx, wm_status st);
 /* wm_context_new; on failure print "cannot use the B backend: why", free
 ** the context and set *cx to NULL. Returns the library's status. */
 wm_status wm_cli_context_new(const wm_context_opts_t *co, wm_context_t **cx);
+
+/* A context made on a thread of its own while the command reads its first
+** input, so that CUDA's start-up (0.3-0.4 s: the driver, the primary
+** context) overlaps the reading and parsing instead of preceding it. A CPU
+** context costs microseconds and is made at once, as wm_cli_context_new
+** does, its error printed there. */
+typedef struct {
+    pthread_t thread;
+    int running; /* a thread to join */
+    wm_context_opts_t co;
+    wm_context_t *cx;
+    wm_status st;
+    double seconds; /* how long wm_context_new took */
+} wm_cli_context_bg_t;
+
+/* Start making a context of co (copied; what its pointers point to must
+** live until wm_cli_context_wait). WM_OK, or a CPU context's failure. */
+wm_status wm_cli_context_start(wm_cli_context_bg_t *bg, const wm_context_opts_t *co);
+/* The context, once made (waits for the thread the first time; later calls
+** return at once). On failure "cannot use the B backend: why" is printed
+** once and *cx is NULL. */
+wm_status wm_cli_context_wait(wm_cli_context_bg_t *bg, wm_context_t **cx);
 
 /* Give stdout a 1 MiB buffer: a command's lines go out in large writes. */
 void wm_cli_buffer_stdout(void);

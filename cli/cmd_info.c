@@ -29,9 +29,11 @@ typedef struct {
     int n_gpu;
     const char *backend; /* what --backend auto resolves to */
     long threads;
+    double startup_s; /* the GPU's start-up, measured here: driver and context; < 0 without one */
 } facts_t;
 
 static void gather(facts_t *f) {
+    double t0 = wm_cli_now();
     f->n_gpu = wm_cuda_built() ? wm_cuda_device_count() : 0;
     if (f->n_gpu < 0) f->n_gpu = 0;
     /* What --backend auto resolves to: ask the library rather than guess. */
@@ -42,6 +44,7 @@ static void gather(facts_t *f) {
     f->backend = NULL;
     if (wm_context_new(&co, &cx) == WM_OK)
         f->backend = wm_context_backend(cx) == WM_BACKEND_CUDA ? "cuda" : "cpu";
+    f->startup_s = f->backend && strcmp(f->backend, "cuda") == 0 ? wm_cli_now() - t0 : -1.0;
     wm_context_free(cx);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     f->threads = ncpu > 0 ? ncpu : 1L;
@@ -69,6 +72,8 @@ static void print_text(const facts_t *f) {
     else
         printf("default backend: auto: cpu or cuda per run, by a cost model (--explain-backend)\n");
     printf("gpu start-up (cost model): %.2f s\n", wm_backend_gpu_startup());
+    if (f->startup_s >= 0)
+        printf("gpu start-up (measured now, driver and context): %.3f s\n", f->startup_s);
     printf("cpu threads online: %ld\n", f->threads);
 }
 
@@ -97,6 +102,7 @@ static void print_json(const facts_t *f) {
     else printf("null");
     printf(",\"auto\":\"%s\",\"gpu_startup_s\":%.2f", f->n_gpu ? "cost model" : "cpu",
            wm_backend_gpu_startup());
+    if (f->startup_s >= 0) printf(",\"gpu_startup_measured_s\":%.3f", f->startup_s);
     printf(",\"cpu_threads\":%ld}\n", f->threads);
 }
 

@@ -127,6 +127,12 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         wm_seqfile_close(&sf);
         return;
     }
+    /* the context, made while this file was read (the first time) */
+    if (r->cx == NULL && wm_cli_context_wait(&r->bg, &r->cx) != WM_OK) {
+        r->any_error = r->fatal = 1;
+        wm_seqfile_close(&sf);
+        return;
+    }
 
     wm_cli_search_sink_t s;
     memset(&s, 0, sizeof s);
@@ -237,7 +243,10 @@ int wm_cmd_search(int argc, char **argv) {
         a.sh.co.progress_user = &r.pg;
     }
     wm_cli_choose_search(&a, argc, argv, first_arg); /* --backend auto for these files */
-    wm_status cst = wm_cli_context_new(&a.sh.co, &r.cx);
+    /* Ranks agree on their contexts before any reads; one process makes
+    ** its context while it reads its first file. */
+    wm_status cst =
+        r.dist ? wm_cli_context_new(&a.sh.co, &r.cx) : wm_cli_context_start(&r.bg, &a.sh.co);
     if (r.dist && wm_cli_search_dist_failed(&r, cst != WM_OK, wm_cli_last_error(), 1))
         cst = WM_DEVICE;
     if (cst != WM_OK) {
@@ -254,6 +263,8 @@ int wm_cmd_search(int argc, char **argv) {
             if (r.fatal || r.write_failed || (a.quiet && r.any_match)) break;
         }
     }
+    /* no file got as far as its search: the context is still owed its wait */
+    if (!r.dist && r.cx == NULL && wm_cli_context_wait(&r.bg, &r.cx) != WM_OK) r.any_error = 1;
     if (a.sh.format == WM_OUT_JSON && !a.count && !a.quiet && !r.fatal && !r.write_failed)
         wm_out_search_json_summary(r.out, r.n_matches, r.n_sources, r.n_bytes);
 

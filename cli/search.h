@@ -15,6 +15,7 @@
 
 #include "warpmatch.h"
 #include "io/seqfile.h"
+#include "cli.h"
 #include "flags.h"
 #include "out.h"
 #include "patfile.h"
@@ -63,7 +64,8 @@ typedef struct {
 
 typedef struct {
     wm_cli_search_args_t *a;
-    wm_context_t *cx;
+    wm_context_t *cx; /* NULL until bg's is ready (made while the first file is read) */
+    wm_cli_context_bg_t bg;
     wm_db_t *db[2];        /* [0] BYTES, [1] DNA; compiled on first use */
     uint64_t *per_pattern; /* --count-per-pattern counts, one per pattern */
     wm_progress_t pg;
