@@ -8,6 +8,9 @@
 #                                             416 repeated and under racecheck
 #                                             and initcheck
 #   bash bench/gpu_faults.sh build  [CARRY]  build and ctest only
+#   bash bench/gpu_faults.sh startup [CARRY] search -c of 1 GiB of FASTA on
+#                                             CUDA, the tree before (CARRY/base)
+#                                             beside this one (after build)
 #   bash bench/gpu_faults.sh scale  [SECS [SUITE...]]
 #                                             the five (or the named)
 #                                             differential suites (CPU
@@ -103,5 +106,31 @@ if [ "$mode" = scale ]; then
   done
   exit 0
 fi
-echo "usage: bash bench/gpu_faults.sh test|scale [CARRY|SECS]" >&2
+if [ "$mode" = startup ]; then
+  # the CUDA start-up made while the first file is read: the tree before
+  # (CARRY/base: git archive of the commit before) beside this one
+  [ -x $B/warpmatch ] || { echo "run the build mode first"; exit 1; }
+  cmake -S "$carry/base" -B /tmp/build-base -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
+    -DWARPMATCH_MPI=OFF -DWARPMATCH_TESTS=OFF "${extra[@]}" > "$out/build_base.log" 2>&1 &&
+    cmake --build /tmp/build-base -j"$jobs" >> "$out/build_base.log" 2>&1 || { tail -20 "$out/build_base.log"; exit 1; }
+  fa=/tmp/chrX_1g.fa
+  if [ ! -f $fa ]; then
+    zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" | grep -v '^>' | tr -d '\n' | fold -w 60 > /tmp/chrX.lines
+    { for r in $(seq 16); do echo ">chrX_copy$r"; cat /tmp/chrX.lines; done; } > $fa
+  fi
+  cat $fa > /dev/null
+  pat=$(sed -n 20000p /tmp/chrX.lines | cut -c1-32)
+  ms() { local s=$(date +%s%N); "$@" > /tmp/st.out 2>/dev/null; echo "$(( ($(date +%s%N) - s) / 1000000 )) ms $(cut -f2 /tmp/st.out | head -1)"; }
+  log "search -c, $(stat -c %s $fa) bytes of FASTA (16 records) in the page cache, m = 32; base then new, 5 rounds"
+  for r in 1 2 3 4 5; do
+    for v in base faults; do
+      for be in cuda cpu; do
+        echo "[$v] --backend $be -k 0: $(ms /tmp/build-$v/warpmatch search -c --backend $be $pat $fa)"
+      done
+    done
+  done | tee -a "$out/faults.log"
+  log "info (new)"; $B/warpmatch info | grep -i "start-up" | tee -a "$out/faults.log"
+  exit 0
+fi
+echo "usage: bash bench/gpu_faults.sh test|build|scale|startup [CARRY|SECS]" >&2
 exit 2
