@@ -53,9 +53,9 @@ uint8_t *fz_gzip(const uint8_t *p, size_t n, int members, size_t split, size_t z
 int fz_stdin_begin(const uint8_t *p, size_t n);
 void fz_stdin_end(void);
 
-/* s with every occurrence of `from` replaced by `to` (messages name the path
-** or "(standard input)"), into out (len bytes). Returns out. */
-char *fz_replace(const char *s, const char *from, const char *to, char *out, size_t len);
+/* The message s after its leading `name` (a reader's messages start with the
+** path or "(standard input)"), or s itself when it does not start so. */
+const char *fz_after(const char *s, const char *name);
 
 /* Standard output to /dev/null while a harness runs code that prints help
 ** (unless WM_FUZZ_VERBOSE is set). The CLI's messages on stderr are silenced

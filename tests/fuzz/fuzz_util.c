@@ -151,19 +151,9 @@ void fz_stdin_end(void) {
     saved_in = -1;
 }
 
-char *fz_replace(const char *s, const char *from, const char *to, char *out, size_t len) {
-    size_t o = 0, nf = strlen(from), nt = strlen(to);
-    if (len == 0) return out;
-    while (*s != '\0' && o + 1 < len) {
-        if (nf > 0 && strncmp(s, from, nf) == 0) {
-            for (size_t i = 0; i < nt && o + 1 < len; i++) out[o++] = to[i];
-            s += nf;
-        } else {
-            out[o++] = *s++;
-        }
-    }
-    out[o] = '\0';
-    return out;
+const char *fz_after(const char *s, const char *name) {
+    size_t n = strlen(name);
+    return strncmp(s, name, n) == 0 ? s + n : s;
 }
 
 /* ---- quiet ------------------------------------------------------------------------ */
