@@ -37,7 +37,8 @@ void fz_fail(const char *file, int line, const char *fmt, ...)
 ** use, removed at exit). The string is static: copy it to keep two. */
 const char *fz_path(const char *name);
 
-/* Write n bytes to path (replacing it). Aborts on failure. */
+/* Write n bytes to path, replacing it by a new file (what mapped the old
+** one keeps its bytes). Aborts on failure. */
 void fz_write(const char *path, const void *p, size_t n);
 
 /* gzip-compress p[0, n) into a malloc'd buffer (*out_len bytes). members:

@@ -5,7 +5,7 @@
 **
 ** The input is read as a file with (raw, allow_empty, max_len) = (0, 0, 0),
 ** (1, 0, 0) and (0, 1, 5), and as a literal argument (its bytes up to the
-** first NUL, when no such file exists). Oracle, from alignio.h and the
+** first NUL, when no such file exists and it is not "-"). Oracle, from alignio.h and the
 ** reference reader seqref.c (seqfile.h's format):
 **   FASTA / FASTQ  the reference's records, bytes and names (names with a
 **                  byte outside 0x21..0x7e may be refused: issue 21, F4);
@@ -182,7 +182,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* The bytes as a literal argument. */
     char *arg = strndup((const char *)data, size < 4096 ? size : 4096);
     struct stat st;
-    if (arg && stat(arg, &st) != 0) {
+    if (arg && strcmp(arg, "-") != 0 && stat(arg, &st) != 0) { /* "-" is standard input */
         want_t w;
         memset(&w, 0, sizeof w);
         if (arg[0] == '\0' || !looks_like_path(arg)) {

@@ -4,6 +4,7 @@
 */
 #include "fuzz.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <zlib.h>
 
 static int quiet_depth, saved_out = -1;
+static void remove_tmp(void);
 
 void fz_fail(const char *file, int line, const char *fmt, ...) {
     va_list ap;
@@ -25,6 +27,7 @@ void fz_fail(const char *file, int line, const char *fmt, ...) {
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+    remove_tmp(); /* abort() skips atexit */
     abort();
 }
 
@@ -33,14 +36,15 @@ void fz_fail(const char *file, int line, const char *fmt, ...) {
 static char tmp_dir[256];
 
 static void remove_tmp(void) {
-    /* Only the few names the harnesses use: remove what is there. */
-    static const char *const names[] = { "in",    "in.csv", "in.gz",  "in.npy", "pat",
-                                         "pairs", "query",  "target", NULL };
-    char p[320];
-    for (int i = 0; names[i] != NULL; i++) {
-        snprintf(p, sizeof p, "%s/%s", tmp_dir, names[i]);
+    DIR *d = opendir(tmp_dir);
+    struct dirent *e;
+    char p[600];
+    while (d != NULL && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        snprintf(p, sizeof p, "%s/%s", tmp_dir, e->d_name);
         unlink(p);
     }
+    if (d != NULL) closedir(d);
     rmdir(tmp_dir);
 }
 
@@ -63,8 +67,13 @@ const char *fz_path(const char *name) {
 }
 
 void fz_write(const char *path, const void *p, size_t n) {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL || (n > 0 && fwrite(p, 1, n, f) != n) || fclose(f) != 0) {
+    /* A new file renamed over the old one: a reader may still map the old
+    ** one (a plain file is mmap'd), and must keep seeing its bytes. */
+    char tmp[400];
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    FILE *f = fopen(tmp, "wb");
+    if (f == NULL || (n > 0 && fwrite(p, 1, n, f) != n) || fclose(f) != 0 ||
+        rename(tmp, path) != 0) {
         perror("fuzz: writing a temporary file");
         abort();
     }
