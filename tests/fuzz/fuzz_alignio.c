@@ -7,8 +7,8 @@
 ** (1, 0, 0) and (0, 1, 5), and as a literal argument (its bytes up to the
 ** first NUL, when no such file exists and it is not "-"). Oracle, from alignio.h and the
 ** reference reader seqref.c (seqfile.h's format):
-**   FASTA / FASTQ  the reference's records, bytes and names (names with a
-**                  byte outside 0x21..0x7e may be refused: issue 21, F4);
+**   FASTA / FASTQ  the reference's records, bytes and names (a name with a
+**                  control byte is an error: issue 21, F4; see seqref.h);
 **   plain          one record named by the path: every byte (raw), or the
 **                  bytes without blanks, any other byte outside 0x21..0x7e
 **                  refusing the file;

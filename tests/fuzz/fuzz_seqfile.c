@@ -10,8 +10,8 @@
 ** size) and through a pipe on standard input must give exactly what the
 ** file gave: the same records, or the same error message (the pipe's names
 ** "(standard input)" where the file's names the path).
-** Tolerated: a name with a byte outside 0x21..0x7e may be refused or shown
-** differently (issue 21, F4, decides how).
+** A name with a control byte is an error (issue 21, F4; WM_FUZZ_TOLERATE=F4
+** accepts the old behaviour too: see seqref.h).
 */
 #include <string.h>
 

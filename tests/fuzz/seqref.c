@@ -3,6 +3,8 @@
 */
 #include "seqref.h"
 
+#include "fuzz.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +28,15 @@ static int line(cur_t *c, const uint8_t **s, size_t *len) {
     return 1;
 }
 
-static void push(seqref_t *r, const uint8_t *name, size_t nl) {
+static int control(uint8_t c) { return c < 0x20 || c == 0x7f; }
+
+/* A record: 0, or -1 for a name with a control byte (unless tolerated). */
+static int push(seqref_t *r, const uint8_t *name, size_t nl) {
+    for (size_t i = 0; i < nl; i++)
+        if (control(name[i])) {
+            if (!fz_tolerate("F4")) return -1;
+            r->odd_names = 1;
+        }
     r->start = realloc(r->start, (r->n + 2) * sizeof *r->start);
     r->name = realloc(r->name, (r->n + 1) * sizeof *r->name);
     r->name_len = realloc(r->name_len, (r->n + 1) * sizeof *r->name_len);
@@ -35,12 +45,11 @@ static void push(seqref_t *r, const uint8_t *name, size_t nl) {
     if (!s) abort();
     memcpy(s, name, nl);
     s[nl] = '\0';
-    for (size_t i = 0; i < nl; i++)
-        if (name[i] < 0x21 || name[i] > 0x7e) r->odd_names = 1;
     r->start[r->n] = r->len;
     r->name[r->n] = s;
     r->name_len[r->n] = nl;
     r->n++;
+    return 0;
 }
 
 /* A sequence line: 0, or -1 at a byte that is neither printable nor ' ' '\t' '\r'. */
@@ -64,8 +73,7 @@ static int fasta(seqref_t *r, cur_t *c) {
     while (line(c, &s, &len)) {
         if (len > 0 && s[0] == '>') {
             size_t nl = word(s + 1, len - 1);
-            if (nl == 0) return -1;
-            push(r, s + 1, nl);
+            if (nl == 0 || push(r, s + 1, nl) != 0) return -1;
         } else if (r->n == 0) {
             for (size_t i = 0; i < len; i++)
                 if (!blank(s[i])) return -1;
@@ -90,8 +98,7 @@ static int fastq(seqref_t *r, cur_t *c) {
         }
         if (s[0] != '@') return -1;
         size_t nl = word(s + 1, len - 1);
-        if (nl == 0) return -1;
-        push(r, s + 1, nl);
+        if (nl == 0 || push(r, s + 1, nl) != 0) return -1;
         size_t before = r->len;
         int plus = 0;
         while (line(c, &s, &len)) {
@@ -125,7 +132,7 @@ void seqref_parse(const uint8_t *p, size_t n, int force_plain, seqref_t *r) {
     cur_t c = { p, p + n };
     int rc = 0;
     if (r->format == 0) {
-        push(r, (const uint8_t *)".", 1);
+        (void)push(r, (const uint8_t *)".", 1);
         memcpy(r->seq, p, n);
         r->len = n;
     } else if (r->format == 1) {
@@ -152,8 +159,7 @@ void seqref_free(seqref_t *r) {
 
 int seqref_name_odd(const seqref_t *r, size_t i) {
     for (size_t k = 0; k < r->name_len[i]; k++) {
-        uint8_t b = (uint8_t)r->name[i][k];
-        if (b < 0x21 || b > 0x7e) return 1;
+        if (control((uint8_t)r->name[i][k])) return 1;
     }
     return 0;
 }

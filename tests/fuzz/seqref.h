@@ -18,7 +18,12 @@
 **            with '+'; then quality lines until their lengths add up to at
 **            least the sequence's (more is an error, the end of input before
 **            it too); an empty read may have one empty quality line.
+**   names    (issue 21, F4) a name holding a control byte (below 0x20, or
+**            0x7f; bytes over 0x7f are kept) is an error.
 ** Errors are only "an error" here (no message, no line).
+** With WM_FUZZ_TOLERATE=F4 (fuzz.h) names are not checked and odd_names
+** says whether a name has a control byte (the harness then accepts an error
+** or any name there: the behaviour before F4 was fixed).
 */
 #ifndef WM_FUZZ_SEQREF_H
 #define WM_FUZZ_SEQREF_H
@@ -35,13 +40,12 @@ typedef struct {
     size_t *start;    /* n + 1 */
     char **name;      /* n, NUL-terminated copies */
     size_t *name_len; /* n (a name may hold a NUL byte) */
-    int odd_names;    /* some name has a byte outside 0x21..0x7e: issue 21's
-                         F4 (control bytes in names) may refuse or escape it */
+    int odd_names;    /* WM_FUZZ_TOLERATE=F4: some name has a control byte */
 } seqref_t;
 
 void seqref_parse(const uint8_t *p, size_t n, int force_plain, seqref_t *r);
 void seqref_free(seqref_t *r);
-/* 1 when name i has a byte outside 0x21..0x7e. */
+/* 1 when name i has a control byte (below 0x20, or 0x7f). */
 int seqref_name_odd(const seqref_t *r, size_t i);
 
 #endif
