@@ -15,7 +15,11 @@
 **     result: the same return, first argument, shared flags, own flags and
 **     values (getopt_long keeps state between calls: a parse must not see
 **     the one before);
-**   - accepted: first_arg lies in [1, argc].
+**   - accepted: first_arg lies in [1, argc];
+**   - every argument through wm_cli_parse_u64 (args.c: the number parser of
+**     every option value) equals a reference written from cli.h: decimal
+**     digits only, no sign or blank, then (when allowed) one of K M G T in
+**     either case for 2^10, 2^20, 2^30, 2^40; no larger than max; else -1.
 */
 #include <string.h>
 
@@ -118,6 +122,40 @@ static void compare(const parse_t *a, const parse_t *b, const char *cmd) {
                  "%s: -e/-f %zu differs", cmd, i);
 }
 
+/* wm_cli_parse_u64 as cli.h documents it, in 128-bit arithmetic. */
+static int ref_u64(const char *s, uint64_t max, int allow_suffix, uint64_t *out) {
+    unsigned __int128 v = 0;
+    const char *p = s;
+    if (*p < '0' || *p > '9') return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (unsigned)(*p - '0');
+        if (v > UINT64_MAX) return -1;
+    }
+    if (*p != '\0') {
+        static const char letters[] = "kmgt";
+        const char *l = *p >= 'A' && *p <= 'Z' ? strchr(letters, *p - 'A' + 'a') : NULL;
+        if (*p >= 'a' && *p <= 'z') l = strchr(letters, *p);
+        if (!allow_suffix || l == NULL || p[1] != '\0') return -1;
+        v <<= 10 * (int)(l - letters + 1);
+    }
+    if (v > max) return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static void check_u64(const char *s) {
+    static const uint64_t maxes[3] = { UINT64_MAX, 65536, 0 };
+    for (int m = 0; m < 3; m++)
+        for (int suf = 0; suf < 2; suf++) {
+            uint64_t a = 7, b = 7;
+            int ra = wm_cli_parse_u64(s, maxes[m], suf, &a), rb = ref_u64(s, maxes[m], suf, &b);
+            FZ_CHECK(ra == rb && (ra != 0 || a == b),
+                     "wm_cli_parse_u64('%s', %llu, %d) = %d (%llu), reference %d (%llu)", s,
+                     (unsigned long long)maxes[m], suf, ra, (unsigned long long)a, rb,
+                     (unsigned long long)b);
+        }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *argv[MAX_ARGS + 1];
     int argc = 0;
@@ -135,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         p = nl + 1;
     }
     argv[argc] = NULL;
+    for (int i = 0; i < argc; i++) check_u64(argv[i]);
 
     static const wm_cli_command_t *const cmds[] = { &wm_cli_cmd_search, &wm_cli_cmd_align,
                                                     &wm_cli_cmd_dtw, &wm_cli_cmd_info };
