@@ -133,7 +133,10 @@ int fz_stdin_begin(const uint8_t *p, size_t n) {
     if (pipe(fd) != 0) abort();
     /* Room for the whole input, so one process can write it all first. */
     int room = 65536; /* Linux's default; a larger pipe costs time on every run */
-    if (n > (size_t)room) room = fcntl(fd[1], F_SETPIPE_SZ, 1 << 20);
+    if (n > (size_t)room) {
+        int got = fcntl(fd[1], F_SETPIPE_SZ, 1 << 20);
+        if (got > room) room = got;
+    }
     if (n > (size_t)room) {
         close(fd[0]);
         close(fd[1]);
