@@ -13,12 +13,12 @@
 **     names, or an error in both;
 **   - the .npy combinations and one other (turning with the input's size)
 **     read again from a gzip copy under the same name and from a pipe on
-**     standard input: the same signals, or an error in both - with the same message
-**     for TEXT and CSV (a pipe's "(standard input)" for the path).
+**     standard input: the same signals, or an error in both - with the same
+**     message for TEXT and CSV (a pipe's "(standard input)" for the path).
+**     Not compared for .npy and raw messages: a regular file's size is
+**     checked before reading, a stream's only at its end (issue 21, F2).
 ** WM_FUZZ_TOLERATE=npy-descr lets a message of several lines through (the
-** open finding found/signal-npy-descr-raw-bytes.npy). Not
-**     compared for .npy and raw messages: a regular file's size is checked
-**     before reading, a stream's only at its end (issue 21, F2).
+** open finding found/signal-npy-descr-raw-bytes.npy).
 */
 #include <math.h>
 #include <string.h>
