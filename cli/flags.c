@@ -348,7 +348,12 @@ int wm_flags_parse(const wm_cli_command_t *cmd, int argc, char **argv, wm_cli_sh
     sh->alphabet = WM_ALPHA_AUTO;
 
     opterr = 0; /* our own messages, in our own form */
-    optind = 1;
+    /* 0, not 1: glibc's getopt (and musl's) then starts afresh. With 1 it
+    ** goes on from where the last parse stopped inside a group of short
+    ** options ("-ixq" refused at x leaves "q" pending): a second parse in
+    ** one process would read that stale group, and its string may be freed
+    ** (found by tests/fuzz/fuzz_args.c; input corpus/args/getopt_stale). */
+    optind = 0;
     for (;;) {
         int at = -1;
         int c = getopt_long(argc, argv, shorts, longs, &at);

@@ -8,6 +8,13 @@
 #     benchmarks too, so that clang compiles the whole tree, and warnings
 #     made errors: the tree is warning-free under both compilers) and ctest
 #     again, leaving out only the 4 GiB file test, which is slow under ASan.
+#  3. clang again, the fuzz build (tests/fuzz, -DWARPMATCH_FUZZ=ON: the
+#     library, the CLI's readers and the harnesses under libFuzzer, ASan and
+#     UBSan; no tests, benchmarks or CUDA, so it builds in a minute or two)
+#     and each of its 7 harnesses run for 20 s on its seeds, the regression
+#     inputs and the open findings (scripts/fuzz.sh; about 4 minutes on 2
+#     cores). The seeds and regressions also run in 1 and 2 as ctest's
+#     fuzz_replay_* tests, without libFuzzer.
 # So each compiler builds everything and runs the whole suite without making
 # CI longer than one pass each: the sanitizers need only one compiler, and
 # clang's UBSan checks more than gcc's (a NULL + 0 pointer, for one).
@@ -34,3 +41,6 @@ cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebI
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
    ctest -j"$jobs" --output-on-failure -E test_large)
+
+rm -rf build-fuzz/out/ci
+WM_FUZZ_BUILD=build-fuzz WM_FUZZ_OUT=build-fuzz/out/ci bash scripts/fuzz.sh 20
