@@ -137,11 +137,16 @@ static int parse_header(wm_sigsrc_t *s, const char *text, npy_head_t *h) {
     size_t i;
     for (i = 0; i < sizeof npy_types / sizeof npy_types[0]; i++)
         if (strcmp(h->descr, npy_types[i].descr) == 0) break;
-    if (i == sizeof npy_types / sizeof npy_types[0])
+    if (i == sizeof npy_types / sizeof npy_types[0]) {
+        /* quoted as shown (escaped): the header's bytes may hold line breaks
+        ** or a terminal's escape sequences */
+        char shown[96];
+        wm_sig_show(h->descr, strlen(h->descr), shown, sizeof shown);
         return wm_sig_fail(s,
                            ": .npy dtype '%s' is not supported (float32/float64 "
                            "little-endian, or integers)",
-                           h->descr);
+                           shown);
+    }
     h->kind = npy_types[i].kind;
     h->size = npy_types[i].size;
 
