@@ -78,31 +78,31 @@ fi
 
 if [ "$mode" = scale ]; then
   secs=${2:-100}
+  procs=${PROCS:-16} # processes (seeds) at once
   [ -x $B/tests/test_search_diff ] || { echo "run the test mode first"; exit 1; }
   log "differential suites, CPU and CUDA configurations, 16 seeds at once, at most $secs s a suite"
   shift 2 2>/dev/null
   suites=${*:-search multi align global dtw}
   for name in $suites; do
-    # the scale that makes 16 seeds x base cases x scale >= 100,000
-    case $name in
-      search|align) scale=5 ;; multi) scale=13 ;; *) scale=4 ;;
-    esac
+    # the scale that makes PROCS seeds x base cases x scale >= 100,000
+    case $name in search|align) base=1500 ;; multi) base=500 ;; *) base=2000 ;; esac
+    scale=$(( (100000 + procs * base - 1) / (procs * base) ))
     rm -f "$out"/scale_${name}_*.log
-    for i in $(seq 16); do
+    for i in $(seq $procs); do
       WM_TEST_SCALE=$scale timeout "$secs" \
         $B/tests/test_${name}_diff $((1000 + i)) > "$out/scale_${name}_$i.log" 2>&1 &
     done
     wait
     # cases done: the last progress line of each ("N/M cases") or the whole run
     done_cases=0 failed=0 finished=0
-    for i in $(seq 16); do
+    for i in $(seq $procs); do
       f="$out/scale_${name}_$i.log"
       n=$(grep -oE '^ *[0-9]+/[0-9]+ cases' "$f" | tail -1 | grep -oE '[0-9]+' | head -1)
       done_cases=$((done_cases + ${n:-0}))
       grep -qE '^[0-9]+ passed, 0 failed$' "$f" && finished=$((finished + 1))
       grep -qE 'passed, [1-9][0-9]* failed' "$f" && failed=$((failed + 1))
     done
-    echo "test_${name}_diff: $done_cases cases checked (16 seeds 1001-1016, scale $scale, $finished finished, $failed with failures)" | tee -a "$out/faults.log"
+    echo "test_${name}_diff: $done_cases cases checked ($procs seeds from 1001, scale $scale, $finished finished, $failed with failures)" | tee -a "$out/faults.log"
   done
   exit 0
 fi
