@@ -78,9 +78,14 @@ fi
 
 if [ "$mode" = scale ]; then
   secs=${2:-100}
+  carry=.gpu
   procs=${PROCS:-16} # processes (seeds) at once
-  [ -x $B/tests/test_search_diff ] || { echo "run the test mode first"; exit 1; }
-  log "differential suites, CPU and CUDA configurations, 16 seeds at once, at most $secs s a suite"
+  if [ ! -x $B/tests/test_search_diff ]; then # a fresh machine: build (no ctest)
+    cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real -DWARPMATCH_MPI=OFF \
+      "${extra[@]}" > "$out/build.log" 2>&1 && cmake --build $B -j"$jobs" >> "$out/build.log" 2>&1 ||
+      { tail -20 "$out/build.log"; exit 1; }
+  fi
+  log "differential suites, CPU and CUDA configurations, $procs seeds at once, at most $secs s a suite"
   shift 2 2>/dev/null
   suites=${*:-search multi align global dtw}
   for name in $suites; do
