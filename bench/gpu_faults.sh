@@ -31,6 +31,7 @@ B=/tmp/build-faults
 log() { echo "== $*" | tee -a "$out/faults.log"; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 carry=${2:-.gpu}
+[ "$mode" = scale ] && carry=.gpu # its second word is a time
 extra=()
 source bench/gpu_zlib.sh
 
@@ -78,7 +79,6 @@ fi
 
 if [ "$mode" = scale ]; then
   secs=${2:-100}
-  carry=.gpu
   procs=${PROCS:-16} # processes (seeds) at once
   if [ ! -x $B/tests/test_search_diff ]; then # a fresh machine: build (no ctest)
     cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real -DWARPMATCH_MPI=OFF \
