@@ -85,9 +85,13 @@ void wm_cli_choose_backend(wm_cli_shared_t *sh, wm_workload_t *w, const char *un
         why = "no CUDA backend in this build";
     } else if (w->cpu_only) {
         why = "the GPU backend would run this on the CPU";
-    } else if (c.backend == WM_BACKEND_CUDA && wm_cuda_device_count() <= 0) {
+    } else if ((c.backend == WM_BACKEND_CUDA || sh->explain_backend) &&
+               wm_cuda_device_count() <= 0) {
+        /* asked only when the GPU would win (it starts the driver), or when
+        ** the explanation must not predict for a GPU that is not there */
         why = "no GPU found";
         c.backend = WM_BACKEND_CPU;
+        c.gpu_s = -1.0;
     }
     if (c.backend == WM_BACKEND_CPU) {
         co->backend = WM_BACKEND_CPU;
