@@ -7,7 +7,8 @@
 # [all]. CI runs `bash scripts/fuzz.sh 20` (scripts/run_tests.sh).
 # Each harness first replays its seeds (tests/fuzz/corpus/NAME), every
 # regression input (tests/fuzz/regress) and every open finding
-# (tests/fuzz/found), then mutates them for SECONDS, one job at a time.
+# (tests/fuzz/found, when that folder exists: none is open now), then
+# mutates them for SECONDS, one job at a time.
 # Everything it writes is under $WM_FUZZ_OUT [build-fuzz/out/DATE-TIME]:
 # corpus/NAME (the new inputs; the seeds in the tree are never written),
 # crashes/NAME-* (an input that failed: a crash, a sanitizer report or an
@@ -15,8 +16,6 @@
 # FILE), logs/NAME.log. Exit status 1 when a harness failed (the others
 # still run), 0 otherwise. Needs clang with libFuzzer (libclang-rt);
 # $WM_FUZZ_BUILD [build-fuzz] is the build folder, $CC is not read.
-# A known finding whose fix is not in the tree yet can be let through:
-# WM_FUZZ_TOLERATE=F4,F7 (tests/fuzz/README.md).
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -60,7 +59,8 @@ for n in $names; do
     ls "$out/crashes/$n-"* 2>/dev/null | sed 's/^/  input: /' || true
   fi
 done
-echo "fuzz.sh: output in $root/$out (crashes/, logs/, corpus/)"
+case $out in /*) shown=$out ;; *) shown=$root/$out ;; esac
+echo "fuzz.sh: output in $shown (crashes/, logs/, corpus/)"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz.sh: FAILED: ${failed[*]}; the inputs are in $out/crashes" >&2
   exit 1

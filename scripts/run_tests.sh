@@ -12,8 +12,8 @@
 #     library, the CLI's readers and the harnesses under libFuzzer, ASan and
 #     UBSan; no tests, benchmarks or CUDA, so it builds in a minute or two)
 #     and each of its 7 harnesses run for 20 s on its seeds, the regression
-#     inputs and the open findings (scripts/fuzz.sh; about 4 minutes on 2
-#     cores). The seeds and regressions also run in 1 and 2 as ctest's
+#     inputs and the open findings, if any (scripts/fuzz.sh; about 4 minutes
+#     on 2 cores). The seeds and regressions also run in 1 and 2 as ctest's
 #     fuzz_replay_* tests, without libFuzzer.
 # So each compiler builds everything and runs the whole suite without making
 # CI longer than one pass each: the sanitizers need only one compiler, and

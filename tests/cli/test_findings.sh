@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # test_findings.sh -- the findings of issue 21's fuzzing round, one block
-# each, run on their inputs in tests/fuzz/regress/ (named after the finding:
-# F1-..., F3-..., N1-...): exact stdout, exit status and message, read whole,
-# from stdin and gzip'd where the finding is about a reader. The MPI side of
+# each, and of the fuzzers' own findings (FZ1-...), run on their inputs in
+# tests/fuzz/regress/ (named after the finding: F1-..., F3-..., N1-...,
+# FZ1-...): exact stdout, exit status and message, read whole, from stdin
+# and gzip'd where the finding is about a reader. The MPI side of
 # F1 (every rank count prints what one process prints) is in
 # tests/mpi/test_mpi.sh, the byte-range reader's side of F1, F3, F4 and F5 in
-# tests/unit/test_seqrange.c (it reads every file of tests/fuzz/regress/).
+# tests/unit/test_seqrange.c (it reads every sequence file of
+# tests/fuzz/regress/: .fa, .fq, .txt).
 . "$(dirname "$0")/lib.sh" "$@"
 REG=$ROOT/tests/fuzz/regress
 cd "$REG" || exit 2
@@ -105,6 +107,32 @@ gzip -c F7-space-line.tsv >"$TMP/p.tsv.gz"
 run_in "$TMP/p.tsv.gz" align --mode global --pairs -
 check_rc "F7 spaces-only lines, gzip stdin" 0
 check_out "F7 spaces-only lines, gzip stdin" "$TMP/expect"
+
+# ---- FZ1: a .npy whose quoted dtype holds a line break and an ESC sequence ---------------
+# (fuzz_signal) The dtype was quoted raw in the message: a message of several
+# lines that sent the ESC sequence to the terminal. Now one line, the bytes
+# shown as \xHH; the same from a file (as QUERY or SERIES), stdin and gzip.
+# fz1_check NAME: exit 2, no stdout, stderr one line: the message, with no
+# control byte (tr deletes them; the ESC would be one).
+fz1_re='\.npy dtype .<f\\x0A8\\x1B\[31m. is not supported \(float32/float64 little-endian, or integers\)$'
+fz1_check() {
+    check_rc "FZ1 $1" 2
+    check_empty_out "FZ1 $1"
+    check_err "FZ1 $1" "^warpmatch: $2: $fz1_re"
+    [ "$(wc -l <"$ERR")" -eq 1 ] && pass || fail "FZ1 $1: $(wc -l <"$ERR") lines on stderr"
+    [ "$(tr -d '\000-\011\013-\037\177' <"$ERR" | wc -c)" -eq "$(wc -c <"$ERR")" ] && pass ||
+        fail "FZ1 $1: a control byte on stderr"
+}
+printf '1 2 3\n' >"$TMP/fz1.txt"
+run dtw FZ1-npy-descr-raw-bytes.npy "$TMP/fz1.txt"
+fz1_check "query file" 'FZ1-npy-descr-raw-bytes\.npy'
+run dtw "$TMP/fz1.txt" FZ1-npy-descr-raw-bytes.npy
+fz1_check "series file" 'FZ1-npy-descr-raw-bytes\.npy'
+run_in FZ1-npy-descr-raw-bytes.npy dtw - "$TMP/fz1.txt"
+fz1_check "query stdin" '\(standard input\)'
+gzip -c FZ1-npy-descr-raw-bytes.npy >"$TMP/fz1.npy.gz"
+run_in "$TMP/fz1.npy.gz" dtw - "$TMP/fz1.txt"
+fz1_check "query gzip stdin" '\(standard input\)'
 
 # ---- N1: align --algo four-russians without --mode ------------------------------------
 # It switched to global mode without a word and printed "q t 8 0 16", a row

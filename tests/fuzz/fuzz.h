@@ -58,10 +58,6 @@ void fz_stdin_end(void);
 ** path or "(standard input)"), or s itself when it does not start so. */
 const char *fz_after(const char *s, const char *name);
 
-/* 1 when WM_FUZZ_TOLERATE (a list such as "F4,F7") names `id`: a harness then
-** accepts the behaviour of an issue-21 finding that is not fixed yet. */
-int fz_tolerate(const char *id);
-
 /* Standard output to /dev/null while a harness runs code that prints help
 ** (unless WM_FUZZ_VERBOSE is set). The CLI's messages on stderr are silenced
 ** by the harnesses themselves (wm_dist.rank = 1: only rank 0 prints). */

@@ -11,8 +11,6 @@
 ** When the reference reads the file, the reader must give its pairs (bytes,
 ** lengths, lines); else it must fail with a message. The same bytes from a
 ** pipe and gzip-compressed must read the same.
-** WM_FUZZ_TOLERATE=F7 accepts the old reading too: such a line refused, or
-** split at its one tab.
 */
 #include <string.h>
 
@@ -24,7 +22,6 @@
 typedef struct {
     const uint8_t *q, *t;
     uint64_t lq, lt, line;
-    int maybe_blank; /* spaces and one tab: may be skipped */
 } pair_t;
 
 typedef struct {
@@ -33,8 +30,13 @@ typedef struct {
     pair_t *p;
 } ref_t;
 
+/* The file is refused: no pairs, ok 0. */
+static void ref_refuse(ref_t *r) {
+    free(r->p);
+    memset(r, 0, sizeof *r);
+}
+
 static void ref_parse(const uint8_t *p, size_t n, uint64_t max_len, ref_t *r) {
-    int tolerate_f7 = fz_tolerate("F7");
     const uint8_t *end = p + n;
     memset(r, 0, sizeof *r);
     for (uint64_t line = 1; p < end; line++) {
@@ -50,84 +52,46 @@ static void ref_parse(const uint8_t *p, size_t n, uint64_t max_len, ref_t *r) {
             } else if (*c == ' ') {
                 spaces++;
             } else if (*c < 0x20 || *c > 0x7e) {
-                free(r->p);
-                r->p = NULL;
+                ref_refuse(r);
                 return;
             }
         }
-        size_t len = (size_t)(e - p);
-        int only_blank = spaces + tabs == len;
-        if (len == 0 || (only_blank && !tolerate_f7)) {
+        if (spaces + tabs == (size_t)(e - p)) { /* blank (F7): skipped */
             p = next;
             continue;
         }
-        if (tabs != 1 || (only_blank && tabs == 0)) {
-            if (only_blank) { /* spaces and tabs: blank, or two tabs */
-                r->p = realloc(r->p, (r->n + 1) * sizeof *r->p);
-                if (!r->p) abort();
-                r->p[r->n++] = (pair_t){ NULL, NULL, 0, 0, line, 2 };
-                p = next;
-                continue;
-            }
-            free(r->p);
-            r->p = NULL;
+        if (tabs != 1) {
+            ref_refuse(r);
             return;
         }
         uint64_t lq = (uint64_t)(tab - p), lt = (uint64_t)(e - tab - 1);
         if (max_len && (lq > max_len || lt > max_len)) {
-            if (only_blank) {
-                r->p = realloc(r->p, (r->n + 1) * sizeof *r->p);
-                if (!r->p) abort();
-                r->p[r->n++] = (pair_t){ NULL, NULL, 0, 0, line, 2 };
-                p = next;
-                continue;
-            }
-            free(r->p);
-            r->p = NULL;
+            ref_refuse(r);
             return;
         }
         r->p = realloc(r->p, (r->n + 1) * sizeof *r->p);
         if (!r->p) abort();
-        r->p[r->n++] = (pair_t){ p, tab + 1, lq, lt, line, only_blank };
+        r->p[r->n++] = (pair_t){ p, tab + 1, lq, lt, line };
         p = next;
     }
-    r->ok = 1;
+    r->ok = r->n > 0;
 }
 
-/* The reader's pairs against the reference's, where a maybe-blank line may
-** be a pair (kind 1), skipped, or (kind 2: two tabs or too long) refuse the
-** file. Returns 0, or 1 when the reader's failure is explained by such a line. */
-static int compare(const wm_cli_pairtsv_t *pt, int rc, const ref_t *r, const char *what) {
-    int may_fail = 0;
-    size_t k = 0;
+/* The reader's pairs against the reference's (which reads the file). */
+static void compare(const wm_cli_pairtsv_t *pt, int rc, const ref_t *r, const char *what) {
+    FZ_CHECK(rc == 0, "%s: the reference reads %zu pairs, the reader fails: %s", what, r->n,
+             wm_cli_last_error());
+    FZ_CHECK(pt->n == r->n, "%s: the reader has %zu pairs, the reference %zu", what, pt->n, r->n);
     for (size_t i = 0; i < r->n; i++) {
         const pair_t *x = &r->p[i];
-        if (x->maybe_blank == 2) {
-            may_fail = 1;
-            continue;
-        }
-        if (rc != 0) continue;
-        if (k < pt->n && pt->line[k] == x->line) {
-            FZ_CHECK(pt->len[2 * k] == x->lq && pt->len[2 * k + 1] == x->lt &&
-                         memcmp(pt->seq[2 * k], x->q, x->lq) == 0 &&
-                         memcmp(pt->seq[2 * k + 1], x->t, x->lt) == 0,
-                     "%s: the pair of line %llu differs from the reference's", what,
-                     (unsigned long long)x->line);
-            k++;
-        } else {
-            FZ_CHECK(x->maybe_blank, "%s: line %llu is a pair, the reader skips it", what,
-                     (unsigned long long)x->line);
-        }
+        FZ_CHECK(pt->line[i] == x->line, "%s: pair %zu on line %llu, reference %llu", what, i,
+                 (unsigned long long)pt->line[i], (unsigned long long)x->line);
+        FZ_CHECK(pt->len[2 * i] == x->lq && pt->len[2 * i + 1] == x->lt &&
+                     memcmp(pt->seq[2 * i], x->q, x->lq) == 0 &&
+                     memcmp(pt->seq[2 * i + 1], x->t, x->lt) == 0,
+                 "%s: the pair of line %llu differs from the reference's", what,
+                 (unsigned long long)x->line);
     }
-    if (rc != 0) {
-        int none = 1;
-        for (size_t i = 0; i < r->n; i++) none &= r->p[i].maybe_blank != 0;
-        FZ_CHECK(may_fail || none, "%s: the reference reads %zu pairs, the reader fails: %s", what,
-                 r->n, wm_cli_last_error());
-        return 1;
-    }
-    FZ_CHECK(k == pt->n, "%s: the reader has %zu pairs, the reference %zu", what, pt->n, k);
-    return 0;
 }
 
 static void one(const char *path, uint64_t max_len, const ref_t *r, const char *what) {

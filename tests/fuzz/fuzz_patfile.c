@@ -10,8 +10,8 @@
 **   FASTA  (first byte '>') one pattern per record, its sequence lines joined
 **          without ' ' \t \r \v \f; named by the header's first word (up to
 **          one of those); a header without a name, a name with a control
-**          byte (below 0x20, or 0x7f: issue 21, F4; WM_FUZZ_TOLERATE=F4
-**          lets it through) or a record without sequence is an error;
+**          byte (below 0x20, or 0x7f: issue 21, F4) or a record without
+**          sequence is an error;
 ** and no pattern at all is an error. When the reference reads the file, the
 ** set must be -e's pattern then the file's patterns twice: the same bytes,
 ** lengths, names (NULL for -e and for lines), sources and line numbers
@@ -96,7 +96,7 @@ static void ref_parse(const uint8_t *p, size_t n, ref_t *r) {
                 while (name + nl < e && !ws(name[nl])) nl++;
                 int ctl = 0;
                 for (size_t i = 0; i < nl; i++) ctl |= name[i] < 0x20 || name[i] == 0x7f;
-                if (nl == 0 || (ctl && !fz_tolerate("F4"))) {
+                if (nl == 0 || ctl) {
                     free(seq);
                     return;
                 }

@@ -168,11 +168,6 @@ const char *fz_after(const char *s, const char *name) {
     return strncmp(s, name, n) == 0 ? s + n : s;
 }
 
-int fz_tolerate(const char *id) {
-    const char *t = getenv("WM_FUZZ_TOLERATE");
-    return t != NULL && strstr(t, id) != NULL;
-}
-
 /* ---- quiet ------------------------------------------------------------------------ */
 
 /* Standard output only: stderr keeps the sanitizers' and libFuzzer's reports. */

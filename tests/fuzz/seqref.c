@@ -3,8 +3,6 @@
 */
 #include "seqref.h"
 
-#include "fuzz.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,24 +28,19 @@ static int line(cur_t *c, const uint8_t **s, size_t *len) {
 
 static int control(uint8_t c) { return c < 0x20 || c == 0x7f; }
 
-/* A record: 0, or -1 for a name with a control byte (unless tolerated). */
+/* A record: 0, or -1 for a name with a control byte (F4). */
 static int push(seqref_t *r, const uint8_t *name, size_t nl) {
     for (size_t i = 0; i < nl; i++)
-        if (control(name[i])) {
-            if (!fz_tolerate("F4")) return -1;
-            r->odd_names = 1;
-        }
+        if (control(name[i])) return -1;
     r->start = realloc(r->start, (r->n + 2) * sizeof *r->start);
     r->name = realloc(r->name, (r->n + 1) * sizeof *r->name);
-    r->name_len = realloc(r->name_len, (r->n + 1) * sizeof *r->name_len);
-    if (!r->start || !r->name || !r->name_len) abort();
+    if (!r->start || !r->name) abort();
     char *s = malloc(nl + 1);
     if (!s) abort();
     memcpy(s, name, nl);
     s[nl] = '\0';
     r->start[r->n] = r->len;
     r->name[r->n] = s;
-    r->name_len[r->n] = nl;
     r->n++;
     return 0;
 }
@@ -151,15 +144,7 @@ void seqref_parse(const uint8_t *p, size_t n, int force_plain, seqref_t *r) {
 void seqref_free(seqref_t *r) {
     for (size_t i = 0; i < r->n; i++) free(r->name[i]);
     free(r->name);
-    free(r->name_len);
     free(r->start);
     free(r->seq);
     memset(r, 0, sizeof *r);
-}
-
-int seqref_name_odd(const seqref_t *r, size_t i) {
-    for (size_t k = 0; k < r->name_len[i]; k++) {
-        if (control((uint8_t)r->name[i][k])) return 1;
-    }
-    return 0;
 }

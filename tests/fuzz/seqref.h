@@ -21,9 +21,6 @@
 **   names    (issue 21, F4) a name holding a control byte (below 0x20, or
 **            0x7f; bytes over 0x7f are kept) is an error.
 ** Errors are only "an error" here (no message, no line).
-** With WM_FUZZ_TOLERATE=F4 (fuzz.h) names are not checked and odd_names
-** says whether a name has a control byte (the harness then accepts an error
-** or any name there: the behaviour before F4 was fixed).
 */
 #ifndef WM_FUZZ_SEQREF_H
 #define WM_FUZZ_SEQREF_H
@@ -36,16 +33,12 @@ typedef struct {
     int format; /* 0 plain, 1 FASTA, 2 FASTQ (as wm_format_t) */
     uint8_t *seq;
     size_t len;
-    size_t n;         /* records */
-    size_t *start;    /* n + 1 */
-    char **name;      /* n, NUL-terminated copies */
-    size_t *name_len; /* n (a name may hold a NUL byte) */
-    int odd_names;    /* WM_FUZZ_TOLERATE=F4: some name has a control byte */
+    size_t n;      /* records */
+    size_t *start; /* n + 1 */
+    char **name;   /* n, NUL-terminated copies */
 } seqref_t;
 
 void seqref_parse(const uint8_t *p, size_t n, int force_plain, seqref_t *r);
 void seqref_free(seqref_t *r);
-/* 1 when name i has a control byte (below 0x20, or 0x7f). */
-int seqref_name_odd(const seqref_t *r, size_t i);
 
 #endif
