@@ -33,17 +33,14 @@ static const uint8_t *map_of(const wm_range_t *R) { return (const uint8_t *)R->w
 
 /* ---- opening: size, format, this part's first start ----------------------- */
 
-/* The first line start at or after `at`. */
-static uint64_t next_line_start(const uint8_t *f, uint64_t size, uint64_t at) {
+uint64_t wm_range_line_start(const uint8_t *f, uint64_t size, uint64_t at) {
     if (at == 0) return 0;
     if (at >= size) return size;
     const uint8_t *nl = memchr(f + at - 1, '\n', (size_t)(size - (at - 1)));
     return nl ? (uint64_t)(nl - f) + 1 : size;
 }
 
-/* Does a FASTQ record start at line start p? It must parse as one, and the
-** next non-blank line must start with '@' (or the file end there). */
-static int fastq_starts_at(const uint8_t *f, uint64_t size, uint64_t p) {
+int wm_range_fastq_starts_at(const uint8_t *f, uint64_t size, uint64_t p) {
     if (f[p] != '@') return 0;
     wm_lines_t L = { f + p, f + size, 0 };
     wm_parse_err_t e;
@@ -103,11 +100,11 @@ wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, u
     wm_plan_part(&plan, part, &R->lo, &R->hi);
     switch (R->format) {
     case WM_FMT_PLAIN: R->guess = R->lo; break;
-    case WM_FMT_FASTA: R->guess = next_line_start(f, R->size, R->lo); break;
+    case WM_FMT_FASTA: R->guess = wm_range_line_start(f, R->size, R->lo); break;
     case WM_FMT_FASTQ: {
-        uint64_t p = next_line_start(f, R->size, R->lo);
-        while (p < R->size && !fastq_starts_at(f, R->size, p))
-            p = next_line_start(f, R->size, p + 1);
+        uint64_t p = wm_range_line_start(f, R->size, R->lo);
+        while (p < R->size && !wm_range_fastq_starts_at(f, R->size, p))
+            p = wm_range_line_start(f, R->size, p + 1);
         R->guess = p;
         break;
     }

@@ -114,6 +114,14 @@ typedef struct {
 /* Open path for part `part` of n_parts: size, gzip and format detection (as
 ** wm_seqfile_read: the first non-blank byte), this part's bytes and its first
 ** start (guess). On error *err holds a message naming the file. */
+/* Where a part's first record may start, the rules its opening and a
+** protocol's replica (tests/fuzz/fuzz_seqrange.c) share: the first line
+** start at or after `at` in the file f of `size` bytes; and whether a FASTQ
+** record starts at line start p (it parses as one, and the next non-blank
+** line starts with '@' or the file ends there). */
+uint64_t wm_range_line_start(const uint8_t *f, uint64_t size, uint64_t at);
+int wm_range_fastq_starts_at(const uint8_t *f, uint64_t size, uint64_t p);
+
 wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, uint64_t part,
                         uint64_t n_parts, char *err, size_t errlen);
 

@@ -208,28 +208,6 @@ static void threaded(part_t *P, size_t N, const char *path, wm_range_mode_t mode
 
 /* ---- the protocol step by step, cuts chosen by the input ----------------------------- */
 
-/* The first line start at or after at (seqrange.c's rule). */
-static uint64_t line_start(const uint8_t *f, uint64_t size, uint64_t at) {
-    if (at == 0) return 0;
-    if (at >= size) return size;
-    const uint8_t *nl = memchr(f + at - 1, '\n', (size_t)(size - (at - 1)));
-    return nl ? (uint64_t)(nl - f) + 1 : size;
-}
-
-/* A FASTQ record starts at line start p: it parses as one and the next
-** non-blank line starts with '@' (seqrange.c's guess). */
-static int fastq_at(const uint8_t *f, uint64_t size, uint64_t p) {
-    if (f[p] != '@') return 0;
-    wm_lines_t L = { f + p, f + size, 0 };
-    wm_parse_err_t e;
-    if (fastq_record(&L, NULL, NULL, NULL, &e) != 1) return 0;
-    const uint8_t *s;
-    size_t len;
-    while (next_line(&L, &s, &len))
-        if (!all_blank(s, len)) return s[0] == '@';
-    return 1;
-}
-
 static void stepwise(part_t *P, size_t N, const uint64_t *lo, const char *path,
                      wm_range_mode_t mode, uint64_t halo, const uint8_t *f, uint64_t size) {
     uint64_t starts[MAX_PARTS + 1];
@@ -255,10 +233,11 @@ static void stepwise(part_t *P, size_t N, const uint64_t *lo, const char *path,
     starts[0] = 0;
     for (size_t q = 1; q < N; q++) {
         uint64_t g = lo[q];
-        if (fmt == WM_FMT_FASTA) g = line_start(f, size, g);
+        if (fmt == WM_FMT_FASTA) g = wm_range_line_start(f, size, g);
         else if (fmt == WM_FMT_FASTQ) {
-            g = line_start(f, size, g);
-            while (g < size && !fastq_at(f, size, g)) g = line_start(f, size, g + 1);
+            g = wm_range_line_start(f, size, g);
+            while (g < size && !wm_range_fastq_starts_at(f, size, g))
+                g = wm_range_line_start(f, size, g + 1);
         }
         starts[q] = g;
     }
