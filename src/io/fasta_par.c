@@ -237,7 +237,7 @@ static int resolve(const uint8_t *in, fa_block_t *blk, size_t nb, uint64_t *tota
 int wm_fasta_parse_par(const uint8_t *in, uint64_t n, int threads, uint64_t block, uint8_t *out,
                        uint64_t *out_len, wm_recs_t *r) {
     if (n == 0 || block == 0 || threads < 2) return 1;
-    uint64_t nb64 = (n + block - 1) / block;
+    uint64_t nb64 = n / block + (n % block != 0); /* no n + block: block may be huge */
     if (nb64 > SIZE_MAX / sizeof(fa_block_t)) return 1;
     size_t nb = (size_t)nb64;
     fa_block_t *blk = calloc(nb, sizeof *blk);

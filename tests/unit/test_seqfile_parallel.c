@@ -239,6 +239,7 @@ static void edge_cases(void) {
         for (uint64_t block = 1; block <= 8; block++)
             for (int threads = 2; threads <= 4; threads++)
                 compare(-1 - (long)t, path, threads, block, 0);
+        compare(-1 - (long)t, path, 3, UINT64_MAX, 0); /* one block, no overflow */
     }
 }
 
