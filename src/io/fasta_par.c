@@ -277,7 +277,7 @@ int wm_fasta_parse_par(const uint8_t *in, uint64_t n, int threads, uint64_t bloc
     if (nb64 > SIZE_MAX / sizeof(fa_block_t)) return 1;
     size_t nb = (size_t)nb64;
     fa_block_t *blk = calloc(nb, sizeof *blk);
-    wm_pool_t *pool = wm_pool_new(threads);
+    wm_pool_t *pool = wm_pool_new(nb < (size_t)threads ? (int)nb : threads);
     fa_job_t J = { in, n, out, r, blk };
     uint64_t total = 0, heads = 0;
     int rc = 1;
