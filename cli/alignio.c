@@ -126,7 +126,9 @@ int wm_cli_input_open(wm_cli_input_t *in, const char *role, const char *arg, int
 
     char err[1200] = "";
     in->is_file = 1;
-    wm_status s = wm_seqfile_read(arg, 0, &in->sf, err, sizeof err);
+    wm_seqfile_opts_t so = wm_seqfile_opts_default();
+    so.threads = in->threads;
+    wm_status s = wm_seqfile_read_opts(arg, 0, &so, &in->sf, err, sizeof err);
     if (s != WM_OK) {
         if (err[0] != '\0') wm_cli_error("%s", err);
         else wm_cli_error("%s: %s", display_path(in), wm_strerror(s));

@@ -35,6 +35,8 @@ typedef struct {
     uint8_t *joined; /* a mapped plain file without its blanks (owned) */
     int allow_empty; /* set before opening: empty records are fine
                         (global mode) */
+    int threads;     /* set before opening: threads that parse a FASTA file
+                        (-j; 0 = all online cores) */
 } wm_cli_input_t;
 
 /* Classify and read `arg` as the input `role` ("query" or "target"). raw != 0

@@ -270,6 +270,7 @@ int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *ta
         return 0;
     }
     r->q.allow_empty = r->t.allow_empty = a->o.mode == WM_ALIGN_GLOBAL;
+    r->q.threads = r->t.threads = a->sh.co.threads;
     if (strcmp(qarg, "-") == 0 && strcmp(targ, "-") == 0) {
         wm_cli_error("QUERY and TARGET are both - (standard input can be read only once)");
         return -1;

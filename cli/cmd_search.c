@@ -109,8 +109,10 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
     char err[1024] = "";
     memset(&sf, 0, sizeof sf);
 
+    wm_seqfile_opts_t so = wm_seqfile_opts_default();
+    so.threads = a->sh.co.threads; /* -j: FASTA is parsed by the scan's threads */
     double t0 = wm_dist_now();
-    wm_status st = wm_seqfile_read(path, 0, &sf, err, sizeof err);
+    wm_status st = wm_seqfile_read_opts(path, 0, &so, &sf, err, sizeof err);
     double t1 = wm_dist_now();
     if (st != WM_OK) {
         wm_progress_clear(&r->pg);

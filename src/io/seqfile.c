@@ -8,12 +8,16 @@
 **                  into a heap buffer (all members of a multi-member file);
 **   3. records:    FASTA / FASTQ (detected by the first non-blank byte) are
 **                  parsed line by line with memchr; sequence lines are checked
-**                  for binary bytes a word at a time and copied whole.
+**                  for binary bytes a word at a time and copied whole. A large
+**                  mapped FASTA is parsed by several threads (fasta_par.c)
+**                  when the options ask for them; this serial parser stays
+**                  the reference, and decides whatever that one cannot.
 ** A heap input is parsed in place (output never overtakes input); a mapped
 ** input is parsed into a new buffer and then unmapped.
 ** All sizes and offsets are 64-bit so inputs over 4 GiB work.
 */
 #include "io/seqfile.h"
+#include "io/fasta_par.h"
 #include "io/seqparse.h"
 
 #include <errno.h>
@@ -377,8 +381,38 @@ static uint8_t *shrink(uint8_t *buf, uint64_t cap, uint64_t len) {
     return nb ? nb : buf;
 }
 
+wm_seqfile_opts_t wm_seqfile_opts_default(void) {
+    wm_seqfile_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.threads = 1;
+    o.min_parallel = WM_SEQFILE_MIN_PARALLEL;
+    return o;
+}
+
+/* The threads and block size for parsing n bytes, or 0 threads: serially. */
+static int parse_threads(const wm_seqfile_opts_t *o, uint64_t n, uint64_t *block) {
+    long t = o->threads;
+    if (t == 0) t = sysconf(_SC_NPROCESSORS_ONLN);
+    if (t > 1024) t = 1024;
+    if (t < 2 || n == 0 || n < o->min_parallel) return 0;
+    uint64_t b = o->block;
+    if (b == 0) {
+        b = (n + 4 * (uint64_t)t - 1) / (4 * (uint64_t)t);
+        if (b < ((uint64_t)64 << 10)) b = (uint64_t)64 << 10;
+    }
+    *block = b;
+    return (int)t;
+}
+
 wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf, char *err,
                           size_t errlen) {
+    return wm_seqfile_read_opts(path, force_plain, NULL, sf, err, errlen);
+}
+
+wm_status wm_seqfile_read_opts(const char *path, int force_plain, const wm_seqfile_opts_t *o,
+                               wm_seqfile_t *sf, char *err, size_t errlen) {
+    wm_seqfile_opts_t defaults = wm_seqfile_opts_default();
+    int used = 1; /* threads that parsed */
     wm_buf_t raw, b;
     wm_recs_t r;
     wm_status rc;
@@ -392,6 +426,7 @@ wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf, c
         return WM_INVALID;
     }
     dpath = strcmp(path, "-") == 0 ? WM_STDIN_NAME : path;
+    if (!o) o = &defaults;
     memset(&raw, 0, sizeof raw);
     memset(&b, 0, sizeof b);
     memset(&r, 0, sizeof r);
@@ -445,9 +480,18 @@ wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf, c
                 return nomem(dpath, err, errlen);
             }
         }
-        if (fmt == WM_FMT_FASTA)
+        /* In place, a block's output would overwrite input an earlier block
+        ** has still to read: only a mapped input is parsed in parallel. */
+        uint64_t block = 0;
+        int t = fmt == WM_FMT_FASTA && !b.heap ? parse_threads(o, b.len, &block) : 0;
+        if (t > 0 && wm_fasta_parse_par(b.data, b.len, t, block, out, &olen, &r) == 0) {
+            used = t;
+            rc = WM_OK;
+        } else if (fmt == WM_FMT_FASTA) {
             rc = parse_fasta(b.data, b.len, out, &olen, &r, dpath, err, errlen);
-        else rc = parse_fastq(b.data, b.len, out, &olen, &r, dpath, err, errlen);
+        } else {
+            rc = parse_fastq(b.data, b.len, out, &olen, &r, dpath, err, errlen);
+        }
         if (b.heap) b.heap = NULL; /* now owned as `out` */
         buf_free(&b);
         if (rc != WM_OK) {
@@ -464,6 +508,7 @@ wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf, c
     sf->text.rec_start = r.starts;
     sf->text.n_rec = r.n;
     sf->names = r.names;
+    sf->parse_threads = used;
     return WM_OK;
 }
 

@@ -23,6 +23,7 @@ typedef struct {
     wm_format_t format;
     int gzipped;
     uint64_t raw_bytes; /* bytes read from the file (compressed size if gz) */
+    int parse_threads;  /* threads that parsed the records (1: the serial parser) */
     /* private: how to release the memory */
     void *map_base;
     size_t map_len; /* non-NULL when seq is an mmap */
@@ -40,6 +41,32 @@ typedef struct {
 ** helps, the line number; *sf is left empty (safe to pass to wm_seqfile_close). */
 wm_status wm_seqfile_read(const char *path, int force_plain, wm_seqfile_t *sf, char *err,
                           size_t errlen);
+
+/* How wm_seqfile_read_opts parses FASTA. The parallel parser cuts a mapped
+** input into blocks, finds the lines and counts the sequence bytes of each
+** block on a pool of threads, then copies every block's bytes to their place
+** (docs/DESIGN.md, "Parallel FASTA"). Its output is the serial parser's,
+** byte for byte; on anything it cannot decide within a block (an error, a
+** line only the serial rules accept) it hands the whole input to the serial
+** parser, so every message and line number is the serial parser's too.
+** Heap inputs (stdin, gzip) are parsed in place by the serial parser, and
+** so is FASTQ. */
+typedef struct {
+    int threads;           /* threads; 0 = all online cores [1] */
+    uint64_t min_parallel; /* inputs shorter are parsed on one thread [WM_SEQFILE_MIN_PARALLEL] */
+    uint64_t block;        /* bytes per block; 0 = the input cut in 4 per thread, at least
+                              64 KiB [0]. Tests make it tiny so that block edges land
+                              everywhere. */
+} wm_seqfile_opts_t;
+#define WM_SEQFILE_MIN_PARALLEL ((uint64_t)8 << 20)
+
+wm_seqfile_opts_t wm_seqfile_opts_default(void);
+
+/* wm_seqfile_read with options (NULL: the defaults, which are
+** wm_seqfile_read's: one thread). sf->parse_threads says how many threads
+** parsed. Thread safe as wm_seqfile_read is (no shared state). */
+wm_status wm_seqfile_read_opts(const char *path, int force_plain, const wm_seqfile_opts_t *o,
+                               wm_seqfile_t *sf, char *err, size_t errlen);
 
 void wm_seqfile_close(wm_seqfile_t *sf); /* safe on a zeroed or closed struct */
 

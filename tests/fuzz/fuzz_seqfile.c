@@ -10,6 +10,9 @@
 ** size) and through a pipe on standard input must give exactly what the
 ** file gave: the same records, or the same error message (the pipe's names
 ** "(standard input)" where the file's names the path).
+** The parallel FASTA parser (3 threads, blocks of 1..16 bytes chosen by the
+** input's size, so that block edges land everywhere) must give exactly what
+** the serial one gave, message included.
 ** A name with a control byte is an error (issue 21, F4; see seqref.h).
 */
 #include <string.h>
@@ -24,9 +27,10 @@ typedef struct {
     char err[1024];
 } got_t;
 
-static void read_path(const char *path, int force_plain, got_t *g) {
+static void read_path_opts(const char *path, int force_plain, const wm_seqfile_opts_t *o,
+                           got_t *g) {
     g->err[0] = '\0';
-    g->st = wm_seqfile_read(path, force_plain, &g->sf, g->err, sizeof g->err);
+    g->st = wm_seqfile_read_opts(path, force_plain, o, &g->sf, g->err, sizeof g->err);
     if (g->st != WM_OK) {
         FZ_CHECK(g->err[0] != '\0', "%s: status %d with no message", path, (int)g->st);
         FZ_CHECK(g->sf.text.n_rec == 0 && g->sf.names == NULL, "%s: records left after an error",
@@ -43,6 +47,10 @@ static void read_path(const char *path, int force_plain, got_t *g) {
                  path, r);
     FZ_CHECK(t->rec_start[t->n_rec] == t->len, "%s: records end at %llu of %llu", path,
              (unsigned long long)t->rec_start[t->n_rec], (unsigned long long)t->len);
+}
+
+static void read_path(const char *path, int force_plain, got_t *g) {
+    read_path_opts(path, force_plain, NULL, g);
 }
 
 /* The file's read against the reference. */
@@ -108,6 +116,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!(size >= 2 && data[0] == 0x1f && data[1] == 0x8b)) against_ref(&file[fp], &r, fp);
         seqref_free(&r);
     }
+
+    /* The parallel parser: the serial one's result, byte for byte. */
+    wm_seqfile_opts_t po = wm_seqfile_opts_default();
+    po.threads = 3;
+    po.min_parallel = 0;
+    po.block = 1 + size % 16;
+    got_t par;
+    read_path_opts(path, 0, &po, &par);
+    same(&file[0], &par, "serial vs parallel", path, path);
+    wm_seqfile_close(&par.sf);
 
     /* The same bytes compressed, under the same name (messages name it): the
     ** same result. */
