@@ -339,3 +339,33 @@ long bu_fasta_parse(uint8_t *buf, size_t len, uint64_t **off_out) {
     *off_out = off;
     return (long)n;
 }
+
+int bu_parse_size(const char *s, uint64_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s) return -1;
+    switch (*end) {
+    case 'k':
+    case 'K':
+        v <<= 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        v <<= 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        v <<= 30;
+        end++;
+        break;
+    default: break;
+    }
+    if (*end == 'i' || *end == 'B') end++; /* 256MiB, 256MB */
+    if (*end == 'B') end++;
+    if (*end) return -1;
+    *out = v;
+    return 0;
+}

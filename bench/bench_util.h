@@ -1,6 +1,7 @@
 /*
-** bench_util.h -- helpers the CPU benchmark programs share (bench_cpu_align,
-** bench_global): the clock, medians, the CPU's name, whole-file reads, the
+** bench_util.h -- helpers the benchmark programs share (bench_cpu_align,
+** bench_global, and the generators gen_text and gen_patterns): the clock,
+** sizes such as 256MiB, medians, the CPU's name, whole-file reads, the
 ** Myers-step floor microbenchmark, and a runner that splits work over N
 ** forked processes released at the same instant.
 **
@@ -12,6 +13,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* A size: a decimal count with an optional k/M/G suffix (powers of 2),
+** then an optional i and/or B ("256MiB", "256MB", "1G"). 0, or -1 when
+** it is not one. */
+int bu_parse_size(const char *s, uint64_t *out);
 
 /* Program name for messages ("bench"); set it first thing in main. */
 extern const char *bu_prog;

@@ -47,6 +47,8 @@
 
 #include <zlib.h>
 
+#include "bench_util.h"
+
 #define GP_BLOCK ((size_t)64 << 10) /* interleave unit of `mixed` */
 #define GP_MAX_SRC 64
 
@@ -60,36 +62,6 @@ static uint64_t gp_next(uint64_t *s) {
 
 /* uniform in [0, n), n > 0 */
 static uint64_t gp_below(uint64_t *s, uint64_t n) { return gp_next(s) % n; }
-
-static int gp_parse_size(const char *s, uint64_t *out) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s) return -1;
-    switch (*end) {
-    case 'k':
-    case 'K':
-        v <<= 10;
-        end++;
-        break;
-    case 'm':
-    case 'M':
-        v <<= 20;
-        end++;
-        break;
-    case 'g':
-    case 'G':
-        v <<= 30;
-        end++;
-        break;
-    default: break;
-    }
-    if (*end == 'i' || *end == 'B') end++;
-    if (*end == 'B') end++;
-    if (*end) return -1;
-    *out = v;
-    return 0;
-}
 
 typedef struct {
     const unsigned char *p;
@@ -222,7 +194,7 @@ static int gp_read_src(const char *spec, gp_src_t *src) {
     uint64_t max = UINT64_MAX;
     snprintf(path, sizeof path, "%s", spec);
     char *colon = strrchr(path, ':');
-    if (colon && !gp_parse_size(colon + 1, &max)) *colon = '\0';
+    if (colon && !bu_parse_size(colon + 1, &max)) *colon = '\0';
     gzFile g = gzopen(path, "rb");
     if (!g) {
         fprintf(stderr, "gen_patterns: %s: cannot open\n", path);
@@ -380,23 +352,23 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc == 6 && !strcmp(argv[1], "dna-kmers")) {
-        if (gp_parse_size(argv[2], &n) || gp_parse_size(argv[3], &a) ||
-            gp_parse_size(argv[5], &seed)) {
+        if (bu_parse_size(argv[2], &n) || bu_parse_size(argv[3], &a) ||
+            bu_parse_size(argv[5], &seed)) {
             gp_usage(stderr);
             return 2;
         }
         return gp_dna_kmers(n, a, argv[4], seed);
     }
     if (argc == 7 && !strcmp(argv[1], "signatures")) {
-        if (gp_parse_size(argv[2], &n) || gp_parse_size(argv[3], &a) ||
-            gp_parse_size(argv[4], &b) || gp_parse_size(argv[6], &seed)) {
+        if (bu_parse_size(argv[2], &n) || bu_parse_size(argv[3], &a) ||
+            bu_parse_size(argv[4], &b) || bu_parse_size(argv[6], &seed)) {
             gp_usage(stderr);
             return 2;
         }
         return gp_signatures(n, a, b, argv[5], seed);
     }
     if (argc >= 5 && !strcmp(argv[1], "mixed")) {
-        if (gp_parse_size(argv[2], &n)) {
+        if (bu_parse_size(argv[2], &n)) {
             gp_usage(stderr);
             return 2;
         }

@@ -26,6 +26,8 @@
 
 #include <zlib.h>
 
+#include "bench_util.h"
+
 #define GT_BLOCK ((size_t)1 << 20)
 
 static const char GT_B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -36,36 +38,6 @@ static uint64_t gt_next(uint64_t *s) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
-}
-
-static int gt_parse_size(const char *s, uint64_t *out) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s) return -1;
-    switch (*end) {
-    case 'k':
-    case 'K':
-        v <<= 10;
-        end++;
-        break;
-    case 'm':
-    case 'M':
-        v <<= 20;
-        end++;
-        break;
-    case 'g':
-    case 'G':
-        v <<= 30;
-        end++;
-        break;
-    default: break;
-    }
-    if (*end == 'i' || *end == 'B') end++; /* 256MiB, 256MB */
-    if (*end == 'B') end++;
-    if (*end) return -1;
-    *out = v;
-    return 0;
 }
 
 static FILE *gt_open_out(const char *path) {
@@ -255,22 +227,22 @@ int main(int argc, char **argv) {
     }
     if (argc == 6 && !strcmp(argv[1], "random")) {
         int sigma = atoi(argv[2]);
-        if (sigma < 2 || sigma > 64 || gt_parse_size(argv[3], &n) ||
-            gt_parse_size(argv[4], &seed)) {
+        if (sigma < 2 || sigma > 64 || bu_parse_size(argv[3], &n) ||
+            bu_parse_size(argv[4], &seed)) {
             gt_usage(stderr);
             return 2;
         }
         return gt_random(sigma, n, seed, argv[5]);
     }
     if (argc == 5 && !strcmp(argv[1], "dna")) {
-        if (gt_parse_size(argv[3], &n)) {
+        if (bu_parse_size(argv[3], &n)) {
             gt_usage(stderr);
             return 2;
         }
         return gt_dna(argv[2], n, argv[4]);
     }
     if (argc == 5 && !strcmp(argv[1], "pattern")) {
-        if (gt_parse_size(argv[3], &n) || gt_parse_size(argv[4], &seed)) {
+        if (bu_parse_size(argv[3], &n) || bu_parse_size(argv[4], &seed)) {
             gt_usage(stderr);
             return 2;
         }
