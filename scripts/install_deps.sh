@@ -13,6 +13,24 @@ command -v make >/dev/null 2>&1 || need+=(make)
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3)     # JSON checks in the CLI tests
 command -v gzip >/dev/null 2>&1 || need+=(gzip)
+# Compressed inputs: xz, bzip2 and zstd are read through their libraries
+# (gzip through zlib, above); libdeflate for the fast whole-buffer gunzip.
+[ -f /usr/include/lzma.h ] || need+=(liblzma-dev)
+[ -f /usr/include/bzlib.h ] || need+=(libbz2-dev)
+[ -f /usr/include/zstd.h ] || need+=(libzstd-dev)
+[ -f /usr/include/libdeflate.h ] || need+=(libdeflate-dev)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)   # the install test
+command -v help2man >/dev/null 2>&1 || need+=(help2man)       # man pages from --help
+command -v samtools >/dev/null 2>&1 || need+=(samtools)       # SAM output is checked with it
+# The Python package: its build (headers, numpy's C API, setuptools, pip)
+# and its tests (pytest; the edlib module as the peer it is compared with).
+[ -f "/usr/include/python3.$(python3 -c 'import sys; print(sys.version_info[1])' 2>/dev/null || echo x)/Python.h" ] ||
+  need+=(python3-dev)
+python3 -c 'import numpy' >/dev/null 2>&1 || need+=(python3-numpy)
+python3 -c 'import pytest' >/dev/null 2>&1 || need+=(python3-pytest)
+python3 -c 'import edlib' >/dev/null 2>&1 || need+=(python3-edlib)
+python3 -c 'import setuptools' >/dev/null 2>&1 || need+=(python3-setuptools)
+python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
 # MPI (optional for the build, which goes on without it; the mpi_cli test needs it)
 { command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; } ||
   need+=(openmpi-bin libopenmpi-dev)
