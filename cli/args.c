@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "core/internal.h"
@@ -201,6 +202,7 @@ static void *make_context(void *arg) {
     double t0 = wm_cli_now();
     bg->st = wm_context_new(&bg->co, &bg->cx);
     bg->seconds = wm_cli_now() - t0;
+    __atomic_store_n(&bg->ready, 1, __ATOMIC_RELEASE);
     return NULL;
 }
 
@@ -216,6 +218,61 @@ wm_status wm_cli_context_start(wm_cli_context_bg_t *bg, const wm_context_opts_t 
     if (pthread_create(&bg->thread, NULL, make_context, bg) == 0) bg->running = 1;
     else make_context(bg); /* no thread to be had: make it here */
     return WM_OK;
+}
+
+/* WM_CUDA_TIMING=1: where a command's GPU time went, on stderr. */
+static int timing_on(void) {
+    const char *on = getenv("WM_CUDA_TIMING");
+    return on != NULL && atoi(on) > 0;
+}
+
+/* The warm-up: threads take 4 MiB pieces of the input in order and read a
+** byte a page, until the context is ready or the input is done. */
+#define WARM_PIECE (4u << 20)
+typedef struct {
+    wm_cli_context_bg_t *bg;
+    const volatile uint8_t *p;
+    size_t n, next; /* next: the next piece to take (atomic) */
+} warm_t;
+
+static void *warm_pages(void *arg) {
+    warm_t *w = arg;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t step = page > 0 ? (size_t)page : 4096;
+    uint8_t sum = 0;
+    while (!__atomic_load_n(&w->bg->ready, __ATOMIC_ACQUIRE)) {
+        size_t from = __atomic_fetch_add(&w->next, WARM_PIECE, __ATOMIC_RELAXED);
+        if (from >= w->n) break;
+        size_t to = w->n - from < WARM_PIECE ? w->n : from + WARM_PIECE;
+        for (size_t i = from; i < to; i += step) sum += w->p[i];
+    }
+    return (void *)(uintptr_t)sum;
+}
+
+wm_status wm_cli_context_wait_warm(wm_cli_context_bg_t *bg, wm_context_t **cx, const void *p,
+                                   size_t n) {
+    if (bg->running && p != NULL && n > WARM_PIECE &&
+        !__atomic_load_n(&bg->ready, __ATOMIC_ACQUIRE)) {
+        warm_t w = { bg, p, n, 0 };
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        int want = bg->co.threads > 0 ? bg->co.threads : cores > 0 ? (int)cores : 1;
+        if (want > 64) want = 64;
+        pthread_t th[64];
+        int started = 0;
+        for (int i = 1; i < want; i++) /* this thread is the want-th */
+            if (pthread_create(&th[started], NULL, warm_pages, &w) == 0) started++;
+        warm_pages(&w);
+        for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+        bg->warmed = w.next < n ? w.next : n;
+    }
+    double t0 = wm_cli_now();
+    wm_status st = wm_cli_context_wait(bg, cx);
+    if (timing_on())
+        fprintf(
+            stderr,
+            "context: made in %.4f s; %zu input bytes faulted in meanwhile, then %.4f s waited\n",
+            bg->seconds, bg->warmed, wm_cli_now() - t0);
+    return st;
 }
 
 wm_status wm_cli_context_wait(wm_cli_context_bg_t *bg, wm_context_t **cx) {
@@ -282,12 +339,18 @@ void wm_cli_note(const wm_context_t *cx) {
 }
 
 void wm_cli_gpu_timing(const wm_context_t *cx, int device) {
-    const char *on = getenv("WM_CUDA_TIMING");
     const wm_stats_t *s = wm_context_stats(cx);
-    if (!on || atoi(on) <= 0 || !s || s->search_gpu_batches == 0) return;
+    if (!timing_on() || !s || s->search_gpu_batches == 0) return;
     fprintf(stderr,
             "cuda search (device %d): buffers %.4f s, %llu batches of %llu bytes "
             "(copy, search, hits) %.4f s\n",
             device, s->search_gpu_setup_s, (unsigned long long)s->search_gpu_batches,
             (unsigned long long)s->search_gpu_batch_bytes, s->search_gpu_loop_s);
+}
+
+void wm_cli_context_free(wm_context_t *cx) {
+    double t0 = wm_cli_now();
+    int gpu = cx != NULL && wm_context_backend(cx) == WM_BACKEND_CUDA;
+    wm_context_free(cx);
+    if (gpu && timing_on()) fprintf(stderr, "context: freed in %.4f s\n", wm_cli_now() - t0);
 }

@@ -98,7 +98,9 @@ typedef struct {
     wm_context_opts_t co;
     wm_context_t *cx;
     wm_status st;
-    double seconds; /* how long wm_context_new took */
+    double seconds;     /* how long wm_context_new took */
+    volatile int ready; /* the thread has made it (read by the warm-up) */
+    size_t warmed;      /* input bytes the warm-up faulted in */
 } wm_cli_context_bg_t;
 
 /* Start making a context of co (copied; what its pointers point to must
@@ -108,6 +110,13 @@ wm_status wm_cli_context_start(wm_cli_context_bg_t *bg, const wm_context_opts_t 
 ** return at once). On failure "cannot use the B backend: why" is printed
 ** once and *cx is NULL. */
 wm_status wm_cli_context_wait(wm_cli_context_bg_t *bg, wm_context_t **cx);
+/* wm_cli_context_wait, and while the context is still being made, the
+** first pages of the input (p, n) faulted in by threads (-j, or all
+** cores): a memory-mapped file's pages are otherwise faulted in one by one
+** by the backend's first pass over them, after the wait. Stops touching
+** when the context is ready. */
+wm_status wm_cli_context_wait_warm(wm_cli_context_bg_t *bg, wm_context_t **cx, const void *p,
+                                   size_t n);
 
 /* Give stdout a 1 MiB buffer: a command's lines go out in large writes. */
 void wm_cli_buffer_stdout(void);
@@ -138,6 +147,8 @@ int wm_cli_close_stdout(int rc);
 ** memory: smaller pieces, or the CPU), as "warpmatch: note: ..." on stderr. */
 void wm_cli_note(const wm_context_t *cx);
 void wm_cli_gpu_timing(const wm_context_t *cx, int device);
+/* wm_context_free, its time printed under WM_CUDA_TIMING for a GPU context. */
+void wm_cli_context_free(wm_context_t *cx);
 
 /* Seconds from a monotonic clock. */
 double wm_cli_now(void);

@@ -130,7 +130,8 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         return;
     }
     /* the context, made while this file was read (the first time) */
-    if (r->cx == NULL && wm_cli_context_wait(&r->bg, &r->cx) != WM_OK) {
+    if (r->cx == NULL &&
+        wm_cli_context_wait_warm(&r->bg, &r->cx, sf.text.seq, sf.text.len) != WM_OK) {
         r->any_error = r->fatal = 1;
         wm_seqfile_close(&sf);
         return;
@@ -276,7 +277,7 @@ int wm_cmd_search(int argc, char **argv) {
     wm_cli_gpu_timing(r.cx, a.sh.co.device);
     wm_cli_search_free(&a);
     wm_cli_note(r.cx);
-    wm_context_free(r.cx);
+    wm_cli_context_free(r.cx);
     wm_progress_free(&r.pg);
     if (r.rank_out != NULL && fclose(r.rank_out) != 0 && !r.write_failed) {
         r.write_failed = 1;

@@ -32,7 +32,7 @@ wm_tuning_t wm_tuning_default(void) {
     wm_tuning_t t;
     memset(&t, 0, sizeof t);
     t.simd = WM_SIMD_AUTO;
-    t.search_batch_bytes = 256ull << 20;
+    t.search_batch_bytes = 32ull << 20;
     t.search_bytes_per_hit = 512;
     t.dtw_chunk = 1ull << 27;
     t.dtw_stripe = 1024;

@@ -13,8 +13,9 @@
 
 #include "core/internal.h"
 
-/* Pieces are cut to at most 1/2^WM_GPU_MAX_SHRINK of their size: 256 MiB
-** batches end at 1 MiB, where the copies' fixed costs already dominate and
+/* Pieces are cut to at most 1/2^WM_GPU_MAX_SHRINK of their size (never
+** below the caller's floor): 256 MiB pieces end at 1 MiB, where the copies'
+** fixed costs already dominate and
 ** a GPU that cannot hold that is better left alone. */
 #define WM_GPU_MAX_SHRINK 8
 

@@ -32,8 +32,12 @@ typedef struct {
                                  out of memory. Tests play a full GPU with
                                  it [0: no limit] */
     /* search on the GPU */
-    uint64_t search_batch_bytes;   /* text bytes a batch [256 MiB]; the context's
-                                      chunk_bytes, when set, wins */
+    uint64_t search_batch_bytes;   /* text bytes a batch [32 MiB: three slots
+                                      of pinned staging cost 0.04 s to
+                                      allocate at 32 MiB, 0.3-0.4 s at 256
+                                      MiB, and the copy rate is the same;
+                                      BENCHMARKS.md section 14]; the
+                                      context's chunk_bytes, when set, wins */
     uint64_t search_bytes_per_hit; /* first size of the hit buffers: one hit per
                                       this many bytes [512]; they grow on demand */
     /* dtw on the GPU (sdtw_cuda.cu) */

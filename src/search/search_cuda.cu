@@ -209,19 +209,28 @@ typedef struct {
     int end_bit; /* bits of the largest sort key */
 } pipe_t;
 
-/* A staging copy cut into pieces for the pool. */
-#define COPY_PIECE (8ull << 20)
+/* A staging copy cut into pieces for the pool: two a thread, so that every
+** thread copies however small the batch (a fixed 8 MiB piece left 12 of 16
+** threads idle on a 32 MiB batch), and none smaller than 256 KiB. */
 typedef struct {
     uint8_t *dst;
     const uint8_t *src;
-    uint64_t n;
+    uint64_t n, piece;
 } copy_job_t;
 
 static void copy_piece(void *arg, size_t i, int tid) {
     (void)tid;
     copy_job_t *c = (copy_job_t *)arg;
-    uint64_t off = (uint64_t)i * COPY_PIECE, n = c->n - off < COPY_PIECE ? c->n - off : COPY_PIECE;
+    uint64_t off = (uint64_t)i * c->piece, n = c->n - off < c->piece ? c->n - off : c->piece;
     memcpy(c->dst + off, c->src + off, n);
+}
+
+static void copy_staged(wm_context_t *cx, uint8_t *dst, const uint8_t *src, uint64_t n) {
+    uint64_t parts = 2 * (uint64_t)wm_pool_size(cx->pool), piece = (n + parts - 1) / parts;
+    piece = (piece + 4095) & ~4095ull; /* whole pages */
+    if (piece < (256u << 10)) piece = 256u << 10;
+    copy_job_t c = { dst, src, n, piece };
+    wm_pool_for(cx->pool, (size_t)((n + piece - 1) / piece), copy_piece, &c);
 }
 
 static wm_status slot_search(pipe_t *P, slot_t *s) {
@@ -252,8 +261,7 @@ static wm_status slot_submit(pipe_t *P, slot_t *s, uint64_t own_begin, uint64_t 
     uint64_t bytes = own_end - s->copy_begin;
     wm_status st = slot_text(cx, s, P->batch + P->halo);
     if (st != WM_OK) return st;
-    copy_job_t c = { (uint8_t *)s->h_stage.p, P->text->seq + s->copy_begin, bytes };
-    wm_pool_for(cx->pool, (size_t)((bytes + COPY_PIECE - 1) / COPY_PIECE), copy_piece, &c);
+    copy_staged(cx, (uint8_t *)s->h_stage.p, P->text->seq + s->copy_begin, bytes);
     WM_CU(cx, cudaMemcpyAsync(s->d_text.p, s->h_stage.p, bytes, cudaMemcpyHostToDevice, s->stream));
     return slot_search(P, s);
 }
@@ -342,7 +350,7 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
     P.halo = wm_pat_halo(pat);
     uint64_t batch = cx->opts.chunk_bytes     ? cx->opts.chunk_bytes
                      : tu->search_batch_bytes ? tu->search_batch_bytes
-                                              : (256ull << 20);
+                                              : (32ull << 20);
     batch = wm_gpu_piece(cx, batch, 1u << 20); /* smaller after running out of memory */
     uint64_t own = text->len - own_from;
     P.batch = batch < own ? batch : own;
