@@ -18,19 +18,22 @@
 
 /* 1 GiB of chrX sequence in the page cache, `warpmatch search -c PAT FILE`
 ** with m = 32, wall clock of the process, median of 3 (issue 16's table):
-** cpu (16 threads) 0.077 / 0.114 / 0.133 / 0.182 s for k = 0..3, cuda 1.11 /
-** 1.10 / 0.94 / 1.01 s. With cpu_fixed 0.03 s (assumed: process start, pool,
-** mapping) the CPU's 16-thread rates are GIB / (t - 0.03); exact search is
-** capped by memory (a thread's rate assumed 3 GB/s, 8 threads reach the cap),
-** k >= 1 is compute-bound (per thread: the 16-thread rate / 12, assumed; the
-** cap is the 16-thread rate measured). The GPU: CUDA start-up 0.40 s (issue
-** 16; `warpmatch info` 0.32-0.38 s, BENCHMARKS.md 2), then the pipeline's
-** set-up and its staging rate fitted to 1.10 s at 1 GiB (issue 16) and
-** 1.38 s at 8 GiB (BENCHMARKS.md 2, `bash bench/gpu_session.sh e2e .gpu`):
-** 0.62 s + bytes / 25 GB/s; kernels at the resident-text rates of issue 16
-** (`bench_gpu_search --dna`: 2,929 / 1,593 / 1,234 GB/s; k = 3 assumed 900). */
+** cpu (16 threads) 0.077 / 0.114 / 0.133 / 0.182 s for k = 0..3. With
+** cpu_fixed 0.03 s (assumed: process start, pool, mapping) the CPU's
+** 16-thread rates are GIB / (t - 0.03); exact search is capped by memory (a
+** thread's rate assumed 3 GB/s, 8 threads reach the cap), k >= 1 is
+** compute-bound (per thread: the 16-thread rate / 12, assumed; the cap is
+** the 16-thread rate measured). The GPU: CUDA start-up 0.40 s (issue 16;
+** `warpmatch info` 0.32-0.38 s, BENCHMARKS.md 2), then the pipeline's set-up
+** and staging rate, fitted to the CUDA rows of BENCHMARKS.md 14 (`bash
+** bench/gpu_pipeline.sh .gpu`, H200 and 16 cores, 32 MiB batches, pages
+** faulted in during the start-up): 0.41-0.48 s at 1.12 GB, 0.68-0.86 s at
+** 8.96 GB, whatever k, so 0.40 + 0.01 s + bytes / 29 GB/s; the kernels at
+** the resident-text rates of issue 16 (`bench_gpu_search --dna`: 2,929 /
+** 1,593 / 1,234 GB/s; k = 3 assumed 900). (Before the batches shrank from
+** 256 MiB, the fit was 0.62 s + bytes / 25 GB/s: 1.10 s at 1 GiB.) */
 #define SEARCH_ROW(name, cap, thread, kernel)                                                      \
-    { name, 0.03, thread, cap, 0.62, 0.0, 25e9, kernel, 0.0 }
+    { name, 0.03, thread, cap, 0.01, 0.0, 29e9, kernel, 0.0 }
 
 const wm_cost_model_t wm_cost_model_default = {
     0.40,
