@@ -40,7 +40,7 @@ HAVE_MPI=${WM_INSTALL_MPI:-0}
 HAVE_MAN1=${WM_INSTALL_MAN1:-1}
 P=$TMP/prefix
 LOG=$TMP/log
-EXAMPLES=$(cd "$ROOT/examples" && ls ./*.c | sed 's|^\./||; s|\.c$||')
+EXAMPLES=$(find "$ROOT/examples" -maxdepth 1 -name "*.c" -printf "%f\n" | sed "s/\\.c$//" | sort)
 
 # check NAME COMMAND...: passes when COMMAND exits 0; else prints its output.
 check() {
@@ -78,7 +78,7 @@ files=(bin/warpmatch include/warpmatch.h share/doc/warpmatch/LICENSE share/doc/w
 [ "$HAVE_MPI" = 1 ] && files+=(bin/warpmatch-mpi)
 if [ "$HAVE_MAN1" = 1 ]; then
     for page in warpmatch warpmatch-search warpmatch-align warpmatch-dtw warpmatch-info; do
-        files+=(share/man/man1/$page.1)
+        files+=("share/man/man1/$page.1")
     done
 fi
 for f in "${files[@]}"; do
