@@ -349,7 +349,7 @@ if want dist; then
   (cd build-gpu && ./tests/test_seqrange) > "$out/seqrange.log" 2>&1
   echo "test_seqrange rc=$?: $(tail -1 "$out/seqrange.log")" | tee -a "$out/session.log"
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  WM_MPI_NP="2 4" WM_MPI_JOBS=8 timeout ${DIST_MPI_S:-150} bash tests/mpi/test_mpi.sh build-gpu/warpmatch . \
+  WM_MPI_NP="2 4" WM_MPI_JOBS=8 timeout ${DIST_MPI_S:-150} bash tests/mpi/test_mpi.sh build-gpu/warpmatch-mpi . \
     > "$out/mpi_cpu.log" 2>&1
   echo "test_mpi.sh (this host's MPI, CPU backend) rc=$?: $(tail -1 "$out/mpi_cpu.log")" | tee -a "$out/session.log"
   # one GPU against --gpus and mpirun on a 2 GiB text with dense matches
@@ -364,7 +364,7 @@ if want dist; then
     for n in 2 $ngpu; do
       $W $args $big --backend cuda --gpus $(seq -s, 0 $((n - 1))) > /tmp/many.out 2>/dev/null
       line="$line gpus$n $( [ "$(md5sum < /tmp/many.out | cut -c1-16)" = "$ref" ] && echo same || echo DIFFERENT)"
-      mpirun -np $n --bind-to none $W $args $big --backend cuda > /tmp/many.out 2>/dev/null
+      mpirun -np $n --bind-to none $W-mpi $args $big --backend cuda > /tmp/many.out 2>/dev/null
       line="$line np$n $( [ "$(md5sum < /tmp/many.out | cut -c1-16)" = "$ref" ] && echo same || echo DIFFERENT)"
     done
     echo "$line" | tee -a "$out/session.log"

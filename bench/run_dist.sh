@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_dist.sh -- issue 7's benchmarks: strong scaling over 1, 2 and 4 GPUs of
-# one host, as MPI ranks (`mpirun -np N warpmatch ...`) and as one process
+# one host, as MPI ranks (`mpirun -np N warpmatch-mpi ...`) and as one process
 # (`warpmatch --gpus 0,1,...`), over a text held in host memory (/dev/shm).
 #
 #   bash bench/run_dist.sh BUILD_DIR SOURCE_FASTA_GZ [OUT_DIR]
@@ -74,7 +74,7 @@ run_one() {  # mode ngpu workload
   local mode=$1 n=$2 w=$3 devs threads=$(( ncores / $2 )) cmd
   devs=$(seq -s, 0 $(( n - 1 )))
   if [ "$mode" = mpi ]; then
-    cmd=(mpirun -np "$n" --bind-to none -x WM_DIST_TIMING=1 -x WM_CUDA_TIMING=1 "$W")
+    cmd=(mpirun -np "$n" --bind-to none -x WM_DIST_TIMING=1 -x WM_CUDA_TIMING=1 "$W-mpi")  # the MPI build
   else
     cmd=(env WM_DIST_TIMING=1 WM_CUDA_TIMING=1 "$W")
   fi

@@ -1,5 +1,10 @@
 /*
 ** dist_none.c -- dist.h for a tool built without MPI: always a job of one.
+**
+** This is the plain `warpmatch` (no libmpi needed to run it); `warpmatch-mpi`
+** links dist_mpi.c instead. Started by an MPI launcher as one of several
+** ranks, each copy would do the whole job and print the whole output, so
+** it stops and names the binary to use instead.
 */
 #include "dist.h"
 
@@ -8,9 +13,33 @@
 
 wm_dist_t wm_dist = { 0, 0, 1, 0, 1 };
 
+/* The job's size as the launcher's environment gives it (Open MPI, then
+** MPICH/Hydra and Slurm's PMI), 1 when none does. */
+static long launcher_ranks(void) {
+    static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", NULL };
+    for (int i = 0; vars[i]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*end == '\0' && n > 1) return n;
+        }
+    }
+    return 1;
+}
+
 int wm_dist_init(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
+    long ranks = launcher_ranks();
+    if (ranks > 1) {
+        fprintf(stderr,
+                "warpmatch: started by an MPI launcher as one of %ld ranks, but this "
+                "warpmatch is built without MPI (each rank would print the whole "
+                "output): run warpmatch-mpi under the launcher instead\n",
+                ranks);
+        return -1;
+    }
     return 0;
 }
 

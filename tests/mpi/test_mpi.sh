@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# test_mpi.sh -- warpmatch under an MPI launcher prints what one process prints.
+# test_mpi.sh -- warpmatch-mpi under an MPI launcher prints what one process prints.
 #
-#     bash tests/mpi/test_mpi.sh /path/to/warpmatch /path/to/project_root
+#     bash tests/mpi/test_mpi.sh /path/to/warpmatch-mpi /path/to/project_root
 #
-# When warpmatch is started by mpirun/mpiexec/srun, N ranks share the work
+# warpmatch-mpi is the tool built with MPI (the plain warpmatch has none and
+# needs no MPI library; the README's "Install" says why).
+# When warpmatch-mpi is started by mpirun/mpiexec/srun, N ranks share the work
 # (rank r of N reads its even share of each input file's bytes) and
 # the job must print on stdout exactly the bytes that a single plain process
 # prints for the same arguments, and exit with the same status (0 match,
 # 1 none, 2 error). For every case below this script runs the plain process
 # once (the reference, outside any MPI environment) and then
-# `mpirun -np N warpmatch ...` for N = 1, 2, 3, 4, and compares:
+# `mpirun -np N warpmatch-mpi ...` for N = 1, 2, 3, 4, and compares:
 #   * the exit status (a run killed by the time limit is reported as a hang);
 #   * stdout, byte for byte (with --output-per-rank PREFIX: stdout is empty,
 #     PREFIX.00000 .. PREFIX.<N-1> exist, nothing else, and their
@@ -37,6 +39,9 @@
 #                   [detect_leaks=0: Open MPI leaks by design, partly from
 #                   components it has unloaded, which no suppression can name;
 #                   the plain reference runs keep the caller's ASAN_OPTIONS]
+#   WM_PLAIN_TOOL   the plain warpmatch (no MPI): checked to stop with
+#                   status 2 and a message naming warpmatch-mpi when the
+#                   launcher starts it as 2 ranks [not checked]
 #   WM_MPI_KEEP=1   keep the work folder (/tmp/mpitest.*) even when all pass
 #                   (it is always kept after a failure, for the repro commands)
 # Exit status: 0 all passed, 1 a failure, 77 no MPI launcher (skipped).
@@ -463,5 +468,21 @@ mcase "dtw series on stdin" 0 stdin=series.txt -- dtw --top 2 dq.txt -
 wait
 report
 REPORTED=1
+
+# The plain tool under the launcher: every rank would print the whole
+# output, so each one stops with the message instead.
+if [ -n "${WM_PLAIN_TOOL:-}" ]; then
+    plain_out=$RES/plain.out
+    timeout -k 10 "$TIMEOUT" "$MPIEXEC" -np 2 "${MPIFLAGS[@]}" "$WM_PLAIN_TOOL" \
+        search ACGT "$IN/q.fa" >"$plain_out" 2>"$plain_out.err"
+    plain_rc=$?
+    if [ "$plain_rc" -ne 0 ] && [ ! -s "$plain_out" ] &&
+        grep -q '^warpmatch: started by an MPI launcher.*run warpmatch-mpi' "$plain_out.err"; then
+        pass
+    else
+        fail "plain warpmatch under $MPIEXEC -np 2: status $plain_rc, expected non-zero, no output, the message"
+        sed 's/^/    /' "$plain_out.err" | head -10
+    fi
+fi
 echo "mpi tests: $N_PASS passed, $N_FAIL failed ($NC cases, $NL launches, $(( $(date +%s) - T0 )) s)"
 [ "$N_FAIL" -eq 0 ]
