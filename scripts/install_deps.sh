@@ -21,6 +21,8 @@ command -v gzip >/dev/null 2>&1 || need+=(gzip)
 [ -f /usr/include/libdeflate.h ] || need+=(libdeflate-dev)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)   # the install test
 command -v help2man >/dev/null 2>&1 || need+=(help2man)       # man pages from --help
+command -v man >/dev/null 2>&1 || need+=(man-db)              # the install test renders them
+command -v groff >/dev/null 2>&1 || need+=(groff-base)
 command -v samtools >/dev/null 2>&1 || need+=(samtools)       # SAM output is checked with it
 # The Python package: its build (headers, numpy's C API, setuptools, pip)
 # and its tests (pytest; the edlib module as the peer it is compared with).
