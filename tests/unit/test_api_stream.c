@@ -50,7 +50,10 @@ static const char *const CONFIG_NAME[3] = { "cpu 1 thread", "cpu 3 threads chunk
                                             "cpu 2 shards" };
 static wm_context_t *g_ref;   /* the one-shot reference: 1 thread */
 static wm_context_t *g_cx[3]; /* the stream's contexts, CONFIG_NAME */
+static wm_context_t *g_gpu;   /* with a GPU: every case streamed on CUDA too */
 static long g_cases_run, g_skipped, g_with_matches, g_matches, g_stopped_cases;
+/* What the streamed cases held: sets, Hamming, k > 0, DNA, revcomp, 1-byte blocks. */
+static long g_sets, g_hamming, g_k, g_dna, g_revcomp, g_bytewise;
 
 static void describe(const void *p) {
     const scase *c = p;
@@ -240,6 +243,16 @@ static void one_case(long idx) {
 
     stream_case(idx, c, g_cx[c->config], db, 0, &got);
     compare_matches(idx, c, "stream vs wm_search", got.a, got.n, want.a, want.n);
+    if (g_gpu) { /* draws nothing: the cases stay those of a run without a GPU */
+        stream_case(idx, c, g_gpu, db, 0, &got);
+        compare_matches(idx, c, "cuda stream vs wm_search", got.a, got.n, want.a, want.n);
+    }
+    g_sets += c->set;
+    g_hamming += !c->set && c->o.metric == WM_METRIC_HAMMING;
+    g_k += c->o.max_edits > 0;
+    g_dna += c->o.alphabet == WM_ALPHABET_DNA;
+    g_revcomp += c->o.revcomp;
+    g_bytewise += c->n > 1 && c->n_cuts >= c->n;
 
     /* The callback stopping at a random match: the stream gave exactly the
     ** first ones, then nothing. */
@@ -409,6 +422,12 @@ int main(int argc, char **argv) {
     co.n_devices = 2;
     CHECK_RC(wm_context_new(&co, &g_cx[2]), WM_OK);
     if (!g_ref || !g_cx[0] || !g_cx[1] || !g_cx[2]) return test_finish();
+    if (cuda_present("the stream on the CUDA backend")) {
+        co = wm_context_opts_default();
+        co.backend = WM_BACKEND_CUDA;
+        co.threads = 3;
+        CHECK_RC(wm_context_new(&co, &g_gpu), WM_OK);
+    }
 
     if (only < -1) {
         test_rules();
@@ -420,9 +439,13 @@ int main(int argc, char **argv) {
     printf("test_api_stream: %ld cases streamed (%ld with matches, %ld matches; %ld also "
            "stopped), %ld not compiled (k >= m and the like)\n",
            g_cases_run, g_with_matches, g_matches, g_stopped_cases, g_skipped);
+    printf("test_api_stream: of those %ld sets, %ld Hamming, %ld with k > 0, %ld DNA, %ld revcomp, "
+           "%ld fed about a byte at a time%s\n",
+           g_sets, g_hamming, g_k, g_dna, g_revcomp, g_bytewise, g_gpu ? ", each on CUDA too" : "");
     part_done("random cases");
     print_repro(argv[0], NULL);
     for (int i = 0; i < 3; i++) wm_context_free(g_cx[i]);
+    wm_context_free(g_gpu);
     wm_context_free(g_ref);
     return test_finish();
 }
