@@ -19,10 +19,12 @@
 ** algorithm. The seam's matches all end before the body's, so they come out
 ** in wm_search's order.
 */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/plan.h"
 
 struct wm_stream {
     uint32_t magic;
@@ -88,19 +90,18 @@ wm_status wm_stream_open(wm_context_t *cx, const wm_db_t *db, wm_match_cb cb, vo
     return WM_OK;
 }
 
-/* Keep the last min(halo, fed) bytes of the stream in seam[0, n_tail) after
-** a block of len bytes: seam[0, n_tail + head) already holds the old tail
-** and the block's first head bytes. */
-static void keep_tail(wm_stream_t *st, const uint8_t *block, uint64_t len, uint64_t head) {
-    if (len >= st->halo) { /* the block alone holds the new tail */
-        memcpy(st->seam, block + (len - st->halo), st->halo);
-        st->n_tail = st->halo;
-        return;
+/* After a feed of the stream's bytes [lo, fed) (block), keep what the next
+** feed needs before its first end: the bytes from wm_plan_scan_from(0, fed,
+** halo), the planner's rule for a part that starts at `fed`. */
+static void keep_tail(wm_stream_t *st, const uint8_t *block, uint64_t lo) {
+    uint64_t from = wm_plan_scan_from(0, st->fed, st->halo);
+    if (from >= lo) { /* all in the block */
+        memcpy(st->seam, block + (from - lo), st->fed - from);
+    } else { /* a block shorter than the halo, all of it in the seam after the old tail */
+        assert(st->fed - lo < st->halo);
+        memmove(st->seam, st->seam + (from - (lo - st->n_tail)), st->fed - from);
     }
-    uint64_t have = st->n_tail + head; /* head == len here */
-    uint64_t keep = have < st->halo ? have : st->halo;
-    memmove(st->seam, st->seam + (have - keep), keep);
-    st->n_tail = keep;
+    st->n_tail = st->fed - from;
 }
 
 /* Why a stream cannot take a call now, or NULL. */
@@ -119,6 +120,7 @@ wm_status wm_stream_feed(wm_stream_t *st, const uint8_t *block, size_t len) {
     }
     if (st->state != WM_OK || len == 0) return st->state;
     uint64_t lo = st->fed, head = len < st->halo ? len : st->halo;
+    assert(lo - st->n_tail == wm_plan_scan_from(0, lo, st->halo));
     st->busy = 1;
     /* The seam: the tail and the head, owning the head's ends. */
     memcpy(st->seam + st->n_tail, block, head);
@@ -127,7 +129,7 @@ wm_status wm_stream_feed(wm_stream_t *st, const uint8_t *block, size_t len) {
     if (rc == WM_OK) rc = search_part(st, block, len, lo, st->halo);
     st->busy = 0;
     st->fed += len;
-    keep_tail(st, block, len, head);
+    keep_tail(st, block, lo);
     st->state = rc;
     return rc;
 }
