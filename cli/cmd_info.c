@@ -37,7 +37,7 @@ typedef struct {
 
 static void gather(facts_t *f) {
     double t0 = wm_cli_now();
-    f->n_gpu = wm_cuda_built() ? wm_cuda_device_count() : 0;
+    f->n_gpu = wm_build_features() & WM_FEATURE_CUDA ? wm_cuda_device_count() : 0;
     if (f->n_gpu < 0) f->n_gpu = 0;
     /* What --backend auto resolves to: ask the library rather than guess. */
     wm_context_opts_t co = wm_context_opts_default();
