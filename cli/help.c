@@ -227,7 +227,8 @@ const wm_cli_command_t wm_cli_cmd_info = {
     NULL,
     "Usage: warpmatch info [--json]\n",
 
-    "Show the version, the backends built into this binary (cpu, cuda), each\n"
+    "Show the version, the backends built into this binary (cpu, cuda), the\n"
+    "library's build features (cuda, SIMD kernels, compressed input), each\n"
     "GPU the CUDA backend finds (index, name, total and free memory, SMs),\n"
     "how '--backend auto' picks (per run, by a cost model, when a GPU is found;\n"
     "else the CPU), the GPU start-up the model assumes, and the CPU threads online.\n",

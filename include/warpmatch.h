@@ -56,8 +56,33 @@ typedef enum {
 /* Static text for a status code; never NULL. */
 const char *wm_strerror(int status);
 
-/* The library's version, "major.minor.patch". */
+/* The library's version, "major.minor.patch": the one it was built as
+** (CMake's project VERSION), which can differ from the header's
+** WM_VERSION_STRING when a program runs with another build of the library. */
 const char *wm_version(void);
+/* The same as major * 10000 + minor * 100 + patch (0.1.0 = 100), to compare;
+** WM_VERSION_NUMBER is the header's. */
+unsigned wm_version_number(void);
+#define WM_VERSION_NUMBER (WM_VERSION_MAJOR * 10000 + WM_VERSION_MINOR * 100 + WM_VERSION_PATCH)
+
+/* What this build of the library has (wm_build_features(), a mask of bits):
+** CUDA: the CUDA backend (wm_cuda_device_count() says whether a GPU is there);
+** SSE2, AVX2, AVX512 (AVX-512F): SIMD kernel variants compiled in, each run
+** only where the CPU has the set, picked at run time; GZIP, BZIP2, XZ, ZSTD:
+** compressed input the readers take. */
+#define WM_FEATURE_CUDA (1u << 0)
+#define WM_FEATURE_SSE2 (1u << 1)
+#define WM_FEATURE_AVX2 (1u << 2)
+#define WM_FEATURE_AVX512 (1u << 3)
+#define WM_FEATURE_GZIP (1u << 4)
+#define WM_FEATURE_BZIP2 (1u << 5)
+#define WM_FEATURE_XZ (1u << 6)
+#define WM_FEATURE_ZSTD (1u << 7)
+unsigned wm_build_features(void);
+/* The same as words, in bit order, separated by one space, e.g. "sse2 avx2
+** avx512 gzip" ("" when none); static, never NULL. MPI is no library
+** feature: only the tool uses it. */
+const char *wm_build_features_string(void);
 
 /* Longest pattern a database accepts (bytes). */
 #define WM_MAX_PATTERN 65536u
@@ -251,6 +276,62 @@ wm_status wm_count(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, u
 ** counts has wm_db_pattern_count(db) entries and is overwritten. */
 wm_status wm_count_per_pattern(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
                                uint64_t *counts);
+
+/* ---- streaming search (Hyperscan's stream mode) ----------------------------
+**
+** A text that arrives in blocks (a socket, a pipe, a file read piece by piece)
+** is searched as if it were one buffer: open a stream on a database (from
+** wm_compile or wm_compile_set) and a context, feed blocks of any size (0
+** bytes to many GiB), close. The stream is one record of plain bytes: it
+** knows no FASTA records, line ends or other borders (a caller that has
+** records opens one stream per record). Matches are those of wm_search on the
+** concatenation of every block fed, in the same order (end, pattern, strand),
+** with the same start and errors; record is always 0 and start, end are
+** offsets in the whole stream (absolute, 64-bit).
+**
+** A match depends on no byte after its end, so each is final, and delivered,
+** during the feed that brings its last byte; close has no tail left to flush
+** and delivers nothing. The stream keeps only the last halo bytes it was fed
+** (the longest occurrence - 1: m - 1 exact or Hamming, m + k - 1 edit, the
+** longest pattern - 1 for a set) and a copy of at most as many of the next
+** block's first bytes: memory is about twice the halo whatever is fed, and
+** a block is searched where it lies, not copied. A feed costs a search of
+** halo + its length: blocks much shorter than the pattern cost more per byte.
+**
+** The stream borrows cx and db: both must outlive it, and neither may be in
+** another call while a feed runs (between feeds they are free for other
+** calls, other streams included). Matches come through cb on the calling
+** thread; cb must not feed or close its own stream (WM_INVALID). On the CUDA
+** backend each feed is a wm_search of the block on the GPU. */
+typedef struct wm_stream wm_stream_t;
+
+/* Open a stream; *st is set on WM_OK (else NULL). Errors: WM_INVALID (NULL or
+** dead cx, db, cb or st), WM_NOMEM. */
+wm_status wm_stream_open(wm_context_t *cx, const wm_db_t *db, wm_match_cb cb, void *user,
+                         wm_stream_t **st);
+
+/* Search the next len bytes of the stream (block may be NULL when len = 0;
+** the block is only read, and not kept after the call). Returns WM_OK;
+** WM_STOPPED when cb asked to stop, in this feed or an earlier one: the
+** stream is then finished, and later feeds search nothing and answer
+** WM_STOPPED again; the first error of a search (WM_NOMEM, WM_DEVICE, ...),
+** which the stream then answers for good too; WM_INVALID, with the stream
+** unchanged, for a NULL or closed stream, block NULL with len > 0, or a call
+** from inside cb (wm_context_errmsg says which). */
+wm_status wm_stream_feed(wm_stream_t *st, const uint8_t *block, size_t len);
+
+/* End the stream: no feed is accepted after it. Returns what the last feed
+** answered (WM_OK, WM_STOPPED or an error), or WM_INVALID for a NULL or
+** closed stream or a call from inside cb. The stream stays allocated until
+** wm_stream_free. */
+wm_status wm_stream_close(wm_stream_t *st);
+
+/* Bytes fed so far (the absolute offset of the next byte); 0 for NULL. */
+uint64_t wm_stream_offset(const wm_stream_t *st);
+
+/* Free a stream, closed or not (an open one is dropped: nothing more is
+** delivered). NULL is a no-op, and so is a call from inside cb. */
+void wm_stream_free(wm_stream_t *st);
 
 /* ---- alignment (warpmatch align) ------------------------------------------
 **

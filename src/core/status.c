@@ -1,5 +1,5 @@
 /*
-** status.c -- status codes in words, and the version.
+** status.c -- status codes in words (the version: version.c).
 */
 #include "warpmatch.h"
 
@@ -23,5 +23,3 @@ const char *wm_strerror(int status) {
     default: return "unknown status code";
     }
 }
-
-const char *wm_version(void) { return WM_VERSION_STRING; }
