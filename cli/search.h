@@ -20,6 +20,7 @@
 #include "out.h"
 #include "patfile.h"
 #include "progress.h"
+#include "sniff.h"
 
 /* Same order as wm_algo_t: the index is the enum value. */
 extern const char *const wm_cli_search_algo_words[];
@@ -101,9 +102,16 @@ int wm_cli_search_load_set(wm_cli_search_args_t *a);
 ** NULL after a message (r->fatal is then set). */
 wm_db_t *wm_cli_search_db(wm_cli_search_run_t *r, int dna);
 
-/* Whether a file of format fmt is searched as DNA (--alphabet, and auto's
-** choice for FASTA/FASTQ). */
-int wm_cli_search_is_dna(const wm_cli_search_args_t *a, int fmt);
+/* What an input's data is under --alphabet: 1 = dna, 0 = text; auto looks
+** at the text read (sniff.h), and *sn gets what it saw (zeroed otherwise). */
+int wm_cli_search_data_is_dna(const wm_cli_search_args_t *a, const wm_text_t *t, wm_sniff_t *sn);
+
+/* Whether input `path` is searched as DNA, given what its data is
+** (dna_data, agreed on by every rank): 1 dna, 0 text, or -1 after a
+** message when auto found DNA and the pattern is not a nucleotide pattern.
+** Prints the --explain-alphabet line (rank 0). */
+int wm_cli_search_is_dna(const wm_cli_search_args_t *a, const char *path, int dna_data,
+                         const wm_sniff_t *sn);
 
 /* The wm_match_cb of a search: counts, and prints unless counting. */
 int wm_cli_search_on_match(const wm_match_t *m, void *user);
