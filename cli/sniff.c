@@ -45,7 +45,8 @@ const char *wm_sniff_why(const wm_sniff_t *s, char *buf, size_t len) {
     }
     /* one decimal, rounded down, so that 89.96% never prints as 90.0% */
     uint64_t tenths = s->nuc * 1000 / s->seen;
-    snprintf(buf, len, "%llu.%llu%% of the first %llu sequence bytes are A, C, G, T, U or N (%d%% makes DNA)",
+    snprintf(buf, len,
+             "%llu.%llu%% of the first %llu sequence bytes are A, C, G, T, U or N (%d%% makes DNA)",
              (unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10),
              (unsigned long long)s->seen, WM_SNIFF_DNA_PERMILLE / 10);
     return buf;
