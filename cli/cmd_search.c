@@ -69,20 +69,27 @@ int wm_cli_search_is_dna(const wm_cli_search_args_t *a, const char *path, int dn
     if (a->sh.alphabet != WM_ALPHA_AUTO)
         snprintf(why, sizeof why, "--alphabet %s", dna_data ? "dna" : "text");
     else wm_sniff_why(sn, why, sizeof why);
-    /* Auto never bends the data to the pattern: a pattern that DNA cannot
-    ** express is refused rather than searched as bytes with other case rules. */
+    /* Auto never bends the data to the pattern: DNA data is searched as DNA.
+    ** Only a pattern with no nucleotide reading at all (HELLO) is searched
+    ** as the bytes it can only be (a set: none of A, C, G, T, U only, as sets
+    ** take no other codes); a set that mixes such patterns with nucleotide
+    ** ones is refused rather than searched under case rules not its own. */
+    const char *note = "";
     if (dna_data && a->sh.alphabet == WM_ALPHA_AUTO && !(a->is_set ? a->acgtu : a->iupac)) {
-        wm_cli_error("%s: the data is DNA (--alphabet auto) but %s; give --alphabet text to "
-                     "search its bytes as they are",
-                     path,
-                     a->is_set ? "a pattern of the set is not A, C, G, T or U only"
-                               : "the pattern has letters that are not IUPAC nucleotide codes "
-                                 "(ACGTURYSWKMBDHVN)");
-        return -1;
+        if (a->is_set && a->any_acgtu) {
+            wm_cli_error("%s: the data is DNA (--alphabet auto) but the set mixes patterns of "
+                         "A, C, G, T, U only with others; give --alphabet text to search its "
+                         "bytes as they are",
+                         path);
+            return -1;
+        }
+        dna_data = 0;
+        note = a->is_set ? "; no pattern of the set is A, C, G, T, U only, so text"
+                         : "; the pattern is not IUPAC nucleotide letters, so text";
     }
     if (a->sh.explain_alphabet && wm_dist.rank == 0)
-        fprintf(stderr, "%s: alphabet %s for %s: %s\n", WM_PROG, dna_data ? "dna" : "text",
-                strcmp(path, "-") == 0 ? "(standard input)" : path, why);
+        fprintf(stderr, "%s: alphabet %s for %s: %s%s\n", WM_PROG, dna_data ? "dna" : "text",
+                strcmp(path, "-") == 0 ? "(standard input)" : path, why, note);
     return dna_data;
 }
 

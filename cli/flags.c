@@ -278,10 +278,11 @@ const wm_flag_note_t wm_flag_notes[] = {
       "least 90% of the first 64 KiB of its sequence (FASTA/FASTQ: the records' "
       "letters; plain: the file's bytes; blanks and line breaks skipped) are A, C, "
       "G, T, U or N in either case, else text (protein, prose, binary). So one "
-      "sequence gets the same case rules as plain, FASTA or FASTQ. DNA data with a "
-      "pattern that is not IUPAC letters (a set: not A, C, G, T, U only) is an "
-      "error for that FILE: give --alphabet text to search its bytes. "
-      "--explain-alphabet says what was chosen and why" },
+      "sequence gets the same case rules as plain, FASTA or FASTQ. On DNA data a "
+      "pattern with a letter that is no IUPAC code (HELLO) is searched as text, "
+      "its only reading (a set: when no pattern is A, C, G, T, U only); a set that "
+      "mixes patterns of A, C, G, T, U only with others is an error for that "
+      "FILE: give --alphabet text. --explain-alphabet says what was chosen and why" },
     { "alphabet", A,
       "\n"
       "  dna:  case ignored, U reads as T; only A, C, G and T match (N and other "

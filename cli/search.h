@@ -46,7 +46,8 @@ typedef struct {
     const char *last_e; /* the last -e pattern */
     size_t n_e, n_f;    /* how many -e and -f */
     int is_set;
-    int acgtu; /* every pattern of the set is A/C/G/T/U only */
+    int acgtu;     /* every pattern of the set is A/C/G/T/U only */
+    int any_acgtu; /* some pattern of the set is A/C/G/T/U only */
     wm_patset_t set;
     const char *per_rank; /* --output-per-rank PREFIX, else NULL */
 } wm_cli_search_args_t;
@@ -108,8 +109,12 @@ int wm_cli_search_data_is_dna(const wm_cli_search_args_t *a, const wm_text_t *t,
 
 /* Whether input `path` is searched as DNA, given what its data is
 ** (dna_data, agreed on by every rank): 1 dna, 0 text, or -1 after a
-** message when auto found DNA and the pattern is not a nucleotide pattern.
-** Prints the --explain-alphabet line (rank 0). */
+** message. On DNA data under auto: a pattern that is no nucleotide pattern
+** at all (a letter outside the IUPAC codes; a set: no pattern of A, C, G,
+** T, U only, the letters a set is searched by as DNA) is searched as text,
+** the only reading it has; a set that mixes such patterns with those of
+** A, C, G, T, U only is refused. Prints the --explain-alphabet line
+** (rank 0). */
 int wm_cli_search_is_dna(const wm_cli_search_args_t *a, const char *path, int dna_data,
                          const wm_sniff_t *sn);
 

@@ -178,21 +178,38 @@ else
     echo "no $ECOLI: the E. coli counts skipped"
 fi
 
-# DNA data and a pattern DNA cannot express: refused for that file (the
-# other files are still searched), never searched as text under other case
-# rules; --alphabet text searches the bytes.
-expect_error "DNA data, a word pattern" \
-    '^warpmatch: lambda\.txt: the data is DNA \(--alphabet auto\) but the pattern has letters that are not IUPAC nucleotide codes \(ACGTURYSWKMBDHVN\); give --alphabet text' \
-    search -c HELLO lambda.txt
+# DNA data and a pattern with no nucleotide reading (a letter that is no
+# IUPAC code): its bytes, the only thing it can mean, said by
+# --explain-alphabet. A set that mixes such patterns with nucleotide ones
+# is refused for that file (the other files are still searched): one case
+# rule could not serve both.
 printf 'HELLO world\n' >hello.txt
-run search -c HELLO lambda.txt hello.txt
+{ printf '>d\n'; for i in $(seq 40); do printf ACGT; done; printf 'HELLO'; for i in $(seq 10); do printf acgt; done; printf '\n'; } >dna_hello.fa
+run search -c HELLO lambda.txt dna_hello.fa hello.txt
+check_rc "a word in DNA data: its bytes" 0
+printf 'lambda.txt\t0\ndna_hello.fa\t1\nhello.txt\t1\n' >want.hello
+check_out "a word in DNA data: its bytes" want.hello
+run search -c hello dna_hello.fa
+check_rc "a word in DNA data: case matters (text)" 1
+explains "a word in DNA data: said" text dna_hello.fa search -c HELLO dna_hello.fa
+check_err "a word in DNA data: the reason" '; the pattern is not IUPAC nucleotide letters, so text$'
+run search -c -e HELLO -e QQQ dna_hello.fa --explain-alphabet
+check_out_text "a set of words in DNA data: text" "dna_hello.fa	1"
+check_err "a set of words in DNA data: said" '; no pattern of the set is A, C, G, T, U only, so text$'
+expect_error "DNA data, a set mixing words and nucleotides" \
+    '^warpmatch: lambda\.txt: the data is DNA \(--alphabet auto\) but the set mixes patterns of A, C, G, T, U only with others; give --alphabet text' \
+    search -c -e GATC -e HELLO lambda.txt
+expect_error "DNA data, a set with IUPAC codes beyond ACGTU (sets take none)" \
+    'but the set mixes patterns of A, C, G, T, U only with others' search -e GATC -e GATN "$LAMBDA"
+# (hay is IUPAC letters, H A Y, but a set takes A, C, G, T, U only: text)
+run search -c -e hay -e stack -e HELLO dna_hello.fa
+check_out_text "a set of IUPAC-letter words in DNA data: text" "dna_hello.fa	1"
+run search -c -e GATC -e HELLO lambda.txt hello.txt
 check_rc "refused file, others searched" 2
-printf 'hello.txt\t1\n' >want.hello
-check_out "refused file, others searched: the text file's count" want.hello
-run search -c --alphabet text HELLO lambda.txt
-check_rc "--alphabet text on DNA data" 1
-expect_error "DNA data, a set with a non-ACGTU pattern" \
-    'but a pattern of the set is not A, C, G, T or U only' search -e GATC -e GATN "$LAMBDA"
+printf 'hello.txt\t1\n' >want.mixed
+check_out "refused file, others searched: the text file's count" want.mixed
+run search -c --alphabet text -e GATC -e HELLO lambda.txt
+check_rc "--alphabet text on DNA data" 0
 explains "--alphabet text says so" text lambda.txt search -c --alphabet text GATC lambda.txt
 check_err "--alphabet text: the reason" ': --alphabet text$'
 
