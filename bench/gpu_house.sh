@@ -62,7 +62,7 @@ if [ "$mode" = test ]; then
     for cmd in "$W search --backend cuda -k 2 GATTACAGATTACA data/lambda_phage.fa" \
                "$W search --backend cuda --gpus 0,0 -k 1 GGCGATGTGGCCATCG data/lambda_phage.fa" \
                "$W search --backend cuda -e GATTACA -e GGCGATGTGG -e ACGTACGT data/lambda_phage.fa" \
-               "$W align --backend cuda --cigar ACGTTGCATTGACGGATCAGGCAT data/lambda_phage.fa" \
+               "$W align --backend cuda --cigar seq:ACGTTGCATTGACGGATCAGGCAT data/lambda_phage.fa" \
                "$W align --mode global --pairs --cigar --backend cuda data/lambda_phage.fa data/lambda_phage.fa" \
                "./build-gpu/bench/bench_dtw $ecg --backend cuda --reps 1 --m 300 --n 5000 --top 3" \
                "./build-gpu/bench/bench_dtw $ecg --backend cuda --reps 1 --m 64 --n 20000 --queries 5"; do

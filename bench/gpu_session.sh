@@ -218,8 +218,8 @@ if want align; then
   q=$(head -c 2000 /dev/urandom | tr -dc ACGT | head -c 150)
   long=$(head -c 20000 /dev/urandom | tr -dc ACGT | head -c 3000)
   for tool in memcheck racecheck; do
-    for args in "--algo bitvector --all-ends $q" "--algo wavefront --all-ends $q" "--algo bitvector -k 40 --cigar $q" \
-                "--algo bitvector --all-ends $long" "--algo wavefront $long"; do
+    for args in "--algo bitvector --all-ends seq:$q" "--algo wavefront --all-ends seq:$q" "--algo bitvector -k 40 --cigar seq:$q" \
+                "--algo bitvector --all-ends seq:$long" "--algo wavefront seq:$long"; do
       compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 5 ./build-gpu/warpmatch align --backend cuda \
         $args data/lambda_phage.fa > "$out/sanitizer_tmp.log" 2>&1
       echo "$tool [${args:0:40}]: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer_tmp.log" | head -1)" | tee -a "$out/session.log"

@@ -16,6 +16,7 @@
 #include "alignio.h"
 #include "flags.h"
 #include "pairtsv.h"
+#include "sniff.h"
 
 /* The --mode words, in wm_align_mode_t order. */
 extern const char *const wm_cli_align_mode_words[];
@@ -45,8 +46,15 @@ typedef struct {
 ** -1 (message printed). */
 int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *targ);
 
-/* --alphabet auto's choice for the inputs read (r->q, r->t). */
-wm_alphabet_t wm_cli_align_alphabet(const wm_cli_align_run_t *r);
+/* The alphabet of a run into *alpha: --alphabet's, or auto's from the data
+** (sniff.h): the target's (target_dna, agreed on by every rank; tsn what
+** this rank saw) decides, and the query (qsn, and q_iupac: every record is
+** IUPAC letters) must fit DNA when the target is DNA. targ and qarg name the
+** inputs in messages. Prints the --explain-alphabet lines (rank 0).
+** Returns 0, or -1 after a message (a DNA target, a query that is not). */
+int wm_cli_align_alphabet(const wm_cli_align_args_t *a, const char *targ, int target_dna,
+                          const wm_sniff_t *tsn, const char *qarg, const wm_sniff_t *qsn,
+                          int q_iupac, wm_alphabet_t *alpha);
 
 /* The pairs of the run: query-major, or record i with record i (--pairs),
 ** or the lines of a PAIRS.tsv. */

@@ -4,10 +4,10 @@
 */
 #include "alignio.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -15,17 +15,13 @@
 /* Longest record name quoted in a message. */
 #define NAME_MAX_MSG 200
 
-/* A literal that was meant as a file name: it has a '/' or a file ending. */
-static int looks_like_path(const char *s) {
-    static const char *const ends[] = { ".fa",    ".fasta", ".fna", ".fq",
-                                        ".fastq", ".gz",    ".txt", NULL };
-    size_t n = strlen(s);
-    if (strchr(s, '/') != NULL) return 1;
-    for (int i = 0; ends[i] != NULL; ++i) {
-        size_t e = strlen(ends[i]);
-        if (n > e && strcasecmp(s + n - e, ends[i]) == 0) return 1;
-    }
-    return 0;
+/* Letters only: an argument that could have been meant as a sequence,
+** so the "no such file" message says how to write one. */
+static int all_letters(const char *s) {
+    if (*s == '\0') return 0;
+    for (; *s != '\0'; ++s)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z'))) return 0;
+    return 1;
 }
 
 static const char *display_path(const wm_cli_input_t *in) {
@@ -111,17 +107,20 @@ int wm_cli_input_open(wm_cli_input_t *in, const char *role, const char *arg, int
     in->arg = arg;
     in->n_rec = 1;
     in->starts = in->one;
-    if (strcmp(arg, "-") != 0 && stat(arg, &st) != 0) {
-        /* Not a file: the sequence itself. */
-        if (arg[0] != '\0' && looks_like_path(arg)) {
-            wm_cli_error("%s: no such file (the %s looks like a file name, so it is "
-                         "not taken as a sequence)",
-                         arg, role);
-            return -1;
-        }
-        in->seq = (const uint8_t *)arg;
-        in->one[1] = strlen(arg);
+    if (strncmp(arg, WM_CLI_LITERAL_PREFIX, strlen(WM_CLI_LITERAL_PREFIX)) == 0) {
+        /* The explicit form of a sequence on the command line: never a file. */
+        in->seq = (const uint8_t *)arg + strlen(WM_CLI_LITERAL_PREFIX);
+        in->one[1] = strlen((const char *)in->seq);
         return check_records(in, max_len);
+    }
+    if (strcmp(arg, "-") != 0 && stat(arg, &st) != 0) {
+        /* A misspelt file name must never become a sequence. */
+        int e = errno;
+        if (all_letters(arg))
+            wm_cli_error("%s: %s (a sequence on the command line is written %s%s)", arg,
+                         strerror(e), WM_CLI_LITERAL_PREFIX, arg);
+        else wm_cli_error("%s: %s", arg, strerror(e));
+        return -1;
     }
 
     char err[1200] = "";

@@ -5,9 +5,11 @@
 ** into records back to back; the pair loop only points into them, so a
 ** genome-sized target is never copied per pair.
 **
-** Which it is: "-" and any argument naming an existing path are files; any
-** other argument is the sequence itself, unless it looks like a path (a '/',
-** or a .fa/.fasta/.fna/.fq/.fastq/.gz/.txt ending): then "no such file".
+** Which it is: an argument that starts with "seq:" is the sequence after
+** it (WM_CLI_LITERAL_PREFIX: "seq:ACGT"; "seq:" alone is the empty one);
+** "-" is standard input; any other argument is a file, and one that names
+** nothing is an error ("reads_typo: No such file or directory"), never a
+** sequence: a misspelt name must not be aligned as letters.
 **
 ** Plain files. Read as text (alphabets auto and dna): one sequence, blanks and
 ** line breaks dropped as in FASTA sequence lines, and a byte that is neither
@@ -21,6 +23,9 @@
 #include <stdint.h>
 
 #include "io/seqfile.h"
+
+/* What starts a sequence written on the command line. */
+#define WM_CLI_LITERAL_PREFIX "seq:"
 
 typedef struct {
     const char *role; /* "query" or "target" */

@@ -231,18 +231,56 @@ static int explain(wm_cli_align_run_t *r) {
     return 0;
 }
 
-/* --alphabet auto: dna when every file is FASTA/FASTQ (there is at least one)
-** and the query records, and a literal target, are IUPAC letters, as search
-** decides with its pattern and FASTA/FASTQ texts. */
-wm_alphabet_t wm_cli_align_alphabet(const wm_cli_align_run_t *r) {
-    const wm_cli_input_t *q = &r->q, *t = &r->t;
-    if (r->a->sh.alphabet != WM_ALPHA_AUTO)
-        return r->a->sh.alphabet == WM_ALPHA_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
-    int any_seqfile = q->is_seqfile || t->is_seqfile;
-    int any_plain = (q->is_file && !q->is_seqfile) || (t->is_file && !t->is_seqfile);
-    if (any_seqfile && !any_plain && wm_cli_input_iupac(q) && (t->is_file || wm_cli_input_iupac(t)))
-        return WM_ALPHABET_DNA;
-    return WM_ALPHABET_BYTES;
+/* An input as the --explain-alphabet line names it: a file as given, a
+** literal cut to 40 bytes. */
+static void input_label(const char *arg, char *buf, size_t len) {
+    size_t n = strlen(arg);
+    snprintf(buf, len, "%.*s%s", 40, strcmp(arg, "-") == 0 ? "(standard input)" : arg,
+             n > 40 ? "..." : "");
+}
+
+int wm_cli_align_alphabet(const wm_cli_align_args_t *a, const char *targ, int target_dna,
+                          const wm_sniff_t *tsn, const char *qarg, const wm_sniff_t *qsn,
+                          int q_iupac, wm_alphabet_t *alpha) {
+    char why_t[160], why_q[160], tl[64], ql[64];
+    if (a->sh.alphabet != WM_ALPHA_AUTO) {
+        *alpha = a->sh.alphabet == WM_ALPHA_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
+        if (a->sh.explain_alphabet && wm_dist.rank == 0)
+            fprintf(stderr, "%s: alphabet %s for align: --alphabet %s\n", WM_PROG,
+                    *alpha == WM_ALPHABET_DNA ? "dna" : "text",
+                    *alpha == WM_ALPHABET_DNA ? "dna" : "text");
+        return 0;
+    }
+    /* The target is the data, as a search's FILE: it decides. A query fits
+    ** DNA when its own bytes are DNA by the same rule or are all IUPAC letters
+    ** (a short primer with codes); one that does not is refused, never aligned
+    ** under other case rules without a word. */
+    int q_dna = wm_sniff_is_dna(qsn) || q_iupac;
+    input_label(targ, tl, sizeof tl);
+    input_label(qarg, ql, sizeof ql);
+    if (target_dna && !q_dna) {
+        wm_cli_error("the target %s is DNA (--alphabet auto) but the query %s is not (%s); give "
+                     "--alphabet text to align the bytes as they are",
+                     tl, ql, wm_sniff_why(qsn, why_q, sizeof why_q));
+        return -1;
+    }
+    *alpha = target_dna ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
+    if (a->sh.explain_alphabet && wm_dist.rank == 0) {
+        const char *word = target_dna ? "dna" : "text";
+        fprintf(stderr, "%s: alphabet %s for the target %s: %s\n", WM_PROG, word, tl,
+                wm_sniff_why(tsn, why_t, sizeof why_t));
+        fprintf(stderr, "%s: alphabet %s for the query %s: %s%s%s\n", WM_PROG, word, ql,
+                wm_sniff_why(qsn, why_q, sizeof why_q),
+                q_iupac && !wm_sniff_is_dna(qsn) ? "; its letters are all IUPAC codes" : "",
+                !target_dna && q_dna ? "; aligned as text, as the target is" : "");
+    }
+    return 0;
+}
+
+/* The sniff of an input's records, from the first. */
+static void sniff_input(const wm_cli_input_t *in, wm_sniff_t *sn) {
+    memset(sn, 0, sizeof *sn);
+    wm_sniff_add(sn, in->seq, in->starts[in->n_rec] - in->starts[0]);
 }
 
 int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *targ) {
@@ -252,13 +290,19 @@ int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *ta
     if (targ == NULL) { /* --pairs PAIRS.tsv */
         r->tsv = 1;
         if (wm_cli_pairtsv_open(&r->pt, qarg, WM_MAX_QUERY) < 0) return -1;
-        r->o.alphabet = a->sh.alphabet == WM_ALPHA_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
-        if (a->sh.alphabet == WM_ALPHA_AUTO) { /* dna when every sequence is IUPAC */
-            int iupac = 1;
-            for (size_t i = 0; iupac && i < 2 * r->pt.n; i++)
-                iupac = wm_cli_is_iupac(r->pt.seq[i], (size_t)r->pt.len[i]);
-            if (iupac) r->o.alphabet = WM_ALPHABET_DNA;
+        /* the second column is the data, the first the queries (sniff.h) */
+        wm_sniff_t tsn, qsn;
+        int q_iupac = 1;
+        memset(&tsn, 0, sizeof tsn);
+        memset(&qsn, 0, sizeof qsn);
+        for (size_t i = 0; i < r->pt.n; i++) {
+            wm_sniff_add(&qsn, r->pt.seq[2 * i], r->pt.len[2 * i]);
+            wm_sniff_add(&tsn, r->pt.seq[2 * i + 1], r->pt.len[2 * i + 1]);
+            q_iupac = q_iupac && wm_cli_is_iupac(r->pt.seq[2 * i], (size_t)r->pt.len[2 * i]);
         }
+        if (wm_cli_align_alphabet(a, qarg, wm_sniff_is_dna(&tsn), &tsn, qarg, &qsn, q_iupac,
+                                  &r->o.alphabet) < 0)
+            return -1;
         if (r->o.mode != WM_ALIGN_GLOBAL)
             for (size_t i = 0; i < r->pt.n; i++)
                 if (r->pt.len[2 * i] == 0) {
@@ -291,8 +335,11 @@ int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *ta
                      r->t.n_rec);
         return -1;
     }
-    r->o.alphabet = wm_cli_align_alphabet(r);
-    return 0;
+    wm_sniff_t tsn, qsn;
+    sniff_input(&r->t, &tsn);
+    sniff_input(&r->q, &qsn);
+    return wm_cli_align_alphabet(a, targ, wm_sniff_is_dna(&tsn), &tsn, qarg, &qsn,
+                                 wm_cli_input_iupac(&r->q), &r->o.alphabet);
 }
 
 int wm_cmd_align(int argc, char **argv) {

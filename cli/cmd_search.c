@@ -56,10 +56,41 @@ static void report_status(wm_cli_search_run_t *r, const char *what, wm_status st
     wm_cli_error("%s: %s", what, wm_cli_status_msg(r->cx, st));
 }
 
-int wm_cli_search_is_dna(const wm_cli_search_args_t *a, int fmt) {
-    return a->sh.alphabet == WM_ALPHA_DNA ||
-           (a->sh.alphabet == WM_ALPHA_AUTO && fmt != WM_FMT_PLAIN &&
-            (a->is_set ? a->acgtu : a->iupac));
+int wm_cli_search_data_is_dna(const wm_cli_search_args_t *a, const wm_text_t *t, wm_sniff_t *sn) {
+    memset(sn, 0, sizeof *sn);
+    if (a->sh.alphabet != WM_ALPHA_AUTO) return a->sh.alphabet == WM_ALPHA_DNA;
+    wm_sniff_text(sn, t);
+    return wm_sniff_is_dna(sn);
+}
+
+int wm_cli_search_is_dna(const wm_cli_search_args_t *a, const char *path, int dna_data,
+                         const wm_sniff_t *sn) {
+    char why[160];
+    if (a->sh.alphabet != WM_ALPHA_AUTO)
+        snprintf(why, sizeof why, "--alphabet %s", dna_data ? "dna" : "text");
+    else wm_sniff_why(sn, why, sizeof why);
+    /* Auto never bends the data to the pattern: DNA data is searched as DNA.
+    ** Only a pattern with no nucleotide reading at all (HELLO) is searched
+    ** as the bytes it can only be (a set: none of A, C, G, T, U only, as sets
+    ** take no other codes); a set that mixes such patterns with nucleotide
+    ** ones is refused rather than searched under case rules not its own. */
+    const char *note = "";
+    if (dna_data && a->sh.alphabet == WM_ALPHA_AUTO && !(a->is_set ? a->acgtu : a->iupac)) {
+        if (a->is_set && a->any_acgtu) {
+            wm_cli_error("%s: the data is DNA (--alphabet auto) but the set mixes patterns of "
+                         "A, C, G, T, U only with others; give --alphabet text to search its "
+                         "bytes as they are",
+                         path);
+            return -1;
+        }
+        dna_data = 0;
+        note = a->is_set ? "; no pattern of the set is A, C, G, T, U only, so text"
+                         : "; the pattern is not IUPAC nucleotide letters, so text";
+    }
+    if (a->sh.explain_alphabet && wm_dist.rank == 0)
+        fprintf(stderr, "%s: alphabet %s for %s: %s%s\n", WM_PROG, dna_data ? "dna" : "text",
+                strcmp(path, "-") == 0 ? "(standard input)" : path, why, note);
+    return dna_data;
 }
 
 wm_db_t *wm_cli_search_db(wm_cli_search_run_t *r, int dna) {
@@ -123,7 +154,9 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         return;
     }
 
-    wm_db_t *db = wm_cli_search_db(r, wm_cli_search_is_dna(a, sf.format));
+    wm_sniff_t sn;
+    int dna = wm_cli_search_is_dna(a, path, wm_cli_search_data_is_dna(a, &sf.text, &sn), &sn);
+    wm_db_t *db = dna < 0 ? NULL : wm_cli_search_db(r, dna);
     if (db == NULL) {
         r->any_error = 1;
         wm_seqfile_close(&sf);

@@ -208,7 +208,16 @@ static int align_split(wm_cli_align_run_t *r, const char *qarg, const char *targ
     r->t.is_file = 1;
     r->t.is_seqfile = R->format != WM_FMT_PLAIN;
     r->t.arg = targ;
-    r->o.alphabet = wm_cli_align_alphabet(r);
+    /* rank 0's range holds the target's first bytes: its look decides for all */
+    wm_sniff_t tsn, qsn;
+    memset(&tsn, 0, sizeof tsn);
+    memset(&qsn, 0, sizeof qsn);
+    wm_sniff_text(&tsn, &R->text);
+    wm_sniff_add(&qsn, r->q.seq, r->q.starts[r->q.n_rec] - r->q.starts[0]);
+    int target_dna = wm_dist_bcast_int(wm_sniff_is_dna(&tsn));
+    failed = wm_cli_align_alphabet(r->a, targ, target_dna, &tsn, qarg, &qsn,
+                                   wm_cli_input_iupac(&r->q), &r->o.alphabet) < 0;
+    if (wm_cli_dist_agree(failed)) return -1;
     failed = wm_cli_context_new(&r->a->sh.co, &r->cx) != WM_OK;
     if (wm_cli_dist_agree(failed)) return -1;
 

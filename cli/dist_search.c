@@ -118,7 +118,11 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
         fmt = fmts[0];
         if (fmts != all_fmt) free(fmts);
     }
-    wm_db_t *db = wm_cli_search_db(r, wm_cli_search_is_dna(a, fmt)); /* the same on every rank */
+    /* the alphabet comes from the data: rank 0's first bytes decide for all */
+    wm_sniff_t sn;
+    int dna = wm_dist_bcast_int(wm_cli_search_data_is_dna(a, &R.text, &sn));
+    dna = wm_cli_search_is_dna(a, path, dna, &sn);
+    wm_db_t *db = dna < 0 ? NULL : wm_cli_search_db(r, dna); /* the same on every rank */
     double t1 = wm_dist_now();
     if (db == NULL) {
         r->any_error = 1;

@@ -46,6 +46,12 @@ static int apply_explain_backend(const wm_flag_t *f, const char *val, wm_cli_sha
     return 0;
 }
 
+static int apply_explain_alphabet(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
+                                  const wm_cli_command_t *cmd) {
+    sh->explain_alphabet = 1;
+    return 0;
+}
+
 static int apply_threads(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
                          const wm_cli_command_t *cmd) {
     uint64_t v;
@@ -154,6 +160,10 @@ const wm_flag_t wm_flags[] = {
       "reported on strand '-'" },
     { WM_F_ALPHABET, 0, "alphabet", "A", WM_SEC_MATCH, S | A, apply_alphabet, "auto",
       "auto, dna or text" },
+    { WM_F_EXPLAIN_ALPHABET, 0, "explain-alphabet", NULL, WM_SEC_MATCH, S | A,
+      apply_explain_alphabet, NULL,
+      "print on standard error the alphabet of each input and why (auto: the share "
+      "of nucleotide letters in its first 64 KiB of sequence)" },
     { WM_F_ALGO, 0, "algo", "A", WM_SEC_MATCH, S, NULL,
       "auto: chosen by pattern length, k and metric",
       "auto, shiftor (k = 0 only), bitap, myers (edit distance only)\n"
@@ -263,18 +273,28 @@ const wm_flag_note_t wm_flag_notes[] = {
       "  dna:  pattern letters are IUPAC codes (ACGTURYSWKMBDHVN, either case) "
       "matching the bases A, C, G, T of the text, either case; other text bytes "
       "(N too) match nothing\n"
-      "  text: each byte matches itself\n"
-      "  auto: dna for a FASTA or FASTQ file when the pattern has IUPAC letters "
-      "only, else text; chosen per file (plain files: always text)" },
+      "  text: each byte matches itself; case matters unless -i\n"
+      "  auto: chosen per FILE from its data, never from the pattern: dna when at "
+      "least 90% of the first 64 KiB of its sequence (FASTA/FASTQ: the records' "
+      "letters; plain: the file's bytes; blanks and line breaks skipped) are A, C, "
+      "G, T, U or N in either case, else text (protein, prose, binary). So one "
+      "sequence gets the same case rules as plain, FASTA or FASTQ. On DNA data a "
+      "pattern with a letter that is no IUPAC code (HELLO) is searched as text, "
+      "its only reading (a set: when no pattern is A, C, G, T, U only); a set that "
+      "mixes patterns of A, C, G, T, U only with others is an error for that "
+      "FILE: give --alphabet text. --explain-alphabet says what was chosen and why" },
     { "alphabet", A,
       "\n"
       "  dna:  case ignored, U reads as T; only A, C, G and T match (N and other "
       "codes match nothing, not even themselves)\n"
-      "  text: each byte is itself; a plain file is aligned byte for byte, line "
-      "breaks included\n"
-      "  auto: dna when every FILE is FASTA or FASTQ and every query record (and a "
-      "TARGET given on the command line) has IUPAC nucleotide letters only "
-      "(ACGTURYSWKMBDHVN), as search decides for its pattern; else text\n"
+      "  text: each byte is itself, case matters unless -i; a plain file is "
+      "aligned byte for byte, line breaks included\n"
+      "  auto: the TARGET's data decides, by search's rule: dna when at least 90% "
+      "of the first 64 KiB of its sequence are A, C, G, T, U or N (either case), "
+      "else text. A DNA target needs a query that is DNA by the same rule or IUPAC "
+      "letters only (else an error: give --alphabet text); a DNA query against a "
+      "text or protein target is aligned as text. --pairs PAIRS.tsv: the second "
+      "column is the target\n"
       "Under auto and dna a plain file is one sequence: its blanks and line breaks "
       "are dropped, and a file with other bytes (NUL, controls, bytes >= 0x80) is "
       "refused as binary (--alphabet text aligns raw bytes)." },

@@ -50,6 +50,7 @@ typedef struct {
     wm_cli_alpha_t alphabet; /* --alphabet [auto] */
     int ignore_case;         /* -i/--ignore-case */
     int explain_backend;     /* --explain-backend (choose.c) */
+    int explain_alphabet;    /* --explain-alphabet: say what auto chose, and why */
 } wm_cli_shared_t;
 
 /* A command as its help shows it. The prose is written as printed
@@ -103,6 +104,7 @@ enum {
     WM_F_COLUMN,
     WM_F_QUERY_COLUMN,
     WM_F_PIECE,
+    WM_F_EXPLAIN_ALPHABET,
     WM_F_EXPLAIN_BACKEND
 };
 

@@ -20,6 +20,7 @@
 #include "out.h"
 #include "patfile.h"
 #include "progress.h"
+#include "sniff.h"
 
 /* Same order as wm_algo_t: the index is the enum value. */
 extern const char *const wm_cli_search_algo_words[];
@@ -45,7 +46,8 @@ typedef struct {
     const char *last_e; /* the last -e pattern */
     size_t n_e, n_f;    /* how many -e and -f */
     int is_set;
-    int acgtu; /* every pattern of the set is A/C/G/T/U only */
+    int acgtu;     /* every pattern of the set is A/C/G/T/U only */
+    int any_acgtu; /* some pattern of the set is A/C/G/T/U only */
     wm_patset_t set;
     const char *per_rank; /* --output-per-rank PREFIX, else NULL */
 } wm_cli_search_args_t;
@@ -101,9 +103,20 @@ int wm_cli_search_load_set(wm_cli_search_args_t *a);
 ** NULL after a message (r->fatal is then set). */
 wm_db_t *wm_cli_search_db(wm_cli_search_run_t *r, int dna);
 
-/* Whether a file of format fmt is searched as DNA (--alphabet, and auto's
-** choice for FASTA/FASTQ). */
-int wm_cli_search_is_dna(const wm_cli_search_args_t *a, int fmt);
+/* What an input's data is under --alphabet: 1 = dna, 0 = text; auto looks
+** at the text read (sniff.h), and *sn gets what it saw (zeroed otherwise). */
+int wm_cli_search_data_is_dna(const wm_cli_search_args_t *a, const wm_text_t *t, wm_sniff_t *sn);
+
+/* Whether input `path` is searched as DNA, given what its data is
+** (dna_data, agreed on by every rank): 1 dna, 0 text, or -1 after a
+** message. On DNA data under auto: a pattern that is no nucleotide pattern
+** at all (a letter outside the IUPAC codes; a set: no pattern of A, C, G,
+** T, U only, the letters a set is searched by as DNA) is searched as text,
+** the only reading it has; a set that mixes such patterns with those of
+** A, C, G, T, U only is refused. Prints the --explain-alphabet line
+** (rank 0). */
+int wm_cli_search_is_dna(const wm_cli_search_args_t *a, const char *path, int dna_data,
+                         const wm_sniff_t *sn);
 
 /* The wm_match_cb of a search: counts, and prints unless counting. */
 int wm_cli_search_on_match(const wm_match_t *m, void *user);

@@ -240,6 +240,7 @@ int wm_cli_search_load_set(wm_cli_search_args_t *a) {
         const uint8_t *p = a->set.pat[i];
         size_t m = a->set.len[i], j = 0;
         while (j < m && acgtu[p[j]]) ++j;
+        if (j == m) a->any_acgtu = 1;
         if (j < m) {
             a->acgtu = 0;
             if (a->o.revcomp || a->sh.alphabet == WM_ALPHA_DNA) {

@@ -63,13 +63,13 @@ check_cigars() {
 # ---- hand-worked literals ----------------------------------------------------------
 
 # ACGT sits exactly at [2,6) of TTACGTTT.
-run align ACGT TTACGTTT
+run align seq:ACGT seq:TTACGTTT
 check_rc "exact" 0
 check_no_err "exact"
 check_tsv "exact" <<'EOF'
 query target 0 2 6
 EOF
-run align --cigar ACGT TTACGTTT
+run align --cigar seq:ACGT seq:TTACGTTT
 check_tsv "exact --cigar" <<'EOF'
 query target 0 2 6 4=
 EOF
@@ -77,12 +77,12 @@ EOF
 # GGACTTGG (G0 G1 A2 C3 T4 T5 G6 G7): ACT [2,5) is 1 (G absent from the
 # target: I) and ACTT [2,6) is 1 (G/T mismatch); nothing ending before 5 is
 # within 1. The leftmost end wins; --all-ends gives both, in end order.
-run align --cigar ACGT GGACTTGG
+run align --cigar seq:ACGT seq:GGACTTGG
 check_rc "one edit" 0
 check_tsv "one edit, leftmost end" <<'EOF'
 query target 1 2 5 2=1I1=
 EOF
-run align --cigar --all-ends ACGT GGACTTGG
+run align --cigar --all-ends seq:ACGT seq:GGACTTGG
 check_tsv "--all-ends" <<'EOF'
 query target 1 2 5 2=1I1=
 query target 1 2 6 2=1X1=
@@ -90,30 +90,30 @@ EOF
 # A target symbol absent from the query is D: GATCACA is GATGCACA [2,10)
 # (C0 C1 G2 A3 T4 G5 C6 A7 C8 A9 C10 C11) without its G at 5, the only way
 # to reach 1; nothing ending before 10 is within 1.
-run align --cigar GATCACA CCGATGCACACC
+run align --cigar seq:GATCACA seq:CCGATGCACACC
 check_tsv "a deletion" <<'EOF'
 query target 1 2 10 3=1D4=
 EOF
 
 # -k on both sides of the distance: 1 prints, 0 prints nothing (exit 1).
-run align -k 1 ACGT GGACTTGG
+run align -k 1 seq:ACGT seq:GGACTTGG
 check_rc "-k 1 = distance" 0
 check_tsv "-k 1 = distance" <<'EOF'
 query target 1 2 5
 EOF
-run align --max-distance 2 --all-ends ACGT GGACTTGG
+run align --max-distance 2 --all-ends seq:ACGT seq:GGACTTGG
 check_tsv "--max-distance 2 --all-ends" <<'EOF'
 query target 1 2 5
 query target 1 2 6
 EOF
-run align -k 0 ACGT GGACTTGG
+run align -k 0 seq:ACGT seq:GGACTTGG
 check_rc "-k 0 < distance" 1
 check_empty_out "-k 0 < distance"
 check_no_err "-k 0 < distance"
 
 # The start tie: ab in aa. End 1: a [0,1) is 1. End 2: aa [0,2) and a [1,2)
 # are both 1; the shortest (largest start) is reported, as search does.
-run align --all-ends --cigar ab aa
+run align --all-ends --cigar seq:ab seq:aa
 check_tsv "start tie" <<'EOF'
 query target 1 0 1 1=1I
 query target 1 1 2 1=1I
@@ -126,63 +126,72 @@ aa.txt . 1 2 1 +
 EOF
 
 # A query longer than the target: still defined, the distance is m - n = 4.
-run align ACGTACGT ACGT
+run align seq:ACGTACGT seq:ACGT
 check_rc "query longer than target" 0
 check_tsv "query longer than target" <<'EOF'
 query target 4 0 4
 EOF
-run align --cigar ACGTACGT ACGT
+run align --cigar seq:ACGTACGT seq:ACGT
 printf '>query\nACGTACGT\n' >long_q.fa
 printf '>target\nACGT\n' >long_t.fa
 check_cigars "query longer than target, CIGAR" long_q.fa long_t.fa
 
-# Literals are text: case matters, so acgt shares nothing with TTACGTTT and
-# the best is the empty substring at the leftmost end (start = end = 0).
-run align --cigar acgt TTACGTTT
+# Text: case matters, so acgt shares nothing with TTACGTTT and the best is
+# the empty substring at the leftmost end (start = end = 0).
+run align --alphabet text --cigar seq:acgt seq:TTACGTTT
 check_tsv "case matters in text" <<'EOF'
 query target 4 0 0 4I
 EOF
-run align -i acgt TTACGTTT
+# Auto: the target's letters are DNA, so case is folded, literals as files.
+run align --cigar seq:acgt seq:TTACGTTT
+check_tsv "auto: a DNA target folds case" <<'EOF'
+query target 0 2 6 4=
+EOF
+run align -i seq:acgt seq:TTACGTTT
 check_tsv "-i" <<'EOF'
 query target 0 2 6
 EOF
-run align --ignore-case --alphabet text acgT TTACGTTT
+run align --ignore-case --alphabet text seq:acgT seq:TTACGTTT
 check_tsv "--ignore-case --alphabet text" <<'EOF'
 query target 0 2 6
 EOF
 # --alphabet dna: case folded, U reads as T, N matches nothing (not even N).
-run align --alphabet dna acgu TTACGTTT
+run align --alphabet dna seq:acgu seq:TTACGTTT
 check_tsv "--alphabet dna: case and U" <<'EOF'
 query target 0 2 6
 EOF
-run align --alphabet dna --cigar ACNT ACNT
+run align --alphabet dna --cigar seq:ACNT seq:ACNT
 check_tsv "--alphabet dna: N" <<'EOF'
 query target 1 0 4 2=1X1=
 EOF
-run align --cigar ACNT ACNT
+run align --alphabet text --cigar seq:ACNT seq:ACNT
 check_tsv "text: N is a byte" <<'EOF'
 query target 0 0 4 4=
 EOF
+run align --cigar seq:ACNT seq:ACNT
+check_tsv "auto: ACNT is DNA, N matches nothing" <<'EOF'
+query target 1 0 4 2=1X1=
+EOF
 
 # --mode global: the whole of both; kitten -> sitting is the classic 3.
-run align --mode global kitten sitting
+run align --mode global seq:kitten seq:sitting
 check_rc "--mode global" 0
 check_tsv "--mode global" <<'EOF'
 query target 3 0 7
 EOF
-run align --mode global --cigar ACGT ACT
+run align --mode global --cigar seq:ACGT seq:ACT
 check_tsv "--mode global --cigar" <<'EOF'
 query target 1 0 3 2=1I1=
 EOF
-run align --mode global -k 2 kitten sitting
+run align --mode global -k 2 seq:kitten seq:sitting
 check_rc "--mode global -k 2" 1
 check_empty_out "--mode global -k 2"
 
 # JSON Lines: the keys in order, cigar only when asked.
-run align --json --cigar ACGT TTACGTTT
+run align --json --cigar seq:ACGT seq:TTACGTTT
 check_rc "--json" 0
 check_out_text "--json --cigar" '{"query":"query","target":"target","distance":0,"start":2,"end":6,"cigar":"4="}'
-run align --json ACGT TTACGTTT
+run align --json seq:ACGT seq:TTACGTTT
 check_out_text "--json" '{"query":"query","target":"target","distance":0,"start":2,"end":6}'
 
 # ---- files: FASTA, FASTQ, plain, gzip, stdin; record order -------------------------
@@ -244,13 +253,13 @@ q2 q2 0 0 4
 EOF
 
 # A literal against records, and records against a literal.
-run align ACGT t.fa
+run align seq:ACGT t.fa
 check_tsv "literal query, FASTA target" <<'EOF'
 query t1 0 2 6
 query t2 2 3 5
 query t3 3 0 1
 EOF
-run align q.fa GGGGTTTT
+run align q.fa seq:GGGGTTTT
 check_tsv "FASTA query, literal target" <<'EOF'
 q1 target 2 3 5
 q2 target 0 2 6
@@ -259,11 +268,11 @@ EOF
 # --alphabet auto: DNA for FASTA of nucleotides, so soft-masked (lower case)
 # bases match; text compares bytes.
 printf '>s\nttacgttt\n' >soft.fa
-run align ACGT soft.fa
+run align seq:ACGT soft.fa
 check_tsv "auto: dna for FASTA" <<'EOF'
 query s 0 2 6
 EOF
-run align --alphabet text ACGT soft.fa
+run align --alphabet text seq:ACGT soft.fa
 check_tsv "--alphabet text with FASTA" <<'EOF'
 query s 4 0 0
 EOF
@@ -283,24 +292,29 @@ run align q.txt t.txt
 check_tsv "plain files" <<'EOF'
 q.txt t.txt 0 2 6
 EOF
-run align --alphabet text q.txt TTACGTTT
+run align --alphabet text q.txt seq:TTACGTTT
 check_tsv "plain file, text: the newline counts" <<'EOF'
 q.txt target 1 2 6
 EOF
 gzip -c t.txt >t.txt.gz
-run align ACGT t.txt.gz
+run align seq:ACGT t.txt.gz
 check_tsv "gzip plain file" <<'EOF'
 query t.txt.gz 0 2 6
 EOF
-run_in t.txt align ACGT -
+run_in t.txt align seq:ACGT -
 check_tsv "plain stdin" <<'EOF'
 query - 0 2 6
 EOF
-# An argument naming a file is the file, even when it reads like a sequence.
+# An argument naming a file is the file, even when it reads like a sequence;
+# seq: is always the sequence, even when a file has its name.
 printf 'CGT' >ACGT
-run align ACGT TTACGTTT
+run align ACGT seq:TTACGTTT
 check_tsv "an argument naming a file is a file" <<'EOF'
 ACGT target 0 3 6
+EOF
+run align seq:ACGT seq:TTACGTTT
+check_tsv "seq: is a sequence even beside a file of its name" <<'EOF'
+query target 0 2 6
 EOF
 rm -f ACGT
 
@@ -328,77 +342,77 @@ grep -q '^{"query":"q\\"1","target":"t1","distance":0,"start":2,"end":6,"cigar":
 
 # ---- bad input: a message, exit 2, nothing on stdout -----------------------------------
 
-expect_error "empty literal query" '^warpmatch: the query is empty$' align "" ACGT
-expect_error "empty literal target" '^warpmatch: the target is empty$' align ACGT ""
+expect_error "empty literal query" '^warpmatch: the query is empty$' align seq: seq:ACGT
+expect_error "empty literal target" '^warpmatch: the target is empty$' align seq:ACGT seq:
 : >empty.fa
 expect_error "empty query file" '^warpmatch: empty\.fa: the query file is empty' align empty.fa t.fa
-expect_error "empty target file" '^warpmatch: empty\.fa: the target file is empty' align ACGT empty.fa
+expect_error "empty target file" '^warpmatch: empty\.fa: the target file is empty' align seq:ACGT empty.fa
 printf '\n\n  \n' >blank.fa
 expect_error "FASTA file with no records" '^warpmatch: blank\.fa: no target sequence' \
-    align ACGT blank.fa
+    align seq:ACGT blank.fa
 printf '>a\nAC\n>b\n>c\nGT\n' >emptyrec.fa
 expect_error "empty FASTA record" "^warpmatch: emptyrec\\.fa: record 2 'b' is empty" \
     align emptyrec.fa t.fa
 expect_error "empty FASTA target record" "^warpmatch: emptyrec\\.fa: record 2 'b' is empty" \
-    align ACGT emptyrec.fa
+    align seq:ACGT emptyrec.fa
 printf '@r1\nACGT\n+\nIIII\n@r2\n\n+\n\n' >emptyread.fq
 expect_error "empty FASTQ read" "^warpmatch: emptyread\\.fq: record 2 'r2' is empty" \
     align emptyread.fq t.fa
 for p in nosuch.fa nosuch.fasta nosuch.fq.gz NOSUCH.FASTQ dir/ACGT ./x; do
-    expect_error "missing file $p" "^warpmatch: $p: no such file" align "$p" t.fa
+    expect_error "missing file $p" "^warpmatch: $p: No such file or directory\$" align "$p" t.fa
 done
-expect_error "missing target file" '^warpmatch: nosuch\.fa: no such file .*target' \
-    align ACGT nosuch.fa
+expect_error "missing target file" '^warpmatch: nosuch\.fa: No such file or directory$' \
+    align seq:ACGT nosuch.fa
 mkdir -p adir
-expect_error "a directory" '^warpmatch: adir: ' align ACGT adir
+expect_error "a directory" '^warpmatch: adir: ' align seq:ACGT adir
 gzip -c "$DATA/lambda_phage.fa" | head -c 3000 >cut.fa.gz
-expect_error "truncated gzip" '^warpmatch: cut\.fa\.gz: truncated gzip' align ACGT cut.fa.gz
+expect_error "truncated gzip" '^warpmatch: cut\.fa\.gz: truncated gzip' align seq:ACGT cut.fa.gz
 printf 'ACG\000TACGT' >bin.dat
 expect_error "NUL byte in a plain file" \
     '^warpmatch: bin\.dat: byte 0x00 at offset 3: not a sequence file.*--alphabet text' \
-    align ACGT bin.dat
+    align seq:ACGT bin.dat
 expect_error "NUL byte, --alphabet dna" '^warpmatch: bin\.dat: byte 0x00 ' \
-    align --alphabet dna ACGT bin.dat
+    align --alphabet dna seq:ACGT bin.dat
 printf 'ACGT\303\251\n' >utf8.txt
 expect_error "byte >= 0x80 in a plain query" \
     '^warpmatch: utf8\.txt: byte 0xC3 at offset 4: .*--alphabet text' align utf8.txt t.fa
-run align --alphabet text --cigar ACGT bin.dat
+run align --alphabet text --cigar seq:ACGT bin.dat
 check_rc "binary file with --alphabet text" 0
 check_tsv "binary file with --alphabet text" <<'EOF'
 query bin.dat 0 5 9 4=
 EOF
 printf '>x\nAC\001GT\n' >ctl.fa
 expect_error "control byte in FASTA" '^warpmatch: ctl\.fa: line 2: binary byte 0x01' \
-    align ACGT ctl.fa
+    align seq:ACGT ctl.fa
 # A query over WM_MAX_QUERY = 2^26 bytes (sparse file: no disk used).
 truncate -s 4194305 huge.txt 2>/dev/null || head -c 4194305 /dev/zero >huge.txt
 expect_error "query over the limit" \
     '^warpmatch: huge\.txt is 4194305 bytes long; the longest query allowed is 4194304' \
-    align --alphabet text huge.txt ACGT
+    align --alphabet text huge.txt seq:ACGT
 rm -f huge.txt
 
 for bad in x -1 1.5 "" 99999999999999999999999; do
     expect_error "-k '$bad'" "^warpmatch: invalid value '$bad' for -k/--max-distance" \
-        align -k "$bad" ACGT TTACGTTT
+        align -k "$bad" seq:ACGT seq:TTACGTTT
 done
-expect_error "--threads many" '^warpmatch: .*threads' align --threads many ACGT TTACGTTT
+expect_error "--threads many" '^warpmatch: .*threads' align --threads many seq:ACGT seq:TTACGTTT
 expect_error "unknown option" "^warpmatch: unknown option '--frobnicate'" \
-    align --frobnicate ACGT TTACGTTT
+    align --frobnicate seq:ACGT seq:TTACGTTT
 check_err "usage hint" "^Try 'warpmatch align --help'"
-expect_error "unknown short option" "^warpmatch: unknown option '-z'" align -z ACGT TTACGTTT
-expect_error "missing option value" "^warpmatch: option '-k' needs a value" align ACGT TTACGTTT -k
+expect_error "unknown short option" "^warpmatch: unknown option '-z'" align -z seq:ACGT seq:TTACGTTT
+expect_error "missing option value" "^warpmatch: option '-k' needs a value" align seq:ACGT seq:TTACGTTT -k
 expect_error "unknown --mode" "^warpmatch: unknown --mode 'local' \\(expected infix or global\\)" \
-    align --mode local ACGT TTACGTTT
+    align --mode local seq:ACGT seq:TTACGTTT
 expect_error "unknown --algo" "^warpmatch: unknown --algo 'myers' \\(expected auto, wavefront, bitvector or four-russians\\)" \
-    align --algo myers ACGT TTACGTTT
-expect_error "unknown --alphabet" "^warpmatch: unknown --alphabet" align --alphabet rna ACGT TTACGTTT
-expect_error "unknown --backend" "^warpmatch: unknown --backend 'gpu'" align --backend gpu ACGT TTACGTTT
+    align --algo myers seq:ACGT seq:TTACGTTT
+expect_error "unknown --alphabet" "^warpmatch: unknown --alphabet" align --alphabet rna seq:ACGT seq:TTACGTTT
+expect_error "unknown --backend" "^warpmatch: unknown --backend 'gpu'" align --backend gpu seq:ACGT seq:TTACGTTT
 expect_error "--pairs, different counts" \
     "^warpmatch: --pairs: missing mate: the query has 2 records and the target 3; target record 3 \\('.*'\\) has no mate$" \
     align --pairs q.fa t.fa
 expect_error "no arguments" '^warpmatch: align needs a QUERY and a TARGET, or --pairs and a pair file \(0 arguments given\)' align
-expect_error "one argument" '^warpmatch: align needs a QUERY and a TARGET, or --pairs and a pair file \(1 argument given\)' align ACGT
-expect_error "three arguments" '^warpmatch: align needs a QUERY and a TARGET' align ACGT ACGT ACGT
+expect_error "one argument" '^warpmatch: align needs a QUERY and a TARGET, or --pairs and a pair file \(1 argument given\)' align seq:ACGT
+expect_error "three arguments" '^warpmatch: align needs a QUERY and a TARGET' align seq:ACGT seq:ACGT seq:ACGT
 run_in q.fa align - -
 check_rc "stdin twice" 2
 check_err "stdin twice" '^warpmatch: QUERY and TARGET are both - \(standard input can be read only once\)'
@@ -406,7 +420,7 @@ check_empty_out "stdin twice"
 
 if ! have_gpu; then
     expect_error "--backend cuda without a GPU" '^warpmatch: cannot use the cuda backend' \
-        align --backend cuda ACGT TTACGTTT
+        align --backend cuda seq:ACGT seq:TTACGTTT
 fi
 
 # ---- --help ------------------------------------------------------------------------------

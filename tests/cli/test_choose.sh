@@ -83,7 +83,7 @@ expect_cpu "align infix --pairs" align --pairs reads.fa mates.fa
 expect_cpu "align global" align --mode global --cigar reads.fa mates.fa
 expect_cpu "align global --pairs" align --mode global --pairs reads.fa mates.fa
 expect_cpu "align pair file" align --mode global --pairs pairs.tsv
-expect_cpu "align literals" align ACGTT AACGTTTT
+expect_cpu "align literals" align seq:ACGTT seq:AACGTTTT
 expect_cpu "dtw" dtw query.txt series.txt
 expect_cpu "dtw global" dtw --mode global query.txt series.txt
 expect_cpu "dtw ucr" dtw --mode ucr query.txt series.txt

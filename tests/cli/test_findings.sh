@@ -62,7 +62,7 @@ for c in "F4-nul-in-name.fa 1 0x00" "F4-nul-name.fa 1 0x00" "F4-esc-in-name.fa 3
     check_err "F4 $1" "^warpmatch: $1: line $2: control byte $3 in record name\$"
     check_empty_out "F4 $1"
     # align reads its inputs with the same reader (query and target).
-    run align AC "$1"
+    run align seq:AC "$1"
     check_rc "F4 $1, align target" 2
     check_err "F4 $1, align target" "^warpmatch: .*$1: line $2: control byte $3 in record name"
 done

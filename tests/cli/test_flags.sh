@@ -78,14 +78,14 @@ LAMBDA=$DATA/lambda_phage.fa
 # The table, command by command: "-s, --long ARG" ("--long ARG" without a
 # short name; no ARG for a switch).
 SEARCH_FLAGS=(
-    "-k, --max-edits N" "--hamming" "-i, --ignore-case" "--revcomp" "--alphabet A"
+    "-k, --max-edits N" "--hamming" "-i, --ignore-case" "--revcomp" "--alphabet A" "--explain-alphabet"
     "--algo A" "-e, --pattern P" "-f, --file PATFILE" "--count-per-pattern"
     "--all-patterns" "--backend B" "-j, --threads N" "--chunk-bytes N" "--gpus LIST"
     "--no-progress" "--format F" "--json" "-c, --count" "--by-record" "-q, --quiet"
     "--output-per-rank PREFIX" "--explain-backend" "-h, --help")
 ALIGN_FLAGS=(
     "--mode M" "-k, --max-distance N" "--cigar" "--all-ends" "--pairs"
-    "-i, --ignore-case" "--alphabet A" "--algo A" "--block-t T" "--explain"
+    "-i, --ignore-case" "--alphabet A" "--explain-alphabet" "--algo A" "--block-t T" "--explain"
     "--backend B" "--explain-backend" "-j, --threads N" "--gpus LIST" "--format F" "--json"
     "-h, --help")
 DTW_FLAGS=(

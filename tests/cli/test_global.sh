@@ -169,104 +169,108 @@ every_algo() {
 # kitten/sitting, the whole table by hand: D[6][7] = 3. At (6,7), n/g: the
 # diagonal (D[5][6] = 3) and I (D[5][7] = 4) miss 3, so D; then n = n, e/i X,
 # t t i =, k/s X: forwards 1X3=1X1=1D.
-run align --mode global --cigar kitten sitting
+run align --mode global --cigar seq:kitten seq:sitting
 check_rc "kitten/sitting" 0
 check_no_err "kitten/sitting"
 check_tsv "kitten/sitting" <<'EOF'
 query target 3 0 7 1X3=1X1=1D
 EOF
 printf 'query\ttarget\t3\t0\t7\t1X3=1X1=1D\n' >kitten.tsv
-every_algo "kitten/sitting" kitten.tsv --cigar kitten sitting
+every_algo "kitten/sitting" kitten.tsv --cigar seq:kitten seq:sitting
 
 # ACGT/ACT: from (4,3) T = T; at (3,2) the diagonal G/C costs 2 > 1 and the I
 # of G reaches 1: 2=1I1=.
-run align --mode global --cigar ACGT ACT
+run align --mode global --cigar seq:ACGT seq:ACT
 check_tsv "ACGT/ACT" <<'EOF'
 query target 1 0 3 2=1I1=
 EOF
 # Ties: the diagonal is taken as late as possible going back, so the gap
 # comes first: AA/A is 1I1= (not 1=1I), A/AA 1D1=, GGTT/GGGTT 1D4=.
-run align --mode global --cigar AA A
+run align --mode global --cigar seq:AA seq:A
 check_tsv "AA/A: the gap first" <<'EOF'
 query target 1 0 1 1I1=
 EOF
-run align --mode global --cigar A AA
+run align --mode global --cigar seq:A seq:AA
 check_tsv "A/AA: the gap first" <<'EOF'
 query target 1 0 2 1D1=
 EOF
-run align --mode global --cigar GGTT GGGTT
+run align --mode global --cigar seq:GGTT seq:GGGTT
 check_tsv "GGTT/GGGTT" <<'EOF'
 query target 1 0 5 1D4=
 EOF
 # AB/BA: 2X; 1I1=1D costs 2 as well, but the diagonal comes first.
-run align --mode global --cigar AB BA
+run align --mode global --cigar seq:AB seq:BA
 check_tsv "AB/BA" <<'EOF'
 query target 2 0 2 2X
 EOF
 # A query twice the target: TTACGTTT/ACGT is 4. Back from the end: T = T,
 # then at T/G the diagonal misses and I fits, twice; G C A =; the first two
 # T are I: 2I3=2I1=.
-run align --mode global --cigar TTACGTTT ACGT
+run align --mode global --cigar seq:TTACGTTT seq:ACGT
 check_tsv "query longer" <<'EOF'
 query target 4 0 4 2I3=2I1=
 EOF
-run align --mode global ACGT TTACGTTT
+run align --mode global seq:ACGT seq:TTACGTTT
 check_tsv "target longer, no --cigar" <<'EOF'
 query target 4 0 8
 EOF
 
 # Empty sequences are allowed in global mode: the distance is the other's
 # length; the empty alignment prints as * (TSV) and "" (JSON).
-run align --mode global --cigar "" ACG
+run align --mode global --cigar seq: seq:ACG
 check_rc "empty query" 0
 check_tsv "empty query" <<'EOF'
 query target 3 0 3 3D
 EOF
-run align --mode global --cigar ACG ""
+run align --mode global --cigar seq:ACG seq:
 check_tsv "empty target" <<'EOF'
 query target 3 0 0 3I
 EOF
-run align --mode global --cigar "" ""
+run align --mode global --cigar seq: seq:
 check_rc "both empty" 0
 check_tsv "both empty" <<'EOF'
 query target 0 0 0 *
 EOF
-run align --mode global "" ""
+run align --mode global seq: seq:
 check_tsv "both empty, no --cigar" <<'EOF'
 query target 0 0 0
 EOF
-run align --mode global --json --cigar "" ""
+run align --mode global --json --cigar seq: seq:
 check_out_text "both empty, JSON" '{"query":"query","target":"target","distance":0,"start":0,"end":0,"cigar":""}'
-run align --mode global --json --cigar kitten sitting
+run align --mode global --json --cigar seq:kitten seq:sitting
 check_out_text "kitten/sitting, JSON" '{"query":"query","target":"target","distance":3,"start":0,"end":7,"cigar":"1X3=1X1=1D"}'
-run align --mode global --json kitten sitting
+run align --mode global --json seq:kitten seq:sitting
 check_out_text "kitten/sitting, JSON without cigar" '{"query":"query","target":"target","distance":3,"start":0,"end":7}'
 
 # Alphabets: DNA folds case and reads U as T, and N matches nothing (not N).
-run align --mode global --alphabet dna --cigar ACNT acnu
+run align --mode global --alphabet dna --cigar seq:ACNT seq:acnu
 check_tsv "dna: N/n is X, T/u is =" <<'EOF'
 query target 1 0 4 2=1X1=
 EOF
-run align --mode global --alphabet text --cigar ACNT ACNT
+run align --mode global --alphabet text --cigar seq:ACNT seq:ACNT
 check_tsv "text: N is a byte" <<'EOF'
 query target 0 0 4 4=
 EOF
-run align --mode global --cigar acgt ACGT
+run align --mode global --alphabet text --cigar seq:acgt seq:ACGT
 check_tsv "text: case matters" <<'EOF'
 query target 4 0 4 4X
 EOF
-run align --mode global -i --cigar acgt ACGT
+run align --mode global --cigar seq:acgt seq:ACGT
+check_tsv "auto: a DNA target folds case" <<'EOF'
+query target 0 0 4 4=
+EOF
+run align --mode global -i --cigar seq:acgt seq:ACGT
 check_tsv "-i" <<'EOF'
 query target 0 0 4 4=
 EOF
 
 # -k: the distance is 3; -k 3 prints, -k 2 prints nothing and exits 1.
-run align --mode global -k 3 kitten sitting
+run align --mode global -k 3 seq:kitten seq:sitting
 check_rc "-k 3 = distance" 0
 check_tsv "-k 3 = distance" <<'EOF'
 query target 3 0 7
 EOF
-run align --mode global --max-distance 2 kitten sitting
+run align --mode global --max-distance 2 seq:kitten seq:sitting
 check_rc "-k 2 < distance" 1
 check_empty_out "-k 2 < distance"
 check_no_err "-k 2 < distance"
@@ -550,9 +554,9 @@ explain "--explain t 3 matrix" "^four-russians: t = 3, key = matrix, 373248 entr
     align --algo four-russians --explain --block-t 3 --alphabet text
 explain "--explain -j 2" "^four-russians: t = 2, key = matrix, 1296 entries, 2592 bytes, built in [0-9]+(\.[0-9]+)? s on [12] threads?$" \
     align --algo four-russians --explain --block-t 2 -j 2
-# Before aligning: the line on stderr, the alignment on stdout (literals are
-# text under --alphabet auto: the matrix key).
-run align --mode global --algo four-russians --explain --block-t 2 --cigar ACGT ACT
+# Before aligning: the line on stderr, the alignment on stdout (--alphabet
+# text: the matrix key; auto would find these literals DNA).
+run align --mode global --algo four-russians --explain --block-t 2 --alphabet text --cigar seq:ACGT seq:ACT
 check_rc "--explain and align" 0
 check_tsv "--explain and align" <<'EOF'
 query target 1 0 3 2=1I1=
@@ -566,12 +570,12 @@ check_err "--explain with FASTA, dna" "^four-russians: t = 1, key = strings, 144
 
 for bad in 0 5 -1 x 1.5 ""; do
     expect_error "--block-t '$bad'" '--block-t' \
-        align --mode global --algo four-russians --block-t "$bad" ACGT ACT
+        align --mode global --algo four-russians --block-t "$bad" seq:ACGT seq:ACT
 done
 expect_error "four-russians in infix mode" 'global' \
-    align --mode infix --algo four-russians ACGT ACGT
+    align --mode infix --algo four-russians seq:ACGT seq:ACGT
 expect_error "four-russians in infix mode (options reversed)" 'global' \
-    align --algo four-russians --mode infix ACGT ACGT
+    align --algo four-russians --mode infix seq:ACGT seq:ACGT
 
 # Over 2^37 cells: 400,000 x 400,000 = 1.6e11. dp and four-russians refuse
 # (at once: a minute's limit), auto and bitvector align (one substitution).
@@ -601,7 +605,7 @@ done
 
 # A query over 4 Mi (4,194,304 bytes; a sparse file).
 truncate -s 4194305 huge.txt 2>/dev/null || head -c 4194305 /dev/zero >huge.txt
-expect_error "query over 4 Mi" '4194304' align --mode global --alphabet text huge.txt ACGT
+expect_error "query over 4 Mi" '4194304' align --mode global --alphabet text huge.txt seq:ACGT
 rm -f huge.txt
 
 finish

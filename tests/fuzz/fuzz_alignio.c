@@ -5,16 +5,17 @@
 **
 ** The input is read as a file with (raw, allow_empty, max_len) = (0, 0, 0),
 ** (1, 0, 0) and (0, 1, 5), and as a literal argument (its bytes up to the
-** first NUL, when no such file exists and it is not "-"). Oracle, from alignio.h and the
+** first NUL) written seq:BYTES, and bare when no such file exists and it is
+** not "-". Oracle, from alignio.h and the
 ** reference reader seqref.c (seqfile.h's format):
 **   FASTA / FASTQ  the reference's records, bytes and names (a name with a
 **                  control byte is an error: issue 21, F4; see seqref.h);
 **   plain          one record named by the path: every byte (raw), or the
 **                  bytes without blanks, any other byte outside 0x21..0x7e
 **                  refusing the file;
-**   literal        an argument with a '/' or a .fa .fasta .fna .fq .fastq
-**                  .gz .txt ending (any case) is refused as a missing file;
-**                  else one record, the argument, named by the role;
+**   literal        seq:BYTES is one record, BYTES, named by the role; a bare
+**                  argument that names no file is refused (issue 20: a
+**                  misspelt name is never a sequence);
 ** every record non-empty unless allow_empty, at most max_len bytes when
 ** max_len > 0; else a failure with a message. wm_cli_input_iupac is 1
 ** exactly when every record is IUPAC letters. A pipe and a gzip copy of
@@ -22,7 +23,6 @@
 */
 #include <ctype.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "fuzz.h"
@@ -132,17 +132,6 @@ static void check(const char *arg, int raw, int allow_empty, uint64_t max_len, c
     wm_cli_input_close(&in);
 }
 
-static int looks_like_path(const char *s) {
-    static const char *const ends[] = { ".fa", ".fasta", ".fna", ".fq", ".fastq", ".gz", ".txt" };
-    size_t n = strlen(s);
-    if (strchr(s, '/')) return 1;
-    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
-        size_t e = strlen(ends[i]);
-        if (n > e && strcasecmp(s + n - e, ends[i]) == 0) return 1;
-    }
-    return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const struct {
         int raw, allow_empty;
@@ -178,22 +167,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     seqref_free(&r);
 
-    /* The bytes as a literal argument. */
+    /* The bytes as an argument: bare, a missing file; after seq:, the sequence. */
     char *arg = strndup((const char *)data, size < 4096 ? size : 4096);
     struct stat st;
-    if (arg && strcmp(arg, "-") != 0 && stat(arg, &st) != 0) { /* "-" is standard input */
+    if (arg && strcmp(arg, "-") != 0 && strncmp(arg, WM_CLI_LITERAL_PREFIX, 4) != 0 &&
+        stat(arg, &st) != 0) {
         want_t w;
         memset(&w, 0, sizeof w);
-        if (arg[0] == '\0' || !looks_like_path(arg)) {
-            w.ok = 1;
-            want_alloc(&w, 1);
-            w.p[0] = (const uint8_t *)arg;
-            w.len[0] = strlen(arg);
-            w.name[0] = "query";
-            want_limits(&w, 0, 0);
-        }
-        check(arg, 0, 0, 0, &w, 1, "literal");
+        check(arg, 0, 0, 0, &w, 1, "a bare argument naming no file");
+    }
+    char *lit = arg ? malloc(strlen(arg) + sizeof WM_CLI_LITERAL_PREFIX) : NULL;
+    if (lit) {
+        want_t w;
+        memset(&w, 0, sizeof w);
+        strcpy(lit, WM_CLI_LITERAL_PREFIX);
+        strcat(lit, arg);
+        w.ok = 1;
+        want_alloc(&w, 1);
+        w.p[0] = (const uint8_t *)arg;
+        w.len[0] = strlen(arg);
+        w.name[0] = "query";
+        want_limits(&w, 0, 0);
+        check(lit, 0, 0, 0, &w, 1, "literal");
         want_free(&w);
+        free(lit);
     }
     free(arg);
     return 0;

@@ -427,7 +427,7 @@ mcase "align --all-ends" 0 -- align --all-ends q.fa target.fa
 mcase "align --all-ends --cigar -k 30" 0 -- align --all-ends --cigar -k 30 q.fa target.fa
 mcase "align --json --cigar -k 70" 0 -- align --json --cigar -k 70 q.fa target.fa
 mcase "align -k 5 (few pairs within)" 0 -- align -k 5 --cigar q.fa target.fa
-mcase "align literal query" 0 -- align -k 3 --cigar "$LIT" target.fa
+mcase "align literal query" 0 -- align -k 3 --cigar "seq:$LIT" target.fa
 mcase "align plain target" 0 -- align --cigar q1.txt target.txt
 mcase "align gzip target" 0 -- align --cigar q.fa target.fa.gz
 mcase "align query on stdin" 0 stdin=q.fa -- align --all-ends - target.fa
@@ -438,7 +438,7 @@ mcase "align repeat, ties" 0 -- align --cigar rep_q.txt rep.fa
 mcase "align repeat --all-ends" 0 -- align --all-ends --cigar rep_q.txt rep.fa
 mcase "align repeat --all-ends -k 2 json" 0 -- align --all-ends -k 2 --json rep_q.txt rep.fa
 mcase "align FASTQ target, many records" 0 -- align -k 25 --cigar q.fa tq.fq
-mcase "align nothing within k" 1 -- align -k 2 "$LIT" tq.fq
+mcase "align nothing within k" 1 -- align -k 2 "seq:$LIT" tq.fq
 mcase "align --pairs infix" 0 -- align --pairs -k 10 --json --cigar ip_q.fa ip_t.fa
 mcase "align global all against all" 0 -- align --mode global --cigar gq.fa gt.fa
 mcase "align global --pairs, fewer pairs than ranks" 0 np="$MANY" -- \
