@@ -458,6 +458,36 @@ typedef struct {
 } wm_fr_info_t;
 wm_status wm_align_fr_info(wm_context_t *cx, const wm_align_opts_t *o, wm_fr_info_t *info);
 
+/* ---- targets kept on the GPU ------------------------------------------------
+** A text that many calls search or align against (reads against a genome,
+** many patterns or queries against one file) is uploaded to the context's
+** GPU once, at the first call that runs there, and stays until
+** wm_target_free: later calls skip the copy, which for a short query costs
+** more than its kernel. On the CPU, on a context of several devices, or
+** when the text does not fit beside the call's own buffers, the calls read
+** the host bytes as wm_search and wm_align do (the context's note says why,
+** see wm_context_note); the results are the same in every case.
+** The text (its bytes and records) is borrowed: it must stay alive and
+** unchanged until wm_target_free, which must come before wm_context_free.
+** A target belongs to the context it was made with; using it with another
+** is WM_INVALID. */
+typedef struct wm_target wm_target_t;
+wm_status wm_target_new(wm_context_t *cx, const wm_text_t *text, wm_target_t **out);
+void wm_target_free(wm_target_t *t); /* NULL is a no-op */
+/* 1 when the target's bytes are on the GPU now (after a call ran there). */
+int wm_target_resident(const wm_target_t *t);
+/* wm_search, wm_count of the target's text. */
+wm_status wm_search_target(wm_context_t *cx, const wm_db_t *db, const wm_target_t *t,
+                           wm_match_cb cb, void *user);
+wm_status wm_count_target(wm_context_t *cx, const wm_db_t *db, const wm_target_t *t,
+                          uint64_t *n_matches);
+/* wm_align of query against bytes [from, to) of the target's text, as
+** wm_align(cx, query, m, text->seq + from, to - from, o, out) returns it
+** (positions relative to from): a query against one record of a genome. */
+wm_status wm_align_target(wm_context_t *cx, const uint8_t *query, size_t m, const wm_target_t *t,
+                          uint64_t from, uint64_t to, const wm_align_opts_t *o,
+                          wm_alignments_t *out);
+
 /* ---- dynamic time warping (warpmatch dtw) ----------------------------------
 **
 ** Signals are arrays of doubles. The cost of matching query sample x and

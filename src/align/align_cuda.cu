@@ -146,6 +146,7 @@ static void free_bufs(void *gpu_cache) {
 ** words, and room for `hits` listed ends. */
 typedef struct {
     uint8_t *d_text;
+    const uint8_t *d_resident; /* the whole target on the device (core/target.c), or NULL */
     unsigned long long *d_best, *d_keys, *d_count;
     uint32_t *d_err;
     uint64_t hit_cap;
@@ -168,7 +169,8 @@ static wm_status run_batch(wm_context_t *cx, const wm_cu_aplan_t *p, wm_cu_align
                            wm_endvec_t *ends, wm_best_t *best, cudaStream_t s) {
     uint64_t from = wm_plan_scan_from(0, lo, halo);
     uint64_t len = hi - from;
-    WM_CU(cx, cudaMemcpyAsync(b->d_text, t + from, len, cudaMemcpyHostToDevice, s));
+    if (b->d_resident) b->d_text = (uint8_t *)b->d_resident + from; /* on the device already */
+    else WM_CU(cx, cudaMemcpyAsync(b->d_text, t + from, len, cudaMemcpyHostToDevice, s));
     for (;;) {
         unsigned long long h_best = ~0ull, h_count = 0;
         WM_CU(cx, cudaMemsetAsync(b->d_best, 0xff, 2 * sizeof *b->d_best, s));
@@ -257,14 +259,15 @@ wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t, u
     abuf_t b;
     memset(&b, 0, sizeof b);
     cudaStream_t s = cs->stream[0];
-    st = wm_cu_dev_reserve(cx, &B->text, batch + halo + WM_CU_PAD);
+    b.d_resident = wm_cuda_target_view(cx, t, n);
+    if (!b.d_resident) st = wm_cu_dev_reserve(cx, &B->text, batch + halo + WM_CU_PAD);
     if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->best, 3 * sizeof *b.d_best);
     if (st == WM_OK && ends)
         st = grow_hits(cx, B, &b,
                        B->keys.cap / sizeof *b.d_keys > (1u << 16) ? B->keys.cap / sizeof *b.d_keys
                                                                    : 1u << 16);
     if (st == WM_OK) {
-        b.d_text = (uint8_t *)B->text.p;
+        b.d_text = b.d_resident ? NULL : (uint8_t *)B->text.p;
         b.d_best = (unsigned long long *)B->best.p;
         b.d_count = b.d_best + 2;
         wm_plan_t batches = wm_plan_sized(0, n, batch);

@@ -121,7 +121,22 @@ struct wm_context {
     int gpu_shrink;
     char note[256];
     int cpu_only; /* > 0: wm_context_gpu answers NULL (a fallback on the pool's threads) */
+    /* The target of the call in progress (wm_search_target, wm_align_target;
+    ** src/core/target.c), or NULL: the GPU code reads its bytes from the
+    ** device copy instead of copying them (wm_cuda_target_view). */
+    struct wm_target *resident;
 };
+
+/* A target (include/warpmatch.h): the borrowed text, and its copy on the
+** GPU of the context it belongs to, made at the first call that asks. */
+struct wm_target {
+    uint32_t magic;
+    wm_context_t *cx;
+    wm_text_t text;
+    void *dev;      /* text.len + the kernels' padding on the device, or NULL */
+    int dev_failed; /* it did not fit: calls copy as usual */
+};
+#define WM_TARGET_MAGIC 0x776d7467u  /* "wmtg" */
 #define WM_CONTEXT_MAGIC 0x776d6378u /* "wmcx" */
 
 void wm_context_set_error(wm_context_t *cx, const char *fmt, ...)
@@ -173,6 +188,14 @@ void wm_cuda_context_free(wm_context_t *cx);
 ** runtime keeps one per host thread, and a multi-device call runs each
 ** sub-context on a thread of its own (src/core/shard.c). No-op on the CPU. */
 void wm_cuda_context_bind(wm_context_t *cx);
+/* The device address of the host bytes [p, p + n) when the call in progress
+** has a target (cx->resident) holding them, uploading the target at its
+** first use; NULL otherwise (no target, not its bytes, no room on the GPU:
+** the caller copies as usual). The device bytes go on WM_CU_PAD past the
+** text, as the kernels' reads do. */
+const uint8_t *wm_cuda_target_view(wm_context_t *cx, const uint8_t *p, uint64_t n);
+/* Free a target's device copy. */
+void wm_cuda_target_release(struct wm_target *t);
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,10 @@ static void free_caches(wm_context_t *cx) {
 int wm_gpu_retry(wm_context_t *cx, wm_status *st) {
     if (*st != WM_DEVICE_NOMEM) return 0;
     free_caches(cx);
+    if (cx->resident && cx->resident->dev) { /* the target gives its room back too */
+        wm_cuda_target_release(cx->resident);
+        cx->resident->dev_failed = 1;
+    }
     if (cx->gpu_shrink >= WM_GPU_MAX_SHRINK) return 0;
     cx->gpu_shrink++;
     cx->stats.gpu_retries++;

@@ -70,6 +70,9 @@ typedef struct {
     /* out of GPU memory (core/recover.c) */
     uint64_t gpu_retries;   /* calls tried again with smaller pieces */
     uint64_t gpu_fallbacks; /* calls run on the CPU instead */
+    /* targets kept on the GPU (core/target.c) */
+    uint64_t gpu_target_uploads; /* targets copied to the device */
+    double gpu_target_upload_s;
 } wm_stats_t;
 
 #ifdef __cplusplus

@@ -128,6 +128,61 @@ void wm_cu_host_release(wm_cu_buf_t *b) {
     b->cap = 0;
 }
 
+/* ---- targets kept on the device (core/target.c) --------------------------------- */
+
+/* The upload: the text with WM_CU_PAD bytes after it (zeroed: the kernels
+** read whole tiles past a piece's end, and initcheck wants those bytes
+** defined), through the copy the runtime stages itself (pageable memory;
+** once a target, so not worth pinned buffers). Out of memory, or over
+** tuning.gpu_alloc_limit, is not an error: the target stays on the host. */
+static wm_status target_upload(wm_context_t *cx, wm_target *t) {
+    uint64_t n = t->text.len + WM_CU_PAD;
+    uint64_t limit = cx->tuning.gpu_alloc_limit;
+    double t0 = wm_now();
+    void *d = NULL;
+    cudaError_t e = limit && n > limit ? cudaErrorMemoryAllocation : cudaMalloc(&d, n);
+    if (e == cudaErrorMemoryAllocation) {
+        cudaGetLastError(); /* not sticky: clear it */
+        t->dev_failed = 1;
+        snprintf(cx->note, sizeof cx->note,
+                 "the target (%llu bytes) does not fit on GPU %d: it is copied at each call",
+                 (unsigned long long)t->text.len, cx->opts.device);
+        return WM_OK;
+    }
+    WM_CU(cx, e);
+    t->dev = d;
+    uint8_t *b = (uint8_t *)d;
+    WM_CU(cx, cudaMemcpy(b, t->text.seq, t->text.len, cudaMemcpyHostToDevice));
+    WM_CU(cx, cudaMemset(b + t->text.len, 0, WM_CU_PAD));
+    cx->stats.gpu_target_uploads++;
+    cx->stats.gpu_target_upload_s += wm_now() - t0;
+    return WM_OK;
+}
+
+extern "C" const uint8_t *wm_cuda_target_view(wm_context_t *cx, const uint8_t *p, uint64_t n) {
+    wm_target *t = cx->resident;
+    if (!t || !cx->cuda || t->cx != cx || t->dev_failed) return NULL;
+    const uint8_t *host = t->text.seq;
+    if (p < host || n > t->text.len || (uint64_t)(p - host) > t->text.len - n) return NULL;
+    if (!t->dev) {
+        if (target_upload(cx, t) != WM_OK) { /* a device error: copy as usual, said once */
+            if (t->dev) cudaFree(t->dev);
+            t->dev = NULL;
+            t->dev_failed = 1;
+            return NULL;
+        }
+        if (!t->dev) return NULL;
+    }
+    return (const uint8_t *)t->dev + (p - host);
+}
+
+extern "C" void wm_cuda_target_release(wm_target *t) {
+    if (!t->dev) return;
+    wm_cuda_context_bind(t->cx);
+    cudaFree(t->dev);
+    t->dev = NULL;
+}
+
 /* ---- dynamic shared memory limits ---------------------------------------------- */
 
 typedef struct {

@@ -28,3 +28,12 @@ wm_status wm_cuda_context_init(wm_context_t *cx) {
 void wm_cuda_context_free(wm_context_t *cx) { (void)cx; }
 
 void wm_cuda_context_bind(wm_context_t *cx) { (void)cx; }
+
+const uint8_t *wm_cuda_target_view(wm_context_t *cx, const uint8_t *p, uint64_t n) {
+    (void)cx;
+    (void)p;
+    (void)n;
+    return NULL;
+}
+
+void wm_cuda_target_release(struct wm_target *t) { (void)t; }

@@ -138,6 +138,8 @@ typedef struct {
     /* the batch this slot holds */
     uint64_t own_begin, own_end; /* global ends (own_begin, own_end] */
     uint64_t copy_begin;         /* global offset of d_text[0] */
+    const uint8_t *d_view;       /* the batch in a resident target's device
+                                    copy (core/target.c), or NULL: in d_text */
 } slot_t;
 
 typedef struct {
@@ -205,6 +207,7 @@ typedef struct {
     wm_context_t *cx;
     const wm_cu_plan_t *plan;
     const wm_text_t *text;
+    const uint8_t *d_resident; /* the text on the device already, or NULL */
     uint64_t batch, halo;
     int end_bit; /* bits of the largest sort key */
 } pipe_t;
@@ -236,7 +239,7 @@ static void copy_staged(wm_context_t *cx, uint8_t *dst, const uint8_t *src, uint
 static wm_status slot_search(pipe_t *P, slot_t *s) {
     wm_context_t *cx = P->cx;
     wm_cu_text_t t;
-    t.text = (const uint8_t *)s->d_text.p;
+    t.text = s->d_view ? s->d_view : (const uint8_t *)s->d_text.p;
     t.n = s->own_end - s->copy_begin;
     t.own_from = s->own_begin - s->copy_begin;
     t.base = s->copy_begin;
@@ -259,6 +262,11 @@ static wm_status slot_submit(pipe_t *P, slot_t *s, uint64_t own_begin, uint64_t 
     s->own_end = own_end;
     s->copy_begin = wm_plan_scan_from(0, own_begin, P->halo);
     uint64_t bytes = own_end - s->copy_begin;
+    if (P->d_resident) { /* nothing to copy */
+        s->d_view = P->d_resident + s->copy_begin;
+        return slot_search(P, s);
+    }
+    s->d_view = NULL;
     wm_status st = slot_text(cx, s, P->batch + P->halo);
     if (st != WM_OK) return st;
     copy_staged(cx, (uint8_t *)s->h_stage.p, P->text->seq + s->copy_begin, bytes);
@@ -366,7 +374,8 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
     for (int i = 0; i < WM_CU_STREAMS; i++) c->slot[i].stream = cs->stream[i];
     for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++)
         st = slot_hits(cx, &c->slot[i], initial_cap);
-    for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++)
+    P.d_resident = wm_cuda_target_view(cx, text->seq, text->len);
+    for (int i = 0; i < WM_CU_STREAMS && st == WM_OK && !P.d_resident; i++)
         st = slot_text(cx, &c->slot[i], P.batch + P.halo);
     t_setup = wm_now() - t_setup;
     double t_loop = wm_now();
