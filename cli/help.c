@@ -27,7 +27,7 @@ enum { HELP_COL = 24, WRAP_COL = 79, MAX_HANG = 8, SHORT_DEFAULT = 20 };
 /* ---- the commands ------------------------------------------------------------- */
 
 static const char *const search_formats[] = { "tsv", "bed", "json", NULL };
-static const char *const align_formats[] = { "tsv", "json", NULL };
+static const char *const align_formats[] = { "tsv", "json", "sam", "paf", NULL };
 
 const wm_cli_command_t wm_cli_cmd_search = {
     "search",
