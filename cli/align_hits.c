@@ -5,7 +5,8 @@
 **   strands   with both (--revcomp; the default for DNA in infix mode) the
 **             reverse complement of every query is aligned too, and per
 **             target record the strand with the smaller distance is kept;
-**             on a tie both, '+' first (a palindrome fits both ways)
+**             on a tie '+' (as the leftmost end wins a tie of ends), so a
+**             pair prints one row (more with --all-ends, all of one strand)
 **   --best    only the target records whose distance is the query's best
 **             (ties: all of them, in target order)
 **   SAM/PAF   the first row at the best distance is the primary, the others
@@ -160,8 +161,11 @@ int wm_cli_hits_flush(wm_cli_align_run_t *r) {
             if (h->v[j].al.distance < best) best = h->v[j].al.distance;
             j++;
         }
+        int strand = -1; /* the first to reach the best: '+' wins a tie */
+        for (size_t k = i; k < j && strand < 0; ++k)
+            if (h->v[k].al.distance == best) strand = h->v[k].strand;
         for (size_t k = i; k < j; ++k) {
-            if (h->v[k].al.distance == best) {
+            if (h->v[k].al.distance == best && h->v[k].strand == strand) {
                 h->v[keep++] = h->v[k];
             } else {
                 free(h->v[k].tname);

@@ -155,7 +155,7 @@ const wm_flag_t wm_flags[] = {
     { WM_F_REVCOMP, 0, "revcomp", NULL, WM_SEC_MATCH, A, NULL,
       "on for DNA in infix mode",
       "align the reverse complement of each query too, and keep per target record "
-      "the strand with the smaller distance (both on a tie, '+' first); '-' rows "
+      "the strand with the smaller distance ('+' on a tie); '-' rows "
       "use the target's coordinates and the CIGAR of the reverse complement, as "
       "SAM does. Needs the dna alphabet" },
     { WM_F_NO_REVCOMP, 0, "no-revcomp", NULL, WM_SEC_MATCH, A, NULL, NULL,
