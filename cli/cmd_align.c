@@ -126,6 +126,10 @@ static const uint8_t *query_qual(const wm_cli_align_run_t *r, size_t qi) {
     return r->q.quals ? r->q.quals + (r->q.starts[qi] - r->q.starts[0]) : NULL;
 }
 
+/* A pair of at least this many cells takes milliseconds or more: the rows
+** already final are flushed before it, so that they never wait for it. */
+#define FLUSH_BEFORE_CELLS ((uint64_t)1 << 26)
+
 /* One strand of a pair: align and gather. Returns 0 or -1 (printed). */
 static int align_strand(wm_cli_align_run_t *r, const uint8_t *q, uint64_t m, size_t ti,
                         int strand, const char *qname) {
@@ -133,6 +137,7 @@ static int align_strand(wm_cli_align_run_t *r, const uint8_t *q, uint64_t m, siz
     const uint8_t *t = wm_cli_input_rec(&r->t, ti, &n);
     const char *tname = wm_cli_input_name(&r->t, ti);
     wm_alignments_t res = { NULL, 0 };
+    if (m * n >= FLUSH_BEFORE_CELLS) fflush(r->out);
     wm_status st = wm_align(r->cx, q, (size_t)m, t, n, &r->o, &res);
     if (st != WM_OK) {
         fflush(r->out); /* the lines before the error come first */

@@ -151,7 +151,6 @@ void wm_out_flush_due(FILE *f, double *t_last, double secs) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
     if (now - *t_last < secs) return;
-    /* The first call only starts the clock: a short run flushes at its end. */
-    if (*t_last > 0) fflush(f);
+    fflush(f);
     *t_last = now;
 }
