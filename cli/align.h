@@ -115,12 +115,12 @@ const uint8_t *wm_cli_align_rc(const wm_cli_align_run_t *r, size_t qi);
 /* Start gathering query `key` (prints the one before when it differs).
 ** Returns -1 when printing that one failed (message printed), else 0. */
 int wm_cli_hits_begin(wm_cli_align_run_t *r, size_t key, const char *qname, const uint8_t *seq,
-                       uint64_t m, const uint8_t *qual);
+                      uint64_t m, const uint8_t *qual);
 
 /* Add one alignment of the open query to target record ti; takes its CIGAR
 ** (al->cigar set to NULL). */
-void wm_cli_hits_add(wm_cli_align_run_t *r, size_t ti, const char *tname, uint64_t tlen,
-                     int strand, wm_alignment_t *al);
+void wm_cli_hits_add(wm_cli_align_run_t *r, size_t ti, const char *tname, uint64_t tlen, int strand,
+                     wm_alignment_t *al);
 
 /* Print what the open query has (the better strand per target, --best;
 ** SAM: its primary, or an unmapped record) and close it. Returns -1 when

@@ -105,8 +105,8 @@ int wm_cli_hits_begin(wm_cli_align_run_t *r, size_t key, const char *qname, cons
     return 0;
 }
 
-void wm_cli_hits_add(wm_cli_align_run_t *r, size_t ti, const char *tname, uint64_t tlen,
-                     int strand, wm_alignment_t *al) {
+void wm_cli_hits_add(wm_cli_align_run_t *r, size_t ti, const char *tname, uint64_t tlen, int strand,
+                     wm_alignment_t *al) {
     wm_cli_hits_t *h = &r->hits;
     if (h->failed) return;
     if (h->n == h->cap) {

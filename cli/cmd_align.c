@@ -131,8 +131,8 @@ static const uint8_t *query_qual(const wm_cli_align_run_t *r, size_t qi) {
 #define FLUSH_BEFORE_CELLS ((uint64_t)1 << 26)
 
 /* One strand of a pair: align and gather. Returns 0 or -1 (printed). */
-static int align_strand(wm_cli_align_run_t *r, const uint8_t *q, uint64_t m, size_t ti,
-                        int strand, const char *qname) {
+static int align_strand(wm_cli_align_run_t *r, const uint8_t *q, uint64_t m, size_t ti, int strand,
+                        const char *qname) {
     uint64_t n;
     const uint8_t *t = wm_cli_input_rec(&r->t, ti, &n);
     const char *tname = wm_cli_input_name(&r->t, ti);
@@ -160,8 +160,7 @@ int wm_cli_align_pair(wm_cli_align_run_t *r, size_t qi, size_t ti) {
     const char *qname = wm_cli_input_name(&r->q, qi);
     if (wm_cli_hits_begin(r, qi, qname, q, m, query_qual(r, qi)) < 0) return -1;
     if (align_strand(r, q, m, ti, 0, qname) < 0) return -1;
-    if (r->both_strands && align_strand(r, wm_cli_align_rc(r, qi), m, ti, 1, qname) < 0)
-        return -1;
+    if (r->both_strands && align_strand(r, wm_cli_align_rc(r, qi), m, ti, 1, qname) < 0) return -1;
     /* --pairs: a query has one target, its rows are final now */
     if (r->a->pairs && wm_cli_hits_flush(r) < 0) return -1;
     wm_cli_align_note_write_error(r);
@@ -314,8 +313,8 @@ static int finish_prepare(wm_cli_align_run_t *r) {
         for (size_t i = 0; i < r->q.n_rec; ++i)
             total += (r->q.starts[i + 1] - r->q.starts[i]) * (r->t.starts[i + 1] - r->t.starts[i]);
     } else {
-        total = (r->q.starts[r->q.n_rec] - r->q.starts[0]) *
-                (r->t.starts[r->t.n_rec] - r->t.starts[0]);
+        total =
+            (r->q.starts[r->q.n_rec] - r->q.starts[0]) * (r->t.starts[r->t.n_rec] - r->t.starts[0]);
     }
     r->cells_total = total * per; /* for the progress line: overflow only blurs it */
     return 0;

@@ -82,8 +82,8 @@ static int align_owned(wm_cli_align_run_t *r, const wm_range_t *R, const char *t
     int first_end_ours = own_after == 0;                        /* end 0 too */
     for (int strand = 0; strand <= r->both_strands; ++strand) {
         wm_alignments_t res = { NULL, 0 };
-        wm_status st = wm_align(r->cx, strand ? wm_cli_align_rc(r, qi) : q, (size_t)m, t, n, &r->o,
-                                &res);
+        wm_status st =
+            wm_align(r->cx, strand ? wm_cli_align_rc(r, qi) : q, (size_t)m, t, n, &r->o, &res);
         if (st != WM_OK) {
             snprintf(why, whylen, "cannot align query '%.200s'%s to target '%.200s' (%s mode): %s",
                      wm_cli_input_name(&r->q, qi), strand ? " (reverse complement)" : "", tname,

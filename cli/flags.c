@@ -152,8 +152,7 @@ const wm_flag_t wm_flags[] = {
     { WM_F_REVCOMP, 0, "revcomp", NULL, WM_SEC_MATCH, S, NULL, NULL,
       "also search the reverse complement of a nucleotide pattern; its hits are "
       "reported on strand '-'" },
-    { WM_F_REVCOMP, 0, "revcomp", NULL, WM_SEC_MATCH, A, NULL,
-      "on for DNA in infix mode",
+    { WM_F_REVCOMP, 0, "revcomp", NULL, WM_SEC_MATCH, A, NULL, "on for DNA in infix mode",
       "align the reverse complement of each query too, and keep per target record "
       "the strand with the smaller distance ('+' on a tie); '-' rows "
       "use the target's coordinates and the CIGAR of the reverse complement, as "
@@ -317,7 +316,7 @@ const wm_flag_note_t wm_flag_notes[] = {
     { "json", S, "output, the same as --format json" },
     { "json", A,
       "output, the same as --format json: one object per alignment "
-      "with the keys query, target, distance, start, end (and cigar)" },
+      "with the keys query, target, distance, start, end, (cigar,) strand, qlen" },
     { "json", D,
       "output: one object per match with the keys query, start, end, "
       "distance (and path)" },

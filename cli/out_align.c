@@ -109,7 +109,8 @@ static int sam_seq_ok(const uint8_t *s, uint64_t m) {
 
 static void put_sam(FILE *out, int cigar_m, const wm_out_align_row_t *row) {
     const wm_alignment_t *al = row->al;
-    unsigned flag = (al == NULL ? 4u : 0u) | (row->strand ? 16u : 0u) | (row->secondary ? 256u : 0u);
+    unsigned flag =
+        (al == NULL ? 4u : 0u) | (row->strand ? 16u : 0u) | (row->secondary ? 256u : 0u);
     fprintf(out, "%s\t%u\t", row->qname, flag);
     if (al == NULL) {
         fputs("*\t0\t0\t*", out);
