@@ -71,6 +71,8 @@ typedef struct {
     wm_progress_t pg;
     uint64_t cells_total, cells_done; /* for the progress line */
     double t_flush;                   /* last flush of rows made final */
+    int argc;                         /* the command line, for SAM's @PG */
+    char **argv;
     uint64_t n_printed;
     int write_failed, write_errno; /* a write failed, with this errno */
 } wm_cli_align_run_t;

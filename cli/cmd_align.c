@@ -382,6 +382,8 @@ int wm_cmd_align(int argc, char **argv) {
     wm_progress_init(&r.pg);
     r.a = &a;
     r.out = stdout;
+    r.argc = argc;
+    r.argv = argv;
 
     int rc = parse_args(argc, argv, &a, &first_arg);
     if (rc == 1) {

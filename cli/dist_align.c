@@ -275,7 +275,8 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
         wm_cli_dist_agree(!idle && wm_cli_context_new(&a->sh.co, &r->cx) != WM_OK))
         return -1;
 
-    if (wm_dist.rank == 0 && a->sh.format == WM_OUT_SAM) wm_cli_align_sam_header(r, 0, NULL);
+    if (wm_dist.rank == 0 && a->sh.format == WM_OUT_SAM)
+        wm_cli_align_sam_header(r, r->argc, r->argv);
     wm_cli_lines_t lines;
     FILE *stdout_was = r->out;
     r->out = wm_cli_lines_open(&lines);
