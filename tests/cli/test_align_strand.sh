@@ -116,6 +116,24 @@ if [ -r "$ECOLI" ] && [ -r "$READS" ]; then
         [ "$s" -ge 4160830 ] && [ "$s" -le 4160860 ] && [ "$e" -ge 4161640 ] && [ "$e" -le 4161670 ] &&
         [ "$d" -lt 200 ] && pass ||
         fail "PacBio read: got $(cat "$OUT")"
+    # On a terminal (script(1) gives one): the progress line, then the row.
+    if command -v script >/dev/null 2>&1; then
+        # (shown after 1 s: a run that ends sooner on a fast machine shows none)
+        t0=$(date +%s%N)
+        script -qec "'$W' align -j 1 pb.fq '$ECOLI'" /dev/null >tty.out 2>&1
+        ms=$((($(date +%s%N) - t0) / 1000000))
+        if tr '\r' '\n' <tty.out | grep -Eq '^warpmatch: [0-9.]+ of [0-9.]+ Gcells, '; then
+            pass
+        elif [ $ms -lt 1500 ]; then
+            echo "skipped: the terminal run took $ms ms, too short for the progress line"
+        else
+            fail "no progress line on a terminal in $ms ms: $(cat -v tty.out | head -3)"
+        fi
+        tr '\r' '\n' <tty.out | grep -q "K-12-MG1655${TAB}[0-9]*${TAB}4160" && pass ||
+            fail "no row on a terminal: $(cat -v tty.out | head -3)"
+        script -qec "'$W' align --no-progress -k 300 pb.fq '$ECOLI'" /dev/null >tty.out 2>&1
+        ! grep -q 'cells' tty.out && pass || fail "--no-progress on a terminal: $(cat -v tty.out)"
+    fi
     # The forward strand alone: nothing within 300 (it was 46% off).
     run align -k 300 --no-revcomp pb.fq "$ECOLI"
     check_rc "PacBio read, --no-revcomp -k 300" 1
