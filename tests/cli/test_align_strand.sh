@@ -301,8 +301,17 @@ run align --alphabet dna AACG TTCGTTAA
 check_tsv "--alphabet dna: both" <<'EOF'
 query target 0 2 6 - 4
 EOF
-expect_error "--revcomp with text" '^warpmatch: --revcomp needs DNA' align --revcomp AACG TTCGTTAA
-expect_error "--revcomp --alphabet text" '^warpmatch: --revcomp needs DNA' align --revcomp --alphabet text bq.fa bt.fa
+# --revcomp under auto: nucleotide literals are DNA; anything else is an error.
+run align --revcomp AACG TTCGTTAA
+check_tsv "--revcomp: literals of nucleotides" <<'EOF'
+query target 0 2 6 - 4
+EOF
+expect_error "--revcomp with text" '^warpmatch: --revcomp needs DNA: the alphabet is text here \(the sequences are not all nucleotide' \
+    align --revcomp AACG hello
+expect_error "--revcomp --alphabet text" '^warpmatch: --revcomp needs DNA: the alphabet is text here \(--alphabet text\)' \
+    align --revcomp --alphabet text bq.fa bt.fa
+printf 'AACG\tCGTX\n' >xpairs.tsv
+expect_error "--revcomp, a pair file with X" '^warpmatch: --revcomp needs DNA' align --revcomp --pairs xpairs.tsv
 # Global mode: one strand unless --revcomp.
 run align --mode global --alphabet dna AACG CGTT
 check_tsv "global: one strand" <<'EOF'
