@@ -5,7 +5,9 @@
 **     cmd_align.c     its own flags, reading and checking the inputs, the
 **                     pairs one by one or in batches, the exit status
 **     dist_align.c    the same over the ranks of an MPI job
-**     out_align.c     the lines (TSV, JSON Lines)
+**     align_hits.c    each query's alignments gathered, both strands, the
+**                     better strand, --best, SAM's primary and unmapped
+**     out_align.c     the lines (TSV, JSON Lines, SAM, PAF)
 */
 #ifndef WM_CLI_ALIGN_H
 #define WM_CLI_ALIGN_H
@@ -17,6 +19,7 @@
 #include "flags.h"
 #include "pairtsv.h"
 #include "sniff.h"
+#include "progress.h"
 
 /* The --mode words, in wm_align_mode_t order. */
 extern const char *const wm_cli_align_mode_words[];
@@ -25,7 +28,33 @@ typedef struct {
     wm_cli_shared_t sh; /* the flags every command shares */
     wm_align_opts_t o;
     int pairs, explain, mode_given;
+    int strands;     /* --revcomp 2, --no-revcomp 1, else 0: both for DNA in
+                        infix mode (wm_cli_align_strands) */
+    int best;        /* --best: only each query's best target records */
+    int cigar_m;     /* --cigar-m: SAM/PAF CIGARs with M for = and X */
+    int no_progress; /* --no-progress */
 } wm_cli_align_args_t;
+
+/* One alignment of the query being gathered (align_hits.c). */
+typedef struct {
+    size_t ti;         /* the target record (its order) */
+    char *tname;       /* owned copy */
+    uint64_t tlen;     /* the target record's length */
+    int strand;        /* 0 '+', 1 '-' (the query reverse-complemented) */
+    wm_alignment_t al; /* its CIGAR owned */
+} wm_cli_hit_t;
+
+/* The query whose alignments are being gathered, and them. */
+typedef struct {
+    int open;
+    size_t key; /* which query: a record index, or a pair's index */
+    const char *qname;
+    const uint8_t *seq, *qual; /* the query as given; qual NULL: none */
+    uint64_t m;
+    wm_cli_hit_t *v;
+    size_t n, cap;
+    int failed; /* out of memory */
+} wm_cli_hits_t;
 
 typedef struct {
     const wm_cli_align_args_t *a;
@@ -35,6 +64,16 @@ typedef struct {
     wm_cli_pairtsv_t pt; /* --pairs PAIRS.tsv */
     int tsv;
     FILE *out;
+    int both_strands; /* align the reverse complement of each query too */
+    uint8_t *rc;      /* the queries' reverse complements, at q's offsets
+                         (or, --pairs PAIRS.tsv, at rc_at[pair]) */
+    uint64_t *rc_at;
+    wm_cli_hits_t hits;
+    wm_progress_t pg;
+    uint64_t cells_total, cells_done; /* for the progress line */
+    double t_flush;                   /* last flush of rows made final */
+    int argc;                         /* the command line, for SAM's @PG */
+    char **argv;
     uint64_t n_printed;
     int write_failed, write_errno; /* a write failed, with this errno */
 } wm_cli_align_run_t;
@@ -68,12 +107,37 @@ int wm_cli_align_pair(wm_cli_align_run_t *r, size_t qi, size_t ti);
 ** wm_align_pairs. Returns 0, or -1 after a library error (printed). */
 int wm_cli_align_batches(wm_cli_align_run_t *r, size_t from, size_t to);
 
-/* Print one alignment and count it. */
-void wm_cli_align_print(wm_cli_align_run_t *r, const char *qname, const char *tname,
-                        const wm_alignment_t *al);
+/* The SAM header (SAM output; rank 0): @HD, @SQ of every target, @PG. */
+void wm_cli_align_sam_header(wm_cli_align_run_t *r, int argc, char **argv);
 
 /* Remember a failed write on r->out (e.g. a closed pipe). */
 void wm_cli_align_note_write_error(wm_cli_align_run_t *r);
+
+/* ---- align_hits.c -------------------------------------------------------------- */
+
+/* Decide the strands (after the alphabet is known) and, for both, build the
+** queries' reverse complements. Returns 0 or -1 (message printed). */
+int wm_cli_align_strands(wm_cli_align_run_t *r);
+
+/* The reverse complement of query record qi (pair qi of a PAIRS.tsv). */
+const uint8_t *wm_cli_align_rc(const wm_cli_align_run_t *r, size_t qi);
+
+/* Start gathering query `key` (prints the one before when it differs).
+** Returns -1 when printing that one failed (message printed), else 0. */
+int wm_cli_hits_begin(wm_cli_align_run_t *r, size_t key, const char *qname, const uint8_t *seq,
+                      uint64_t m, const uint8_t *qual);
+
+/* Add one alignment of the open query to target record ti; takes its CIGAR
+** (al->cigar set to NULL). */
+void wm_cli_hits_add(wm_cli_align_run_t *r, size_t ti, const char *tname, uint64_t tlen, int strand,
+                     wm_alignment_t *al);
+
+/* Print what the open query has (the better strand per target, --best;
+** SAM: its primary, or an unmapped record) and close it. Returns -1 when
+** out of memory (message printed), else 0. */
+int wm_cli_hits_flush(wm_cli_align_run_t *r);
+
+void wm_cli_align_free_strands(wm_cli_align_run_t *r);
 
 /* ---- dist_align.c ------------------------------------------------------------ */
 

@@ -149,7 +149,74 @@ int wm_cli_input_open(wm_cli_input_t *in, const char *role, const char *arg, int
     return check_records(in, max_len);
 }
 
+/* The next line of raw[*at, n) without its "\n" or "\r\n"; 0 at the end. */
+static int fq_line(const uint8_t *raw, uint64_t n, uint64_t *at, const uint8_t **s, size_t *len) {
+    if (*at >= n) return 0;
+    const uint8_t *p = raw + *at, *nl = memchr(p, '\n', (size_t)(n - *at));
+    const uint8_t *e = nl ? nl : raw + n;
+    *at = nl ? (uint64_t)(nl + 1 - raw) : n;
+    if (e > p && e[-1] == '\r') e--;
+    *s = p;
+    *len = (size_t)(e - p);
+    return 1;
+}
+
+static int fq_blank(const uint8_t *s, size_t len) {
+    for (size_t i = 0; i < len; ++i)
+        if (!is_blank(s[i])) return 0;
+    return 1;
+}
+
+/* Walk the raw FASTQ bytes as the reader did (it has checked them):
+** header, sequence lines up to '+', then quality lines until they are as
+** long as the record's sequence. Returns 0, or -1 when they disagree. */
+static int copy_quals(const wm_cli_input_t *in, const uint8_t *raw, uint64_t n, uint8_t *dst) {
+    uint64_t at = 0;
+    const uint8_t *s;
+    size_t len;
+    for (size_t r = 0; r < in->n_rec; ++r) {
+        uint64_t want = in->starts[r + 1] - in->starts[r], got = 0;
+        uint8_t *q = dst + (in->starts[r] - in->starts[0]);
+        do {
+            if (!fq_line(raw, n, &at, &s, &len)) return -1;
+        } while (fq_blank(s, len));
+        if (s[0] != '@') return -1;
+        do {
+            if (!fq_line(raw, n, &at, &s, &len)) return -1;
+        } while (len == 0 || s[0] != '+');
+        while (got < want) {
+            if (!fq_line(raw, n, &at, &s, &len) || got + len > want) return -1;
+            for (size_t i = 0; i < len; ++i)
+                if (s[i] < '!' || s[i] > '~') return -1;
+            memcpy(q + got, s, len);
+            got += len;
+        }
+        if (want == 0) { /* an empty read's empty quality line */
+            uint64_t save = at;
+            if (fq_line(raw, n, &at, &s, &len) && len != 0) at = save;
+        }
+    }
+    return 0;
+}
+
+void wm_cli_input_load_quals(wm_cli_input_t *in) {
+    if (!in->is_file || in->sf.format != WM_FMT_FASTQ || strcmp(in->arg, "-") == 0 || in->quals)
+        return;
+    uint64_t total = in->starts[in->n_rec] - in->starts[0];
+    wm_seqfile_t raw;
+    memset(&raw, 0, sizeof raw);
+    char err[256];
+    if (wm_seqfile_read(in->arg, 1, &raw, err, sizeof err) != WM_OK) return;
+    in->quals = malloc(total ? (size_t)total : 1);
+    if (in->quals && copy_quals(in, raw.text.seq, raw.text.len, in->quals) < 0) {
+        free(in->quals);
+        in->quals = NULL;
+    }
+    wm_seqfile_close(&raw);
+}
+
 void wm_cli_input_close(wm_cli_input_t *in) {
+    free(in->quals);
     wm_seqfile_close(&in->sf);
     free(in->joined);
     memset(in, 0, sizeof *in);

@@ -42,6 +42,8 @@ typedef struct {
                         (global mode) */
     int threads;     /* set before opening: threads that parse a FASTA file
                         (-j; 0 = all online cores) */
+    uint8_t *quals;  /* FASTQ qualities at the offsets of seq, once
+                        wm_cli_input_load_quals found them (owned), else NULL */
 } wm_cli_input_t;
 
 /* Classify and read `arg` as the input `role` ("query" or "target"). raw != 0
@@ -58,6 +60,13 @@ void wm_cli_input_close(wm_cli_input_t *in);
 ** FASTA/FASTQ header, a plain file's path as given, or the role of a literal. */
 const uint8_t *wm_cli_input_rec(const wm_cli_input_t *in, size_t r, uint64_t *len);
 const char *wm_cli_input_name(const wm_cli_input_t *in, size_t r);
+
+/* The qualities of a FASTQ file (SAM's QUAL): the file is read a second
+** time, raw, and each record's quality lines are joined. Leaves in->quals
+** NULL (QUAL *) for other inputs, standard input (read once), a quality
+** whose length or bytes ('!' to '~') do not match its record's sequence,
+** or no memory. */
+void wm_cli_input_load_quals(wm_cli_input_t *in);
 
 /* 1 when every record is IUPAC nucleotide letters only. */
 int wm_cli_input_iupac(const wm_cli_input_t *in);

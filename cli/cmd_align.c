@@ -9,7 +9,9 @@
 ** checked) or the pair file (pairtsv.c) -> --pairs counts -> the alphabet
 ** -> one context -> infix: wm_align for each pair, query-major; global: the
 ** same pairs in batches of up to 2^20 through wm_align_pairs (so the GPU
-** gets many at once) -> TSV or JSON Lines (out_align.c). Under MPI the
+** gets many at once) -> each query's rows gathered, both strands for DNA,
+** --best, SAM's primary (align_hits.c) -> TSV, JSON Lines, SAM or PAF
+** (out_align.c), flushed as each query's rows are final. Under MPI the
 ** target or the pairs are split over the ranks (dist_align.c). Every input
 ** error is found before the first line is printed; a library error stops
 ** the run (exit 2) after the lines already printed.
@@ -62,6 +64,11 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
         a->o.algo = (wm_align_algo_t)i;
         break;
     case WM_F_EXPLAIN: a->explain = 1; break;
+    case WM_F_REVCOMP: a->strands = 2; break;
+    case WM_F_NO_REVCOMP: a->strands = 1; break;
+    case WM_F_BEST: a->best = 1; break;
+    case WM_F_CIGAR_M: a->cigar_m = 1; break;
+    case WM_F_NO_PROGRESS: a->no_progress = 1; break;
     case WM_F_BLOCK_T:
         if (wm_cli_parse_u64(val, WM_FR_MAX_T, 0, &v) < 0 || v < 1) {
             wm_cli_error("invalid value '%s' for --block-t (expected 1 to %d; t = 5 would "
@@ -95,6 +102,11 @@ static int parse_args(int argc, char **argv, wm_cli_align_args_t *a, int *first_
             return -1;
         }
     }
+    if (a->cigar_m && a->sh.format != WM_OUT_SAM) {
+        wm_cli_error("--cigar-m writes SAM's CIGAR: use it with --format sam (PAF's cg:Z: "
+                     "always has M; tsv and json print = and X)");
+        return -1;
+    }
     if (a->explain && a->o.algo != WM_ALIGN_ALGO_FOUR_RUSSIANS) {
         wm_cli_error("--explain describes the four-russians table: use it with "
                      "--algo four-russians");
@@ -105,34 +117,52 @@ static int parse_args(int argc, char **argv, wm_cli_align_args_t *a, int *first_
 
 /* ---- the run ------------------------------------------------------------------ */
 
-void wm_cli_align_print(wm_cli_align_run_t *r, const char *qname, const char *tname,
-                        const wm_alignment_t *al) {
-    wm_out_align(r->out, r->a->sh.format == WM_OUT_JSON, r->o.cigar, qname, tname, al);
-    r->n_printed++;
-}
-
 void wm_cli_align_note_write_error(wm_cli_align_run_t *r) {
     wm_out_note_error(r->out, &r->write_failed, &r->write_errno);
 }
 
-int wm_cli_align_pair(wm_cli_align_run_t *r, size_t qi, size_t ti) {
-    uint64_t m, n;
-    const uint8_t *q = wm_cli_input_rec(&r->q, qi, &m);
+/* The quality string of query record qi, or NULL. */
+static const uint8_t *query_qual(const wm_cli_align_run_t *r, size_t qi) {
+    return r->q.quals ? r->q.quals + (r->q.starts[qi] - r->q.starts[0]) : NULL;
+}
+
+/* A pair of at least this many cells takes milliseconds or more: the rows
+** already final are flushed before it, so that they never wait for it. */
+#define FLUSH_BEFORE_CELLS ((uint64_t)1 << 26)
+
+/* One strand of a pair: align and gather. Returns 0 or -1 (printed). */
+static int align_strand(wm_cli_align_run_t *r, const uint8_t *q, uint64_t m, size_t ti, int strand,
+                        const char *qname) {
+    uint64_t n;
     const uint8_t *t = wm_cli_input_rec(&r->t, ti, &n);
-    const char *qname = wm_cli_input_name(&r->q, qi);
     const char *tname = wm_cli_input_name(&r->t, ti);
     wm_alignments_t res = { NULL, 0 };
-
+    if (m * n >= FLUSH_BEFORE_CELLS) fflush(r->out);
     wm_status st = wm_align(r->cx, q, (size_t)m, t, n, &r->o, &res);
     if (st != WM_OK) {
         fflush(r->out); /* the lines before the error come first */
-        wm_cli_error("cannot align query '%.200s' to target '%.200s' (%s mode): %s", qname, tname,
+        wm_cli_error("cannot align query '%.200s'%s to target '%.200s' (%s mode): %s", qname,
+                     strand ? " (reverse complement)" : "", tname,
                      wm_cli_align_mode_words[r->o.mode], wm_cli_status_msg(r->cx, st));
         wm_alignments_free(&res);
         return -1;
     }
-    for (size_t i = 0; i < res.n; ++i) wm_cli_align_print(r, qname, tname, &res.a[i]);
+    for (size_t i = 0; i < res.n; ++i) wm_cli_hits_add(r, ti, tname, n, strand, &res.a[i]);
     wm_alignments_free(&res);
+    r->cells_done += m * n;
+    wm_progress_report(r->cells_done, r->cells_total, &r->pg);
+    return 0;
+}
+
+int wm_cli_align_pair(wm_cli_align_run_t *r, size_t qi, size_t ti) {
+    uint64_t m;
+    const uint8_t *q = wm_cli_input_rec(&r->q, qi, &m);
+    const char *qname = wm_cli_input_name(&r->q, qi);
+    if (wm_cli_hits_begin(r, qi, qname, q, m, query_qual(r, qi)) < 0) return -1;
+    if (align_strand(r, q, m, ti, 0, qname) < 0) return -1;
+    if (r->both_strands && align_strand(r, wm_cli_align_rc(r, qi), m, ti, 1, qname) < 0) return -1;
+    /* --pairs: a query has one target, its rows are final now */
+    if (r->a->pairs && wm_cli_hits_flush(r) < 0) return -1;
     wm_cli_align_note_write_error(r);
     return 0;
 }
@@ -148,9 +178,10 @@ size_t wm_cli_align_pair_count(const wm_cli_align_run_t *r) {
 }
 
 /* Pair number k (query-major, as the one-by-one loop): its sequences and
-** names (line numbers go through buf). */
+** names (line numbers go through buf), and which query and target record
+** it is (a PAIRS.tsv line is its own query and target: qi = ti = k). */
 static void pair_at(const wm_cli_align_run_t *r, size_t k, wm_pair_t *p, const char **qname,
-                    const char **tname, char *buf, size_t buflen) {
+                    const char **tname, char *buf, size_t buflen, size_t *qi, size_t *ti) {
     if (r->tsv) {
         p->query = r->pt.seq[2 * k];
         p->m = (size_t)r->pt.len[2 * k];
@@ -158,21 +189,25 @@ static void pair_at(const wm_cli_align_run_t *r, size_t k, wm_pair_t *p, const c
         p->n = r->pt.len[2 * k + 1];
         snprintf(buf, buflen, "%llu", (unsigned long long)r->pt.line[k]);
         *qname = *tname = buf;
+        *qi = *ti = k;
         return;
     }
-    size_t qi = r->a->pairs ? k : k / r->t.n_rec, ti = r->a->pairs ? k : k % r->t.n_rec;
+    *qi = r->a->pairs ? k : k / r->t.n_rec;
+    *ti = r->a->pairs ? k : k % r->t.n_rec;
     uint64_t m;
-    p->query = wm_cli_input_rec(&r->q, qi, &m);
+    p->query = wm_cli_input_rec(&r->q, *qi, &m);
     p->m = (size_t)m;
-    p->target = wm_cli_input_rec(&r->t, ti, &p->n);
-    *qname = wm_cli_input_name(&r->q, qi);
-    *tname = wm_cli_input_name(&r->t, ti);
+    p->target = wm_cli_input_rec(&r->t, *ti, &p->n);
+    *qname = wm_cli_input_name(&r->q, *qi);
+    *tname = wm_cli_input_name(&r->t, *ti);
 }
 
+/* With both strands pair k takes slots 2k ('+') and 2k + 1 ('-'). */
 int wm_cli_align_batches(wm_cli_align_run_t *r, size_t from, size_t to) {
     size_t total = to - from, cap = total < PAIR_BATCH ? total : PAIR_BATCH;
-    wm_pair_t *P = malloc((cap ? cap : 1) * sizeof *P);
-    wm_alignment_t *A = malloc((cap ? cap : 1) * sizeof *A);
+    size_t per = r->both_strands ? 2 : 1, slots = (cap ? cap : 1) * per;
+    wm_pair_t *P = malloc(slots * sizeof *P);
+    wm_alignment_t *A = malloc(slots * sizeof *A);
     int rc = 0;
     if (!P || !A) {
         wm_cli_error("out of memory for a batch of %zu pairs", cap);
@@ -180,20 +215,29 @@ int wm_cli_align_batches(wm_cli_align_run_t *r, size_t from, size_t to) {
     }
     char buf[2][32];
     const char *qn, *tn;
+    size_t qi, ti;
     for (size_t base = from; rc == 0 && base < to && !ferror(r->out); base += cap) {
         size_t nb = to - base < cap ? to - base : cap;
-        for (size_t k = 0; k < nb; k++)
-            pair_at(r, base + k, &P[k], &qn, &tn, buf[0], sizeof buf[0]);
-        wm_status st = wm_align_pairs(r->cx, P, nb, &r->o, A);
+        for (size_t k = 0; k < nb; k++) {
+            wm_pair_t *p = &P[k * per];
+            pair_at(r, base + k, p, &qn, &tn, buf[0], sizeof buf[0], &qi, &ti);
+            if (per == 2) {
+                p[1] = p[0];
+                p[1].query = wm_cli_align_rc(r, qi);
+            }
+        }
+        wm_status st = wm_align_pairs(r->cx, P, nb * per, &r->o, A);
         if (st != WM_OK) {
             /* the library names the pair by its index in the batch */
             const char *msg = wm_context_errmsg(r->cx);
             size_t bad = 0;
             int used = 0;
+            wm_cli_hits_flush(r);
             fflush(r->out);
-            if (sscanf(msg, "pair %zu: %n", &bad, &used) == 1 && used > 0 && bad < nb) {
-                pair_at(r, base + bad, &P[bad], &qn, &tn, buf[0], sizeof buf[0]);
-                wm_cli_error("cannot align query '%.200s' to target '%.200s' (%s mode): %s", qn, tn,
+            if (sscanf(msg, "pair %zu: %n", &bad, &used) == 1 && used > 0 && bad < nb * per) {
+                pair_at(r, base + bad / per, &P[0], &qn, &tn, buf[0], sizeof buf[0], &qi, &ti);
+                wm_cli_error("cannot align query '%.200s'%s to target '%.200s' (%s mode): %s", qn,
+                             bad % per ? " (reverse complement)" : "", tn,
                              wm_cli_align_mode_words[r->o.mode], msg + used);
             } else {
                 wm_cli_error("cannot align (%s mode): %s", wm_cli_align_mode_words[r->o.mode],
@@ -202,12 +246,22 @@ int wm_cli_align_batches(wm_cli_align_run_t *r, size_t from, size_t to) {
             rc = -1;
             break;
         }
-        for (size_t k = 0; k < nb; k++) {
-            if (A[k].distance == WM_ALIGN_NONE) continue;
-            pair_at(r, base + k, &P[k], &qn, &tn, buf[1], sizeof buf[1]);
-            wm_cli_align_print(r, qn, tn, &A[k]);
+        for (size_t k = 0; k < nb && rc == 0; k++) {
+            wm_pair_t p;
+            pair_at(r, base + k, &p, &qn, &tn, buf[1], sizeof buf[1], &qi, &ti);
+            const uint8_t *qual =
+                !r->tsv && r->q.quals ? r->q.quals + (r->q.starts[qi] - r->q.starts[0]) : NULL;
+            /* a PAIRS.tsv line and --pairs are queries of their own */
+            size_t key = r->tsv || r->a->pairs ? base + k : qi;
+            if (wm_cli_hits_begin(r, key, qn, p.query, p.m, qual) < 0) rc = -1;
+            for (size_t s = 0; s < per; ++s)
+                if (A[k * per + s].distance != WM_ALIGN_NONE)
+                    wm_cli_hits_add(r, ti, tn, p.n, (int)s, &A[k * per + s]);
+            if ((r->tsv || r->a->pairs) && wm_cli_hits_flush(r) < 0) rc = -1;
+            r->cells_done += (uint64_t)p.m * p.n * per;
         }
-        wm_alignment_clear(A, nb);
+        wm_progress_report(r->cells_done, r->cells_total, &r->pg);
+        wm_alignment_clear(A, nb * per);
         wm_cli_align_note_write_error(r);
     }
     free(P);
@@ -283,6 +337,27 @@ static void sniff_input(const wm_cli_input_t *in, wm_sniff_t *sn) {
     wm_sniff_add(sn, in->seq, in->starts[in->n_rec] - in->starts[0]);
 }
 
+/* What the output needs once the inputs are read: the strands, SAM's
+** qualities, the CIGAR that SAM and PAF always print, and the cells to do. */
+static int finish_prepare(wm_cli_align_run_t *r) {
+    wm_cli_format_t f = r->a->sh.format;
+    if (f == WM_OUT_SAM || f == WM_OUT_PAF) r->o.cigar = 1;
+    if (f == WM_OUT_SAM && !r->tsv) wm_cli_input_load_quals(&r->q);
+    if (wm_cli_align_strands(r) < 0) return -1;
+    uint64_t per = r->both_strands ? 2 : 1, total = 0;
+    if (r->tsv) {
+        for (size_t i = 0; i < r->pt.n; ++i) total += r->pt.len[2 * i] * r->pt.len[2 * i + 1];
+    } else if (r->a->pairs) {
+        for (size_t i = 0; i < r->q.n_rec; ++i)
+            total += (r->q.starts[i + 1] - r->q.starts[i]) * (r->t.starts[i + 1] - r->t.starts[i]);
+    } else {
+        total =
+            (r->q.starts[r->q.n_rec] - r->q.starts[0]) * (r->t.starts[r->t.n_rec] - r->t.starts[0]);
+    }
+    r->cells_total = total * per; /* for the progress line: overflow only blurs it */
+    return 0;
+}
+
 int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *targ) {
     const wm_cli_align_args_t *a = r->a;
     int raw = a->sh.alphabet == WM_ALPHA_TEXT;
@@ -311,7 +386,7 @@ int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *ta
                                  qarg, (unsigned long long)r->pt.line[i]);
                     return -1;
                 }
-        return 0;
+        return finish_prepare(r);
     }
     r->q.allow_empty = r->t.allow_empty = a->o.mode == WM_ALIGN_GLOBAL;
     r->q.threads = r->t.threads = a->sh.co.threads;
@@ -338,8 +413,10 @@ int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *ta
     wm_sniff_t tsn, qsn;
     sniff_input(&r->t, &tsn);
     sniff_input(&r->q, &qsn);
-    return wm_cli_align_alphabet(a, targ, wm_sniff_is_dna(&tsn), &tsn, qarg, &qsn,
-                                 wm_cli_input_iupac(&r->q), &r->o.alphabet);
+    if (wm_cli_align_alphabet(a, targ, wm_sniff_is_dna(&tsn), &tsn, qarg, &qsn,
+                              wm_cli_input_iupac(&r->q), &r->o.alphabet) < 0)
+        return -1;
+    return finish_prepare(r);
 }
 
 int wm_cmd_align(int argc, char **argv) {
@@ -350,11 +427,18 @@ int wm_cmd_align(int argc, char **argv) {
     memset(&a, 0, sizeof a);
     memset(&r, 0, sizeof r);
     wm_cli_buffer_stdout();
+    wm_out_line_buffer_tty(stdout);
+    wm_progress_init(&r.pg);
     r.a = &a;
     r.out = stdout;
+    r.argc = argc;
+    r.argv = argv;
 
     int rc = parse_args(argc, argv, &a, &first_arg);
-    if (rc == 1) return wm_cli_help_status();
+    if (rc == 1) {
+        wm_progress_free(&r.pg);
+        return wm_cli_help_status();
+    }
     int n_args = argc - first_arg;
     if (rc == 0 && a.explain && n_args == 0) { /* the table alone */
         r.o = a.o;
@@ -362,6 +446,7 @@ int wm_cmd_align(int argc, char **argv) {
         rc = wm_cli_context_new(&a.sh.co, &r.cx) == WM_OK ? explain(&r) : -1;
         wm_cli_note(r.cx);
         wm_context_free(r.cx);
+        wm_progress_free(&r.pg);
         return rc == 0 ? 0 : WM_EXIT_ERROR;
     }
     if (rc < 0 || !(n_args == 2 || (n_args == 1 && a.pairs))) {
@@ -381,23 +466,36 @@ int wm_cmd_align(int argc, char **argv) {
                (wm_cli_choose_align(&r, &a.sh), 0) ||
                wm_cli_context_new(&a.sh.co, &r.cx) != WM_OK || (a.explain && explain(&r) < 0)) {
         failed = 1;
-    } else if (r.tsv || r.o.mode == WM_ALIGN_GLOBAL) {
-        failed = wm_cli_align_batches(&r, 0, wm_cli_align_pair_count(&r)) < 0;
-    } else if (a.pairs) {
-        for (size_t i = 0; i < r.q.n_rec && !failed && !ferror(r.out); ++i)
-            failed = wm_cli_align_pair(&r, i, i) < 0;
     } else {
+        if (a.sh.format == WM_OUT_SAM) wm_cli_align_sam_header(&r, argc, argv);
+        r.pg.unit = "cells";
+        wm_progress_enable(&r.pg, !a.no_progress);
+        wm_progress_start_item(&r.pg);
         double t0 = wm_dist_now(); /* t_read: reading the inputs */
-        for (size_t i = 0; i < r.q.n_rec && !failed && !ferror(r.out); ++i)
-            for (size_t j = 0; j < r.t.n_rec && !failed && !ferror(r.out); ++j)
-                failed = wm_cli_align_pair(&r, i, j) < 0;
-        wm_dist_report(targ, t_read, wm_dist_now() - t0, 0.0);
+        if (r.tsv || r.o.mode == WM_ALIGN_GLOBAL) {
+            failed = wm_cli_align_batches(&r, 0, wm_cli_align_pair_count(&r)) < 0;
+        } else if (a.pairs) {
+            for (size_t i = 0; i < r.q.n_rec && !failed && !ferror(r.out); ++i)
+                failed = wm_cli_align_pair(&r, i, i) < 0;
+        } else {
+            for (size_t i = 0; i < r.q.n_rec && !failed && !ferror(r.out); ++i)
+                for (size_t j = 0; j < r.t.n_rec && !failed && !ferror(r.out); ++j)
+                    failed = wm_cli_align_pair(&r, i, j) < 0;
+        }
+        /* the last query's rows (a failed run leaves its partial query out) */
+        if (!failed && wm_cli_hits_flush(&r) < 0) failed = 1;
+        wm_cli_align_note_write_error(&r);
+        wm_progress_clear(&r.pg);
+        if (!r.tsv && !a.pairs && r.o.mode != WM_ALIGN_GLOBAL)
+            wm_dist_report(targ, t_read, wm_dist_now() - t0, 0.0);
     }
     wm_cli_note(r.cx);
     wm_context_free(r.cx);
     wm_cli_input_close(&r.q);
     wm_cli_input_close(&r.t);
     wm_cli_pairtsv_close(&r.pt);
+    wm_cli_align_free_strands(&r);
+    wm_progress_free(&r.pg);
 
     /* A closed pipe (1) ends quietly with the status of what was done. */
     if (wm_cli_flush_stdout(r.write_failed, r.write_errno) < 0 || failed) return WM_EXIT_ERROR;

@@ -29,7 +29,7 @@
 
 /* One alignment on its way to rank 0. */
 typedef struct {
-    uint64_t query, record, distance, start, end;
+    uint64_t query, record, distance, start, end, strand;
     uint32_t name_len, cigar_len; /* then the name and the CIGAR bytes */
 } dal_head_t;
 
@@ -57,12 +57,13 @@ static void bytes_put(bytes_t *b, const void *x, size_t n) {
 }
 
 static void put_alignment(bytes_t *b, uint64_t q, uint64_t rec, const char *name,
-                          const wm_alignment_t *al, uint64_t shift) {
+                          const wm_alignment_t *al, uint64_t shift, int strand) {
     dal_head_t h = { q,
                      rec,
                      al->distance,
                      al->start + shift,
                      al->end + shift,
+                     (uint64_t)strand,
                      (uint32_t)strlen(name),
                      al->cigar ? (uint32_t)strlen(al->cigar) : 0 };
     bytes_put(b, &h, sizeof h);
@@ -79,24 +80,27 @@ static int align_owned(wm_cli_align_run_t *r, const wm_range_t *R, const char *t
     const uint8_t *t = R->text.seq + R->text.rec_start[ti];
     uint64_t own_after = ti == 0 && R->continues ? R->halo : 0; /* ends > this are ours */
     int first_end_ours = own_after == 0;                        /* end 0 too */
-    wm_alignments_t res = { NULL, 0 };
-    wm_status st = wm_align(r->cx, q, (size_t)m, t, n, &r->o, &res);
-    if (st != WM_OK) {
-        snprintf(why, whylen, "cannot align query '%.200s' to target '%.200s' (%s mode): %s",
-                 wm_cli_input_name(&r->q, qi), tname, wm_cli_align_mode_words[r->o.mode],
-                 wm_cli_status_msg(r->cx, st));
+    for (int strand = 0; strand <= r->both_strands; ++strand) {
+        wm_alignments_t res = { NULL, 0 };
+        wm_status st =
+            wm_align(r->cx, strand ? wm_cli_align_rc(r, qi) : q, (size_t)m, t, n, &r->o, &res);
+        if (st != WM_OK) {
+            snprintf(why, whylen, "cannot align query '%.200s'%s to target '%.200s' (%s mode): %s",
+                     wm_cli_input_name(&r->q, qi), strand ? " (reverse complement)" : "", tname,
+                     wm_cli_align_mode_words[r->o.mode], wm_cli_status_msg(r->cx, st));
+            wm_alignments_free(&res);
+            return -1;
+        }
+        /* Without --all-ends a best end in the halo means that an earlier rank
+        ** has an end at least as good further left: nothing to say. With it,
+        ** every end at the best distance is listed: keep the owned ones. */
+        for (size_t i = 0; i < res.n; ++i) {
+            const wm_alignment_t *al = &res.a[i];
+            if (al->end > own_after || (first_end_ours && al->end == 0))
+                put_alignment(out, qi, R->grec[ti], tname, al, R->base[ti], strand);
+        }
         wm_alignments_free(&res);
-        return -1;
     }
-    /* Without --all-ends a best end in the halo means that an earlier rank
-    ** has an end at least as good further left: nothing to say. With it,
-    ** every end at the best distance is listed: keep the owned ones. */
-    for (size_t i = 0; i < res.n; ++i) {
-        const wm_alignment_t *al = &res.a[i];
-        if (al->end > own_after || (first_end_ours && al->end == 0))
-            put_alignment(out, qi, R->grec[ti], tname, al, R->base[ti]);
-    }
-    wm_alignments_free(&res);
     return 0;
 }
 
@@ -110,6 +114,7 @@ static int dal_cmp(const void *x, const void *y) {
     const dal_t *a = x, *b = y;
     if (a->h.query != b->h.query) return a->h.query < b->h.query ? -1 : 1;
     if (a->h.record != b->h.record) return a->h.record < b->h.record ? -1 : 1;
+    if (a->h.strand != b->h.strand) return a->h.strand < b->h.strand ? -1 : 1;
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
@@ -138,16 +143,21 @@ static int print_merged(wm_cli_align_run_t *r, const char *all, uint64_t len) {
         n++;
     }
     qsort(v, n, sizeof *v, dal_cmp);
-    char name[4096], cigar_buf[1];
-    (void)cigar_buf;
-    for (size_t i = 0; i < n;) {
+    char name[4096];
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0;) {
         size_t j = i;
         uint64_t best = UINT64_MAX;
-        while (j < n && v[j].h.query == v[i].h.query && v[j].h.record == v[i].h.record) {
+        while (j < n && v[j].h.query == v[i].h.query && v[j].h.record == v[i].h.record &&
+               v[j].h.strand == v[i].h.strand) {
             if (v[j].h.distance < best) best = v[j].h.distance;
             j++;
         }
-        for (size_t k = i; k < j; ++k) {
+        size_t qi = (size_t)v[i].h.query;
+        uint64_t m;
+        const uint8_t *q = wm_cli_input_rec(&r->q, qi, &m);
+        if (wm_cli_hits_begin(r, qi, wm_cli_input_name(&r->q, qi), q, m, NULL) < 0) rc = -1;
+        for (size_t k = i; k < j && rc == 0; ++k) {
             if (v[k].h.distance != best) continue;
             size_t nl = v[k].h.name_len < sizeof name - 1 ? v[k].h.name_len : sizeof name - 1;
             memcpy(name, v[k].name, nl);
@@ -162,15 +172,18 @@ static int print_merged(wm_cli_align_run_t *r, const char *all, uint64_t len) {
                 memcpy(cigar, v[k].cigar, v[k].h.cigar_len);
                 cigar[v[k].h.cigar_len] = '\0';
             }
+            /* the record's length is not known here: PAF and SAM, which
+            ** print it, never split the target */
             wm_alignment_t al = { v[k].h.distance, v[k].h.start, v[k].h.end, cigar };
-            wm_cli_align_print(r, wm_cli_input_name(&r->q, (size_t)v[k].h.query), name, &al);
-            free(cigar);
+            wm_cli_hits_add(r, (size_t)v[k].h.record, name, 0, (int)v[k].h.strand, &al);
+            free(al.cigar);
             if (!r->o.all_ends) break;
         }
         i = j;
     }
+    if (rc == 0 && wm_cli_hits_flush(r) < 0) rc = -1;
     free(v);
-    return 0;
+    return rc;
 }
 
 /* A record of the target that no rank may leave empty (infix needs one). */
@@ -217,6 +230,7 @@ static int align_split(wm_cli_align_run_t *r, const char *qarg, const char *targ
     int target_dna = wm_dist_bcast_int(wm_sniff_is_dna(&tsn));
     failed = wm_cli_align_alphabet(r->a, targ, target_dna, &tsn, qarg, &qsn,
                                    wm_cli_input_iupac(&r->q), &r->o.alphabet) < 0;
+    if (!failed) failed = wm_cli_align_strands(r) < 0;
     if (wm_cli_dist_agree(failed)) return -1;
     failed = wm_cli_context_new(&r->a->sh.co, &r->cx) != WM_OK;
     if (wm_cli_dist_agree(failed)) return -1;
@@ -269,21 +283,33 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
         wm_cli_dist_agree(!idle && wm_cli_context_new(&a->sh.co, &r->cx) != WM_OK))
         return -1;
 
+    if (wm_dist.rank == 0 && a->sh.format == WM_OUT_SAM)
+        wm_cli_align_sam_header(r, r->argc, r->argv);
     wm_cli_lines_t lines;
     FILE *stdout_was = r->out;
     r->out = wm_cli_lines_open(&lines);
     int failed = 0;
     if (!idle) {
         size_t lo, hi;
-        wm_cli_dist_share(wm_cli_align_pair_count(r), stdin_used, &lo, &hi);
         if (r->tsv || r->o.mode == WM_ALIGN_GLOBAL) {
-            failed = wm_cli_align_batches(r, lo, hi) < 0;
+            /* all-vs-all: whole queries to a rank, so that --best and SAM's
+            ** primary see every target record of a query */
+            size_t per_query = r->tsv || a->pairs ? 1 : r->t.n_rec;
+            wm_cli_dist_share(wm_cli_align_pair_count(r) / (per_query ? per_query : 1), stdin_used,
+                              &lo, &hi);
+            failed = wm_cli_align_batches(r, lo * per_query, hi * per_query) < 0;
         } else {
+            wm_cli_dist_share(r->q.n_rec, stdin_used, &lo, &hi);
+            if (!a->pairs) { /* whole queries, as above */
+                lo *= r->t.n_rec;
+                hi *= r->t.n_rec;
+            }
             for (size_t k = lo; k < hi && !failed; ++k) {
                 size_t qi = a->pairs ? k : k / r->t.n_rec, ti = a->pairs ? k : k % r->t.n_rec;
                 failed = wm_cli_align_pair(r, qi, ti) < 0;
             }
         }
+        if (!failed && wm_cli_hits_flush(r) < 0) failed = 1;
     }
     r->out = stdout_was;
     int bad = wm_cli_dist_agree(failed);
@@ -295,7 +321,8 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
 /* Under MPI: split the target when it is a file that can be read by byte
 ** range, else share the pairs. */
 int wm_cli_align_dist(wm_cli_align_run_t *r, const char *qarg, const char *targ) {
-    if (targ == NULL || r->a->pairs || r->a->o.mode == WM_ALIGN_GLOBAL || strcmp(targ, "-") == 0 ||
+    if (targ == NULL || r->a->pairs || r->a->o.mode == WM_ALIGN_GLOBAL ||
+        r->a->sh.format == WM_OUT_SAM || r->a->sh.format == WM_OUT_PAF || strcmp(targ, "-") == 0 ||
         strcmp(qarg, "-") == 0 || access(targ, R_OK) != 0)
         return align_share(r, qarg, targ);
     /* The halo: the longest alignment any query can need, m + min(k, m). */

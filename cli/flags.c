@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "flags.h"
 
-const char *const wm_cli_format_words[] = { "tsv", "bed", "json", NULL };
+const char *const wm_cli_format_words[] = { "tsv", "bed", "json", "sam", "paf", NULL };
 static const char *const alphabet_words[] = { "auto", "dna", "text", NULL };
 
 #define S WM_CMD_SEARCH
@@ -158,6 +158,17 @@ const wm_flag_t wm_flags[] = {
     { WM_F_REVCOMP, 0, "revcomp", NULL, WM_SEC_MATCH, S, NULL, NULL,
       "also search the reverse complement of a nucleotide pattern; its hits are "
       "reported on strand '-'" },
+    { WM_F_REVCOMP, 0, "revcomp", NULL, WM_SEC_MATCH, A, NULL, "on for DNA in infix mode",
+      "align the reverse complement of each query too, and keep per target record "
+      "the strand with the smaller distance ('+' on a tie); '-' rows "
+      "use the target's coordinates and the CIGAR of the reverse complement, as "
+      "SAM does. Needs DNA: under --alphabet auto it takes sequences of IUPAC "
+      "nucleotide letters as DNA (two literals too); an error with text" },
+    { WM_F_NO_REVCOMP, 0, "no-revcomp", NULL, WM_SEC_MATCH, A, NULL, NULL,
+      "align the query as given only (strand always '+')" },
+    { WM_F_BEST, 0, "best", NULL, WM_SEC_MATCH, A, NULL, "every target record",
+      "print only the target records where the query's best distance is reached "
+      "(ties: all of them, in target order)" },
     { WM_F_ALPHABET, 0, "alphabet", "A", WM_SEC_MATCH, S | A, apply_alphabet, "auto",
       "auto, dna or text" },
     { WM_F_EXPLAIN_ALPHABET, 0, "explain-alphabet", NULL, WM_SEC_MATCH, S | A,
@@ -241,13 +252,15 @@ const wm_flag_t wm_flags[] = {
     { WM_F_PIECE, 0, "piece", "N", WM_SEC_EXEC, D, NULL, "tuned",
       "for testing: cut the series into pieces of N samples for the threads and "
       "the GPU (warping paths then cross pieces; the output must not change)" },
-    { WM_F_NO_PROGRESS, 0, "no-progress", NULL, WM_SEC_EXEC, S, NULL, NULL,
+    { WM_F_NO_PROGRESS, 0, "no-progress", NULL, WM_SEC_EXEC, S | A, NULL, NULL,
       "never show the progress line (shown on stderr only when stderr is a "
       "terminal and the run lasts over 1 s)" },
     /* -- output ---------------------------------------------------------------- */
     { WM_F_FORMAT, 0, "format", "F", WM_SEC_OUTPUT, S | A, apply_format, "tsv",
       "the output format:" },
     { WM_F_JSON, 0, "json", NULL, WM_SEC_OUTPUT, S | A | D | I, apply_json, NULL, "JSON Lines" },
+    { WM_F_CIGAR_M, 0, "cigar-m", NULL, WM_SEC_OUTPUT, A, NULL, NULL,
+      "SAM: write the CIGAR with M (match or mismatch) instead of = and X" },
     { 'c', 'c', "count", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
       "print one line per file, source<TAB>count, instead of the matches (not with "
       "--format bed or json)" },
@@ -308,11 +321,23 @@ const wm_flag_note_t wm_flag_notes[] = {
       "share the queries out over these GPUs of one host; the same "
       "output" },
     { "format", S, "tsv, bed or json" },
-    { "format", A, "tsv or json" },
+    { "format", A,
+      "tsv, json, sam or paf\n"
+      "  sam:  a header (@HD, @SQ for every target record, @PG), then one record "
+      "per alignment: FLAG 16 for '-', 256 for all but the query's first best "
+      "row, 4 for a query with no alignment (within -k); POS 1-based; MAPQ 60 "
+      "when the best distance is reached once, else 0; CIGAR with = and X (M "
+      "with --cigar-m); SEQ reverse-complemented for '-' (and * in secondary "
+      "records); QUAL from a FASTQ QUERY file (reversed for '-'; * for standard "
+      "input and other inputs); NM:i = distance, AS:i = -distance\n"
+      "  paf:  minimap2's 12 columns (qname qlen qstart qend strand tname tlen "
+      "tstart tend matches block mapq), then tp:A:P|S, NM:i and cg:Z: (M, I, D); "
+      "query bases inserted before the first or after the last aligned base are "
+      "left out of the query span, NM and cg" },
     { "json", S, "output, the same as --format json" },
     { "json", A,
       "output, the same as --format json: one object per alignment "
-      "with the keys query, target, distance, start, end (and cigar)" },
+      "with the keys query, target, distance, start, end, (cigar,) strand, qlen" },
     { "json", D,
       "output: one object per match with the keys query, start, end, "
       "distance (and path)" },

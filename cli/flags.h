@@ -38,6 +38,10 @@ typedef enum {
 
 /* Output formats (--format, --json), in the order of wm_cli_format_words. */
 typedef enum { WM_OUT_TSV = 0, WM_OUT_BED = 1, WM_OUT_JSON = 2 } wm_cli_format_t;
+/* align's own formats: kept out of the enum, so that the switches of the
+** other commands' printers, which never see them, need no case for them. */
+#define WM_OUT_SAM ((wm_cli_format_t)3)
+#define WM_OUT_PAF ((wm_cli_format_t)4)
 extern const char *const wm_cli_format_words[];
 
 /* --alphabet, in the order of its words (auto, dna, text). */
@@ -105,7 +109,10 @@ enum {
     WM_F_QUERY_COLUMN,
     WM_F_PIECE,
     WM_F_EXPLAIN_ALPHABET,
-    WM_F_EXPLAIN_BACKEND
+    WM_F_EXPLAIN_BACKEND,
+    WM_F_NO_REVCOMP,
+    WM_F_BEST,
+    WM_F_CIGAR_M
 };
 
 typedef struct wm_flag wm_flag_t;

@@ -27,7 +27,7 @@ enum { HELP_COL = 24, WRAP_COL = 79, MAX_HANG = 8, SHORT_DEFAULT = 20 };
 /* ---- the commands ------------------------------------------------------------- */
 
 static const char *const search_formats[] = { "tsv", "bed", "json", NULL };
-static const char *const align_formats[] = { "tsv", "json", NULL };
+static const char *const align_formats[] = { "tsv", "json", "sam", "paf", NULL };
 
 const wm_cli_command_t wm_cli_cmd_search = {
     "search",
@@ -117,7 +117,13 @@ const wm_cli_command_t wm_cli_cmd_align = {
     "          Ties: the leftmost end, and for it the largest start (the shortest\n"
     "          substring), the same rule as search.\n"
     "  global  the edit distance of the whole query and the whole target\n"
-    "          (start 0, end = the target's length). Empty sequences are allowed.\n",
+    "          (start 0, end = the target's length). Empty sequences are allowed.\n"
+    "\n"
+    "Strands: with the dna alphabet, infix mode aligns each query and its reverse\n"
+    "complement (minimap2 does the same) and keeps, per target record, the strand\n"
+    "with the smaller distance, '+' on a tie. --no-revcomp aligns the query as\n"
+    "given only; --revcomp asks for both in global mode too (and is an error with\n"
+    "the text alphabet).\n",
     {
         [WM_SEC_EXEC] =
             "  Under mpirun (or srun) each rank aligns the queries to its own byte range\n"
@@ -125,7 +131,7 @@ const wm_cli_command_t wm_cli_cmd_align = {
             "  process would.\n",
     },
     "Output lines (no header), one per alignment, tab-separated:\n"
-    "  query  target  distance  start  end  [cigar]\n"
+    "  query  target  distance  start  end  [cigar]  strand  qlen\n"
     "  query, target: the record names: the first word of a FASTA/FASTQ header\n"
     "                 (a control byte in it is an error),\n"
     "                 a plain file's path as given (- for standard input), or\n"
@@ -138,13 +144,22 @@ const wm_cli_command_t wm_cli_cmd_align = {
     "                 symbol absent from the query); e.g. 3=1X2=1I4=; * for the\n"
     "                 empty alignment. Of the optimal alignments it is the one a\n"
     "                 traceback from the end takes when it prefers a diagonal\n"
-    "                 step, then I, then D\n"
+    "                 step, then I, then D (on strand -: of the query's reverse\n"
+    "                 complement, as SAM writes it)\n"
+    "  strand:        + or -: the query, or its reverse complement, aligned to\n"
+    "                 the target as given (start and end on the target's strand)\n"
+    "  qlen:          the query's length\n"
     "  json:          one object a line with the same keys (and \"\" for the empty\n"
     "                 alignment's CIGAR)\n"
+    "  sam, paf:      see --format; SAM and PAF always carry the CIGAR\n"
+    "Queries in order, each query's lines in target order, written out as soon as\n"
+    "the query is done (on a terminal, line by line). A progress line (cells\n"
+    "aligned, rate, ETA) shows on standard error when it is a terminal and the run\n"
+    "lasts over 1 s; it moves one pair at a time.\n"
     "Lines are the same for every --algo, backend and thread count.\n"
     "\n"
     "Exit status: 0 if at least one alignment was printed, 1 if none (every pair\n"
-    "over -k), 2 if an error occurred.\n"
+    "over -k; SAM's unmapped records are not alignments), 2 if an error occurred.\n"
 };
 
 const wm_cli_command_t wm_cli_cmd_dtw = {

@@ -99,14 +99,53 @@ void wm_out_search_json_summary(FILE *out, uint64_t n_matches, uint64_t n_source
 
 /* ---- align (out_align.c) ---------------------------------------------------
 **
-** TSV   query \t target \t distance \t start \t end [\t cigar]
-** JSON  {"query":S,"target":S,"distance":N,"start":N,"end":N[,"cigar":S]}
+** TSV   query \t target \t distance \t start \t end [\t cigar] \t strand \t qlen
+** JSON  {"query":S,"target":S,"distance":N,"start":N,"end":N[,"cigar":S],
+**        "strand":"+","qlen":N}
+** SAM   one record a line (the header is printed by the command)
+** PAF   minimap2's 12 columns, then tp:A:P|S, NM:i and cg:Z: (M/I/D)
 ** The CIGAR column only when one was asked for (cigar != 0); the empty
 ** alignment's CIGAR ("", global mode, both sequences empty) prints as * in
-** TSV, as in SAM, and as "" in JSON.
+** TSV, as in SAM, and as "" in JSON. strand is + or - (the reverse
+** complement of the query aligned to the target as given); qlen is the
+** query's length.
 */
-void wm_out_align(FILE *out, int json, int cigar, const char *qname, const char *tname,
-                  const wm_alignment_t *al);
+typedef enum {
+    WM_OUT_ALIGN_TSV,
+    WM_OUT_ALIGN_JSON,
+    WM_OUT_ALIGN_SAM,
+    WM_OUT_ALIGN_PAF
+} wm_out_align_fmt_t;
+
+/* One line of align's output. */
+typedef struct {
+    const char *qname, *tname;
+    const uint8_t *qseq, *qual; /* the query as given (forward); qual NULL: none */
+    uint64_t m, tlen;           /* query and target record lengths */
+    int strand;                 /* 0 '+', 1 '-' */
+    int secondary;              /* SAM flag 256, PAF tp:A:S */
+    int mapq;                   /* SAM and PAF */
+    const wm_alignment_t *al;   /* NULL: unmapped (SAM only) */
+} wm_out_align_row_t;
+
+/* cigar: the TSV/JSON CIGAR column; cigar_m: SAM's CIGAR with M. */
+void wm_out_align(FILE *out, wm_out_align_fmt_t fmt, int cigar, int cigar_m,
+                  const wm_out_align_row_t *row);
+
+/* The complement of an IUPAC nucleotide letter, case kept (U -> A); any
+** other byte is itself. */
+uint8_t wm_out_complement(uint8_t c);
+
+/* ---- flushing rows as they become final (out_common.c) ----------------------- */
+
+/* Line-buffer f when it is a terminal (rows show as they come); else keep
+** the command's large buffer. */
+void wm_out_line_buffer_tty(FILE *f);
+
+/* Flush f when at least `secs` seconds passed since *t_last (then set to
+** now; 0 at the start flushes the first time): rows that are final reach a
+** pipe within about that long, without a write per row. */
+void wm_out_flush_due(FILE *f, double *t_last, double secs);
 
 /* ---- dtw (out_dtw.c) -------------------------------------------------------
 **

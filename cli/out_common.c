@@ -1,7 +1,7 @@
 /*
 ** out_common.c -- what the printers of every command share (out.h): decimal
 ** numbers without printf, the short exact form of a double, JSON strings,
-** and noting a failed write.
+** noting a failed write, and flushing rows as they become final.
 **
 ** JSON strings (source, record and query names are arbitrary bytes: file
 ** names, FASTA headers, CSV headers) are escaped like this:
@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "out.h"
 
@@ -138,4 +140,17 @@ void wm_out_note_error(FILE *f, int *failed, int *err) {
         *failed = 1;
         *err = errno;
     }
+}
+
+void wm_out_line_buffer_tty(FILE *f) {
+    if (isatty(fileno(f))) setvbuf(f, NULL, _IOLBF, 0);
+}
+
+void wm_out_flush_due(FILE *f, double *t_last, double secs) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    if (now - *t_last < secs) return;
+    fflush(f);
+    *t_last = now;
 }

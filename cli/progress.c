@@ -2,6 +2,7 @@
 ** progress.c -- the progress line on stderr (progress.h).
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -15,7 +16,9 @@ void wm_progress_init(wm_progress_t *pg) {
 }
 
 int wm_progress_enable(wm_progress_t *pg, int wanted) {
-    pg->enabled = wanted && isatty(STDERR_FILENO);
+    const char *force = getenv("WM_PROGRESS");
+    pg->at_once = force != NULL && strcmp(force, "always") == 0;
+    pg->enabled = wanted && (pg->at_once || isatty(STDERR_FILENO));
     pg->stdout_tty = isatty(STDOUT_FILENO);
     return pg->enabled;
 }
@@ -51,7 +54,7 @@ void wm_progress_clear(wm_progress_t *pg) {
 void wm_progress_report(uint64_t done, uint64_t total, void *user) {
     wm_progress_t *pg = user;
     double now = wm_cli_now();
-    if (!pg->enabled || now - pg->t_start <= 1.0) return;
+    if (!pg->enabled || (now - pg->t_start <= 1.0 && !pg->at_once)) return;
     pthread_mutex_lock(&pg->mu);
     if (now - pg->t_last >= 0.25) {
         /* "3.2 of 10.0 GB": both in the unit of the total. */
@@ -62,12 +65,20 @@ void wm_progress_report(uint64_t done, uint64_t total, void *user) {
             scale *= 1000.0;
             ++i;
         }
-        char rate[32];
+        const char *unit = pg->unit ? pg->unit : "B";
+        char rate[32], per_s[16], eta[32] = "";
         double dt = now - pg->t_item;
-        human(rate, sizeof rate, dt > 0 ? (double)done / dt : 0.0, "B/s");
-        char line[128];
-        int n = snprintf(line, sizeof line, "%s: %.1f of %.1f %sB, %s", WM_PROG,
-                         (double)done / scale, (double)total / scale, pre[i], rate);
+        snprintf(per_s, sizeof per_s, "%s/s", unit);
+        human(rate, sizeof rate, dt > 0 ? (double)done / dt : 0.0, per_s);
+        if (done > 0 && done < total && dt > 0) { /* at the rate so far */
+            double left = dt * (double)(total - done) / (double)done;
+            if (left < 360000.0)
+                snprintf(eta, sizeof eta, ", ETA %dh%02dm%02ds", (int)(left / 3600),
+                         (int)(left / 60) % 60, (int)left % 60);
+        }
+        char line[160];
+        int n = snprintf(line, sizeof line, "%s: %.1f of %.1f %s%s, %s%s", WM_PROG,
+                         (double)done / scale, (double)total / scale, pre[i], unit, rate, eta);
         if (pg->stdout_tty) fflush(stdout); /* matches found so far go above the line */
         if (n > 0) {
             size_t w = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;

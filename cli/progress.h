@@ -7,7 +7,9 @@
 ** context's progress callback (wm_context_opts_t.progress, with the
 ** wm_progress_t as progress_user), or call it from the command's own loop.
 ** Shown only when asked for and stderr is a terminal (wm_progress_enable
-** decides); a disabled line costs one test per report. Before printing
+** decides; WM_PROGRESS=always in the environment shows it on any stderr
+** from the first report, for tests); a disabled line costs one test per
+** report. The line ends with an ETA once some of the work is done. Before printing
 ** anything else on a terminal, clear the line (wm_progress_clear): matches
 ** and messages then never land inside it.
 */
@@ -25,6 +27,8 @@ typedef struct {
     double t_last;      /* when the line was last drawn */
     size_t width;       /* characters of the line on screen, 0 = none */
     int stdout_tty;     /* matches and the line share a terminal */
+    int at_once;        /* WM_PROGRESS=always: no first second of quiet */
+    const char *unit;   /* what is counted: NULL = bytes ("B"), or "cells" */
     pthread_mutex_t mu; /* the library may report from its workers */
 } wm_progress_t;
 
@@ -39,7 +43,7 @@ int wm_progress_enable(wm_progress_t *pg, int wanted);
 /* A new input starts: the rate counts from now. */
 void wm_progress_start_item(wm_progress_t *pg);
 
-/* done of total bytes of the current input; user is the wm_progress_t.
+/* done of total bytes (or units) of the current input; user is the wm_progress_t.
 ** Thread-safe; the signature of wm_progress_cb. */
 void wm_progress_report(uint64_t done, uint64_t total, void *user);
 

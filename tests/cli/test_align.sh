@@ -13,7 +13,8 @@ export LC_ALL=C
 cd "$TMP" || exit 2
 
 # check_cigars NAME QFASTA TFASTA: every line of the last run's stdout
-# (query target distance start end cigar) replays: the CIGAR is well formed
+# (query target distance start end cigar strand qlen) replays (the
+# reverse complement of the query on strand -): the CIGAR is well formed
 # (runs of = X I D, each op once in a row), '=' pairs equal bytes and 'X'
 # unequal ones, it spans the whole query and target[start, end) of the named
 # records, and its X + I + D is the distance.
@@ -29,9 +30,18 @@ check_cigars() {
                 }
             }
         }
+        function revcomp(s,    r, i, c) {
+            r = ""
+            for (i = length(s); i > 0; i--) {
+                c = substr(s, i, 1)
+                r = r (c == "A" ? "T" : c == "C" ? "G" : c == "G" ? "C" : c == "T" ? "A" : c)
+            }
+            return r
+        }
         BEGIN { load(ARGV[1], Q); load(ARGV[2], T); ARGV[1] = ""; ARGV[2] = "" }
         {
             q = Q[$1]; t = substr(T[$2], $4 + 1, $5 - $4); c = $6
+            if ($7 == "-") q = revcomp(q)
             i = 1; j = 1; cost = 0; why = ""; prev = ""
             if (!($1 in Q) || !($2 in T)) why = "unknown record"
             while (c != "" && why == "") {
@@ -67,11 +77,11 @@ run align seq:ACGT seq:TTACGTTT
 check_rc "exact" 0
 check_no_err "exact"
 check_tsv "exact" <<'EOF'
-query target 0 2 6
+query target 0 2 6 + 4
 EOF
 run align --cigar seq:ACGT seq:TTACGTTT
 check_tsv "exact --cigar" <<'EOF'
-query target 0 2 6 4=
+query target 0 2 6 4= + 4
 EOF
 
 # GGACTTGG (G0 G1 A2 C3 T4 T5 G6 G7): ACT [2,5) is 1 (G absent from the
@@ -80,31 +90,31 @@ EOF
 run align --cigar seq:ACGT seq:GGACTTGG
 check_rc "one edit" 0
 check_tsv "one edit, leftmost end" <<'EOF'
-query target 1 2 5 2=1I1=
+query target 1 2 5 2=1I1= + 4
 EOF
 run align --cigar --all-ends seq:ACGT seq:GGACTTGG
 check_tsv "--all-ends" <<'EOF'
-query target 1 2 5 2=1I1=
-query target 1 2 6 2=1X1=
+query target 1 2 5 2=1I1= + 4
+query target 1 2 6 2=1X1= + 4
 EOF
 # A target symbol absent from the query is D: GATCACA is GATGCACA [2,10)
 # (C0 C1 G2 A3 T4 G5 C6 A7 C8 A9 C10 C11) without its G at 5, the only way
 # to reach 1; nothing ending before 10 is within 1.
 run align --cigar seq:GATCACA seq:CCGATGCACACC
 check_tsv "a deletion" <<'EOF'
-query target 1 2 10 3=1D4=
+query target 1 2 10 3=1D4= + 7
 EOF
 
 # -k on both sides of the distance: 1 prints, 0 prints nothing (exit 1).
 run align -k 1 seq:ACGT seq:GGACTTGG
 check_rc "-k 1 = distance" 0
 check_tsv "-k 1 = distance" <<'EOF'
-query target 1 2 5
+query target 1 2 5 + 4
 EOF
 run align --max-distance 2 --all-ends seq:ACGT seq:GGACTTGG
 check_tsv "--max-distance 2 --all-ends" <<'EOF'
-query target 1 2 5
-query target 1 2 6
+query target 1 2 5 + 4
+query target 1 2 6 + 4
 EOF
 run align -k 0 seq:ACGT seq:GGACTTGG
 check_rc "-k 0 < distance" 1
@@ -115,8 +125,8 @@ check_no_err "-k 0 < distance"
 # are both 1; the shortest (largest start) is reported, as search does.
 run align --all-ends --cigar seq:ab seq:aa
 check_tsv "start tie" <<'EOF'
-query target 1 0 1 1=1I
-query target 1 1 2 1=1I
+query target 1 0 1 1=1I + 2
+query target 1 1 2 1=1I + 2
 EOF
 printf 'aa' >aa.txt
 run search -k 1 ab aa.txt
@@ -129,7 +139,7 @@ EOF
 run align seq:ACGTACGT seq:ACGT
 check_rc "query longer than target" 0
 check_tsv "query longer than target" <<'EOF'
-query target 4 0 4
+query target 4 0 4 + 8
 EOF
 run align --cigar seq:ACGTACGT seq:ACGT
 printf '>query\nACGTACGT\n' >long_q.fa
@@ -140,7 +150,7 @@ check_cigars "query longer than target, CIGAR" long_q.fa long_t.fa
 # the empty substring at the leftmost end (start = end = 0).
 run align --alphabet text --cigar seq:acgt seq:TTACGTTT
 check_tsv "case matters in text" <<'EOF'
-query target 4 0 0 4I
+query target 4 0 0 4I + 4
 EOF
 # Auto: the target's letters are DNA, so case is folded, literals as files.
 run align --cigar seq:acgt seq:TTACGTTT
@@ -149,24 +159,24 @@ query target 0 2 6 4=
 EOF
 run align -i seq:acgt seq:TTACGTTT
 check_tsv "-i" <<'EOF'
-query target 0 2 6
+query target 0 2 6 + 4
 EOF
 run align --ignore-case --alphabet text seq:acgT seq:TTACGTTT
 check_tsv "--ignore-case --alphabet text" <<'EOF'
-query target 0 2 6
+query target 0 2 6 + 4
 EOF
 # --alphabet dna: case folded, U reads as T, N matches nothing (not even N).
 run align --alphabet dna seq:acgu seq:TTACGTTT
 check_tsv "--alphabet dna: case and U" <<'EOF'
-query target 0 2 6
+query target 0 2 6 + 4
 EOF
 run align --alphabet dna --cigar seq:ACNT seq:ACNT
 check_tsv "--alphabet dna: N" <<'EOF'
-query target 1 0 4 2=1X1=
+query target 1 0 4 2=1X1= + 4
 EOF
 run align --alphabet text --cigar seq:ACNT seq:ACNT
 check_tsv "text: N is a byte" <<'EOF'
-query target 0 0 4 4=
+query target 0 0 4 4= + 4
 EOF
 run align --cigar seq:ACNT seq:ACNT
 check_tsv "auto: ACNT is DNA, N matches nothing" <<'EOF'
@@ -177,11 +187,11 @@ EOF
 run align --mode global seq:kitten seq:sitting
 check_rc "--mode global" 0
 check_tsv "--mode global" <<'EOF'
-query target 3 0 7
+query target 3 0 7 + 6
 EOF
 run align --mode global --cigar seq:ACGT seq:ACT
 check_tsv "--mode global --cigar" <<'EOF'
-query target 1 0 3 2=1I1=
+query target 1 0 3 2=1I1= + 4
 EOF
 run align --mode global -k 2 seq:kitten seq:sitting
 check_rc "--mode global -k 2" 1
@@ -190,9 +200,9 @@ check_empty_out "--mode global -k 2"
 # JSON Lines: the keys in order, cigar only when asked.
 run align --json --cigar seq:ACGT seq:TTACGTTT
 check_rc "--json" 0
-check_out_text "--json --cigar" '{"query":"query","target":"target","distance":0,"start":2,"end":6,"cigar":"4="}'
+check_out_text "--json --cigar" '{"query":"query","target":"target","distance":0,"start":2,"end":6,"cigar":"4=","strand":"+","qlen":4}'
 run align --json seq:ACGT seq:TTACGTTT
-check_out_text "--json" '{"query":"query","target":"target","distance":0,"start":2,"end":6}'
+check_out_text "--json" '{"query":"query","target":"target","distance":0,"start":2,"end":6,"strand":"+","qlen":4}'
 
 # ---- files: FASTA, FASTQ, plain, gzip, stdin; record order -------------------------
 
@@ -201,16 +211,18 @@ check_out_text "--json" '{"query":"query","target":"target","distance":0,"start"
 #            inserted (2; GGT [2,5) is 2 too, the shorter wins); t3 AAAA: A
 #            [0,1) plus 3 inserted (3; the empty substring is 4).
 #   q2 GGTT: t1 GTT [4,7) (1; CGTT [3,7) is 1 too, the shorter wins);
-#            t2 exact [2,6); t3: nothing in common, the empty substring at 0 (4).
+#            t2 exact [2,6); t3: nothing in common (4 on '+'), but its
+#            reverse complement AACC has AA [0,2), CC inserted (2, strand -).
+# (ACGT is its own reverse complement: '+' wins such ties.)
 printf '>q1 first query\nAC\nGT\n>q2\nGGTT\n' >q.fa
 printf '>t1 one\nTTACGTTT\n>t2\nGGGG\nTTTT\n\n>t3 three\nAAAA\n' >t.fa
 cat >all.expect <<'EOF'
-q1 t1 0 2 6
-q1 t2 2 3 5
-q1 t3 3 0 1
-q2 t1 1 4 7
-q2 t2 0 2 6
-q2 t3 4 0 0
+q1 t1 0 2 6 + 4
+q1 t2 2 3 5 + 4
+q1 t3 3 0 1 + 4
+q2 t1 1 4 7 + 4
+q2 t2 0 2 6 + 4
+q2 t3 2 0 2 - 4
 EOF
 tr ' ' '\t' <all.expect >all.tsv
 run align q.fa t.fa
@@ -239,30 +251,30 @@ printf '>u1\nTTACGTTT\n>u2\nAAAA\n' >u.fa
 run align --pairs q.fa u.fa
 check_rc "--pairs" 0
 check_tsv "--pairs" <<'EOF'
-q1 u1 0 2 6
-q2 u2 4 0 0
+q1 u1 0 2 6 + 4
+q2 u2 2 0 2 - 4
 EOF
 run align --pairs -k 1 q.fa u.fa
 check_tsv "--pairs -k 1" <<'EOF'
-q1 u1 0 2 6
+q1 u1 0 2 6 + 4
 EOF
 run align --pairs q.fa q.fa
 check_tsv "--pairs, self" <<'EOF'
-q1 q1 0 0 4
-q2 q2 0 0 4
+q1 q1 0 0 4 + 4
+q2 q2 0 0 4 + 4
 EOF
 
 # A literal against records, and records against a literal.
 run align seq:ACGT t.fa
 check_tsv "literal query, FASTA target" <<'EOF'
-query t1 0 2 6
-query t2 2 3 5
-query t3 3 0 1
+query t1 0 2 6 + 4
+query t2 2 3 5 + 4
+query t3 3 0 1 + 4
 EOF
 run align q.fa seq:GGGGTTTT
 check_tsv "FASTA query, literal target" <<'EOF'
-q1 target 2 3 5
-q2 target 0 2 6
+q1 target 2 3 5 + 4
+q2 target 0 2 6 + 4
 EOF
 
 # --alphabet auto: DNA for FASTA of nucleotides, so soft-masked (lower case)
@@ -270,18 +282,18 @@ EOF
 printf '>s\nttacgttt\n' >soft.fa
 run align seq:ACGT soft.fa
 check_tsv "auto: dna for FASTA" <<'EOF'
-query s 0 2 6
+query s 0 2 6 + 4
 EOF
 run align --alphabet text seq:ACGT soft.fa
 check_tsv "--alphabet text with FASTA" <<'EOF'
-query s 4 0 0
+query s 4 0 0 + 4
 EOF
 # A query that is not nucleotides keeps text, as search does.
 printf '>p\nkitten\n' >kitten.fa
 printf '>w\nsmitten and sitting\n' >words.fa
 run align kitten.fa words.fa
 check_tsv "auto: text for other letters" <<'EOF'
-p w 1 2 7
+p w 1 2 7 + 6
 EOF
 
 # Plain files: one sequence named by its path; under auto line breaks and
@@ -290,27 +302,27 @@ printf 'TTAC\nGTTT\n' >t.txt
 printf 'ACGT\n' >q.txt
 run align q.txt t.txt
 check_tsv "plain files" <<'EOF'
-q.txt t.txt 0 2 6
+q.txt t.txt 0 2 6 + 4
 EOF
 run align --alphabet text q.txt seq:TTACGTTT
 check_tsv "plain file, text: the newline counts" <<'EOF'
-q.txt target 1 2 6
+q.txt target 1 2 6 + 5
 EOF
 gzip -c t.txt >t.txt.gz
 run align seq:ACGT t.txt.gz
 check_tsv "gzip plain file" <<'EOF'
-query t.txt.gz 0 2 6
+query t.txt.gz 0 2 6 + 4
 EOF
 run_in t.txt align seq:ACGT -
 check_tsv "plain stdin" <<'EOF'
-query - 0 2 6
+query - 0 2 6 + 4
 EOF
 # An argument naming a file is the file, even when it reads like a sequence;
 # seq: is always the sequence, even when a file has its name.
 printf 'CGT' >ACGT
 run align ACGT seq:TTACGTTT
 check_tsv "an argument naming a file is a file" <<'EOF'
-ACGT target 0 3 6
+ACGT target 0 3 6 + 3
 EOF
 run align seq:ACGT seq:TTACGTTT
 check_tsv "seq: is a sequence even beside a file of its name" <<'EOF'
@@ -325,17 +337,18 @@ check_rc "--json files" 0
 if command -v python3 >/dev/null 2>&1; then
     python3 -c '
 import json, sys
-keys = ["query", "target", "distance", "start", "end", "cigar"]
+keys = ["query", "target", "distance", "start", "end", "cigar", "strand", "qlen"]
 for line in sys.stdin:
     o = json.loads(line)
     assert list(o) == keys, list(o)
-    assert all(isinstance(o[k], int) for k in keys[2:5])
+    assert all(isinstance(o[k], int) for k in keys[2:5] + ["qlen"])
+    assert o["strand"] in ("+", "-")
 ' <"$OUT" && pass || fail "--json: not JSON Lines with the keys in order"
 else
-    grep -Evq '^\{"query":"[^"]*(\\"[^"]*)*","target":"[^"]*","distance":[0-9]+,"start":[0-9]+,"end":[0-9]+,"cigar":"[0-9=XID]+"\}$' "$OUT" &&
+    grep -Evq '^\{"query":"[^"]*(\\"[^"]*)*","target":"[^"]*","distance":[0-9]+,"start":[0-9]+,"end":[0-9]+,"cigar":"[0-9=XID]+","strand":"[+-]","qlen":[0-9]+\}$' "$OUT" &&
         fail "--json: a line is not of the expected form" || pass
 fi
-grep -q '^{"query":"q\\"1","target":"t1","distance":0,"start":2,"end":6,"cigar":"4="}$' "$OUT" &&
+grep -q '^{"query":"q\\"1","target":"t1","distance":0,"start":2,"end":6,"cigar":"4=","strand":"[+]","qlen":4}$' "$OUT" &&
     pass || fail "--json: escaped name"
 [ "$(wc -l <"$OUT")" -eq "$("$W" align --all-ends quote.fa t.fa | wc -l)" ] &&
     pass || fail "--json: one object per alignment"
@@ -379,7 +392,7 @@ expect_error "byte >= 0x80 in a plain query" \
 run align --alphabet text --cigar seq:ACGT bin.dat
 check_rc "binary file with --alphabet text" 0
 check_tsv "binary file with --alphabet text" <<'EOF'
-query bin.dat 0 5 9 4=
+query bin.dat 0 5 9 4= + 4
 EOF
 printf '>x\nAC\001GT\n' >ctl.fa
 expect_error "control byte in FASTA" '^warpmatch: ctl\.fa: line 2: binary byte 0x01' \
@@ -464,12 +477,12 @@ awk 'BEGIN {
         } else { s = ""; for (j = 0; j < L; j++) s = s substr("ACGT", int(rand() * 4) + 1, 1) }
         printf ">q%d\n%s\n", i, s >"r_q.fa"
     } }'
-run align --cigar --all-ends r_q.fa r_t.fa
+run align --no-revcomp --cigar --all-ends r_q.fa r_t.fa
 check_rc "random all-vs-all" 0
 cp "$OUT" r_full.tsv
 check_cigars "random all-vs-all: CIGARs replay" r_q.fa r_t.fa
 # One line per pair with the leftmost end, in query-major order.
-run align --cigar r_q.fa r_t.fa
+run align --no-revcomp --cigar r_q.fa r_t.fa
 cp "$OUT" r_best.tsv
 awk -F '\t' '!seen[$1 FS $2]++' r_full.tsv >r_first.tsv
 OUT=r_first.tsv
@@ -482,13 +495,13 @@ cmp -s r_order r_order.expect && pass || fail "random: not every pair once, quer
 # The same bytes for every algorithm, thread count and backend.
 for al in auto wavefront bitvector; do
     for th in 1 3; do
-        run align --backend cpu --algo $al --threads $th --cigar --all-ends r_q.fa r_t.fa
+        run align --no-revcomp --backend cpu --algo $al --threads $th --cigar --all-ends r_q.fa r_t.fa
         check_out "random, --algo $al --threads $th" r_full.tsv
     done
 done
 if have_gpu; then
     for al in auto wavefront bitvector; do
-        run align --backend cuda --algo $al --cigar --all-ends r_q.fa r_t.fa
+        run align --no-revcomp --backend cuda --algo $al --cigar --all-ends r_q.fa r_t.fa
         check_out "random, --backend cuda --algo $al" r_full.tsv
     done
 else
@@ -500,7 +513,7 @@ fi
 for k in 0 1 3 8 20 60; do
     awk -F '\t' -v k=$k '$3 <= k' r_full.tsv >r_k.expect
     for al in wavefront bitvector; do
-        run align -k $k --algo $al --cigar --all-ends r_q.fa r_t.fa
+        run align --no-revcomp -k $k --algo $al --cigar --all-ends r_q.fa r_t.fa
         check_out "random, -k $k --algo $al" r_k.expect
         if [ -s r_k.expect ]; then check_rc "random, -k $k --algo $al" 0; else check_rc "random, -k $k --algo $al" 1; fi
     done
@@ -560,7 +573,7 @@ if [ -r "$LAMBDA" ]; then
     printf '>read1\n%s\n' "$(printf '%s' "$READ" | tr ACGT acgt)" >read_lc.fa
     run align read_lc.fa "$LAMBDA"
     check_tsv "lambda read, lower case" <<EOF
-read1 $REC 3 20000 20200
+read1 $REC 3 20000 20200 + 200
 EOF
     # As a gzip'd FASTQ read from stdin, against a gzip'd genome.
     printf '@read1\n%s\n+\n%s\n' "$READ" "$(printf '%s' "$READ" | tr ACGT IIII)" | gzip -c >read.fq.gz

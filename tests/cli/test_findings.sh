@@ -100,8 +100,8 @@ run align --mode global --pairs F7-space-line.tsv
 check_rc "F7 spaces-only lines" 0
 check_no_err "F7 spaces-only lines"
 check_tsv "F7 spaces-only lines" <<'EOF'
-1 1 1 0 4
-4 4 0 0 2
+1 1 1 0 4 + 4
+4 4 0 0 2 + 2
 EOF
 gzip -c F7-space-line.tsv >"$TMP/p.tsv.gz"
 run_in "$TMP/p.tsv.gz" align --mode global --pairs -

@@ -85,9 +85,9 @@ SEARCH_FLAGS=(
     "--output-per-rank PREFIX" "--explain-backend" "-h, --help")
 ALIGN_FLAGS=(
     "--mode M" "-k, --max-distance N" "--cigar" "--all-ends" "--pairs"
-    "-i, --ignore-case" "--alphabet A" "--explain-alphabet" "--algo A" "--block-t T" "--explain"
-    "--backend B" "--explain-backend" "-j, --threads N" "--gpus LIST" "--format F" "--json"
-    "-h, --help")
+    "-i, --ignore-case" "--revcomp" "--no-revcomp" "--best" "--alphabet A" "--explain-alphabet"
+    "--algo A" "--block-t T" "--explain" "--backend B" "--explain-backend" "-j, --threads N"
+    "--gpus LIST" "--no-progress" "--format F" "--json" "--cigar-m" "-h, --help")
 DTW_FLAGS=(
     "--mode M" "--cost C" "--window R" "--znorm" "--length L" "--top K"
     "-k, --max-distance D" "--path" "--series-format F" "--format F"
@@ -137,7 +137,7 @@ for c in search align dtw; do
         fail "$c --help: --gpus without its default"
 done
 grep -q -- 'tsv, bed or json \[tsv\]' help.search && pass || fail "search --help: --format's words"
-grep -q -- 'tsv or json \[tsv\]' help.align && pass || fail "align --help: --format's words"
+grep -q -- 'tsv, json, sam or paf \[tsv\]' help.align && pass || fail "align --help: --format's words"
 grep -q -- 'auto, text, csv, npy, f32 or f64' help.dtw && pass || fail "dtw --help: input formats"
 grep -A2 -- '--format F' help.dtw | grep -q 'old spelling of --series-format' && pass ||
     fail "dtw --help: --format not said to be the old spelling of --series-format"
@@ -232,7 +232,7 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 for r in rows:
     print("\t".join([r["query"], r["target"], str(r["distance"]), str(r["start"]),
-                     str(r["end"]), r["cigar"] or "*"]))
+                     str(r["end"]), r["cigar"] or "*", r["strand"], str(r["qlen"])]))
 ' align.jsonl >align.from_json
 cmp -s align.from_json "$OUT" && pass || fail "align --json: not the TSV lines' values"
 same "align --format json = --json" align --format json q.fa t.fa -- align --json q.fa t.fa
@@ -325,7 +325,7 @@ bad_value -i --alphabet ''
 BAD_CMDS=(search)
 bad_value --format xml
 run align --format xml q.fa t.fa
-[ "$RC" -eq 2 ] && grep -qx "warpmatch: unknown --format 'xml' (expected tsv or json)" "$ERR" &&
+[ "$RC" -eq 2 ] && grep -qx "warpmatch: unknown --format 'xml' (expected tsv, json, sam or paf)" "$ERR" &&
     pass || fail "align --format xml: $(head -1 "$ERR") (exit $RC)"
 # A missing value, the same way (the message is getopt's, made once).
 first=""

@@ -80,7 +80,7 @@ oracle() {
             while (k > 0 && substr(ops, k, 1) == op) { r++; k-- }
             cig = cig r op
         }
-        printf "%s\t%s\t%d\t0\t%d\t%s\n", qn, tn, D[m * w + n], n, cig == "" ? "*" : cig
+        printf "%s\t%s\t%d\t0\t%d\t%s\t+\t%d\n", qn, tn, D[m * w + n], n, cig == "" ? "*" : cig, m
         split("", D); split("", Q); split("", T)
     }'
 }
@@ -173,46 +173,46 @@ run align --mode global --cigar seq:kitten seq:sitting
 check_rc "kitten/sitting" 0
 check_no_err "kitten/sitting"
 check_tsv "kitten/sitting" <<'EOF'
-query target 3 0 7 1X3=1X1=1D
+query target 3 0 7 1X3=1X1=1D + 6
 EOF
-printf 'query\ttarget\t3\t0\t7\t1X3=1X1=1D\n' >kitten.tsv
+printf 'query\ttarget\t3\t0\t7\t1X3=1X1=1D\t+\t6\n' >kitten.tsv
 every_algo "kitten/sitting" kitten.tsv --cigar seq:kitten seq:sitting
 
 # ACGT/ACT: from (4,3) T = T; at (3,2) the diagonal G/C costs 2 > 1 and the I
 # of G reaches 1: 2=1I1=.
 run align --mode global --cigar seq:ACGT seq:ACT
 check_tsv "ACGT/ACT" <<'EOF'
-query target 1 0 3 2=1I1=
+query target 1 0 3 2=1I1= + 4
 EOF
 # Ties: the diagonal is taken as late as possible going back, so the gap
 # comes first: AA/A is 1I1= (not 1=1I), A/AA 1D1=, GGTT/GGGTT 1D4=.
 run align --mode global --cigar seq:AA seq:A
 check_tsv "AA/A: the gap first" <<'EOF'
-query target 1 0 1 1I1=
+query target 1 0 1 1I1= + 2
 EOF
 run align --mode global --cigar seq:A seq:AA
 check_tsv "A/AA: the gap first" <<'EOF'
-query target 1 0 2 1D1=
+query target 1 0 2 1D1= + 1
 EOF
 run align --mode global --cigar seq:GGTT seq:GGGTT
 check_tsv "GGTT/GGGTT" <<'EOF'
-query target 1 0 5 1D4=
+query target 1 0 5 1D4= + 4
 EOF
 # AB/BA: 2X; 1I1=1D costs 2 as well, but the diagonal comes first.
 run align --mode global --cigar seq:AB seq:BA
 check_tsv "AB/BA" <<'EOF'
-query target 2 0 2 2X
+query target 2 0 2 2X + 2
 EOF
 # A query twice the target: TTACGTTT/ACGT is 4. Back from the end: T = T,
 # then at T/G the diagonal misses and I fits, twice; G C A =; the first two
 # T are I: 2I3=2I1=.
 run align --mode global --cigar seq:TTACGTTT seq:ACGT
 check_tsv "query longer" <<'EOF'
-query target 4 0 4 2I3=2I1=
+query target 4 0 4 2I3=2I1= + 8
 EOF
 run align --mode global seq:ACGT seq:TTACGTTT
 check_tsv "target longer, no --cigar" <<'EOF'
-query target 4 0 8
+query target 4 0 8 + 4
 EOF
 
 # Empty sequences are allowed in global mode: the distance is the other's
@@ -220,40 +220,40 @@ EOF
 run align --mode global --cigar seq: seq:ACG
 check_rc "empty query" 0
 check_tsv "empty query" <<'EOF'
-query target 3 0 3 3D
+query target 3 0 3 3D + 0
 EOF
 run align --mode global --cigar seq:ACG seq:
 check_tsv "empty target" <<'EOF'
-query target 3 0 0 3I
+query target 3 0 0 3I + 3
 EOF
 run align --mode global --cigar seq: seq:
 check_rc "both empty" 0
 check_tsv "both empty" <<'EOF'
-query target 0 0 0 *
+query target 0 0 0 * + 0
 EOF
 run align --mode global seq: seq:
 check_tsv "both empty, no --cigar" <<'EOF'
-query target 0 0 0
+query target 0 0 0 + 0
 EOF
 run align --mode global --json --cigar seq: seq:
-check_out_text "both empty, JSON" '{"query":"query","target":"target","distance":0,"start":0,"end":0,"cigar":""}'
+check_out_text "both empty, JSON" '{"query":"query","target":"target","distance":0,"start":0,"end":0,"cigar":"","strand":"+","qlen":0}'
 run align --mode global --json --cigar seq:kitten seq:sitting
-check_out_text "kitten/sitting, JSON" '{"query":"query","target":"target","distance":3,"start":0,"end":7,"cigar":"1X3=1X1=1D"}'
+check_out_text "kitten/sitting, JSON" '{"query":"query","target":"target","distance":3,"start":0,"end":7,"cigar":"1X3=1X1=1D","strand":"+","qlen":6}'
 run align --mode global --json seq:kitten seq:sitting
-check_out_text "kitten/sitting, JSON without cigar" '{"query":"query","target":"target","distance":3,"start":0,"end":7}'
+check_out_text "kitten/sitting, JSON without cigar" '{"query":"query","target":"target","distance":3,"start":0,"end":7,"strand":"+","qlen":6}'
 
 # Alphabets: DNA folds case and reads U as T, and N matches nothing (not N).
 run align --mode global --alphabet dna --cigar seq:ACNT seq:acnu
 check_tsv "dna: N/n is X, T/u is =" <<'EOF'
-query target 1 0 4 2=1X1=
+query target 1 0 4 2=1X1= + 4
 EOF
 run align --mode global --alphabet text --cigar seq:ACNT seq:ACNT
 check_tsv "text: N is a byte" <<'EOF'
-query target 0 0 4 4=
+query target 0 0 4 4= + 4
 EOF
 run align --mode global --alphabet text --cigar seq:acgt seq:ACGT
 check_tsv "text: case matters" <<'EOF'
-query target 4 0 4 4X
+query target 4 0 4 4X + 4
 EOF
 run align --mode global --cigar seq:acgt seq:ACGT
 check_tsv "auto: a DNA target folds case" <<'EOF'
@@ -261,14 +261,14 @@ query target 0 0 4 4=
 EOF
 run align --mode global -i --cigar seq:acgt seq:ACGT
 check_tsv "-i" <<'EOF'
-query target 0 0 4 4=
+query target 0 0 4 4= + 4
 EOF
 
 # -k: the distance is 3; -k 3 prints, -k 2 prints nothing and exits 1.
 run align --mode global -k 3 seq:kitten seq:sitting
 check_rc "-k 3 = distance" 0
 check_tsv "-k 3 = distance" <<'EOF'
-query target 3 0 7
+query target 3 0 7 + 6
 EOF
 run align --mode global --max-distance 2 seq:kitten seq:sitting
 check_rc "-k 2 < distance" 1
@@ -285,12 +285,12 @@ check_no_err "-k 2 < distance"
 printf '>q1 first\nAC\nGT\n>q2 empty\n>q3\nGGTT\n' >q.fa
 printf '>t1\nACT\n>t2 two\nGGG\nTT\n' >t.fa
 cat >qt.expect <<'EOF'
-q1 t1 1 0 3 2=1I1=
-q1 t2 3 0 5 2X1=1D1=
-q2 t1 3 0 3 3D
-q2 t2 5 0 5 5D
-q3 t1 3 0 3 1I2X1=
-q3 t2 1 0 5 1D4=
+q1 t1 1 0 3 2=1I1= + 4
+q1 t2 3 0 5 2X1=1D1= + 4
+q2 t1 3 0 3 3D + 0
+q2 t2 5 0 5 5D + 0
+q3 t1 3 0 3 1I2X1= + 4
+q3 t2 1 0 5 1D4= + 4
 EOF
 tr ' ' '\t' <qt.expect >qt.tsv
 run align --mode global --cigar q.fa t.fa
@@ -317,14 +317,14 @@ check_out "FASTQ query with an empty read" qt.tsv
 printf 'AC\nT\n' >t1.txt
 run align --mode global --cigar q.fq t1.txt
 check_tsv "plain target file" <<'EOF'
-q1 t1.txt 1 0 3 2=1I1=
-q2 t1.txt 3 0 3 3D
-q3 t1.txt 3 0 3 1I2X1=
+q1 t1.txt 1 0 3 2=1I1= + 4
+q2 t1.txt 3 0 3 3D + 0
+q3 t1.txt 3 0 3 1I2X1= + 4
 EOF
 run align --mode global -k 1 q.fa t.fa
 check_tsv "FASTA -k 1" <<'EOF'
-q1 t1 1 0 3
-q3 t2 1 0 5
+q1 t1 1 0 3 + 4
+q3 t2 1 0 5 + 4
 EOF
 run align --mode global -k 0 q.fa t.fa
 check_rc "FASTA -k 0: nothing" 1
@@ -336,13 +336,13 @@ printf '>u1\nACGT\n>u2\nGG\n>u3\nGGGTT\n' >u.fa
 run align --mode global --cigar --pairs q.fa u.fa
 check_rc "--pairs Q T" 0
 check_tsv "--pairs Q T" <<'EOF'
-q1 u1 0 0 4 4=
-q2 u2 2 0 2 2D
-q3 u3 1 0 5 1D4=
+q1 u1 0 0 4 4= + 4
+q2 u2 2 0 2 2D + 0
+q3 u3 1 0 5 1D4= + 4
 EOF
 run align --mode global --pairs -k 0 q.fa u.fa
 check_tsv "--pairs -k 0" <<'EOF'
-q1 u1 0 0 4
+q1 u1 0 0 4 + 4
 EOF
 expect_error "--pairs, a missing mate" 'missing mate' align --mode global --pairs q.fa t.fa
 expect_error "--pairs, a missing mate (query shorter)" 'missing mate' \
@@ -352,10 +352,10 @@ expect_error "--pairs, a missing mate (query shorter)" 'missing mate' \
 # are skipped (and counted), CRLF is tolerated, sequences may be empty.
 printf 'ACGT\tACT\n\nkitten\tsitting\r\n\tACG\nACG\t\r\n\n' >p.tsv
 cat >p.expect <<'EOF'
-1 1 1 0 3 2=1I1=
-3 3 3 0 7 1X3=1X1=1D
-4 4 3 0 3 3D
-5 5 3 0 0 3I
+1 1 1 0 3 2=1I1= + 4
+3 3 3 0 7 1X3=1X1=1D + 6
+4 4 3 0 3 3D + 0
+5 5 3 0 0 3I + 3
 EOF
 tr ' ' '\t' <p.expect >p.want
 run align --mode global --cigar --pairs p.tsv
@@ -368,13 +368,13 @@ run align --mode global --cigar --pairs p.tsv.gz
 check_out "--pairs PAIRS.tsv.gz" p.want
 run align --mode global --pairs -k 1 p.tsv
 check_tsv "--pairs PAIRS.tsv -k 1" <<'EOF'
-1 1 1 0 3
+1 1 1 0 3 + 4
 EOF
 run align --mode global --json --cigar --pairs p.tsv
 check_rc "--pairs PAIRS.tsv --json" 0
 head -1 "$OUT" >p1.json
 OUT=p1.json
-check_out_text "--pairs PAIRS.tsv --json" '{"query":"1","target":"1","distance":1,"start":0,"end":3,"cigar":"2=1I1="}'
+check_out_text "--pairs PAIRS.tsv --json" '{"query":"1","target":"1","distance":1,"start":0,"end":3,"cigar":"2=1I1=","strand":"+","qlen":4}'
 
 printf 'ACGT\tACT\nAAAA\tAAAA\nACGT ACT\n' >bad1.tsv
 expect_error "pair file: a line without a tab" 'bad1\.tsv:3.*no tab|no tab.*bad1\.tsv:3' \
@@ -559,7 +559,7 @@ explain "--explain -j 2" "^four-russians: t = 2, key = matrix, 1296 entries, 259
 run align --mode global --algo four-russians --explain --block-t 2 --alphabet text --cigar seq:ACGT seq:ACT
 check_rc "--explain and align" 0
 check_tsv "--explain and align" <<'EOF'
-query target 1 0 3 2=1I1=
+query target 1 0 3 2=1I1= + 4
 EOF
 check_err "--explain and align" "^four-russians: t = 2, key = matrix, 1296 entries, 2592 bytes$TAIL"
 run align --mode global --algo four-russians --explain --block-t 1 --alphabet dna --cigar q.fa t.fa
@@ -599,7 +599,7 @@ for al in auto bitvector; do
     run align --mode global --cigar --algo $al big_q.fa big_t.fa
     check_rc "400,000 x 400,000, --algo $al" 0
     check_tsv "400,000 x 400,000, --algo $al" <<'EOF'
-a b 1 0 400000 200000=1X199999=
+a b 1 0 400000 200000=1X199999= + 400000
 EOF
 done
 

@@ -67,10 +67,10 @@ static void check_search(const ctx_t *c, wm_target_t *tg, const wm_text_t *text,
           wm_strerror(a), wm_strerror(b));
     compare_matches(idx, NULL, c->name, got.a, got.n, want.a, want.n);
     uint64_t n1 = 0, n2 = 0;
-    CHECK(wm_count(c->cx, db, text, &n1) == WM_OK &&
-              wm_count_target(c->cx, db, tg, &n2) == WM_OK && n1 == n2 && n1 == want.n,
-          "%s case %ld: count %llu, target %llu, listed %zu", c->name, idx,
-          (unsigned long long)n1, (unsigned long long)n2, want.n);
+    CHECK(wm_count(c->cx, db, text, &n1) == WM_OK && wm_count_target(c->cx, db, tg, &n2) == WM_OK &&
+              n1 == n2 && n1 == want.n,
+          "%s case %ld: count %llu, target %llu, listed %zu", c->name, idx, (unsigned long long)n1,
+          (unsigned long long)n2, want.n);
     free(want.a);
     free(got.a);
 }
@@ -168,7 +168,8 @@ static void misuse(wm_context_t *cx, wm_context_t *other) {
     CHECK(n == 98, "AAA in 100 A's: %llu", (unsigned long long)n);
     wm_alignments_t out = { 0 };
     CHECK_RC(wm_align_target(cx, t, 3, tg, 50, 40, NULL, &out), WM_INVALID);
-    CHECK(strstr(wm_context_errmsg(cx), "not within") != NULL, "message: %s", wm_context_errmsg(cx));
+    CHECK(strstr(wm_context_errmsg(cx), "not within") != NULL, "message: %s",
+          wm_context_errmsg(cx));
     CHECK_RC(wm_align_target(cx, t, 3, tg, 0, 101, NULL, &out), WM_INVALID);
     CHECK_RC(wm_align_target(cx, t, 3, tg, 10, 20, NULL, &out), WM_OK);
     CHECK(out.n == 1 && out.a[0].distance == 0, "AAA in [10, 20)");
