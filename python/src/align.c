@@ -34,14 +34,14 @@ static PyObject *cigar_str(const char *cigar) {
 }
 
 /* align(query, target, mode, algo, k, cigar, case_insensitive, alphabet,
-**       all_ends, fr_t, backend, threads)
+**       fr_t, all_ends, backend, threads)
 ** -> list of (distance, start, end, cigar or None); empty when over k */
 PyObject *wmpy_align(PyObject *self, PyObject *args) {
     PyObject *q_obj, *t_obj;
     align_args_t a;
     int backend, threads;
-    if (!PyArg_ParseTuple(args, "OOiiLpipiiii", &q_obj, &t_obj, &a.mode, &a.algo, &a.k, &a.cigar,
-                          &a.ci, &a.alphabet, &a.all_ends, &a.fr_t, &backend, &threads))
+    if (!PyArg_ParseTuple(args, "OOiiLppiipii", &q_obj, &t_obj, &a.mode, &a.algo, &a.k, &a.cigar,
+                          &a.ci, &a.alphabet, &a.fr_t, &a.all_ends, &backend, &threads))
         return NULL;
     wm_align_opts_t o = align_opts(&a);
     wmpy_bytes q, t = {0};
@@ -99,7 +99,7 @@ PyObject *wmpy_align_pairs(PyObject *self, PyObject *args) {
     PyObject *q_obj, *t_obj;
     align_args_t a = {0};
     int backend, threads;
-    if (!PyArg_ParseTuple(args, "OOiiLpipiii", &q_obj, &t_obj, &a.mode, &a.algo, &a.k, &a.cigar,
+    if (!PyArg_ParseTuple(args, "OOiiLppiiii", &q_obj, &t_obj, &a.mode, &a.algo, &a.k, &a.cigar,
                           &a.ci, &a.alphabet, &a.fr_t, &backend, &threads))
         return NULL;
     wm_align_opts_t o = align_opts(&a);
