@@ -58,7 +58,10 @@ def warpmatch_flags():
         if prefix:
             libdir = next((os.path.join(prefix, d) for d in ("lib", "lib64")
                            if os.path.isdir(os.path.join(prefix, d))), os.path.join(prefix, "lib"))
-            return ["-I" + os.path.join(prefix, "include")], ["-L" + libdir, "-lwarpmatch"]
+            # No .pc: a static libwarpmatch.a needs the library's own
+            # dependencies as well (harmless beside a shared one).
+            return (["-I" + os.path.join(prefix, "include")],
+                    ["-L" + libdir, "-lwarpmatch", "-lz", "-lpthread", "-lm"])
         why = e.stderr.strip() if isinstance(e, subprocess.CalledProcessError) else str(e)
         sys.exit("warpmatch: the C library was not found by `pkg-config warpmatch` (%s).\n"
                  "Install it (cmake --install) and set PKG_CONFIG_PATH, or set "
