@@ -44,25 +44,27 @@ PyObject *wmpy_align(PyObject *self, PyObject *args) {
                           &a.ci, &a.alphabet, &a.fr_t, &a.all_ends, &backend, &threads))
         return NULL;
     wm_align_opts_t o = align_opts(&a);
-    wmpy_bytes q, t = {0};
-    wmpy_ctx c = {NULL, -1};
-    wm_alignments_t out = {NULL, 0};
+    wmpy_bytes q, t = { 0 };
+    wmpy_ctx c = { NULL, -1 };
+    wm_alignments_t out = { NULL, 0 };
     PyObject *result = NULL;
     if (wmpy_bytes_get(q_obj, "query", &q) < 0) return NULL;
     if (wmpy_bytes_get(t_obj, "target", &t) < 0) goto done;
     if (wmpy_ctx_get(backend, threads, &c) < 0) goto done;
     wm_status st;
-    Py_BEGIN_ALLOW_THREADS st = wm_align(c.cx, q.p, q.n, t.p, t.n, &o, &out);
-    Py_END_ALLOW_THREADS if (st != WM_OK) {
+    PyThreadState *released = PyEval_SaveThread(); /* no Python until restored */
+    st = wm_align(c.cx, q.p, q.n, t.p, t.n, &o, &out);
+    PyEval_RestoreThread(released);
+    if (st != WM_OK) {
         wmpy_raise(st, c.cx);
         goto done;
     }
     result = PyList_New((Py_ssize_t)out.n);
     for (size_t i = 0; result && i < out.n; i++) {
         const wm_alignment_t *al = &out.a[i];
-        PyObject *item = Py_BuildValue("(KKKN)", (unsigned long long)al->distance,
-                                       (unsigned long long)al->start,
-                                       (unsigned long long)al->end, cigar_str(al->cigar));
+        PyObject *item =
+            Py_BuildValue("(KKKN)", (unsigned long long)al->distance, (unsigned long long)al->start,
+                          (unsigned long long)al->end, cigar_str(al->cigar));
         if (!item) Py_CLEAR(result);
         else PyList_SET_ITEM(result, (Py_ssize_t)i, item);
     }
@@ -87,7 +89,7 @@ static PyObject *take_cigars(wm_alignment_t *out, size_t n) {
     for (size_t i = 0; i < n; i++) {
         wm_alignment_t keep = out[i];
         wm_alignment_clear(&out[i], 1);
-        out[i] = (wm_alignment_t){keep.distance, keep.start, keep.end, NULL};
+        out[i] = (wm_alignment_t){ keep.distance, keep.start, keep.end, NULL };
     }
     return list;
 }
@@ -97,14 +99,14 @@ static PyObject *take_cigars(wm_alignment_t *out, size_t n) {
 ** -> (uint8 array of n * sizeof(wm_alignment_t) bytes, list of CIGARs or None) */
 PyObject *wmpy_align_pairs(PyObject *self, PyObject *args) {
     PyObject *q_obj, *t_obj;
-    align_args_t a = {0};
+    align_args_t a = { 0 };
     int backend, threads;
     if (!PyArg_ParseTuple(args, "OOiiLppiiii", &q_obj, &t_obj, &a.mode, &a.algo, &a.k, &a.cigar,
                           &a.ci, &a.alphabet, &a.fr_t, &backend, &threads))
         return NULL;
     wm_align_opts_t o = align_opts(&a);
-    wmpy_seqs qs, ts = {0};
-    wmpy_ctx c = {NULL, -1};
+    wmpy_seqs qs, ts = { 0 };
+    wmpy_ctx c = { NULL, -1 };
     wm_pair_t *pairs = NULL;
     wm_alignment_t *out = NULL;
     PyObject *result = NULL;
@@ -122,13 +124,13 @@ PyObject *wmpy_align_pairs(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    for (size_t i = 0; i < n; i++)
-        pairs[i] = (wm_pair_t){qs.p[i], qs.len[i], ts.p[i], ts.len[i]};
+    for (size_t i = 0; i < n; i++) pairs[i] = (wm_pair_t){ qs.p[i], qs.len[i], ts.p[i], ts.len[i] };
     if (wmpy_ctx_get(backend, threads, &c) < 0) goto done;
     wm_status st = WM_OK;
     if (n > 0) {
-        Py_BEGIN_ALLOW_THREADS st = wm_align_pairs(c.cx, pairs, n, &o, out);
-        Py_END_ALLOW_THREADS
+        PyThreadState *released = PyEval_SaveThread(); /* no Python until restored */
+        st = wm_align_pairs(c.cx, pairs, n, &o, out);
+        PyEval_RestoreThread(released);
     }
     if (st != WM_OK) {
         wmpy_raise(st, c.cx);

@@ -29,8 +29,10 @@ static int context_make(int backend, int threads, wm_context_t **out) {
     o.threads = threads;
     wm_context_t *cx = NULL;
     wm_status st;
-    Py_BEGIN_ALLOW_THREADS st = wm_context_new(&o, &cx);
-    Py_END_ALLOW_THREADS if (st != WM_OK) {
+    PyThreadState *released = PyEval_SaveThread(); /* no Python until restored */
+    st = wm_context_new(&o, &cx);
+    PyEval_RestoreThread(released);
+    if (st != WM_OK) {
         wmpy_raise(st, cx); /* cx may be set so that it can say why */
         wm_context_free(cx);
         return -1;

@@ -21,7 +21,7 @@ static PyArrayObject *as_doubles(PyObject *o) {
 
 /* A path as an (L, 2) uint64 array of (query index, series index). */
 static PyObject *path_array(const wm_dtw_match_t *m) {
-    npy_intp dims[2] = {(npy_intp)m->path_len, 2};
+    npy_intp dims[2] = { (npy_intp)m->path_len, 2 };
     PyObject *arr = PyArray_SimpleNew(2, dims, NPY_UINT64);
     if (arr && m->path_len)
         memcpy(PyArray_DATA((PyArrayObject *)arr), m->path, 2 * m->path_len * sizeof(uint64_t));
@@ -38,8 +38,8 @@ PyObject *wmpy_dtw(PyObject *self, PyObject *args) {
     long long window;
     unsigned long long top, length;
     double max_distance;
-    if (!PyArg_ParseTuple(args, "OOiiLpKdKpii", &q_obj, &s_obj, &mode, &cost, &window, &znorm,
-                          &top, &max_distance, &length, &path, &backend, &threads))
+    if (!PyArg_ParseTuple(args, "OOiiLpKdKpii", &q_obj, &s_obj, &mode, &cost, &window, &znorm, &top,
+                          &max_distance, &length, &path, &backend, &threads))
         return NULL;
     wm_dtw_opts_t o = wm_dtw_opts_default();
     o.mode = (wm_dtw_mode_t)mode;
@@ -52,8 +52,8 @@ PyObject *wmpy_dtw(PyObject *self, PyObject *args) {
     o.path = path;
 
     PyArrayObject *q = NULL, *s = NULL;
-    wmpy_ctx c = {NULL, -1};
-    wm_dtw_matches_t out = {NULL, 0};
+    wmpy_ctx c = { NULL, -1 };
+    wm_dtw_matches_t out = { NULL, 0 };
     PyObject *result = NULL, *paths = NULL;
     dtw_record_t *recs = NULL;
     if (!(q = as_doubles(q_obj)) || !(s = as_doubles(s_obj))) goto done;
@@ -62,8 +62,10 @@ PyObject *wmpy_dtw(PyObject *self, PyObject *args) {
     const double *qp = PyArray_DATA(q), *sp = PyArray_DATA(s);
     size_t m = (size_t)PyArray_SIZE(q);
     uint64_t n = (uint64_t)PyArray_SIZE(s);
-    Py_BEGIN_ALLOW_THREADS st = wm_dtw(c.cx, qp, m, sp, n, &o, &out);
-    Py_END_ALLOW_THREADS if (st != WM_OK) {
+    PyThreadState *released = PyEval_SaveThread(); /* no Python until restored */
+    st = wm_dtw(c.cx, qp, m, sp, n, &o, &out);
+    PyEval_RestoreThread(released);
+    if (st != WM_OK) {
         wmpy_raise(st, c.cx);
         goto done;
     }
@@ -73,7 +75,7 @@ PyObject *wmpy_dtw(PyObject *self, PyObject *args) {
         goto done;
     }
     for (size_t i = 0; i < out.n; i++)
-        recs[i] = (dtw_record_t){out.a[i].start, out.a[i].end, out.a[i].distance};
+        recs[i] = (dtw_record_t){ out.a[i].start, out.a[i].end, out.a[i].distance };
     paths = Py_None;
     Py_INCREF(paths);
     if (path) {

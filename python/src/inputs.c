@@ -189,8 +189,7 @@ int wmpy_seqs_get(PyObject *o, const char *what, wmpy_seqs *s) {
                      "one-byte items, got %d-D of dtype %R",
                      what, PyArray_NDIM(a), (PyObject *)PyArray_DESCR(a));
         rc = -1;
-    } else
-        rc = seqs_from_items(o, what, s);
+    } else rc = seqs_from_items(o, what, s);
     if (rc < 0) wmpy_seqs_release(s);
     return rc;
 }
@@ -207,7 +206,7 @@ void wmpy_seqs_release(wmpy_seqs *s) {
 static void free_capsule(PyObject *cap) { free(PyCapsule_GetPointer(cap, "warpmatch.buffer")); }
 
 PyObject *wmpy_wrap_buffer(void *p, size_t bytes) {
-    npy_intp dims[1] = {(npy_intp)bytes};
+    npy_intp dims[1] = { (npy_intp)bytes };
     if (!p || bytes == 0) {
         free(p);
         return PyArray_SimpleNew(1, dims, NPY_UINT8);

@@ -86,8 +86,10 @@ static PyObject *py_cuda_built(PyObject *self, PyObject *unused) {
 
 static PyObject *py_cuda_device_count(PyObject *self, PyObject *unused) {
     int n;
-    Py_BEGIN_ALLOW_THREADS n = wm_cuda_device_count();
-    Py_END_ALLOW_THREADS return PyLong_FromLong(n);
+    PyThreadState *released = PyEval_SaveThread(); /* no Python until restored */
+    n = wm_cuda_device_count();
+    PyEval_RestoreThread(released);
+    return PyLong_FromLong(n);
 }
 
 static PyObject *py_strerror(PyObject *self, PyObject *arg) {
@@ -97,18 +99,19 @@ static PyObject *py_strerror(PyObject *self, PyObject *arg) {
 }
 
 static PyMethodDef methods[] = {
-    {"search", wmpy_search, METH_VARARGS, "search(pattern(s), is_set, text, rec_start, ...)"},
-    {"align", wmpy_align, METH_VARARGS, "align(query, target, ...)"},
-    {"align_pairs", wmpy_align_pairs, METH_VARARGS, "align_pairs(queries, targets, ...)"},
-    {"dtw", wmpy_dtw, METH_VARARGS, "dtw(query, series, ...)"},
-    {"library_version", py_library_version, METH_NOARGS, "The C library's wm_version()."},
-    {"cuda_built", py_cuda_built, METH_NOARGS, "True when the CUDA backend was compiled in."},
-    {"cuda_device_count", py_cuda_device_count, METH_NOARGS, "GPUs the CUDA backend sees."},
-    {"strerror", py_strerror, METH_O, "The library's text for a status number."},
-    {NULL, NULL, 0, NULL}};
+    { "search", wmpy_search, METH_VARARGS, "search(pattern(s), is_set, text, rec_start, ...)" },
+    { "align", wmpy_align, METH_VARARGS, "align(query, target, ...)" },
+    { "align_pairs", wmpy_align_pairs, METH_VARARGS, "align_pairs(queries, targets, ...)" },
+    { "dtw", wmpy_dtw, METH_VARARGS, "dtw(query, series, ...)" },
+    { "library_version", py_library_version, METH_NOARGS, "The C library's wm_version()." },
+    { "cuda_built", py_cuda_built, METH_NOARGS, "True when the CUDA backend was compiled in." },
+    { "cuda_device_count", py_cuda_device_count, METH_NOARGS, "GPUs the CUDA backend sees." },
+    { "strerror", py_strerror, METH_O, "The library's text for a status number." },
+    { NULL, NULL, 0, NULL }
+};
 
-static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_warpmatch",
-                                        "The C layer of the warpmatch package.", -1, methods};
+static struct PyModuleDef module_def = { PyModuleDef_HEAD_INIT, "_warpmatch",
+                                         "The C layer of the warpmatch package.", -1, methods };
 
 static int add_class(PyObject *m, PyObject **slot, const char *name, PyObject *bases,
                      const char *doc) {
@@ -121,20 +124,19 @@ static int add_class(PyObject *m, PyObject **slot, const char *name, PyObject *b
 }
 
 /* (itemsize, (name, offset, numpy type code)...) of a C struct. */
-#define FIELD(type, name, code) Py_BuildValue("(snc)", #name, (Py_ssize_t)offsetof(type, name), code)
+#define FIELD(type, name, code)                                                                    \
+    Py_BuildValue("(snc)", #name, (Py_ssize_t)offsetof(type, name), code)
 
 static int add_layouts(PyObject *m) {
     PyObject *match = Py_BuildValue(
         "(nNNNNNN)", (Py_ssize_t)sizeof(wm_match_t), FIELD(wm_match_t, record, 'Q'),
-        FIELD(wm_match_t, start, 'Q'), FIELD(wm_match_t, end, 'Q'),
-        FIELD(wm_match_t, errors, 'I'), FIELD(wm_match_t, strand, 'I'),
-        FIELD(wm_match_t, pattern, 'I'));
+        FIELD(wm_match_t, start, 'Q'), FIELD(wm_match_t, end, 'Q'), FIELD(wm_match_t, errors, 'I'),
+        FIELD(wm_match_t, strand, 'I'), FIELD(wm_match_t, pattern, 'I'));
     /* distance is uint64 with WM_ALIGN_NONE = UINT64_MAX for "over k": viewed
     ** as int64 that is -1, edlib's convention. */
-    PyObject *align = Py_BuildValue("(nNNN)", (Py_ssize_t)sizeof(wm_alignment_t),
-                                    FIELD(wm_alignment_t, distance, 'q'),
-                                    FIELD(wm_alignment_t, start, 'Q'),
-                                    FIELD(wm_alignment_t, end, 'Q'));
+    PyObject *align = Py_BuildValue(
+        "(nNNN)", (Py_ssize_t)sizeof(wm_alignment_t), FIELD(wm_alignment_t, distance, 'q'),
+        FIELD(wm_alignment_t, start, 'Q'), FIELD(wm_alignment_t, end, 'Q'));
     if (!match || !align || PyModule_AddObject(m, "MATCH_LAYOUT", match) < 0) {
         Py_XDECREF(match);
         Py_XDECREF(align);

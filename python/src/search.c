@@ -38,8 +38,8 @@ static PyObject *raise_set_error(wm_status st, const wmpy_seqs *pats) {
         if (st == WM_PATTERN_EMPTY && pats->len[i] == 0)
             return wmpy_raise_msg(st, "pattern %zu is empty", i);
         if (st == WM_PATTERN_TOO_LONG && pats->len[i] > WM_MAX_PATTERN)
-            return wmpy_raise_msg(st, "pattern %zu is %zu bytes, over the limit of %u bytes",
-                                  i, pats->len[i], WM_MAX_PATTERN);
+            return wmpy_raise_msg(st, "pattern %zu is %zu bytes, over the limit of %u bytes", i,
+                                  pats->len[i], WM_MAX_PATTERN);
     }
     return wmpy_raise(st, NULL);
 }
@@ -64,17 +64,17 @@ PyObject *wmpy_search(PyObject *self, PyObject *args) {
     o.revcomp = revcomp;
     o.algo = (wm_algo_t)algo;
 
-    wmpy_bytes pat = {0}, text = {0};
-    wmpy_seqs pats = {0};
+    wmpy_bytes pat = { 0 }, text = { 0 };
+    wmpy_seqs pats = { 0 };
     PyArrayObject *recs = NULL;
-    wmpy_ctx c = {NULL, -1};
-    sink_t sink = {NULL, 0, 0, limit, 0};
+    wmpy_ctx c = { NULL, -1 };
+    sink_t sink = { NULL, 0, 0, limit, 0 };
     PyObject *result = NULL;
     if (is_set ? wmpy_seqs_get(pat_obj, "patterns", &pats) < 0
                : wmpy_bytes_get(pat_obj, "pattern", &pat) < 0)
         return NULL;
     if (wmpy_bytes_get(text_obj, "text", &text) < 0) goto done;
-    wm_text_t t = {text.p, text.n, NULL, 0};
+    wm_text_t t = { text.p, text.n, NULL, 0 };
     if (rec_obj != Py_None) {
         recs = (PyArrayObject *)PyArray_FROMANY(rec_obj, NPY_UINT64, 1, 1, NPY_ARRAY_IN_ARRAY);
         if (!recs) goto done;
@@ -85,10 +85,12 @@ PyObject *wmpy_search(PyObject *self, PyObject *args) {
 
     wm_db_t *db = NULL;
     wm_status st;
-    Py_BEGIN_ALLOW_THREADS st = is_set ? wm_compile_set(pats.p, pats.len, pats.n, &o, &db)
-                                       : wm_compile(pat.p, pat.n, &o, &db);
+    PyThreadState *released = PyEval_SaveThread(); /* no Python until restored */
+    st = is_set ? wm_compile_set(pats.p, pats.len, pats.n, &o, &db)
+                : wm_compile(pat.p, pat.n, &o, &db);
     if (st == WM_OK) st = wm_search(c.cx, db, &t, on_match, &sink);
-    Py_END_ALLOW_THREADS if (!db) {
+    PyEval_RestoreThread(released);
+    if (!db) {
         if (is_set) raise_set_error(st, &pats);
         else wmpy_raise(st, NULL);
         goto done;

@@ -26,11 +26,11 @@
 #include <warpmatch.h>
 
 /* ---- exceptions (module.c) ---------------------------------------------- */
-extern PyObject *wmpy_Error;           /* warpmatch.Error: every library status */
-extern PyObject *wmpy_InvalidArgument; /* Error + ValueError: bad arguments */
+extern PyObject *wmpy_Error;            /* warpmatch.Error: every library status */
+extern PyObject *wmpy_InvalidArgument;  /* Error + ValueError: bad arguments */
 extern PyObject *wmpy_UnsupportedError; /* Error: not built / not supported */
-extern PyObject *wmpy_DeviceError;     /* Error: no GPU, a CUDA failure */
-extern PyObject *wmpy_OutOfMemory;     /* Error + MemoryError */
+extern PyObject *wmpy_DeviceError;      /* Error: no GPU, a CUDA failure */
+extern PyObject *wmpy_OutOfMemory;      /* Error + MemoryError */
 
 /* Raise the exception of `status` with the context's message when it has one
 ** (it names the pair or query at fault), else wm_strerror's text. cx may be
