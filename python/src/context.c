@@ -7,8 +7,17 @@
 ** GIL is released while the library works, so a slot is marked busy while it
 ** is lent; a second Python thread that finds it busy gets a private context
 ** for its call. All bookkeeping runs with the GIL held, which is the lock.
+**
+** A process forked from one that holds contexts (multiprocessing's fork
+** start method) inherits them without their worker threads: a call would
+** wait for ever. Each slot remembers the process that made it; another
+** process drops the slot (leaking the context: freeing it would join
+** threads that do not exist there) and makes its own.
 */
 #include "wmpy.h"
+
+#include <string.h>
+#include <unistd.h>
 
 #define N_SLOTS 8
 
@@ -16,6 +25,7 @@ typedef struct {
     int used; /* the slot holds a context */
     int busy; /* lent to a call now */
     int backend, threads;
+    pid_t pid; /* the process that made the context */
     wm_context_t *cx;
 } slot_t;
 
@@ -51,8 +61,10 @@ int wmpy_ctx_get(int backend, int threads, wmpy_ctx *c) {
         return -1;
     }
     int free_slot = -1;
+    pid_t pid = getpid();
     for (int i = 0; i < N_SLOTS; i++) {
         slot_t *s = &slots[i];
+        if (s->used && s->pid != pid) memset(s, 0, sizeof *s); /* inherited by fork */
         if (!s->used) {
             if (free_slot < 0) free_slot = i;
             continue;
@@ -71,6 +83,7 @@ int wmpy_ctx_get(int backend, int threads, wmpy_ctx *c) {
         slots[free_slot].busy = 1;
         slots[free_slot].backend = backend;
         slots[free_slot].threads = threads;
+        slots[free_slot].pid = pid;
     }
     wm_context_t *cx;
     if (context_make(backend, threads, &cx) < 0) {

@@ -125,3 +125,16 @@ def test_dtw_dtypes_and_shapes():
         warpmatch.dtw(q, np.zeros((2, 3)), backend=BACKEND)
     with pytest.raises(TypeError):
         warpmatch.dtw(q, s.astype(np.complex128), backend=BACKEND)
+
+
+def test_records_of_every_kind():
+    recs = [b"xxACGT", "ACGTAC", bytearray(b"GACGT"), np.frombuffer(b"ACGT", np.uint8), b""]
+    got = warpmatch.search(b"ACGT", recs, backend=BACKEND)
+    assert [(int(r["record"]), int(r["start"])) for r in got] == [(0, 2), (1, 0), (2, 1), (3, 0)]
+    with pytest.raises(TypeError, match=r"text\[1\]"):
+        warpmatch.search(b"A", [b"A", np.zeros(3, np.int32)], backend=BACKEND)
+    with pytest.raises(TypeError, match=r"text\[0\]"):
+        warpmatch.search(b"A", [7], backend=BACKEND)
+    with pytest.raises(warpmatch.InvalidArgument, match=r"text\[0\]"):
+        warpmatch.search(b"A", ["é"], backend=BACKEND)
+    assert len(warpmatch.search(b"A", [], backend=BACKEND)) == 0

@@ -87,7 +87,8 @@ def _count(value, what, none=None):
     """A non-negative int (None gives `none`)."""
     if value is None and none is not None:
         return none
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+    if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0
+            or value >= 2 ** 63):
         raise InvalidArgument("%s must be a non-negative integer, not %r" % (what, value))
     return int(value)
 
@@ -96,11 +97,28 @@ def _backend(backend, threads):
     return _pick(_BACKENDS, backend, "backend"), _count(threads, "threads")
 
 
+def _record_bytes(t, i):
+    """One record as bytes, by the rules single texts follow (C: inputs.c)."""
+    if isinstance(t, str):
+        if not t.isascii():
+            raise InvalidArgument("text[%d] is a str with non-ASCII characters; pass bytes "
+                                  "(offsets and distances count bytes)" % i)
+        return t.encode("ascii")
+    if isinstance(t, np.ndarray) and (t.ndim != 1 or t.itemsize != 1):
+        raise TypeError("text[%d]: a numpy array must be 1-D with one-byte items "
+                        "(uint8, int8, S1), got %d-D of dtype %s" % (i, t.ndim, t.dtype))
+    try:
+        return bytes(memoryview(t))
+    except TypeError:
+        raise TypeError("text[%d] must be bytes, an ASCII str or a buffer of bytes, not %s"
+                        % (i, type(t).__name__)) from None
+
+
 def _records(text):
     """One text buffer and its record starts (None for one record)."""
     if not isinstance(text, (list, tuple)):
         return text, None
-    parts = [t.encode("ascii") if isinstance(t, str) else bytes(t) for t in text]
+    parts = [_record_bytes(t, i) for i, t in enumerate(text)]
     starts = np.zeros(len(parts), dtype=np.uint64)
     if parts:
         np.cumsum([len(p) for p in parts[:-1]], out=starts[1:])
