@@ -71,7 +71,7 @@ def warpmatch_flags():
 def extension():
     cflags, libs = warpmatch_flags()
     include_dirs = [numpy.get_include()]
-    library_dirs, libraries, extra_compile, extra_link = [], [], [], []
+    library_dirs, libraries, objects, extra_compile, extra_link = [], [], [], [], []
     for f in cflags:
         if f.startswith("-I"):
             include_dirs.append(f[2:])
@@ -82,6 +82,8 @@ def extension():
             library_dirs.append(f[2:])
         elif f.startswith("-l"):
             libraries.append(f[2:])
+        elif f.endswith((".a", ".o", ".so")) or ".so." in f:
+            objects.append(f)  # a library by path: linked before the -l ones it needs
         else:
             extra_link.append(f)  # a static archive by path, -pthread, ...
     sources = ["module.c", "context.c", "inputs.c", "search.c", "align.c", "dtw.c"]
@@ -93,6 +95,7 @@ def extension():
         library_dirs=library_dirs,
         runtime_library_dirs=library_dirs,
         libraries=libraries,
+        extra_objects=objects,
         extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter",
                             "-Wno-missing-field-initializers"] + extra_compile,
         extra_link_args=extra_link,

@@ -35,7 +35,9 @@ int wmpy_bytes_get(PyObject *o, const char *what, wmpy_bytes *b) {
         b->p = (const uint8_t *)PyBytes_AS_STRING(o);
         b->n = (size_t)PyBytes_GET_SIZE(o);
     } else if (PyUnicode_Check(o)) {
+#if PY_VERSION_HEX < 0x030C0000 /* every str is ready from 3.12 on */
         if (PyUnicode_READY(o) < 0) return -1;
+#endif
         if (!PyUnicode_IS_ASCII(o)) {
             wmpy_invalid("%s is a str with non-ASCII characters; pass bytes "
                          "(offsets and distances count bytes)",
