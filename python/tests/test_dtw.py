@@ -85,3 +85,43 @@ def test_dtw_long_series_threads():
     two = warpmatch.dtw(query, series, top=3, threads=2, backend=BACKEND)
     assert np.array_equal(one, two)
     assert one[0]["start"] <= 123_000 + 5 and abs(int(one[0]["end"]) - 123_300) <= 5
+
+
+def znorm(v):
+    """(v - mean) / sd, population sd, two passes; sd = 0 gives zeros."""
+    mean = sum(v) / len(v)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in v) / len(v))
+    return [0.0] * len(v) if sd == 0 else [(x - mean) / sd for x in v]
+
+
+def test_dtw_znorm_global(rng):
+    for case in range(60 * SCALE):
+        x, y = rand_signal(rng, 1, 10, False), rand_signal(rng, 1, 10, False)
+        want = oracle.dtw_global(znorm(x), znorm(y), "abs")
+        (got,) = triples(warpmatch.dtw(x, y, mode="global", znorm=True, backend=BACKEND))
+        assert got[:2] == (0, len(y)) and got[2] == pytest.approx(want, rel=1e-9, abs=1e-9)
+
+
+def test_dtw_ucr(rng):
+    """Every window of L samples z-normalised on its own against the
+    z-normalised query, with the band; best first, non-overlapping."""
+    for case in range(60 * SCALE):
+        x = rand_signal(rng, 2, 6, False)
+        y = rand_signal(rng, len(x), 25, rng.random() < 0.3)
+        window = rng.choice([None, 0, 2])
+        top = rng.choice([1, 2])
+        L = len(x)
+        qz = znorm(x)
+        scored = sorted(((oracle.dtw_global(qz, znorm(y[s:s + L]), "squared",
+                                            -1 if window is None else window), s + L, s)
+                         for s in range(len(y) - L + 1)), key=lambda r: (r[0], r[1]))
+        want = []
+        for d, e, s in scored:
+            if len(want) == top:
+                break
+            if not any(s < we and ws < e for ws, we, _ in want):
+                want.append((s, e, d))
+        got = triples(warpmatch.dtw(x, y, mode="ucr", cost="squared", window=window, top=top,
+                                    backend=BACKEND))
+        assert [g[:2] for g in got] == [w[:2] for w in want], (case, x, y, window, top)
+        assert [g[2] for g in got] == pytest.approx([w[2] for w in want], rel=1e-9, abs=1e-9)
