@@ -74,12 +74,12 @@ def extension():
     library_dirs, libraries, objects, extra_compile, extra_link = [], [], [], [], []
     for f in cflags:
         if f.startswith("-I"):
-            include_dirs.append(f[2:])
+            include_dirs.append(os.path.normpath(f[2:]))
         else:
             extra_compile.append(f)
     for f in libs:
-        if f.startswith("-L"):
-            library_dirs.append(f[2:])
+        if f.startswith("-L"):  # ${pcfiledir}/../../lib reads better as /prefix/lib
+            library_dirs.append(os.path.normpath(f[2:]))
         elif f.startswith("-l"):
             libraries.append(f[2:])
         elif f.endswith((".a", ".o", ".so")) or ".so." in f:

@@ -95,5 +95,9 @@ def test_cuda_without_a_gpu():
 
 
 def test_version():
-    assert warpmatch.__version__ == warpmatch.library_version()
+    """The package's version and the library's it runs on (they may differ:
+    the package builds against any compatible installed library)."""
+    for v in (warpmatch.__version__, warpmatch.library_version()):
+        assert len(v.split(".")) == 3 and all(p.isdigit() for p in v.split("."))
     assert isinstance(warpmatch.cuda_built(), bool)
+    assert warpmatch.cuda_device_count() >= 0
