@@ -24,10 +24,11 @@ Pairs: random A/C/G/T queries of --len bases and targets that are copies
 with 5% of the bases substituted (seed 1). Series: a random walk (seed 2),
 the query a noisy copy of a stretch of it.
 
-The C program: --c-bench PATH, else build/bench_pycmp if the CMake build made
-it (bench/CMakeLists.txt builds every bench/*.c), else it is compiled here
-with cc and `pkg-config --cflags --libs warpmatch` (WARPMATCH_PREFIX as for
-the package's setup.py), so both sides use the installed library.
+The C program: --c-bench PATH, else it is compiled here with cc and
+`pkg-config --cflags --libs warpmatch` (WARPMATCH_PREFIX as for the
+package's setup.py), so that both sides run the same installed library; else
+build/bench/bench_pycmp of the CMake build (bench/CMakeLists.txt builds every
+bench/*.c).
 """
 import argparse
 import os
@@ -46,6 +47,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def pkg_config_flags():
+    """cc flags of the installed library, or None when it is not found."""
     env = dict(os.environ)
     prefix = os.environ.get("WARPMATCH_PREFIX")
     if prefix:
@@ -59,24 +61,29 @@ def pkg_config_flags():
         return shlex.split(out)
     except (OSError, subprocess.CalledProcessError):
         if not prefix:
-            sys.exit("bench_python: pkg-config does not know warpmatch; set WARPMATCH_PREFIX "
-                     "or pass --c-bench")
+            return None
         return ["-I" + os.path.join(prefix, "include"), "-L" + os.path.join(prefix, "lib"),
                 "-lwarpmatch", "-lz", "-lpthread", "-lm"]
 
 
 def c_bench(path, tmp):
+    """The C program: --c-bench, else compiled here against the installed
+    library (the one the package links), else the CMake build's."""
     if path:
         return path
-    built = os.path.join(ROOT, "build", "bench_pycmp")
-    if os.path.exists(built):
-        return built
     flags = pkg_config_flags()
-    rpath = ["-Wl,-rpath," + f[2:] for f in flags if f.startswith("-L")]
-    exe = os.path.join(tmp, "bench_pycmp")
-    cmd = ["cc", "-O2", "-std=c11", os.path.join(ROOT, "bench", "bench_pycmp.c"), "-o", exe]
-    subprocess.run(cmd + flags + rpath, check=True)
-    return exe
+    if flags is not None:
+        rpath = ["-Wl,-rpath," + os.path.normpath(f[2:]) for f in flags if f.startswith("-L")]
+        exe = os.path.join(tmp, "bench_pycmp")
+        cmd = ["cc", "-O2", "-std=c11", os.path.join(ROOT, "bench", "bench_pycmp.c"), "-o", exe]
+        subprocess.run(cmd + flags + rpath, check=True)
+        return exe
+    for built in (os.path.join(ROOT, "build", "bench", "bench_pycmp"),
+                  os.path.join(ROOT, "build", "bench_pycmp")):
+        if os.path.exists(built):
+            return built
+    sys.exit("bench_python: no C program: pkg-config does not know warpmatch (set "
+             "WARPMATCH_PREFIX), build/bench/bench_pycmp does not exist; or pass --c-bench")
 
 
 def run_c(exe, args):

@@ -21,6 +21,8 @@ import sys
 
 import numpy
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -102,8 +104,19 @@ def extension():
     )
 
 
+class build_ext_always(build_ext):
+    """Build the module every time: an older build/ folder made against
+    another installed library would otherwise be reused as it stands (its
+    sources did not change)."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        self.force = True
+
+
 setup(
     name="warpmatch",
+    cmdclass={"build_ext": build_ext_always},
     version=package_version(),
     description="Exact and approximate string search, alignment and DTW on CPUs and GPUs",
     long_description=open(os.path.join(HERE, "README.md")).read(),
