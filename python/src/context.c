@@ -101,3 +101,9 @@ void wmpy_ctx_put(wmpy_ctx *c) {
     else wm_context_free(c->cx);
     c->cx = NULL;
 }
+
+int wmpy_ctx_lent(void) {
+    int n = 0;
+    for (int i = 0; i < N_SLOTS; i++) n += slots[i].used && slots[i].busy;
+    return n;
+}

@@ -98,11 +98,17 @@ static PyObject *py_strerror(PyObject *self, PyObject *arg) {
     return PyUnicode_FromString(wm_strerror((int)status));
 }
 
+static PyObject *py_contexts_lent(PyObject *self, PyObject *unused) {
+    return PyLong_FromLong(wmpy_ctx_lent());
+}
+
 static PyMethodDef methods[] = {
     { "search", wmpy_search, METH_VARARGS, "search(pattern(s), is_set, text, rec_start, ...)" },
     { "align", wmpy_align, METH_VARARGS, "align(query, target, ...)" },
     { "align_pairs", wmpy_align_pairs, METH_VARARGS, "align_pairs(queries, targets, ...)" },
     { "dtw", wmpy_dtw, METH_VARARGS, "dtw(query, series, ...)" },
+    { "dtw_many", wmpy_dtw_many, METH_VARARGS, "dtw_many(queries, series, ...)" },
+    { "_contexts_lent", py_contexts_lent, METH_NOARGS, "Cached contexts lent to calls now." },
     { "library_version", py_library_version, METH_NOARGS, "The C library's wm_version()." },
     { "cuda_built", py_cuda_built, METH_NOARGS, "True when the CUDA backend was compiled in." },
     { "cuda_device_count", py_cuda_device_count, METH_NOARGS, "GPUs the CUDA backend sees." },

@@ -98,5 +98,8 @@ PyObject *wmpy_search(PyObject *self, PyObject *args);
 PyObject *wmpy_align(PyObject *self, PyObject *args);
 PyObject *wmpy_align_pairs(PyObject *self, PyObject *args);
 PyObject *wmpy_dtw(PyObject *self, PyObject *args);
+PyObject *wmpy_dtw_many(PyObject *self, PyObject *args);
+/* Contexts lent now (a test that every call gives its context back). */
+int wmpy_ctx_lent(void);
 
 #endif /* WMPY_H */

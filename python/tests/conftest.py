@@ -11,6 +11,15 @@ SCALE = max(1, int(os.environ.get("WM_TEST_SCALE", "1")))
 BACKEND = os.environ.get("WM_PY_BACKEND", "cpu")
 
 
+@pytest.fixture(autouse=True)
+def contexts_given_back():
+    """After every test, every call has given its cached context back (a
+    context left lent would make each later call build a new one)."""
+    yield
+    from warpmatch import _warpmatch
+    assert _warpmatch._contexts_lent() == 0
+
+
 @pytest.fixture
 def rng(request):
     """A random generator seeded by WM_SEED and the test's name."""

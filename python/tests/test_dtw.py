@@ -125,3 +125,24 @@ def test_dtw_ucr(rng):
                                     backend=BACKEND))
         assert [g[:2] for g in got] == [w[:2] for w in want], (case, x, y, window, top)
         assert [g[2] for g in got] == pytest.approx([w[2] for w in want], rel=1e-9, abs=1e-9)
+
+
+def test_dtw_many(rng):
+    """One call for many queries: each as dtw() gives it alone."""
+    for case in range(30 * SCALE):
+        series = np.array(rand_signal(rng, 5, 60, rng.random() < 0.5))
+        queries = [np.array(rand_signal(rng, 1, 8, rng.random() < 0.5))
+                   for _ in range(rng.randint(0, 6))]
+        queries.append(queries[0].astype(np.float32) if queries else [1.0, 2.0])
+        top = rng.choice([1, 2, 0])
+        got = warpmatch.dtw_many(queries, series, top=top, backend=BACKEND)
+        assert len(got) == len(queries)
+        for q, g in zip(queries, got):
+            assert np.array_equal(g, warpmatch.dtw(q, series, top=top, backend=BACKEND))
+            assert triples(g) == oracle.dtw_subsequence([float(v) for v in q],
+                                                        series.tolist(), "abs", top=top)
+    many, paths = zip(*warpmatch.dtw_many([[1.0, 2.0], [3.0]], [0.0, 1.0, 2.0, 3.0], path=True,
+                                          backend=BACKEND))
+    assert [p[0].tolist() for p in paths] == [[[0, 1], [1, 2]], [[0, 3]]]
+    with pytest.raises(warpmatch.InvalidArgument, match="query 1"):
+        warpmatch.dtw_many([[1.0], [1.0, math.nan]], [1.0, 2.0], backend=BACKEND)

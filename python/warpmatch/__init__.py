@@ -34,7 +34,7 @@ from ._warpmatch import DeviceError, Error, InvalidArgument, OutOfMemory, Unsupp
 __version__ = "0.1.0"
 
 __all__ = [
-    "search", "search_set", "align", "align_pairs", "dtw", "Alignment",
+    "search", "search_set", "align", "align_pairs", "dtw", "dtw_many", "Alignment",
     "Error", "InvalidArgument", "UnsupportedError", "DeviceError", "OutOfMemory",
     "MATCH_DTYPE", "ALIGNMENT_DTYPE", "DTW_DTYPE", "library_version", "cuda_built",
     "cuda_device_count", "__version__",
@@ -232,6 +232,22 @@ def align_pairs(queries, targets, mode="infix", cigar=False, k=None, backend="au
     return (arr, cigars) if cigar else arr
 
 
+def _dtw_args(mode, cost, window, znorm, top, max_distance, length, path, backend, threads):
+    bk, th = _backend(backend, threads)
+    if window is None:
+        window = -1
+    elif isinstance(window, bool) or not isinstance(window, (int, np.integer)):
+        raise InvalidArgument("window must be an integer or None, not %r" % (window,))
+    limit = math.inf if max_distance is None else float(max_distance)
+    return (_pick(_DTW_MODES, mode, "mode"), _pick(_DTW_COSTS, cost, "cost"), int(window),
+            bool(znorm), _count(top, "top"), limit, _count(length, "length"), bool(path), bk, th)
+
+
+def _dtw_result(raw, paths, path):
+    arr = raw.view(DTW_DTYPE)
+    return (arr, paths) if path else arr
+
+
 def dtw(query, series, mode="subsequence", cost="abs", *, window=None, znorm=False, top=1,
         max_distance=None, length=0, path=False, backend="auto", threads=0):
     """Dynamic time warping of `query` against `series` (1-D numeric arrays).
@@ -256,18 +272,23 @@ def dtw(query, series, mode="subsequence", cost="abs", *, window=None, znorm=Fal
     ``path=True`` a tuple (array, list of (L, 2) uint64 arrays of (query
     index, series index) cells).
     """
-    bk, th = _backend(backend, threads)
-    if window is None:
-        window = -1
-    elif isinstance(window, bool) or not isinstance(window, (int, np.integer)):
-        raise InvalidArgument("window must be an integer or None, not %r" % (window,))
-    limit = math.inf if max_distance is None else float(max_distance)
-    raw, paths = _warpmatch.dtw(query, series, _pick(_DTW_MODES, mode, "mode"),
-                                _pick(_DTW_COSTS, cost, "cost"), int(window), bool(znorm),
-                                _count(top, "top"), limit, _count(length, "length"), bool(path),
-                                bk, th)
-    arr = raw.view(DTW_DTYPE)
-    return (arr, paths) if path else arr
+    args = _dtw_args(mode, cost, window, znorm, top, max_distance, length, path, backend,
+                     threads)
+    return _dtw_result(*_warpmatch.dtw(query, series, *args), path)
+
+
+def dtw_many(queries, series, mode="subsequence", cost="abs", *, window=None, znorm=False,
+             top=1, max_distance=None, length=0, path=False, backend="auto", threads=0):
+    """Many queries against one series in one call (wm_dtw_many): what
+    :func:`dtw` gives for each, as a list in the order of `queries` (a list
+    of 1-D numeric arrays, each read in place when C-contiguous float64).
+    The GPU runs queries of similar length in the same launches; errors name
+    the query at fault. Options as :func:`dtw`.
+    """
+    args = _dtw_args(mode, cost, window, znorm, top, max_distance, length, path, backend,
+                     threads)
+    return [_dtw_result(raw, paths, path)
+            for raw, paths in _warpmatch.dtw_many(queries, series, *args)]
 
 
 def library_version():
