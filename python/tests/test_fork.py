@@ -17,6 +17,8 @@ def child(q, t, want, results):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+@pytest.mark.skipif(BACKEND == "cuda", reason="CUDA cannot be used in a child forked after "
+                    "the parent used it (a limit of CUDA itself)")
 def test_call_in_forked_child():
     rng = np.random.default_rng(4)
     acgt = np.frombuffer(b"ACGT", np.uint8)
