@@ -1,0 +1,179 @@
+/*
+** dtw.c -- dtw() and dtw_many(): queries against one series, each read in
+** place when it is a C-contiguous float64 array (any other array or list is
+** converted to float64 once, since the library works in doubles).
+*/
+#include "wmpy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One match as the numpy record (start, end, distance). */
+typedef struct {
+    uint64_t start, end;
+    double distance;
+} dtw_record_t;
+
+static PyArrayObject *as_doubles(PyObject *o) {
+    /* The same array when it is already contiguous float64: zero copy. */
+    return (PyArrayObject *)PyArray_FROMANY(o, NPY_DOUBLE, 1, 1, NPY_ARRAY_IN_ARRAY);
+}
+
+/* A path as an (L, 2) uint64 array of (query index, series index). */
+static PyObject *path_array(const wm_dtw_match_t *m) {
+    npy_intp dims[2] = { (npy_intp)m->path_len, 2 };
+    PyObject *arr = PyArray_SimpleNew(2, dims, NPY_UINT64);
+    if (arr && m->path_len)
+        memcpy(PyArray_DATA((PyArrayObject *)arr), m->path, 2 * m->path_len * sizeof(uint64_t));
+    return arr;
+}
+
+/* The options both calls take, in the order __init__.py passes them. */
+#define DTW_OPTS_FORMAT "iiLpKdKpii"
+typedef struct {
+    int mode, cost, znorm, path, backend, threads;
+    long long window;
+    unsigned long long top, length;
+    double max_distance;
+} dtw_args_t;
+
+static wm_dtw_opts_t dtw_opts(const dtw_args_t *a) {
+    wm_dtw_opts_t o = wm_dtw_opts_default();
+    o.mode = (wm_dtw_mode_t)a->mode;
+    o.cost = (wm_dtw_cost_t)a->cost;
+    o.window = a->window;
+    o.znorm = a->znorm;
+    o.top = a->top;
+    o.max_distance = a->max_distance;
+    o.length = a->length;
+    o.path = a->path;
+    return o;
+}
+
+/* One query's matches as (uint8 array of (start, end, distance) records,
+** list of paths or None). */
+static PyObject *matches_tuple(const wm_dtw_matches_t *out, int with_paths) {
+    dtw_record_t *recs = malloc((out->n ? out->n : 1) * sizeof *recs);
+    if (!recs) return PyErr_NoMemory();
+    for (size_t i = 0; i < out->n; i++)
+        recs[i] = (dtw_record_t){ out->a[i].start, out->a[i].end, out->a[i].distance };
+    PyObject *arr = wmpy_wrap_buffer(recs, out->n * sizeof *recs); /* owns recs */
+    if (!arr) return NULL;
+    PyObject *paths = Py_None;
+    Py_INCREF(paths);
+    if (with_paths) {
+        Py_DECREF(paths);
+        paths = PyList_New((Py_ssize_t)out->n);
+        for (size_t i = 0; paths && i < out->n; i++) {
+            PyObject *p = path_array(&out->a[i]);
+            if (!p) Py_CLEAR(paths);
+            else PyList_SET_ITEM(paths, (Py_ssize_t)i, p);
+        }
+        if (!paths) {
+            Py_DECREF(arr);
+            return NULL;
+        }
+    }
+    return Py_BuildValue("(NN)", arr, paths);
+}
+
+/* dtw(query, series, mode, cost, window, znorm, top, max_distance, length,
+**     path, backend, threads)
+** -> (uint8 array of n * 24 bytes: (start u8, end u8, distance f8) records,
+**     list of paths or None) */
+PyObject *wmpy_dtw(PyObject *self, PyObject *args) {
+    PyObject *q_obj, *s_obj;
+    dtw_args_t a;
+    if (!PyArg_ParseTuple(args, "OO" DTW_OPTS_FORMAT, &q_obj, &s_obj, &a.mode, &a.cost, &a.window,
+                          &a.znorm, &a.top, &a.max_distance, &a.length, &a.path, &a.backend,
+                          &a.threads))
+        return NULL;
+    wm_dtw_opts_t o = dtw_opts(&a);
+    PyArrayObject *q = NULL, *s = NULL;
+    wmpy_ctx c = { NULL, -1 };
+    wm_dtw_matches_t out = { NULL, 0 };
+    PyObject *result = NULL;
+    if (!(q = as_doubles(q_obj)) || !(s = as_doubles(s_obj))) goto done;
+    if (wmpy_ctx_get(a.backend, a.threads, &c) < 0) goto done;
+    const double *qp = PyArray_DATA(q), *sp = PyArray_DATA(s);
+    size_t m = (size_t)PyArray_SIZE(q);
+    uint64_t n = (uint64_t)PyArray_SIZE(s);
+    PyThreadState *released = PyEval_SaveThread(); /* no Python until restored */
+    wm_status st = wm_dtw(c.cx, qp, m, sp, n, &o, &out);
+    PyEval_RestoreThread(released);
+    if (st != WM_OK) wmpy_raise(st, c.cx);
+    else result = matches_tuple(&out, a.path);
+done:
+    wm_dtw_matches_free(&out);
+    if (c.cx) wmpy_ctx_put(&c);
+    Py_XDECREF(s);
+    Py_XDECREF(q);
+    return result;
+}
+
+/* dtw_many(queries, series, <the options of dtw>)
+** -> list of what dtw returns, one per query */
+PyObject *wmpy_dtw_many(PyObject *self, PyObject *args) {
+    PyObject *qs_obj, *s_obj;
+    dtw_args_t a;
+    if (!PyArg_ParseTuple(args, "OO" DTW_OPTS_FORMAT, &qs_obj, &s_obj, &a.mode, &a.cost, &a.window,
+                          &a.znorm, &a.top, &a.max_distance, &a.length, &a.path, &a.backend,
+                          &a.threads))
+        return NULL;
+    wm_dtw_opts_t o = dtw_opts(&a);
+    PyArrayObject *s = NULL;
+    PyObject *held = NULL, *result = NULL;
+    const double **qp = NULL;
+    size_t *lens = NULL, nq = 0;
+    wm_dtw_matches_t *out = NULL;
+    wmpy_ctx c = { NULL, -1 };
+    PyObject *items = PySequence_Fast(qs_obj, "queries must be a list of 1-D numeric arrays");
+    if (!items) return NULL;
+    nq = (size_t)PySequence_Fast_GET_SIZE(items);
+    /* Each query as a float64 array, held in a list of our own. */
+    if (!(held = PyList_New((Py_ssize_t)nq))) goto done;
+    qp = PyMem_Malloc((nq ? nq : 1) * sizeof *qp);
+    lens = PyMem_Malloc((nq ? nq : 1) * sizeof *lens);
+    out = calloc(nq ? nq : 1, sizeof *out);
+    if (!qp || !lens || !out) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t i = 0; i < nq; i++) {
+        PyArrayObject *q = as_doubles(PySequence_Fast_GET_ITEM(items, (Py_ssize_t)i));
+        if (!q) goto done;
+        PyList_SET_ITEM(held, (Py_ssize_t)i, (PyObject *)q);
+        qp[i] = PyArray_DATA(q);
+        lens[i] = (size_t)PyArray_SIZE(q);
+    }
+    if (!(s = as_doubles(s_obj))) goto done;
+    if (wmpy_ctx_get(a.backend, a.threads, &c) < 0) goto done;
+    wm_status st = WM_OK;
+    if (nq > 0) {
+        const double *sp = PyArray_DATA(s);
+        uint64_t n = (uint64_t)PyArray_SIZE(s);
+        PyThreadState *released = PyEval_SaveThread(); /* no Python until restored */
+        st = wm_dtw_many(c.cx, qp, lens, nq, sp, n, &o, out);
+        PyEval_RestoreThread(released);
+    }
+    if (st != WM_OK) {
+        wmpy_raise(st, c.cx);
+        goto done;
+    }
+    result = PyList_New((Py_ssize_t)nq);
+    for (size_t i = 0; result && i < nq; i++) {
+        PyObject *one = matches_tuple(&out[i], a.path);
+        if (!one) Py_CLEAR(result);
+        else PyList_SET_ITEM(result, (Py_ssize_t)i, one);
+    }
+done:
+    for (size_t i = 0; out && i < nq; i++) wm_dtw_matches_free(&out[i]);
+    free(out);
+    PyMem_Free(lens);
+    PyMem_Free(qp);
+    if (c.cx) wmpy_ctx_put(&c);
+    Py_XDECREF(s);
+    Py_XDECREF(held);
+    Py_DECREF(items);
+    return result;
+}

@@ -1,0 +1,95 @@
+"""The GIL is released while the library works: another Python thread runs
+during a long call, and calls from several threads at once give the answers
+of calls made one at a time (each gets its own context when the cached one is
+busy)."""
+import threading
+import time
+
+import numpy as np
+
+import warpmatch
+from conftest import BACKEND
+
+
+def ticks_during(call):
+    """Times at which a counting thread ran, and the call's own start and end."""
+    ticks, stop = [], threading.Event()
+
+    def count():
+        while not stop.is_set():
+            ticks.append(time.perf_counter())
+
+    th = threading.Thread(target=count)
+    th.start()
+    time.sleep(0.02)
+    t0 = time.perf_counter()
+    call()
+    t1 = time.perf_counter()
+    stop.set()
+    th.join()
+    return ticks, t0, t1
+
+
+def spread_over(ticks, t0, t1, parts=4):
+    """The counting thread ran in each of `parts` slices of the call's middle:
+    with the GIL held by the call it could run only at its edges."""
+    span = t1 - t0
+    edges = [t0 + span * (0.1 + 0.8 * i / parts) for i in range(parts + 1)]
+    return all(any(a <= t < b for t in ticks) for a, b in zip(edges, edges[1:]))
+
+
+def long_enough(call, seconds=0.15):
+    t0 = time.perf_counter()
+    call()
+    return time.perf_counter() - t0 >= seconds
+
+
+def test_gil_released_in_dtw():
+    rng = np.random.default_rng(0)
+    series, query = rng.normal(size=600_000), rng.normal(size=200)
+    call = lambda: warpmatch.dtw(query, series, threads=1, backend=BACKEND)
+    assert long_enough(call)
+    ticks, t0, t1 = ticks_during(call)
+    assert spread_over(ticks, t0, t1)
+
+
+def test_gil_released_in_align_pairs_and_search():
+    rng = np.random.default_rng(1)
+    acgt = np.frombuffer(b"ACGT", np.uint8)
+    q = rng.choice(acgt, size=(20_000, 150))
+    t = rng.choice(acgt, size=(20_000, 150))
+    call = lambda: warpmatch.align_pairs(q, t, mode="global", cigar=True, threads=1,
+                                         backend=BACKEND)
+    assert long_enough(call, 0.1)
+    ticks, t0, t1 = ticks_during(call)
+    assert spread_over(ticks, t0, t1)
+    text = rng.choice(acgt, size=20_000_000)
+    call = lambda: warpmatch.search(b"ACGTACGTAC", text, 3, threads=1, backend=BACKEND)
+    assert long_enough(call, 0.1)
+    ticks, t0, t1 = ticks_during(call)
+    assert spread_over(ticks, t0, t1)
+
+
+def test_threads_at_once_match_one_at_a_time():
+    rng = np.random.default_rng(2)
+    acgt = np.frombuffer(b"ACGT", np.uint8)
+    jobs = [(rng.choice(acgt, size=(3000, 60)), rng.choice(acgt, size=(3000, 70)))
+            for _ in range(6)]
+    want = [warpmatch.align_pairs(q, t, threads=1, backend=BACKEND) for q, t in jobs]
+    got = [None] * len(jobs)
+    errors = []
+
+    def run(i):
+        try:
+            for _ in range(3):
+                got[i] = warpmatch.align_pairs(*jobs[i], threads=1, backend=BACKEND)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    assert all(np.array_equal(g, w) for g, w in zip(got, want))
