@@ -6,6 +6,8 @@
 #     20 minutes on 2 cores with the fuzz step; a GPU session runs 100,000+,
 #     TESTING.md): on a machine without a GPU the CUDA tests say they were
 #     skipped;
+#     Then the Python package (python/) is built against that build, installed
+#     under a throwaway prefix, and its pytest suite run (scripts/test_python.sh);
 #  2. clang, a build under AddressSanitizer and UBSan (CPU backend;
 #     benchmarks too, so that clang compiles the whole tree, and warnings
 #     made errors: the tree is warning-free under both compilers) and ctest
@@ -37,6 +39,12 @@ jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B build -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$jobs"
 (cd build && WM_TEST_SCALE=2 ctest -j"$jobs" --output-on-failure)
+# The Python package, built against this build installed under a throwaway
+# prefix, and its tests (pytest; the edlib module as the peer).
+py_prefix=$(mktemp -d "${TMPDIR:-/tmp}/wm_prefix.XXXXXX")
+cmake --install build --prefix "$py_prefix" >/dev/null
+bash scripts/test_python.sh "$py_prefix" -q
+rm -rf "$py_prefix"
 
 cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DWARPMATCH_WERROR=ON -DWARPMATCH_SANITIZE=ON -DWARPMATCH_CUDA=OFF -DWARPMATCH_BENCH=ON

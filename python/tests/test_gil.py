@@ -30,12 +30,20 @@ def ticks_during(call):
     return ticks, t0, t1
 
 
-def spread_over(ticks, t0, t1, parts=4):
+def spread_over(ticks, t0, t1, parts=2):
     """The counting thread ran in each of `parts` slices of the call's middle:
-    with the GIL held by the call it could run only at its edges."""
+    with the GIL held by the call it could run only at its edges. Two slices,
+    not more: on a loaded machine (CI's 2 cores shared with the other tests)
+    the counting thread may wait for a core through a short slice."""
     span = t1 - t0
     edges = [t0 + span * (0.1 + 0.8 * i / parts) for i in range(parts + 1)]
     return all(any(a <= t < b for t in ticks) for a, b in zip(edges, edges[1:]))
+
+
+def released(call, tries=3):
+    """spread_over on any of a few tries: a thread that never got a core in
+    one try says nothing about the GIL; a GIL held fails every try."""
+    return any(spread_over(*ticks_during(call)) for _ in range(tries))
 
 
 def long_enough(call, seconds=0.15):
@@ -49,8 +57,7 @@ def test_gil_released_in_dtw():
     series, query = rng.normal(size=600_000), rng.normal(size=200)
     call = lambda: warpmatch.dtw(query, series, threads=1, backend=BACKEND)
     assert long_enough(call)
-    ticks, t0, t1 = ticks_during(call)
-    assert spread_over(ticks, t0, t1)
+    assert released(call)
 
 
 def test_gil_released_in_align_pairs_and_search():
@@ -61,13 +68,11 @@ def test_gil_released_in_align_pairs_and_search():
     call = lambda: warpmatch.align_pairs(q, t, mode="global", cigar=True, threads=1,
                                          backend=BACKEND)
     assert long_enough(call, 0.1)
-    ticks, t0, t1 = ticks_during(call)
-    assert spread_over(ticks, t0, t1)
+    assert released(call)
     text = rng.choice(acgt, size=20_000_000)
     call = lambda: warpmatch.search(b"ACGTACGTAC", text, 3, threads=1, backend=BACKEND)
     assert long_enough(call, 0.1)
-    ticks, t0, t1 = ticks_during(call)
-    assert spread_over(ticks, t0, t1)
+    assert released(call)
 
 
 def test_threads_at_once_match_one_at_a_time():
