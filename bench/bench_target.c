@@ -95,7 +95,10 @@ int main(int argc, char **argv) {
     so.max_edits = k;
     wm_db_t **db = malloc((size_t)q * sizeof *db);
     for (int i = 0; i < q; i++)
-        if (wm_compile(reads + (size_t)i * m, 32, &so, &db[i]) != WM_OK) return 1;
+        if (wm_compile(reads + (size_t)i * m, 32, &so, &db[i]) != WM_OK) {
+            fprintf(stderr, "bench_target: pattern %d does not compile\n", i);
+            return 1;
+        }
 
     for (int what = 0; what < 2; what++) {
         double plain[16], target[16];
@@ -110,14 +113,24 @@ int main(int argc, char **argv) {
                         wm_alignments_t out = { 0 };
                         wm_status st = use ? wm_align_target(cx, qi, m, tg, 0, n, &ao, &out)
                                            : wm_align(cx, qi, m, t, n, &ao, &out);
-                        if (st != WM_OK) return 1;
+                        if (st != WM_OK) {
+                            fprintf(stderr, "bench_target: align %s failed: %s (%s)\n",
+                                    use ? "on the target" : "plain", wm_strerror(st),
+                                    wm_context_errmsg(cx));
+                            return 1;
+                        }
                         sum += out.n ? out.a[0].distance + out.a[0].end : 0;
                         wm_alignments_free(&out);
                     } else {
                         uint64_t c = 0;
                         wm_status st = use ? wm_count_target(cx, db[i], tg, &c)
                                            : wm_count(cx, db[i], &text, &c);
-                        if (st != WM_OK) return 1;
+                        if (st != WM_OK) {
+                            fprintf(stderr, "bench_target: count %s failed: %s (%s)\n",
+                                    use ? "on the target" : "plain", wm_strerror(st),
+                                    wm_context_errmsg(cx));
+                            return 1;
+                        }
                         sum += c;
                     }
                 }
