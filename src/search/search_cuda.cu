@@ -263,6 +263,11 @@ static wm_status slot_submit(pipe_t *P, slot_t *s, uint64_t own_begin, uint64_t 
     s->copy_begin = wm_plan_scan_from(0, own_begin, P->halo);
     uint64_t bytes = own_end - s->copy_begin;
     if (P->d_resident) { /* nothing to copy */
+        /* The kernels load the text in 16-byte words from its first byte:
+        ** start the view on a 256-byte boundary of the device copy (itself
+        ** aligned as cudaMalloc aligns), the few bytes before the halo one
+        ** more halo, which changes no end's result. */
+        s->copy_begin &= ~(uint64_t)255;
         s->d_view = P->d_resident + s->copy_begin;
         return slot_search(P, s);
     }
