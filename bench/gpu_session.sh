@@ -357,7 +357,7 @@ if want dist; then
   [ -f $big ] || ./build-gpu/bench/gen_text dna "$carry/human_GRCh37_chrX_first70Mb.fa.gz" 2G $big 2>/dev/null
   W=./build-gpu/warpmatch
   for args in "search -k 2 GATTACAGATTACAGATTA" "search ACGTA" "search -c -k 1 GATTACAGATTACA" \
-              "align --all-ends -k 30 GATTACAGATTACAGATTACAGATTACAGATTACAGATTACA"; do
+              "align --all-ends -k 30 seq:GATTACAGATTACAGATTACAGATTACAGATTACAGATTACA"; do
     $W $args $big --backend cuda > /tmp/one.out 2>/dev/null
     ref=$(md5sum < /tmp/one.out | cut -c1-16)
     line="[$args] lines $(wc -l < /tmp/one.out) one-gpu $ref"

@@ -90,7 +90,8 @@ int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *ta
 ** this rank saw) decides, and the query (qsn, and q_iupac: every record is
 ** IUPAC letters) must fit DNA when the target is DNA. targ and qarg name the
 ** inputs in messages. Prints the --explain-alphabet lines (rank 0).
-** Returns 0, or -1 after a message (a DNA target, a query that is not). */
+** Returns 0, or -1 after a message (a DNA target, a query that is not; or
+** --revcomp, a target that is not DNA: --revcomp never picks the alphabet). */
 int wm_cli_align_alphabet(const wm_cli_align_args_t *a, const char *targ, int target_dna,
                           const wm_sniff_t *tsn, const char *qarg, const wm_sniff_t *qsn,
                           int q_iupac, wm_alphabet_t *alpha);

@@ -30,30 +30,16 @@ static void revcomp(uint8_t *dst, const uint8_t *src, uint64_t m) {
     for (uint64_t i = 0; i < m; ++i) dst[i] = wm_out_complement(src[m - 1 - i]);
 }
 
-/* 1 when every sequence of the run is IUPAC nucleotide letters. */
-static int all_nucleotides(const wm_cli_align_run_t *r) {
-    if (r->tsv) {
-        for (size_t i = 0; i < 2 * r->pt.n; i++)
-            if (!wm_cli_is_iupac(r->pt.seq[i], (size_t)r->pt.len[i])) return 0;
-        return 1;
-    }
-    return wm_cli_input_iupac(&r->q) && wm_cli_input_iupac(&r->t);
-}
-
 int wm_cli_align_strands(wm_cli_align_run_t *r) {
     const wm_cli_align_args_t *a = r->a;
-    /* An explicit --revcomp under auto says the sequences are DNA when they
-    ** are all nucleotide letters (two literals, say, which auto reads as
-    ** text). */
-    if (a->strands == 2 && a->sh.alphabet == WM_ALPHA_AUTO && r->o.alphabet != WM_ALPHABET_DNA &&
-        all_nucleotides(r))
-        r->o.alphabet = WM_ALPHABET_DNA;
+    /* The alphabet is the data's (or --alphabet's), never --revcomp's: under
+    ** auto a text target has been refused with --revcomp already
+    ** (wm_cli_align_alphabet), where the sniff can say why. */
     int dna = r->o.alphabet == WM_ALPHABET_DNA;
     if (a->strands == 2 && !dna) {
-        wm_cli_error("--revcomp needs DNA: the alphabet is text here (%s); leave --revcomp out",
-                     a->sh.alphabet == WM_ALPHA_TEXT
-                         ? "--alphabet text"
-                         : "the sequences are not all nucleotide letters ACGTURYSWKMBDHVN");
+        wm_cli_error("--revcomp needs DNA: the alphabet is text here (--alphabet %s); leave "
+                     "--revcomp out",
+                     a->sh.alphabet == WM_ALPHA_TEXT ? "text" : "auto");
         return -1;
     }
     r->both_strands = a->strands == 2 || (a->strands == 0 && dna && r->o.mode == WM_ALIGN_INFIX);

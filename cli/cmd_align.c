@@ -318,6 +318,14 @@ int wm_cli_align_alphabet(const wm_cli_align_args_t *a, const char *targ, int ta
                      tl, ql, wm_sniff_why(qsn, why_q, sizeof why_q));
         return -1;
     }
+    /* --revcomp asks for strands, not for an alphabet: a text target stays
+    ** text (a protein of IUPAC letters is never complemented as DNA). */
+    if (a->strands == 2 && !target_dna) {
+        wm_cli_error("--revcomp needs DNA: the alphabet is text here (the target %s is not DNA: "
+                     "%s); give --alphabet dna to align it as DNA, or leave --revcomp out",
+                     tl, wm_sniff_why(tsn, why_t, sizeof why_t));
+        return -1;
+    }
     *alpha = target_dna ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
     if (a->sh.explain_alphabet && wm_dist.rank == 0) {
         const char *word = target_dna ? "dna" : "text";

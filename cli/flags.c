@@ -162,8 +162,8 @@ const wm_flag_t wm_flags[] = {
       "align the reverse complement of each query too, and keep per target record "
       "the strand with the smaller distance ('+' on a tie); '-' rows "
       "use the target's coordinates and the CIGAR of the reverse complement, as "
-      "SAM does. Needs DNA: under --alphabet auto it takes sequences of IUPAC "
-      "nucleotide letters as DNA (two literals too); an error with text" },
+      "SAM does. Needs DNA: --alphabet dna, or under auto a target whose data is "
+      "DNA; an error with text" },
     { WM_F_NO_REVCOMP, 0, "no-revcomp", NULL, WM_SEC_MATCH, A, NULL, NULL,
       "align the query as given only (strand always '+')" },
     { WM_F_BEST, 0, "best", NULL, WM_SEC_MATCH, A, NULL, "every target record",

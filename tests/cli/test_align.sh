@@ -155,7 +155,7 @@ EOF
 # Auto: the target's letters are DNA, so case is folded, literals as files.
 run align --cigar seq:acgt seq:TTACGTTT
 check_tsv "auto: a DNA target folds case" <<'EOF'
-query target 0 2 6 4=
+query target 0 2 6 4= + 4
 EOF
 run align -i seq:acgt seq:TTACGTTT
 check_tsv "-i" <<'EOF'
@@ -180,7 +180,7 @@ query target 0 0 4 4= + 4
 EOF
 run align --cigar seq:ACNT seq:ACNT
 check_tsv "auto: ACNT is DNA, N matches nothing" <<'EOF'
-query target 1 0 4 2=1X1=
+query target 1 0 4 2=1X1= + 4
 EOF
 
 # --mode global: the whole of both; kitten -> sitting is the classic 3.
@@ -326,7 +326,7 @@ ACGT target 0 3 6 + 3
 EOF
 run align seq:ACGT seq:TTACGTTT
 check_tsv "seq: is a sequence even beside a file of its name" <<'EOF'
-query target 0 2 6
+query target 0 2 6 + 4
 EOF
 rm -f ACGT
 

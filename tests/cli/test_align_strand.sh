@@ -284,40 +284,49 @@ done
 # ---- 5. the rules ---------------------------------------------------------------------------
 
 # ACGT is its own reverse complement: one row, '+'.
-run align ACGT TTACGTTT
+run align seq:ACGT seq:TTACGTTT
 check_tsv "a palindrome: '+' wins the tie" <<'EOF'
 query target 0 2 6 + 4
 EOF
-run align --all-ends --cigar ACGT TTACGTTT
+run align --all-ends --cigar seq:ACGT seq:TTACGTTT
 check_tsv "--all-ends keeps one strand" <<'EOF'
 query target 0 2 6 4= + 4
 EOF
-# Literal DNA is text under auto (no strands) unless asked.
-run align AACG TTCGTTAA
+# Literal DNA is DNA under auto (the data decides): both strands; text: one.
+run align seq:AACG seq:TTCGTTAA
+check_tsv "auto, DNA literals: both" <<'EOF'
+query target 0 2 6 - 4
+EOF
+run align --alphabet text seq:AACG seq:TTCGTTAA
 check_tsv "text: one strand" <<'EOF'
 query target 2 2 4 + 4
 EOF
-run align --alphabet dna AACG TTCGTTAA
+run align --alphabet dna seq:AACG seq:TTCGTTAA
 check_tsv "--alphabet dna: both" <<'EOF'
 query target 0 2 6 - 4
 EOF
-# --revcomp under auto: nucleotide literals are DNA; anything else is an error.
-run align --revcomp AACG TTCGTTAA
+# --revcomp under auto: the target's data must be DNA; --revcomp never makes
+# it so (a target of IUPAC letters that is not DNA by the data stays text).
+run align --revcomp seq:AACG seq:TTCGTTAA
 check_tsv "--revcomp: literals of nucleotides" <<'EOF'
 query target 0 2 6 - 4
 EOF
-expect_error "--revcomp with text" '^warpmatch: --revcomp needs DNA: the alphabet is text here \(the sequences are not all nucleotide' \
-    align --revcomp AACG hello
+expect_error "--revcomp with text" '^warpmatch: --revcomp needs DNA: the alphabet is text here \(the target seq:hello is not DNA: 0\.0% of the first 5 sequence bytes' \
+    align --revcomp seq:AACG seq:hello
+expect_error "--revcomp, IUPAC letters that are not DNA" '^warpmatch: --revcomp needs DNA: .*give --alphabet dna' \
+    align --revcomp seq:AACG seq:RYKMSWBDHVAC
+run align --revcomp --alphabet dna seq:AACG seq:RYKMSWBDHVAC
+check_rc "--revcomp --alphabet dna, IUPAC letters" 0
 expect_error "--revcomp --alphabet text" '^warpmatch: --revcomp needs DNA: the alphabet is text here \(--alphabet text\)' \
     align --revcomp --alphabet text bq.fa bt.fa
 printf 'AACG\tCGTX\n' >xpairs.tsv
 expect_error "--revcomp, a pair file with X" '^warpmatch: --revcomp needs DNA' align --revcomp --pairs xpairs.tsv
 # Global mode: one strand unless --revcomp.
-run align --mode global --alphabet dna AACG CGTT
+run align --mode global --alphabet dna seq:AACG seq:CGTT
 check_tsv "global: one strand" <<'EOF'
 query target 4 0 4 + 4
 EOF
-run align --mode global --revcomp --cigar --alphabet dna AACG CGTT
+run align --mode global --revcomp --cigar --alphabet dna seq:AACG seq:CGTT
 check_tsv "global --revcomp" <<'EOF'
 query target 0 0 4 4= - 4
 EOF
@@ -328,7 +337,7 @@ check_tsv "--pairs PAIRS.tsv --revcomp" <<'EOF'
 2 2 0 0 4 + 4
 EOF
 # --no-revcomp, then --revcomp: the last one counts.
-run align --no-revcomp --revcomp --alphabet dna AACG TTCGTTAA
+run align --no-revcomp --revcomp --alphabet dna seq:AACG seq:TTCGTTAA
 check_tsv "the last of --no-revcomp/--revcomp" <<'EOF'
 query target 0 2 6 - 4
 EOF

@@ -256,9 +256,9 @@ expect_error "align a bare sequence: the hint" \
     align GATTACA "$LAMBDA"
 run align seq:GGCGATGTGGCCATCGTCGTGTATTC "$LAMBDA"
 check_rc "align seq: literal" 0
-check_out_re "align seq: literal, found at its place" "^query	gi\\|9626243\\|ref\\|NC_001416\\.1\\|	0	6869	6895$"
+check_out_re "align seq: literal, found at its place" "^query	gi\\|9626243\\|ref\\|NC_001416\\.1\\|	0	6869	6895	\\+	26$"
 run align seq:ggcgatgtggccatcgtcgtgtattc "$LAMBDA" --explain-alphabet
-check_out_re "align: lowercase literal in DNA target" "	0	6869	6895$"
+check_out_re "align: lowercase literal in DNA target" "	0	6869	6895	\\+	26$"
 check_err "align explain: target" "^warpmatch: alphabet dna for the target .*lambda_phage\\.fa: 100\\.0% "
 check_err "align explain: query" "^warpmatch: alphabet dna for the query seq:ggcgatgtggccatcgtcgtgtattc: 100\\.0% "
 # search: -f names a file, and a missing one is an error (the pattern

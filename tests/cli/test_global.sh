@@ -257,7 +257,7 @@ query target 4 0 4 4X + 4
 EOF
 run align --mode global --cigar seq:acgt seq:ACGT
 check_tsv "auto: a DNA target folds case" <<'EOF'
-query target 0 0 4 4=
+query target 0 0 4 4= + 4
 EOF
 run align --mode global -i --cigar seq:acgt seq:ACGT
 check_tsv "-i" <<'EOF'

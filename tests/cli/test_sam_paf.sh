@@ -60,12 +60,12 @@ cmp -s flags.got flags.want && pass || { fail "FLAG and MAPQ without --best"; di
 run_at "$GOLDEN" align --format sam -k 0 sp_q.fq sp_t.fa
 check_rc "SAM, some unmapped" 0
 # GTGTGTGT: neither it nor ACACACAC is in sp_t.fa.
-run_at "$GOLDEN" align --format sam -k 0 GTGTGTGT sp_t.fa
+run_at "$GOLDEN" align --format sam -k 0 seq:GTGTGTGT sp_t.fa
 check_rc "SAM, all unmapped" 1
 awk -F '\t' '!/^@/' "$OUT" >un.got
 printf 'query\t4\t*\t0\t0\t*\t*\t0\t0\tGTGTGTGT\t*\n' >un.want
 cmp -s un.got un.want && pass || fail "unmapped record: $(cat un.got)"
-run_at "$GOLDEN" align --format paf -k 0 GTGTGTGT sp_t.fa
+run_at "$GOLDEN" align --format paf -k 0 seq:GTGTGTGT sp_t.fa
 check_rc "PAF, nothing within k" 1
 check_empty_out "PAF, nothing within k"
 
@@ -258,7 +258,7 @@ check_tsv "global --pairs PAF" <<'EOF'
 2 4 0 4 + 2 4 0 4 0 4 60 tp:A:P NM:i:4 cg:Z:4M
 EOF
 
-expect_error "--cigar-m without sam" '^warpmatch: --cigar-m writes SAM' align --cigar-m ACGT ACGT
+expect_error "--cigar-m without sam" '^warpmatch: --cigar-m writes SAM' align --cigar-m seq:ACGT seq:ACGT
 expect_error "--format sam for search" "^warpmatch: unknown --format 'sam'" search --format sam ACGT
 expect_error "--format bam" "^warpmatch: unknown --format 'bam' \(expected tsv, json, sam or paf\)" \
     align --format bam ACGT ACGT

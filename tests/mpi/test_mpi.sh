@@ -439,6 +439,12 @@ mcase "align repeat --all-ends" 0 -- align --all-ends --cigar rep_q.txt rep.fa
 mcase "align repeat --all-ends -k 2 json" 0 -- align --all-ends -k 2 --json rep_q.txt rep.fa
 mcase "align FASTQ target, many records" 0 -- align -k 25 --cigar q.fa tq.fq
 mcase "align nothing within k" 1 -- align -k 2 "seq:$LIT" tq.fq
+# --revcomp never makes a text target DNA: a split target is refused as one
+# process refuses it (a rank, which holds no target records, once took the
+# query's IUPAC letters alone for DNA). 400 kB: rank 0's range holds the first
+# 64 KiB that the message counts, up to -np 4.
+yes 'a quick brown fox jumps over the lazy dog' | head -c 400000 >prose.txt
+mcase "align --revcomp, a text target" 2 -- align --revcomp -k 3 "seq:$LIT" prose.txt
 mcase "align --pairs infix" 0 -- align --pairs -k 10 --json --cigar ip_q.fa ip_t.fa
 mcase "align global all against all" 0 -- align --mode global --cigar gq.fa gt.fa
 mcase "align global --pairs, fewer pairs than ranks" 0 np="$MANY" -- \
