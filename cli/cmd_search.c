@@ -290,6 +290,10 @@ int wm_cmd_search(int argc, char **argv) {
         return WM_EXIT_ERROR;
     }
     r.dist = wm_dist.active || a.per_rank != NULL;
+    if (a.color < 0) { /* --color auto: a terminal; under mpirun stdout is the launcher's */
+        const char *term = getenv("TERM");
+        a.color = !r.dist && isatty(STDOUT_FILENO) && term != NULL && strcmp(term, "dumb") != 0;
+    }
     if (r.dist && (a.word || a.best_locus || a.whole_line || a.recurse ||
                    a.max_count != UINT64_MAX)) {
         /* a rank holds its bytes and the halo before them, not the bytes

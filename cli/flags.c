@@ -283,7 +283,7 @@ const wm_flag_t wm_flags[] = {
       "with -r: search binary files too" },
     { WM_F_COLOR, 0, "color", "WHEN", WM_SEC_OUTPUT, S, NULL, "auto",
       "auto, always or never: colour -o/--line lines as grep does (auto: when "
-      "standard output is a terminal and TERM is not dumb)" },
+      "standard output is a terminal and TERM is not dumb; never under mpirun)" },
     { WM_F_LINE_BUFFERED, 0, "line-buffered", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
       "write each line out at once (for a pipe read as it comes)" },
     { WM_F_PER_RANK, 0, "output-per-rank", "PREFIX", WM_SEC_OUTPUT, S, NULL, NULL,

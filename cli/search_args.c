@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "search.h"
@@ -79,9 +78,7 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
     case WM_F_COLOR: {
         static const char *const when[] = { "auto", "always", "never", NULL };
         if ((i = wm_cli_choose("--color", val, when)) < 0) return -1;
-        const char *term = getenv("TERM");
-        a->color = i == 1 || (i == 0 && isatty(STDOUT_FILENO) && term != NULL &&
-                              strcmp(term, "dumb") != 0);
+        a->color = i == 0 ? -1 : i == 1; /* auto: decided by the command (MPI: never) */
         break;
     }
     case WM_F_LINE_BUFFERED: a->line_buffered = 1; break;
@@ -100,10 +97,7 @@ int wm_cli_search_parse(int argc, char **argv, wm_cli_search_args_t *a, int *fir
     a->progress = 1;
     a->with_filename = -1;
     a->max_count = UINT64_MAX;
-    {
-        const char *term = getenv("TERM"); /* --color auto, unless given */
-        a->color = isatty(STDOUT_FILENO) && term != NULL && strcmp(term, "dumb") != 0;
-    }
+    a->color = -1; /* --color auto */
     int rc = wm_flags_parse(&wm_cli_cmd_search, argc, argv, &a->sh, apply_own, a, first_arg);
     if (rc != 0) return rc;
     if (a->sh.ignore_case) a->o.case_insensitive = 1;
