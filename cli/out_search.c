@@ -420,7 +420,12 @@ static int line_row(wm_cli_search_sink_t *s, const wm_match_t *m) {
     if (s->line_open && print_line(s)) return 1;
     if (s->n >= s->a->max_count) return 1;
     if (count_row(s, m)) return 1;
-    if (s->count_rows || s->per_record != NULL) return 0;
+    if (s->count_rows || s->per_record != NULL) { /* counted, not printed: noted as done */
+        s->done_any = 1;
+        s->done_rec = m->record;
+        s->done_hi = hi;
+        return 0;
+    }
     s->line_open = 1;
     s->line_rec = m->record;
     s->line_lo = lo;
