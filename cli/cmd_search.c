@@ -294,8 +294,8 @@ int wm_cmd_search(int argc, char **argv) {
         const char *term = getenv("TERM");
         a.color = !r.dist && isatty(STDOUT_FILENO) && term != NULL && strcmp(term, "dumb") != 0;
     }
-    if (r.dist && (a.word || a.best_locus || a.whole_line || a.recurse ||
-                   a.max_count != UINT64_MAX)) {
+    if (r.dist &&
+        (a.word || a.best_locus || a.whole_line || a.recurse || a.max_count != UINT64_MAX)) {
         /* a rank holds its bytes and the halo before them, not the bytes
         ** after, nor the rows of the ranks before it */
         wm_cli_error("-w, -m, -r, --line and --best-per-locus are not supported under "
@@ -329,8 +329,8 @@ int wm_cmd_search(int argc, char **argv) {
     memset(&walk, 0, sizeof walk);
     if (a.recurse && wm_cli_walk(&walk, argv + first_arg, argc - first_arg, &r.any_error) < 0)
         r.fatal = r.any_error = 1;
-    r.show_names = a.with_filename == 1 ||
-                   (a.with_filename < 0 && (a.recurse || argc - first_arg > 1));
+    r.show_names =
+        a.with_filename == 1 || (a.with_filename < 0 && (a.recurse || argc - first_arg > 1));
     if (a.recurse) {
         for (size_t i = 0; i < walk.n && !r.fatal; ++i) {
             r.walked = walk.walked[i];

@@ -262,8 +262,8 @@ const wm_flag_t wm_flags[] = {
     { WM_F_LINE, 0, "line", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
       "print each line holding a match start once, as grep: [FILE:][LINE:]LINE "
       "(plain text only; -c and -m then count lines)" },
-    { 'H', 'H', "with-filename", NULL, WM_SEC_OUTPUT, S, NULL,
-      "when more than one FILE or -r", "print FILE: before -o/--line lines" },
+    { 'H', 'H', "with-filename", NULL, WM_SEC_OUTPUT, S, NULL, "when more than one FILE or -r",
+      "print FILE: before -o/--line lines" },
     { WM_F_NO_FILENAME, 0, "no-filename", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
       "never print FILE: before -o/--line lines" },
     { 'l', 'l', "files-with-matches", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
@@ -279,8 +279,7 @@ const wm_flag_t wm_flags[] = {
     { 'r', 'r', "recursive", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
       "search the regular files under each directory FILE (no FILE: .), in name "
       "order, symlinks inside not followed, binary files (a NUL byte) skipped" },
-    { 'a', 'a', "text", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
-      "with -r: search binary files too" },
+    { 'a', 'a', "text", NULL, WM_SEC_OUTPUT, S, NULL, NULL, "with -r: search binary files too" },
     { WM_F_COLOR, 0, "color", "WHEN", WM_SEC_OUTPUT, S, NULL, "auto",
       "auto, always or never: colour -o/--line lines as grep does (auto: when "
       "standard output is a terminal and TERM is not dumb; never under mpirun)" },

@@ -23,8 +23,8 @@
 #include "search.h"
 
 struct wm_cli_locus_span {
-    uint64_t lo, hi;     /* the union of the members' intervals */
-    uint64_t first_end;  /* the smallest end of a member */
+    uint64_t lo, hi;    /* the union of the members' intervals */
+    uint64_t first_end; /* the smallest end of a member */
     wm_match_t best;
 };
 

@@ -249,7 +249,6 @@ static const char *bed_chrom(const wm_cli_search_sink_t *s, const char *record) 
     return s->sf->format == WM_FMT_PLAIN ? s->source : record;
 }
 
-
 /* Record rec's bytes as this process holds them: *off is the record offset
 ** of the first one (an MPI rank holds a record from R.base on). */
 static const uint8_t *record_bytes(const wm_cli_search_sink_t *s, uint64_t rec, uint64_t *len,
@@ -324,9 +323,7 @@ static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
         x.len = (size_t)(m->end - m->start);
     }
     switch (a->sh.format) {
-    case WM_OUT_TSV:
-        tsv_set_row(s->out, s->source, record, m, name, a->o.revcomp, line);
-        break;
+    case WM_OUT_TSV: tsv_set_row(s->out, s->source, record, m, name, a->o.revcomp, line); break;
     case WM_OUT_BED: {
         char num[24], bed_name[WM_BED_NAME_MAX + 1];
         const char *label = wm_cli_search_pattern_label(a, m->pattern, num);
@@ -363,8 +360,8 @@ static int print_line(wm_cli_search_sink_t *s) {
     for (size_t i = 0; i < 2 * s->n_spans; ++i) s->spans[i] -= s->line_lo;
     if (s->pg->enabled) wm_progress_clear(s->pg);
     wm_cli_text_prefix(s->out, s->a->color, s->prefix, s->line_num);
-    wm_cli_text_body(s->out, s->a->color, b + (s->line_lo - off), s->line_hi - s->line_lo,
-                     s->spans, s->n_spans);
+    wm_cli_text_body(s->out, s->a->color, b + (s->line_lo - off), s->line_hi - s->line_lo, s->spans,
+                     s->n_spans);
     s->line_open = 0;
     s->done_any = 1;
     s->done_rec = s->line_rec;

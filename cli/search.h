@@ -52,18 +52,18 @@ typedef struct {
     wm_patset_t set;
     const char *per_rank; /* --output-per-rank PREFIX, else NULL */
     /* grep's text conventions */
-    int line_no;       /* -n */
-    int only_matching; /* -o: grep-style lines of the matched bytes */
-    int whole_line;    /* --line: grep-style lines of the lines holding matches */
-    int list_files;    /* -l: 1, -L: 2 */
-    int with_filename; /* -H: 1, --no-filename: 0, else -1: when several files */
-    int word;          /* -w */
-    int recurse;       /* -r */
-    int binary_too;    /* -a: -r searches binary files too */
-    int color;         /* --color, resolved: 1 to colour */
+    int line_no;        /* -n */
+    int only_matching;  /* -o: grep-style lines of the matched bytes */
+    int whole_line;     /* --line: grep-style lines of the lines holding matches */
+    int list_files;     /* -l: 1, -L: 2 */
+    int with_filename;  /* -H: 1, --no-filename: 0, else -1: when several files */
+    int word;           /* -w */
+    int recurse;        /* -r */
+    int binary_too;     /* -a: -r searches binary files too */
+    int color;          /* --color, resolved: 1 to colour */
     uint64_t max_count; /* -m N, else UINT64_MAX */
-    int line_buffered; /* --line-buffered */
-    int best_locus;    /* --best-per-locus */
+    int line_buffered;  /* --line-buffered */
+    int best_locus;     /* --best-per-locus */
 } wm_cli_search_args_t;
 
 /* Where a line number was last counted (out_text.c). */
@@ -112,10 +112,10 @@ typedef struct {
     wm_progress_t *pg;
     int write_failed, write_errno;
     /* grep's text conventions */
-    int count_rows;       /* count what would print (-c, -l, -L with a filter) */
-    const uint64_t *base; /* MPI: the record offset of each local record, else NULL */
-    const char *prefix;   /* the file name before -o/--line lines, else NULL */
-    wm_cli_linepos_t lp;  /* -n on a plain input */
+    int count_rows;                 /* count what would print (-c, -l, -L with a filter) */
+    const uint64_t *base;           /* MPI: the record offset of each local record, else NULL */
+    const char *prefix;             /* the file name before -o/--line lines, else NULL */
+    wm_cli_linepos_t lp;            /* -n on a plain input */
     const wm_cli_fasta_lines_t *fl; /* -n on FASTA, else NULL */
     wm_cli_locus_t *locus;          /* --best-per-locus, else NULL */
     int locus_failed;

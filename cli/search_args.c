@@ -134,8 +134,7 @@ static int check_text(const wm_cli_search_args_t *a) {
         return -1;
     }
     if ((a->only_matching || a->whole_line) && a->sh.format == WM_OUT_BED) {
-        wm_cli_error("%s prints grep-style lines; it cannot be combined with --format bed",
-                     shape);
+        wm_cli_error("%s prints grep-style lines; it cannot be combined with --format bed", shape);
         return -1;
     }
     if (a->whole_line && a->sh.format == WM_OUT_JSON) {
@@ -157,7 +156,8 @@ static int check_text(const wm_cli_search_args_t *a) {
         wm_cli_error("--best-per-locus is for one pattern (a set's matches are exact)");
         return -1;
     }
-    if (a->per_pattern && (a->word || a->best_locus || a->whole_line || a->max_count != UINT64_MAX)) {
+    if (a->per_pattern &&
+        (a->word || a->best_locus || a->whole_line || a->max_count != UINT64_MAX)) {
         wm_cli_error("--count-per-pattern counts every match; it cannot be combined with "
                      "-w, -m, --line or --best-per-locus");
         return -1;
