@@ -85,8 +85,10 @@ static int release(wm_cli_locus_t *L, int all) {
     int stop = 0;
     while (k < L->n_ready && (all || L->ready[k].end < min_end) && !stop)
         stop = L->emit(L->user, &L->ready[k++]);
-    memmove(L->ready, L->ready + k, (L->n_ready - k) * sizeof *L->ready);
-    L->n_ready -= k;
+    if (k > 0) { /* (ready may still be NULL: nothing closed yet) */
+        memmove(L->ready, L->ready + k, (L->n_ready - k) * sizeof *L->ready);
+        L->n_ready -= k;
+    }
     if (stop) L->stopped = 1;
     return stop;
 }

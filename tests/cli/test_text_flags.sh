@@ -157,9 +157,10 @@ expect_error "--color bad word" "--color" search --color=sometimes cat "$T/crlf.
 run search --line-buffered -o -n cat "$T/crlf.txt"
 same_as "--line-buffered" grep -F -o -n cat "$T/crlf.txt"
 mkfifo "$TMP/in_fifo" "$TMP/fifo"
-"$W" search --line-buffered --line dog "$T/lf.txt" "$TMP/in_fifo" >"$TMP/fifo" &
+timeout 20 "$W" search --line-buffered --line dog "$T/lf.txt" "$TMP/in_fifo" >"$TMP/fifo" &
 bgpid=$!
-(sleep 3; printf 'dog\n' >"$TMP/in_fifo") &
+# (timeouts: neither side may wait for ever when the other is gone)
+timeout 20 sh -c 'sleep 3; printf "dog\n" >"$1"' sh "$TMP/in_fifo" &
 feeder=$!
 if IFS= read -r -t 2 first <"$TMP/fifo"; then
     [ "$first" = "$T/lf.txt:one dog" ] && pass || fail "--line-buffered: first line '$first'"
