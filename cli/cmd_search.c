@@ -32,20 +32,27 @@
 
 int wm_cli_search_on_match(const wm_match_t *m, void *user) {
     wm_cli_search_sink_t *s = user;
-    s->n++;
-    if (s->a->quiet) return 1; /* one match decides it */
-    if (s->per_record != NULL) {
-        if (m->record < s->sf->text.n_rec) s->per_record[m->record]++;
-        return 0;
+    if (s->a->word) {
+        const wm_text_t *t = &s->sf->text;
+        uint64_t lo = 0, hi = t->len, off = s->base != NULL ? s->base[m->record] : 0;
+        if (t->rec_start != NULL && m->record < t->n_rec) {
+            lo = t->rec_start[m->record];
+            hi = m->record + 1 < t->n_rec ? t->rec_start[m->record + 1] : t->len;
+        }
+        if (!wm_cli_is_word(t->seq + lo, hi - lo, m->start - off, m->end - off)) return 0;
     }
-    if (s->pg->enabled) wm_progress_clear(s->pg); /* keep matches off its line */
-    wm_cli_search_print(s, m);
-    if (ferror(s->out)) { /* e.g. a closed pipe */
-        s->write_failed = 1;
-        s->write_errno = errno;
-        return 1;
+    if (s->locus != NULL) {
+        int rc = wm_cli_locus_push(s->locus, m);
+        if (rc < 0) s->locus_failed = 1;
+        return rc != 0;
     }
-    return 0;
+    return wm_cli_search_row(s, m);
+}
+
+/* Whether any of grep's conventions filters or reshapes the rows, so that
+** counting them needs the matches (not the library's count). */
+static int rows_filtered(const wm_cli_search_args_t *a) {
+    return a->word || a->best_locus || a->whole_line || a->max_count != UINT64_MAX;
 }
 
 /* ---- the run ------------------------------------------------------------------ */
@@ -134,6 +141,21 @@ static wm_status count_per_pattern(wm_cli_search_run_t *r, const wm_db_t *db,
     return WM_OK;
 }
 
+/* What grep's conventions need of a file's format. Returns 0 or -1 (printed). */
+static int text_checks(const wm_cli_search_run_t *r, const wm_seqfile_t *sf, const char *path) {
+    const wm_cli_search_args_t *a = r->a;
+    if (a->whole_line && sf->format != WM_FMT_PLAIN) {
+        wm_cli_error("%s: --line is for plain text; %s records have no lines (use -o)", path,
+                     wm_format_name(sf->format));
+        return -1;
+    }
+    if (a->line_no && sf->format == WM_FMT_FASTQ) {
+        wm_cli_error("%s: -n/--line-number takes plain or FASTA input, not FASTQ", path);
+        return -1;
+    }
+    return 0;
+}
+
 static void search_file(wm_cli_search_run_t *r, const char *path) {
     wm_cli_search_args_t *a = r->a;
     wm_seqfile_t sf;
@@ -170,13 +192,36 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         return;
     }
 
+    /* -r skips binary files (a NUL byte, after gzip), as ripgrep does */
+    if (r->walked && !a->binary_too && sf.text.len > 0 &&
+        memchr(sf.text.seq, 0, (size_t)sf.text.len) != NULL) {
+        wm_seqfile_close(&sf);
+        return;
+    }
     wm_cli_search_sink_t s;
+    wm_cli_fasta_lines_t fl;
+    wm_cli_locus_t locus;
     memset(&s, 0, sizeof s);
+    memset(&fl, 0, sizeof fl);
     s.out = r->out;
     s.a = a;
     s.source = path;
     s.sf = &sf;
     s.pg = &r->pg;
+    s.prefix = r->show_names ? path : NULL;
+    s.lp.line = 1;
+    if (text_checks(r, &sf, path) < 0 ||
+        (a->line_no && sf.format == WM_FMT_FASTA && wm_cli_fasta_lines_build(&fl, path, &sf) < 0)) {
+        r->any_error = 1;
+        wm_seqfile_close(&sf);
+        return;
+    }
+    if (a->line_no && sf.format == WM_FMT_FASTA) s.fl = &fl;
+    if (a->best_locus) {
+        wm_cli_locus_init(&locus, (uint64_t)a->m + a->o.max_edits, wm_cli_search_row, &s);
+        s.locus = &locus;
+    }
+    s.count_rows = a->count || a->list_files;
 
     r->n_sources++;
     r->n_bytes += sf.text.len;
@@ -186,7 +231,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
 
     if (a->per_pattern && !a->quiet) {
         st = count_per_pattern(r, db, &sf, path, &s.n);
-    } else if (a->count && !a->by_record && !a->quiet) {
+    } else if (a->count && !a->by_record && !a->quiet && !rows_filtered(a)) {
         uint64_t n = 0;
         st = wm_count(r->cx, db, &sf.text, &n);
         s.n = n;
@@ -204,6 +249,14 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         }
         st = wm_search(r->cx, db, &sf.text, wm_cli_search_on_match, &s);
         if (st == WM_STOPPED) st = WM_OK; /* -q found its match, or a write failed */
+        if (wm_cli_search_sink_end(&s) < 0) r->any_error = 1;
+        if (st == WM_OK && a->count && !a->by_record && !a->quiet)
+            wm_out_count(r->out, path, NULL, s.n);
+        if (st == WM_OK && (a->list_files == 1) == (s.n > 0) && a->list_files) {
+            fputs(path, r->out);
+            putc('\n', r->out);
+            if (a->line_buffered) fflush(r->out);
+        }
         if (st == WM_OK && s.per_record != NULL) {
             size_t n_rec = sf.text.n_rec;
             for (size_t i = 0; i < n_rec; ++i)
@@ -211,6 +264,8 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         }
         free(s.per_record);
     }
+    if (s.locus != NULL) wm_cli_locus_free(s.locus);
+    wm_cli_fasta_lines_free(&fl);
     wm_progress_clear(&r->pg);
     if (st != WM_OK) {
         report_status(r, path, st);
@@ -269,6 +324,19 @@ int wm_cmd_search(int argc, char **argv) {
         return WM_EXIT_ERROR;
     }
     r.dist = wm_dist.active || a.per_rank != NULL;
+    if (a.color < 0) { /* --color auto: a terminal; under mpirun stdout is the launcher's */
+        const char *term = getenv("TERM");
+        a.color = !r.dist && isatty(STDOUT_FILENO) && term != NULL && strcmp(term, "dumb") != 0;
+    }
+    if (r.dist &&
+        (a.word || a.best_locus || a.whole_line || a.recurse || a.max_count != UINT64_MAX)) {
+        /* a rank holds its bytes and the halo before them, not the bytes
+        ** after, nor the rows of the ranks before it */
+        wm_cli_error("-w, -m, -r, --line and --best-per-locus are not supported under "
+                     "mpirun or --output-per-rank (-n, -o, -l, -L are)");
+        wm_cli_search_free(&a);
+        return WM_EXIT_ERROR;
+    }
     wm_cli_dist_device(&a.sh.co);
     if (a.per_rank != NULL && wm_cli_search_open_rank_file(&r) < 0) {
         wm_cli_search_free(&a);
@@ -291,7 +359,19 @@ int wm_cmd_search(int argc, char **argv) {
         return WM_EXIT_ERROR;
     }
 
-    if (first_arg >= argc) {
+    wm_cli_paths_t walk;
+    memset(&walk, 0, sizeof walk);
+    if (a.recurse && wm_cli_walk(&walk, argv + first_arg, argc - first_arg, &r.any_error) < 0)
+        r.fatal = r.any_error = 1;
+    r.show_names =
+        a.with_filename == 1 || (a.with_filename < 0 && (a.recurse || argc - first_arg > 1));
+    if (a.recurse) {
+        for (size_t i = 0; i < walk.n && !r.fatal; ++i) {
+            r.walked = walk.walked[i];
+            search_file(&r, walk.path[i]);
+            if (r.fatal || r.write_failed || (a.quiet && r.any_match)) break;
+        }
+    } else if (first_arg >= argc) {
         (r.dist ? wm_cli_search_file_dist : search_file)(&r, "-");
     } else {
         for (int i = first_arg; i < argc; ++i) {
@@ -299,6 +379,7 @@ int wm_cmd_search(int argc, char **argv) {
             if (r.fatal || r.write_failed || (a.quiet && r.any_match)) break;
         }
     }
+    wm_cli_paths_free(&walk);
     /* no file got as far as its search: the context is still owed its wait */
     if (!r.dist && r.cx == NULL && wm_cli_context_wait(&r.bg, &r.cx) != WM_OK) r.any_error = 1;
     if (a.sh.format == WM_OUT_JSON && !a.count && !a.quiet && !r.fatal && !r.write_failed)

@@ -39,6 +39,25 @@ static int on_match_dist(const wm_match_t *m, void *user) {
     return wm_cli_search_on_match(&t, &d->s); /* t.record stays local: names, counts */
 }
 
+/* -n: where this rank's line count starts: the first byte it owns, on the
+** line after the '\n' bytes every rank before it owns (a plain file is one
+** record, split in byte ranges in rank order). Collective. */
+static void line_start(wm_cli_search_sink_t *s, const wm_range_t *R) {
+    uint64_t own_from = R->continues ? R->halo : 0, mine = 0;
+    const uint8_t *p = R->text.seq + own_from, *end = R->text.seq + R->text.len, *nl;
+    while (p < end && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        ++mine;
+        p = nl + 1;
+    }
+    uint64_t *all = malloc((size_t)wm_dist.size * sizeof *all);
+    if (all == NULL) wm_dist_abort(WM_EXIT_ERROR);
+    wm_dist_allgather(&mine, sizeof mine, all);
+    s->lp.pos = own_from;
+    s->lp.line = 1;
+    for (int q = 0; q < wm_dist.rank; ++q) s->lp.line += all[q];
+    free(all);
+}
+
 int wm_cli_search_dist_failed(wm_cli_search_run_t *r, int failed, const char *why,
                               int rank0_printed) {
     int bad = wm_cli_dist_failed(failed, why, rank0_printed);
@@ -148,6 +167,16 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
     d.s.sf = &view;
     d.s.pg = &r->pg;
     d.R = &R;
+    d.s.base = R.base;
+    d.s.prefix = r->show_names ? path : NULL;
+    d.s.count_rows = a->list_files != 0;
+    int text_failed = a->line_no && fmt != WM_FMT_PLAIN;
+    if (dist_failed(r, text_failed,
+                    "-n/--line-number under mpirun takes plain files only (not FASTA/FASTQ)")) {
+        wm_range_close(&R);
+        return;
+    }
+    if (a->line_no) line_start(&d.s, &R);
     int has_text = R.text.n_rec > 0;
     /* The rank owns the ends after its halo: the library leaves the halo's
     ** own matches out of lists and counts alike. */
@@ -174,6 +203,7 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
         if (st == WM_OK && has_text)
             st = wm_scan_owned(r->cx, db, &R.text, own_from, on_match_dist, &d, NULL, NULL);
         if (st == WM_STOPPED) st = WM_OK;
+        if (wm_cli_search_sink_end(&d.s) < 0 && st == WM_OK) st = WM_NOMEM;
         local_n = d.s.n;
     }
     char why[1200];
@@ -199,6 +229,10 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
             if (a->count && !a->by_record && !a->quiet && wm_dist.rank == 0)
                 wm_out_count(out, path, NULL, n_total);
             if (d.s.per_record != NULL) print_by_record_dist(r, path, &R, d.s.per_record, out);
+            if (a->list_files && wm_dist.rank == 0 && (a->list_files == 1) == (n_total > 0)) {
+                fputs(path, out);
+                putc('\n', out);
+            }
         }
     }
     free(d.s.per_record);

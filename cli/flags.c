@@ -269,6 +269,45 @@ const wm_flag_t wm_flags[] = {
       "records with 0 included" },
     { 'q', 'q', "quiet", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
       "no output, exit status only; stop at the first match" },
+    { WM_F_BEST_LOCUS, 0, "best-per-locus", NULL, WM_SEC_OUTPUT, S, NULL,
+      "one row per end position",
+      "one row per occurrence: of overlapping matches (intervals [start,end) "
+      "sharing a byte, chained, one pattern and strand, within a record) only the "
+      "one with the fewest errors, the leftmost end on ties; -c counts these" },
+    { 'n', 'n', "line-number", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
+      "the 1-based line of the match's start in the file as it is (CRLF and gzip "
+      "files too; FASTA: the file's line, not the record's): a last column in tsv, "
+      "\"line\" in json, LINE: before -o/--line lines" },
+    { 'o', 'o', "only-matching", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
+      "print the matched bytes instead of rows, as grep -o: [FILE:][LINE:]MATCH, "
+      "one line per row (the bytes as they are); in json, add \"text\" (or "
+      "\"bytes\", base64, when they are not UTF-8) to each match" },
+    { WM_F_LINE, 0, "line", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
+      "print each line holding a match start once, as grep: [FILE:][LINE:]LINE "
+      "(plain text only; -c and -m then count lines)" },
+    { 'H', 'H', "with-filename", NULL, WM_SEC_OUTPUT, S, NULL, "when more than one FILE or -r",
+      "print FILE: before -o/--line lines" },
+    { WM_F_NO_FILENAME, 0, "no-filename", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
+      "never print FILE: before -o/--line lines" },
+    { 'l', 'l', "files-with-matches", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
+      "print only the names of files with a match, one a line" },
+    { 'L', 'L', "files-without-match", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
+      "print only the names of files with no match, one a line" },
+    { 'w', 'w', "word-regexp", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
+      "only matches with a non-word byte (not ASCII letter, digit or '_') or the "
+      "record's edge on each side, as grep -w; for k > 0 the test is on the "
+      "reported (shortest) occurrence" },
+    { 'm', 'm', "max-count", "N", WM_SEC_OUTPUT, S, NULL, "no limit",
+      "stop each file after N rows (N lines with --line)" },
+    { 'r', 'r', "recursive", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
+      "search the regular files under each directory FILE (no FILE: .), in name "
+      "order, symlinks inside not followed, binary files (a NUL byte) skipped" },
+    { 'a', 'a', "text", NULL, WM_SEC_OUTPUT, S, NULL, NULL, "with -r: search binary files too" },
+    { WM_F_COLOR, 0, "color", "WHEN", WM_SEC_OUTPUT, S, NULL, "auto",
+      "auto, always or never: colour -o/--line lines as grep does (auto: when "
+      "standard output is a terminal and TERM is not dumb; never under mpirun)" },
+    { WM_F_LINE_BUFFERED, 0, "line-buffered", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
+      "write each line out at once (for a pipe read as it comes)" },
     { WM_F_PER_RANK, 0, "output-per-rank", "PREFIX", WM_SEC_OUTPUT, S, NULL, NULL,
       "under mpirun: each rank writes its own matches, sorted, to PREFIX.RANK (5 "
       "digits: PREFIX.00000, ...) instead of sending them to rank 0; the files in "

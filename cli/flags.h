@@ -112,7 +112,12 @@ enum {
     WM_F_EXPLAIN_BACKEND,
     WM_F_NO_REVCOMP,
     WM_F_BEST,
-    WM_F_CIGAR_M
+    WM_F_CIGAR_M,
+    WM_F_LINE,
+    WM_F_NO_FILENAME,
+    WM_F_COLOR,
+    WM_F_LINE_BUFFERED,
+    WM_F_BEST_LOCUS
 };
 
 typedef struct wm_flag wm_flag_t;

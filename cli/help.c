@@ -82,6 +82,13 @@ const wm_cli_command_t wm_cli_cmd_search = {
     "the order given), record, end, strand (a set: record, end, pattern, strand),\n"
     "and are the same for every backend and thread count.\n"
     "\n"
+    "grep's conventions: -o and --line print grep-style lines instead of rows,\n"
+    "[FILE:][LINE:]TEXT (FILE: with several FILEs or -r, -H, --no-filename); -n\n"
+    "adds a line column to tsv rows (\"line\" in json); -c counts what would print\n"
+    "(rows after -w, -m and --best-per-locus; lines with --line). Under mpirun -n,\n"
+    "-o, -l and -L work (-n: plain files); -w, -m, -r, --line, --best-per-locus do\n"
+    "not.\n"
+    "\n"
     "Exit status: 0 if a match was found, 1 if none, 2 if an error occurred (an\n"
     "error wins, unless -q found a match).\n"
 };

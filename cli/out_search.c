@@ -8,7 +8,9 @@
 ** finding them. Output is byte-identical for a given match list, so the same
 ** search on every backend prints the same bytes.
 */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "search.h"
@@ -16,8 +18,9 @@
 /* Append a string literal at p and move p past it. */
 #define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) += sizeof(lit) - 1)
 
-/* "\tstart\tend\terrors\tstrand\n" for TSV (start first) and BED alike. */
-static void put_tail(FILE *out, const wm_match_t *m, int with_start) {
+/* "\tstart\tend\terrors\tstrand[\tline]\n" for TSV (start first) and BED
+** alike; line 0: no line column. */
+static void put_tail(FILE *out, const wm_match_t *m, int with_start, uint64_t line) {
     char buf[96], *p = buf;
     if (with_start) {
         *p++ = '\t';
@@ -29,19 +32,30 @@ static void put_tail(FILE *out, const wm_match_t *m, int with_start) {
     p = wm_out_put_u64(p, m->errors);
     *p++ = '\t';
     *p++ = m->strand ? '-' : '+';
+    if (line != 0) {
+        *p++ = '\t';
+        p = wm_out_put_u64(p, line);
+    }
     *p++ = '\n';
     fwrite(buf, 1, (size_t)(p - buf), out);
 }
 
-void wm_out_search_tsv(FILE *out, const char *source, const char *record, const wm_match_t *m) {
+/* A TSV row, with a line column when line != 0. */
+static void tsv_row(FILE *out, const char *source, const char *record, const wm_match_t *m,
+                    uint64_t line) {
     fputs(source, out);
     putc('\t', out);
     fputs(record, out);
-    put_tail(out, m, 1);
+    put_tail(out, m, 1, line);
 }
 
-void wm_out_search_tsv_set(FILE *out, const char *source, const char *record, const wm_match_t *m,
-                           const char *name, int with_strand) {
+void wm_out_search_tsv(FILE *out, const char *source, const char *record, const wm_match_t *m) {
+    tsv_row(out, source, record, m, 0);
+}
+
+/* A set's TSV row, with a line column when line != 0. */
+static void tsv_set_row(FILE *out, const char *source, const char *record, const wm_match_t *m,
+                        const char *name, int with_strand, uint64_t line) {
     char buf[96], *p = buf;
     fputs(source, out);
     putc('\t', out);
@@ -62,8 +76,17 @@ void wm_out_search_tsv_set(FILE *out, const char *source, const char *record, co
         *p++ = '\t';
         *p++ = m->strand ? '-' : '+';
     }
+    if (line != 0) {
+        *p++ = '\t';
+        p = wm_out_put_u64(p, line);
+    }
     *p++ = '\n';
     fwrite(buf, 1, (size_t)(p - buf), out);
+}
+
+void wm_out_search_tsv_set(FILE *out, const char *source, const char *record, const wm_match_t *m,
+                           const char *name, int with_strand) {
+    tsv_set_row(out, source, record, m, name, with_strand, 0);
 }
 
 void wm_out_search_bed(FILE *out, const char *chrom, const char *name, const wm_match_t *m) {
@@ -130,19 +153,44 @@ static char *json_match_head(FILE *out, char *buf, const char *source, const cha
     return wm_out_put_u64(p, m->end);
 }
 
-void wm_out_search_json_match(FILE *out, const char *source, const char *record,
-                              const wm_match_t *m) {
+/* What -n and -o add to a JSON match: "line" (0: none) and the matched
+** bytes (NULL: none). */
+typedef struct {
+    uint64_t line;
+    const uint8_t *text;
+    size_t len;
+} json_extra_t;
+
+/* Close a match object at p in buf: the strand, the extras, "}\n". */
+static void json_match_tail(FILE *out, char *buf, char *p, const wm_match_t *m,
+                            const json_extra_t *x) {
+    PUT_LIT(p, ",\"strand\":\"");
+    *p++ = m->strand ? '-' : '+';
+    *p++ = '"';
+    if (x != NULL && x->line != 0) {
+        PUT_LIT(p, ",\"line\":");
+        p = wm_out_put_u64(p, x->line);
+    }
+    fwrite(buf, 1, (size_t)(p - buf), out);
+    if (x != NULL && x->text != NULL) wm_cli_json_text(out, x->text, x->len);
+    fputs("}\n", out);
+}
+
+static void json_row(FILE *out, const char *source, const char *record, const wm_match_t *m,
+                     const json_extra_t *x) {
     char buf[160], *p = json_match_head(out, buf, source, record, m);
     PUT_LIT(p, ",\"errors\":");
     p = wm_out_put_u64(p, m->errors);
-    PUT_LIT(p, ",\"strand\":\"");
-    *p++ = m->strand ? '-' : '+';
-    PUT_LIT(p, "\"}\n");
-    fwrite(buf, 1, (size_t)(p - buf), out);
+    json_match_tail(out, buf, p, m, x);
 }
 
-void wm_out_search_json_match_set(FILE *out, const char *source, const char *record,
-                                  const wm_match_t *m, const char *name) {
+void wm_out_search_json_match(FILE *out, const char *source, const char *record,
+                              const wm_match_t *m) {
+    json_row(out, source, record, m, NULL);
+}
+
+static void json_set_row(FILE *out, const char *source, const char *record, const wm_match_t *m,
+                         const char *name, const json_extra_t *x) {
     char buf[160], *p = json_match_head(out, buf, source, record, m);
     PUT_LIT(p, ",\"pattern\":");
     if (name != NULL) {
@@ -152,10 +200,12 @@ void wm_out_search_json_match_set(FILE *out, const char *source, const char *rec
     } else {
         p = wm_out_put_u64(p, (uint64_t)m->pattern + 1);
     }
-    PUT_LIT(p, ",\"strand\":\"");
-    *p++ = m->strand ? '-' : '+';
-    PUT_LIT(p, "\"}\n");
-    fwrite(buf, 1, (size_t)(p - buf), out);
+    json_match_tail(out, buf, p, m, x);
+}
+
+void wm_out_search_json_match_set(FILE *out, const char *source, const char *record,
+                                  const wm_match_t *m, const char *name) {
+    json_set_row(out, source, record, m, name, NULL);
 }
 
 void wm_out_search_json_end(FILE *out, const char *source, uint64_t n_matches) {
@@ -199,12 +249,59 @@ static const char *bed_chrom(const wm_cli_search_sink_t *s, const char *record) 
     return s->sf->format == WM_FMT_PLAIN ? s->source : record;
 }
 
+/* Record rec's bytes as this process holds them: *off is the record offset
+** of the first one (an MPI rank holds a record from R.base on). */
+static const uint8_t *record_bytes(const wm_cli_search_sink_t *s, uint64_t rec, uint64_t *len,
+                                   uint64_t *off) {
+    const wm_text_t *t = &s->sf->text;
+    uint64_t lo = 0, hi = t->len;
+    if (t->rec_start != NULL && rec < t->n_rec) {
+        lo = t->rec_start[rec];
+        hi = rec + 1 < t->n_rec ? t->rec_start[rec + 1] : t->len;
+    }
+    *len = hi - lo;
+    *off = s->base != NULL ? s->base[rec] : 0;
+    return t->seq + lo;
+}
+
+/* -n: the line of record position pos (in record coordinates). */
+static uint64_t line_of(wm_cli_search_sink_t *s, uint64_t rec, uint64_t pos) {
+    if (!s->a->line_no) return 0;
+    if (s->fl != NULL) return wm_cli_fasta_line_at(s->fl, rec, pos);
+    uint64_t len, off;
+    const uint8_t *b = record_bytes(s, rec, &len, &off);
+    (void)len;
+    return wm_cli_line_at(&s->lp, b, pos - off);
+}
+
+/* -o: [FILE:][LINE:]MATCH */
+static void print_only(wm_cli_search_sink_t *s, const wm_match_t *m, uint64_t line) {
+    uint64_t len, off;
+    const uint8_t *b = record_bytes(s, m->record, &len, &off);
+    uint64_t span[2] = { 0, m->end - m->start };
+    wm_cli_text_prefix(s->out, s->a->color, s->prefix, line);
+    wm_cli_text_body(s->out, s->a->color, b + (m->start - off), m->end - m->start, span, 1);
+}
+
 static void print_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
+    const wm_cli_search_args_t *a = s->a;
     const char *record = wm_cli_search_record_name(s->sf, m->record);
-    switch (s->a->sh.format) {
-    case WM_OUT_TSV: wm_out_search_tsv(s->out, s->source, record, m); break;
-    case WM_OUT_BED: wm_out_search_bed(s->out, bed_chrom(s, record), s->a->bed_name, m); break;
-    case WM_OUT_JSON: wm_out_search_json_match(s->out, s->source, record, m); break;
+    uint64_t line = line_of(s, m->record, m->start);
+    if (a->only_matching && a->sh.format == WM_OUT_TSV) {
+        print_only(s, m, line);
+        return;
+    }
+    json_extra_t x = { line, NULL, 0 };
+    if (a->only_matching) {
+        uint64_t len, off;
+        const uint8_t *b = record_bytes(s, m->record, &len, &off);
+        x.text = b + (m->start - off);
+        x.len = (size_t)(m->end - m->start);
+    }
+    switch (a->sh.format) {
+    case WM_OUT_TSV: tsv_row(s->out, s->source, record, m, line); break;
+    case WM_OUT_BED: wm_out_search_bed(s->out, bed_chrom(s, record), a->bed_name, m); break;
+    case WM_OUT_JSON: json_row(s->out, s->source, record, m, &x); break;
     }
 }
 
@@ -213,8 +310,20 @@ static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
     const wm_cli_search_args_t *a = s->a;
     const char *name = a->set.name != NULL ? a->set.name[m->pattern] : NULL;
     const char *record = wm_cli_search_record_name(s->sf, m->record);
+    uint64_t line = line_of(s, m->record, m->start);
+    if (a->only_matching && a->sh.format == WM_OUT_TSV) {
+        print_only(s, m, line);
+        return;
+    }
+    json_extra_t x = { line, NULL, 0 };
+    if (a->only_matching) {
+        uint64_t len, off;
+        const uint8_t *b = record_bytes(s, m->record, &len, &off);
+        x.text = b + (m->start - off);
+        x.len = (size_t)(m->end - m->start);
+    }
     switch (a->sh.format) {
-    case WM_OUT_TSV: wm_out_search_tsv_set(s->out, s->source, record, m, name, a->o.revcomp); break;
+    case WM_OUT_TSV: tsv_set_row(s->out, s->source, record, m, name, a->o.revcomp, line); break;
     case WM_OUT_BED: {
         char num[24], bed_name[WM_BED_NAME_MAX + 1];
         const char *label = wm_cli_search_pattern_label(a, m->pattern, num);
@@ -222,11 +331,130 @@ static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
         wm_out_search_bed(s->out, bed_chrom(s, record), bed_name, m); /* score: errors, 0 */
         break;
     }
-    case WM_OUT_JSON: wm_out_search_json_match_set(s->out, s->source, record, m, name); break;
+    case WM_OUT_JSON: json_set_row(s->out, s->source, record, m, name, &x); break;
     }
 }
 
 void wm_cli_search_print(wm_cli_search_sink_t *s, const wm_match_t *m) {
     if (s->a->is_set) print_set_match(s, m);
     else print_match(s, m);
+}
+
+/* ---- rows: counting, -m, --line ---------------------------------------------- */
+
+/* After a printed line: --line-buffered, and a failed write noted. */
+static int after_print(wm_cli_search_sink_t *s) {
+    if (s->a->line_buffered) fflush(s->out);
+    if (ferror(s->out)) { /* e.g. a closed pipe */
+        s->write_failed = 1;
+        s->write_errno = errno;
+        return 1;
+    }
+    return 0;
+}
+
+/* --line: print the gathered line with its matches highlighted. */
+static int print_line(wm_cli_search_sink_t *s) {
+    uint64_t len, off;
+    const uint8_t *b = record_bytes(s, s->line_rec, &len, &off);
+    for (size_t i = 0; i < 2 * s->n_spans; ++i) s->spans[i] -= s->line_lo;
+    if (s->pg->enabled) wm_progress_clear(s->pg);
+    wm_cli_text_prefix(s->out, s->a->color, s->prefix, s->line_num);
+    wm_cli_text_body(s->out, s->a->color, b + (s->line_lo - off), s->line_hi - s->line_lo, s->spans,
+                     s->n_spans);
+    s->line_open = 0;
+    s->done_any = 1;
+    s->done_rec = s->line_rec;
+    s->done_hi = s->line_hi;
+    return after_print(s);
+}
+
+/* Add [start, end) to the gathered line's spans, kept in start order. */
+static int add_span(wm_cli_search_sink_t *s, uint64_t start, uint64_t end) {
+    if (s->n_spans == s->cap_spans) {
+        size_t cap = s->cap_spans ? 2 * s->cap_spans : 16;
+        uint64_t *v = realloc(s->spans, 2 * cap * sizeof *v);
+        if (v == NULL) return -1;
+        s->spans = v;
+        s->cap_spans = cap;
+    }
+    size_t j = s->n_spans++;
+    while (j > 0 && s->spans[2 * (j - 1)] > start) {
+        s->spans[2 * j] = s->spans[2 * (j - 1)];
+        s->spans[2 * j + 1] = s->spans[2 * (j - 1) + 1];
+        --j;
+    }
+    s->spans[2 * j] = start;
+    s->spans[2 * j + 1] = end;
+    return 0;
+}
+
+/* Count a row (a match, or with --line a new line); 1 to stop. */
+static int count_row(wm_cli_search_sink_t *s, const wm_match_t *m) {
+    s->n++;
+    if (s->a->quiet || s->a->list_files) return 1; /* one match decides it */
+    if (s->per_record != NULL && m->record < s->sf->text.n_rec) s->per_record[m->record]++;
+    return 0;
+}
+
+/* --line: a match joins the line of its start (the line runs on to the end
+** of the line of its last byte); a line is printed once. */
+static int line_row(wm_cli_search_sink_t *s, const wm_match_t *m) {
+    uint64_t len, off;
+    const uint8_t *b = record_bytes(s, m->record, &len, &off);
+    uint64_t st = m->start - off, en = m->end - off, lo = st, hi = en > st ? en - 1 : st;
+    while (lo > 0 && b[lo - 1] != '\n') --lo;
+    const uint8_t *nl = hi < len ? memchr(b + hi, '\n', (size_t)(len - hi)) : NULL;
+    hi = nl != NULL ? (uint64_t)(nl - b) : len;
+    lo += off;
+    hi += off;
+    if (s->line_open && s->line_rec == m->record && s->line_lo == lo) {
+        if (hi > s->line_hi) s->line_hi = hi;
+        return add_span(s, m->start, m->end) < 0 ? (s->locus_failed = 1) : 0;
+    }
+    if (s->line_open && s->line_rec == m->record && lo < s->line_hi) return 0; /* printed */
+    if (s->done_any && s->done_rec == m->record && lo < s->done_hi) return 0;
+    if (s->line_open && print_line(s)) return 1;
+    if (s->n >= s->a->max_count) return 1;
+    if (count_row(s, m)) return 1;
+    if (s->count_rows || s->per_record != NULL) { /* counted, not printed: noted as done */
+        s->done_any = 1;
+        s->done_rec = m->record;
+        s->done_hi = hi;
+        return 0;
+    }
+    s->line_open = 1;
+    s->line_rec = m->record;
+    s->line_lo = lo;
+    s->line_hi = hi;
+    s->line_num = line_of(s, m->record, lo);
+    s->n_spans = 0;
+    return add_span(s, m->start, m->end) < 0 ? (s->locus_failed = 1) : 0;
+}
+
+int wm_cli_search_row(void *sink, const wm_match_t *m) {
+    wm_cli_search_sink_t *s = sink;
+    if (s->a->whole_line) return line_row(s, m);
+    if (s->n >= s->a->max_count) return 1;
+    if (count_row(s, m)) return 1;
+    if (!s->count_rows && s->per_record == NULL) {
+        if (s->pg->enabled) wm_progress_clear(s->pg); /* keep matches off its line */
+        wm_cli_search_print(s, m);
+        if (after_print(s)) return 1;
+    }
+    return s->n >= s->a->max_count;
+}
+
+int wm_cli_search_sink_end(wm_cli_search_sink_t *s) {
+    if (s->locus != NULL && !s->locus_failed && wm_cli_locus_finish(s->locus) < 0)
+        s->locus_failed = 1;
+    if (s->line_open && !s->write_failed) print_line(s);
+    s->line_open = 0;
+    free(s->spans);
+    s->spans = NULL;
+    if (s->locus_failed) {
+        wm_cli_error("%s: %s", s->source, wm_strerror(WM_NOMEM));
+        return -1;
+    }
+    return 0;
 }

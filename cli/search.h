@@ -7,6 +7,9 @@
 **                     counted, the exit status
 **     dist_search.c   one file over the ranks of an MPI job
 **     out_search.c    the lines (TSV, BED, counts, JSON Lines)
+**     out_text.c      grep's conventions: line numbers, -w, -o/--line lines
+**     locus.c         --best-per-locus: one row per occurrence
+**     walk.c          -r: directories into sorted lists of files
 */
 #ifndef WM_CLI_SEARCH_H
 #define WM_CLI_SEARCH_H
@@ -50,7 +53,55 @@ typedef struct {
     int any_acgtu; /* some pattern of the set is A/C/G/T/U only */
     wm_patset_t set;
     const char *per_rank; /* --output-per-rank PREFIX, else NULL */
+    /* grep's text conventions */
+    int line_no;        /* -n */
+    int only_matching;  /* -o: grep-style lines of the matched bytes */
+    int whole_line;     /* --line: grep-style lines of the lines holding matches */
+    int list_files;     /* -l: 1, -L: 2 */
+    int with_filename;  /* -H: 1, --no-filename: 0, else -1: when several files */
+    int word;           /* -w */
+    int recurse;        /* -r */
+    int binary_too;     /* -a: -r searches binary files too */
+    int color;          /* --color, resolved: 1 to colour */
+    uint64_t max_count; /* -m N, else UINT64_MAX */
+    int line_buffered;  /* --line-buffered */
+    int best_locus;     /* --best-per-locus */
 } wm_cli_search_args_t;
+
+/* Where a line number was last counted (out_text.c). */
+typedef struct {
+    uint64_t pos, line;
+} wm_cli_linepos_t;
+
+/* A FASTA file's sequence lines: line i of the whole file holds the bytes
+** of its record from off[i]; record r's lines are [rec_first[r], rec_first[r+1]). */
+typedef struct {
+    uint64_t *off, *line;
+    size_t n, cap;
+    size_t *rec_first;
+} wm_cli_fasta_lines_t;
+
+/* Open loci of --best-per-locus (locus.c). */
+typedef int (*wm_cli_emit_t)(void *user, const wm_match_t *m);
+typedef struct {
+    uint64_t span; /* the longest match: m + k */
+    wm_cli_emit_t emit;
+    void *user;
+    struct wm_cli_locus_span *open;
+    size_t n_open, cap_open;
+    wm_match_t *ready; /* closed loci's matches waiting for their turn */
+    size_t n_ready, cap_ready;
+    uint64_t rec;
+    int any, stopped;
+} wm_cli_locus_t;
+
+/* -r's files (walk.c): walked[i] is 1 for a file found in a directory. */
+typedef struct {
+    char **path;
+    unsigned char *walked;
+    size_t n, cap;
+    int bare_dot;
+} wm_cli_paths_t;
 
 /* Where one file's matches go. */
 typedef struct {
@@ -62,6 +113,22 @@ typedef struct {
     uint64_t *per_record; /* --by-record counts, else NULL */
     wm_progress_t *pg;
     int write_failed, write_errno;
+    /* grep's text conventions */
+    int count_rows;                 /* count what would print (-c, -l, -L with a filter) */
+    const uint64_t *base;           /* MPI: the record offset of each local record, else NULL */
+    const char *prefix;             /* the file name before -o/--line lines, else NULL */
+    wm_cli_linepos_t lp;            /* -n on a plain input */
+    const wm_cli_fasta_lines_t *fl; /* -n on FASTA, else NULL */
+    wm_cli_locus_t *locus;          /* --best-per-locus, else NULL */
+    int locus_failed;
+    /* --line: the line being gathered, with the spans of its matches */
+    int line_open;
+    uint64_t line_rec, line_lo, line_hi, line_num;
+    uint64_t *spans;
+    size_t n_spans, cap_spans;
+    uint64_t done_hi; /* --line: where the last printed line ended */
+    uint64_t done_rec;
+    int done_any;
 } wm_cli_search_sink_t;
 
 typedef struct {
@@ -76,6 +143,8 @@ typedef struct {
     int any_match, any_error, fatal, write_failed, write_errno;
     int dist;       /* ranks share the files (MPI, or --output-per-rank) */
     FILE *rank_out; /* --output-per-rank: this rank's file */
+    int walked;     /* -r: the file now searched was found in a directory */
+    int show_names; /* -o/--line lines start with FILE: */
 } wm_cli_search_run_t;
 
 /* ---- search_args.c ----------------------------------------------------------- */
@@ -153,5 +222,56 @@ const char *wm_cli_search_pattern_label(const wm_cli_search_args_t *a, uint32_t 
 
 /* One match in the chosen format, a single pattern's or a set's. */
 void wm_cli_search_print(wm_cli_search_sink_t *s, const wm_match_t *m);
+
+/* A row of the sink after -w and --best-per-locus: counted, printed (or
+** its line gathered); non-zero to stop. wm_cli_search_sink_end prints
+** what the sink still holds (--best-per-locus, --line) at a file's end;
+** 0, or -1 when memory ran out (message printed). */
+int wm_cli_search_row(void *sink, const wm_match_t *m);
+int wm_cli_search_sink_end(wm_cli_search_sink_t *s);
+
+/* ---- out_text.c ----------------------------------------------------------------- */
+
+/* The 1-based line number of byte pos of seq, counted from c (which starts
+** at { 0, 1 }, or where a rank's bytes begin). */
+uint64_t wm_cli_line_at(wm_cli_linepos_t *c, const uint8_t *seq, uint64_t pos);
+
+/* Read path again as plain bytes and find the line of each FASTA sequence
+** line of sf. Returns 0, or -1 after a message. */
+int wm_cli_fasta_lines_build(wm_cli_fasta_lines_t *fl, const char *path, const wm_seqfile_t *sf);
+uint64_t wm_cli_fasta_line_at(const wm_cli_fasta_lines_t *fl, uint64_t rec, uint64_t pos);
+void wm_cli_fasta_lines_free(wm_cli_fasta_lines_t *fl);
+
+/* -w: rec[start, end) has a non-word byte (not ASCII alnum or '_') or the
+** record's edge on each side. */
+int wm_cli_is_word(const uint8_t *rec, uint64_t rec_len, uint64_t start, uint64_t end);
+
+/* grep-style lines: "name:" (name NULL: none) and "line:" (0: none), then
+** s[0, n) with spans (pairs [a, b), ascending) highlighted, and '\n';
+** colour as grep's defaults when color is set. */
+void wm_cli_text_prefix(FILE *out, int color, const char *name, uint64_t line);
+void wm_cli_text_body(FILE *out, int color, const uint8_t *s, uint64_t n, const uint64_t *spans,
+                      size_t n_spans);
+
+/* JSON: ,"text":"..." when s[0, n) is UTF-8, else ,"bytes":"<base64>". */
+void wm_cli_json_text(FILE *out, const uint8_t *s, size_t n);
+
+/* ---- locus.c -------------------------------------------------------------------- */
+
+void wm_cli_locus_init(wm_cli_locus_t *L, uint64_t span, wm_cli_emit_t emit, void *user);
+/* A match in (record, end, strand) order; non-zero to stop (-1: no memory). */
+int wm_cli_locus_push(wm_cli_locus_t *L, const wm_match_t *m);
+/* The end of the matches: print what is left. 0, or -1 (no memory). */
+int wm_cli_locus_finish(wm_cli_locus_t *L);
+void wm_cli_locus_free(wm_cli_locus_t *L);
+
+/* ---- walk.c --------------------------------------------------------------------- */
+
+/* -r: args (n_args of them; none: ".") with each directory replaced by its
+** regular files, recursively, sorted by name; symlinks inside directories
+** skipped. Returns 0 (*any_error set after a message for an unreadable
+** directory), or -1 when memory ran out (message printed). */
+int wm_cli_walk(wm_cli_paths_t *p, char **args, int n_args, int *any_error);
+void wm_cli_paths_free(wm_cli_paths_t *p);
 
 #endif

@@ -61,6 +61,28 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
     case WM_F_ALL_PATTERNS: a->all_patterns = a->per_pattern = a->count = 1; break;
     case WM_F_PER_RANK: a->per_rank = val; break;
     case 'q': a->quiet = 1; break;
+    case 'n': a->line_no = 1; break;
+    case 'o': a->only_matching = 1; break;
+    case WM_F_LINE: a->whole_line = 1; break;
+    case 'H': a->with_filename = 1; break;
+    case WM_F_NO_FILENAME: a->with_filename = 0; break;
+    case 'l': a->list_files = 1; break;
+    case 'L': a->list_files = 2; break;
+    case 'w': a->word = 1; break;
+    case 'r': a->recurse = 1; break;
+    case 'a': a->binary_too = 1; break;
+    case 'm':
+        if (wm_cli_option_u64("-m/--max-count", val, UINT64_MAX - 1, 0, &v) < 0) return -1;
+        a->max_count = v;
+        break;
+    case WM_F_COLOR: {
+        static const char *const when[] = { "auto", "always", "never", NULL };
+        if ((i = wm_cli_choose("--color", val, when)) < 0) return -1;
+        a->color = i == 0 ? -1 : i == 1; /* auto: decided by the command (MPI: never) */
+        break;
+    }
+    case WM_F_LINE_BUFFERED: a->line_buffered = 1; break;
+    case WM_F_BEST_LOCUS: a->best_locus = 1; break;
     }
     return 0;
 }
@@ -73,6 +95,9 @@ int wm_cli_search_parse(int argc, char **argv, wm_cli_search_args_t *a, int *fir
     }
     a->o = wm_opts_default();
     a->progress = 1;
+    a->with_filename = -1;
+    a->max_count = UINT64_MAX;
+    a->color = -1; /* --color auto */
     int rc = wm_flags_parse(&wm_cli_cmd_search, argc, argv, &a->sh, apply_own, a, first_arg);
     if (rc != 0) return rc;
     if (a->sh.ignore_case) a->o.case_insensitive = 1;
@@ -101,6 +126,49 @@ void wm_cli_search_free(wm_cli_search_args_t *a) {
     wm_patset_free(&a->set);
 }
 
+/* grep's conventions: which combine. Returns 0 or -1 (message printed). */
+static int check_text(const wm_cli_search_args_t *a) {
+    const char *shape = a->only_matching ? "-o/--only-matching" : "--line";
+    if (a->only_matching && a->whole_line) {
+        wm_cli_error("-o/--only-matching and --line print different lines; give one");
+        return -1;
+    }
+    if ((a->only_matching || a->whole_line) && a->sh.format == WM_OUT_BED) {
+        wm_cli_error("%s prints grep-style lines; it cannot be combined with --format bed", shape);
+        return -1;
+    }
+    if (a->whole_line && a->sh.format == WM_OUT_JSON) {
+        wm_cli_error("--line prints grep-style lines; with --format json use -o (the "
+                     "matched text)");
+        return -1;
+    }
+    if (a->line_no && a->sh.format == WM_OUT_BED) {
+        wm_cli_error("-n/--line-number cannot be combined with --format bed (BED6 has "
+                     "no line column)");
+        return -1;
+    }
+    if (a->list_files && (a->count || a->quiet || a->sh.format != WM_OUT_TSV)) {
+        wm_cli_error("%s prints file names; it cannot be combined with -c, -q or --format",
+                     a->list_files == 1 ? "-l/--files-with-matches" : "-L/--files-without-match");
+        return -1;
+    }
+    if (a->best_locus && a->is_set) {
+        wm_cli_error("--best-per-locus is for one pattern (a set's matches are exact)");
+        return -1;
+    }
+    if (a->per_pattern &&
+        (a->word || a->best_locus || a->whole_line || a->max_count != UINT64_MAX)) {
+        wm_cli_error("--count-per-pattern counts every match; it cannot be combined with "
+                     "-w, -m, --line or --best-per-locus");
+        return -1;
+    }
+    if (a->binary_too && !a->recurse) {
+        wm_cli_error("-a/--text applies to -r (a FILE named is always searched)");
+        return -1;
+    }
+    return 0;
+}
+
 /* The output checks both modes share. Returns 0 or -1 (message printed). */
 static int check_output(const wm_cli_search_args_t *a) {
     if (a->count && a->sh.format != WM_OUT_TSV && !a->quiet) {
@@ -118,6 +186,7 @@ static int check_output(const wm_cli_search_args_t *a) {
         wm_cli_error("--output-per-rank needs a file name prefix");
         return -1;
     }
+    if (check_text(a) < 0) return -1;
     if (a->per_pattern && a->by_record) {
         wm_cli_error("--count-per-pattern counts per file; it cannot be combined "
                      "with --by-record");

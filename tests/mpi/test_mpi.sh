@@ -353,6 +353,12 @@ mcase "search no match, json" 1 -- search --json "$NONE" "${ALL[@]}"
 mcase "search no match, -c --by-record" 1 -- search -c --by-record "$NONE" "${ALL[@]}"
 mcase "search text, binary bytes in the pattern" 0 -- search "$(printf '\377bin')" plain.txt
 mcase "search text, newline in the pattern" 0 -- search -k 1 "$(printf 'stack\nof')" plain.txt
+# grep's text conventions (issue 20): line numbers and matched bytes cross rank borders
+mcase "text: -n -o" 0 np="$MANY" -- search -n -o -k 1 -H needle plain.txt two.txt blank.txt
+mcase "text: -n tsv" 0 np="$MANY" -- search -n -k 2 stack plain.txt blank.txt
+mcase "text: json -n -o" 0 -- search --json -n -o -k 1 "$(printf '\377bin')" plain.txt
+mcase "text: -l" 0 np="$MANY" -- search -l -k 1 "$P10" "${ALL[@]}"
+mcase "text: -L" 0 np="$MANY" -- search -L -k 1 "$P10" "${ALL[@]}"
 
 # --- pattern sets ---
 for algo in ac pfac wumanber wumanber-paper qgram; do
