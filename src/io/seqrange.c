@@ -10,6 +10,7 @@
 #include "io/seqrange.h"
 #include "core/plan.h"
 #include "io/seqparse.h"
+#include "io/zsrc.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -84,8 +85,11 @@ wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, u
         R->whole_sf.map_len = (size_t)R->size;
     }
     const uint8_t *f = map_of(R);
-    if (R->size >= 2 && f[0] == 0x1f && f[1] == 0x8b) {
-        R->whole = 1; /* gzip: no random access */
+    if (wm_zmagic(f, R->size < WM_ZMAGIC_LEN ? (size_t)R->size : WM_ZMAGIC_LEN, NULL) !=
+        WM_Z_PLAIN) {
+        /* Compressed: no random access (and part 0 says what is wrong with
+        ** a format not read). */
+        R->whole = 1;
         return WM_OK;
     }
     R->format = WM_FMT_PLAIN;
