@@ -252,45 +252,17 @@ static wm_status decompress_all(const uint8_t *in, uint64_t n_in, wm_zkind_t k, 
 
 static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out, uint64_t *out_len,
                              wm_recs_t *r, const char *dpath, char *err, size_t errlen) {
-    wm_lines_t L = { in, in + n, 0 };
-    const uint8_t *s;
-    size_t len;
+    wm_lines_t L = { in, in + n, 0, NULL };
+    wm_parse_err_t e;
     uint64_t olen = 0;
-    uint8_t bad = 0;
+    int k;
 
-    while (next_line(&L, &s, &len)) {
-        if (len > 0 && s[0] == '>') {
-            size_t nl = name_len(s + 1, len - 1);
-            if (nl == 0) {
-                set_err(err, errlen, "%s: line %" PRIu64 ": FASTA header with no name", dpath,
-                        L.line);
-                return WM_FORMAT;
-            }
-            int ctl = name_control(s + 1, nl);
-            if (ctl >= 0) {
-                set_err(err, errlen, "%s: line %" PRIu64 ": " WM_NAME_CONTROL_FMT, dpath, L.line,
-                        (unsigned)ctl);
-                return WM_FORMAT;
-            }
-            if (recs_push(r, olen, s + 1, nl) != 0) return nomem(dpath, err, errlen);
-            continue;
-        }
-        if (r->n == 0) {
-            /* Only blank lines may come before the first header. */
-            for (size_t i = 0; i < len; i++)
-                if (!is_blank(s[i])) {
-                    set_err(err, errlen,
-                            "%s: line %" PRIu64 ": sequence data before the first '>' header",
-                            dpath, L.line);
-                    return WM_FORMAT;
-                }
-            continue;
-        }
-        if (append_seq(out, &olen, s, len, &bad) != 0) {
-            set_err(err, errlen, "%s: line %" PRIu64 ": binary byte 0x%02X in sequence", dpath,
-                    L.line, (unsigned)bad);
-            return WM_FORMAT;
-        }
+    while ((k = fasta_record(&L, out, &olen, r, &e)) == 1)
+        ;
+    if (k == -2) return nomem(dpath, err, errlen);
+    if (k == -1) {
+        set_err(err, errlen, "%s: line %" PRIu64 ": %s", dpath, e.line, e.rest);
+        return WM_FORMAT;
     }
     *out_len = olen;
     return WM_OK;
@@ -298,7 +270,7 @@ static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out, uint64
 
 static wm_status parse_fastq(const uint8_t *in, uint64_t n, uint8_t *out, uint64_t *out_len,
                              wm_recs_t *r, const char *dpath, char *err, size_t errlen) {
-    wm_lines_t L = { in, in + n, 0 };
+    wm_lines_t L = { in, in + n, 0, NULL };
     wm_parse_err_t e;
     uint64_t olen = 0;
     int k;
