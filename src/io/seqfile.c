@@ -228,7 +228,7 @@ static wm_status decompress_all(const uint8_t *in, uint64_t n_in, wm_zkind_t k, 
         int64_t got = wm_zsrc_read(&z, buf + out_len, (size_t)room);
         if (got < 0) {
             set_err(err, errlen, "%s: %s", dpath, z.msg);
-            rc = strcmp(z.msg, "out of memory") == 0 ? WM_NOMEM : WM_FORMAT;
+            rc = z.err_nomem ? WM_NOMEM : z.err_io ? WM_IO : WM_FORMAT;
             break;
         }
         if (got == 0) break;

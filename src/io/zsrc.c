@@ -105,6 +105,16 @@ static int zfail(wm_zsrc_t *z, const char *fmt, ...) {
     return -1;
 }
 
+static int znomem(wm_zsrc_t *z) {
+    z->err_nomem = 1;
+    return zfail(z, "out of memory");
+}
+
+static int zioerr(wm_zsrc_t *z) {
+    z->err_io = 1;
+    return zfail(z, "%s", strerror(errno));
+}
+
 /* Keep raw[raw_pos .. raw_len), move it to the front and read once behind
 ** it (a pipe gives what it has). Sets raw_eof at the end of the input. */
 static int raw_refill(wm_zsrc_t *z) {
@@ -113,7 +123,7 @@ static int raw_refill(wm_zsrc_t *z) {
     if (keep == z->raw_cap) {
         /* A decoder that took nothing from a full block: give it more. */
         uint8_t *nb = realloc(z->raw, z->raw_cap * 2);
-        if (!nb) return zfail(z, "out of memory");
+        if (!nb) return znomem(z);
         z->raw = nb;
         z->raw_cap *= 2;
     }
@@ -125,7 +135,7 @@ static int raw_refill(wm_zsrc_t *z) {
         ssize_t r = read(z->fd, z->raw + keep, z->raw_cap - keep);
         if (r < 0) {
             if (errno == EINTR) continue;
-            return zfail(z, "%s", strerror(errno));
+            return zioerr(z);
         }
         if (r == 0) z->raw_eof = 1;
         z->raw_len += (size_t)r;
@@ -152,7 +162,7 @@ static int start(wm_zsrc_t *z, int flags) {
                      "zstd); decompress it first",
                      what);
     z->kind = k;
-    if (wm_zdec_init(k, &z->dec) != 0) return zfail(z, "out of memory");
+    if (wm_zdec_init(k, &z->dec) != 0) return znomem(z);
     return 0;
 }
 
@@ -164,7 +174,7 @@ int wm_zsrc_open_fd(wm_zsrc_t *z, int fd, int close_fd, int flags, const char *n
     z->raw_cap = WM_ZRAW_BLOCK;
     z->raw = malloc(z->raw_cap);
     z->raw_owned = 1;
-    if (!z->raw) return zfail(z, "out of memory");
+    if (!z->raw) return znomem(z);
     if (raw_want(z, WM_ZMAGIC_LEN) != 0) return -1;
     return start(z, flags);
 }
@@ -201,7 +211,7 @@ static int member_end(wm_zsrc_t *z) {
     if (rest > 0) {
         size_t n = rest < WM_ZMAGIC_LEN ? rest : WM_ZMAGIC_LEN;
         if (wm_zmagic(z->raw + z->raw_pos, n, NULL) == z->kind) {
-            if (wm_zdec_reset(z->kind, z->dec) != 0) return zfail(z, "out of memory");
+            if (wm_zdec_reset(z->kind, z->dec) != 0) return znomem(z);
             return 0;
         }
     }
@@ -228,7 +238,7 @@ static int64_t plain_read(wm_zsrc_t *z, uint8_t *dst, size_t n) {
         ssize_t r = read(z->fd, dst + got, want);
         if (r < 0) {
             if (errno == EINTR) continue;
-            return zfail(z, "%s", strerror(errno));
+            return zioerr(z);
         }
         if (r == 0) z->raw_eof = 1;
         got += (size_t)r;
@@ -251,12 +261,11 @@ int64_t wm_zsrc_read(wm_zsrc_t *z, void *dst, size_t n) {
             if (member_end(z) != 0) return -1;
             continue;
         }
-        if (r == WM_ZSTEP_NOMEM) return zfail(z, "out of memory");
+        if (r == WM_ZSTEP_NOMEM) return znomem(z);
         if (r != WM_ZSTEP_OK) return -1;
         if (used == 0 && made == 0) {
             /* The decoder wants more input: there is none, or read more. */
-            if (z->raw_eof)
-                return zfail(z, "truncated %s %s", wm_zkind_name(z->kind), z->noun);
+            if (z->raw_eof) return zfail(z, "truncated %s %s", wm_zkind_name(z->kind), z->noun);
             if (raw_refill(z) != 0) return -1;
         }
     }

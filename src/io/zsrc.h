@@ -61,6 +61,8 @@ typedef struct {
     void *dec;        /* the decoder's state, kind-specific (zsrc_codec.c) */
     int done;         /* the last member ended and what follows was checked */
     char msg[256];    /* on error: what went wrong, e.g. "truncated xz input" */
+    int err_io;       /* on error: reading failed (else the data is bad) */
+    int err_nomem;    /* on error: out of memory */
 } wm_zsrc_t;
 
 /* Flags for the open calls. */

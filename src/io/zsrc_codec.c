@@ -71,9 +71,8 @@ static int xz_init(void **st) {
     return 0;
 }
 
-static int xz_step(lzma_stream *ls, const uint8_t *in, size_t in_len, size_t *in_used,
-                   uint8_t *out, size_t out_len, size_t *out_made, int finish, char *msg,
-                   size_t msglen) {
+static int xz_step(lzma_stream *ls, const uint8_t *in, size_t in_len, size_t *in_used, uint8_t *out,
+                   size_t out_len, size_t *out_made, int finish, char *msg, size_t msglen) {
     ls->next_in = in;
     ls->avail_in = in_len;
     ls->next_out = out;
@@ -87,8 +86,9 @@ static int xz_step(lzma_stream *ls, const uint8_t *in, size_t in_len, size_t *in
     case LZMA_BUF_ERROR: return WM_ZSTEP_OK;
     case LZMA_MEM_ERROR: return WM_ZSTEP_NOMEM;
     case LZMA_MEMLIMIT_ERROR:
-        snprintf(msg, msglen, "xz data needs %" PRIu64 " MiB to decode, over the limit of %" PRIu64
-                 " MiB", (uint64_t)(lzma_memusage(ls) >> 20), WM_ZSRC_XZ_MEMLIMIT >> 20);
+        snprintf(msg, msglen,
+                 "xz data needs %" PRIu64 " MiB to decode, over the limit of %" PRIu64 " MiB",
+                 (uint64_t)(lzma_memusage(ls) >> 20), WM_ZSRC_XZ_MEMLIMIT >> 20);
         return WM_ZSTEP_ERR;
     case LZMA_FORMAT_ERROR: snprintf(msg, msglen, "corrupt xz data (not in .xz format)"); break;
     case LZMA_OPTIONS_ERROR: snprintf(msg, msglen, "corrupt xz data (unsupported options)"); break;
@@ -170,14 +170,11 @@ int wm_zdec_step(wm_zkind_t k, void *st, const uint8_t *in, size_t in_len, size_
                  uint8_t *out, size_t out_len, size_t *out_made, int finish, char *msg,
                  size_t msglen) {
     switch (k) {
-    case WM_Z_GZIP:
-        return gz_step(st, in, in_len, in_used, out, out_len, out_made, msg, msglen);
+    case WM_Z_GZIP: return gz_step(st, in, in_len, in_used, out, out_len, out_made, msg, msglen);
     case WM_Z_XZ:
         return xz_step(st, in, in_len, in_used, out, out_len, out_made, finish, msg, msglen);
-    case WM_Z_BZIP2:
-        return bz_step(st, in, in_len, in_used, out, out_len, out_made, msg, msglen);
-    case WM_Z_ZSTD:
-        return zstd_step(st, in, in_len, in_used, out, out_len, out_made, msg, msglen);
+    case WM_Z_BZIP2: return bz_step(st, in, in_len, in_used, out, out_len, out_made, msg, msglen);
+    case WM_Z_ZSTD: return zstd_step(st, in, in_len, in_used, out, out_len, out_made, msg, msglen);
     default: *in_used = *out_made = 0; return WM_ZSTEP_ERR;
     }
 }
