@@ -575,6 +575,8 @@ typedef enum { WM_READ_PLAIN = 0, WM_READ_FASTA = 1, WM_READ_FASTQ = 2 } wm_read
 typedef struct {
     int force_plain;     /* 1: no FASTA/FASTQ detection, one record "." [0] */
     uint64_t max_record; /* most input bytes one record may span; 0 = no limit [0] */
+    uint64_t block;      /* first buffer's bytes (it grows for longer records); 0 = 64 KiB.
+                            Tests make it tiny so that reads end everywhere [0] */
 } wm_reader_opts_t;
 
 /* The defaults, to edit. */

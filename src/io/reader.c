@@ -82,7 +82,7 @@ static int zsrc_fail(wm_reader_t *rd) {
 static int grow(void *pp, size_t *cap, size_t need) {
     uint8_t **p = pp;
     if (*cap >= need) return 0;
-    size_t ncap = *cap ? *cap : 64;
+    size_t ncap = *cap ? *cap : need;
     while (ncap < need) ncap *= 2;
     uint8_t *np = realloc(*p, ncap);
     if (!np) return -1;
@@ -98,13 +98,12 @@ static int read_more(wm_reader_t *rd) {
     size_t keep = rd->len - rd->pos;
     if (rd->opts.max_record && keep > rd->opts.max_record)
         return fail(rd, WM_NOMEM,
-                    "line %" PRIu64 ": record longer than the reader's limit of %" PRIu64
-                    " bytes",
+                    "line %" PRIu64 ": record longer than the reader's limit of %" PRIu64 " bytes",
                     rd->line_base + 1, rd->opts.max_record);
     memmove(rd->buf, rd->buf + rd->pos, keep);
     rd->pos = 0;
     rd->len = keep;
-    if (keep * 2 > rd->cap && grow(&rd->buf, &rd->cap, rd->cap * 2 + 1) != 0)
+    if (keep * 2 >= rd->cap && grow(&rd->buf, &rd->cap, rd->cap * 2 + 1) != 0)
         return fail(rd, WM_NOMEM, "out of memory");
     int64_t got = wm_zsrc_read(&rd->z, rd->buf + rd->len, rd->cap - 1 - rd->len);
     if (got < 0) return zsrc_fail(rd);
@@ -143,9 +142,10 @@ wm_status wm_reader_open(const char *path, const wm_reader_opts_t *opts, wm_read
         return (wm_status)fail(rd, WM_IO, "%s", strerror(e));
     }
     rd->z_open = 1;
-    if (wm_zsrc_open_fd(&rd->z, fd, !is_stdin, 0, "input") != 0)
-        return (wm_status)zsrc_fail(rd);
-    if (grow(&rd->buf, &rd->cap, WM_READER_BLOCK) != 0)
+    if (wm_zsrc_open_fd(&rd->z, fd, !is_stdin, 0, "input") != 0) return (wm_status)zsrc_fail(rd);
+    uint64_t block = rd->opts.block ? rd->opts.block : WM_READER_BLOCK;
+    if (block > ((uint64_t)1 << 30)) block = (uint64_t)1 << 30;
+    if (grow(&rd->buf, &rd->cap, (size_t)block + 1) != 0)
         return (wm_status)fail(rd, WM_NOMEM, "out of memory");
     /* The format: the first non-blank byte, as wm_seqfile_read decides. */
     rd->fmt = WM_READ_PLAIN;
