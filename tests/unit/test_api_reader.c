@@ -99,7 +99,8 @@ static rec_t *random_file(int fastq, size_t n, size_t max_len, sbuf_t *b) {
     const char *eol = crlf ? "\r\n" : "\n";
     for (size_t i = 0; i < n; i++) {
         snprintf(r[i].name, sizeof r[i].name, "r%zu_%u", i, (unsigned)below(1000));
-        if (chance(50)) snprintf(r[i].comment, sizeof r[i].comment, "len=%u x", (unsigned)below(99));
+        if (chance(50))
+            snprintf(r[i].comment, sizeof r[i].comment, "len=%u x", (unsigned)below(99));
         r[i].len = chance(10) ? 0 : (size_t)below(max_len + 1);
         r[i].seq = xmalloc(r[i].len + 1);
         r[i].qual = xmalloc(r[i].len + 1);
@@ -169,11 +170,12 @@ static void expect_records(const char *what, const char *path, const char *stdin
         while ((k = wm_reader_next(rd, &rec)) == 1) {
             if (i < n) {
                 const rec_t *w = &want[i];
-                int ok = strcmp(rec.name, w->name) == 0 && rec.name_len == strlen(w->name) &&
-                         strcmp(rec.comment, w->comment) == 0 && rec.seq_len == w->len &&
-                         memcmp(rec.seq, w->seq, w->len) == 0 && rec.seq[w->len] == 0 &&
-                         rec.index == i && (fastq ? rec.qual && memcmp(rec.qual, w->qual, w->len) == 0
-                                                  : rec.qual == NULL);
+                int ok =
+                    strcmp(rec.name, w->name) == 0 && rec.name_len == strlen(w->name) &&
+                    strcmp(rec.comment, w->comment) == 0 && rec.seq_len == w->len &&
+                    memcmp(rec.seq, w->seq, w->len) == 0 && rec.seq[w->len] == 0 &&
+                    rec.index == i &&
+                    (fastq ? rec.qual && memcmp(rec.qual, w->qual, w->len) == 0 : rec.qual == NULL);
                 if (!ok && bad++ < 3)
                     CHECK(0, "%s: record %zu: got '%s' '%s' %llu, want '%s' '%s' %zu", what, i,
                           rec.name, rec.comment, (unsigned long long)rec.seq_len, w->name,
@@ -301,9 +303,12 @@ static void random_files(long rounds) {
 
 static void shared_files(void) {
     static const char *const files[] = {
-        "dna/lambda_phage.fa",          "dna/chrM_human_MT-human.fa",
-        "dna/ecoli_k12_mg1655.fa.gz",   "reads/ecoli_k12_pacbio_subsetA.fastq.gz",
-        "protein/uniprot_500_mmseqs2_QUERY.fasta.gz", "text/world192.txt",
+        "dna/lambda_phage.fa",
+        "dna/chrM_human_MT-human.fa",
+        "dna/ecoli_k12_mg1655.fa.gz",
+        "reads/ecoli_k12_pacbio_subsetA.fastq.gz",
+        "protein/uniprot_500_mmseqs2_QUERY.fasta.gz",
+        "text/world192.txt",
     };
     const char *dir = shared_data_dir();
     if (!dir) {
@@ -371,8 +376,8 @@ static void rules(void) {
               WM_OK,
           "fields: open");
     CHECK(wm_reader_next(rd, &rec) == 1 && strcmp(rec.name, "n1") == 0 &&
-              strcmp(rec.comment, "some comment\t x") == 0 && rec.line == 3 &&
-              rec.seq_len == 4 && memcmp(rec.seq, "ACGT", 4) == 0,
+              strcmp(rec.comment, "some comment\t x") == 0 && rec.line == 3 && rec.seq_len == 4 &&
+              memcmp(rec.seq, "ACGT", 4) == 0,
           "fields: name, comment, line 3, blanks dropped from the sequence");
     CHECK(wm_reader_next(rd, &rec) == WM_FORMAT, "binary byte: WM_FORMAT");
     CHECK(strstr(wm_reader_errmsg(rd), ": line 6: binary byte 0x01 in sequence") != NULL,
@@ -383,7 +388,8 @@ static void rules(void) {
     /* max_record: a record longer than the limit is refused, not read whole. */
     sbuf_t b = { NULL, 0, 0 };
     puts_(&b, ">short\nACGT\n>long\n");
-    for (int i = 0; i < 1000; i++) puts_(&b, "ACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTAC\n");
+    for (int i = 0; i < 1000; i++)
+        puts_(&b, "ACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTAC\n");
     o = wm_reader_opts_default();
     o.max_record = 4096;
     o.block = 256;
@@ -398,15 +404,15 @@ static void rules(void) {
     /* Concatenated members of each format read as one input. */
     for (int z = Z_GZIP; z < Z_N; z++) {
         size_t n1, n2;
-        unsigned char *a = compress_as(z, ">a\nAC\n", 6, &n1), *c = compress_as(z, "GT\n>b\nTT\n", 9, &n2);
+        unsigned char *a = compress_as(z, ">a\nAC\n", 6, &n1),
+                      *c = compress_as(z, "GT\n>b\nTT\n", 9, &n2);
         unsigned char *both = xmalloc(n1 + n2);
         memcpy(both, a, n1);
         memcpy(both + n1, c, n2);
         CHECK(wm_reader_open(tmp_file(both, n1 + n2), NULL, &rd) == WM_OK &&
                   wm_reader_next(rd, &rec) == 1 && rec.seq_len == 4 &&
                   memcmp(rec.seq, "ACGT", 4) == 0 && wm_reader_next(rd, &rec) == 1 &&
-                  wm_reader_next(rd, &rec) == 0 &&
-                  strcmp(wm_reader_compression(rd), ZNAME[z]) == 0,
+                  wm_reader_next(rd, &rec) == 0 && strcmp(wm_reader_compression(rd), ZNAME[z]) == 0,
               "%s: two members read as one input", ZNAME[z]);
         wm_reader_close(rd);
         free(a);
