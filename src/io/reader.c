@@ -169,6 +169,7 @@ static int next_plain(wm_reader_t *rd, wm_record_t *rec) {
     rd->buf[rd->len] = '\0';
     rec->name = ".";
     rec->name_len = 1;
+    rec->comment = "";
     rec->seq = rd->buf + rd->pos;
     rec->seq_len = rd->len - rd->pos;
     rec->line = 1;

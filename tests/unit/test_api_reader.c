@@ -354,7 +354,8 @@ static void rules(void) {
     const char *plain = "hello\r\nworld\n";
     CHECK(wm_reader_open(tmp_text(plain), NULL, &rd) == WM_OK, "plain: open");
     CHECK(wm_reader_next(rd, &rec) == 1 && strcmp(rec.name, ".") == 0 &&
-              rec.seq_len == strlen(plain) && memcmp(rec.seq, plain, rec.seq_len) == 0,
+              rec.seq_len == strlen(plain) && memcmp(rec.seq, plain, rec.seq_len) == 0 &&
+              rec.comment && rec.comment[0] == '\0' && rec.qual == NULL,
           "plain: one record '.' with every byte");
     CHECK(wm_reader_next(rd, &rec) == 0, "plain: then the end");
     CHECK(wm_reader_next(rd, &rec) == 0, "plain: the end again");
