@@ -130,6 +130,34 @@ for f in "${FORMATS[@]}"; do
     [ "$fmt" = xz ] && re="(corrupt|truncated) xz"
     expect_error "$fmt: trailing garbage" "^warpmatch: tail\\.$fmt: $re" search ACGT "tail.$fmt"
 done
+# A header that claims a huge window is refused, not obeyed: an xz block whose
+# LZMA2 dictionary is set to 4 GiB (its header CRC made again) fails at once,
+# under a 400 MB address-space limit (none in a sanitizer build, whose shadow
+# memory needs terabytes of address space).
+if command -v xz >/dev/null; then
+    xz -c -T1 "$LAMBDA" >dict.xz
+    python3 - <<'PY'
+import zlib
+b = bytearray(open('dict.xz', 'rb').read())
+size, flags, i = (b[12] + 1) * 4, b[13], 14
+def skip_varint(i):
+    while b[i] & 0x80:
+        i += 1
+    return i + 1
+if flags & 0x40: i = skip_varint(i)
+if flags & 0x80: i = skip_varint(i)
+assert b[i] == 0x21 and b[i + 1] == 1   # LZMA2, one property byte
+b[i + 2] = 40                           # the dictionary: 4 GiB - 1
+b[12 + size - 4:12 + size] = zlib.crc32(bytes(b[12:12 + size - 4])).to_bytes(4, 'little')
+open('dict.xz', 'wb').write(b)
+PY
+    LIMIT="ulimit -v 400000;"
+    grep -aq '__asan_init' "$W" && LIMIT=""
+    run_cmd bash -c "$LIMIT \"\$0\" search -c ACGT dict.xz" "$W"
+    check_rc "xz claiming a 4 GiB dictionary" 2
+    check_err "xz claiming a 4 GiB dictionary" \
+        '^warpmatch: dict\.xz: xz data needs 4096 MiB to decode, over the limit of 256 MiB'
+fi
 # zero padding after the last member is what gzip -d accepts too
 { gzip -c "$LAMBDA"; head -c 512 /dev/zero; } >padded.gz
 run search -c GATTACA padded.gz
