@@ -101,7 +101,7 @@ const wm_cli_command_t wm_cli_cmd_align = {
     "in the target, and on request the alignment itself.\n"
     "\n"
     "QUERY and TARGET are each a sequence given on the command line or a file:\n"
-    "FASTA, FASTQ or plain, each possibly compressed; - is standard input (for\n"
+    "FASTA, FASTQ or plain, each possibly gzip-compressed; - is standard input (for\n"
     "one of the two only). An argument that names an existing file is that file;\n"
     "any other is the sequence itself, named query or target in the output (an\n"
     "argument with a '/' or a .fa, .fasta, .fna, .fq, .fastq, .gz or .txt ending\n"
