@@ -127,7 +127,7 @@ const wm_flag_t wm_flags[] = {
       "record i of QUERY against record i of TARGET (the two must have as many "
       "records: a missing mate is an error)\n"
       "With one file instead of QUERY TARGET: a file of pairs, one a line, "
-      "QUERY<TAB>TARGET (plain or gzip; lines of nothing but spaces and tabs skipped), "
+      "QUERY<TAB>TARGET (plain or compressed; lines of nothing but spaces and tabs skipped), "
       "each pair named by its line number" },
     { WM_F_COST, 0, "cost", "C", WM_SEC_MATCH, D, NULL,
       "abs; squared in ucr mode, as the UCR Suite",

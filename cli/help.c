@@ -40,7 +40,9 @@ const wm_cli_command_t wm_cli_cmd_search = {
     "(second form) of every pattern of a pattern set, exactly.\n"
     "With no FILE, or where FILE is -, read standard input. A file may be plain\n"
     "(searched as bytes, binary bytes included), FASTA or FASTQ (searched record by\n"
-    "record; a match never crosses a record border), each possibly gzip-compressed.\n",
+    "record; a match never crosses a record border), each possibly compressed\n"
+    "(gzip, xz, bzip2 or zstd, told by their first bytes; any other compressed\n"
+    "format is an error).\n",
     {
         [WM_SEC_SETS] =
             "  Patterns are numbered from 1 in the order given: -e and -f in command-line\n"
@@ -54,7 +56,7 @@ const wm_cli_command_t wm_cli_cmd_search = {
             "  A PATFILE whose first byte is '>' is FASTA: each record's sequence (lines\n"
             "  joined, whitespace dropped) is one pattern, printed as the first word of its\n"
             "  header instead of its number (a control byte in it is an error).\n"
-            "  PATFILEs may be gzip-compressed.\n"
+            "  PATFILEs may be compressed (gzip, xz, bzip2 or zstd).\n"
             "  --revcomp and --alphabet dna need patterns of A, C, G, T, U only (either\n"
             "  case); --alphabet auto picks dna for a FILE whose data is DNA (see\n"
             "  --alphabet), and such a FILE then needs every pattern to be such.\n",
@@ -179,7 +181,7 @@ const wm_cli_command_t wm_cli_cmd_dtw = {
     "warping (DTW) and print the distance and where the match lies in the series,\n"
     "and on request the warping path.\n"
     "\n"
-    "QUERY and SERIES are files of numbers, each possibly gzip-compressed; - is\n"
+    "QUERY and SERIES are files of numbers, each possibly compressed; - is\n"
     "standard input (for one of the two only). SERIES is one signal. QUERY may\n"
     "hold several queries, each matched on its own: one per '>' record of a text\n"
     "file, one per line when a line holds several numbers (a file of one number\n"

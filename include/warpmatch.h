@@ -659,6 +659,79 @@ wm_status wm_backend_choose(const wm_workload_t *w, wm_backend_choice_t *out);
 ** reports). */
 double wm_backend_gpu_startup(void);
 
+/* ---- reading sequence files ------------------------------------------------
+** A streaming reader of FASTA, FASTQ and plain files, a record at a time, as
+** kseq.h is used:
+**
+**     wm_reader_t *rd;  wm_record_t rec;  int k;
+**     if (wm_reader_open("reads.fq.zst", NULL, &rd) != WM_OK) { ... wm_reader_errmsg(rd) }
+**     while ((k = wm_reader_next(rd, &rec)) == 1)  use(rec.name, rec.seq, rec.seq_len);
+**     if (k < 0) { ... wm_reader_errmsg(rd) }     // names the file and the line
+**     wm_reader_close(rd);
+**
+** The rules are the tool's (the same parser): the format comes from the
+** first non-blank byte ('>' FASTA, '@' FASTQ, else plain); compression from
+** the magic bytes (gzip, xz, bzip2, zstd; any other compressed format is
+** WM_FORMAT), whatever the file's name. A record's sequence is its sequence
+** lines joined, line breaks ("\n", "\r\n"), spaces and tabs dropped; its name
+** is the header's first word and its comment the rest of the header line.
+** A plain input is one record named "." holding every byte unchanged.
+** Memory: the reader holds the record being read (about three times its
+** bytes in the file) and one block of input, never the whole input (except
+** a plain input, which is one record); max_record bounds that. */
+typedef struct wm_reader wm_reader_t;
+
+typedef enum { WM_READ_PLAIN = 0, WM_READ_FASTA = 1, WM_READ_FASTQ = 2 } wm_read_format_t;
+
+typedef struct {
+    int force_plain;     /* 1: no FASTA/FASTQ detection, one record "." [0] */
+    uint64_t max_record; /* most input bytes one record may span; 0 = no limit [0] */
+    uint64_t block;      /* first buffer's bytes (it grows for longer records); 0 = 64 KiB.
+                            Tests make it tiny so that reads end everywhere [0] */
+} wm_reader_opts_t;
+
+/* The defaults, to edit. */
+wm_reader_opts_t wm_reader_opts_default(void);
+
+/* One record. Every pointer is the reader's, NUL-terminated, valid until
+** the next wm_reader_next or wm_reader_close. */
+typedef struct {
+    const char *name; /* the header's first word; "." for plain input */
+    size_t name_len;
+    const char *comment; /* the header after the name and its blanks; "" when none */
+    size_t comment_len;
+    const uint8_t *seq; /* the sequence bytes (case kept) */
+    uint64_t seq_len;
+    const uint8_t *qual; /* FASTQ: seq_len quality bytes; NULL otherwise */
+    uint64_t index;      /* 0-based number of the record in the input */
+    uint64_t line;       /* 1-based line of its header (1 for plain input) */
+} wm_record_t;
+
+/* Open path ("-" = standard input) with opts (NULL: the defaults). Returns
+** WM_OK, WM_INVALID (NULL path or rd), WM_IO (cannot open or read, a
+** directory), WM_FORMAT (a compressed format not read, corrupt compressed
+** data), WM_NOMEM. On failure *rd is still set when it could be made (NULL
+** otherwise) so that wm_reader_errmsg() can say why; close it then too. */
+wm_status wm_reader_open(const char *path, const wm_reader_opts_t *opts, wm_reader_t **rd);
+
+/* The next record into *rec. Returns 1 with a record, 0 at the end of the
+** input, or a negative wm_status: WM_FORMAT (a malformed record, corrupt or
+** truncated compressed data: the message names the file and the line),
+** WM_IO, WM_NOMEM (also a record over max_record), WM_INVALID (NULL). After
+** an error every later call returns the same status. */
+int wm_reader_next(wm_reader_t *rd, wm_record_t *rec);
+
+/* The input's format and compression ("plain", "gzip", "xz", "bzip2",
+** "zstd"; static text). */
+wm_read_format_t wm_reader_format(const wm_reader_t *rd);
+const char *wm_reader_compression(const wm_reader_t *rd);
+
+/* The last error's message ("file: line N: what"), "" when none. */
+const char *wm_reader_errmsg(const wm_reader_t *rd);
+
+/* Close and free; NULL is a no-op. A reader is used by one thread at a time. */
+void wm_reader_close(wm_reader_t *rd);
+
 #ifdef __cplusplus
 }
 #endif

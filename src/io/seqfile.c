@@ -4,8 +4,9 @@
 ** Three steps, each a section below:
 **   1. raw bytes:  regular files are mapped read-only (zero copy); stdin, pipes
 **                  and files mmap refuses are read into a heap buffer;
-**   2. gzip:       input that starts with the gzip magic is inflated with zlib
-**                  into a heap buffer (all members of a multi-member file);
+**   2. compressed: input that starts with a gzip, xz, bzip2 or zstd magic is
+**                  decompressed (zsrc.h) into a heap buffer (all members);
+**                  another compressed format's magic is an error;
 **   3. records:    FASTA / FASTQ (detected by the first non-blank byte) are
 **                  parsed line by line with memchr; sequence lines are checked
 **                  for binary bytes a word at a time and copied whole. A large
@@ -19,6 +20,7 @@
 #include "io/seqfile.h"
 #include "io/fasta_par.h"
 #include "io/seqparse.h"
+#include "io/zsrc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,10 +32,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #define WM_STDIN_NAME "(standard input)"
-/* zlib counts in uInt (32 bits): hand it at most this much at a time. */
+/* Decompressed bytes asked for at a time. */
 #define WM_ZCHUNK ((uint64_t)1 << 30)
 
 /* ------------------------------------------------------------------------ */
@@ -177,10 +178,8 @@ out:
 }
 
 /* ------------------------------------------------------------------------ */
-/* 2. gzip                                                                    */
+/* 2. compressed input (gzip, xz, bzip2, zstd: zsrc.h)                       */
 /* ------------------------------------------------------------------------ */
-
-static int is_gzip(const uint8_t *p, uint64_t n) { return n >= 2 && p[0] == 0x1f && p[1] == 0x8b; }
 
 /* First guess at the inflated size: the last member's ISIZE field (exact for
 ** a single member under 4 GiB), bounded by deflate's best ratio (~1032:1),
@@ -197,30 +196,23 @@ static uint64_t inflate_size_hint(const uint8_t *in, uint64_t n) {
     return guess + 4096; /* slack: the stream can end without a regrow */
 }
 
-/* Inflate every gzip member of `in` into a new heap buffer *out. */
-static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out, const char *dpath,
-                             char *err, size_t errlen) {
-    z_stream zs;
-    uint64_t cap = inflate_size_hint(in, n_in), out_len = 0, in_fed = 0;
-    uint8_t *buf;
+/* Decompress every member of `in` (kind k: see zsrc.h) into a new heap
+** buffer *out, grown by doubling from the size hint: memory follows what
+** the data really holds, not what a header claims. */
+static wm_status decompress_all(const uint8_t *in, uint64_t n_in, wm_zkind_t k, wm_buf_t *out,
+                                const char *dpath, char *err, size_t errlen) {
+    wm_zsrc_t z;
+    uint64_t cap = k == WM_Z_GZIP ? inflate_size_hint(in, n_in) : n_in * 4 + 4096, out_len = 0;
+    uint8_t *buf = big_alloc(cap);
     wm_status rc = WM_OK;
 
-    memset(&zs, 0, sizeof zs);
-    buf = big_alloc(cap);
     if (!buf) return nomem(dpath, err, errlen);
-    /* 15 + 32: largest window, gzip or zlib header detected automatically. */
-    if (inflateInit2(&zs, 15 + 32) != Z_OK) {
+    if (wm_zsrc_open_mem(&z, in, n_in, 0, "input") != 0) {
         free(buf);
+        wm_zsrc_close(&z);
         return nomem(dpath, err, errlen);
     }
     for (;;) {
-        if (zs.avail_in == 0 && in_fed < n_in) {
-            uint64_t c = n_in - in_fed;
-            if (c > WM_ZCHUNK) c = WM_ZCHUNK;
-            zs.next_in = (Bytef *)(uintptr_t)(in + in_fed);
-            zs.avail_in = (uInt)c;
-            in_fed += c;
-        }
         if (out_len == cap) {
             uint64_t ncap = cap * 2;
             uint8_t *nb = realloc(buf, ncap);
@@ -233,53 +225,16 @@ static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out, co
         }
         uint64_t room = cap - out_len;
         if (room > WM_ZCHUNK) room = WM_ZCHUNK;
-        zs.next_out = buf + out_len;
-        zs.avail_out = (uInt)room;
-        int zr = inflate(&zs, Z_NO_FLUSH);
-        out_len += room - zs.avail_out;
-
-        if (zr == Z_STREAM_END) {
-            uint64_t pos = in_fed - zs.avail_in; /* first byte after the member */
-            uint64_t rest = n_in - pos;
-            if (rest == 0) break;
-            if (is_gzip(in + pos, rest)) {
-                /* Another member follows: gzip -d concatenates them. */
-                if (inflateReset(&zs) != Z_OK) {
-                    set_err(err, errlen, "%s: corrupt gzip data", dpath);
-                    rc = WM_FORMAT;
-                    break;
-                }
-                continue;
-            }
-            /* gzip ignores zero padding (tape blocks) after the last member;
-            ** anything else is not data we could search, so say so. */
-            uint64_t i = pos;
-            while (i < n_in && in[i] == 0) i++;
-            if (i < n_in) {
-                set_err(err, errlen, "%s: corrupt gzip data (trailing garbage at byte %" PRIu64 ")",
-                        dpath, pos);
-                rc = WM_FORMAT;
-            }
+        int64_t got = wm_zsrc_read(&z, buf + out_len, (size_t)room);
+        if (got < 0) {
+            set_err(err, errlen, "%s: %s", dpath, z.msg);
+            rc = z.err_nomem ? WM_NOMEM : z.err_io ? WM_IO : WM_FORMAT;
             break;
         }
-        if (zr == Z_OK) continue;
-        if (zr == Z_BUF_ERROR && zs.avail_out == 0) continue; /* grow and go on */
-        if (zr == Z_BUF_ERROR && zs.avail_in == 0 && in_fed == n_in) {
-            set_err(err, errlen, "%s: truncated gzip input", dpath);
-            rc = WM_FORMAT;
-            break;
-        }
-        if (zr == Z_MEM_ERROR) {
-            rc = nomem(dpath, err, errlen);
-            break;
-        }
-        /* Z_DATA_ERROR, Z_NEED_DICT, Z_STREAM_ERROR */
-        if (zs.msg) set_err(err, errlen, "%s: corrupt gzip data (%s)", dpath, zs.msg);
-        else set_err(err, errlen, "%s: corrupt gzip data", dpath);
-        rc = WM_FORMAT;
-        break;
+        if (got == 0) break;
+        out_len += (uint64_t)got;
     }
-    inflateEnd(&zs);
+    wm_zsrc_close(&z);
     if (rc != WM_OK) {
         free(buf);
         return rc;
@@ -297,45 +252,17 @@ static wm_status inflate_all(const uint8_t *in, uint64_t n_in, wm_buf_t *out, co
 
 static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out, uint64_t *out_len,
                              wm_recs_t *r, const char *dpath, char *err, size_t errlen) {
-    wm_lines_t L = { in, in + n, 0 };
-    const uint8_t *s;
-    size_t len;
+    wm_lines_t L = { in, in + n, 0, NULL };
+    wm_parse_err_t e;
     uint64_t olen = 0;
-    uint8_t bad = 0;
+    int k;
 
-    while (next_line(&L, &s, &len)) {
-        if (len > 0 && s[0] == '>') {
-            size_t nl = name_len(s + 1, len - 1);
-            if (nl == 0) {
-                set_err(err, errlen, "%s: line %" PRIu64 ": FASTA header with no name", dpath,
-                        L.line);
-                return WM_FORMAT;
-            }
-            int ctl = name_control(s + 1, nl);
-            if (ctl >= 0) {
-                set_err(err, errlen, "%s: line %" PRIu64 ": " WM_NAME_CONTROL_FMT, dpath, L.line,
-                        (unsigned)ctl);
-                return WM_FORMAT;
-            }
-            if (recs_push(r, olen, s + 1, nl) != 0) return nomem(dpath, err, errlen);
-            continue;
-        }
-        if (r->n == 0) {
-            /* Only blank lines may come before the first header. */
-            for (size_t i = 0; i < len; i++)
-                if (!is_blank(s[i])) {
-                    set_err(err, errlen,
-                            "%s: line %" PRIu64 ": sequence data before the first '>' header",
-                            dpath, L.line);
-                    return WM_FORMAT;
-                }
-            continue;
-        }
-        if (append_seq(out, &olen, s, len, &bad) != 0) {
-            set_err(err, errlen, "%s: line %" PRIu64 ": binary byte 0x%02X in sequence", dpath,
-                    L.line, (unsigned)bad);
-            return WM_FORMAT;
-        }
+    while ((k = fasta_record(&L, out, &olen, r, &e)) == 1)
+        ;
+    if (k == -2) return nomem(dpath, err, errlen);
+    if (k == -1) {
+        set_err(err, errlen, "%s: line %" PRIu64 ": %s", dpath, e.line, e.rest);
+        return WM_FORMAT;
     }
     *out_len = olen;
     return WM_OK;
@@ -343,7 +270,7 @@ static wm_status parse_fasta(const uint8_t *in, uint64_t n, uint8_t *out, uint64
 
 static wm_status parse_fastq(const uint8_t *in, uint64_t n, uint8_t *out, uint64_t *out_len,
                              wm_recs_t *r, const char *dpath, char *err, size_t errlen) {
-    wm_lines_t L = { in, in + n, 0 };
+    wm_lines_t L = { in, in + n, 0, NULL };
     wm_parse_err_t e;
     uint64_t olen = 0;
     int k;
@@ -435,9 +362,19 @@ wm_status wm_seqfile_read_opts(const char *path, int force_plain, const wm_seqfi
     if (rc != WM_OK) return rc;
     sf->raw_bytes = raw.len;
 
-    if (is_gzip(raw.data, raw.len)) {
+    const char *zwhat;
+    wm_zkind_t zk = wm_zmagic(raw.data, raw.len < WM_ZMAGIC_LEN ? raw.len : WM_ZMAGIC_LEN, &zwhat);
+    if (zk == WM_Z_UNKNOWN || zk == WM_Z_ZIP) {
+        set_err(err, errlen,
+                "%s: %s data: a format warpmatch does not read (it reads gzip, xz, bzip2 and "
+                "zstd); decompress it first",
+                dpath, zwhat);
+        buf_free(&raw);
+        return WM_FORMAT;
+    }
+    if (zk != WM_Z_PLAIN) {
         sf->gzipped = 1;
-        rc = inflate_all(raw.data, raw.len, &b, dpath, err, errlen);
+        rc = decompress_all(raw.data, raw.len, zk, &b, dpath, err, errlen);
         buf_free(&raw);
         if (rc != WM_OK) return rc;
     } else {

@@ -2,7 +2,8 @@
 ** seqfile.h -- reading a whole input (file path or "-" for stdin) into records.
 **
 ** Plain files are mapped with mmap (zero copy, any size, one record named ".").
-** gzip input (detected by its magic bytes, any file name) is inflated with zlib.
+** Compressed input (gzip, xz, bzip2, zstd: detected by its magic bytes, any
+** file name; see zsrc.h) is decompressed; another compressed format is an error.
 ** FASTA and FASTQ are detected by their first non-blank byte ('>' or '@') and
 ** parsed into records: the sequence lines of a record are joined without their
 ** line breaks ("\n" or "\r\n"), the record's name is the first word of its
@@ -21,7 +22,7 @@ typedef struct {
     wm_text_t text; /* seq, len, rec_start (n_rec + 1 entries), n_rec */
     char **names;   /* n_rec record names ("." for plain input) */
     wm_format_t format;
-    int gzipped;
+    int gzipped;        /* the input was compressed (gzip, xz, bzip2 or zstd) */
     uint64_t raw_bytes; /* bytes read from the file (compressed size if gz) */
     int parse_threads;  /* threads that parsed the records (1: the serial parser) */
     /* private: how to release the memory */
@@ -32,9 +33,10 @@ typedef struct {
 } wm_seqfile_t;
 
 /* Read `path` ("-" = standard input) into *sf.
-** force_plain != 0 skips FASTA/FASTQ detection (gzip is still inflated).
+** force_plain != 0 skips FASTA/FASTQ detection (compressed input is still
+** decompressed).
 ** Returns WM_OK, WM_IO (cannot open/read, a directory), WM_FORMAT (truncated or
-** corrupt gzip, FASTQ record missing its '+' line or quality, binary bytes in a
+** corrupt compressed data, a compressed format not read, FASTQ record missing its '+' line or quality, binary bytes in a
 ** FASTA/FASTQ sequence, a header with no name or with a control byte in
 ** its name: see name_control in seqparse.h), WM_NOMEM.
 ** On error `err` (errlen bytes) holds a message naming the file and, where it

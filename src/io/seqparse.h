@@ -1,8 +1,8 @@
 /*
 ** seqparse.h -- the line-level pieces of FASTA/FASTQ parsing that the whole-file
-** reader (seqfile.c) and the byte-range reader (seqrange.c) share, so that a
-** file read in parts gives exactly the records, bytes and errors it gives
-** when read whole.
+** reader (seqfile.c), the byte-range reader (seqrange.c) and the streaming
+** reader (reader.c) share, so that a file read in parts or a record at a
+** time gives exactly the records, bytes and errors it gives when read whole.
 */
 #ifndef WM_IO_SEQPARSE_H
 #define WM_IO_SEQPARSE_H
@@ -65,12 +65,21 @@ static inline int recs_push(wm_recs_t *r, uint64_t start, const uint8_t *name, s
 typedef struct {
     const uint8_t *p, *end;
     uint64_t line; /* 1-based number of the line last returned */
+    /* When non-NULL, set to 1 once the cursor (or a copy of it) reads up
+    ** to `end` without a '\n': what it saw there may go on in bytes not
+    ** yet read. The streaming reader (reader.c) then reads more and parses
+    ** the record again; the whole-input readers pass NULL. */
+    int *hit_end;
 } wm_lines_t;
 
 static inline int next_line(wm_lines_t *L, const uint8_t **s, size_t *len) {
     const uint8_t *p = L->p, *nl, *le;
-    if (p >= L->end) return 0;
+    if (p >= L->end) {
+        if (L->hit_end) *L->hit_end = 1;
+        return 0;
+    }
     nl = memchr(p, '\n', (size_t)(L->end - p));
+    if (!nl && L->hit_end) *L->hit_end = 1;
     le = nl ? nl : L->end;
     L->p = nl ? nl + 1 : L->end;
     if (le > p && le[-1] == '\r') le--;
@@ -265,7 +274,7 @@ static inline int fastq_record_(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_
     if (!got_plus) goto truncated;
 
     uint64_t qlen = 0;
-    wm_lines_t at = { NULL, NULL, 0 }; /* before the last quality line starting with '@' */
+    wm_lines_t at = { NULL, NULL, 0, NULL }; /* before the last quality line starting with '@' */
     while (qlen < seq_len) {
         wm_lines_t before = *L;
         if (!next_line(L, &s, &len)) {
@@ -310,6 +319,57 @@ truncated:
 static inline int fastq_record(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_recs_t *r,
                                wm_parse_err_t *e) {
     return fastq_record_(L, out, olen, r, e, 0);
+}
+
+/* One FASTA record at the cursor: blank lines before its header skipped
+** (anything else before the first header is an error), the header (its
+** first word is the name, pushed on r), then the sequence lines, appended to
+** out[*olen...] without their line breaks, up to the next header (left for
+** the next call) or the end. out may alias the input as append_seq allows.
+** Returns 1 after a record, 0 at the end of input, -1 on a format error (e
+** filled) and -2 when out of memory. */
+static inline int fasta_record(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_recs_t *r,
+                               wm_parse_err_t *e) {
+    const uint8_t *s;
+    size_t len;
+    uint8_t bad = 0;
+    for (;;) {
+        if (!next_line(L, &s, &len)) return 0;
+        if (len > 0 && s[0] == '>') break;
+        /* Only blank lines may come before the first header (after a
+        ** record, the cursor stops at the next header). */
+        if (!all_blank(s, len)) {
+            e->line = L->line;
+            snprintf(e->rest, sizeof e->rest, "sequence data before the first '>' header");
+            return -1;
+        }
+    }
+    size_t nl = name_len(s + 1, len - 1);
+    if (nl == 0) {
+        e->line = L->line;
+        snprintf(e->rest, sizeof e->rest, "FASTA header with no name");
+        return -1;
+    }
+    int ctl = name_control(s + 1, nl);
+    if (ctl >= 0) {
+        e->line = L->line;
+        snprintf(e->rest, sizeof e->rest, WM_NAME_CONTROL_FMT, (unsigned)ctl);
+        return -1;
+    }
+    if (recs_push(r, *olen, s + 1, nl) != 0) return -2;
+    for (;;) {
+        wm_lines_t before = *L;
+        if (!next_line(L, &s, &len)) return 1;
+        if (len > 0 && s[0] == '>') {
+            *L = before; /* the next record's header */
+            return 1;
+        }
+        if (append_seq(out, olen, s, len, &bad) != 0) {
+            e->line = L->line;
+            snprintf(e->rest, sizeof e->rest, "binary byte 0x%02X in sequence", (unsigned)bad);
+            return -1;
+        }
+    }
 }
 
 #endif

@@ -10,6 +10,7 @@
 #include "io/seqrange.h"
 #include "core/plan.h"
 #include "io/seqparse.h"
+#include "io/zsrc.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -42,7 +43,7 @@ uint64_t wm_range_line_start(const uint8_t *f, uint64_t size, uint64_t at) {
 
 int wm_range_fastq_starts_at(const uint8_t *f, uint64_t size, uint64_t p) {
     if (f[p] != '@') return 0;
-    wm_lines_t L = { f + p, f + size, 0 };
+    wm_lines_t L = { f + p, f + size, 0, NULL };
     wm_parse_err_t e;
     if (fastq_record(&L, NULL, NULL, NULL, &e) != 1) return 0;
     const uint8_t *s;
@@ -84,8 +85,11 @@ wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, u
         R->whole_sf.map_len = (size_t)R->size;
     }
     const uint8_t *f = map_of(R);
-    if (R->size >= 2 && f[0] == 0x1f && f[1] == 0x8b) {
-        R->whole = 1; /* gzip: no random access */
+    if (wm_zmagic(f, R->size < WM_ZMAGIC_LEN ? (size_t)R->size : WM_ZMAGIC_LEN, NULL) !=
+        WM_Z_PLAIN) {
+        /* Compressed: no random access (and part 0 says what is wrong with
+        ** a format not read). */
+        R->whole = 1;
         return WM_OK;
     }
     R->format = WM_FMT_PLAIN;
@@ -119,7 +123,7 @@ wm_status wm_range_fastq_next(wm_range_t *R, uint64_t start, uint64_t next_guess
     const uint8_t *f = map_of(R);
     *next = next_guess;
     if (start >= next_guess || start >= R->size) return WM_OK;
-    wm_lines_t L = { f + start, f + R->size, 0 };
+    wm_lines_t L = { f + start, f + R->size, 0, NULL };
     wm_parse_err_t e;
     for (;;) {
         /* Blank lines belong to no record: a record starts at its '@'. */
@@ -167,7 +171,7 @@ static int first_refused(const uint8_t *s, size_t n, uint8_t *bad) {
 ** record of an earlier part (or are an error when no part had a header). */
 static wm_status parse_fasta_slice(wm_range_t *R, const uint8_t *in, uint64_t n, uint8_t *out,
                                    wm_recs_t *recs, char *err, size_t errlen) {
-    wm_lines_t L = { in, in + n, 0 };
+    wm_lines_t L = { in, in + n, 0, NULL };
     const uint8_t *s;
     size_t len;
     uint64_t olen = 0;
@@ -227,7 +231,7 @@ static wm_status parse_fasta_slice(wm_range_t *R, const uint8_t *in, uint64_t n,
 
 static wm_status parse_fastq_slice(wm_range_t *R, const uint8_t *in, uint64_t n, uint8_t *out,
                                    wm_recs_t *recs, char *err, size_t errlen) {
-    wm_lines_t L = { in, in + n, 0 };
+    wm_lines_t L = { in, in + n, 0, NULL };
     wm_parse_err_t e;
     uint64_t olen = 0;
     int k;
@@ -364,7 +368,7 @@ static uint64_t fasta_halo(const wm_range_t *R, uint64_t hdr, uint64_t at, uint6
         p = nl + 1;
         /* Count the bytes the lines give, then copy the last `want`. */
         uint64_t total = 0;
-        wm_lines_t L = { p, end, 0 };
+        wm_lines_t L = { p, end, 0, NULL };
         const uint8_t *s;
         size_t len;
         while (next_line(&L, &s, &len)) {
@@ -376,7 +380,7 @@ static uint64_t fasta_halo(const wm_range_t *R, uint64_t hdr, uint64_t at, uint6
             continue;
         }
         uint64_t take = total < want ? total : want, skip = total - take, o = 0;
-        L = (wm_lines_t){ p, end, 0 };
+        L = (wm_lines_t){ p, end, 0, NULL };
         while (next_line(&L, &s, &len)) {
             if (count_seq(s, len) < 0) continue; /* a broken line: its part fails */
             for (size_t i = 0; i < len; i++) {

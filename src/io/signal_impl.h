@@ -1,7 +1,7 @@
 /*
 ** signal_impl.h -- what the signal reader's files share (private to src/io/signal*.c).
 **
-**   wm_sigsrc_t   the bytes of one input, gzip inflated on the fly, read in
+**   wm_sigsrc_t   the bytes of one input, decompressed on the fly, read in
 **                 blocks (signal_src.c);
 **   wm_sigwin_t   a window over those bytes for the text parsers: a block
 **                 buffer whose unparsed tail is carried into the next block
@@ -24,6 +24,7 @@
 #include <zlib.h>
 
 #include "io/signal.h"
+#include "io/zsrc.h"
 
 /* ---- the byte source ------------------------------------------------------ */
 
@@ -36,16 +37,9 @@ typedef struct {
     ** file: its size, a fact. gzip: the trailer's claim, at most 16 times the
     ** file's size, so never trusted as proof that data exists. */
     uint64_t size_hint;
-    int gz; /* the input is gzip */
-    z_stream zs;
-    int zs_live;
-    int z_done; /* the last gzip member ended, trailing bytes checked */
-    /* Raw bytes read from fd and not yet used (the gzip input; for a plain
-    ** input only the first block, read to look for the magic). */
-    uint8_t *raw;
-    size_t raw_cap, raw_pos, raw_len;
-    int raw_eof;
-    uint64_t raw_off; /* file offset of raw[0] */
+    int gz; /* the input is compressed (gzip, xz, bzip2, zstd) */
+    /* The bytes, decompressed by their magic (zsrc.h); it owns the fd. */
+    wm_zsrc_t z;
     /* Inflated bytes read ahead by wm_sigsrc_peek, served before the rest. */
     uint8_t head[16];
     size_t head_pos, head_len;

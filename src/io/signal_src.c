@@ -1,13 +1,15 @@
 /*
-** signal_src.c -- the bytes of a signal file, read in blocks, gzip inflated on
-** the fly; and the window the text parsers slide over them.
+** signal_src.c -- the bytes of a signal file, read in blocks, decompressed on
+** the fly (gzip, xz, bzip2, zstd: zsrc.h); and the window the text parsers
+** slide over them.
 **
 ** Unlike seqfile.c, which keeps a whole input in memory (mapped or inflated),
 ** this streams: a signal reader turns the bytes into an array of doubles as
 ** they come, so a read costs the size of its result, not that plus the input.
-** gzip rules are seqfile.c's: detected by magic bytes, all members of a
-** multi-member file, zero padding after the last one tolerated, anything else
-** after it an error, and a stream that stops early is an error.
+** The compression rules are every reader's (zsrc.h): detected by magic
+** bytes, all members of a multi-member file, zero padding after the last one
+** tolerated, anything else after it an error, and a stream that stops early
+** is an error.
 */
 #include "io/signal_impl.h"
 
@@ -20,10 +22,6 @@
 #include <unistd.h>
 
 #define WM_STDIN_NAME "(standard input)"
-/* Compressed bytes read at a time. */
-#define WM_RAW_BLOCK ((size_t)1 << 20)
-/* read() and zlib (uInt counts) get at most this much at a time. */
-#define WM_IO_CHUNK ((size_t)1 << 30)
 /* A gzip trailer's size claim is believed up to this many times the file's
 ** size (numbers compress about 2-4 fold; more still works, it just grows). */
 #define WM_GZ_HINT_RATIO 16
@@ -41,104 +39,8 @@ int wm_sig_fail(wm_sigsrc_t *s, const char *fmt, ...) {
 }
 
 /* ------------------------------------------------------------------------ */
-/* raw bytes                                                                  */
+/* gzip's size claim                                                          */
 /* ------------------------------------------------------------------------ */
-
-/* read() until n bytes or the end; returns the count or -1. */
-static int64_t read_fd(wm_sigsrc_t *s, uint8_t *dst, size_t n) {
-    size_t got = 0;
-    while (got < n) {
-        size_t want = n - got < WM_IO_CHUNK ? n - got : WM_IO_CHUNK;
-        ssize_t r = read(s->fd, dst + got, want);
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            return wm_sig_fail(s, ": %s", strerror(errno));
-        }
-        if (r == 0) {
-            s->raw_eof = 1;
-            break;
-        }
-        got += (size_t)r;
-    }
-    return (int64_t)got;
-}
-
-/* Keep raw[raw_pos .. raw_len), move it to the front and read more behind it. */
-static int raw_refill(wm_sigsrc_t *s) {
-    size_t keep = s->raw_len - s->raw_pos;
-    if (s->raw_eof) return 0;
-    memmove(s->raw, s->raw + s->raw_pos, keep);
-    s->raw_off += s->raw_pos;
-    s->raw_pos = 0;
-    s->raw_len = keep;
-    int64_t r = read_fd(s, s->raw + keep, s->raw_cap - keep);
-    if (r < 0) return -1;
-    s->raw_len += (size_t)r;
-    return 0;
-}
-
-/* ------------------------------------------------------------------------ */
-/* gzip                                                                       */
-/* ------------------------------------------------------------------------ */
-
-static int is_gzip(const uint8_t *p, size_t n) { return n >= 2 && p[0] == 0x1f && p[1] == 0x8b; }
-
-/* A gzip member just ended: start the next one, or check that only zero
-** padding follows (as gzip -d does). */
-static int gz_member_end(wm_sigsrc_t *s) {
-    s->raw_pos = s->raw_len - s->zs.avail_in;
-    if (s->raw_len - s->raw_pos < 2 && raw_refill(s) != 0) return -1;
-    if (is_gzip(s->raw + s->raw_pos, s->raw_len - s->raw_pos)) {
-        if (inflateReset(&s->zs) != Z_OK) return wm_sig_fail(s, ": corrupt gzip data");
-        s->zs.next_in = s->raw + s->raw_pos;
-        s->zs.avail_in = (uInt)(s->raw_len - s->raw_pos);
-        return 0;
-    }
-    for (;;) {
-        for (size_t i = s->raw_pos; i < s->raw_len; i++)
-            if (s->raw[i] != 0)
-                return wm_sig_fail(s, ": corrupt gzip data (trailing garbage at byte %" PRIu64 ")",
-                                   s->raw_off + i);
-        s->raw_pos = s->raw_len;
-        if (s->raw_eof) break;
-        if (raw_refill(s) != 0) return -1;
-    }
-    s->zs.avail_in = 0;
-    s->z_done = 1;
-    return 0;
-}
-
-static int64_t gz_read(wm_sigsrc_t *s, uint8_t *dst, size_t n) {
-    size_t got = 0;
-    while (got < n && !s->z_done) {
-        if (s->zs.avail_in == 0 && !s->raw_eof) {
-            s->raw_pos = s->raw_len;
-            if (raw_refill(s) != 0) return -1;
-            s->zs.next_in = s->raw;
-            s->zs.avail_in = (uInt)s->raw_len;
-        }
-        size_t room = n - got < WM_IO_CHUNK ? n - got : WM_IO_CHUNK;
-        s->zs.next_out = dst + got;
-        s->zs.avail_out = (uInt)room;
-        int zr = inflate(&s->zs, Z_NO_FLUSH);
-        got += room - s->zs.avail_out;
-        if (zr == Z_STREAM_END) {
-            if (gz_member_end(s) != 0) return -1;
-            continue;
-        }
-        if (zr == Z_OK) continue;
-        if (zr == Z_BUF_ERROR) {
-            /* No progress: more input is needed, and there is none. */
-            if (s->zs.avail_in == 0 && s->raw_eof) return wm_sig_fail(s, ": truncated gzip stream");
-            continue;
-        }
-        if (zr == Z_MEM_ERROR) return wm_sig_fail(s, ": out of memory");
-        /* Z_DATA_ERROR, Z_NEED_DICT, Z_STREAM_ERROR */
-        if (s->zs.msg) return wm_sig_fail(s, ": corrupt gzip data (%s)", s->zs.msg);
-        return wm_sig_fail(s, ": corrupt gzip data");
-    }
-    return (int64_t)got;
-}
 
 /* The inflated size of a regular gzip file, from its last member's ISIZE
 ** field (exact for one member under 4 GiB; bounded by deflate's best ratio).
@@ -184,37 +86,23 @@ int wm_sigsrc_open(wm_sigsrc_t *s, const char *path, char *err, size_t err_len) 
     off_t start = regular ? lseek(s->fd, 0, SEEK_CUR) : -1;
     if (start < 0 || start >= st.st_size) regular = 0;
 
-    s->raw_cap = WM_RAW_BLOCK;
-    s->raw = malloc(s->raw_cap);
-    if (!s->raw) return wm_sig_fail(s, ": out of memory");
-    /* Enough bytes to see the gzip magic (a pipe may deliver fewer). */
-    while (s->raw_len < 2 && !s->raw_eof)
-        if (raw_refill(s) != 0) return -1;
-
-    if (is_gzip(s->raw, s->raw_len)) {
-        s->gz = 1;
-        /* 15 + 32: the largest window, gzip or zlib header detected. */
-        if (inflateInit2(&s->zs, 15 + 32) != Z_OK) return wm_sig_fail(s, ": out of memory");
-        s->zs_live = 1;
-        s->zs.next_in = s->raw;
-        s->zs.avail_in = (uInt)s->raw_len;
+    /* The kind from the first bytes (zsrc.h); zip passes as bytes, for
+    ** the readers that know it. zsrc closes the fd from here on. */
+    s->close_fd = 0;
+    if (wm_zsrc_open_fd(&s->z, s->fd, !is_stdin, WM_ZSRC_PASS_ZIP, "stream") != 0)
+        return wm_sig_fail(s, ": %s", s->z.msg);
+    s->gz = s->z.kind != WM_Z_PLAIN;
+    if (s->z.kind == WM_Z_GZIP) {
         if (regular && start == 0) s->size_hint = gz_size_hint(s->fd, (uint64_t)st.st_size);
-    } else if (regular) {
+    } else if (!s->gz && regular) {
         s->size_hint = (uint64_t)(st.st_size - start);
     }
     return 0;
 }
 
 static int64_t src_read_body(wm_sigsrc_t *s, uint8_t *dst, size_t n) {
-    if (s->gz) return gz_read(s, dst, n);
-    /* Plain: what the first block holds, then straight into dst. */
-    size_t got = s->raw_len - s->raw_pos;
-    if (got > n) got = n;
-    memcpy(dst, s->raw + s->raw_pos, got);
-    s->raw_pos += got;
-    if (got == n || s->raw_eof) return (int64_t)got;
-    int64_t r = read_fd(s, dst + got, n - got);
-    return r < 0 ? -1 : (int64_t)got + r;
+    int64_t r = wm_zsrc_read(&s->z, dst, n);
+    return r < 0 ? wm_sig_fail(s, ": %s", s->z.msg) : r;
 }
 
 int64_t wm_sigsrc_read(wm_sigsrc_t *s, void *dst, size_t n) {
@@ -243,11 +131,8 @@ int wm_sigsrc_peek(wm_sigsrc_t *s, const uint8_t **p, size_t n, size_t *got) {
 }
 
 void wm_sigsrc_close(wm_sigsrc_t *s) {
-    if (s->zs_live) inflateEnd(&s->zs);
+    wm_zsrc_close(&s->z);
     if (s->close_fd && s->fd >= 0) close(s->fd);
-    free(s->raw);
-    s->raw = NULL;
-    s->zs_live = 0;
     s->close_fd = 0;
     s->fd = -1;
 }
