@@ -103,7 +103,11 @@ enum {
     WM_F_COLUMN,
     WM_F_QUERY_COLUMN,
     WM_F_PIECE,
-    WM_F_EXPLAIN_BACKEND
+    WM_F_EXPLAIN_BACKEND,
+    WM_F_SQRT,
+    WM_F_LABELS,
+    WM_F_NO_LABELS,
+    WM_F_FORCE_RAW
 };
 
 typedef struct wm_flag wm_flag_t;

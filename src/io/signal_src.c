@@ -206,6 +206,7 @@ int wm_sigsrc_open(wm_sigsrc_t *s, const char *path, char *err, size_t err_len) 
 }
 
 static int64_t src_read_body(wm_sigsrc_t *s, uint8_t *dst, size_t n) {
+    if (s->member_read) return s->member_read(s->member, dst, n);
     if (s->gz) return gz_read(s, dst, n);
     /* Plain: what the first block holds, then straight into dst. */
     size_t got = s->raw_len - s->raw_pos;
