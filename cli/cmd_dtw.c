@@ -291,6 +291,7 @@ int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to) {
         goto done;
     }
     uint64_t total = 0, done_cells = 0;
+    wm_progress_start_item(&r->pg); /* the rate counts the matching alone */
     for (size_t i = from; i < to; i++) total += query_cells(r, i);
     for (size_t i = 0; i < nq; i++) order[i] = from + i;
     sort_radius = r->radius;

@@ -375,9 +375,9 @@ int wm_sig_read_npz(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *out
         char arr[WM_SIG_SHOW];
         size_t len = strlen(e.name);
         wm_sig_show(e.name, ends_with(e.name, len, ".npy") ? len - 4 : len, arr, sizeof arr);
-        snprintf(s->err, s->err_len,
-                 "%s holds %" PRIu64 " arrays (%s); read '%s', the first (name one as %s:NAME)",
-                 archive, n_arrays, list, arr, archive);
+        snprintf(s->err, s->err_len, "%s holds %" PRIu64 " arrays (%s); read '%s', the first%s%s%s",
+                 archive, n_arrays, list, arr, s->fd != 0 ? " (name one as " : "",
+                 s->fd != 0 ? archive : "", s->fd != 0 ? ":NAME)" : "");
     }
     return rc;
 }
