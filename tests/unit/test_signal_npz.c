@@ -32,6 +32,7 @@ typedef struct {
 } buf_t;
 
 static void put(buf_t *b, const void *p, size_t n) {
+    if (n == 0) return; /* (an empty member: no pointer arithmetic on NULL) */
     if (b->n + n > b->m) {
         b->m = (b->n + n) * 2 + 64;
         b->p = realloc(b->p, b->m);
@@ -60,8 +61,12 @@ static void put64(buf_t *b, uint64_t v) {
 static buf_t npy_f8(const double *v, size_t n, size_t rows) {
     buf_t b = { 0 };
     char dict[128];
-    if (rows) snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, 'shape': (%zu, %zu), }", rows, n / rows);
-    else snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, 'shape': (%zu,), }", n);
+    if (rows)
+        snprintf(dict, sizeof dict,
+                 "{'descr': '<f8', 'fortran_order': False, 'shape': (%zu, %zu), }", rows, n / rows);
+    else
+        snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, 'shape': (%zu,), }",
+                 n);
     size_t hl = strlen(dict) + 1;
     while ((10 + hl) % 64) hl++;
     put(&b, "\x93NUMPY\x01\x00", 8);
@@ -81,11 +86,11 @@ static buf_t npy_f8(const double *v, size_t n, size_t rows) {
 
 typedef struct {
     const char *name;
-    buf_t data;   /* the member's bytes (a .npy) */
-    int method;   /* 0 stored, 8 deflated, or any number to write */
-    int zip64;    /* sizes and offset in zip64 extra fields */
-    int descr;    /* flag bit 3: sizes after the data, zero in the local header */
-    int flags;    /* more flag bits (1: encrypted) */
+    buf_t data; /* the member's bytes (a .npy) */
+    int method; /* 0 stored, 8 deflated, or any number to write */
+    int zip64;  /* sizes and offset in zip64 extra fields */
+    int descr;  /* flag bit 3: sizes after the data, zero in the local header */
+    int flags;  /* more flag bits (1: encrypted) */
     int64_t crc_delta, usize_delta, csize_delta; /* lies in the directory */
 } member_t;
 
@@ -250,8 +255,16 @@ static void test_members(void) {
                 char what[96];
                 snprintf(what, sizeof what, "method %d, zip64 %d, descriptor %d", method, zip64,
                          descr);
-                member_t m[2] = { { .name = "a.npy", .data = npy_f8(va, N_OF(va), 0), .method = method, .zip64 = zip64, .descr = descr },
-                                  { .name = "b.npy", .data = npy_f8(vb, N_OF(vb), 0), .method = method, .zip64 = zip64, .descr = descr } };
+                member_t m[2] = { { .name = "a.npy",
+                                    .data = npy_f8(va, N_OF(va), 0),
+                                    .method = method,
+                                    .zip64 = zip64,
+                                    .descr = descr },
+                                  { .name = "b.npy",
+                                    .data = npy_f8(vb, N_OF(vb), 0),
+                                    .method = method,
+                                    .zip64 = zip64,
+                                    .descr = descr } };
                 buf_t one = zip_write(m, 1), two = zip_write(m, 2);
                 expect_values(what, &one, NULL, va, N_OF(va), NULL);
                 expect_values(what, &two, NULL, va, N_OF(va), "holds 2 arrays (a, b); read 'a'");
@@ -382,7 +395,8 @@ static void test_damage(void) {
     wm_sigs_t s;
     wm_sigread_opts_t o = { .format = WM_SIGFMT_NPZ };
     int rc = wm_sig_read(g, &o, &s, err, sizeof err);
-    CHECK(rc == -1 && strstr(err, "a compressed .npz is not read") != NULL, "gzip'd npz: '%s'", err);
+    CHECK(rc == -1 && strstr(err, "a compressed .npz is not read") != NULL, "gzip'd npz: '%s'",
+          err);
     free(z.p);
     free(one.data.p);
 }
@@ -425,7 +439,8 @@ static void test_labels(void) {
     o.several = 1;
     const char *e1 = tmp_text("1 2 3\n4\n");
     rc = wm_sig_read(e1, &o, &s, err, sizeof err);
-    CHECK(rc == -1 && strstr(err, ":2: label '4' but no samples after it"), "label alone: '%s'", err);
+    CHECK(rc == -1 && strstr(err, ":2: label '4' but no samples after it"), "label alone: '%s'",
+          err);
     const char *e2 = tmp_text("1 2 nan\n");
     rc = wm_sig_read(e2, &o, &s, err, sizeof err);
     CHECK(rc == -1 && strstr(err, ":1: sample 1 is NaN"), "NaN after a label: '%s'", err);
