@@ -97,17 +97,17 @@ enum {
     WM_F_LENGTH,
     WM_F_TOP,
     WM_F_PATH,
+    WM_F_SQRT,
+    WM_F_LABELS,
+    WM_F_NO_LABELS,
+    WM_F_FORCE_RAW,
     WM_F_SERIES_FORMAT,
     WM_F_QUERY_FORMAT,
     WM_F_DTYPE,
     WM_F_COLUMN,
     WM_F_QUERY_COLUMN,
     WM_F_PIECE,
-    WM_F_EXPLAIN_BACKEND,
-    WM_F_SQRT,
-    WM_F_LABELS,
-    WM_F_NO_LABELS,
-    WM_F_FORCE_RAW
+    WM_F_EXPLAIN_BACKEND
 };
 
 typedef struct wm_flag wm_flag_t;
