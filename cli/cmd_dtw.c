@@ -25,6 +25,7 @@
 #include "dtw.h"
 #include "dtwio.h"
 #include "out.h"
+#include "mpi/dist.h"
 
 /* Same order as wm_dtw_mode_t and wm_dtw_cost_t. */
 static const char *const mode_words[] = { "subsequence", "global", "ucr", NULL };
@@ -112,6 +113,11 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
         a->maxd_given = 1;
         break;
     case WM_F_PATH: a->o.path = 1; break;
+    case WM_F_SQRT: a->sqrt_out = 1; break;
+    case WM_F_LABELS: a->labels = 1; break;
+    case WM_F_NO_LABELS: a->labels = -1; break;
+    case WM_F_FORCE_RAW: a->force_raw = 1; break;
+    case WM_F_NO_PROGRESS: a->progress = 0; break;
     case WM_F_SERIES_FORMAT: /* --series-format, or its old --format */
     case WM_F_QUERY_FORMAT:
         if ((i = wm_cli_choose(name, val, wm_cli_sigfmt_words)) < 0) return -1;
@@ -147,6 +153,7 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
 ** *first_arg is the index of the first non-option argument. */
 static int parse_args(int argc, char **argv, wm_cli_dtw_args_t *a, int *first_arg) {
     a->o = wm_dtw_opts_default();
+    a->progress = 1;
     int rc = wm_flags_parse(&wm_cli_cmd_dtw, argc, argv, &a->sh, apply_own, a, first_arg);
     if (rc != 0) return rc;
     if (a->window_kind != 0 && a->o.mode == WM_DTW_SUBSEQUENCE) {
@@ -163,6 +170,18 @@ static int parse_args(int argc, char **argv, wm_cli_dtw_args_t *a, int *first_ar
     if (!a->cost_given && a->o.mode == WM_DTW_UCR)
         a->o.cost = WM_DTW_SQUARED;                   /* as the UCR Suite */
     if (a->maxd_given && !a->top_given) a->o.top = 0; /* every match within D, series order */
+    if (a->sqrt_out && a->o.cost != WM_DTW_SQUARED) {
+        wm_cli_error("--sqrt needs --cost squared (the root of a sum of squares, as "
+                     "dtaidistance prints; an abs cost is already in the samples' unit)");
+        return -1;
+    }
+    if (a->sqrt_out && a->maxd_given) {
+        /* D is in the unit printed: the library compares the sum of squares
+        ** with D^2 (one step up, so that rounding loses no match), and the
+        ** print drops what is over D after the root. */
+        a->maxd_root = a->o.max_distance;
+        a->o.max_distance = nextafter(a->o.max_distance * a->o.max_distance, INFINITY);
+    }
     if (a->dtype_given) {
         if (!a->fmt_given) a->fmt = a->dtype;
         if (!a->qfmt_given) a->qfmt = a->dtype;
@@ -191,8 +210,8 @@ int wm_cli_dtw_prepare(wm_cli_dtw_run_t *r) {
         wm_cli_error("QUERY and SERIES are both - (standard input can be read only once)");
         return -1;
     }
-    if (wm_cli_dtw_read(r->qpath, a->qfmt, a->qcolumn, 1, &r->q) < 0 ||
-        wm_cli_dtw_read(r->spath, a->fmt, a->column, 0, &r->s) < 0)
+    if (wm_cli_dtw_read(r->qpath, a->qfmt, a->qcolumn, 1, a->labels, a->force_raw, &r->q) < 0 ||
+        wm_cli_dtw_read(r->spath, a->fmt, a->column, 0, a->labels, a->force_raw, &r->s) < 0)
         return -1;
     uint64_t n = r->s.a[0].n;
     r->radius = malloc(r->q.n * sizeof *r->radius);
@@ -251,7 +270,14 @@ static void report_failure(const wm_cli_dtw_run_t *r, const size_t *grp, size_t 
                      mode_words[r->a->o.mode], msg);
 }
 
-/* In groups of one band radius, one wm_dtw_many call each. */
+/* The DP cells of query i against the series (what the progress line counts). */
+static uint64_t query_cells(const wm_cli_dtw_run_t *r, size_t i) {
+    uint64_t m = r->q.a[i].n, n = r->s.a[0].n;
+    return m > UINT64_MAX / n ? UINT64_MAX / 64 : m * n;
+}
+
+/* In groups of one band radius, one wm_dtw_many call each (or a few, for
+** the progress line). */
 int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to) {
     size_t nq = to - from;
     size_t *order = malloc(nq * sizeof *order);
@@ -264,6 +290,9 @@ int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to) {
         rc = -1;
         goto done;
     }
+    uint64_t total = 0, done_cells = 0;
+    wm_progress_start_item(&r->pg); /* the rate counts the matching alone */
+    for (size_t i = from; i < to; i++) total += query_cells(r, i);
     for (size_t i = 0; i < nq; i++) order[i] = from + i;
     sort_radius = r->radius;
     qsort(order, nq, sizeof *order, by_radius);
@@ -276,13 +305,28 @@ int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to) {
         }
         wm_dtw_opts_t o = r->a->o;
         o.window = r->radius[order[g]];
-        wm_status st = wm_dtw_many(r->cx, qv, lens, e - g, r->s.a[0].v, r->s.a[0].n, &o, out);
-        if (st != WM_OK) {
-            report_failure(r, order + g, e - g, st);
-            rc = -1;
-            goto done;
+        /* One call for the group; with a progress line, calls of about 1/64
+        ** of the cells each, so that the line moves (the library reports
+        ** nothing while it matches). */
+        for (size_t b = g; b < e;) {
+            size_t c = e;
+            if (r->pg.enabled)
+                for (uint64_t cells = 0, c0 = c = b; c < e && (c == c0 || cells < total / 64); c++)
+                    cells += query_cells(r, order[c]);
+            wm_status st = wm_dtw_many(r->cx, qv + (b - g), lens + (b - g), c - b, r->s.a[0].v,
+                                       r->s.a[0].n, &o, out + (b - g));
+            if (st != WM_OK) {
+                report_failure(r, order + b, c - b, st);
+                rc = -1;
+                goto done;
+            }
+            for (size_t k = b; k < c; k++) {
+                r->res[order[k]] = out[k - g];
+                done_cells += query_cells(r, order[k]);
+            }
+            wm_progress_report(done_cells, total, &r->pg);
+            b = c;
         }
-        for (size_t k = g; k < e; k++) r->res[order[k]] = out[k - g];
         g = e;
     }
 done:
@@ -294,11 +338,19 @@ done:
 }
 
 void wm_cli_dtw_print(wm_cli_dtw_run_t *r, FILE *out, size_t from, size_t to) {
-    int json = r->a->sh.format == WM_OUT_JSON;
+    const wm_cli_dtw_args_t *a = r->a;
+    int json = a->sh.format == WM_OUT_JSON;
+    wm_progress_clear(&r->pg);
     for (size_t i = from; i < to && !ferror(out); i++) {
-        for (size_t k = 0; k < r->res[i].n; k++)
-            wm_out_dtw_match(out, json, r->q.a[i].name, i, &r->res[i].a[k], r->a->o.path);
-        r->n_printed += r->res[i].n;
+        for (size_t k = 0; k < r->res[i].n; k++) {
+            wm_dtw_match_t m = r->res[i].a[k];
+            if (a->sqrt_out) {
+                m.distance = sqrt(m.distance);
+                if (a->maxd_given && !(m.distance <= a->maxd_root)) continue;
+            }
+            wm_out_dtw_row(out, json, &r->q.a[i], i, &m, a->o.path);
+            r->n_printed++;
+        }
     }
 }
 
@@ -311,8 +363,10 @@ int wm_cmd_dtw(int argc, char **argv) {
     memset(&r, 0, sizeof r);
     wm_cli_buffer_stdout();
     r.a = &a;
+    wm_progress_init(&r.pg); /* its first second counts from here */
 
     int rc = parse_args(argc, argv, &a, &first_arg);
+    if (rc != 0) wm_progress_free(&r.pg);
     if (rc == 1) return wm_cli_help_status();
     int n_args = argc - first_arg;
     if (rc < 0 || n_args != 2) {
@@ -320,12 +374,17 @@ int wm_cmd_dtw(int argc, char **argv) {
             wm_cli_error("dtw needs a QUERY and a SERIES (%d argument%s given)", n_args,
                          n_args == 1 ? "" : "s");
         wm_flags_usage_hint(&wm_cli_cmd_dtw);
+        if (rc == 0) wm_progress_free(&r.pg);
         return WM_EXIT_ERROR;
     }
     r.qpath = argv[first_arg];
     r.spath = argv[first_arg + 1];
     wm_cli_dist_device(&a.sh.co);
+    /* Under MPI the ranks' lines would fight over one terminal. */
+    wm_progress_enable(&r.pg, a.progress && !wm_dist.active);
     int failed = wm_cli_dtw_dist(&r) < 0;
+    wm_progress_clear(&r.pg);
+    wm_progress_free(&r.pg);
 
     if (r.res)
         for (size_t i = 0; i < r.q.n; i++) wm_dtw_matches_free(&r.res[i]);

@@ -6,7 +6,7 @@
 **                   queries in groups of one band radius, the exit status
 **     dist_dtw.c    the queries shared out over the ranks of an MPI job
 **     dtwio.c       reading a signal file
-**     out_dtw.c     the lines (TSV, JSON Lines)
+**     out_dtw.c     the lines (TSV, JSON Lines), a labelled query's label
 */
 #ifndef WM_CLI_DTW_H
 #define WM_CLI_DTW_H
@@ -16,6 +16,7 @@
 #include "warpmatch.h"
 #include "io/signal.h"
 #include "flags.h"
+#include "progress.h"
 
 typedef struct {
     wm_cli_shared_t sh; /* the flags every command shares */
@@ -26,6 +27,11 @@ typedef struct {
     int fmt_given, qfmt_given, dtype_given;
     wm_sigfmt_t fmt, qfmt, dtype; /* --series-format, --query-format, --dtype */
     const char *column, *qcolumn;
+    int sqrt_out;     /* --sqrt: print the root of the (squared-cost) distance */
+    double maxd_root; /* --sqrt with --max-distance: D as given (o.max_distance is D^2) */
+    int labels;       /* 1 --labels, -1 --no-labels, 0 by the name (.tsv) */
+    int force_raw;    /* --force-raw */
+    int progress;     /* 0 after --no-progress */
 } wm_cli_dtw_args_t;
 
 typedef struct {
@@ -37,6 +43,7 @@ typedef struct {
     wm_context_t *cx;
     uint64_t n_printed;
     int write_failed, write_errno; /* a write failed, with this errno */
+    wm_progress_t pg;              /* the progress line: DP cells of the queries done */
 } wm_cli_dtw_run_t;
 
 /* ---- cmd_dtw.c --------------------------------------------------------------- */
@@ -52,6 +59,14 @@ int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to);
 
 /* Print the matches of queries [from, to) to out; add them to n_printed. */
 void wm_cli_dtw_print(wm_cli_dtw_run_t *r, FILE *out, size_t from, size_t to);
+
+/* ---- out_dtw.c --------------------------------------------------------------- */
+
+/* One line of query q (its index in QUERY): TSV or JSON Lines as out.h's
+** wm_out_dtw_match, and q's label (a labelled QUERY) as the last column,
+** or the key "label" after "query". */
+void wm_out_dtw_row(FILE *out, int json, const wm_sig_t *q, size_t index, const wm_dtw_match_t *m,
+                    int path);
 
 /* ---- dist_dtw.c -------------------------------------------------------------- */
 

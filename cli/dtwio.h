@@ -1,7 +1,7 @@
 /*
 ** dtwio.h -- the inputs of `warpmatch dtw`: QUERY and SERIES are signal
-** files read whole by wm_sig_read (src/io/signal.h: text, CSV, .npy, raw
-** f32/f64, gzip; "-" = standard input); a failed read prints the reader's
+** files read whole by wm_sig_read (src/io/signal.h: text, labelled text,
+** CSV, .npy, .npz, raw f32/f64, gzip; "-" = standard input); a failed read prints the reader's
 ** message, which names the file and the place. (The output lines: out.h.)
 */
 #ifndef WM_CLI_DTWIO_H
@@ -16,10 +16,13 @@ extern const char *const wm_cli_sigfmt_words[];
 extern const wm_sigfmt_t wm_cli_sigfmt_values[];
 
 /* Read `path` ("-" = standard input) as `fmt`, `column` (NULL = the
-** default) and `several` (1: a query file of several signals). Returns 0, or
-** -1 after printing "warpmatch: <the reader's message>"; *out is then empty.
+** default), `several` (1: a query file of several signals), `labels` (1
+** --labels, -1 --no-labels, 0 by the name) and `force_raw` (--force-raw).
+** "file.npz:name" reads the array `name` of file.npz (when no file has the
+** whole name). Returns 0 (after printing the reader's note, if any), or -1
+** after printing "warpmatch: <the reader's message>"; *out is then empty.
 ** Free *out with wm_sigs_free. */
-int wm_cli_dtw_read(const char *path, wm_sigfmt_t fmt, const char *column, int several,
-                    wm_sigs_t *out);
+int wm_cli_dtw_read(const char *path, wm_sigfmt_t fmt, const char *column, int several, int labels,
+                    int force_raw, wm_sigs_t *out);
 
 #endif

@@ -132,6 +132,10 @@ const wm_flag_t wm_flags[] = {
     { WM_F_COST, 0, "cost", "C", WM_SEC_MATCH, D, NULL,
       "abs; squared in ucr mode, as the UCR Suite",
       "the cost of matching samples x and y: abs |x - y| or squared (x - y)^2" },
+    { WM_F_SQRT, 0, "sqrt", NULL, WM_SEC_MATCH, D, NULL, NULL,
+      "with --cost squared: print the square root of the distance (the sum of "
+      "(x - y)^2 along the path), as dtaidistance's dtw.distance does; "
+      "--max-distance D then compares the root with D" },
     { WM_F_WINDOW, 0, "window", "R", WM_SEC_MATCH, D, NULL, "no band",
       "Sakoe-Chiba band radius, global and ucr modes\n"
       "a whole number of samples, or a fraction below 1 written with a '.' or an "
@@ -228,6 +232,15 @@ const wm_flag_t wm_flags[] = {
       "(number)" },
     { WM_F_QUERY_COLUMN, 0, "query-column", "C", WM_SEC_INPUT, D, NULL, NULL,
       "QUERY's column, the same way (then QUERY is one query)" },
+    { WM_F_LABELS, 0, "labels", NULL, WM_SEC_INPUT, D, NULL, "for names ending in .tsv",
+      "text files hold a label first on every line (UCR-2018 .tsv: label, then "
+      "the series): each line of QUERY is one query that keeps its label; in "
+      "SERIES the labels are dropped and the lines joined" },
+    { WM_F_NO_LABELS, 0, "no-labels", NULL, WM_SEC_INPUT, D, NULL, NULL,
+      "read a .tsv file's first field as a sample" },
+    { WM_F_FORCE_RAW, 0, "force-raw", NULL, WM_SEC_INPUT, D, NULL, NULL,
+      "read an f32 or f64 file even when its first 4 KiB look like text (over 95% "
+      "printable), which is refused otherwise" },
     /* -- execution ------------------------------------------------------------- */
     { WM_F_BACKEND, 0, "backend", "B", WM_SEC_EXEC, S | A | D, apply_backend,
       "auto: cuda only when a GPU is found and a cost model predicts it faster for "
@@ -252,7 +265,7 @@ const wm_flag_t wm_flags[] = {
     { WM_F_PIECE, 0, "piece", "N", WM_SEC_EXEC, D, NULL, "tuned",
       "for testing: cut the series into pieces of N samples for the threads and "
       "the GPU (warping paths then cross pieces; the output must not change)" },
-    { WM_F_NO_PROGRESS, 0, "no-progress", NULL, WM_SEC_EXEC, S | A, NULL, NULL,
+    { WM_F_NO_PROGRESS, 0, "no-progress", NULL, WM_SEC_EXEC, S | A | D, NULL, NULL,
       "never show the progress line (shown on stderr only when stderr is a "
       "terminal and the run lasts over 1 s)" },
     /* -- output ---------------------------------------------------------------- */

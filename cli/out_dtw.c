@@ -1,12 +1,15 @@
 /*
 ** out_dtw.c -- the lines `warpmatch dtw` prints (out.h): one match a line,
-** TSV or JSON Lines, the distance in its short exact form.
+** TSV or JSON Lines, the distance in its short exact form; a labelled
+** query's label last (TSV) or after "query" (JSON).
 */
 #include <math.h>
 
 #include "out.h"
+#include "dtw.h"
 
-static void put_tsv(FILE *f, const char *name, size_t index, const wm_dtw_match_t *m, int path) {
+static void put_tsv(FILE *f, const char *name, const char *label, size_t index,
+                    const wm_dtw_match_t *m, int path) {
     if (name != NULL && name[0] != '\0') {
         for (const char *c = name; *c; c++) /* a tab would shift the columns */
             putc(*c == '\t' ? ' ' : *c, f);
@@ -26,13 +29,22 @@ static void put_tsv(FILE *f, const char *name, size_t index, const wm_dtw_match_
             wm_out_u64(f, m->path[2 * k + 1]);
         }
     }
+    if (label != NULL) {
+        putc('\t', f);
+        for (const char *c = label; *c; c++) putc(*c == '\t' ? ' ' : *c, f);
+    }
     putc('\n', f);
 }
 
-static void put_json(FILE *f, const char *name, size_t index, const wm_dtw_match_t *m, int path) {
+static void put_json(FILE *f, const char *name, const char *label, size_t index,
+                     const wm_dtw_match_t *m, int path) {
     fputs("{\"query\":", f);
     if (name != NULL && name[0] != '\0') wm_out_json_cstr(f, name);
     else wm_out_u64(f, index);
+    if (label != NULL) {
+        fputs(",\"label\":", f);
+        wm_out_json_cstr(f, label);
+    }
     wm_out_key_u64(f, "start", m->start);
     wm_out_key_u64(f, "end", m->end);
     fputs(",\"distance\":", f);
@@ -54,5 +66,10 @@ static void put_json(FILE *f, const char *name, size_t index, const wm_dtw_match
 
 void wm_out_dtw_match(FILE *out, int json, const char *name, size_t index, const wm_dtw_match_t *m,
                       int path) {
-    (json ? put_json : put_tsv)(out, name, index, m, path);
+    (json ? put_json : put_tsv)(out, name, NULL, index, m, path);
+}
+
+void wm_out_dtw_row(FILE *out, int json, const wm_sig_t *q, size_t index, const wm_dtw_match_t *m,
+                    int path) {
+    (json ? put_json : put_tsv)(out, q->name, q->label, index, m, path);
 }

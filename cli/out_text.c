@@ -79,7 +79,7 @@ int wm_cli_fasta_lines_build(wm_cli_fasta_lines_t *fl, const char *path, const w
     size_t n_rec = sf->text.n_rec;
     fl->rec_first = calloc(n_rec + 1, sizeof *fl->rec_first);
     int ok = fl->rec_first != NULL;
-    wm_lines_t L = { raw.text.seq, raw.text.seq + raw.text.len, 0 };
+    wm_lines_t L = { raw.text.seq, raw.text.seq + raw.text.len, 0, NULL };
     const uint8_t *s;
     size_t len;
     size_t r = 0; /* records begun so far */

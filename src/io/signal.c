@@ -49,6 +49,7 @@ int wm_sigset_add_owned(wm_sigset_t *set, double *v, uint64_t n, wm_sigsrc_t *s)
     g->v = v;
     g->n = n;
     g->name = NULL;
+    g->label = NULL;
     return 0;
 }
 
@@ -82,6 +83,7 @@ int wm_sigset_add(wm_sigset_t *set, wm_sigvec_t *a, uint64_t from, int take, con
     g->v = v;
     g->n = n;
     g->name = nm;
+    g->label = NULL;
     return 0;
 }
 
@@ -90,6 +92,7 @@ void wm_sigs_free(wm_sigs_t *s) {
     for (size_t i = 0; i < s->n; i++) {
         free(s->a[i].v);
         free(s->a[i].name);
+        free(s->a[i].label);
     }
     free(s->a);
     s->a = NULL;
@@ -232,13 +235,16 @@ static int ends_with_ci(const char *s, const char *suffix) {
     return n >= k && strcasecmp(s + n - k, suffix) == 0;
 }
 
-/* AUTO: the .npy magic wins over any name; the name says CSV; else TEXT. */
+/* AUTO: the .npy and zip magics win over any name; the name says CSV; else TEXT. */
 static int pick_format(wm_sigsrc_t *s, const char *path, wm_sigfmt_t *fmt) {
     static const uint8_t npy_magic[6] = { 0x93, 'N', 'U', 'M', 'P', 'Y' };
     const uint8_t *head;
     size_t got;
     if (wm_sigsrc_peek(s, &head, sizeof npy_magic, &got) != 0) return -1;
     if (got == sizeof npy_magic && memcmp(head, npy_magic, got) == 0) *fmt = WM_SIGFMT_NPY;
+    else if (got >= 4 && memcmp(head, "PK", 2) == 0 &&
+             ((head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6)))
+        *fmt = WM_SIGFMT_NPZ; /* a local header first, or the end of an empty archive */
     else if (strcmp(path, "-") != 0 &&
              (ends_with_ci(path, ".csv") || ends_with_ci(path, ".csv.gz")))
         *fmt = WM_SIGFMT_CSV;
@@ -248,7 +254,8 @@ static int pick_format(wm_sigsrc_t *s, const char *path, wm_sigfmt_t *fmt) {
 
 int wm_sig_read(const char *path, const wm_sigread_opts_t *o, wm_sigs_t *out, char *err,
                 size_t err_len) {
-    static const wm_sigread_opts_t defaults = { WM_SIGFMT_AUTO, NULL, 0 };
+    static const wm_sigread_opts_t defaults = { WM_SIGFMT_AUTO, NULL, 0, 0, 0, NULL };
+    wm_sigread_opts_t local;
     wm_sigsrc_t src;
     wm_sigset_t set;
     int rc;
@@ -263,6 +270,15 @@ int wm_sig_read(const char *path, const wm_sigread_opts_t *o, wm_sigs_t *out, ch
         return -1;
     }
     if (!o) o = &defaults;
+    if (o->labels == 0) {
+        /* UCR-2018's .tsv layout: a label, then the samples */
+        local = *o;
+        local.labels =
+            strcmp(path, "-") != 0 && (ends_with_ci(path, ".tsv") || ends_with_ci(path, ".tsv.gz"))
+                ? 1
+                : -1;
+        o = &local;
+    }
     memset(&set, 0, sizeof set);
 
     rc = wm_sigsrc_open(&src, path, err, err_len);
@@ -272,9 +288,10 @@ int wm_sig_read(const char *path, const wm_sigread_opts_t *o, wm_sigs_t *out, ch
         switch (fmt) {
         case WM_SIGFMT_TEXT: rc = wm_sig_read_text(&src, o, &set); break;
         case WM_SIGFMT_CSV: rc = wm_sig_read_csv(&src, o, &set); break;
-        case WM_SIGFMT_F32: rc = wm_sig_read_raw(&src, 4, &set); break;
-        case WM_SIGFMT_F64: rc = wm_sig_read_raw(&src, 8, &set); break;
+        case WM_SIGFMT_F32: rc = wm_sig_read_raw(&src, 4, o, &set); break;
+        case WM_SIGFMT_F64: rc = wm_sig_read_raw(&src, 8, o, &set); break;
         case WM_SIGFMT_NPY: rc = wm_sig_read_npy(&src, o, &set); break;
+        case WM_SIGFMT_NPZ: rc = wm_sig_read_npz(&src, o, &set); break;
         default: rc = wm_sig_fail(&src, ": unknown signal format %d", (int)fmt); break;
         }
     }

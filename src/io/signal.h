@@ -35,7 +35,9 @@
 **         nothing: a CSV file is one signal.
 **   F32   Raw little-endian float32 (F64: float64), the whole file one
 **         unnamed signal; its size must be a multiple of 4 (8). Never chosen
-**         by AUTO.
+**         by AUTO. A file whose first 4 KiB look like text (over 95% of the
+**         bytes printable ASCII, blanks, line breaks or UTF-8 sequences) is
+**         refused, with a message naming the text format, unless raw_force.
 **   NPY   NumPy .npy, header versions 1.0, 2.0 and 3.0, C or Fortran order.
 **         dtypes: float32/float64 little-endian ('<f4' '<f8', '=' accepted),
 **         integers ('<i2' '<i4' '<i8' '<u2' '<u4' '|i1' '|u1'), converted to
@@ -45,9 +47,24 @@
 **         c = 1, the only column; else an error. Signals are unnamed. Data
 **         missing at the end, bytes after the data, 0-D, 3-D and zero-size
 **         arrays are errors.
-**   AUTO  A file whose (inflated) bytes start with the .npy magic is NPY; a
+**   NPZ   NumPy .npz: a zip archive of .npy members (np.savez, stored, and
+**         np.savez_compressed, deflated; zip64 too), read as NPY from the
+**         member named `array` ("x" or "x.npy"), by default the only one, or
+**         the first in the archive's directory, with a note in err. Only a
+**         regular file: the directory at its end is read first. The member's
+**         CRC-32 and size are checked. Memory: a 1 MiB input block and the
+**         inflate window beside what NPY needs.
+**   AUTO  A file whose (inflated) bytes start with the .npy magic is NPY;
+**         the zip magic "PK\3\4" (or "PK\5\6", an empty archive) is NPZ; a
 **         name ending in .csv or .csv.gz (any case) is CSV; anything else
 **         (standard input included) is TEXT.
+**
+** Labels (TEXT only): UCR-2018 files hold one series a line, its class
+** label first. With `labels` (by default for a name ending in .tsv or
+** .tsv.gz) the first field of every line is the label, not a sample: any
+** token, kept as the signal's `label`. several = 1: each line is one signal
+** (even of one sample); several = 0: the samples of every line, labels
+** dropped, are one signal. '>' lines are an error in a labelled file.
 **
 ** Error messages are one line, start with the file name ("(standard input)"
 ** for "-") and say where: "FILE:LINE: 'abc' is not a number",
@@ -78,7 +95,8 @@ typedef enum {
     WM_SIGFMT_CSV = 2,
     WM_SIGFMT_F32 = 3,
     WM_SIGFMT_F64 = 4,
-    WM_SIGFMT_NPY = 5
+    WM_SIGFMT_NPY = 5,
+    WM_SIGFMT_NPZ = 6
 } wm_sigfmt_t;
 
 typedef struct {
@@ -90,6 +108,10 @@ typedef struct {
                            a 0-based column number; NULL = default (see above). Ignored
                            by the other formats. */
     int several;        /* 1: the file may hold several signals (query files) */
+    int raw_force;      /* F32/F64: read the bytes even when they look like text */
+    int labels;         /* TEXT: 1 the first field of a line is a label, -1 never,
+                           0 by the name (.tsv, .tsv.gz) */
+    const char *array;  /* NPZ: the member ("x" or "x.npy"); NULL = the only/first */
 } wm_sigread_opts_t;
 
 /* One signal: n samples in v (malloc'd), and its name (malloc'd, NULL when
@@ -97,7 +119,8 @@ typedef struct {
 typedef struct {
     double *v;
     uint64_t n;
-    char *name; /* NULL when unnamed */
+    char *name;  /* NULL when unnamed */
+    char *label; /* a labelled file's class label, as written; else NULL */
 } wm_sig_t;
 
 /* The signals of one file, in file order: a[0 .. n-1] (malloc'd). */
@@ -110,7 +133,8 @@ typedef struct {
    Returns 0, or -1 with a one-line message in err (no "warpmatch:" prefix, no newline) and
    nothing left allocated. o = NULL reads as all-zero options (AUTO, default column, one
    signal). *out is overwritten (zeroed on error); free it with wm_sigs_free. err may be
-   NULL (err_len is then ignored); a message longer than err_len is cut. */
+   NULL (err_len is then ignored); a message longer than err_len is cut. On success err
+   holds "" or a note for the user (an .npz array chosen by default). */
 int wm_sig_read(const char *path, const wm_sigread_opts_t *o, wm_sigs_t *out, char *err,
                 size_t err_len);
 

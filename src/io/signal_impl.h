@@ -43,6 +43,10 @@ typedef struct {
     /* Inflated bytes read ahead by wm_sigsrc_peek, served before the rest. */
     uint8_t head[16];
     size_t head_pos, head_len;
+    /* A member of a zip archive (signal_npz.c), read in place of the bytes
+    ** above once set (head emptied); NULL = none. */
+    int64_t (*member_read)(void *member, uint8_t *dst, size_t n);
+    void *member;
 } wm_sigsrc_t;
 
 /* Open path ("-" = stdin). On failure the message is in err and nothing is
@@ -172,7 +176,15 @@ static inline double wm_sig_f64le(const uint8_t *p) {
 
 int wm_sig_read_text(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *out);
 int wm_sig_read_csv(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *out);
-int wm_sig_read_raw(wm_sigsrc_t *s, int bytes_per_sample, wm_sigset_t *out);
+int wm_sig_read_raw(wm_sigsrc_t *s, int bytes_per_sample, const wm_sigread_opts_t *o,
+                    wm_sigset_t *out);
 int wm_sig_read_npy(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *out);
+int wm_sig_read_npz(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *out);
+
+/* Bytes a raw reader should refuse as text: over 95% of p[0 .. n) (the
+** first 4 KiB of a file) printable ASCII, blanks, line breaks or well-formed
+** UTF-8 sequences. */
+int wm_sig_looks_text(const uint8_t *p, size_t n);
+#define WM_SIG_TEXT_PROBE 4096
 
 #endif

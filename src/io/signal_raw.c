@@ -6,6 +6,10 @@
 ** file when its size is known, else grown by doubling) and only then checked
 ** and, on a big-endian host, byte-swapped; float32 goes through a block
 ** buffer and is widened to double, which is exact.
+**
+** Before that, the first 4 KiB must not look like text: the bytes of "1.5\n"
+** are a float32 too (1.2e-8 or so), so a text file given as raw would be read
+** as nonsense numbers without a word (issue 20). opts.raw_force reads them.
 */
 #include "io/signal_impl.h"
 
@@ -22,7 +26,47 @@ static int64_t first_nonfinite(const double *v, uint64_t n) {
     return -1;
 }
 
-static int read_f64(wm_sigsrc_t *s, wm_sigvec_t *a, uint64_t *bytes) {
+/* The length of the UTF-8 sequence at p[0 .. n) (2 to 4 bytes, no overlong
+** forms or surrogates), or 0 when it is not one. */
+static size_t utf8_len(const uint8_t *p, size_t n) {
+    size_t len = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+    if (len == 0 || len > n || (p[0] >= 0xf0 && len != 4)) return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;
+    if (len == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0))) return 0;
+    if (len == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))) return 0;
+    return len;
+}
+
+int wm_sig_looks_text(const uint8_t *p, size_t n) {
+    size_t text = 0, i = 0;
+    if (n == 0) return 0;
+    while (i < n) {
+        uint8_t c = p[i];
+        if ((c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' || c == '\t') {
+            text++;
+            i++;
+        } else if (c >= 0x80 && utf8_len(p + i, n - i) != 0) {
+            size_t k = utf8_len(p + i, n - i);
+            text += k;
+            i += k;
+        } else {
+            i++;
+        }
+    }
+    return text * 100 > n * 95;
+}
+
+/* The refusal of a text-looking raw file. */
+static int fail_text(wm_sigsrc_t *s, int bytes_per_sample) {
+    return wm_sig_fail(s,
+                       ": looks like text, not raw float%d (its first bytes are printable); "
+                       "read it as text (the text format, or auto), or force the raw read "
+                       "(--force-raw)",
+                       bytes_per_sample * 8);
+}
+
+static int read_f64(wm_sigsrc_t *s, wm_sigvec_t *a, uint64_t *bytes, int force) {
     /* One sample more than the file holds, so that the read that reaches the
     ** end comes back short instead of forcing a doubling. */
     uint64_t want = s->size_hint ? s->size_hint / 8 + 1 : 0;
@@ -36,13 +80,17 @@ static int read_f64(wm_sigsrc_t *s, wm_sigvec_t *a, uint64_t *bytes) {
         if ((size_t)r < room) break;
     }
     a->n = *bytes / 8;
+    if (!force &&
+        wm_sig_looks_text((const uint8_t *)a->v,
+                          *bytes < WM_SIG_TEXT_PROBE ? (size_t)*bytes : WM_SIG_TEXT_PROBE))
+        return fail_text(s, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     for (uint64_t i = 0; i < a->n; i++) a->v[i] = wm_sig_f64le((const uint8_t *)(a->v + i));
 #endif
     return 0;
 }
 
-static int read_f32(wm_sigsrc_t *s, wm_sigvec_t *a, uint64_t *bytes) {
+static int read_f32(wm_sigsrc_t *s, wm_sigvec_t *a, uint64_t *bytes, int force) {
     uint8_t *block = malloc(WM_RAW_F32_BLOCK);
     if (!block) return wm_sig_fail(s, ": out of memory");
     uint64_t want = s->size_hint ? s->size_hint / 4 + 1 : 0;
@@ -57,6 +105,12 @@ static int read_f32(wm_sigsrc_t *s, wm_sigvec_t *a, uint64_t *bytes) {
         if (r < 0) {
             free(block);
             return -1;
+        }
+        if (*bytes == 0 && !force &&
+            wm_sig_looks_text(block,
+                              (size_t)r < WM_SIG_TEXT_PROBE ? (size_t)r : WM_SIG_TEXT_PROBE)) {
+            free(block);
+            return fail_text(s, 4);
         }
         *bytes += (uint64_t)r;
         size_t have = carry + (size_t)r, k = have / 4;
@@ -74,10 +128,12 @@ static int read_f32(wm_sigsrc_t *s, wm_sigvec_t *a, uint64_t *bytes) {
     return 0;
 }
 
-int wm_sig_read_raw(wm_sigsrc_t *s, int bytes_per_sample, wm_sigset_t *out) {
+int wm_sig_read_raw(wm_sigsrc_t *s, int bytes_per_sample, const wm_sigread_opts_t *o,
+                    wm_sigset_t *out) {
     wm_sigvec_t a = { NULL, 0, 0 };
     uint64_t bytes = 0;
-    int rc = bytes_per_sample == 8 ? read_f64(s, &a, &bytes) : read_f32(s, &a, &bytes);
+    int rc = bytes_per_sample == 8 ? read_f64(s, &a, &bytes, o->raw_force)
+                                   : read_f32(s, &a, &bytes, o->raw_force);
     uint64_t extra = bytes % (uint64_t)bytes_per_sample;
     if (rc == 0 && extra != 0)
         rc = wm_sig_fail(s,

@@ -101,6 +101,7 @@ int wm_sigsrc_open(wm_sigsrc_t *s, const char *path, char *err, size_t err_len) 
 }
 
 static int64_t src_read_body(wm_sigsrc_t *s, uint8_t *dst, size_t n) {
+    if (s->member_read) return s->member_read(s->member, dst, n); /* a .npz member */
     int64_t r = wm_zsrc_read(&s->z, dst, n);
     return r < 0 ? wm_sig_fail(s, ": %s", s->z.msg) : r;
 }

@@ -9,6 +9,10 @@
 ** rules). What a line means for several = 1 -- one sample of a column, or a
 ** signal of its own -- is known only once a line with two numbers shows up
 ** (or the end comes), so until then the samples just pile up.
+**
+** A labelled file (UCR-2018 .tsv: "label<TAB>v0<TAB>v1..." a line) takes the
+** first token of each line as its label, whatever it says; with several = 1
+** every line is then a signal, so there is nothing to decide.
 */
 #include "io/signal_impl.h"
 
@@ -52,6 +56,10 @@ typedef struct {
     int pending;
     uint64_t pend_line, pend_index;
     double pend_x;
+    /* labelled lines: the label of the line being read */
+    int labels, label_seen;
+    char *label;
+    size_t label_len, label_cap;
 } text_t;
 
 /* Separators, and the bytes that end a token (separators and '\n'). */
@@ -80,7 +88,45 @@ static int emit(text_t *t, uint64_t from, const char *name, size_t name_len) {
     return 0;
 }
 
+/* Keep [p, q) as the label of the line being read. */
+static int keep_label(text_t *t, const char *p, const char *q) {
+    size_t n = (size_t)(q - p);
+    if (n + 1 > t->label_cap) {
+        char *lb = realloc(t->label, n + 1);
+        if (!lb) return wm_sig_fail(t->s, ": out of memory");
+        t->label = lb;
+        t->label_cap = n + 1;
+    }
+    memcpy(t->label, p, n);
+    t->label[n] = '\0';
+    t->label_len = n;
+    t->label_seen = 1;
+    return 0;
+}
+
+/* A labelled line ends: its samples become a signal that keeps the label. */
+static int end_labelled_line(text_t *t) {
+    t->label_seen = 0;
+    if (t->line_tokens == 0) {
+        char shown[WM_SIG_SHOW];
+        wm_sig_show(t->label, t->label_len, shown, sizeof shown);
+        return wm_sig_fail(t->s, ":%" PRIu64 ": label '%s' but no samples after it", t->line,
+                           shown);
+    }
+    if (t->mode != MODE_LINES) return 0; /* several = 0: the samples join the one signal */
+    if (emit(t, 0, NULL, 0) != 0) return -1;
+    wm_sig_t *g = &t->out->s.a[t->out->s.n - 1];
+    g->label = malloc(t->label_len + 1);
+    if (!g->label) return wm_sig_fail(t->s, ": out of memory");
+    memcpy(g->label, t->label, t->label_len + 1);
+    return 0;
+}
+
 static int end_line(text_t *t) {
+    if (t->labels && t->label_seen) {
+        if (end_labelled_line(t) != 0) return -1;
+        t->line_tokens = 0; /* emitted */
+    }
     if (t->mode == MODE_UNDECIDED && t->line_tokens >= 2) {
         /* Lines are signals after all: each earlier line held one number. */
         if (t->pending) return fail_pending(t, 1);
@@ -145,6 +191,11 @@ static int end_record(text_t *t) {
 
 /* A '>' line, [p, q) without its '\n'. */
 static int header_line(text_t *t, const char *p, const char *q) {
+    if (t->labels)
+        return wm_sig_fail(t->s,
+                           ":%" PRIu64 ": a '>' line in a labelled file (label, then samples, "
+                           "a line; read it without labels)",
+                           t->line);
     if (t->mode != MODE_RECORDS) {
         if (t->first_num_line)
             return wm_sig_fail(t->s,
@@ -231,6 +282,10 @@ static int parse_block(text_t *t, wm_sigwin_t *w, int *skip_line) {
             p = tok; /* it may go on in the next block */
             break;
         }
+        if (t->labels && !t->label_seen) {
+            if (keep_label(t, tok, p) != 0) return -1;
+            continue;
+        }
         if (add_number(t, tok, p) != 0) return -1;
     }
     w->pos = (size_t)(p - w->buf);
@@ -238,7 +293,7 @@ static int parse_block(text_t *t, wm_sigwin_t *w, int *skip_line) {
 }
 
 static int finish(text_t *t) {
-    if (t->line_started || t->line_tokens)
+    if (t->line_started || t->line_tokens || t->label_seen)
         if (end_line(t) != 0) return -1;
     switch (t->mode) {
     case MODE_RECORDS: return end_record(t);
@@ -259,7 +314,8 @@ int wm_sig_read_text(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *ou
     t.s = s;
     t.out = out;
     t.several = o->several;
-    t.mode = o->several ? MODE_UNDECIDED : MODE_ONE;
+    t.labels = o->labels > 0;
+    t.mode = o->several ? (t.labels ? MODE_LINES : MODE_UNDECIDED) : MODE_ONE;
     t.line = 1;
     if (wm_sigwin_init(&w, s, WM_TEXT_BLOCK) != 0) return -1;
     rc = wm_sigwin_refill(&w, s, 0);
@@ -276,5 +332,6 @@ int wm_sig_read_text(wm_sigsrc_t *s, const wm_sigread_opts_t *o, wm_sigset_t *ou
     wm_sigwin_free(&w);
     free(t.a.v);
     free(t.name);
+    free(t.label);
     return rc;
 }

@@ -535,8 +535,8 @@ expect_error "comments only" "^warpmatch: comment_only\.txt: no samples" dtw x.t
 expect_error "big-endian .npy" "^warpmatch: big_endian\.npy: .*>f8" dtw x.txt big_endian.npy
 expect_error "3-D .npy" "^warpmatch: cube\.npy: .*3 dimensions" dtw x.txt cube.npy
 expect_error "truncated gzip" "^warpmatch: trunc\.gz: truncated gzip" dtw x.txt trunc.gz
-expect_error "raw size" "^warpmatch: odd\.f32: .*multiple of 4" dtw --format f32 x.txt odd.f32
-expect_error "--dtype makes the query raw" "^warpmatch: x\.txt: .*multiple of 8" dtw --dtype f64 x.txt y.f64
+expect_error "raw size" "^warpmatch: odd\.f32: .*multiple of 4" dtw --force-raw --format f32 x.txt odd.f32
+expect_error "--dtype makes the query raw" "^warpmatch: x\.txt: .*multiple of 8" dtw --force-raw --dtype f64 x.txt y.f64
 expect_error "csv, several columns" "^warpmatch: y3\.csv.* --column" dtw x.txt y3.csv
 expect_error "csv, no such column" "^warpmatch: y3\.csv: .*'Z'" dtw --column Z x.txt y3.csv
 expect_error "2-D .npy series without --column" "^warpmatch: y2d\.npy: .*--column" dtw x.txt y2d.npy

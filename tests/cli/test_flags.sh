@@ -96,7 +96,7 @@ DTW_FLAGS=(
     "-k, --max-distance D" "--path" "--series-format F" "--format F"
     "--query-format F" "--dtype T" "--column C" "--query-column C" "--backend B"
     "-j, --threads N" "--gpus LIST" "--device N" "--piece N" "--explain-backend" "--json"
-    "-h, --help")
+    "-h, --help" "--sqrt" "--labels" "--no-labels" "--force-raw" "--no-progress")
 INFO_FLAGS=("-h, --help" "--json")
 
 # check_help CMD FLAGS...: each flag has its own line in CMD's --help, in the
@@ -192,10 +192,10 @@ same "search --max-edits=1" search --max-edits=1 abc tiny.txt -- search -k 1 abc
 
 # A bad value is named by the spelling given.
 run dtw --format json x.txt y.txt
-[ "$RC" -eq 2 ] && grep -q "^warpmatch: unknown --format 'json' (expected auto, text, csv, npy, f32 or f64)$" "$ERR" &&
+[ "$RC" -eq 2 ] && grep -q "^warpmatch: unknown --format 'json' (expected auto, text, csv, npy, npz, f32 or f64)$" "$ERR" &&
     pass || fail "dtw --format json: $(head -1 "$ERR") (exit $RC)"
 run dtw --series-format json x.txt y.txt
-[ "$RC" -eq 2 ] && grep -q "^warpmatch: unknown --series-format 'json' (expected auto, text, csv, npy, f32 or f64)$" "$ERR" &&
+[ "$RC" -eq 2 ] && grep -q "^warpmatch: unknown --series-format 'json' (expected auto, text, csv, npy, npz, f32 or f64)$" "$ERR" &&
     pass || fail "dtw --series-format json: $(head -1 "$ERR") (exit $RC)"
 run dtw --device x x.txt y.txt
 [ "$RC" -eq 2 ] && grep -q "^warpmatch: invalid value 'x' for --device" "$ERR" &&

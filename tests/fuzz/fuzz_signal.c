@@ -1,7 +1,7 @@
 /*
 ** fuzz_signal.c -- the signal reader, wm_sig_read (src/io/signal*.c): text,
-** CSV, .npy, raw float32 / float64, AUTO (by magic and by name), plain or
-** gzip, from a file or standard input.
+** CSV, .npy, .npz, raw float32 / float64, labelled text (.tsv), AUTO (by
+** magic and by name), plain or gzip, from a file or standard input.
 **
 ** The input is the file's bytes; every format and option (several 0/1, the
 ** column: default, "1", "b") reads it. Oracle:
@@ -17,6 +17,11 @@
 **     message for TEXT and CSV (a pipe's "(standard input)" for the path).
 **     Not compared for .npy and raw messages: a regular file's size is
 **     checked before reading, a stream's only at its end (issue 21, F2);
+**   - raw F32 / F64 are compared with the reference under raw_force; read
+**     without it, the same signal or the refusal of a text-looking file
+**     (issue 20);
+**   - .npz (a zip: its directory read from the end, so neither gzip nor a
+**     pipe) and labelled text: the invariants alone;
 **   - every message is one line (signal.h; regress/FZ1-npy-descr-raw-bytes.npy:
 **     a .npy dtype is shown escaped).
 */
@@ -111,16 +116,20 @@ static const combo_t combos[] = {
     { WM_SIGFMT_CSV, "in", 1, "b" },       { WM_SIGFMT_F32, "in", 0, NULL },
     { WM_SIGFMT_F64, "in", 0, NULL },      { WM_SIGFMT_NPY, "in", 0, NULL },
     { WM_SIGFMT_NPY, "in", 1, NULL },      { WM_SIGFMT_NPY, "in", 0, "1" },
-    { WM_SIGFMT_AUTO, "in.npy", 1, "0" },
+    { WM_SIGFMT_AUTO, "in.npy", 1, "0" },  { WM_SIGFMT_NPZ, "in", 0, NULL },
+    { WM_SIGFMT_NPZ, "in", 1, NULL },      { WM_SIGFMT_AUTO, "in.tsv", 1, NULL },
+    { WM_SIGFMT_AUTO, "in.tsv", 0, NULL },
 };
 #define N_COMBOS (sizeof combos / sizeof combos[0])
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static const char *const fmt_names[] = { "auto", "text", "csv", "f32", "f64", "npy" };
+    static const char *const fmt_names[] = { "auto", "text", "csv", "f32", "f64", "npy", "npz" };
     size_t pick = size % N_COMBOS;
     for (size_t c = 0; c < N_COMBOS; c++) {
         const combo_t *k = &combos[c];
-        wm_sigread_opts_t o = { k->format, k->column, k->several };
+        int raw = k->format == WM_SIGFMT_F32 || k->format == WM_SIGFMT_F64;
+        wm_sigread_opts_t o = { .format = k->format, .column = k->column, .several = k->several };
+        o.raw_force = raw; /* the reference reads every byte */
         char path[400], what[200];
         snprintf(path, sizeof path, "%s", fz_path(k->file));
         snprintf(what, sizeof what, "%s %s, several %d, column %s", fmt_names[k->format], k->file,
@@ -129,6 +138,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         got_t g;
         read_sig(path, &o, &g, what);
         int gz_magic = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+        int zip_magic = size >= 2 && data[0] == 'P' && data[1] == 'K';
+        if (raw) {
+            wm_sigread_opts_t o2 = o;
+            got_t t;
+            char w2[300];
+            o2.raw_force = 0;
+            snprintf(w2, sizeof w2, "%s, not forced", what);
+            read_sig(path, &o2, &t, w2);
+            if (t.rc != 0 && strstr(t.err, "looks like text") != NULL) {
+                /* needed for a refusal: 95% of the first 4 KiB printable,
+                ** blanks, line breaks or bytes of UTF-8 sequences (>= 0x80) */
+                size_t n = size < 4096 ? size : 4096, texty = 0;
+                for (size_t i = 0; i < n; i++)
+                    texty +=
+                        data[i] >= 0x20 || data[i] == '\t' || data[i] == '\n' || data[i] == '\r';
+                FZ_CHECK(gz_magic || texty * 100 > n * 95, "%s: refused as text: %s", w2, t.err);
+            } else {
+                same(&g, &t, 1, path, path, w2);
+            }
+            wm_sigs_free(&t.s);
+        }
         if (!gz_magic) {
             sigref_t r;
             int have_ref = 1;
@@ -143,7 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         /* .npy always: its header claims sizes that a stream cannot check. */
         if ((c == pick || k->format == WM_SIGFMT_NPY || strcmp(k->file, "in.npy") == 0) &&
-            !gz_magic) {
+            !gz_magic && !zip_magic && k->format != WM_SIGFMT_NPZ) {
             int messages = k->format == WM_SIGFMT_TEXT || k->format == WM_SIGFMT_CSV;
             char w2[300];
             /* gzip, under the same name */

@@ -42,7 +42,7 @@ static const char *put_str(const char *name, const char *s) {
 /* ---- reading and checking -------------------------------------------------- */
 
 static wm_sigread_opts_t opts(wm_sigfmt_t fmt, const char *column, int several) {
-    wm_sigread_opts_t o = { fmt, column, several };
+    wm_sigread_opts_t o = { .format = fmt, .column = column, .several = several };
     return o;
 }
 
@@ -888,8 +888,8 @@ static void npy_rows_case(uint64_t r, uint64_t c) {
                      hows[how]);
             if (how == 0)
                 rc = wm_sig_read(tmp_named("rows.npy.gz", gz, gn),
-                                 &(wm_sigread_opts_t){ WM_SIGFMT_AUTO, NULL, 1 }, &s, err,
-                                 sizeof err);
+                                 &(wm_sigread_opts_t){ .format = WM_SIGFMT_AUTO, .several = 1 }, &s,
+                                 err, sizeof err);
             else if (how == 1) rc = read_stdin(whole, fn, AUTO(NULL, 1), &s, err, sizeof err);
             else rc = read_stdin(gz, gn, AUTO(NULL, 1), &s, err, sizeof err);
             CHECK(rc == 0 && s.n == r, "%s: rc %d, %zu signals: %s", what, rc, rc ? 0 : s.n, err);
@@ -995,7 +995,9 @@ static void test_npy_claims(void) {
                  ": .npy data is truncated: shape %s of '<f8' needs %llu bytes after the "
                  "128-byte header, the file has 16",
                  lies[i].shape, e * 8);
-        wm_sigread_opts_t o = { WM_SIGFMT_AUTO, lies[i].column, lies[i].several };
+        wm_sigread_opts_t o = { .format = WM_SIGFMT_AUTO,
+                                .column = lies[i].column,
+                                .several = lies[i].several };
         expect_msg(what, tmp_named("lie.npy.gz", gz, gn), o, rest);
         wm_sigs_t s;
         char err[512], want[512];
@@ -1036,7 +1038,7 @@ static void test_misc(void) {
     CHECK(wm_sig_read(p, NULL, NULL, err, sizeof err) == -1, "NULL out");
     wm_sigs_free(NULL);
     CHECK(1, "wm_sigs_free(NULL)");
-    wm_sigread_opts_t bad = { (wm_sigfmt_t)42, NULL, 0 };
+    wm_sigread_opts_t bad = { .format = (wm_sigfmt_t)42 };
     expect_msg("unknown format", p, bad, ": unknown signal format 42");
 }
 
