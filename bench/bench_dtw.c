@@ -51,7 +51,7 @@ static size_t parse_list(const char *s, uint64_t *out, size_t cap) {
 }
 
 static double *read_lead(const char *path, const char *column, uint64_t *n) {
-    wm_sigread_opts_t o = { WM_SIGFMT_AUTO, column, 0 };
+    wm_sigread_opts_t o = { .format = WM_SIGFMT_AUTO, .column = column };
     wm_sigs_t s;
     char err[512];
     if (wm_sig_read(path, &o, &s, err, sizeof err) != 0) {
