@@ -41,6 +41,12 @@ const char *fz_path(const char *name);
 ** one keeps its bytes). Aborts on failure. */
 void fz_write(const char *path, const void *p, size_t n);
 
+/* 1 when p[0, n) starts as a compressed stream does (gzip, xz, bzip2, zstd,
+** or a format the readers refuse, such as zip or lz4: src/io/zsrc.c's
+** magics): the readers decompress or refuse such bytes, so the plain-text
+** references say nothing of them. */
+int fz_compressed(const uint8_t *p, size_t n);
+
 /* gzip-compress p[0, n) into a malloc'd buffer (*out_len bytes). members:
 ** 1 = one member; 2 = two members split at `split` (clamped to n); zero_pad
 ** adds that many zero bytes after the last member (gzip ignores them).

@@ -140,7 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char path[400], what[200];
     wm_dist.rank = 1; /* wm_cli_error keeps its message but prints nothing */
     snprintf(path, sizeof path, "%s", fz_path("query"));
-    int gz_magic = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+    int gz_magic = fz_compressed(data, size); /* gzip, or any compressed magic */
     seqref_t r;
     seqref_parse(data, size, 0, &r);
 

@@ -170,7 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char path[400];
     wm_dist.rank = 1; /* wm_cli_error keeps its message but prints nothing */
     snprintf(path, sizeof path, "%s", fz_path("pat"));
-    int gz_magic = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+    int gz_magic = fz_compressed(data, size); /* gzip, or any compressed magic */
     ref_t r;
     ref_parse(data, size, &r);
 

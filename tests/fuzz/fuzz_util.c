@@ -3,6 +3,7 @@
 ** files, gzip in memory, standard input from a pipe, quiet stderr.
 */
 #include "fuzz.h"
+#include "io/zsrc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -191,3 +192,5 @@ void fz_quiet_end(void) {
         saved_out = -1;
     }
 }
+
+int fz_compressed(const uint8_t *p, size_t n) { return wm_zmagic(p, n, NULL) != WM_Z_PLAIN; }

@@ -126,7 +126,7 @@ static void one_case(const ctx_t *c, long idx, uint64_t n) {
             /* the search's own buffers fit the limit; the target does not
             ** (the alignment's, next, do not either: it then runs on the
             ** CPU, and its note replaces this one) */
-            if (c->gpu && !c->fits)
+            if (c->gpu && !c->fits && call == 0) /* said at the first try, once a target */
                 CHECK(strstr(wm_context_note(c->cx), "does not fit") != NULL,
                       "%s case %ld: note \"%s\"", c->name, idx, wm_context_note(c->cx));
         }
