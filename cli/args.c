@@ -294,7 +294,8 @@ wm_status wm_cli_context_wait(wm_cli_context_bg_t *bg, wm_context_t **cx) {
 
 void wm_cli_buffer_stdout(void) {
     static char buf[1 << 20];
-    setvbuf(stdout, buf, _IOFBF, sizeof buf);
+    if (isatty(STDOUT_FILENO)) setvbuf(stdout, NULL, _IOLBF, 0); /* a person reads it */
+    else setvbuf(stdout, buf, _IOFBF, sizeof buf);
 }
 
 /* A failed write of stdout was dealt with (reported, or a closed pipe that

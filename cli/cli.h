@@ -118,7 +118,8 @@ wm_status wm_cli_context_wait(wm_cli_context_bg_t *bg, wm_context_t **cx);
 wm_status wm_cli_context_wait_warm(wm_cli_context_bg_t *bg, wm_context_t **cx, const void *p,
                                    size_t n);
 
-/* Give stdout a 1 MiB buffer: a command's lines go out in large writes. */
+/* Give stdout a 1 MiB buffer, so that a command's lines go out in large
+** writes; line-buffered instead when stdout is a terminal. */
 void wm_cli_buffer_stdout(void);
 
 /* The exit status after --help, --version or info printed: 0, or 2 after

@@ -342,9 +342,13 @@ void wm_cli_search_print(wm_cli_search_sink_t *s, const wm_match_t *m) {
 
 /* ---- rows: counting, -m, --line ---------------------------------------------- */
 
-/* After a printed line: --line-buffered, and a failed write noted. */
+/* After a printed line: --line-buffered, else a flush when the last was
+** 0.5 s ago (so a long run's sparse matches show as they are found, not at
+** its end, and an interrupted run leaves what it found), and a failed write
+** noted. */
 static int after_print(wm_cli_search_sink_t *s) {
     if (s->a->line_buffered) fflush(s->out);
+    else wm_out_flush_due(s->out, &s->t_flushed, 0.5);
     if (ferror(s->out)) { /* e.g. a closed pipe */
         s->write_failed = 1;
         s->write_errno = errno;
