@@ -52,7 +52,16 @@ endfunction()
 
 function(wm_imported_location tgt out)
   set(loc "")
-  foreach(prop IMPORTED_LOCATION_RELEASE IMPORTED_LOCATION IMPORTED_LOCATION_RELWITHDEBINFO
+  # the configurations the target was exported with (Debian's zstd: NONE), then the usual ones
+  get_target_property(configs ${tgt} IMPORTED_CONFIGURATIONS)
+  set(props "")
+  if(configs)
+    foreach(c IN LISTS configs)
+      string(TOUPPER "${c}" c)
+      list(APPEND props IMPORTED_LOCATION_${c})
+    endforeach()
+  endif()
+  foreach(prop ${props} IMPORTED_LOCATION_RELEASE IMPORTED_LOCATION IMPORTED_LOCATION_RELWITHDEBINFO
                IMPORTED_LOCATION_NOCONFIG IMPORTED_LOCATION_DEBUG)
     get_target_property(l ${tgt} ${prop})
     if(l)

@@ -357,10 +357,13 @@ WM_PROGRESS=always run align --mode global --pairs pairs.tsv
 check_err "progress in batches" 'cells'
 
 if [ -r "${ECOLI:-}" ]; then
-    # A short query, then a 4 kb one against E. coli (seconds): the first
-    # row reaches the pipe while the second query still runs.
-    zcat "$ECOLI" | awk 'NR > 1' | head -c 20000 | tr -d '\n' >ec.txt
-    printf '>fast\n%s\n>slow\n%s\n' "$(cut -c 1001-1100 ec.txt)" "$(cut -c 5001-9000 ec.txt)" >fs.fa
+    # A short query, then four of 4 kb against E. coli (seconds, even on a
+    # fast machine): the first row reaches the pipe while the others run.
+    zcat "$ECOLI" | awk 'NR > 1' | head -c 30000 | tr -d '\n' >ec.txt
+    printf '>fast\n%s\n' "$(cut -c 1001-1100 ec.txt)" >fs.fa
+    for i in 0 1 2 3; do
+        printf '>slow%d\n%s\n' $i "$(cut -c $((5001 + 4000 * i))-$((9000 + 4000 * i)) ec.txt)" >>fs.fa
+    done
     "$W" align --no-revcomp -j 1 fs.fa "$ECOLI" >fs.out 2>fs.err &
     pid=$!
     seen=0
@@ -375,7 +378,7 @@ if [ -r "${ECOLI:-}" ]; then
     wait "$pid"
     rc=$?
     [ $seen = 1 ] && pass || fail "the first row did not reach the pipe before the run ended"
-    [ $rc = 0 ] && [ "$(cut -f1 fs.out | tr '\n' ' ')" = "fast slow " ] && pass ||
+    [ $rc = 0 ] && [ "$(cut -f1 fs.out | tr '\n' ' ')" = "fast slow0 slow1 slow2 slow3 " ] && pass ||
         fail "fast/slow: exit $rc, $(cat fs.out fs.err)"
 fi
 
