@@ -71,6 +71,7 @@ typedef struct {
     wm_cli_hits_t hits;
     wm_progress_t pg;
     uint64_t cells_total, cells_done; /* for the progress line */
+    uint64_t pair_cells;              /* the cells of the pair being aligned */
     double t_flush;                   /* last flush of rows made final */
     int argc;                         /* the command line, for SAM's @PG */
     char **argv;

@@ -138,7 +138,9 @@ static int align_strand(wm_cli_align_run_t *r, const uint8_t *q, uint64_t m, siz
     const char *tname = wm_cli_input_name(&r->t, ti);
     wm_alignments_t res = { NULL, 0 };
     if (m * n >= FLUSH_BEFORE_CELLS) fflush(r->out);
+    r->pair_cells = m * n; /* the library's progress within this pair (on_pair_progress) */
     wm_status st = wm_align(r->cx, q, (size_t)m, t, n, &r->o, &res);
+    r->pair_cells = 0;
     if (st != WM_OK) {
         fflush(r->out); /* the lines before the error come first */
         wm_cli_error("cannot align query '%.200s'%s to target '%.200s' (%s mode): %s", qname,
@@ -152,6 +154,15 @@ static int align_strand(wm_cli_align_run_t *r, const uint8_t *q, uint64_t m, siz
     r->cells_done += m * n;
     wm_progress_report(r->cells_done, r->cells_total, &r->pg);
     return 0;
+}
+
+/* The library's progress inside one long alignment (a read against a
+** chromosome takes minutes on the CPU): the pair's share of its cells. */
+static void on_pair_progress(uint64_t done, uint64_t total, void *user) {
+    wm_cli_align_run_t *r = user;
+    if (!r->pg.enabled || total == 0 || r->pair_cells == 0) return;
+    uint64_t part = (uint64_t)((double)r->pair_cells * ((double)done / (double)total));
+    wm_progress_report(r->cells_done + part, r->cells_total, &r->pg);
 }
 
 int wm_cli_align_pair(wm_cli_align_run_t *r, size_t qi, size_t ti) {
@@ -467,6 +478,10 @@ int wm_cmd_align(int argc, char **argv) {
     }
     const char *qarg = argv[first_arg], *targ = n_args == 2 ? argv[first_arg + 1] : NULL;
     wm_cli_dist_device(&a.sh.co);
+    if (!a.no_progress) { /* the progress line moves within a long pair too */
+        a.sh.co.progress = on_pair_progress;
+        a.sh.co.progress_user = &r;
+    }
     double t_read = wm_dist_now();
     if (wm_dist.active) {
         failed = wm_cli_align_dist(&r, qarg, targ) < 0;

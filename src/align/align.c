@@ -72,11 +72,13 @@ typedef struct {
     wm_endvec_t *ends; /* one per piece, pass 2 */
     atomic_uint_fast64_t shared_d;
     atomic_int failed;
+    size_t first; /* the window's first piece (progress runs the pieces in windows) */
 } pieces_t;
 
 static void run_piece(void *arg, size_t i, int tid) {
     (void)tid;
     pieces_t *P = arg;
+    i += P->first;
     uint64_t own_from, to;
     wm_plan_part(&P->plan, i, &own_from, &to);
     uint64_t scan_from = wm_plan_scan_from(0, own_from, P->halo);
@@ -95,7 +97,9 @@ static void run_piece(void *arg, size_t i, int tid) {
 static uint64_t piece_size(const wm_context_t *cx, uint64_t n, uint64_t halo) {
     if (cx->opts.chunk_bytes) return cx->opts.chunk_bytes;
     uint64_t threads = (uint64_t)cx->n_threads;
-    uint64_t piece = n / (threads * 4) + 1;
+    /* with a progress callback, pieces small enough for ~32 reports a call
+    ** (one a window of `threads` pieces), within the halo's bound below */
+    uint64_t piece = n / (threads * (cx->opts.progress ? 32 : 4)) + 1;
     if (piece < 8 * halo) piece = 8 * halo; /* the halo costs at most 1/8 */
     if (piece < (1u << 16)) piece = 1u << 16;
     if ((n + piece - 1) / piece < threads) piece = n / threads + 1;
@@ -126,7 +130,20 @@ static wm_status cpu_ends(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t,
         st = WM_NOMEM;
         goto out;
     }
-    wm_pool_for(cx->pool, np, run_piece, &P);
+    /* All pieces at once; with a progress callback, a window of one piece a
+    ** thread at a time, the target's bytes done reported after each (from
+    ** this thread, as the other families report). The pruning bound is
+    ** shared across windows all the same. */
+    size_t window = cx->opts.progress ? (size_t)wm_pool_size(cx->pool) : np;
+    for (P.first = 0; P.first < np && !atomic_load(&P.failed); P.first += window) {
+        size_t k = np - P.first < window ? np - P.first : window;
+        wm_pool_for(cx->pool, k, run_piece, &P);
+        if (cx->opts.progress) {
+            uint64_t lo, hi;
+            wm_plan_part(&P.plan, P.first + k - 1, &lo, &hi);
+            cx->opts.progress(hi, n, cx->opts.progress_user);
+        }
+    }
     if (atomic_load(&P.failed)) {
         st = WM_NOMEM;
         goto out;

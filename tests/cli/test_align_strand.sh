@@ -357,6 +357,21 @@ WM_PROGRESS=always run align --mode global --pairs pairs.tsv
 check_err "progress in batches" 'cells'
 
 if [ -r "${ECOLI:-}" ]; then
+    # One long pair (a random 6 kb query against E. coli, one thread: seconds):
+    # the line moves while it runs, reported by the library between pieces
+    # of the target, not only when the pair is done.
+    python3 -c "
+import random
+random.seed(7)
+print('>r6k')
+print(''.join(random.choice('ACGT') for _ in range(6000)))" >r6k.fa
+    WM_PROGRESS=always run align --no-revcomp -j 1 --backend cpu r6k.fa "$ECOLI"
+    check_rc "one long pair" 0
+    partial=$(tr '\r' '\n' <"$ERR" | grep -E '^warpmatch: [0-9.]+ of [0-9.]+ Gcells' |
+        awk '{ if ($2 + 0 < $4 + 0) n++ } END { print n + 0 }')
+    [ "$partial" -ge 2 ] && pass ||
+        fail "one long pair: $partial progress lines before its end: $(tr '\r' '\n' <"$ERR" | head -5)"
+
     # A short query, then four of 4 kb against E. coli (seconds, even on a
     # fast machine): the first row reaches the pipe while the others run.
     zcat "$ECOLI" | awk 'NR > 1' | head -c 30000 | tr -d '\n' >ec.txt
