@@ -54,6 +54,8 @@ static void test_features(void) {
           !!(f & WM_FEATURE_CUDA), WM_HAVE_CUDA);
 #endif
     CHECK(f & WM_FEATURE_GZIP, "no gzip: zlib is always linked");
+    CHECK((f & WM_FEATURE_XZ) && (f & WM_FEATURE_BZIP2) && (f & WM_FEATURE_ZSTD),
+          "xz, bzip2 and zstd: the readers always have them (src/io/zsrc.c)");
     /* The SIMD kernels are compiled all together (x86-64, gcc or clang) or not at all. */
     unsigned simd = f & (WM_FEATURE_SSE2 | WM_FEATURE_AVX2 | WM_FEATURE_AVX512);
     CHECK(simd == 0 || simd == (WM_FEATURE_SSE2 | WM_FEATURE_AVX2 | WM_FEATURE_AVX512),
