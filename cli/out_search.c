@@ -283,21 +283,31 @@ static void print_only(wm_cli_search_sink_t *s, const wm_match_t *m, uint64_t li
     wm_cli_text_body(s->out, s->a->color, b + (m->start - off), m->end - m->start, span, 1);
 }
 
-static void print_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
+/* What every row of a match needs: its line (-n) and, with -o, its bytes for
+** JSON; 1 when -o in TSV printed the match as grep does, and nothing is left. */
+static int row_extra(wm_cli_search_sink_t *s, const wm_match_t *m, json_extra_t *x) {
     const wm_cli_search_args_t *a = s->a;
-    const char *record = wm_cli_search_record_name(s->sf, m->record);
     uint64_t line = line_of(s, m->record, m->start);
     if (a->only_matching && a->sh.format == WM_OUT_TSV) {
         print_only(s, m, line);
-        return;
+        return 1;
     }
-    json_extra_t x = { line, NULL, 0 };
+    *x = (json_extra_t){ line, NULL, 0 };
     if (a->only_matching) {
         uint64_t len, off;
         const uint8_t *b = record_bytes(s, m->record, &len, &off);
-        x.text = b + (m->start - off);
-        x.len = (size_t)(m->end - m->start);
+        x->text = b + (m->start - off);
+        x->len = (size_t)(m->end - m->start);
     }
+    return 0;
+}
+
+static void print_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
+    const wm_cli_search_args_t *a = s->a;
+    const char *record = wm_cli_search_record_name(s->sf, m->record);
+    json_extra_t x;
+    if (row_extra(s, m, &x)) return;
+    uint64_t line = x.line;
     switch (a->sh.format) {
     case WM_OUT_TSV: tsv_row(s->out, s->source, record, m, line); break;
     case WM_OUT_BED: wm_out_search_bed(s->out, bed_chrom(s, record), a->bed_name, m); break;
@@ -310,18 +320,9 @@ static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
     const wm_cli_search_args_t *a = s->a;
     const char *name = a->set.name != NULL ? a->set.name[m->pattern] : NULL;
     const char *record = wm_cli_search_record_name(s->sf, m->record);
-    uint64_t line = line_of(s, m->record, m->start);
-    if (a->only_matching && a->sh.format == WM_OUT_TSV) {
-        print_only(s, m, line);
-        return;
-    }
-    json_extra_t x = { line, NULL, 0 };
-    if (a->only_matching) {
-        uint64_t len, off;
-        const uint8_t *b = record_bytes(s, m->record, &len, &off);
-        x.text = b + (m->start - off);
-        x.len = (size_t)(m->end - m->start);
-    }
+    json_extra_t x;
+    if (row_extra(s, m, &x)) return;
+    uint64_t line = x.line;
     switch (a->sh.format) {
     case WM_OUT_TSV: tsv_set_row(s->out, s->source, record, m, name, a->o.revcomp, line); break;
     case WM_OUT_BED: {
