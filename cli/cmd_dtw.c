@@ -284,12 +284,19 @@ int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to) {
     const double **qv = malloc(nq * sizeof *qv);
     size_t *lens = malloc(nq * sizeof *lens);
     wm_dtw_matches_t *out = calloc(nq, sizeof *out);
+    unsigned char *ready = NULL; /* the queries done */
     int rc = 0;
     if (!order || !qv || !lens || !out) {
         wm_cli_error("out of memory for %zu queries", nq);
         rc = -1;
         goto done;
     }
+    /* One process prints each query's rows once it and every query before
+    ** it are done (the queries run grouped by band radius: in order when
+    ** they share one); ranks print theirs at the end, gathered. */
+    int stream = !wm_dist.active;
+    ready = calloc(nq ? nq : 1, 1); /* none: the rows wait for the end */
+    r->next_print = from;
     uint64_t total = 0, done_cells = 0;
     wm_progress_start_item(&r->pg); /* the rate counts the matching alone */
     for (size_t i = from; i < to; i++) total += query_cells(r, i);
@@ -305,13 +312,16 @@ int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to) {
         }
         wm_dtw_opts_t o = r->a->o;
         o.window = r->radius[order[g]];
-        /* One call for the group; with a progress line, calls of about 1/64
-        ** of the cells each, so that the line moves (the library reports
-        ** nothing while it matches). */
+        /* Calls of about 1/64 of the cells each (at least 2^28 cells, ~0.1 s
+        ** on a core, so a small job stays one call), so that the progress
+        ** line moves (the library reports nothing while it matches) and
+        ** finished queries' rows go out; one call for the group when neither
+        ** is wanted (ranks: their rows are gathered at the end). */
+        uint64_t per_call = total / 64 > (1ull << 28) ? total / 64 : 1ull << 28;
         for (size_t b = g; b < e;) {
             size_t c = e;
-            if (r->pg.enabled)
-                for (uint64_t cells = 0, c0 = c = b; c < e && (c == c0 || cells < total / 64); c++)
+            if (r->pg.enabled || stream)
+                for (uint64_t cells = 0, c0 = c = b; c < e && (c == c0 || cells < per_call); c++)
                     cells += query_cells(r, order[c]);
             wm_status st = wm_dtw_many(r->cx, qv + (b - g), lens + (b - g), c - b, r->s.a[0].v,
                                        r->s.a[0].n, &o, out + (b - g));
@@ -323,6 +333,15 @@ int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to) {
             for (size_t k = b; k < c; k++) {
                 r->res[order[k]] = out[k - g];
                 done_cells += query_cells(r, order[k]);
+                if (ready) ready[order[k] - from] = 1;
+            }
+            if (stream && ready) {
+                size_t p0 = r->next_print;
+                while (r->next_print < to && ready[r->next_print - from]) r->next_print++;
+                if (r->next_print > p0) {
+                    wm_cli_dtw_print(r, stdout, p0, r->next_print);
+                    wm_out_flush_due(stdout, &r->t_flush, 0.5);
+                }
             }
             wm_progress_report(done_cells, total, &r->pg);
             b = c;
@@ -330,6 +349,7 @@ int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to) {
         g = e;
     }
 done:
+    free(ready);
     free(order);
     free(qv);
     free(lens);

@@ -31,7 +31,7 @@ int wm_cli_dtw_dist(wm_cli_dtw_run_t *r) {
 
     wm_cli_lines_t lines;
     FILE *out = wm_dist.active ? wm_cli_lines_open(&lines) : stdout;
-    wm_cli_dtw_print(r, out, lo, hi);
+    wm_cli_dtw_print(r, out, wm_dist.active ? lo : r->next_print, hi); /* what is left */
     if (out != stdout) {
         if (wm_cli_lines_write(&lines, stdout) < 0) {
             r->write_failed = 1;

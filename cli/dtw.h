@@ -42,6 +42,8 @@ typedef struct {
     wm_dtw_matches_t *res;     /* each query's matches */
     wm_context_t *cx;
     uint64_t n_printed;
+    size_t next_print;             /* one process: the first query whose rows are not out yet */
+    double t_flush;                /* when stdout was last flushed */
     int write_failed, write_errno; /* a write failed, with this errno */
     wm_progress_t pg;              /* the progress line: DP cells of the queries done */
 } wm_cli_dtw_run_t;

@@ -66,4 +66,36 @@ else
     fail "killed: exit $rc, got '$(cat "$TMP/got.txt")', whole run '$(cat "$TMP/full.txt")'"
 fi
 
+# dtw: each query's rows go out once it is done, while later queries run
+# (8 queries of 256 samples against 1 M, one thread: seconds).
+python3 -c "
+import math, random
+random.seed(3)
+x, s = 0.0, []
+for i in range(1000000):
+    x += random.gauss(0, 1)
+    s.append('%.3f' % x)
+open('$TMP/series.txt', 'w').write(chr(10).join(s) + chr(10))
+with open('$TMP/q.tsv', 'w') as f:
+    for q in range(8):
+        at = random.randrange(0, 999000)
+        f.write(str(q) + chr(9) + chr(9).join(s[at:at + 256]) + chr(10))
+"
+"$W" dtw -j 1 --backend cpu "$TMP/q.tsv" "$TMP/series.txt" >"$TMP/dtw.out" 2>"$TMP/dtw.err" &
+pid=$!
+seen=0
+for _ in $(seq 1 600); do
+    if [ -s "$TMP/dtw.out" ]; then
+        kill -0 "$pid" 2>/dev/null && seen=1
+        break
+    fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+done
+wait "$pid"
+rc=$?
+[ "$seen" = 1 ] && pass || fail "dtw: no row reached the file before the run ended"
+[ "$rc" = 0 ] && [ "$(wc -l <"$TMP/dtw.out")" -eq 8 ] && pass ||
+    fail "dtw: exit $rc, $(wc -l <"$TMP/dtw.out") rows: $(head -c 300 "$TMP/dtw.err")"
+
 finish
