@@ -343,7 +343,7 @@ void wm_cli_gpu_timing(const wm_context_t *cx, int device) {
     const wm_stats_t *s = wm_context_stats(cx);
     if (!timing_on() || !s || s->search_gpu_batches == 0) return;
     fprintf(stderr,
-            "cuda search (device %d): buffers %.4f s, %llu batches of %llu bytes "
+            "cuda search (device %d): set-up (tables, buffers) %.4f s, %llu batches of %llu bytes "
             "(copy, search, hits) %.4f s\n",
             device, s->search_gpu_setup_s, (unsigned long long)s->search_gpu_batches,
             (unsigned long long)s->search_gpu_batch_bytes, s->search_gpu_loop_s);

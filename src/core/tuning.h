@@ -55,7 +55,7 @@ wm_tuning_t wm_tuning_default(void);
 ** by the caller when it wants a fresh count; the backends add to it. */
 typedef struct {
     /* search on the GPU */
-    double search_gpu_setup_s; /* buffers allocated */
+    double search_gpu_setup_s; /* the plan's tables uploaded, buffers allocated */
     double search_gpu_loop_s;  /* copies, kernels and hits, all batches */
     uint64_t search_gpu_batches;
     uint64_t search_gpu_batch_bytes;

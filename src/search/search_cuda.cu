@@ -347,6 +347,7 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
     WM_CU(cx, cudaSetDevice(cs->device));
     search_cache_t *c = cache_of(cx);
     if (!c) return WM_NOMEM;
+    double t_setup = wm_now(); /* the plan's tables and the buffers */
     wm_cu_plan_t plan;
     wm_status st = wm_cu_plan_make(cx, pat, &plan);
     if (st != WM_OK) {
@@ -373,7 +374,6 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
     /* Hit buffers for one hit per 512 bytes: pinned host memory costs about
     ** as much to allocate as the copies it serves, and a batch with more
     ** hits grows them and is searched again (rare: dense hits are ~1/1000). */
-    double t_setup = wm_now();
     uint64_t per_hit = tu->search_bytes_per_hit ? tu->search_bytes_per_hit : 512;
     uint64_t initial_cap = P.batch / per_hit + 4096;
     for (int i = 0; i < WM_CU_STREAMS; i++) c->slot[i].stream = cs->stream[i];
@@ -383,7 +383,7 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
     for (int i = 0; i < WM_CU_STREAMS && st == WM_OK && !P.d_resident; i++)
         st = slot_text(cx, &c->slot[i], P.batch + P.halo);
     t_setup = wm_now() - t_setup;
-    double t_loop = wm_now();
+    double t_loop = wm_now(); /* the copies, kernels and hits, and the plan's tables freed */
     wm_plan_t batches = wm_plan_sized(own_from, text->len, P.batch);
     if (st == WM_OK) st = run_batches(&P, c, &batches, own_from, sink, user, done);
     wm_cu_plan_free(&plan);
