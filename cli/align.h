@@ -72,8 +72,9 @@ typedef struct {
     wm_progress_t pg;
     uint64_t cells_total, cells_done; /* for the progress line */
     uint64_t pair_cells;              /* the cells of the pair being aligned */
-    double t_flush;                   /* last flush of rows made final */
-    int argc;                         /* the command line, for SAM's @PG */
+    wm_target_t *tgt; /* every target record, kept on the GPU across the queries, or NULL */
+    double t_flush;   /* last flush of rows made final */
+    int argc;         /* the command line, for SAM's @PG */
     char **argv;
     uint64_t n_printed;
     int write_failed, write_errno; /* a write failed, with this errno */

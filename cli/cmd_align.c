@@ -139,7 +139,10 @@ static int align_strand(wm_cli_align_run_t *r, const uint8_t *q, uint64_t m, siz
     wm_alignments_t res = { NULL, 0 };
     if (m * n >= FLUSH_BEFORE_CELLS) fflush(r->out);
     r->pair_cells = m * n; /* the library's progress within this pair (on_pair_progress) */
-    wm_status st = wm_align(r->cx, q, (size_t)m, t, n, &r->o, &res);
+    uint64_t from = r->t.starts[ti] - r->t.starts[0];
+    wm_status st = r->tgt
+                       ? wm_align_target(r->cx, q, (size_t)m, r->tgt, from, from + n, &r->o, &res)
+                       : wm_align(r->cx, q, (size_t)m, t, n, &r->o, &res);
     r->pair_cells = 0;
     if (st != WM_OK) {
         fflush(r->out); /* the lines before the error come first */
@@ -501,9 +504,17 @@ int wm_cmd_align(int argc, char **argv) {
             for (size_t i = 0; i < r.q.n_rec && !failed && !ferror(r.out); ++i)
                 failed = wm_cli_align_pair(&r, i, i) < 0;
         } else {
+            /* Every query (and strand) against every target record: the
+            ** target's bytes go to the GPU once, not at every call
+            ** (wm_target_*; on the CPU the calls are the plain ones). */
+            wm_text_t all = { r.t.seq + r.t.starts[0], r.t.starts[r.t.n_rec] - r.t.starts[0], NULL,
+                              0 };
+            if (wm_target_new(r.cx, &all, &r.tgt) != WM_OK) r.tgt = NULL; /* plain calls */
             for (size_t i = 0; i < r.q.n_rec && !failed && !ferror(r.out); ++i)
                 for (size_t j = 0; j < r.t.n_rec && !failed && !ferror(r.out); ++j)
                     failed = wm_cli_align_pair(&r, i, j) < 0;
+            wm_target_free(r.tgt);
+            r.tgt = NULL;
         }
         /* the last query's rows (a failed run leaves its partial query out) */
         if (!failed && wm_cli_hits_flush(&r) < 0) failed = 1;
