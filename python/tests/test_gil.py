@@ -52,11 +52,23 @@ def long_enough(call, seconds=0.15):
     return time.perf_counter() - t0 >= seconds
 
 
+def long_call(make, seconds=0.15, size=600_000, limit=64):
+    """make(size) -> a call; the size doubled (at most `limit` times the
+    first) until the call lasts `seconds`, so that a fast machine or backend
+    still gives the counting thread a middle to run in."""
+    for _ in range(limit.bit_length()):
+        call = make(size)
+        if long_enough(call, seconds):
+            return call
+        size *= 2
+    raise AssertionError("no call of up to %d lasted %.2f s" % (size // 2, seconds))
+
+
 def test_gil_released_in_dtw():
     rng = np.random.default_rng(0)
-    series, query = rng.normal(size=600_000), rng.normal(size=200)
-    call = lambda: warpmatch.dtw(query, series, threads=1, backend=BACKEND)
-    assert long_enough(call)
+    query = rng.normal(size=200)
+    call = long_call(lambda n: (lambda s=rng.normal(size=n):
+                                warpmatch.dtw(query, s, threads=1, backend=BACKEND)))
     assert released(call)
 
 
