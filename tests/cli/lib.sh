@@ -190,6 +190,25 @@ expect_error() {
     check_empty_out "$name"
 }
 
+# out_while_running FILE PID: wait (at most 30 s) until FILE holds bytes or
+# process PID has ended, then for PID itself (its status in RC); succeeds
+# when FILE held bytes while PID still ran: output that leaves a process as
+# it is found, not at its end.
+out_while_running() {
+    local seen=1
+    for _ in $(seq 1 600); do
+        if [ -s "$1" ]; then
+            kill -0 "$2" 2>/dev/null && seen=0
+            break
+        fi
+        kill -0 "$2" 2>/dev/null || break
+        sleep 0.05
+    done
+    wait "$2"
+    RC=$?
+    return $seen
+}
+
 finish() {
     echo "$(basename "$0"): $N_PASS checks passed, $N_FAIL failed"
     [ "$N_FAIL" -eq 0 ]

@@ -380,21 +380,10 @@ print(''.join(random.choice('ACGT') for _ in range(6000)))" >r6k.fa
         printf '>slow%d\n%s\n' $i "$(cut -c $((5001 + 4000 * i))-$((9000 + 4000 * i)) ec.txt)" >>fs.fa
     done
     "$W" align --no-revcomp -j 1 fs.fa "$ECOLI" >fs.out 2>fs.err &
-    pid=$!
-    seen=0
-    for _ in $(seq 1 300); do
-        if [ -s fs.out ]; then
-            kill -0 "$pid" 2>/dev/null && seen=1
-            break
-        fi
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.05
-    done
-    wait "$pid"
-    rc=$?
-    [ $seen = 1 ] && pass || fail "the first row did not reach the pipe before the run ended"
-    [ $rc = 0 ] && [ "$(cut -f1 fs.out | tr '\n' ' ')" = "fast slow0 slow1 slow2 slow3 " ] && pass ||
-        fail "fast/slow: exit $rc, $(cat fs.out fs.err)"
+    out_while_running fs.out $! && pass ||
+        fail "the first row did not reach the pipe before the run ended"
+    [ "$RC" = 0 ] && [ "$(cut -f1 fs.out | tr '\n' ' ')" = "fast slow0 slow1 slow2 slow3 " ] && pass ||
+        fail "fast/slow: exit $RC, $(cat fs.out fs.err)"
 fi
 
 finish

@@ -82,20 +82,8 @@ with open('$TMP/q.tsv', 'w') as f:
         f.write(str(q) + chr(9) + chr(9).join(s[at:at + 256]) + chr(10))
 "
 "$W" dtw -j 1 --backend cpu "$TMP/q.tsv" "$TMP/series.txt" >"$TMP/dtw.out" 2>"$TMP/dtw.err" &
-pid=$!
-seen=0
-for _ in $(seq 1 600); do
-    if [ -s "$TMP/dtw.out" ]; then
-        kill -0 "$pid" 2>/dev/null && seen=1
-        break
-    fi
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.05
-done
-wait "$pid"
-rc=$?
-[ "$seen" = 1 ] && pass || fail "dtw: no row reached the file before the run ended"
-[ "$rc" = 0 ] && [ "$(wc -l <"$TMP/dtw.out")" -eq 8 ] && pass ||
-    fail "dtw: exit $rc, $(wc -l <"$TMP/dtw.out") rows: $(head -c 300 "$TMP/dtw.err")"
+out_while_running "$TMP/dtw.out" $! && pass || fail "dtw: no row reached the file before the run ended"
+[ "$RC" = 0 ] && [ "$(wc -l <"$TMP/dtw.out")" -eq 8 ] && pass ||
+    fail "dtw: exit $RC, $(wc -l <"$TMP/dtw.out") rows: $(head -c 300 "$TMP/dtw.err")"
 
 finish
