@@ -22,8 +22,10 @@
 ** cpu_fixed 0.03 s (assumed: process start, pool, mapping) the CPU's
 ** 16-thread rates are GIB / (t - 0.03); exact search is capped by memory (a
 ** thread's rate assumed 3 GB/s, 8 threads reach the cap), k >= 1 is
-** compute-bound (per thread: the 16-thread rate / 12, assumed; the cap is
-** the 16-thread rate measured). The GPU: CUDA start-up 0.40 s (issue 16;
+** compute-bound: a thread does a 16th of the 16-thread rate, up to twice
+** that rate (BENCHMARKS.md 14b: k = 2 on 32 threads, 16.8 GB in 0.91-0.94
+** s, 1.75x the 16-thread rate; capped at the 16-thread rate, the model sent
+** that cell to the GPU, 1.25 s). The GPU: CUDA start-up 0.40 s (issue 16;
 ** `warpmatch info` 0.32-0.38 s, BENCHMARKS.md 2), then the pipeline's set-up
 ** and staging rate, fitted to the CUDA rows of BENCHMARKS.md 14 (`bash
 ** bench/gpu_pipeline.sh .gpu`, H200 and 16 cores, 32 MiB batches, pages
@@ -40,11 +42,11 @@ const wm_cost_model_t wm_cost_model_default = {
     {
         [WM_COST_SEARCH_K0] = SEARCH_ROW("search k=0", GIB / (0.077 - 0.03), 3.0e9, 2929e9),
         [WM_COST_SEARCH_K1] =
-            SEARCH_ROW("search k=1", GIB / (0.114 - 0.03), GIB / (0.114 - 0.03) / 12, 1593e9),
+            SEARCH_ROW("search k=1", 2 * GIB / (0.114 - 0.03), GIB / (0.114 - 0.03) / 16, 1593e9),
         [WM_COST_SEARCH_K2] =
-            SEARCH_ROW("search k=2", GIB / (0.133 - 0.03), GIB / (0.133 - 0.03) / 12, 1234e9),
+            SEARCH_ROW("search k=2", 2 * GIB / (0.133 - 0.03), GIB / (0.133 - 0.03) / 16, 1234e9),
         [WM_COST_SEARCH_K3] =
-            SEARCH_ROW("search k=3", GIB / (0.182 - 0.03), GIB / (0.182 - 0.03) / 12, 900e9),
+            SEARCH_ROW("search k=3", 2 * GIB / (0.182 - 0.03), GIB / (0.182 - 0.03) / 16, 900e9),
         /* A set: work = bytes x (1 + n / 5,660). bench_cpu_multi -t 16, count,
         ** 1 GiB of chrX, 1,000 / 16,000 8-mers: 0.32 / 1.04 s (BENCHMARKS.md
         ** 4b, `bash bench/run_multi.sh build-gpu 16 .gpu`): per byte 0.272 s/GiB

@@ -92,6 +92,15 @@ static void test_measured(void) {
             CHECK((c.backend == WM_BACKEND_CUDA) == gpu_wins8[k],
                   "8.96 GB k=%u: cpu %.2f, gpu %.2f", k, c.cpu_s, c.gpu_s);
     }
+    /* 2 x H200 host, 32 threads, 16.8 GB (BENCHMARKS.md 14b): k = 2 on the
+    ** CPU 0.91-0.94 s, on one GPU 1.25 s: the CPU. */
+    {
+        wm_workload_t w32 = work(WM_WORK_SEARCH, 16.8e9, 32, 2, 0, 32, 1);
+        CHECK(wm_backend_choose(&w32, &c) == WM_OK && c.backend == WM_BACKEND_CPU &&
+                  near(c.cpu_s, 0.93, 0.15),
+              "16.8 GB k=2 on 32 threads: %d, cpu %.2f s, gpu %.2f s", (int)c.backend, c.cpu_s,
+              c.gpu_s);
+    }
     /* Short pieces: m = 8, k = 3 runs at 0.29 GB/s on the CPU: the GPU wins at 1 GiB. */
     wm_workload_t w = work(WM_WORK_SEARCH, GIB, 8, 3, 0, 16, 1);
     CHECK(wm_backend_choose(&w, &c) == WM_OK && c.backend == WM_BACKEND_CUDA,
