@@ -10,7 +10,11 @@
 # parse on 1 and 16 threads), `search -c` of a 32-mer at k = 0..3 with
 # --backend cpu and cuda (median of REPS, default 3, wall clock of the whole
 # process; the CUDA runs also print WM_CUDA_TIMING's copy+search loop), and
-# `warpmatch info`'s start-up. Logs in $OUT (pipe.log).
+# `warpmatch info`'s start-up. The floors beside them, from the same run:
+# the pinned and pageable host-to-device copy (bench_h2d), one thread's
+# read of each input (dd, 16 MiB blocks), and GNU grep -F counting the same
+# 32-mer's exact occurrences (`grep -o -F | wc -l`) as the peer for k = 0.
+# Logs in $OUT (pipe.log).
 set -u
 carry=${1:-.gpu}
 out=${OUT:-gpu-out}
@@ -26,7 +30,7 @@ if [ ! -x $B/warpmatch ]; then
   t0=$(date +%s)
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real -DWARPMATCH_MPI=OFF \
     -DWARPMATCH_TESTS=OFF "${extra[@]}" > "$out/build.log" 2>&1 &&
-    cmake --build $B -j"$jobs" --target warpmatch_cli bench_seqfile >> "$out/build.log" 2>&1 ||
+    cmake --build $B -j"$jobs" --target warpmatch_cli bench_seqfile bench_h2d >> "$out/build.log" 2>&1 ||
     { tail -30 "$out/build.log"; exit 1; }
   log "build in $(( $(date +%s) - t0 )) s"
 fi
@@ -44,10 +48,14 @@ ms() { local s=$(date +%s%N); "$@" > /tmp/pp.out 2> /tmp/pp.err; local rc=$?
        echo "$(( ($(date +%s%N) - s) / 1000000 )) rc=$rc $(head -c 80 /tmp/pp.out | tr '\n\t' '  ')"; }
 med() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 log "start-up: $($B/warpmatch info 2>&1 | grep -i 'start-up' | head -2 | tr '\n' ' ')"
+log "host-to-device floor: $($B/bench/bench_h2d 256 9 | tr '\n' ' ')"
 for f in $fa $seq $big; do
   cat $f > /dev/null
   log "$f: $(stat -c %s $f) bytes"
-  for r in 1 2 3; do echo "cat > /dev/null: $(ms cat $f)"; done | tee -a "$out/pipe.log"
+  for r in 1 2 3; do echo "dd bs=16M (one thread's read): $(ms dd if=$f of=/dev/null bs=16M)"; done | tee -a "$out/pipe.log"
+  if [ $f != $big ]; then # a line of 9 GB is more than grep is for
+    for r in 1 2 3; do echo "peer grep -o -F | wc -l: $(ms sh -c "grep -o -F $pat $f | wc -l")"; done | tee -a "$out/pipe.log"
+  fi
   [ $f = $fa ] && $B/bench/bench_seqfile -t 16 -r 3 $f 2>&1 | tee -a "$out/pipe.log"
   for k in 0 1 2 3; do
     for be in cpu cuda; do
