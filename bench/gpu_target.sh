@@ -2,7 +2,8 @@
 # gpu_target.sh -- on the lent GPU, after `bash bench/gpu_faults.sh build
 # CARRY` (the CUDA build in /tmp/build-faults and ctest): the new library
 # pieces under compute-sanitizer, the targets kept on the GPU timed
-# (bench_target, CUDA beside the CPU), the installed package linked and run
+# (bench_target, CUDA beside the CPU; align of 200 reads end to end on
+# both backends), the installed package linked and run
 # with the CUDA runtime inside libwarpmatch.so, and the Python package's
 # tests on the CUDA backend where the host has numpy and pytest.
 #   bash bench/gpu_target.sh [CARRY]        logs in $OUT (target.log)
@@ -50,3 +51,31 @@ if /usr/bin/python3 -c 'import numpy, pytest' 2> /dev/null; then
 else
   log "Python package: this host's python3 has no numpy/pytest; not run"
 fi
+log "align end to end: 200 reads of 150 bp (N-free, 5% changed) against the same 70 Mb as FASTA, both strands"
+python3 - <<'PY' || echo "no python3: align end to end not run"
+import random
+random.seed(11)
+t = open('/tmp/chrX.one', 'rb').read()
+with open('/tmp/reads200.fa', 'w') as f:
+    k = 0
+    while k < 200:
+        at = random.randrange(0, len(t) - 150)
+        r = bytearray(t[at:at + 150])
+        if b'N' in r or b'n' in r:
+            continue
+        for j in range(150):
+            if random.random() < 0.05:
+                r[j] = ord(random.choice('ACGT'))
+        f.write('>r%d\n%s\n' % (k, r.decode()))
+        k += 1
+PY
+printf '>chrX70\n' > /tmp/chrX70.fa && fold -w 60 $seq >> /tmp/chrX70.fa
+for be in cuda cpu; do
+  for r in 1 2; do
+    s=$(date +%s%N)
+    $B/warpmatch align -k 15 --backend $be /tmp/reads200.fa /tmp/chrX70.fa > /tmp/al_$be.tsv 2> /tmp/al.err
+    rc=$?
+    echo "align --backend $be: $(( ($(date +%s%N) - s) / 1000000 )) ms rc=$rc rows=$(wc -l < /tmp/al_$be.tsv)" | tee -a "$out/target.log"
+  done
+done
+cmp -s /tmp/al_cuda.tsv /tmp/al_cpu.tsv && echo "cuda and cpu rows identical" | tee -a "$out/target.log"
