@@ -266,9 +266,9 @@ wm_status wm_cli_context_wait_warm(wm_cli_context_bg_t *bg, wm_context_t **cx, c
         bg->warmed = w.next < n ? w.next : n;
     }
     double t0 = wm_cli_now();
-    int made_here = bg->running; /* a CPU context was made at once: nothing to say */
+    int threaded = bg->running; /* a CPU context was made at once: nothing to say */
     wm_status st = wm_cli_context_wait(bg, cx);
-    if (made_here && timing_on())
+    if (threaded && timing_on())
         fprintf(
             stderr,
             "context: made in %.4f s; %zu input bytes faulted in meanwhile, then %.4f s waited\n",
