@@ -134,6 +134,16 @@ gzip -c FZ1-npy-descr-raw-bytes.npy >"$TMP/fz1.npy.gz"
 run_in "$TMP/fz1.npy.gz" dtw - "$TMP/fz1.txt"
 fz1_check "query gzip stdin" '\(standard input\)'
 
+# ---- FZ2: raw float32 bytes that begin as 7z does ------------------------------------
+# (fuzz_signal) The reader refused them (right: a compressed or archive magic
+# is decompressed or refused, never read as plain bytes) while the fuzzer's
+# oracle checked gzip's magic alone and expected the samples. The oracle now
+# asks wm_zmagic; the CLI's answer is pinned here: exit 2, one line naming 7z.
+run dtw --series-format f32 "$TMP/fz1.txt" FZ2-7z-magic-raw.f32
+check_rc "FZ2 7z magic as f32" 2
+check_empty_out "FZ2 7z magic as f32"
+check_err "FZ2 7z magic as f32" '^warpmatch: FZ2-7z-magic-raw\.f32: 7z data: a format warpmatch does not read'
+
 # ---- N1: align --algo four-russians without --mode ------------------------------------
 # It switched to global mode without a word and printed "q t 8 0 16", a row
 # that reads as the infix answer (the default mode: "q t 0 4 12").

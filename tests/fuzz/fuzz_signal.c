@@ -137,7 +137,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fz_write(path, data, size);
         got_t g;
         read_sig(path, &o, &g, what);
-        int gz_magic = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+        /* gzip, or any other compressed magic (7z, xz, ...): decompressed or
+        ** refused, never read as the plain bytes the references read */
+        int gz_magic = fz_compressed(data, size);
         int zip_magic = size >= 2 && data[0] == 'P' && data[1] == 'K';
         if (raw) {
             wm_sigread_opts_t o2 = o;
