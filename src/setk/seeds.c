@@ -47,9 +47,15 @@ static uint64_t hash(uint64_t code, unsigned bits) {
     return (code * 0x9E3779B97F4A7C15ull) >> (64 - bits);
 }
 
+static uint64_t filter_bit(uint64_t code, unsigned bits) {
+    return ((code ^ code >> 29) * 0xD6E8FEB86659FD93ull) >> (64 - bits);
+}
+
 const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n) {
     *n = 0;
     if (s->n_keys == 0) return NULL;
+    uint64_t f = filter_bit(code, s->filter_bits);
+    if (!(s->filter[f >> 6] >> (f & 63) & 1)) return NULL;
     uint64_t mask = ((uint64_t)1 << s->bits) - 1;
     for (uint64_t h = hash(code, s->bits);; h = (h + 1) & mask) {
         uint32_t u = s->slot[h];
@@ -184,11 +190,15 @@ static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv) {
     unsigned bits = 4;
     while (((size_t)1 << bits) < 2 * nk) bits++;
     s->bits = bits;
+    unsigned fbits = 12;
+    while (fbits < 30 && ((size_t)1 << fbits) < 16 * nk) fbits++;
+    s->filter_bits = fbits;
+    s->filter = calloc(((size_t)1 << fbits) / 64, sizeof *s->filter);
     s->slot = calloc((size_t)1 << bits, sizeof *s->slot);
     s->key = malloc((nk ? nk : 1) * sizeof *s->key);
     s->first = malloc((nk + 1) * sizeof *s->first);
     s->seed = malloc((nv ? nv : 1) * sizeof *s->seed);
-    if (!s->slot || !s->key || !s->first || !s->seed) return WM_NOMEM;
+    if (!s->filter || !s->slot || !s->key || !s->first || !s->seed) return WM_NOMEM;
     uint64_t mask = ((uint64_t)1 << bits) - 1;
     size_t u = 0;
     for (size_t x = 0; x < nv; x++) {
@@ -198,6 +208,8 @@ static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv) {
             uint64_t h = hash(v[x].code, bits);
             while (s->slot[h] != 0) h = (h + 1) & mask;
             s->slot[h] = (uint32_t)(u + 1);
+            uint64_t f = filter_bit(v[x].code, fbits);
+            s->filter[f >> 6] |= 1ull << (f & 63);
             u++;
         }
         s->seed[x] = v[x].seed;
@@ -273,6 +285,7 @@ void wm_setk_free(void *body) {
     free(s->pat);
     free(s->len);
     free(s->arena);
+    free(s->filter);
     free(s->slot);
     free(s->key);
     free(s->first);
