@@ -78,8 +78,8 @@ static void finish_piece(void *arg, size_t i, int tid) {
             }
             uint64_t start;
             uint32_t errors;
-            if (!wm_resolve_end(p, (int)h->strand, f->text->seq, rb, h->end, (int)h->errors,
-                                &start, &errors))
+            if (!wm_resolve_end(p, (int)h->strand, f->text->seq, rb, h->end, (int)h->errors, &start,
+                                &errors))
                 continue;
             mt.start = start - rb;
             mt.errors = errors;
@@ -122,7 +122,7 @@ wm_status wm_setk_gpu_scan(wm_context_t *cx, const wm_setk_gpu_t *gpu, const wm_
     *done = own_from;
     uint64_t batch = cx->opts.chunk_bytes ? cx->opts.chunk_bytes : BATCH_DEFAULT;
     if (batch > BATCH_DEFAULT) batch = BATCH_DEFAULT; /* a batch's ends fit 32 bits on the GPU */
-    batch = wm_gpu_piece(cx, batch, BATCH_MIN); /* smaller after running out of memory */
+    batch = wm_gpu_piece(cx, batch, BATCH_MIN);       /* smaller after running out of memory */
     uint64_t len = text->len;
     wm_status st = WM_OK;
     for (uint64_t lo = own_from; lo < len && st == WM_OK;) {
@@ -142,7 +142,8 @@ wm_status wm_setk_gpu_scan(wm_context_t *cx, const wm_setk_gpu_t *gpu, const wm_
         if (st != WM_OK) break;
         lo = hi;
         *done = hi;
-        if (cx->opts.progress) cx->opts.progress(hi - own_from, len - own_from, cx->opts.progress_user);
+        if (cx->opts.progress)
+            cx->opts.progress(hi - own_from, len - own_from, cx->opts.progress_user);
     }
     return st;
 }

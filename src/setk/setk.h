@@ -57,6 +57,7 @@ typedef struct {
 
 typedef struct {
     size_t n;            /* patterns */
+    uint64_t id;         /* unique in the process: what a GPU's copy of the tables is of */
     unsigned pat_bits;   /* bits of the largest index, n - 1 */
     const uint8_t **pat; /* pattern i: pat[i], len[i] bytes (into arena) */
     size_t *len;

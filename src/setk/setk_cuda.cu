@@ -40,7 +40,7 @@
 /* ---- the device tables of a database ------------------------------------------ */
 
 typedef struct {
-    const void *db_body;  /* the wm_setk_t they were made from */
+    uint64_t db_id; /* the wm_setk_t they were made from (its id: addresses are reused) */
     wm_cu_buf_t filter, slot, key, first, seed, pat_off, pat_len, arena;
     wm_cu_buf_t text, rs, found_key, found_val, sorted_key, sorted_val, flags, kept_key, kept_val,
         n_kept, count, hits, sort_tmp, h_hits;
@@ -49,11 +49,10 @@ typedef struct {
 extern "C" void wm_setk_cuda_free_cache(wm_context_t *cx, void *cache) {
     (void)cx;
     setk_cache_t *c = (setk_cache_t *)cache;
-    wm_cu_buf_t *dev[] = { &c->filter,    &c->slot,       &c->key,        &c->first,
-                           &c->seed,      &c->pat_off,    &c->pat_len,    &c->arena,
-                           &c->text,      &c->rs,         &c->found_key,  &c->found_val,
-                           &c->sorted_key, &c->sorted_val, &c->flags,     &c->kept_key,
-                           &c->kept_val,  &c->n_kept,     &c->count,      &c->hits,
+    wm_cu_buf_t *dev[] = { &c->filter,    &c->slot,      &c->key,        &c->first,      &c->seed,
+                           &c->pat_off,   &c->pat_len,   &c->arena,      &c->text,       &c->rs,
+                           &c->found_key, &c->found_val, &c->sorted_key, &c->sorted_val, &c->flags,
+                           &c->kept_key,  &c->kept_val,  &c->n_kept,     &c->count,      &c->hits,
                            &c->sort_tmp };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
     wm_cu_host_release(&c->h_hits);
@@ -68,8 +67,8 @@ static wm_status upload(wm_context_t *cx, wm_cu_buf_t *b, const void *src, size_
 
 /* The database's tables on the device, uploaded at its first batch. */
 static wm_status tables(wm_context_t *cx, setk_cache_t *c, const wm_setk_t *s) {
-    if (c->db_body == s) return WM_OK;
-    c->db_body = NULL;
+    if (c->db_id == s->id) return WM_OK;
+    c->db_id = 0;
     uint64_t *off = (uint64_t *)malloc(s->n * sizeof *off);
     uint32_t *len = (uint32_t *)malloc(s->n * sizeof *len);
     if (!off || !len) {
@@ -94,7 +93,7 @@ static wm_status tables(wm_context_t *cx, setk_cache_t *c, const wm_setk_t *s) {
     if (st == WM_OK) st = upload(cx, &c->arena, s->arena, total);
     free(off);
     free(len);
-    if (st == WM_OK) c->db_body = s;
+    if (st == WM_OK) c->db_id = s->id;
     return st;
 }
 
@@ -363,9 +362,8 @@ __global__ void verify_kernel(dtables_t t, dbatch_t b, const unsigned long long 
         window(t, b, key[i - 1], val[i - 1], &pa, &pb, &prb);
         if (a <= pb + halo + 1) return;
     }
-    for (uint64_t j = i + 1; j < n && (key[j] & group) == (key[i] & group) &&
-                             (val[j] >> 24) == (val[i] >> 24);
-         j++) {
+    for (uint64_t j = i + 1;
+         j < n && (key[j] & group) == (key[i] & group) && (val[j] >> 24) == (val[i] >> 24); j++) {
         uint64_t ja, jb, jrb;
         window(t, b, key[j], val[j], &ja, &jb, &jrb);
         if (ja > e + halo + 1) break;
@@ -474,8 +472,7 @@ static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_t
     uint64_t seed_from = lo > s->max_reach - 1 ? lo - (s->max_reach - 1) : 0;
     if (seed_from < from) seed_from = from;
     uint64_t spans = (to - seed_from + SEED_SPAN - 1) / SEED_SPAN, n_found = 0;
-    if ((st = wm_cu_dev_reserve(cx, &c->count, 2 * sizeof(unsigned long long))) != WM_OK)
-        return st;
+    if ((st = wm_cu_dev_reserve(cx, &c->count, 2 * sizeof(unsigned long long))) != WM_OK) return st;
     for (int pass = 0;; pass++) {
         dfound_t o = { (unsigned long long *)c->found_key.p, (unsigned long long *)c->found_val.p,
                        (unsigned long long *)c->count.p, c->found_key.cap / 8 };
@@ -490,7 +487,8 @@ static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_t
             return st;
     }
     if (n_found == 0) return WM_OK;
-    if (n_found > (uint64_t)INT32_MAX) return WM_DEVICE_NOMEM; /* CUB counts in int: smaller batches */
+    if (n_found > (uint64_t)INT32_MAX)
+        return WM_DEVICE_NOMEM; /* CUB counts in int: smaller batches */
     size_t bytes = n_found * 8;
     if ((st = wm_cu_dev_reserve(cx, &c->sorted_key, bytes)) != WM_OK ||
         (st = wm_cu_dev_reserve(cx, &c->sorted_val, bytes)) != WM_OK ||
@@ -509,7 +507,8 @@ static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_t
     uint8_t *flags = (uint8_t *)c->flags.p;
     int end_bit = END_BITS + 1 + (int)s->pat_bits, n = (int)n_found;
     size_t tmp_sort = 0, tmp_sel = 0;
-    WM_CU(cx, cub::DeviceRadixSort::SortPairs(NULL, tmp_sort, fk, sk, fv, sv, n, 0, end_bit, stream));
+    WM_CU(cx,
+          cub::DeviceRadixSort::SortPairs(NULL, tmp_sort, fk, sk, fv, sv, n, 0, end_bit, stream));
     WM_CU(cx, cub::DeviceSelect::Flagged(NULL, tmp_sel, sk, flags, kk, nk, n, stream));
     size_t tmp = tmp_sort > tmp_sel ? tmp_sort : tmp_sel;
     if ((st = wm_cu_dev_reserve(cx, &c->sort_tmp, tmp)) != WM_OK) return st;
