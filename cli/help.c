@@ -26,7 +26,7 @@ enum { HELP_COL = 24, WRAP_COL = 79, MAX_HANG = 8, SHORT_DEFAULT = 20 };
 
 /* ---- the commands ------------------------------------------------------------- */
 
-static const char *const search_formats[] = { "tsv", "bed", "json", NULL };
+static const char *const search_formats[] = { "tsv", "bed", "json", "sam", NULL };
 static const char *const align_formats[] = { "tsv", "json", "sam", "paf", NULL };
 
 const wm_cli_command_t wm_cli_cmd_search = {
@@ -87,6 +87,12 @@ const wm_cli_command_t wm_cli_cmd_search = {
     "        -k > 0, + <TAB>strand with --revcomp)\n"
     "  bed   name = pattern, score errors;  json: \"pattern\", and \"errors\" with\n"
     "        -k > 0\n"
+    "  sam   (sets, one FILE) a header (@SQ for each record), then one record per\n"
+    "        occurrence (with -k > 0, as --best-per-locus): QNAME the pattern's name\n"
+    "        or number, FLAG 16 on '-' and 256 for all but the pattern's first\n"
+    "        record (SEQ and QUAL then *), POS, MAPQ 255, the CIGAR (=, X, I, D;\n"
+    "        IUPAC codes match the bases they name), SEQ as it aligns, QUAL from a\n"
+    "        FASTQ PATFILE, NM:i errors; samtools reads it\n"
     "\n"
     "Which matches: one line per end position e (and strand) where some substring\n"
     "ending at e is within k errors of the pattern. errors = the smallest such\n"

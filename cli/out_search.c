@@ -329,6 +329,13 @@ static void print_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
 ** and the errors after it for a set within k errors. */
 static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
     const wm_cli_search_args_t *a = s->a;
+    if (a->sh.format == WM_OUT_SAM) {
+        if (wm_cli_search_sam_row(s, m) < 0 && !s->write_failed) {
+            s->write_failed = 1;
+            s->write_errno = ENOMEM;
+        }
+        return;
+    }
     const char *name = a->set.name != NULL ? a->set.name[m->pattern] : NULL;
     const char *record = wm_cli_search_record_name(s->sf, m->record);
     json_extra_t x;
