@@ -66,6 +66,7 @@ typedef struct {
     uint64_t max_count; /* -m N, else UINT64_MAX */
     int line_buffered;  /* --line-buffered */
     int best_locus;     /* --best-per-locus */
+    int cigar;          /* --cigar: each row's CIGAR */
 } wm_cli_search_args_t;
 
 /* Where a line number was last counted (out_text.c). */
@@ -276,6 +277,10 @@ typedef struct {
 ** rule; malloc'd, "*" when the table would be too large, NULL out of memory. */
 char *wm_cli_occurrence_cigar(const wm_cli_cigar_rule_t *r, const uint8_t *p, size_t m,
                               const uint8_t *t, size_t n);
+
+/* The CIGAR of a match as the sink's file and pattern make it (SAM,
+** --cigar); malloc'd, NULL out of memory. */
+char *wm_cli_match_cigar(const wm_cli_search_sink_t *s, const wm_match_t *m);
 
 /* The SAM header of one file's search: @HD, an @SQ per record, @PG. */
 void wm_cli_search_sam_header(FILE *out, const wm_seqfile_t *sf, const char *source, int argc,

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out.h"
 #include "search.h"
 
 #define WM_CLI_CIGAR_MAX_CELLS (1ull << 26)
@@ -140,4 +141,23 @@ char *wm_cli_occurrence_cigar(const wm_cli_cigar_rule_t *r, const uint8_t *p, si
     char *s = encode_reversed(ops, k);
     free(ops);
     return s;
+}
+
+char *wm_cli_match_cigar(const wm_cli_search_sink_t *s, const wm_match_t *m) {
+    const wm_cli_search_args_t *a = s->a;
+    const wm_text_t *t = &s->sf->text;
+    const uint8_t *p = a->is_set ? a->set.pat[m->pattern] : (const uint8_t *)a->pattern;
+    size_t len = a->is_set ? a->set.len[m->pattern] : a->m;
+    /* the pattern as it aligns: its reverse complement on '-' */
+    uint8_t *aligned = malloc(len ? len : 1);
+    if (aligned == NULL) return NULL;
+    for (size_t j = 0; j < len; ++j)
+        aligned[j] = m->strand ? wm_out_complement(p[len - 1 - j]) : p[j];
+    uint64_t rb = t->rec_start != NULL && m->record < t->n_rec ? t->rec_start[m->record] : 0;
+    uint64_t off = s->base != NULL ? s->base[m->record] : 0; /* an MPI rank's record offset */
+    wm_cli_cigar_rule_t rule = { s->dna, a->o.case_insensitive, a->o.metric == WM_METRIC_HAMMING };
+    char *cigar = wm_cli_occurrence_cigar(&rule, aligned, len, t->seq + rb + (m->start - off),
+                                          (size_t)(m->end - m->start));
+    free(aligned);
+    return cigar;
 }

@@ -50,17 +50,7 @@ int wm_cli_search_sam_row(wm_cli_search_sink_t *s, const wm_match_t *m) {
     uint32_t i = m->pattern;
     const uint8_t *p = a->set.pat[i];
     size_t len = a->set.len[i];
-    /* the pattern as it aligns: its reverse complement on '-' */
-    uint8_t *aligned = malloc(len ? len : 1);
-    if (aligned == NULL) return -1;
-    for (size_t j = 0; j < len; ++j)
-        aligned[j] = m->strand ? wm_out_complement(p[len - 1 - j]) : p[j];
-    uint64_t rb = t->rec_start != NULL && m->record < t->n_rec ? t->rec_start[m->record] : 0;
-    wm_cli_cigar_rule_t rule = { s->dna, a->o.case_insensitive,
-                                 a->o.metric == WM_METRIC_HAMMING };
-    char *cigar = wm_cli_occurrence_cigar(&rule, aligned, len, t->seq + rb + m->start,
-                                          (size_t)(m->end - m->start));
-    free(aligned);
+    char *cigar = wm_cli_match_cigar(s, m);
     if (cigar == NULL) return -1;
     char num[24];
     wm_alignment_t al = { m->errors, m->start, m->end, strcmp(cigar, "*") == 0 ? NULL : cigar };

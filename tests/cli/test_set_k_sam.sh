@@ -96,6 +96,56 @@ run search -k 2 --revcomp -f "$TMP/reads.fq" "$TMP/ref.fa"
 check_rc "FASTQ PATFILE" 0
 check_out_re "FASTQ PATFILE: names" "^$TMP/ref.fa	chrB	[0-9]+	[0-9]+	r2	1	-$"
 
+# --cigar: the CIGAR of each row is align's canonical CIGAR of the pattern
+# (reverse-complemented on '-') against text[start, end) (ACGT patterns,
+# where both read the same letters), and its X, I, D add up to the errors.
+python3 - "$TMP" <<'EOF'
+import random, sys
+d = sys.argv[1]
+rng = random.Random(11)
+def dna(n): return ''.join(rng.choice('ACGT') for _ in range(n))
+t = dna(3000)
+pats = []
+for i in range(12):
+    m = rng.randint(30, 70); p = rng.randrange(len(t) - m); r = list(t[p:p + m])
+    for _ in range(rng.randint(0, 3)):
+        j = rng.randrange(len(r)); op = rng.random()
+        if op < 0.4: r[j] = rng.choice('ACGT')
+        elif op < 0.7: r.insert(j, rng.choice('ACGT'))
+        else: del r[j]
+    pats.append(''.join(r))
+open(d + '/cg.fa', 'w').write('>t\n%s\n' % t)
+open(d + '/cg.txt', 'w').write('\n'.join(pats) + '\n')
+EOF
+run search -k 3 --revcomp --cigar -f "$TMP/cg.txt" "$TMP/cg.fa"
+check_rc "--cigar" 0
+cp "$OUT" "$TMP/cg.out"
+python3 - "$TMP" "$W" <<'EOF' >"$TMP/cg.check"
+import subprocess, sys
+d, w = sys.argv[1], sys.argv[2]
+t = open(d + '/cg.fa').read().split('\n')[1]
+pats = open(d + '/cg.txt').read().split()
+comp = str.maketrans('ACGT', 'TGCA')
+bad = rows = 0
+for line in open(d + '/cg.out'):
+    f = line.rstrip('\n').split('\t')
+    s, e, pi, err, strand, cig = int(f[2]), int(f[3]), int(f[4]) - 1, int(f[5]), f[6], f[7]
+    p = pats[pi] if strand == '+' else pats[pi].translate(comp)[::-1]
+    rows += 1
+    if rows % 7: continue   # every 7th row against align
+    a = subprocess.run([w, 'align', '--mode', 'global', '--cigar', 'seq:' + p, 'seq:' + t[s:e]],
+                       capture_output=True, text=True).stdout.split('\t')
+    import re
+    ops = re.findall(r'(\d+)([=XID])', cig)
+    nm = sum(int(n) for n, o in ops if o != '=')
+    if a[5] != cig or int(a[2]) != err or nm != err:
+        bad += 1
+        print('row %s: cigar %s errors %d, align %s %s' % (line.strip(), cig, err, a[5], a[2]))
+print('rows', rows, 'bad', bad)
+EOF
+tail -1 "$TMP/cg.check" | grep -q ' bad 0$' && pass || { fail "--cigar against align"; head -5 "$TMP/cg.check"; }
+[ "$(tail -1 "$TMP/cg.check" | cut -d' ' -f2)" -ge 50 ] && pass || fail "--cigar: too few rows ($(tail -1 "$TMP/cg.check"))"
+
 # Errors
 expect_error "sam, one pattern" "--format sam is for pattern sets" \
     search -k 1 --format sam ACGTACGTAC "$TMP/ref.fa"
