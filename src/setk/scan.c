@@ -201,9 +201,11 @@ static int to_windows(const wave_t *w, const founds_t *f, uint64_t lo, uint64_t 
 
 /* ---- 2-4. kernels -> hits -> matches ------------------------------------------ */
 
-/* Turn the hits of one scan of record rec into matches of pattern i. */
+/* Turn the hits of one scan of record rec into matches of pattern i. as: the
+** strand every hit is reported on, or -1 for the hit's own (as_strand >= 0:
+** p holds that strand alone, as its strand 0). */
 static int finish(const wave_t *w, const wm_pat_t *p, uint32_t i, size_t rec, const wm_hitvec_t *hv,
-                  wm_matchvec_t *out) {
+                  int as_strand, wm_matchvec_t *out) {
     uint64_t rb = w->rs[rec];
     for (size_t x = 0; x < hv->n; x++) {
         const wm_hit_t *h = &hv->a[x];
@@ -212,7 +214,7 @@ static int finish(const wave_t *w, const wm_pat_t *p, uint32_t i, size_t rec, co
         mt.record = rec;
         mt.end = h->end - rb;
         mt.errors = h->errors;
-        mt.strand = h->strand;
+        mt.strand = as_strand >= 0 ? (uint32_t)as_strand : h->strand;
         mt.pattern = i;
         if (w->want_starts) {
             uint64_t start;
@@ -232,29 +234,53 @@ static wm_status compile(const wm_setk_t *s, uint32_t i, wm_pat_t **p) {
     return wm_pat_new(s->pat[i], s->len[i], &s->opts, 0, p);
 }
 
-/* Verify windows [x, y) (one pattern, sorted), merging those closer than the
-** pattern's halo: scanning the gap costs less than the halo twice. */
+/* Pattern i compiled for one strand only, as its strand 0 (strand 1: the
+** reverse complement): a read's windows are mostly on one strand, and the
+** tables of both cost twice. */
+static wm_status compile_strand(const wm_setk_t *s, uint32_t i, uint32_t strand, wm_pat_t **p) {
+    if (strand == 0 || !s->opts.revcomp) {
+        wm_opts_t o = s->opts;
+        o.revcomp = 0;
+        return wm_pat_new(s->pat[i], s->len[i], &o, 0, p);
+    }
+    size_t m = s->len[i];
+    uint8_t *rc = malloc(m);
+    if (!rc) return WM_NOMEM;
+    for (size_t j = 0; j < m; j++) rc[j] = wm_iupac_complement(s->pat[i][m - 1 - j]);
+    wm_opts_t o = s->opts;
+    o.revcomp = 0;
+    wm_status st = wm_pat_new(rc, m, &o, 0, p);
+    free(rc);
+    return st;
+}
+
+/* Verify windows [x, y) (one pattern, sorted by strand and end), one strand
+** at a time, merging windows closer than the pattern's halo: scanning the
+** gap costs less than the halo twice. */
 static int verify(const wave_t *w, const windows_t *win, size_t x, size_t y, wm_hitvec_t *hv,
                   wm_matchvec_t *out) {
-    wm_pat_t *p;
-    if (compile(w->s, win->a[x].pat, &p) != WM_OK) return -1;
-    wm_cpu_scan_fn kernel = wm_pat_kernel(p);
-    uint64_t halo = wm_pat_halo(p);
     int rc = 0;
     while (x < y && rc == 0) {
-        const window_t *v = &win->a[x];
-        uint64_t a = v->a, b = v->b;
-        for (x++; x < y && win->a[x].strand == v->strand && win->a[x].rec == v->rec &&
-                  win->a[x].a <= b + halo + 1;
-             x++)
-            if (win->a[x].b > b) b = win->a[x].b;
-        uint64_t from = wm_plan_scan_from(w->rs[v->rec], a - 1, halo);
-        hv->n = 0;
-        if (kernel(p, (int)v->strand, w->text->seq, from, a - 1, b, hv) ||
-            finish(w, p, v->pat, v->rec, hv, out))
-            rc = -1;
+        uint32_t strand = win->a[x].strand;
+        size_t z = x;
+        while (z < y && win->a[z].strand == strand) z++;
+        wm_pat_t *p;
+        if (compile_strand(w->s, win->a[x].pat, strand, &p) != WM_OK) return -1;
+        wm_cpu_scan_fn kernel = wm_pat_kernel(p);
+        uint64_t halo = wm_pat_halo(p);
+        while (x < z && rc == 0) {
+            const window_t *v = &win->a[x];
+            uint64_t a = v->a, b = v->b;
+            for (x++; x < z && win->a[x].rec == v->rec && win->a[x].a <= b + halo + 1; x++)
+                if (win->a[x].b > b) b = win->a[x].b;
+            uint64_t from = wm_plan_scan_from(w->rs[v->rec], a - 1, halo);
+            hv->n = 0;
+            if (kernel(p, 0, w->text->seq, from, a - 1, b, hv) ||
+                finish(w, p, v->pat, v->rec, hv, (int)strand, out))
+                rc = -1;
+        }
+        wm_pat_free(p);
     }
-    wm_pat_free(p);
     return rc;
 }
 
@@ -277,7 +303,7 @@ static int scan_direct(const wave_t *w, uint32_t i, uint64_t lo, uint64_t hi, wm
                                        pc.own_to, hv);
             if (f < 0 ||
                 (f > 0 && kernel(p, st, w->text->seq, pc.scan_from, pc.own_from, pc.own_to, hv)) ||
-                finish(w, p, i, pc.rec, hv, out))
+                finish(w, p, i, pc.rec, hv, -1, out))
                 rc = -1;
         }
     }
