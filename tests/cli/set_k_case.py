@@ -266,7 +266,8 @@ def write_case(seed, case, d):
             with open(os.path.join(d, sub, name), "wb") as f:
                 f.write(data)
 
-    named = r.random() < 0.3
+    # A FASTA PATFILE drops blanks and refuses binary bytes in a sequence.
+    named = r.random() < 0.3 and all(33 <= b < 127 for p in pats for b in p)
     if named:
         labels = [b"p%d_%s" % (i + 1, r.choice([b"guide", b"read", b"x"]))
                   for i in range(len(pats))]
