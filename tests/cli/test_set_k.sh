@@ -33,8 +33,8 @@ export LC_ALL=C
 HERE=$ROOT/tests/cli
 SEED=${WM_SEED:-20261117}
 SCALE=${WM_TEST_SCALE:-1}
-N_CASES=$(python3 -c "import sys; print(max(1, int(40 * float(sys.argv[1]))))" "$SCALE")
-N_ORACLE=$(python3 -c "import sys; print(max(1, int(300 * float(sys.argv[1]))))" "$SCALE")
+N_CASES=$(python3 -c "import sys; print(max(1, int(30 * float(sys.argv[1]))))" "$SCALE")
+N_ORACLE=$(python3 -c "import sys; print(max(1, int(250 * float(sys.argv[1]))))" "$SCALE")
 
 # The thread counts and chunk sizes a set run is tried with (three a case).
 CONFIGS=("-j 1" "-j 2 --chunk-bytes 64" "-j 2 --chunk-bytes 1K"
