@@ -16,7 +16,8 @@
 ** 2. Seeded random cases:
 **    - alphabets: DNA (soft-masked texts with N runs, U, junk bytes, periodic
 **      stretches and repeats; patterns in mixed case with IUPAC codes when
-**      k > 0; revcomp half the time), nucleotide patterns in the BYTES
+**      k > 0, now and then codes everywhere or a PAM (NGG, NRG) at the end;
+**      revcomp half the time), nucleotide patterns in the BYTES
 **      alphabet with revcomp (case kept), 2..6 random bytes, "abAB" with
 **      case_insensitive;
 **    - sets: 1 to 12 patterns (now and then 40), lengths k + 1 .. 300 mixed
@@ -24,19 +25,24 @@
 **      text with up to k + 1 planted substitutions, insertions and
 **      deletions, random ones, duplicates (case variants too), prefixes and
 **      suffixes of earlier ones, reverse complements;
-**    - k 0..8 (0 only with Hamming, else the exact engines run), edit or
+**    - k 0..8, now and then 9..24 (0 only with Hamming), edit or
 **      Hamming; texts of 0..5,000 bytes in one or many records (empty ones,
 **      ones shorter than the patterns), shortened so that a case holds at most
 **      60,000 matches.
 **    Each case runs on the CPU with 1 and 3 threads, default and tiny chunks
-**    (1..64 bytes, so that occurrences straddle chunk borders), and on CUDA
+**    (1..64 bytes, so that occurrences straddle chunk borders), cut in two
+**    shards (a device list of two CPU sub-contexts), and on CUDA
 **    likewise when a GPU is found: wm_search's full list (every field)
 **    against the oracle's, wm_count with its total, wm_count_per_pattern
 **    with the per-pattern counts, and now and then a callback that stops.
+** 3. Large sets (2 x WM_TEST_SCALE): 250 guides of 23 nt (k 1..4, edit or
+**    Hamming) over 15,000 bytes, or 60 reads of 100..150 nt (k 3..8) over
+**    12,000, most of them pieces of the text with planted edits.
 **
 ** Usage: test_setk_diff [seed]     (or env WM_SEED; default fixed)
 ** Env:   WM_TEST_SCALE  multiplies the number of random cases [1.0]
-**        WM_CASE        run only this random case index (-1: part 1 only)
+**        WM_CASE        run only this random case index of part 2 (-1: part 1
+**                       only)
 **        WM_VERBOSE     print each failing case's patterns and text in full
 ** Exit status 0 when every check passed; the last line is "N passed, N failed".
 */
@@ -55,7 +61,7 @@
 #include "matches.h"
 #include "rng.h"
 
-#define MAX_PATS 40
+#define MAX_PATS 1000
 #define MAX_LEN 300
 #define MATCH_BUDGET 60000
 
@@ -183,6 +189,11 @@ static void make_pattern(tcase *c, size_t m) {
     if (c->ak == AK_DNA && k > 0 && chance(30))
         for (unsigned e = (unsigned)range(1, 3); e > 0; e--)
             buf[below(len)] = (uint8_t)IUPAC[below(sizeof IUPAC - 1)];
+    if (c->ak == AK_DNA && k > 0 && chance(5)) /* codes everywhere: few pieces to key */
+        for (size_t i = 0; i < len; i++)
+            if (chance(30)) buf[i] = (uint8_t)IUPAC[below(sizeof IUPAC - 1)];
+    if (c->ak == AK_DNA && k > 0 && len > 3 && chance(10)) /* a PAM: NGG or NRG */
+        memcpy(buf + len - 3, chance(50) ? "NGG" : "NRG", 3);
     if (len > k) add_pattern(c, buf, len);
 }
 
@@ -213,14 +224,15 @@ static void gen_case(tcase *c) {
     int short_set = chance(20);
     static const unsigned KS[] = { 1, 1, 2, 2, 3, 3, 4, 5, 6, 8 };
     c->o.max_edits = short_set ? (unsigned)range(2, 6) : KS[below(N_OF(KS))];
+    if (!short_set && chance(8)) c->o.max_edits = (unsigned)range(9, 24); /* beyond 8 */
     if (c->o.metric == WM_METRIC_HAMMING && chance(8)) c->o.max_edits = 0;
     size_t n = (size_t)(chance(10) ? range(0, 40) : range(100, short_set ? 1500 : 5000));
     gen_text(c, n);
-    size_t want_np = chance(5) ? MAX_PATS : (size_t)range(1, 12);
+    size_t want_np = chance(5) ? 40 : (size_t)range(1, 12);
     for (int tries = 0; c->np < want_np && tries < 200; tries++)
         make_pattern(c, pick_len(c, short_set));
     if (c->np == 0) { /* (all tries refused: one random pattern) */
-        uint8_t buf[16];
+        uint8_t buf[MAX_LEN];
         for (size_t i = 0; i <= c->o.max_edits; i++) buf[i] = (uint8_t)rand_pat_byte(c);
         add_pattern(c, buf, c->o.max_edits + 1);
     }
@@ -424,9 +436,47 @@ static void compile_rules(wm_context_t *cx) {
     if (rc == WM_OK) wm_db_free(db);
 }
 
-/* ==== main ============================================================================ */
-
+/* The contexts every case runs on, besides its own tiny-chunk ones. */
 static fixed_set g_fixed;
+
+/* ==== 3. large sets ================================================================ */
+
+/* Guides (23 nt, some with a PAM) or reads (100..150 nt) by the hundred over
+** a longer DNA text, most of them pieces of it with planted edits: many
+** keys in the table, duplicates, both strands. */
+static void gen_large(tcase *c, int reads) {
+    memset(c, 0, sizeof *c);
+    c->o = wm_opts_default();
+    c->ak = AK_DNA;
+    c->o.alphabet = WM_ALPHABET_DNA;
+    c->o.revcomp = chance(50);
+    c->o.metric = !reads && chance(50) ? WM_METRIC_HAMMING : WM_METRIC_EDIT;
+    c->o.max_edits = reads ? (unsigned)range(3, 8) : (unsigned)range(1, 4);
+    gen_text(c, reads ? 12000 : 15000);
+    size_t np = reads ? 60 : 250;
+    for (size_t tries = 0; c->np < np && tries < 4 * np; tries++)
+        make_pattern(c, reads ? (size_t)range(100, 150) : 23);
+    c->min_len = (size_t)-1;
+    for (size_t i = 0; i < c->np; i++) {
+        if (c->len[i] < c->min_len) c->min_len = c->len[i];
+        if (c->len[i] > c->max_len) c->max_len = c->len[i];
+    }
+}
+
+static void large_sets(long n) {
+    for (long i = 0; i < n; i++) {
+        seed_case(i, 1717);
+        tcase c;
+        gen_large(&c, (int)(i % 2));
+        config cfgs[12];
+        size_t n_cfg = case_configs(cfgs, &g_fixed, tiny_chunk, &c);
+        run_case(-1, &c, cfgs, n_cfg);
+        close_case_configs(&g_fixed, cfgs, n_cfg);
+        free_case(&c);
+    }
+}
+
+/* ==== main ============================================================================ */
 
 static void one_case(long idx) {
     tcase c;
@@ -444,12 +494,21 @@ int main(int argc, char **argv) {
     static const int threads[] = { 1, 3 };
     open_fixed(&g_fixed, threads, N_OF(threads));
     if (g_fixed.n == 0) return test_finish();
+    /* and the CPU cut in two shards (how the split over devices is tested) */
+    static const int two[] = { 0, 0 };
+    if (open_config(&g_fixed.cf[g_fixed.n], "cpu, 2 shards", WM_BACKEND_CPU, 2, 0, two, 2))
+        g_fixed.n++;
 
     if (only < 0) {
         compile_rules(g_fixed.cf[0].cx);
         part_done("compile rules");
     }
     run_cases(n_cases, only, 17, 100, one_case);
+    if (only < -1) {
+        long n_large = (long)(2 * g_scale + 0.5);
+        large_sets(n_large < 1 ? 1 : n_large);
+        part_done("large sets");
+    }
     close_configs(g_fixed.cf, g_fixed.n);
 
     printf("coverage: %ld cases, %" PRIu64 " oracle matches; cases with matches %ld, on strand"
