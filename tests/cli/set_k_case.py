@@ -16,6 +16,8 @@ pattern, strand). This script makes the random cases and does that merge:
   bed DIR             the expected --format bed output
   head DIR N          the expected output of -m N (the first N rows of each
                       source)
+  only DIR            the expected output of -o (the matched bytes, a line a
+                      row) for one plain FILE
 
 Records are keyed by their order in the file, never by their names: the
 single runs read DIR/u/, a copy of DIR/d/ (the set run's files) whose record
@@ -417,6 +419,12 @@ def main():
             if seen[x[0]] <= n:
                 kept.append(x)
         tsv(d, kept, out)
+    elif cmd == "only":
+        d = sys.argv[2]
+        with open(os.path.join(d, "d", case_vars(d)["FILES"].split()[0]), "rb") as f:
+            data = f.read()
+        for row in expected_rows(d):
+            out.write(data[int(row[2]):int(row[3])] + b"\n")
     else:
         sys.exit("set_k_case.py: unknown command " + cmd)
 

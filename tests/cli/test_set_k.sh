@@ -15,8 +15,10 @@
 #    (`search -k K -e P`), labelled and merged (set_k_case.py merge, records
 #    keyed by their order in the file). The set run must print those bytes
 #    with -j 1 and 2, default and tiny chunks (64 bytes, 1K), -f and -e; and
-#    -c, --by-record, --count-per-pattern [--all-patterns], -m, --json and
-#    --format bed must agree with the same rows. k = 0 keeps the exact-set
+#    -c, --by-record, --count-per-pattern [--all-patterns], -m, -o (plain
+#    files), --json and --format bed must agree with the same rows, and so
+#    must a run on standard input (with --alphabet dna given, for DNA). k = 0
+#    keeps the exact-set
 #    format (no errors column). k >= a pattern's length: exit 2 and a message
 #    naming that pattern.
 # 2. set_k_oracle.py: tiny texts and sets of 1-6 patterns against a brute
@@ -153,8 +155,25 @@ one_case() {
         python3 "$HERE/set_k_case.py" head "$d" 3 >"$d/expect.m"
         set_run "$d" -m 3 -j 2 --chunk-bytes 64
         expect_same "$NAME, -m 3" "$d/expect.m" "$want_rc"
+        if [ "$KIND" = plain ] || [ "$KIND" = text ]; then
+            python3 "$HERE/set_k_case.py" only "$d" >"$d/expect.o"
+            set_run "$d" -o
+            expect_same "$NAME, -o" "$d/expect.o" "$want_rc"
+        fi
         ;;
     esac
+
+    # Standard input (source "-") and, for DNA, --alphabet dna given: the
+    # same rows.
+    if [ $((c % 3)) = 1 ] && [ "$FILES" = "${FILES%% *}" ]; then
+        sed "s|^$FILES$TAB|-$TAB|" "$d/expect" >"$d/expect.in"
+        local alpha=()
+        [ "$KIND" != text ] && alpha=(--alphabet dna)
+        # shellcheck disable=SC2086
+        run_cmd "$W" search -k "$K" $FLAGS -f "$d/$PATFILE" "${alpha[@]}" -j 2 \
+            --chunk-bytes 64 - <"$d/d/$FILES"
+        expect_same "$NAME, standard input ${alpha[*]}" "$d/expect.in" "$want_rc"
+    fi
 
     # k >= a pattern's length: exit 2, naming the (first) pattern that short.
     if [ $((c % 5)) = 0 ]; then
