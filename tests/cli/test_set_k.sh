@@ -17,10 +17,9 @@
 #    with -j 1 and 2, default and tiny chunks (64 bytes, 1K), -f and -e; and
 #    -c, --by-record, --count-per-pattern [--all-patterns], -m, -o (plain
 #    files), --json and --format bed must agree with the same rows, and so
-#    must a run on standard input (with --alphabet dna given, for DNA). k = 0
-#    keeps the exact-set
-#    format (no errors column). k >= a pattern's length: exit 2 and a message
-#    naming that pattern.
+#    must a run on standard input (with --alphabet dna given, for DNA).
+#    k = 0 keeps the exact-set format (no errors column). k >= a pattern's
+#    length: exit 2 and a message naming that pattern.
 # 2. set_k_oracle.py: tiny texts and sets of 1-6 patterns against a brute
 #    force written from the contract of a match (no tool output reused).
 #
