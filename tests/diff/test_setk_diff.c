@@ -34,7 +34,9 @@
 **    shards (a device list of two CPU sub-contexts), and on CUDA
 **    likewise when a GPU is found: wm_search's full list (every field)
 **    against the oracle's, wm_count with its total, wm_count_per_pattern
-**    with the per-pattern counts, and now and then a callback that stops.
+**    with the per-pattern counts, and now and then a callback that stops;
+**    a text of one record is now and then fed to a stream (wm_stream_open)
+**    in random blocks of 0..300 bytes, which must give the same matches.
 ** 3. Large sets (2 x WM_TEST_SCALE): 250 guides of 23 nt (k 1..4, edit or
 **    Hamming) over 15,000 bytes, or 60 reads of 100..150 nt (k 3..8) over
 **    12,000, most of them pieces of the text with planted edits.
@@ -374,6 +376,24 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg) {
             else g_passed++;
             got.stop_after = 0;
         }
+    }
+    if (c->n_rec == 0 && chance(40)) { /* a stream fed in random blocks */
+        wm_stream_t *st = NULL;
+        got.n = 0;
+        rc = wm_stream_open(cfgs[0].cx, db, collect, &got, &st);
+        size_t at = 0, most = (size_t)range(1, 300);
+        while (rc == WM_OK && at < c->n) {
+            size_t b = (size_t)range(0, most);
+            if (b > c->n - at) b = c->n - at;
+            rc = wm_stream_feed(st, c->text + at, b);
+            at += b;
+        }
+        if (rc == WM_OK) rc = wm_stream_close(st);
+        if (rc != WM_OK)
+            fail_fmt(idx, c, "stream (blocks of 0..%zu): status %d (%s)", most, rc,
+                     wm_strerror(rc));
+        else compare_matches(idx, c, "stream", got.a, got.n, want, n_want);
+        wm_stream_free(st);
     }
     g_t_lib += now_s() - t1;
     wm_db_free(db);
