@@ -20,6 +20,7 @@
 ** or at its record's start, so its errors and start are those the pattern
 ** alone gives (search.h: the kernels' contract).
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,8 +122,8 @@ static int finish(const wave_t *w, const wm_pat_t *p, uint32_t i, size_t rec, co
         if (w->want_starts) {
             uint64_t start;
             uint32_t errors;
-            if (!wm_resolve_end(p, (int)h->strand, w->text->seq, rb, h->end, (int)h->errors,
-                                &start, &errors))
+            if (!wm_resolve_end(p, (int)h->strand, w->text->seq, rb, h->end, (int)h->errors, &start,
+                                &errors))
                 continue;
             mt.start = start - rb;
             mt.errors = errors;
@@ -231,6 +232,11 @@ static void chunk(void *arg, size_t i, int tid) {
 static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
                            uint64_t own_from, wm_match_cb cb, void *user, uint64_t *n_matches,
                            uint64_t *per_pattern) {
+    if (cx->backend == WM_BACKEND_CUDA && cx->note[0] == '\0')
+        snprintf(cx->note, sizeof cx->note,
+                 "a pattern set within k errors runs on the CPU threads (%d); it has no GPU "
+                 "kernel yet",
+                 wm_pool_size(cx->pool));
     wave_t w;
     memset(&w, 0, sizeof w);
     w.s = db->body;

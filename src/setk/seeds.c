@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/search.h"
 #include "setk/setk.h"
 
 static int base_code(uint8_t c) {
@@ -36,16 +37,6 @@ static int base_code(uint8_t c) {
 static int text_symbol(const wm_setk_t *s, uint8_t c) {
     if (s->dna) return base_code(c);
     return s->opts.case_insensitive ? tolower(c) : c;
-}
-
-static int is_iupac(uint8_t c) { return c != 0 && strchr("ACGTURYSWKMBDHVN", toupper(c)) != NULL; }
-
-static uint8_t complement(uint8_t c) {
-    static const char from[] = "ACGTURYKMBVDHSWN";
-    static const char to[] = "TGCAAYRMKVBHDSWN";
-    const char *p = strchr(from, toupper(c));
-    uint8_t r = (uint8_t)to[p - from];
-    return islower(c) ? (uint8_t)tolower(r) : r;
 }
 
 /* A pattern byte's key symbol: as the text's, except that a DNA code for
@@ -75,12 +66,32 @@ typedef struct {
     wm_seed_t seed;
 } keyed_t;
 
-static int by_code(const void *a, const void *b) {
-    const keyed_t *x = a, *y = b;
-    if (x->code != y->code) return x->code < y->code ? -1 : 1;
-    if (x->seed.pat != y->seed.pat) return x->seed.pat < y->seed.pat ? -1 : 1;
-    if (x->seed.strand != y->seed.strand) return x->seed.strand < y->seed.strand ? -1 : 1;
-    return x->seed.key_off < y->seed.key_off ? -1 : x->seed.key_off > y->seed.key_off;
+/* Sort the seeds by key, stably: they were made in (pattern, strand,
+** piece) order, which stays within a key. LSD radix, 16 bits a pass over
+** the key's bits (DNA: 2 a base, so two passes for 16 bases): qsort of 10^7
+** seeds took most of a compile. 0, or -1 out of memory. */
+static int sort_by_code(keyed_t *v, size_t n, unsigned key_bits) {
+    keyed_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    size_t *count = malloc(65537 * sizeof *count);
+    if (!tmp || !count) {
+        free(tmp);
+        free(count);
+        return -1;
+    }
+    keyed_t *from = v, *to = tmp;
+    for (unsigned shift = 0; shift < key_bits; shift += 16) {
+        memset(count, 0, 65537 * sizeof *count);
+        for (size_t i = 0; i < n; i++) count[((from[i].code >> shift) & 0xffff) + 1]++;
+        for (size_t d = 0; d < 65536; d++) count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++) to[count[(from[i].code >> shift) & 0xffff]++] = from[i];
+        keyed_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != v) memcpy(v, from, n * sizeof *v);
+    free(tmp);
+    free(count);
+    return 0;
 }
 
 /* The key of p[at, at + q), or -1 when a byte there has no symbol. */
@@ -128,7 +139,7 @@ static wm_status check(const uint8_t *const *patterns, const size_t *lens, size_
         if (o->max_edits >= lens[i]) return WM_K_TOO_LARGE;
         if (o->alphabet == WM_ALPHABET_DNA || o->revcomp)
             for (size_t j = 0; j < lens[i]; j++)
-                if (!is_iupac(patterns[i][j])) return WM_INVALID;
+                if (!wm_iupac_bases(patterns[i][j])) return WM_INVALID;
     }
     return WM_OK;
 }
@@ -149,7 +160,7 @@ static unsigned key_length(const wm_setk_t *s) {
 }
 
 static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv) {
-    qsort(v, nv, sizeof *v, by_code);
+    if (sort_by_code(v, nv, (s->dna ? 2 : 8) * s->q)) return WM_NOMEM;
     size_t nk = 0;
     for (size_t x = 0; x < nv; x++) nk += x == 0 || v[x].code != v[x - 1].code;
     unsigned bits = 4;
@@ -225,7 +236,7 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
         int keyed = s->q > 0 && m / (o->max_edits + 1) >= s->q;
         if (keyed) keyed = !key_pieces(s, (uint32_t)i, 0, patterns[i], m, v, &nv);
         if (keyed && strands == 2) {
-            for (size_t j = 0; j < m; j++) rc[j] = complement(patterns[i][m - 1 - j]);
+            for (size_t j = 0; j < m; j++) rc[j] = wm_iupac_complement(patterns[i][m - 1 - j]);
             keyed = !key_pieces(s, (uint32_t)i, 1, rc, m, v, &nv);
         }
         if (!keyed) {

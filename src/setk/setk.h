@@ -48,15 +48,15 @@ typedef struct {
 } wm_seed_t;
 
 typedef struct {
-    size_t n;                 /* patterns */
-    const uint8_t **pat;      /* pattern i: pat[i], len[i] bytes (into arena) */
+    size_t n;            /* patterns */
+    const uint8_t **pat; /* pattern i: pat[i], len[i] bytes (into arena) */
     size_t *len;
     uint8_t *arena;
-    wm_opts_t opts;           /* as given (k, metric, alphabet, revcomp, case) */
-    uint32_t spread;          /* how far an end may move: k (edit) or 0 */
-    int dna;                  /* keys of bases (else of bytes) */
-    unsigned q;               /* key length in symbols; 0 when nothing is seeded */
-    int16_t sym[256];         /* a text byte's key symbol, -1 for none */
+    wm_opts_t opts;   /* as given (k, metric, alphabet, revcomp, case) */
+    uint32_t spread;  /* how far an end may move: k (edit) or 0 */
+    int dna;          /* keys of bases (else of bytes) */
+    unsigned q;       /* key length in symbols; 0 when nothing is seeded */
+    int16_t sym[256]; /* a text byte's key symbol, -1 for none */
     /* The table: slot[h] = 1 + u for key u (0 = empty), linear probing;
     ** key u's seeds are seed[first[u] .. first[u + 1]). */
     unsigned bits;
@@ -79,7 +79,6 @@ void wm_setk_free(void *body);
 
 /* The seeds of key `code`, or NULL (*n = 0) when none. */
 const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n);
-
 
 /* The family and the ops of its databases (scan.c). */
 extern const wm_family_t wm_setk_family;
