@@ -203,7 +203,7 @@ def write_case(seed, case, d):
     """DIR/d/FILES (the set run's inputs) and DIR/u/FILES (the single runs'),
     DIR/pats.txt or DIR/pats.fa, DIR/labels (each pattern's label, in order),
     DIR/records (source, record name, in file order), DIR/case.sh (K, FLAGS,
-    FILES, PATFILE, SHORTEST: shell assignments)."""
+    FILES, PATFILE, SHORTEST, BEST...: shell assignments)."""
     r = random.Random(seed * 100003 + case)
     kind = r.choice(["fasta", "fasta", "fasta", "fastq", "plain", "text", "text", "two"])
     dna = kind != "text"
@@ -252,8 +252,9 @@ def write_case(seed, case, d):
         flags.append("-i")
     if not dna and r.random() < 0.25:
         flags.append("-w")
-    if k > 0 and r.random() < 0.15:  # per pattern and strand; not for exact sets
-        flags.append("--best-per-locus")
+    # --best-per-locus: checked apart (BEST=1), per pattern and strand; not
+    # for exact sets
+    best = k > 0 and r.random() < 0.25
 
     for sub in ("d", "u"):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
@@ -290,10 +291,10 @@ def write_case(seed, case, d):
                 f.write(name.encode() + b"\t" + n + b"\n")
     with open(os.path.join(d, "case.sh"), "w") as f:
         f.write("K=%d\nFLAGS='%s'\nFILES='%s'\nPATFILE=%s\nNPAT=%d\nSHORTEST=%d\n"
-                "KIND=%s\nSHORTEST_I=%d\n" %
+                "KIND=%s\nSHORTEST_I=%d\nBEST=%d\n" %
                 (k, " ".join(flags), " ".join(n for n, _, _ in files), patfile,
                  len(pats), min(len(p) for p in pats), kind,
-                 1 + min(range(len(pats)), key=lambda i: len(pats[i]))))
+                 1 + min(range(len(pats)), key=lambda i: len(pats[i])), best))
 
 
 # ---- the expected side ------------------------------------------------------------

@@ -11,7 +11,7 @@
 #    IUPAC codes, duplicates, prefixes and suffixes of each other, reverse
 #    complements), numbered or named (FASTA PATFILE) or given as -e; k 0-8
 #    and up to m-1 for short patterns; edit and --hamming; with and without
-#    --revcomp and --best-per-locus. Expected: every pattern run alone
+#    --revcomp, and --best-per-locus apart. Expected: every pattern run alone
 #    (`search -k K -e P`), labelled and merged (set_k_case.py merge, records
 #    keyed by their order in the file). The set run must print those bytes
 #    with -j 1 and 2, default and tiny chunks (64 bytes, 1K), -f and -e; and
@@ -196,6 +196,25 @@ one_case() {
         fi
     fi
 
+    # --best-per-locus (a locus: one pattern and strand): each pattern alone
+    # with it, merged, against the set with it, and -c counting those rows.
+    if [ "$BEST" = 1 ]; then
+        local flags_saved=$FLAGS
+        FLAGS="$FLAGS --best-per-locus"
+        if singles "$d" && python3 "$HERE/set_k_case.py" merge "$d" >"$d/expect.best"; then
+            want_rc=1
+            [ -s "$d/expect.best" ] && want_rc=0
+            set_run "$d" -j 2 --chunk-bytes 64
+            expect_same "$NAME, --best-per-locus" "$d/expect.best" "$want_rc"
+            set_run "$d" -j 1
+            expect_same "$NAME, --best-per-locus -j 1" "$d/expect.best" "$want_rc"
+            python3 "$HERE/set_k_case.py" counts "$d" c >"$d/expect.bc"
+            set_run "$d" -c
+            expect_same "$NAME, --best-per-locus -c" "$d/expect.bc" "$want_rc"
+        fi
+        FLAGS=$flags_saved
+    fi
+
     [ "$N_FAIL" -gt "$failed_before" ] &&
         echo "  reproduce: WM_SEED=$SEED WM_CASE=$c WM_KEEP=1 bash $0 $W $ROOT"
     if [ -n "${WM_KEEP:-}" ]; then
@@ -203,6 +222,51 @@ one_case() {
     fi
     rm -rf "$d"
 }
+
+# expect_rows NAME EXPECTED ARGS...: lib.sh's expect_match, its stdout check
+# fed by a here-string: expect_match pipes into check_tsv, whose pass or fail
+# is then counted in a subshell and lost.
+expect_rows() {
+    local name=$1 want=$2
+    shift 2
+    run "$@"
+    check_rc "$name" 0
+    check_no_err "$name"
+    check_tsv "$name" <<<"$want"
+}
+
+# ---- 0. hand-worked ---------------------------------------------------------------------
+cd "$TMP" || exit 2
+printf 'ACGTA' >h1.txt # A0 C1 G2 T3 A4 (DNA)
+printf 'TACGT' >h2.txt # T0 A1 C2 G3 T4; TACGT is ACGTA's reverse complement
+if [ -z "${WM_CASE:-}" ]; then
+    # ACGTA within 1: [0,4) (its last A deleted) and [0,5); CCCCC nowhere.
+    expect_rows "hand: 2 patterns, k 1" "h1.txt . 0 4 1 1
+h1.txt . 0 5 1 0" search -k 1 -e ACGTA -e CCCCC h1.txt
+    # A duplicate: once under each number, by end then pattern.
+    expect_rows "hand: a duplicate" "h1.txt . 0 4 1 1
+h1.txt . 0 4 2 1
+h1.txt . 0 5 1 0
+h1.txt . 0 5 2 0" search -k 1 -e ACGTA -e ACGTA h1.txt
+    # Both strands: ACGTA + at [1,5) (ACGT, one deletion), - (TACGT) at [0,4)
+    # and [0,5); GG + at G [3,4) and GT [3,5), - (CC) at C [2,3) and CG [2,4).
+    expect_rows "hand: --revcomp" "h2.txt . 2 3 2 1 -
+h2.txt . 0 4 1 1 -
+h2.txt . 3 4 2 1 +
+h2.txt . 2 4 2 1 -
+h2.txt . 1 5 1 1 +
+h2.txt . 0 5 1 0 -
+h2.txt . 3 5 2 1 +" search -k 1 --revcomp -e ACGTA -e GG h2.txt
+    # --best-per-locus: [0,4) and [0,5) of ACGTA are one locus; its best is
+    # [0,5) (0 errors), for each copy of a duplicate.
+    expect_rows "hand: --best-per-locus" "h1.txt . 0 5 1 0" \
+        search -k 1 -e ACGTA -e CCCCC --best-per-locus h1.txt
+    expect_rows "hand: --best-per-locus, a duplicate" "h1.txt . 0 5 1 0
+h1.txt . 0 5 2 0" search -k 1 -e ACGTA -e ACGTA --best-per-locus h1.txt
+    # k = 0: the exact set's columns (no errors).
+    expect_rows "hand: k 0" "h1.txt . 1 4 2
+h1.txt . 0 5 1" search -k 0 -e ACGTA -e CGT h1.txt
+fi
 
 # ---- 1. the set against its patterns run alone ------------------------------------------
 if [ -n "${WM_CASE:-}" ]; then
