@@ -14,7 +14,8 @@
 #    --revcomp, and --best-per-locus apart. Expected: every pattern run alone
 #    (`search -k K -e P`), labelled and merged (set_k_case.py merge, records
 #    keyed by their order in the file). The set run must print those bytes
-#    with -j 1 and 2, default and tiny chunks (64 bytes, 1K), -f and -e; and
+#    with -j 1 and 2, default and tiny chunks (64 bytes, 1K), -f and -e,
+#    --backend cuda where `warpmatch info` lists a GPU; and
 #    -c, --by-record, --count-per-pattern [--all-patterns], -m, -o (plain
 #    files), --json and --format bed must agree with the same rows, and so
 #    must a run on standard input (with --alphabet dna given, for DNA).
@@ -108,6 +109,10 @@ one_case() {
         set_run "$d" $cfg
         expect_same "$NAME, $cfg" "$d/expect" "$want_rc"
     done
+    if have_gpu; then # the same bytes from the CUDA backend
+        set_run "$d" --backend cuda -j 2
+        expect_same "$NAME, --backend cuda" "$d/expect" "$want_rc"
+    fi
 
     # The count modes and the other formats carry the same rows.
     case $((c % 4)) in
