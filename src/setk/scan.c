@@ -57,7 +57,29 @@ typedef struct {
 
 /* ---- 1. seeds -> windows --------------------------------------------------- */
 
-static int seed_piece(const wave_t *w, const wm_piece_t *pc, windows_t *win) {
+/* A seed found, as compact as sorting millions of them a chunk wants (a
+** chromosome's repeats give a read's pieces hundreds of places each): key =
+** pattern, strand and the end its piece puts the pattern at, relative to
+** the chunk (end - lo + spread: at least 1, as a window must reach the
+** chunk; less than 2^32, chunks being at most 1 GiB); the record as an
+** offset from the chunk's first. */
+typedef struct {
+    uint64_t key;
+    uint32_t rec;
+    uint16_t piece;
+    uint8_t need;
+} found_t;
+
+typedef struct {
+    found_t *a;
+    size_t n, cap;
+} founds_t;
+
+#define KEY_END_BITS 32
+#define MAX_CHUNK (1ull << 30)
+
+static int seed_piece(const wave_t *w, const wm_piece_t *pc, uint64_t lo, size_t first_rec,
+                      founds_t *f) {
     const wm_setk_t *s = w->s;
     const uint8_t *seq = w->text->seq;
     uint64_t rb = w->rs[pc->rec], re = w->rs[pc->rec + 1];
@@ -65,6 +87,7 @@ static int seed_piece(const wave_t *w, const wm_piece_t *pc, windows_t *win) {
     unsigned shift = s->dna ? 2 : 8, q = s->q;
     uint64_t mask = shift * q >= 64 ? ~0ull : ((uint64_t)1 << (shift * q)) - 1;
     uint64_t code = 0, lo_end = pc->own_from + 1 > rb + 1 ? pc->own_from + 1 : rb + 1;
+    int64_t origin = (int64_t)lo - (int64_t)s->spread;
     unsigned run = 0;
     for (uint64_t x = pc->scan_from; x < stop; x++) {
         int c = s->sym[seq[x]];
@@ -79,29 +102,101 @@ static int seed_piece(const wave_t *w, const wm_piece_t *pc, windows_t *win) {
         int64_t t = (int64_t)(x + 1 - q); /* where the key starts */
         for (size_t i = 0; i < n; i++) {
             int64_t end = t - (int64_t)sd[i].key_off + (int64_t)s->len[sd[i].pat];
-            int64_t a = end - (int64_t)s->spread, b = end + (int64_t)s->spread;
-            if (a < (int64_t)lo_end) a = (int64_t)lo_end;
-            if (b > (int64_t)pc->own_to) b = (int64_t)pc->own_to;
-            if (a > b) continue;
-            if (win->n == win->cap &&
-                wm_vec_grow((void **)&win->a, &win->cap, win->n + 1, sizeof *win->a))
+            /* a window that misses the piece's ends is no seed of this chunk */
+            if (end + (int64_t)s->spread < (int64_t)lo_end ||
+                end - (int64_t)s->spread > (int64_t)pc->own_to)
+                continue;
+            if (f->n == f->cap && wm_vec_grow((void **)&f->a, &f->cap, f->n + 1, sizeof *f->a))
                 return -1;
-            window_t *v = &win->a[win->n++];
-            v->pat = sd[i].pat;
-            v->strand = sd[i].strand;
-            v->rec = pc->rec;
-            v->a = (uint64_t)a;
-            v->b = (uint64_t)b;
+            found_t *v = &f->a[f->n++];
+            v->key = (uint64_t)sd[i].pat << (KEY_END_BITS + 1) |
+                     (uint64_t)sd[i].strand << KEY_END_BITS | (uint64_t)(end - origin);
+            v->rec = (uint32_t)(pc->rec - first_rec);
+            v->piece = sd[i].piece;
+            v->need = sd[i].need;
         }
     }
     return 0;
 }
 
-static int by_window(const void *x, const void *y) {
-    const window_t *p = x, *q = y;
-    if (p->pat != q->pat) return p->pat < q->pat ? -1 : 1;
-    if (p->strand != q->strand) return p->strand < q->strand ? -1 : 1;
-    return p->a < q->a ? -1 : p->a > q->a;
+/* Sort by key (pattern, strand, end): LSD radix, 16 bits a pass over the
+** key's bits. 0, or -1 out of memory. */
+static int sort_found(founds_t *f, unsigned key_bits) {
+    size_t n = f->n;
+    found_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    size_t *count = malloc(65537 * sizeof *count);
+    if (!tmp || !count) {
+        free(tmp);
+        free(count);
+        return -1;
+    }
+    found_t *from = f->a, *to = tmp;
+    for (unsigned shift = 0; shift < key_bits; shift += 16) {
+        memset(count, 0, 65537 * sizeof *count);
+        for (size_t i = 0; i < n; i++) count[((from[i].key >> shift) & 0xffff) + 1]++;
+        if (count[((from[0].key >> shift) & 0xffff) + 1] == n) continue; /* one digit: sorted */
+        for (size_t d = 0; d < 65536; d++) count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++) to[count[(from[i].key >> shift) & 0xffff]++] = from[i];
+        found_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != f->a) memcpy(f->a, from, n * sizeof *f->a);
+    free(tmp);
+    free(count);
+    return 0;
+}
+
+/* Keep the seeds whose pattern needs one piece, or two and a seed of another
+** piece of the same pattern and strand puts its end within spread (sorted
+** by key: look both ways; the key's low bits are the end). Returns how many
+** are kept, moved to the front. */
+static size_t paired(found_t *v, size_t n, uint32_t spread) {
+    const uint64_t end_mask = ((uint64_t)1 << KEY_END_BITS) - 1, same = ~end_mask;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ok = v[i].need < 2;
+        uint64_t k = v[i].key;
+        for (size_t j = i;
+             !ok && j-- > 0 && (v[j].key & same) == (k & same) && k - v[j].key <= spread;)
+            ok = v[j].piece != v[i].piece;
+        for (size_t j = i + 1;
+             !ok && j < n && (v[j].key & same) == (k & same) && v[j].key - k <= spread; j++)
+            ok = v[j].piece != v[i].piece;
+        v[i].need = ok ? 0 : 2; /* the neighbours read key and piece only */
+    }
+    for (size_t i = 0; i < n; i++)
+        if (v[i].need == 0) v[kept++] = v[i];
+    return kept;
+}
+
+/* The windows of the seeds kept: ends within spread of the seed's end, cut to
+** the chunk (lo, hi] and the record. */
+static int to_windows(const wave_t *w, const founds_t *f, uint64_t lo, uint64_t hi,
+                      size_t first_rec, windows_t *win) {
+    const wm_setk_t *s = w->s;
+    const uint64_t end_mask = ((uint64_t)1 << KEY_END_BITS) - 1;
+    int64_t origin = (int64_t)lo - (int64_t)s->spread;
+    win->n = 0;
+    if (f->n > win->cap && wm_vec_grow((void **)&win->a, &win->cap, f->n, sizeof *win->a))
+        return -1;
+    for (size_t i = 0; i < f->n; i++) {
+        const found_t *v = &f->a[i];
+        size_t rec = first_rec + v->rec;
+        uint64_t rb = w->rs[rec], re = w->rs[rec + 1];
+        int64_t end = (int64_t)(v->key & end_mask) + origin;
+        int64_t a = end - (int64_t)s->spread, b = end + (int64_t)s->spread;
+        int64_t first = (int64_t)(lo > rb ? lo : rb) + 1, last = (int64_t)(hi < re ? hi : re);
+        if (a < first) a = first;
+        if (b > last) b = last;
+        window_t *x = &win->a[win->n++];
+        x->pat = (uint32_t)(v->key >> (KEY_END_BITS + 1));
+        x->strand = (uint32_t)(v->key >> KEY_END_BITS) & 1u;
+        x->rec = rec;
+        x->a = (uint64_t)a;
+        x->b = (uint64_t)b;
+    }
+    return 0;
 }
 
 /* ---- 2-4. kernels -> hits -> matches ------------------------------------------ */
@@ -206,14 +301,17 @@ static void chunk(void *arg, size_t i, int tid) {
     uint64_t lo, hi;
     wm_plan_part(&w->plan, w->first_chunk + i, &lo, &hi);
     windows_t win = { 0 };
+    founds_t found = { 0 };
     wm_hitvec_t hv = { 0 };
     int rc = 0;
     if (s->n_keys > 0) {
         wm_piece_t pc;
-        size_t r = wm_plan_first_record(w->rs, w->n_rec, lo);
+        size_t first_rec = wm_plan_first_record(w->rs, w->n_rec, lo), r = first_rec;
         while (rc == 0 && wm_plan_next_piece(w->rs, w->n_rec, s->max_reach - 1, lo, hi, &r, &pc))
-            rc = seed_piece(w, &pc, &win);
-        if (rc == 0 && win.n > 1) qsort(win.a, win.n, sizeof *win.a, by_window);
+            rc = seed_piece(w, &pc, lo, first_rec, &found);
+        if (rc == 0 && found.n > 1) rc = sort_found(&found, KEY_END_BITS + 1 + s->pat_bits);
+        if (rc == 0) found.n = paired(found.a, found.n, s->spread);
+        if (rc == 0) rc = to_windows(w, &found, lo, hi, first_rec, &win);
         for (size_t x = 0, y; rc == 0 && x < win.n; x = y) {
             for (y = x + 1; y < win.n && win.a[y].pat == win.a[x].pat; y++) continue;
             rc = verify(w, &win, x, y, &hv, out);
@@ -224,6 +322,7 @@ static void chunk(void *arg, size_t i, int tid) {
     if (rc == 0 && out->n > 1) qsort(out->a, out->n, sizeof *out->a, by_match);
     if (rc != 0) *w->failed = 1;
     free(win.a);
+    free(found.a);
     wm_hitvec_free(&hv);
 }
 
@@ -253,6 +352,7 @@ static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t 
         if (size < (1u << 18)) size = 1u << 18;
         if (size > (16u << 20)) size = 16u << 20;
     }
+    if (size > MAX_CHUNK) size = MAX_CHUNK; /* a seed's end is kept in 32 bits (found_t) */
     size_t wave = (size_t)T * WAVE_PER_THREAD;
     w.plan = wm_plan_sized(own_from, len, size);
     int failed = 0;

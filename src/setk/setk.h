@@ -6,7 +6,8 @@
 ** How (seed and verify, full sensitivity): cut each pattern (each strand)
 ** into k + 1 pieces; an occurrence with at most k errors leaves one piece
 ** untouched (the pigeonhole principle), so it holds that piece exactly and
-** ends within k (edit; 0 for Hamming) of where the piece's place says. One
+** ends within k (edit; 0 for Hamming) of where the piece's place says; cut
+** into k + 2 pieces, it leaves two, whose places agree within k. One
 ** key of q symbols from every piece goes into one hash table (seeds.c); the
 ** text is scanned once, a rolling key per position (scan.c), and each key
 ** found gives its patterns a window of ends. The windows of a pattern are
@@ -40,15 +41,23 @@ extern "C" {
 #define WM_SETK_QMIN_BYTES 4u
 
 /* One key of one piece: where the key starts in the pattern as searched on
-** its strand (the reverse complement for strand 1). */
+** its strand (the reverse complement for strand 1), which piece it is, and
+** how many pieces of the pattern must be found near one end before it is
+** verified: with k + s pieces an occurrence leaves at least s untouched
+** (an edit touches one piece at most), so a pattern long enough for k + 2
+** pieces of q symbols asks two, which cuts the windows of repeats (a piece
+** of an Alu read occurs thousands of times in a genome; two seldom together). */
 typedef struct {
     uint32_t pat;
     uint32_t key_off;
-    uint32_t strand;
+    uint16_t piece;
+    uint8_t strand;
+    uint8_t need; /* 1 or 2 */
 } wm_seed_t;
 
 typedef struct {
     size_t n;            /* patterns */
+    unsigned pat_bits;   /* bits of the largest index, n - 1 */
     const uint8_t **pat; /* pattern i: pat[i], len[i] bytes (into arena) */
     size_t *len;
     uint8_t *arena;
@@ -61,6 +70,11 @@ typedef struct {
     ** key u's seeds are seed[first[u] .. first[u + 1]). */
     unsigned bits;
     uint32_t *slot;
+    /* A bit per key hashed into 16 bits a key or so (at most 2^30): most
+    ** text positions hold no key, and this answers them from cache where the
+    ** slots would not (a set of 10^6 reads has 10^7 keys). */
+    unsigned filter_bits;
+    uint64_t *filter;
     uint64_t *key;
     uint32_t *first;
     size_t n_keys;
