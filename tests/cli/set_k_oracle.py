@@ -123,14 +123,14 @@ def make_case(r):
         ln = r.randint(0, total // nrec + 1)
         recs.append((b"r%d" % i if fasta else b".", bytes(r.choice(letters) for _ in range(ln))))
     npat = r.randint(1, 6)
-    k = r.choice([0, 1, 1, 2, 2, 3, 4, 5, 8])
+    k = r.choice([0, 1, 1, 1, 2, 2, 3, 4, 5, 8])
     if hamming and k == 0:
         k = 1
     pats = []
     palpha = (b"ACGTacgt" if k == 0 else b"ACGTACGTacgtRYSWKMBDHVNn") if dna else letters
     palpha = palpha.replace(b" ", b"") or b"a"
     while len(pats) < npat:
-        m = r.randint(k + 1, k + 1 + r.choice([0, 1, 3, 8]))
+        m = r.randint(k + 1, k + 1 + r.choice([0, 1, 3, 8, 16, 24, 40, 60]))
         seqs = [s for _, s in recs if len(s) >= m]
         if pats and r.random() < 0.15:
             p = r.choice(pats)  # a duplicate
@@ -138,8 +138,14 @@ def make_case(r):
             s = r.choice(seqs)
             a = r.randrange(len(s) - m + 1)
             p = bytearray(s[a:a + m])
-            for _ in range(r.randint(0, 2)):
-                p[r.randrange(m)] = r.choice(palpha)
+            for _ in range(r.randint(0, 3)):  # planted edits
+                op, at = r.random(), r.randrange(len(p))
+                if op < 0.5 or hamming:
+                    p[at] = r.choice(palpha)
+                elif op < 0.75:
+                    p.insert(at, r.choice(palpha))
+                elif len(p) > k + 1:
+                    del p[at]
             p = bytes(p)
         else:
             p = bytes(r.choice(palpha) for _ in range(m))
