@@ -328,23 +328,10 @@ static void chunk(void *arg, size_t i, int tid) {
 
 /* ---- the scan of a set-within-k database ---------------------------------------- */
 
-static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
-                           uint64_t own_from, wm_match_cb cb, void *user, uint64_t *n_matches,
-                           uint64_t *per_pattern) {
-    if (cx->backend == WM_BACKEND_CUDA && cx->note[0] == '\0')
-        snprintf(cx->note, sizeof cx->note,
-                 "a pattern set within k errors runs on the CPU threads (%d); it has no GPU "
-                 "kernel yet",
-                 wm_pool_size(cx->pool));
-    wave_t w;
-    memset(&w, 0, sizeof w);
-    w.s = db->body;
-    w.text = text;
-    w.want_starts = cb != NULL;
-    uint64_t *rs = wm_text_record_starts(text, &w.n_rec);
-    if (!rs) return WM_NOMEM;
-    w.rs = rs;
-    uint64_t len = text->len;
+/* The CPU: the chunks of the owned ends (own_from, len], in waves. */
+static wm_status cpu_scan(wm_context_t *cx, wave_t *wp, uint64_t own_from, wm_setk_sink_t *dv) {
+    wave_t w = *wp;
+    uint64_t len = w.text->len;
     int T = wm_pool_size(cx->pool);
     uint64_t size = cx->opts.chunk_bytes;
     if (size == 0) {
@@ -358,12 +345,8 @@ static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t 
     int failed = 0;
     w.failed = &failed;
     w.out = calloc(wave, sizeof *w.out);
-    if (!w.out) {
-        free(rs);
-        return WM_NOMEM;
-    }
+    if (!w.out) return WM_NOMEM;
     wm_status st = WM_OK;
-    uint64_t count = 0;
     for (uint64_t c0 = 0; c0 < w.plan.n && st == WM_OK; c0 += wave) {
         size_t n = w.plan.n - c0 < wave ? (size_t)(w.plan.n - c0) : wave;
         w.first_chunk = c0;
@@ -373,16 +356,7 @@ static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t 
             st = WM_NOMEM;
             break;
         }
-        for (size_t i = 0; i < n && st == WM_OK; i++) {
-            count += w.out[i].n;
-            for (size_t x = 0; x < w.out[i].n; x++) {
-                if (per_pattern) per_pattern[w.out[i].a[x].pattern]++;
-                if (cb && cb(&w.out[i].a[x], user)) {
-                    st = WM_STOPPED;
-                    break;
-                }
-            }
-        }
+        for (size_t i = 0; i < n && st == WM_OK; i++) st = wm_setk_deliver(dv, &w.out[i]);
         uint64_t lo, hi;
         wm_plan_part(&w.plan, c0 + n - 1, &lo, &hi);
         if (cx->opts.progress)
@@ -390,12 +364,64 @@ static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t 
     }
     for (size_t i = 0; i < wave; i++) wm_matchvec_free(&w.out[i]);
     free(w.out);
+    return st;
+}
+
+wm_status wm_setk_deliver(wm_setk_sink_t *dv, const wm_matchvec_t *v) {
+    dv->count += v->n;
+    for (size_t x = 0; x < v->n; x++) {
+        if (dv->per_pattern) dv->per_pattern[v->a[x].pattern]++;
+        if (dv->cb && dv->cb(&v->a[x], dv->user)) return WM_STOPPED;
+    }
+    return WM_OK;
+}
+
+static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                           uint64_t own_from, wm_match_cb cb, void *user, uint64_t *n_matches,
+                           uint64_t *per_pattern) {
+    wave_t w;
+    memset(&w, 0, sizeof w);
+    w.s = db->body;
+    w.text = text;
+    w.want_starts = cb != NULL;
+    uint64_t *rs = wm_text_record_starts(text, &w.n_rec);
+    if (!rs) return WM_NOMEM;
+    w.rs = rs;
+    wm_setk_sink_t dv = { cb, user, per_pattern, 0 };
+    const wm_setk_gpu_t *gpu = wm_context_gpu(cx, &wm_setk_family);
+    wm_status st;
+    if (gpu && gpu->supports(w.s)) {
+        /* Out of GPU memory: smaller batches, then the CPU, each going on
+        ** from the last end whose matches were delivered. */
+        uint64_t from = own_from, done = own_from;
+        do {
+            st = wm_setk_gpu_scan(cx, gpu, w.s, text, rs, w.n_rec, from, &dv, &done);
+            from = done;
+        } while (wm_gpu_retry(cx, &st));
+        if (wm_gpu_fall_back(cx, st, "search")) st = cpu_scan(cx, &w, from, &dv);
+    } else {
+        if (cx->backend == WM_BACKEND_CUDA && cx->note[0] == '\0')
+            snprintf(cx->note, sizeof cx->note,
+                     "this pattern set within k errors runs on the CPU threads (%d): the GPU "
+                     "takes DNA sets whose every pattern is 12 (k + 1) to 256 bases long",
+                     wm_pool_size(cx->pool));
+        st = cpu_scan(cx, &w, own_from, &dv);
+    }
     free(rs);
-    if (st == WM_OK && n_matches) *n_matches = count;
+    if (st == WM_OK && n_matches) *n_matches = dv.count;
     return st;
 }
 
 const wm_db_ops_t wm_setk_db_ops = { "set within k", setk_scan, wm_setk_free };
 
-/* No GPU table yet: a context on a GPU runs these sets on its CPU threads. */
-const wm_family_t wm_setk_family = { "setk", NULL, NULL };
+/* The GPU table and the device buffers it keeps exist only with CUDA. */
+const wm_family_t wm_setk_family = {
+    "setk",
+#if WM_HAVE_CUDA
+    &wm_setk_gpu_cuda,
+    wm_setk_cuda_free_cache,
+#else
+    NULL,
+    NULL,
+#endif
+};
