@@ -89,6 +89,8 @@ def text_seq(r, n):
             out += w + r.choice([b" ", b" ", b" ", b"\n", b", "])
         else:
             out += bytes(r.randrange(256) for _ in range(r.randint(1, 4)))
+    if out and not chr(out[0]).isalpha():  # a plain file, not FASTA or FASTQ
+        out[0:1] = b"x"
     return bytes(out[:n])
 
 
