@@ -220,7 +220,10 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
     }
     if (a->line_no && sf.format == WM_FMT_FASTA) s.fl = &fl;
     if (a->best_locus) {
-        wm_cli_locus_init(&locus, (uint64_t)a->m + a->o.max_edits, wm_cli_search_row, &s);
+        uint64_t longest = a->m; /* one pattern's, or a set's longest */
+        for (size_t i = 0; a->is_set && i < a->set.n; ++i)
+            if (a->set.len[i] > longest) longest = a->set.len[i];
+        wm_cli_locus_init(&locus, longest + a->o.max_edits, wm_cli_search_row, &s);
         s.locus = &locus;
     }
     s.count_rows = a->count || a->list_files;
