@@ -146,7 +146,8 @@ void wm_cli_choose_search(wm_cli_search_args_t *a, int argc, char **argv, int fi
         w.m = a->m;
         w.k = a->o.max_edits;
         /* What the GPU backend hands to the CPU (DESIGN.md, issue 2). */
-        w.cpu_only = (a->o.metric == WM_METRIC_HAMMING && w.k > 4) || (a->m > 4096 && w.k > 8);
+        w.cpu_only = (a->o.metric == WM_METRIC_HAMMING && w.k > 4) || (a->m > 4096 && w.k > 8) ||
+                     a->o.exact_prefix > 0 || a->o.exact_suffix > 0; /* regions: CPU code */
     }
     wm_cli_choose_backend(&a->sh, &w, unknown);
 }

@@ -108,6 +108,14 @@ const wm_flag_t wm_flags[] = {
     /* -- matching ------------------------------------------------------------- */
     { 'k', 'k', "max-edits", "N", WM_SEC_MATCH, S, NULL, "0",
       "errors allowed, less than the pattern length" },
+    { WM_F_EXACT_PREFIX, 0, "exact-prefix", "N", WM_SEC_MATCH, S, NULL, "0",
+      "the first N positions of each pattern match with no error (IUPAC codes "
+      "allowed: a PAM such as TTTV); on strand '-' the last N of the reverse "
+      "complement" },
+    { WM_F_EXACT_SUFFIX, 0, "exact-suffix", "N", WM_SEC_MATCH, S, NULL, "0",
+      "the last N positions match with no error (a PAM such as NGG); the errors "
+      "are the rest's, and with edits the gaps stay inside it (bulges). Runs on "
+      "the CPU threads" },
     { WM_F_MODE, 0, "mode", "M", WM_SEC_MATCH, A, NULL, "infix", "infix or global" },
     { WM_F_MODE, 0, "mode", "M", WM_SEC_MATCH, D, NULL, "subsequence",
       "subsequence, global or ucr" },

@@ -84,6 +84,8 @@ enum {
     WM_F_ALGO,
     WM_F_MODE,
     WM_F_HAMMING,
+    WM_F_EXACT_PREFIX,
+    WM_F_EXACT_SUFFIX,
     WM_F_REVCOMP,
     WM_F_CHUNK,
     WM_F_NO_PROGRESS,

@@ -28,6 +28,13 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
         a->o.max_edits = (uint32_t)v;
         break;
     case WM_F_HAMMING: a->o.metric = WM_METRIC_HAMMING; break;
+    case WM_F_EXACT_PREFIX:
+    case WM_F_EXACT_SUFFIX:
+        if (wm_cli_option_u64(wm_flag_display(f, name, sizeof name), val, WM_MAX_PATTERN, 0, &v) <
+            0)
+            return -1;
+        *(f->id == WM_F_EXACT_PREFIX ? &a->o.exact_prefix : &a->o.exact_suffix) = (uint32_t)v;
+        break;
     case WM_F_CIGAR: a->cigar = 1; break;
     case WM_F_REVCOMP: a->o.revcomp = 1; break;
     case WM_F_ALGO:
@@ -125,6 +132,22 @@ void wm_cli_search_free(wm_cli_search_args_t *a) {
     free(a->pat_args);
     a->pat_args = NULL;
     wm_patset_free(&a->set);
+}
+
+/* --exact-prefix / --exact-suffix against a pattern of m bytes (what names
+** it): they must leave more than k positions. Returns 0 or -1 (printed). */
+static int exact_regions_bad(const wm_cli_search_args_t *a, size_t m, const char *what) {
+    uint64_t exact = (uint64_t)a->o.exact_prefix + a->o.exact_suffix;
+    if (exact == 0) return 0;
+    if (exact >= m || a->o.max_edits >= m - exact) {
+        wm_cli_error("--exact-prefix %u and --exact-suffix %u leave %s %llu position%s for "
+                     "the errors; -k %u needs more than %u",
+                     a->o.exact_prefix, a->o.exact_suffix, what,
+                     (unsigned long long)(exact >= m ? 0 : m - exact), exact + 1 == m ? "" : "s",
+                     a->o.max_edits, a->o.max_edits);
+        return -1;
+    }
+    return 0;
 }
 
 /* grep's conventions: which combine. Returns 0 or -1 (message printed). */
@@ -239,6 +262,7 @@ int wm_cli_search_check(const wm_cli_search_args_t *a) {
                      a->o.max_edits, a->m);
         return -1;
     }
+    if (exact_regions_bad(a, a->m, "the pattern") < 0) return -1;
     if (a->o.algo >= WM_ALGO_AC) {
         wm_cli_error("--algo %s is for pattern sets (-f FILE, or -e given more than once)",
                      wm_cli_search_algo_words[a->o.algo]);
@@ -356,6 +380,7 @@ int wm_cli_search_load_set(wm_cli_search_args_t *a) {
                          a->o.max_edits, describe(a, i, what, sizeof what), m);
             return -1;
         }
+        if (exact_regions_bad(a, m, describe(a, i, what, sizeof what)) < 0) return -1;
         if (a->o.algo == WM_ALGO_QGRAM && m < WM_QGRAM_MIN_LEN) {
             wm_cli_error("--algo qgram needs patterns of at least %u bytes; %s has %zu",
                          WM_QGRAM_MIN_LEN, describe(a, i, what, sizeof what), m);

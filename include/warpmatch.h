@@ -126,6 +126,15 @@ typedef struct {
     wm_alphabet_t alphabet; /* bytes or IUPAC DNA [bytes] */
     int revcomp;            /* also search the reverse complement [0] */
     wm_algo_t algo;         /* [auto] */
+    /* The first exact_prefix and the last exact_suffix positions of the
+    ** pattern match with no error (IUPAC codes allowed there: a PAM such as
+    ** NGG); the errors are the rest's, at most max_edits, so with edits the
+    ** gaps stay inside (bulges). On strand 1 (revcomp) the regions are those
+    ** of the pattern's reverse complement. A match is as ever one per end:
+    ** the fewest errors with the regions exact, then the shortest. At least
+    ** one position stays outside them and max_edits is below their count
+    ** (else WM_INVALID, WM_K_TOO_LARGE). The CPU runs these. [0, 0] */
+    uint32_t exact_prefix, exact_suffix;
 } wm_opts_t;
 
 wm_opts_t wm_opts_default(void);

@@ -125,8 +125,41 @@ static wm_status build_suffix(const wm_pat_t *p, wm_pat_t **out) {
     return WM_OK;
 }
 
+/* A pattern with exact regions: the middle compiled as a pattern of its own
+** (the kernels scan it), the whole kept per strand for the regions' checks
+** (flanks.c). */
+static wm_status pat_with_flanks(const uint8_t *pattern, size_t m, const wm_opts_t *o,
+                                 int suffix_filter, wm_pat_t **out) {
+    uint32_t a = o->exact_prefix, b = o->exact_suffix;
+    wm_opts_t mid = *o;
+    mid.exact_prefix = mid.exact_suffix = 0;
+    wm_pat_t *p;
+    wm_status st = wm_pat_new(pattern + a, m - a - b, &mid, suffix_filter, &p);
+    if (st != WM_OK) return st;
+    p->opts = *o;
+    wm_flanks_t *f = calloc(1, sizeof *f);
+    p->flanks = f;
+    if (f) {
+        f->full_m = m;
+        f->pre[0] = a, f->suf[0] = b;
+        f->pre[1] = b, f->suf[1] = a; /* the reverse complement's */
+        f->full[0] = malloc(m);
+        if (f->full[0]) memcpy(f->full[0], pattern, m);
+        if (o->revcomp && (f->full[1] = malloc(m)) != NULL)
+            for (size_t i = 0; i < m; i++) complement(pattern[m - 1 - i], &f->full[1][i]);
+    }
+    if (!f || !f->full[0] || (o->revcomp && !f->full[1])) {
+        wm_pat_free(p);
+        return WM_NOMEM;
+    }
+    *out = p;
+    return WM_OK;
+}
+
 wm_status wm_pat_new(const uint8_t *pattern, size_t m, const wm_opts_t *o, int suffix_filter,
                      wm_pat_t **out) {
+    if (o->exact_prefix || o->exact_suffix)
+        return pat_with_flanks(pattern, m, o, suffix_filter, out);
     wm_pat_t *p = calloc(1, sizeof *p);
     if (!p) return WM_NOMEM;
     p->m = m;
@@ -176,17 +209,34 @@ wm_status wm_compile(const uint8_t *pattern, size_t m, const wm_opts_t *o, wm_db
     if (opts.alphabet == WM_ALPHABET_DNA)
         for (size_t i = 0; i < m; i++)
             if (!iupac_bases(pattern[i])) return WM_INVALID;
+    wm_status st = wm_flanks_check(m, &opts);
+    if (st != WM_OK) return st;
 
     wm_pat_t *p;
-    wm_status st = wm_pat_new(pattern, m, &opts, opts.algo == WM_ALGO_AUTO, &p);
+    st = wm_pat_new(pattern, m, &opts, opts.algo == WM_ALGO_AUTO, &p);
     if (st != WM_OK) return st;
-    *out = wm_db_new(&wm_search_db_ops, p, 1, wm_pat_halo(p), p->algo, &opts);
+    /* the longest occurrence: the middle's, and the regions around it */
+    uint64_t halo = wm_pat_halo(p) + opts.exact_prefix + opts.exact_suffix;
+    *out = wm_db_new(&wm_search_db_ops, p, 1, halo, p->algo, &opts);
     return *out ? WM_OK : WM_NOMEM;
+}
+
+wm_status wm_flanks_check(size_t m, const wm_opts_t *o) {
+    uint64_t exact = (uint64_t)o->exact_prefix + o->exact_suffix;
+    if (exact == 0) return WM_OK;
+    if (exact >= m) return WM_INVALID; /* nothing left to take the errors */
+    if (o->max_edits >= m - exact) return WM_K_TOO_LARGE;
+    return WM_OK;
 }
 
 void wm_pat_free(void *body) {
     wm_pat_t *p = body;
     if (!p) return;
+    if (p->flanks) {
+        free(p->flanks->full[0]);
+        free(p->flanks->full[1]);
+        free(p->flanks);
+    }
     wm_pat_free(p->suffix);
     for (int s = 0; s < 2; s++) {
         free(p->strand[s].bytes);

@@ -13,6 +13,7 @@
 ** record, re-checks hits near a record's start (the GPU scans across record
 ** borders) and finds starts, in parallel, then delivers in order.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,11 +53,30 @@ wm_cpu_scan_fn wm_pat_kernel(const wm_pat_t *pat) {
     }
 }
 
+/* A hit of a pattern with exact regions (its middle's end): the middle
+** verified when the scan could not be sure of it, then the regions. */
+static int finish_flanks(const job_t *j, size_t r, const wm_hit_t *h, int exact, wm_match_t *out) {
+    uint64_t rb = j->rs[r], start = 0, end;
+    uint32_t d = h->errors, errors;
+    if (!exact && !wm_resolve_end(j->pat, (int)h->strand, j->text->seq, rb, h->end, -1, &start, &d))
+        return 0;
+    if (!wm_flanks_finish(j->pat, (int)h->strand, j->text->seq, rb, j->rs[r + 1], h->end, d,
+                          j->want_starts, &start, &end, &errors))
+        return 0;
+    out->record = r;
+    out->start = start - rb;
+    out->end = end - rb;
+    out->errors = errors;
+    out->strand = h->strand;
+    return 1;
+}
+
 /* Turn one raw hit into a match of record r; returns 1 if it is one. */
 static int finish_hit(const job_t *j, size_t r, const wm_hit_t *h, int exact, wm_match_t *out) {
     uint64_t rb = j->rs[r];
     uint64_t start;
     uint32_t errors;
+    if (j->pat->flanks) return finish_flanks(j, r, h, exact, out);
     if (!j->want_starts && exact) {
         out->errors = h->errors;
         return 1;
@@ -85,6 +105,12 @@ typedef struct {
 /* The pattern the CPU kernels scan: with a suffix filter, the suffix. */
 static const wm_pat_t *kernel_pat(const wm_pat_t *pat) { return pat->suffix ? pat->suffix : pat; }
 
+static int by_end_strand(const void *x, const void *y) {
+    const wm_match_t *p = x, *q = y;
+    if (p->end != q->end) return p->end < q->end ? -1 : 1;
+    return p->strand < q->strand ? -1 : p->strand > q->strand;
+}
+
 /* Scan one record piece (its scan_from set by the kernel pattern's halo) for
 ** every strand and turn its hits into matches. */
 static int scan_piece(const job_t *j, const wm_piece_t *pc, wm_hitvec_t hv[2], wm_matchvec_t *out) {
@@ -96,15 +122,38 @@ static int scan_piece(const job_t *j, const wm_piece_t *pc, wm_hitvec_t hv[2], w
     wm_cpu_scan_fn scan = wm_pat_kernel(kpat);
     int exact = pat->suffix == NULL;
     uint64_t scan_from = pc->scan_from;
+    uint64_t rb = j->rs[pc->rec];
     for (int s = 0; s < pat->n_strands; s++) {
         hv[s].n = 0;
+        /* With exact regions the piece owns the matches' ends, and the
+        ** middle's end a strand's suffix region before each. */
+        uint64_t own_from = pc->own_from, own_to = pc->own_to;
+        if (pat->flanks) {
+            uint64_t shift = pat->flanks->suf[s];
+            own_from = own_from - rb > shift ? own_from - shift : rb;
+            own_to = own_to - rb > shift ? own_to - shift : rb;
+            if (own_to <= own_from) continue;
+            scan_from = wm_plan_scan_from(rb, own_from, wm_pat_halo(kpat));
+        }
         /* With edits and the algorithm left to us, try the pigeonhole filter
         ** first; it verifies with the same kernel. */
         int r = 1;
         if (kpat->k > 0 && kpat->opts.algo == WM_ALGO_AUTO)
-            r = wm_pigeonhole_scan(kpat, s, scan, seq, scan_from, pc->own_from, pc->own_to, &hv[s]);
-        if (r < 0 || (r > 0 && scan(kpat, s, seq, scan_from, pc->own_from, pc->own_to, &hv[s])))
-            return -1;
+            r = wm_pigeonhole_scan(kpat, s, scan, seq, scan_from, own_from, own_to, &hv[s]);
+        if (r < 0 || (r > 0 && scan(kpat, s, seq, scan_from, own_from, own_to, &hv[s]))) return -1;
+    }
+    if (pat->flanks) { /* strands shift by their own suffix: finish, then sort */
+        size_t before = out->n;
+        for (int s = 0; s < pat->n_strands; s++)
+            for (size_t x = 0; x < hv[s].n; x++) {
+                wm_match_t mt;
+                memset(&mt, 0, sizeof mt);
+                if (finish_hit(j, pc->rec, &hv[s].a[x], exact, &mt) && wm_matchvec_push(out, &mt))
+                    return -1;
+            }
+        if (out->n - before > 1 && pat->n_strands > 1)
+            qsort(out->a + before, out->n - before, sizeof *out->a, by_end_strand);
+        return 0;
     }
     /* merge strands by end, '+' first */
     size_t x = 0, y = 0;
@@ -279,7 +328,11 @@ wm_status wm_search_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *t
     deliver_t dv = { cb, user, 0 };
     const wm_search_gpu_t *gpu = wm_context_gpu(cx, &wm_search_family);
     wm_status st;
-    if (gpu && gpu->supports(job.pat)) {
+    if (gpu && job.pat->flanks && cx->note[0] == '\0') /* the GPU scans no exact regions */
+        snprintf(cx->note, sizeof cx->note,
+                 "a pattern with exact regions runs on the CPU threads (%d)",
+                 wm_pool_size(cx->pool));
+    if (gpu && !job.pat->flanks && gpu->supports(job.pat)) {
         finish_t f;
         memset(&f, 0, sizeof f);
         f.job = &job;

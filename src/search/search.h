@@ -47,7 +47,34 @@ typedef struct wm_pat {
     ** it finds against the whole pattern: a match within k errors contains
     ** its suffix within k errors. NULL when not used. */
     struct wm_pat *suffix;
+    /* opts.exact_prefix / exact_suffix (flanks.c): the tables above are the
+    ** middle's (m its length), and this the whole pattern; NULL without. */
+    struct wm_flanks *flanks;
 } wm_pat_t;
+
+/* A pattern's exact regions, per strand: full[s] the whole pattern as
+** searched on strand s (its reverse complement on 1), pre[s] positions that
+** match exactly before the middle and suf[s] after it (strand 1 swaps
+** them). full_m = pre + middle + suf. */
+typedef struct wm_flanks {
+    uint8_t *full[2];
+    size_t full_m;
+    uint32_t pre[2], suf[2];
+} wm_flanks_t;
+
+/* The exact regions of opts for a pattern of m bytes: WM_OK (none, or they
+** leave more than max_edits positions), WM_INVALID (they cover it all),
+** WM_K_TOO_LARGE. */
+wm_status wm_flanks_check(size_t m, const wm_opts_t *o);
+
+/* A hit of the middle (its end e_mid, d errors, strand) of a pattern with
+** flanks, in the record [rb, re): 1 and the match's start, end (absolute)
+** and errors when the regions match exactly there (the start only when
+** want_start or an exact prefix asks: with a prefix the errors are the
+** fewest over the starts the prefix allows), else 0. */
+int wm_flanks_finish(const wm_pat_t *p, int strand, const uint8_t *text, uint64_t rb, uint64_t re,
+                     uint64_t e_mid, uint32_t d, int want_start, uint64_t *start, uint64_t *end,
+                     uint32_t *errors);
 #define WM_SUFFIX_FILTER_MAX_K 8
 
 /* The family, and the ops behind a wm_compile database. */

@@ -86,8 +86,16 @@ static int seed_piece(const wave_t *w, const wm_piece_t *pc, uint64_t lo, size_t
     uint64_t stop = pc->own_to + s->spread < re ? pc->own_to + s->spread : re;
     unsigned shift = s->dna ? 2 : 8, q = s->q;
     uint64_t mask = shift * q >= 64 ? ~0ull : ((uint64_t)1 << (shift * q)) - 1;
-    uint64_t code = 0, lo_end = pc->own_from + 1 > rb + 1 ? pc->own_from + 1 : rb + 1;
-    int64_t origin = (int64_t)lo - (int64_t)s->spread;
+    uint64_t code = 0;
+    int64_t origin = (int64_t)lo - (int64_t)s->spread - (int64_t)s->shift_max;
+    /* the middle's ends this piece owns on each strand: a match's end less
+    ** the strand's exact suffix (none: the match's) */
+    int64_t first[2], last[2];
+    for (int st = 0; st < 2; st++) {
+        int64_t f0 = (int64_t)pc->own_from - (int64_t)s->suf[st];
+        first[st] = (f0 > (int64_t)rb ? f0 : (int64_t)rb) + 1;
+        last[st] = (int64_t)pc->own_to - (int64_t)s->suf[st];
+    }
     unsigned run = 0;
     for (uint64_t x = pc->scan_from; x < stop; x++) {
         int c = s->sym[seq[x]];
@@ -101,10 +109,10 @@ static int seed_piece(const wave_t *w, const wm_piece_t *pc, uint64_t lo, size_t
         const wm_seed_t *sd = wm_setk_lookup(s, code, &n);
         int64_t t = (int64_t)(x + 1 - q); /* where the key starts */
         for (size_t i = 0; i < n; i++) {
-            int64_t end = t - (int64_t)sd[i].key_off + (int64_t)s->len[sd[i].pat];
+            int64_t end = t - (int64_t)sd[i].key_off + (int64_t)wm_setk_mid_len(s, sd[i].pat);
             /* a window that misses the piece's ends is no seed of this chunk */
-            if (end + (int64_t)s->spread < (int64_t)lo_end ||
-                end - (int64_t)s->spread > (int64_t)pc->own_to)
+            if (end + (int64_t)s->spread < first[sd[i].strand] ||
+                end - (int64_t)s->spread > last[sd[i].strand])
                 continue;
             if (f->n == f->cap && wm_vec_grow((void **)&f->a, &f->cap, f->n + 1, sizeof *f->a))
                 return -1;
@@ -176,7 +184,7 @@ static int to_windows(const wave_t *w, const founds_t *f, uint64_t lo, uint64_t 
                       size_t first_rec, windows_t *win) {
     const wm_setk_t *s = w->s;
     const uint64_t end_mask = ((uint64_t)1 << KEY_END_BITS) - 1;
-    int64_t origin = (int64_t)lo - (int64_t)s->spread;
+    int64_t origin = (int64_t)lo - (int64_t)s->spread - (int64_t)s->shift_max;
     win->n = 0;
     if (f->n > win->cap && wm_vec_grow((void **)&win->a, &win->cap, f->n, sizeof *win->a))
         return -1;
@@ -184,14 +192,18 @@ static int to_windows(const wave_t *w, const founds_t *f, uint64_t lo, uint64_t 
         const found_t *v = &f->a[i];
         size_t rec = first_rec + v->rec;
         uint64_t rb = w->rs[rec], re = w->rs[rec + 1];
+        uint32_t strand = (uint32_t)(v->key >> KEY_END_BITS) & 1u;
         int64_t end = (int64_t)(v->key & end_mask) + origin;
         int64_t a = end - (int64_t)s->spread, b = end + (int64_t)s->spread;
-        int64_t first = (int64_t)(lo > rb ? lo : rb) + 1, last = (int64_t)(hi < re ? hi : re);
+        /* the middle's ends the chunk owns in the record (setk.h: suf) */
+        int64_t f0 = (int64_t)(lo > rb ? lo : rb) - (int64_t)s->suf[strand];
+        int64_t first = (f0 > (int64_t)rb ? f0 : (int64_t)rb) + 1;
+        int64_t last = (int64_t)(hi < re ? hi : re) - (int64_t)s->suf[strand];
         if (a < first) a = first;
         if (b > last) b = last;
         window_t *x = &win->a[win->n++];
         x->pat = (uint32_t)(v->key >> (KEY_END_BITS + 1));
-        x->strand = (uint32_t)(v->key >> KEY_END_BITS) & 1u;
+        x->strand = strand;
         x->rec = rec;
         x->a = (uint64_t)a;
         x->b = (uint64_t)b;
@@ -216,7 +228,16 @@ static int finish(const wave_t *w, const wm_pat_t *p, uint32_t i, size_t rec, co
         mt.errors = h->errors;
         mt.strand = as_strand >= 0 ? (uint32_t)as_strand : h->strand;
         mt.pattern = i;
-        if (w->want_starts) {
+        if (p->flanks) { /* h is the middle's end: the exact regions decide */
+            uint64_t start = 0, end;
+            uint32_t errors;
+            if (!wm_flanks_finish(p, (int)h->strand, w->text->seq, rb, w->rs[rec + 1], h->end,
+                                  h->errors, w->want_starts, &start, &end, &errors))
+                continue;
+            mt.start = start - rb;
+            mt.end = end - rb;
+            mt.errors = errors;
+        } else if (w->want_starts) {
             uint64_t start;
             uint32_t errors;
             if (!wm_resolve_end(p, (int)h->strand, w->text->seq, rb, h->end, (int)h->errors, &start,
@@ -238,17 +259,15 @@ static wm_status compile(const wm_setk_t *s, uint32_t i, wm_pat_t **p) {
 ** reverse complement): a read's windows are mostly on one strand, and the
 ** tables of both cost twice. */
 static wm_status compile_strand(const wm_setk_t *s, uint32_t i, uint32_t strand, wm_pat_t **p) {
-    if (strand == 0 || !s->opts.revcomp) {
-        wm_opts_t o = s->opts;
-        o.revcomp = 0;
-        return wm_pat_new(s->pat[i], s->len[i], &o, 0, p);
-    }
+    wm_opts_t o = s->opts;
+    o.revcomp = 0;
+    o.exact_prefix = s->pre[strand]; /* the strand's own regions */
+    o.exact_suffix = s->suf[strand];
+    if (strand == 0 || !s->opts.revcomp) return wm_pat_new(s->pat[i], s->len[i], &o, 0, p);
     size_t m = s->len[i];
     uint8_t *rc = malloc(m);
     if (!rc) return WM_NOMEM;
     for (size_t j = 0; j < m; j++) rc[j] = wm_iupac_complement(s->pat[i][m - 1 - j]);
-    wm_opts_t o = s->opts;
-    o.revcomp = 0;
     wm_status st = wm_pat_new(rc, m, &o, 0, p);
     free(rc);
     return st;
@@ -297,12 +316,17 @@ static int scan_direct(const wave_t *w, uint32_t i, uint64_t lo, uint64_t hi, wm
     size_t r = wm_plan_first_record(w->rs, w->n_rec, lo);
     while (rc == 0 && wm_plan_next_piece(w->rs, w->n_rec, halo, lo, hi, &r, &pc)) {
         if (w->rs[pc.rec + 1] - w->rs[pc.rec] < shortest) continue;
+        uint64_t rb = w->rs[pc.rec];
         for (int st = 0; st < p->n_strands && rc == 0; st++) {
+            /* the middle's ends: the matches' less the strand's exact suffix */
+            uint64_t shift = s->suf[st];
+            uint64_t own_from = pc.own_from - rb > shift ? pc.own_from - shift : rb;
+            uint64_t own_to = pc.own_to - rb > shift ? pc.own_to - shift : rb;
+            if (own_to <= own_from) continue;
+            uint64_t from = shift ? wm_plan_scan_from(rb, own_from, halo) : pc.scan_from;
             hv->n = 0;
-            int f = wm_pigeonhole_scan(p, st, kernel, w->text->seq, pc.scan_from, pc.own_from,
-                                       pc.own_to, hv);
-            if (f < 0 ||
-                (f > 0 && kernel(p, st, w->text->seq, pc.scan_from, pc.own_from, pc.own_to, hv)) ||
+            int f = wm_pigeonhole_scan(p, st, kernel, w->text->seq, from, own_from, own_to, hv);
+            if (f < 0 || (f > 0 && kernel(p, st, w->text->seq, from, own_from, own_to, hv)) ||
                 finish(w, p, i, pc.rec, hv, -1, out))
                 rc = -1;
         }

@@ -161,6 +161,8 @@ static wm_status check(const uint8_t *const *patterns, const size_t *lens, size_
         if (lens[i] == 0) return WM_PATTERN_EMPTY;
         if (lens[i] > WM_MAX_PATTERN) return WM_PATTERN_TOO_LONG;
         if (o->max_edits >= lens[i]) return WM_K_TOO_LARGE;
+        wm_status st = wm_flanks_check(lens[i], o);
+        if (st != WM_OK) return st;
         if (o->alphabet == WM_ALPHABET_DNA || o->revcomp)
             for (size_t j = 0; j < lens[i]; j++)
                 if (!wm_iupac_bases(patterns[i][j])) return WM_INVALID;
@@ -175,7 +177,7 @@ static unsigned key_length(const wm_setk_t *s) {
     unsigned q = s->dna ? WM_SETK_QMAX_DNA : WM_SETK_QMAX_BYTES;
     int any = 0;
     for (size_t i = 0; i < s->n; i++) {
-        size_t L = s->len[i] / (s->opts.max_edits + 1);
+        size_t L = wm_setk_mid_len(s, i) / (s->opts.max_edits + 1);
         if (L < qmin) continue;
         any = 1;
         if (L < q) q = (unsigned)L;
@@ -232,6 +234,9 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     s->opts = *o;
     s->dna = o->alphabet == WM_ALPHABET_DNA;
     s->spread = o->metric == WM_METRIC_EDIT ? o->max_edits : 0;
+    s->pre[0] = s->suf[1] = o->exact_prefix;
+    s->suf[0] = s->pre[1] = o->exact_suffix;
+    s->shift_max = o->exact_prefix > o->exact_suffix ? o->exact_prefix : o->exact_suffix;
     size_t total = 0, max_len = 0;
     for (size_t i = 0; i < n; i++) {
         total += lens[i];
@@ -265,8 +270,10 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     /* Two pieces asked where the pattern holds k + 2 keys, else one; else
     ** the pattern is scanned whole. */
     for (size_t i = 0; st == WM_OK && i < n; i++)
-        if (s->q == 0 || (key_pattern(s, (uint32_t)i, patterns[i], lens[i], rc, 2, v, &nv) &&
-                          key_pattern(s, (uint32_t)i, patterns[i], lens[i], rc, 1, v, &nv)))
+        if (s->q == 0 || (key_pattern(s, (uint32_t)i, patterns[i] + o->exact_prefix,
+                                      wm_setk_mid_len(s, i), rc, 2, v, &nv) &&
+                          key_pattern(s, (uint32_t)i, patterns[i] + o->exact_prefix,
+                                      wm_setk_mid_len(s, i), rc, 1, v, &nv)))
             s->direct[s->n_direct++] = (uint32_t)i;
     if (st == WM_OK) st = build_table(s, v, nv);
     free(v);

@@ -61,8 +61,12 @@ typedef struct {
     const uint8_t **pat; /* pattern i: pat[i], len[i] bytes (into arena) */
     size_t *len;
     uint8_t *arena;
-    wm_opts_t opts;   /* as given (k, metric, alphabet, revcomp, case) */
-    uint32_t spread;  /* how far an end may move: k (edit) or 0 */
+    wm_opts_t opts;  /* as given (k, metric, alphabet, revcomp, case) */
+    uint32_t spread; /* how far an end may move: k (edit) or 0 */
+    /* opts.exact_prefix / exact_suffix: seeds and windows are the middle's;
+    ** on strand s a match ends suf[s] after its middle (strand 1: the
+    ** reverse complement's regions, swapped). shift_max: the larger. */
+    uint32_t pre[2], suf[2], shift_max;
     int dna;          /* keys of bases (else of bytes) */
     unsigned q;       /* key length in symbols; 0 when nothing is seeded */
     int16_t sym[256]; /* a text byte's key symbol, -1 for none */
@@ -84,6 +88,11 @@ typedef struct {
     size_t n_direct;
     uint64_t max_reach; /* the longest occurrence: max len + spread */
 } wm_setk_t;
+
+/* The length of pattern i's middle (all of it without exact regions). */
+static inline size_t wm_setk_mid_len(const wm_setk_t *s, size_t i) {
+    return s->len[i] - s->opts.exact_prefix - s->opts.exact_suffix;
+}
 
 /* Compile (seeds.c). Arguments as wm_compile_set's, max_edits > 0; the
 ** patterns are checked here as wm_compile checks one. */

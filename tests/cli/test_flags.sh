@@ -78,7 +78,7 @@ LAMBDA=$DATA/lambda_phage.fa
 # The table, command by command: "-s, --long ARG" ("--long ARG" without a
 # short name; no ARG for a switch).
 SEARCH_FLAGS=(
-    "-k, --max-edits N" "--hamming" "-i, --ignore-case" "--revcomp" "--alphabet A" "--explain-alphabet"
+    "-k, --max-edits N" "--exact-prefix N" "--exact-suffix N" "--hamming" "-i, --ignore-case" "--revcomp" "--alphabet A" "--explain-alphabet"
     "--algo A" "-e, --pattern P" "-f, --file PATFILE" "--count-per-pattern"
     "--all-patterns" "--backend B" "-j, --threads N" "--chunk-bytes N" "--gpus LIST"
     "--no-progress" "--format F" "--json" "-c, --count" "--by-record" "-q, --quiet"

@@ -259,7 +259,8 @@ check_tsv "global --pairs PAF" <<'EOF'
 EOF
 
 expect_error "--cigar-m without sam" '^warpmatch: --cigar-m writes SAM' align --cigar-m seq:ACGT seq:ACGT
-expect_error "--format sam for search" "^warpmatch: unknown --format 'sam'" search --format sam ACGT
+expect_error "--format sam for one pattern" "^warpmatch: --format sam is for pattern sets" \
+    search --format sam ACGT
 expect_error "--format bam" "^warpmatch: unknown --format 'bam' \(expected tsv, json, sam or paf\)" \
     align --format bam ACGT ACGT
 

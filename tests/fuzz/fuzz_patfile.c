@@ -7,6 +7,9 @@
 **   lines  (first byte not '>') one pattern per line, the bytes as they are
 **          ('\r' and NUL kept), a last line without '\n' counts, an empty
 **          line is an error;
+**   FASTQ  (first line '@' NAME, third starting with '+') one pattern per
+**          4-line record, '\r' dropped, named as FASTA, as many qualities as
+**          bases;
 **   FASTA  (first byte '>') one pattern per record, its sequence lines joined
 **          without ' ' \t \r \v \f; named by the header's first word (up to
 **          one of those); a header without a name, a name with a control
@@ -59,10 +62,62 @@ static void ref_push(ref_t *r, const uint8_t *p, size_t m, const uint8_t *name, 
 
 static int ws(uint8_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
+/* Line i (0-based) of p[0, n) without its '\n' and a '\r' before it: its
+** start and length; 0 when the data has fewer lines. */
+static int nth_line(const uint8_t *p, size_t n, size_t i, const uint8_t **l, size_t *len) {
+    const uint8_t *end = p + n;
+    for (size_t k = 0;; k++) {
+        if (p >= end) return 0;
+        const uint8_t *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e) e = end;
+        if (k == i) {
+            *l = p;
+            *len = (size_t)(e - p) - (e > p && e[-1] == '\r');
+            return 1;
+        }
+        p = e < end ? e + 1 : end;
+    }
+}
+
+/* FASTQ (patfile.h): the first line '@' and a name, the third starting with
+** '+'; then 4-line records, '\r' dropped, a name up to a blank (none with a
+** control byte), as many qualities as bases, 1..WM_MAX_PATTERN bases. */
+static int ref_is_fastq(const uint8_t *p, size_t n) {
+    const uint8_t *l0, *l2;
+    size_t n0, n2;
+    return n > 0 && p[0] == '@' && nth_line(p, n, 0, &l0, &n0) && n0 > 1 &&
+           nth_line(p, n, 2, &l2, &n2) && n2 > 0 && l2[0] == '+';
+}
+
+static void ref_fastq(const uint8_t *p, size_t n, ref_t *r) {
+    for (size_t rec = 0;; rec++) {
+        const uint8_t *l[4];
+        size_t len[4];
+        if (!nth_line(p, n, 4 * rec, &l[0], &len[0])) break; /* all read */
+        for (int i = 1; i < 4; i++)
+            if (!nth_line(p, n, 4 * rec + (size_t)i, &l[i], &len[i])) goto bad;
+        if (len[0] == 0 || l[0][0] != '@' || len[2] == 0 || l[2][0] != '+') goto bad;
+        size_t nl = 0;
+        while (1 + nl < len[0] && !ws(l[0][1 + nl])) nl++;
+        int ctl = 0;
+        for (size_t i = 0; i < nl; i++) ctl |= l[0][1 + i] < 0x20 || l[0][1 + i] == 0x7f;
+        if (nl == 0 || ctl || len[1] != len[3] || len[1] == 0 || len[1] > WM_MAX_PATTERN) goto bad;
+        ref_push(r, l[1], len[1], l[0] + 1, nl, 4 * rec + 1);
+    }
+    r->ok = r->n > 0;
+    return;
+bad:
+    r->ok = 0;
+}
+
 static void ref_parse(const uint8_t *p, size_t n, ref_t *r) {
     memset(r, 0, sizeof *r);
     const uint8_t *end = p + n;
     uint64_t line = 0;
+    if (ref_is_fastq(p, n)) {
+        ref_fastq(p, n, r);
+        return;
+    }
     if (n == 0 || p[0] != '>') {
         while (p < end) {
             const uint8_t *e = memchr(p, '\n', (size_t)(end - p));
