@@ -84,7 +84,7 @@ expect_match "figure 4 global" '0 0 8 5 0:0,0:1,1:2,1:3,2:4,3:5,4:6,4:7' \
     dtw --mode global --path x.txt y.txt
 run dtw --top 3 --path x.txt y.txt
 # every other end's best start reaches back into [1, 6) except [0, 1)
-printf '0 1 6 4 0:1,1:2,2:3,3:4,4:5\n0 0 1 8 0:0,1:0,2:0,3:0,4:0\n' | check_tsv "figure 4 --top 3"
+check_tsv "figure 4 --top 3" < <(printf '0 1 6 4 0:1,1:2,2:3,3:4,4:5\n0 0 1 8 0:0,1:0,2:0,3:0,4:0\n')
 
 # ---- 2. formats ------------------------------------------------------------------
 
@@ -109,11 +109,11 @@ expect_match "text, gzip" "$FIG4" dtw x.txt y.txt.gz
 expect_match "text, gzip without .gz" "$FIG4" dtw x.txt y_gz_no_suffix
 run_in y.txt dtw x.txt -
 check_rc "series on stdin" 0
-printf '%s\n' "$FIG4" | check_tsv "series on stdin"
+check_tsv "series on stdin" <<<"$FIG4"
 run_in y.txt.gz dtw x.txt -
-printf '%s\n' "$FIG4" | check_tsv "gzip series on stdin"
+check_tsv "gzip series on stdin" <<<"$FIG4"
 run_in x.txt dtw - y.txt
-printf '%s\n' "$FIG4" | check_tsv "query on stdin"
+check_tsv "query on stdin" <<<"$FIG4"
 expect_match "csv, one column" "$FIG4" dtw x.txt y1.csv
 expect_match "csv by name" "$FIG4" dtw --column Y x.txt y3.csv
 expect_match "csv by name, any case" "$FIG4" dtw --column y x.txt y3.csv

@@ -154,8 +154,8 @@ expect_error "N1 four-russians, --pairs, no --mode" 'add --mode global$' \
     align --algo four-russians --pairs N1-query.txt N1-target.txt
 expect_error "N1 four-russians --mode infix" 'and align.s mode is infix: add --mode global$' \
     align --algo four-russians --mode infix N1-query.txt N1-target.txt
-expect_match "N1 default (infix)" "N1-query.txt N1-target.txt 0 4 12" align N1-query.txt N1-target.txt
-expect_match "N1 four-russians --mode global" "N1-query.txt N1-target.txt 8 0 16" \
+expect_match "N1 default (infix)" "N1-query.txt N1-target.txt 0 4 12 + 8" align N1-query.txt N1-target.txt
+expect_match "N1 four-russians --mode global" "N1-query.txt N1-target.txt 8 0 16 + 8" \
     align --algo four-russians --mode global N1-query.txt N1-target.txt
 # --explain alone aligns nothing: no mode needed.
 run align --algo four-russians --explain --block-t 1
