@@ -33,8 +33,11 @@ static int on_match(const wm_match_t *m, void *user) {
 }
 
 /* The library leaves naming the pattern at fault to the caller. */
-static PyObject *raise_set_error(wm_status st, const wmpy_seqs *pats) {
+static PyObject *raise_set_error(wm_status st, const wmpy_seqs *pats, unsigned long k) {
     for (size_t i = 0; i < pats->n; i++) {
+        if (st == WM_K_TOO_LARGE && pats->len[i] <= k)
+            return wmpy_raise_msg(st, "k = %lu is not below the length of pattern %zu (%zu)", k,
+                                  i, pats->len[i]);
         if (st == WM_PATTERN_EMPTY && pats->len[i] == 0)
             return wmpy_raise_msg(st, "pattern %zu is empty", i);
         if (st == WM_PATTERN_TOO_LONG && pats->len[i] > WM_MAX_PATTERN)
@@ -91,7 +94,7 @@ PyObject *wmpy_search(PyObject *self, PyObject *args) {
     if (st == WM_OK) st = wm_search(c.cx, db, &t, on_match, &sink);
     PyEval_RestoreThread(released);
     if (!db) {
-        if (is_set) raise_set_error(st, &pats);
+        if (is_set) raise_set_error(st, &pats, k);
         else wmpy_raise(st, NULL);
         goto done;
     }

@@ -34,7 +34,9 @@ def test_library_statuses():
     assert raises(Invalid, "k", warpmatch.search, b"abc", b"abc", 3, backend=BACKEND).status == -12
     assert raises(Invalid, "", warpmatch.search, b"abc", b"abc", 1, algo="shiftor",
                   backend=BACKEND).status == -1
-    assert raises(Invalid, "", warpmatch.search_set, [b"a"], b"abc", 1,
+    assert raises(Invalid, "k", warpmatch.search_set, [b"abc", b"a"], b"abc", 1,
+                  backend=BACKEND).status == -12
+    assert raises(Invalid, "", warpmatch.search_set, [b"abc", b"ab"], b"abc", 1, algo="ac",
                   backend=BACKEND).status == -1
     assert raises(Invalid, "", warpmatch.search_set, [], b"abc", backend=BACKEND).status == -1
     assert raises(Invalid, "empty", warpmatch.align, b"", b"abc", backend=BACKEND).status == -10

@@ -89,6 +89,23 @@ def test_search_set_random(rng):
         assert all(got["errors"] == 0)
 
 
+@pytest.mark.parametrize("metric", ["edit", "hamming"])
+def test_search_set_within_k(rng, metric):
+    """A set within k: each pattern's rows as search() alone gives them (the
+    oracle checks those), labelled and merged."""
+    for case in range(100 * SCALE):
+        alphabet = rng.choice(["ab", "acgt"])
+        k = rng.randint(1, 3)
+        pats = ["".join(rng.choice(alphabet) for _ in range(rng.randint(k + 1, k + 30)))
+                for _ in range(rng.randint(1, 5))]
+        t = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 120)))
+        got = warpmatch.search_set(pats, t, k, metric=metric, backend=BACKEND)
+        want = sorted((e, i, s, d) for i, p in enumerate(pats)
+                      for s, e, d in oracle.search(p, t, k, metric))
+        assert [(int(r["end"]), int(r["pattern"]), int(r["start"]), int(r["errors"]))
+                for r in got] == want, (case, pats, t, k)
+
+
 def test_search_set_numpy_patterns():
     pats = np.array([b"ab", b"b", b"abc"])  # dtype S3: shorter ones NUL-padded
     got = warpmatch.search_set(pats, b"xabcab", backend=BACKEND)

@@ -163,18 +163,22 @@ def search(pattern, text, k=0, *, metric="edit", case_insensitive=False, alphabe
                    backend, threads, limit)
 
 
-def search_set(patterns, text, k=0, *, case_insensitive=False, alphabet="bytes",
-               revcomp=False, algo="auto", backend="auto", threads=0, limit=None):
-    """Every occurrence of every pattern of a set, exactly (k must be 0).
+def search_set(patterns, text, k=0, *, metric="edit", case_insensitive=False,
+               alphabet="bytes", revcomp=False, algo="auto", backend="auto", threads=0,
+               limit=None):
+    """Every occurrence of every pattern of a set, exactly (k = 0) or within k
+    errors: then each pattern's matches are those :func:`search` of it alone
+    gives (one per end, the fewest errors, the shortest occurrence).
 
     patterns: a list of bytes/str (or a numpy array of dtype S); the field
         ``pattern`` of each match is the 0-based index in this list;
         duplicates are reported under each index.
-    algo: 'auto', 'ac', 'pfac', 'wumanber', 'wumanber-paper', 'qgram'.
+    algo: 'auto', 'ac', 'pfac', 'wumanber', 'wumanber-paper', 'qgram' (exact
+        sets; 'auto' when k > 0). metric: 'edit' or 'hamming' (k > 0).
     Other arguments as :func:`search`. Returns an array of
     :data:`MATCH_DTYPE` in order of (record, end, pattern, strand).
     """
-    return _search(patterns, True, text, k, "edit", case_insensitive, alphabet, revcomp, algo,
+    return _search(patterns, True, text, k, metric, case_insensitive, alphabet, revcomp, algo,
                    backend, threads, limit)
 
 
