@@ -127,34 +127,6 @@ static int seed_piece(const wave_t *w, const wm_piece_t *pc, uint64_t lo, size_t
     return 0;
 }
 
-/* Sort by key (pattern, strand, end): LSD radix, 16 bits a pass over the
-** key's bits. 0, or -1 out of memory. */
-static int sort_found(founds_t *f, unsigned key_bits) {
-    size_t n = f->n;
-    found_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    size_t *count = malloc(65537 * sizeof *count);
-    if (!tmp || !count) {
-        free(tmp);
-        free(count);
-        return -1;
-    }
-    found_t *from = f->a, *to = tmp;
-    for (unsigned shift = 0; shift < key_bits; shift += 16) {
-        memset(count, 0, 65537 * sizeof *count);
-        for (size_t i = 0; i < n; i++) count[((from[i].key >> shift) & 0xffff) + 1]++;
-        if (count[((from[0].key >> shift) & 0xffff) + 1] == n) continue; /* one digit: sorted */
-        for (size_t d = 0; d < 65536; d++) count[d + 1] += count[d];
-        for (size_t i = 0; i < n; i++) to[count[(from[i].key >> shift) & 0xffff]++] = from[i];
-        found_t *t = from;
-        from = to;
-        to = t;
-    }
-    if (from != f->a) memcpy(f->a, from, n * sizeof *f->a);
-    free(tmp);
-    free(count);
-    return 0;
-}
-
 /* Keep the seeds whose pattern needs one piece, or two and a seed of another
 ** piece of the same pattern and strand puts its end within spread (sorted
 ** by key: look both ways; the key's low bits are the end). Returns how many
@@ -359,7 +331,9 @@ static void chunk(void *arg, size_t i, int tid) {
         size_t first_rec = wm_plan_first_record(w->rs, w->n_rec, lo), r = first_rec;
         while (rc == 0 && wm_plan_next_piece(w->rs, w->n_rec, s->max_reach - 1, lo, hi, &r, &pc))
             rc = seed_piece(w, &pc, lo, first_rec, &found);
-        if (rc == 0 && found.n > 1) rc = sort_found(&found, KEY_END_BITS + 1 + s->pat_bits);
+        if (rc == 0 && found.n > 1)
+            rc = wm_setk_radix_sort(found.a, found.n, sizeof *found.a,
+                                    KEY_END_BITS + 1 + s->pat_bits);
         if (rc == 0) found.n = paired(found.a, found.n, s->spread);
         if (rc == 0) rc = to_windows(w, &found, lo, hi, first_rec, &win);
         for (size_t x = 0, y; rc == 0 && x < win.n; x = y) {

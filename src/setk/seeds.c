@@ -72,34 +72,6 @@ typedef struct {
     wm_seed_t seed;
 } keyed_t;
 
-/* Sort the seeds by key, stably: they were made in (pattern, strand,
-** piece) order, which stays within a key. LSD radix, 16 bits a pass over
-** the key's bits (DNA: 2 a base, so two passes for 16 bases): qsort of 10^7
-** seeds took most of a compile. 0, or -1 out of memory. */
-static int sort_by_code(keyed_t *v, size_t n, unsigned key_bits) {
-    keyed_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    size_t *count = malloc(65537 * sizeof *count);
-    if (!tmp || !count) {
-        free(tmp);
-        free(count);
-        return -1;
-    }
-    keyed_t *from = v, *to = tmp;
-    for (unsigned shift = 0; shift < key_bits; shift += 16) {
-        memset(count, 0, 65537 * sizeof *count);
-        for (size_t i = 0; i < n; i++) count[((from[i].code >> shift) & 0xffff) + 1]++;
-        for (size_t d = 0; d < 65536; d++) count[d + 1] += count[d];
-        for (size_t i = 0; i < n; i++) to[count[(from[i].code >> shift) & 0xffff]++] = from[i];
-        keyed_t *t = from;
-        from = to;
-        to = t;
-    }
-    if (from != v) memcpy(v, from, n * sizeof *v);
-    free(tmp);
-    free(count);
-    return 0;
-}
-
 /* The key of p[at, at + q), or -1 when a byte there has no symbol. */
 static int64_t key_at(const wm_setk_t *s, const uint8_t *p, size_t at) {
     uint64_t code = 0;
@@ -186,7 +158,8 @@ static unsigned key_length(const wm_setk_t *s) {
 }
 
 static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv) {
-    if (sort_by_code(v, nv, (s->dna ? 2 : 8) * s->q)) return WM_NOMEM;
+    /* stable: seeds were made in (pattern, strand, piece) order, kept in a key */
+    if (wm_setk_radix_sort(v, nv, sizeof *v, (s->dna ? 2 : 8) * s->q)) return WM_NOMEM;
     size_t nk = 0;
     for (size_t x = 0; x < nv; x++) nk += x == 0 || v[x].code != v[x - 1].code;
     unsigned bits = 4;

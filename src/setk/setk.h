@@ -100,6 +100,10 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
                           const wm_opts_t *o, wm_setk_t **out);
 void wm_setk_free(void *body);
 
+/* Sort n records of size bytes, each starting with a uint64_t key, by the
+** key's low key_bits, stably (radix.c). 0, or -1 out of memory. */
+int wm_setk_radix_sort(void *a, size_t n, size_t size, unsigned key_bits);
+
 /* The seeds of key `code`, or NULL (*n = 0) when none. */
 const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n);
 
