@@ -215,12 +215,11 @@ static char gr_complement(char c) {
 }
 
 static void gr_revcomp(char *s, size_t n) {
-    for (size_t i = 0, j = n; i < j--; i++) {
+    for (size_t i = 0, j = n; i < j--; i++) { /* i == j: the middle, complemented once */
         char a = gr_complement(s[i]);
         s[i] = gr_complement(s[j]);
         s[j] = a;
     }
-    if (n % 2) s[n / 2] = gr_complement(s[n / 2]);
 }
 
 /* A window of `span` A/C/G/T bases inside one record: its global offset and

@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""setk_compare.py - what warpmatch, RazerS 3 and Bowtie 1 report on the
+k-error set benchmarks (issue 17 item 6), side by side, with an oracle.
+
+  setk_compare.py truth GENOME PATTERNS.fa TRUTH.tsv [--hamming]
+      Checks bench/gen_reads's output: each pattern is within its planted
+      edit count of the genome window TRUTH names (edit distance with edlib,
+      or mismatches with --hamming). Exit 1 if one is not.
+
+  setk_compare.py count FORMAT FILE
+      Prints "rows=N pairs=P patterns=R": rows of FILE, distinct (pattern,
+      strand, reference, start) pairs, and patterns with at least one row.
+
+  setk_compare.py compare --genome G --patterns P.fa -k K [--hamming]
+                          [--tol T] [--truth TRUTH.tsv] [--examples E]
+                          [--oracle-max M] A_NAME:FORMAT:FILE B_NAME:FORMAT:FILE
+      Markdown on stdout: the (pattern, strand, reference, position) pairs
+      each tool reports, how many are in both, only in A, only in B, and for
+      those only in one tool what the oracle says.
+
+FORMAT is one of
+  wm      warpmatch's set TSV: source record start end pattern errors [strand]
+          (also the single-pattern rows with the pattern column put in, as
+          setk_run.sh's one-pattern-a-pass fallback writes them)
+  razers  RazerS 3's .razers lines (default -pf 0: 0-based, half-open):
+          read rbegin rend F|R genome gbegin gend identity
+  bowtie  bowtie's default output: read strand ref offset seq quals count
+          mismatches (offset 0-based leftmost, end = offset + read length)
+
+Matching. A row of one tool is "in both" when the other tool has a row for the
+same pattern, strand and reference whose start or end is within T positions
+(default k) of its own: warpmatch's start is the shortest occurrence's, RazerS
+3's begin and end its alignment's, so an indel near an end moves them apart.
+The two sides are counted separately (a warpmatch row in both, a RazerS 3 row
+in both): a row may match several rows of the other tool in a tandem repeat.
+
+The oracle, for a row only one tool reports: the pattern (reverse-complemented
+for strand '-') against the genome at that row's [start, end) (edlib global
+distance; mismatches for Hamming), and, when that is over k, the best infix
+distance in the window widened by k + 8 on each side (edlib HW), so a row whose
+coordinates are a little off still counts as a real occurrence. Its rules are
+warpmatch's: pattern letters are IUPAC codes (N matches A, C, G or T), the
+genome's letters are case-folded, and a genome N matches nothing. Each row is
+then: "real" (within k) or "false" (over k); a real one is "overlapped" when
+the other tool reports an overlapping interval for the pattern and strand (a
+different choice of ends, or --best-per-locus chaining two of its hits into
+one), else "missed by" the other tool.
+
+Needs the edlib module (Debian python3-edlib) for truth and compare.
+"""
+import argparse
+import bisect
+import collections
+import sys
+
+COMPLEMENT = str.maketrans("ACGTURYSWKMBDHVNacgturyswkmbdhvn", "TGCAAYRSWMKVHDBNtgcaayrswmkvhdbn")
+IUPAC = {
+    "A": "A", "C": "C", "G": "G", "T": "T", "U": "T", "R": "AG", "Y": "CT", "S": "CG",
+    "W": "AT", "K": "GT", "M": "AC", "B": "CGT", "D": "AGT", "H": "ACT", "V": "ACG",
+    "N": "ACGT",
+}
+# edlib matches equal characters and these pairs: a pattern's IUPAC code
+# against each base it stands for. '#' (a genome N or other code) is in no pair.
+EQUALITIES = [(code, base) for code, bases in IUPAC.items() if len(bases) > 1 for base in bases]
+
+
+def die(msg):
+    sys.stderr.write("setk_compare: %s\n" % msg)
+    sys.exit(2)
+
+
+def need_edlib():
+    try:
+        import edlib  # noqa: F401 - Debian python3-edlib
+    except ImportError:
+        die("the edlib module is missing (Debian python3-edlib; run this with /usr/bin/python3)")
+    return edlib
+
+
+def read_fasta(path):
+    """name (first word of the header) -> sequence, in file order."""
+    seqs, name, parts = collections.OrderedDict(), None, []
+    with open(path, "r", encoding="ascii", errors="replace") as f:
+        for line in f:
+            if line.startswith(">"):
+                if name is not None:
+                    seqs[name] = "".join(parts)
+                words = line[1:].split()
+                name, parts = (words[0] if words else ""), []
+            elif name is not None:
+                parts.append(line.strip())
+    if name is not None:
+        seqs[name] = "".join(parts)
+    return seqs
+
+
+def genome_for_oracle(path):
+    """The genome uppercased, every letter but A/C/G/T turned into '#' (a
+    genome N matches nothing under warpmatch's rules)."""
+    table = str.maketrans({c: "#" for c in "NRYSWKMBDHVUX"})
+    return {name: seq.upper().translate(table) for name, seq in read_fasta(path).items()}
+
+
+def revcomp(s):
+    return s.translate(COMPLEMENT)[::-1]
+
+
+def oriented(pattern, strand):
+    return (revcomp(pattern) if strand == "-" else pattern).upper()
+
+
+def hamming(pattern, text):
+    if len(pattern) != len(text):
+        return None
+    return sum(1 for p, t in zip(pattern, text) if t not in IUPAC.get(p, p))
+
+
+def distance(edlib, pattern, text, use_hamming):
+    """Global distance of the whole pattern to the whole text (None: Hamming
+    of different lengths)."""
+    if use_hamming:
+        return hamming(pattern, text)
+    if not text:
+        return len(pattern)
+    return edlib.align(pattern, text, mode="NW", additionalEqualities=EQUALITIES)["editDistance"]
+
+
+def best_near(edlib, pattern, text, use_hamming):
+    """The best distance of the pattern to any substring of text (infix)."""
+    if use_hamming:
+        best = None
+        for s in range(0, len(text) - len(pattern) + 1):
+            d = hamming(pattern, text[s:s + len(pattern)])
+            best = d if best is None or d < best else best
+        return best
+    if not text:
+        return len(pattern)
+    return edlib.align(pattern, text, mode="HW", additionalEqualities=EQUALITIES)["editDistance"]
+
+
+# ---- the tools' rows ----------------------------------------------------------
+# Each row: (pattern, strand, reference, start, end, errors or None)
+
+def rows_wm(path):
+    with open(path) as f:
+        for line in f:
+            c = line.rstrip("\n").split("\t")
+            if len(c) < 6 or not c[2].isdigit():
+                continue
+            strand = c[6] if len(c) > 6 else "+"
+            yield (c[4], strand, c[1], int(c[2]), int(c[3]), int(c[5]))
+
+
+def rows_razers(path):
+    with open(path) as f:
+        for line in f:
+            c = line.rstrip("\n").split("\t")
+            if len(c) < 8:
+                continue
+            length = int(c[2]) - int(c[1])
+            errors = int(round(length * (100.0 - float(c[7])) / 100.0))
+            yield (c[0], "+" if c[3] == "F" else "-", c[4], int(c[5]), int(c[6]), errors)
+
+
+def rows_bowtie(path):
+    with open(path) as f:
+        for line in f:
+            c = line.rstrip("\n").split("\t")
+            if len(c) < 5:
+                continue
+            start = int(c[3])
+            errors = len(c[7].split(",")) if len(c) > 7 and c[7] else 0
+            yield (c[0], c[1], c[2], start, start + len(c[4]), errors)
+
+
+PARSERS = {"wm": rows_wm, "razers": rows_razers, "bowtie": rows_bowtie}
+
+
+def load_rows(fmt, path):
+    if fmt not in PARSERS:
+        die("unknown format '%s' (wm, razers or bowtie)" % fmt)
+    try:
+        return list(PARSERS[fmt](path))
+    except (OSError, ValueError) as e:
+        die("%s: %s" % (path, e))
+
+
+# ---- truth ----------------------------------------------------------------------
+
+def cmd_truth(a):
+    edlib = need_edlib()
+    genome = genome_for_oracle(a.genome)
+    patterns = read_fasta(a.patterns)
+    checked, bad, worst = 0, 0, 0
+    with open(a.truth) as f:
+        header = f.readline()
+        if not header.startswith("name\t"):
+            die("%s: no truth header" % a.truth)
+        for line in f:
+            name, ref, start, end, strand, edits = line.rstrip("\n").split("\t")[:6]
+            if name not in patterns or ref not in genome:
+                die("%s: %s or %s unknown" % (a.truth, name, ref))
+            text = genome[ref][int(start):int(end)]
+            d = distance(edlib, oriented(patterns[name], strand), text, a.hamming)
+            checked += 1
+            worst = max(worst, d if d is not None else 0)
+            if d is None or d > int(edits):
+                bad += 1
+                if bad <= 5:
+                    sys.stderr.write("setk_compare: %s: distance %s to %s:%s-%s(%s), planted %s\n"
+                                     % (name, d, ref, start, end, strand, edits))
+    print("truth: %d patterns checked, %d over their planted edits, largest distance %d"
+          % (checked, bad, worst))
+    return 1 if bad or checked != len(patterns) else 0
+
+
+# ---- count ----------------------------------------------------------------------
+
+def cmd_count(a):
+    rows = load_rows(a.format, a.file)
+    pairs = {(r[0], r[1], r[2], r[3]) for r in rows}
+    print("rows=%d pairs=%d patterns=%d" % (len(rows), len(pairs), len({r[0] for r in rows})))
+    return 0
+
+
+# ---- compare --------------------------------------------------------------------
+
+class Index:
+    """One tool's rows by (pattern, strand, reference), with sorted starts and
+    ends for the tolerance test and intervals for the overlap test."""
+
+    def __init__(self, rows):
+        groups = collections.defaultdict(list)
+        for r in rows:
+            groups[(r[0], r[1], r[2])].append((r[3], r[4]))
+        self.starts, self.ends, self.spans = {}, {}, {}
+        for key, spans in groups.items():
+            spans.sort()
+            self.spans[key] = spans
+            self.starts[key] = [s for s, _ in spans]
+            self.ends[key] = sorted(e for _, e in spans)
+
+    @staticmethod
+    def _near(values, x, tol):
+        i = bisect.bisect_left(values, x - tol)
+        return i < len(values) and values[i] <= x + tol
+
+    def near(self, key, start, end, tol):
+        return key in self.starts and (self._near(self.starts[key], start, tol)
+                                       or self._near(self.ends[key], end, tol))
+
+    def overlapping(self, key, start, end):
+        """A row of this index whose [s, e) shares a byte with [start, end)."""
+        spans = self.spans.get(key)
+        if not spans:
+            return None
+        i = bisect.bisect_left(self.starts[key], end)  # spans starting before end
+        for s, e in reversed(spans[max(0, i - 64):i]):  # hits are short: a few back suffice
+            if e > start:
+                return (s, e)
+        return None
+
+
+def judge(edlib, genome, patterns, row, k, use_hamming, other):
+    """The oracle's word on one row only one tool reports."""
+    name, strand, ref, start, end = row[:5]
+    if name not in patterns or ref not in genome:
+        return "unknown", "pattern or reference not in the inputs"
+    pat = oriented(patterns[name], strand)
+    seq = genome[ref]
+    d = distance(edlib, pat, seq[start:end], use_hamming)
+    where = "%s:%d-%d(%s)" % (ref, start, end, strand)
+    if d is None or d > k:
+        lo, hi = max(0, start - k - 8), min(len(seq), end + k + 8)
+        near = best_near(edlib, pat, seq[lo:hi], use_hamming)
+        if near is None or near > k:
+            return "false", "%s %s: distance %s at its coordinates, best %s nearby" % (name, where, d, near)
+        d_txt = "%s at its coordinates, %d nearby" % (d, near)
+    else:
+        d_txt = "%d" % d
+    ov = other.overlapping((name, strand, ref), start, end)
+    if ov:
+        return "overlapped", "%s %s: distance %s; the other tool has %d-%d" % (name, where, d_txt, ov[0], ov[1])
+    return "missed", "%s %s: distance %s; the other tool has nothing overlapping" % (name, where, d_txt)
+
+
+def parse_tool(spec):
+    parts = spec.split(":", 2)
+    if len(parts) != 3:
+        die("'%s': want NAME:FORMAT:FILE" % spec)
+    return parts
+
+
+def truth_recall(truth_path, rows, tol):
+    """Patterns whose planted window a tool reports (strand, reference, start
+    or end within tol)."""
+    idx = Index(rows)
+    total = found = 0
+    with open(truth_path) as f:
+        f.readline()
+        for line in f:
+            name, ref, start, end, strand = line.rstrip("\n").split("\t")[:5]
+            total += 1
+            found += idx.near((name, strand, ref), int(start), int(end), tol)
+    return found, total
+
+
+def cmd_compare(a):
+    edlib = need_edlib()
+    tol = a.k if a.tol is None else a.tol
+    (na, fa, pa), (nb, fb, pb) = parse_tool(a.a), parse_tool(a.b)
+    rows_a, rows_b = load_rows(fa, pa), load_rows(fb, pb)
+    ia, ib = Index(rows_a), Index(rows_b)
+    genome = genome_for_oracle(a.genome)
+    patterns = read_fasta(a.patterns)
+    metric = "mismatches" if a.hamming else "edits"
+
+    out = ["### %s vs %s (k = %d %s, tolerance +-%d)" % (na, nb, a.k, metric, tol), ""]
+    out.append("| | %s | %s |" % (na, nb))
+    out.append("| --- | ---: | ---: |")
+    out.append("| rows | %d | %d |" % (len(rows_a), len(rows_b)))
+    out.append("| patterns with a row | %d | %d |" % (len({r[0] for r in rows_a}), len({r[0] for r in rows_b})))
+    only = {}
+    for name, rows, other in ((na, rows_a, ib), (nb, rows_b, ia)):
+        only[name] = [r for r in rows if not other.near((r[0], r[1], r[2]), r[3], r[4], tol)]
+    out.append("| rows in both | %d | %d |" % (len(rows_a) - len(only[na]), len(rows_b) - len(only[nb])))
+    out.append("| rows only in this tool | %d | %d |" % (len(only[na]), len(only[nb])))
+    over = {n: sum(1 for r in rows if r[5] is not None and r[5] > a.k) for n, rows in ((na, rows_a), (nb, rows_b))}
+    out.append("| rows whose own errors column is over k | %d | %d |" % (over[na], over[nb]))
+    if a.truth:
+        for_a, total = truth_recall(a.truth, rows_a, tol)
+        for_b, _ = truth_recall(a.truth, rows_b, tol)
+        out.append("| planted origins reported (of %d) | %d | %d |" % (total, for_a, for_b))
+    out.append("")
+
+    for name, other_name, other in ((na, nb, ib), (nb, na, ia)):
+        rows = only[name]
+        if not rows:
+            out.append("Only in %s: none." % name)
+            out.append("")
+            continue
+        checked = rows[:a.oracle_max] if len(rows) > a.oracle_max else rows
+        verdicts = collections.defaultdict(list)
+        for r in checked:
+            v, why = judge(edlib, genome, patterns, r, a.k, a.hamming, other)
+            verdicts[v].append(why)
+        out.append("Only in %s: %d rows; the oracle checked %s:" % (
+            name, len(rows), "all" if len(checked) == len(rows) else "the first %d" % len(checked)))
+        out.append("")
+        labels = (("missed", "real (within k), %s has nothing overlapping: %s missed it" % (other_name, other_name)),
+                  ("overlapped", "real, %s reports an overlapping interval (other ends, or chained)" % other_name),
+                  ("false", "over k: %s is wrong" % name),
+                  ("unknown", "not checkable"))
+        for key, label in labels:
+            if verdicts[key]:
+                out.append("- %d %s; e.g." % (len(verdicts[key]), label))
+                for why in verdicts[key][:a.examples]:
+                    out.append("  - %s" % why)
+        out.append("")
+    print("\n".join(out))
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    t = sub.add_parser("truth")
+    t.add_argument("genome")
+    t.add_argument("patterns")
+    t.add_argument("truth")
+    t.add_argument("--hamming", action="store_true")
+    c = sub.add_parser("count")
+    c.add_argument("format", choices=sorted(PARSERS))
+    c.add_argument("file")
+    m = sub.add_parser("compare")
+    m.add_argument("--genome", required=True)
+    m.add_argument("--patterns", required=True)
+    m.add_argument("-k", type=int, required=True)
+    m.add_argument("--hamming", action="store_true")
+    m.add_argument("--tol", type=int)
+    m.add_argument("--truth")
+    m.add_argument("--examples", type=int, default=5)
+    m.add_argument("--oracle-max", type=int, default=20000)
+    m.add_argument("a")
+    m.add_argument("b")
+    a = p.parse_args()
+    return {"truth": cmd_truth, "count": cmd_count, "compare": cmd_compare}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
