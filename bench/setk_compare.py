@@ -13,10 +13,12 @@ k-error set benchmarks (issue 17 item 6), side by side, with an oracle.
 
   setk_compare.py compare --genome G --patterns P.fa -k K [--hamming]
                           [--tol T] [--truth TRUTH.tsv] [--examples E]
-                          [--oracle-max M] A_NAME:FORMAT:FILE B_NAME:FORMAT:FILE
+                          [--oracle-max M] [--first N]
+                          A_NAME:FORMAT:FILE B_NAME:FORMAT:FILE
       Markdown on stdout: the (pattern, strand, reference, position) pairs
       each tool reports, how many are in both, only in A, only in B, and for
-      those only in one tool what the oracle says.
+      those only in one tool what the oracle says. --first N: only the
+      first N patterns of P.fa (and their rows) are compared.
 
 FORMAT is one of
   wm      warpmatch's set TSV: source record start end pattern errors [strand]
@@ -291,15 +293,17 @@ def parse_tool(spec):
     return parts
 
 
-def truth_recall(truth_path, rows, tol):
-    """Patterns whose planted window a tool reports (strand, reference, start
-    or end within tol)."""
+def truth_recall(truth_path, rows, tol, kept=None):
+    """Patterns (of kept, when given) whose planted window a tool reports
+    (strand, reference, start or end within tol)."""
     idx = Index(rows)
     total = found = 0
     with open(truth_path) as f:
         f.readline()
         for line in f:
             name, ref, start, end, strand = line.rstrip("\n").split("\t")[:5]
+            if kept is not None and name not in kept:
+                continue
             total += 1
             found += idx.near((name, strand, ref), int(start), int(end), tol)
     return found, total
@@ -310,12 +314,18 @@ def cmd_compare(a):
     tol = a.k if a.tol is None else a.tol
     (na, fa, pa), (nb, fb, pb) = parse_tool(a.a), parse_tool(a.b)
     rows_a, rows_b = load_rows(fa, pa), load_rows(fb, pb)
+    patterns = read_fasta(a.patterns)
+    kept = None
+    if a.first is not None:  # one tool ran the first N patterns only
+        kept = set(list(patterns)[:a.first])
+        rows_a = [r for r in rows_a if r[0] in kept]
+        rows_b = [r for r in rows_b if r[0] in kept]
     ia, ib = Index(rows_a), Index(rows_b)
     genome = genome_for_oracle(a.genome)
-    patterns = read_fasta(a.patterns)
     metric = "mismatches" if a.hamming else "edits"
 
-    out = ["### %s vs %s (k = %d %s, tolerance +-%d)" % (na, nb, a.k, metric, tol), ""]
+    out = ["### %s vs %s (k = %d %s, tolerance +-%d%s)" % (
+        na, nb, a.k, metric, tol, "" if kept is None else "; the first %d patterns only" % len(kept)), ""]
     out.append("| | %s | %s |" % (na, nb))
     out.append("| --- | ---: | ---: |")
     out.append("| rows | %d | %d |" % (len(rows_a), len(rows_b)))
@@ -328,8 +338,8 @@ def cmd_compare(a):
     over = {n: sum(1 for r in rows if r[5] is not None and r[5] > a.k) for n, rows in ((na, rows_a), (nb, rows_b))}
     out.append("| rows whose own errors column is over k | %d | %d |" % (over[na], over[nb]))
     if a.truth:
-        for_a, total = truth_recall(a.truth, rows_a, tol)
-        for_b, _ = truth_recall(a.truth, rows_b, tol)
+        for_a, total = truth_recall(a.truth, rows_a, tol, kept)
+        for_b, _ = truth_recall(a.truth, rows_b, tol, kept)
         out.append("| planted origins reported (of %d) | %d | %d |" % (total, for_a, for_b))
     out.append("")
 
@@ -381,6 +391,7 @@ def main():
     m.add_argument("--truth")
     m.add_argument("--examples", type=int, default=5)
     m.add_argument("--oracle-max", type=int, default=20000)
+    m.add_argument("--first", type=int, help="compare the first N patterns of --patterns only")
     m.add_argument("a")
     m.add_argument("b")
     a = p.parse_args()
