@@ -48,6 +48,9 @@ the other tool reports an overlapping interval for the pattern and strand (a
 different choice of ends, or --best-per-locus chaining two of its hits into
 one), else "missed by" the other tool.
 
+  setk_compare.py selftest
+      compare and the parsers on made-up rows with known answers.
+
 Needs the edlib module (Debian python3-edlib) for truth and compare.
 """
 import argparse
@@ -309,7 +312,9 @@ def truth_recall(truth_path, rows, tol, kept=None):
     return found, total
 
 
-def cmd_compare(a):
+def compare(a):
+    """The report of `compare` (markdown) and its numbers: rows only in each
+    tool, and the oracle's verdicts on them, by tool name."""
     edlib = need_edlib()
     tol = a.k if a.tol is None else a.tol
     (na, fa, pa), (nb, fb, pb) = parse_tool(a.a), parse_tool(a.b)
@@ -343,8 +348,10 @@ def cmd_compare(a):
         out.append("| planted origins reported (of %d) | %d | %d |" % (total, for_a, for_b))
     out.append("")
 
+    stats = {"only": {na: len(only[na]), nb: len(only[nb])}, "verdicts": {}}
     for name, other_name, other in ((na, nb, ib), (nb, na, ia)):
         rows = only[name]
+        stats["verdicts"][name] = {}
         if not rows:
             out.append("Only in %s: none." % name)
             out.append("")
@@ -354,6 +361,7 @@ def cmd_compare(a):
         for r in checked:
             v, why = judge(edlib, genome, patterns, r, a.k, a.hamming, other)
             verdicts[v].append(why)
+        stats["verdicts"][name] = {v: len(w) for v, w in verdicts.items()}
         out.append("Only in %s: %d rows; the oracle checked %s:" % (
             name, len(rows), "all" if len(checked) == len(rows) else "the first %d" % len(checked)))
         out.append("")
@@ -367,8 +375,82 @@ def cmd_compare(a):
                 for why in verdicts[key][:a.examples]:
                     out.append("  - %s" % why)
         out.append("")
-    print("\n".join(out))
+    return "\n".join(out), stats
+
+
+def cmd_compare(a):
+    print(compare(a)[0])
     return 0
+
+
+# ---- selftest -------------------------------------------------------------------
+
+def cmd_selftest(a):
+    """compare on a made-up genome and rows whose answers are known: one row in
+    both at shifted coordinates, one only in A that is false, one only in B
+    that A missed, and A's 2600 and B's 2590 rows, 10 apart, each only in its
+    tool and each overlapping the other's. Also the parsers of
+    all three formats. Exit 1 on any wrong number."""
+    import os
+    import random
+    import tempfile
+    rng = random.Random(17)
+    g = [rng.choice("ACGT") for _ in range(5000)]
+    p1 = "".join(g[100:150])
+    copy = list(p1)
+    copy[10] = "A" if copy[10] != "A" else "C"
+    copy[30] = "A" if copy[30] != "A" else "C"
+    g[2000:2050] = copy  # p1 within 2 substitutions
+    g[2600:2650] = list(p1)  # p1 exactly
+    genome = "".join(g)
+    p2 = revcomp(genome[1000:1040])
+    files = {
+        "g.fa": ">chrT extra words\n%s\n" % "\n".join(genome[i:i + 60] for i in range(0, 5000, 60)),
+        "p.fa": ">p1\n%s\n>p2\n%s\n" % (p1, p2),
+        # A: p1 at 100 (real), p2 at 1000 (real), p1 at 3000 (false), p1 at 2600
+        "a.tsv": "g.fa\tchrT\t100\t150\tp1\t0\t+\ng.fa\tchrT\t1000\t1040\tp2\t0\t-\n"
+                 "g.fa\tchrT\t3000\t3050\tp1\t0\t+\ng.fa\tchrT\t2600\t2650\tp1\t0\t+\n",
+        # B: p1 at 100, p2 shifted by 2 (both), p1 at 2000 (A missed it), p1 at
+        # 2590-2640 (off by 10 from A's 2600: real nearby, overlaps A's row)
+        "b.razers": "p1\t0\t50\tF\tchrT\t100\t150\t100\n"
+                    "p2\t0\t40\tR\tchrT\t1002\t1042\t100\n"
+                    "p1\t0\t50\tF\tchrT\t2000\t2050\t96\n"
+                    "p1\t0\t50\tF\tchrT\t2590\t2640\t98\n",
+        "c.bowtie": "p2\t-\tchrT\t1000\t%s\tIII\t0\t3:A>C\n" % revcomp(p2),
+    }
+    bad = 0
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in files.items():
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        j = lambda n: os.path.join(d, n)  # noqa: E731
+        want_rows = {
+            "wm": [("p1", "+", "chrT", 100, 150, 0), ("p2", "-", "chrT", 1000, 1040, 0)],
+            "razers": [("p1", "+", "chrT", 100, 150, 0), ("p2", "-", "chrT", 1002, 1042, 0),
+                       ("p1", "+", "chrT", 2000, 2050, 2)],
+            "bowtie": [("p2", "-", "chrT", 1000, 1040, 1)],
+        }
+        for fmt, path in (("wm", "a.tsv"), ("razers", "b.razers"), ("bowtie", "c.bowtie")):
+            got = load_rows(fmt, j(path))[:len(want_rows[fmt])]
+            if got != want_rows[fmt]:
+                print("selftest: %s rows %s, want %s" % (fmt, got, want_rows[fmt]))
+                bad += 1
+        ns = argparse.Namespace(genome=j("g.fa"), patterns=j("p.fa"), k=4, hamming=False, tol=None,
+                                truth=None, examples=5, oracle_max=100, first=None,
+                                a="A:wm:" + j("a.tsv"), b="B:razers:" + j("b.razers"))
+        text, st = compare(ns)
+        want = {"only": {"A": 2, "B": 2},
+                "verdicts": {"A": {"false": 1, "overlapped": 1}, "B": {"missed": 1, "overlapped": 1}}}
+        if st != want:
+            print(text)
+            print("selftest: compare gave %s, want %s" % (st, want))
+            bad += 1
+        ns.first = 1  # p1 only: p2's rows leave both sides
+        if compare(ns)[1]["only"] != {"A": 2, "B": 2}:
+            bad += 1
+            print("selftest: --first 1 changed the p1 rows")
+    print("selftest: %s" % ("ok" if not bad else "%d failures" % bad))
+    return 1 if bad else 0
 
 
 def main():
@@ -394,8 +476,9 @@ def main():
     m.add_argument("--first", type=int, help="compare the first N patterns of --patterns only")
     m.add_argument("a")
     m.add_argument("b")
+    sub.add_parser("selftest")
     a = p.parse_args()
-    return {"truth": cmd_truth, "count": cmd_count, "compare": cmd_compare}[a.cmd](a)
+    return {"truth": cmd_truth, "count": cmd_count, "compare": cmd_compare, "selftest": cmd_selftest}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,8 @@
 #                    lets a genome N match, warpmatch does not). RazerS 3 has no
 #                    exact-suffix rule: on guides it also reports hits with a
 #                    mismatch in the PAM's GG, as does warpmatch-cpu
-#   bowtie           bowtie -f -v KB -a -p THREADS -x INDEX PATTERNS: Hamming
+#   bowtie           bowtie -f -v KB -a --reorder -p THREADS -x INDEX PATTERNS
+#                    (bowtie-align-s, the program behind the wrapper): Hamming
 #                    only, and KB = min(k, 3): 3 mismatches is bowtie 1's limit
 #                    (-v 0..3), so on the k = 4 workloads bowtie runs k = 3 and
 #                    is compared with warpmatch-cpu-hamKB, warpmatch with
@@ -148,9 +149,15 @@ peer_ok() {  # NAME VERSION_ARGS...: prints why not, or nothing
   "$name" "$@" >/dev/null 2>"$res/$name.version.err" ||
     echo "$name does not start: $(head -1 "$res/$name.version.err")"
 }
+# bowtie and bowtie-build are python3 wrappers around bowtie-align-s and
+# bowtie-build-s (small indexes: genomes under 4 Gb): call those when present,
+# so that a host without python3 runs them too.
+bowtie=bowtie bowtie_build=bowtie-build
+command -v bowtie-align-s >/dev/null && bowtie=bowtie-align-s
+command -v bowtie-build-s >/dev/null && bowtie_build=bowtie-build-s
 razers_why="" bowtie_why=""
 [[ "$tools" == *" razers3 "* ]] && razers_why=$(peer_ok razers3 --version)
-[[ "$tools" == *" bowtie "* ]] && bowtie_why=$(peer_ok bowtie --version)
+[[ "$tools" == *" bowtie "* ]] && bowtie_why=$(peer_ok "$bowtie" --version)
 
 have_time=0
 [[ -x /usr/bin/time ]] && have_time=1
@@ -361,12 +368,12 @@ while IFS=$'\t' read -r wl pats genome n k metric extra what; do
     else
       if [[ -z "${index_built[$genome]:-}" && ! -s "$idx.1.ebwt" ]]; then
         mkdir -p "$out/bowtie"
-        timed bowtie-build "${genome%.fa}" 1 /dev/null bowtie-build -q --threads "$threads" "$G" "$idx"
+        timed bowtie-build "${genome%.fa}" 1 /dev/null "$bowtie_build" -q --threads "$threads" "$G" "$idx"
         row bowtie-build "${genome%.fa}" 0 - - "" "" "index of $genome, once"
       fi
       index_built[$genome]=1
       b=$res/bowtie.$wl.out
-      timed bowtie "$wl" "$reps" /dev/null bowtie -f -v "$kb" -a -p "$threads" -x "$idx" "$P" "$b"
+      timed bowtie "$wl" "$reps" /dev/null "$bowtie" -f -v "$kb" -a --reorder -p "$threads" -x "$idx" "$P" "$b"
       note="-v $kb -a (Hamming, bowtie 1's limit is 3)"
       (( has_n )) && note="$note; an N in a pattern is a mismatch"
       row bowtie "$wl" "$n" "$kb" hamming bowtie "$b" "$note"
@@ -384,7 +391,7 @@ md=$res/setk_results.md
   echo "# k-error pattern sets: warpmatch, RazerS 3, Bowtie 1"
   echo
   echo "Host: ${model:-unknown CPU}, $(nproc) logical CPUs, $threads threads for every tool; GPU: ${gpu:-none}."
-  echo "warpmatch $("$wm" --version 2>/dev/null | head -1); $(razers3 --version 2>&1 | grep -i 'razers3 version' | head -1 | sed 's/^ *//'); $(bowtie --version 2>/dev/null | head -1 | sed 's|.*/||')."
+  echo "warpmatch $("$wm" --version 2>/dev/null | head -1); $(razers3 --version 2>&1 | grep -i 'razers3 version' | head -1 | sed 's/^ *//'); $("$bowtie" --version 2>/dev/null | head -1 | sed 's|.*/||')."
   echo "Seconds: median of $repeats runs ($repeats_big for $big_count+ patterns), wall clock of the whole command; reads/s = patterns / seconds."
   echo
   echo "| tool | workload | patterns | k | metric | seconds | patterns/s | peak RSS MiB | rows | pairs | patterns hit | note |"
