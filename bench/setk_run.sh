@@ -29,7 +29,7 @@
 #                    lets a genome N match, warpmatch does not). RazerS 3 has no
 #                    exact-suffix rule: on guides it also reports hits with a
 #                    mismatch in the PAM's GG, as does warpmatch-cpu
-#   bowtie           bowtie -f -v KB -a --reorder -p THREADS -x INDEX PATTERNS
+#   bowtie           bowtie -f -v KB -a -p THREADS -x INDEX PATTERNS
 #                    (bowtie-align-s, the program behind the wrapper): Hamming
 #                    only, and KB = min(k, 3): 3 mismatches is bowtie 1's limit
 #                    (-v 0..3), so on the k = 4 workloads bowtie runs k = 3 and
@@ -210,7 +210,7 @@ timed() {
     fi
     if (( rc == 124 )); then t_why="over PEER_TIMEOUT=${limit}s"; return; fi
     if (( rc > ${OK1:-0} )); then
-      t_why="exit $rc: $(grep -v '^Command exited' "$res/$tag.err" | tail -1 | cut -c1-160)"
+      t_why="exit $rc: $(grep -v '^Command exited' "$res/$tag.err" | head -1 | cut -c1-160)"
       return
     fi
   done
@@ -232,7 +232,7 @@ row() {
     hit=$(sed -n 's/.*patterns=\([0-9]*\).*/\1/p' <<<"$counts")
   fi
   [[ -n "$t_why" ]] && note="${note:+$note; }$t_why"
-  rate=$(awk -v n="$n" -v t="$t_median" 'BEGIN { if (t == "n/a" || t + 0 <= 0) print "n/a"; else printf "%.0f", n / t }')
+  rate=$(awk -v n="$n" -v t="$t_median" 'BEGIN { if (n == 0) print "-"; else if (t == "n/a" || t + 0 <= 0) print "n/a"; else printf "%.0f", n / t }')
   rss=$(awk -v k="$t_rss" 'BEGIN { if (k == "n/a") print "n/a"; else printf "%.0f", k / 1024 }')
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$wl" "$n" "$k" "$metric" \
     "$threads" "$t_median" "$rate" "$rss" "${nrows:-n/a}" "${pairs:-n/a}" "${hit:-n/a}" "${note:--}" >>"$rows_tsv"
@@ -370,10 +370,12 @@ while IFS=$'\t' read -r wl pats genome n k metric extra what; do
         mkdir -p "$out/bowtie"
         timed bowtie-build "${genome%.fa}" 1 /dev/null "$bowtie_build" -q --threads "$threads" "$G" "$idx"
         row bowtie-build "${genome%.fa}" 0 - - "" "" "index of $genome, once"
+      elif [[ -z "${index_built[$genome]:-}" ]]; then
+        skip bowtie-build "${genome%.fa}" 0 - - "index of $genome kept from an earlier run, not timed"
       fi
       index_built[$genome]=1
       b=$res/bowtie.$wl.out
-      timed bowtie "$wl" "$reps" /dev/null "$bowtie" -f -v "$kb" -a --reorder -p "$threads" -x "$idx" "$P" "$b"
+      timed bowtie "$wl" "$reps" /dev/null "$bowtie" -f -v "$kb" -a -p "$threads" -x "$idx" "$P" "$b"
       note="-v $kb -a (Hamming, bowtie 1's limit is 3)"
       (( has_n )) && note="$note; an N in a pattern is a mismatch"
       row bowtie "$wl" "$n" "$kb" hamming bowtie "$b" "$note"
