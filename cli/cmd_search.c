@@ -85,14 +85,16 @@ int wm_cli_search_is_dna(const wm_cli_search_args_t *a, const char *path, int dn
     if (dna_data && a->sh.alphabet == WM_ALPHA_AUTO && !(a->is_set ? a->acgtu : a->iupac)) {
         if (a->is_set && a->any_acgtu) {
             wm_cli_error("%s: the data is DNA (--alphabet auto) but the set mixes patterns of "
-                         "A, C, G, T, U only with others; give --alphabet text to search its "
-                         "bytes as they are",
-                         path);
+                         "%s only with others; give --alphabet text to search its bytes as "
+                         "they are",
+                         path, a->o.max_edits > 0 ? "IUPAC nucleotide codes" : "A, C, G, T, U");
             return -1;
         }
         dna_data = 0;
-        note = a->is_set ? "; no pattern of the set is A, C, G, T, U only, so text"
-                         : "; the pattern is not IUPAC nucleotide letters, so text";
+        note = !a->is_set           ? "; the pattern is not IUPAC nucleotide letters, so text"
+               : a->o.max_edits > 0 ? "; no pattern of the set is IUPAC nucleotide letters only, "
+                                      "so text"
+                                    : "; no pattern of the set is A, C, G, T, U only, so text";
     }
     if (a->sh.explain_alphabet && wm_dist.rank == 0)
         fprintf(stderr, "%s: alphabet %s for %s: %s%s\n", WM_PROG, dna_data ? "dna" : "text",

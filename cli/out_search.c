@@ -54,8 +54,10 @@ void wm_out_search_tsv(FILE *out, const char *source, const char *record, const 
 }
 
 /* A set's TSV row, with a line column when line != 0. */
+/* with_errors: a set within k errors (a k = 0 set keeps the exact set's
+** columns). */
 static void tsv_set_row(FILE *out, const char *source, const char *record, const wm_match_t *m,
-                        const char *name, int with_strand, uint64_t line) {
+                        const char *name, int with_errors, int with_strand, uint64_t line) {
     char buf[96], *p = buf;
     fputs(source, out);
     putc('\t', out);
@@ -72,6 +74,10 @@ static void tsv_set_row(FILE *out, const char *source, const char *record, const
     } else {
         p = wm_out_put_u64(p, (uint64_t)m->pattern + 1);
     }
+    if (with_errors) {
+        *p++ = '\t';
+        p = wm_out_put_u64(p, m->errors);
+    }
     if (with_strand) {
         *p++ = '\t';
         *p++ = m->strand ? '-' : '+';
@@ -86,7 +92,7 @@ static void tsv_set_row(FILE *out, const char *source, const char *record, const
 
 void wm_out_search_tsv_set(FILE *out, const char *source, const char *record, const wm_match_t *m,
                            const char *name, int with_strand) {
-    tsv_set_row(out, source, record, m, name, with_strand, 0);
+    tsv_set_row(out, source, record, m, name, 0, with_strand, 0);
 }
 
 void wm_out_search_bed(FILE *out, const char *chrom, const char *name, const wm_match_t *m) {
@@ -190,7 +196,7 @@ void wm_out_search_json_match(FILE *out, const char *source, const char *record,
 }
 
 static void json_set_row(FILE *out, const char *source, const char *record, const wm_match_t *m,
-                         const char *name, const json_extra_t *x) {
+                         const char *name, int with_errors, const json_extra_t *x) {
     char buf[160], *p = json_match_head(out, buf, source, record, m);
     PUT_LIT(p, ",\"pattern\":");
     if (name != NULL) {
@@ -200,12 +206,16 @@ static void json_set_row(FILE *out, const char *source, const char *record, cons
     } else {
         p = wm_out_put_u64(p, (uint64_t)m->pattern + 1);
     }
+    if (with_errors) {
+        PUT_LIT(p, ",\"errors\":");
+        p = wm_out_put_u64(p, m->errors);
+    }
     json_match_tail(out, buf, p, m, x);
 }
 
 void wm_out_search_json_match_set(FILE *out, const char *source, const char *record,
                                   const wm_match_t *m, const char *name) {
-    json_set_row(out, source, record, m, name, NULL);
+    json_set_row(out, source, record, m, name, 0, NULL);
 }
 
 void wm_out_search_json_end(FILE *out, const char *source, uint64_t n_matches) {
@@ -315,7 +325,8 @@ static void print_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
     }
 }
 
-/* A set's match: the pattern (number or FASTA name) where errors would be. */
+/* A set's match: the pattern (number or FASTA name) where errors would be,
+** and the errors after it for a set within k errors. */
 static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
     const wm_cli_search_args_t *a = s->a;
     const char *name = a->set.name != NULL ? a->set.name[m->pattern] : NULL;
@@ -324,7 +335,9 @@ static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
     if (row_extra(s, m, &x)) return;
     uint64_t line = x.line;
     switch (a->sh.format) {
-    case WM_OUT_TSV: tsv_set_row(s->out, s->source, record, m, name, a->o.revcomp, line); break;
+    case WM_OUT_TSV:
+        tsv_set_row(s->out, s->source, record, m, name, a->o.max_edits > 0, a->o.revcomp, line);
+        break;
     case WM_OUT_BED: {
         char num[24], bed_name[WM_BED_NAME_MAX + 1];
         const char *label = wm_cli_search_pattern_label(a, m->pattern, num);
@@ -332,7 +345,9 @@ static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
         wm_out_search_bed(s->out, bed_chrom(s, record), bed_name, m); /* score: errors, 0 */
         break;
     }
-    case WM_OUT_JSON: json_set_row(s->out, s->source, record, m, name, &x); break;
+    case WM_OUT_JSON:
+        json_set_row(s->out, s->source, record, m, name, a->o.max_edits > 0, &x);
+        break;
     }
 }
 

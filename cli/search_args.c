@@ -152,8 +152,9 @@ static int check_text(const wm_cli_search_args_t *a) {
                      a->list_files == 1 ? "-l/--files-with-matches" : "-L/--files-without-match");
         return -1;
     }
-    if (a->best_locus && a->is_set) {
-        wm_cli_error("--best-per-locus is for one pattern (a set's matches are exact)");
+    if (a->best_locus && a->is_set && a->o.max_edits == 0) {
+        wm_cli_error("--best-per-locus is for matches within k errors (an exact set's "
+                     "matches are each their own locus)");
         return -1;
     }
     if (a->per_pattern &&
@@ -243,12 +244,10 @@ int wm_cli_search_check(const wm_cli_search_args_t *a) {
 /* Set-mode option checks, before any pattern file is read. The text FILEs are
 ** argv[first, argc): none, or "-" among them, means the text is on stdin. */
 int wm_cli_search_check_set(const wm_cli_search_args_t *a, int argc, char **argv, int first) {
-    if (a->o.max_edits > 0) {
-        wm_cli_error("pattern sets are searched exactly; -k/--max-edits must be 0");
-        return -1;
-    }
-    if (a->o.metric == WM_METRIC_HAMMING) {
-        wm_cli_error("pattern sets are searched exactly; --hamming does not apply");
+    if (a->o.max_edits > 0 && a->o.algo != WM_ALGO_AUTO) {
+        wm_cli_error("--algo %s: a pattern set within k errors takes auto (each pattern's "
+                     "kernel is chosen for it, as for one pattern)",
+                     wm_cli_search_algo_words[a->o.algo]);
         return -1;
     }
     if (a->o.algo != WM_ALGO_AUTO && a->o.algo < WM_ALGO_AC) {
@@ -303,7 +302,13 @@ int wm_cli_search_load_set(wm_cli_search_args_t *a) {
         wm_cli_error("%zu patterns; at most %u are allowed", a->set.n, UINT32_MAX);
         return -1;
     }
-    for (const char *c = "ACGTUacgtu"; *c != '\0'; ++c) acgtu[(uint8_t)*c] = 1;
+    /* Nucleotide patterns: an exact set's engines take A, C, G, T, U; a set
+    ** within k errors runs each pattern's own kernel, which takes every
+    ** IUPAC code, as one pattern does. */
+    int within_k = a->o.max_edits > 0;
+    const char *letters = within_k ? "ACGTURYSWKMBDHVNacgturyswkmbdhvn" : "ACGTUacgtu";
+    memset(acgtu, 0, sizeof acgtu);
+    for (const char *c = letters; *c != '\0'; ++c) acgtu[(uint8_t)*c] = 1;
     a->acgtu = 1;
     for (size_t i = 0; i < a->set.n; ++i) {
         const uint8_t *p = a->set.pat[i];
@@ -313,11 +318,18 @@ int wm_cli_search_load_set(wm_cli_search_args_t *a) {
         if (j < m) {
             a->acgtu = 0;
             if (a->o.revcomp || a->sh.alphabet == WM_ALPHA_DNA) {
-                wm_cli_error("%s needs patterns of A, C, G, T, U only; %s is not",
+                wm_cli_error("%s needs patterns of %s only; %s is not",
                              a->o.revcomp ? "--revcomp" : "--alphabet dna",
+                             within_k ? "IUPAC nucleotide codes" : "A, C, G, T, U",
                              describe(a, i, what, sizeof what));
                 return -1;
             }
+        }
+        if (a->o.max_edits >= m) {
+            wm_cli_error("-k %u is not less than the length of %s (%zu bytes): every "
+                         "position would match",
+                         a->o.max_edits, describe(a, i, what, sizeof what), m);
+            return -1;
         }
         if (a->o.algo == WM_ALGO_QGRAM && m < WM_QGRAM_MIN_LEN) {
             wm_cli_error("--algo qgram needs patterns of at least %u bytes; %s has %zu",

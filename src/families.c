@@ -7,7 +7,8 @@
 #include "multi/mset.h"
 #include "align/align.h"
 #include "dtw/dtw.h"
+#include "setk/setk.h"
 
 const wm_family_t *const wm_families[] = {
-    &wm_search_family, &wm_multi_family, &wm_align_family, &wm_dtw_family, NULL,
+    &wm_search_family, &wm_multi_family, &wm_align_family, &wm_dtw_family, &wm_setk_family, NULL,
 };

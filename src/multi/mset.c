@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "multi/mset.h"
+#include "setk/setk.h"
 
 int wm_mhitvec_grow(wm_mhitvec_t *v) {
     return wm_vec_grow((void **)&v->a, &v->cap, v->n + 1, sizeof *v->a);
@@ -284,6 +285,14 @@ wm_status wm_compile_set(const uint8_t *const *patterns, const size_t *lens, siz
     wm_opts_t opts = o ? *o : wm_opts_default();
     if ((unsigned)opts.alphabet > WM_ALPHABET_DNA || (unsigned)opts.algo > WM_ALGO_QGRAM)
         return WM_INVALID;
+    if (opts.max_edits > 0) { /* within k errors: another family's */
+        wm_setk_t *sk;
+        wm_status st = wm_setk_compile(patterns, lens, n, &opts, &sk);
+        if (st != WM_OK) return st;
+        *out = wm_db_new(&wm_setk_db_ops, sk, n, sk->max_reach - 1,
+                         opts.metric == WM_METRIC_HAMMING ? WM_ALGO_BITAP : WM_ALGO_MYERS, &opts);
+        return *out ? WM_OK : WM_NOMEM;
+    }
     wm_mset_t *s;
     wm_status st = wm_mset_compile(patterns, lens, n, &opts, &s);
     if (st != WM_OK) return st;

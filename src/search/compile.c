@@ -33,18 +33,6 @@ static unsigned iupac_bases(uint8_t c) {
     }
 }
 
-/* A text byte as a base bit (A=1 C=2 G=4 T/U=8), or 0 when it is no base. */
-static unsigned text_base(unsigned c) {
-    switch (toupper((int)c)) {
-    case 'A': return 1;
-    case 'C': return 2;
-    case 'G': return 4;
-    case 'T':
-    case 'U': return 8;
-    default: return 0;
-    }
-}
-
 static int complement(uint8_t c, uint8_t *out) {
     static const char from[] = "ACGTURYKMBVDHSWN";
     static const char to[] = "TGCAAYRMKVBHDSWN";
@@ -55,11 +43,25 @@ static int complement(uint8_t c, uint8_t *out) {
     return 0;
 }
 
-/* Does pattern byte p accept text byte c under the options? */
-static int accepts(const wm_opts_t *o, uint8_t p, unsigned c) {
-    if (o->alphabet == WM_ALPHABET_DNA) return (iupac_bases(p) & text_base(c)) != 0;
-    if (p == c) return 1;
-    return o->case_insensitive && tolower(p) == tolower((int)c);
+/* Every text byte that pattern byte p accepts under the options. DNA: the
+** bases of its IUPAC code, either case (U reads as T); bytes: itself, and its
+** other case when folding. Listed directly, not by testing all 256: a set
+** within k errors compiles its patterns as it scans (src/setk), once per
+** pattern per chunk. Returns the count. */
+static int accepted_bytes(const wm_opts_t *o, uint8_t p, uint8_t out[10]) {
+    int n = 0;
+    if (o->alphabet == WM_ALPHABET_DNA) {
+        static const char base_bytes[4][5] = { "Aa", "Cc", "Gg", "TtUu" };
+        unsigned b = iupac_bases(p);
+        for (int i = 0; i < 4; i++)
+            if (b & (1u << i))
+                for (const char *c = base_bytes[i]; *c; c++) out[n++] = (uint8_t)*c;
+        return n;
+    }
+    out[n++] = p;
+    if (o->case_insensitive && tolower(p) != toupper(p))
+        out[n++] = (uint8_t)(tolower(p) == p ? toupper(p) : tolower(p));
+    return n;
 }
 
 static wm_status build_strand(wm_pat_t *p, int s, const uint8_t *pat) {
@@ -70,13 +72,15 @@ static wm_status build_strand(wm_pat_t *p, int s, const uint8_t *pat) {
     st->rpeq = calloc(256 * nw, sizeof(uint64_t));
     if (!st->bytes || !st->peq || !st->rpeq) return WM_NOMEM;
     memcpy(st->bytes, pat, m);
-    for (unsigned c = 0; c < 256; c++)
-        for (size_t i = 0; i < m; i++)
-            if (accepts(&p->opts, pat[i], c)) {
-                st->peq[c * nw + i / 64] |= 1ull << (i % 64);
-                size_t r = m - 1 - i;
-                st->rpeq[c * nw + r / 64] |= 1ull << (r % 64);
-            }
+    for (size_t i = 0; i < m; i++) {
+        uint8_t acc[10]; /* N: A, a, C, c, G, g, T, t, U, u */
+        int n = accepted_bytes(&p->opts, pat[i], acc);
+        size_t r = m - 1 - i;
+        for (int x = 0; x < n; x++) {
+            st->peq[acc[x] * nw + i / 64] |= 1ull << (i % 64);
+            st->rpeq[acc[x] * nw + r / 64] |= 1ull << (r % 64);
+        }
+    }
     return WM_OK;
 }
 
@@ -113,6 +117,41 @@ static wm_status build_suffix(const wm_pat_t *p, wm_pat_t **out) {
     return WM_OK;
 }
 
+wm_status wm_pat_new(const uint8_t *pattern, size_t m, const wm_opts_t *o, int suffix_filter,
+                     wm_pat_t **out) {
+    wm_pat_t *p = calloc(1, sizeof *p);
+    if (!p) return WM_NOMEM;
+    p->m = m;
+    p->k = o->max_edits;
+    p->metric = o->metric;
+    p->opts = *o;
+    p->n_words = (m + 63) / 64;
+    p->n_strands = o->revcomp ? 2 : 1;
+    wm_status st = build_strand(p, 0, pattern);
+    if (st == WM_OK && o->revcomp) {
+        uint8_t *rc = malloc(m);
+        if (!rc) st = WM_NOMEM;
+        for (size_t i = 0; st == WM_OK && i < m; i++)
+            if (complement(pattern[m - 1 - i], &rc[i]) != 0) st = WM_INVALID;
+        if (st == WM_OK) st = build_strand(p, 1, rc);
+        free(rc);
+    }
+    if (st != WM_OK) {
+        wm_pat_free(p);
+        return st;
+    }
+    p->algo = o->algo == WM_ALGO_AUTO ? choose_algo(p) : o->algo;
+    /* Long pattern, few errors: the suffix filter beats scanning all m rows
+    ** (an explicit --algo runs as asked). */
+    if (suffix_filter && o->algo == WM_ALGO_AUTO && m > 64 && p->k > 0 &&
+        p->k <= WM_SUFFIX_FILTER_MAX_K && (st = build_suffix(p, &p->suffix)) != WM_OK) {
+        wm_pat_free(p);
+        return st;
+    }
+    *out = p;
+    return WM_OK;
+}
+
 wm_status wm_compile(const uint8_t *pattern, size_t m, const wm_opts_t *o, wm_db_t **out) {
     if (!out) return WM_INVALID;
     *out = NULL;
@@ -130,35 +169,9 @@ wm_status wm_compile(const uint8_t *pattern, size_t m, const wm_opts_t *o, wm_db
         for (size_t i = 0; i < m; i++)
             if (!iupac_bases(pattern[i])) return WM_INVALID;
 
-    wm_pat_t *p = calloc(1, sizeof *p);
-    if (!p) return WM_NOMEM;
-    p->m = m;
-    p->k = opts.max_edits;
-    p->metric = opts.metric;
-    p->opts = opts;
-    p->n_words = (m + 63) / 64;
-    p->n_strands = opts.revcomp ? 2 : 1;
-    wm_status st = build_strand(p, 0, pattern);
-    if (st == WM_OK && opts.revcomp) {
-        uint8_t *rc = malloc(m);
-        if (!rc) st = WM_NOMEM;
-        for (size_t i = 0; st == WM_OK && i < m; i++)
-            if (complement(pattern[m - 1 - i], &rc[i]) != 0) st = WM_INVALID;
-        if (st == WM_OK) st = build_strand(p, 1, rc);
-        free(rc);
-    }
-    if (st != WM_OK) {
-        wm_pat_free(p);
-        return st;
-    }
-    p->algo = opts.algo == WM_ALGO_AUTO ? choose_algo(p) : opts.algo;
-    /* Long pattern, few errors: the suffix filter beats scanning all m rows
-    ** (an explicit --algo runs as asked). */
-    if (opts.algo == WM_ALGO_AUTO && m > 64 && p->k > 0 && p->k <= WM_SUFFIX_FILTER_MAX_K &&
-        (st = build_suffix(p, &p->suffix)) != WM_OK) {
-        wm_pat_free(p);
-        return st;
-    }
+    wm_pat_t *p;
+    wm_status st = wm_pat_new(pattern, m, &opts, opts.algo == WM_ALGO_AUTO, &p);
+    if (st != WM_OK) return st;
     *out = wm_db_new(&wm_search_db_ops, p, 1, wm_pat_halo(p), p->algo, &opts);
     return *out ? WM_OK : WM_NOMEM;
 }

@@ -44,7 +44,7 @@ void wm_hitvec_free(wm_hitvec_t *v) {
     v->n = v->cap = 0;
 }
 
-static wm_cpu_scan_fn cpu_kernel(const wm_pat_t *pat) {
+wm_cpu_scan_fn wm_pat_kernel(const wm_pat_t *pat) {
     switch (pat->algo) {
     case WM_ALGO_SHIFTOR: return wm_shiftor_scan;
     case WM_ALGO_MYERS: return wm_myers_scan;
@@ -93,7 +93,7 @@ static int scan_piece(const job_t *j, const wm_piece_t *pc, wm_hitvec_t hv[2], w
     /* With a suffix filter the kernel scans the suffix and every end it finds
     ** is a candidate verified against the whole pattern. */
     const wm_pat_t *kpat = kernel_pat(pat);
-    wm_cpu_scan_fn scan = cpu_kernel(kpat);
+    wm_cpu_scan_fn scan = wm_pat_kernel(kpat);
     int exact = pat->suffix == NULL;
     uint64_t scan_from = pc->scan_from;
     for (int s = 0; s < pat->n_strands; s++) {

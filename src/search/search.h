@@ -58,6 +58,13 @@ wm_status wm_search_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *t
                          uint64_t *per_pattern);
 void wm_pat_free(void *pat);
 
+/* The body of wm_compile without the handle, for callers that compile
+** patterns of their own (src/setk): the arguments checked by the caller as
+** wm_compile checks them; suffix_filter 0 leaves the long-pattern filter out
+** (a caller that scans short windows gains nothing from it). */
+wm_status wm_pat_new(const uint8_t *pattern, size_t m, const wm_opts_t *o, int suffix_filter,
+                     wm_pat_t **out);
+
 /* The pattern of a wm_compile database. */
 static inline const wm_pat_t *wm_pat_of(const wm_db_t *db) { return (const wm_pat_t *)db->body; }
 
@@ -103,6 +110,8 @@ int wm_bitap_scan(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t
                   uint64_t own_from, uint64_t to, wm_hitvec_t *out);
 int wm_myers_scan(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t scan_from,
                   uint64_t own_from, uint64_t to, wm_hitvec_t *out);
+/* The kernel the CPU runs for a pattern (its algo: shiftor, myers or bitap). */
+wm_cpu_scan_fn wm_pat_kernel(const wm_pat_t *pat);
 /* k >= 1: find the ends through exact pieces (pigeonhole), verifying windows
 ** with `verify`. Returns 0 when done, 1 when the filter does not pay here (the
 ** caller scans the span itself; nothing was pushed), -1 out of memory. */

@@ -59,12 +59,24 @@ static void test_compile_set(void) {
         SET_RC(wm_compile_set(pp, l2, 3, &o, &db), WM_PATTERN_EMPTY);
     }
     {
+        /* k > 0: a set within k errors (src/setk), each pattern as wm_compile
+        ** takes it: k below every length, IUPAC codes in DNA (the N of the
+        ** fourth), the set algorithms refused (they are exact). */
         wm_opts_t k = o;
         k.max_edits = 1;
-        SET_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_INVALID);
+        SET_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_OK);
         k.max_edits = 2;
         k.metric = WM_METRIC_HAMMING;
+        SET_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_OK);
+        k.max_edits = 4; /* = the length of the first */
+        SET_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_K_TOO_LARGE);
+        k.max_edits = 1;
+        k.alphabet = WM_ALPHABET_DNA;
+        SET_RC(wm_compile_set(pp, ll, 4, &k, &db), WM_OK);
+        k.alphabet = WM_ALPHABET_BYTES;
+        k.algo = WM_ALGO_AC;
         SET_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_INVALID);
+        k.algo = WM_ALGO_AUTO;
         k.max_edits = 0; /* metric is ignored */
         SET_RC(wm_compile_set(pp, ll, 3, &k, &db), WM_OK);
     }

@@ -1,0 +1,259 @@
+/*
+** seeds.c -- compiling a set within k errors: the patterns copied, their
+** pieces keyed into one hash table (setk.h says why pieces and keys).
+**
+** The key length q is one for the whole set, so the scan rolls one key per
+** position: the longest that every keyed pattern's pieces hold (at most
+** QMAX), never shorter than QMIN; a pattern whose pieces are shorter, or
+** (DNA) one with a piece holding no q bases free of IUPAC codes, is scanned
+** whole ("direct"), both strands.
+*/
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "setk/setk.h"
+
+static int base_code(uint8_t c) {
+    switch (c) {
+    case 'A':
+    case 'a': return 0;
+    case 'C':
+    case 'c': return 1;
+    case 'G':
+    case 'g': return 2;
+    case 'T':
+    case 't':
+    case 'U':
+    case 'u': return 3;
+    default: return -1;
+    }
+}
+
+/* A text byte's key symbol: a base 0..3 (DNA; -1 for any other byte, which
+** no pattern position accepts but IUPAC codes of several bases, never keyed),
+** or the byte, folded when case is ignored. */
+static int text_symbol(const wm_setk_t *s, uint8_t c) {
+    if (s->dna) return base_code(c);
+    return s->opts.case_insensitive ? tolower(c) : c;
+}
+
+static int is_iupac(uint8_t c) { return c != 0 && strchr("ACGTURYSWKMBDHVN", toupper(c)) != NULL; }
+
+static uint8_t complement(uint8_t c) {
+    static const char from[] = "ACGTURYKMBVDHSWN";
+    static const char to[] = "TGCAAYRMKVBHDSWN";
+    const char *p = strchr(from, toupper(c));
+    uint8_t r = (uint8_t)to[p - from];
+    return islower(c) ? (uint8_t)tolower(r) : r;
+}
+
+/* A pattern byte's key symbol: as the text's, except that a DNA code for
+** several bases (R, N, ...) has none (a key of it would miss some texts). */
+static int pattern_symbol(const wm_setk_t *s, uint8_t c) { return text_symbol(s, c); }
+
+static uint64_t hash(uint64_t code, unsigned bits) {
+    return (code * 0x9E3779B97F4A7C15ull) >> (64 - bits);
+}
+
+const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n) {
+    *n = 0;
+    if (s->n_keys == 0) return NULL;
+    uint64_t mask = ((uint64_t)1 << s->bits) - 1;
+    for (uint64_t h = hash(code, s->bits);; h = (h + 1) & mask) {
+        uint32_t u = s->slot[h];
+        if (u == 0) return NULL;
+        if (s->key[u - 1] == code) {
+            *n = s->first[u] - s->first[u - 1];
+            return &s->seed[s->first[u - 1]];
+        }
+    }
+}
+
+typedef struct {
+    uint64_t code;
+    wm_seed_t seed;
+} keyed_t;
+
+static int by_code(const void *a, const void *b) {
+    const keyed_t *x = a, *y = b;
+    if (x->code != y->code) return x->code < y->code ? -1 : 1;
+    if (x->seed.pat != y->seed.pat) return x->seed.pat < y->seed.pat ? -1 : 1;
+    if (x->seed.strand != y->seed.strand) return x->seed.strand < y->seed.strand ? -1 : 1;
+    return x->seed.key_off < y->seed.key_off ? -1 : x->seed.key_off > y->seed.key_off;
+}
+
+/* The key of p[at, at + q), or -1 when a byte there has no symbol. */
+static int64_t key_at(const wm_setk_t *s, const uint8_t *p, size_t at) {
+    uint64_t code = 0;
+    for (unsigned j = 0; j < s->q; j++) {
+        int c = pattern_symbol(s, p[at + j]);
+        if (c < 0) return -1;
+        code = s->dna ? code << 2 | (uint64_t)c : code << 8 | (uint64_t)c;
+    }
+    return (int64_t)code;
+}
+
+/* Key every piece of one strand of pattern i (bytes p) into v: the first
+** q-window of each piece with a key. 0, or 1 when a piece has none. */
+static int key_pieces(const wm_setk_t *s, uint32_t i, uint32_t strand, const uint8_t *p, size_t m,
+                      keyed_t *v, size_t *nv) {
+    uint32_t k = s->opts.max_edits;
+    size_t L = m / (k + 1);
+    for (uint32_t piece = 0; piece <= k; piece++) {
+        size_t off = (size_t)piece * L, len = piece < k ? L : m - (size_t)k * L;
+        int64_t code = -1;
+        size_t at = off;
+        for (; at + s->q <= off + len && code < 0; at++) code = key_at(s, p, at);
+        if (code < 0) return 1;
+        v[*nv].code = (uint64_t)code;
+        v[*nv].seed.pat = i;
+        v[*nv].seed.key_off = (uint32_t)(at - 1);
+        v[*nv].seed.strand = strand;
+        (*nv)++;
+    }
+    return 0;
+}
+
+static wm_status check(const uint8_t *const *patterns, const size_t *lens, size_t n,
+                       const wm_opts_t *o) {
+    if (n == 0 || !patterns || !lens || o->max_edits == 0) return WM_INVALID;
+    if ((unsigned)o->metric > WM_METRIC_HAMMING || (unsigned)o->alphabet > WM_ALPHABET_DNA ||
+        o->algo != WM_ALGO_AUTO)
+        return WM_INVALID;
+    for (size_t i = 0; i < n; i++) {
+        if (!patterns[i] && lens[i] > 0) return WM_INVALID;
+        if (lens[i] == 0) return WM_PATTERN_EMPTY;
+        if (lens[i] > WM_MAX_PATTERN) return WM_PATTERN_TOO_LONG;
+        if (o->max_edits >= lens[i]) return WM_K_TOO_LARGE;
+        if (o->alphabet == WM_ALPHABET_DNA || o->revcomp)
+            for (size_t j = 0; j < lens[i]; j++)
+                if (!is_iupac(patterns[i][j])) return WM_INVALID;
+    }
+    return WM_OK;
+}
+
+/* The key length: the shortest piece among those at least QMIN long, at most
+** QMAX; 0 when no pattern has pieces that long. */
+static unsigned key_length(const wm_setk_t *s) {
+    unsigned qmin = s->dna ? WM_SETK_QMIN_DNA : WM_SETK_QMIN_BYTES;
+    unsigned q = s->dna ? WM_SETK_QMAX_DNA : WM_SETK_QMAX_BYTES;
+    int any = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        size_t L = s->len[i] / (s->opts.max_edits + 1);
+        if (L < qmin) continue;
+        any = 1;
+        if (L < q) q = (unsigned)L;
+    }
+    return any ? q : 0;
+}
+
+static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv) {
+    qsort(v, nv, sizeof *v, by_code);
+    size_t nk = 0;
+    for (size_t x = 0; x < nv; x++) nk += x == 0 || v[x].code != v[x - 1].code;
+    unsigned bits = 4;
+    while (((size_t)1 << bits) < 2 * nk) bits++;
+    s->bits = bits;
+    s->slot = calloc((size_t)1 << bits, sizeof *s->slot);
+    s->key = malloc((nk ? nk : 1) * sizeof *s->key);
+    s->first = malloc((nk + 1) * sizeof *s->first);
+    s->seed = malloc((nv ? nv : 1) * sizeof *s->seed);
+    if (!s->slot || !s->key || !s->first || !s->seed) return WM_NOMEM;
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    size_t u = 0;
+    for (size_t x = 0; x < nv; x++) {
+        if (x == 0 || v[x].code != v[x - 1].code) {
+            s->key[u] = v[x].code;
+            s->first[u] = (uint32_t)x;
+            uint64_t h = hash(v[x].code, bits);
+            while (s->slot[h] != 0) h = (h + 1) & mask;
+            s->slot[h] = (uint32_t)(u + 1);
+            u++;
+        }
+        s->seed[x] = v[x].seed;
+    }
+    s->first[nk] = (uint32_t)nv;
+    s->n_keys = nk;
+    s->n_seeds = nv;
+    return WM_OK;
+}
+
+wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, size_t n,
+                          const wm_opts_t *o, wm_setk_t **out) {
+    *out = NULL;
+    wm_status st = check(patterns, lens, n, o);
+    if (st != WM_OK) return st;
+    wm_setk_t *s = calloc(1, sizeof *s);
+    if (!s) return WM_NOMEM;
+    s->n = n;
+    s->opts = *o;
+    s->dna = o->alphabet == WM_ALPHABET_DNA;
+    s->spread = o->metric == WM_METRIC_EDIT ? o->max_edits : 0;
+    size_t total = 0, max_len = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += lens[i];
+        if (lens[i] > max_len) max_len = lens[i];
+    }
+    s->max_reach = max_len + s->spread;
+    for (int c = 0; c < 256; c++) s->sym[c] = (int16_t)text_symbol(s, (uint8_t)c);
+    s->pat = malloc(n * sizeof *s->pat);
+    s->len = malloc(n * sizeof *s->len);
+    s->arena = malloc(total);
+    s->direct = malloc(n * sizeof *s->direct);
+    int strands = o->revcomp ? 2 : 1;
+    /* Seed counts fit the table's 32-bit indices: at most k + 1 a strand. */
+    size_t cap = n * (size_t)strands * (o->max_edits + 1);
+    keyed_t *v = NULL;
+    uint8_t *rc = malloc(max_len);
+    if (!s->pat || !s->len || !s->arena || !s->direct || !rc) st = WM_NOMEM;
+    if (st == WM_OK && cap >= UINT32_MAX) st = WM_NOMEM;
+    if (st == WM_OK) {
+        size_t at = 0;
+        for (size_t i = 0; i < n; i++) {
+            memcpy(s->arena + at, patterns[i], lens[i]);
+            s->pat[i] = s->arena + at;
+            s->len[i] = lens[i];
+            at += lens[i];
+        }
+        s->q = key_length(s);
+    }
+    if (st == WM_OK && s->q > 0 && !(v = malloc(cap * sizeof *v))) st = WM_NOMEM;
+    size_t nv = 0;
+    for (size_t i = 0; st == WM_OK && i < n; i++) {
+        size_t m = lens[i], before = nv;
+        int keyed = s->q > 0 && m / (o->max_edits + 1) >= s->q;
+        if (keyed) keyed = !key_pieces(s, (uint32_t)i, 0, patterns[i], m, v, &nv);
+        if (keyed && strands == 2) {
+            for (size_t j = 0; j < m; j++) rc[j] = complement(patterns[i][m - 1 - j]);
+            keyed = !key_pieces(s, (uint32_t)i, 1, rc, m, v, &nv);
+        }
+        if (!keyed) {
+            nv = before;
+            s->direct[s->n_direct++] = (uint32_t)i;
+        }
+    }
+    if (st == WM_OK) st = build_table(s, v, nv);
+    free(v);
+    free(rc);
+    if (st != WM_OK) {
+        wm_setk_free(s);
+        return st;
+    }
+    *out = s;
+    return WM_OK;
+}
+
+void wm_setk_free(void *body) {
+    wm_setk_t *s = body;
+    if (!s) return;
+    free(s->pat);
+    free(s->len);
+    free(s->arena);
+    free(s->slot);
+    free(s->key);
+    free(s->first);
+    free(s->seed);
+    free(s->direct);
+    free(s);
+}

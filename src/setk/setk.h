@@ -1,0 +1,91 @@
+/*
+** setk.h -- a set of patterns within k errors (wm_compile_set with
+** max_edits > 0): every pattern's own matches, as wm_compile of that pattern
+** alone gives them, labelled with its index.
+**
+** How (seed and verify, full sensitivity): cut each pattern (each strand)
+** into k + 1 pieces; an occurrence with at most k errors leaves one piece
+** untouched (the pigeonhole principle), so it holds that piece exactly and
+** ends within k (edit; 0 for Hamming) of where the piece's place says. One
+** key of q symbols from every piece goes into one hash table (seeds.c); the
+** text is scanned once, a rolling key per position (scan.c), and each key
+** found gives its patterns a window of ends. The windows of a pattern are
+** merged and verified by that pattern's own bit-parallel kernel (bitap or
+** Myers, compiled as the scan meets the pattern), from a halo before each,
+** so every end reported is the kernel's own, exactly as the single pattern
+** reports it. A pattern whose pieces are too short to key (fewer than
+** WM_SETK_QMIN symbols) is scanned whole instead ("direct").
+**
+** The body holds the patterns' bytes and the table only: the match tables
+** of 10^6 patterns would not fit (a 150-byte pattern's are 24 KiB).
+*/
+#ifndef WM_SETK_SETK_H
+#define WM_SETK_SETK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Key lengths, in symbols: DNA keys are 2 bits a base (at most 32 bases in
+** a 64-bit key; 16 keep random hits at 4^-16 a key and position), byte keys
+** 8 bits a byte. Shorter pieces than QMIN would flood the verifier with
+** random hits: such patterns are scanned whole. */
+#define WM_SETK_QMAX_DNA 16u
+#define WM_SETK_QMIN_DNA 12u
+#define WM_SETK_QMAX_BYTES 8u
+#define WM_SETK_QMIN_BYTES 4u
+
+/* One key of one piece: where the key starts in the pattern as searched on
+** its strand (the reverse complement for strand 1). */
+typedef struct {
+    uint32_t pat;
+    uint32_t key_off;
+    uint32_t strand;
+} wm_seed_t;
+
+typedef struct {
+    size_t n;                 /* patterns */
+    const uint8_t **pat;      /* pattern i: pat[i], len[i] bytes (into arena) */
+    size_t *len;
+    uint8_t *arena;
+    wm_opts_t opts;           /* as given (k, metric, alphabet, revcomp, case) */
+    uint32_t spread;          /* how far an end may move: k (edit) or 0 */
+    int dna;                  /* keys of bases (else of bytes) */
+    unsigned q;               /* key length in symbols; 0 when nothing is seeded */
+    int16_t sym[256];         /* a text byte's key symbol, -1 for none */
+    /* The table: slot[h] = 1 + u for key u (0 = empty), linear probing;
+    ** key u's seeds are seed[first[u] .. first[u + 1]). */
+    unsigned bits;
+    uint32_t *slot;
+    uint64_t *key;
+    uint32_t *first;
+    size_t n_keys;
+    wm_seed_t *seed;
+    size_t n_seeds;
+    uint32_t *direct; /* patterns scanned whole, in index order */
+    size_t n_direct;
+    uint64_t max_reach; /* the longest occurrence: max len + spread */
+} wm_setk_t;
+
+/* Compile (seeds.c). Arguments as wm_compile_set's, max_edits > 0; the
+** patterns are checked here as wm_compile checks one. */
+wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, size_t n,
+                          const wm_opts_t *o, wm_setk_t **out);
+void wm_setk_free(void *body);
+
+/* The seeds of key `code`, or NULL (*n = 0) when none. */
+const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n);
+
+
+/* The family and the ops of its databases (scan.c). */
+extern const wm_family_t wm_setk_family;
+extern const wm_db_ops_t wm_setk_db_ops;
+
+#ifdef __cplusplus
+}
+#endif
+#endif
