@@ -244,8 +244,8 @@ static int gr_draw_window(const gr_genome_t *g, uint64_t *rng, size_t span, uint
  * (kinds and distinct positions drawn from rng); returns the genome bases
  * used (len - insertions + deletions; src must hold len + e) and describes
  * the edits in what ("S12,I40" or "-"). */
-static size_t gr_plant(uint64_t *rng, const char *src, size_t len, int e, char *out,
-                       char *what, size_t what_cap) {
+static size_t gr_plant(uint64_t *rng, const char *src, size_t len, int e, char *out, char *what,
+                       size_t what_cap) {
     size_t pos[64];
     char kind[64];
     int n = 0;
@@ -309,8 +309,8 @@ typedef struct {
     char prefix;
 } gr_reads_args_t;
 
-static int gr_make_reads(const gr_genome_t *g, const gr_reads_args_t *a, uint64_t seed,
-                         FILE *out, FILE *truth) {
+static int gr_make_reads(const gr_genome_t *g, const gr_reads_args_t *a, uint64_t seed, FILE *out,
+                         FILE *truth) {
     static char pat[GR_MAX_LEN + 1];
     char what[64 * 8];
     uint64_t rng = seed;
@@ -395,8 +395,8 @@ static int gr_make_guides(const gr_genome_t *g, uint64_t n, int max_mm, uint64_t
         uint64_t start = at - g->starts[rec];
         fprintf(out, ">g%llu\n%s\n", (unsigned long long)i, guide);
         fprintf(truth, "g%llu\t%s\t%llu\t%llu\t%c\t%d\t%s\n", (unsigned long long)i, g->names[rec],
-                (unsigned long long)start, (unsigned long long)(start + GR_SITE),
-                minus ? '-' : '+', m, what);
+                (unsigned long long)start, (unsigned long long)(start + GR_SITE), minus ? '-' : '+',
+                m, what);
     }
     return 0;
 }
@@ -413,8 +413,8 @@ static long gr_int(const char *s, long lo, long hi, const char *what) {
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno || end == s || *end || v < lo || v > hi) {
-        fprintf(stderr, "gen_reads: %s must be a whole number in [%ld, %ld], not '%s'\n", what,
-                lo, hi, s);
+        fprintf(stderr, "gen_reads: %s must be a whole number in [%ld, %ld], not '%s'\n", what, lo,
+                hi, s);
         return -1;
     }
     return v;

@@ -366,14 +366,26 @@ while IFS=$'\t' read -r wl pats genome n k metric extra what; do
     if [[ -n "$bowtie_why" ]]; then
       skip bowtie "$wl" "$n" "$kb" hamming "$bowtie_why"
     else
-      if [[ -z "${index_built[$genome]:-}" && ! -s "$idx.1.ebwt" ]]; then
+      # The index is built under a temporary name and renamed when whole, so
+      # that a run cut short leaves no half index to be taken as done.
+      if [[ -z "${index_built[$genome]:-}" && ! -s "$idx.rev.2.ebwt" ]]; then
         mkdir -p "$out/bowtie"
-        timed bowtie-build "${genome%.fa}" 1 /dev/null "$bowtie_build" -q --threads "$threads" "$G" "$idx"
+        timed bowtie-build "${genome%.fa}" 1 /dev/null "$bowtie_build" -q --threads "$threads" "$G" "$idx.tmp"
         row bowtie-build "${genome%.fa}" 0 - - "" "" "index of $genome, once"
+        if [[ -z "$t_why" ]]; then
+          for x in "$idx".tmp.*.ebwt; do mv "$x" "$idx${x#"$idx".tmp}"; done
+          index_built[$genome]=1
+        else
+          index_built[$genome]="bowtie-build failed"
+        fi
       elif [[ -z "${index_built[$genome]:-}" ]]; then
         skip bowtie-build "${genome%.fa}" 0 - - "index of $genome kept from an earlier run, not timed"
+        index_built[$genome]=1
       fi
-      index_built[$genome]=1
+    fi
+    if [[ -z "$bowtie_why" && "${index_built[$genome]}" != 1 ]]; then
+      skip bowtie "$wl" "$n" "$kb" hamming "${index_built[$genome]}"
+    elif [[ -z "$bowtie_why" ]]; then
       b=$res/bowtie.$wl.out
       timed bowtie "$wl" "$reps" /dev/null "$bowtie" -f -v "$kb" -a -p "$threads" -x "$idx" "$P" "$b"
       note="-v $kb -a (Hamming, bowtie 1's limit is 3)"
