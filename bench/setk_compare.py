@@ -13,12 +13,14 @@ k-error set benchmarks (issue 17 item 6), side by side, with an oracle.
 
   setk_compare.py compare --genome G --patterns P.fa -k K [--hamming]
                           [--tol T] [--truth TRUTH.tsv] [--examples E]
-                          [--oracle-max M] [--first N]
+                          [--oracle-max M] [--first N] [--a-all FILE]
                           A_NAME:FORMAT:FILE B_NAME:FORMAT:FILE
       Markdown on stdout: the (pattern, strand, reference, position) pairs
       each tool reports, how many are in both, only in A, only in B, and for
       those only in one tool what the oracle says. --first N: only the
-      first N patterns of P.fa (and their rows) are compared.
+      first N patterns of P.fa (and their rows) are compared. --a-all: A's
+      rows without --best-per-locus (every end position), which tells a row
+      only B reports that A chained away from one A missed.
 
 FORMAT is one of
   wm      warpmatch's set TSV: source record start end pattern errors [strand]
@@ -46,7 +48,10 @@ genome's letters are case-folded, and a genome N matches nothing. Each row is
 then: "real" (within k) or "false" (over k); a real one is "overlapped" when
 the other tool reports an overlapping interval for the pattern and strand (a
 different choice of ends, or --best-per-locus chaining two of its hits into
-one), else "missed by" the other tool.
+one), or "chained" when A reports it before --best-per-locus (--a-all: a
+chain of overlapping hits, a whole tandem repeat, is one row), else "missed
+by" the other tool. A false row whose window holds a genome N is told apart:
+RazerS 3 -mN lets an N match anything.
 
   setk_compare.py selftest
       compare and the parsers on made-up rows with known answers.
@@ -266,8 +271,9 @@ class Index:
         return None
 
 
-def judge(edlib, genome, patterns, row, k, use_hamming, other):
-    """The oracle's word on one row only one tool reports."""
+def judge(edlib, genome, patterns, row, k, use_hamming, other, other_all=None):
+    """The oracle's word on one row only one tool reports. other_all: the other
+    tool's rows before --best-per-locus (every end), when known."""
     name, strand, ref, start, end = row[:5]
     if name not in patterns or ref not in genome:
         return "unknown", "pattern or reference not in the inputs"
@@ -279,10 +285,16 @@ def judge(edlib, genome, patterns, row, k, use_hamming, other):
         lo, hi = max(0, start - k - 8), min(len(seq), end + k + 8)
         near = best_near(edlib, pat, seq[lo:hi], use_hamming)
         if near is None or near > k:
-            return "false", "%s %s: distance %s at its coordinates, best %s nearby" % (name, where, d, near)
+            why = "%s %s: distance %s at its coordinates, best %s nearby" % (name, where, d, near)
+            if "#" in seq[start:end]:
+                return "false-n", why + "; the window holds N"
+            return "false", why
         d_txt = "%s at its coordinates, %d nearby" % (d, near)
     else:
         d_txt = "%d" % d
+    if other_all is not None and other_all.near((name, strand, ref), start, end, k):
+        return "chained", "%s %s: distance %s; the other tool has an end within +-%d before --best-per-locus" % (
+            name, where, d_txt, k)
     ov = other.overlapping((name, strand, ref), start, end)
     if ov:
         return "overlapped", "%s %s: distance %s; the other tool has %d-%d" % (name, where, d_txt, ov[0], ov[1])
@@ -328,6 +340,13 @@ def compare(a):
     ia, ib = Index(rows_a), Index(rows_b)
     genome = genome_for_oracle(a.genome)
     metric = "mismatches" if a.hamming else "edits"
+    # A's every-end rows: a row only B has may be one of A's chained away
+    a_all = None
+    if a.a_all:
+        rows_all = load_rows("wm", a.a_all)
+        if kept is not None:
+            rows_all = [r for r in rows_all if r[0] in kept]
+        a_all = Index(rows_all)
 
     out = ["### %s vs %s (k = %d %s, tolerance +-%d%s)" % (
         na, nb, a.k, metric, tol, "" if kept is None else "; the first %d patterns only" % len(kept)), ""]
@@ -349,7 +368,7 @@ def compare(a):
     out.append("")
 
     stats = {"only": {na: len(only[na]), nb: len(only[nb])}, "verdicts": {}}
-    for name, other_name, other in ((na, nb, ib), (nb, na, ia)):
+    for name, other_name, other, other_all in ((na, nb, ib, None), (nb, na, ia, a_all)):
         rows = only[name]
         stats["verdicts"][name] = {}
         if not rows:
@@ -359,15 +378,19 @@ def compare(a):
         checked = rows[:a.oracle_max] if len(rows) > a.oracle_max else rows
         verdicts = collections.defaultdict(list)
         for r in checked:
-            v, why = judge(edlib, genome, patterns, r, a.k, a.hamming, other)
+            v, why = judge(edlib, genome, patterns, r, a.k, a.hamming, other, other_all)
             verdicts[v].append(why)
         stats["verdicts"][name] = {v: len(w) for v, w in verdicts.items()}
         out.append("Only in %s: %d rows; the oracle checked %s:" % (
             name, len(rows), "all" if len(checked) == len(rows) else "the first %d" % len(checked)))
         out.append("")
         labels = (("missed", "real (within k), %s has nothing overlapping: %s missed it" % (other_name, other_name)),
+                  ("chained", "real, and %s has it before --best-per-locus (one row per chain of "
+                   "overlapping hits: a tandem repeat is one row)" % other_name),
                   ("overlapped", "real, %s reports an overlapping interval (other ends, or chained)" % other_name),
                   ("false", "over k: %s is wrong" % name),
+                  ("false-n", "over k under warpmatch's rules, in a window holding N (RazerS 3 -mN "
+                   "lets a genome N match anything)"),
                   ("unknown", "not checkable"))
         for key, label in labels:
             if verdicts[key]:
@@ -436,7 +459,7 @@ def cmd_selftest(a):
                 print("selftest: %s rows %s, want %s" % (fmt, got, want_rows[fmt]))
                 bad += 1
         ns = argparse.Namespace(genome=j("g.fa"), patterns=j("p.fa"), k=4, hamming=False, tol=None,
-                                truth=None, examples=5, oracle_max=100, first=None,
+                                truth=None, examples=5, oracle_max=100, first=None, a_all=None,
                                 a="A:wm:" + j("a.tsv"), b="B:razers:" + j("b.razers"))
         text, st = compare(ns)
         want = {"only": {"A": 2, "B": 2},
@@ -445,6 +468,13 @@ def cmd_selftest(a):
             print(text)
             print("selftest: compare gave %s, want %s" % (st, want))
             bad += 1
+        with open(j("a_all.tsv"), "w") as f:  # A before --best-per-locus: 2000 is there
+            f.write(files["a.tsv"] + "g.fa\tchrT\t2001\t2050\tp1\t2\t+\n")
+        ns.a_all = j("a_all.tsv")
+        if compare(ns)[1]["verdicts"]["B"] != {"chained": 1, "overlapped": 1}:
+            bad += 1
+            print("selftest: --a-all did not tell the chained row")
+        ns.a_all = None
         ns.first = 1  # p1 only: p2's rows leave both sides
         if compare(ns)[1]["only"] != {"A": 2, "B": 2}:
             bad += 1
@@ -474,6 +504,7 @@ def main():
     m.add_argument("--examples", type=int, default=5)
     m.add_argument("--oracle-max", type=int, default=20000)
     m.add_argument("--first", type=int, help="compare the first N patterns of --patterns only")
+    m.add_argument("--a-all", help="A's rows without --best-per-locus (wm format)")
     m.add_argument("a")
     m.add_argument("b")
     sub.add_parser("selftest")

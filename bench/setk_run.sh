@@ -54,8 +54,9 @@
 # Comparisons (bench/setk_compare.py, needs python3-edlib): warpmatch-cpu vs
 # razers3 and warpmatch-cpu-hamKB vs bowtie: rows in both (same pattern,
 # strand and reference, start or end within +-k), only in one, and the edlib
-# oracle's word on each row only one tool has; how many planted origins
-# (*.truth.tsv) each tool reports.
+# oracle's word on each row only one tool has (with warpmatch's rows before
+# --best-per-locus, to tell a hit chained into a neighbour's row from one
+# missed); how many planted origins (*.truth.tsv) each tool reports.
 #
 # Environment:
 #   BUILD           build folder holding warpmatch [build]; WARPMATCH: the
@@ -73,6 +74,9 @@
 #   EMULATE_MAX     patterns for warpmatch-cpu-1by1 [200; 0 = never]
 #   PYTHON          a python3 with edlib [python3, else /usr/bin/python3]
 #   COMPARE         0 skips the comparisons [1]
+#   ALL_ENDS        0: no untimed warpmatch run without --best-per-locus for
+#                   the comparisons (its output is about 2k + 1 rows per
+#                   occurrence for edits) [1]
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -124,6 +128,7 @@ limit=${PEER_TIMEOUT:-3600}
 max_hits=${RAZERS_MAX_HITS:-100000}
 emulate_max=${EMULATE_MAX:-200}
 compare=${COMPARE:-1}
+all_ends_on=${ALL_ENDS:-1}
 only=",${ONLY:-},"
 
 py=${PYTHON:-}
@@ -249,6 +254,17 @@ razers_identity() {  # K LMIN LMAX: prints I, or nothing
     if (lo >= hi) exit; x = (lo + hi) / 2; if (x > 0.5) exit; printf "%.4f", 100 * (1 - x) }'
 }
 
+# all_ends WORKLOAD K [--hamming]: warpmatch-cpu's run again without
+# --best-per-locus (every end position; not timed), for the comparisons to
+# tell a hit it chained away from one it missed; prints the file, or nothing.
+all_ends() {
+  local wl=$1 k=$2; shift 2
+  local f=$res/warpmatch-cpu-allends-k$k${1:+-ham}.$wl.out
+  (( compare && all_ends_on )) || return 0
+  "$wm" search -f "$P" -k "$k" "$@" --revcomp --backend cpu -j "$threads" "$G" >"$f" 2>/dev/null
+  (( $? <= 1 )) && echo "$f"
+}
+
 compares=$res/setk_compare.md
 : >"$compares"
 cmp_section() {  # TITLE then setk_compare.py compare's arguments
@@ -277,7 +293,7 @@ while IFS=$'\t' read -r wl pats genome n k metric extra what; do
   [[ -r "$out/${pats%.fa}.truth.tsv" ]] && truth=(--truth "$out/${pats%.fa}.truth.tsv")
   echo "setk_run: $wl: $n patterns of $lmin-$lmax, k = $k $metric, $reps repeat(s)" >&2
 
-  wm_main="" wm_ham="" first=()
+  wm_main="" wm_ham="" wm_all="" wm_ham_all="" first=()
   if [[ "$tools" == *" warpmatch "* ]]; then
     if (( wm_sets )); then
       f=$res/warpmatch-cpu.$wl.out
@@ -285,6 +301,7 @@ while IFS=$'\t' read -r wl pats genome n k metric extra what; do
         --best-per-locus --backend cpu -j "$threads" "$G"
       row warpmatch-cpu "$wl" "$n" "$k" "$metric" wm "$f" ""
       [[ -z "$t_why" ]] && wm_main=$f
+      [[ -n "$wm_main" ]] && wm_all=$(all_ends "$wl" "$k" "${ham[@]}")
       if [[ -n "$wm_cuda" ]]; then
         g=$res/warpmatch-cuda.$wl.out
         OK1=1 timed warpmatch-cuda "$wl" "$reps" "$g" "$wm" search -f "$P" -k "$k" "${ham[@]}" --revcomp \
@@ -308,13 +325,14 @@ while IFS=$'\t' read -r wl pats genome n k metric extra what; do
       fi
       if [[ "$tools" == *" bowtie "* ]]; then
         if [[ "$metric" == hamming && "$k" == "$kb" ]]; then
-          wm_ham=$wm_main
+          wm_ham=$wm_main wm_ham_all=$wm_all
         else
           h=$res/warpmatch-cpu-ham$kb.$wl.out
           OK1=1 timed "warpmatch-cpu-ham$kb" "$wl" "$reps" "$h" "$wm" search -f "$P" -k "$kb" --hamming \
             --revcomp --best-per-locus --backend cpu -j "$threads" "$G"
           row "warpmatch-cpu-ham$kb" "$wl" "$n" "$kb" hamming wm "$h" "bowtie's problem"
           [[ -z "$t_why" ]] && wm_ham=$h
+          [[ -n "$wm_ham" ]] && wm_ham_all=$(all_ends "$wl" "$kb" --hamming)
         fi
       fi
     else
@@ -356,7 +374,7 @@ while IFS=$'\t' read -r wl pats genome n k metric extra what; do
       row razers3 "$wl" "$n" "$k" "$metric" razers "$r" "${ropt[*]}"
       if [[ -z "$t_why" && -n "$wm_main" ]]; then
         cmp_section "$wl: warpmatch vs RazerS 3" --genome "$G" --patterns "$P" -k "$k" "${ham[@]}" "${truth[@]}" \
-          "${first[@]}" "warpmatch:wm:$wm_main" "razers3:razers:$r"
+          "${first[@]}" ${wm_all:+--a-all "$wm_all"} "warpmatch:wm:$wm_main" "razers3:razers:$r"
       fi
     fi
   fi
@@ -393,7 +411,7 @@ while IFS=$'\t' read -r wl pats genome n k metric extra what; do
       row bowtie "$wl" "$n" "$kb" hamming bowtie "$b" "$note"
       if [[ -z "$t_why" && -n "$wm_ham" ]]; then
         cmp_section "$wl: warpmatch --hamming -k $kb vs Bowtie 1 -v $kb" --genome "$G" --patterns "$P" -k "$kb" \
-          --hamming "${truth[@]}" "${first[@]}" "warpmatch:wm:$wm_ham" "bowtie:bowtie:$b"
+          --hamming "${truth[@]}" "${first[@]}" ${wm_ham_all:+--a-all "$wm_ham_all"} "warpmatch:wm:$wm_ham" "bowtie:bowtie:$b"
       fi
     fi
   fi
