@@ -270,6 +270,30 @@ class Index:
                 return (s, e)
         return None
 
+    def chain(self, key, start, end):
+        """The chain (rows sharing bytes, transitively) that holds a row
+        overlapping [start, end): its [first start, last end), or None. What
+        --best-per-locus makes one row of."""
+        if self.overlapping(key, start, end) is None:
+            return None
+        if not hasattr(self, "_chains"):
+            self._chains = {}
+        if key not in self._chains:
+            merged = []
+            for s, e in self.spans[key]:
+                if merged and s < merged[-1][1]:
+                    merged[-1][1] = max(merged[-1][1], e)
+                else:
+                    merged.append([s, e])
+            self._chains[key] = ([m[0] for m in merged], merged)
+        firsts, merged = self._chains[key]
+        i = bisect.bisect_right(firsts, max(start, end - 1)) - 1
+        while i >= 0 and merged[i][1] > start:
+            if merged[i][0] < end:
+                return tuple(merged[i])
+            i -= 1
+        return None
+
 
 def judge(edlib, genome, patterns, row, k, use_hamming, other, other_all=None):
     """The oracle's word on one row only one tool reports. other_all: the other
@@ -293,8 +317,15 @@ def judge(edlib, genome, patterns, row, k, use_hamming, other, other_all=None):
     else:
         d_txt = "%d" % d
     if other_all is not None and other_all.near((name, strand, ref), start, end, k):
-        return "chained", "%s %s: distance %s; the other tool has an end within +-%d before --best-per-locus" % (
-            name, where, d_txt, k)
+        # Before --best-per-locus the other tool has it: after, its chain must
+        # still have a row of this pattern and strand, or the row was lost.
+        ch = other_all.chain((name, strand, ref), start, end)
+        kept_row = ch and other.overlapping((name, strand, ref), ch[0], ch[1])
+        if kept_row:
+            return "chained", "%s %s: distance %s; the other tool's chain %d-%d is its row %d-%d" % (
+                name, where, d_txt, ch[0], ch[1], kept_row[0], kept_row[1])
+        return "dropped", "%s %s: distance %s; the other tool has it before --best-per-locus, and no row " \
+            "of this pattern and strand in its chain after" % (name, where, d_txt)
     ov = other.overlapping((name, strand, ref), start, end)
     if ov:
         return "overlapped", "%s %s: distance %s; the other tool has %d-%d" % (name, where, d_txt, ov[0], ov[1])
@@ -387,6 +418,8 @@ def compare(a):
         labels = (("missed", "real (within k), %s has nothing overlapping: %s missed it" % (other_name, other_name)),
                   ("chained", "real, and %s has it before --best-per-locus (one row per chain of "
                    "overlapping hits: a tandem repeat is one row)" % other_name),
+                  ("dropped", "real, and %s has it before --best-per-locus but drops the whole chain after: a "
+                   "bug in %s's --best-per-locus" % (other_name, other_name)),
                   ("overlapped", "real, %s reports an overlapping interval (other ends, or chained)" % other_name),
                   ("false", "over k: %s is wrong" % name),
                   ("false-n", "over k under warpmatch's rules, in a window holding N (RazerS 3 -mN "
@@ -468,12 +501,20 @@ def cmd_selftest(a):
             print(text)
             print("selftest: compare gave %s, want %s" % (st, want))
             bad += 1
-        with open(j("a_all.tsv"), "w") as f:  # A before --best-per-locus: 2000 is there
-            f.write(files["a.tsv"] + "g.fa\tchrT\t2001\t2050\tp1\t2\t+\n")
-        ns.a_all = j("a_all.tsv")
-        if compare(ns)[1]["verdicts"]["B"] != {"chained": 1, "overlapped": 1}:
-            bad += 1
-            print("selftest: --a-all did not tell the chained row")
+        # A before --best-per-locus has 2000: with nothing of A's chain left
+        # after, a loss; with the chain reaching A's row at 2030, chained.
+        for extra, want_b in (("", {"dropped": 1, "overlapped": 1}),
+                              ("g.fa\tchrT\t2030\t2080\tp1\t3\t+\n", {"chained": 1, "overlapped": 1})):
+            with open(j("a_all.tsv"), "w") as f:
+                f.write(files["a.tsv"] + "g.fa\tchrT\t2001\t2050\tp1\t2\t+\n" + extra)
+            with open(j("a2.tsv"), "w") as f:
+                f.write(files["a.tsv"] + extra)
+            ns.a_all, ns.a = j("a_all.tsv"), "A:wm:" + j("a2.tsv")
+            got = compare(ns)[1]["verdicts"]["B"]
+            if got != want_b:
+                bad += 1
+                print("selftest: --a-all gave %s, want %s" % (got, want_b))
+        ns.a = "A:wm:" + j("a.tsv")
         ns.a_all = None
         ns.first = 1  # p1 only: p2's rows leave both sides
         if compare(ns)[1]["only"] != {"A": 2, "B": 2}:
