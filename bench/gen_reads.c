@@ -108,6 +108,13 @@ static int gr_add_record(gr_genome_t *g, const char *hdr, size_t len) {
     return 0;
 }
 
+static void gr_free(gr_genome_t *g) {
+    for (size_t r = 0; r < g->n_rec; r++) free(g->names[r]);
+    free(g->names);
+    free(g->starts);
+    free(g->seq);
+}
+
 /* Reads FASTA (plain or gzip) into g. Lines are handled whole, so a header
  * is never split across a read block. */
 static int gr_load(const char *path, gr_genome_t *g) {
@@ -169,20 +176,16 @@ static int gr_load(const char *path, gr_genome_t *g) {
     }
     if (!rc && in_header && gr_add_record(g, hdr, n_hdr)) rc = -1;
     gzclose(f);
-    if (rc) return -1;
-    if (!g->n_rec || !g->n_seq) {
+    if (!rc && (!g->n_rec || !g->n_seq)) {
         fprintf(stderr, "gen_reads: %s: no FASTA sequence\n", path);
+        rc = -1;
+    }
+    if (rc) {
+        gr_free(g);
         return -1;
     }
     g->starts[g->n_rec] = g->n_seq;
     return 0;
-}
-
-static void gr_free(gr_genome_t *g) {
-    for (size_t r = 0; r < g->n_rec; r++) free(g->names[r]);
-    free(g->names);
-    free(g->starts);
-    free(g->seq);
 }
 
 /* The record holding global offset p (binary search over starts). */
