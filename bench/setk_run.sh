@@ -4,6 +4,13 @@
 #
 #   bash bench/setk_run.sh OUTDIR
 #
+# The full run on a host with no network (seqan-apps and bowtie carried as
+# .debs, bench/peers/fetch_setk_debs.sh):
+#   bash bench/setk_prep.sh -b build OUT          # 1 M reads, 10,000 guides, ...
+#   PEERS_DEBS=.gpu/debs/setk THREADS=16 bash bench/setk_run.sh OUT
+# A smoke run on 2 cores: setk_prep.sh --small, and ONLY=reads_ecoli,reads_chrx
+# (the guides and primers take minutes per 100 patterns there).
+#
 # OUTDIR holds bench/setk_prep.sh's inputs (setk_inputs.tsv names the
 # workloads). Results go to OUTDIR/results/: each tool's output of the last
 # repeat (TOOL.WORKLOAD.out), its stderr and times, setk_results.tsv (one row
@@ -49,7 +56,10 @@
 # (start-up, reading the genome and writing the output included, as a user
 # sees it), median of REPEATS runs; REPEATS_BIG for workloads of BIG_COUNT or
 # more patterns. Rows: the lines a tool printed; pairs: distinct (pattern,
-# strand, reference, start); patterns hit: patterns with a row.
+# strand, reference, start); patterns hit: patterns with a row. RazerS 3 with
+# -tc 1 or more (its parallel code) printed some matches twice, identical
+# lines, where -tc 0 did not: rows > pairs in its rows. PEER_TIMEOUT bounds
+# warpmatch's runs too.
 #
 # Comparisons (bench/setk_compare.py, needs python3-edlib): warpmatch-cpu vs
 # razers3 and warpmatch-cpu-hamKB vs bowtie: rows in both (same pattern,
