@@ -270,6 +270,18 @@ class Index:
                 return (s, e)
         return None
 
+    def overlaps_within(self):
+        """Rows that share a byte with an earlier row of the same pattern,
+        strand and reference (--best-per-locus leaves none)."""
+        n = 0
+        for spans in self.spans.values():
+            reach = None
+            for s, e in spans:
+                if reach is not None and s < reach:
+                    n += 1
+                reach = e if reach is None else max(reach, e)
+        return n
+
     def chain(self, key, start, end):
         """The chain (rows sharing bytes, transitively) that holds a row
         overlapping [start, end): its [first start, last end), or None. What
@@ -392,6 +404,8 @@ def compare(a):
     out.append("| rows only in this tool | %d | %d |" % (len(only[na]), len(only[nb])))
     over = {n: sum(1 for r in rows if r[5] is not None and r[5] > a.k) for n, rows in ((na, rows_a), (nb, rows_b))}
     out.append("| rows whose own errors column is over k | %d | %d |" % (over[na], over[nb]))
+    out.append("| rows overlapping another of their pattern and strand (none after --best-per-locus) | %d | %d |"
+               % (ia.overlaps_within(), ib.overlaps_within()))
     if a.truth:
         for_a, total = truth_recall(a.truth, rows_a, tol, kept)
         for_b, _ = truth_recall(a.truth, rows_b, tol, kept)
@@ -495,6 +509,12 @@ def cmd_selftest(a):
                                 truth=None, examples=5, oracle_max=100, first=None, a_all=None,
                                 a="A:wm:" + j("a.tsv"), b="B:razers:" + j("b.razers"))
         text, st = compare(ns)
+        # 5-12 shares bytes with 0-10; 12-20 touches, q and '-' are other keys
+        spans = [("p", "+", "c", 0, 10, 0), ("p", "+", "c", 5, 12, 0), ("p", "+", "c", 12, 20, 0),
+                 ("q", "+", "c", 3, 8, 0), ("p", "-", "c", 1, 4, 0)]
+        if Index(spans).overlaps_within() != 1:
+            bad += 1
+            print("selftest: overlaps_within is wrong")
         want = {"only": {"A": 2, "B": 2},
                 "verdicts": {"A": {"false": 1, "overlapped": 1}, "B": {"missed": 1, "overlapped": 1}}}
         if st != want:
