@@ -140,6 +140,7 @@ void wm_cli_choose_search(wm_cli_search_args_t *a, int argc, char **argv, int fi
     if (a->is_set) {
         w.kind = WM_WORK_SEARCH_SET;
         w.n = a->set.n;
+        w.cpu_only = a->o.max_edits > 0; /* sets within k errors: no GPU kernel yet (src/setk) */
     } else {
         w.kind = WM_WORK_SEARCH;
         w.m = a->m;

@@ -220,16 +220,23 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
     }
     if (a->line_no && sf.format == WM_FMT_FASTA) s.fl = &fl;
     if (a->best_locus) {
-        wm_cli_locus_init(&locus, (uint64_t)a->m + a->o.max_edits, wm_cli_search_row, &s);
+        uint64_t longest = a->m; /* one pattern's, or a set's longest */
+        for (size_t i = 0; a->is_set && i < a->set.n; ++i)
+            if (a->set.len[i] > longest) longest = a->set.len[i];
+        wm_cli_locus_init(&locus, longest + a->o.max_edits, wm_cli_search_row, &s);
         s.locus = &locus;
     }
     s.count_rows = a->count || a->list_files;
+    s.dna = dna;
+    s.sam_seen = r->sam_seen;
 
     r->n_sources++;
     r->n_bytes += sf.text.len;
     wm_progress_start_item(&r->pg);
     if (a->sh.format == WM_OUT_JSON && !a->count && !a->quiet)
         wm_out_search_json_begin(r->out, path);
+    if (a->sh.format == WM_OUT_SAM && !a->quiet)
+        wm_cli_search_sam_header(r->out, &sf, path, r->argc, r->argv);
 
     if (a->per_pattern && !a->quiet) {
         st = count_per_pattern(r, db, &sf, path, &s.n);
@@ -326,6 +333,25 @@ int wm_cmd_search(int argc, char **argv) {
         return WM_EXIT_ERROR;
     }
     r.dist = wm_dist.active || a.per_rank != NULL;
+    if (a.sh.format == WM_OUT_SAM) {
+        /* one header: the records of one FILE are its @SQ lines */
+        if (a.recurse || argc - first_arg > 1 || r.dist) {
+            wm_cli_error("--format sam takes one FILE (its records are the header's @SQ "
+                         "lines), not -r, and not under mpirun or --output-per-rank");
+            wm_cli_search_free(&a);
+            return WM_EXIT_ERROR;
+        }
+        /* a record per occurrence: within k, the best end of each locus */
+        if (a.o.max_edits > 0) a.best_locus = 1;
+        r.sam_seen = calloc(a.set.n, 1);
+        if (r.sam_seen == NULL) {
+            wm_cli_error("%s", wm_strerror(WM_NOMEM));
+            wm_cli_search_free(&a);
+            return WM_EXIT_ERROR;
+        }
+        r.argc = argc;
+        r.argv = argv;
+    }
     if (a.color < 0) { /* --color auto: a terminal; under mpirun stdout is the launcher's */
         const char *term = getenv("TERM");
         a.color = !r.dist && isatty(STDOUT_FILENO) && term != NULL && strcmp(term, "dumb") != 0;
@@ -390,6 +416,7 @@ int wm_cmd_search(int argc, char **argv) {
     wm_db_free(r.db[0]);
     wm_db_free(r.db[1]);
     free(r.per_pattern);
+    free(r.sam_seen);
     wm_cli_gpu_timing(r.cx, a.sh.co.device);
     wm_cli_search_free(&a);
     wm_cli_note(r.cx);

@@ -120,6 +120,11 @@ const wm_flag_t wm_flags[] = {
       "count substitutions only (Hamming distance)" },
     { WM_F_CIGAR, 0, "cigar", NULL, WM_SEC_MATCH, A, NULL, NULL,
       "add the extended CIGAR of one optimal alignment" },
+    { WM_F_CIGAR, 0, "cigar", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
+      "add each row's CIGAR (=, X, I, D: the pattern as searched, its reverse "
+      "complement on '-', aligned with text[start,end) by align's canonical rule; "
+      "IUPAC codes match the bases they name) after the strand column; json: "
+      "\"cigar\"" },
     { WM_F_ALL_ENDS, 0, "all-ends", NULL, WM_SEC_MATCH, A, NULL, "only the leftmost end",
       "infix: one line for every end position that reaches the best distance, in "
       "end order, each with its largest start" },

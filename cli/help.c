@@ -26,7 +26,7 @@ enum { HELP_COL = 24, WRAP_COL = 79, MAX_HANG = 8, SHORT_DEFAULT = 20 };
 
 /* ---- the commands ------------------------------------------------------------- */
 
-static const char *const search_formats[] = { "tsv", "bed", "json", NULL };
+static const char *const search_formats[] = { "tsv", "bed", "json", "sam", NULL };
 static const char *const align_formats[] = { "tsv", "json", "sam", "paf", NULL };
 
 const wm_cli_command_t wm_cli_cmd_search = {
@@ -37,7 +37,7 @@ const wm_cli_command_t wm_cli_cmd_search = {
     "       warpmatch search [OPTIONS] -f PATFILE | -e P -e P ... [FILE...]\n",
 
     "Find every occurrence of PATTERN in each FILE, exactly or within k errors, or\n"
-    "(second form) of every pattern of a pattern set, exactly.\n"
+    "(second form) of every pattern of a pattern set, exactly or within k errors.\n"
     "With no FILE, or where FILE is -, read standard input. A file may be plain\n"
     "(searched as bytes, binary bytes included), FASTA or FASTQ (searched record by\n"
     "record; a match never crosses a record border), each possibly compressed\n"
@@ -46,9 +46,16 @@ const wm_cli_command_t wm_cli_cmd_search = {
     {
         [WM_SEC_SETS] =
             "  Patterns are numbered from 1 in the order given: -e and -f in command-line\n"
-            "  order, a file's patterns in file order. Matching is exact and literal, as\n"
-            "  grep -F (-k must be 0, no --hamming); every occurrence of every pattern is\n"
-            "  reported, overlapping ones included, a duplicate once under each number.\n"
+            "  order, a file's patterns in file order. With -k 0 matching is exact and\n"
+            "  literal, as grep -F; every occurrence of every pattern is reported,\n"
+            "  overlapping ones included, a duplicate once under each number.\n"
+            "  With -k K > 0 (--hamming: substitutions only) each pattern gives exactly\n"
+            "  the rows it gives alone (search -k K -e P), labelled with its number, so\n"
+            "  patterns may hold IUPAC codes, as one pattern may, and K must be less than\n"
+            "  every pattern's length. Found through exact pieces (k + 1 per pattern,\n"
+            "  which an occurrence cannot all miss), verified by each pattern's own\n"
+            "  kernel; a pattern under 12 bases (4 bytes of text) a piece is scanned\n"
+            "  whole. Runs on the CPU threads (no GPU kernel yet).\n"
             "  PATFILE: one pattern per line, 1 to 65536 bytes, every byte as it is (NUL\n"
             "  included; a '\\r' before the '\\n' is kept, as grep -F keeps it, so convert\n"
             "  CRLF files first); the last line needs no '\\n'; an empty line is an error\n"
@@ -56,10 +63,14 @@ const wm_cli_command_t wm_cli_cmd_search = {
             "  A PATFILE whose first byte is '>' is FASTA: each record's sequence (lines\n"
             "  joined, whitespace dropped) is one pattern, printed as the first word of its\n"
             "  header instead of its number (a control byte in it is an error).\n"
+            "  A PATFILE whose first line starts with '@' and whose third starts with '+'\n"
+            "  is FASTQ: each 4-line record's sequence is one pattern, named likewise; its\n"
+            "  qualities go to SAM output.\n"
             "  PATFILEs may be compressed (gzip, xz, bzip2 or zstd).\n"
             "  --revcomp and --alphabet dna need patterns of A, C, G, T, U only (either\n"
-            "  case); --alphabet auto picks dna for a FILE whose data is DNA (see\n"
-            "  --alphabet), and such a FILE then needs every pattern to be such.\n",
+            "  case; with -k > 0, IUPAC codes); --alphabet auto picks dna for a FILE\n"
+            "  whose data is DNA (see --alphabet), and such a FILE then needs every\n"
+            "  pattern to be such.\n",
     },
     "Output lines (no header):\n"
     "  tsv   source<TAB>record<TAB>start<TAB>end<TAB>errors<TAB>strand\n"
@@ -72,9 +83,16 @@ const wm_cli_command_t wm_cli_cmd_search = {
     "  (the first word of its FASTA/FASTQ header; a control byte in it is an error;\n"
     "  . for plain input), strand + or -.\n"
     "  With a pattern set, pattern is the pattern's number or FASTA name:\n"
-    "  tsv   source<TAB>record<TAB>start<TAB>end<TAB>pattern (+ <TAB>strand with\n"
-    "        --revcomp)\n"
-    "  bed   name = pattern, score 0;  json: \"pattern\" instead of \"errors\"\n"
+    "  tsv   source<TAB>record<TAB>start<TAB>end<TAB>pattern (+ <TAB>errors with\n"
+    "        -k > 0, + <TAB>strand with --revcomp)\n"
+    "  bed   name = pattern, score errors;  json: \"pattern\", and \"errors\" with\n"
+    "        -k > 0\n"
+    "  sam   (sets, one FILE) a header (@SQ for each record), then one record per\n"
+    "        occurrence (with -k > 0, as --best-per-locus): QNAME the pattern's name\n"
+    "        or number, FLAG 16 on '-' and 256 for all but the pattern's first\n"
+    "        record (SEQ and QUAL then *), POS, MAPQ 255, the CIGAR (=, X, I, D;\n"
+    "        IUPAC codes match the bases they name), SEQ as it aligns, QUAL from a\n"
+    "        FASTQ PATFILE, NM:i errors; samtools reads it\n"
     "\n"
     "Which matches: one line per end position e (and strand) where some substring\n"
     "ending at e is within k errors of the pattern. errors = the smallest such\n"

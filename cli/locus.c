@@ -10,7 +10,8 @@
 **
 ** Matches come in (record, end, strand) order, but a locus can only be
 ** closed once no later match can reach it: a match is at most span = m + k
-** bytes long, so a later match (end >= e) starts at or after e - span, and
+** bytes long (a set's longest pattern + k), so a later match (end >= e)
+** starts at or after e - span, and
 ** a locus whose last byte is before that is final. A new match may join
 ** several open loci (its start reaches back over them): they merge. The
 ** chosen matches are printed in (end, strand) order, like every other
@@ -43,9 +44,11 @@ void wm_cli_locus_free(wm_cli_locus_t *L) {
     L->n_open = L->n_ready = L->cap_open = L->cap_ready = 0;
 }
 
-/* a before b in the output: end, then strand */
+/* a before b in the output: end, then pattern (a set's), then strand */
 static int before(const wm_match_t *a, const wm_match_t *b) {
-    return a->end < b->end || (a->end == b->end && a->strand < b->strand);
+    if (a->end != b->end) return a->end < b->end;
+    if (a->pattern != b->pattern) return a->pattern < b->pattern;
+    return a->strand < b->strand;
 }
 
 /* The better of two matches of one locus: fewer errors, then the leftmost end. */
@@ -119,7 +122,8 @@ int wm_cli_locus_push(wm_cli_locus_t *L, const wm_match_t *m) {
     struct wm_cli_locus_span nl = { m->start, m->end, m->end, *m };
     for (size_t i = 0; i < L->n_open;) {
         struct wm_cli_locus_span *o = &L->open[i];
-        if (o->best.strand == m->strand && o->hi > m->start && o->lo < m->end) {
+        if (o->best.strand == m->strand && o->best.pattern == m->pattern && o->hi > m->start &&
+            o->lo < m->end) {
             if (o->lo < nl.lo) nl.lo = o->lo;
             if (o->hi > nl.hi) nl.hi = o->hi;
             if (o->first_end < nl.first_end) nl.first_end = o->first_end;

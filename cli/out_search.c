@@ -18,9 +18,20 @@
 /* Append a string literal at p and move p past it. */
 #define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) += sizeof(lit) - 1)
 
-/* "\tstart\tend\terrors\tstrand[\tline]\n" for TSV (start first) and BED
-** alike; line 0: no line column. */
-static void put_tail(FILE *out, const wm_match_t *m, int with_start, uint64_t line) {
+/* A CIGAR column after the bytes gathered at p in buf (written out first):
+** returns where the caller goes on in buf. */
+static char *put_cigar(FILE *out, char *buf, char *p, const char *cigar) {
+    if (cigar == NULL) return p;
+    *p++ = '\t';
+    fwrite(buf, 1, (size_t)(p - buf), out);
+    fputs(cigar[0] ? cigar : "*", out);
+    return buf;
+}
+
+/* "\tstart\tend\terrors\tstrand[\tcigar][\tline]\n" for TSV (start first) and
+** BED alike; cigar NULL: no CIGAR column, line 0: no line column. */
+static void put_tail(FILE *out, const wm_match_t *m, int with_start, const char *cigar,
+                     uint64_t line) {
     char buf[96], *p = buf;
     if (with_start) {
         *p++ = '\t';
@@ -32,6 +43,7 @@ static void put_tail(FILE *out, const wm_match_t *m, int with_start, uint64_t li
     p = wm_out_put_u64(p, m->errors);
     *p++ = '\t';
     *p++ = m->strand ? '-' : '+';
+    p = put_cigar(out, buf, p, cigar);
     if (line != 0) {
         *p++ = '\t';
         p = wm_out_put_u64(p, line);
@@ -40,24 +52,26 @@ static void put_tail(FILE *out, const wm_match_t *m, int with_start, uint64_t li
     fwrite(buf, 1, (size_t)(p - buf), out);
 }
 
-/* A TSV row, with a line column when line != 0. */
+/* A TSV row, with a CIGAR column when cigar != NULL and a line column when
+** line != 0. */
 static void tsv_row(FILE *out, const char *source, const char *record, const wm_match_t *m,
-                    uint64_t line) {
+                    const char *cigar, uint64_t line) {
     fputs(source, out);
     putc('\t', out);
     fputs(record, out);
-    put_tail(out, m, 1, line);
+    put_tail(out, m, 1, cigar, line);
 }
 
 void wm_out_search_tsv(FILE *out, const char *source, const char *record, const wm_match_t *m) {
-    tsv_row(out, source, record, m, 0);
+    tsv_row(out, source, record, m, NULL, 0);
 }
 
 /* A set's TSV row, with a line column when line != 0. */
 /* with_errors: a set within k errors (a k = 0 set keeps the exact set's
 ** columns). */
 static void tsv_set_row(FILE *out, const char *source, const char *record, const wm_match_t *m,
-                        const char *name, int with_errors, int with_strand, uint64_t line) {
+                        const char *name, int with_errors, int with_strand, const char *cigar,
+                        uint64_t line) {
     char buf[96], *p = buf;
     fputs(source, out);
     putc('\t', out);
@@ -82,6 +96,7 @@ static void tsv_set_row(FILE *out, const char *source, const char *record, const
         *p++ = '\t';
         *p++ = m->strand ? '-' : '+';
     }
+    p = put_cigar(out, buf, p, cigar);
     if (line != 0) {
         *p++ = '\t';
         p = wm_out_put_u64(p, line);
@@ -92,7 +107,7 @@ static void tsv_set_row(FILE *out, const char *source, const char *record, const
 
 void wm_out_search_tsv_set(FILE *out, const char *source, const char *record, const wm_match_t *m,
                            const char *name, int with_strand) {
-    tsv_set_row(out, source, record, m, name, 0, with_strand, 0);
+    tsv_set_row(out, source, record, m, name, 0, with_strand, NULL, 0);
 }
 
 void wm_out_search_bed(FILE *out, const char *chrom, const char *name, const wm_match_t *m) {
@@ -165,6 +180,7 @@ typedef struct {
     uint64_t line;
     const uint8_t *text;
     size_t len;
+    char *cigar; /* --cigar (malloc'd by row_extra), else NULL */
 } json_extra_t;
 
 /* Close a match object at p in buf: the strand, the extras, "}\n". */
@@ -173,6 +189,12 @@ static void json_match_tail(FILE *out, char *buf, char *p, const wm_match_t *m,
     PUT_LIT(p, ",\"strand\":\"");
     *p++ = m->strand ? '-' : '+';
     *p++ = '"';
+    if (x != NULL && x->cigar != NULL) {
+        PUT_LIT(p, ",\"cigar\":");
+        fwrite(buf, 1, (size_t)(p - buf), out);
+        wm_out_json_cstr(out, x->cigar);
+        p = buf;
+    }
     if (x != NULL && x->line != 0) {
         PUT_LIT(p, ",\"line\":");
         p = wm_out_put_u64(p, x->line);
@@ -302,7 +324,11 @@ static int row_extra(wm_cli_search_sink_t *s, const wm_match_t *m, json_extra_t 
         print_only(s, m, line);
         return 1;
     }
-    *x = (json_extra_t){ line, NULL, 0 };
+    *x = (json_extra_t){ line, NULL, 0, NULL };
+    if (a->cigar && (x->cigar = wm_cli_match_cigar(s, m)) == NULL && !s->write_failed) {
+        s->write_failed = 1; /* out of memory: reported as the output's failure */
+        s->write_errno = ENOMEM;
+    }
     if (a->only_matching) {
         uint64_t len, off;
         const uint8_t *b = record_bytes(s, m->record, &len, &off);
@@ -319,16 +345,24 @@ static void print_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
     if (row_extra(s, m, &x)) return;
     uint64_t line = x.line;
     switch (a->sh.format) {
-    case WM_OUT_TSV: tsv_row(s->out, s->source, record, m, line); break;
+    case WM_OUT_TSV: tsv_row(s->out, s->source, record, m, x.cigar, line); break;
     case WM_OUT_BED: wm_out_search_bed(s->out, bed_chrom(s, record), a->bed_name, m); break;
     case WM_OUT_JSON: json_row(s->out, s->source, record, m, &x); break;
     }
+    free(x.cigar);
 }
 
 /* A set's match: the pattern (number or FASTA name) where errors would be,
 ** and the errors after it for a set within k errors. */
 static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
     const wm_cli_search_args_t *a = s->a;
+    if (a->sh.format == WM_OUT_SAM) {
+        if (wm_cli_search_sam_row(s, m) < 0 && !s->write_failed) {
+            s->write_failed = 1;
+            s->write_errno = ENOMEM;
+        }
+        return;
+    }
     const char *name = a->set.name != NULL ? a->set.name[m->pattern] : NULL;
     const char *record = wm_cli_search_record_name(s->sf, m->record);
     json_extra_t x;
@@ -336,7 +370,8 @@ static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
     uint64_t line = x.line;
     switch (a->sh.format) {
     case WM_OUT_TSV:
-        tsv_set_row(s->out, s->source, record, m, name, a->o.max_edits > 0, a->o.revcomp, line);
+        tsv_set_row(s->out, s->source, record, m, name, a->o.max_edits > 0, a->o.revcomp, x.cigar,
+                    line);
         break;
     case WM_OUT_BED: {
         char num[24], bed_name[WM_BED_NAME_MAX + 1];
@@ -349,6 +384,7 @@ static void print_set_match(wm_cli_search_sink_t *s, const wm_match_t *m) {
         json_set_row(s->out, s->source, record, m, name, a->o.max_edits > 0, &x);
         break;
     }
+    free(x.cigar);
 }
 
 void wm_cli_search_print(wm_cli_search_sink_t *s, const wm_match_t *m) {

@@ -43,6 +43,12 @@ static int reserve(wm_patset_t *ps, size_t need) {
         memset(name + ps->cap, 0, (cap - ps->cap) * sizeof *name);
         ps->name = name;
     }
+    if (ps->qual != NULL) {
+        const uint8_t **qual = realloc(ps->qual, cap * sizeof *qual);
+        if (qual == NULL) return nomem();
+        memset(qual + ps->cap, 0, (cap - ps->cap) * sizeof *qual);
+        ps->qual = qual;
+    }
     ps->cap = cap;
     return 0;
 }
@@ -177,6 +183,91 @@ static int parse_fasta(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t 
     return 0;
 }
 
+/* The end of the line that starts at p (its '\n', or end), and where the next
+** starts. */
+static const uint8_t *line_end(const uint8_t *p, const uint8_t *end, const uint8_t **next) {
+    const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
+    *next = nl != NULL ? nl + 1 : end;
+    return nl != NULL ? nl : end;
+}
+
+/* Without a '\r' before the '\n' (FASTQ lines, unlike line patterns, are
+** records of a format: CRLF files are read as the format means). */
+static const uint8_t *trim_cr(const uint8_t *p, const uint8_t *e) {
+    return e > p && e[-1] == '\r' ? e - 1 : e;
+}
+
+/* Whether data starts as FASTQ does: a line of '@' and a name, a line, and a
+** line starting with '+' (the rest is checked as FASTQ, with its own
+** messages). A file of line patterns whose first starts with '@' and whose
+** third does not start with '+' stays one. */
+static int looks_fastq(const uint8_t *data, size_t n) {
+    const uint8_t *end = data + n, *p = data, *l[3], *e[3];
+    if (n == 0 || data[0] != '@') return 0;
+    for (int i = 0; i < 3; i++) {
+        if (p >= end) return 0;
+        l[i] = p;
+        e[i] = trim_cr(p, line_end(p, end, &p));
+    }
+    return e[0] - l[0] > 1 && e[2] > l[2] && *l[2] == '+';
+}
+
+/* FASTQ: each record's sequence is one pattern named by the header's first
+** word, its quality line kept (SAM prints it). Patterns and qualities point
+** into the file's buffer; names are copied into out (n + 1 bytes). */
+static int parse_fastq(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t src, uint8_t *out) {
+    const char *where = ps->srcs[src];
+    const uint8_t *p = data, *end = data + n;
+    uint8_t *o = out;
+    for (uint64_t line = 1; p < end; line += 4) {
+        const uint8_t *l[4], *e[4];
+        for (int i = 0; i < 4; i++) {
+            if (p >= end) {
+                wm_cli_error("%s:%" PRIu64 ": FASTQ record cut short (4 lines a record)", where,
+                             line);
+                return -1;
+            }
+            l[i] = p;
+            e[i] = trim_cr(p, line_end(p, end, &p));
+        }
+        if (*l[0] != '@' || *l[2] != '+') {
+            wm_cli_error("%s:%" PRIu64 ": not a FASTQ record (%s)", where,
+                         *l[0] != '@' ? line : line + 2,
+                         *l[0] != '@' ? "a header starts with '@'" : "line 3 starts with '+'");
+            return -1;
+        }
+        const uint8_t *w = l[0] + 1;
+        while (w < e[0] && !is_space(*w)) ++w;
+        if (w == l[0] + 1) {
+            wm_cli_error("%s:%" PRIu64 ": FASTQ header with no name", where, line);
+            return -1;
+        }
+        int ctl = name_control(l[0] + 1, (size_t)(w - l[0] - 1));
+        if (ctl >= 0) {
+            wm_cli_error("%s:%" PRIu64 ": " WM_NAME_CONTROL_FMT, where, line, (unsigned)ctl);
+            return -1;
+        }
+        size_t m = (size_t)(e[1] - l[1]);
+        if (m != (size_t)(e[3] - l[3])) {
+            wm_cli_error("%s:%" PRIu64 ": %zu bases and %zu qualities", where, line + 3, m,
+                         (size_t)(e[3] - l[3]));
+            return -1;
+        }
+        memcpy(o, l[0] + 1, (size_t)(w - l[0] - 1));
+        const char *name = (const char *)o;
+        o += w - l[0] - 1;
+        *o++ = '\0';
+        if (check_length(where, line + 1, m) < 0 || push(ps, l[1], m, name, src, line) < 0)
+            return -1;
+        if (ps->qual == NULL) {
+            ps->qual = calloc(ps->cap, sizeof *ps->qual);
+            if (ps->qual == NULL) return nomem();
+        }
+        ps->qual[ps->n - 1] = l[3];
+    }
+    return 0;
+}
+
 int wm_patset_add_file(wm_patset_t *ps, const char *path) {
     const char *where = strcmp(path, "-") == 0 ? "(standard input)" : path;
     char err[1024] = "";
@@ -202,11 +293,11 @@ int wm_patset_add_file(wm_patset_t *ps, const char *path) {
     const uint8_t *data = sf->text.seq;
     size_t n = (size_t)sf->text.len;
     size_t before = ps->n;
-    if (n > 0 && data[0] == '>') {
+    if (n > 0 && (data[0] == '>' || looks_fastq(data, n))) {
         uint8_t *out = malloc(n + 1);
         if (out == NULL) return nomem();
         ps->bufs[ps->n_bufs++] = out;
-        if (parse_fasta(ps, data, n, src, out) < 0) return -1;
+        if ((data[0] == '>' ? parse_fasta : parse_fastq)(ps, data, n, src, out) < 0) return -1;
     } else if (parse_lines(ps, data, n, src) < 0) {
         return -1;
     }
@@ -231,6 +322,7 @@ void wm_patset_free(wm_patset_t *ps) {
     free(ps->pat);
     free(ps->len);
     free(ps->name);
+    free(ps->qual);
     free(ps->src);
     free(ps->line);
     free(ps->srcs);

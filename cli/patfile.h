@@ -7,7 +7,12 @@
 **   lines: one pattern per line, bytes as they are (no '\r' stripping, NUL
 **          allowed), a last line without '\n' counts; an empty line is an error;
 **   FASTA: (first byte '>') one pattern per record, its sequence lines joined
-**          with all whitespace removed, named by the header's first word.
+**          with all whitespace removed, named by the header's first word;
+**   FASTQ: (first line '@' NAME, third line starting with '+') one pattern
+**          per 4-line record, named by the header's first word, its
+**          qualities kept (as many as bases); '\r' before '\n' dropped. A
+**          line-pattern file whose first line starts with '@' and whose third
+**          does not start with '+' stays a line-pattern file.
 ** Line patterns point into the file's own buffer (no copy), so a million
 ** patterns load at the speed of memchr.
 */
@@ -20,14 +25,16 @@
 #include "io/seqfile.h"
 
 typedef struct {
-    size_t n, cap;       /* patterns held, room for */
-    const uint8_t **pat; /* n pattern starts (arrays as wm_compile_set */
-    size_t *len;         /*   takes them) */
-    const char **name;   /* n FASTA names (NULL: print the number), or
-                            NULL when no pattern has a name */
-    uint32_t *src;       /* where pattern i came from: srcs[src[i]] */
-    uint64_t *line;      /* its line in that file (0 for -e) */
-    const char **srcs;   /* file names as given (for messages), or "-e" */
+    size_t n, cap;        /* patterns held, room for */
+    const uint8_t **pat;  /* n pattern starts (arrays as wm_compile_set */
+    size_t *len;          /*   takes them) */
+    const char **name;    /* n FASTA/FASTQ names (NULL: print the number),
+                            or NULL when no pattern has a name */
+    const uint8_t **qual; /* n FASTQ quality strings (len[i] bytes; NULL:
+                            none), or NULL when no pattern has one */
+    uint32_t *src;        /* where pattern i came from: srcs[src[i]] */
+    uint64_t *line;       /* its line in that file (0 for -e) */
+    const char **srcs;    /* file names as given (for messages), or "-e" */
     size_t n_srcs, m_srcs;
     /* private: the memory the patterns point into */
     wm_seqfile_t *files; /* one per -f, kept open (line patterns) */

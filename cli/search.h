@@ -66,6 +66,7 @@ typedef struct {
     uint64_t max_count; /* -m N, else UINT64_MAX */
     int line_buffered;  /* --line-buffered */
     int best_locus;     /* --best-per-locus */
+    int cigar;          /* --cigar: each row's CIGAR */
 } wm_cli_search_args_t;
 
 /* Where a line number was last counted (out_text.c). */
@@ -130,6 +131,9 @@ typedef struct {
     uint64_t done_hi; /* --line: where the last printed line ended */
     uint64_t done_rec;
     int done_any;
+    /* --format sam */
+    int dna;           /* the file's alphabet (the CIGAR's match rule) */
+    uint8_t *sam_seen; /* a pattern's first record is primary, the rest 256 */
 } wm_cli_search_sink_t;
 
 typedef struct {
@@ -146,6 +150,9 @@ typedef struct {
     FILE *rank_out; /* --output-per-rank: this rank's file */
     int walked;     /* -r: the file now searched was found in a directory */
     int show_names; /* -o/--line lines start with FILE: */
+    int argc;       /* the command line, for SAM's @PG */
+    char **argv;
+    uint8_t *sam_seen; /* --format sam: one flag a pattern */
 } wm_cli_search_run_t;
 
 /* ---- search_args.c ----------------------------------------------------------- */
@@ -256,6 +263,31 @@ void wm_cli_text_body(FILE *out, int color, const uint8_t *s, uint64_t n, const 
 
 /* JSON: ,"text":"..." when s[0, n) is UTF-8, else ,"bytes":"<base64>". */
 void wm_cli_json_text(FILE *out, const uint8_t *s, size_t n);
+
+/* ---- search_cigar.c: the CIGAR of an occurrence (SAM) ---------------------------- */
+
+typedef struct {
+    int dna;     /* IUPAC codes against bases (else bytes) */
+    int fold;    /* -i */
+    int hamming; /* gapless */
+} wm_cli_cigar_rule_t;
+
+/* The canonical CIGAR (=, X, I, D; align's rule) of pattern p[0, m) as
+** searched on its strand against the occurrence t[0, n), under search's match
+** rule; malloc'd, "*" when the table would be too large, NULL out of memory. */
+char *wm_cli_occurrence_cigar(const wm_cli_cigar_rule_t *r, const uint8_t *p, size_t m,
+                              const uint8_t *t, size_t n);
+
+/* The CIGAR of a match as the sink's file and pattern make it (SAM,
+** --cigar); malloc'd, NULL out of memory. */
+char *wm_cli_match_cigar(const wm_cli_search_sink_t *s, const wm_match_t *m);
+
+/* The SAM header of one file's search: @HD, an @SQ per record, @PG. */
+void wm_cli_search_sam_header(FILE *out, const wm_seqfile_t *sf, const char *source, int argc,
+                              char **argv);
+
+/* One SAM record of a set's match (search_sam.c); 0, or -1 out of memory. */
+int wm_cli_search_sam_row(wm_cli_search_sink_t *s, const wm_match_t *m);
 
 /* ---- locus.c -------------------------------------------------------------------- */
 

@@ -28,6 +28,7 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
         a->o.max_edits = (uint32_t)v;
         break;
     case WM_F_HAMMING: a->o.metric = WM_METRIC_HAMMING; break;
+    case WM_F_CIGAR: a->cigar = 1; break;
     case WM_F_REVCOMP: a->o.revcomp = 1; break;
     case WM_F_ALGO:
         if ((i = wm_cli_choose("--algo", val, wm_cli_search_algo_words)) < 0) return -1;
@@ -170,8 +171,32 @@ static int check_text(const wm_cli_search_args_t *a) {
     return 0;
 }
 
+/* --format sam: records of occurrences of named reads. */
+static int check_sam(const wm_cli_search_args_t *a) {
+    if (a->sh.format != WM_OUT_SAM) return 0;
+    if (!a->is_set) {
+        wm_cli_error("--format sam is for pattern sets (-f PATFILE, or -e given more than "
+                     "once): a SAM record's QNAME is the pattern's name");
+        return -1;
+    }
+    if (a->count || a->per_pattern || a->list_files || a->only_matching || a->whole_line ||
+        a->line_no || a->word || a->max_count != UINT64_MAX) {
+        wm_cli_error("--format sam prints a record per occurrence; it cannot be combined with "
+                     "-c, --count-per-pattern, -l, -L, -o, --line, -n, -w or -m");
+        return -1;
+    }
+    return 0;
+}
+
 /* The output checks both modes share. Returns 0 or -1 (message printed). */
 static int check_output(const wm_cli_search_args_t *a) {
+    if (check_sam(a) < 0) return -1;
+    if (a->cigar && (a->sh.format == WM_OUT_BED || a->sh.format == WM_OUT_SAM || a->count ||
+                     a->only_matching || a->whole_line || a->list_files || a->per_pattern)) {
+        wm_cli_error("--cigar adds a column to tsv and json rows (SAM has its own); not with "
+                     "--format bed, -c, -o, --line, -l, -L or --count-per-pattern");
+        return -1;
+    }
     if (a->count && a->sh.format != WM_OUT_TSV && !a->quiet) {
         wm_cli_error("%s prints TSV lines; it cannot be combined with --format %s",
                      a->per_pattern ? "--count-per-pattern" : "-c/--count",

@@ -142,20 +142,33 @@ wm_status wm_compile(const uint8_t *pattern, size_t m, const wm_opts_t *o, wm_db
 void wm_db_free(wm_db_t *db); /* NULL is a no-op */
 
 /* Compile a set of n patterns (pattern i is patterns[i], lens[i] bytes, any
-** byte values) for exact search: every occurrence of every pattern, overlapping
-** ones included, reported with its 0-based index in the set (wm_match_t.pattern).
+** byte values): every occurrence of every pattern, overlapping ones included,
+** reported with its 0-based index in the set (wm_match_t.pattern).
 ** Duplicates are allowed; each copy is reported under its own index.
-** Options: max_edits must be 0 and metric is ignored; case_insensitive folds
+**
+** max_edits = 0, exact search: metric is ignored; case_insensitive folds
 ** ASCII case; alphabet DNA needs patterns of A, C, G, T, U only (either case)
 ** and matches them to the bases of the text whatever their case (U reads as T;
 ** N and other bytes match nothing); revcomp (A/C/G/T/U patterns only) also
 ** searches the reverse complement of each pattern, reported on strand 1;
 ** algo is AUTO or one of the set algorithms (AC, PFAC, WUMANBER,
 ** WUMANBER_PAPER, QGRAM; QGRAM needs patterns of at least WM_QGRAM_MIN_LEN).
-** Errors: WM_INVALID (n = 0, k > 0, a single-pattern algorithm, a pattern the
-** alphabet or revcomp cannot take, QGRAM with a pattern too short),
-** WM_PATTERN_EMPTY, WM_PATTERN_TOO_LONG (a pattern over WM_MAX_PATTERN),
-** WM_NOMEM. A caller that must name the pattern at fault checks first. */
+**
+** max_edits = k > 0, within k errors (edit or Hamming, metric): the matches
+** of each pattern are exactly those wm_compile of that pattern alone with the
+** same options gives (one per end and strand, the fewest errors, the
+** shortest occurrence), so each pattern takes what wm_compile takes (IUPAC
+** codes in DNA, k below its length); algo must be AUTO (each pattern's kernel
+** is chosen for it). Seeds of the k + 1 pieces of each pattern find the
+** places to verify; patterns whose pieces are too short to seed (under 12
+** bases, 4 bytes) are scanned whole, one by one. CPU only for now: a context
+** on a GPU runs it on its CPU threads and says so in wm_context_note.
+**
+** Errors: WM_INVALID (n = 0, a single-pattern algorithm, a set algorithm with
+** k > 0, a pattern the alphabet or revcomp cannot take, QGRAM with a pattern
+** too short), WM_PATTERN_EMPTY, WM_PATTERN_TOO_LONG (a pattern over
+** WM_MAX_PATTERN), WM_K_TOO_LARGE (k >= a pattern's length), WM_NOMEM. A
+** caller that must name the pattern at fault checks first. */
 wm_status wm_compile_set(const uint8_t *const *patterns, const size_t *lens, size_t n,
                          const wm_opts_t *o, wm_db_t **db);
 #define WM_QGRAM_MIN_LEN 4u

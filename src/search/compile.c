@@ -10,60 +10,46 @@
 
 #include "search/search.h"
 
-/* IUPAC nucleotide code -> set of bases as bits A=1 C=2 G=4 T=8; 0 = not a code. */
-static unsigned iupac_bases(uint8_t c) {
-    switch (toupper(c)) {
-    case 'A': return 1;
-    case 'C': return 2;
-    case 'G': return 4;
-    case 'T':
-    case 'U': return 8;
-    case 'R': return 1 | 4;
-    case 'Y': return 2 | 8;
-    case 'S': return 2 | 4;
-    case 'W': return 1 | 8;
-    case 'K': return 4 | 8;
-    case 'M': return 1 | 2;
-    case 'B': return 2 | 4 | 8;
-    case 'D': return 1 | 4 | 8;
-    case 'H': return 1 | 2 | 8;
-    case 'V': return 1 | 2 | 4;
-    case 'N': return 15;
-    default: return 0;
-    }
+/* IUPAC nucleotide code -> set of bases as bits A=1 C=2 G=4 T=8, either case;
+** 0 = not a code. A table: a set within k errors compiles its patterns as it
+** scans (src/setk), once per pattern per chunk, so this runs often. */
+#define BOTH_CASES(c, v) [c] = v, [(c) + 32] = v
+static const uint8_t iupac[256] = {
+    BOTH_CASES('A', 1),  BOTH_CASES('C', 2),  BOTH_CASES('G', 4),  BOTH_CASES('T', 8),
+    BOTH_CASES('U', 8),  BOTH_CASES('R', 5),  BOTH_CASES('Y', 10), BOTH_CASES('S', 6),
+    BOTH_CASES('W', 9),  BOTH_CASES('K', 12), BOTH_CASES('M', 3),  BOTH_CASES('B', 14),
+    BOTH_CASES('D', 13), BOTH_CASES('H', 11), BOTH_CASES('V', 7),  BOTH_CASES('N', 15),
+};
+/* The complement of a code, its case kept (U -> A); 0 = not a code. */
+static const uint8_t complement_of[256] = {
+    BOTH_CASES('A', 'T'), BOTH_CASES('C', 'G'), BOTH_CASES('G', 'C'), BOTH_CASES('T', 'A'),
+    BOTH_CASES('U', 'A'), BOTH_CASES('R', 'Y'), BOTH_CASES('Y', 'R'), BOTH_CASES('K', 'M'),
+    BOTH_CASES('M', 'K'), BOTH_CASES('B', 'V'), BOTH_CASES('V', 'B'), BOTH_CASES('D', 'H'),
+    BOTH_CASES('H', 'D'), BOTH_CASES('S', 'S'), BOTH_CASES('W', 'W'), BOTH_CASES('N', 'N'),
+};
+#undef BOTH_CASES
+
+static unsigned iupac_bases(uint8_t c) { return iupac[c]; }
+unsigned wm_iupac_bases(uint8_t c) { return iupac[c]; }
+
+uint8_t wm_iupac_complement(uint8_t c) {
+    uint8_t r = complement_of[c];
+    return r != 0 && c >= 'a' ? (uint8_t)(r + 32) : r; /* codes are letters: lower from 'a' */
 }
 
 static int complement(uint8_t c, uint8_t *out) {
-    static const char from[] = "ACGTURYKMBVDHSWN";
-    static const char to[] = "TGCAAYRMKVBHDSWN";
-    const char *p = strchr(from, toupper(c));
-    if (c == 0 || !p) return -1;
-    uint8_t r = (uint8_t)to[p - from];
-    *out = islower(c) ? (uint8_t)tolower(r) : r;
-    return 0;
+    *out = wm_iupac_complement(c);
+    return *out == 0 ? -1 : 0;
 }
 
-/* Every text byte that pattern byte p accepts under the options. DNA: the
-** bases of its IUPAC code, either case (U reads as T); bytes: itself, and its
-** other case when folding. Listed directly, not by testing all 256: a set
-** within k errors compiles its patterns as it scans (src/setk), once per
-** pattern per chunk. Returns the count. */
-static int accepted_bytes(const wm_opts_t *o, uint8_t p, uint8_t out[10]) {
-    int n = 0;
-    if (o->alphabet == WM_ALPHABET_DNA) {
-        static const char base_bytes[4][5] = { "Aa", "Cc", "Gg", "TtUu" };
-        unsigned b = iupac_bases(p);
-        for (int i = 0; i < 4; i++)
-            if (b & (1u << i))
-                for (const char *c = base_bytes[i]; *c; c++) out[n++] = (uint8_t)*c;
-        return n;
-    }
-    out[n++] = p;
-    if (o->case_insensitive && tolower(p) != toupper(p))
-        out[n++] = (uint8_t)(tolower(p) == p ? toupper(p) : tolower(p));
-    return n;
-}
+/* The text bytes each base is: A=1 C=2 G=4 T=8 as bit order, either case, U
+** reading as T. */
+static const char base_bytes[4][5] = { "Aa", "Cc", "Gg", "TtUu" };
 
+/* The match tables of one strand: peq row c has bit i set when pattern byte i
+** accepts text byte c. DNA: a row per base (the bases of each position's
+** IUPAC code), copied to the bytes that are that base; bytes: each position
+** sets its own byte's row, and its other case's when folding. */
 static wm_status build_strand(wm_pat_t *p, int s, const uint8_t *pat) {
     wm_strand_t *st = &p->strand[s];
     size_t m = p->m, nw = p->n_words;
@@ -72,14 +58,36 @@ static wm_status build_strand(wm_pat_t *p, int s, const uint8_t *pat) {
     st->rpeq = calloc(256 * nw, sizeof(uint64_t));
     if (!st->bytes || !st->peq || !st->rpeq) return WM_NOMEM;
     memcpy(st->bytes, pat, m);
+    int dna = p->opts.alphabet == WM_ALPHABET_DNA, fold = p->opts.case_insensitive;
     for (size_t i = 0; i < m; i++) {
-        uint8_t acc[10]; /* N: A, a, C, c, G, g, T, t, U, u */
-        int n = accepted_bytes(&p->opts, pat[i], acc);
         size_t r = m - 1 - i;
-        for (int x = 0; x < n; x++) {
-            st->peq[acc[x] * nw + i / 64] |= 1ull << (i % 64);
-            st->rpeq[acc[x] * nw + r / 64] |= 1ull << (r % 64);
+        uint64_t bit = 1ull << (i % 64), rbit = 1ull << (r % 64);
+        if (dna) {
+            /* rows 0..3 stand for the bases until they are copied below */
+            unsigned set = iupac_bases(pat[i]);
+            for (unsigned b = 0; b < 4; b++) { /* branch-free: codes are random */
+                uint64_t on = (uint64_t)0 - ((set >> b) & 1u);
+                st->peq[b * nw + i / 64] |= bit & on;
+                st->rpeq[b * nw + r / 64] |= rbit & on;
+            }
+            continue;
         }
+        uint8_t c = pat[i], other = (uint8_t)(islower(c) ? toupper(c) : tolower(c));
+        st->peq[c * nw + i / 64] |= bit;
+        st->rpeq[c * nw + r / 64] |= rbit;
+        if (fold && other != c) {
+            st->peq[other * nw + i / 64] |= bit;
+            st->rpeq[other * nw + r / 64] |= rbit;
+        }
+    }
+    if (dna) {
+        for (unsigned b = 0; b < 4; b++)
+            for (const char *c = base_bytes[b]; *c; c++) {
+                memcpy(st->peq + (uint8_t)*c * nw, st->peq + b * nw, nw * sizeof(uint64_t));
+                memcpy(st->rpeq + (uint8_t)*c * nw, st->rpeq + b * nw, nw * sizeof(uint64_t));
+            }
+        memset(st->peq, 0, 4 * nw * sizeof(uint64_t)); /* bytes 0..3 are no base */
+        memset(st->rpeq, 0, 4 * nw * sizeof(uint64_t));
     }
     return WM_OK;
 }

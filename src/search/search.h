@@ -110,6 +110,12 @@ int wm_bitap_scan(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t
                   uint64_t own_from, uint64_t to, wm_hitvec_t *out);
 int wm_myers_scan(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t scan_from,
                   uint64_t own_from, uint64_t to, wm_hitvec_t *out);
+/* IUPAC codes (compile.c): the bases of a code as bits A=1 C=2 G=4 T=8
+** (either case, U = T; 0 = no code), and its complement in the same case (0
+** = no code). */
+unsigned wm_iupac_bases(uint8_t c);
+uint8_t wm_iupac_complement(uint8_t c);
+
 /* The kernel the CPU runs for a pattern (its algo: shiftor, myers or bitap). */
 wm_cpu_scan_fn wm_pat_kernel(const wm_pat_t *pat);
 /* k >= 1: find the ends through exact pieces (pigeonhole), verifying windows

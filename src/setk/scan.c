@@ -20,6 +20,7 @@
 ** or at its record's start, so its errors and start are those the pattern
 ** alone gives (search.h: the kernels' contract).
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +57,29 @@ typedef struct {
 
 /* ---- 1. seeds -> windows --------------------------------------------------- */
 
-static int seed_piece(const wave_t *w, const wm_piece_t *pc, windows_t *win) {
+/* A seed found, as compact as sorting millions of them a chunk wants (a
+** chromosome's repeats give a read's pieces hundreds of places each): key =
+** pattern, strand and the end its piece puts the pattern at, relative to
+** the chunk (end - lo + spread: at least 1, as a window must reach the
+** chunk; less than 2^32, chunks being at most 1 GiB); the record as an
+** offset from the chunk's first. */
+typedef struct {
+    uint64_t key;
+    uint32_t rec;
+    uint16_t piece;
+    uint8_t need;
+} found_t;
+
+typedef struct {
+    found_t *a;
+    size_t n, cap;
+} founds_t;
+
+#define KEY_END_BITS 32
+#define MAX_CHUNK (1ull << 30)
+
+static int seed_piece(const wave_t *w, const wm_piece_t *pc, uint64_t lo, size_t first_rec,
+                      founds_t *f) {
     const wm_setk_t *s = w->s;
     const uint8_t *seq = w->text->seq;
     uint64_t rb = w->rs[pc->rec], re = w->rs[pc->rec + 1];
@@ -64,6 +87,7 @@ static int seed_piece(const wave_t *w, const wm_piece_t *pc, windows_t *win) {
     unsigned shift = s->dna ? 2 : 8, q = s->q;
     uint64_t mask = shift * q >= 64 ? ~0ull : ((uint64_t)1 << (shift * q)) - 1;
     uint64_t code = 0, lo_end = pc->own_from + 1 > rb + 1 ? pc->own_from + 1 : rb + 1;
+    int64_t origin = (int64_t)lo - (int64_t)s->spread;
     unsigned run = 0;
     for (uint64_t x = pc->scan_from; x < stop; x++) {
         int c = s->sym[seq[x]];
@@ -78,36 +102,110 @@ static int seed_piece(const wave_t *w, const wm_piece_t *pc, windows_t *win) {
         int64_t t = (int64_t)(x + 1 - q); /* where the key starts */
         for (size_t i = 0; i < n; i++) {
             int64_t end = t - (int64_t)sd[i].key_off + (int64_t)s->len[sd[i].pat];
-            int64_t a = end - (int64_t)s->spread, b = end + (int64_t)s->spread;
-            if (a < (int64_t)lo_end) a = (int64_t)lo_end;
-            if (b > (int64_t)pc->own_to) b = (int64_t)pc->own_to;
-            if (a > b) continue;
-            if (win->n == win->cap &&
-                wm_vec_grow((void **)&win->a, &win->cap, win->n + 1, sizeof *win->a))
+            /* a window that misses the piece's ends is no seed of this chunk */
+            if (end + (int64_t)s->spread < (int64_t)lo_end ||
+                end - (int64_t)s->spread > (int64_t)pc->own_to)
+                continue;
+            if (f->n == f->cap && wm_vec_grow((void **)&f->a, &f->cap, f->n + 1, sizeof *f->a))
                 return -1;
-            window_t *v = &win->a[win->n++];
-            v->pat = sd[i].pat;
-            v->strand = sd[i].strand;
-            v->rec = pc->rec;
-            v->a = (uint64_t)a;
-            v->b = (uint64_t)b;
+            found_t *v = &f->a[f->n++];
+            v->key = (uint64_t)sd[i].pat << (KEY_END_BITS + 1) |
+                     (uint64_t)sd[i].strand << KEY_END_BITS | (uint64_t)(end - origin);
+            v->rec = (uint32_t)(pc->rec - first_rec);
+            v->piece = sd[i].piece;
+            v->need = sd[i].need;
         }
     }
     return 0;
 }
 
-static int by_window(const void *x, const void *y) {
-    const window_t *p = x, *q = y;
-    if (p->pat != q->pat) return p->pat < q->pat ? -1 : 1;
-    if (p->strand != q->strand) return p->strand < q->strand ? -1 : 1;
-    return p->a < q->a ? -1 : p->a > q->a;
+/* Sort by key (pattern, strand, end): LSD radix, 16 bits a pass over the
+** key's bits. 0, or -1 out of memory. */
+static int sort_found(founds_t *f, unsigned key_bits) {
+    size_t n = f->n;
+    found_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    size_t *count = malloc(65537 * sizeof *count);
+    if (!tmp || !count) {
+        free(tmp);
+        free(count);
+        return -1;
+    }
+    found_t *from = f->a, *to = tmp;
+    for (unsigned shift = 0; shift < key_bits; shift += 16) {
+        memset(count, 0, 65537 * sizeof *count);
+        for (size_t i = 0; i < n; i++) count[((from[i].key >> shift) & 0xffff) + 1]++;
+        if (count[((from[0].key >> shift) & 0xffff) + 1] == n) continue; /* one digit: sorted */
+        for (size_t d = 0; d < 65536; d++) count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++) to[count[(from[i].key >> shift) & 0xffff]++] = from[i];
+        found_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != f->a) memcpy(f->a, from, n * sizeof *f->a);
+    free(tmp);
+    free(count);
+    return 0;
+}
+
+/* Keep the seeds whose pattern needs one piece, or two and a seed of another
+** piece of the same pattern and strand puts its end within spread (sorted
+** by key: look both ways; the key's low bits are the end). Returns how many
+** are kept, moved to the front. */
+static size_t paired(found_t *v, size_t n, uint32_t spread) {
+    const uint64_t end_mask = ((uint64_t)1 << KEY_END_BITS) - 1, same = ~end_mask;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ok = v[i].need < 2;
+        uint64_t k = v[i].key;
+        for (size_t j = i;
+             !ok && j-- > 0 && (v[j].key & same) == (k & same) && k - v[j].key <= spread;)
+            ok = v[j].piece != v[i].piece;
+        for (size_t j = i + 1;
+             !ok && j < n && (v[j].key & same) == (k & same) && v[j].key - k <= spread; j++)
+            ok = v[j].piece != v[i].piece;
+        v[i].need = ok ? 0 : 2; /* the neighbours read key and piece only */
+    }
+    for (size_t i = 0; i < n; i++)
+        if (v[i].need == 0) v[kept++] = v[i];
+    return kept;
+}
+
+/* The windows of the seeds kept: ends within spread of the seed's end, cut to
+** the chunk (lo, hi] and the record. */
+static int to_windows(const wave_t *w, const founds_t *f, uint64_t lo, uint64_t hi,
+                      size_t first_rec, windows_t *win) {
+    const wm_setk_t *s = w->s;
+    const uint64_t end_mask = ((uint64_t)1 << KEY_END_BITS) - 1;
+    int64_t origin = (int64_t)lo - (int64_t)s->spread;
+    win->n = 0;
+    if (f->n > win->cap && wm_vec_grow((void **)&win->a, &win->cap, f->n, sizeof *win->a))
+        return -1;
+    for (size_t i = 0; i < f->n; i++) {
+        const found_t *v = &f->a[i];
+        size_t rec = first_rec + v->rec;
+        uint64_t rb = w->rs[rec], re = w->rs[rec + 1];
+        int64_t end = (int64_t)(v->key & end_mask) + origin;
+        int64_t a = end - (int64_t)s->spread, b = end + (int64_t)s->spread;
+        int64_t first = (int64_t)(lo > rb ? lo : rb) + 1, last = (int64_t)(hi < re ? hi : re);
+        if (a < first) a = first;
+        if (b > last) b = last;
+        window_t *x = &win->a[win->n++];
+        x->pat = (uint32_t)(v->key >> (KEY_END_BITS + 1));
+        x->strand = (uint32_t)(v->key >> KEY_END_BITS) & 1u;
+        x->rec = rec;
+        x->a = (uint64_t)a;
+        x->b = (uint64_t)b;
+    }
+    return 0;
 }
 
 /* ---- 2-4. kernels -> hits -> matches ------------------------------------------ */
 
-/* Turn the hits of one scan of record rec into matches of pattern i. */
+/* Turn the hits of one scan of record rec into matches of pattern i. as: the
+** strand every hit is reported on, or -1 for the hit's own (as_strand >= 0:
+** p holds that strand alone, as its strand 0). */
 static int finish(const wave_t *w, const wm_pat_t *p, uint32_t i, size_t rec, const wm_hitvec_t *hv,
-                  wm_matchvec_t *out) {
+                  int as_strand, wm_matchvec_t *out) {
     uint64_t rb = w->rs[rec];
     for (size_t x = 0; x < hv->n; x++) {
         const wm_hit_t *h = &hv->a[x];
@@ -116,13 +214,13 @@ static int finish(const wave_t *w, const wm_pat_t *p, uint32_t i, size_t rec, co
         mt.record = rec;
         mt.end = h->end - rb;
         mt.errors = h->errors;
-        mt.strand = h->strand;
+        mt.strand = as_strand >= 0 ? (uint32_t)as_strand : h->strand;
         mt.pattern = i;
         if (w->want_starts) {
             uint64_t start;
             uint32_t errors;
-            if (!wm_resolve_end(p, (int)h->strand, w->text->seq, rb, h->end, (int)h->errors,
-                                &start, &errors))
+            if (!wm_resolve_end(p, (int)h->strand, w->text->seq, rb, h->end, (int)h->errors, &start,
+                                &errors))
                 continue;
             mt.start = start - rb;
             mt.errors = errors;
@@ -136,29 +234,53 @@ static wm_status compile(const wm_setk_t *s, uint32_t i, wm_pat_t **p) {
     return wm_pat_new(s->pat[i], s->len[i], &s->opts, 0, p);
 }
 
-/* Verify windows [x, y) (one pattern, sorted), merging those closer than the
-** pattern's halo: scanning the gap costs less than the halo twice. */
+/* Pattern i compiled for one strand only, as its strand 0 (strand 1: the
+** reverse complement): a read's windows are mostly on one strand, and the
+** tables of both cost twice. */
+static wm_status compile_strand(const wm_setk_t *s, uint32_t i, uint32_t strand, wm_pat_t **p) {
+    if (strand == 0 || !s->opts.revcomp) {
+        wm_opts_t o = s->opts;
+        o.revcomp = 0;
+        return wm_pat_new(s->pat[i], s->len[i], &o, 0, p);
+    }
+    size_t m = s->len[i];
+    uint8_t *rc = malloc(m);
+    if (!rc) return WM_NOMEM;
+    for (size_t j = 0; j < m; j++) rc[j] = wm_iupac_complement(s->pat[i][m - 1 - j]);
+    wm_opts_t o = s->opts;
+    o.revcomp = 0;
+    wm_status st = wm_pat_new(rc, m, &o, 0, p);
+    free(rc);
+    return st;
+}
+
+/* Verify windows [x, y) (one pattern, sorted by strand and end), one strand
+** at a time, merging windows closer than the pattern's halo: scanning the
+** gap costs less than the halo twice. */
 static int verify(const wave_t *w, const windows_t *win, size_t x, size_t y, wm_hitvec_t *hv,
                   wm_matchvec_t *out) {
-    wm_pat_t *p;
-    if (compile(w->s, win->a[x].pat, &p) != WM_OK) return -1;
-    wm_cpu_scan_fn kernel = wm_pat_kernel(p);
-    uint64_t halo = wm_pat_halo(p);
     int rc = 0;
     while (x < y && rc == 0) {
-        const window_t *v = &win->a[x];
-        uint64_t a = v->a, b = v->b;
-        for (x++; x < y && win->a[x].strand == v->strand && win->a[x].rec == v->rec &&
-                  win->a[x].a <= b + halo + 1;
-             x++)
-            if (win->a[x].b > b) b = win->a[x].b;
-        uint64_t from = wm_plan_scan_from(w->rs[v->rec], a - 1, halo);
-        hv->n = 0;
-        if (kernel(p, (int)v->strand, w->text->seq, from, a - 1, b, hv) ||
-            finish(w, p, v->pat, v->rec, hv, out))
-            rc = -1;
+        uint32_t strand = win->a[x].strand;
+        size_t z = x;
+        while (z < y && win->a[z].strand == strand) z++;
+        wm_pat_t *p;
+        if (compile_strand(w->s, win->a[x].pat, strand, &p) != WM_OK) return -1;
+        wm_cpu_scan_fn kernel = wm_pat_kernel(p);
+        uint64_t halo = wm_pat_halo(p);
+        while (x < z && rc == 0) {
+            const window_t *v = &win->a[x];
+            uint64_t a = v->a, b = v->b;
+            for (x++; x < z && win->a[x].rec == v->rec && win->a[x].a <= b + halo + 1; x++)
+                if (win->a[x].b > b) b = win->a[x].b;
+            uint64_t from = wm_plan_scan_from(w->rs[v->rec], a - 1, halo);
+            hv->n = 0;
+            if (kernel(p, 0, w->text->seq, from, a - 1, b, hv) ||
+                finish(w, p, v->pat, v->rec, hv, (int)strand, out))
+                rc = -1;
+        }
+        wm_pat_free(p);
     }
-    wm_pat_free(p);
     return rc;
 }
 
@@ -181,7 +303,7 @@ static int scan_direct(const wave_t *w, uint32_t i, uint64_t lo, uint64_t hi, wm
                                        pc.own_to, hv);
             if (f < 0 ||
                 (f > 0 && kernel(p, st, w->text->seq, pc.scan_from, pc.own_from, pc.own_to, hv)) ||
-                finish(w, p, i, pc.rec, hv, out))
+                finish(w, p, i, pc.rec, hv, -1, out))
                 rc = -1;
         }
     }
@@ -205,14 +327,17 @@ static void chunk(void *arg, size_t i, int tid) {
     uint64_t lo, hi;
     wm_plan_part(&w->plan, w->first_chunk + i, &lo, &hi);
     windows_t win = { 0 };
+    founds_t found = { 0 };
     wm_hitvec_t hv = { 0 };
     int rc = 0;
     if (s->n_keys > 0) {
         wm_piece_t pc;
-        size_t r = wm_plan_first_record(w->rs, w->n_rec, lo);
+        size_t first_rec = wm_plan_first_record(w->rs, w->n_rec, lo), r = first_rec;
         while (rc == 0 && wm_plan_next_piece(w->rs, w->n_rec, s->max_reach - 1, lo, hi, &r, &pc))
-            rc = seed_piece(w, &pc, &win);
-        if (rc == 0 && win.n > 1) qsort(win.a, win.n, sizeof *win.a, by_window);
+            rc = seed_piece(w, &pc, lo, first_rec, &found);
+        if (rc == 0 && found.n > 1) rc = sort_found(&found, KEY_END_BITS + 1 + s->pat_bits);
+        if (rc == 0) found.n = paired(found.a, found.n, s->spread);
+        if (rc == 0) rc = to_windows(w, &found, lo, hi, first_rec, &win);
         for (size_t x = 0, y; rc == 0 && x < win.n; x = y) {
             for (y = x + 1; y < win.n && win.a[y].pat == win.a[x].pat; y++) continue;
             rc = verify(w, &win, x, y, &hv, out);
@@ -223,10 +348,59 @@ static void chunk(void *arg, size_t i, int tid) {
     if (rc == 0 && out->n > 1) qsort(out->a, out->n, sizeof *out->a, by_match);
     if (rc != 0) *w->failed = 1;
     free(win.a);
+    free(found.a);
     wm_hitvec_free(&hv);
 }
 
 /* ---- the scan of a set-within-k database ---------------------------------------- */
+
+/* The CPU: the chunks of the owned ends (own_from, len], in waves. */
+static wm_status cpu_scan(wm_context_t *cx, wave_t *wp, uint64_t own_from, wm_setk_sink_t *dv) {
+    wave_t w = *wp;
+    uint64_t len = w.text->len;
+    int T = wm_pool_size(cx->pool);
+    uint64_t size = cx->opts.chunk_bytes;
+    if (size == 0) {
+        size = (len - own_from) / ((uint64_t)T * 8) + 1;
+        if (size < (1u << 18)) size = 1u << 18;
+        if (size > (16u << 20)) size = 16u << 20;
+    }
+    if (size > MAX_CHUNK) size = MAX_CHUNK; /* a seed's end is kept in 32 bits (found_t) */
+    size_t wave = (size_t)T * WAVE_PER_THREAD;
+    w.plan = wm_plan_sized(own_from, len, size);
+    int failed = 0;
+    w.failed = &failed;
+    w.out = calloc(wave, sizeof *w.out);
+    if (!w.out) return WM_NOMEM;
+    wm_status st = WM_OK;
+    for (uint64_t c0 = 0; c0 < w.plan.n && st == WM_OK; c0 += wave) {
+        size_t n = w.plan.n - c0 < wave ? (size_t)(w.plan.n - c0) : wave;
+        w.first_chunk = c0;
+        for (size_t i = 0; i < n; i++) w.out[i].n = 0;
+        wm_pool_for(cx->pool, n, chunk, &w);
+        if (failed) {
+            st = WM_NOMEM;
+            break;
+        }
+        for (size_t i = 0; i < n && st == WM_OK; i++) st = wm_setk_deliver(dv, &w.out[i]);
+        uint64_t lo, hi;
+        wm_plan_part(&w.plan, c0 + n - 1, &lo, &hi);
+        if (cx->opts.progress)
+            cx->opts.progress(hi - own_from, len - own_from, cx->opts.progress_user);
+    }
+    for (size_t i = 0; i < wave; i++) wm_matchvec_free(&w.out[i]);
+    free(w.out);
+    return st;
+}
+
+wm_status wm_setk_deliver(wm_setk_sink_t *dv, const wm_matchvec_t *v) {
+    dv->count += v->n;
+    for (size_t x = 0; x < v->n; x++) {
+        if (dv->per_pattern) dv->per_pattern[v->a[x].pattern]++;
+        if (dv->cb && dv->cb(&v->a[x], dv->user)) return WM_STOPPED;
+    }
+    return WM_OK;
+}
 
 static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
                            uint64_t own_from, wm_match_cb cb, void *user, uint64_t *n_matches,
@@ -239,57 +413,20 @@ static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t 
     uint64_t *rs = wm_text_record_starts(text, &w.n_rec);
     if (!rs) return WM_NOMEM;
     w.rs = rs;
-    uint64_t len = text->len;
-    int T = wm_pool_size(cx->pool);
-    uint64_t size = cx->opts.chunk_bytes;
-    if (size == 0) {
-        size = (len - own_from) / ((uint64_t)T * 8) + 1;
-        if (size < (1u << 18)) size = 1u << 18;
-        if (size > (16u << 20)) size = 16u << 20;
-    }
-    size_t wave = (size_t)T * WAVE_PER_THREAD;
-    w.plan = wm_plan_sized(own_from, len, size);
-    int failed = 0;
-    w.failed = &failed;
-    w.out = calloc(wave, sizeof *w.out);
-    if (!w.out) {
-        free(rs);
-        return WM_NOMEM;
-    }
-    wm_status st = WM_OK;
-    uint64_t count = 0;
-    for (uint64_t c0 = 0; c0 < w.plan.n && st == WM_OK; c0 += wave) {
-        size_t n = w.plan.n - c0 < wave ? (size_t)(w.plan.n - c0) : wave;
-        w.first_chunk = c0;
-        for (size_t i = 0; i < n; i++) w.out[i].n = 0;
-        wm_pool_for(cx->pool, n, chunk, &w);
-        if (failed) {
-            st = WM_NOMEM;
-            break;
-        }
-        for (size_t i = 0; i < n && st == WM_OK; i++) {
-            count += w.out[i].n;
-            for (size_t x = 0; x < w.out[i].n; x++) {
-                if (per_pattern) per_pattern[w.out[i].a[x].pattern]++;
-                if (cb && cb(&w.out[i].a[x], user)) {
-                    st = WM_STOPPED;
-                    break;
-                }
-            }
-        }
-        uint64_t lo, hi;
-        wm_plan_part(&w.plan, c0 + n - 1, &lo, &hi);
-        if (cx->opts.progress)
-            cx->opts.progress(hi - own_from, len - own_from, cx->opts.progress_user);
-    }
-    for (size_t i = 0; i < wave; i++) wm_matchvec_free(&w.out[i]);
-    free(w.out);
+    wm_setk_sink_t dv = { cb, user, per_pattern, 0 };
+    /* No GPU kernel yet (the branch setk-gpu holds one, not yet run on a
+    ** GPU): a context on a GPU runs these sets on its CPU threads. */
+    if (cx->backend == WM_BACKEND_CUDA && cx->note[0] == '\0')
+        snprintf(cx->note, sizeof cx->note,
+                 "a pattern set within k errors runs on the CPU threads (%d); it has no GPU "
+                 "kernel yet",
+                 wm_pool_size(cx->pool));
+    wm_status st = cpu_scan(cx, &w, own_from, &dv);
     free(rs);
-    if (st == WM_OK && n_matches) *n_matches = count;
+    if (st == WM_OK && n_matches) *n_matches = dv.count;
     return st;
 }
 
 const wm_db_ops_t wm_setk_db_ops = { "set within k", setk_scan, wm_setk_free };
 
-/* No GPU table yet: a context on a GPU runs these sets on its CPU threads. */
 const wm_family_t wm_setk_family = { "setk", NULL, NULL };

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/search.h"
 #include "setk/setk.h"
 
 static int base_code(uint8_t c) {
@@ -38,16 +39,6 @@ static int text_symbol(const wm_setk_t *s, uint8_t c) {
     return s->opts.case_insensitive ? tolower(c) : c;
 }
 
-static int is_iupac(uint8_t c) { return c != 0 && strchr("ACGTURYSWKMBDHVN", toupper(c)) != NULL; }
-
-static uint8_t complement(uint8_t c) {
-    static const char from[] = "ACGTURYKMBVDHSWN";
-    static const char to[] = "TGCAAYRMKVBHDSWN";
-    const char *p = strchr(from, toupper(c));
-    uint8_t r = (uint8_t)to[p - from];
-    return islower(c) ? (uint8_t)tolower(r) : r;
-}
-
 /* A pattern byte's key symbol: as the text's, except that a DNA code for
 ** several bases (R, N, ...) has none (a key of it would miss some texts). */
 static int pattern_symbol(const wm_setk_t *s, uint8_t c) { return text_symbol(s, c); }
@@ -56,9 +47,15 @@ static uint64_t hash(uint64_t code, unsigned bits) {
     return (code * 0x9E3779B97F4A7C15ull) >> (64 - bits);
 }
 
+static uint64_t filter_bit(uint64_t code, unsigned bits) {
+    return ((code ^ code >> 29) * 0xD6E8FEB86659FD93ull) >> (64 - bits);
+}
+
 const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n) {
     *n = 0;
     if (s->n_keys == 0) return NULL;
+    uint64_t f = filter_bit(code, s->filter_bits);
+    if (!(s->filter[f >> 6] >> (f & 63) & 1)) return NULL;
     uint64_t mask = ((uint64_t)1 << s->bits) - 1;
     for (uint64_t h = hash(code, s->bits);; h = (h + 1) & mask) {
         uint32_t u = s->slot[h];
@@ -75,12 +72,32 @@ typedef struct {
     wm_seed_t seed;
 } keyed_t;
 
-static int by_code(const void *a, const void *b) {
-    const keyed_t *x = a, *y = b;
-    if (x->code != y->code) return x->code < y->code ? -1 : 1;
-    if (x->seed.pat != y->seed.pat) return x->seed.pat < y->seed.pat ? -1 : 1;
-    if (x->seed.strand != y->seed.strand) return x->seed.strand < y->seed.strand ? -1 : 1;
-    return x->seed.key_off < y->seed.key_off ? -1 : x->seed.key_off > y->seed.key_off;
+/* Sort the seeds by key, stably: they were made in (pattern, strand,
+** piece) order, which stays within a key. LSD radix, 16 bits a pass over
+** the key's bits (DNA: 2 a base, so two passes for 16 bases): qsort of 10^7
+** seeds took most of a compile. 0, or -1 out of memory. */
+static int sort_by_code(keyed_t *v, size_t n, unsigned key_bits) {
+    keyed_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    size_t *count = malloc(65537 * sizeof *count);
+    if (!tmp || !count) {
+        free(tmp);
+        free(count);
+        return -1;
+    }
+    keyed_t *from = v, *to = tmp;
+    for (unsigned shift = 0; shift < key_bits; shift += 16) {
+        memset(count, 0, 65537 * sizeof *count);
+        for (size_t i = 0; i < n; i++) count[((from[i].code >> shift) & 0xffff) + 1]++;
+        for (size_t d = 0; d < 65536; d++) count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++) to[count[(from[i].code >> shift) & 0xffff]++] = from[i];
+        keyed_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != v) memcpy(v, from, n * sizeof *v);
+    free(tmp);
+    free(count);
+    return 0;
 }
 
 /* The key of p[at, at + q), or -1 when a byte there has no symbol. */
@@ -94,14 +111,15 @@ static int64_t key_at(const wm_setk_t *s, const uint8_t *p, size_t at) {
     return (int64_t)code;
 }
 
-/* Key every piece of one strand of pattern i (bytes p) into v: the first
-** q-window of each piece with a key. 0, or 1 when a piece has none. */
+/* Key every piece of one strand of pattern i (bytes p), cut into k + need
+** pieces, into v: the first q-window of each piece with a key. 0, or 1 when
+** a piece has none. */
 static int key_pieces(const wm_setk_t *s, uint32_t i, uint32_t strand, const uint8_t *p, size_t m,
-                      keyed_t *v, size_t *nv) {
-    uint32_t k = s->opts.max_edits;
-    size_t L = m / (k + 1);
-    for (uint32_t piece = 0; piece <= k; piece++) {
-        size_t off = (size_t)piece * L, len = piece < k ? L : m - (size_t)k * L;
+                      unsigned need, keyed_t *v, size_t *nv) {
+    uint32_t last = s->opts.max_edits + need - 1; /* pieces 0..last */
+    size_t L = m / (last + 1);
+    for (uint32_t piece = 0; piece <= last; piece++) {
+        size_t off = (size_t)piece * L, len = piece < last ? L : m - (size_t)last * L;
         int64_t code = -1;
         size_t at = off;
         for (; at + s->q <= off + len && code < 0; at++) code = key_at(s, p, at);
@@ -109,10 +127,27 @@ static int key_pieces(const wm_setk_t *s, uint32_t i, uint32_t strand, const uin
         v[*nv].code = (uint64_t)code;
         v[*nv].seed.pat = i;
         v[*nv].seed.key_off = (uint32_t)(at - 1);
-        v[*nv].seed.strand = strand;
+        v[*nv].seed.piece = (uint16_t)piece;
+        v[*nv].seed.strand = (uint8_t)strand;
+        v[*nv].seed.need = (uint8_t)need;
         (*nv)++;
     }
     return 0;
+}
+
+/* Key both strands of pattern i with k + need pieces; 0, or 1 (v as it was)
+** when a piece of either strand has no key. */
+static int key_pattern(const wm_setk_t *s, uint32_t i, const uint8_t *p, size_t m, uint8_t *rc,
+                       unsigned need, keyed_t *v, size_t *nv) {
+    size_t before = *nv;
+    if (m / (s->opts.max_edits + need) < s->q) return 1;
+    int fail = key_pieces(s, i, 0, p, m, need, v, nv);
+    if (!fail && s->opts.revcomp) {
+        for (size_t j = 0; j < m; j++) rc[j] = wm_iupac_complement(p[m - 1 - j]);
+        fail = key_pieces(s, i, 1, rc, m, need, v, nv);
+    }
+    if (fail) *nv = before;
+    return fail;
 }
 
 static wm_status check(const uint8_t *const *patterns, const size_t *lens, size_t n,
@@ -128,7 +163,7 @@ static wm_status check(const uint8_t *const *patterns, const size_t *lens, size_
         if (o->max_edits >= lens[i]) return WM_K_TOO_LARGE;
         if (o->alphabet == WM_ALPHABET_DNA || o->revcomp)
             for (size_t j = 0; j < lens[i]; j++)
-                if (!is_iupac(patterns[i][j])) return WM_INVALID;
+                if (!wm_iupac_bases(patterns[i][j])) return WM_INVALID;
     }
     return WM_OK;
 }
@@ -149,17 +184,21 @@ static unsigned key_length(const wm_setk_t *s) {
 }
 
 static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv) {
-    qsort(v, nv, sizeof *v, by_code);
+    if (sort_by_code(v, nv, (s->dna ? 2 : 8) * s->q)) return WM_NOMEM;
     size_t nk = 0;
     for (size_t x = 0; x < nv; x++) nk += x == 0 || v[x].code != v[x - 1].code;
     unsigned bits = 4;
     while (((size_t)1 << bits) < 2 * nk) bits++;
     s->bits = bits;
+    unsigned fbits = 12;
+    while (fbits < 30 && ((size_t)1 << fbits) < 16 * nk) fbits++;
+    s->filter_bits = fbits;
+    s->filter = calloc(((size_t)1 << fbits) / 64, sizeof *s->filter);
     s->slot = calloc((size_t)1 << bits, sizeof *s->slot);
     s->key = malloc((nk ? nk : 1) * sizeof *s->key);
     s->first = malloc((nk + 1) * sizeof *s->first);
     s->seed = malloc((nv ? nv : 1) * sizeof *s->seed);
-    if (!s->slot || !s->key || !s->first || !s->seed) return WM_NOMEM;
+    if (!s->filter || !s->slot || !s->key || !s->first || !s->seed) return WM_NOMEM;
     uint64_t mask = ((uint64_t)1 << bits) - 1;
     size_t u = 0;
     for (size_t x = 0; x < nv; x++) {
@@ -169,6 +208,8 @@ static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv) {
             uint64_t h = hash(v[x].code, bits);
             while (s->slot[h] != 0) h = (h + 1) & mask;
             s->slot[h] = (uint32_t)(u + 1);
+            uint64_t f = filter_bit(v[x].code, fbits);
+            s->filter[f >> 6] |= 1ull << (f & 63);
             u++;
         }
         s->seed[x] = v[x].seed;
@@ -187,6 +228,7 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     wm_setk_t *s = calloc(1, sizeof *s);
     if (!s) return WM_NOMEM;
     s->n = n;
+    while (s->pat_bits < 32 && ((uint64_t)1 << s->pat_bits) < n) s->pat_bits++;
     s->opts = *o;
     s->dna = o->alphabet == WM_ALPHABET_DNA;
     s->spread = o->metric == WM_METRIC_EDIT ? o->max_edits : 0;
@@ -202,8 +244,8 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     s->arena = malloc(total);
     s->direct = malloc(n * sizeof *s->direct);
     int strands = o->revcomp ? 2 : 1;
-    /* Seed counts fit the table's 32-bit indices: at most k + 1 a strand. */
-    size_t cap = n * (size_t)strands * (o->max_edits + 1);
+    /* Seed counts fit the table's 32-bit indices: at most k + 2 a strand. */
+    size_t cap = n * (size_t)strands * (o->max_edits + 2);
     keyed_t *v = NULL;
     uint8_t *rc = malloc(max_len);
     if (!s->pat || !s->len || !s->arena || !s->direct || !rc) st = WM_NOMEM;
@@ -220,19 +262,12 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     }
     if (st == WM_OK && s->q > 0 && !(v = malloc(cap * sizeof *v))) st = WM_NOMEM;
     size_t nv = 0;
-    for (size_t i = 0; st == WM_OK && i < n; i++) {
-        size_t m = lens[i], before = nv;
-        int keyed = s->q > 0 && m / (o->max_edits + 1) >= s->q;
-        if (keyed) keyed = !key_pieces(s, (uint32_t)i, 0, patterns[i], m, v, &nv);
-        if (keyed && strands == 2) {
-            for (size_t j = 0; j < m; j++) rc[j] = complement(patterns[i][m - 1 - j]);
-            keyed = !key_pieces(s, (uint32_t)i, 1, rc, m, v, &nv);
-        }
-        if (!keyed) {
-            nv = before;
+    /* Two pieces asked where the pattern holds k + 2 keys, else one; else
+    ** the pattern is scanned whole. */
+    for (size_t i = 0; st == WM_OK && i < n; i++)
+        if (s->q == 0 || (key_pattern(s, (uint32_t)i, patterns[i], lens[i], rc, 2, v, &nv) &&
+                          key_pattern(s, (uint32_t)i, patterns[i], lens[i], rc, 1, v, &nv)))
             s->direct[s->n_direct++] = (uint32_t)i;
-        }
-    }
     if (st == WM_OK) st = build_table(s, v, nv);
     free(v);
     free(rc);
@@ -250,6 +285,7 @@ void wm_setk_free(void *body) {
     free(s->pat);
     free(s->len);
     free(s->arena);
+    free(s->filter);
     free(s->slot);
     free(s->key);
     free(s->first);

@@ -6,7 +6,8 @@
 ** How (seed and verify, full sensitivity): cut each pattern (each strand)
 ** into k + 1 pieces; an occurrence with at most k errors leaves one piece
 ** untouched (the pigeonhole principle), so it holds that piece exactly and
-** ends within k (edit; 0 for Hamming) of where the piece's place says. One
+** ends within k (edit; 0 for Hamming) of where the piece's place says; cut
+** into k + 2 pieces, it leaves two, whose places agree within k. One
 ** key of q symbols from every piece goes into one hash table (seeds.c); the
 ** text is scanned once, a rolling key per position (scan.c), and each key
 ** found gives its patterns a window of ends. The windows of a pattern are
@@ -40,27 +41,40 @@ extern "C" {
 #define WM_SETK_QMIN_BYTES 4u
 
 /* One key of one piece: where the key starts in the pattern as searched on
-** its strand (the reverse complement for strand 1). */
+** its strand (the reverse complement for strand 1), which piece it is, and
+** how many pieces of the pattern must be found near one end before it is
+** verified: with k + s pieces an occurrence leaves at least s untouched
+** (an edit touches one piece at most), so a pattern long enough for k + 2
+** pieces of q symbols asks two, which cuts the windows of repeats (a piece
+** of an Alu read occurs thousands of times in a genome; two seldom together). */
 typedef struct {
     uint32_t pat;
     uint32_t key_off;
-    uint32_t strand;
+    uint16_t piece;
+    uint8_t strand;
+    uint8_t need; /* 1 or 2 */
 } wm_seed_t;
 
 typedef struct {
-    size_t n;                 /* patterns */
-    const uint8_t **pat;      /* pattern i: pat[i], len[i] bytes (into arena) */
+    size_t n;            /* patterns */
+    unsigned pat_bits;   /* bits of the largest index, n - 1 */
+    const uint8_t **pat; /* pattern i: pat[i], len[i] bytes (into arena) */
     size_t *len;
     uint8_t *arena;
-    wm_opts_t opts;           /* as given (k, metric, alphabet, revcomp, case) */
-    uint32_t spread;          /* how far an end may move: k (edit) or 0 */
-    int dna;                  /* keys of bases (else of bytes) */
-    unsigned q;               /* key length in symbols; 0 when nothing is seeded */
-    int16_t sym[256];         /* a text byte's key symbol, -1 for none */
+    wm_opts_t opts;   /* as given (k, metric, alphabet, revcomp, case) */
+    uint32_t spread;  /* how far an end may move: k (edit) or 0 */
+    int dna;          /* keys of bases (else of bytes) */
+    unsigned q;       /* key length in symbols; 0 when nothing is seeded */
+    int16_t sym[256]; /* a text byte's key symbol, -1 for none */
     /* The table: slot[h] = 1 + u for key u (0 = empty), linear probing;
     ** key u's seeds are seed[first[u] .. first[u + 1]). */
     unsigned bits;
     uint32_t *slot;
+    /* A bit per key hashed into 16 bits a key or so (at most 2^30): most
+    ** text positions hold no key, and this answers them from cache where the
+    ** slots would not (a set of 10^6 reads has 10^7 keys). */
+    unsigned filter_bits;
+    uint64_t *filter;
     uint64_t *key;
     uint32_t *first;
     size_t n_keys;
@@ -80,6 +94,15 @@ void wm_setk_free(void *body);
 /* The seeds of key `code`, or NULL (*n = 0) when none. */
 const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n);
 
+/* Where matches go, in order (scan.c: wm_setk_deliver hands a vector of
+** them over: counted, per pattern, to cb). */
+typedef struct {
+    wm_match_cb cb;
+    void *user;
+    uint64_t *per_pattern;
+    uint64_t count;
+} wm_setk_sink_t;
+wm_status wm_setk_deliver(wm_setk_sink_t *dv, const wm_matchvec_t *v);
 
 /* The family and the ops of its databases (scan.c). */
 extern const wm_family_t wm_setk_family;

@@ -127,7 +127,7 @@ else
     echo "note: $BIBLE absent, the Bible checks are skipped"
 fi
 
-expect_error "a set is refused" "--best-per-locus is for one pattern" \
+expect_error "an exact set is refused" "--best-per-locus is for matches within k errors" \
     search --best-per-locus -e ab -e cd "$TMP/chain.txt"
 
 finish

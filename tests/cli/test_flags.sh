@@ -82,7 +82,7 @@ SEARCH_FLAGS=(
     "--algo A" "-e, --pattern P" "-f, --file PATFILE" "--count-per-pattern"
     "--all-patterns" "--backend B" "-j, --threads N" "--chunk-bytes N" "--gpus LIST"
     "--no-progress" "--format F" "--json" "-c, --count" "--by-record" "-q, --quiet"
-    "--best-per-locus" "-n, --line-number" "-o, --only-matching" "--line" "-H, --with-filename"
+    "--best-per-locus" "--cigar" "-n, --line-number" "-o, --only-matching" "--line" "-H, --with-filename"
     "--no-filename" "-l, --files-with-matches" "-L, --files-without-match" "-w, --word-regexp"
     "-m, --max-count N" "-r, --recursive" "-a, --text" "--color WHEN" "--line-buffered"
     "--output-per-rank PREFIX" "--explain-backend" "-h, --help")

@@ -406,14 +406,24 @@ run search -e abc -e '' t.txt
 check_rc "empty -e" 2
 check_err "empty -e" '^warpmatch: .*empty pattern'
 
+# -k > 0: a set within k errors (tests/cli/test_set_k.sh checks it against
+# each pattern alone); here only what the options do to it.
 run search -k 1 -e abc -e bca t.txt
-check_rc "-k 1 with a set" 2
-check_err "-k 1 with a set" '^warpmatch: pattern sets are searched exactly; -k/--max-edits must be 0$'
+check_rc "-k 1 with a set" 0
+run search -k 1 --algo bitap -e abc -e bca t.txt
+check_rc "-k 1 --algo bitap with a set" 2
+check_err "-k 1 --algo bitap with a set" '^warpmatch: --algo bitap: a pattern set within k errors takes auto'
+run search -k 3 -e abc -e bcab t.txt
+check_rc "-k 3 with a 3-byte pattern" 2
+check_err "-k 3 with a 3-byte pattern" '^warpmatch: -k 3 is not less than the length of pattern 1 '
 run search -k 0 -e abc -e bca t.txt
 check_rc "-k 0 with a set" 0
+# --hamming at k = 0: the exact set (the metric changes nothing)
+run search -f ps.txt t.txt
+cp "$OUT" "$TMP/exact.out"
 run search --hamming -f ps.txt t.txt
-check_rc "--hamming with a set" 2
-check_err "--hamming with a set" '^warpmatch: .*--hamming'
+check_rc "--hamming with an exact set" 0
+check_out "--hamming with an exact set" "$TMP/exact.out"
 
 for al in shiftor bitap myers; do
     run search --algo $al -e abc -e bca t.txt

@@ -304,6 +304,9 @@ mcase "search odd layouts, text, -c --by-record" 0 np="$MANY" -- \
 mcase "search odd layouts, json, --chunk-bytes 64" 0 np="$MANY" -- \
     search --json --alphabet text --chunk-bytes 64 -k 1 "$P10" weird.fa weird.fq
 mcase "set, odd layouts" 0 np="$MANY" -- search -f pats.txt --revcomp weird.fa weird.fq tiny.fa
+# a set within k errors: its halo is the longest pattern plus k
+mcase "set within k, odd layouts" 0 np="2 5" -- \
+    search -f pats.txt -k 2 --revcomp weird.fa weird.fq tiny.fa
 mcase "per-rank, odd layouts" 0 per_rank np="$MANY" -- search -k 1 "$P10" weird.fq
 FZ=(fz00.fa fz01.fq fz02.fa fz03.fq fz04.fa fz05.fq fz06.fa fz07.fq fz08.fa fz09.fq
     fz10.fa fz11.fq fz12.fa fz13.fq fz14.fa fz15.fq)
