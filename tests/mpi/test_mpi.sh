@@ -412,7 +412,7 @@ mcase "binary byte in an align query file" 2 -- align bad_late.fa target.fa
 mcase "dtw infinity in the series" 2 -- dtw --top 2 dq.txt series_bad.txt
 mcase "truncated FASTQ" 2 -- search "$P10" bad_trunc.fq
 mcase "k >= m" 2 -- search -k 10 "$P10" multi.fa
-mcase "set with -k" 2 -- search -k 1 -f pats.txt multi.fa
+mcase "set with -k as long as a pattern" 2 -- search -k 6 -f pats.txt multi.fa
 mcase "binary byte in an align target" 2 -- align q.fa bad_late.fa
 mcase "align --pairs, missing mate" 2 -- align --pairs r1.fa r2_short.fa
 mcase "dtw NaN in a query" 2 -- dtw --top 2 dq_bad.txt series.txt
