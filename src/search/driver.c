@@ -18,9 +18,8 @@
 #include <string.h>
 
 #include "core/plan.h"
+#include "core/waves.h"
 #include "search/search.h"
-
-#define WAVE_PER_THREAD 4
 
 typedef struct {
     const wm_pat_t *pat;
@@ -96,10 +95,7 @@ static int finish_hit(const job_t *j, size_t r, const wm_hit_t *h, int exact, wm
 
 typedef struct {
     job_t job;
-    wm_plan_t plan;       /* chunks of the owned ends */
-    uint64_t first_chunk; /* of the current wave */
-    wm_matchvec_t *out;   /* one per chunk in a wave */
-    int *failed;
+    wm_plan_t plan; /* chunks of the owned ends */
 } cpu_wave_t;
 
 /* The pattern the CPU kernels scan: with a suffix filter, the suffix. */
@@ -168,27 +164,26 @@ static int scan_piece(const job_t *j, const wm_piece_t *pc, wm_hitvec_t hv[2], w
     return 0;
 }
 
-static void cpu_chunk(void *arg, size_t i, int tid) {
-    (void)tid;
+static int cpu_chunk(void *arg, uint64_t i, wm_matchvec_t *out) {
     cpu_wave_t *w = arg;
     const job_t *j = &w->job;
     const wm_pat_t *pat = j->pat;
     /* the shortest text that can hold an occurrence */
     uint64_t shortest = pat->m - (pat->metric == WM_METRIC_EDIT ? pat->k : 0);
     uint64_t lo, hi;
-    wm_plan_part(&w->plan, w->first_chunk + i, &lo, &hi);
+    wm_plan_part(&w->plan, i, &lo, &hi);
     wm_hitvec_t hv[2] = { { 0 } };
     wm_piece_t pc;
+    int rc = 0;
     size_t r = wm_plan_first_record(j->rs, j->n_rec, lo);
-    while (wm_plan_next_piece(j->rs, j->n_rec, wm_pat_halo(kernel_pat(pat)), lo, hi, &r, &pc)) {
+    while (rc == 0 &&
+           wm_plan_next_piece(j->rs, j->n_rec, wm_pat_halo(kernel_pat(pat)), lo, hi, &r, &pc)) {
         if (j->rs[pc.rec + 1] - j->rs[pc.rec] < shortest) continue;
-        if (scan_piece(j, &pc, hv, &w->out[i])) {
-            *w->failed = 1;
-            break;
-        }
+        rc = scan_piece(j, &pc, hv, out);
     }
     wm_hitvec_free(&hv[0]);
     wm_hitvec_free(&hv[1]);
+    return rc;
 }
 
 typedef struct {
@@ -197,56 +192,23 @@ typedef struct {
     uint64_t count;
 } deliver_t;
 
-/* Progress over the owned ends: bytes done of them. */
-static void report(wm_context_t *cx, uint64_t own_from, uint64_t done, uint64_t len) {
-    if (cx->opts.progress)
-        cx->opts.progress(done - own_from, len - own_from, cx->opts.progress_user);
+/* A chunk's matches to the caller (wm_waves_t.deliver). */
+static wm_status deliver(void *user, const wm_matchvec_t *v) {
+    deliver_t *dv = user;
+    dv->count += v->n;
+    if (dv->cb)
+        for (size_t x = 0; x < v->n; x++)
+            if (dv->cb(&v->a[x], dv->user)) return WM_STOPPED;
+    return WM_OK;
 }
 
 static wm_status search_cpu(wm_context_t *cx, const job_t *job, uint64_t own_from, deliver_t *dv) {
     uint64_t len = job->text->len;
-    int T = wm_pool_size(cx->pool);
-    uint64_t chunk = cx->opts.chunk_bytes;
-    if (chunk == 0) {
-        chunk = (len - own_from) / ((uint64_t)T * 8) + 1;
-        if (chunk < (1u << 18)) chunk = 1u << 18;
-        if (chunk > (16u << 20)) chunk = 16u << 20;
-    }
-    size_t wave = (size_t)T * WAVE_PER_THREAD;
     cpu_wave_t w;
-    memset(&w, 0, sizeof w);
     w.job = *job;
-    w.plan = wm_plan_sized(own_from, len, chunk);
-    int failed = 0;
-    w.failed = &failed;
-    w.out = calloc(wave, sizeof *w.out);
-    if (!w.out) return WM_NOMEM;
-    wm_status st = WM_OK;
-    for (uint64_t c0 = 0; c0 < w.plan.n && st == WM_OK; c0 += wave) {
-        size_t n = w.plan.n - c0 < wave ? (size_t)(w.plan.n - c0) : wave;
-        w.first_chunk = c0;
-        for (size_t i = 0; i < n; i++) w.out[i].n = 0;
-        wm_pool_for(cx->pool, n, cpu_chunk, &w);
-        if (failed) {
-            st = WM_NOMEM;
-            break;
-        }
-        for (size_t i = 0; i < n && st == WM_OK; i++) {
-            dv->count += w.out[i].n;
-            if (dv->cb)
-                for (size_t x = 0; x < w.out[i].n; x++)
-                    if (dv->cb(&w.out[i].a[x], dv->user)) {
-                        st = WM_STOPPED;
-                        break;
-                    }
-        }
-        uint64_t lo, hi;
-        wm_plan_part(&w.plan, c0 + n - 1, &lo, &hi);
-        report(cx, own_from, hi, len);
-    }
-    for (size_t i = 0; i < wave; i++) wm_matchvec_free(&w.out[i]);
-    free(w.out);
-    return st;
+    w.plan = wm_plan_sized(own_from, len, wm_waves_chunk_size(cx, own_from, len));
+    wm_waves_t waves = { cpu_chunk, &w, deliver, dv };
+    return wm_waves_run(cx, &w.plan, own_from, len, &waves);
 }
 
 /* ---- GPU: finishing its raw hits ------------------------------------------- */

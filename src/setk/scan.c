@@ -25,10 +25,9 @@
 #include <string.h>
 
 #include "core/plan.h"
+#include "core/waves.h"
 #include "search/search.h"
 #include "setk/setk.h"
-
-#define WAVE_PER_THREAD 4
 
 /* A window of ends a..b (absolute, inclusive) of one pattern and strand, in
 ** one record. */
@@ -49,10 +48,7 @@ typedef struct {
     const uint64_t *rs; /* record starts, n_rec + 1 entries */
     size_t n_rec;
     int want_starts; /* 0 when only counting */
-    wm_plan_t plan;
-    uint64_t first_chunk; /* of the current wave */
-    wm_matchvec_t *out;   /* one per chunk of a wave */
-    int *failed;
+    wm_plan_t plan;  /* chunks of the owned ends */
 } wave_t;
 
 /* ---- 1. seeds -> windows --------------------------------------------------- */
@@ -315,13 +311,11 @@ static int by_match(const void *x, const void *y) {
     return p->strand < q->strand ? -1 : p->strand > q->strand;
 }
 
-static void chunk(void *arg, size_t i, int tid) {
-    (void)tid;
+static int chunk(void *arg, uint64_t i, wm_matchvec_t *out) {
     wave_t *w = arg;
     const wm_setk_t *s = w->s;
-    wm_matchvec_t *out = &w->out[i];
     uint64_t lo, hi;
-    wm_plan_part(&w->plan, w->first_chunk + i, &lo, &hi);
+    wm_plan_part(&w->plan, i, &lo, &hi);
     windows_t win = { 0 };
     founds_t found = { 0 };
     wm_hitvec_t hv = { 0 };
@@ -344,51 +338,24 @@ static void chunk(void *arg, size_t i, int tid) {
     for (size_t d = 0; rc == 0 && d < s->n_direct; d++)
         rc = scan_direct(w, s->direct[d], lo, hi, &hv, out);
     if (rc == 0 && out->n > 1) qsort(out->a, out->n, sizeof *out->a, by_match);
-    if (rc != 0) *w->failed = 1;
     free(win.a);
     free(found.a);
     wm_hitvec_free(&hv);
+    return rc;
 }
 
 /* ---- the scan of a set-within-k database ---------------------------------------- */
 
 /* The CPU: the chunks of the owned ends (own_from, len], in waves. */
+static wm_status deliver(void *user, const wm_matchvec_t *v) { return wm_setk_deliver(user, v); }
+
 static wm_status cpu_scan(wm_context_t *cx, wave_t *wp, uint64_t own_from, wm_setk_sink_t *dv) {
     wave_t w = *wp;
-    uint64_t len = w.text->len;
-    int T = wm_pool_size(cx->pool);
-    uint64_t size = cx->opts.chunk_bytes;
-    if (size == 0) {
-        size = (len - own_from) / ((uint64_t)T * 8) + 1;
-        if (size < (1u << 18)) size = 1u << 18;
-        if (size > (16u << 20)) size = 16u << 20;
-    }
+    uint64_t len = w.text->len, size = wm_waves_chunk_size(cx, own_from, len);
     if (size > MAX_CHUNK) size = MAX_CHUNK; /* a seed's end is kept in 32 bits (found_t) */
-    size_t wave = (size_t)T * WAVE_PER_THREAD;
     w.plan = wm_plan_sized(own_from, len, size);
-    int failed = 0;
-    w.failed = &failed;
-    w.out = calloc(wave, sizeof *w.out);
-    if (!w.out) return WM_NOMEM;
-    wm_status st = WM_OK;
-    for (uint64_t c0 = 0; c0 < w.plan.n && st == WM_OK; c0 += wave) {
-        size_t n = w.plan.n - c0 < wave ? (size_t)(w.plan.n - c0) : wave;
-        w.first_chunk = c0;
-        for (size_t i = 0; i < n; i++) w.out[i].n = 0;
-        wm_pool_for(cx->pool, n, chunk, &w);
-        if (failed) {
-            st = WM_NOMEM;
-            break;
-        }
-        for (size_t i = 0; i < n && st == WM_OK; i++) st = wm_setk_deliver(dv, &w.out[i]);
-        uint64_t lo, hi;
-        wm_plan_part(&w.plan, c0 + n - 1, &lo, &hi);
-        if (cx->opts.progress)
-            cx->opts.progress(hi - own_from, len - own_from, cx->opts.progress_user);
-    }
-    for (size_t i = 0; i < wave; i++) wm_matchvec_free(&w.out[i]);
-    free(w.out);
-    return st;
+    wm_waves_t waves = { chunk, &w, deliver, dv };
+    return wm_waves_run(cx, &w.plan, own_from, len, &waves);
 }
 
 wm_status wm_setk_deliver(wm_setk_sink_t *dv, const wm_matchvec_t *v) {
