@@ -144,17 +144,27 @@ static wm_status check(const uint8_t *const *patterns, const size_t *lens, size_
 
 /* The key length: the shortest piece among those at least QMIN long, at most
 ** QMAX; 0 when no pattern has pieces that long. */
-static unsigned key_length(const wm_setk_t *s) {
-    unsigned qmin = s->dna ? WM_SETK_QMIN_DNA : WM_SETK_QMIN_BYTES;
-    unsigned q = s->dna ? WM_SETK_QMAX_DNA : WM_SETK_QMAX_BYTES;
+static unsigned shortest_piece(const wm_setk_t *s, unsigned qmin, unsigned q, double *seeds) {
     int any = 0;
+    *seeds = 0;
     for (size_t i = 0; i < s->n; i++) {
         size_t L = wm_setk_mid_len(s, i) / (s->opts.max_edits + 1);
         if (L < qmin) continue;
         any = 1;
+        *seeds += (double)(s->opts.max_edits + 1) * (s->opts.revcomp ? 2 : 1);
         if (L < q) q = (unsigned)L;
     }
     return any ? q : 0;
+}
+
+static unsigned key_length(const wm_setk_t *s) {
+    double seeds;
+    unsigned q = shortest_piece(s, s->dna ? WM_SETK_QMIN_DNA : WM_SETK_QMIN_BYTES,
+                                s->dna ? WM_SETK_QMAX_DNA : WM_SETK_QMAX_BYTES, &seeds);
+    if (q > 0 || !s->dna) return q;
+    /* no piece of 12 bases: shorter keys, if they stay sparse */
+    q = shortest_piece(s, WM_SETK_QMIN_DNA_SHORT, WM_SETK_QMIN_DNA - 1, &seeds);
+    return q > 0 && seeds <= WM_SETK_SHORT_LOAD * (double)(1ull << (2 * q)) ? q : 0;
 }
 
 static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv) {

@@ -39,6 +39,12 @@ extern "C" {
 #define WM_SETK_QMIN_DNA 12u
 #define WM_SETK_QMAX_BYTES 8u
 #define WM_SETK_QMIN_BYTES 4u
+/* A set of short DNA patterns only (primers: 20-25 bases at k = 2, pieces
+** of 6-8) takes keys down to this many bases while its seeds stay sparse:
+** at most WM_SETK_SHORT_LOAD seeds a key value, on average (a window a
+** text position at most). Scanning each pattern whole costs a pass each. */
+#define WM_SETK_QMIN_DNA_SHORT 6u
+#define WM_SETK_SHORT_LOAD 0.5
 
 /* One key of one piece: where the key starts in the pattern as searched on
 ** its strand (the reverse complement for strand 1), which piece it is, and
