@@ -267,8 +267,7 @@ void wm_cli_json_text(FILE *out, const uint8_t *s, size_t n);
 /* ---- search_cigar.c: the CIGAR of an occurrence (SAM) ---------------------------- */
 
 typedef struct {
-    int dna;     /* IUPAC codes against bases (else bytes) */
-    int fold;    /* -i */
+    wm_opts_t o; /* the match rule: alphabet, case (wm_pat_accepts) */
     int hamming; /* gapless */
 } wm_cli_cigar_rule_t;
 

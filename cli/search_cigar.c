@@ -11,47 +11,14 @@
 ** gapless: = and X only. Occurrences are short (a pattern plus k), so the
 ** table is small; past WM_CLI_CIGAR_MAX_CELLS the CIGAR is SAM's '*'.
 */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "out.h"
 #include "search.h"
+#include "search/search.h"
 
 #define WM_CLI_CIGAR_MAX_CELLS (1ull << 26)
-
-static int base_bits(uint8_t c) {
-    switch (toupper(c)) {
-    case 'A': return 1;
-    case 'C': return 2;
-    case 'G': return 4;
-    case 'T':
-    case 'U': return 8;
-    case 'R': return 5;
-    case 'Y': return 10;
-    case 'S': return 6;
-    case 'W': return 9;
-    case 'K': return 12;
-    case 'M': return 3;
-    case 'B': return 14;
-    case 'D': return 13;
-    case 'H': return 11;
-    case 'V': return 7;
-    case 'N': return 15;
-    default: return 0;
-    }
-}
-
-/* Does pattern byte p accept text byte c? As the search compiled it: DNA,
-** the bases of p's code (a text byte that is one base, either case); bytes,
-** itself, or its other case with -i. */
-static int accepts(const wm_cli_cigar_rule_t *r, uint8_t p, uint8_t c) {
-    if (r->dna) {
-        int t = base_bits(c);
-        return (t == 1 || t == 2 || t == 4 || t == 8) && (base_bits(p) & t) != 0;
-    }
-    return p == c || (r->fold && tolower(p) == tolower(c));
-}
 
 /* Append run (n, op) to the string at *s (length *len, room *cap). */
 static int put_run(char **s, size_t *len, size_t *cap, size_t n, char op) {
@@ -93,7 +60,8 @@ char *wm_cli_occurrence_cigar(const wm_cli_cigar_rule_t *r, const uint8_t *p, si
             free(ops);
             return NULL;
         }
-        for (size_t i = m; i > 0; i--) ops[k++] = accepts(r, p[i - 1], t[i - 1]) ? '=' : 'X';
+        for (size_t i = m; i > 0; i--)
+            ops[k++] = wm_pat_accepts(&r->o, p[i - 1], t[i - 1]) ? '=' : 'X';
         char *s = encode_reversed(ops, k);
         free(ops);
         return s;
@@ -113,7 +81,7 @@ char *wm_cli_occurrence_cigar(const wm_cli_cigar_rule_t *r, const uint8_t *p, si
         uint32_t *row = D + i * w, *up = row - w;
         row[0] = (uint32_t)i;
         for (size_t j = 1; j <= n; j++) {
-            uint32_t d = up[j - 1] + !accepts(r, p[i - 1], t[j - 1]);
+            uint32_t d = up[j - 1] + !wm_pat_accepts(&r->o, p[i - 1], t[j - 1]);
             uint32_t a = up[j] + 1, b = row[j - 1] + 1;
             row[j] = d < a ? (d < b ? d : b) : (a < b ? a : b);
         }
@@ -122,7 +90,7 @@ char *wm_cli_occurrence_cigar(const wm_cli_cigar_rule_t *r, const uint8_t *p, si
     for (size_t i = m, j = n; i > 0 || j > 0;) {
         uint32_t cur = D[i * w + j];
         if (i > 0 && j > 0) {
-            int eq = accepts(r, p[i - 1], t[j - 1]);
+            int eq = wm_pat_accepts(&r->o, p[i - 1], t[j - 1]);
             if (D[(i - 1) * w + j - 1] + !eq == cur) {
                 ops[k++] = eq ? '=' : 'X';
                 i--, j--;
@@ -155,7 +123,8 @@ char *wm_cli_match_cigar(const wm_cli_search_sink_t *s, const wm_match_t *m) {
         aligned[j] = m->strand ? wm_out_complement(p[len - 1 - j]) : p[j];
     uint64_t rb = t->rec_start != NULL && m->record < t->n_rec ? t->rec_start[m->record] : 0;
     uint64_t off = s->base != NULL ? s->base[m->record] : 0; /* an MPI rank's record offset */
-    wm_cli_cigar_rule_t rule = { s->dna, a->o.case_insensitive, a->o.metric == WM_METRIC_HAMMING };
+    wm_cli_cigar_rule_t rule = { a->o, a->o.metric == WM_METRIC_HAMMING };
+    rule.o.alphabet = s->dna ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES; /* the file's */
     char *cigar = wm_cli_occurrence_cigar(&rule, aligned, len, t->seq + rb + (m->start - off),
                                           (size_t)(m->end - m->start));
     free(aligned);

@@ -42,6 +42,14 @@ static int complement(uint8_t c, uint8_t *out) {
     return *out == 0 ? -1 : 0;
 }
 
+int wm_pat_accepts(const wm_opts_t *o, uint8_t p, uint8_t c) {
+    if (o->alphabet == WM_ALPHABET_DNA) {
+        unsigned t = iupac[c]; /* a text byte is a base when its code names one */
+        return (t == 1 || t == 2 || t == 4 || t == 8) && (iupac[p] & t) != 0;
+    }
+    return p == c || (o->case_insensitive && tolower(p) == tolower(c));
+}
+
 /* The text bytes each base is: A=1 C=2 G=4 T=8 as bit order, either case, U
 ** reading as T. */
 static const char base_bytes[4][5] = { "Aa", "Cc", "Gg", "TtUu" };

@@ -17,25 +17,13 @@
 **           (the shortest occurrence, as ever).
 ** Regions never leave the record.
 */
-#include <ctype.h>
 #include <stdlib.h>
 
 #include "search/search.h"
 
-/* Pattern byte p against text byte c under the options (as compile.c's
-** tables: DNA, the bases of p's code against a text base; bytes, itself or
-** its other case with folding). */
-static int accepts(const wm_opts_t *o, uint8_t p, uint8_t c) {
-    if (o->alphabet == WM_ALPHABET_DNA) {
-        unsigned t = wm_iupac_bases(c);
-        return (t == 1 || t == 2 || t == 4 || t == 8) && (wm_iupac_bases(p) & t) != 0;
-    }
-    return p == c || (o->case_insensitive && tolower(p) == tolower(c));
-}
-
 static int region_matches(const wm_opts_t *o, const uint8_t *pat, const uint8_t *text, size_t n) {
     for (size_t i = 0; i < n; i++)
-        if (!accepts(o, pat[i], text[i])) return 0;
+        if (!wm_pat_accepts(o, pat[i], text[i])) return 0;
     return 1;
 }
 
@@ -85,7 +73,7 @@ int wm_flanks_finish(const wm_pat_t *p, int strand, const uint8_t *text, uint64_
         uint32_t lo = col[0];
         for (size_t i = 1; i <= mm; i++) {
             uint32_t up = col[i]; /* this row, the previous column */
-            uint32_t v = diag + !accepts(o, mid[mm - i], c);
+            uint32_t v = diag + !wm_pat_accepts(o, mid[mm - i], c);
             if (up + 1 < v) v = up + 1;
             if (col[i - 1] + 1 < v) v = col[i - 1] + 1;
             diag = up;

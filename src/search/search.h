@@ -142,6 +142,10 @@ int wm_myers_scan(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_t
 ** = no code). */
 unsigned wm_iupac_bases(uint8_t c);
 uint8_t wm_iupac_complement(uint8_t c);
+/* Whether pattern byte p accepts text byte c under o, as the match tables
+** say (DNA: the bases of p's code against a text base, either case; bytes:
+** itself, or its other case with case_insensitive). */
+int wm_pat_accepts(const wm_opts_t *o, uint8_t p, uint8_t c);
 
 /* The kernel the CPU runs for a pattern (its algo: shiftor, myers or bitap). */
 wm_cpu_scan_fn wm_pat_kernel(const wm_pat_t *pat);
