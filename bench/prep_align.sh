@@ -56,18 +56,8 @@ gen_text=$build/bench/gen_text
 mkdir -p "$out"
 carry=${CARRY:-.gpu}
 
-find_src() {  # REL (e.g. dna/x.fa.gz): a readable path, or fail
-  local rel=$1 base d c
-  base=$(basename "$rel")
-  for d in "${WM_SHARED_DATA:-}" "${DATA:-}" "$(dirname "$0")/../../shared/data" ../shared/data shared/data; do
-    [[ -n "$d" && -r "$d/$rel" ]] && { echo "$d/$rel"; return; }
-  done
-  for c in "$carry/$base" "$carry/$rel" "$carry/mix/$rel"; do
-    [[ -r "$c" ]] && { echo "$c"; return; }
-  done
-  echo "prep_align: $rel not found (set WM_SHARED_DATA, or put it in $carry/)" >&2
-  return 1
-}
+who=prep_align
+source "$(dirname "$0")/find_src.sh"
 size() { stat -L -c %s "$1"; }
 have() { [[ -s "$out/$1" ]]; }
 check_size() {  # FILE BYTES

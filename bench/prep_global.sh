@@ -49,18 +49,9 @@ mkdir -p "$out"
 carry=${CARRY:-.gpu}
 reads=${READS:-1000000}
 
-find_src() {  # REL (e.g. dna/x.fa.gz): a readable path, or fail
-  local rel=$1 base d c
-  base=$(basename "$rel")
-  for d in "${WM_SHARED_DATA:-}" "${DATA:-}" "$(dirname "$0")/../../shared/data" ../shared/data shared/data; do
-    [[ -n "$d" && -r "$d/$rel" ]] && { echo "$d/$rel"; return; }
-  done
-  for c in "$carry/$base" "$carry/$rel" "$carry/mix/$rel"; do
-    [[ -r "$c" ]] && { echo "$c"; return; }
-  done
-  echo "prep_global: $rel not found (give its path, set WM_SHARED_DATA, or put it in $carry/)" >&2
-  return 1
-}
+who=prep_global
+find_src_how="give its path, set WM_SHARED_DATA, or put it in $carry/"
+source "$(dirname "$0")/find_src.sh"
 ecoli() {  # the genome's path, found once
   if [[ -z "${ecoli_path:-}" ]]; then
     if [[ -n "$ecoli_arg" ]]; then

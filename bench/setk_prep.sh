@@ -89,18 +89,8 @@ gen=$build/bench/gen_reads
 }
 carry=${CARRY:-.gpu}
 
-find_src() {  # REL (e.g. dna/x.fa.gz): a readable path, or fail
-  local rel=$1 base d c
-  base=$(basename "$rel")
-  for d in "${WM_SHARED_DATA:-}" "${DATA:-}" "$(dirname "$0")/../../shared/data" ../shared/data shared/data; do
-    [[ -n "$d" && -r "$d/$rel" ]] && { echo "$d/$rel"; return; }
-  done
-  for c in "$carry/$base" "$carry/$rel" "$carry/mix/$rel"; do
-    [[ -r "$c" ]] && { echo "$c"; return; }
-  done
-  echo "setk_prep: $rel not found (set WM_SHARED_DATA, or put it in $carry/)" >&2
-  return 1
-}
+who=setk_prep
+source "$(dirname "$0")/find_src.sh"
 
 # FASTA, plain or compressed, as a plain file (gzip -dc reads plain files too
 # with -f). The bytes are kept: lowercase and N runs are part of the workload.
