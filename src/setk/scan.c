@@ -379,14 +379,26 @@ static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t 
     if (!rs) return WM_NOMEM;
     w.rs = rs;
     wm_setk_sink_t dv = { cb, user, per_pattern, 0 };
-    /* No GPU kernel yet (the branch setk-gpu holds one, not yet run on a
-    ** GPU): a context on a GPU runs these sets on its CPU threads. */
-    if (cx->backend == WM_BACKEND_CUDA && cx->note[0] == '\0')
-        snprintf(cx->note, sizeof cx->note,
-                 "a pattern set within k errors runs on the CPU threads (%d); it has no GPU "
-                 "kernel yet",
-                 wm_pool_size(cx->pool));
-    wm_status st = cpu_scan(cx, &w, own_from, &dv);
+    const wm_setk_gpu_t *gpu = wm_context_gpu(cx, &wm_setk_family);
+    wm_status st;
+    if (gpu && gpu->supports(w.s)) {
+        /* Out of GPU memory: smaller batches, then the CPU, each going on
+        ** from the last end whose matches were delivered. */
+        uint64_t from = own_from, done = own_from;
+        do {
+            st = wm_setk_gpu_scan(cx, gpu, w.s, text, rs, w.n_rec, from, &dv, &done);
+            from = done;
+        } while (wm_gpu_retry(cx, &st));
+        if (wm_gpu_fall_back(cx, st, "search")) st = cpu_scan(cx, &w, from, &dv);
+    } else {
+        if (cx->backend == WM_BACKEND_CUDA && cx->note[0] == '\0')
+            snprintf(cx->note, sizeof cx->note,
+                     "this pattern set within k errors runs on the CPU threads (%d): the GPU "
+                     "takes DNA sets whose every pattern is 12 (k + 1) to 256 bases long, "
+                     "without exact regions",
+                     wm_pool_size(cx->pool));
+        st = cpu_scan(cx, &w, own_from, &dv);
+    }
     free(rs);
     if (st == WM_OK && n_matches) *n_matches = dv.count;
     return st;
@@ -394,4 +406,14 @@ static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t 
 
 const wm_db_ops_t wm_setk_db_ops = { "set within k", setk_scan, wm_setk_free };
 
-const wm_family_t wm_setk_family = { "setk", NULL, NULL };
+/* The GPU table and the device buffers it keeps exist only with CUDA. */
+const wm_family_t wm_setk_family = {
+    "setk",
+#if WM_HAVE_CUDA
+    &wm_setk_gpu_cuda,
+    wm_setk_cuda_free_cache,
+#else
+    NULL,
+    NULL,
+#endif
+};

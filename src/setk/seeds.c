@@ -9,6 +9,7 @@
 ** whole ("direct"), both strands.
 */
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +214,8 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     wm_setk_t *s = calloc(1, sizeof *s);
     if (!s) return WM_NOMEM;
     s->n = n;
+    static atomic_uint_fast64_t next_id = 1;
+    s->id = atomic_fetch_add(&next_id, 1);
     while (s->pat_bits < 32 && ((uint64_t)1 << s->pat_bits) < n) s->pat_bits++;
     s->opts = *o;
     s->dna = o->alphabet == WM_ALPHABET_DNA;

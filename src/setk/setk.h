@@ -63,6 +63,7 @@ typedef struct {
 
 typedef struct {
     size_t n;            /* patterns */
+    uint64_t id;         /* unique in the process: what a GPU's copy of the tables is of */
     unsigned pat_bits;   /* bits of the largest index, n - 1 */
     const uint8_t **pat; /* pattern i: pat[i], len[i] bytes (into arena) */
     size_t *len;
@@ -113,6 +114,26 @@ int wm_setk_radix_sort(void *a, size_t n, size_t size, unsigned key_bits);
 /* The seeds of key `code`, or NULL (*n = 0) when none. */
 const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n);
 
+/* ---- the GPU table (setk_cuda.cu) ---------------------------------------------
+** batch: the hits of the owned ends (lo, hi] of text (records rs, n_rec + 1
+** entries): every (pattern, strand, end) within k with its errors, in any
+** order, each once; *out malloc'd (NULL when none). The host finds starts
+** and sorts (gpu_finish.c). supports: DNA sets whose every pattern is seeded
+** and at most 256 long, without exact regions. */
+typedef struct {
+    uint64_t end; /* absolute */
+    uint32_t pat, strand, errors;
+} wm_setk_hit_t;
+
+typedef struct {
+    int (*supports)(const wm_setk_t *s);
+    wm_status (*batch)(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *text,
+                       const uint64_t *rs, size_t n_rec, uint64_t lo, uint64_t hi,
+                       wm_setk_hit_t **out, size_t *n_out);
+} wm_setk_gpu_t;
+extern const wm_setk_gpu_t wm_setk_gpu_cuda;
+void wm_setk_cuda_free_cache(wm_context_t *cx, void *cache);
+
 /* Where matches go, in order (scan.c: wm_setk_deliver hands a vector of
 ** them over: counted, per pattern, to cb). */
 typedef struct {
@@ -122,6 +143,13 @@ typedef struct {
     uint64_t count;
 } wm_setk_sink_t;
 wm_status wm_setk_deliver(wm_setk_sink_t *dv, const wm_matchvec_t *v);
+
+/* The GPU path (gpu_finish.c): batches of owned ends from own_from, each
+** one's hits from gpu->batch turned into matches (starts found on the pool)
+** and delivered; *done = the last end delivered, also on failure. */
+wm_status wm_setk_gpu_scan(wm_context_t *cx, const wm_setk_gpu_t *gpu, const wm_setk_t *s,
+                           const wm_text_t *text, const uint64_t *rs, size_t n_rec,
+                           uint64_t own_from, wm_setk_sink_t *dv, uint64_t *done);
 
 /* The family and the ops of its databases (scan.c). */
 extern const wm_family_t wm_setk_family;

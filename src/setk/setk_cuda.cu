@@ -1,0 +1,565 @@
+/*
+** setk_cuda.cu -- a set within k errors on the GPU: the seeds found, paired,
+** merged into windows and verified on the device; the host (scan.c) finds
+** the starts and puts the hits in order.
+**
+** One batch of owned ends (lo, hi] at a time, its text copied with the
+** halo before it and spread after (or read from the target's copy):
+**   seed    each thread rolls the key over 64 positions, asks the bit
+**           filter, probes the table, and appends (pattern, strand, end,
+**           record, piece, need) for every seed whose window reaches the
+**           batch (warp-aggregated atomics; a count over the buffer runs the
+**           batch again with room);
+**   sort    CUB radix sort by (pattern, strand, end);
+**   pair    a seed asking two pieces is kept when a seed of another piece of
+**           its pattern and strand puts the end within spread (setk.h);
+**   select  CUB keeps the flagged ones;
+**   verify  a thread for each run of windows closer than the pattern's halo
+**           (the first of a run walks it): Myers' bit-vector over at most 4
+**           words (m <= 256), or a direct count of mismatches (Hamming),
+**           from the halo before the run, never before its record; every
+**           end within k is a hit (pattern, strand, end, errors).
+** Only DNA sets whose patterns are all seeded and at most 256 long run here
+** (supports); the CPU runs the others. Results are the CPU's: the same
+** windows (a superset does not matter, every end is exact) and the same
+** kernels' arithmetic.
+*/
+#include <cub/cub.cuh>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/plan.h"
+#include "cuda/cuda_common.cuh"
+#include "search/search.h"
+#include "setk/setk.h"
+
+#define GPU_MAX_LEN 256u /* 4 words of Myers state in registers */
+#define SEED_SPAN 64     /* key positions a seed thread rolls over */
+#define END_BITS 32
+
+/* ---- the device tables of a database ------------------------------------------ */
+
+typedef struct {
+    uint64_t db_id; /* the wm_setk_t they were made from (its id: addresses are reused) */
+    wm_cu_buf_t filter, slot, key, first, seed, pat_off, pat_len, arena;
+    wm_cu_buf_t text, rs, found_key, found_val, sorted_key, sorted_val, flags, kept_key, kept_val,
+        n_kept, count, hits, sort_tmp, h_hits;
+} setk_cache_t;
+
+extern "C" void wm_setk_cuda_free_cache(wm_context_t *cx, void *cache) {
+    (void)cx;
+    setk_cache_t *c = (setk_cache_t *)cache;
+    wm_cu_buf_t *dev[] = { &c->filter,    &c->slot,      &c->key,        &c->first,      &c->seed,
+                           &c->pat_off,   &c->pat_len,   &c->arena,      &c->text,       &c->rs,
+                           &c->found_key, &c->found_val, &c->sorted_key, &c->sorted_val, &c->flags,
+                           &c->kept_key,  &c->kept_val,  &c->n_kept,     &c->count,      &c->hits,
+                           &c->sort_tmp };
+    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
+    wm_cu_host_release(&c->h_hits);
+    free(c);
+}
+
+static wm_status upload(wm_context_t *cx, wm_cu_buf_t *b, const void *src, size_t bytes) {
+    wm_status st = wm_cu_dev_reserve(cx, b, bytes ? bytes : 8);
+    if (st == WM_OK && bytes) WM_CU(cx, cudaMemcpy(b->p, src, bytes, cudaMemcpyHostToDevice));
+    return st;
+}
+
+/* The database's tables on the device, uploaded at its first batch. */
+static wm_status tables(wm_context_t *cx, setk_cache_t *c, const wm_setk_t *s) {
+    if (c->db_id == s->id) return WM_OK;
+    c->db_id = 0;
+    uint64_t *off = (uint64_t *)malloc(s->n * sizeof *off);
+    uint32_t *len = (uint32_t *)malloc(s->n * sizeof *len);
+    if (!off || !len) {
+        free(off);
+        free(len);
+        return WM_NOMEM;
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        off[i] = (uint64_t)(s->pat[i] - s->arena);
+        len[i] = (uint32_t)s->len[i];
+        total += s->len[i];
+    }
+    size_t fwords = ((size_t)1 << s->filter_bits) / 64;
+    wm_status st = upload(cx, &c->filter, s->filter, fwords * sizeof *s->filter);
+    if (st == WM_OK) st = upload(cx, &c->slot, s->slot, ((size_t)1 << s->bits) * sizeof *s->slot);
+    if (st == WM_OK) st = upload(cx, &c->key, s->key, s->n_keys * sizeof *s->key);
+    if (st == WM_OK) st = upload(cx, &c->first, s->first, (s->n_keys + 1) * sizeof *s->first);
+    if (st == WM_OK) st = upload(cx, &c->seed, s->seed, s->n_seeds * sizeof *s->seed);
+    if (st == WM_OK) st = upload(cx, &c->pat_off, off, s->n * sizeof *off);
+    if (st == WM_OK) st = upload(cx, &c->pat_len, len, s->n * sizeof *len);
+    if (st == WM_OK) st = upload(cx, &c->arena, s->arena, total);
+    free(off);
+    free(len);
+    if (st == WM_OK) c->db_id = s->id;
+    return st;
+}
+
+/* ---- device helpers ------------------------------------------------------------ */
+
+/* A text byte's base (A=0 C=1 G=2 T/U=3, either case), -1 for none. */
+__constant__ int8_t d_base[256];
+/* An IUPAC code's bases as bits (A=1 C=2 G=4 T=8), and its complement. */
+__constant__ uint8_t d_iupac[256];
+__constant__ uint8_t d_comp[256];
+
+static wm_status constants(wm_context_t *cx) {
+    int8_t base[256];
+    uint8_t iupac[256], comp[256];
+    for (int c = 0; c < 256; c++) {
+        unsigned b = wm_iupac_bases((uint8_t)c);
+        iupac[c] = (uint8_t)b;
+        comp[c] = wm_iupac_complement((uint8_t)c);
+        /* a text byte is a base when its code names exactly one */
+        base[c] = (int8_t)(b == 1 ? 0 : b == 2 ? 1 : b == 4 ? 2 : b == 8 ? 3 : -1);
+    }
+    WM_CU(cx, cudaMemcpyToSymbol(d_base, base, sizeof base));
+    WM_CU(cx, cudaMemcpyToSymbol(d_iupac, iupac, sizeof iupac));
+    WM_CU(cx, cudaMemcpyToSymbol(d_comp, comp, sizeof comp));
+    return WM_OK;
+}
+
+typedef struct {
+    const uint64_t *filter;
+    const uint32_t *slot;
+    const uint64_t *key;
+    const uint32_t *first;
+    const wm_seed_t *seed;
+    const uint64_t *pat_off;
+    const uint32_t *pat_len;
+    const uint8_t *arena;
+    unsigned bits, filter_bits, q;
+    uint32_t spread, k;
+    int hamming;
+} dtables_t;
+
+/* The batch: text[from, to) at d_text (absolute offset from), the records
+** meeting it (rs[r0 .. r0 + n_rs], absolute starts, the last its end), and
+** the owned ends (lo, hi]. */
+typedef struct {
+    const uint8_t *text;
+    uint64_t from, to;
+    const uint64_t *rs;
+    uint32_t n_rs;
+    uint64_t r0;
+    uint64_t lo, hi;
+} dbatch_t;
+
+__device__ __forceinline__ uint64_t at(const dbatch_t &b, uint64_t x) { return b.text[x - b.from]; }
+
+/* The record (index into b.rs) holding byte x: the last start <= x. */
+__device__ __forceinline__ uint32_t record_of(const dbatch_t &b, uint64_t x) {
+    uint32_t lo = 0, hi = b.n_rs; /* rs[lo] <= x < rs[hi] */
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (b.rs[mid] <= x) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The record (index into b.rs) holding end e: rs[r] < e <= rs[r + 1]. */
+__device__ __forceinline__ uint32_t record_of_end(const dbatch_t &b, uint64_t e) {
+    return record_of(b, e - 1);
+}
+
+__device__ __forceinline__ uint64_t hash_slot(uint64_t code, unsigned bits) {
+    return (code * 0x9E3779B97F4A7C15ull) >> (64 - bits);
+}
+__device__ __forceinline__ uint64_t hash_filter(uint64_t code, unsigned bits) {
+    return ((code ^ code >> 29) * 0xD6E8FEB86659FD93ull) >> (64 - bits);
+}
+
+/* ---- seed ----------------------------------------------------------------------- */
+
+typedef struct {
+    unsigned long long *key, *val; /* val = record << 24 | piece << 8 | need */
+    unsigned long long *count;
+    uint64_t cap;
+} dfound_t;
+
+__device__ __forceinline__ void push_found(const dfound_t &o, uint64_t key, uint64_t val) {
+    namespace cg = cooperative_groups;
+    cg::coalesced_group g = cg::coalesced_threads();
+    unsigned long long first = 0;
+    if (g.thread_rank() == 0) first = atomicAdd(o.count, (unsigned long long)g.size());
+    unsigned long long i = g.shfl(first, 0) + g.thread_rank();
+    if (i < o.cap) {
+        o.key[i] = key;
+        o.val[i] = val;
+    }
+}
+
+/* Key ends x + 1 for x in [x0, x1) of the thread's span (keys start at
+** x + 1 - q >= seed_from). */
+__global__ void seed_kernel(dtables_t t, dbatch_t b, uint64_t seed_from, uint64_t seed_to,
+                            dfound_t o) {
+    uint64_t span = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t x0 = seed_from + span * SEED_SPAN;
+    if (x0 >= seed_to) return;
+    uint64_t x1 = x0 + SEED_SPAN < seed_to ? x0 + SEED_SPAN : seed_to;
+    uint64_t mask = t.q >= 32 ? ~0ull : (1ull << (2 * t.q)) - 1;
+    uint64_t code = 0;
+    unsigned run = 0;
+    /* the q - 1 bytes before x0 that the first keys hold */
+    uint64_t w0 = x0 >= seed_from + t.q - 1 ? x0 - (t.q - 1) : seed_from;
+    for (uint64_t x = w0; x < x1; x++) {
+        int c = d_base[at(b, x)];
+        if (c < 0) {
+            run = 0;
+            continue;
+        }
+        code = (code << 2 | (uint64_t)c) & mask;
+        if (++run < t.q || x < x0) continue;
+        uint64_t f = hash_filter(code, t.filter_bits);
+        if (!(t.filter[f >> 6] >> (f & 63) & 1)) continue;
+        uint64_t smask = (1ull << t.bits) - 1;
+        uint32_t u = 0;
+        for (uint64_t h = hash_slot(code, t.bits);; h = (h + 1) & smask) {
+            uint32_t v = t.slot[h];
+            if (v == 0 || t.key[v - 1] == code) {
+                u = v;
+                break;
+            }
+        }
+        if (u == 0) continue;
+        uint64_t ks = x + 1 - t.q; /* where the key starts */
+        uint32_t r = record_of(b, ks);
+        uint64_t rb = b.rs[r], re = b.rs[r + 1];
+        if (ks + t.q > re) continue; /* a key across a record border is no piece */
+        uint64_t first = (b.lo > rb ? b.lo : rb) + 1, last = b.hi < re ? b.hi : re;
+        for (uint32_t i = t.first[u - 1]; i < t.first[u]; i++) {
+            wm_seed_t sd = t.seed[i];
+            int64_t end = (int64_t)ks - (int64_t)sd.key_off + (int64_t)t.pat_len[sd.pat];
+            if (end + (int64_t)t.spread < (int64_t)first || end - (int64_t)t.spread > (int64_t)last)
+                continue;
+            uint64_t key = (uint64_t)sd.pat << (END_BITS + 1) | (uint64_t)sd.strand << END_BITS |
+                           (uint64_t)(end - ((int64_t)b.lo - (int64_t)t.spread));
+            uint64_t val = (uint64_t)(b.r0 + r) << 24 | (uint64_t)sd.piece << 8 | sd.need;
+            push_found(o, key, val);
+        }
+    }
+}
+
+/* ---- pair ------------------------------------------------------------------------ */
+
+__global__ void pair_kernel(const unsigned long long *key, const unsigned long long *val,
+                            uint64_t n, uint32_t spread, uint8_t *keep) {
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const uint64_t same = ~((1ull << END_BITS) - 1);
+    uint64_t k = key[i];
+    uint32_t piece = (uint32_t)(val[i] >> 8) & 0xffffu;
+    bool ok = (val[i] & 0xffu) < 2;
+    for (uint64_t j = i; !ok && j-- > 0 && (key[j] & same) == (k & same) && k - key[j] <= spread;)
+        ok = ((uint32_t)(val[j] >> 8) & 0xffffu) != piece;
+    for (uint64_t j = i + 1; !ok && j < n && (key[j] & same) == (k & same) && key[j] - k <= spread;
+         j++)
+        ok = ((uint32_t)(val[j] >> 8) & 0xffffu) != piece;
+    keep[i] = ok;
+}
+
+/* ---- verify ---------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t end;
+    uint32_t pat;
+    uint16_t strand;
+    uint16_t errors;
+} dhit_t;
+
+typedef struct {
+    dhit_t *a;
+    unsigned long long *count;
+    uint64_t cap;
+} dhits_t;
+
+__device__ __forceinline__ void push_hit(const dhits_t &o, uint64_t end, uint32_t pat,
+                                         uint32_t strand, uint32_t errors) {
+    namespace cg = cooperative_groups;
+    cg::coalesced_group g = cg::coalesced_threads();
+    unsigned long long first = 0;
+    if (g.thread_rank() == 0) first = atomicAdd(o.count, (unsigned long long)g.size());
+    unsigned long long i = g.shfl(first, 0) + g.thread_rank();
+    if (i < o.cap) {
+        dhit_t h = { end, pat, (uint16_t)strand, (uint16_t)errors };
+        o.a[i] = h;
+    }
+}
+
+/* A kept seed's window of ends [*a, *b], cut to the batch and its record. */
+__device__ __forceinline__ void window(const dtables_t &t, const dbatch_t &b, uint64_t key,
+                                       uint64_t val, uint64_t *a, uint64_t *bb, uint64_t *rb) {
+    int64_t end = (int64_t)(key & ((1ull << END_BITS) - 1)) + (int64_t)b.lo - (int64_t)t.spread;
+    uint32_t r = (uint32_t)((val >> 24) - b.r0);
+    uint64_t rstart = b.rs[r], rend = b.rs[r + 1];
+    int64_t first = (int64_t)(b.lo > rstart ? b.lo : rstart) + 1;
+    int64_t last = (int64_t)(b.hi < rend ? b.hi : rend);
+    int64_t x = end - (int64_t)t.spread, y = end + (int64_t)t.spread;
+    *a = (uint64_t)(x > first ? x : first);
+    *bb = (uint64_t)(y < last ? y : last);
+    *rb = rstart;
+}
+
+/* Myers' bit-vector over W words (Hyyro's blocks: the horizontal delta
+** carried from word to word), ends in (own, to] within k reported. */
+template <int W>
+__device__ void myers(const dtables_t &t, const dbatch_t &b, const uint64_t (&peq)[4][4],
+                      uint32_t m, uint64_t from, uint64_t own, uint64_t to, uint32_t pat,
+                      uint32_t strand, const dhits_t &o) {
+    uint64_t pv[W], mv[W];
+    for (int w = 0; w < W; w++) {
+        pv[w] = ~0ull;
+        mv[w] = 0;
+    }
+    const uint64_t last_bit = 1ull << ((m - 1) % 64);
+    uint32_t score = m;
+    for (uint64_t x = from; x < to; x++) {
+        int c = d_base[at(b, x)];
+        int hin = 0; /* the top row is 0 everywhere: an occurrence starts anywhere */
+#pragma unroll
+        for (int w = 0; w < W; w++) {
+            uint64_t eq = c >= 0 ? peq[c][w] : 0;
+            uint64_t xv = eq | mv[w];
+            if (hin < 0) eq |= 1;
+            uint64_t xh = (((eq & pv[w]) + pv[w]) ^ pv[w]) | eq;
+            uint64_t ph = mv[w] | ~(xh | pv[w]);
+            uint64_t mh = pv[w] & xh;
+            uint64_t high = w == W - 1 ? last_bit : 1ull << 63;
+            int hout = (ph & high) ? 1 : (mh & high) ? -1 : 0;
+            ph <<= 1;
+            mh <<= 1;
+            if (hin < 0) mh |= 1;
+            else if (hin > 0) ph |= 1;
+            pv[w] = mh | ~(xv | ph);
+            mv[w] = ph & xv;
+            hin = hout;
+        }
+        score += hin;
+        if (x + 1 > own && score <= t.k) push_hit(o, x + 1, pat, strand, score);
+    }
+}
+
+__global__ void verify_kernel(dtables_t t, dbatch_t b, const unsigned long long *key,
+                              const unsigned long long *val, const unsigned long long *n_kept,
+                              dhits_t o) {
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t n = *n_kept;
+    if (i >= n) return;
+    const uint64_t group = ~((1ull << END_BITS) - 1);
+    uint32_t pat = (uint32_t)(key[i] >> (END_BITS + 1));
+    uint32_t strand = (uint32_t)(key[i] >> END_BITS) & 1u;
+    uint32_t m = t.pat_len[pat];
+    uint64_t halo = m + (t.hamming ? 0 : t.k) - 1;
+    uint64_t a, e, rb;
+    window(t, b, key[i], val[i], &a, &e, &rb);
+    /* the first window of a run verifies the run: windows of the same
+    ** pattern, strand and record closer than the halo */
+    if (i > 0 && (key[i - 1] & group) == (key[i] & group) && (val[i - 1] >> 24) == (val[i] >> 24)) {
+        uint64_t pa, pb, prb;
+        window(t, b, key[i - 1], val[i - 1], &pa, &pb, &prb);
+        if (a <= pb + halo + 1) return;
+    }
+    for (uint64_t j = i + 1;
+         j < n && (key[j] & group) == (key[i] & group) && (val[j] >> 24) == (val[i] >> 24); j++) {
+        uint64_t ja, jb, jrb;
+        window(t, b, key[j], val[j], &ja, &jb, &jrb);
+        if (ja > e + halo + 1) break;
+        if (jb > e) e = jb;
+    }
+    if (a > e) return;
+    const uint8_t *p = t.arena + t.pat_off[pat];
+    uint64_t own = a - 1, from = own - rb > halo ? own - halo : rb;
+    if (t.hamming) {
+        for (uint64_t end = a; end <= e; end++) {
+            if (end - rb < m) continue;
+            uint32_t d = 0;
+            for (uint32_t j = 0; j < m && d <= t.k; j++) {
+                uint8_t pc = strand ? d_comp[p[m - 1 - j]] : p[j];
+                int c = d_base[at(b, end - m + j)];
+                d += c < 0 || !(d_iupac[pc] >> c & 1);
+            }
+            if (d <= t.k) push_hit(o, end, pat, strand, d);
+        }
+        return;
+    }
+    uint64_t peq[4][4] = { { 0 } };
+    for (uint32_t j = 0; j < m; j++) {
+        uint8_t pc = strand ? d_comp[p[m - 1 - j]] : p[j];
+        unsigned set = d_iupac[pc];
+        for (int c = 0; c < 4; c++)
+            if (set >> c & 1) peq[c][j / 64] |= 1ull << (j % 64);
+    }
+    switch ((m + 63) / 64) {
+    case 1: myers<1>(t, b, peq, m, from, own, e, pat, strand, o); break;
+    case 2: myers<2>(t, b, peq, m, from, own, e, pat, strand, o); break;
+    case 3: myers<3>(t, b, peq, m, from, own, e, pat, strand, o); break;
+    default: myers<4>(t, b, peq, m, from, own, e, pat, strand, o); break;
+    }
+}
+
+/* ---- a batch ------------------------------------------------------------------------ */
+
+static int supports(const wm_setk_t *s) {
+    if (!s->dna || s->n_direct > 0 || s->n_keys == 0 || s->pat_bits > 30) return 0;
+    if (s->opts.exact_prefix || s->opts.exact_suffix) return 0; /* regions: the CPU's */
+    for (size_t i = 0; i < s->n; i++)
+        if (s->len[i] > GPU_MAX_LEN) return 0;
+    return 1;
+}
+
+static unsigned blocks_for(uint64_t n, unsigned threads) {
+    return (unsigned)((n + threads - 1) / threads);
+}
+
+/* Read a device counter. */
+static wm_status read_count(wm_context_t *cx, cudaStream_t st, const wm_cu_buf_t *b, uint64_t *n) {
+    unsigned long long v = 0;
+    WM_CU(cx, cudaMemcpyAsync(&v, b->p, sizeof v, cudaMemcpyDeviceToHost, st));
+    WM_CU(cx, cudaStreamSynchronize(st));
+    *n = v;
+    return WM_OK;
+}
+
+static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *text,
+                                const uint64_t *rs, size_t n_rec, uint64_t lo, uint64_t hi,
+                                wm_setk_hit_t **out, size_t *n_out) {
+    *n_out = 0;
+    WM_CU(cx, cudaSetDevice(cx->cuda->device));
+    setk_cache_t *c = (setk_cache_t *)wm_context_cache(cx, &wm_setk_family, sizeof(setk_cache_t));
+    if (!c) return WM_NOMEM;
+    cudaStream_t stream = cx->cuda->stream[0];
+    wm_status st = tables(cx, c, s);
+    if (st == WM_OK) st = constants(cx);
+    if (st != WM_OK) return st;
+
+    /* the bytes the seeds and the verification read */
+    uint64_t reach = s->max_reach + s->spread + 1;
+    uint64_t from = lo > reach ? lo - reach : 0;
+    uint64_t to = hi + s->spread < text->len ? hi + s->spread : text->len;
+    const uint8_t *d_text = wm_cuda_target_view(cx, text->seq + from, to - from);
+    if (!d_text) {
+        if ((st = wm_cu_dev_reserve(cx, &c->text, to - from + WM_CU_PAD)) != WM_OK) return st;
+        WM_CU(cx, cudaMemcpyAsync(c->text.p, text->seq + from, to - from, cudaMemcpyHostToDevice,
+                                  stream));
+        d_text = (const uint8_t *)c->text.p;
+    }
+    size_t r0 = wm_plan_record_of_end(rs, n_rec, from + 1), r1 = r0;
+    while (r1 + 1 < n_rec && rs[r1 + 1] < to) r1++;
+    /* rs[r0 .. r1 + 1]: every record the bytes meet, and the end of the last */
+    uint32_t n_rs = (uint32_t)(r1 - r0 + 1);
+    if ((st = upload(cx, &c->rs, rs + r0, (n_rs + 1) * sizeof *rs)) != WM_OK) return st;
+
+    dtables_t t;
+    t.filter = (const uint64_t *)c->filter.p;
+    t.slot = (const uint32_t *)c->slot.p;
+    t.key = (const uint64_t *)c->key.p;
+    t.first = (const uint32_t *)c->first.p;
+    t.seed = (const wm_seed_t *)c->seed.p;
+    t.pat_off = (const uint64_t *)c->pat_off.p;
+    t.pat_len = (const uint32_t *)c->pat_len.p;
+    t.arena = (const uint8_t *)c->arena.p;
+    t.bits = s->bits;
+    t.filter_bits = s->filter_bits;
+    t.q = s->q;
+    t.spread = s->spread;
+    t.k = s->opts.max_edits;
+    t.hamming = s->opts.metric == WM_METRIC_HAMMING;
+    dbatch_t b = { d_text, from, to, (const uint64_t *)c->rs.p, n_rs, r0, lo, hi };
+
+    /* seed, with room for every seed found (a first run counts them) */
+    uint64_t seed_from = lo > s->max_reach - 1 ? lo - (s->max_reach - 1) : 0;
+    if (seed_from < from) seed_from = from;
+    uint64_t spans = (to - seed_from + SEED_SPAN - 1) / SEED_SPAN, n_found = 0;
+    if ((st = wm_cu_dev_reserve(cx, &c->count, 2 * sizeof(unsigned long long))) != WM_OK) return st;
+    for (int pass = 0;; pass++) {
+        dfound_t o = { (unsigned long long *)c->found_key.p, (unsigned long long *)c->found_val.p,
+                       (unsigned long long *)c->count.p, c->found_key.cap / 8 };
+        WM_CU(cx, cudaMemsetAsync(c->count.p, 0, sizeof(unsigned long long), stream));
+        seed_kernel<<<blocks_for(spans, 256), 256, 0, stream>>>(t, b, seed_from, to, o);
+        WM_CU(cx, cudaGetLastError());
+        if ((st = read_count(cx, stream, &c->count, &n_found)) != WM_OK) return st;
+        if (n_found <= o.cap || pass > 0) break;
+        size_t bytes = (n_found + n_found / 8 + 1024) * 8;
+        if ((st = wm_cu_dev_reserve(cx, &c->found_key, bytes)) != WM_OK ||
+            (st = wm_cu_dev_reserve(cx, &c->found_val, bytes)) != WM_OK)
+            return st;
+    }
+    if (n_found == 0) return WM_OK;
+    if (n_found > (uint64_t)INT32_MAX)
+        return WM_DEVICE_NOMEM; /* CUB counts in int: smaller batches */
+    size_t bytes = n_found * 8;
+    if ((st = wm_cu_dev_reserve(cx, &c->sorted_key, bytes)) != WM_OK ||
+        (st = wm_cu_dev_reserve(cx, &c->sorted_val, bytes)) != WM_OK ||
+        (st = wm_cu_dev_reserve(cx, &c->kept_key, bytes)) != WM_OK ||
+        (st = wm_cu_dev_reserve(cx, &c->kept_val, bytes)) != WM_OK ||
+        (st = wm_cu_dev_reserve(cx, &c->flags, n_found)) != WM_OK ||
+        (st = wm_cu_dev_reserve(cx, &c->n_kept, sizeof(unsigned long long))) != WM_OK)
+        return st;
+    unsigned long long *fk = (unsigned long long *)c->found_key.p,
+                       *fv = (unsigned long long *)c->found_val.p,
+                       *sk = (unsigned long long *)c->sorted_key.p,
+                       *sv = (unsigned long long *)c->sorted_val.p,
+                       *kk = (unsigned long long *)c->kept_key.p,
+                       *kv = (unsigned long long *)c->kept_val.p,
+                       *nk = (unsigned long long *)c->n_kept.p;
+    uint8_t *flags = (uint8_t *)c->flags.p;
+    int end_bit = END_BITS + 1 + (int)s->pat_bits, n = (int)n_found;
+    size_t tmp_sort = 0, tmp_sel = 0;
+    WM_CU(cx,
+          cub::DeviceRadixSort::SortPairs(NULL, tmp_sort, fk, sk, fv, sv, n, 0, end_bit, stream));
+    WM_CU(cx, cub::DeviceSelect::Flagged(NULL, tmp_sel, sk, flags, kk, nk, n, stream));
+    size_t tmp = tmp_sort > tmp_sel ? tmp_sort : tmp_sel;
+    if ((st = wm_cu_dev_reserve(cx, &c->sort_tmp, tmp)) != WM_OK) return st;
+    tmp = c->sort_tmp.cap;
+    WM_CU(cx, cub::DeviceRadixSort::SortPairs(c->sort_tmp.p, tmp, fk, sk, fv, sv, n, 0, end_bit,
+                                              stream));
+    pair_kernel<<<blocks_for(n_found, 256), 256, 0, stream>>>(sk, sv, n_found, s->spread, flags);
+    WM_CU(cx, cudaGetLastError());
+    tmp = c->sort_tmp.cap;
+    WM_CU(cx, cub::DeviceSelect::Flagged(c->sort_tmp.p, tmp, sv, flags, kv, nk, n, stream));
+    tmp = c->sort_tmp.cap;
+    WM_CU(cx, cub::DeviceSelect::Flagged(c->sort_tmp.p, tmp, sk, flags, kk, nk, n, stream));
+    uint64_t n_kept = 0;
+    if ((st = read_count(cx, stream, &c->n_kept, &n_kept)) != WM_OK) return st;
+    if (n_kept == 0) return WM_OK;
+
+    /* verify, with room for every hit (a first run counts them) */
+    uint64_t n_hits = 0;
+    for (int pass = 0;; pass++) {
+        dhits_t o = { (dhit_t *)c->hits.p, (unsigned long long *)c->count.p + 1,
+                      c->hits.cap / sizeof(dhit_t) };
+        WM_CU(cx, cudaMemsetAsync((unsigned long long *)c->count.p + 1, 0,
+                                  sizeof(unsigned long long), stream));
+        verify_kernel<<<blocks_for(n_kept, 128), 128, 0, stream>>>(t, b, kk, kv, nk, o);
+        WM_CU(cx, cudaGetLastError());
+        wm_cu_buf_t second = { (unsigned long long *)c->count.p + 1, 8 };
+        if ((st = read_count(cx, stream, &second, &n_hits)) != WM_OK) return st;
+        if (n_hits <= o.cap || pass > 0) break;
+        if ((st = wm_cu_dev_reserve(cx, &c->hits, (n_hits + n_hits / 8 + 1024) * sizeof(dhit_t))) !=
+            WM_OK)
+            return st;
+    }
+    if (n_hits == 0) return WM_OK;
+    if ((st = wm_cu_host_reserve(cx, &c->h_hits, n_hits * sizeof(dhit_t))) != WM_OK) return st;
+    WM_CU(cx, cudaMemcpyAsync(c->h_hits.p, c->hits.p, n_hits * sizeof(dhit_t),
+                              cudaMemcpyDeviceToHost, stream));
+    WM_CU(cx, cudaStreamSynchronize(stream));
+    /* the host's form (setk.h) */
+    wm_setk_hit_t *h = (wm_setk_hit_t *)malloc(n_hits * sizeof *h);
+    if (!h) return WM_NOMEM;
+    const dhit_t *d = (const dhit_t *)c->h_hits.p;
+    for (uint64_t i = 0; i < n_hits; i++) {
+        h[i].end = d[i].end;
+        h[i].pat = d[i].pat;
+        h[i].strand = d[i].strand;
+        h[i].errors = d[i].errors;
+    }
+    *out = h;
+    *n_out = n_hits;
+    return WM_OK;
+}
+
+extern "C" const wm_setk_gpu_t wm_setk_gpu_cuda = { supports, setk_gpu_batch };
