@@ -59,6 +59,13 @@ typedef struct {
     double search_gpu_loop_s;  /* copies, kernels and hits, all batches */
     uint64_t search_gpu_batches;
     uint64_t search_gpu_batch_bytes;
+    /* sets within k errors on the GPU (src/setk) */
+    double setk_gpu_seed_s;   /* seeds found, sorted, paired */
+    double setk_gpu_verify_s; /* windows verified, direct patterns scanned */
+    double setk_gpu_copy_s;   /* hits to the host */
+    double setk_gpu_finish_s; /* starts, regions, order, delivery (host) */
+    uint64_t setk_gpu_batches;
+    uint64_t setk_gpu_hits;
     /* dtw on the GPU */
     double dtw_gpu_setup_s; /* buffers, query upload, pinning */
     double dtw_gpu_h2d_s;   /* the series' copies */

@@ -3,7 +3,8 @@
 ** batches of owned ends, and each batch's hits (pattern, strand, end,
 ** errors; any order) turned into matches and delivered in order.
 **
-** The GPU finds ends and errors; starts are found here by the pattern's own
+** The GPU finds ends and errors (the middle's, with exact regions); the
+** regions are checked and starts are found here by the pattern's own
 ** resolver (search/resolve.c), as the CPU path finds them, so both print the
 ** same bytes. Hits are sorted by (pattern, strand, end) so that a piece of
 ** them on the pool compiles each pattern once, then the matches by (end,
@@ -66,16 +67,26 @@ static void finish_piece(void *arg, size_t i, int tid) {
         mt.errors = h->errors;
         mt.strand = h->strand;
         mt.pattern = h->pat;
-        if (f->want_starts) {
-            if (compiled != h->pat) {
-                wm_pat_free(p);
-                p = NULL;
-                if (wm_pat_new(f->s->pat[h->pat], f->s->len[h->pat], &f->s->opts, 0, &p) != WM_OK) {
-                    f->failed = 1;
-                    break;
-                }
-                compiled = h->pat;
+        int regions = f->s->opts.exact_prefix || f->s->opts.exact_suffix;
+        if ((f->want_starts || regions) && compiled != h->pat) {
+            wm_pat_free(p);
+            p = NULL;
+            if (wm_pat_new(f->s->pat[h->pat], f->s->len[h->pat], &f->s->opts, 0, &p) != WM_OK) {
+                f->failed = 1;
+                break;
             }
+            compiled = h->pat;
+        }
+        if (regions) { /* h is the middle's end: the exact regions decide, as on the CPU */
+            uint64_t start = rb, end;
+            uint32_t errors;
+            if (!wm_flanks_finish(p, (int)h->strand, f->text->seq, rb, f->rs[r + 1], h->end,
+                                  h->errors, f->want_starts, &start, &end, &errors))
+                continue;
+            mt.start = start - rb;
+            mt.end = end - rb;
+            mt.errors = errors;
+        } else if (f->want_starts) {
             uint64_t start;
             uint32_t errors;
             if (!wm_resolve_end(p, (int)h->strand, f->text->seq, rb, h->end, (int)h->errors, &start,
@@ -137,7 +148,10 @@ wm_status wm_setk_gpu_scan(wm_context_t *cx, const wm_setk_gpu_t *gpu, const wm_
         wm_setk_hit_t *hits = NULL;
         st = gpu->batch(cx, s, text, rs, n_rec, lo, hi, &hits, &f.n);
         f.hits = hits;
+        double t0 = wm_now();
         if (st == WM_OK) st = finish(cx, &f, dv);
+        cx->stats.setk_gpu_finish_s += wm_now() - t0;
+        cx->stats.setk_gpu_batches++;
         free(hits);
         if (st != WM_OK) break;
         lo = hi;

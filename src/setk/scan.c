@@ -394,8 +394,9 @@ static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t 
         if (cx->backend == WM_BACKEND_CUDA && cx->note[0] == '\0')
             snprintf(cx->note, sizeof cx->note,
                      "this pattern set within k errors runs on the CPU threads (%d): the GPU "
-                     "takes DNA sets whose every pattern is 12 (k + 1) to 256 bases long, "
-                     "without exact regions",
+                     "takes DNA sets of patterns up to 256 bases (Hamming patterns too short "
+                     "to seed: up to 64), exact regions only with Hamming on patterns too "
+                     "short to seed",
                      wm_pool_size(cx->pool));
         st = cpu_scan(cx, &w, own_from, &dv);
     }

@@ -118,8 +118,10 @@ const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n);
 ** batch: the hits of the owned ends (lo, hi] of text (records rs, n_rec + 1
 ** entries): every (pattern, strand, end) within k with its errors, in any
 ** order, each once; *out malloc'd (NULL when none). The host finds starts
-** and sorts (gpu_finish.c). supports: DNA sets whose every pattern is seeded
-** and at most 256 long, without exact regions. */
+** and sorts (gpu_finish.c); with exact regions the ends are the middle's.
+** supports: DNA sets whose seeded patterns are at most 256 long and whose
+** direct ones the GPU scans whole (Hamming: a middle of at most 64; edits:
+** at most 256, no regions); exact regions with nothing seeded. */
 typedef struct {
     uint64_t end; /* absolute */
     uint32_t pat, strand, errors;

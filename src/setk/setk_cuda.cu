@@ -19,8 +19,10 @@
 **           words (m <= 256), or a direct count of mismatches (Hamming),
 **           from the halo before the run, never before its record; every
 **           end within k is a hit (pattern, strand, end, errors).
-** Only DNA sets whose patterns are all seeded and at most 256 long run here
-** (supports); the CPU runs the others. Results are the CPU's: the same
+** The patterns too short to seed are scanned whole (direct_cuda.cu). DNA
+** sets whose seeded patterns are at most 256 long, and whose direct ones
+** that file takes, run here (supports); exact regions only with Hamming and
+** nothing seeded. The CPU runs the others. Results are the CPU's: the same
 ** windows (a superset does not matter, every end is exact) and the same
 ** kernels' arithmetic.
 */
@@ -29,12 +31,9 @@
 #include <string.h>
 
 #include "core/plan.h"
-#include "cuda/cuda_common.cuh"
-#include "search/search.h"
-#include "setk/setk.h"
+#include "setk/setk_dev.cuh"
 
-#define GPU_MAX_LEN 256u /* 4 words of Myers state in registers */
-#define SEED_SPAN 64     /* key positions a seed thread rolls over */
+#define SEED_SPAN 64 /* key positions a seed thread rolls over */
 #define END_BITS 32
 
 /* ---- the device tables of a database ------------------------------------------ */
@@ -44,6 +43,7 @@ typedef struct {
     wm_cu_buf_t filter, slot, key, first, seed, pat_off, pat_len, arena;
     wm_cu_buf_t text, rs, found_key, found_val, sorted_key, sorted_val, flags, kept_key, kept_val,
         n_kept, count, hits, sort_tmp, h_hits;
+    setk_direct_t direct;
 } setk_cache_t;
 
 extern "C" void wm_setk_cuda_free_cache(wm_context_t *cx, void *cache) {
@@ -56,6 +56,7 @@ extern "C" void wm_setk_cuda_free_cache(wm_context_t *cx, void *cache) {
                            &c->sort_tmp };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
     wm_cu_host_release(&c->h_hits);
+    setk_direct_release(&c->direct);
     free(c);
 }
 
@@ -99,28 +100,6 @@ static wm_status tables(wm_context_t *cx, setk_cache_t *c, const wm_setk_t *s) {
 
 /* ---- device helpers ------------------------------------------------------------ */
 
-/* A text byte's base (A=0 C=1 G=2 T/U=3, either case), -1 for none. */
-__constant__ int8_t d_base[256];
-/* An IUPAC code's bases as bits (A=1 C=2 G=4 T=8), and its complement. */
-__constant__ uint8_t d_iupac[256];
-__constant__ uint8_t d_comp[256];
-
-static wm_status constants(wm_context_t *cx) {
-    int8_t base[256];
-    uint8_t iupac[256], comp[256];
-    for (int c = 0; c < 256; c++) {
-        unsigned b = wm_iupac_bases((uint8_t)c);
-        iupac[c] = (uint8_t)b;
-        comp[c] = wm_iupac_complement((uint8_t)c);
-        /* a text byte is a base when its code names exactly one */
-        base[c] = (int8_t)(b == 1 ? 0 : b == 2 ? 1 : b == 4 ? 2 : b == 8 ? 3 : -1);
-    }
-    WM_CU(cx, cudaMemcpyToSymbol(d_base, base, sizeof base));
-    WM_CU(cx, cudaMemcpyToSymbol(d_iupac, iupac, sizeof iupac));
-    WM_CU(cx, cudaMemcpyToSymbol(d_comp, comp, sizeof comp));
-    return WM_OK;
-}
-
 typedef struct {
     const uint64_t *filter;
     const uint32_t *slot;
@@ -134,36 +113,6 @@ typedef struct {
     uint32_t spread, k;
     int hamming;
 } dtables_t;
-
-/* The batch: text[from, to) at d_text (absolute offset from), the records
-** meeting it (rs[r0 .. r0 + n_rs], absolute starts, the last its end), and
-** the owned ends (lo, hi]. */
-typedef struct {
-    const uint8_t *text;
-    uint64_t from, to;
-    const uint64_t *rs;
-    uint32_t n_rs;
-    uint64_t r0;
-    uint64_t lo, hi;
-} dbatch_t;
-
-__device__ __forceinline__ uint64_t at(const dbatch_t &b, uint64_t x) { return b.text[x - b.from]; }
-
-/* The record (index into b.rs) holding byte x: the last start <= x. */
-__device__ __forceinline__ uint32_t record_of(const dbatch_t &b, uint64_t x) {
-    uint32_t lo = 0, hi = b.n_rs; /* rs[lo] <= x < rs[hi] */
-    while (hi - lo > 1) {
-        uint32_t mid = (lo + hi) / 2;
-        if (b.rs[mid] <= x) lo = mid;
-        else hi = mid;
-    }
-    return lo;
-}
-
-/* The record (index into b.rs) holding end e: rs[r] < e <= rs[r + 1]. */
-__device__ __forceinline__ uint32_t record_of_end(const dbatch_t &b, uint64_t e) {
-    return record_of(b, e - 1);
-}
 
 __device__ __forceinline__ uint64_t hash_slot(uint64_t code, unsigned bits) {
     return (code * 0x9E3779B97F4A7C15ull) >> (64 - bits);
@@ -263,32 +212,6 @@ __global__ void pair_kernel(const unsigned long long *key, const unsigned long l
 
 /* ---- verify ---------------------------------------------------------------------- */
 
-typedef struct {
-    uint64_t end;
-    uint32_t pat;
-    uint16_t strand;
-    uint16_t errors;
-} dhit_t;
-
-typedef struct {
-    dhit_t *a;
-    unsigned long long *count;
-    uint64_t cap;
-} dhits_t;
-
-__device__ __forceinline__ void push_hit(const dhits_t &o, uint64_t end, uint32_t pat,
-                                         uint32_t strand, uint32_t errors) {
-    namespace cg = cooperative_groups;
-    cg::coalesced_group g = cg::coalesced_threads();
-    unsigned long long first = 0;
-    if (g.thread_rank() == 0) first = atomicAdd(o.count, (unsigned long long)g.size());
-    unsigned long long i = g.shfl(first, 0) + g.thread_rank();
-    if (i < o.cap) {
-        dhit_t h = { end, pat, (uint16_t)strand, (uint16_t)errors };
-        o.a[i] = h;
-    }
-}
-
 /* A kept seed's window of ends [*a, *b], cut to the batch and its record. */
 __device__ __forceinline__ void window(const dtables_t &t, const dbatch_t &b, uint64_t key,
                                        uint64_t val, uint64_t *a, uint64_t *bb, uint64_t *rb) {
@@ -301,45 +224,6 @@ __device__ __forceinline__ void window(const dtables_t &t, const dbatch_t &b, ui
     *a = (uint64_t)(x > first ? x : first);
     *bb = (uint64_t)(y < last ? y : last);
     *rb = rstart;
-}
-
-/* Myers' bit-vector over W words (Hyyro's blocks: the horizontal delta
-** carried from word to word), ends in (own, to] within k reported. */
-template <int W>
-__device__ void myers(const dtables_t &t, const dbatch_t &b, const uint64_t (&peq)[4][4],
-                      uint32_t m, uint64_t from, uint64_t own, uint64_t to, uint32_t pat,
-                      uint32_t strand, const dhits_t &o) {
-    uint64_t pv[W], mv[W];
-    for (int w = 0; w < W; w++) {
-        pv[w] = ~0ull;
-        mv[w] = 0;
-    }
-    const uint64_t last_bit = 1ull << ((m - 1) % 64);
-    uint32_t score = m;
-    for (uint64_t x = from; x < to; x++) {
-        int c = d_base[at(b, x)];
-        int hin = 0; /* the top row is 0 everywhere: an occurrence starts anywhere */
-#pragma unroll
-        for (int w = 0; w < W; w++) {
-            uint64_t eq = c >= 0 ? peq[c][w] : 0;
-            uint64_t xv = eq | mv[w];
-            if (hin < 0) eq |= 1;
-            uint64_t xh = (((eq & pv[w]) + pv[w]) ^ pv[w]) | eq;
-            uint64_t ph = mv[w] | ~(xh | pv[w]);
-            uint64_t mh = pv[w] & xh;
-            uint64_t high = w == W - 1 ? last_bit : 1ull << 63;
-            int hout = (ph & high) ? 1 : (mh & high) ? -1 : 0;
-            ph <<= 1;
-            mh <<= 1;
-            if (hin < 0) mh |= 1;
-            else if (hin > 0) ph |= 1;
-            pv[w] = mh | ~(xv | ph);
-            mv[w] = ph & xv;
-            hin = hout;
-        }
-        score += hin;
-        if (x + 1 > own && score <= t.k) push_hit(o, x + 1, pat, strand, score);
-    }
 }
 
 __global__ void verify_kernel(dtables_t t, dbatch_t b, const unsigned long long *key,
@@ -385,29 +269,27 @@ __global__ void verify_kernel(dtables_t t, dbatch_t b, const unsigned long long 
         }
         return;
     }
-    uint64_t peq[4][4] = { { 0 } };
-    for (uint32_t j = 0; j < m; j++) {
-        uint8_t pc = strand ? d_comp[p[m - 1 - j]] : p[j];
-        unsigned set = d_iupac[pc];
-        for (int c = 0; c < 4; c++)
-            if (set >> c & 1) peq[c][j / 64] |= 1ull << (j % 64);
-    }
-    switch ((m + 63) / 64) {
-    case 1: myers<1>(t, b, peq, m, from, own, e, pat, strand, o); break;
-    case 2: myers<2>(t, b, peq, m, from, own, e, pat, strand, o); break;
-    case 3: myers<3>(t, b, peq, m, from, own, e, pat, strand, o); break;
-    default: myers<4>(t, b, peq, m, from, own, e, pat, strand, o); break;
-    }
+    uint64_t peq[4][4];
+    setk_peq(p, m, strand, peq);
+    setk_myers(b, peq, m, t.k, from, own, e, pat, strand, o);
 }
 
 /* ---- a batch ------------------------------------------------------------------------ */
 
 static int supports(const wm_setk_t *s) {
-    if (!s->dna || s->n_direct > 0 || s->n_keys == 0 || s->pat_bits > 30) return 0;
-    if (s->opts.exact_prefix || s->opts.exact_suffix) return 0; /* regions: the CPU's */
-    for (size_t i = 0; i < s->n; i++)
-        if (s->len[i] > GPU_MAX_LEN) return 0;
-    return 1;
+    if (!s->dna || s->pat_bits > 30) return 0;
+    /* exact regions: the direct Hamming scan only (seeded windows would
+    ** need the strand's shift, and edits the regions' own DP) */
+    if ((s->opts.exact_prefix || s->opts.exact_suffix) && s->n_keys > 0) return 0;
+    size_t d = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (d < s->n_direct && s->direct[d] == i) {
+            d++;
+            continue;
+        }
+        if (s->len[i] > SETK_GPU_MAX_LEN) return 0;
+    }
+    return s->n_direct == 0 || setk_direct_supports(s);
 }
 
 static unsigned blocks_for(uint64_t n, unsigned threads) {
@@ -423,57 +305,18 @@ static wm_status read_count(wm_context_t *cx, cudaStream_t st, const wm_cu_buf_t
     return WM_OK;
 }
 
-static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *text,
-                                const uint64_t *rs, size_t n_rec, uint64_t lo, uint64_t hi,
-                                wm_setk_hit_t **out, size_t *n_out) {
-    *n_out = 0;
-    WM_CU(cx, cudaSetDevice(cx->cuda->device));
-    setk_cache_t *c = (setk_cache_t *)wm_context_cache(cx, &wm_setk_family, sizeof(setk_cache_t));
-    if (!c) return WM_NOMEM;
-    cudaStream_t stream = cx->cuda->stream[0];
-    wm_status st = tables(cx, c, s);
-    if (st == WM_OK) st = constants(cx);
-    if (st != WM_OK) return st;
-
-    /* the bytes the seeds and the verification read */
-    uint64_t reach = s->max_reach + s->spread + 1;
-    uint64_t from = lo > reach ? lo - reach : 0;
-    uint64_t to = hi + s->spread < text->len ? hi + s->spread : text->len;
-    const uint8_t *d_text = wm_cuda_target_view(cx, text->seq + from, to - from);
-    if (!d_text) {
-        if ((st = wm_cu_dev_reserve(cx, &c->text, to - from + WM_CU_PAD)) != WM_OK) return st;
-        WM_CU(cx, cudaMemcpyAsync(c->text.p, text->seq + from, to - from, cudaMemcpyHostToDevice,
-                                  stream));
-        d_text = (const uint8_t *)c->text.p;
-    }
-    size_t r0 = wm_plan_record_of_end(rs, n_rec, from + 1), r1 = r0;
-    while (r1 + 1 < n_rec && rs[r1 + 1] < to) r1++;
-    /* rs[r0 .. r1 + 1]: every record the bytes meet, and the end of the last */
-    uint32_t n_rs = (uint32_t)(r1 - r0 + 1);
-    if ((st = upload(cx, &c->rs, rs + r0, (n_rs + 1) * sizeof *rs)) != WM_OK) return st;
-
-    dtables_t t;
-    t.filter = (const uint64_t *)c->filter.p;
-    t.slot = (const uint32_t *)c->slot.p;
-    t.key = (const uint64_t *)c->key.p;
-    t.first = (const uint32_t *)c->first.p;
-    t.seed = (const wm_seed_t *)c->seed.p;
-    t.pat_off = (const uint64_t *)c->pat_off.p;
-    t.pat_len = (const uint32_t *)c->pat_len.p;
-    t.arena = (const uint8_t *)c->arena.p;
-    t.bits = s->bits;
-    t.filter_bits = s->filter_bits;
-    t.q = s->q;
-    t.spread = s->spread;
-    t.k = s->opts.max_edits;
-    t.hamming = s->opts.metric == WM_METRIC_HAMMING;
-    dbatch_t b = { d_text, from, to, (const uint64_t *)c->rs.p, n_rs, r0, lo, hi };
-
+/* The kept seeds of the batch, sorted by (pattern, strand, end), at
+** c->kept_key / kept_val: *n_kept of them. */
+static wm_status kept_seeds(wm_context_t *cx, setk_cache_t *c, const wm_setk_t *s,
+                            const dtables_t &t, const dbatch_t &b, cudaStream_t stream,
+                            uint64_t *n_kept) {
+    *n_kept = 0;
+    wm_status st;
+    uint64_t lo = b.lo, from = b.from, to = b.to;
     /* seed, with room for every seed found (a first run counts them) */
     uint64_t seed_from = lo > s->max_reach - 1 ? lo - (s->max_reach - 1) : 0;
     if (seed_from < from) seed_from = from;
     uint64_t spans = (to - seed_from + SEED_SPAN - 1) / SEED_SPAN, n_found = 0;
-    if ((st = wm_cu_dev_reserve(cx, &c->count, 2 * sizeof(unsigned long long))) != WM_OK) return st;
     for (int pass = 0;; pass++) {
         dfound_t o = { (unsigned long long *)c->found_key.p, (unsigned long long *)c->found_val.p,
                        (unsigned long long *)c->count.p, c->found_key.cap / 8 };
@@ -522,9 +365,67 @@ static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_t
     WM_CU(cx, cub::DeviceSelect::Flagged(c->sort_tmp.p, tmp, sv, flags, kv, nk, n, stream));
     tmp = c->sort_tmp.cap;
     WM_CU(cx, cub::DeviceSelect::Flagged(c->sort_tmp.p, tmp, sk, flags, kk, nk, n, stream));
+    return read_count(cx, stream, &c->n_kept, n_kept);
+}
+
+static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *text,
+                                const uint64_t *rs, size_t n_rec, uint64_t lo, uint64_t hi,
+                                wm_setk_hit_t **out, size_t *n_out) {
+    *n_out = 0;
+    WM_CU(cx, cudaSetDevice(cx->cuda->device));
+    setk_cache_t *c = (setk_cache_t *)wm_context_cache(cx, &wm_setk_family, sizeof(setk_cache_t));
+    if (!c) return WM_NOMEM;
+    cudaStream_t stream = cx->cuda->stream[0];
+    wm_status st = tables(cx, c, s);
+    if (st == WM_OK) st = setk_constants(cx);
+    if (st != WM_OK) return st;
+
+    /* the bytes the seeds and the verification read */
+    uint64_t reach = s->max_reach + s->spread + 1;
+    uint64_t from = lo > reach ? lo - reach : 0;
+    uint64_t to = hi + s->spread < text->len ? hi + s->spread : text->len;
+    const uint8_t *d_text = wm_cuda_target_view(cx, text->seq + from, to - from);
+    if (!d_text) {
+        if ((st = wm_cu_dev_reserve(cx, &c->text, to - from + WM_CU_PAD)) != WM_OK) return st;
+        WM_CU(cx, cudaMemcpyAsync(c->text.p, text->seq + from, to - from, cudaMemcpyHostToDevice,
+                                  stream));
+        d_text = (const uint8_t *)c->text.p;
+    }
+    size_t r0 = wm_plan_record_of_end(rs, n_rec, from + 1), r1 = r0;
+    while (r1 + 1 < n_rec && rs[r1 + 1] < to) r1++;
+    /* rs[r0 .. r1 + 1]: every record the bytes meet, and the end of the last */
+    uint32_t n_rs = (uint32_t)(r1 - r0 + 1);
+    if ((st = upload(cx, &c->rs, rs + r0, (n_rs + 1) * sizeof *rs)) != WM_OK) return st;
+
+    dtables_t t;
+    t.filter = (const uint64_t *)c->filter.p;
+    t.slot = (const uint32_t *)c->slot.p;
+    t.key = (const uint64_t *)c->key.p;
+    t.first = (const uint32_t *)c->first.p;
+    t.seed = (const wm_seed_t *)c->seed.p;
+    t.pat_off = (const uint64_t *)c->pat_off.p;
+    t.pat_len = (const uint32_t *)c->pat_len.p;
+    t.arena = (const uint8_t *)c->arena.p;
+    t.bits = s->bits;
+    t.filter_bits = s->filter_bits;
+    t.q = s->q;
+    t.spread = s->spread;
+    t.k = s->opts.max_edits;
+    t.hamming = s->opts.metric == WM_METRIC_HAMMING;
+    dbatch_t b = { d_text, from, to, (const uint64_t *)c->rs.p, n_rs, r0, lo, hi };
+    /* counters: seeds found, hits, direct candidates */
+    if ((st = wm_cu_dev_reserve(cx, &c->count, 3 * sizeof(unsigned long long))) != WM_OK) return st;
+
+    double t0 = wm_now(); /* the phases into cx->stats (a clock read a batch) */
     uint64_t n_kept = 0;
-    if ((st = read_count(cx, stream, &c->n_kept, &n_kept)) != WM_OK) return st;
-    if (n_kept == 0) return WM_OK;
+    if (s->n_keys > 0 && (st = kept_seeds(cx, c, s, t, b, stream, &n_kept)) != WM_OK) return st;
+    double t1 = wm_now();
+    cx->stats.setk_gpu_seed_s += t1 - t0;
+    t0 = t1;
+    if (n_kept == 0 && s->n_direct == 0) return WM_OK;
+    const unsigned long long *kk = (const unsigned long long *)c->kept_key.p,
+                             *kv = (const unsigned long long *)c->kept_val.p,
+                             *nk = (const unsigned long long *)c->n_kept.p;
 
     /* verify, with room for every hit (a first run counts them) */
     uint64_t n_hits = 0;
@@ -533,8 +434,14 @@ static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_t
                       c->hits.cap / sizeof(dhit_t) };
         WM_CU(cx, cudaMemsetAsync((unsigned long long *)c->count.p + 1, 0,
                                   sizeof(unsigned long long), stream));
-        verify_kernel<<<blocks_for(n_kept, 128), 128, 0, stream>>>(t, b, kk, kv, nk, o);
-        WM_CU(cx, cudaGetLastError());
+        if (n_kept > 0) {
+            verify_kernel<<<blocks_for(n_kept, 128), 128, 0, stream>>>(t, b, kk, kv, nk, o);
+            WM_CU(cx, cudaGetLastError());
+        }
+        if (s->n_direct > 0 &&
+            (st = setk_direct_batch(cx, &c->direct, s, b, o, (unsigned long long *)c->count.p + 2,
+                                    stream)) != WM_OK)
+            return st;
         wm_cu_buf_t second = { (unsigned long long *)c->count.p + 1, 8 };
         if ((st = read_count(cx, stream, &second, &n_hits)) != WM_OK) return st;
         if (n_hits <= o.cap || pass > 0) break;
@@ -542,6 +449,10 @@ static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_t
             WM_OK)
             return st;
     }
+    t1 = wm_now();
+    cx->stats.setk_gpu_verify_s += t1 - t0;
+    t0 = t1;
+    cx->stats.setk_gpu_hits += n_hits;
     if (n_hits == 0) return WM_OK;
     if ((st = wm_cu_host_reserve(cx, &c->h_hits, n_hits * sizeof(dhit_t))) != WM_OK) return st;
     WM_CU(cx, cudaMemcpyAsync(c->h_hits.p, c->hits.p, n_hits * sizeof(dhit_t),
@@ -559,6 +470,7 @@ static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_t
     }
     *out = h;
     *n_out = n_hits;
+    cx->stats.setk_gpu_copy_s += wm_now() - t0;
     return WM_OK;
 }
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # test_set_k_backends.sh -- a pattern set within k errors (search -f -k,
 # src/setk) prints the same bytes whatever runs it: one thread or two, any
-# chunk size, and on a GPU (--backend cuda, when one is found; the CPU
-# threads of the GPU's context until a GPU kernel comes) with any batch size. Random DNA with N runs, soft-masked stretches and many
+# chunk size, and on a GPU (--backend cuda, when one is found) with any
+# batch size. Random DNA with N runs, soft-masked stretches and many
 # records; sets of reads cut from it with planted edits, both strands,
-# IUPAC codes, k = 1..4, edit and Hamming; and sets the GPU does not take
-# (a pattern over 256 bases, pieces too short to seed), which run on the CPU
-# threads of a GPU context and say so. test_set_k.sh checks the set against
-# each pattern alone; this one checks the backends against each other.
+# IUPAC codes, k = 1..4, edit and Hamming; patterns too short to seed
+# (guides with exact regions, short patterns with edits, mixed sets); and
+# sets the GPU does not take (a pattern over 256 bases, regions with edits),
+# which run on the CPU threads of a GPU context and say so. test_set_k.sh
+# checks the set against each pattern alone; this one checks the backends
+# against each other.
 source "$(dirname "$0")/lib.sh"
 
 python3 - "$TMP" <<'EOF'
@@ -47,6 +49,23 @@ for k in (1, 2, 3, 4):
             for i in range(60):
                 m = rng.randint(12 * (k + 2), 256)
                 f.write('>q%d\n%s\n' % (i, read(m, k, hamming)))
+# Patterns too short to seed, scanned whole: guides (20 nt + NGG, sites
+# followed by GG in the text, 0-3 mismatches, some IUPAC codes inside) and
+# short patterns with edits; then both kinds in one set with long reads.
+def guide():
+    while True:
+        src = rng.choice([s for s in recs if len(s) > 40]).upper()
+        p = rng.randrange(len(src) - 23)
+        if src[p + 21:p + 23] == 'GG' and 'N' not in src[p:p + 20]: break
+    g = list(src[p:p + 20])
+    for _ in range(rng.randint(0, 3)): g[rng.randrange(20)] = rng.choice('ACGT')
+    if rng.random() < 0.15: g[rng.randrange(20)] = rng.choice('RYN')
+    g = ''.join(g) + 'NGG'
+    return g
+with open(out + '/guides.fa', 'w') as f:
+    for i in range(40): f.write('>g%d\n%s\n' % (i, guide()))
+with open(out + '/short_edit.fa', 'w') as f:
+    for i in range(30): f.write('>s%d\n%s\n' % (i, read(rng.randint(16, 24), 4, 0)))
 with open(out + '/cpu_only.fa', 'w') as f:   # over 256 bases; pieces too short
     f.write('>long\n%s\n>short\n%s\n>mid\n%s\n' % (read(400, 2, 0), read(20, 2, 0), read(90, 2, 0)))
 EOF
@@ -80,6 +99,32 @@ for k in 1 2 3 4; do
     done
 done
 
+# Patterns too short to seed (direct_cuda.cu): Hamming with and without
+# exact regions, edits, and a set that mixes them with seeded reads; GPU
+# batches of 1 KiB cut through every record.
+cat "$TMP/reads_k4_edit.fa" "$TMP/short_edit.fa" >"$TMP/mixed.fa"
+direct_case() { # NAME ARGS...: cpu, then cuda in one batch and in 1 KiB batches
+    local name=$1
+    shift
+    run search --backend cpu -j 2 "$@"
+    check_rc "$name: cpu" 0
+    [ -s "$OUT" ] && pass || fail "$name: no match (the patterns are cut from the text)"
+    cp "$OUT" "$TMP/ref"
+    if have_gpu; then
+        same "$name: cuda" --backend cuda "$@"
+        same "$name: cuda, batches of 1 KiB" --backend cuda --chunk-bytes 1K "$@"
+        run search --backend cuda -c "$@"
+        check_out_text "$name: cuda -c" "$TMP/text.fa$TAB$(wc -l <"$TMP/ref")"
+    fi
+}
+direct_case "guides ham k 4 NGG" -k 4 --hamming --revcomp --exact-suffix 3 -f "$TMP/guides.fa" "$TMP/text.fa"
+direct_case "guides ham k 3 prefix 2 + NGG" -k 3 --hamming --revcomp --exact-prefix 2 --exact-suffix 3 \
+    -f "$TMP/guides.fa" "$TMP/text.fa"
+direct_case "guides ham k 4, no regions" -k 4 --hamming --revcomp -f "$TMP/guides.fa" "$TMP/text.fa"
+direct_case "guides ham k 2, one strand" -k 2 --hamming --exact-suffix 3 -f "$TMP/guides.fa" "$TMP/text.fa"
+direct_case "short edit k 4" -k 4 --revcomp -f "$TMP/short_edit.fa" "$TMP/text.fa"
+direct_case "reads and short patterns, edit k 4" -k 4 --revcomp -f "$TMP/mixed.fa" "$TMP/text.fa"
+
 # Sets the GPU does not take: the CPU threads of the GPU context, said once.
 run search --backend cpu -k 2 --revcomp -f "$TMP/cpu_only.fa" "$TMP/text.fa"
 check_rc "cpu-only set: cpu" 0
@@ -87,6 +132,14 @@ cp "$OUT" "$TMP/ref"
 if have_gpu; then
     same "cpu-only set: cuda" --backend cuda -k 2 --revcomp -f "$TMP/cpu_only.fa" "$TMP/text.fa"
     check_err "cpu-only set: cuda says where it ran" 'note: .*pattern set within k errors runs on the CPU threads'
+fi
+run search --backend cpu -k 2 --revcomp --exact-suffix 3 -f "$TMP/guides.fa" "$TMP/text.fa"
+check_rc "guides edit k 2 NGG: cpu" 0
+cp "$OUT" "$TMP/ref"
+if have_gpu; then # exact regions with edits: the CPU's
+    same "guides edit k 2 NGG: cuda" --backend cuda -k 2 --revcomp --exact-suffix 3 \
+        -f "$TMP/guides.fa" "$TMP/text.fa"
+    check_err "guides edit k 2 NGG: cuda says where it ran" 'note: .*runs on the CPU threads'
 fi
 
 # Real data, when the shared samples are here: E. coli and reads cut from it.
