@@ -7,8 +7,43 @@
 #                                          end, on reads cut from E. coli and
 #                                          chrX (planted edits, both strands):
 #                                          the same bytes, and the times
+#   bash bench/gpu_setk.sh bench [CARRY]  issue 17's benchmarks, whole: builds
+#                                          warpmatch and gen_reads, makes the
+#                                          inputs (bench/setk_prep.sh) in
+#                                          /tmp/setk-bench, runs
+#                                          bench/setk_run.sh (warpmatch cpu and
+#                                          cuda, RazerS 3, Bowtie 1 from the
+#                                          .debs in CARRY/debs/setk,
+#                                          bench/peers/fetch_setk_debs.sh), all
+#                                          within BUDGET seconds
 # CARRY (default .gpu) holds the genomes and the -dev .debs (bench/gpu_zlib.sh).
-# Logs in $OUT.
+# Logs in $OUT. Without a GPU (no nvidia-smi listing one) the build is CPU-only
+# (a smoke run of the scripts).
+#
+# bench's environment (each has a default that fits one 10-minute device call
+# on 16 cores):
+#   READS [1000000] GUIDES [10000] PRIMERS [100000]   setk_prep.sh's sizes
+#   BUDGET [540]        seconds for the whole mode, the build included: the
+#                       runs get setk_run.sh's DEADLINE from it (each run is cut
+#                       at the time left, later ones are "not run: past
+#                       DEADLINE") and the results are copied whatever happened
+#   PEER_TIMEOUT [120]  seconds per run of any tool (setk_run.sh)
+#   SET_TIMEOUT [30]    seconds per run on guides_* and primers_* (setk_run.sh's
+#                       PEER_TIMEOUT_<workload>): on 16 cores warpmatch-cpu
+#                       (one pattern a pass for these sets) and RazerS 3 need
+#                       minutes to hours there, the table says "over
+#                       PEER_TIMEOUT=30s" (a rate below patterns / 30 s)
+#   REPEATS [3] REPEAT_UNDER [5]  median of REPEATS runs, the repeats only
+#                       when the first run took under REPEAT_UNDER seconds
+#   ONLY                workloads, comma separated, in the order to run them
+#                       [reads_ecoli,reads_chrx,guides_chrx,primers_chrx]
+#   TOOLS, COMPARE, ALL_ENDS, RAZERS_MAX_HITS: passed to setk_run.sh
+# On the lent GPU (one 10-minute call, the carry list [".gpu"]; .gpu holds the
+# two genomes, the -dev .debs and debs/setk/ of fetch_setk_debs.sh, ~41 MB):
+#   bash bench/gpu_setk.sh bench .gpu
+# $OUT gets setk.log (the steps and their times), build.log, prep.log, run.log
+# (setk_run.sh's stderr), MANIFEST.txt (the inputs' md5 sums),
+# setk_results.tsv and setk_results.md.
 set -u
 mode=${1:-test}
 out=${OUT:-gpu-out}
@@ -17,16 +52,27 @@ jobs=$(nproc)
 B=/tmp/build-setk
 carry=${2:-.gpu}
 extra=()
+targets=()  # build's targets: all when empty
 source bench/gpu_zlib.sh
 log() { echo "== $*" | tee -a "$out/setk.log"; }
 
+# No GPU listed: a CPU-only build (the scripts' smoke run on a machine without
+# one); with one, the CUDA backend for sm_90.
+gpu_name=""
+if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+  gpu_name=$(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1)
+  extra+=(-DCMAKE_CUDA_ARCHITECTURES=90-real)
+else
+  extra+=(-DWARPMATCH_CUDA=OFF)
+fi
+
 build() {
-  log "device: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader)"
+  log "device: ${gpu_name:-no GPU (CPU-only build)}; $(nproc) CPUs"
   log "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
   t0=$(date +%s)
-  cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real -DWARPMATCH_MPI=OFF \
+  cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
     "${extra[@]}" > "$out/build.log" 2>&1 &&
-    cmake --build $B -j"$jobs" >> "$out/build.log" 2>&1
+    cmake --build $B -j"$jobs" ${targets[@]:+--target "${targets[@]}"} >> "$out/build.log" 2>&1
   rc=$?
   log "build rc=$rc in $(( $(date +%s) - t0 )) s"
   [ $rc -eq 0 ] || { tail -30 "$out/build.log"; exit 1; }
@@ -100,4 +146,54 @@ if [ "$mode" = quick ]; then
       cmp -s /tmp/${g}_${n}_cpu.out /tmp/${g}_${n}_cuda.out && log "  same bytes" || log "  DIFFER: $(diff /tmp/${g}_${n}_cpu.out /tmp/${g}_${n}_cuda.out | head -5)"
     done
   done
+fi
+
+if [ "$mode" = bench ]; then
+  # Times in ms from date +%s%N (no bc on the host).
+  now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+  secs() { local ms=$(( $(now_ms) - $1 )); printf '%d.%03d s' $(( ms / 1000 )) $(( ms % 1000 )); }
+  start=$(now_ms)
+  budget=${BUDGET:-540}
+  carry=$(cd "$carry" && pwd) || { log "no carry folder $carry"; exit 2; }
+  D=/tmp/setk-bench
+  log "bench: READS=${READS:=1000000} GUIDES=${GUIDES:=10000} PRIMERS=${PRIMERS:=100000}" \
+    "BUDGET=$budget PEER_TIMEOUT=${PEER_TIMEOUT:=120} SET_TIMEOUT=${SET_TIMEOUT:=30}" \
+    "REPEATS=${REPEATS:=3} REPEAT_UNDER=${REPEAT_UNDER:=5}" \
+    "ONLY=${ONLY:=reads_ecoli,reads_chrx,guides_chrx,primers_chrx} carry=$carry"
+  extra+=(-DWARPMATCH_BENCH=ON -DWARPMATCH_TESTS=OFF)
+  targets=(warpmatch_cli gen_reads)
+  t=$(now_ms)
+  build
+  log "step build: $(secs "$t")"
+
+  t=$(now_ms)
+  rm -rf "$D/results" "$D/peers"  # the genomes and the bowtie index are kept
+  CARRY=$carry bash bench/setk_prep.sh -b $B -n "$READS" -g "$GUIDES" -p "$PRIMERS" "$D" > "$out/prep.log" 2>&1
+  rc=$?
+  log "step prep rc=$rc: $(secs "$t") ($(du -sh "$D" 2>/dev/null | cut -f1) in $D)"
+  [ $rc -eq 0 ] || { tail -20 "$out/prep.log" | tee -a "$out/setk.log"; exit 1; }
+  cp "$D/MANIFEST.txt" "$out/" 2>/dev/null
+
+  # setk_run.sh stops starting runs at DEADLINE (a run is cut at the time
+  # left); the timeout around it is the last resort, 15 s later.
+  deadline=$(( start / 1000 + budget - 20 ))
+  left=$(( deadline - $(date +%s) ))
+  (( left > 0 )) || left=0
+  set_to=()
+  for wl in ${ONLY//,/ }; do
+    v=PEER_TIMEOUT_$wl
+    case $wl in guides_*|primers_*) set_to+=("$v=${!v:-$SET_TIMEOUT}") ;; esac
+  done
+  log "step run: $left s left before the DEADLINE ${set_to[*]}"
+  t=$(now_ms)
+  env THREADS="$(nproc)" PEERS_DEBS="$carry/debs/setk" BUILD=$B DEADLINE=$deadline \
+    PEER_TIMEOUT=$PEER_TIMEOUT REPEATS=$REPEATS REPEAT_UNDER=$REPEAT_UNDER ONLY=$ONLY "${set_to[@]}" \
+    timeout $(( left + 15 )) bash bench/setk_run.sh "$D" > /dev/null 2> "$out/run.log"
+  rc=$?
+  log "step run rc=$rc: $(secs "$t")"
+  grep -E '^setk_run: ' "$out/run.log" | sed 's/^/   /' >> "$out/setk.log"
+  for f in setk_results.tsv setk_results.md; do
+    cp "$D/results/$f" "$out/" 2>/dev/null || log "no $f (setk_run.sh cut short: rc=$rc)"
+  done
+  log "bench done: $(secs "$start") in all"
 fi

@@ -55,7 +55,11 @@
 # Timing: /usr/bin/time (wall seconds, peak RSS) around the whole command
 # (start-up, reading the genome and writing the output included, as a user
 # sees it), median of REPEATS runs; REPEATS_BIG for workloads of BIG_COUNT or
-# more patterns. Rows: the lines a tool printed; pairs: distinct (pattern,
+# more patterns; with REPEAT_UNDER, the repeats only when the first run took
+# under that many seconds. Per workload, warpmatch-cuda runs before
+# warpmatch-cpu (a run cut by PEER_TIMEOUT or DEADLINE loses the slow one
+# first); when warpmatch-cpu goes over PEER_TIMEOUT, its variants (+x, -hamKB)
+# on that workload are not run (the same scan). Rows: the lines a tool printed; pairs: distinct (pattern,
 # strand, reference, start); patterns hit: patterns with a row. RazerS 3 with
 # -tc 1 or more (its parallel code) printed some matches twice, identical
 # lines, where -tc 0 did not: rows > pairs in its rows. PEER_TIMEOUT bounds
@@ -72,14 +76,21 @@
 #   BUILD           build folder holding warpmatch [build]; WARPMATCH: the
 #                   binary itself [BUILD/warpmatch]
 #   THREADS         threads for every tool [all online CPUs]
-#   REPEATS [3], REPEATS_BIG [1], BIG_COUNT [500000]
-#   ONLY            workloads to run, comma separated [all of setk_inputs.tsv]
+#   REPEATS [3], REPEATS_BIG [1], BIG_COUNT [500000], REPEAT_UNDER [0: always]
+#   ONLY            workloads to run, comma separated, in that order [all of
+#                   setk_inputs.tsv, in its order]
 #   TOOLS           any of "warpmatch razers3 bowtie" [all three]
 #   PEERS_DIR       a folder where bench/peers/unpack_debs.sh unpacked
 #                   seqan-apps and bowtie (PEERS_DIR/usr/bin); PEERS_DEBS: the
 #                   .deb folder of bench/peers/fetch_setk_debs.sh, unpacked into
 #                   OUTDIR/peers first. Else razers3 and bowtie come from PATH
-#   PEER_TIMEOUT    seconds per run of any tool [3600]
+#   PEER_TIMEOUT    seconds per run of any tool [3600]; PEER_TIMEOUT_<workload>
+#                   (e.g. PEER_TIMEOUT_guides_chrx=30): the same for one
+#                   workload's runs (bowtie-build keeps PEER_TIMEOUT)
+#   DEADLINE        a time (seconds since the epoch) by which everything ends:
+#                   each run (timed or not) is cut at the time left, none starts
+#                   after it (rows "not run: past DEADLINE"), and the report is
+#                   written [none]
 #   RAZERS_MAX_HITS [100000]
 #   EMULATE_MAX     patterns for warpmatch-cpu-1by1 [200; 0 = never]
 #   PYTHON          a python3 with edlib [python3, else /usr/bin/python3]
@@ -135,6 +146,9 @@ repeats_big=${REPEATS_BIG:-1}
 big_count=${BIG_COUNT:-500000}
 tools=" ${TOOLS:-warpmatch razers3 bowtie} "
 limit=${PEER_TIMEOUT:-3600}
+wl_limit=$limit
+repeat_under=${REPEAT_UNDER:-0}
+deadline=${DEADLINE:-}
 max_hits=${RAZERS_MAX_HITS:-100000}
 emulate_max=${EMULATE_MAX:-200}
 compare=${COMPARE:-1}
@@ -201,29 +215,58 @@ wm_help=$("$wm" search --help 2>&1)
 # ---- running and timing ----------------------------------------------------------
 median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+# cap LIMIT: prints the seconds a run may take, LIMIT or the time left before
+# DEADLINE, whichever is less (0: do not start it).
+cap() {
+  local left
+  if [[ -z "$deadline" ]]; then echo "$1"; return; fi
+  left=$(( deadline - $(date +%s) ))
+  if (( left < 2 )); then echo 0; elif (( left < $1 )); then echo "$left"; else echo "$1"; fi
+}
+# bounded CMD...: CMD under cap's limit (untimed runs: all_ends, the
+# comparisons); exit 124 when there is no time left.
+bounded() {
+  local lim
+  lim=$(cap "$limit")
+  (( lim > 0 )) || return 124
+  timeout "$lim" "$@"
+}
+
 # timed TOOL WORKLOAD REPS OUTFILE CMD...: runs CMD REPS times (stdout to
 # OUTFILE, stderr to RES/TOOL.WORKLOAD.err), each under PEER_TIMEOUT; sets
 # t_median (seconds), t_rss (peak KiB, the largest), t_why (empty when all
 # runs succeeded). With OK1=1 (warpmatch), exit 1 is "nothing found", not a
-# failure.
+# failure. Its limit: TLIM [the workload's PEER_TIMEOUT], cut at DEADLINE; a
+# repeat is left out (the median of those made) when the first run took
+# REPEAT_UNDER seconds or more, or when twice its time is not left.
 timed() {
   local tool=$1 wl=$2 reps=$3 dst=$4; shift 4
-  local tag=$tool.$wl r rc t0 t1
+  local tag=$tool.$wl r rc t0 t1 lim full=${TLIM:-$wl_limit} first
   : >"$res/$tag.times"
   t_median=n/a t_rss=n/a t_why=""
   for (( r = 0; r < reps; r++ )); do
+    lim=$(cap "$full")
+    if (( r > 0 )); then
+      first=$(awk 'NR == 1 { print $1 }' "$res/$tag.times")
+      awk -v f="$first" -v u="$repeat_under" -v l="$lim" -v c="$full" \
+        'BEGIN { exit !((u > 0 && f >= u) || (l < c && 2 * f + 2 > l)) }' && break
+    fi
+    if (( lim <= 0 )); then t_why="not run: past DEADLINE"; return; fi
     if (( have_time )); then
-      timeout "$limit" /usr/bin/time -f '%e %M' -o "$res/$tag.time1" "$@" >"$dst" 2>"$res/$tag.err"
+      timeout "$lim" /usr/bin/time -f '%e %M' -o "$res/$tag.time1" "$@" >"$dst" 2>"$res/$tag.err"
       rc=$?
       [[ -s "$res/$tag.time1" ]] && tail -1 "$res/$tag.time1" >>"$res/$tag.times"
     else
       t0=$(date +%s.%N)
-      timeout "$limit" "$@" >"$dst" 2>"$res/$tag.err"
+      timeout "$lim" "$@" >"$dst" 2>"$res/$tag.err"
       rc=$?
       t1=$(date +%s.%N)
       awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f n/a\n", b - a }' >>"$res/$tag.times"
     fi
-    if (( rc == 124 )); then t_why="over PEER_TIMEOUT=${limit}s"; return; fi
+    if (( rc == 124 )); then
+      if (( lim < full )); then t_why="cut at DEADLINE after ${lim}s"; else t_why="over PEER_TIMEOUT=${lim}s"; fi
+      return
+    fi
     if (( rc > ${OK1:-0} )); then
       t_why="exit $rc: $(grep -v '^Command exited' "$res/$tag.err" | head -1 | cut -c1-160)"
       return
@@ -238,10 +281,17 @@ printf 'tool\tworkload\tpatterns\tk\tmetric\tthreads\tseconds\tpatterns_per_s\tp
 # row TOOL WORKLOAD N K METRIC FORMAT FILE NOTE: one line of the table, from
 # timed's results and FILE's counts.
 row() {
-  local tool=$1 wl=$2 n=$3 k=$4 metric=$5 fmt=$6 file=$7 note=$8 counts rate rss
+  local tool=$1 wl=$2 n=$3 k=$4 metric=$5 fmt=$6 file=$7 note=$8 counts rate rss lim
   local nrows=n/a pairs=n/a hit=n/a
   if [[ -z "$t_why" && -n "$fmt" ]]; then
-    counts=$("$py" "$cmp_py" count "$fmt" "$file" 2>/dev/null)
+    # Python's count holds every row: tens of millions (primers: hundreds of
+    # hits each in chrX's repeats) take minutes, so it has the run's limit.
+    lim=$(cap "$wl_limit")
+    counts=$( (( lim > 0 )) && timeout "$lim" "$py" "$cmp_py" count "$fmt" "$file" 2>/dev/null)
+    if [[ -z "$counts" ]]; then
+      if (( lim > 0 )); then note="${note:+$note; }rows not counted (count failed or over ${lim}s)"
+      else note="${note:+$note; }rows not counted (past DEADLINE)"; fi
+    fi
     nrows=$(sed -n 's/.*rows=\([0-9]*\).*/\1/p' <<<"$counts")
     pairs=$(sed -n 's/.*pairs=\([0-9]*\).*/\1/p' <<<"$counts")
     hit=$(sed -n 's/.*patterns=\([0-9]*\).*/\1/p' <<<"$counts")
@@ -271,7 +321,7 @@ all_ends() {
   local wl=$1 k=$2; shift 2
   local f=$res/warpmatch-cpu-allends-k$k${1:+-ham}.$wl.out
   (( compare && all_ends_on )) || return 0
-  "$wm" search -f "$P" -k "$k" "$@" --revcomp --backend cpu -j "$threads" "$G" >"$f" 2>/dev/null
+  bounded "$wm" search -f "$P" -k "$k" "$@" --revcomp --backend cpu -j "$threads" "$G" >"$f" 2>/dev/null
   (( $? <= 1 )) && echo "$f"
 }
 
@@ -280,15 +330,34 @@ compares=$res/setk_compare.md
 cmp_section() {  # TITLE then setk_compare.py compare's arguments
   local title=$1; shift
   (( compare )) || return 0
-  { echo "## $title"; echo; "$py" "$cmp_py" compare "$@" 2>&1; echo; } >>"$compares"
+  {
+    echo "## $title"
+    echo
+    bounded "$py" "$cmp_py" compare "$@" 2>&1 || (( $? != 124 )) || echo "(cut: PEER_TIMEOUT or DEADLINE)"
+    echo
+  } >>"$compares"
 }
 
 # ---- the workloads ------------------------------------------------------------------
+# The workloads in ONLY's order (else the file's), on fd 3: no command in the
+# loop can read them as its stdin.
+workloads() {
+  local w
+  if [[ "$only" == ",," ]]; then
+    tail -n +2 "$inputs"
+    return
+  fi
+  for w in ${ONLY//,/ }; do
+    awk -F '\t' -v w="$w" 'NR > 1 && $1 == w { print; found = 1 } END { exit !found }' "$inputs" ||
+      echo "setk_run: workload $w not in $inputs" >&2
+  done
+}
 declare -A index_built
-while IFS=$'\t' read -r wl pats genome n k metric extra what; do
+while IFS=$'\t' read -r -u 3 wl pats genome n k metric extra what; do
   [[ "$wl" == name ]] && continue
-  [[ "$only" == ",," || "$only" == *",$wl,"* ]] || continue
   P=$out/$pats G=$out/$genome
+  v=PEER_TIMEOUT_$wl
+  wl_limit=${!v:-$limit}
   [[ -r "$P" && -r "$G" ]] || { echo "setk_run: $wl: $pats or $genome missing in $out" >&2; exit 2; }
   reps=$repeats
   (( n >= big_count )) && reps=$repeats_big
@@ -301,29 +370,43 @@ while IFS=$'\t' read -r wl pats genome n k metric extra what; do
   kb=$(( k < 3 ? k : 3 ))
   truth=()
   [[ -r "$out/${pats%.fa}.truth.tsv" ]] && truth=(--truth "$out/${pats%.fa}.truth.tsv")
-  echo "setk_run: $wl: $n patterns of $lmin-$lmax, k = $k $metric, $reps repeat(s)" >&2
+  echo "setk_run: $wl: $n patterns of $lmin-$lmax, k = $k $metric, $reps repeat(s), ${wl_limit}s a run" >&2
 
   wm_main="" wm_ham="" wm_all="" wm_ham_all="" first=()
   if [[ "$tools" == *" warpmatch "* ]]; then
     if (( wm_sets )); then
       f=$res/warpmatch-cpu.$wl.out
+      g=$res/warpmatch-cuda.$wl.out
+      # The GPU's run first (its row second): fast, and kept when the CPU's
+      # is cut.
+      if [[ -n "$wm_cuda" ]]; then
+        OK1=1 timed warpmatch-cuda "$wl" "$reps" "$g" "$wm" search -f "$P" -k "$k" "${ham[@]}" --revcomp \
+          --best-per-locus --backend cuda "$G"
+        cuda_t=("$t_median" "$t_rss" "$t_why")
+      fi
       OK1=1 timed warpmatch-cpu "$wl" "$reps" "$f" "$wm" search -f "$P" -k "$k" "${ham[@]}" --revcomp \
         --best-per-locus --backend cpu -j "$threads" "$G"
       row warpmatch-cpu "$wl" "$n" "$k" "$metric" wm "$f" ""
+      cpu_over=""
+      [[ "$t_why" == over* || "$t_why" == cut* || "$t_why" == "not run"* ]] &&
+        cpu_over="not run: warpmatch-cpu ${t_why#not run: }"
       [[ -z "$t_why" ]] && wm_main=$f
       [[ -n "$wm_main" ]] && wm_all=$(all_ends "$wl" "$k" "${ham[@]}")
       if [[ -n "$wm_cuda" ]]; then
-        g=$res/warpmatch-cuda.$wl.out
-        OK1=1 timed warpmatch-cuda "$wl" "$reps" "$g" "$wm" search -f "$P" -k "$k" "${ham[@]}" --revcomp \
-          --best-per-locus --backend cuda "$G"
+        t_median=${cuda_t[0]} t_rss=${cuda_t[1]} t_why=${cuda_t[2]}
         note="bytes differ from warpmatch-cpu"
+        [[ -z "$wm_main" ]] && note="warpmatch-cpu has no output to compare"
         [[ -n "$wm_main" ]] && cmp -s "$f" "$g" && note="bytes identical to warpmatch-cpu"
         row warpmatch-cuda "$wl" "$n" "$k" "$metric" wm "$g" "$note; $gpu"
       fi
       if [[ "$extra" != "-" ]]; then
         read -r -a xf <<<"$extra"
         if grep -q -- "${xf[0]}" <<<"$wm_help"; then
-          for be in cpu ${wm_cuda:+cuda}; do
+          for be in ${wm_cuda:+cuda} cpu; do
+            if [[ "$be" == cpu && -n "$cpu_over" ]]; then
+              skip "warpmatch-cpu+x" "$wl" "$n" "$k" "$metric" "$cpu_over"
+              continue
+            fi
             x=$res/warpmatch-$be+x.$wl.out
             OK1=1 timed "warpmatch-$be+x" "$wl" "$reps" "$x" "$wm" search -f "$P" -k "$k" "${ham[@]}" --revcomp \
               --best-per-locus "${xf[@]}" --backend "$be" -j "$threads" "$G"
@@ -336,6 +419,8 @@ while IFS=$'\t' read -r wl pats genome n k metric extra what; do
       if [[ "$tools" == *" bowtie "* ]]; then
         if [[ "$metric" == hamming && "$k" == "$kb" ]]; then
           wm_ham=$wm_main wm_ham_all=$wm_all
+        elif [[ -n "$cpu_over" ]]; then
+          skip "warpmatch-cpu-ham$kb" "$wl" "$n" "$kb" hamming "$cpu_over"
         else
           h=$res/warpmatch-cpu-ham$kb.$wl.out
           OK1=1 timed "warpmatch-cpu-ham$kb" "$wl" "$reps" "$h" "$wm" search -f "$P" -k "$kb" --hamming \
@@ -398,7 +483,7 @@ while IFS=$'\t' read -r wl pats genome n k metric extra what; do
       # that a run cut short leaves no half index to be taken as done.
       if [[ -z "${index_built[$genome]:-}" && ! -s "$idx.rev.2.ebwt" ]]; then
         mkdir -p "$out/bowtie"
-        timed bowtie-build "${genome%.fa}" 1 /dev/null "$bowtie_build" -q --threads "$threads" "$G" "$idx.tmp"
+        TLIM=$limit timed bowtie-build "${genome%.fa}" 1 /dev/null "$bowtie_build" -q --threads "$threads" "$G" "$idx.tmp"
         row bowtie-build "${genome%.fa}" 0 - - "" "" "index of $genome, once"
         if [[ -z "$t_why" ]]; then
           for x in "$idx".tmp.*.ebwt; do mv "$x" "$idx${x#"$idx".tmp}"; done
@@ -425,16 +510,19 @@ while IFS=$'\t' read -r wl pats genome n k metric extra what; do
       fi
     fi
   fi
-done <"$inputs"
+done 3< <(workloads)
 
 # ---- the report ----------------------------------------------------------------------
 md=$res/setk_results.md
+rep_note="" lim_note=""
+awk -v u="$repeat_under" 'BEGIN { exit !(u > 0) }' && rep_note="; one when the first took $repeat_under s or more"
+for v in $(compgen -v PEER_TIMEOUT_); do lim_note+="; $v=${!v} s"; done
 {
   echo "# k-error pattern sets: warpmatch, RazerS 3, Bowtie 1"
   echo
   echo "Host: ${model:-unknown CPU}, $(nproc) logical CPUs, $threads threads for every tool; GPU: ${gpu:-none}."
   echo "warpmatch $("$wm" --version 2>/dev/null | head -1); $(razers3 --version 2>&1 | grep -i 'razers3 version' | head -1 | sed 's/^ *//'); $("$bowtie" --version 2>/dev/null | head -1 | sed 's|.*/||')."
-  echo "Seconds: median of $repeats runs ($repeats_big for $big_count+ patterns), wall clock of the whole command; reads/s = patterns / seconds."
+  echo "Seconds: median of $repeats runs ($repeats_big for $big_count+ patterns$rep_note), wall clock of the whole command; patterns/s = patterns / seconds. A run is stopped after $limit s (PEER_TIMEOUT$lim_note)${deadline:+, and none runs past DEADLINE}."
   echo
   echo "| tool | workload | patterns | k | metric | seconds | patterns/s | peak RSS MiB | rows | pairs | patterns hit | note |"
   echo "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
