@@ -5,8 +5,9 @@
 #                                          search under compute-sanitizer memcheck
 #   bash bench/gpu_setk.sh quick [CARRY]  CPU (all cores) against CUDA, end to
 #                                          end, on reads cut from E. coli and
-#                                          chrX (planted edits, both strands):
-#                                          the same bytes, and the times
+#                                          chrX (planted edits, both strands)
+#                                          and guides + NGG against chrX: the
+#                                          same bytes, and the times
 #   bash bench/gpu_setk.sh bench [CARRY]  issue 17's benchmarks, whole: builds
 #                                          warpmatch and gen_reads, makes the
 #                                          inputs (bench/setk_prep.sh) in
@@ -104,6 +105,25 @@ with open(out, 'w') as f:
 EOF
 }
 
+# guides OUT.fa GENOME.fa N SEED: N guides, 20 nt of a site followed by GG
+# (no N in the 20), 0-2 planted mismatches, written as the 20 nt + NGG.
+guides() {
+  python3 - "$@" <<'EOF'
+import random, sys
+out, genome, n, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+rng = random.Random(seed)
+seq = ''.join(l.strip() for l in open(genome) if not l.startswith('>')).upper()
+with open(out, 'w') as f:
+    i = 0
+    while i < n:
+        p = rng.randrange(len(seq) - 30)
+        if seq[p + 21:p + 23] != 'GG' or 'N' in seq[p:p + 20]: continue
+        g = list(seq[p:p + 20])
+        for _ in range(rng.randint(0, 2)): g[rng.randrange(20)] = rng.choice('ACGT')
+        f.write('>g%d\n%sNGG\n' % (i, ''.join(g))); i += 1
+EOF
+}
+
 W=$B/warpmatch
 if [ "$mode" = test ]; then
   build
@@ -146,6 +166,22 @@ if [ "$mode" = quick ]; then
       cmp -s /tmp/${g}_${n}_cpu.out /tmp/${g}_${n}_cuda.out && log "  same bytes" || log "  DIFFER: $(diff /tmp/${g}_${n}_cpu.out /tmp/${g}_${n}_cuda.out | head -5)"
     done
   done
+  # Guides: 20 nt of a chrX site followed by GG, 0-2 planted mismatches,
+  # written with NGG; Hamming k = 4, both strands, --exact-suffix 3. The CPU
+  # scans each guide whole (a pass each): 200 of them; the GPU 200 and 10,000.
+  guides /tmp/guides.fa /tmp/chrX.fa 10000 5
+  for n in 200 10000; do
+    head -$((2 * n)) /tmp/guides.fa > /tmp/g$n.fa
+    for be in cuda cpu; do
+      [ $be = cpu ] && [ $n != 200 ] && continue
+      s=$(date +%s%N)
+      $W search --backend $be -k 4 --hamming --revcomp --exact-suffix 3 -f /tmp/g$n.fa /tmp/chrX.fa > /tmp/g${n}_$be.out 2> /tmp/err
+      rc=$?
+      e=$(date +%s%N)
+      log "chrX $n guides + NGG, Hamming k=4, --exact-suffix 3, both strands, $be: rc=$rc $(( (e - s) / 1000000 )) ms, $(wc -l < /tmp/g${n}_$be.out) rows $(head -c 200 /tmp/err)"
+    done
+  done
+  cmp -s /tmp/g200_cpu.out /tmp/g200_cuda.out && log "  200 guides: same bytes" || log "  200 guides: DIFFER"
 fi
 
 if [ "$mode" = bench ]; then

@@ -140,7 +140,18 @@ void wm_cli_choose_search(wm_cli_search_args_t *a, int argc, char **argv, int fi
     if (a->is_set) {
         w.kind = WM_WORK_SEARCH_SET;
         w.n = a->set.n;
-        w.cpu_only = a->o.max_edits > 0; /* sets within k errors: no GPU kernel yet (src/setk) */
+        w.k = a->o.max_edits;
+        size_t shortest = SIZE_MAX, longest = 0;
+        for (size_t i = 0; i < a->set.n; i++) {
+            if (a->set.len[i] < shortest) shortest = a->set.len[i];
+            if (a->set.len[i] > longest) longest = a->set.len[i];
+        }
+        w.m = a->set.n ? shortest : 0;
+        /* Sets within k errors the GPU does not take (src/setk/setk_cuda.cu,
+        ** supports): text, patterns over 256, exact regions with edits. */
+        int regions = a->o.exact_prefix > 0 || a->o.exact_suffix > 0;
+        w.cpu_only = w.k > 0 && (a->sh.alphabet == WM_ALPHA_TEXT || longest > 256 ||
+                                 (regions && a->o.metric != WM_METRIC_HAMMING));
     } else {
         w.kind = WM_WORK_SEARCH;
         w.m = a->m;

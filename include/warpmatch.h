@@ -641,12 +641,13 @@ typedef struct {
     wm_work_kind_t kind;
     uint64_t bytes; /* what the work reads: the text, the target, both sides of every
                        pair, the series' samples x 8 */
-    uint64_t m;     /* search: the pattern's length; infix and dtw: the queries'
-                       lengths summed */
+    uint64_t m;     /* search: the pattern's length; a set with k > 0: its
+                       shortest pattern's; infix and dtw: the queries' lengths
+                       summed */
     uint64_t n;     /* set: patterns; infix, dtw: queries; pairs: pairs */
     uint64_t cells; /* pairs: the sum of query length x target length over the
                        pairs; 0: each pair taken as square, bytes / 2n a side */
-    uint32_t k;     /* search: errors allowed */
+    uint32_t k;     /* search, sets: errors allowed */
     int cigar;      /* align: CIGARs wanted */
     int cpu_only;   /* the GPU backend would run it on the CPU anyway (dtw --mode
                        ucr, say): the choice is the CPU */
@@ -661,8 +662,9 @@ typedef struct {
     double cpu_s;         /* predicted on the CPU */
     double gpu_s;         /* predicted on the GPU; -1 when not predicted */
     int threads;          /* CPU threads the prediction used */
-    double work;          /* units of work: bytes (search) or DP cells (align, dtw) */
-    const char *unit;     /* "B" or "cells" (static) */
+    double work;          /* units of work: bytes (search), patterns x bytes (a set
+                             within k errors) or DP cells (align, dtw) */
+    const char *unit;     /* "B", "pattern x B" or "cells" (static) */
     double cpu_rate;      /* units/s the CPU side assumed at those threads */
     double gpu_startup_s; /* of gpu_s: the CUDA start-up of a process */
     double gpu_fixed_s;   /* of gpu_s: the GPU pipeline's own set-up */

@@ -86,6 +86,21 @@ const wm_cost_model_t wm_cost_model_default = {
         ** of which 72 ms copying 512 MiB from pageable memory: 7.5 GB/s, the
         ** rest 3 ms + cells / 4.6e11. */
         [WM_COST_DTW] = { "dtw", 0.01, 3.4e9, 3.73e10, 0.003, 0.0, 7.5e9, 4.6e11, 0.0 },
+        /* Sets within k errors (src/setk): work = patterns x bytes. Seeded:
+        ** 150 bp reads, k = 4 edits, both strands, against the 70 Mb chrX
+        ** sample, H200 and 16 cores (BENCHMARKS.md 17b, the whole CLI: `bash
+        ** bench/gpu_setk.sh quick .gpu` for 10^5 reads and 200 guides, `bench`
+        ** for 10^6 and 10,000): cpu 2.49 s (10^5 reads) and 22.51 s (10^6) =
+        ** 3.19e12 work/s on 16 threads; cuda 1.43 s and 12.85 s = 5.6e12
+        ** work/s after the start-up (the finishing on the host, starts and
+        ** order, is most of it). Direct (guides, 23 nt, Hamming k = 4, NGG):
+        ** cpu 13.69 s for 200 guides = 1.04e9 work/s; cuda 14.29 s for
+        ** 10,000 (10.7 M rows printed) = 5.0e10. Per thread linear, cap
+        ** twice the 16-thread rate (assumed, as above). */
+        [WM_COST_SETK_SEEDED] = { "search set within k (seeded)", 0.03, 3.19e12 / 16, 2 * 3.19e12,
+                                  0.0, 0.0, 25e9, 5.6e12, 0.0 },
+        [WM_COST_SETK_DIRECT] = { "search set within k (scanned whole)", 0.03, 1.04e9 / 16,
+                                  2 * 1.04e9, 0.0, 0.0, 25e9, 5.0e10, 0.0 },
     },
 };
 
@@ -119,6 +134,13 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
         unit = "B";
         break;
     case WM_WORK_SEARCH_SET:
+        if (w->k > 0) { /* m: the shortest pattern; pieces of m / (k + 1) (setk.h) */
+            r = &model->row[w->m / ((uint64_t)w->k + 1) >= 12 ? WM_COST_SETK_SEEDED
+                                                              : WM_COST_SETK_DIRECT];
+            work = bytes * (n > 0 ? n : 1.0);
+            unit = "pattern x B";
+            break;
+        }
         r = &model->row[WM_COST_SET];
         work = bytes * (1.0 + n / 5660.0);
         unit = "B";

@@ -28,6 +28,8 @@ typedef enum {
     WM_COST_PAIRS,
     WM_COST_PAIRS_CIGAR,
     WM_COST_DTW,
+    WM_COST_SETK_SEEDED, /* a set within k errors, pieces of 12+ symbols */
+    WM_COST_SETK_DIRECT, /* ... whose patterns are too short to seed */
     WM_COST_N_ROWS
 } wm_cost_row_id_t;
 

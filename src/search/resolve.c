@@ -47,6 +47,49 @@ static int best_suffix_myers(const wm_strand_t *st, size_t m, const uint8_t *tex
     return found;
 }
 
+/* The same over nw words (m > 64; Hyyro's blocks: the horizontal delta
+** carried from word to word, +1 into the first: row 0 grows). */
+#define MULTI_MAX_WORDS 16
+static int best_suffix_myers_multi(const wm_strand_t *st, size_t nw, size_t m, const uint8_t *text,
+                                   uint64_t e, uint64_t J, int target, uint32_t *best,
+                                   uint64_t *best_j) {
+    uint64_t pv[MULTI_MAX_WORDS], mv[MULTI_MAX_WORDS];
+    for (size_t w = 0; w < nw; w++) {
+        pv[w] = ~0ull;
+        mv[w] = 0;
+    }
+    const uint64_t last = 1ull << ((m - 1) % 64);
+    int score = (int)m, found = 0;
+    for (uint64_t j = 1; j <= J; j++) {
+        const uint64_t *eqs = st->rpeq + (size_t)text[e - j] * nw;
+        int hin = 1;
+        for (size_t w = 0; w < nw; w++) {
+            uint64_t eq = eqs[w], p = pv[w], n = mv[w];
+            uint64_t xv = eq | n;
+            if (hin < 0) eq |= 1;
+            uint64_t xh = (((eq & p) + p) ^ p) | eq;
+            uint64_t ph = n | ~(xh | p), mh = p & xh;
+            uint64_t high = w == nw - 1 ? last : 1ull << 63;
+            int hout = (ph & high) ? 1 : (mh & high) ? -1 : 0;
+            ph <<= 1;
+            mh <<= 1;
+            if (hin < 0) mh |= 1;
+            else if (hin > 0) ph |= 1;
+            pv[w] = mh | ~(xv | ph);
+            mv[w] = ph & xv;
+            hin = hout;
+        }
+        score += hin;
+        if (!found || (uint32_t)score < *best) {
+            *best = (uint32_t)score;
+            *best_j = j;
+            found = 1;
+            if (target >= 0 && score <= target) break;
+        }
+    }
+    return found;
+}
+
 /* The same for any m, as a DP restricted to the band |i - j| <= k where all
 ** values <= k live; cells outside hold k + 1 ("too far"). */
 static int best_suffix_dp(const wm_strand_t *st, size_t nw, size_t m, uint32_t k,
@@ -116,8 +159,13 @@ int wm_resolve_end(const wm_pat_t *pat, int strand, const uint8_t *text, uint64_
     uint64_t J = (uint64_t)m + k < avail ? (uint64_t)m + k : avail;
     uint32_t best = 0;
     uint64_t best_j = 0;
-    int found = m <= 64 ? best_suffix_myers(st, m, text, e, J, errors_hint, &best, &best_j)
-                        : best_suffix_dp(st, nw, m, k, text, e, J, errors_hint, &best, &best_j);
+    /* Beyond a word: the bit-vector costs about 17 operations a word and
+    ** column, the band's DP about 10 a cell and 2k + 1 cells a column. */
+    int found;
+    if (m <= 64) found = best_suffix_myers(st, m, text, e, J, errors_hint, &best, &best_j);
+    else if (nw <= MULTI_MAX_WORDS && 17 * nw < 10 * (2 * (size_t)k + 1))
+        found = best_suffix_myers_multi(st, nw, m, text, e, J, errors_hint, &best, &best_j);
+    else found = best_suffix_dp(st, nw, m, k, text, e, J, errors_hint, &best, &best_j);
     if (found <= 0 || best > k) return 0;
     *start = e - best_j;
     *errors = best;
