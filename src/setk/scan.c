@@ -123,23 +123,32 @@ static int seed_piece(const wave_t *w, const wm_piece_t *pc, uint64_t lo, size_t
     return 0;
 }
 
-/* Keep the seeds whose pattern needs one piece, or two and a seed of another
-** piece of the same pattern and strand puts its end within spread (sorted
-** by key: look both ways; the key's low bits are the end). Returns how many
-** are kept, moved to the front. */
+/* Count piece p among the other pieces seen (self excluded, each once; two
+** are all a seed of three asks). */
+static void saw(uint16_t p, uint16_t self, uint16_t other[2], unsigned *n) {
+    if (p == self || (*n > 0 && other[0] == p) || *n >= 2) return;
+    other[(*n)++] = p;
+}
+
+/* Keep the seeds whose pattern needs one piece, or `need` and seeds of
+** need - 1 other pieces of the same pattern and strand put their ends within
+** spread of this one's (sorted by key: look both ways; the key's low bits
+** are the end). Returns how many are kept, moved to the front. */
 static size_t paired(found_t *v, size_t n, uint32_t spread) {
     const uint64_t end_mask = ((uint64_t)1 << KEY_END_BITS) - 1, same = ~end_mask;
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
-        int ok = v[i].need < 2;
+        unsigned want = v[i].need > 0 ? v[i].need - 1u : 0, seen = 0; /* other pieces */
+        uint16_t other[2] = { 0, 0 }, self = v[i].piece;
         uint64_t k = v[i].key;
         for (size_t j = i;
-             !ok && j-- > 0 && (v[j].key & same) == (k & same) && k - v[j].key <= spread;)
-            ok = v[j].piece != v[i].piece;
+             seen < want && j-- > 0 && (v[j].key & same) == (k & same) && k - v[j].key <= spread;)
+            saw(v[j].piece, self, other, &seen);
         for (size_t j = i + 1;
-             !ok && j < n && (v[j].key & same) == (k & same) && v[j].key - k <= spread; j++)
-            ok = v[j].piece != v[i].piece;
-        v[i].need = ok ? 0 : 2; /* the neighbours read key and piece only */
+             seen < want && j < n && (v[j].key & same) == (k & same) && v[j].key - k <= spread;
+             j++)
+            saw(v[j].piece, self, other, &seen);
+        v[i].need = seen >= want ? 0 : 4; /* the neighbours read key and piece only */
     }
     for (size_t i = 0; i < n; i++)
         if (v[i].need == 0) v[kept++] = v[i];

@@ -235,8 +235,8 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     s->arena = malloc(total);
     s->direct = malloc(n * sizeof *s->direct);
     int strands = o->revcomp ? 2 : 1;
-    /* Seed counts fit the table's 32-bit indices: at most k + 2 a strand. */
-    size_t cap = n * (size_t)strands * (o->max_edits + 2);
+    /* Seed counts fit the table's 32-bit indices: at most k + 3 a strand. */
+    size_t cap = n * (size_t)strands * (o->max_edits + 3);
     keyed_t *v = NULL;
     uint8_t *rc = malloc(max_len);
     if (!s->pat || !s->len || !s->arena || !s->direct || !rc) st = WM_NOMEM;
@@ -253,14 +253,15 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     }
     if (st == WM_OK && s->q > 0 && !(v = malloc(cap * sizeof *v))) st = WM_NOMEM;
     size_t nv = 0;
-    /* Two pieces asked where the pattern holds k + 2 keys, else one; else
-    ** the pattern is scanned whole. */
-    for (size_t i = 0; st == WM_OK && i < n; i++)
-        if (s->q == 0 || (key_pattern(s, (uint32_t)i, patterns[i] + o->exact_prefix,
-                                      wm_setk_mid_len(s, i), rc, 2, v, &nv) &&
-                          key_pattern(s, (uint32_t)i, patterns[i] + o->exact_prefix,
-                                      wm_setk_mid_len(s, i), rc, 1, v, &nv)))
-            s->direct[s->n_direct++] = (uint32_t)i;
+    /* Three pieces asked where the pattern holds k + 3 keys, else two where
+    ** it holds k + 2, else one; else the pattern is scanned whole. */
+    for (size_t i = 0; st == WM_OK && i < n; i++) {
+        int keyed = 0;
+        for (unsigned need = 3; s->q > 0 && need >= 1 && !keyed; need--)
+            keyed = !key_pattern(s, (uint32_t)i, patterns[i] + o->exact_prefix,
+                                 wm_setk_mid_len(s, i), rc, need, v, &nv);
+        if (!keyed) s->direct[s->n_direct++] = (uint32_t)i;
+    }
     if (st == WM_OK) st = build_table(s, v, nv);
     free(v);
     free(rc);

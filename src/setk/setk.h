@@ -7,7 +7,8 @@
 ** into k + 1 pieces; an occurrence with at most k errors leaves one piece
 ** untouched (the pigeonhole principle), so it holds that piece exactly and
 ** ends within k (edit; 0 for Hamming) of where the piece's place says; cut
-** into k + 2 pieces, it leaves two, whose places agree within k. One
+** into k + s pieces, it leaves s, whose places agree within k (s up to 3,
+** as the pattern's length allows). One
 ** key of q symbols from every piece goes into one hash table (seeds.c); the
 ** text is scanned once, a rolling key per position (scan.c), and each key
 ** found gives its patterns a window of ends. The windows of a pattern are
@@ -50,15 +51,18 @@ extern "C" {
 ** its strand (the reverse complement for strand 1), which piece it is, and
 ** how many pieces of the pattern must be found near one end before it is
 ** verified: with k + s pieces an occurrence leaves at least s untouched
-** (an edit touches one piece at most), so a pattern long enough for k + 2
-** pieces of q symbols asks two, which cuts the windows of repeats (a piece
-** of an Alu read occurs thousands of times in a genome; two seldom together). */
+** (an edit touches one piece at most), so a pattern long enough for k + 3
+** pieces of q symbols asks three, else for k + 2 two, which cuts the windows
+** of repeats (a piece of an Alu read occurs thousands of times in a genome,
+** three seldom together: 150 bp reads at k = 4 against chrX kept 11.4 M of
+** 75 M seeds asking two, and verifying them was 42% of the time). The GPU's
+** pairing (setk_cuda.cu) asks two at most: more windows, the same hits. */
 typedef struct {
     uint32_t pat;
     uint32_t key_off;
     uint16_t piece;
     uint8_t strand;
-    uint8_t need; /* 1 or 2 */
+    uint8_t need; /* 1, 2 or 3 */
 } wm_seed_t;
 
 typedef struct {
