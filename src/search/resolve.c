@@ -47,47 +47,71 @@ static int best_suffix_myers(const wm_strand_t *st, size_t m, const uint8_t *tex
     return found;
 }
 
-/* The same over nw words (m > 64; Hyyro's blocks: the horizontal delta
-** carried from word to word, +1 into the first: row 0 grows). */
-#define MULTI_MAX_WORDS 16
+/* The same over W words (m > 64; Hyyro's blocks: the horizontal delta
+** carried from word to word, +1 into the first: row 0 grows). Spelled out
+** per W so that the state stays in registers. */
+#define MULTI_MAX_WORDS 8
+static inline void multi_step(uint64_t eq, uint64_t *pv, uint64_t *mv, uint64_t high, int *hin) {
+    uint64_t p = *pv, q = *mv, xv = eq | q;
+    if (*hin < 0) eq |= 1;
+    uint64_t xh = (((eq & p) + p) ^ p) | eq;
+    uint64_t ph = q | ~(xh | p), mh = p & xh;
+    int hout = (ph & high) ? 1 : (mh & high) ? -1 : 0;
+    ph <<= 1;
+    mh <<= 1;
+    if (*hin < 0) mh |= 1;
+    else if (*hin > 0) ph |= 1;
+    *pv = mh | ~(xv | ph);
+    *mv = ph & xv;
+    *hin = hout;
+}
+
+#define MULTI(W)                                                                                   \
+    static int best_suffix_multi##W(const wm_strand_t *st, size_t m, const uint8_t *text,          \
+                                    uint64_t e, uint64_t J, int target, uint32_t *best,            \
+                                    uint64_t *best_j) {                                            \
+        uint64_t pv[W], mv[W];                                                                     \
+        for (int w = 0; w < W; w++) {                                                              \
+            pv[w] = ~0ull;                                                                         \
+            mv[w] = 0;                                                                             \
+        }                                                                                          \
+        const uint64_t last = 1ull << ((m - 1) % 64);                                              \
+        int score = (int)m, found = 0;                                                             \
+        for (uint64_t j = 1; j <= J; j++) {                                                        \
+            const uint64_t *eqs = st->rpeq + (size_t)text[e - j] * W;                              \
+            int hin = 1;                                                                           \
+            for (int w = 0; w < W; w++)                                                            \
+                multi_step(eqs[w], &pv[w], &mv[w], w == W - 1 ? last : 1ull << 63, &hin);          \
+            score += hin;                                                                          \
+            if (!found || (uint32_t)score < *best) {                                               \
+                *best = (uint32_t)score;                                                           \
+                *best_j = j;                                                                       \
+                found = 1;                                                                         \
+                if (target >= 0 && score <= target) break;                                         \
+            }                                                                                      \
+        }                                                                                          \
+        return found;                                                                              \
+    }
+MULTI(2)
+MULTI(3)
+MULTI(4)
+MULTI(5)
+MULTI(6)
+MULTI(7)
+MULTI(8)
+
 static int best_suffix_myers_multi(const wm_strand_t *st, size_t nw, size_t m, const uint8_t *text,
                                    uint64_t e, uint64_t J, int target, uint32_t *best,
                                    uint64_t *best_j) {
-    uint64_t pv[MULTI_MAX_WORDS], mv[MULTI_MAX_WORDS];
-    for (size_t w = 0; w < nw; w++) {
-        pv[w] = ~0ull;
-        mv[w] = 0;
+    switch (nw) {
+    case 2: return best_suffix_multi2(st, m, text, e, J, target, best, best_j);
+    case 3: return best_suffix_multi3(st, m, text, e, J, target, best, best_j);
+    case 4: return best_suffix_multi4(st, m, text, e, J, target, best, best_j);
+    case 5: return best_suffix_multi5(st, m, text, e, J, target, best, best_j);
+    case 6: return best_suffix_multi6(st, m, text, e, J, target, best, best_j);
+    case 7: return best_suffix_multi7(st, m, text, e, J, target, best, best_j);
+    default: return best_suffix_multi8(st, m, text, e, J, target, best, best_j);
     }
-    const uint64_t last = 1ull << ((m - 1) % 64);
-    int score = (int)m, found = 0;
-    for (uint64_t j = 1; j <= J; j++) {
-        const uint64_t *eqs = st->rpeq + (size_t)text[e - j] * nw;
-        int hin = 1;
-        for (size_t w = 0; w < nw; w++) {
-            uint64_t eq = eqs[w], p = pv[w], n = mv[w];
-            uint64_t xv = eq | n;
-            if (hin < 0) eq |= 1;
-            uint64_t xh = (((eq & p) + p) ^ p) | eq;
-            uint64_t ph = n | ~(xh | p), mh = p & xh;
-            uint64_t high = w == nw - 1 ? last : 1ull << 63;
-            int hout = (ph & high) ? 1 : (mh & high) ? -1 : 0;
-            ph <<= 1;
-            mh <<= 1;
-            if (hin < 0) mh |= 1;
-            else if (hin > 0) ph |= 1;
-            pv[w] = mh | ~(xv | ph);
-            mv[w] = ph & xv;
-            hin = hout;
-        }
-        score += hin;
-        if (!found || (uint32_t)score < *best) {
-            *best = (uint32_t)score;
-            *best_j = j;
-            found = 1;
-            if (target >= 0 && score <= target) break;
-        }
-    }
-    return found;
 }
 
 /* The same for any m, as a DP restricted to the band |i - j| <= k where all
