@@ -145,8 +145,7 @@ static size_t paired(found_t *v, size_t n, uint32_t spread) {
              seen < want && j-- > 0 && (v[j].key & same) == (k & same) && k - v[j].key <= spread;)
             saw(v[j].piece, self, other, &seen);
         for (size_t j = i + 1;
-             seen < want && j < n && (v[j].key & same) == (k & same) && v[j].key - k <= spread;
-             j++)
+             seen < want && j < n && (v[j].key & same) == (k & same) && v[j].key - k <= spread; j++)
             saw(v[j].piece, self, other, &seen);
         v[i].need = seen >= want ? 0 : 4; /* the neighbours read key and piece only */
     }
