@@ -56,9 +56,9 @@ typedef struct {
 /* A seed found, as compact as sorting millions of them a chunk wants (a
 ** chromosome's repeats give a read's pieces hundreds of places each): key =
 ** pattern, strand and the end its piece puts the pattern at, relative to
-** the chunk (end - lo + spread: at least 1, as a window must reach the
-** chunk; less than 2^32, chunks being at most 1 GiB); the record as an
-** offset from the chunk's first. */
+** the chunk (end - lo + spread + shift_max: at least 1, as a window must
+** reach the chunk; less than 2^32, chunks being at most 1 GiB; in the
+** chunk's end_bits); the record as an offset from the chunk's first. */
 typedef struct {
     uint64_t key;
     uint32_t rec;
@@ -69,10 +69,21 @@ typedef struct {
 typedef struct {
     found_t *a;
     size_t n, cap;
+    unsigned end_bits; /* the end's field in a key: as wide as the chunk's ends
+                          need (end_bits_of), so the sort runs no pass over
+                          bits that are always 0 */
 } founds_t;
 
-#define KEY_END_BITS 32
 #define MAX_CHUNK (1ull << 30)
+
+/* The bits of an end relative to the chunk's origin, lo - spread -
+** shift_max: ends reach hi + spread at most. */
+static unsigned end_bits_of(const wm_setk_t *s, uint64_t lo, uint64_t hi) {
+    uint64_t most = hi - lo + 2 * (uint64_t)s->spread + s->shift_max;
+    unsigned b = 1;
+    while (b < 32 && (most >> b) != 0) b++;
+    return b;
+}
 
 static int seed_piece(const wave_t *w, const wm_piece_t *pc, uint64_t lo, size_t first_rec,
                       founds_t *f) {
@@ -113,8 +124,8 @@ static int seed_piece(const wave_t *w, const wm_piece_t *pc, uint64_t lo, size_t
             if (f->n == f->cap && wm_vec_grow((void **)&f->a, &f->cap, f->n + 1, sizeof *f->a))
                 return -1;
             found_t *v = &f->a[f->n++];
-            v->key = (uint64_t)sd[i].pat << (KEY_END_BITS + 1) |
-                     (uint64_t)sd[i].strand << KEY_END_BITS | (uint64_t)(end - origin);
+            v->key = (uint64_t)sd[i].pat << (f->end_bits + 1) |
+                     (uint64_t)sd[i].strand << f->end_bits | (uint64_t)(end - origin);
             v->rec = (uint32_t)(pc->rec - first_rec);
             v->piece = sd[i].piece;
             v->need = sd[i].need;
@@ -134,8 +145,8 @@ static void saw(uint16_t p, uint16_t self, uint16_t other[2], unsigned *n) {
 ** need - 1 other pieces of the same pattern and strand put their ends within
 ** spread of this one's (sorted by key: look both ways; the key's low bits
 ** are the end). Returns how many are kept, moved to the front. */
-static size_t paired(found_t *v, size_t n, uint32_t spread) {
-    const uint64_t end_mask = ((uint64_t)1 << KEY_END_BITS) - 1, same = ~end_mask;
+static size_t paired(found_t *v, size_t n, uint32_t spread, unsigned end_bits) {
+    const uint64_t end_mask = ((uint64_t)1 << end_bits) - 1, same = ~end_mask;
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned want = v[i].need > 0 ? v[i].need - 1u : 0, seen = 0; /* other pieces */
@@ -159,7 +170,7 @@ static size_t paired(found_t *v, size_t n, uint32_t spread) {
 static int to_windows(const wave_t *w, const founds_t *f, uint64_t lo, uint64_t hi,
                       size_t first_rec, windows_t *win) {
     const wm_setk_t *s = w->s;
-    const uint64_t end_mask = ((uint64_t)1 << KEY_END_BITS) - 1;
+    const uint64_t end_mask = ((uint64_t)1 << f->end_bits) - 1;
     int64_t origin = (int64_t)lo - (int64_t)s->spread - (int64_t)s->shift_max;
     win->n = 0;
     if (f->n > win->cap && wm_vec_grow((void **)&win->a, &win->cap, f->n, sizeof *win->a))
@@ -168,7 +179,7 @@ static int to_windows(const wave_t *w, const founds_t *f, uint64_t lo, uint64_t 
         const found_t *v = &f->a[i];
         size_t rec = first_rec + v->rec;
         uint64_t rb = w->rs[rec], re = w->rs[rec + 1];
-        uint32_t strand = (uint32_t)(v->key >> KEY_END_BITS) & 1u;
+        uint32_t strand = (uint32_t)(v->key >> f->end_bits) & 1u;
         int64_t end = (int64_t)(v->key & end_mask) + origin;
         int64_t a = end - (int64_t)s->spread, b = end + (int64_t)s->spread;
         /* the middle's ends the chunk owns in the record (setk.h: suf) */
@@ -178,7 +189,7 @@ static int to_windows(const wave_t *w, const founds_t *f, uint64_t lo, uint64_t 
         if (a < first) a = first;
         if (b > last) b = last;
         window_t *x = &win->a[win->n++];
-        x->pat = (uint32_t)(v->key >> (KEY_END_BITS + 1));
+        x->pat = (uint32_t)(v->key >> (f->end_bits + 1));
         x->strand = strand;
         x->rec = rec;
         x->a = (uint64_t)a;
@@ -331,12 +342,13 @@ static int chunk(void *arg, uint64_t i, wm_matchvec_t *out) {
     if (s->n_keys > 0) {
         wm_piece_t pc;
         size_t first_rec = wm_plan_first_record(w->rs, w->n_rec, lo), r = first_rec;
+        found.end_bits = end_bits_of(s, lo, hi);
         while (rc == 0 && wm_plan_next_piece(w->rs, w->n_rec, s->max_reach - 1, lo, hi, &r, &pc))
             rc = seed_piece(w, &pc, lo, first_rec, &found);
         if (rc == 0 && found.n > 1)
             rc = wm_setk_radix_sort(found.a, found.n, sizeof *found.a,
-                                    KEY_END_BITS + 1 + s->pat_bits);
-        if (rc == 0) found.n = paired(found.a, found.n, s->spread);
+                                    found.end_bits + 1 + s->pat_bits);
+        if (rc == 0) found.n = paired(found.a, found.n, s->spread, found.end_bits);
         if (rc == 0) rc = to_windows(w, &found, lo, hi, first_rec, &win);
         for (size_t x = 0, y; rc == 0 && x < win.n; x = y) {
             for (y = x + 1; y < win.n && win.a[y].pat == win.a[x].pat; y++) continue;
