@@ -1,0 +1,233 @@
+/*
+** test_setk_gpu_finish.c -- the host's half of a set within k errors on the
+** GPU (src/setk/gpu_finish.c), with no GPU: a table whose batch gives what a
+** GPU's batch gives -- every (pattern, strand, middle end, errors) within k
+** whose occurrence would end in the batch, in a scrambled order, some twice
+** -- computed by the oracle, run through wm_setk_gpu_scan in batches of 1
+** byte to the whole text. Its matches must be wm_search's on the CPU, every
+** field (test_setk_diff checks those against the oracle), for listing and
+** for counting. CI has no GPU: this keeps the GPU path's starts, exact
+** regions, order and batching under test there.
+**
+** Cases: random DNA in 1-4 records (soft-masked stretches, N runs), 1-12
+** patterns cut from it with up to k planted edits, long ones (seeded) and
+** short ones (scanned whole), IUPAC codes now and then; k 1..4, edit or
+** Hamming, revcomp half the time; a PAM (NGG) as an exact suffix, and now
+** and then an exact prefix, on Hamming cases.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contexts.h"
+#include "core/internal.h"
+#include "harness.h"
+#include "oracle.h"
+#include "rng.h"
+#include "search/search.h"
+#include "setk/setk.h"
+#include "warpmatch.h"
+
+#define MAX_TEXT 6000
+#define MAX_PATS 12
+
+typedef struct {
+    wm_match_t *a;
+    size_t n, cap;
+} list_t;
+
+static int collect(const wm_match_t *m, void *user) {
+    list_t *l = user;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 64;
+        l->a = realloc(l->a, l->cap * sizeof *l->a);
+        if (!l->a) abort();
+    }
+    l->a[l->n++] = *m;
+    return 0;
+}
+
+/* ---- the table standing in for a GPU ------------------------------------------ */
+
+/* Pattern i as searched on strand st: its middle's bytes (the reverse
+** complement's on strand 1) into mid, their count returned. */
+static size_t middle(const wm_setk_t *s, size_t i, int st, uint8_t *mid) {
+    size_t m = s->len[i], pre = s->pre[st], suf = s->suf[st];
+    uint8_t full[512];
+    for (size_t j = 0; j < m; j++)
+        full[j] = st ? wm_iupac_complement(s->pat[i][m - 1 - j]) : s->pat[i][j];
+    memcpy(mid, full + pre, m - pre - suf);
+    return m - pre - suf;
+}
+
+static int fake_supports(const wm_setk_t *s) {
+    (void)s;
+    return 1;
+}
+
+/* Every hit of the whole text, computed once a case (the oracle is slow):
+** the batches take theirs from it. */
+static wm_setk_hit_t *g_hits;
+static size_t g_n_hits;
+
+static void all_hits(const wm_setk_t *s, const wm_text_t *text, const uint64_t *rs) {
+    size_t cap = 16;
+    g_n_hits = 0;
+    g_hits = malloc(cap * sizeof *g_hits);
+    wm_opts_t o = s->opts;
+    o.revcomp = 0;
+    o.exact_prefix = o.exact_suffix = 0;
+    for (size_t i = 0; i < s->n; i++)
+        for (int st = 0; st < (s->opts.revcomp ? 2 : 1); st++) {
+            uint8_t mid[512];
+            size_t mm = middle(s, i, st, mid);
+            wm_match_t *ms = NULL;
+            size_t nm = oracle_search(mid, mm, &o, text, &ms);
+            for (size_t x = 0; x < nm; x++) {
+                if (g_n_hits == cap && !(g_hits = realloc(g_hits, (cap *= 2) * sizeof *g_hits)))
+                    abort();
+                wm_setk_hit_t *h = &g_hits[g_n_hits++];
+                h->end = rs[ms[x].record] + ms[x].end;
+                h->pat = (uint32_t)i;
+                h->strand = (uint32_t)st;
+                h->errors = ms[x].errors;
+            }
+            free(ms);
+        }
+}
+
+static wm_status fake_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *text,
+                            const uint64_t *rs, size_t n_rec, uint64_t lo, uint64_t hi,
+                            wm_setk_hit_t **out, size_t *n_out) {
+    (void)cx;
+    (void)text;
+    (void)rs;
+    (void)n_rec;
+    size_t n = 0, cap = 16;
+    wm_setk_hit_t *h = malloc(cap * sizeof *h);
+    if (!h) return WM_NOMEM;
+    for (size_t x = 0; x < g_n_hits; x++) {
+        uint64_t e = g_hits[x].end + s->suf[g_hits[x].strand];
+        if (e <= lo || e > hi) continue; /* the batch owns occurrences ending in (lo, hi] */
+        for (int twice = 0; twice < (chance(5) ? 2 : 1); twice++) {
+            if (n == cap && !(h = realloc(h, (cap *= 2) * sizeof *h))) return WM_NOMEM;
+            h[n++] = g_hits[x];
+        }
+    }
+    for (size_t x = n; x > 1; x--) { /* a GPU's hits come in any order */
+        size_t y = (size_t)below(x);
+        wm_setk_hit_t t = h[x - 1];
+        h[x - 1] = h[y];
+        h[y] = t;
+    }
+    *out = h;
+    *n_out = n;
+    return WM_OK;
+}
+
+static const wm_setk_gpu_t fake_gpu = { fake_supports, fake_batch };
+
+/* ---- the cases ------------------------------------------------------------------ */
+
+static uint8_t base(void) { return (uint8_t) "ACGT"[below(4)]; }
+
+static void one_case(long idx) {
+    static uint8_t text[MAX_TEXT];
+    size_t n = (size_t)range(200, MAX_TEXT);
+    for (size_t i = 0; i < n; i++) text[i] = base();
+    if (chance(40)) memset(text + below(n / 2), 'N', (size_t)range(1, 30));
+    if (chance(40))
+        for (size_t i = below(n / 2), e = i + range(10, 200); i < e && i < n; i++)
+            text[i] = (uint8_t)(text[i] | 0x20); /* soft-masked */
+    uint64_t rec[4] = { 0 };
+    size_t n_rec = (size_t)range(1, 4);
+    for (size_t r = 1; r < n_rec; r++) rec[r] = rec[r - 1] + below((n - rec[r - 1]) / 2 + 1);
+
+    wm_opts_t o = wm_opts_default();
+    o.alphabet = WM_ALPHABET_DNA;
+    o.max_edits = (uint32_t)range(1, 4);
+    o.metric = chance(50) ? WM_METRIC_HAMMING : WM_METRIC_EDIT;
+    o.revcomp = chance(50);
+    int pam = o.metric == WM_METRIC_HAMMING && chance(40);
+    if (pam) {
+        o.exact_suffix = 3;
+        o.exact_prefix = chance(30) ? 2 : 0;
+    }
+    uint8_t pats[MAX_PATS][320];
+    const uint8_t *pp[MAX_PATS];
+    size_t len[MAX_PATS], np = (size_t)range(1, MAX_PATS);
+    for (size_t i = 0; i < np; i++) {
+        /* short (scanned whole) or long (seeded) */
+        size_t m = chance(50) ? (size_t)range(o.max_edits + 8, 30) : (size_t)range(40, 300);
+        if (m + 2 > n) m = n - 2;
+        size_t at = (size_t)below(n - m);
+        memcpy(pats[i], text + at, m);
+        for (size_t j = 0; j < m; j++) pats[i][j] = (uint8_t)(pats[i][j] & ~0x20); /* upper */
+        for (size_t j = 0; j < m; j++)
+            if (pats[i][j] == 'N') pats[i][j] = base();
+        for (unsigned e = (unsigned)below(o.max_edits + 1); e > 0; e--)
+            pats[i][below(m)] = base(); /* substitutions: both metrics find them */
+        if (chance(15)) pats[i][below(m)] = (uint8_t) "RYN"[below(3)];
+        if (pam) memcpy(pats[i] + m - 3, "NGG", 3);
+        pp[i] = pats[i];
+        len[i] = m;
+    }
+    wm_text_t t = { text, n, rec, n_rec };
+
+    wm_db_t *db = NULL;
+    wm_context_t *cx = cpu_context(2, 0);
+    if (!cx) return;
+    wm_status rc = wm_compile_set(pp, len, np, &o, &db);
+    if (!CHECK(rc == WM_OK, "case %ld: compile: %d", idx, (int)rc)) {
+        wm_context_free(cx);
+        return;
+    }
+    list_t want = { 0 }, got = { 0 };
+    CHECK(wm_search(cx, db, &t, collect, &want) == WM_OK, "case %ld: cpu search", idx);
+
+    const wm_setk_t *s = db->body;
+    size_t nr = 0;
+    uint64_t *rs = wm_text_record_starts(&t, &nr);
+    all_hits(s, &t, rs);
+    /* batches of 1 byte .. the whole text (chunk_bytes sizes them) */
+    static const uint64_t sizes[] = { 1, 7, 64, 333, 4096, 0 };
+    /* (1-byte batches: thousands of them, so on short texts only) */
+    for (size_t b = 0; b < sizeof sizes / sizeof *sizes; b++) {
+        if (sizes[b] == 1 && n > 1500) continue;
+        cx->opts.chunk_bytes = sizes[b];
+        got.n = 0;
+        wm_setk_sink_t dv = { collect, &got, NULL, 0 };
+        uint64_t done = 0;
+        rc = wm_setk_gpu_scan(cx, &fake_gpu, s, &t, rs, nr, 0, &dv, &done);
+        CHECK(rc == WM_OK && done == n, "case %ld, batches of %llu: status %d, done %llu of %zu",
+              idx, (unsigned long long)sizes[b], (int)rc, (unsigned long long)done, n);
+        int same = got.n == want.n;
+        for (size_t x = 0; same && x < got.n; x++)
+            same = memcmp(&got.a[x], &want.a[x], sizeof *got.a) == 0;
+        if (!CHECK(same, "case %ld, batches of %llu: %zu matches, the CPU %zu (k %u, %s%s%s)", idx,
+                   (unsigned long long)sizes[b], got.n, want.n, o.max_edits,
+                   o.metric == WM_METRIC_HAMMING ? "hamming" : "edit", o.revcomp ? ", revcomp" : "",
+                   pam ? ", NGG" : ""))
+            break;
+        /* counting: no starts asked, the regions still decide */
+        wm_setk_sink_t dc = { NULL, NULL, NULL, 0 };
+        rc = wm_setk_gpu_scan(cx, &fake_gpu, s, &t, rs, nr, 0, &dc, &done);
+        CHECK(rc == WM_OK && dc.count == want.n, "case %ld, batches of %llu: counted %llu of %zu",
+              idx, (unsigned long long)sizes[b], (unsigned long long)dc.count, want.n);
+    }
+    free(rs);
+    free(g_hits);
+    g_hits = NULL;
+    free(want.a);
+    free(got.a);
+    wm_db_free(db);
+    wm_context_free(cx);
+}
+
+int main(int argc, char **argv) {
+    double scale = 1.0;
+    long only = -2;
+    test_settings(argc, argv, 20261126ull, &scale, &only);
+    run_cases((long)(150 * scale), only, 0x5e7c, 50, one_case);
+    return test_finish();
+}
