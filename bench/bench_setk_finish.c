@@ -1,0 +1,141 @@
+/*
+** bench_setk_finish.c -- the host's half of a set within k errors on the GPU
+** (src/setk/gpu_finish.c) on its own, on any machine: a table standing in
+** for a GPU hands wm_setk_gpu_scan one batch of H synthetic hits of a
+** Hamming set of guides (random patterns, ends and strands over a random
+** text of one record), as a guide set's GPU run hands the host 10 M of them
+** (BENCHMARKS.md 17b); the host sorts them by pattern, finishes them on the
+** pool (start = end - m for Hamming), sorts the matches by end and delivers
+** them. Prints the median of R runs, counting and listing.
+**
+** Usage: bench_setk_finish [HITS [PATTERNS [REPEATS]]]   [10000000 10000 3]
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/internal.h"
+#include "setk/setk.h"
+#include "warpmatch.h"
+
+#define TEXT_LEN 60000000ull
+#define M 23
+
+static wm_setk_hit_t *g_hits;
+static size_t g_n;
+
+static int supports(const wm_setk_t *s) {
+    (void)s;
+    return 1;
+}
+
+static wm_status batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *t, const uint64_t *rs,
+                       size_t n_rec, uint64_t lo, uint64_t hi, wm_setk_hit_t **out, size_t *n) {
+    (void)cx, (void)s, (void)t, (void)rs, (void)n_rec, (void)lo, (void)hi;
+    *out = malloc(g_n * sizeof **out); /* the host frees each batch's hits */
+    if (!*out) return WM_NOMEM;
+    memcpy(*out, g_hits, g_n * sizeof **out);
+    *n = g_n;
+    return WM_OK;
+}
+
+static const wm_setk_gpu_t g_table = { supports, batch };
+
+static uint64_t g_state = 0x9e3779b97f4a7c15ull;
+static uint64_t next(void) { /* splitmix64 */
+    uint64_t z = (g_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int on_match(const wm_match_t *m, void *user) {
+    *(uint64_t *)user += m->start;
+    return 0;
+}
+
+static int by_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+    g_n = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
+    size_t np = argc > 2 ? strtoull(argv[2], NULL, 10) : 10000;
+    int reps = argc > 3 ? atoi(argv[3]) : 3;
+    if (np == 0 || reps < 1 || reps > 99) {
+        fprintf(stderr, "usage: bench_setk_finish [HITS [PATTERNS [REPEATS]]]\n");
+        return 2;
+    }
+    uint8_t *text = malloc(TEXT_LEN), *arena = malloc(np * M);
+    const uint8_t **pp = malloc(np * sizeof *pp);
+    size_t *len = malloc(np * sizeof *len);
+    g_hits = malloc((g_n ? g_n : 1) * sizeof *g_hits);
+    if (!text || !arena || !pp || !len || !g_hits) return 1;
+    for (uint64_t i = 0; i < TEXT_LEN; i++) text[i] = (uint8_t) "ACGT"[next() & 3];
+    for (size_t i = 0; i < np; i++) {
+        for (int j = 0; j < M; j++) arena[i * M + j] = (uint8_t) "ACGT"[next() & 3];
+        pp[i] = arena + i * M;
+        len[i] = M;
+    }
+    for (size_t x = 0; x < g_n; x++) {
+        g_hits[x].end = M + next() % (TEXT_LEN - M);
+        g_hits[x].pat = (uint32_t)(next() % np);
+        g_hits[x].strand = (uint32_t)(next() & 1);
+        g_hits[x].errors = (uint32_t)(next() % 5);
+    }
+    wm_opts_t o = wm_opts_default();
+    o.alphabet = WM_ALPHABET_DNA;
+    o.max_edits = 4;
+    o.metric = WM_METRIC_HAMMING;
+    o.revcomp = 1;
+    wm_db_t *db = NULL;
+    wm_context_t *cx = NULL;
+    wm_context_opts_t co = wm_context_opts_default();
+    co.backend = WM_BACKEND_CPU;
+    if (wm_compile_set(pp, len, np, &o, &db) != WM_OK || wm_context_new(&co, &cx) != WM_OK) {
+        fprintf(stderr, "bench_setk_finish: set-up failed\n");
+        return 1;
+    }
+    wm_text_t t = { text, TEXT_LEN, NULL, 0 };
+    size_t n_rec = 0;
+    uint64_t *rs = wm_text_record_starts(&t, &n_rec);
+    printf("bench_setk_finish: %zu hits of %zu patterns (%d bases, Hamming k = 4, both strands),"
+           " %d threads, median of %d\n",
+           g_n, np, M, wm_pool_size(cx->pool), reps);
+    for (int listing = 0; listing < 2; listing++) {
+        double s[99];
+        uint64_t matches = 0;
+        for (int r = 0; r < reps; r++) {
+            uint64_t sum = 0, done = 0;
+            wm_setk_sink_t dv = { listing ? on_match : NULL, &sum, NULL, 0 };
+            double t0 = now();
+            wm_status st = wm_setk_gpu_scan(cx, &g_table, db->body, &t, rs, n_rec, 0, &dv, &done);
+            s[r] = now() - t0;
+            if (st != WM_OK) {
+                fprintf(stderr, "bench_setk_finish: status %d\n", (int)st);
+                return 1;
+            }
+            matches = dv.count;
+        }
+        qsort(s, (size_t)reps, sizeof *s, by_double);
+        printf("%-9s %llu matches  %.3f s  (%.1f M hits/s)\n", listing ? "listing" : "counting",
+               (unsigned long long)matches, s[reps / 2], (double)g_n / s[reps / 2] / 1e6);
+    }
+    free(rs);
+    wm_db_free(db);
+    wm_context_free(cx);
+    free(g_hits);
+    free(text);
+    free(arena);
+    free(pp);
+    free(len);
+    return 0;
+}
