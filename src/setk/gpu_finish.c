@@ -41,14 +41,9 @@ typedef struct {
     uint64_t at; /* hits: the errors; matches: piece << 32 | index in it */
 } keyed_t;
 
-static unsigned bits_for(uint64_t most) {
-    unsigned b = 1;
-    while (b < 63 && (most >> b) != 0) b++;
-    return b;
-}
-
 /* Sort the hits by (pattern, strand, end) in place: a key of pattern,
-** strand and the end from the batch's first, radix-sorted. -1 out of
+** strand and the end from the batch's first, radix-sorted (a batch's ends
+** span under 2^27 and patterns take 30 bits at most: supports). -1 out of
 ** memory. */
 static int sort_by_pattern(const wm_setk_t *s, wm_setk_hit_t *h, size_t n) {
     uint64_t lo = UINT64_MAX, hi = 0;
@@ -56,7 +51,7 @@ static int sort_by_pattern(const wm_setk_t *s, wm_setk_hit_t *h, size_t n) {
         if (h[x].end < lo) lo = h[x].end;
         if (h[x].end > hi) hi = h[x].end;
     }
-    unsigned eb = bits_for(hi - lo);
+    unsigned eb = wm_setk_bits_for(hi - lo);
     keyed_t *k = malloc(n * sizeof *k);
     if (!k) return -1;
     for (size_t x = 0; x < n; x++) {
@@ -92,7 +87,7 @@ static int sort_by_end(const wm_setk_t *s, const uint64_t *rs, const wm_matchvec
             if (e < lo) lo = e;
             if (e > hi) hi = e;
         }
-    unsigned pb = s->pat_bits + 1, eb = bits_for(hi - lo);
+    unsigned pb = s->pat_bits + 1, eb = wm_setk_bits_for(hi - lo);
     keyed_t *k = malloc(n * sizeof *k);
     wm_match_t *m = malloc(n * sizeof *m);
     if (!k || !m) {
@@ -173,7 +168,8 @@ static void finish_piece(void *arg, size_t i, int tid) {
     wm_pat_free(p);
 }
 
-/* Turn one batch's hits into matches and deliver them in order. */
+/* Turn one batch's hits into matches and deliver them in order (counted,
+** in any order, when no callback lists them). */
 static wm_status finish(wm_context_t *cx, finish_t *f, wm_setk_sink_t *dv) {
     if (f->n == 0) return WM_OK;
     wm_setk_hit_t *h = (wm_setk_hit_t *)f->hits;
@@ -184,16 +180,20 @@ static wm_status finish(wm_context_t *cx, finish_t *f, wm_setk_sink_t *dv) {
     f->failed = 0;
     wm_pool_for(cx->pool, pieces, finish_piece, f);
     wm_status st = f->failed ? WM_NOMEM : WM_OK;
-    size_t n = 0;
-    for (size_t i = 0; i < pieces; i++) n += f->out[i].n;
-    wm_match_t *sorted = NULL;
-    if (st == WM_OK && sort_by_end(f->s, f->rs, f->out, n, pieces, &sorted)) st = WM_NOMEM;
+    if (dv->cb == NULL) { /* counting: no order to keep */
+        for (size_t i = 0; i < pieces && st == WM_OK; i++) st = wm_setk_deliver(dv, &f->out[i]);
+    } else {
+        size_t n = 0;
+        for (size_t i = 0; i < pieces; i++) n += f->out[i].n;
+        wm_match_t *sorted = NULL;
+        if (st == WM_OK && sort_by_end(f->s, f->rs, f->out, n, pieces, &sorted)) st = WM_NOMEM;
+        wm_matchvec_t all = { sorted, n, n };
+        if (st == WM_OK) st = wm_setk_deliver(dv, &all);
+        free(sorted);
+    }
     for (size_t i = 0; i < pieces; i++) wm_matchvec_free(&f->out[i]);
     free(f->out);
     f->out = NULL;
-    wm_matchvec_t all = { sorted, n, n };
-    if (st == WM_OK) st = wm_setk_deliver(dv, &all);
-    free(sorted);
     return st;
 }
 

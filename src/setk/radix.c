@@ -25,6 +25,12 @@ static uint64_t key_of(const unsigned char *rec) {
         memcpy(to + at * (bytes), from + i * (bytes), (bytes));                                    \
     }
 
+unsigned wm_setk_bits_for(uint64_t most) {
+    unsigned b = 1;
+    while (b < 64 && (most >> b) != 0) b++;
+    return b;
+}
+
 int wm_setk_radix_sort(void *a, size_t n, size_t size, unsigned key_bits) {
     if (n < 2) return 0;
     unsigned char *tmp = malloc(n * size);

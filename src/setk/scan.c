@@ -79,10 +79,7 @@ typedef struct {
 /* The bits of an end relative to the chunk's origin, lo - spread -
 ** shift_max: ends reach hi + spread at most. */
 static unsigned end_bits_of(const wm_setk_t *s, uint64_t lo, uint64_t hi) {
-    uint64_t most = hi - lo + 2 * (uint64_t)s->spread + s->shift_max;
-    unsigned b = 1;
-    while (b < 32 && (most >> b) != 0) b++;
-    return b;
+    return wm_setk_bits_for(hi - lo + 2 * (uint64_t)s->spread + s->shift_max);
 }
 
 static int seed_piece(const wave_t *w, const wm_piece_t *pc, uint64_t lo, size_t first_rec,

@@ -114,6 +114,9 @@ void wm_setk_free(void *body);
 /* Sort n records of size bytes, each starting with a uint64_t key, by the
 ** key's low key_bits, stably (radix.c). 0, or -1 out of memory. */
 int wm_setk_radix_sort(void *a, size_t n, size_t size, unsigned key_bits);
+/* The bits a key field needs to hold 0..most (at least 1): the sorts run no
+** pass over bits that are always 0. */
+unsigned wm_setk_bits_for(uint64_t most);
 
 /* The seeds of key `code`, or NULL (*n = 0) when none. */
 const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n);
