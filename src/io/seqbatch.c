@@ -1,0 +1,486 @@
+/*
+** seqbatch.c -- a sequence input in batches of bounded size (seqbatch.h).
+**
+** The bytes come through zsrc into a buffer of whole lines (FASTA headers,
+** FASTQ records) or runs of a sequence line; each state of the FASTA parser
+** below is a place in fasta_record's loop (seqparse.h), so the records and
+** the messages are the whole-file parser's:
+**
+**   PRE   before the first header: blank lines only, as fasta_record skips
+**   HEAD  at the start of a line inside a record: '>' starts the next one
+**   SEQ   inside a sequence line: its bytes through append_seq's rules a run
+**         at a time (a genome on one line is never held whole), the line
+**         done at its '\n'
+**
+** A FASTQ record is parsed whole (fastq_record with the reader's re-parse
+** when it reaches the buffer's end) into a record buffer, then copied into
+** batches, cut where a batch is full. A plain input is one record ".",
+** read straight into the batch.
+*/
+#include "io/seqbatch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/seqparse.h"
+#include "io/zsrc.h"
+
+#define WM_STDIN_NAME "(standard input)"
+/* Input read at a time; the buffer grows only for a line (a header) or a
+** FASTQ record longer than half of it. */
+#define SEQBATCH_BLOCK ((size_t)4 << 20)
+
+enum { ST_PRE, ST_HEAD, ST_SEQ, ST_DONE };
+
+struct wm_seqsrc {
+    wm_zsrc_t z;
+    int z_open;
+    char *dpath;
+    wm_format_t fmt;
+    int regular;
+    uint64_t halo;
+    /* input: buf[pos, len) not yet parsed; eof when nothing follows buf[len) */
+    uint8_t *buf;
+    size_t cap, pos, len;
+    int eof;
+    uint64_t line; /* lines ('\n') before buf[pos] */
+    int state;
+    /* the record being read: open until its end is known */
+    int in_rec;
+    char *name;       /* its name (the batch gets copies) */
+    uint64_t index;   /* its index in the input */
+    uint64_t rec_len; /* its bytes so far */
+    uint64_t n_records;
+    /* its last halo bytes, carried into the next batch */
+    uint8_t *tail;
+    uint64_t n_tail;
+    /* FASTQ: the record parsed, and how much of it the batches have */
+    uint8_t *fq;
+    size_t fq_cap, fq_len, fq_done;
+    wm_recs_t recs;
+};
+
+static wm_status fail(char *err, size_t errlen, wm_status st, const char *dpath, const char *fmt,
+                      ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static wm_status fail(char *err, size_t errlen, wm_status st, const char *dpath, const char *fmt,
+                      ...) {
+    if (err && errlen) {
+        va_list ap;
+        int k = snprintf(err, errlen, "%s: ", dpath);
+        if (k > 0 && (size_t)k < errlen) {
+            va_start(ap, fmt);
+            vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return st;
+}
+
+static wm_status zfail(wm_seqsrc_t *s, char *err, size_t errlen) {
+    wm_status st = s->z.err_nomem ? WM_NOMEM : s->z.err_io ? WM_IO : WM_FORMAT;
+    return fail(err, errlen, st, s->dpath, "%s", s->z.msg);
+}
+
+static int grow(void *pp, size_t *cap, size_t need) {
+    uint8_t **p = pp;
+    if (*cap >= need) return 0;
+    size_t ncap = *cap ? *cap : need;
+    while (ncap < need) ncap *= 2;
+    uint8_t *np = realloc(*p, ncap);
+    if (!np) return -1;
+    *p = np;
+    *cap = ncap;
+    return 0;
+}
+
+/* Keep buf[pos, len), move it to the front and read more behind it; the
+** buffer doubles when what is kept fills half of it. */
+static wm_status read_more(wm_seqsrc_t *s, char *err, size_t errlen) {
+    if (s->eof) return WM_OK;
+    size_t keep = s->len - s->pos;
+    memmove(s->buf, s->buf + s->pos, keep);
+    s->pos = 0;
+    s->len = keep;
+    if (keep * 2 >= s->cap && grow(&s->buf, &s->cap, s->cap * 2) != 0)
+        return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+    int64_t got = wm_zsrc_read(&s->z, s->buf + s->len, s->cap - s->len);
+    if (got < 0) return zfail(s, err, errlen);
+    if ((size_t)got < s->cap - s->len) s->eof = 1; /* zsrc fills a request unless it ends */
+    s->len += (size_t)got;
+    return WM_OK;
+}
+
+wm_status wm_seqsrc_open(wm_seqsrc_t **out, const char *path, uint64_t halo, char *err,
+                         size_t errlen) {
+    if (err && errlen) err[0] = '\0';
+    if (!out) return WM_INVALID;
+    *out = NULL;
+    if (!path) return fail(err, errlen, WM_INVALID, "(null)", "no path given");
+    int is_stdin = strcmp(path, "-") == 0;
+    const char *dpath = is_stdin ? WM_STDIN_NAME : path;
+    wm_seqsrc_t *s = calloc(1, sizeof *s);
+    if (!s || !(s->dpath = strdup(dpath))) {
+        free(s);
+        return fail(err, errlen, WM_NOMEM, dpath, "%s", wm_strerror(WM_NOMEM));
+    }
+    s->halo = halo;
+    s->z.fd = -1;
+    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    wm_status rc = WM_OK;
+    if (fd < 0) {
+        rc = fail(err, errlen, WM_IO, dpath, "%s", strerror(errno));
+    } else if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        rc = fail(err, errlen, WM_IO, dpath, "%s", strerror(S_ISDIR(st.st_mode) ? EISDIR : errno));
+        if (!is_stdin) close(fd);
+    } else {
+        s->regular = !is_stdin && S_ISREG(st.st_mode);
+        s->z_open = 1;
+        if (wm_zsrc_open_fd(&s->z, fd, !is_stdin, 0, "input") != 0) rc = zfail(s, err, errlen);
+    }
+    if (rc == WM_OK && grow(&s->buf, &s->cap, SEQBATCH_BLOCK) != 0)
+        rc = fail(err, errlen, WM_NOMEM, dpath, "%s", wm_strerror(WM_NOMEM));
+    if (rc == WM_OK && halo > 0 && !(s->tail = malloc(halo)))
+        rc = fail(err, errlen, WM_NOMEM, dpath, "%s", wm_strerror(WM_NOMEM));
+    /* The format: the first non-blank byte, as wm_seqfile_read decides. */
+    size_t i = 0;
+    while (rc == WM_OK) {
+        while (i < s->len && is_blank(s->buf[i])) i++;
+        if (i < s->len || s->eof) break;
+        rc = read_more(s, err, errlen);
+    }
+    if (rc != WM_OK) {
+        wm_seqsrc_close(s);
+        return rc;
+    }
+    s->fmt = i < s->len && s->buf[i] == '>'   ? WM_FMT_FASTA
+             : i < s->len && s->buf[i] == '@' ? WM_FMT_FASTQ
+                                              : WM_FMT_PLAIN;
+    s->state = ST_PRE;
+    *out = s;
+    return WM_OK;
+}
+
+wm_format_t wm_seqsrc_format(const wm_seqsrc_t *s) { return s->fmt; }
+int wm_seqsrc_compressed(const wm_seqsrc_t *s) { return s->z.kind != WM_Z_PLAIN; }
+int wm_seqsrc_regular(const wm_seqsrc_t *s) { return s->regular; }
+
+/* ---- the batch ------------------------------------------------------------ */
+
+static int batch_room(wm_seqbatch_t *b, uint64_t need) {
+    if (b->len + need <= b->cap) return 0;
+    size_t cap = (size_t)b->cap;
+    if (grow(&b->seq, &cap, (size_t)(b->len + need)) != 0) return -1;
+    b->cap = cap;
+    return 0;
+}
+
+/* A new local record: its name copied, its first byte at base of its record. */
+static int batch_record(wm_seqbatch_t *b, const char *name, uint64_t base) {
+    if (b->n_rec + 2 > b->rec_cap) {
+        size_t nc = b->rec_cap ? b->rec_cap * 2 : 64;
+        uint64_t *rs = realloc(b->rec_start, nc * sizeof *rs);
+        if (!rs) return -1;
+        b->rec_start = rs;
+        uint64_t *bs = realloc(b->base, nc * sizeof *bs);
+        if (!bs) return -1;
+        b->base = bs;
+        char **nn = realloc(b->names, nc * sizeof *nn);
+        if (!nn) return -1;
+        b->names = nn;
+        b->rec_cap = nc;
+    }
+    char *copy = strdup(name);
+    if (!copy) return -1;
+    b->names[b->n_rec] = copy;
+    b->rec_start[b->n_rec] = b->len;
+    b->base[b->n_rec] = base;
+    b->n_rec++;
+    b->rec_start[b->n_rec] = b->len;
+    return 0;
+}
+
+/* The record being read is done. */
+static void end_record(wm_seqsrc_t *s) {
+    s->in_rec = 0;
+    free(s->name);
+    s->name = NULL;
+}
+
+/* A record starts: its name is taken (owned from here on). */
+static int start_record(wm_seqsrc_t *s, wm_seqbatch_t *b, char *name) {
+    end_record(s);
+    s->name = name;
+    s->in_rec = 1;
+    s->index = s->n_records++;
+    s->rec_len = 0;
+    return batch_record(b, name, 0);
+}
+
+static void added(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t before) {
+    s->rec_len += b->len - before;
+    b->rec_start[b->n_rec] = b->len;
+}
+
+/* How many new records a batch of `want` bytes may start: names cost
+** memory too, so a batch of empty records ends as one of bytes does. */
+static size_t new_records_cap(uint64_t want) { return want / 16 + 1; }
+
+/* FASTA: parse into b until it holds `want` new bytes, its records their
+** share, or the input ends. */
+static wm_status fill_fasta(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, size_t max_new,
+                            char *err, size_t errlen) {
+    size_t n_new = 0;
+    while (b->len < stop) {
+        if (s->pos == s->len) {
+            if (s->eof) {
+                s->state = ST_DONE;
+                return WM_OK;
+            }
+            wm_status rc = read_more(s, err, errlen);
+            if (rc != WM_OK) return rc;
+            continue;
+        }
+        const uint8_t *p = s->buf + s->pos, *end = s->buf + s->len;
+        if (s->state == ST_SEQ) {
+            /* A run of the line, no more than the batch has room for. */
+            size_t avail = (size_t)(end - p), room = (size_t)(stop - b->len);
+            size_t n = avail < room ? avail : room;
+            const uint8_t *nl = memchr(p, '\n', n);
+            if (nl) n = (size_t)(nl - p);
+            uint64_t before = b->len;
+            uint8_t bad = 0;
+            if (append_seq(b->seq, &b->len, p, n, &bad) != 0)
+                return fail(err, errlen, WM_FORMAT, s->dpath,
+                            "line %" PRIu64 ": binary byte 0x%02X in sequence", s->line + 1,
+                            (unsigned)bad);
+            added(s, b, before);
+            s->pos += n;
+            if (nl) {
+                s->pos++;
+                s->line++;
+                s->state = ST_HEAD;
+            }
+            continue;
+        }
+        if (s->state == ST_HEAD && *p != '>') {
+            s->state = ST_SEQ; /* a sequence line (an empty one too) */
+            continue;
+        }
+        /* A whole line: a header, or a line before the first header. */
+        const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl && !s->eof) {
+            wm_status rc = read_more(s, err, errlen);
+            if (rc != WM_OK) return rc;
+            continue;
+        }
+        if (*p == '>' && n_new >= max_new) return WM_OK; /* the next batch starts with it */
+        wm_lines_t L = { p, end, s->line, NULL };
+        const uint8_t *ln = p;
+        size_t len = 0;
+        next_line(&L, &ln, &len);
+        if (ln[0] == '>') {
+            size_t nlen = name_len(ln + 1, len - 1);
+            if (nlen == 0)
+                return fail(err, errlen, WM_FORMAT, s->dpath,
+                            "line %" PRIu64 ": FASTA header with no name", L.line);
+            int ctl = name_control(ln + 1, nlen);
+            if (ctl >= 0)
+                return fail(err, errlen, WM_FORMAT, s->dpath, "line %" PRIu64 ": " WM_NAME_CONTROL_FMT,
+                            L.line, (unsigned)ctl);
+            char *name = malloc(nlen + 1);
+            if (!name) return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+            memcpy(name, ln + 1, nlen);
+            name[nlen] = '\0';
+            if (start_record(s, b, name) != 0) /* the name is the source's now */
+                return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+            n_new++;
+            s->state = ST_HEAD;
+        } else if (!all_blank(ln, len)) { /* ST_PRE */
+            return fail(err, errlen, WM_FORMAT, s->dpath,
+                        "line %" PRIu64 ": sequence data before the first '>' header", L.line);
+        }
+        s->line = L.line;
+        s->pos = (size_t)(L.p - s->buf);
+    }
+    return WM_OK;
+}
+
+/* FASTQ: whole records parsed, copied into b (the last one cut where b is full). */
+static wm_status fill_fastq(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, size_t max_new,
+                            char *err, size_t errlen) {
+    size_t n_new = 0;
+    while (b->len < stop) {
+        if (s->fq_done < s->fq_len) { /* the record parsed last, or its rest */
+            uint64_t n = s->fq_len - s->fq_done, room = stop - b->len, before = b->len;
+            if (n > room) n = room;
+            memcpy(b->seq + b->len, s->fq + s->fq_done, (size_t)n);
+            b->len += n;
+            added(s, b, before);
+            s->fq_done += (size_t)n;
+            continue;
+        }
+        if (s->in_rec) end_record(s); /* all of it is in batches */
+        if (s->state == ST_DONE || n_new >= max_new) return WM_OK;
+        if (grow(&s->fq, &s->fq_cap, s->len - s->pos + 1) != 0)
+            return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+        int hit_end = 0;
+        wm_lines_t L = { s->buf + s->pos, s->buf + s->len, 0, &hit_end };
+        wm_parse_err_t e;
+        uint64_t olen = 0;
+        for (size_t i = 0; i < s->recs.n; i++) free(s->recs.names[i]);
+        s->recs.n = 0;
+        int k = fastq_record(&L, s->fq, &olen, &s->recs, &e);
+        if (hit_end && !s->eof) { /* it may go on: read more, parse it again */
+            wm_status rc = read_more(s, err, errlen);
+            if (rc != WM_OK) return rc;
+            continue;
+        }
+        if (k == 0) {
+            s->state = ST_DONE;
+            return WM_OK;
+        }
+        if (k == -2) return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+        if (k == -1)
+            return fail(err, errlen, WM_FORMAT, s->dpath, "line %" PRIu64 ": %s", s->line + e.line,
+                        e.rest);
+        char *name = s->recs.names[0];
+        s->recs.n = 0; /* the name is the record's now */
+        if (start_record(s, b, name) != 0)
+            return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+        n_new++;
+        s->fq_len = (size_t)olen;
+        s->fq_done = 0;
+        s->line += L.line;
+        s->pos = (size_t)(L.p - s->buf);
+    }
+    return WM_OK;
+}
+
+/* Plain: the bytes as they are, one record ".". */
+static wm_status fill_plain(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, char *err,
+                            size_t errlen) {
+    if (s->state == ST_PRE) {
+        char *name = strdup(".");
+        if (!name || start_record(s, b, name) != 0)
+            return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+        s->state = ST_SEQ;
+    }
+    uint64_t before = b->len;
+    if (s->pos < s->len) { /* what finding the format read */
+        size_t n = s->len - s->pos;
+        if (n > stop - b->len) n = (size_t)(stop - b->len);
+        memcpy(b->seq + b->len, s->buf + s->pos, n);
+        b->len += n;
+        s->pos += n;
+    }
+    if (b->len < stop && s->pos == s->len) {
+        if (s->eof) {
+            s->state = ST_DONE;
+        } else {
+            uint64_t want = stop - b->len;
+            int64_t got = wm_zsrc_read(&s->z, b->seq + b->len, (size_t)want);
+            if (got < 0) return zfail(s, err, errlen);
+            b->len += (uint64_t)got;
+            if ((uint64_t)got < want) s->eof = 1, s->state = ST_DONE;
+        }
+    }
+    added(s, b, before);
+    return WM_OK;
+}
+
+/* Up to want new bytes onto b, then what the next batch carries. */
+static wm_status fill(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *err, size_t errlen) {
+    if (batch_room(b, want) != 0)
+        return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+    uint64_t stop = b->len + want;
+    size_t max_new = new_records_cap(want);
+    wm_status rc = s->state == ST_DONE      ? WM_OK
+                   : s->fmt == WM_FMT_FASTA ? fill_fasta(s, b, stop, max_new, err, errlen)
+                   : s->fmt == WM_FMT_FASTQ ? fill_fastq(s, b, stop, max_new, err, errlen)
+                                            : fill_plain(s, b, stop, err, errlen);
+    if (rc != WM_OK) return rc;
+    if (s->fmt == WM_FMT_FASTQ && s->in_rec && s->fq_done == s->fq_len) end_record(s);
+    if (s->state == ST_DONE && s->in_rec && (s->fmt != WM_FMT_FASTQ || s->fq_done == s->fq_len))
+        end_record(s);
+    b->last = s->state == ST_DONE && !s->in_rec;
+    /* The open record's last halo bytes (its bytes in b end b). */
+    s->n_tail = 0;
+    if (s->in_rec && b->n_rec > 0) {
+        uint64_t have = b->len - b->rec_start[b->n_rec - 1];
+        s->n_tail = have < s->halo ? have : s->halo;
+        memcpy(s->tail, b->seq + b->len - s->n_tail, (size_t)s->n_tail);
+    }
+    return WM_OK;
+}
+
+static void batch_clear(wm_seqbatch_t *b) {
+    for (size_t i = 0; i < b->n_rec; i++) free(b->names[i]);
+    b->n_rec = 0;
+    b->len = 0;
+    b->own_from = 0;
+    b->continues = 0;
+    b->last = 0;
+    if (b->rec_start) b->rec_start[0] = 0;
+}
+
+wm_status wm_seqsrc_next(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *err,
+                         size_t errlen) {
+    if (err && errlen) err[0] = '\0';
+    batch_clear(b);
+    if (want == 0) want = 1;
+    if (batch_room(b, s->n_tail + want) != 0)
+        return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+    b->first_record = s->in_rec ? s->index : s->n_records;
+    if (s->in_rec) { /* the open record goes on: its tail first */
+        if (batch_record(b, s->name, s->rec_len - s->n_tail) != 0)
+            return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+        memcpy(b->seq, s->tail, (size_t)s->n_tail);
+        b->len = s->n_tail;
+        b->rec_start[1] = b->len;
+        b->own_from = s->n_tail;
+        b->continues = 1;
+    }
+    return fill(s, b, want, err, errlen);
+}
+
+wm_status wm_seqsrc_more(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *err,
+                         size_t errlen) {
+    if (err && errlen) err[0] = '\0';
+    if (b->last) return WM_OK;
+    return fill(s, b, want ? want : 1, err, errlen);
+}
+
+void wm_seqbatch_free(wm_seqbatch_t *b) {
+    if (!b) return;
+    batch_clear(b);
+    free(b->seq);
+    free(b->rec_start);
+    free(b->base);
+    free(b->names);
+    memset(b, 0, sizeof *b);
+}
+
+void wm_seqsrc_close(wm_seqsrc_t *s) {
+    if (!s) return;
+    if (s->z_open) wm_zsrc_close(&s->z);
+    free(s->dpath);
+    free(s->buf);
+    free(s->name);
+    free(s->tail);
+    free(s->fq);
+    recs_free(&s->recs);
+    free(s);
+}
