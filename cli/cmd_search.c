@@ -49,11 +49,6 @@ int wm_cli_search_on_match(const wm_match_t *m, void *user) {
     return wm_cli_search_row(s, m);
 }
 
-/* Whether any of grep's conventions filters or reshapes the rows, so that
-** counting them needs the matches (not the library's count). */
-static int rows_filtered(const wm_cli_search_args_t *a) {
-    return a->word || a->best_locus || a->whole_line || a->max_count != UINT64_MAX;
-}
 
 /* ---- the run ------------------------------------------------------------------ */
 
@@ -131,16 +126,66 @@ static wm_status count_per_pattern(wm_cli_search_run_t *r, const wm_db_t *db,
     }
     wm_status st = wm_count_per_pattern(r->cx, db, &sf->text, r->per_pattern);
     if (st != WM_OK) return st;
+    *total = wm_cli_search_print_per_pattern(r, path, r->per_pattern, np);
+    return WM_OK;
+}
+
+uint64_t wm_cli_search_print_per_pattern(wm_cli_search_run_t *r, const char *path,
+                                         const uint64_t *counts, size_t np) {
     uint64_t sum = 0;
     char num[24];
     for (size_t i = 0; i < np; ++i) {
-        uint64_t c = r->per_pattern[i];
+        uint64_t c = counts[i];
         sum += c;
         if (c > 0 || r->a->all_patterns)
             wm_out_count(r->out, path, wm_cli_search_pattern_label(r->a, (uint32_t)i, num), c);
     }
-    *total = sum;
-    return WM_OK;
+    return sum;
+}
+
+void wm_cli_search_sink_init(wm_cli_search_run_t *r, wm_cli_search_sink_t *s, const char *path,
+                             const wm_seqfile_t *sf, int dna) {
+    memset(s, 0, sizeof *s);
+    s->out = r->out;
+    s->a = r->a;
+    s->source = path;
+    s->sf = sf;
+    s->pg = &r->pg;
+    s->prefix = r->show_names ? path : NULL;
+    s->lp.line = 1;
+    s->count_rows = r->a->count || r->a->list_files;
+    s->dna = dna;
+    s->sam_seen = r->sam_seen;
+}
+
+void wm_cli_search_listed(wm_cli_search_run_t *r, const wm_cli_search_sink_t *s,
+                          const char *path, wm_status st) {
+    const wm_cli_search_args_t *a = r->a;
+    if (st == WM_OK && a->count && !a->by_record && !a->quiet)
+        wm_out_count(r->out, path, NULL, s->n);
+    if (st == WM_OK && (a->list_files == 1) == (s->n > 0) && a->list_files) {
+        fputs(path, r->out);
+        putc('\n', r->out);
+        if (a->line_buffered) fflush(r->out);
+    }
+}
+
+void wm_cli_search_file_done(wm_cli_search_run_t *r, const wm_cli_search_sink_t *s,
+                             const char *path, wm_status st) {
+    const wm_cli_search_args_t *a = r->a;
+    wm_progress_clear(&r->pg);
+    if (st != WM_OK) {
+        report_status(r, path, st);
+        r->any_error = 1;
+    }
+    if (a->sh.format == WM_OUT_JSON && !a->count && !a->quiet)
+        wm_out_search_json_end(r->out, path, s->n);
+    r->n_matches += s->n;
+    if (s->n > 0) r->any_match = 1;
+    if (s->write_failed || ferror(r->out)) {
+        r->write_failed = 1;
+        r->write_errno = s->write_failed ? s->write_errno : errno;
+    }
 }
 
 /* What grep's conventions need of a file's format. Returns 0 or -1 (printed). */
@@ -160,6 +205,7 @@ static int text_checks(const wm_cli_search_run_t *r, const wm_seqfile_t *sf, con
 
 static void search_file(wm_cli_search_run_t *r, const char *path) {
     wm_cli_search_args_t *a = r->a;
+    if (wm_cli_search_stream(r, path)) return; /* read in batches */
     wm_seqfile_t sf;
     char err[1024] = "";
     memset(&sf, 0, sizeof sf);
@@ -203,15 +249,8 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
     wm_cli_search_sink_t s;
     wm_cli_fasta_lines_t fl;
     wm_cli_locus_t locus;
-    memset(&s, 0, sizeof s);
+    wm_cli_search_sink_init(r, &s, path, &sf, dna);
     memset(&fl, 0, sizeof fl);
-    s.out = r->out;
-    s.a = a;
-    s.source = path;
-    s.sf = &sf;
-    s.pg = &r->pg;
-    s.prefix = r->show_names ? path : NULL;
-    s.lp.line = 1;
     if (text_checks(r, &sf, path) < 0 ||
         (a->line_no && sf.format == WM_FMT_FASTA && wm_cli_fasta_lines_build(&fl, path, &sf) < 0)) {
         r->any_error = 1;
@@ -226,9 +265,6 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         wm_cli_locus_init(&locus, longest + a->o.max_edits, wm_cli_search_row, &s);
         s.locus = &locus;
     }
-    s.count_rows = a->count || a->list_files;
-    s.dna = dna;
-    s.sam_seen = r->sam_seen;
 
     r->n_sources++;
     r->n_bytes += sf.text.len;
@@ -240,7 +276,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
 
     if (a->per_pattern && !a->quiet) {
         st = count_per_pattern(r, db, &sf, path, &s.n);
-    } else if (a->count && !a->by_record && !a->quiet && !rows_filtered(a)) {
+    } else if (a->count && !a->by_record && !a->quiet && !wm_cli_search_rows_filtered(a)) {
         uint64_t n = 0;
         st = wm_count(r->cx, db, &sf.text, &n);
         s.n = n;
@@ -259,13 +295,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         st = wm_search(r->cx, db, &sf.text, wm_cli_search_on_match, &s);
         if (st == WM_STOPPED) st = WM_OK; /* -q found its match, or a write failed */
         if (wm_cli_search_sink_end(&s) < 0) r->any_error = 1;
-        if (st == WM_OK && a->count && !a->by_record && !a->quiet)
-            wm_out_count(r->out, path, NULL, s.n);
-        if (st == WM_OK && (a->list_files == 1) == (s.n > 0) && a->list_files) {
-            fputs(path, r->out);
-            putc('\n', r->out);
-            if (a->line_buffered) fflush(r->out);
-        }
+        wm_cli_search_listed(r, &s, path, st);
         if (st == WM_OK && s.per_record != NULL) {
             size_t n_rec = sf.text.n_rec;
             for (size_t i = 0; i < n_rec; ++i)
@@ -275,20 +305,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
     }
     if (s.locus != NULL) wm_cli_locus_free(s.locus);
     wm_cli_fasta_lines_free(&fl);
-    wm_progress_clear(&r->pg);
-    if (st != WM_OK) {
-        report_status(r, path, st);
-        r->any_error = 1;
-    }
-    if (a->sh.format == WM_OUT_JSON && !a->count && !a->quiet)
-        wm_out_search_json_end(r->out, path, s.n);
-
-    r->n_matches += s.n;
-    if (s.n > 0) r->any_match = 1;
-    if (s.write_failed || ferror(r->out)) {
-        r->write_failed = 1;
-        r->write_errno = s.write_failed ? s.write_errno : errno;
-    }
+    wm_cli_search_file_done(r, &s, path, st);
     wm_dist_report(path, t1 - t0, wm_dist_now() - t1, 0.0); /* printing is in the search */
     wm_seqfile_close(&sf);
 }
@@ -364,6 +381,16 @@ int wm_cmd_search(int argc, char **argv) {
                      "mpirun or --output-per-rank (-n, -o, -l, -L are)");
         wm_cli_search_free(&a);
         return WM_EXIT_ERROR;
+    }
+    if (a.stream > 0) { /* -r's files are tested for binary bytes whole, unless -a */
+        r.walked = a.recurse;
+        const char *why = wm_cli_search_stream_blocker(&r);
+        r.walked = 0;
+        if (why != NULL) {
+            wm_cli_error("--stream reads each input in batches; %s needs whole files", why);
+            wm_cli_search_free(&a);
+            return WM_EXIT_ERROR;
+        }
     }
     wm_cli_dist_device(&a.sh.co);
     if (a.per_rank != NULL && wm_cli_search_open_rank_file(&r) < 0) {

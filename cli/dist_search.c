@@ -112,17 +112,7 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
     wm_cli_search_args_t *a = r->a;
     wm_range_t R;
     char err[1024] = "";
-    /* The longest occurrence: the longest pattern and k insertions (a set
-    ** within k errors too). */
-    uint64_t halo = a->o.max_edits;
-    if (a->is_set) {
-        size_t longest = 0;
-        for (size_t i = 0; i < a->set.n; ++i)
-            if (a->set.len[i] > longest) longest = a->set.len[i];
-        halo += longest;
-    } else {
-        halo += a->m;
-    }
+    uint64_t halo = wm_cli_search_halo(a);
     double t0 = wm_dist_now();
     wm_status st =
         wm_range_read(&R, path, WM_RANGE_RECORDS, (uint64_t)wm_dist.rank, (uint64_t)wm_dist.size,

@@ -229,6 +229,17 @@ const wm_flag_t wm_flags[] = {
     { WM_F_ALL_PATTERNS, 0, "all-patterns", NULL, WM_SEC_SETS, S, NULL, NULL,
       "with --count-per-pattern (implied): list patterns with count 0 too" },
     /* -- input ----------------------------------------------------------------- */
+    { WM_F_STREAM, 0, "stream", NULL, WM_SEC_INPUT, S, NULL, NULL,
+      "read every input in batches, memory bounded whatever its size. Without it "
+      "standard input, pipes, compressed files, FASTQ and files over a quarter of "
+      "the memory are read so; other plain and FASTA files are mapped and parsed "
+      "whole by all threads, which is faster" },
+    { WM_F_NO_STREAM, 0, "no-stream", NULL, WM_SEC_INPUT, S, NULL, NULL,
+      "read every input whole into memory (the way -w, -n, --line, "
+      "--best-per-locus and --format sam always read)" },
+    { WM_F_STREAM_BATCH, 0, "stream-batch", "N", WM_SEC_INPUT, S, NULL, "32M",
+      "sequence bytes a streamed input is searched in at a time, K/M/G suffixes "
+      "allowed; memory holds about three batches" },
     { WM_F_SERIES_FORMAT, 0, "series-format", "F", WM_SEC_INPUT, D, NULL, "auto",
       "SERIES's format: auto, text, csv, npy, f32 or f64" },
     { WM_F_SERIES_FORMAT, 0, "format", "F", WM_SEC_INPUT, D, NULL, NULL,

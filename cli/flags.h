@@ -123,7 +123,10 @@ enum {
     WM_F_NO_FILENAME,
     WM_F_COLOR,
     WM_F_LINE_BUFFERED,
-    WM_F_BEST_LOCUS
+    WM_F_BEST_LOCUS,
+    WM_F_STREAM,
+    WM_F_NO_STREAM,
+    WM_F_STREAM_BATCH
 };
 
 typedef struct wm_flag wm_flag_t;

@@ -54,6 +54,8 @@ void wm_progress_clear(wm_progress_t *pg) {
 void wm_progress_report(uint64_t done, uint64_t total, void *user) {
     wm_progress_t *pg = user;
     double now = wm_cli_now();
+    done += pg->offset;
+    if (pg->open_ended) total = done;
     if (!pg->enabled || (now - pg->t_start <= 1.0 && !pg->at_once)) return;
     pthread_mutex_lock(&pg->mu);
     if (now - pg->t_last >= 0.25) {
@@ -77,8 +79,12 @@ void wm_progress_report(uint64_t done, uint64_t total, void *user) {
                          (int)(left / 60) % 60, (int)left % 60);
         }
         char line[160];
-        int n = snprintf(line, sizeof line, "%s: %.1f of %.1f %s%s, %s%s", WM_PROG,
-                         (double)done / scale, (double)total / scale, pre[i], unit, rate, eta);
+        int n = pg->open_ended
+                    ? snprintf(line, sizeof line, "%s: %.1f %s%s, %s", WM_PROG,
+                               (double)done / scale, pre[i], unit, rate)
+                    : snprintf(line, sizeof line, "%s: %.1f of %.1f %s%s, %s%s", WM_PROG,
+                               (double)done / scale, (double)total / scale, pre[i], unit, rate,
+                               eta);
         if (pg->stdout_tty) fflush(stdout); /* matches found so far go above the line */
         if (n > 0) {
             size_t w = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;

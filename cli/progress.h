@@ -29,6 +29,9 @@ typedef struct {
     int stdout_tty;     /* matches and the line share a terminal */
     int at_once;        /* WM_PROGRESS=always: no first second of quiet */
     const char *unit;   /* what is counted: NULL = bytes ("B"), or "cells" */
+    uint64_t offset;    /* units done before the reports now coming (a streamed input's
+                           earlier batches): added to each report's done */
+    int open_ended;     /* the input's size is not known: no "of total", no ETA */
     pthread_mutex_t mu; /* the library may report from its workers */
 } wm_progress_t;
 

@@ -67,6 +67,9 @@ typedef struct {
     int line_buffered;  /* --line-buffered */
     int best_locus;     /* --best-per-locus */
     int cigar;          /* --cigar: each row's CIGAR */
+    /* how inputs are read */
+    int stream;             /* --stream: 1, every input in batches; --no-stream: -1, none */
+    uint64_t stream_batch;  /* --stream-batch: a batch's sequence bytes */
 } wm_cli_search_args_t;
 
 /* Where a line number was last counted (out_text.c). */
@@ -162,6 +165,17 @@ typedef struct {
 ** argument that is not an option. */
 int wm_cli_search_parse(int argc, char **argv, wm_cli_search_args_t *a, int *first_arg);
 
+/* The bytes before a match's end that it can depend on: the longest
+** occurrence, the longest pattern with k insertions (a set within k too).
+** A part of a text searched from there on with that many bytes before it
+** (an MPI rank's range, a streamed batch) finds its matches whole. */
+uint64_t wm_cli_search_halo(const wm_cli_search_args_t *a);
+
+/* Whether any of grep's conventions filters or reshapes the rows (-w, -m,
+** --line, --best-per-locus), so that counting them needs the matches, not
+** the library's count. */
+int wm_cli_search_rows_filtered(const wm_cli_search_args_t *a);
+
 /* Free what parsing and the pattern set hold (safe twice). */
 void wm_cli_search_free(wm_cli_search_args_t *a);
 
@@ -197,6 +211,37 @@ int wm_cli_search_is_dna(const wm_cli_search_args_t *a, const char *path, int dn
 
 /* The wm_match_cb of a search: counts, and prints unless counting. */
 int wm_cli_search_on_match(const wm_match_t *m, void *user);
+
+/* A file's sink, for its records sf (dna: its alphabet, SAM's CIGARs). */
+void wm_cli_search_sink_init(wm_cli_search_run_t *r, wm_cli_search_sink_t *s, const char *path,
+                             const wm_seqfile_t *sf, int dna);
+
+/* After a file's matches were listed (not counted by the library): -c's
+** count of the rows, -l/-L's name. */
+void wm_cli_search_listed(wm_cli_search_run_t *r, const wm_cli_search_sink_t *s,
+                          const char *path, wm_status st);
+
+/* The end of a file, whatever was done: the message of a failed st, JSON's
+** summary line, the run's totals and its write failure. */
+void wm_cli_search_file_done(wm_cli_search_run_t *r, const wm_cli_search_sink_t *s,
+                             const char *path, wm_status st);
+
+/* --count-per-pattern's lines of one file (zero counts with --all-patterns);
+** returns their sum. */
+uint64_t wm_cli_search_print_per_pattern(wm_cli_search_run_t *r, const char *path,
+                                         const uint64_t *counts, size_t np);
+
+/* ---- search_stream.c ---------------------------------------------------------- */
+
+/* Why the options need whole files (not streamed), or NULL when they
+** do not: -w, -n, --line, --best-per-locus, --format sam, under mpirun. */
+const char *wm_cli_search_stream_blocker(const wm_cli_search_run_t *r);
+
+/* Search path in batches when it is to be streamed (standard input, a pipe,
+** a compressed file, FASTQ, or any input with --stream) and the options
+** allow it. Returns 1 when done so (results printed, errors reported), 0
+** when the caller is to read the file whole. */
+int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path);
 
 /* ---- dist_search.c ----------------------------------------------------------- */
 

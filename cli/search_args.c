@@ -91,6 +91,16 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
     }
     case WM_F_LINE_BUFFERED: a->line_buffered = 1; break;
     case WM_F_BEST_LOCUS: a->best_locus = 1; break;
+    case WM_F_STREAM: a->stream = 1; break;
+    case WM_F_NO_STREAM: a->stream = -1; break;
+    case WM_F_STREAM_BATCH:
+        if (wm_cli_option_u64("--stream-batch", val, (uint64_t)1 << 32, 1, &v) < 0) return -1;
+        if (v == 0) {
+            wm_cli_error("--stream-batch must be at least 1 byte");
+            return -1;
+        }
+        a->stream_batch = v;
+        break;
     }
     return 0;
 }
@@ -106,6 +116,7 @@ int wm_cli_search_parse(int argc, char **argv, wm_cli_search_args_t *a, int *fir
     a->with_filename = -1;
     a->max_count = UINT64_MAX;
     a->color = -1; /* --color auto */
+    a->stream_batch = (uint64_t)32 << 20;
     int rc = wm_flags_parse(&wm_cli_cmd_search, argc, argv, &a->sh, apply_own, a, first_arg);
     if (rc != 0) return rc;
     if (a->sh.ignore_case) a->o.case_insensitive = 1;
@@ -126,6 +137,23 @@ int wm_cli_search_parse(int argc, char **argv, wm_cli_search_args_t *a, int *fir
     a->iupac = wm_cli_is_iupac(a->pattern, a->m);
     wm_out_bed_name(a->bed_name, a->pattern, a->m);
     return 0;
+}
+
+uint64_t wm_cli_search_halo(const wm_cli_search_args_t *a) {
+    uint64_t halo = a->o.max_edits;
+    if (a->is_set) {
+        size_t longest = 0;
+        for (size_t i = 0; i < a->set.n; ++i)
+            if (a->set.len[i] > longest) longest = a->set.len[i];
+        halo += longest;
+    } else {
+        halo += a->m;
+    }
+    return halo;
+}
+
+int wm_cli_search_rows_filtered(const wm_cli_search_args_t *a) {
+    return a->word || a->best_locus || a->whole_line || a->max_count != UINT64_MAX;
 }
 
 void wm_cli_search_free(wm_cli_search_args_t *a) {

@@ -421,7 +421,7 @@ static wm_status fill(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *err
     if (s->in_rec && b->n_rec > 0) {
         uint64_t have = b->len - b->rec_start[b->n_rec - 1];
         s->n_tail = have < s->halo ? have : s->halo;
-        memcpy(s->tail, b->seq + b->len - s->n_tail, (size_t)s->n_tail);
+        if (s->n_tail > 0) memcpy(s->tail, b->seq + b->len - s->n_tail, (size_t)s->n_tail);
     }
     return WM_OK;
 }
@@ -447,7 +447,7 @@ wm_status wm_seqsrc_next(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *
     if (s->in_rec) { /* the open record goes on: its tail first */
         if (batch_record(b, s->name, s->rec_len - s->n_tail) != 0)
             return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
-        memcpy(b->seq, s->tail, (size_t)s->n_tail);
+        if (s->n_tail > 0) memcpy(b->seq, s->tail, (size_t)s->n_tail);
         b->len = s->n_tail;
         b->rec_start[1] = b->len;
         b->own_from = s->n_tail;

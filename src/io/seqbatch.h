@@ -15,6 +15,10 @@
 ** line numbers) are those of wm_seqfile_read: FASTA is parsed a line, or a
 ** run of a long line, at a time by the rules of seqparse.h; FASTQ a record
 ** at a time by fastq_record itself, as the streaming reader (reader.c) does.
+** One difference, which reading in order cannot avoid: in damaged
+** compressed input, a format error in the bytes before the damage is
+** reported here, where the whole-file reader (which inflates everything
+** first) reports the damage.
 **
 **     wm_seqsrc_t *src;  wm_seqbatch_t b = { 0 };
 **     if (wm_seqsrc_open(&src, path, halo, err, sizeof err) != WM_OK) ...

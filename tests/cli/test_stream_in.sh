@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# test_stream_in.sh -- inputs read in batches (issue 16, item 3: bounded
+# memory): a streamed input prints, byte for byte and with the same exit
+# status, what the same input read whole prints (--no-stream), for every
+# output the streamed path takes (rows, -c, --by-record, --count-per-pattern,
+# -o, --json, --format bed, --cigar, -m, -l, -L, -q; one pattern and sets,
+# exact and within k), on FASTA (records cut across batches, empty records,
+# CRLF, blanks in lines), FASTQ and plain input, through --stream on a file,
+# a pipe on standard input and a gzip file, in batches from 1 byte up so
+# that cuts land everywhere. Also: a format error after some batches gives
+# the whole read's message and exit 2; the options that need whole files
+# are refused with --stream (and read whole without it); --alphabet auto
+# decides on the same bytes whatever the batch; and memory stays bounded:
+# 1 GiB of FASTA through a pipe is counted under a 700 MB address-space
+# limit that the whole read does not fit in.
+. "$(dirname "$0")/lib.sh" "$@"
+export LC_ALL=C
+cd "$TMP" || exit 2
+
+# ---- inputs ----------------------------------------------------------------------------
+
+python3 - <<'PY'
+import random
+rng = random.Random(16)
+def dna(n): return ''.join(rng.choice('ACGT') for _ in range(n))
+plant = ['GATTACAGATTACA', 'CCGGTTAACCGG', 'ACGTTGCA']
+def seq(n):
+    s = list(dna(n))
+    for _ in range(n // 200 + 1):
+        p = rng.choice(plant)
+        if n > len(p):
+            i = rng.randrange(n - len(p))
+            q = list(p)
+            if rng.random() < 0.5:  # an edit
+                j = rng.randrange(len(q)); q[j] = rng.choice('ACGT')
+            s[i:i + len(q)] = q
+    return ''.join(s)
+def wrap(s, w): return [s[i:i + w] for i in range(0, len(s), w)] or ['']
+# FASTA: long and short records, an empty one, lower case, N runs
+recs = [('chr1 the first', seq(5000)), ('empty', ''), ('r2', seq(37)),
+        ('r3\tdesc', seq(2000).lower()), ('r4', 'N' * 50 + seq(900)), ('r5', seq(1))]
+with open('a.fa', 'w') as f:
+    for name, s in recs:
+        f.write('>' + name + '\n')
+        for line in wrap(s, rng.choice([60, 7, 1000])):
+            f.write(line + '\n')
+# the same records with CRLF, blank lines, blanks inside lines, no last newline
+with open('b.fa', 'w', newline='') as f:
+    f.write('\n  \n')
+    for name, s in recs:
+        f.write('>' + name + '\r\n')
+        for line in wrap(s, 61):
+            if len(line) > 10: line = line[:5] + ' \t' + line[5:]
+            f.write(line + '\r\n')
+        f.write('\r\n')
+    f.write('>last\nACGTTGCAGATTACAGATTACA')
+# FASTQ: reads with the plants, multi-line ones, an empty read
+with open('r.fq', 'w') as f:
+    for i in range(60):
+        s = seq(rng.randint(0, 300))
+        q = ''.join(rng.choice('!#5@+I') for _ in s)
+        f.write('@read%d extra\n' % i)
+        if i % 7 == 3 and len(s) > 10:
+            f.write(s[:10] + '\n' + s[10:] + '\n+\n' + q[:10] + '\n' + q[10:] + '\n')
+        else:
+            f.write(s + '\n+read%d\n' % i + q + '\n')
+# plain: lines of sequence (newlines are bytes of the one record)
+with open('p.txt', 'w') as f:
+    for line in wrap(seq(6000), 70):
+        f.write(line + '\n')
+# FASTA with a binary byte late, FASTQ whose quality runs short late
+with open('bad.fa', 'w') as f:
+    f.write('>ok\n' + '\n'.join(wrap(seq(4000), 60)) + '\n>bad\nACGT\x01ACGT\n')
+with open('bad.fq', 'w') as f:
+    for i in range(50):
+        s = seq(100)
+        f.write('@r%d\n%s\n+\n%s\n' % (i, s, 'I' * (100 if i != 40 else 90)))
+# --alphabet auto: protein-like first bytes, DNA after (the sniff reads 64 KiB)
+with open('sniff.fa', 'w') as f:
+    f.write('>s\nMKLVWQEEPRSTLLK\n' + '\n'.join(wrap(seq(80000), 60)) + '\n')
+PY
+gzip -c a.fa >a.fa.gz
+gzip -c r.fq >r.fq.gz
+
+# same_streamed NAME FILE ARGS...: FILE read whole (--no-stream) is the
+# reference; then --stream on the file in batches of every size in BATCHES,
+# FILE on a pipe, and FILE.gz where there is one, must print the same bytes
+# with the same status (standard input's rows name "-": compared as FILE).
+BATCHES="1 3 8 64 1000 100000"
+# (a set within k pays a set-up per search: batches of 1 byte would take minutes)
+SET_K_BATCHES="3 64 1000 100000"
+same_streamed() {
+    local name=$1 file=$2
+    shift 2
+    run search --no-stream "$@" "$file"
+    cp "$OUT" want.out
+    local want_rc=$RC
+    [ "$want_rc" -le 1 ] || { fail "$name: the whole read gives status $want_rc"; cat "$ERR"; }
+    local batches=$BATCHES
+    case " $* " in *" -k "[1-9]*" -e "*) batches=$SET_K_BATCHES ;; esac
+    for b in $batches; do
+        run search --stream --stream-batch "$b" "$@" "$file"
+        check_rc "$name (--stream-batch $b)" "$want_rc"
+        check_out "$name (--stream-batch $b)" want.out
+    done
+    run_in <(cat "$file") search --stream-batch 7 "$@" -
+    sed "s#^-\\([$TAB:]\\)#$file\\1#; s#^-\$#$file#; s#\"source\":\"-\"#\"source\":\"$file\"#" \
+        "$OUT" >pipe.out
+    OUT=pipe.out
+    check_rc "$name (a pipe)" "$want_rc"
+    check_out "$name (a pipe)" want.out
+    if [ -f "$file.gz" ]; then
+        run search --stream-batch 11 "$@" "$file.gz"
+        sed "s#^$file.gz\\([$TAB:]\\)#$file\\1#; s#^$file.gz\$#$file#; s#\"source\":\"$file.gz\"#\"source\":\"$file\"#" \
+            "$OUT" >gz.out
+        OUT=gz.out
+        check_rc "$name (gzip)" "$want_rc"
+        check_out "$name (gzip)" want.out
+    fi
+}
+
+# every output the streamed path takes, on each input
+for f in a.fa b.fa r.fq p.txt; do
+    same_streamed "$f rows" "$f" GATTACAGATTACA
+    same_streamed "$f k=2 both strands" "$f" -k 2 --revcomp GATTACAGATTACA
+    same_streamed "$f hamming" "$f" -k 2 --hamming CCGGTTAACCGG
+    same_streamed "$f -c" "$f" -c -k 1 GATTACAGATTACA
+    same_streamed "$f -c --by-record" "$f" -c --by-record -k 1 CCGGTTAACCGG
+    same_streamed "$f set" "$f" -e GATTACAGATTACA -e CCGGTTAACCGG -e ACGTTGCA
+    same_streamed "$f set k=1" "$f" -k 1 -e GATTACAGATTACA -e CCGGTTAACCGG -e ACGTTGCA
+    same_streamed "$f set k=2 seeded" "$f" -k 2 --revcomp -e GATTACAGATTACAGG -e CCGGTTAACCGGAAC
+    same_streamed "$f --count-per-pattern" "$f" --count-per-pattern -k 1 -e GATTACAGATTACA -e CCGGTTAACCGG
+    same_streamed "$f -o" "$f" -o -k 1 GATTACAGATTACA
+    same_streamed "$f json -o" "$f" --json -o -k 1 GATTACAGATTACA
+    same_streamed "$f bed" "$f" --format bed -k 1 GATTACAGATTACA
+    same_streamed "$f --cigar" "$f" --cigar -k 2 GATTACAGATTACA
+    same_streamed "$f -m 3" "$f" -m 3 -k 1 GATTACAGATTACA
+    same_streamed "$f -c -m 3" "$f" -c -m 3 -k 1 GATTACAGATTACA
+    same_streamed "$f -l" "$f" -l ACGTTGCA
+    same_streamed "$f -L" "$f" -L ACGTTGCAACGTTGCA
+    same_streamed "$f -q" "$f" -q ACGTTGCA
+done
+# several FILEs, one of them streamed
+run search --no-stream -H GATTACAGATTACA a.fa r.fq p.txt
+cp "$OUT" want.out
+run search -H GATTACAGATTACA a.fa r.fq.gz p.txt
+sed "s#^r.fq.gz$TAB#r.fq$TAB#" "$OUT" >multi.out
+OUT=multi.out
+check_out "three files, the FASTQ gzip'd" want.out
+
+# ---- errors after some batches: the whole read's message, exit 2 --------------------------
+
+for f in bad.fa bad.fq; do
+    run search --no-stream GATTACA "$f"
+    check_rc "$f whole" 2
+    grep -v '^$' "$ERR" >want.err
+    for b in 1 64 1000; do
+        run search --stream --stream-batch "$b" GATTACA "$f"
+        check_rc "$f streamed ($b)" 2
+        if cmp -s "$ERR" want.err; then pass; else
+            fail "$f streamed ($b): another message"
+            diff want.err "$ERR" | head -5
+        fi
+    done
+done
+expect_error "--stream-batch 0" "stream-batch" search --stream-batch 0 ACGT a.fa
+expect_error "no such file" "nope.fa" search --stream ACGT nope.fa
+run_in <(printf 'x') search ACGT - # a file that ends early is still one record
+check_rc "one byte of standard input" 1
+
+# ---- options that need whole files ---------------------------------------------------------
+
+for opt in -w -n --line --best-per-locus; do
+    expect_error "--stream $opt" "--stream reads each input in batches" search --stream -k 1 $opt \
+        GATTACAGATTACA a.fa
+    run search --no-stream -k 1 $opt GATTACAGATTACA p.txt
+    cp "$OUT" want.out
+    run_in p.txt search -k 1 $opt GATTACAGATTACA # standard input, read whole for it
+    sed "s#^-\\([$TAB:]\\)#p.txt\\1#" "$OUT" >in.out
+    OUT=in.out
+    check_out "$opt on standard input (read whole)" want.out
+done
+
+# ---- --alphabet auto reads the same 64 KiB whatever the batch -----------------------------
+
+run search --no-stream --explain-alphabet -c -k 1 GATTACAGATTACA sniff.fa
+cp "$OUT" want.out
+cp "$ERR" want.err
+for b in 100 1000 65536; do
+    run search --stream --stream-batch $b --explain-alphabet -c -k 1 GATTACAGATTACA sniff.fa
+    check_out "sniff, batch $b" want.out
+    if cmp -s "$ERR" want.err; then pass; else fail "sniff, batch $b: $(cat "$ERR")"; fi
+done
+
+# ---- memory: 1 GiB of FASTA through a pipe in a 700 MB address space ------------------------
+
+# One line of 60 holds the 12-mer once; joined, the lines hold it once each.
+LINE=GATTACAGATTCAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+N=17895697 # 1 GiB of 61-byte lines
+gen() { printf '>big\n'; yes "$LINE" | head -n "$N"; }
+run_cmd bash -c 'ulimit -v 700000; MALLOC_ARENA_MAX=2 exec "$0" search --backend cpu -j 2 \
+    -c GATTACAGATTC -' "$W" < <(gen)
+check_rc "1 GiB through a pipe, streamed" 0
+check_out_text "1 GiB through a pipe, streamed" "-$TAB$N"
+run_cmd bash -c 'ulimit -v 700000; MALLOC_ARENA_MAX=2 exec "$0" search --no-stream --backend cpu \
+    -j 2 -c GATTACAGATTC -' "$W" < <(gen)
+check_rc "1 GiB through a pipe, read whole: does not fit" 2
+
+finish
