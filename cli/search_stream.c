@@ -167,7 +167,8 @@ static wm_status search_batch(wm_cli_search_run_t *r, const wm_db_t *db, bsink_t
     wm_status st;
     if (a->per_pattern && !a->quiet) {
         size_t np = wm_db_pattern_count(db);
-        st = wm_scan_owned(r->cx, db, t, b->own_from, NULL, NULL, NULL, per_pattern);
+        uint64_t n = 0; /* the engines count the total beside the patterns' */
+        st = wm_scan_owned(r->cx, db, t, b->own_from, NULL, NULL, &n, per_pattern);
         for (size_t i = 0; st == WM_OK && i < np; ++i) r->per_pattern[i] += per_pattern[i];
         return st;
     }

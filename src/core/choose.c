@@ -86,21 +86,24 @@ const wm_cost_model_t wm_cost_model_default = {
         ** of which 72 ms copying 512 MiB from pageable memory: 7.5 GB/s, the
         ** rest 3 ms + cells / 4.6e11. */
         [WM_COST_DTW] = { "dtw", 0.01, 3.4e9, 3.73e10, 0.003, 0.0, 7.5e9, 4.6e11, 0.0 },
-        /* Sets within k errors (src/setk): work = patterns x bytes. Seeded:
-        ** 150 bp reads, k = 4 edits, both strands, against the 70 Mb chrX
-        ** sample, H200 and 16 cores (BENCHMARKS.md 17b, the whole CLI: `bash
-        ** bench/gpu_setk.sh quick .gpu` for 10^5 reads and 200 guides, `bench`
-        ** for 10^6 and 10,000): cpu 2.49 s (10^5 reads) and 22.51 s (10^6) =
-        ** 3.19e12 work/s on 16 threads; cuda 1.43 s and 12.85 s = 5.6e12
-        ** work/s after the start-up (the finishing on the host, starts and
-        ** order, is most of it). Direct (guides, 23 nt, Hamming k = 4, NGG):
-        ** cpu 13.69 s for 200 guides = 1.04e9 work/s; cuda 14.29 s for
-        ** 10,000 (10.7 M rows printed) = 5.0e10. Per thread linear, cap
-        ** twice the 16-thread rate (assumed, as above). */
-        [WM_COST_SETK_SEEDED] = { "search set within k (seeded)", 0.03, 3.19e12 / 16, 2 * 3.19e12,
-                                  0.0, 0.0, 25e9, 5.6e12, 0.0 },
-        [WM_COST_SETK_DIRECT] = { "search set within k (scanned whole)", 0.03, 1.04e9 / 16,
-                                  2 * 1.04e9, 0.0, 0.0, 25e9, 5.0e10, 0.0 },
+        /* Sets within k errors (src/setk): work = patterns x bytes, and a
+        ** cost per pattern on each side (reading it, its seeds, finishing its
+        ** rows), which is most of the time against a small genome. Seeded:
+        ** 10^6 reads of 150 bp, k = 4 edits, both strands, H200 and 16 cores,
+        ** tree of d81d14a (BENCHMARKS.md 17b, `BUDGET=560 READS=1000000 ...
+        ** bash bench/gpu_setk.sh bench .gpu`): E. coli (4.64 Mb) cpu 6.34 s,
+        ** cuda 7.09 s; chrX (70 Mb) cpu 16.53 s, cuda 9.63 s. Solved for the
+        ** two: the CPU 5.62 us a read + work / 6.41e12; the GPU after its
+        ** start-up 6.51 us a read + work / 2.57e13. So a million reads go to
+        ** the GPU against genomes over ~7.5 Mb. Direct (guides, 23 nt,
+        ** Hamming k = 4, NGG, against chrX): cpu 8.99 s for 200 guides =
+        ** 1.56e9 work/s; cuda 10.44 s for 10,000 = 6.97e10 after the
+        ** start-up. Per thread linear, cap twice the 16-thread rate (assumed,
+        ** as above). */
+        [WM_COST_SETK_SEEDED] = { "search set within k (seeded)", 0.03, 6.41e12 / 16, 2 * 6.41e12,
+                                  0.0, 6.51e-6, 25e9, 2.57e13, 0.0, 5.62e-6 },
+        [WM_COST_SETK_DIRECT] = { "search set within k (scanned whole)", 0.03, 1.56e9 / 16,
+                                  2 * 1.56e9, 0.0, 0.0, 25e9, 6.97e10, 0.0, 0.0 },
     },
 };
 
@@ -138,6 +141,7 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
             r = &model->row[w->m / ((uint64_t)w->k + 1) >= 12 ? WM_COST_SETK_SEEDED
                                                               : WM_COST_SETK_DIRECT];
             work = bytes * (n > 0 ? n : 1.0);
+            calls = n > 0 ? n : 1.0;
             unit = "pattern x B";
             break;
         }
@@ -175,7 +179,7 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     out->unit = unit;
     out->row = r->name;
     out->cpu_rate = rate;
-    out->cpu_s = r->cpu_fixed_s + per(work, rate) + both;
+    out->cpu_s = r->cpu_fixed_s + calls * r->cpu_call_s + per(work, rate) + both;
     out->gpu_s = -1.0;
     out->gpu_startup_s = out->gpu_fixed_s = out->gpu_move_s = out->gpu_work_s = 0.0;
     out->gpu_rate = r->gpu_rate * gpu_factor;

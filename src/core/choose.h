@@ -43,6 +43,8 @@ typedef struct {
     double gpu_move_rate;   /* input bytes/s from host memory to the device */
     double gpu_rate;        /* units/s of the kernels with their host work */
     double both_rate;       /* units/s of host work both backends do; 0: none */
+    double cpu_call_s;      /* per query or pattern on the CPU threads (sets within k:
+                               reading, seeding and finishing a read) */
 } wm_cost_row_t;
 
 typedef struct {

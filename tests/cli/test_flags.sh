@@ -85,7 +85,8 @@ SEARCH_FLAGS=(
     "--best-per-locus" "--cigar" "-n, --line-number" "-o, --only-matching" "--line" "-H, --with-filename"
     "--no-filename" "-l, --files-with-matches" "-L, --files-without-match" "-w, --word-regexp"
     "-m, --max-count N" "-r, --recursive" "-a, --text" "--color WHEN" "--line-buffered"
-    "--output-per-rank PREFIX" "--explain-backend" "-h, --help")
+    "--output-per-rank PREFIX" "--explain-backend" "--stream" "--no-stream"
+    "--stream-batch N" "-h, --help")
 ALIGN_FLAGS=(
     "--mode M" "-k, --max-distance N" "--cigar" "--all-ends" "--pairs"
     "-i, --ignore-case" "--revcomp" "--no-revcomp" "--best" "--alphabet A" "--explain-alphabet"

@@ -12,7 +12,8 @@
 # are refused with --stream (and read whole without it); --alphabet auto
 # decides on the same bytes whatever the batch; and memory stays bounded:
 # 1 GiB of FASTA through a pipe is counted under a 700 MB address-space
-# limit that the whole read does not fit in.
+# limit that the whole read does not fit in. With a GPU, each case runs on
+# it too (batches of 64 bytes and 100,000).
 . "$(dirname "$0")/lib.sh" "$@"
 export LC_ALL=C
 cd "$TMP" || exit 2
@@ -103,6 +104,13 @@ same_streamed() {
         check_rc "$name (--stream-batch $b)" "$want_rc"
         check_out "$name (--stream-batch $b)" want.out
     done
+    if have_gpu; then # each batch a search on the GPU
+        for b in 64 100000; do
+            run search --backend cuda --stream --stream-batch "$b" "$@" "$file"
+            check_rc "$name (cuda, --stream-batch $b)" "$want_rc"
+            check_out "$name (cuda, --stream-batch $b)" want.out
+        done
+    fi
     run_in <(cat "$file") search --stream-batch 7 "$@" -
     sed "s#^-\\([$TAB:]\\)#$file\\1#; s#^-\$#$file#; s#\"source\":\"-\"#\"source\":\"$file\"#" \
         "$OUT" >pipe.out
@@ -130,6 +138,7 @@ for f in a.fa b.fa r.fq p.txt; do
     same_streamed "$f set k=1" "$f" -k 1 -e GATTACAGATTACA -e CCGGTTAACCGG -e ACGTTGCA
     same_streamed "$f set k=2 seeded" "$f" -k 2 --revcomp -e GATTACAGATTACAGG -e CCGGTTAACCGGAAC
     same_streamed "$f --count-per-pattern" "$f" --count-per-pattern -k 1 -e GATTACAGATTACA -e CCGGTTAACCGG
+    same_streamed "$f --count-per-pattern exact" "$f" --count-per-pattern --all-patterns -e ACGT -e GATTACA -e TTTTTTTTTTTTTTTTTTTT
     same_streamed "$f -o" "$f" -o -k 1 GATTACAGATTACA
     same_streamed "$f json -o" "$f" --json -o -k 1 GATTACAGATTACA
     same_streamed "$f bed" "$f" --format bed -k 1 GATTACAGATTACA
