@@ -38,7 +38,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # build folder is first configured, and an older one may hold the other.
 cmake -S . -B build -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$jobs"
-(cd build && WM_TEST_SCALE=2 ctest -j"$jobs" --output-on-failure)
+(cd build && WM_TEST_SCALE=2 WM_MPI_NP="1 2 4" ctest -j"$jobs" --output-on-failure)
 # The Python package, built against this build installed under a throwaway
 # prefix, and its tests (pytest; the edlib module as the peer).
 py_prefix=$(mktemp -d "${TMPDIR:-/tmp}/wm_prefix.XXXXXX")
