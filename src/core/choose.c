@@ -35,7 +35,7 @@
 ** 1,593 / 1,234 GB/s; k = 3 assumed 900). (Before the batches shrank from
 ** 256 MiB, the fit was 0.62 s + bytes / 25 GB/s: 1.10 s at 1 GiB.) */
 #define SEARCH_ROW(name, cap, thread, kernel)                                                      \
-    { name, 0.03, thread, cap, 0.01, 0.0, 29e9, kernel, 0.0 }
+    { name, 0.03, thread, cap, 0.01, 0.0, 29e9, kernel, 0.0, 0.0 }
 
 const wm_cost_model_t wm_cost_model_default = {
     0.40,
@@ -56,7 +56,7 @@ const wm_cost_model_t wm_cost_model_default = {
         ** (BENCHMARKS.md 9, `bash bench/gpu_house.sh kernels .gpu`, H200) =
         ** 1.41e12 work/s. */
         [WM_COST_SET] = { "search set", 0.03, 3.95e9 / 16, 2 * 3.95e9, 0.62, 0.0, 25e9, 1.41e12,
-                          0.0 },
+                          0.0, 0.0 },
         /* Infix: work = (m + 32 n) x target bytes (each query rounded to
         ** 64-row words). read10k against the 70 Mb chrX, bench_cpu_align
         ** (BENCHMARKS.md 5b, `bash bench/gpu_session.sh apeers .gpu`): 4.68 s
@@ -66,7 +66,7 @@ const wm_cost_model_t wm_cost_model_default = {
         ** end to end against a 0.86 ms kernel); pageable copy 10 GB/s and a
         ** 0.02 s set-up (assumed). The CLI: cuda 0.567 s, cpu 5.5 s (5a). */
         [WM_COST_INFIX] = { "align infix", 0.01, 1.5e11 / 16, 3.0e11, 0.02, 0.0015, 10e9, 7.7e12,
-                            0.0 },
+                            0.0, 0.0 },
         /* Pairs: work = cells (m x n), 1 M pairs of 150 bp = 2.25e10.
         ** wm_align_pairs (BENCHMARKS.md 6c, `bash bench/gpu_session.sh
         ** global .gpu`): distance 2.39 s on 1 thread, 0.291 s on 16, GPU 0.114
@@ -76,16 +76,16 @@ const wm_cost_model_t wm_cost_model_default = {
         ** parsing 320 MB on one thread, 0.58 s, and printing) is both_rate,
         ** and the rest of the GPU's 1.74 s its set-up. */
         [WM_COST_PAIRS] = { "align pairs", 0.01, 2.25e10 / 2.39, 2.25e10 / 0.291, 0.0, 0.0, 10e9,
-                            2.25e10 / 0.114, 2.25e10 / 0.53 },
+                            2.25e10 / 0.114, 2.25e10 / 0.53, 0.0 },
         [WM_COST_PAIRS_CIGAR] = { "align pairs --cigar", 0.01, 2.25e10 / 9.99, 2.25e10 / 0.756,
-                                  0.40, 0.0, 10e9, 2.25e10 / 0.143, 2.25e10 / 0.764 },
+                                  0.40, 0.0, 10e9, 2.25e10 / 0.143, 2.25e10 / 0.764, 0.0 },
         /* DTW: work = cells (query samples x series samples). bench_dtw
         ** (BENCHMARKS.md 7c, `bash bench/gpu_session.sh dtw .gpu`): m = 1,024,
         ** n = 4 M: 1.25 s on 1 thread (3.4e9 a thread); n = 67 M: 1.84 s on 16
         ** (the cap, 3.73e10). GPU (7a): 16.6 ms at n = 4 M, 223 ms at n = 67 M,
         ** of which 72 ms copying 512 MiB from pageable memory: 7.5 GB/s, the
         ** rest 3 ms + cells / 4.6e11. */
-        [WM_COST_DTW] = { "dtw", 0.01, 3.4e9, 3.73e10, 0.003, 0.0, 7.5e9, 4.6e11, 0.0 },
+        [WM_COST_DTW] = { "dtw", 0.01, 3.4e9, 3.73e10, 0.003, 0.0, 7.5e9, 4.6e11, 0.0, 0.0 },
         /* Sets within k errors (src/setk): work = patterns x bytes, and a
         ** cost per pattern on each side (reading it, its seeds, finishing its
         ** rows), which is most of the time against a small genome. Seeded:
