@@ -49,7 +49,6 @@ int wm_cli_search_on_match(const wm_match_t *m, void *user) {
     return wm_cli_search_row(s, m);
 }
 
-
 /* ---- the run ------------------------------------------------------------------ */
 
 /* Print "warpmatch: <what>: <library message>" for a failed call. */
@@ -158,8 +157,8 @@ void wm_cli_search_sink_init(wm_cli_search_run_t *r, wm_cli_search_sink_t *s, co
     s->sam_seen = r->sam_seen;
 }
 
-void wm_cli_search_listed(wm_cli_search_run_t *r, const wm_cli_search_sink_t *s,
-                          const char *path, wm_status st) {
+void wm_cli_search_listed(wm_cli_search_run_t *r, const wm_cli_search_sink_t *s, const char *path,
+                          wm_status st) {
     const wm_cli_search_args_t *a = r->a;
     if (st == WM_OK && a->count && !a->by_record && !a->quiet)
         wm_out_count(r->out, path, NULL, s->n);

@@ -79,12 +79,11 @@ void wm_progress_report(uint64_t done, uint64_t total, void *user) {
                          (int)(left / 60) % 60, (int)left % 60);
         }
         char line[160];
-        int n = pg->open_ended
-                    ? snprintf(line, sizeof line, "%s: %.1f %s%s, %s", WM_PROG,
-                               (double)done / scale, pre[i], unit, rate)
-                    : snprintf(line, sizeof line, "%s: %.1f of %.1f %s%s, %s%s", WM_PROG,
-                               (double)done / scale, (double)total / scale, pre[i], unit, rate,
-                               eta);
+        int n = pg->open_ended ? snprintf(line, sizeof line, "%s: %.1f %s%s, %s", WM_PROG,
+                                          (double)done / scale, pre[i], unit, rate)
+                               : snprintf(line, sizeof line, "%s: %.1f of %.1f %s%s, %s%s", WM_PROG,
+                                          (double)done / scale, (double)total / scale, pre[i], unit,
+                                          rate, eta);
         if (pg->stdout_tty) fflush(stdout); /* matches found so far go above the line */
         if (n > 0) {
             size_t w = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;

@@ -68,8 +68,8 @@ typedef struct {
     int best_locus;     /* --best-per-locus */
     int cigar;          /* --cigar: each row's CIGAR */
     /* how inputs are read */
-    int stream;             /* --stream: 1, every input in batches; --no-stream: -1, none */
-    uint64_t stream_batch;  /* --stream-batch: a batch's sequence bytes */
+    int stream;            /* --stream: 1, every input in batches; --no-stream: -1, none */
+    uint64_t stream_batch; /* --stream-batch: a batch's sequence bytes */
 } wm_cli_search_args_t;
 
 /* Where a line number was last counted (out_text.c). */
@@ -218,8 +218,8 @@ void wm_cli_search_sink_init(wm_cli_search_run_t *r, wm_cli_search_sink_t *s, co
 
 /* After a file's matches were listed (not counted by the library): -c's
 ** count of the rows, -l/-L's name. */
-void wm_cli_search_listed(wm_cli_search_run_t *r, const wm_cli_search_sink_t *s,
-                          const char *path, wm_status st);
+void wm_cli_search_listed(wm_cli_search_run_t *r, const wm_cli_search_sink_t *s, const char *path,
+                          wm_status st);
 
 /* The end of a file, whatever was done: the message of a failed st, JSON's
 ** summary line, the run's totals and its write failure. */

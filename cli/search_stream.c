@@ -42,12 +42,12 @@
 typedef struct {
     wm_seqsrc_t *src;
     wm_seqbatch_t b[SLOTS];
-    int ready[SLOTS];       /* 1: filled (or failed) and not yet searched */
-    wm_status st[SLOTS];    /* how filling it went */
-    char err[SLOTS][1024];  /* the message when it failed */
-    uint64_t want;          /* new bytes a batch */
-    int sniff;              /* --alphabet auto: the first batch holds what the sniff reads */
-    int stop;               /* the searcher wants no more */
+    int ready[SLOTS];      /* 1: filled (or failed) and not yet searched */
+    wm_status st[SLOTS];   /* how filling it went */
+    char err[SLOTS][1024]; /* the message when it failed */
+    uint64_t want;         /* new bytes a batch */
+    int sniff;             /* --alphabet auto: the first batch holds what the sniff reads */
+    int stop;              /* the searcher wants no more */
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } ring_t;
@@ -149,14 +149,14 @@ static int by_record_add(by_record_t *br, wm_cli_search_run_t *r, const char *pa
 
 const char *wm_cli_search_stream_blocker(const wm_cli_search_run_t *r) {
     const wm_cli_search_args_t *a = r->a;
-    return r->dist                        ? "mpirun and --output-per-rank"
-           : a->word                      ? "-w/--word-regexp"
-           : a->line_no                   ? "-n/--line-number"
-           : a->whole_line                ? "--line"
-           : a->sh.format == WM_OUT_SAM   ? "--format sam"
-           : a->best_locus                ? "--best-per-locus"
+    return r->dist                       ? "mpirun and --output-per-rank"
+           : a->word                     ? "-w/--word-regexp"
+           : a->line_no                  ? "-n/--line-number"
+           : a->whole_line               ? "--line"
+           : a->sh.format == WM_OUT_SAM  ? "--format sam"
+           : a->best_locus               ? "--best-per-locus"
            : r->walked && !a->binary_too ? "-r (without -a)"
-                                          : NULL;
+                                         : NULL;
 }
 
 /* The searches of one batch, in the mode the options ask. */
@@ -312,9 +312,10 @@ int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path) {
     if (st == WM_STOPPED) st = WM_OK; /* -q found its match, -m its rows, or a write failed */
     if (opened) {
         if (a->per_pattern && !a->quiet && st == WM_OK && r->per_pattern != NULL)
-            d.s.n = wm_cli_search_print_per_pattern(r, path, r->per_pattern,
-                                                    wm_db_pattern_count(db));
-        else if (a->count && !a->by_record && !a->quiet && !wm_cli_search_rows_filtered(a) && st == WM_OK)
+            d.s.n =
+                wm_cli_search_print_per_pattern(r, path, r->per_pattern, wm_db_pattern_count(db));
+        else if (a->count && !a->by_record && !a->quiet && !wm_cli_search_rows_filtered(a) &&
+                 st == WM_OK)
             wm_out_count(r->out, path, NULL, d.s.n);
         else if (!(a->per_pattern && !a->quiet)) {
             if (wm_cli_search_sink_end(&d.s) < 0) r->any_error = 1;

@@ -16,6 +16,13 @@
 ** when it reaches the buffer's end) into a record buffer, then copied into
 ** batches, cut where a batch is full. A plain input is one record ".",
 ** read straight into the batch.
+**
+** A live input (a pipe or a terminal, not compressed: `tail -f log |`)
+** is asked only for the bytes that have arrived (FIONREAD), and a batch
+** that holds new bytes ends when nothing more comes for LIVE_PAUSE_MS: its
+** rows are then printed while the input waits, as grep prints a line. A
+** fast producer never pauses that long, so its batches stay full. Batches
+** of any size give the same rows (the carry), so only the timing changes.
 */
 #include "io/seqbatch.h"
 
@@ -26,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +45,8 @@
 /* Input read at a time; the buffer grows only for a line (a header) or a
 ** FASTQ record longer than half of it. */
 #define SEQBATCH_BLOCK ((size_t)4 << 20)
+/* A live input that sends nothing for this long has paused. */
+#define LIVE_PAUSE_MS 20
 
 enum { ST_PRE, ST_HEAD, ST_SEQ, ST_DONE };
 
@@ -45,6 +56,14 @@ struct wm_seqsrc {
     char *dpath;
     wm_format_t fmt;
     int regular;
+    int live; /* a pipe or terminal, not compressed: read what has arrived */
+    /* the fill under way: its batch, what the batch held before it, and
+    ** whether it may end at a pause (wm_seqsrc_next's may, once it has
+    ** added bytes or records; the first batch's growth for the sniff not) */
+    wm_seqbatch_t *cur;
+    uint64_t cur_len;
+    size_t cur_rec;
+    int may_pause;
     uint64_t halo;
     /* input: buf[pos, len) not yet parsed; eof when nothing follows buf[len) */
     uint8_t *buf;
@@ -105,9 +124,33 @@ static int grow(void *pp, size_t *cap, size_t need) {
     return 0;
 }
 
+/* What to ask of the input for up to `want` bytes: all of it, except from a
+** live input, which gets what has arrived (waiting for the first byte),
+** or 0 when nothing comes for LIVE_PAUSE_MS and this fill may end its
+** batch (a pause). */
+static size_t ask(wm_seqsrc_t *s, size_t want) {
+    if (!s->live || want == 0) return want;
+    size_t have = s->z.raw_len - s->z.raw_pos; /* zsrc's own, from finding the kind */
+    for (int waited = 0;; waited = 1) {
+        int queued = 0;
+        if (have >= want || ioctl(s->z.fd, FIONREAD, &queued) != 0) return want;
+        if (have + (size_t)queued > 0)
+            return have + (size_t)queued < want ? have + (size_t)queued : want;
+        if (waited) return want; /* readable with nothing queued: the end (or an error) */
+        int pause = s->may_pause && (s->cur->len > s->cur_len || s->cur->n_rec > s->cur_rec);
+        struct pollfd p = { s->z.fd, POLLIN, 0 };
+        int r;
+        while ((r = poll(&p, 1, pause ? LIVE_PAUSE_MS : -1)) < 0 && errno == EINTR)
+            ;
+        if (r == 0) return 0;
+        if (r < 0) return want; /* the read will say what is wrong */
+    }
+}
+
 /* Keep buf[pos, len), move it to the front and read more behind it; the
-** buffer doubles when what is kept fills half of it. */
-static wm_status read_more(wm_seqsrc_t *s, char *err, size_t errlen) {
+** buffer doubles when what is kept fills half of it. *paused (may be NULL
+** when the fill may not pause) is set when a live input paused instead. */
+static wm_status read_more(wm_seqsrc_t *s, int *paused, char *err, size_t errlen) {
     if (s->eof) return WM_OK;
     size_t keep = s->len - s->pos;
     memmove(s->buf, s->buf + s->pos, keep);
@@ -115,9 +158,14 @@ static wm_status read_more(wm_seqsrc_t *s, char *err, size_t errlen) {
     s->len = keep;
     if (keep * 2 >= s->cap && grow(&s->buf, &s->cap, s->cap * 2) != 0)
         return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
-    int64_t got = wm_zsrc_read(&s->z, s->buf + s->len, s->cap - s->len);
+    size_t n = ask(s, s->cap - s->len);
+    if (n == 0) {
+        if (paused) *paused = 1;
+        return WM_OK;
+    }
+    int64_t got = wm_zsrc_read(&s->z, s->buf + s->len, n);
     if (got < 0) return zfail(s, err, errlen);
-    if ((size_t)got < s->cap - s->len) s->eof = 1; /* zsrc fills a request unless it ends */
+    if ((size_t)got < n) s->eof = 1; /* zsrc fills a request unless the input ends */
     s->len += (size_t)got;
     return WM_OK;
 }
@@ -149,6 +197,7 @@ wm_status wm_seqsrc_open(wm_seqsrc_t **out, const char *path, uint64_t halo, cha
         s->regular = !is_stdin && S_ISREG(st.st_mode);
         s->z_open = 1;
         if (wm_zsrc_open_fd(&s->z, fd, !is_stdin, 0, "input") != 0) rc = zfail(s, err, errlen);
+        s->live = rc == WM_OK && !S_ISREG(st.st_mode) && s->z.kind == WM_Z_PLAIN;
     }
     if (rc == WM_OK && grow(&s->buf, &s->cap, SEQBATCH_BLOCK) != 0)
         rc = fail(err, errlen, WM_NOMEM, dpath, "%s", wm_strerror(WM_NOMEM));
@@ -159,7 +208,7 @@ wm_status wm_seqsrc_open(wm_seqsrc_t **out, const char *path, uint64_t halo, cha
     while (rc == WM_OK) {
         while (i < s->len && is_blank(s->buf[i])) i++;
         if (i < s->len || s->eof) break;
-        rc = read_more(s, err, errlen);
+        rc = read_more(s, NULL, err, errlen);
     }
     if (rc != WM_OK) {
         wm_seqsrc_close(s);
@@ -249,8 +298,9 @@ static wm_status fill_fasta(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, siz
                 s->state = ST_DONE;
                 return WM_OK;
             }
-            wm_status rc = read_more(s, err, errlen);
-            if (rc != WM_OK) return rc;
+            int paused = 0;
+            wm_status rc = read_more(s, &paused, err, errlen);
+            if (rc != WM_OK || paused) return rc;
             continue;
         }
         const uint8_t *p = s->buf + s->pos, *end = s->buf + s->len;
@@ -282,8 +332,9 @@ static wm_status fill_fasta(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, siz
         /* A whole line: a header, or a line before the first header. */
         const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl && !s->eof) {
-            wm_status rc = read_more(s, err, errlen);
-            if (rc != WM_OK) return rc;
+            int paused = 0;
+            wm_status rc = read_more(s, &paused, err, errlen);
+            if (rc != WM_OK || paused) return rc;
             continue;
         }
         if (*p == '>' && n_new >= max_new) return WM_OK; /* the next batch starts with it */
@@ -298,8 +349,8 @@ static wm_status fill_fasta(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, siz
                             "line %" PRIu64 ": FASTA header with no name", L.line);
             int ctl = name_control(ln + 1, nlen);
             if (ctl >= 0)
-                return fail(err, errlen, WM_FORMAT, s->dpath, "line %" PRIu64 ": " WM_NAME_CONTROL_FMT,
-                            L.line, (unsigned)ctl);
+                return fail(err, errlen, WM_FORMAT, s->dpath,
+                            "line %" PRIu64 ": " WM_NAME_CONTROL_FMT, L.line, (unsigned)ctl);
             char *name = malloc(nlen + 1);
             if (!name) return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
             memcpy(name, ln + 1, nlen);
@@ -344,8 +395,9 @@ static wm_status fill_fastq(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, siz
         s->recs.n = 0;
         int k = fastq_record(&L, s->fq, &olen, &s->recs, &e);
         if (hit_end && !s->eof) { /* it may go on: read more, parse it again */
-            wm_status rc = read_more(s, err, errlen);
-            if (rc != WM_OK) return rc;
+            int paused = 0;
+            wm_status rc = read_more(s, &paused, err, errlen);
+            if (rc != WM_OK || paused) return rc;
             continue;
         }
         if (k == 0) {
@@ -386,25 +438,28 @@ static wm_status fill_plain(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, cha
         b->len += n;
         s->pos += n;
     }
-    if (b->len < stop && s->pos == s->len) {
-        if (s->eof) {
-            s->state = ST_DONE;
-        } else {
-            uint64_t want = stop - b->len;
-            int64_t got = wm_zsrc_read(&s->z, b->seq + b->len, (size_t)want);
-            if (got < 0) return zfail(s, err, errlen);
-            b->len += (uint64_t)got;
-            if ((uint64_t)got < want) s->eof = 1, s->state = ST_DONE;
-        }
+    while (b->len < stop && s->pos == s->len && !s->eof) {
+        size_t want = ask(s, (size_t)(stop - b->len));
+        if (want == 0) break; /* paused */
+        int64_t got = wm_zsrc_read(&s->z, b->seq + b->len, want);
+        if (got < 0) return zfail(s, err, errlen);
+        b->len += (uint64_t)got;
+        if ((size_t)got < want) s->eof = 1;
     }
+    if (s->eof && s->pos == s->len) s->state = ST_DONE;
     added(s, b, before);
     return WM_OK;
 }
 
 /* Up to want new bytes onto b, then what the next batch carries. */
-static wm_status fill(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *err, size_t errlen) {
+static wm_status fill(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, int may_pause, char *err,
+                      size_t errlen) {
     if (batch_room(b, want) != 0)
         return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+    s->cur = b;
+    s->cur_len = b->len;
+    s->cur_rec = b->n_rec;
+    s->may_pause = may_pause;
     uint64_t stop = b->len + want;
     size_t max_new = new_records_cap(want);
     wm_status rc = s->state == ST_DONE      ? WM_OK
@@ -453,14 +508,14 @@ wm_status wm_seqsrc_next(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *
         b->own_from = s->n_tail;
         b->continues = 1;
     }
-    return fill(s, b, want, err, errlen);
+    return fill(s, b, want, 1, err, errlen);
 }
 
 wm_status wm_seqsrc_more(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *err,
                          size_t errlen) {
     if (err && errlen) err[0] = '\0';
     if (b->last) return WM_OK;
-    return fill(s, b, want ? want : 1, err, errlen);
+    return fill(s, b, want ? want : 1, 0, err, errlen);
 }
 
 void wm_seqbatch_free(wm_seqbatch_t *b) {

@@ -69,13 +69,11 @@ int wm_seqsrc_regular(const wm_seqsrc_t *s);    /* a regular file, not standard 
 ** (fewer only at the end of the input; at least one byte of input is
 ** consumed unless the input ended). Returns WM_OK, or WM_FORMAT / WM_IO /
 ** WM_NOMEM with err: the batches before were good, this one is not. */
-wm_status wm_seqsrc_next(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *err,
-                         size_t errlen);
+wm_status wm_seqsrc_next(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *err, size_t errlen);
 
 /* Up to `want` more new bytes onto the end of *b, the batch just made
 ** (the first batch grows this way until a sniff of its bytes has enough). */
-wm_status wm_seqsrc_more(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *err,
-                         size_t errlen);
+wm_status wm_seqsrc_more(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *err, size_t errlen);
 
 void wm_seqbatch_free(wm_seqbatch_t *b); /* safe on a zeroed or freed batch */
 void wm_seqsrc_close(wm_seqsrc_t *s);    /* NULL is a no-op */

@@ -10,7 +10,8 @@
 # that cuts land everywhere. Also: a format error after some batches gives
 # the whole read's message and exit 2; the options that need whole files
 # are refused with --stream (and read whole without it); --alphabet auto
-# decides on the same bytes whatever the batch; and memory stays bounded:
+# decides on the same bytes whatever the batch; a live input (a pipe that
+# pauses) has its rows printed before it ends; and memory stays bounded:
 # 1 GiB of FASTA through a pipe is counted under a 700 MB address-space
 # limit that the whole read does not fit in. With a GPU, each case runs on
 # it too (batches of 64 bytes and 100,000).
@@ -200,6 +201,14 @@ for b in 100 1000 65536; do
     check_out "sniff, batch $b" want.out
     if cmp -s "$ERR" want.err; then pass; else fail "sniff, batch $b: $(cat "$ERR")"; fi
 done
+
+# ---- a live input: rows come as its lines do, not at its end ------------------------------
+
+(printf '>r1\nACGTGATTACAGATTACAACGT\n'; sleep 4; printf 'ACGT\n') |
+    "$W" search --alphabet dna --line-buffered GATTACAGATTACA - >live.out 2>live.err &
+if out_while_running live.out $!; then pass; else fail "a live input: no row before its end"; fi
+OUT=live.out
+check_out_text "a live input's row" "-${TAB}r1${TAB}4${TAB}18${TAB}0${TAB}+"
 
 # ---- memory: 1 GiB of FASTA through a pipe in a 700 MB address space ------------------------
 
