@@ -78,18 +78,6 @@ static int zsrc_fail(wm_reader_t *rd) {
     return fail(rd, st, "%s", rd->z.msg);
 }
 
-/* Grow *p to at least need bytes (doubling). */
-static int grow(void *pp, size_t *cap, size_t need) {
-    uint8_t **p = pp;
-    if (*cap >= need) return 0;
-    size_t ncap = *cap ? *cap : need;
-    while (ncap < need) ncap *= 2;
-    uint8_t *np = realloc(*p, ncap);
-    if (!np) return -1;
-    *p = np;
-    *cap = ncap;
-    return 0;
-}
 
 /* Keep buf[pos .. len), move it to the front, and read more behind it: the
 ** buffer doubles when the unparsed bytes fill it (a record longer than it). */
@@ -103,7 +91,7 @@ static int read_more(wm_reader_t *rd) {
     memmove(rd->buf, rd->buf + rd->pos, keep);
     rd->pos = 0;
     rd->len = keep;
-    if (keep * 2 >= rd->cap && grow(&rd->buf, &rd->cap, rd->cap * 2 + 1) != 0)
+    if (keep * 2 >= rd->cap && grow_bytes(&rd->buf, &rd->cap, rd->cap * 2 + 1) != 0)
         return fail(rd, WM_NOMEM, "out of memory");
     int64_t got = wm_zsrc_read(&rd->z, rd->buf + rd->len, rd->cap - 1 - rd->len);
     if (got < 0) return zsrc_fail(rd);
@@ -145,7 +133,7 @@ wm_status wm_reader_open(const char *path, const wm_reader_opts_t *opts, wm_read
     if (wm_zsrc_open_fd(&rd->z, fd, !is_stdin, 0, "input") != 0) return (wm_status)zsrc_fail(rd);
     uint64_t block = rd->opts.block ? rd->opts.block : WM_READER_BLOCK;
     if (block > ((uint64_t)1 << 30)) block = (uint64_t)1 << 30;
-    if (grow(&rd->buf, &rd->cap, (size_t)block + 1) != 0)
+    if (grow_bytes(&rd->buf, &rd->cap, (size_t)block + 1) != 0)
         return (wm_status)fail(rd, WM_NOMEM, "out of memory");
     /* The format: the first non-blank byte, as wm_seqfile_read decides. */
     rd->fmt = WM_READ_PLAIN;
@@ -193,7 +181,7 @@ static int record_fields(wm_reader_t *rd, const uint8_t *p, const uint8_t *end, 
     rec->line = rd->line_base + L.line;
     size_t skip = 1 + name_len(s + 1, len - 1);
     while (skip < len && is_blank(s[skip])) skip++;
-    if (grow(&rd->comment, &rd->comment_cap, len - skip + 1) != 0) return -1;
+    if (grow_bytes(&rd->comment, &rd->comment_cap, len - skip + 1) != 0) return -1;
     memcpy(rd->comment, s + skip, len - skip);
     rd->comment[len - skip] = '\0';
     rec->comment = rd->comment;
@@ -202,7 +190,7 @@ static int record_fields(wm_reader_t *rd, const uint8_t *p, const uint8_t *end, 
     if (rd->fmt != WM_READ_FASTQ) return 0;
     while (next_line(&L, &s, &len) && !(len > 0 && s[0] == '+'))
         ;
-    if (grow(&rd->qual, &rd->qual_cap, seq_len + 1) != 0) return -1;
+    if (grow_bytes(&rd->qual, &rd->qual_cap, seq_len + 1) != 0) return -1;
     uint64_t q = 0;
     while (q < seq_len && next_line(&L, &s, &len)) {
         memcpy(rd->qual + q, s, len);
@@ -220,7 +208,7 @@ int wm_reader_next(wm_reader_t *rd, wm_record_t *rec) {
     if (rd->done) return 0;
     if (rd->fmt == WM_READ_PLAIN) return next_plain(rd, rec);
     for (;;) {
-        if (grow(&rd->seq, &rd->seq_cap, rd->len - rd->pos + 1) != 0)
+        if (grow_bytes(&rd->seq, &rd->seq_cap, rd->len - rd->pos + 1) != 0)
             return fail(rd, WM_NOMEM, "out of memory");
         int hit_end = 0;
         wm_lines_t L = { rd->buf + rd->pos, rd->buf + rd->len, 0, &hit_end };

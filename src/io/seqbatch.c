@@ -112,17 +112,6 @@ static wm_status zfail(wm_seqsrc_t *s, char *err, size_t errlen) {
     return fail(err, errlen, st, s->dpath, "%s", s->z.msg);
 }
 
-static int grow(void *pp, size_t *cap, size_t need) {
-    uint8_t **p = pp;
-    if (*cap >= need) return 0;
-    size_t ncap = *cap ? *cap : need;
-    while (ncap < need) ncap *= 2;
-    uint8_t *np = realloc(*p, ncap);
-    if (!np) return -1;
-    *p = np;
-    *cap = ncap;
-    return 0;
-}
 
 /* What to ask of the input for up to `want` bytes: all of it, except from a
 ** live input, which gets what has arrived (waiting for the first byte),
@@ -156,7 +145,7 @@ static wm_status read_more(wm_seqsrc_t *s, int *paused, char *err, size_t errlen
     memmove(s->buf, s->buf + s->pos, keep);
     s->pos = 0;
     s->len = keep;
-    if (keep * 2 >= s->cap && grow(&s->buf, &s->cap, s->cap * 2) != 0)
+    if (keep * 2 >= s->cap && grow_bytes(&s->buf, &s->cap, s->cap * 2) != 0)
         return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
     size_t n = ask(s, s->cap - s->len);
     if (n == 0) {
@@ -199,7 +188,7 @@ wm_status wm_seqsrc_open(wm_seqsrc_t **out, const char *path, uint64_t halo, cha
         if (wm_zsrc_open_fd(&s->z, fd, !is_stdin, 0, "input") != 0) rc = zfail(s, err, errlen);
         s->live = rc == WM_OK && !S_ISREG(st.st_mode) && s->z.kind == WM_Z_PLAIN;
     }
-    if (rc == WM_OK && grow(&s->buf, &s->cap, SEQBATCH_BLOCK) != 0)
+    if (rc == WM_OK && grow_bytes(&s->buf, &s->cap, SEQBATCH_BLOCK) != 0)
         rc = fail(err, errlen, WM_NOMEM, dpath, "%s", wm_strerror(WM_NOMEM));
     if (rc == WM_OK && halo > 0 && !(s->tail = malloc(halo)))
         rc = fail(err, errlen, WM_NOMEM, dpath, "%s", wm_strerror(WM_NOMEM));
@@ -231,7 +220,7 @@ int wm_seqsrc_regular(const wm_seqsrc_t *s) { return s->regular; }
 static int batch_room(wm_seqbatch_t *b, uint64_t need) {
     if (b->len + need <= b->cap) return 0;
     size_t cap = (size_t)b->cap;
-    if (grow(&b->seq, &cap, (size_t)(b->len + need)) != 0) return -1;
+    if (grow_bytes(&b->seq, &cap, (size_t)(b->len + need)) != 0) return -1;
     b->cap = cap;
     return 0;
 }
@@ -385,7 +374,7 @@ static wm_status fill_fastq(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, siz
         }
         if (s->in_rec) end_record(s); /* all of it is in batches */
         if (s->state == ST_DONE || n_new >= max_new) return WM_OK;
-        if (grow(&s->fq, &s->fq_cap, s->len - s->pos + 1) != 0)
+        if (grow_bytes(&s->fq, &s->fq_cap, s->len - s->pos + 1) != 0)
             return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
         int hit_end = 0;
         wm_lines_t L = { s->buf + s->pos, s->buf + s->len, 0, &hit_end };

@@ -22,6 +22,20 @@ static inline void set_err(char *err, size_t errlen, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* Grow the byte buffer *pp (a uint8_t * or char *) of *cap bytes to at least
+** need bytes, doubling. Returns 0, or -1 (out of memory; *pp unchanged). */
+static inline int grow_bytes(void *pp, size_t *cap, size_t need) {
+    uint8_t **p = pp;
+    if (*cap >= need) return 0;
+    size_t ncap = *cap ? *cap : need;
+    while (ncap < need) ncap *= 2;
+    uint8_t *np = realloc(*p, ncap);
+    if (!np) return -1;
+    *p = np;
+    *cap = ncap;
+    return 0;
+}
+
 /* Longest record name quoted in a message. */
 #define WM_MSG_NAME 200
 
