@@ -3,12 +3,16 @@
 */
 #include "files.h"
 
+#include <bzlib.h>
 #include <ftw.h>
+#include <lzma.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "harness.h"
 
@@ -88,6 +92,41 @@ unsigned char *gzip_bytes(const void *data, size_t n, size_t *out_n) {
     unsigned char *b = slurp(p, out_n);
     remove(p);
     return b;
+}
+
+const char *const ZK_NAME[ZK_N] = { "plain", "gzip", "xz", "bzip2", "zstd" };
+
+unsigned char *compress_bytes(zkind_t kind, const void *data, size_t n, size_t *out_n) {
+    unsigned char *out = NULL;
+    if (kind == ZK_PLAIN) {
+        out = xmalloc(n + 1);
+        if (n) memcpy(out, data, n);
+        *out_n = n;
+    } else if (kind == ZK_GZIP) {
+        out = gzip_bytes(data, n, out_n);
+    } else if (kind == ZK_XZ) { /* preset 0: the fastest, the same format */
+        size_t cap = lzma_stream_buffer_bound(n), pos = 0;
+        out = xmalloc(cap);
+        if (lzma_easy_buffer_encode(0, LZMA_CHECK_CRC64, NULL, data, n, out, &pos, cap) != LZMA_OK)
+            exit(2);
+        *out_n = pos;
+    } else if (kind == ZK_BZIP2) {
+        unsigned cap = (unsigned)(n + n / 100 + 700);
+        out = xmalloc(cap);
+        if (BZ2_bzBuffToBuffCompress((char *)out, &cap, (char *)(uintptr_t)data, (unsigned)n, 1, 0,
+                                     0) != BZ_OK)
+            exit(2);
+        *out_n = cap;
+    } else if (kind == ZK_ZSTD) {
+        size_t cap = ZSTD_compressBound(n);
+        out = xmalloc(cap);
+        size_t k = ZSTD_compress(out, cap, data, n, 1);
+        if (ZSTD_isError(k) || k > cap) exit(2);
+        *out_n = k;
+    } else {
+        exit(2);
+    }
+    return out;
 }
 
 unsigned char *slurp(const char *path, size_t *n) {

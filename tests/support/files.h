@@ -31,6 +31,15 @@ void tmp_keep(void);
 /* data[0, n) gzip'd in memory (one member); the caller frees it. */
 unsigned char *gzip_bytes(const void *data, size_t n, size_t *out_n);
 
+/* The compressions the readers take, and their names as wm_reader_compression
+** gives them ("plain", "gzip", "xz", "bzip2", "zstd"). */
+typedef enum { ZK_PLAIN, ZK_GZIP, ZK_XZ, ZK_BZIP2, ZK_ZSTD, ZK_N } zkind_t;
+extern const char *const ZK_NAME[ZK_N];
+
+/* data[0, n) compressed as `kind` in memory, one member (ZK_PLAIN: a copy),
+** each format by its own library; exits on a failure. The caller frees it. */
+unsigned char *compress_bytes(zkind_t kind, const void *data, size_t n, size_t *out_n);
+
 /* A whole file into memory (one byte more, for a terminator); exits when it
 ** cannot be read. The caller frees it. */
 unsigned char *slurp(const char *path, size_t *n);

@@ -19,52 +19,15 @@
 #include "harness.h"
 #include "io/seqfile.h"
 #include "rng.h"
+#include "textbuf.h"
 
-#include <bzlib.h>
 #include <fcntl.h>
-#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zstd.h>
-
-/* ---- compressing (each format's own library) -------------------------------- */
-
-enum { Z_PLAIN, Z_GZIP, Z_XZ, Z_BZIP2, Z_ZSTD, Z_N };
-static const char *const ZNAME[Z_N] = { "plain", "gzip", "xz", "bzip2", "zstd" };
-
-static unsigned char *compress_as(int kind, const void *data, size_t n, size_t *out_n) {
-    unsigned char *out = NULL;
-    if (kind == Z_PLAIN) {
-        out = xmalloc(n + 1);
-        memcpy(out, data, n);
-        *out_n = n;
-    } else if (kind == Z_GZIP) {
-        out = gzip_bytes(data, n, out_n);
-    } else if (kind == Z_XZ) {
-        size_t cap = lzma_stream_buffer_bound(n), pos = 0;
-        out = xmalloc(cap);
-        if (lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, NULL, data, n, out, &pos, cap) != LZMA_OK)
-            exit(2);
-        *out_n = pos;
-    } else if (kind == Z_BZIP2) {
-        unsigned cap = (unsigned)(n + n / 100 + 700);
-        out = xmalloc(cap);
-        if (BZ2_bzBuffToBuffCompress((char *)out, &cap, (char *)(uintptr_t)data, (unsigned)n, 1, 0,
-                                     0) != BZ_OK)
-            exit(2);
-        *out_n = cap;
-    } else {
-        size_t cap = ZSTD_compressBound(n);
-        out = xmalloc(cap);
-        *out_n = ZSTD_compress(out, cap, data, n, 1);
-        if (ZSTD_isError(*out_n)) exit(2);
-    }
-    return out;
-}
 
 /* ---- random FASTA / FASTQ ---------------------------------------------------- */
 
@@ -74,26 +37,9 @@ typedef struct {
     size_t len;
 } rec_t;
 
-typedef struct {
-    char *bytes;
-    size_t n, m;
-} sbuf_t;
-
-static void put(sbuf_t *b, const char *s, size_t n) {
-    if (b->n + n + 1 > b->m) {
-        b->m = (b->n + n + 1) * 2;
-        b->bytes = xrealloc(b->bytes, b->m);
-    }
-    memcpy(b->bytes + b->n, s, n);
-    b->n += n;
-    b->bytes[b->n] = '\0';
-}
-
-static void puts_(sbuf_t *b, const char *s) { put(b, s, strlen(s)); }
-
 /* n records, written as FASTA (fastq = 0) or FASTQ into *b; lines wrapped at
 ** a random width, CRLF or LF, blank lines between records now and then. */
-static rec_t *random_file(int fastq, size_t n, size_t max_len, sbuf_t *b) {
+static rec_t *random_file(int fastq, size_t n, size_t max_len, textbuf_t *b) {
     rec_t *r = xcalloc(n, sizeof *r);
     int crlf = chance(30);
     const char *eol = crlf ? "\r\n" : "\n";
@@ -109,27 +55,27 @@ static rec_t *random_file(int fastq, size_t n, size_t max_len, sbuf_t *b) {
             r[i].qual[j] = (char)('!' + below(40)); /* may be '@' or '+' */
         }
         r[i].seq[r[i].len] = r[i].qual[r[i].len] = '\0';
-        if (chance(15)) puts_(b, eol);
-        puts_(b, fastq ? "@" : ">");
-        puts_(b, r[i].name);
+        if (chance(15)) tb_puts(b, eol);
+        tb_puts(b, fastq ? "@" : ">");
+        tb_puts(b, r[i].name);
         if (r[i].comment[0]) {
-            puts_(b, chance(50) ? " " : "\t");
-            puts_(b, r[i].comment);
+            tb_puts(b, chance(50) ? " " : "\t");
+            tb_puts(b, r[i].comment);
         }
-        puts_(b, eol);
+        tb_puts(b, eol);
         size_t width = fastq && chance(70) ? r[i].len + 1 : 1 + below(80);
         for (size_t j = 0; j < r[i].len; j += width) {
-            put(b, r[i].seq + j, r[i].len - j < width ? r[i].len - j : width);
-            puts_(b, eol);
+            tb_put(b, r[i].seq + j, r[i].len - j < width ? r[i].len - j : width);
+            tb_puts(b, eol);
         }
         if (fastq) {
-            puts_(b, chance(50) ? "+" : "+rest");
-            puts_(b, eol);
+            tb_puts(b, chance(50) ? "+" : "+rest");
+            tb_puts(b, eol);
             for (size_t j = 0; j < r[i].len; j += width) {
-                put(b, r[i].qual + j, r[i].len - j < width ? r[i].len - j : width);
-                puts_(b, eol);
+                tb_put(b, r[i].qual + j, r[i].len - j < width ? r[i].len - j : width);
+                tb_puts(b, eol);
             }
-            if (r[i].len == 0) puts_(b, eol);
+            if (r[i].len == 0) tb_puts(b, eol);
         }
     }
     if (b->n && chance(20)) b->n -= crlf ? 2 : 1; /* no line break at the end */
@@ -242,58 +188,58 @@ static void random_files(long rounds) {
         seed_case(t, 0x7265616465ULL);
         int fastq = (int)(t & 1);
         size_t n = (size_t)range(1, 40), max_len = chance(30) ? 3000 : 120;
-        sbuf_t b = { NULL, 0, 0 };
+        textbuf_t b = { 0 };
         rec_t *r = random_file(fastq, n, max_len, &b);
-        int z = (int)(t % Z_N);
+        zkind_t z = (zkind_t)(t % ZK_N);
         size_t zn;
-        unsigned char *zb = compress_as(z, b.bytes, b.n, &zn);
+        unsigned char *zb = compress_bytes(z, b.p, b.n, &zn);
         const char *path = tmp_file(zb, zn);
         char what[96];
         uint64_t block = BLOCKS[below(N_OF(BLOCKS))];
         snprintf(what, sizeof what, "round %ld (%s %s, block %llu)", t, fastq ? "FASTQ" : "FASTA",
-                 ZNAME[z], (unsigned long long)block);
+                 ZK_NAME[z], (unsigned long long)block);
         expect_records(what, path, NULL, block, fastq, r, n);
         expect_like_seqfile(what, path, block);
         if (t % 5 == 0) {
             snprintf(what, sizeof what, "round %ld (%s %s, stdin)", t, fastq ? "FASTQ" : "FASTA",
-                     ZNAME[z]);
+                     ZK_NAME[z]);
             expect_records(what, "-", path, block, fastq, r, n);
         }
         /* A broken copy: cut short, a binary byte, or a line dropped; the
         ** plain bytes are broken, then compressed again. */
         for (int v = 0; v < 3 && b.n > 2; v++) {
-            sbuf_t c = { NULL, 0, 0 };
-            put(&c, b.bytes, b.n);
+            textbuf_t c = { 0 };
+            tb_put(&c, b.p, b.n);
             size_t at = (size_t)below(c.n);
             if (v == 0) {
                 c.n = at;
             } else if (v == 1) {
-                c.bytes[at] = (char)(chance(50) ? 0x01 : 0x80);
+                c.p[at] = (char)(chance(50) ? 0x01 : 0x80);
             } else {
-                char *nl = memchr(c.bytes + at, '\n', c.n - at);
-                char *nl2 = nl ? memchr(nl + 1, '\n', c.n - (size_t)(nl + 1 - c.bytes)) : NULL;
+                char *nl = memchr(c.p + at, '\n', c.n - at);
+                char *nl2 = nl ? memchr(nl + 1, '\n', c.n - (size_t)(nl + 1 - c.p)) : NULL;
                 if (nl2) {
-                    memmove(nl + 1, nl2 + 1, c.n - (size_t)(nl2 + 1 - c.bytes));
+                    memmove(nl + 1, nl2 + 1, c.n - (size_t)(nl2 + 1 - c.p));
                     c.n -= (size_t)(nl2 - nl);
                 }
             }
             size_t cn;
-            unsigned char *cb = compress_as(z, c.bytes, c.n, &cn);
+            unsigned char *cb = compress_bytes(z, c.p, c.n, &cn);
             snprintf(what, sizeof what, "round %ld broken %d (%s %s, block %llu)", t, v,
-                     fastq ? "FASTQ" : "FASTA", ZNAME[z], (unsigned long long)block);
+                     fastq ? "FASTQ" : "FASTA", ZK_NAME[z], (unsigned long long)block);
             expect_like_seqfile(what, tmp_file(cb, cn), block);
             free(cb);
-            free(c.bytes);
+            free(c.p);
         }
         /* The compressed bytes cut short: an error, never records made up. */
-        if (z != Z_PLAIN && zn > 4) {
+        if (z != ZK_PLAIN && zn > 4) {
             const char *cut = tmp_file(zb, zn - 1 - (size_t)below(zn / 2));
-            snprintf(what, sizeof what, "round %ld (%s cut short)", t, ZNAME[z]);
+            snprintf(what, sizeof what, "round %ld (%s cut short)", t, ZK_NAME[z]);
             expect_like_seqfile(what, cut, block);
         }
         checked++;
         free(zb);
-        free(b.bytes);
+        free(b.p);
         free_recs(r, n);
     }
     printf("random files: %ld rounds\n", checked);
@@ -387,34 +333,35 @@ static void rules(void) {
     wm_reader_close(rd);
 
     /* max_record: a record longer than the limit is refused, not read whole. */
-    sbuf_t b = { NULL, 0, 0 };
-    puts_(&b, ">short\nACGT\n>long\n");
+    textbuf_t b = { 0 };
+    tb_puts(&b, ">short\nACGT\n>long\n");
     for (int i = 0; i < 1000; i++)
-        puts_(&b, "ACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTAC\n");
+        tb_puts(&b, "ACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTACGTAC\n");
     o = wm_reader_opts_default();
     o.max_record = 4096;
     o.block = 256;
-    CHECK(wm_reader_open(tmp_file(b.bytes, b.n), &o, &rd) == WM_OK, "max_record: open");
+    CHECK(wm_reader_open(tmp_file(b.p, b.n), &o, &rd) == WM_OK, "max_record: open");
     CHECK(wm_reader_next(rd, &rec) == 1, "max_record: the short record");
     CHECK(wm_reader_next(rd, &rec) == WM_NOMEM, "max_record: the long one is WM_NOMEM");
     CHECK(strstr(wm_reader_errmsg(rd), "line 3: record longer than") != NULL, "max_record: '%s'",
           wm_reader_errmsg(rd));
     wm_reader_close(rd);
-    free(b.bytes);
+    free(b.p);
 
     /* Concatenated members of each format read as one input. */
-    for (int z = Z_GZIP; z < Z_N; z++) {
+    for (zkind_t z = ZK_GZIP; z < ZK_N; z++) {
         size_t n1, n2;
-        unsigned char *a = compress_as(z, ">a\nAC\n", 6, &n1),
-                      *c = compress_as(z, "GT\n>b\nTT\n", 9, &n2);
+        unsigned char *a = compress_bytes(z, ">a\nAC\n", 6, &n1),
+                      *c = compress_bytes(z, "GT\n>b\nTT\n", 9, &n2);
         unsigned char *both = xmalloc(n1 + n2);
         memcpy(both, a, n1);
         memcpy(both + n1, c, n2);
         CHECK(wm_reader_open(tmp_file(both, n1 + n2), NULL, &rd) == WM_OK &&
                   wm_reader_next(rd, &rec) == 1 && rec.seq_len == 4 &&
                   memcmp(rec.seq, "ACGT", 4) == 0 && wm_reader_next(rd, &rec) == 1 &&
-                  wm_reader_next(rd, &rec) == 0 && strcmp(wm_reader_compression(rd), ZNAME[z]) == 0,
-              "%s: two members read as one input", ZNAME[z]);
+                  wm_reader_next(rd, &rec) == 0 &&
+                  strcmp(wm_reader_compression(rd), ZK_NAME[z]) == 0,
+              "%s: two members read as one input", ZK_NAME[z]);
         wm_reader_close(rd);
         free(a);
         free(c);

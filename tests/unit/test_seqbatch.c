@@ -50,109 +50,20 @@
 #include "io/seqbatch.h"
 #include "io/seqfile.h"
 #include "rng.h"
+#include "textbuf.h"
 
-#include <bzlib.h>
-#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zstd.h>
 
 /* ---- building inputs -------------------------------------------------------- */
 
-typedef struct {
-    char *p;
-    size_t n, m;
-} sbuf_t;
-
-static void put(sbuf_t *b, const void *s, size_t n) {
-    if (n > SIZE_MAX / 4) exit(2); /* no wrap below (and gcc knows it) */
-    if (b->n + n + 1 > b->m) {
-        b->m = (b->n + n + 1) * 2;
-        b->p = xrealloc(b->p, b->m);
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-}
-static void putc_(sbuf_t *b, char c) { put(b, &c, 1); }
-static void puts_(sbuf_t *b, const char *s) { put(b, s, strlen(s)); }
-static void putn(sbuf_t *b, char c, size_t n) {
-    for (size_t i = 0; i < n; i++) putc_(b, c);
-}
-
-/* A line break: LF, CRLF (crlf 1) or either at random (crlf 2). */
-static void eol(sbuf_t *b, int crlf) {
-    if (crlf == 2 ? chance(50) : crlf) putc_(b, '\r');
-    putc_(b, '\n');
-}
-
-static void blank_line(sbuf_t *b, int crlf) {
-    static const char *const kinds[] = { "", " ", "\t", "  \t ", "\r" };
-    puts_(b, kinds[below(N_OF(kinds))]);
-    eol(b, crlf);
-}
-
-/* A header's name and, at times, a description. */
-static void name(sbuf_t *b) {
-    static const char graphic[] = "ABCXYZabcxyz0123456789_.|:-+=>@#";
-    size_t n = (size_t)range(1, chance(10) ? 300 : 12);
-    for (size_t i = 0; i < n; i++) putc_(b, graphic[below(sizeof graphic - 1)]);
-    if (chance(40)) {
-        putc_(b, chance(50) ? ' ' : '\t');
-        size_t d = (size_t)range(0, 40);
-        for (size_t i = 0; i < d; i++)
-            putc_(b, chance(10) ? (chance(50) ? ' ' : '\t') : (char)range(0x21, 0x7e));
-    }
-}
-
 static const char DNA[] = "ACGTACGTACGTNacgtn";
 
-static void no_final_eol(sbuf_t *b) {
-    if (b->n > 0 && chance(20)) {
-        b->n--;
-        if (b->n > 0 && b->p[b->n - 1] == '\r' && chance(50)) b->n--;
-    }
-}
-
-static void make_fasta(sbuf_t *b) {
-    int crlf = chance(60) ? 0 : chance(50) ? 1 : 2;
-    static const char prot[] = "ACDEFGHIKLMNPQRSTVWYXBZ*-";
-    if (chance(20)) {
-        size_t k = (size_t)range(1, 4);
-        for (size_t i = 0; i < k; i++) blank_line(b, crlf);
-        if (chance(10)) {
-            puts_(b, chance(50) ? "\v" : " \f ");
-            eol(b, crlf);
-        }
-    }
-    size_t n_rec = (size_t)(chance(10) ? range(1, 300) : range(1, 12));
-    for (size_t r = 0; r < n_rec; r++) {
-        putc_(b, '>');
-        name(b);
-        eol(b, crlf);
-        uint64_t len = chance(10) ? 0 : chance(20) ? range(1, 30) : range(1, 3000);
-        size_t w = (size_t)(chance(10)   ? len + 1 /* one line */
-                            : chance(20) ? range(1, 8)
-                                         : range(1, 200));
-        const char *al = chance(70) ? DNA : prot;
-        size_t al_n = strlen(al);
-        int spaces = chance(10);
-        uint64_t done = 0;
-        while (done < len) {
-            size_t l = (size_t)(len - done < w ? len - done : w);
-            for (size_t i = 0; i < l; i++) {
-                if (spaces && chance(5)) putc_(b, chance(50) ? ' ' : '\t');
-                if (spaces && chance(1)) putc_(b, '\r');
-                putc_(b, al[below(al_n)]);
-            }
-            done += l;
-            if (chance(3)) blank_line(b, crlf);
-            eol(b, crlf);
-        }
-        if (chance(5)) blank_line(b, crlf);
-    }
-    no_final_eol(b);
+static void make_fasta(textbuf_t *b) {
+    static const fasta_shape_t shape = { 300, 3000, 1 };
+    random_fasta(b, &shape);
 }
 
 /* Quality bytes: any of '!'..'~', '@' and '+' often (a line may start with one). */
@@ -161,37 +72,37 @@ static char qual_byte(void) {
 }
 
 /* Lines of n bytes from gen() (or DNA when gen is NULL), width w. */
-static void wrapped(sbuf_t *b, uint64_t n, size_t w, int spaces, int crlf, char (*gen)(void)) {
+static void wrapped(textbuf_t *b, uint64_t n, size_t w, int spaces, int crlf, char (*gen)(void)) {
     uint64_t done = 0;
     while (done < n) {
         size_t l = (size_t)(n - done < w ? n - done : w);
         for (size_t i = 0; i < l; i++) {
-            if (spaces && chance(5)) putc_(b, chance(50) ? ' ' : '\t');
-            putc_(b, gen ? gen() : DNA[below(sizeof DNA - 1)]);
+            if (spaces && chance(5)) tb_putc(b, chance(50) ? ' ' : '\t');
+            tb_putc(b, gen ? gen() : DNA[below(sizeof DNA - 1)]);
         }
         done += l;
-        eol(b, crlf);
+        tb_eol(b, crlf);
     }
 }
 
 /* A FASTQ file. broken: one record of it is made wrong in one of several ways. */
-static void make_fastq(sbuf_t *b, int broken) {
+static void make_fastq(textbuf_t *b, int broken) {
     int crlf = chance(60) ? 0 : chance(50) ? 1 : 2;
     if (chance(15)) {
         size_t k = (size_t)range(1, 3);
-        for (size_t i = 0; i < k; i++) blank_line(b, crlf);
+        for (size_t i = 0; i < k; i++) tb_blank_line(b, crlf);
     }
     size_t n_rec = (size_t)(chance(10) ? range(1, 300) : range(1, 12));
     size_t bad_rec = broken ? (size_t)below(n_rec) : SIZE_MAX;
     int how = (int)below(6);
     for (size_t r = 0; r < n_rec; r++) {
         int bad = r == bad_rec;
-        if (chance(8)) blank_line(b, crlf);
-        putc_(b, '@');
-        if (bad && how == 4) puts_(b, chance(50) ? "" : " desc");          /* no name */
-        else if (bad && how == 5) puts_(b, chance(50) ? "a\x01" : "\x7f"); /* a control byte */
-        else name(b);
-        eol(b, crlf);
+        if (chance(8)) tb_blank_line(b, crlf);
+        tb_putc(b, '@');
+        if (bad && how == 4) tb_puts(b, chance(50) ? "" : " desc");          /* no name */
+        else if (bad && how == 5) tb_puts(b, chance(50) ? "a\x01" : "\x7f"); /* a control byte */
+        else tb_header_name(b);
+        tb_eol(b, crlf);
         uint64_t len = chance(12) ? 0 : chance(20) ? range(1, 30) : range(1, 1500);
         size_t w = (size_t)(chance(60) ? len + 1 : range(1, 200));
         size_t wq = chance(50) ? w : (size_t)range(1, 200);
@@ -200,70 +111,59 @@ static void make_fastq(sbuf_t *b, int broken) {
         if (bad && how == 0 && len > 0) { /* a binary byte in the sequence */
             b->n--;
             if (b->p[b->n - 1] == '\r') b->n--;
-            putc_(b, (char)(chance(50) ? 0x01 : 0xc3));
-            eol(b, crlf);
+            tb_putc(b, (char)(chance(50) ? 0x01 : 0xc3));
+            tb_eol(b, crlf);
         }
         if (!(bad && how == 1)) { /* the '+' line, unless it is missing */
-            putc_(b, '+');
-            if (chance(20)) name(b);
-            eol(b, crlf);
+            tb_putc(b, '+');
+            if (chance(20)) tb_header_name(b);
+            tb_eol(b, crlf);
         }
         uint64_t qlen = len;
         if (bad && how == 2) qlen = len > 0 ? len - 1 : 1; /* short (or long for an empty read) */
         if (bad && how == 3) qlen = len + range(1, 3);     /* long */
         wrapped(b, qlen, wq, 0, crlf, qual_byte);
-        if (qlen == 0 && chance(70)) eol(b, crlf); /* an empty read's empty quality line */
+        if (qlen == 0 && chance(70)) tb_eol(b, crlf); /* an empty read's empty quality line */
     }
     if (broken && chance(20)) b->n = (size_t)below(b->n + 1); /* cut short */
-    no_final_eol(b);
+    tb_maybe_drop_final_eol(b);
 }
 
 /* Plain input: empty, blanks only, DNA lines, text, random bytes. */
-static void make_plain(sbuf_t *b) {
+static void make_plain(textbuf_t *b) {
     size_t n = (size_t)(chance(10) ? range(0, 100000) : range(0, 3000));
     switch (below(6)) {
     case 0: break; /* empty */
     case 1:
-        for (size_t i = 0; i < n % 200; i++) putc_(b, " \t\r\n\v\f"[below(6)]);
+        for (size_t i = 0; i < n % 200; i++) tb_putc(b, " \t\r\n\v\f"[below(6)]);
         break;
     case 2:
-        for (size_t i = 0; i < n; i++) putc_(b, chance(2) ? '\n' : DNA[below(sizeof DNA - 1)]);
+        for (size_t i = 0; i < n; i++) tb_putc(b, chance(2) ? '\n' : DNA[below(sizeof DNA - 1)]);
         break;
     case 3:
-        for (size_t i = 0; i < n; i++) putc_(b, (char)(chance(10) ? ' ' : range(0x20, 0x7e)));
+        for (size_t i = 0; i < n; i++) tb_putc(b, (char)(chance(10) ? ' ' : range(0x20, 0x7e)));
         break;
     case 4:
-        for (size_t i = 0; i < n; i++) putc_(b, (char)below(256));
+        for (size_t i = 0; i < n; i++) tb_putc(b, (char)below(256));
         break;
     default: /* blanks, then bytes */
-        putn(b, ' ', (size_t)range(1, 5));
-        puts_(b, chance(50) ? "\n\t\r\n" : "");
-        for (size_t i = 0; i < n; i++) putc_(b, DNA[below(sizeof DNA - 1)]);
+        tb_putn(b, ' ', (size_t)range(1, 5));
+        tb_puts(b, chance(50) ? "\n\t\r\n" : "");
+        for (size_t i = 0; i < n; i++) tb_putc(b, DNA[below(sizeof DNA - 1)]);
         break;
     }
 }
 
 /* Put a troublemaker somewhere (it may also land where it is harmless). */
-static void damage(sbuf_t *b) {
+static void damage(textbuf_t *b) {
     static const uint8_t bad[] = { 0x00, 0x01, 0x1b, 0x0b, 0x0c, 0x7f, 0x80, 0xc3, 0xff,
                                    '>',  '@',  '+',  '\n', '\r', ' ',  '\t', 'A' };
-    if (b->n == 0) return;
-    size_t k = (size_t)range(1, 3);
-    for (size_t i = 0; i < k; i++) {
-        size_t at = (size_t)below(b->n);
-        uint8_t c = bad[below(N_OF(bad))];
-        if (chance(50)) b->p[at] = (char)c;
-        else {
-            putc_(b, 0);
-            memmove(b->p + at + 1, b->p + at, b->n - at - 1);
-            b->p[at] = (char)c;
-        }
-    }
+    tb_damage(b, bad, N_OF(bad));
 }
 
 /* n bytes of a random pattern (DNA, or quality bytes when qual), the same
 ** in every case: a big record is made of pieces of it, cheaply. */
-static void pattern(sbuf_t *b, size_t n, int qual) {
+static void pattern(textbuf_t *b, size_t n, int qual) {
     static char pat[2][65536];
     static int made[2];
     if (!made[qual]) {
@@ -277,86 +177,54 @@ static void pattern(sbuf_t *b, size_t n, int qual) {
     while (n > 0) {
         size_t at = (size_t)below(sizeof pat[qual] / 2), k = sizeof pat[qual] - at;
         if (k > n) k = n;
-        put(b, pat[qual] + at, k);
+        tb_put(b, pat[qual] + at, k);
         n -= k;
     }
 }
 
 /* A valid record of exactly n bytes (n >= 16) in format fmt, to put before a
 ** case so that the reader's buffer (4 MiB) ends inside the case. */
-static void big_record(sbuf_t *b, int fmt, size_t n) {
+static void big_record(textbuf_t *b, int fmt, size_t n) {
     size_t at = b->n;
     if (fmt == WM_FMT_FASTQ) { /* "@big\n" seq "\n+\n" qual "\n", a blank line if odd */
         size_t len = (n - 9) / 2;
-        puts_(b, "@big\n");
+        tb_puts(b, "@big\n");
         pattern(b, len, 0);
-        puts_(b, "\n+\n");
+        tb_puts(b, "\n+\n");
         pattern(b, len, 1);
-        putc_(b, '\n');
+        tb_putc(b, '\n');
     } else if (fmt == WM_FMT_FASTA) {
-        puts_(b, ">big desc\n");
+        tb_puts(b, ">big desc\n");
         size_t w = chance(50) ? n : (size_t)range(1, 120); /* one line or lines of w */
         while (b->n - at + w + 2 < n) {
             pattern(b, w, 0);
-            putc_(b, '\n');
+            tb_putc(b, '\n');
         }
     }
     size_t left = n - (b->n - at); /* FASTQ: 0 or 1, a blank line */
     if (fmt != WM_FMT_FASTQ && left > 1) pattern(b, left - 1, 0);
-    if (left > 0) putc_(b, '\n');
-}
-
-/* ---- compressing (each format's own library) -------------------------------- */
-
-enum { Z_GZIP, Z_XZ, Z_BZIP2, Z_ZSTD, Z_N };
-static const char *const ZNAME[Z_N] = { "gzip", "xz", "bzip2", "zstd" };
-
-static unsigned char *compress_as(int kind, const void *data, size_t n, size_t *out_n) {
-    unsigned char *out = NULL;
-    if (kind == Z_GZIP) {
-        out = gzip_bytes(data, n, out_n);
-    } else if (kind == Z_XZ) {
-        size_t cap = lzma_stream_buffer_bound(n), pos = 0;
-        out = xmalloc(cap);
-        if (lzma_easy_buffer_encode(0, LZMA_CHECK_CRC64, NULL, data, n, out, &pos, cap) != LZMA_OK)
-            exit(2);
-        *out_n = pos;
-    } else if (kind == Z_BZIP2) {
-        unsigned cap = (unsigned)(n + n / 100 + 700);
-        out = xmalloc(cap);
-        if (BZ2_bzBuffToBuffCompress((char *)out, &cap, (char *)(uintptr_t)data, (unsigned)n, 1, 0,
-                                     0) != BZ_OK)
-            exit(2);
-        *out_n = cap;
-    } else {
-        size_t cap = ZSTD_compressBound(n);
-        out = xmalloc(cap);
-        size_t k = ZSTD_compress(out, cap, data, n, 1);
-        if (ZSTD_isError(k) || k > cap) exit(2);
-        *out_n = k;
-    }
-    return out;
+    if (left > 0) tb_putc(b, '\n');
 }
 
 /* data compressed as `kind` into z: one member, or two (data cut at random),
 ** zero padding behind, or, when damaged, cut short or garbage behind. */
-static void compressed_copy(sbuf_t *z, int kind, const char *data, size_t n, int damaged,
+static void compressed_copy(textbuf_t *z, zkind_t kind, const char *data, size_t n, int damaged,
                             char *what, size_t what_n) {
     size_t cut = chance(20) ? (size_t)below(n + 1) : n, k;
-    unsigned char *c = compress_as(kind, data, cut, &k);
-    put(z, c, k);
+    unsigned char *c = compress_bytes(kind, data, cut, &k);
+    tb_put(z, c, k);
     free(c);
     if (cut < n) {
-        c = compress_as(kind, data + cut, n - cut, &k);
-        put(z, c, k);
+        c = compress_bytes(kind, data + cut, n - cut, &k);
+        tb_put(z, c, k);
         free(c);
     }
-    int pad = kind != Z_XZ && chance(10); /* xz: padding must be 4-byte blocks */
-    if (pad) putn(z, 0, (size_t)range(1, 9));
+    int pad = kind != ZK_XZ && chance(10); /* xz: padding must be 4-byte blocks */
+    if (pad) tb_putn(z, 0, (size_t)range(1, 9));
     int how = damaged ? (int)range(1, 2) : 0;
     if (how == 1) z->n = (size_t)below(z->n); /* cut short */
-    if (how == 2) puts_(z, "garbage");
-    snprintf(what, what_n, "%s%s%s%s", ZNAME[kind], cut < n ? ", two members" : "",
+    if (how == 2) tb_puts(z, "garbage");
+    snprintf(what, what_n, "%s%s%s%s", ZK_NAME[kind], cut < n ? ", two members" : "",
              pad ? ", zero padded" : "",
              how == 1   ? ", cut short"
              : how == 2 ? ", garbage after"
@@ -643,7 +511,7 @@ static size_t edge_at(const char *c, size_t n) {
 }
 
 static void one_case(long idx) {
-    sbuf_t b = { 0 }, c = { 0 };
+    textbuf_t b = { 0 }, c = { 0 };
     int fmt = (int)below(10);
     fmt = fmt < 4 ? WM_FMT_FASTA : fmt < 8 ? WM_FMT_FASTQ : WM_FMT_PLAIN;
     int broken = fmt != WM_FMT_PLAIN && chance(25);
@@ -656,7 +524,7 @@ static void one_case(long idx) {
         size_t edge = (size_t)(chance(90) ? 4 : 8) << 20;
         big_record(&b, fmt, edge - edge_at(c.p, c.n));
     }
-    put(&b, c.p ? c.p : "", c.n);
+    tb_put(&b, c.p ? c.p : "", c.n);
     free(c.p);
     char fname[64], kind[200];
     snprintf(fname, sizeof fname, "sb%ld", idx);
@@ -666,8 +534,10 @@ static void one_case(long idx) {
     compare(idx, ppath, "plain file", &plain, b.n, big ? 1 : 2, big);
     if (g_failed == 0) unlink(ppath);
     /* The same bytes compressed. */
-    sbuf_t z = { 0 };
-    int zk = big ? Z_ZSTD : chance(50) ? Z_GZIP : (int)below(Z_N); /* big: the fast one */
+    textbuf_t z = { 0 };
+    zkind_t zk = big          ? ZK_ZSTD
+                 : chance(50) ? ZK_GZIP
+                              : (zkind_t)(ZK_GZIP + below(ZK_N - ZK_GZIP)); /* big: the fast one */
     int damaged = chance(10);
     compressed_copy(&z, zk, b.p ? b.p : "", b.n, damaged, kind, sizeof kind);
     snprintf(fname, sizeof fname, "sb%ld.z", idx);
@@ -748,21 +618,21 @@ static void edge_cases(void) {
     /* Lines longer than the reader's buffer (4 MiB, which doubles for a
     ** line or a FASTQ record over half of it), read with a few wants. */
     for (int t = 0; t < 4; t++) {
-        sbuf_t b = { 0 };
+        textbuf_t b = { 0 };
         size_t big = (size_t)5 << 20;
         if (t == 0) { /* a header with a 5 MiB description */
-            puts_(&b, ">n ");
-            putn(&b, 'x', big);
-            puts_(&b, "\nACGT\n>m\nGG\n");
+            tb_puts(&b, ">n ");
+            tb_putn(&b, 'x', big);
+            tb_puts(&b, "\nACGT\n>m\nGG\n");
         } else if (t == 1) { /* a blank line of 5 MiB before the first header */
-            putn(&b, ' ', big);
-            puts_(&b, "\n>a\nAC\n");
+            tb_putn(&b, ' ', big);
+            tb_puts(&b, "\n>a\nAC\n");
         } else if (t == 2) { /* a FASTQ record of 2 x 3 MiB, then a short one */
-            puts_(&b, "@r\n");
+            tb_puts(&b, "@r\n");
             pattern(&b, big * 3 / 5, 0);
-            puts_(&b, "\n+\n");
+            tb_puts(&b, "\n+\n");
             pattern(&b, big * 3 / 5, 1);
-            puts_(&b, "\n@s\nA\n+\n@\n");
+            tb_puts(&b, "\n@s\nA\n+\n@\n");
         } else { /* plain, 5 MiB */
             pattern(&b, big, 0);
         }

@@ -23,117 +23,25 @@
 #include "harness.h"
 #include "io/seqfile.h"
 #include "rng.h"
+#include "textbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-typedef struct {
-    char *p;
-    size_t n, m;
-} sbuf_t;
-
-static void put(sbuf_t *b, const void *s, size_t n) {
-    if (b->n + n + 1 > b->m) {
-        b->m = (b->n + n + 1) * 2;
-        b->p = xrealloc(b->p, b->m);
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-}
-static void putc_(sbuf_t *b, char c) { put(b, &c, 1); }
-static void puts_(sbuf_t *b, const char *s) { put(b, s, strlen(s)); }
-
-/* A line break: LF mostly, CRLF in a file that uses it (or at random). */
-static void eol(sbuf_t *b, int crlf) {
-    if (crlf == 2 ? chance(50) : crlf) putc_(b, '\r');
-    putc_(b, '\n');
-}
-
-static void blank_line(sbuf_t *b, int crlf) {
-    static const char *const kinds[] = { "", " ", "\t", "  \t ", "\r" };
-    puts_(b, kinds[below(N_OF(kinds))]);
-    eol(b, crlf);
-}
-
-static void name(sbuf_t *b) {
-    static const char graphic[] = "ABCXYZabcxyz0123456789_.|:-+=>@#";
-    size_t n = (size_t)range(1, chance(10) ? 300 : 12);
-    for (size_t i = 0; i < n; i++) putc_(b, graphic[below(sizeof graphic - 1)]);
-    if (chance(40)) {
-        /* a description: anything printable, spaces and tabs */
-        putc_(b, chance(50) ? ' ' : '\t');
-        size_t d = (size_t)range(0, 40);
-        for (size_t i = 0; i < d; i++)
-            putc_(b, chance(10) ? (chance(50) ? ' ' : '\t') : (char)range(0x21, 0x7e));
-    }
-}
-
-/* A FASTA file. Returns 1 when it holds a '\v' or '\f' line before the first
-** header (valid, but only for the serial rules). */
-static int make_fasta(sbuf_t *b) {
-    int crlf = chance(60) ? 0 : chance(50) ? 1 : 2;
-    static const char dna[] = "ACGTACGTACGTNacgtn";
-    static const char prot[] = "ACDEFGHIKLMNPQRSTVWYXBZ*-";
-    int odd = 0;
-    if (chance(20)) {
-        size_t k = (size_t)range(1, 4);
-        for (size_t i = 0; i < k; i++) blank_line(b, crlf);
-        if (chance(10)) {
-            puts_(b, chance(50) ? "\v" : " \f ");
-            eol(b, crlf);
-            odd = 1;
-        }
-    }
-    size_t n_rec = (size_t)(chance(10) ? range(1, 400) : range(1, 12));
-    for (size_t r = 0; r < n_rec; r++) {
-        putc_(b, '>');
-        name(b);
-        eol(b, crlf);
-        uint64_t len = chance(10) ? 0 : chance(20) ? range(1, 30) : range(1, 4000);
-        size_t w = (size_t)(chance(20) ? range(1, 8) : range(1, 200));
-        const char *al = chance(70) ? dna : prot;
-        size_t al_n = strlen(al);
-        int spaces = chance(10);
-        uint64_t done = 0;
-        while (done < len) {
-            size_t l = (size_t)(len - done < w ? len - done : w);
-            for (size_t i = 0; i < l; i++) {
-                if (spaces && chance(5)) putc_(b, chance(50) ? ' ' : '\t');
-                if (spaces && chance(1)) putc_(b, '\r');
-                putc_(b, al[below(al_n)]);
-            }
-            done += l;
-            if (chance(3)) blank_line(b, crlf);
-            eol(b, crlf);
-        }
-        if (chance(5)) blank_line(b, crlf);
-    }
-    if (b->n > 0 && chance(20)) {
-        /* no final line break */
-        b->n--;
-        if (b->n > 0 && b->p[b->n - 1] == '\r' && chance(50)) b->n--;
-    }
-    return odd;
+/* A FASTA file (textbuf.h). Returns 1 when it holds a '\v' or '\f' line
+** before the first header (valid, but only for the serial rules). */
+static int make_fasta(textbuf_t *b) {
+    static const fasta_shape_t shape = { 400, 4000, 0 };
+    return random_fasta(b, &shape);
 }
 
 /* Put a troublemaker somewhere (it may also land where it is harmless). */
-static void damage(sbuf_t *b) {
+static void damage(textbuf_t *b) {
     static const uint8_t bad[] = { 0x00, 0x01, 0x1b, 0x0b, 0x0c, 0x7f, 0x80, 0xc3,
                                    0xff, '>',  '\n', '\r', ' ',  '\t', 'A' };
-    if (b->n == 0) return;
-    size_t k = (size_t)range(1, 3);
-    for (size_t i = 0; i < k; i++) {
-        size_t at = (size_t)below(b->n);
-        uint8_t c = bad[below(N_OF(bad))];
-        if (chance(50)) b->p[at] = (char)c;
-        else {
-            putc_(b, 0);
-            memmove(b->p + at + 1, b->p + at, b->n - at - 1);
-            b->p[at] = (char)c;
-        }
-    }
+    tb_damage(b, bad, N_OF(bad));
 }
 
 static long n_parallel, n_fallback, n_error;
@@ -196,7 +104,7 @@ out:
 }
 
 static void one_case(long idx) {
-    sbuf_t b = { 0 };
+    textbuf_t b = { 0 };
     int odd = make_fasta(&b);
     int broken = chance(25);
     if (broken) damage(&b);
