@@ -78,7 +78,6 @@ static int zsrc_fail(wm_reader_t *rd) {
     return fail(rd, st, "%s", rd->z.msg);
 }
 
-
 /* Keep buf[pos .. len), move it to the front, and read more behind it: the
 ** buffer doubles when the unparsed bytes fill it (a record longer than it). */
 static int read_more(wm_reader_t *rd) {

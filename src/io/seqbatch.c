@@ -112,7 +112,6 @@ static wm_status zfail(wm_seqsrc_t *s, char *err, size_t errlen) {
     return fail(err, errlen, st, s->dpath, "%s", s->z.msg);
 }
 
-
 /* What to ask of the input for up to `want` bytes: all of it, except from a
 ** live input, which gets what has arrived (waiting for the first byte),
 ** or 0 when nothing comes for LIVE_PAUSE_MS and this fill may end its
