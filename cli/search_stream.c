@@ -307,6 +307,7 @@ int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path) {
     g.stop = 1;
     pthread_cond_broadcast(&g.cv);
     pthread_mutex_unlock(&g.mu);
+    wm_seqsrc_abort(g.src); /* a reader waiting on a quiet pipe (-q found its match) */
     if (started) pthread_join(th, NULL);
 
     if (st == WM_STOPPED) st = WM_OK; /* -q found its match, -m its rows, or a write failed */

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -47,6 +48,8 @@
 #define SEQBATCH_BLOCK ((size_t)4 << 20)
 /* A live input that sends nothing for this long has paused. */
 #define LIVE_PAUSE_MS 20
+/* How soon a wait for a live input sees wm_seqsrc_abort. */
+#define LIVE_ABORT_MS 100
 
 enum { ST_PRE, ST_HEAD, ST_SEQ, ST_DONE };
 
@@ -56,7 +59,8 @@ struct wm_seqsrc {
     char *dpath;
     wm_format_t fmt;
     int regular;
-    int live; /* a pipe or terminal, not compressed: read what has arrived */
+    int live;              /* a pipe or terminal, not compressed: read what has arrived */
+    atomic_int abort_wait; /* wm_seqsrc_abort: a live input's wait ends as its end */
     /* the fill under way: its batch, what the batch held before it, and
     ** whether it may end at a pause (wm_seqsrc_next's may, once it has
     ** added bytes or records; the first batch's growth for the sniff not) */
@@ -128,10 +132,15 @@ static size_t ask(wm_seqsrc_t *s, size_t want) {
         int pause = s->may_pause && (s->cur->len > s->cur_len || s->cur->n_rec > s->cur_rec);
         struct pollfd p = { s->z.fd, POLLIN, 0 };
         int r;
-        while ((r = poll(&p, 1, pause ? LIVE_PAUSE_MS : -1)) < 0 && errno == EINTR)
-            ;
-        if (r == 0) return 0;
-        if (r < 0) return want; /* the read will say what is wrong */
+        /* Waits in slices, so that an abort from the searcher ends one. */
+        while ((r = poll(&p, 1, pause ? LIVE_PAUSE_MS : LIVE_ABORT_MS)) <= 0) {
+            if (r < 0 && errno != EINTR) return want; /* the read will say what is wrong */
+            if (atomic_load(&s->abort_wait)) {
+                s->eof = 1; /* nothing more is wanted: as if the input ended */
+                return 0;
+            }
+            if (r == 0 && pause) return 0;
+        }
     }
 }
 
@@ -504,6 +513,10 @@ wm_status wm_seqsrc_more(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *
     if (err && errlen) err[0] = '\0';
     if (b->last) return WM_OK;
     return fill(s, b, want ? want : 1, 0, err, errlen);
+}
+
+void wm_seqsrc_abort(wm_seqsrc_t *s) {
+    if (s) atomic_store(&s->abort_wait, 1);
 }
 
 void wm_seqbatch_free(wm_seqbatch_t *b) {

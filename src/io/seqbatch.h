@@ -75,6 +75,11 @@ wm_status wm_seqsrc_next(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *
 ** (the first batch grows this way until a sniff of its bytes has enough). */
 wm_status wm_seqsrc_more(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *err, size_t errlen);
 
+/* From another thread, when no more batches are wanted: a fill waiting for
+** a live input (a pipe that sends nothing) ends within 100 ms, as at the
+** input's end. Other reads end as they would. */
+void wm_seqsrc_abort(wm_seqsrc_t *s);
+
 void wm_seqbatch_free(wm_seqbatch_t *b); /* safe on a zeroed or freed batch */
 void wm_seqsrc_close(wm_seqsrc_t *s);    /* NULL is a no-op */
 

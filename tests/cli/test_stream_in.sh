@@ -210,6 +210,12 @@ if out_while_running live.out $!; then pass; else fail "a live input: no row bef
 OUT=live.out
 check_out_text "a live input's row" "-${TAB}r1${TAB}4${TAB}18${TAB}0${TAB}+"
 
+# -q on a pipe that then goes quiet: the match ends the run, not the pipe's end
+t0=$SECONDS
+run_in <(printf '>r1\nACGTGATTACAGATTACAACGT\n'; sleep 20) search --alphabet dna -q GATTACAGATTACA -
+check_rc "-q on a quiet pipe" 0
+if [ $((SECONDS - t0)) -lt 10 ]; then pass; else fail "-q on a quiet pipe waited for its end"; fi
+
 # ---- memory: 1 GiB of FASTA through a pipe, its peak resident set ----------------------------
 
 # One line of 60 holds the 12-mer once; joined, the lines hold it once each.
