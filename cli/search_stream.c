@@ -224,6 +224,7 @@ int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path) {
         wm_seqsrc_close(g.src); /* mapped, and parsed by all threads: faster */
         return 0;
     }
+    wm_seqsrc_set_threads(g.src, a->sh.co.threads); /* -j: FASTA parsed by the threads */
     g.want = a->stream_batch;
     g.sniff = a->sh.alphabet == WM_ALPHA_AUTO;
     pthread_mutex_init(&g.mu, NULL);

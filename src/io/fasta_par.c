@@ -46,6 +46,7 @@ typedef struct {
     uint64_t lead;   /* sequence bytes of [main, b1) before its first header */
     uint64_t seq;    /* sequence bytes of [main, b1) */
     uint64_t heads;  /* headers that start in [main, b1) */
+    uint64_t nl;     /* '\n' bytes in [b0, b1) (counted when asked) */
     int pre_bad;     /* [b0, main) is not sequence */
     int last_head;   /* its last line start is a header's */
     int bad;         /* something only the serial parser decides */
@@ -61,6 +62,7 @@ typedef struct {
     uint8_t *out;
     wm_recs_t *r;
     fa_block_t *blk;
+    int count_lines;
 } fa_job_t;
 
 /* The bytes of a sequence line from p up to the first '\n' (taken) or `to`:
@@ -199,6 +201,13 @@ static void pass1(void *arg, size_t i, int tid) {
     B->seq = k;
     B->heads = heads;
     B->last_head = last_head;
+    if (J->count_lines) {
+        uint64_t nl = 0;
+        for (const uint8_t *q = in + b0, *e = in + b1;
+             (q = memchr(q, '\n', (size_t)(e - q))) != NULL; ++q)
+            ++nl;
+        B->nl = nl;
+    }
 }
 
 static void pass2(void *arg, size_t i, int tid) {
@@ -241,10 +250,13 @@ static void pass2(void *arg, size_t i, int tid) {
 
 /* Pass 1's counts in block order: each prefix's kind, the offsets, the
 ** records. 0, or 1 when the serial parser must decide. */
-static int resolve(const uint8_t *in, fa_block_t *blk, size_t nb, uint64_t *total,
+static int resolve(const uint8_t *in, fa_block_t *blk, size_t nb, int in_record, uint64_t *total,
                    uint64_t *heads) {
     int st = ST_LINE; /* what the next block's prefix continues */
     uint64_t o = 0, rec = 0;
+    /* Sequence before the first header continues the record the input
+    ** starts inside; with none, only blank lines may come first. */
+    uint64_t before_first = in_record ? 1 : 0;
     for (size_t i = 0; i < nb; i++) {
         fa_block_t *B = &blk[i];
         if (B->bad) return 1;
@@ -252,10 +264,10 @@ static int resolve(const uint8_t *in, fa_block_t *blk, size_t nb, uint64_t *tota
         uint64_t pre = 0;
         if (B->state == ST_SEQ) {
             /* No sequence before the first header (blank lines only). */
-            if (B->pre_bad || (B->pre > 0 && rec == 0)) return 1;
+            if (B->pre_bad || (B->pre > 0 && rec + before_first == 0)) return 1;
             pre = B->pre;
         }
-        if (B->lead > 0 && rec == 0) return 1;
+        if (B->lead > 0 && rec + before_first == 0) return 1;
         B->o = o;
         B->rec = rec;
         o += pre + B->seq;
@@ -272,13 +284,19 @@ static int resolve(const uint8_t *in, fa_block_t *blk, size_t nb, uint64_t *tota
 
 int wm_fasta_parse_par(const uint8_t *in, uint64_t n, int threads, uint64_t block, uint8_t *out,
                        uint64_t *out_len, wm_recs_t *r) {
+    return wm_fasta_parse_par_part(in, n, threads, block, 0, out, out_len, r, NULL);
+}
+
+int wm_fasta_parse_par_part(const uint8_t *in, uint64_t n, int threads, uint64_t block,
+                            int in_record, uint8_t *out, uint64_t *out_len, wm_recs_t *r,
+                            uint64_t *lines) {
     if (n == 0 || block == 0 || threads < 2) return 1;
     uint64_t nb64 = n / block + (n % block != 0); /* no n + block: block may be huge */
     if (nb64 > SIZE_MAX / sizeof(fa_block_t)) return 1;
     size_t nb = (size_t)nb64;
     fa_block_t *blk = calloc(nb, sizeof *blk);
     wm_pool_t *pool = wm_pool_new(nb < (size_t)threads ? (int)nb : threads);
-    fa_job_t J = { in, n, out, r, blk };
+    fa_job_t J = { in, n, out, r, blk, lines != NULL };
     uint64_t total = 0, heads = 0;
     int rc = 1;
 
@@ -288,7 +306,7 @@ int wm_fasta_parse_par(const uint8_t *in, uint64_t n, int threads, uint64_t bloc
         blk[i].b1 = i + 1 < nb ? blk[i].b0 + block : n;
     }
     wm_pool_for(pool, nb, pass1, &J);
-    if (resolve(in, blk, nb, &total, &heads) != 0) goto out;
+    if (resolve(in, blk, nb, in_record, &total, &heads) != 0) goto out;
     if (heads + 1 > SIZE_MAX / sizeof(uint64_t)) goto out;
     memset(r, 0, sizeof *r);
     r->starts = malloc(((size_t)heads + 1) * sizeof *r->starts);
@@ -300,6 +318,10 @@ int wm_fasta_parse_par(const uint8_t *in, uint64_t n, int threads, uint64_t bloc
     for (size_t i = 0; i < nb; i++)
         if (blk[i].bad) goto out;
     *out_len = total;
+    if (lines) {
+        *lines = 0;
+        for (size_t i = 0; i < nb; i++) *lines += blk[i].nl;
+    }
     rc = 0;
 out:
     if (rc != 0) recs_free(r);

@@ -19,4 +19,14 @@
 int wm_fasta_parse_par(const uint8_t *in, uint64_t n, int threads, uint64_t block, uint8_t *out,
                        uint64_t *out_len, wm_recs_t *r);
 
+/* A part of a FASTA input that starts at a line start (seqbatch.c):
+** in_record != 0 when a header came before it, so that the sequence before
+** its first header continues that record (out[0, r->starts[0]), or all of
+** out when it has no header) instead of being refused; lines (may be NULL)
+** gets the count of its '\n' bytes. Otherwise as wm_fasta_parse_par (r->n
+** headers, the serial parser decides what this gives up on). */
+int wm_fasta_parse_par_part(const uint8_t *in, uint64_t n, int threads, uint64_t block,
+                            int in_record, uint8_t *out, uint64_t *out_len, wm_recs_t *r,
+                            uint64_t *lines);
+
 #endif

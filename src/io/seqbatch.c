@@ -39,6 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/fasta_par.h"
 #include "io/seqparse.h"
 #include "io/zsrc.h"
 
@@ -48,6 +49,8 @@
 #define SEQBATCH_BLOCK ((size_t)4 << 20)
 /* A live input that sends nothing for this long has paused. */
 #define LIVE_PAUSE_MS 20
+/* The least FASTA worth parsing on all threads at once (wm_seqsrc_set_threads). */
+#define PAR_MIN ((uint64_t)1 << 20)
 /* How soon a wait for a live input sees wm_seqsrc_abort. */
 #define LIVE_ABORT_MS 100
 
@@ -73,7 +76,13 @@ struct wm_seqsrc {
     uint8_t *buf;
     size_t cap, pos, len;
     int eof;
-    uint64_t line; /* lines ('\n') before buf[pos] */
+    uint64_t line;      /* lines ('\n') before buf[pos] */
+    uint64_t buf_off;   /* the input's offset of buf[0] */
+    int par_threads;    /* FASTA parsed by this many threads (fasta_par.c) when > 1 */
+    uint64_t par_min;   /* in runs of whole lines at least this long [PAR_MIN] */
+    uint64_t par_block; /* fasta_par's block; 0: the run cut in 4 a thread, >= 64 KiB */
+    uint64_t par_skip;  /* input offset before which the serial parser goes on (where
+                          fasta_par gave up, so that it is not asked again) */
     int state;
     /* the record being read: open until its end is known */
     int in_rec;
@@ -151,6 +160,7 @@ static wm_status read_more(wm_seqsrc_t *s, int *paused, char *err, size_t errlen
     if (s->eof) return WM_OK;
     size_t keep = s->len - s->pos;
     memmove(s->buf, s->buf + s->pos, keep);
+    s->buf_off += s->pos;
     s->pos = 0;
     s->len = keep;
     if (keep * 2 >= s->cap && grow_bytes(&s->buf, &s->cap, s->cap * 2) != 0)
@@ -284,12 +294,82 @@ static void added(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t before) {
 ** memory too, so a batch of empty records ends as one of bytes does. */
 static size_t new_records_cap(uint64_t want) { return want / 16 + 1; }
 
+/* FASTA at a line start, parsed on all threads: whole lines, as many as
+** the batch has room for (room), read in and handed to fasta_par. Returns
+** 1 when it parsed some (*n_new: the records it started), 0 when the serial
+** parser is to go on (less than par_min of room or input, a line longer
+** than that, anything fasta_par leaves to the serial rules, more records
+** than the batch may start), or -1 with *rc set (an error reading). */
+static int fill_fasta_par(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t room, size_t max_new,
+                          size_t *n_new, wm_status *rc, char *err, size_t errlen) {
+    if (room < s->par_min || s->buf_off + s->pos < s->par_skip) return 0;
+    if (s->len - s->pos < room && !s->eof) { /* the run in the buffer */
+        if (grow_bytes(&s->buf, &s->cap, (size_t)room) != 0) {
+            *rc = fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+            return -1;
+        }
+        while (s->len - s->pos < room && !s->eof)
+            if ((*rc = read_more(s, NULL, err, errlen)) != WM_OK) return -1;
+    }
+    const uint8_t *in = s->buf + s->pos;
+    size_t n = s->len - s->pos;
+    if (n > room) n = (size_t)room;
+    if (n < s->len - s->pos || !s->eof) { /* whole lines: up to the last '\n' */
+        const uint8_t *nl = memrchr(in, '\n', n);
+        if (!nl) return 0;
+        n = (size_t)(nl - in) + 1;
+    }
+    if (n < s->par_min) return 0;
+    wm_recs_t r;
+    memset(&r, 0, sizeof r);
+    uint64_t olen = 0, lines = 0, block = s->par_block;
+    if (block == 0 && (block = n / (4 * (uint64_t)s->par_threads)) < ((uint64_t)64 << 10))
+        block = (uint64_t)64 << 10;
+    if (wm_fasta_parse_par_part(in, n, s->par_threads, block, s->in_rec, b->seq + b->len, &olen, &r,
+                                &lines) != 0 ||
+        r.n > max_new - *n_new) {
+        recs_free(&r);
+        s->par_skip = s->buf_off + s->pos + n;
+        return 0;
+    }
+    /* The records, as the serial parser would have started them. */
+    uint64_t base = b->len, first = r.n > 0 ? r.starts[0] : olen;
+    b->len = base + first;
+    if (first > 0) added(s, b, base); /* the open record goes on */
+    for (size_t i = 0; i < r.n; i++) {
+        char *name = r.names[i];
+        r.names[i] = NULL;
+        b->len = base + r.starts[i];
+        if (start_record(s, b, name) != 0) {
+            recs_free(&r);
+            *rc = fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+            return -1;
+        }
+        uint64_t before = b->len;
+        b->len = base + (i + 1 < r.n ? r.starts[i + 1] : olen);
+        added(s, b, before);
+    }
+    b->len = base + olen;
+    *n_new += r.n;
+    recs_free(&r);
+    s->state = s->in_rec ? ST_HEAD : ST_PRE;
+    s->line += lines;
+    s->pos += n;
+    return 1;
+}
+
 /* FASTA: parse into b until it holds `want` new bytes, its records their
 ** share, or the input ends. */
 static wm_status fill_fasta(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, size_t max_new,
                             char *err, size_t errlen) {
     size_t n_new = 0;
     while (b->len < stop) {
+        if (s->par_threads > 1 && !s->live && s->state != ST_SEQ && n_new < max_new) {
+            wm_status rc = WM_OK;
+            int k = fill_fasta_par(s, b, stop - b->len, max_new, &n_new, &rc, err, errlen);
+            if (k < 0) return rc;
+            if (k > 0) continue;
+        }
         if (s->pos == s->len) {
             if (s->eof) {
                 s->state = ST_DONE;
@@ -513,6 +593,17 @@ wm_status wm_seqsrc_more(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *
     if (err && errlen) err[0] = '\0';
     if (b->last) return WM_OK;
     return fill(s, b, want ? want : 1, 0, err, errlen);
+}
+
+void wm_seqsrc_set_threads(wm_seqsrc_t *s, int threads) {
+    long t = threads > 0 ? threads : sysconf(_SC_NPROCESSORS_ONLN);
+    s->par_threads = t > 1024 ? 1024 : t > 1 ? (int)t : 1;
+    s->par_min = PAR_MIN;
+}
+
+void wm_seqsrc_set_par_sizes(wm_seqsrc_t *s, uint64_t min_run, uint64_t block) {
+    s->par_min = min_run > 0 ? min_run : 1;
+    s->par_block = block;
 }
 
 void wm_seqsrc_abort(wm_seqsrc_t *s) {

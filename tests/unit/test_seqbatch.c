@@ -233,7 +233,7 @@ static void compressed_copy(textbuf_t *z, zkind_t kind, const char *data, size_t
 
 /* ---- reading in batches against the reference -------------------------------- */
 
-static long n_runs, n_batches, n_carried, n_more, n_err_runs, n_empty_last, n_err_first;
+static long n_runs, n_batches, n_carried, n_more, n_err_runs, n_empty_last, n_err_first, n_par_runs;
 
 /* The whole-file read of a path: the reference. */
 typedef struct {
@@ -300,6 +300,13 @@ static void read_batches(long idx, const char *path, const char *kind, const ref
         else check_true(what, src == NULL);
         if (ref_rc != WM_OK) n_err_runs++;
         return;
+    }
+    /* Half the runs parse FASTA on 2..5 threads (fasta_par.c), in runs and
+    ** blocks of a few bytes up, so that both end everywhere. */
+    if (chance(50)) {
+        wm_seqsrc_set_threads(src, (int)range(2, 5));
+        wm_seqsrc_set_par_sizes(src, (uint64_t)range(1, 64), (uint64_t)range(1, 32));
+        n_par_runs++;
     }
     int ok = ref_rc == WM_OK;
     if (ok && (wm_seqsrc_format(src) != ref->format || wm_seqsrc_compressed(src) != ref->gzipped ||
@@ -668,9 +675,10 @@ int main(int argc, char **argv) {
     }
     run_cases(n, only, 0x7365716261ull, 250, one_case);
     printf("reads: %ld in %ld batches (%ld continued a record, %ld grown by more, %ld ended "
-           "with an empty continuation); %ld ended on the reference's error (%ld on the error of "
-           "a damaged compressed copy's bytes, met before the damage)\n",
-           n_runs, n_batches, n_carried, n_more, n_empty_last, n_err_runs, n_err_first);
+           "with an empty continuation, %ld with FASTA parsed on threads); %ld ended on the "
+           "reference's error (%ld on the error of a damaged compressed copy's bytes, met before "
+           "the damage)\n",
+           n_runs, n_batches, n_carried, n_more, n_empty_last, n_par_runs, n_err_runs, n_err_first);
     print_repro(argv[0], NULL);
     return test_finish();
 }
