@@ -158,6 +158,29 @@ sed "s#^r.fq.gz$TAB#r.fq$TAB#" "$OUT" >multi.out
 OUT=multi.out
 check_out "three files, the FASTQ gzip'd" want.out
 
+# FASTA parsed on the threads (-j 4 or more: runs of 1 MiB of whole lines),
+# 3 MB of records of every length, some cut by the batches
+python3 - <<'PY'
+import random
+rng = random.Random(4)
+with open('par.fa', 'w') as f:
+    n = 0
+    while n < 3 << 20:
+        s = ''.join(rng.choice('ACGT') for _ in range(rng.choice([0, 50, 3000, 200000])))
+        s = s.replace('ACGTAC', 'GATTACAGATTACA', 3)
+        f.write('>p%d x\n' % n + '\n'.join(s[i:i + 60] for i in range(0, len(s), 60)) + '\n')
+        n += len(s) + 10
+PY
+for args in "-k 1 GATTACAGATTACA" "-c --by-record GATTACAGATTACA"; do
+    run search --no-stream $args par.fa
+    cp "$OUT" want.out
+    for b in 1500000 100000000; do
+        run search -j 4 --stream --stream-batch $b $args par.fa
+        check_rc "par.fa $args, -j 4, batch $b" 0
+        check_out "par.fa $args, -j 4, batch $b" want.out
+    done
+done
+
 # ---- errors after some batches: the whole read's message, exit 2 --------------------------
 
 for f in bad.fa bad.fq; do
