@@ -273,9 +273,10 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
     if (a->sh.format == WM_OUT_SAM && !a->quiet)
         wm_cli_search_sam_header(r->out, &sf, path, r->argc, r->argv);
 
-    if (a->per_pattern && !a->quiet) {
+    wm_cli_search_mode_t mode = wm_cli_search_mode(a);
+    if (mode == WM_CLI_SEARCH_PER_PATTERN) {
         st = count_per_pattern(r, db, &sf, path, &s.n);
-    } else if (a->count && !a->by_record && !a->quiet && !wm_cli_search_rows_filtered(a)) {
+    } else if (mode == WM_CLI_SEARCH_COUNT) {
         uint64_t n = 0;
         st = wm_count(r->cx, db, &sf.text, &n);
         s.n = n;

@@ -179,7 +179,8 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
     size_t np = wm_db_pattern_count(db);
 
     st = WM_OK;
-    if (a->per_pattern && !a->quiet) {
+    wm_cli_search_mode_t mode = wm_cli_search_mode(a); /* no filter runs under MPI */
+    if (mode == WM_CLI_SEARCH_PER_PATTERN) {
         if (r->per_pattern == NULL &&
             (r->per_pattern = malloc(np * sizeof *r->per_pattern)) == NULL)
             st = WM_NOMEM;
@@ -187,7 +188,7 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
         uint64_t n = 0;
         if (st == WM_OK && has_text)
             st = wm_scan_owned(r->cx, db, &R.text, own_from, NULL, NULL, &n, r->per_pattern);
-    } else if (a->count && !a->by_record && !a->quiet) {
+    } else if (mode == WM_CLI_SEARCH_COUNT) {
         if (has_text) st = wm_scan_owned(r->cx, db, &R.text, own_from, NULL, NULL, &local_n, NULL);
     } else {
         if (a->count && a->by_record && !a->quiet) {
@@ -209,7 +210,7 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
     if (!failed) {
         r->n_sources++;
         r->n_bytes += wm_dist_sum(R.own_bytes);
-        if (a->per_pattern && !a->quiet) {
+        if (mode == WM_CLI_SEARCH_PER_PATTERN) {
             wm_dist_sum_array(r->per_pattern, np);
             char num[24];
             for (size_t i = 0; i < np; ++i) {

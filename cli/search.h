@@ -171,10 +171,16 @@ int wm_cli_search_parse(int argc, char **argv, wm_cli_search_args_t *a, int *fir
 ** (an MPI rank's range, a streamed batch) finds its matches whole. */
 uint64_t wm_cli_search_halo(const wm_cli_search_args_t *a);
 
-/* Whether any of grep's conventions filters or reshapes the rows (-w, -m,
-** --line, --best-per-locus), so that counting them needs the matches, not
-** the library's count. */
-int wm_cli_search_rows_filtered(const wm_cli_search_args_t *a);
+/* What a file's search does: count per pattern (--count-per-pattern), let
+** the library count (-c, when none of grep's conventions filters or
+** reshapes the rows: -w, -m, --line, --best-per-locus, --by-record), or list
+** the matches (printed, or counted as printed). */
+typedef enum {
+    WM_CLI_SEARCH_LIST,
+    WM_CLI_SEARCH_COUNT,
+    WM_CLI_SEARCH_PER_PATTERN
+} wm_cli_search_mode_t;
+wm_cli_search_mode_t wm_cli_search_mode(const wm_cli_search_args_t *a);
 
 /* Free what parsing and the pattern set hold (safe twice). */
 void wm_cli_search_free(wm_cli_search_args_t *a);

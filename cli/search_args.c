@@ -152,8 +152,11 @@ uint64_t wm_cli_search_halo(const wm_cli_search_args_t *a) {
     return halo;
 }
 
-int wm_cli_search_rows_filtered(const wm_cli_search_args_t *a) {
-    return a->word || a->best_locus || a->whole_line || a->max_count != UINT64_MAX;
+wm_cli_search_mode_t wm_cli_search_mode(const wm_cli_search_args_t *a) {
+    if (a->quiet) return WM_CLI_SEARCH_LIST; /* stops at the first match */
+    if (a->per_pattern) return WM_CLI_SEARCH_PER_PATTERN;
+    int filtered = a->word || a->best_locus || a->whole_line || a->max_count != UINT64_MAX;
+    return a->count && !a->by_record && !filtered ? WM_CLI_SEARCH_COUNT : WM_CLI_SEARCH_LIST;
 }
 
 void wm_cli_search_free(wm_cli_search_args_t *a) {

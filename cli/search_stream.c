@@ -162,17 +162,17 @@ const char *wm_cli_search_stream_blocker(const wm_cli_search_run_t *r) {
 /* The searches of one batch, in the mode the options ask. */
 static wm_status search_batch(wm_cli_search_run_t *r, const wm_db_t *db, bsink_t *d,
                               const wm_seqbatch_t *b, uint64_t *per_pattern, by_record_t *br) {
-    const wm_cli_search_args_t *a = r->a;
     const wm_text_t *t = &d->s.sf->text;
+    wm_cli_search_mode_t mode = wm_cli_search_mode(r->a);
     wm_status st;
-    if (a->per_pattern && !a->quiet) {
+    if (mode == WM_CLI_SEARCH_PER_PATTERN) {
         size_t np = wm_db_pattern_count(db);
         uint64_t n = 0; /* the engines count the total beside the patterns' */
         st = wm_scan_owned(r->cx, db, t, b->own_from, NULL, NULL, &n, per_pattern);
         for (size_t i = 0; st == WM_OK && i < np; ++i) r->per_pattern[i] += per_pattern[i];
         return st;
     }
-    if (a->count && !a->by_record && !a->quiet && !wm_cli_search_rows_filtered(a)) {
+    if (mode == WM_CLI_SEARCH_COUNT) {
         uint64_t n = 0;
         st = wm_scan_owned(r->cx, db, t, b->own_from, NULL, NULL, &n, NULL);
         d->s.n += n;
@@ -250,6 +250,7 @@ int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path) {
     memset(&br, 0, sizeof br);
     uint64_t *per_pattern = NULL, done = 0;
     const wm_db_t *db = NULL;
+    wm_cli_search_mode_t mode = wm_cli_search_mode(a);
     int dna = 0, opened = 0;
     st = WM_OK;
     for (uint64_t i = 0;; ++i) {
@@ -279,16 +280,16 @@ int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path) {
                 r->any_error = r->fatal = 1;
                 break;
             }
-            if (a->per_pattern &&
-                ((r->per_pattern == NULL &&
-                  (r->per_pattern = malloc(wm_db_pattern_count(db) * sizeof *r->per_pattern)) ==
-                      NULL) ||
-                 (per_pattern = malloc(wm_db_pattern_count(db) * sizeof *per_pattern)) == NULL)) {
-                st = WM_NOMEM;
-                break;
+            if (mode == WM_CLI_SEARCH_PER_PATTERN) { /* the file's sums, a batch's counts */
+                size_t np = wm_db_pattern_count(db);
+                if (r->per_pattern == NULL) r->per_pattern = malloc(np * sizeof *r->per_pattern);
+                per_pattern = malloc(np * sizeof *per_pattern);
+                if (r->per_pattern == NULL || per_pattern == NULL) {
+                    st = WM_NOMEM;
+                    break;
+                }
+                memset(r->per_pattern, 0, np * sizeof *r->per_pattern);
             }
-            if (a->per_pattern)
-                memset(r->per_pattern, 0, wm_db_pattern_count(db) * sizeof *r->per_pattern);
             wm_cli_search_sink_init(r, &d.s, path, &view, dna);
             opened = 1;
             r->n_sources++;
@@ -301,7 +302,7 @@ int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path) {
         d.s.base = b->base;
         r->pg.offset = done; /* the library reports a batch's bytes */
         st = search_batch(r, db, &d, b, per_pattern,
-                          a->count && a->by_record && !a->quiet ? &br : NULL);
+                          !a->quiet && a->count && a->by_record ? &br : NULL);
         done += b->len - b->own_from;
         r->n_bytes += b->len - b->own_from;
         int last = b->last;
@@ -317,13 +318,12 @@ int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path) {
 
     if (st == WM_STOPPED) st = WM_OK; /* -q found its match, -m its rows, or a write failed */
     if (opened) {
-        if (a->per_pattern && !a->quiet && st == WM_OK && r->per_pattern != NULL)
+        if (mode == WM_CLI_SEARCH_PER_PATTERN && st == WM_OK)
             d.s.n =
                 wm_cli_search_print_per_pattern(r, path, r->per_pattern, wm_db_pattern_count(db));
-        else if (a->count && !a->by_record && !a->quiet && !wm_cli_search_rows_filtered(a) &&
-                 st == WM_OK)
+        else if (mode == WM_CLI_SEARCH_COUNT && st == WM_OK)
             wm_out_count(r->out, path, NULL, d.s.n);
-        else if (!(a->per_pattern && !a->quiet)) {
+        else if (mode == WM_CLI_SEARCH_LIST) {
             if (wm_cli_search_sink_end(&d.s) < 0) r->any_error = 1;
             wm_cli_search_listed(r, &d.s, path, st);
             if (st == WM_OK) by_record_flush(&br, r, path);

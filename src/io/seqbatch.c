@@ -81,8 +81,8 @@ struct wm_seqsrc {
     int par_threads;    /* FASTA parsed by this many threads (fasta_par.c) when > 1 */
     uint64_t par_min;   /* in runs of whole lines at least this long [PAR_MIN] */
     uint64_t par_block; /* fasta_par's block; 0: the run cut in 4 a thread, >= 64 KiB */
-    uint64_t par_skip;  /* input offset before which the serial parser goes on (where
-                          fasta_par gave up, so that it is not asked again) */
+    uint64_t par_skip;  /* input offset before which the serial parser goes on: where
+                           fasta_par gave up, or lines too long for a run of par_min */
     int state;
     /* the record being read: open until its end is known */
     int in_rec;
@@ -316,10 +316,13 @@ static int fill_fasta_par(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t room, size_
     if (n > room) n = (size_t)room;
     if (n < s->len - s->pos || !s->eof) { /* whole lines: up to the last '\n' */
         const uint8_t *nl = memrchr(in, '\n', n);
-        if (!nl) return 0;
-        n = (size_t)(nl - in) + 1;
+        n = nl ? (size_t)(nl - in) + 1 : n;
+        if (!nl || n < s->par_min) { /* long lines: the serial parser takes these bytes */
+            s->par_skip = s->buf_off + s->pos + n;
+            return 0;
+        }
     }
-    if (n < s->par_min) return 0;
+    if (n < s->par_min) return 0; /* the input's last bytes */
     wm_recs_t r;
     memset(&r, 0, sizeof r);
     uint64_t olen = 0, lines = 0, block = s->par_block;
