@@ -6,6 +6,8 @@
 # grep -c and ugrep -c (where installed) on the same pipe beside them. The
 # peak is the process's maximum resident set (getrusage of the child, as
 # /usr/bin/time -f %M), the time its wall clock, median of REPEATS runs.
+# Floors in the same run: the pipe alone (cat | wc -c), one thread's read
+# of the file (dd), and inflating the gzip file (gzip -dc | wc -c).
 #
 #   bash bench/stream_mem.sh [-b BUILD] [-w WORK] [-r REPEATS] [-j THREADS]
 #                            [--backend B] [--no-gz]
@@ -94,6 +96,10 @@ for k in 0 1; do
     row "k=$k, standard input (a pipe)" "$big" "$W" "${opts[@]}" -
     [ "$gz" = 1 ] && row "k=$k, FILE.gz" - "$W" "${opts[@]}" "$big.gz"
 done
+# floors: the bytes moved and nothing else, on the same input
+row "floor: a pipe (cat FILE | wc -c)" "$big" wc -c
+row "floor: one thread's read (dd bs=16M)" - dd if="$big" of=/dev/null bs=16M status=none
+[ "$gz" = 1 ] && row "floor: inflating (gzip -dc FILE.gz)" - sh -c "gzip -dc '$big.gz' | wc -c"
 row "peer: GNU grep -c, standard input" "$big" grep -c "$P"
 command -v ugrep >/dev/null && row "peer: ugrep -c, standard input" "$big" ugrep -c "$P"
 [ "$gz" = 1 ] && command -v ugrep >/dev/null && row "peer: ugrep -z -c, FILE.gz" - ugrep -z -c "$P" "$big.gz"
