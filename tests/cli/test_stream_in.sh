@@ -17,7 +17,7 @@
 # it too (batches of 64 bytes and 100,000).
 . "$(dirname "$0")/lib.sh" "$@"
 export LC_ALL=C
-cd "$TMP" || exit 2
+cd "${TMP:?lib.sh did not load}" || exit 2 # never the repository: the inputs are made here
 
 # ---- inputs ----------------------------------------------------------------------------
 
