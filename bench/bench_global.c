@@ -30,6 +30,14 @@
 **                    paper's setting), mut (a and a copy with ~5% edits)
 **                    [rand,mut]; long: rand100k, real100k, rand1M, real1M [all]
 **   --max-pairs N    pairs: the first N pairs of the files [all]
+**   --reads NAME     pairs: the files NAME_a.fa and NAME_b.fa [reads: 150 bp;
+**                    reads1k: 1,000 bp, from bench/prep_global.sh]
+**   --packed         pairs: ours through wm_align_pairs_packed (the files'
+**                    parsed buffers and offsets as the columns: no wm_pair_t)
+**                    instead of wm_align_pairs
+**   --pairs-batch N  pairs, cuda: pairs a GPU batch (tuning.pairs_batch)
+**                    [the library's]; each GPU row is followed by a line of
+**                    where one more call's time went (wm_stats_t)
 **   --procs LIST     pairs: edlib's rows, one per count of processes
 **                    [1,all]
 **   --skip-slow      long: on rand1M, skip edlib and ours' CPU rows below the
@@ -89,6 +97,7 @@
 #include <string.h>
 
 #include "bench_util.h"
+#include "core/internal.h"
 #include "warpmatch.h"
 #ifdef WM_HAVE_EDLIB
 #include <edlib.h>
@@ -123,6 +132,10 @@ typedef struct {
     char inputs[256];
     int use[TL_N];
     size_t max_pairs;
+    int packed;
+    uint64_t pairs_batch;
+    const char *reads; /* pairs: the files READS_a.fa, READS_b.fa */
+    char reads_label[32];
     double max_s, budget_s, min_s, floor_s;
 } cfg_t;
 
@@ -719,14 +732,38 @@ typedef struct {
     int n_clear;
 } qjob_t;
 
+/* Ours through wm_align_pairs_packed, its columns viewed as j->out (the
+** CIGARs copied out on the first run only, to be checked). */
+static wm_status ours_packed(qjob_t *j, int first) {
+    const reads_t *R = j->R;
+    size_t np = R->np;
+    wm_pairs_packed_t in = { np, R->abuf, R->aoff, R->bbuf, R->boff };
+    wm_pair_results_t res;
+    wm_status st = wm_align_pairs_packed(j->cx, &in, &j->o, &res);
+    if (st != WM_OK) return st;
+    for (size_t i = 0; i < np; i++) {
+        j->out[i].distance = res.distance[i];
+        if (!first || !j->o.cigar || res.distance[i] == WM_ALIGN_NONE) continue;
+        size_t len = (size_t)(res.cigar_off[i + 1] - res.cigar_off[i]);
+        if ((j->out[i].cigar = malloc(len + 1))) {
+            memcpy(j->out[i].cigar, res.cigar + res.cigar_off[i], len);
+            j->out[i].cigar[len] = 0;
+        }
+    }
+    wm_pair_results_free(&res);
+    return WM_OK;
+}
+
 static double q_ours(void *p, int first, char *msg, size_t len) {
     qjob_t *j = p;
     size_t np = j->R->np;
     double t0 = bu_now_s();
-    wm_status st = wm_align_pairs(j->cx, j->pairs, np, &j->o, j->out);
+    wm_status st =
+        C.packed ? ours_packed(j, first) : wm_align_pairs(j->cx, j->pairs, np, &j->o, j->out);
     double t = bu_now_s() - t0;
     if (st != WM_OK) {
-        snprintf(msg, len, "wm_align_pairs: %s: %s", wm_strerror(st), wm_context_errmsg(j->cx));
+        snprintf(msg, len, "%s: %s: %s", C.packed ? "wm_align_pairs_packed" : "wm_align_pairs",
+                 wm_strerror(st), wm_context_errmsg(j->cx));
         return -1;
     }
     uint64_t bad = 0, differ = 0, none = 0;
@@ -833,8 +870,8 @@ static double q_edlib(void *p, int first, char *msg, size_t len) {
 /* The two FASTA files, read and parsed by this program (bu_fasta_parse). */
 static int read_pairs(reads_t *R, double *secs) {
     char pa[4096], pb[4096];
-    snprintf(pa, sizeof pa, "%s/reads_a.fa", C.data);
-    snprintf(pb, sizeof pb, "%s/reads_b.fa", C.data);
+    snprintf(pa, sizeof pa, "%s/%s_a.fa", C.data, C.reads);
+    snprintf(pb, sizeof pb, "%s/%s_b.fa", C.data, C.reads);
     double t0 = bu_now_s();
     size_t la, lb;
     memset(R, 0, sizeof *R);
@@ -938,6 +975,8 @@ static void mode_pairs(void) {
             int frt = tool == TL_FR ? C.fr_t[k] : 0;
             char tname[32];
             snprintf(tname, sizeof tname, tool == TL_FR ? "%s t=%d" : "%s", tool_name[tool], frt);
+            if (tool != TL_FR && C.packed && !is_edlib)
+                snprintf(tname, sizeof tname, "%s/cols", tool == TL_BV ? "bv" : "bv+cigar");
             qjob_t j;
             memset(&j, 0, sizeof j);
             j.tool = tool;
@@ -973,6 +1012,7 @@ static void mode_pairs(void) {
                                            : WM_ALIGN_ALGO_BITVECTOR;
                 j.o.fr_t = frt;
                 j.o.cigar = tool == TL_BV_CIGAR;
+                wm_context_tuning(j.cx)->pairs_batch = C.pairs_batch;
                 fn = q_ours;
             }
             meas_t r;
@@ -983,7 +1023,7 @@ static void mode_pairs(void) {
             if (!r.ok) {
                 n_fail++;
                 printf("%-10s %8zu %-17s %-4s %3d %4s %10s %9s %9s %7s %11s %11s  !!! FAILED: %s\n",
-                       "reads150", np, tname, dev, thr, "-", "-", "", "", "", "", "", r.msg);
+                       C.reads_label, np, tname, dev, thr, "-", "-", "", "", "", "", "", r.msg);
                 fflush(stdout);
                 continue;
             }
@@ -1036,9 +1076,24 @@ static void mode_pairs(void) {
                              C.procs[k]);
             }
             printf("%-10s %8zu %-17s %-4s %3d %4d %10.5f %9.3f %9.3f %7s %11s %11llu  %s\n",
-                   "reads150", np, tname, dev, thr, r.reps, r.median_s,
+                   C.reads_label, np, tname, dev, thr, r.reps, r.median_s,
                    (double)np / r.median_s / 1e6, cells / r.median_s / 1e9, xf, ratio,
                    (unsigned long long)sum, note);
+            if (!is_edlib && C.backend == WM_BACKEND_CUDA) { /* one more call, its split */
+                wm_stats_t *stt = (wm_stats_t *)wm_context_stats(j.cx);
+                memset(stt, 0, sizeof *stt);
+                wm_context_tuning(j.cx)->timing = 1;
+                char m2[256];
+                double t1 = q_ours(&j, 0, m2, sizeof m2);
+                wm_context_tuning(j.cx)->timing = 0;
+                printf("# %s split of one call (%.5f s): pack %.5f s, waiting for the GPU %.5f s "
+                       "(kernels %.5f s), results out %.5f s, %llu batches of up to %llu pairs\n",
+                       tname, t1, stt->pairs_gpu_pack_s, stt->pairs_gpu_wait_s,
+                       stt->pairs_gpu_kernel_s, stt->pairs_gpu_deliver_s,
+                       (unsigned long long)stt->pairs_gpu_batches,
+                       (unsigned long long)(C.pairs_batch ? C.pairs_batch
+                                                          : wm_tuning_default().pairs_batch));
+            }
             if (!is_edlib && C.backend == WM_BACKEND_CUDA && np == n_file)
                 printf(
                     "# %s end to end from the files = read+parse %.4f s + %.5f s = %.3f M pairs/s "
@@ -1104,6 +1159,7 @@ int main(int argc, char **argv) {
         prs = !strcmp(C.mode, "pairs");
     if (!grid && !lng && !prs) usage();
     C.data = ".bench/global";
+    C.reads = "reads";
     C.backend = WM_BACKEND_CPU;
     C.alphabet = WM_ALPHABET_DNA;
     C.reps = 5;
@@ -1129,6 +1185,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--sizes")) sizes = NEXT();
         else if (!strcmp(a, "--inputs")) inputs = NEXT();
         else if (!strcmp(a, "--max-pairs")) C.max_pairs = (size_t)strtoull(NEXT(), NULL, 10);
+        else if (!strcmp(a, "--packed")) C.packed = 1;
+        else if (!strcmp(a, "--reads")) C.reads = NEXT();
+        else if (!strcmp(a, "--pairs-batch")) C.pairs_batch = strtoull(NEXT(), NULL, 10);
         else if (!strcmp(a, "--procs")) procs = NEXT();
         else if (!strcmp(a, "--skip-slow")) C.skip_slow = 1;
         else if (!strcmp(a, "--alphabet")) {
@@ -1164,13 +1223,17 @@ int main(int argc, char **argv) {
 #endif
     if (!grid) C.use[TL_FR_TABLE] = 0;
 
+    /* the workload's name in the rows: reads150 for the 150 bp reads */
+    snprintf(C.reads_label, sizeof C.reads_label, "%s",
+             strcmp(C.reads, "reads") == 0 ? "reads150" : C.reads);
     /* the header: what runs where */
     printf(
         "# bench_global %s: ours on the %s backend, -j %s, reps %d, alphabet %s, inputs %s (%s)\n",
         C.mode, dev_name(), thr, C.reps, C.alphabet == WM_ALPHABET_DNA ? "dna" : "bytes", C.data,
         grid  ? "rand{m}_a/_b/_mut.seq"
         : lng ? "{workload}_a/_b.seq"
-              : "reads_a.fa, reads_b.fa");
+              : (C.reads_label[0] == 'r' && strcmp(C.reads, "reads") == 0 ? "reads_a.fa, reads_b.fa"
+                                                                          : C.reads));
     bu_print_device();
     if (C.backend == WM_BACKEND_CUDA) {
         char name[256] = "";

@@ -28,6 +28,8 @@
 #   real*_b.seq      the a file mutated with a realistic divergence: 1%
 #                    substitutions, 0.1% indels of 1-3 bases (half
 #                    insertions); seeds 7 (100k) and 8 (1M)
+#   reads1k_a.fa     READS1K [100,000] reads of 1,000 bases, the same way
+#   reads1k_b.fa     (0..100 edits a read; gen_pairs reads, seed 43)
 #   reads_a.fa       READS [1,000,000] reads of 150 bases from E. coli at
 #   reads_b.fa       uniform random positions (forward strand), and each read
 #                    with 0..15 edits (uniform; each a substitution, insertion
@@ -120,16 +122,22 @@ mk real100k_b.seq mutate "$out/real100k_a.seq" OUT 7 0.01 0.001 3
 mk real1M_b.seq mutate "$out/real1M_a.seq" OUT 8 0.01 0.001 3
 
 # ---- read pairs ------------------------------------------------------------------
-if ! have reads_a.fa || ! have reads_b.fa || [[ "$(grep -c '^>' "$out/reads_a.fa")" != "$reads" ]]; then
-  "$gen" reads "$(ecoli)" "$reads" 150 0.10 42 "$out/reads_a.fa.tmp" "$out/reads_b.fa.tmp" 2>"$out/reads_a.fa.info" ||
-    { cat "$out/reads_a.fa.info" >&2; exit 2; }
-  mv "$out/reads_a.fa.tmp" "$out/reads_a.fa"
-  mv "$out/reads_b.fa.tmp" "$out/reads_b.fa"
-  cp "$out/reads_a.fa.info" "$out/reads_b.fa.info"
-fi
-recipe[reads_a.fa]="gen_pairs reads ecoli_k12_mg1655.fa.gz $reads 150 0.10 42 reads_a.fa reads_b.fa"
-recipe[reads_b.fa]="(made with reads_a.fa)"
-[[ "$(grep -c '^>' "$out/reads_b.fa")" == "$reads" ]] || { echo "prep_global: reads_b.fa: not $reads records" >&2; exit 2; }
+# read_pairs NAME COUNT LENGTH SEED: NAME_a.fa and NAME_b.fa
+read_pairs() {
+  local name=$1 count=$2 len=$3 seed=$4
+  if ! have "${name}_a.fa" || ! have "${name}_b.fa" || [[ "$(grep -c '^>' "$out/${name}_a.fa")" != "$count" ]]; then
+    "$gen" reads "$(ecoli)" "$count" "$len" 0.10 "$seed" "$out/${name}_a.fa.tmp" "$out/${name}_b.fa.tmp" \
+      2>"$out/${name}_a.fa.info" || { cat "$out/${name}_a.fa.info" >&2; exit 2; }
+    mv "$out/${name}_a.fa.tmp" "$out/${name}_a.fa"
+    mv "$out/${name}_b.fa.tmp" "$out/${name}_b.fa"
+    cp "$out/${name}_a.fa.info" "$out/${name}_b.fa.info"
+  fi
+  recipe[${name}_a.fa]="gen_pairs reads ecoli_k12_mg1655.fa.gz $count $len 0.10 $seed ${name}_a.fa ${name}_b.fa"
+  recipe[${name}_b.fa]="(made with ${name}_a.fa)"
+  [[ "$(grep -c '^>' "$out/${name}_b.fa")" == "$count" ]] || { echo "prep_global: ${name}_b.fa: not $count records" >&2; exit 2; }
+}
+read_pairs reads "$reads" 150 42
+read_pairs reads1k "${READS1K:-100000}" 1000 43
 
 for f in "${!recipe[@]}"; do check_acgt "$f"; done
 

@@ -464,6 +464,36 @@ wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pair
                          const wm_align_opts_t *o, wm_alignment_t *out);
 void wm_alignment_clear(wm_alignment_t *a, size_t n); /* frees CIGARs, zeroes */
 
+/* The same for pairs given as columns, as Arrow lays out a column of
+** strings (Python callers pass numpy arrays, a mapper its candidate buffer):
+** no struct a pair in, no allocation a pair out. Pair i is
+** query[query_off[i] .. query_off[i + 1]) against
+** target[target_off[i] .. target_off[i + 1]); offsets never decrease. The
+** results are columns too: distance[i] (WM_ALIGN_NONE over max_distance),
+** start[i] and end[i], and with o->cigar pair i's CIGAR is
+** cigar[cigar_off[i] .. cigar_off[i + 1]) in one buffer (a NUL after the
+** last; an empty CIGAR for a pair over max_distance). Every result equals
+** wm_align_pairs' for the same pairs. On the CUDA backend packing,
+** transfers, kernels and the copying of results out overlap batch by batch.
+** Free with wm_pair_results_free; on an error *out is left empty and the
+** message names the pair. */
+typedef struct {
+    size_t n;
+    const uint8_t *query;
+    const uint64_t *query_off; /* n + 1 */
+    const uint8_t *target;
+    const uint64_t *target_off; /* n + 1 */
+} wm_pairs_packed_t;
+typedef struct {
+    size_t n;
+    uint64_t *distance, *start, *end; /* n each */
+    uint64_t *cigar_off;              /* n + 1, or NULL without o->cigar */
+    char *cigar;                      /* or NULL without o->cigar */
+} wm_pair_results_t;
+wm_status wm_align_pairs_packed(wm_context_t *cx, const wm_pairs_packed_t *pairs,
+                                const wm_align_opts_t *o, wm_pair_results_t *out);
+void wm_pair_results_free(wm_pair_results_t *r);
+
 /* What the Four-Russians lookup table for opts (fr_t, alphabet) costs: it is
 ** built on first use (on the context's threads) and kept in the context, so
 ** this builds it if needed. key_strings = 1: keyed by the block's t query and

@@ -191,8 +191,35 @@ char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_
 
 /* The GPU kernel counts columns in 32 bits: longer targets run on the CPU. */
 #define WM_CU_GLOBAL_MAX_N ((uint64_t)INT32_MAX - 64)
-/* Pairs of at most this many symbols a side run one pair per GPU thread. */
+/* Pairs of at most this many symbols a side run one pair per GPU thread;
+** a byte-alphabet query keeps 256 rows of masks, so at most
+** WM_CU_PAIR_MAX_BYTE_M of it. Empty sides are answered on the host. */
 #define WM_CU_PAIR_MAX_LEN 1024u
+#define WM_CU_PAIR_MAX_BYTE_M 256u
+static inline int wm_cu_pair_fits(uint64_t m, uint64_t n, int dna) {
+    return m > 0 && n > 0 && n <= WM_CU_PAIR_MAX_LEN &&
+           m <= (dna ? WM_CU_PAIR_MAX_LEN : WM_CU_PAIR_MAX_BYTE_M);
+}
+
+/* The pairs a GPU call takes, each fitting a thread (wm_cu_pair_fits):
+** item i < n is pairs[idx[i]], or, with cols, the columns' pair first + i
+** (min_m, max_m and max_n bound the columns' lengths). */
+typedef struct {
+    const wm_pair_t *pairs;
+    const size_t *idx;
+    const wm_pairs_packed_t *cols;
+    size_t first, n;
+    uint64_t min_m, max_m, max_n;
+} wm_pairs_src_t;
+
+/* What the GPU's pair batches hand back, batch after batch in item order:
+** items [from, from + ns), dist[k] (UINT32_MAX: over the limit) and, with
+** CIGARs, item k's text[text_off[k] .. + clen[k]) (no NUL; text NULL
+** without), text_off increasing from 0. The arrays live until the next
+** batch. Runs on the calling thread while the GPU works on the next batch. */
+typedef wm_status (*wm_pairs_deliver_t)(void *user, size_t from, size_t ns, const uint32_t *dist,
+                                        const char *text, const uint64_t *text_off,
+                                        const uint32_t *clen);
 
 /* ---- the family ------------------------------------------------------------ */
 
@@ -218,9 +245,10 @@ wm_align_cache_t *wm_align_cache(struct wm_context *cx); /* NULL out of memory *
 **   global_ckpts: the traceback's checkpoints (plan, for distance d) from a
 **     bit-vector run with the same band: the states the CPU's forward pass
 **     makes.
-**   pairs: pairs idx[0 .. n_idx) of pairs[], each side at most
-**     WM_CU_PAIR_MAX_LEN, one pair per thread; out[idx[i]] gets the distance
-**     (WM_ALIGN_NONE over the limit) and, with o->cigar, the canonical CIGAR.
+**   pairs: the items of src, one pair per thread, in batches whose
+**     packing, kernels and results overlap; deliver gets each batch's
+**     distances and, with o->cigar, the canonical CIGARs, in item order. An
+**     error leaves what was delivered delivered.
 **   fr_table_free: the device copy of a table; free_cache: cache->gpu. */
 typedef struct {
     wm_status (*infix)(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *t, uint64_t n,
@@ -234,8 +262,8 @@ typedef struct {
                            const struct wm_fr_table *tab, int64_t limit, uint64_t *d);
     wm_status (*global_ckpts)(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y,
                               uint64_t n, uint64_t d, const wm_tb_plan_t *plan, wm_tb_ckpts_t *ck);
-    wm_status (*pairs)(struct wm_context *cx, const wm_pair_t *pairs, const size_t *idx,
-                       size_t n_idx, const wm_align_opts_t *o, wm_alignment_t *out);
+    wm_status (*pairs)(struct wm_context *cx, const wm_pairs_src_t *src, const wm_align_opts_t *o,
+                       wm_pairs_deliver_t deliver, void *user);
     void (*fr_table_free)(struct wm_fr_table *tab);
     void (*free_cache)(void *gpu_cache);
 } wm_align_gpu_t;

@@ -24,8 +24,8 @@ wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *
 wm_status wm_cuda_global_fr(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                             const struct wm_fr_table *tab, int64_t limit, uint64_t *d);
 void wm_cuda_fr_table_free(struct wm_fr_table *tab);
-wm_status wm_cuda_pairs(wm_context_t *cx, const wm_pair_t *pairs, const size_t *idx, size_t n_idx,
-                        const wm_align_opts_t *o, wm_alignment_t *out);
+wm_status wm_cuda_pairs(wm_context_t *cx, const wm_pairs_src_t *src, const wm_align_opts_t *o,
+                        wm_pairs_deliver_t deliver, void *user);
 
 /* The device buffers align's GPU calls keep in the context (its cache's
 ** gpu field), grown on demand: no cudaMalloc per call once warm. */
@@ -33,7 +33,7 @@ typedef struct {
     wm_cu_buf_t text, best, keys, err; /* infix batches */
     wm_cu_buf_t peq, code;             /* a query's tables */
     wm_cu_buf_t g[8];                  /* global, dp, pairs: their own use */
-    wm_cu_buf_t h[4];                  /* pinned host staging */
+    wm_cu_buf_t h[8];                  /* pinned host staging */
 } wm_cu_align_bufs_t;
 /* The context's align buffers (made on first use), or NULL out of memory. */
 wm_cu_align_bufs_t *wm_cu_align_bufs(wm_context_t *cx);

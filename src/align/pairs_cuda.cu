@@ -10,13 +10,18 @@
 ** slot-minor ([column][word][slot]) so that the 32 stores of a step are one
 ** coalesced line.
 **
-** Flow (wm_cuda_pairs): empty sequences are answered on the host; the rest
-** are grouped by W = ceil(m / 64) (kernels for W = 1, 2, 3, 4, 6, 8, 12, 16;
-** a pair takes the first that holds it: extra words only add rows below row
-** m, which never feed back) and cut into launches whose history fits in
-** about 2 GiB. Sequences go up packed back to back; distances, and CIGARs
-** written right to left into a slot of 2 (m + n) bytes each, come back
-** compacted by a prefix sum (CUB).
+** Flow (wm_cuda_pairs). The pairs (pairs.c sends only those that fit a
+** thread, see wm_cu_pair_fits) go in batches of up to tuning.pairs_batch on
+** two slots, each slot with its pinned staging, its device arena and its
+** stream: while the GPU runs batch i, the pool packs batch i + 1 into
+** pinned memory, and then the host hands batch i's results over while the
+** GPU runs batch i + 1. Within a batch each width W = ceil(m / 64) has a
+** launch (kernels for W = 1, 2, 3, 4, 6, 8, 12, 16; a pair takes the first
+** that holds it: extra words only add rows below row m, which never feed
+** back), its threads listed by slot; the column history of the widest group
+** is kept under HISTORY_BYTES a slot. CIGARs are written right to left into
+** a slot of 2 (m + n) bytes each and come back compacted by a prefix sum
+** (CUB).
 **
 ** Alphabets. DNA (4 codes, N matches nothing) keeps its 4 x W masks in
 ** registers. Bytes keep 256 x W masks in local memory, set only for the
@@ -33,37 +38,38 @@
 #include "align/align_cuda.cuh"
 #include "cuda/device.cuh"
 
-#define HISTORY_BYTES ((size_t)2 << 30)
-
 typedef struct {
-    const uint8_t *seq;  /* packed: query then target, pair after pair */
-    const uint64_t *off; /* per slot: where its query starts */
-    const uint32_t *len; /* per slot: m, n */
-    uint32_t n_slots;
-    int64_t limit; /* -1: none */
+    const uint8_t *code; /* byte -> symbol; ncodes: matches nothing */
+    uint32_t ncodes;
+    const uint8_t *seq;   /* the batch's sequences */
+    const uint64_t *qoff; /* per slot: where its query starts in seq */
+    const uint64_t *toff; /* per slot: where its target starts in seq */
+    const uint32_t *len;  /* per slot: m, n */
+    const uint32_t *ids;  /* the launch's thread t takes slot ids[t]; NULL: slot t */
+    uint32_t n_slots;     /* threads of the launch (the history's stride) */
+    int64_t limit;        /* -1: none */
     int cigar;
     uint64_t *hist; /* [col][word][slot] Pv, then Mv at + half */
     uint64_t half;  /* words of the Pv history */
-    uint32_t n_max; /* longest target of the launch */
     char *slots;    /* CIGAR text, slot at cig_off */
     const uint64_t *cig_off;
     uint32_t *dist;                /* per slot; UINT32_MAX: over the limit */
     uint32_t *cig_start, *cig_len; /* the text within the slot */
 } pairs_args_t;
 
-__constant__ uint8_t c_code[256]; /* byte -> symbol; c_ncodes: matches nothing */
-__constant__ uint32_t c_ncodes;
-
-static __device__ __forceinline__ int sym_eq(uint8_t a, uint8_t b) {
-    uint8_t ca = c_code[a];
-    return ca == c_code[b] && ca < c_ncodes;
+/* The symbol map in shared memory: a warp's 32 lookups of different bytes
+** would be served one address at a time from constant memory. */
+static __device__ __forceinline__ int sym_eq(const uint8_t *code, uint32_t ncodes, uint8_t a,
+                                             uint8_t b) {
+    uint8_t ca = code[a];
+    return ca == code[b] && ca < ncodes;
 }
 
 template <int W>
-static __device__ __forceinline__ uint64_t hist_value(const pairs_args_t &a, uint32_t slot,
-                                                      uint64_t i, uint64_t j) {
+static __device__ __forceinline__ uint64_t hist_value(const pairs_args_t &a, uint32_t t, uint64_t i,
+                                                      uint64_t j) {
     /* D[i][j] from column j's history (j >= 1, i >= 1): j + the deltas above */
-    const uint64_t *pv = a.hist + ((uint64_t)(j - 1) * W) * a.n_slots + slot;
+    const uint64_t *pv = a.hist + ((uint64_t)(j - 1) * W) * a.n_slots + t;
     const uint64_t *mv = pv + a.half;
     uint32_t w = (uint32_t)((i - 1) >> 6), r = (uint32_t)((i - 1) & 63);
     int64_t v = (int64_t)j;
@@ -92,11 +98,15 @@ static __device__ __forceinline__ void put_run(char *s, int64_t *pos, char op, u
 
 template <int W, bool DNA>
 __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
-    const uint32_t slot = blockIdx.x * blockDim.x + threadIdx.x;
-    if (slot >= a.n_slots) return;
-    const uint8_t *x = a.seq + a.off[slot];
+    __shared__ uint8_t c_code[256];
+    for (uint32_t b = threadIdx.x; b < 256; b += blockDim.x) c_code[b] = a.code[b];
+    __syncthreads();
+    const uint32_t c_ncodes = a.ncodes;
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= a.n_slots) return;
+    const uint32_t slot = a.ids ? a.ids[t] : t;
+    const uint8_t *x = a.seq + a.qoff[slot], *y = a.seq + a.toff[slot];
     const uint32_t m = a.len[2 * slot], n = a.len[2 * slot + 1];
-    const uint8_t *y = x + m;
 
     /* match masks */
     uint64_t pd[DNA ? 4 : 1][W];
@@ -174,7 +184,7 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
             mv[u] = ph & xv;
         }
         if (a.cigar) {
-            uint64_t *hp = a.hist + ((uint64_t)(j - 1) * W) * a.n_slots + slot;
+            uint64_t *hp = a.hist + ((uint64_t)(j - 1) * W) * a.n_slots + t;
 #pragma unroll
             for (int u = 0; u < W; u++) {
                 hp[(uint64_t)u * a.n_slots] = pv[u];
@@ -208,19 +218,19 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
         } else if (j == 0) {
             o = 'I';
             i--;
-        } else if (sym_eq(x[i - 1], y[j - 1])) {
+        } else if (sym_eq(c_code, c_ncodes, x[i - 1], y[j - 1])) {
             o = '=';
             i--;
             j--;
         } else {
-            uint64_t diag = j == 1 ? i - 1 : i == 1 ? j - 1 : hist_value<W>(a, slot, i - 1, j - 1);
+            uint64_t diag = j == 1 ? i - 1 : i == 1 ? j - 1 : hist_value<W>(a, t, i - 1, j - 1);
             if (diag + 1 == cur) {
                 o = 'X';
                 i--;
                 j--;
                 cur = diag;
             } else {
-                uint64_t up = i == 1 ? j : hist_value<W>(a, slot, i - 1, j);
+                uint64_t up = i == 1 ? j : hist_value<W>(a, t, i - 1, j);
                 if (up + 1 == cur) {
                     o = 'I';
                     i--;
@@ -257,10 +267,11 @@ __global__ void k_gather(const char *slots, const uint64_t *cig_off, const uint3
 
 typedef void (*pairs_kernel_t)(pairs_args_t);
 
-static const int k_widths[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
+#define N_WIDTHS 8
+static const int k_widths[N_WIDTHS] = { 1, 2, 3, 4, 6, 8, 12, 16 };
 
-static pairs_kernel_t pick_kernel(int W, int dna) {
-    switch (W) {
+static pairs_kernel_t pick_kernel(int wk, int dna) {
+    switch (k_widths[wk]) {
     case 1: return dna ? k_pairs<1, true> : k_pairs<1, false>;
     case 2: return dna ? k_pairs<2, true> : k_pairs<2, false>;
     case 3: return dna ? k_pairs<3, true> : k_pairs<3, false>;
@@ -273,307 +284,435 @@ static pairs_kernel_t pick_kernel(int W, int dna) {
     }
 }
 
-static int width_for(uint64_t m) {
+/* The narrowest kernel that holds a query of m symbols (extra words only add
+** rows below row m, which never feed back). */
+static int width_index(uint64_t m) {
     uint64_t w = (m + 63) / 64;
-    for (int k = 0; k < 8; k++)
-        if ((uint64_t)k_widths[k] >= w) return k_widths[k];
-    return 0;
+    for (int k = 0; k < N_WIDTHS; k++)
+        if ((uint64_t)k_widths[k] >= w) return k;
+    return N_WIDTHS - 1; /* not reached: wm_cu_pair_fits bounds m */
 }
 
-typedef struct {
-    char *base;
-    size_t used, cap;
-} dev_arena_t;
-
-static void *take(dev_arena_t *ar, size_t bytes) {
-    size_t at = (ar->used + 255) & ~(size_t)255;
-    if (at + bytes > ar->cap) return NULL;
-    ar->used = at + bytes;
-    return ar->base + at;
-}
-
-/* Packing the sequences and unpacking the results are spread over the
-** pool: a million pairs are 300 MB to copy and a million CIGARs to make. */
+/* A batch's limits besides tuning.pairs_batch: its sequence bytes, and its
+** column history (2 x n x W words a pair, for CIGARs) per slot. */
+#define BATCH_SEQ_BYTES ((uint64_t)64 << 20)
+#define HISTORY_BYTES ((uint64_t)1 << 30)
 #define PACK_TASKS 64
 
+static size_t al8(size_t x) { return (x + 7) & ~(size_t)7; }
+
+/* One batch: items [from, from + ns) of the source. The front block (symbol
+** map, offsets, lengths, the threads' slots by width when there are several
+** widths, CIGAR slot offsets, the sequences) has the same layout in pinned
+** memory and on the device, so it goes up in one copy; the results block
+** (distances, CIGAR lengths and offsets) comes back in one. */
 typedef struct {
-    const wm_pair_t *pairs;
-    const size_t *sel;
-    size_t ns;
-    const uint64_t *off;
-    uint8_t *seq;
-    wm_alignment_t *out;
-    const uint32_t *dist;
-    const char *text;
-    const uint64_t *text_off;
-    int failed;
-    int cigar;
-    const uint32_t *clen;
+    size_t from, ns;
+    uint64_t seq_bytes, qbytes, cig_bytes, hist_words;
+    uint32_t cnt[N_WIDTHS], first[N_WIDTHS], nmax[N_WIDTHS];
+    int groups; /* widths present */
+    size_t o_qoff, o_toff, o_len, o_ids, o_cig, o_seq, front;
+    size_t r_clen, r_out, r_bytes;
+    uint8_t *h_front, *h_res, *d; /* pinned front, pinned results, device arena */
+    size_t d_res, d_hist, d_slots, d_start, d_text, d_tmp, tmp_bytes;
+    cudaStream_t st;
+    cudaEvent_t k0, k1;
+} batch_t;
+
+typedef struct {
+    wm_context_t *cx;
+    const wm_pairs_src_t *src;
+    const wm_align_opts_t *o;
+    const uint8_t *code;
+    uint32_t ncodes;
+    int dna;
+    wm_cu_align_bufs_t *B;
+} pairs_job_t;
+
+static inline const wm_pair_t *item(const pairs_job_t *J, size_t i) {
+    return &J->src->pairs[J->src->idx[i]];
+}
+
+/* Columns: the bytes of items [a, b), both sides. */
+static uint64_t cols_bytes(const wm_pairs_packed_t *c, size_t a, size_t b) {
+    return c->query_off[b] - c->query_off[a] + c->target_off[b] - c->target_off[a];
+}
+
+/* Take items from `from` on while they fit the batch's limits. Pairs one at
+** a time; columns by their offsets and the source's length bounds. */
+static void batch_form(const pairs_job_t *J, size_t from, batch_t *b) {
+    const wm_pairs_src_t *src = J->src;
+    uint64_t cap = J->cx->tuning.pairs_batch ? J->cx->tuning.pairs_batch : (1u << 17);
+    b->from = from;
+    b->ns = 0;
+    b->seq_bytes = b->qbytes = b->cig_bytes = b->hist_words = 0;
+    memset(b->cnt, 0, sizeof b->cnt);
+    memset(b->nmax, 0, sizeof b->nmax);
+    if (src->cols) {
+        const wm_pairs_packed_t *c = src->cols;
+        size_t a = src->first + from, left = src->n - from;
+        int wk = width_index(src->max_m);
+        uint64_t per = src->max_n * (uint64_t)k_widths[wk]; /* history words a pair, at most */
+        uint64_t ns = left < cap ? left : cap;
+        if (J->o->cigar && per && ns > HISTORY_BYTES / 16 / per) ns = HISTORY_BYTES / 16 / per;
+        if (ns == 0) ns = 1;
+        if (ns > 1 && cols_bytes(c, a, a + ns) > BATCH_SEQ_BYTES) { /* the most that fit */
+            size_t lo = 1, hi = ns;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo + 1) / 2;
+                if (cols_bytes(c, a, a + mid) <= BATCH_SEQ_BYTES) lo = mid;
+                else hi = mid - 1;
+            }
+            ns = lo;
+        }
+        b->ns = ns;
+        b->qbytes = c->query_off[a + ns] - c->query_off[a];
+        b->seq_bytes = cols_bytes(c, a, a + ns);
+        b->cig_bytes = 2 * b->seq_bytes;
+        b->hist_words = J->o->cigar ? per * ns : 0;
+        b->groups = width_index(src->min_m) == wk ? 1 : 2; /* 2: counted when packed */
+        b->cnt[wk] = (uint32_t)ns;
+        b->nmax[wk] = (uint32_t)src->max_n;
+    } else {
+        for (size_t i = from; i < src->n && b->ns < cap; i++) {
+            const wm_pair_t *p = item(J, i);
+            int wk = width_index(p->m);
+            uint32_t nmax = b->nmax[wk] > p->n ? b->nmax[wk] : (uint32_t)p->n;
+            uint64_t hist = (uint64_t)nmax * k_widths[wk] * (b->cnt[wk] + 1);
+            if (b->ns && (b->seq_bytes + p->m + p->n > BATCH_SEQ_BYTES ||
+                          (J->o->cigar && 2 * hist * 8 > HISTORY_BYTES)))
+                break;
+            b->ns++;
+            b->cnt[wk]++;
+            b->nmax[wk] = nmax;
+            b->seq_bytes += p->m + p->n;
+            b->cig_bytes += 2 * (p->m + p->n);
+            if (J->o->cigar && hist > b->hist_words) b->hist_words = hist;
+        }
+        b->groups = 0;
+        for (int w = 0; w < N_WIDTHS; w++) b->groups += b->cnt[w] > 0;
+    }
+    size_t ns = b->ns;
+    b->o_qoff = 256;
+    b->o_toff = b->o_qoff + 8 * ns;
+    b->o_len = b->o_toff + 8 * ns;
+    b->o_ids = b->o_len + al8(8 * ns);
+    b->o_cig = b->o_ids + (b->groups > 1 ? al8(4 * ns) : 0);
+    b->o_seq = b->o_cig + (J->o->cigar ? 8 * ns : 0);
+    b->front = al8(b->o_seq + b->seq_bytes + 16);
+    b->r_clen = 4 * ns;
+    b->r_out = al8(8 * ns);
+    b->r_bytes = J->o->cigar ? b->r_out + 8 * ns : 4 * ns;
+}
+
+/* Grow a buffer with room to spare, so that batches of varying size do not
+** reallocate each time. */
+static wm_status grow(wm_context_t *cx, wm_cu_buf_t *buf, size_t need, int pinned) {
+    if (buf->p && buf->cap >= need) return WM_OK;
+    need += need / 4;
+    return pinned ? wm_cu_host_reserve(cx, buf, need) : wm_cu_dev_reserve(cx, buf, need);
+}
+
+/* The buffers of slot s: the device arena (front, results, then with
+** CIGARs the history, the CIGAR slots, their starts, the gathered text and
+** the scan's scratch). */
+static wm_status batch_buffers(const pairs_job_t *J, int s, batch_t *b) {
+    wm_context_t *cx = J->cx;
+    wm_cu_align_bufs_t *B = J->B;
+    size_t ns = b->ns;
+    b->d_res = b->front;
+    size_t at = al8(b->d_res + b->r_bytes);
+    b->tmp_bytes = 0;
+    if (J->o->cigar) {
+        b->d_hist = at;
+        at += 2 * b->hist_words * 8;
+        b->d_slots = at;
+        at = al8(at + b->cig_bytes + 16);
+        b->d_start = at;
+        at = al8(at + 4 * ns);
+        b->d_text = at;
+        at = (at + b->cig_bytes + 16 + 255) & ~(size_t)255;
+        b->d_tmp = at;
+        cub::DeviceScan::ExclusiveSum(NULL, b->tmp_bytes, (const uint32_t *)NULL, (uint64_t *)NULL,
+                                      (int)ns, b->st);
+        at += b->tmp_bytes;
+    }
+    wm_status rc = grow(cx, &B->h[3 * s], b->front, 1);
+    if (rc == WM_OK) rc = grow(cx, &B->h[3 * s + 1], b->r_bytes, 1);
+    if (rc == WM_OK) rc = grow(cx, &B->g[s ? 6 : 4], at, 0);
+    if (rc != WM_OK) return rc;
+    b->h_front = (uint8_t *)B->h[3 * s].p;
+    b->h_res = (uint8_t *)B->h[3 * s + 1].p;
+    b->d = (uint8_t *)B->g[s ? 6 : 4].p;
+    return WM_OK;
+}
+
+/* ---- packing, on the pool ------------------------------------------------ */
+
+typedef struct {
+    const pairs_job_t *J;
+    batch_t *b;
+    uint32_t (*count)[N_WIDTHS]; /* columns of several widths: [task][width] */
+    int pass;                    /* columns: 0 count widths, 1 fill */
 } pack_t;
 
-static void pack_task(void *arg, size_t t, int tid) {
+/* Pairs: each pair's query then target, at the offsets set serially. */
+static void pack_pairs_task(void *arg, size_t t, int tid) {
     (void)tid;
-    pack_t *P = (pack_t *)arg;
-    size_t a = P->ns * t / PACK_TASKS, b = P->ns * (t + 1) / PACK_TASKS;
-    for (size_t k = a; k < b; k++) {
-        const wm_pair_t *p = &P->pairs[P->sel[k]];
-        memcpy(P->seq + P->off[k], p->query, p->m);
-        memcpy(P->seq + P->off[k] + p->m, p->target, p->n);
+    const pack_t *P = (const pack_t *)arg;
+    const batch_t *b = P->b;
+    const uint64_t *qoff = (const uint64_t *)(b->h_front + b->o_qoff);
+    uint8_t *seq = b->h_front + b->o_seq;
+    size_t lo = b->ns * t / PACK_TASKS, hi = b->ns * (t + 1) / PACK_TASKS;
+    for (size_t k = lo; k < hi; k++) {
+        const wm_pair_t *p = item(P->J, b->from + k);
+        memcpy(seq + qoff[k], p->query, p->m);
+        memcpy(seq + qoff[k] + p->m, p->target, p->n);
     }
 }
 
-static void unpack_task(void *arg, size_t t, int tid) {
-    (void)tid;
-    pack_t *P = (pack_t *)arg;
-    size_t a = P->ns * t / PACK_TASKS, b = P->ns * (t + 1) / PACK_TASKS;
-    for (size_t k = a; k < b; k++) {
-        wm_alignment_t *r = &P->out[P->sel[k]];
-        if (P->dist[k] == UINT32_MAX) {
-            r->distance = WM_ALIGN_NONE;
-            continue;
-        }
-        r->distance = P->dist[k];
-        r->start = 0;
-        r->end = P->pairs[P->sel[k]].n;
-        if (!P->cigar) continue;
-        r->cigar = (char *)malloc(P->clen[k] + 1);
-        if (!r->cigar) {
-            __atomic_store_n(&P->failed, 1, __ATOMIC_RELAXED);
-            continue;
-        }
-        memcpy(r->cigar, P->text + P->text_off[k], P->clen[k]);
-        r->cigar[P->clen[k]] = 0;
+static void pack_pairs(const pairs_job_t *J, batch_t *b) {
+    uint8_t *f = b->h_front;
+    uint64_t *qoff = (uint64_t *)(f + b->o_qoff), *toff = (uint64_t *)(f + b->o_toff);
+    uint64_t *cig = (uint64_t *)(f + b->o_cig);
+    uint32_t *len = (uint32_t *)(f + b->o_len), *ids = (uint32_t *)(f + b->o_ids);
+    uint32_t fill[N_WIDTHS];
+    for (int w = 0, at = 0; w < N_WIDTHS; w++) {
+        b->first[w] = fill[w] = (uint32_t)at;
+        at += b->cnt[w];
     }
-}
-
-/* A host-side empty pair. */
-static wm_status empty_pair(const wm_pair_t *p, const wm_align_opts_t *o, wm_alignment_t *r) {
-    uint64_t d = p->m + p->n;
-    if (o->max_distance >= 0 && d > (uint64_t)o->max_distance) {
-        r->distance = WM_ALIGN_NONE;
-        return WM_OK;
-    }
-    r->distance = d;
-    r->start = 0;
-    r->end = p->n;
-    if (!o->cigar) return WM_OK;
-    r->cigar = (char *)malloc(24);
-    if (!r->cigar) return WM_NOMEM;
-    if (d == 0) r->cigar[0] = 0;
-    else snprintf(r->cigar, 24, "%llu%c", (unsigned long long)d, p->m ? 'I' : 'D');
-    return WM_OK;
-}
-
-/* The host side of one launch: the pairs packed, their offsets and lengths,
-** and room for what comes back. */
-typedef struct {
-    uint64_t seq_bytes, cig_bytes, half;
-    uint32_t n_max;
-    uint8_t *seq;
-    uint64_t *off, *cig, *out_off;
-    uint32_t *len, *dist, *clen;
-    char *text;
-} pair_host_t;
-
-static void host_free(pair_host_t *h) {
-    free(h->seq);
-    free(h->off);
-    free(h->cig);
-    free(h->len);
-    free(h->dist);
-    free(h->out_off);
-    free(h->clen);
-    free(h->text);
-}
-
-static wm_status host_pack(wm_context_t *cx, const wm_pair_t *pairs, const size_t *sel, size_t ns,
-                           int W, const wm_align_opts_t *o, pair_host_t *h) {
-    memset(h, 0, sizeof *h);
-    for (size_t k = 0; k < ns; k++) {
-        const wm_pair_t *p = &pairs[sel[k]];
-        h->seq_bytes += p->m + p->n;
-        h->cig_bytes += 2 * (p->m + p->n);
-        if (p->n > h->n_max) h->n_max = (uint32_t)p->n;
-    }
-    h->half = o->cigar ? (uint64_t)h->n_max * W * ns : 0;
-    h->seq = (uint8_t *)malloc(h->seq_bytes + 16);
-    h->off = (uint64_t *)malloc(ns * sizeof *h->off);
-    h->cig = (uint64_t *)malloc(ns * sizeof *h->cig);
-    h->len = (uint32_t *)malloc(2 * ns * sizeof *h->len);
-    h->dist = (uint32_t *)malloc(ns * sizeof *h->dist);
-    h->out_off = (uint64_t *)malloc((ns + 1) * sizeof *h->out_off);
-    h->clen = (uint32_t *)malloc(ns * sizeof *h->clen);
-    if (!h->seq || !h->off || !h->cig || !h->len || !h->dist || !h->out_off || !h->clen)
-        return WM_NOMEM;
-    uint64_t at = 0, cat = 0;
-    for (size_t k = 0; k < ns; k++) {
-        const wm_pair_t *p = &pairs[sel[k]];
-        h->off[k] = at;
-        h->cig[k] = cat;
-        h->len[2 * k] = (uint32_t)p->m;
-        h->len[2 * k + 1] = (uint32_t)p->n;
+    uint64_t at = 0;
+    for (size_t k = 0; k < b->ns; k++) {
+        const wm_pair_t *p = item(J, b->from + k);
+        qoff[k] = at;
+        toff[k] = at + p->m;
+        len[2 * k] = (uint32_t)p->m;
+        len[2 * k + 1] = (uint32_t)p->n;
+        if (J->o->cigar) cig[k] = 2 * at;
+        if (b->groups > 1) ids[fill[width_index(p->m)]++] = (uint32_t)k;
         at += p->m + p->n;
-        cat += 2 * (p->m + p->n);
     }
-    pack_t P = { pairs, sel, ns, h->off, h->seq, NULL, NULL, NULL, NULL, 0, o->cigar };
-    wm_pool_for(cx->pool, PACK_TASKS, pack_task, &P);
+    pack_t P = { J, b, NULL, 0 };
+    wm_pool_for(J->cx->pool, PACK_TASKS, pack_pairs_task, &P);
+}
+
+/* Columns: task t's items, their offsets within the batch (queries first,
+** then targets) and bytes; with several widths, pass 0 counts each task's
+** items of each width and pass 1 lists them by width. */
+static void pack_cols_task(void *arg, size_t t, int tid) {
+    (void)tid;
+    const pack_t *P = (const pack_t *)arg;
+    batch_t *b = P->b;
+    const wm_pairs_packed_t *c = P->J->src->cols;
+    size_t a = P->J->src->first + b->from;
+    size_t lo = b->ns * t / PACK_TASKS, hi = b->ns * (t + 1) / PACK_TASKS;
+    if (lo == hi) return;
+    const uint64_t *qo = c->query_off + a, *to = c->target_off + a;
+    if (b->groups > 1 && P->pass == 0) {
+        for (size_t k = lo; k < hi; k++) P->count[t][width_index(qo[k + 1] - qo[k])]++;
+        return;
+    }
+    uint8_t *f = b->h_front;
+    uint64_t *qoff = (uint64_t *)(f + b->o_qoff), *toff = (uint64_t *)(f + b->o_toff);
+    uint64_t *cig = (uint64_t *)(f + b->o_cig);
+    uint32_t *len = (uint32_t *)(f + b->o_len), *ids = (uint32_t *)(f + b->o_ids);
+    for (size_t k = lo; k < hi; k++) {
+        qoff[k] = qo[k] - qo[0];
+        toff[k] = b->qbytes + to[k] - to[0];
+        len[2 * k] = (uint32_t)(qo[k + 1] - qo[k]);
+        len[2 * k + 1] = (uint32_t)(to[k + 1] - to[k]);
+        if (P->J->o->cigar) cig[k] = 2 * (qo[k] - qo[0] + to[k] - to[0]);
+    }
+    if (b->groups > 1) {
+        uint32_t *fill = P->count[t]; /* pass 1: where this task's items of each width go */
+        for (size_t k = lo; k < hi; k++) ids[fill[width_index(qo[k + 1] - qo[k])]++] = (uint32_t)k;
+    }
+    uint8_t *seq = f + b->o_seq;
+    memcpy(seq + (qo[lo] - qo[0]), c->query + qo[lo], qo[hi] - qo[lo]);
+    memcpy(seq + b->qbytes + (to[lo] - to[0]), c->target + to[lo], to[hi] - to[lo]);
+}
+
+static wm_status pack_cols(const pairs_job_t *J, batch_t *b) {
+    pack_t P = { J, b, NULL, 0 };
+    if (b->groups > 1) {
+        P.count = (uint32_t(*)[N_WIDTHS])calloc(PACK_TASKS, sizeof *P.count);
+        if (!P.count) return WM_NOMEM;
+        wm_pool_for(J->cx->pool, PACK_TASKS, pack_cols_task, &P);
+        /* widths in order, tasks in order within a width */
+        uint32_t at = 0;
+        b->groups = 0;
+        for (int w = 0; w < N_WIDTHS; w++) {
+            b->first[w] = at;
+            for (int t = 0; t < PACK_TASKS; t++) {
+                uint32_t n = P.count[t][w];
+                P.count[t][w] = at;
+                at += n;
+            }
+            b->cnt[w] = at - b->first[w];
+            b->nmax[w] = (uint32_t)J->src->max_n;
+            b->groups += b->cnt[w] > 0;
+        }
+        b->groups = b->groups > 1 ? b->groups : 2; /* ids are filled in any case */
+        P.pass = 1;
+    }
+    wm_pool_for(J->cx->pool, PACK_TASKS, pack_cols_task, &P);
+    free(P.count);
     return WM_OK;
 }
 
-/* The device side: one arena (kept in the context) cut into the kernel's
-** inputs, its history and CIGAR slots, and the gathered CIGAR text. */
-typedef struct {
+/* Fill the pinned front block. */
+static wm_status batch_pack(const pairs_job_t *J, batch_t *b) {
+    memcpy(b->h_front, J->code, 256);
+    memset(b->h_front + b->o_seq + b->seq_bytes, 0, 16);
+    if (J->src->cols) return pack_cols(J, b);
+    pack_pairs(J, b);
+    return WM_OK;
+}
+
+/* ---- the GPU's part -------------------------------------------------------- */
+
+/* Up, the kernels of each width, the CIGARs gathered, the results down. */
+static wm_status batch_submit(const pairs_job_t *J, batch_t *b) {
+    wm_context_t *cx = J->cx;
+    cudaStream_t st = b->st;
+    uint8_t *d = b->d;
+    size_t ns = b->ns;
+    const int timing = cx->tuning.timing;
+    WM_CU(cx, cudaMemcpyAsync(d, b->h_front, b->front, cudaMemcpyHostToDevice, st));
     pairs_args_t a;
-    uint8_t *seq;
-    uint64_t *off, *cig, *out_off;
-    uint32_t *len;
-    char *text;
-    void *tmp;
-    size_t tmp_bytes;
-} pair_dev_t;
-
-static wm_status dev_layout(wm_context_t *cx, const pair_host_t *h, size_t ns,
-                            const wm_align_opts_t *o, cudaStream_t st, pair_dev_t *d) {
-    size_t need = h->seq_bytes + 16 + ns * (8 + 8 + 4 + 4 + 4 + 8 + 8) + (size_t)(2 * h->half * 8) +
-                  (o->cigar ? 2 * h->cig_bytes : 0) + 16 * 256 + (1u << 20);
-    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
-    if (!B) return WM_NOMEM;
-    wm_status rc = wm_cu_dev_reserve(cx, &B->g[4], need);
-    if (rc != WM_OK) return rc;
-    dev_arena_t ar = { (char *)B->g[4].p, 0, need };
-    memset(d, 0, sizeof *d);
-    pairs_args_t *a = &d->a;
-    d->seq = (uint8_t *)take(&ar, h->seq_bytes + 16);
-    d->off = (uint64_t *)take(&ar, ns * 8);
-    d->len = (uint32_t *)take(&ar, ns * 8);
-    a->dist = (uint32_t *)take(&ar, ns * 4);
-    a->seq = d->seq;
-    a->off = d->off;
-    a->len = d->len;
-    a->n_slots = (uint32_t)ns;
-    a->limit = o->max_distance;
-    a->cigar = o->cigar;
-    a->n_max = h->n_max;
-    if (!o->cigar) return WM_OK;
-    a->hist = (uint64_t *)take(&ar, 2 * h->half * 8);
-    a->half = h->half;
-    a->slots = (char *)take(&ar, h->cig_bytes + 16);
-    d->cig = (uint64_t *)take(&ar, ns * 8);
-    a->cig_off = d->cig;
-    a->cig_start = (uint32_t *)take(&ar, ns * 4);
-    a->cig_len = (uint32_t *)take(&ar, ns * 4);
-    d->out_off = (uint64_t *)take(&ar, (ns + 1) * 8);
-    d->text = (char *)take(&ar, h->cig_bytes + 16);
-    cub::DeviceScan::ExclusiveSum(NULL, d->tmp_bytes, (const uint32_t *)a->cig_len, d->out_off,
-                                  (int)ns, st);
-    d->tmp = take(&ar, d->tmp_bytes);
-    return d->tmp ? WM_OK : WM_NOMEM; /* the arena was sized with a MiB to spare */
-}
-
-/* Upload, run, and bring back the distances and (with CIGARs) the gathered
-** text and its offsets. */
-static wm_status dev_run(wm_context_t *cx, pair_dev_t *d, pair_host_t *h, size_t ns, int W, int dna,
-                         const wm_align_opts_t *o, cudaStream_t st) {
-    const pairs_args_t *a = &d->a;
-    const unsigned grid = (unsigned)((ns + 127) / 128);
-    WM_CU(cx, cudaMemcpyAsync(d->seq, h->seq, h->seq_bytes, cudaMemcpyHostToDevice, st));
-    WM_CU(cx, cudaMemcpyAsync(d->off, h->off, ns * 8, cudaMemcpyHostToDevice, st));
-    WM_CU(cx, cudaMemcpyAsync(d->len, h->len, ns * 8, cudaMemcpyHostToDevice, st));
-    if (o->cigar) WM_CU(cx, cudaMemcpyAsync(d->cig, h->cig, ns * 8, cudaMemcpyHostToDevice, st));
-    pick_kernel(W, dna)<<<grid, 128, 0, st>>>(*a);
-    WM_CU(cx, cudaGetLastError());
-    WM_CU(cx, cudaMemcpyAsync(h->dist, a->dist, ns * 4, cudaMemcpyDeviceToHost, st));
-    if (o->cigar) {
-        WM_CU(cx, cub::DeviceScan::ExclusiveSum(d->tmp, d->tmp_bytes, (const uint32_t *)a->cig_len,
-                                                d->out_off, (int)ns, st));
-        k_gather<<<grid, 128, 0, st>>>(a->slots, d->cig, a->cig_start, a->cig_len, d->out_off,
-                                       d->text, (uint32_t)ns);
-        WM_CU(cx, cudaGetLastError());
-        WM_CU(cx, cudaMemcpyAsync(h->out_off, d->out_off, ns * 8, cudaMemcpyDeviceToHost, st));
-        WM_CU(cx, cudaMemcpyAsync(h->clen, a->cig_len, ns * 4, cudaMemcpyDeviceToHost, st));
-        WM_CU(cx, cudaStreamSynchronize(st));
-        uint64_t total = ns ? h->out_off[ns - 1] + h->clen[ns - 1] : 0;
-        if (!(h->text = (char *)malloc(total + 1))) return WM_NOMEM;
-        WM_CU(cx, cudaMemcpyAsync(h->text, d->text, total, cudaMemcpyDeviceToHost, st));
+    memset(&a, 0, sizeof a);
+    a.code = d;
+    a.ncodes = J->ncodes;
+    a.seq = d + b->o_seq;
+    a.qoff = (const uint64_t *)(d + b->o_qoff);
+    a.toff = (const uint64_t *)(d + b->o_toff);
+    a.len = (const uint32_t *)(d + b->o_len);
+    a.limit = J->o->max_distance;
+    a.cigar = J->o->cigar;
+    a.dist = (uint32_t *)(d + b->d_res);
+    if (J->o->cigar) {
+        a.hist = (uint64_t *)(d + b->d_hist);
+        a.slots = (char *)(d + b->d_slots);
+        a.cig_off = (const uint64_t *)(d + b->o_cig);
+        a.cig_start = (uint32_t *)(d + b->d_start);
+        a.cig_len = (uint32_t *)(d + b->d_res + b->r_clen);
     }
-    WM_CU(cx, cudaStreamSynchronize(st));
+    if (timing) WM_CU(cx, cudaEventRecord(b->k0, st));
+    for (int w = 0; w < N_WIDTHS; w++) {
+        if (!b->cnt[w]) continue;
+        a.ids = b->groups > 1 ? (const uint32_t *)(d + b->o_ids) + b->first[w] : NULL;
+        a.n_slots = b->cnt[w];
+        a.half = (uint64_t)b->nmax[w] * k_widths[w] * b->cnt[w];
+        pick_kernel(w, J->dna)<<<(b->cnt[w] + 127) / 128, 128, 0, st>>>(a);
+        WM_CU(cx, cudaGetLastError());
+    }
+    if (J->o->cigar) {
+        uint64_t *out_off = (uint64_t *)(d + b->d_res + b->r_out);
+        size_t tmp_bytes = b->tmp_bytes;
+        WM_CU(cx, cub::DeviceScan::ExclusiveSum(d + b->d_tmp, tmp_bytes, a.cig_len, out_off,
+                                                (int)ns, st));
+        k_gather<<<(unsigned)((ns + 127) / 128), 128, 0, st>>>(
+            a.slots, a.cig_off, a.cig_start, a.cig_len, out_off, (char *)(d + b->d_text),
+            (uint32_t)ns);
+        WM_CU(cx, cudaGetLastError());
+    }
+    if (timing) WM_CU(cx, cudaEventRecord(b->k1, st));
+    WM_CU(cx, cudaMemcpyAsync(b->h_res, d + b->d_res, b->r_bytes, cudaMemcpyDeviceToHost, st));
     return WM_OK;
 }
 
-/* One launch: pairs sel[0 .. ns) of one width. */
-static wm_status launch(wm_context_t *cx, const wm_pair_t *pairs, const size_t *sel, size_t ns,
-                        int W, int dna, const wm_align_opts_t *o, wm_alignment_t *out) {
-    cudaStream_t st = cx->cuda->stream[0];
-    pair_host_t h;
-    pair_dev_t d;
-    wm_status rc = host_pack(cx, pairs, sel, ns, W, o, &h);
-    if (rc == WM_OK) rc = dev_layout(cx, &h, ns, o, st, &d);
-    if (rc == WM_OK) rc = dev_run(cx, &d, &h, ns, W, dna, o, st);
-    if (rc == WM_OK) {
-        pack_t P = { pairs, sel, ns, NULL, NULL, out, h.dist, h.text, h.out_off, 0, o->cigar };
-        P.clen = h.clen;
-        wm_pool_for(cx->pool, PACK_TASKS, unpack_task, &P);
-        if (P.failed) rc = WM_NOMEM;
+/* Wait for a batch, bring its CIGAR text down, hand it over. */
+static wm_status batch_finish(const pairs_job_t *J, int s, batch_t *b, wm_pairs_deliver_t deliver,
+                              void *user) {
+    wm_context_t *cx = J->cx;
+    double t0 = wm_now();
+    WM_CU(cx, cudaStreamSynchronize(b->st));
+    if (cx->tuning.timing) {
+        float ms = 0;
+        WM_CU(cx, cudaEventElapsedTime(&ms, b->k0, b->k1));
+        cx->stats.pairs_gpu_kernel_s += ms / 1e3;
     }
-    host_free(&h);
+    const uint32_t *dist = (const uint32_t *)b->h_res, *clen = NULL;
+    const uint64_t *out_off = NULL;
+    const char *text = NULL;
+    if (J->o->cigar) {
+        clen = (const uint32_t *)(b->h_res + b->r_clen);
+        out_off = (const uint64_t *)(b->h_res + b->r_out);
+        uint64_t total = out_off[b->ns - 1] + clen[b->ns - 1];
+        wm_cu_buf_t *tb = &J->B->h[3 * s + 2];
+        wm_status rc = grow(cx, tb, total + 1, 1);
+        if (rc != WM_OK) return rc;
+        WM_CU(cx, cudaMemcpyAsync(tb->p, b->d + b->d_text, total, cudaMemcpyDeviceToHost, b->st));
+        WM_CU(cx, cudaStreamSynchronize(b->st));
+        text = (const char *)tb->p;
+    }
+    double t1 = wm_now();
+    cx->stats.pairs_gpu_wait_s += t1 - t0;
+    cx->stats.pairs_gpu_batches++;
+    wm_status rc = deliver(user, b->from, b->ns, dist, text, out_off, clen);
+    cx->stats.pairs_gpu_deliver_s += wm_now() - t1;
     return rc;
 }
 
-wm_status wm_cuda_pairs(wm_context_t *cx, const wm_pair_t *pairs, const size_t *idx, size_t n_idx,
-                        const wm_align_opts_t *o, wm_alignment_t *out) {
+/* Batches on two slots: batch i + 1 is packed while the GPU runs batch i,
+** and batch i is handed over while the GPU runs batch i + 1. */
+static wm_status run_batches(const pairs_job_t *J, batch_t *slot, wm_pairs_deliver_t deliver,
+                             void *user) {
+    wm_context_t *cx = J->cx;
+    wm_status rc = WM_OK;
+    int prev = -1;
+    for (size_t at = 0, i = 0; rc == WM_OK && at < J->src->n; i++) {
+        int s = (int)(i & 1);
+        batch_t *b = &slot[s];
+        double t0 = wm_now();
+        batch_form(J, at, b);
+        rc = batch_buffers(J, s, b);
+        if (rc == WM_OK) rc = batch_pack(J, b);
+        if (rc != WM_OK) break;
+        cx->stats.pairs_gpu_pack_s += wm_now() - t0;
+        rc = batch_submit(J, b);
+        if (rc == WM_OK && prev >= 0) rc = batch_finish(J, prev, &slot[prev], deliver, user);
+        prev = s;
+        at += b->ns;
+    }
+    if (rc == WM_OK && prev >= 0) rc = batch_finish(J, prev, &slot[prev], deliver, user);
+    return rc;
+}
+
+wm_status wm_cuda_pairs(wm_context_t *cx, const wm_pairs_src_t *src, const wm_align_opts_t *o,
+                        wm_pairs_deliver_t deliver, void *user) {
+    if (src->n == 0) return WM_OK;
     wm_aq_t aq; /* the symbol map only */
     wm_status rc = wm_aq_make(&aq, (const uint8_t *)"", 0, o);
     if (rc != WM_OK) return rc;
     uint8_t code[256];
-    for (int b = 0; b < 256; b++) code[b] = (uint8_t)(aq.code[b] > 255 ? 255 : aq.code[b]);
-    uint32_t ncodes = aq.n_codes;
-    int dna = aq.n_codes == 4;
+    for (int c = 0; c < 256; c++) code[c] = (uint8_t)(aq.code[c] > 255 ? 255 : aq.code[c]);
+    pairs_job_t J = { cx, src, o, code, aq.n_codes, aq.n_codes == 4, NULL };
     wm_aq_free(&aq);
-    cudaError_t e = cudaMemcpyToSymbol(c_code, code, sizeof code);
-    if (e == cudaSuccess) e = cudaMemcpyToSymbol(c_ncodes, &ncodes, sizeof ncodes);
-    if (e != cudaSuccess) return wm_cuda_fail(cx, e, "the pair kernel's symbol map");
+    if (!(J.B = wm_cu_align_bufs(cx))) return WM_NOMEM;
 
-    size_t *sel = (size_t *)malloc((n_idx ? n_idx : 1) * sizeof *sel);
-    if (!sel) return WM_NOMEM;
-    for (int wk = 0; rc == WM_OK && wk < 8; wk++) {
-        int W = k_widths[wk];
-        size_t ns = 0;
-        uint64_t per_pair_max = 0;
-        for (size_t k = 0; k < n_idx && rc == WM_OK; k++) {
-            const wm_pair_t *p = &pairs[idx[k]];
-            if (p->m == 0 || p->n == 0) {
-                if (wk == 0) rc = empty_pair(p, o, &out[idx[k]]);
-                continue;
+    batch_t slot[2];
+    memset(slot, 0, sizeof slot);
+    slot[0].st = cx->cuda->stream[0];
+    slot[1].st = cx->cuda->stream[1];
+    int events = 0;
+    if (cx->tuning.timing) {
+        for (int s = 0; s < 2 && rc == WM_OK; s++, events = s) {
+            if (cudaEventCreate(&slot[s].k0) != cudaSuccess) rc = WM_DEVICE;
+            else if (cudaEventCreate(&slot[s].k1) != cudaSuccess) {
+                cudaEventDestroy(slot[s].k0);
+                rc = WM_DEVICE;
             }
-            int pw = width_for(p->m);
-            if (pw != W) continue;
-            if (!pick_kernel(W, dna)) { /* long byte pairs: one at a time */
-                int found = 0;
-                rc = wm_align_global_one(cx, p->query, p->m, p->target, p->n, o, &out[idx[k]],
-                                         &found, 1);
-                if (rc == WM_OK && !found) out[idx[k]].distance = WM_ALIGN_NONE;
-                continue;
-            }
-            /* keep the launch's history (n_max x W x 16 bytes a pair) near HISTORY_BYTES */
-            uint64_t pp = (uint64_t)p->n * W * 16;
-            if (pp > per_pair_max) per_pair_max = pp;
-            if (ns && o->cigar && per_pair_max * (ns + 1) > HISTORY_BYTES) {
-                rc = launch(cx, pairs, sel, ns, W, dna, o, out);
-                ns = 0;
-                per_pair_max = pp;
-            } else if (ns == ((size_t)1 << 22)) {
-                rc = launch(cx, pairs, sel, ns, W, dna, o, out);
-                ns = 0;
-            }
-            sel[ns++] = idx[k];
         }
-        if (rc == WM_OK && ns) rc = launch(cx, pairs, sel, ns, W, dna, o, out);
+        if (rc != WM_OK) wm_context_set_error(cx, "cannot make the pair kernels' timing events");
     }
-    free(sel);
-    if (rc != WM_OK)
-        for (size_t k = 0; k < n_idx; k++) {
-            free(out[idx[k]].cigar);
-            out[idx[k]].cigar = NULL;
-        }
+    if (rc == WM_OK) rc = run_batches(&J, slot, deliver, user);
+    /* after an error a batch may still be in flight on its stream */
+    cudaStreamSynchronize(slot[0].st);
+    cudaStreamSynchronize(slot[1].st);
+    for (int s = 0; s < events; s++) {
+        cudaEventDestroy(slot[s].k0);
+        cudaEventDestroy(slot[s].k1);
+    }
     return rc;
 }

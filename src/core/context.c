@@ -36,6 +36,7 @@ wm_tuning_t wm_tuning_default(void) {
     t.search_bytes_per_hit = 512;
     t.dtw_chunk = 1ull << 27;
     t.dtw_stripe = 1024;
+    t.pairs_batch = 1u << 17;
     return t;
 }
 

@@ -47,6 +47,8 @@ typedef struct {
     uint64_t dtw_chunk;     /* series samples on the device at once [2^27] */
     uint64_t dtw_stripe;    /* query rows a stripe: 512 or 1024 [1024] */
     int dtw_pin_series;     /* pin a large series for its copy [0] */
+    /* pairs on the GPU (pairs_cuda.cu) */
+    uint64_t pairs_batch; /* pairs a batch [2^17; a sweep in BENCHMARKS.md section 6c] */
 } wm_tuning_t;
 
 wm_tuning_t wm_tuning_default(void);
@@ -74,6 +76,12 @@ typedef struct {
     double dtw_gpu_total_s;
     uint64_t dtw_gpu_rounds;
     uint64_t dtw_gpu_calls;
+    /* pairs on the GPU */
+    double pairs_gpu_pack_s;    /* batches packed into pinned staging (host) */
+    double pairs_gpu_wait_s;    /* the host waiting for the GPU's batches */
+    double pairs_gpu_kernel_s;  /* the kernels (events, with timing) */
+    double pairs_gpu_deliver_s; /* results handed over (host) */
+    uint64_t pairs_gpu_batches;
     /* out of GPU memory (core/recover.c) */
     uint64_t gpu_retries;   /* calls tried again with smaller pieces */
     uint64_t gpu_fallbacks; /* calls run on the CPU instead */

@@ -96,6 +96,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/internal.h"
 #include "goracle.h"
 #include "warpmatch.h"
 
@@ -789,6 +790,112 @@ static size_t pair_len(int big_batch) {
     return big_batch && chance(80) ? (size_t)range(301, 600) : (size_t)range(801, 2000);
 }
 
+/* Every result of a batch against the oracle's; the number wrong. */
+static long check_pair_results(const char *what, const gcase *cs, size_t n_pairs,
+                               const wm_align_opts_t *op, const uint64_t *d, char **want,
+                               const wm_alignment_t *out) {
+    const wm_align_opts_t o = *op;
+    char buf[1200];
+    long bad = 0;
+    for (size_t i = 0; i < n_pairs; i++) {
+        const gcase *c = &cs[i];
+        const wm_alignment_t *al = &out[i];
+        int over = o.max_distance >= 0 && d[i] > (uint64_t)o.max_distance;
+        const char *problem = NULL;
+        char pb[600];
+        if (over) {
+            if (al->distance != WM_ALIGN_NONE || al->start != 0 || al->end != 0 ||
+                al->cigar != NULL) {
+                snprintf(pb, sizeof pb,
+                         "over max_distance (oracle %" PRIu64 ") but distance %" PRIu64 " [%" PRIu64
+                         ",%" PRIu64 ") CIGAR %s",
+                         d[i], al->distance, al->start, al->end, al->cigar ? "set" : "NULL");
+                problem = pb;
+            }
+        } else if (al->distance != d[i] || al->start != 0 || al->end != c->n) {
+            snprintf(pb, sizeof pb,
+                     "distance %" PRIu64 " [%" PRIu64 ",%" PRIu64 "), oracle %" PRIu64 " [0,%zu)",
+                     al->distance, al->start, al->end, d[i], c->n);
+            problem = pb;
+        } else if (!o.cigar && al->cigar != NULL) {
+            snprintf(pb, sizeof pb, "a CIGAR without opts.cigar");
+            problem = pb;
+        } else if (o.cigar && (al->cigar == NULL || strcmp(al->cigar, want[i]) != 0)) {
+            char diff[300] = "no CIGAR (NULL)", why[200] = "it replays";
+            if (al->cigar) {
+                cigar_diff(diff, sizeof diff, al->cigar, want[i]);
+                goracle_cigar_replay(al->cigar, c->q, c->m, c->t, c->n, d[i], &c->o, NULL, why,
+                                     sizeof why);
+            }
+            snprintf(pb, sizeof pb, "not the canonical CIGAR: %s; %s", diff, why);
+            problem = pb;
+        }
+        if (problem) {
+            if (bad < 3) {
+                snprintf(buf, sizeof buf, "%s: pair %zu: %s", what, i, problem);
+                fail_msg(-1, c, buf);
+            } else {
+                g_failed++;
+            }
+            bad++;
+        } else {
+            g_passed++;
+        }
+    }
+    if (bad > 3) printf("  (%s: %ld pairs wrong in all)\n", what, bad);
+    return bad;
+}
+
+/* The same pairs as columns through wm_align_pairs_packed: each result as
+** the oracle's, viewed as a wm_alignment_t. */
+static void packed_batch(config *cf, const char *what0, const gcase *cs, const wm_pair_t *pairs,
+                         size_t n_pairs, const wm_align_opts_t *o, const uint64_t *d, char **want) {
+    uint64_t *qo = xcalloc(n_pairs + 1, sizeof *qo), *to = xcalloc(n_pairs + 1, sizeof *to);
+    for (size_t i = 0; i < n_pairs; i++) {
+        qo[i + 1] = qo[i] + pairs[i].m;
+        to[i + 1] = to[i] + pairs[i].n;
+    }
+    uint8_t *qb = xcalloc(qo[n_pairs] + 1, 1), *tb = xcalloc(to[n_pairs] + 1, 1);
+    for (size_t i = 0; i < n_pairs; i++) {
+        if (pairs[i].m) memcpy(qb + qo[i], pairs[i].query, pairs[i].m);
+        if (pairs[i].n) memcpy(tb + to[i], pairs[i].target, pairs[i].n);
+    }
+    wm_pairs_packed_t in = { n_pairs, qb, qo, tb, to };
+    wm_pair_results_t res;
+    char what[300], buf[600];
+    snprintf(what, sizeof what, "%s, packed", what0);
+    int rc = wm_align_pairs_packed(cf->cx, &in, o, &res);
+    if (rc != WM_OK) {
+        snprintf(buf, sizeof buf, "%s: returned %d (%s): %s", what, rc, wm_strerror(rc),
+                 wm_context_errmsg(cf->cx));
+        fail_msg(-1, NULL, buf);
+    } else {
+        wm_alignment_t *view = xcalloc(n_pairs, sizeof *view);
+        int shape =
+            res.n == n_pairs && (!o->cigar) == (res.cigar_off == NULL) &&
+            (!o->cigar || (res.cigar_off[0] == 0 && res.cigar[res.cigar_off[n_pairs]] == 0));
+        snprintf(buf, sizeof buf, "%s: n, offsets from 0, a NUL after the last CIGAR", what);
+        check_true(buf, shape);
+        for (size_t i = 0; shape && i < n_pairs; i++) {
+            view[i].distance = res.distance[i];
+            view[i].start = res.start[i];
+            view[i].end = res.end[i];
+            if (!o->cigar || res.distance[i] == WM_ALIGN_NONE) continue;
+            size_t len = (size_t)(res.cigar_off[i + 1] - res.cigar_off[i]);
+            view[i].cigar = xcalloc(len + 1, 1);
+            memcpy(view[i].cigar, res.cigar + res.cigar_off[i], len);
+        }
+        if (shape) check_pair_results(what, cs, n_pairs, o, d, want, view);
+        wm_alignment_clear(view, n_pairs);
+        free(view);
+        wm_pair_results_free(&res);
+    }
+    free(qo);
+    free(to);
+    free(qb);
+    free(tb);
+}
+
 static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
     g_rng = g_seed ^ (0xba7c4ull + (uint64_t)b * 0xD1B54A32D192ED03ull);
     gcase proto;
@@ -836,16 +943,21 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
     }
     g_t_oracle += now_s() - t0;
 
-    char buf[1200], what[200];
+    char buf[1200], what[240];
+    /* the GPU's batches: the default, or a few pairs a batch so that a call
+    ** crosses many batches and both slots */
+    static const uint64_t batch_sizes[] = { 0, 1, 2, 7, 64 };
+    uint64_t gpu_batch = batch_sizes[below(N_OF(batch_sizes))];
     for (size_t ci = 0; ci < n_cfg; ci++) {
         config *cf = &cfgs[ci];
         if ((cf->flags & CF_SHORT_ONLY)) continue;
         wm_alignment_t *out = xcalloc(n_pairs, sizeof *out);
+        wm_context_tuning(cf->cx)->pairs_batch = gpu_batch;
         snprintf(what, sizeof what,
                  "wm_align_pairs batch %ld (%zu pairs, %s), %s, algo %s, "
-                 "max_distance %" PRId64 ", cigar %d",
+                 "max_distance %" PRId64 ", cigar %d, GPU batches of %" PRIu64,
                  b, n_pairs, AK_NAME[proto.a.kind], cf->name, ALGOS[ai].name, o.max_distance,
-                 o.cigar);
+                 o.cigar, gpu_batch);
         t0 = now_s();
         int rc = wm_align_pairs(cf->cx, pairs, n_pairs, &o, out);
         double dt = now_s() - t0;
@@ -858,54 +970,7 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
             free(out);
             continue;
         }
-        long bad = 0;
-        for (size_t i = 0; i < n_pairs; i++) {
-            const gcase *c = &cs[i];
-            const wm_alignment_t *al = &out[i];
-            int over = o.max_distance >= 0 && d[i] > (uint64_t)o.max_distance;
-            const char *problem = NULL;
-            char pb[600];
-            if (over) {
-                if (al->distance != WM_ALIGN_NONE || al->start != 0 || al->end != 0 ||
-                    al->cigar != NULL) {
-                    snprintf(pb, sizeof pb,
-                             "over max_distance (oracle %" PRIu64 ") but distance %" PRIu64
-                             " [%" PRIu64 ",%" PRIu64 ") CIGAR %s",
-                             d[i], al->distance, al->start, al->end, al->cigar ? "set" : "NULL");
-                    problem = pb;
-                }
-            } else if (al->distance != d[i] || al->start != 0 || al->end != c->n) {
-                snprintf(pb, sizeof pb,
-                         "distance %" PRIu64 " [%" PRIu64 ",%" PRIu64 "), oracle %" PRIu64
-                         " [0,%zu)",
-                         al->distance, al->start, al->end, d[i], c->n);
-                problem = pb;
-            } else if (!o.cigar && al->cigar != NULL) {
-                snprintf(pb, sizeof pb, "a CIGAR without opts.cigar");
-                problem = pb;
-            } else if (o.cigar && (al->cigar == NULL || strcmp(al->cigar, want[i]) != 0)) {
-                char diff[300] = "no CIGAR (NULL)", why[200] = "it replays";
-                if (al->cigar) {
-                    cigar_diff(diff, sizeof diff, al->cigar, want[i]);
-                    goracle_cigar_replay(al->cigar, c->q, c->m, c->t, c->n, d[i], &c->o, NULL, why,
-                                         sizeof why);
-                }
-                snprintf(pb, sizeof pb, "not the canonical CIGAR: %s; %s", diff, why);
-                problem = pb;
-            }
-            if (problem) {
-                if (bad < 3) {
-                    snprintf(buf, sizeof buf, "%s: pair %zu: %s", what, i, problem);
-                    fail_msg(-1, c, buf);
-                } else {
-                    g_failed++;
-                }
-                bad++;
-            } else {
-                g_passed++;
-            }
-        }
-        if (bad > 3) printf("  (%s: %ld pairs wrong in all)\n", what, bad);
+        check_pair_results(what, cs, n_pairs, &o, d, want, out);
         wm_alignment_clear(out, n_pairs);
         int zero = 1;
         for (size_t i = 0; i < n_pairs && zero; i++)
@@ -914,6 +979,31 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
         snprintf(buf, sizeof buf, "%s: wm_alignment_clear leaves every field 0 / NULL", what);
         check_true(buf, zero);
         free(out);
+        packed_batch(cf, what, cs, pairs, n_pairs, &o, d, want);
+        /* the pairs every GPU thread takes (1 .. 256 a side), alone: the
+        ** columns then go to the GPU without a view of them */
+        gcase *fc = xcalloc(n_pairs + 1, sizeof *fc);
+        wm_pair_t *fp = xcalloc(n_pairs + 1, sizeof *fp);
+        uint64_t *fd = xcalloc(n_pairs + 1, sizeof *fd);
+        char **fw = xcalloc(n_pairs + 1, sizeof *fw);
+        size_t nf = 0;
+        for (size_t i = 0; i < n_pairs; i++)
+            if (pairs[i].m >= 1 && pairs[i].m <= 256 && pairs[i].n >= 1 && pairs[i].n <= 1024) {
+                fc[nf] = cs[i];
+                fp[nf] = pairs[i];
+                fd[nf] = d[i];
+                fw[nf++] = want[i];
+            }
+        if (nf && nf < n_pairs) {
+            char w2[300];
+            snprintf(w2, sizeof w2, "%s, the %zu pairs of 1..256 x 1..1024", what, nf);
+            packed_batch(cf, w2, fc, fp, nf, &o, fd, fw);
+        }
+        free(fc);
+        free(fp);
+        free(fd);
+        free(fw);
+        wm_context_tuning(cf->cx)->pairs_batch = 0;
     }
     for (size_t i = 0; i < n_pairs; i++) {
         free_case(&cs[i]);
@@ -1041,6 +1131,44 @@ static void api_per_context(config *cf) {
                      dt);
             check_true(what, rc == WM_UNSUPPORTED && dt < 2.0 && wm_context_errmsg(cf->cx)[0] &&
                                  o3[0].cigar == NULL && o3[2].cigar == NULL);
+            /* the same as columns: the message names pair 1, nothing is left */
+            uint64_t qo[4] = { 0, 4, 4 + L, 8 + L }, to[4] = { 0, 3, 3 + L, 6 + L };
+            uint8_t *qb = xcalloc(8 + L, 1), *tb = xcalloc(6 + L, 1);
+            memcpy(qb, q, 4), memcpy(qb + 4, a, L), memcpy(qb + 4 + L, q, 4);
+            memcpy(tb, t, 3), memcpy(tb + 3, bb, L), memcpy(tb + 3 + L, t, 3);
+            wm_pairs_packed_t in = { 3, qb, qo, tb, to };
+            wm_pair_results_t res;
+            rc = wm_align_pairs_packed(cf->cx, &in, &b, &res);
+            snprintf(what, sizeof what,
+                     "wm_align_pairs_packed, dp, pair 1 over WM_ALIGN_MAX_CELLS: WM_UNSUPPORTED, "
+                     "'pair 1: ...' (\"%.80s\"), results empty",
+                     wm_context_errmsg(cf->cx));
+            check_true(what, rc == WM_UNSUPPORTED &&
+                                 strncmp(wm_context_errmsg(cf->cx), "pair 1: ", 8) == 0 &&
+                                 res.n == 0 && !res.distance && !res.cigar && !res.cigar_off);
+            /* offsets that decrease, NULL offsets, no pairs */
+            uint64_t down[4] = { 0, 4, 2, 8 };
+            wm_pairs_packed_t bad = { 3, qb, down, tb, to };
+            rc = wm_align_pairs_packed(cf->cx, &bad, &b, &res);
+            snprintf(what, sizeof what,
+                     "wm_align_pairs_packed, query offsets 4 then 2: WM_INVALID naming pair 1 "
+                     "(\"%.80s\")",
+                     wm_context_errmsg(cf->cx));
+            check_true(what, rc == WM_INVALID &&
+                                 strncmp(wm_context_errmsg(cf->cx), "pair 1: ", 8) == 0 &&
+                                 res.distance == NULL);
+            wm_pairs_packed_t none = { 3, qb, NULL, tb, to };
+            rc = wm_align_pairs_packed(cf->cx, &none, &b, &res);
+            check_true("wm_align_pairs_packed, NULL query offsets: WM_INVALID", rc == WM_INVALID);
+            wm_pairs_packed_t zero = { 0, NULL, NULL, NULL, NULL };
+            b.algo = WM_ALIGN_ALGO_AUTO;
+            rc = wm_align_pairs_packed(cf->cx, &zero, &b, &res);
+            check_true("wm_align_pairs_packed, no pairs: WM_OK, n = 0, cigar_off[0] = 0, \"\"",
+                       rc == WM_OK && res.n == 0 && res.cigar_off && res.cigar_off[0] == 0 &&
+                           res.cigar && res.cigar[0] == 0);
+            wm_pair_results_free(&res);
+            free(qb);
+            free(tb);
         }
         uint64_t d_or = 0;
         char *c_or = NULL;

@@ -218,6 +218,48 @@ static void test_align(void) {
             expect_recovery(cx, "pairs, nothing fits", "fallback");
             wm_context_free(cx);
         }
+        /* the same pairs as columns: nothing fits (the CPU), and a GPU where
+        ** a piece of 1,250 pairs fits but not a batch of the whole (batches
+        ** done in part are taken back and done again) */
+        uint8_t *qc = malloc((size_t)NP * L), *tc = malloc((size_t)NP * L);
+        uint64_t *qo = calloc(NP + 1, sizeof *qo), *to = calloc(NP + 1, sizeof *to);
+        CHECK(qc && tc && qo && to, "column buffers");
+        for (size_t i = 0; qc && tc && qo && to && i < NP; i++) {
+            memcpy(qc + qo[i], pairs[i].query, pairs[i].m);
+            memcpy(tc + to[i], pairs[i].target, pairs[i].n);
+            qo[i + 1] = qo[i] + pairs[i].m;
+            to[i + 1] = to[i] + pairs[i].n;
+        }
+        static const struct {
+            uint64_t limit;
+            const char *expect;
+        } plim[] = { { 1, "fallback" }, { 16 * MIB, "retry" } };
+        for (size_t k = 0; qc && tc && qo && to && k < 2; k++) {
+            wm_context_t *px = gpu_context(plim[k].limit, 0);
+            if (!px) continue;
+            wm_pairs_packed_t in = { NP, qc, qo, tc, to };
+            wm_pair_results_t res;
+            CHECK_RC(wm_align_pairs_packed(px, &in, &go, &res), WM_OK);
+            size_t bad = NP;
+            for (size_t i = 0; res.n == NP && i < NP && bad == NP; i++) {
+                size_t len = (size_t)(res.cigar_off[i + 1] - res.cigar_off[i]);
+                if (res.distance[i] != ref[i].distance || strlen(ref[i].cigar) != len ||
+                    memcmp(res.cigar + res.cigar_off[i], ref[i].cigar, len) != 0)
+                    bad = i;
+            }
+            CHECK(res.n == NP && bad == NP, "columns, GPU limit %llu: pair %zu differs",
+                  (unsigned long long)plim[k].limit, bad);
+            char what[80];
+            snprintf(what, sizeof what, "columns, GPU limit %llu",
+                     (unsigned long long)plim[k].limit);
+            expect_recovery(px, what, plim[k].expect);
+            wm_pair_results_free(&res);
+            wm_context_free(px);
+        }
+        free(qc);
+        free(tc);
+        free(qo);
+        free(to);
         wm_alignment_clear(ref, NP);
         wm_alignment_clear(out, NP);
     }

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# gpu_pairs.sh -- issue 18 on the lent GPU: many independent pairs (wm_align_pairs
+# and wm_align_pairs_packed) beside edlib, tests first.
+#   bash bench/gpu_pairs.sh test|bench|all [CARRY]
+# Builds with CUDA (sm_90) into /tmp/build-pairs (kept between calls on a warm
+# machine). test: test_global_diff (its CUDA context takes every wm_align_pairs
+# batch, at GPU batches of 1, 2, 7, 64 pairs and the default, as pairs and as
+# columns), test_gpu_recover, test_api_align, and compute-sanitizer (memcheck,
+# racecheck) over 3,000 pairs of the bench's reads in batches of 300.
+# bench: 1,000,000 pairs of 150 bp and 100,000 of 1,000 bp (bench/prep_global.sh,
+# E. coli from CARRY)
+# through bench_global pairs on cuda, pairs and columns, beside edlib on all
+# cores (CARRY/debs/edlib: `apt-get download libedlib-dev libedlib1`); a sweep
+# of the GPU batch size; the CPU backend on all cores beside edlib; the CLI.
+# Logs in $OUT: pairs.log (steps), build.log, tests.log, bench_*.txt.
+set -u
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+mode=${1:-all}
+carry=${2:-.gpu}
+B=/tmp/build-pairs
+D=/dev/shm/wm-pairs
+extra=()
+source bench/gpu_zlib.sh
+log() { echo "== $*" | tee -a "$out/pairs.log"; }
+if ls "$carry"/debs/edlib/*.deb >/dev/null 2>&1; then
+    eval "$(bash bench/peers/unpack_debs.sh "$carry"/debs/edlib /tmp/edlib-root)"
+fi
+log "device: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1); $(nproc) CPUs"
+t0=$(date +%s)
+cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF -DWARPMATCH_BENCH=ON \
+    -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" >"$out/build.log" 2>&1 &&
+    cmake --build $B -j"$(nproc)" --target warpmatch_cli test_global_diff test_gpu_recover \
+        test_api_align bench_global gen_pairs >>"$out/build.log" 2>&1
+rc=$?
+log "build rc=$rc in $(($(date +%s) - t0)) s; $(grep -c 'with edlib' "$out/build.log") targets with edlib"
+[ $rc -eq 0 ] || { tail -30 "$out/build.log"; exit 1; }
+export WM_SHARED_DATA=$PWD/$carry
+reads=1000000
+reads1k=100000
+[ "$mode" = test ] && reads=20000 reads1k=2000
+t0=$(date +%s)
+CARRY=$carry READS=$reads READS1K=$reads1k bash bench/prep_global.sh $B $D >>"$out/pairs.log" 2>&1
+log "inputs: rc=$? in $(($(date +%s) - t0)) s"
+all=$(nproc)
+
+if [ "$mode" != bench ]; then
+    for t in test_global_diff test_gpu_recover test_api_align; do
+        t0=$(date +%s)
+        $B/tests/$t >>"$out/tests.log" 2>&1
+        log "$t rc=$? in $(($(date +%s) - t0)) s: $(tail -1 "$out/tests.log")"
+    done
+    for tool in memcheck racecheck; do
+        for api in "" --packed; do
+            compute-sanitizer --tool $tool --error-exitcode 9 $B/bench/bench_global pairs -d $D \
+                --backend cuda --max-pairs 3000 --only bv,bv+cigar --reps 1 --min-s 0 \
+                --pairs-batch 300 $api >>"$out/tests.log" 2>&1
+            log "compute-sanitizer $tool $api: rc=$? $(grep 'ERROR SUMMARY' "$out/tests.log" | tail -1)"
+        done
+    done
+fi
+[ "$mode" = test ] && exit 0
+
+G="$B/bench/bench_global pairs -d $D"
+$G --backend cuda --procs "$all" >"$out/bench_cuda.txt" 2>&1
+log "cuda, wm_align_pairs, edlib on $all: rc=$?"
+$G --backend cuda --packed --only bv,bv+cigar >"$out/bench_cuda_cols.txt" 2>&1
+log "cuda, columns: rc=$?"
+for pb in 16384 32768 65536 262144 1048576; do
+    $G --backend cuda --packed --only bv,bv+cigar --pairs-batch $pb --reps 5 >"$out/bench_sweep_$pb.txt" 2>&1
+    log "sweep $pb: rc=$? $(grep -h '^reads150' "$out/bench_sweep_$pb.txt" | awk '{print $3, $7}' | tr '\n' ' ')"
+done
+$G --backend cpu -j "$all" --procs "$all" --packed >"$out/bench_cpu.txt" 2>&1
+log "cpu -j $all, columns, edlib on $all: rc=$?"
+$G --reads reads1k --backend cuda --procs "$all" >"$out/bench_1k_cuda.txt" 2>&1
+log "1 kb pairs, cuda, wm_align_pairs, edlib on $all: rc=$?"
+$G --reads reads1k --backend cuda --packed --only bv,bv+cigar >"$out/bench_1k_cuda_cols.txt" 2>&1
+log "1 kb pairs, cuda, columns: rc=$?"
+$G --reads reads1k --backend cpu -j "$all" --packed --only bv,bv+cigar >"$out/bench_1k_cpu.txt" 2>&1
+log "1 kb pairs, cpu -j $all, columns: rc=$?"
+for be in cuda cpu; do
+    for cg in "" --cigar; do
+        for r in 1 2 3; do
+            /usr/bin/time -f "%e s %M KB" -o "$out/cli_time" $B/warpmatch align --mode global --pairs \
+                $cg --backend $be $D/reads_a.fa $D/reads_b.fa >"$out/cli_$be$cg.out" 2>"$out/cli_err"
+            log "cli align --pairs $cg --backend $be run $r: rc=$? $(cat "$out/cli_time") $(md5sum <"$out/cli_$be$cg.out" | cut -c1-8)"
+        done
+    done
+done
+rm -f "$out"/cli_*.out
