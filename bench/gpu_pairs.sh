@@ -50,6 +50,10 @@ if [ "$mode" != bench ]; then
         $B/tests/$t >>"$out/tests.log" 2>&1
         log "$t rc=$? in $(($(date +%s) - t0)) s: $(tail -1 "$out/tests.log")"
     done
+    for t in test_global test_align; do
+        bash tests/cli/$t.sh $B/warpmatch . >>"$out/tests.log" 2>&1
+        log "$t.sh rc=$? $(tail -1 "$out/tests.log")"
+    done
     for tool in memcheck racecheck; do
         for api in "" --packed; do
             compute-sanitizer --tool $tool --error-exitcode 9 $B/bench/bench_global pairs -d $D \
@@ -81,9 +85,10 @@ log "1 kb pairs, cpu -j $all, columns: rc=$?"
 for be in cuda cpu; do
     for cg in "" --cigar; do
         for r in 1 2 3; do
-            /usr/bin/time -f "%e s %M KB" -o "$out/cli_time" $B/warpmatch align --mode global --pairs \
-                $cg --backend $be $D/reads_a.fa $D/reads_b.fa >"$out/cli_$be$cg.out" 2>"$out/cli_err"
-            log "cli align --pairs $cg --backend $be run $r: rc=$? $(cat "$out/cli_time") $(md5sum <"$out/cli_$be$cg.out" | cut -c1-8)"
+            WM_CUDA_TIMING=1 /usr/bin/time -f "%e s %M KB" -o "$out/cli_time" $B/warpmatch align \
+                --mode global --pairs $cg --backend $be $D/reads_a.fa $D/reads_b.fa \
+                >"$out/cli_$be$cg.out" 2>"$out/cli_err"
+            log "cli align --pairs $cg --backend $be run $r: rc=$? $(cat "$out/cli_time") $(md5sum <"$out/cli_$be$cg.out" | cut -c1-8); $(grep '^align:' "$out/cli_err")"
         done
     done
 done

@@ -78,6 +78,7 @@ typedef struct {
     char **argv;
     uint64_t n_printed;
     int write_failed, write_errno; /* a write failed, with this errno */
+    double t_views, t_lib, t_rows; /* the batches' time split (WM_CUDA_TIMING) */
 } wm_cli_align_run_t;
 
 /* ---- cmd_align.c ------------------------------------------------------------- */

@@ -220,8 +220,7 @@ wm_status wm_cli_context_start(wm_cli_context_bg_t *bg, const wm_context_opts_t 
     return WM_OK;
 }
 
-/* WM_CUDA_TIMING=1: where a command's GPU time went, on stderr. */
-static int timing_on(void) {
+int wm_cli_timing_on(void) {
     const char *on = getenv("WM_CUDA_TIMING");
     return on != NULL && atoi(on) > 0;
 }
@@ -268,12 +267,20 @@ wm_status wm_cli_context_wait_warm(wm_cli_context_bg_t *bg, wm_context_t **cx, c
     double t0 = wm_cli_now();
     int threaded = bg->running; /* a CPU context was made at once: nothing to say */
     wm_status st = wm_cli_context_wait(bg, cx);
-    if (threaded && timing_on())
+    if (threaded && wm_cli_timing_on())
         fprintf(
             stderr,
             "context: made in %.4f s; %zu input bytes faulted in meanwhile, then %.4f s waited\n",
             bg->seconds, bg->warmed, wm_cli_now() - t0);
     return st;
+}
+
+void wm_cli_context_abandon(wm_cli_context_bg_t *bg) {
+    if (!bg->running) return;
+    pthread_join(bg->thread, NULL);
+    bg->running = 0;
+    wm_context_free(bg->cx);
+    bg->cx = NULL;
 }
 
 wm_status wm_cli_context_wait(wm_cli_context_bg_t *bg, wm_context_t **cx) {
@@ -342,14 +349,14 @@ void wm_cli_note(const wm_context_t *cx) {
 
 void wm_cli_gpu_timing(const wm_context_t *cx, int device) {
     const wm_stats_t *s = wm_context_stats(cx);
-    if (timing_on() && s && s->setk_gpu_batches > 0)
+    if (wm_cli_timing_on() && s && s->setk_gpu_batches > 0)
         fprintf(stderr,
                 "cuda set within k (device %d): %llu batches, seeds %.4f s, verify and direct "
                 "%.4f s, %llu hits copied %.4f s, finished on the host %.4f s\n",
                 device, (unsigned long long)s->setk_gpu_batches, s->setk_gpu_seed_s,
                 s->setk_gpu_verify_s, (unsigned long long)s->setk_gpu_hits, s->setk_gpu_copy_s,
                 s->setk_gpu_finish_s);
-    if (!timing_on() || !s || s->search_gpu_batches == 0) return;
+    if (!wm_cli_timing_on() || !s || s->search_gpu_batches == 0) return;
     fprintf(stderr,
             "cuda search (device %d): set-up (tables, buffers) %.4f s, %llu batches of %llu bytes "
             "(copy, search, hits) %.4f s\n",
@@ -361,5 +368,5 @@ void wm_cli_context_free(wm_context_t *cx) {
     double t0 = wm_cli_now();
     int gpu = cx != NULL && wm_context_backend(cx) == WM_BACKEND_CUDA;
     wm_context_free(cx);
-    if (gpu && timing_on()) fprintf(stderr, "context: freed in %.4f s\n", wm_cli_now() - t0);
+    if (gpu && wm_cli_timing_on()) fprintf(stderr, "context: freed in %.4f s\n", wm_cli_now() - t0);
 }

@@ -110,6 +110,9 @@ wm_status wm_cli_context_start(wm_cli_context_bg_t *bg, const wm_context_opts_t 
 ** return at once). On failure "cannot use the B backend: why" is printed
 ** once and *cx is NULL. */
 wm_status wm_cli_context_wait(wm_cli_context_bg_t *bg, wm_context_t **cx);
+/* A context started but not wanted (the command failed before it): the
+** thread joined, the context freed, nothing printed. */
+void wm_cli_context_abandon(wm_cli_context_bg_t *bg);
 /* wm_cli_context_wait, and while the context is still being made, the
 ** first pages of the input (p, n) faulted in by threads (-j, or all
 ** cores): a memory-mapped file's pages are otherwise faulted in one by one
@@ -153,6 +156,9 @@ void wm_cli_context_free(wm_context_t *cx);
 
 /* Seconds from a monotonic clock. */
 double wm_cli_now(void);
+/* 1 with WM_CUDA_TIMING=1 in the environment: commands print where their
+** time went on stderr. */
+int wm_cli_timing_on(void);
 
 /* ---- the commands' MPI paths (dist_job.c) ------------------------------------ */
 

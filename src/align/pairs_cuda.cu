@@ -19,7 +19,9 @@
 ** launch (kernels for W = 1, 2, 3, 4, 6, 8, 12, 16; a pair takes the first
 ** that holds it: extra words only add rows below row m, which never feed
 ** back), its threads listed by slot; the column history of the widest group
-** is kept under HISTORY_BYTES a slot. CIGARs are written right to left into
+** is kept under a quarter of the GPU's free memory a slot (at least
+** HISTORY_MIN: a 1 kb pair's history is 256 KB, and a batch needs tens of
+** thousands of them to fill the GPU). CIGARs are written right to left into
 ** a slot of 2 (m + n) bytes each and come back compacted by a prefix sum
 ** (CUB).
 **
@@ -294,9 +296,11 @@ static int width_index(uint64_t m) {
 }
 
 /* A batch's limits besides tuning.pairs_batch: its sequence bytes, and its
-** column history (2 x n x W words a pair, for CIGARs) per slot. */
+** column history (2 x n x W words a pair, for CIGARs) per slot: a quarter
+** of the free memory, within [HISTORY_MIN, HISTORY_MAX]. */
 #define BATCH_SEQ_BYTES ((uint64_t)64 << 20)
-#define HISTORY_BYTES ((uint64_t)1 << 30)
+#define HISTORY_MIN ((uint64_t)1 << 30)
+#define HISTORY_MAX ((uint64_t)8 << 30)
 #define PACK_TASKS 64
 
 static size_t al8(size_t x) { return (x + 7) & ~(size_t)7; }
@@ -327,6 +331,7 @@ typedef struct {
     uint32_t ncodes;
     int dna;
     wm_cu_align_bufs_t *B;
+    uint64_t hist_cap; /* history bytes a slot */
 } pairs_job_t;
 
 static inline const wm_pair_t *item(const pairs_job_t *J, size_t i) {
@@ -354,7 +359,7 @@ static void batch_form(const pairs_job_t *J, size_t from, batch_t *b) {
         int wk = width_index(src->max_m);
         uint64_t per = src->max_n * (uint64_t)k_widths[wk]; /* history words a pair, at most */
         uint64_t ns = left < cap ? left : cap;
-        if (J->o->cigar && per && ns > HISTORY_BYTES / 16 / per) ns = HISTORY_BYTES / 16 / per;
+        if (J->o->cigar && per && ns > J->hist_cap / 16 / per) ns = J->hist_cap / 16 / per;
         if (ns == 0) ns = 1;
         if (ns > 1 && cols_bytes(c, a, a + ns) > BATCH_SEQ_BYTES) { /* the most that fit */
             size_t lo = 1, hi = ns;
@@ -380,7 +385,7 @@ static void batch_form(const pairs_job_t *J, size_t from, batch_t *b) {
             uint32_t nmax = b->nmax[wk] > p->n ? b->nmax[wk] : (uint32_t)p->n;
             uint64_t hist = (uint64_t)nmax * k_widths[wk] * (b->cnt[wk] + 1);
             if (b->ns && (b->seq_bytes + p->m + p->n > BATCH_SEQ_BYTES ||
-                          (J->o->cigar && 2 * hist * 8 > HISTORY_BYTES)))
+                          (J->o->cigar && 2 * hist * 8 > J->hist_cap)))
                 break;
             b->ns++;
             b->cnt[wk]++;
@@ -687,9 +692,12 @@ wm_status wm_cuda_pairs(wm_context_t *cx, const wm_pairs_src_t *src, const wm_al
     if (rc != WM_OK) return rc;
     uint8_t code[256];
     for (int c = 0; c < 256; c++) code[c] = (uint8_t)(aq.code[c] > 255 ? 255 : aq.code[c]);
-    pairs_job_t J = { cx, src, o, code, aq.n_codes, aq.n_codes == 4, NULL };
+    pairs_job_t J = { cx, src, o, code, aq.n_codes, aq.n_codes == 4, NULL, HISTORY_MIN };
     wm_aq_free(&aq);
     if (!(J.B = wm_cu_align_bufs(cx))) return WM_NOMEM;
+    size_t free_b = 0, total_b = 0;
+    if (o->cigar && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b / 4 > J.hist_cap)
+        J.hist_cap = free_b / 4 < HISTORY_MAX ? free_b / 4 : HISTORY_MAX;
 
     batch_t slot[2];
     memset(slot, 0, sizeof slot);

@@ -24,7 +24,10 @@
 #     bytes for each --block-t and key kind;
 #  6. errors: --block-t out of range, four-russians in infix mode, dp and
 #     four-russians over 2^37 cells (while auto aligns the same pair), a
-#     query over 4 Mi: exit 2 and a message.
+#     query over 4 Mi: exit 2 and a message;
+#  7. 5,000 pairs (--pairs A B and PAIRS.tsv), whose rows are made on threads
+#     in slices: every format with and without --cigar prints the bytes of
+#     one thread (-j 1), and CUDA's when a GPU is listed.
 . "$(dirname "$0")/lib.sh" "$@"
 export LC_ALL=C
 cd "$TMP" || exit 2
@@ -607,5 +610,46 @@ done
 truncate -s 4194305 huge.txt 2>/dev/null || head -c 4194305 /dev/zero >huge.txt
 expect_error "query over 4 Mi" '4194304' align --mode global --alphabet text huge.txt seq:ACGT
 rm -f huge.txt
+
+# ---- 7. many pairs: rows made on threads ---------------------------------------------
+awk 'BEGIN {
+    srand(20261126)
+    for (i = 0; i < 5000; i++) {
+        m = (i % 97 == 0) ? 0 : 20 + int(rand() * 200)
+        q = ""; for (j = 0; j < m; j++) q = q substr("ACGT", 1 + int(rand() * 4), 1)
+        t = q; e = int(rand() * 8)
+        for (j = 0; j < e && length(t) > 0; j++) {
+            p = 1 + int(rand() * length(t))
+            t = substr(t, 1, p - 1) substr("ACGT", 1 + int(rand() * 4), 1) substr(t, p + 1)
+        }
+        if (i % 101 == 0) t = ""
+        printf ">p%d\n%s\n", i, q >"many_a.fa"
+        printf ">p%d\n%s\n", i, t >"many_b.fa"
+        printf "%s\t%s\n", q, t >"many.tsv"
+    }
+}'
+for fmt in tsv json sam paf; do
+    for cg in "" --cigar; do
+        # shellcheck disable=SC2086
+        "$W" align --mode global --pairs $cg --format $fmt -j 1 many_a.fa many_b.fa 2>/dev/null |
+            grep -v '^@PG' >many.one
+        # shellcheck disable=SC2086
+        run align --mode global --pairs $cg --format $fmt -j 4 many_a.fa many_b.fa
+        grep -v '^@PG' "$OUT" >many.four
+        OUT=$TMP/many.four check_out "5,000 pairs, --format $fmt $cg: -j 4 as -j 1" many.one
+        if have_gpu; then
+            # shellcheck disable=SC2086
+            run align --mode global --pairs $cg --format $fmt --backend cuda many_a.fa many_b.fa
+            grep -v '^@PG' "$OUT" >many.gpu
+            OUT=$TMP/many.gpu check_out "5,000 pairs, --format $fmt $cg: cuda as -j 1" many.one
+        fi
+    done
+done
+"$W" align --pairs --cigar -j 1 many.tsv >many.one 2>/dev/null
+run align --pairs --cigar -j 4 many.tsv
+check_rc "5,000 lines of PAIRS.tsv, -j 4" 0
+check_out "5,000 lines of PAIRS.tsv, -j 4 as -j 1" many.one
+[ "$(wc -l <many.one)" -ge 4000 ] && pass || fail "5,000 lines of PAIRS.tsv: $(wc -l <many.one) rows"
+rm -f many_a.fa many_b.fa many.tsv many.one many.four many.gpu
 
 finish
