@@ -935,10 +935,11 @@ static void mode_pairs(void) {
     }
     double rd_med = bu_median(rd, (size_t)n_rd);
     printf(
-        "# pairs: %zu of the %zu in %s/reads_{a,b}.fa (%llu bases in all); read + parse of both "
+        "# pairs: %zu of the %zu in %s/%s_{a,b}.fa (%llu bases in all); read + parse of both "
         "whole files by "
         "this program (one thread): median of %d = %.4f s (%.1f M pairs/s of the files' pairs)\n",
-        np, n_file, C.data, (unsigned long long)bases, n_rd, rd_med, (double)n_file / rd_med / 1e6);
+        np, n_file, C.data, C.reads, (unsigned long long)bases, n_rd, rd_med,
+        (double)n_file / rd_med / 1e6);
     printf("%-10s %8s %-17s %-4s %3s %4s %10s %9s %9s %7s %11s %11s  %s\n", "workload", "pairs",
            "tool", "dev", "thr", "reps", "median_s", "Mpairs/s", "GCUPS", "x_floor", "t/edlib",
            "sum_dist", "note");

@@ -51,7 +51,8 @@ typedef struct {
     uint32_t n_slots;     /* threads of the launch (the history's stride) */
     int64_t limit;        /* -1: none */
     int cigar;
-    uint64_t *hist; /* [col][word][slot] Pv, then Mv at + half */
+    uint64_t *hist; /* [col][word][slot] Pv, then Mv at + half, then (W >=
+                       BASE_W) the score at each word's bottom row as int32 */
     uint64_t half;  /* words of the Pv history */
     char *slots;    /* CIGAR text, slot at cig_off */
     const uint64_t *cig_off;
@@ -67,20 +68,37 @@ static __device__ __forceinline__ int sym_eq(const uint8_t *code, uint32_t ncode
     return ca == code[b] && ca < ncodes;
 }
 
+/* From this width on the history keeps each word's bottom score too, so
+** that a value costs one score and two words, not 2W words: a 1 kb pair's
+** walk read 32 scattered words a step. Below it the extra writes cost more
+** than the reads they save. */
+#define BASE_W 4
+
+template <int W>
+static __device__ __forceinline__ int32_t *hist_base(const pairs_args_t &a) {
+    return (int32_t *)(a.hist + 2 * a.half);
+}
+
 template <int W>
 static __device__ __forceinline__ uint64_t hist_value(const pairs_args_t &a, uint32_t t, uint64_t i,
                                                       uint64_t j) {
     /* D[i][j] from column j's history (j >= 1, i >= 1): j + the deltas above */
-    const uint64_t *pv = a.hist + ((uint64_t)(j - 1) * W) * a.n_slots + t;
+    const uint64_t col = (uint64_t)(j - 1) * W;
+    const uint64_t *pv = a.hist + col * a.n_slots + t;
     const uint64_t *mv = pv + a.half;
     uint32_t w = (uint32_t)((i - 1) >> 6), r = (uint32_t)((i - 1) & 63);
+    uint64_t mask = r == 63 ? ~0ull : (2ull << r) - 1;
+    if (W >= BASE_W) { /* the bottom of word w - 1, then word w */
+        int64_t v = w == 0 ? (int64_t)j : hist_base<W>(a)[(col + w - 1) * a.n_slots + t];
+        uint64_t p = pv[(uint64_t)w * a.n_slots] & mask, q = mv[(uint64_t)w * a.n_slots] & mask;
+        return (uint64_t)(v + __popcll(p) - __popcll(q));
+    }
     int64_t v = (int64_t)j;
 #pragma unroll
     for (int u = 0; u < W; u++) {
         if ((uint32_t)u > w) break;
         uint64_t p = pv[(uint64_t)u * a.n_slots], q = mv[(uint64_t)u * a.n_slots];
         if ((uint32_t)u == w) {
-            uint64_t mask = r == 63 ? ~0ull : (2ull << r) - 1;
             p &= mask;
             q &= mask;
         }
@@ -187,10 +205,16 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
         }
         if (a.cigar) {
             uint64_t *hp = a.hist + ((uint64_t)(j - 1) * W) * a.n_slots + t;
+            int32_t *bp = hist_base<W>(a) + ((uint64_t)(j - 1) * W) * a.n_slots + t;
+            int32_t bottom = (int32_t)j;
 #pragma unroll
             for (int u = 0; u < W; u++) {
                 hp[(uint64_t)u * a.n_slots] = pv[u];
                 hp[(uint64_t)u * a.n_slots + a.half] = mv[u];
+                if (W >= BASE_W && u + 1 < W) { /* rows past m are never read */
+                    bottom += __popcll(pv[u]) - __popcll(mv[u]);
+                    bp[(uint64_t)u * a.n_slots] = bottom;
+                }
             }
         }
         /* D[m][n] >= D[m][j] - (n - j): past the limit already, stop */
@@ -296,8 +320,9 @@ static int width_index(uint64_t m) {
 }
 
 /* A batch's limits besides tuning.pairs_batch: its sequence bytes, and its
-** column history (2 x n x W words a pair, for CIGARs) per slot: a quarter
-** of the free memory, within [HISTORY_MIN, HISTORY_MAX]. */
+** column history (n x W x HIST_BYTES a pair, for CIGARs) per slot: a
+** quarter of the free memory, within [HISTORY_MIN, HISTORY_MAX]. */
+#define HIST_BYTES 20 /* Pv, Mv and a bottom score a word a column */
 #define BATCH_SEQ_BYTES ((uint64_t)64 << 20)
 #define HISTORY_MIN ((uint64_t)1 << 30)
 #define HISTORY_MAX ((uint64_t)8 << 30)
@@ -359,7 +384,8 @@ static void batch_form(const pairs_job_t *J, size_t from, batch_t *b) {
         int wk = width_index(src->max_m);
         uint64_t per = src->max_n * (uint64_t)k_widths[wk]; /* history words a pair, at most */
         uint64_t ns = left < cap ? left : cap;
-        if (J->o->cigar && per && ns > J->hist_cap / 16 / per) ns = J->hist_cap / 16 / per;
+        if (J->o->cigar && per && ns > J->hist_cap / HIST_BYTES / per)
+            ns = J->hist_cap / HIST_BYTES / per;
         if (ns == 0) ns = 1;
         if (ns > 1 && cols_bytes(c, a, a + ns) > BATCH_SEQ_BYTES) { /* the most that fit */
             size_t lo = 1, hi = ns;
@@ -385,7 +411,7 @@ static void batch_form(const pairs_job_t *J, size_t from, batch_t *b) {
             uint32_t nmax = b->nmax[wk] > p->n ? b->nmax[wk] : (uint32_t)p->n;
             uint64_t hist = (uint64_t)nmax * k_widths[wk] * (b->cnt[wk] + 1);
             if (b->ns && (b->seq_bytes + p->m + p->n > BATCH_SEQ_BYTES ||
-                          (J->o->cigar && 2 * hist * 8 > J->hist_cap)))
+                          (J->o->cigar && hist * HIST_BYTES > J->hist_cap)))
                 break;
             b->ns++;
             b->cnt[wk]++;
@@ -430,7 +456,7 @@ static wm_status batch_buffers(const pairs_job_t *J, int s, batch_t *b) {
     b->tmp_bytes = 0;
     if (J->o->cigar) {
         b->d_hist = at;
-        at += 2 * b->hist_words * 8;
+        at = al8(at + b->hist_words * HIST_BYTES);
         b->d_slots = at;
         at = al8(at + b->cig_bytes + 16);
         b->d_start = at;
