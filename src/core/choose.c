@@ -68,17 +68,24 @@ const wm_cost_model_t wm_cost_model_default = {
         [WM_COST_INFIX] = { "align infix", 0.01, 1.5e11 / 16, 3.0e11, 0.02, 0.0015, 10e9, 7.7e12,
                             0.0, 0.0 },
         /* Pairs: work = cells (m x n), 1 M pairs of 150 bp = 2.25e10.
-        ** wm_align_pairs (BENCHMARKS.md 6c, `bash bench/gpu_session.sh
-        ** global .gpu`): distance 2.39 s on 1 thread, 0.291 s on 16, GPU 0.114
-        ** s; with CIGARs 9.99 / 0.756 / 0.143 s. The CLI, FASTA in, TSV out:
-        ** distance on the GPU 1.05-1.10 s (6d), with CIGARs cpu 1.53 s and
-        ** cuda 1.74 s (issue 16); what the CLI adds on both (reading and
-        ** parsing 320 MB on one thread, 0.58 s, and printing) is both_rate,
-        ** and the rest of the GPU's 1.74 s its set-up. */
-        [WM_COST_PAIRS] = { "align pairs", 0.01, 2.25e10 / 2.39, 2.25e10 / 0.291, 0.0, 0.0, 10e9,
-                            2.25e10 / 0.114, 2.25e10 / 0.53, 0.0 },
-        [WM_COST_PAIRS_CIGAR] = { "align pairs --cigar", 0.01, 2.25e10 / 9.99, 2.25e10 / 0.756,
-                                  0.40, 0.0, 10e9, 2.25e10 / 0.143, 2.25e10 / 0.764, 0.0 },
+        ** Measured on the H200 host (16 cores), tree of 5d96332 (BENCHMARKS.md
+        ** 19, `bash bench/gpu_pairs.sh all .gpu`). The CPU: wm_align_pairs on
+        ** 16 threads 0.246-0.272 s (distance) and 0.63-0.76 s (CIGARs); one
+        ** thread 2.39 / 9.99 s (6c, the rate a thread). The GPU after its
+        ** start-up: the first call's pinned and device buffers 0.06 s, the
+        ** pairs packed and uploaded at 12 GB/s (300 MB: 25 ms), then 5 ms
+        ** (distance) or 25 ms (CIGARs) of kernels and results. The CLI, FASTA
+        ** in, TSV out: what it adds on both backends (reading and parsing
+        ** 320 MB on 16 threads, 0.2-0.3 s, the views, the rows on threads,
+        ** the exit) is both_rate: 0.35 s, 0.40 s with CIGARs. Predicted for
+        ** the CLI: distance cpu 0.62 s, gpu 0.84 s (measured 0.59-0.70 and,
+        ** with CUDA started while reading under --backend cuda, 0.54-0.67);
+        ** CIGARs cpu 1.05 s, gpu 0.91 s (1.13-1.17 and 0.63-0.70). Under auto
+        ** CUDA starts after the inputs are read, so its 0.40 s counts. */
+        [WM_COST_PAIRS] = { "align pairs", 0.01, 2.25e10 / 2.39, 2.25e10 / 0.255, 0.06, 0.0, 12e9,
+                            2.25e10 / 0.005, 2.25e10 / 0.35, 0.0 },
+        [WM_COST_PAIRS_CIGAR] = { "align pairs --cigar", 0.01, 2.25e10 / 9.99, 2.25e10 / 0.63, 0.06,
+                                  0.0, 12e9, 2.25e10 / 0.025, 2.25e10 / 0.40, 0.0 },
         /* DTW: work = cells (query samples x series samples). bench_dtw
         ** (BENCHMARKS.md 7c, `bash bench/gpu_session.sh dtw .gpu`): m = 1,024,
         ** n = 4 M: 1.25 s on 1 thread (3.4e9 a thread); n = 67 M: 1.84 s on 16
