@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr,
                     "usage: %s --text FILE --patterns FILE [--bytes N] [--reps R] "
-                    "[--algo auto|qgram|pfac|ac] [--check]\n",
+                    "[--algo auto|qgram|pfac|ac|wumanber-paper] [--check]\n",
                     argv[0]);
             return 2;
         }
@@ -67,6 +67,7 @@ int main(int argc, char **argv) {
     if (!strcmp(algo_name, "qgram")) algo = WM_ALGO_QGRAM;
     else if (!strcmp(algo_name, "pfac")) algo = WM_ALGO_PFAC;
     else if (!strcmp(algo_name, "ac")) algo = WM_ALGO_AC;
+    else if (!strcmp(algo_name, "wumanber-paper")) algo = WM_ALGO_WUMANBER_PAPER;
 
     /* patterns */
     std::vector<uint8_t> pf = read_file(pat_file, 0);

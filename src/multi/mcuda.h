@@ -18,6 +18,8 @@ cudaError_t wm_cu_pfac_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtex
                               const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks);
 cudaError_t wm_cu_ac_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
                             const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks);
+cudaError_t wm_cu_wumanber_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
+                                  const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks);
 
 /* The most bytes of halo a kernel stages in shared memory; beyond, it reads
 ** the text from global memory (through L1). */

@@ -59,6 +59,10 @@ typedef struct {
     const uint32_t *dict;
     const uint8_t *reports;
     uint32_t shift;
+    /* Wu-Manber, the paper's tables anchored at pattern ends (mset.h) */
+    uint32_t wu_B, wu_Bp, wu_n_hash;
+    const uint16_t *wu_shift;
+    const uint32_t *wu_hstart, *wu_hlist, *wu_prefix;
 } wm_cu_mplan_t;
 
 /* Where a launch reports. */

@@ -11,7 +11,7 @@
 
 typedef struct {
     wm_cu_mplan_t p;
-    wm_algo_t algo; /* the kernel: QGRAM, PFAC or AC */
+    wm_algo_t algo; /* the kernel: QGRAM, PFAC, AC or WUMANBER_PAPER */
     wm_cu_mlaunch_fn launch;
     void *allocs[32]; /* device memory to free */
     int n_allocs;

@@ -116,6 +116,23 @@ int wm_pfac_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, ui
 /* paper = 1: B = 3, B' = 2, shift-and-add hashing as paper 003 ran it. */
 wm_status wm_wu_build(wm_mset_t *s, int paper);
 void wm_wu_free(struct wm_wu *wu);
+
+/* The paper's tables (B = min(3, m), B' = min(2, m), shift-and-add hashes,
+** m = min_len) with each pattern's window anchored at its END: its last m
+** bytes. Windows then come in end order, which the GPU kernel's threads
+** must report in (wumanber.cu); when every pattern is m long, as in paper
+** 003's experiment, these are the tables wm_wu_build(s, 1) makes. SHIFT
+** entries are clamped to 65,535 (a smaller shift is safe). */
+typedef struct {
+    uint32_t B, Bp;
+    size_t n_hash;    /* SHIFT and HASH entries */
+    uint16_t *shift;  /* n_hash */
+    uint32_t *hstart; /* n_hash + 1: HASH[h] = hlist[hstart[h] ..] */
+    uint32_t *hlist;  /* uids, ascending within a list */
+    uint32_t *prefix; /* per uid: the hash of its window's first B' bytes */
+} wm_wu_end_t;
+wm_status wm_wu_end_tables(const wm_mset_t *s, wm_wu_end_t *t);
+void wm_wu_end_free(wm_wu_end_t *t);
 int wm_wu_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, uint64_t own_from,
                uint64_t to, wm_msink_t *out);
 

@@ -31,7 +31,8 @@ static wm_algo_t gpu_algo(const wm_mset_t *s) {
 
 static int supports(const wm_mset_t *s) {
     wm_algo_t a = gpu_algo(s);
-    return a == WM_ALGO_QGRAM || a == WM_ALGO_PFAC || a == WM_ALGO_AC;
+    return a == WM_ALGO_QGRAM || a == WM_ALGO_PFAC || a == WM_ALGO_AC ||
+           a == WM_ALGO_WUMANBER_PAPER;
 }
 
 /* ---- the plan ------------------------------------------------------------------ */
@@ -67,6 +68,8 @@ wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_hos
     uint32_t *umult = (uint32_t *)malloc(s->n_uniq * sizeof *umult);
     wm_qgram_t *own_qg = NULL;
     wm_trie_t *own_trie = NULL;
+    wm_wu_end_t wu;
+    memset(&wu, 0, sizeof wu);
     uint8_t *cm = NULL;
     if (!ulen || !umult) {
         st = WM_NOMEM;
@@ -119,6 +122,17 @@ wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_hos
             if (fits) UP(cm, nc < 16 ? 16 : nc, p->code_mult);
         }
         h->launch = wm_cu_qgram_launch;
+    } else if (h->algo == WM_ALGO_WUMANBER_PAPER) {
+        st = wm_wu_end_tables(s, &wu);
+        if (st != WM_OK) goto done;
+        p->wu_B = wu.B;
+        p->wu_Bp = wu.Bp;
+        p->wu_n_hash = (uint32_t)wu.n_hash;
+        UP(wu.shift, wu.n_hash * sizeof *wu.shift, p->wu_shift);
+        UP(wu.hstart, (wu.n_hash + 1) * sizeof *wu.hstart, p->wu_hstart);
+        UP(wu.hlist, s->n_uniq * sizeof *wu.hlist, p->wu_hlist);
+        UP(wu.prefix, s->n_uniq * sizeof *wu.prefix, p->wu_prefix);
+        h->launch = wm_cu_wumanber_launch;
     } else {
         int reverse = h->algo == WM_ALGO_PFAC;
         const wm_trie_t *t = s->ac ? (reverse ? s->ac->rev : s->ac->fwd) : NULL;
@@ -146,6 +160,7 @@ done:
     free(cm);
     wm_qgram_free(own_qg);
     wm_trie_free(own_trie);
+    wm_wu_end_free(&wu);
     return st;
 }
 

@@ -240,11 +240,23 @@ void wm_wu_free(struct wm_wu *wu) {
     free(wu);
 }
 
-static wm_status build_paper(wm_mset_t *s, struct wm_wu *wu) {
-    uint32_t m = s->min_len, B = wu->B, Bp = wu->Bp;
-    /* sum_{i<B} 256 * 4^i: h1 of B bytes stays below it */
+/* h1 of B folded bytes, and the hash range that holds every such value
+** (sum_{i<B} 256 * 4^i). */
+static inline uint32_t add_hash(const uint8_t *p, uint32_t B) {
+    uint32_t h = 0;
+    for (uint32_t j = 0; j < B; j++) h = (h << 2) + p[j];
+    return h;
+}
+
+static size_t hash_range(uint32_t B) {
     size_t nh = 0;
     for (uint32_t i = 0, p = 1; i < B; i++, p *= 4) nh += (size_t)256 * p;
+    return nh;
+}
+
+static wm_status build_paper(wm_mset_t *s, struct wm_wu *wu) {
+    uint32_t m = s->min_len, B = wu->B, Bp = wu->Bp;
+    size_t nh = hash_range(B);
     wu->n_hash = nh;
     wu->pshift = malloc(nh * sizeof *wu->pshift);
     wu->phstart = calloc(nh + 1, sizeof *wu->phstart);
@@ -255,24 +267,64 @@ static wm_status build_paper(wm_mset_t *s, struct wm_wu *wu) {
     for (size_t u = 0; u < s->n_uniq; u++) {
         const uint8_t *p = wm_mset_str(s, u);
         for (uint32_t q = m; q >= B; q--) {
-            uint32_t h = 0;
-            for (uint32_t j = q - B; j < q; j++) h = (h << 2) + p[j];
+            uint32_t h = add_hash(p + q - B, B);
             if (m - q < wu->pshift[h]) wu->pshift[h] = m - q;
             if (q == m) wu->phstart[h + 1]++;
         }
-        uint32_t hp = 0;
-        for (uint32_t j = 0; j < Bp; j++) hp = (hp << 2) + p[j];
-        wu->pprefix[u] = hp;
+        wu->pprefix[u] = add_hash(p, Bp);
     }
     for (size_t h = 0; h < nh; h++) wu->phstart[h + 1] += wu->phstart[h];
     uint32_t *fill = malloc(nh * sizeof *fill);
     if (!fill) return WM_NOMEM;
     memcpy(fill, wu->phstart, nh * sizeof *fill);
     for (size_t u = 0; u < s->n_uniq; u++) {
-        const uint8_t *p = wm_mset_str(s, u);
-        uint32_t h = 0;
-        for (uint32_t j = m - B; j < m; j++) h = (h << 2) + p[j];
-        wu->phlist[fill[h]++] = (uint32_t)u;
+        wu->phlist[fill[add_hash(wm_mset_str(s, u) + m - B, B)]++] = (uint32_t)u;
+    }
+    free(fill);
+    return WM_OK;
+}
+
+void wm_wu_end_free(wm_wu_end_t *t) {
+    free(t->shift);
+    free(t->hstart);
+    free(t->hlist);
+    free(t->prefix);
+    memset(t, 0, sizeof *t);
+}
+
+wm_status wm_wu_end_tables(const wm_mset_t *s, wm_wu_end_t *t) {
+    memset(t, 0, sizeof *t);
+    uint32_t m = s->min_len;
+    if (m == 0 || s->n_uniq == 0) return WM_INVALID;
+    t->B = m < 3 ? m : 3;
+    t->Bp = m < 2 ? m : 2;
+    size_t nh = t->n_hash = hash_range(t->B);
+    t->shift = malloc(nh * sizeof *t->shift);
+    t->hstart = calloc(nh + 1, sizeof *t->hstart);
+    t->hlist = malloc(s->n_uniq * sizeof *t->hlist);
+    t->prefix = malloc(s->n_uniq * sizeof *t->prefix);
+    uint32_t *fill = malloc(nh * sizeof *fill);
+    if (!t->shift || !t->hstart || !t->hlist || !t->prefix || !fill) {
+        free(fill);
+        wm_wu_end_free(t);
+        return WM_NOMEM;
+    }
+    uint32_t s0 = m - t->B + 1 < 65535 ? m - t->B + 1 : 65535;
+    for (size_t h = 0; h < nh; h++) t->shift[h] = (uint16_t)s0;
+    for (size_t u = 0; u < s->n_uniq; u++) {
+        const uint8_t *w = wm_mset_str(s, u) + wm_mset_len(s, u) - m; /* the window */
+        for (uint32_t q = m; q >= t->B; q--) {
+            uint32_t h = add_hash(w + q - t->B, t->B);
+            if (m - q < t->shift[h]) t->shift[h] = (uint16_t)(m - q);
+            if (q == m) t->hstart[h + 1]++;
+        }
+        t->prefix[u] = add_hash(w, t->Bp);
+    }
+    for (size_t h = 0; h < nh; h++) t->hstart[h + 1] += t->hstart[h];
+    memcpy(fill, t->hstart, nh * sizeof *fill);
+    for (size_t u = 0; u < s->n_uniq; u++) {
+        const uint8_t *w = wm_mset_str(s, u) + wm_mset_len(s, u) - m;
+        t->hlist[fill[add_hash(w + m - t->B, t->B)]++] = (uint32_t)u;
     }
     free(fill);
     return WM_OK;
