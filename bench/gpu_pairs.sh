@@ -13,28 +13,13 @@
 # cores (CARRY/debs/edlib: `apt-get download libedlib-dev libedlib1`); a sweep
 # of the GPU batch size; the CPU backend on all cores beside edlib; the CLI.
 # Logs in $OUT: pairs.log (steps), build.log, tests.log, bench_*.txt.
-set -u
-out=${OUT:-gpu-out}
-mkdir -p "$out"
-mode=${1:-all}
-carry=${2:-.gpu}
-B=/tmp/build-pairs
-D=/dev/shm/wm-pairs
-extra=()
-source bench/gpu_zlib.sh
-log() { echo "== $*" | tee -a "$out/pairs.log"; }
-if ls "$carry"/debs/edlib/*.deb >/dev/null 2>&1; then
-    eval "$(bash bench/peers/unpack_debs.sh "$carry"/debs/edlib /tmp/edlib-root)"
+if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
+    eval "$(bash bench/peers/unpack_debs.sh "${2:-.gpu}"/debs/edlib /tmp/edlib-root)"
 fi
-log "device: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1); $(nproc) CPUs"
-t0=$(date +%s)
-cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF -DWARPMATCH_BENCH=ON \
-    -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" >"$out/build.log" 2>&1 &&
-    cmake --build $B -j"$(nproc)" --target warpmatch_cli test_global_diff test_gpu_recover \
-        test_api_align bench_global gen_pairs >>"$out/build.log" 2>&1
-rc=$?
-log "build rc=$rc in $(($(date +%s) - t0)) s; $(grep -c 'with edlib' "$out/build.log") targets with edlib"
-[ $rc -eq 0 ] || { tail -30 "$out/build.log"; exit 1; }
+source bench/gpu_common.sh pairs /tmp/build-pairs "$@"
+D=/dev/shm/wm-pairs
+gpu_build warpmatch_cli test_global_diff test_gpu_recover test_api_align bench_global gen_pairs
+log "$(grep -c 'with edlib' "$out/build.log") targets with edlib"
 export WM_SHARED_DATA=$PWD/$carry
 reads=1000000
 reads1k=100000

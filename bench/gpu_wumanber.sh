@@ -12,24 +12,8 @@
 # wumanber-paper beside ac (the paper's other algorithm) and the default
 # (qgram for DNA, pfac for bytes), text resident, count and list.
 # Logs in $OUT: wu.log (steps), build.log, tests.log, multi_gpu.log.
-set -u
-out=${OUT:-gpu-out}
-mkdir -p "$out"
-mode=${1:-all}
-carry=${2:-.gpu}
-B=/tmp/build-wu
-extra=()
-source bench/gpu_zlib.sh
-log() { echo "== $*" | tee -a "$out/wu.log"; }
-log "device: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1); $(nproc) CPUs"
-t0=$(date +%s)
-cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF -DWARPMATCH_BENCH=ON \
-    -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" >"$out/build.log" 2>&1 &&
-    cmake --build $B -j"$(nproc)" --target warpmatch_cli test_multi_diff test_api_sets \
-        bench_gpu_multi gen_text gen_patterns >>"$out/build.log" 2>&1
-rc=$?
-log "build rc=$rc in $(($(date +%s) - t0)) s"
-[ $rc -eq 0 ] || { tail -30 "$out/build.log"; exit 1; }
+source bench/gpu_common.sh wu /tmp/build-wu "$@"
+gpu_build warpmatch_cli test_multi_diff test_api_sets bench_gpu_multi gen_text gen_patterns
 W=$B/warpmatch
 
 if [ "$mode" != bench ]; then
