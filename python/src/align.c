@@ -2,7 +2,9 @@
 ** align.c -- align() and align_pairs(). One pair returns Python objects;
 ** a batch returns the library's own array of wm_alignment_t as the numpy
 ** array's memory (viewed with ALIGN_LAYOUT's dtype) and its CIGARs as a
-** list of str, made after the call because making them needs the GIL.
+** list of str, made after the call because making them needs the GIL;
+** align_pairs_packed() takes columns and returns the library's result
+** columns as the arrays' memory, with no object a pair.
 */
 #include "wmpy.h"
 
@@ -156,5 +158,107 @@ done:
     if (c.cx) wmpy_ctx_put(&c);
     wmpy_seqs_release(&ts);
     wmpy_seqs_release(&qs);
+    return result;
+}
+
+/* Offsets: a 1-D array of n + 1 integers: uint64 read in place, any other
+** integer dtype (or a list) as int64 with no negative value; the last at
+** most `bytes`. Read by the library as uint64 either way. */
+static int any_negative(const int64_t *v, npy_intp n) {
+    int64_t all = 0;
+    for (npy_intp i = 0; i < n; i++) all |= v[i];
+    return all < 0;
+}
+
+static PyArrayObject *offsets_get(PyObject *o, const char *what, size_t bytes) {
+    int u64 = PyArray_Check(o) && PyArray_DESCR((PyArrayObject *)o)->type_num == NPY_UINT64;
+    PyArrayObject *in = (PyArrayObject *)PyArray_FROMANY(o, u64 ? NPY_UINT64 : NPY_INT64, 1, 1,
+                                                         NPY_ARRAY_IN_ARRAY);
+    if (!in) return NULL;
+    npy_intp n = PyArray_DIM(in, 0);
+    const int64_t *v = (const int64_t *)PyArray_DATA(in);
+    const uint64_t *uv = (const uint64_t *)PyArray_DATA(in);
+    if (n < 1) {
+        wmpy_invalid("%s: need n + 1 offsets (at least one), got none", what);
+    } else if (!u64 && any_negative(v, n)) {
+        wmpy_invalid("%s: an offset is negative", what);
+    } else if (uv[n - 1] > bytes) {
+        wmpy_invalid("%s: the last offset, %llu, is past the end of the buffer (%zu bytes)", what,
+                     (unsigned long long)uv[n - 1], bytes);
+    } else {
+        return in; /* offsets that decrease: the library names the pair */
+    }
+    Py_DECREF(in);
+    return NULL;
+}
+
+/* align_pairs_packed(queries, query_offsets, targets, target_offsets, mode,
+**                    algo, k, cigar, case_insensitive, alphabet, fr_t,
+**                    backend, threads)
+** -> (distance, start, end, cigar_offsets or None, cigar or None): uint8
+**    arrays over the library's own columns (__init__.py views them). */
+PyObject *wmpy_align_pairs_packed(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *qb_obj, *qo_obj, *tb_obj, *to_obj;
+    align_args_t a = { 0 };
+    int backend, threads;
+    if (!PyArg_ParseTuple(args, "OOOOiiLppiiii", &qb_obj, &qo_obj, &tb_obj, &to_obj, &a.mode,
+                          &a.algo, &a.k, &a.cigar, &a.ci, &a.alphabet, &a.fr_t, &backend,
+                          &threads))
+        return NULL;
+    wm_align_opts_t o = align_opts(&a);
+    wmpy_bytes qb, tb = { 0 };
+    PyArrayObject *qo = NULL, *to = NULL;
+    wmpy_ctx c = { NULL, -1 };
+    PyObject *result = NULL;
+    wm_pair_results_t res;
+    memset(&res, 0, sizeof res);
+    if (wmpy_bytes_get(qb_obj, "queries", &qb) < 0) return NULL;
+    if (wmpy_bytes_get(tb_obj, "targets", &tb) < 0) goto done;
+    if (!(qo = offsets_get(qo_obj, "query_offsets", qb.n))) goto done;
+    if (!(to = offsets_get(to_obj, "target_offsets", tb.n))) goto done;
+    if (PyArray_DIM(qo, 0) != PyArray_DIM(to, 0)) {
+        wmpy_invalid("%zd query offsets but %zd target offsets: one pair each",
+                     (Py_ssize_t)PyArray_DIM(qo, 0), (Py_ssize_t)PyArray_DIM(to, 0));
+        goto done;
+    }
+    wm_pairs_packed_t in = { (size_t)PyArray_DIM(qo, 0) - 1, qb.p,
+                             (const uint64_t *)PyArray_DATA(qo), tb.p,
+                             (const uint64_t *)PyArray_DATA(to) };
+    if (wmpy_ctx_get(backend, threads, &c) < 0) goto done;
+    PyThreadState *released = PyEval_SaveThread(); /* no Python until restored */
+    wm_status st = wm_align_pairs_packed(c.cx, &in, &o, &res);
+    PyEval_RestoreThread(released);
+    if (st != WM_OK) {
+        wmpy_raise(st, c.cx);
+        goto done;
+    }
+    /* each column's memory goes to its array, which frees it */
+    size_t n = res.n;
+    size_t cbytes = res.cigar_off ? (size_t)res.cigar_off[n] : 0;
+    PyObject *dist = wmpy_wrap_buffer(res.distance, n * 8);
+    PyObject *start = wmpy_wrap_buffer(res.start, n * 8);
+    PyObject *end = wmpy_wrap_buffer(res.end, n * 8);
+    PyObject *coff = res.cigar_off ? wmpy_wrap_buffer(res.cigar_off, (n + 1) * 8) : Py_None;
+    PyObject *cig = res.cigar ? wmpy_wrap_buffer(res.cigar, cbytes) : Py_None;
+    memset(&res, 0, sizeof res);
+    if (coff == Py_None) Py_INCREF(coff);
+    if (cig == Py_None) Py_INCREF(cig);
+    if (dist && start && end && coff && cig) {
+        result = Py_BuildValue("(NNNNN)", dist, start, end, coff, cig);
+    } else {
+        Py_XDECREF(dist);
+        Py_XDECREF(start);
+        Py_XDECREF(end);
+        Py_XDECREF(coff);
+        Py_XDECREF(cig);
+    }
+done:
+    wm_pair_results_free(&res);
+    if (c.cx) wmpy_ctx_put(&c);
+    Py_XDECREF(qo);
+    Py_XDECREF(to);
+    wmpy_bytes_release(&tb);
+    wmpy_bytes_release(&qb);
     return result;
 }

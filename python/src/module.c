@@ -106,6 +106,8 @@ static PyMethodDef methods[] = {
     { "search", wmpy_search, METH_VARARGS, "search(pattern(s), is_set, text, rec_start, ...)" },
     { "align", wmpy_align, METH_VARARGS, "align(query, target, ...)" },
     { "align_pairs", wmpy_align_pairs, METH_VARARGS, "align_pairs(queries, targets, ...)" },
+    { "align_pairs_packed", wmpy_align_pairs_packed, METH_VARARGS,
+      "align_pairs_packed(queries, query_offsets, targets, target_offsets, ...)" },
     { "dtw", wmpy_dtw, METH_VARARGS, "dtw(query, series, ...)" },
     { "dtw_many", wmpy_dtw_many, METH_VARARGS, "dtw_many(queries, series, ...)" },
     { "_contexts_lent", py_contexts_lent, METH_NOARGS, "Cached contexts lent to calls now." },

@@ -97,6 +97,7 @@ PyObject *wmpy_wrap_buffer(void *p, size_t bytes);
 PyObject *wmpy_search(PyObject *self, PyObject *args);
 PyObject *wmpy_align(PyObject *self, PyObject *args);
 PyObject *wmpy_align_pairs(PyObject *self, PyObject *args);
+PyObject *wmpy_align_pairs_packed(PyObject *self, PyObject *args);
 PyObject *wmpy_dtw(PyObject *self, PyObject *args);
 PyObject *wmpy_dtw_many(PyObject *self, PyObject *args);
 /* Contexts lent now (a test that every call gives its context back). */

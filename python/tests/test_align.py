@@ -82,6 +82,58 @@ def test_align_pairs(rng):
         assert isinstance(plain, np.ndarray) and np.array_equal(plain, arr)
 
 
+def columns(seqs, offset_dtype):
+    """Sequences back to back, and their n + 1 offsets."""
+    buf = "".join(seqs).encode()
+    off = np.zeros(len(seqs) + 1, dtype=offset_dtype)
+    off[1:] = np.cumsum([len(s) for s in seqs])
+    return buf, off
+
+
+@pytest.mark.parametrize("offset_dtype", [np.uint64, np.int64, np.int32])
+def test_align_pairs_packed(rng, offset_dtype):
+    """Columns in, columns out: align_pairs' results, and the CIGARs it gives."""
+    for mode in ("infix", "global"):
+        n = 300 * SCALE
+        qs = [rand_seq(rng, "acgt", 1 if mode == "infix" else 0, 12) for _ in range(n)]
+        ts = [rand_seq(rng, "acgt", 0, 20) for _ in range(n)]
+        k = rng.choice([None, 3])
+        qb, qo = columns(qs, offset_dtype)
+        tb, to = columns(ts, offset_dtype)
+        tb = np.frombuffer(tb, dtype=np.uint8)  # a numpy buffer is read in place too
+        got = warpmatch.align_pairs_packed(qb, qo, tb, to, mode=mode, cigar=True, k=k,
+                                           backend=BACKEND)
+        arr, cigars = warpmatch.align_pairs(qs, ts, mode=mode, cigar=True, k=k, backend=BACKEND)
+        assert np.array_equal(got.distance, arr["distance"].astype(np.int64)), mode
+        assert np.array_equal(got.start, arr["start"]) and np.array_equal(got.end, arr["end"])
+        assert len(got.cigar_offsets) == n + 1 and got.cigar_offsets[0] == 0
+        assert got.cigar_offsets[-1] == len(got.cigar)
+        assert [got.cigar_str(i) or None for i in range(n)] == [c or None for c in cigars]
+        plain = warpmatch.align_pairs_packed(qb, qo, tb, to, mode=mode, k=k, backend=BACKEND)
+        assert plain.cigar is None and plain.cigar_offsets is None and plain.cigar_str(0) is None
+        assert np.array_equal(plain.distance, got.distance)
+
+
+def test_align_pairs_packed_errors():
+    buf, off = columns(["acgt", "ac", "gg"], np.uint64)
+    ok = warpmatch.align_pairs_packed(buf, off, buf, off, mode="global", backend=BACKEND)
+    assert list(ok.distance) == [0, 0, 0]
+    none = warpmatch.align_pairs_packed(b"", [0], b"", [0], mode="global", backend=BACKEND)
+    assert len(none.distance) == 0
+    with pytest.raises(warpmatch.InvalidArgument, match="past the end"):
+        warpmatch.align_pairs_packed(buf, [0, 4, 99], buf, [0, 4, 6], backend=BACKEND)
+    with pytest.raises(warpmatch.InvalidArgument, match="pair 1"):
+        warpmatch.align_pairs_packed(buf, [0, 4, 2], buf, [0, 4, 6], backend=BACKEND)
+    with pytest.raises(warpmatch.InvalidArgument, match="negative"):
+        warpmatch.align_pairs_packed(buf, [0, -1, 2], buf, [0, 4, 6], backend=BACKEND)
+    with pytest.raises(warpmatch.InvalidArgument, match="one pair each"):
+        warpmatch.align_pairs_packed(buf, [0, 4], buf, [0, 4, 6], backend=BACKEND)
+    with pytest.raises(warpmatch.InvalidArgument, match="at least one"):
+        warpmatch.align_pairs_packed(buf, [], buf, [], backend=BACKEND)
+    with pytest.raises(TypeError):
+        warpmatch.align_pairs_packed(buf, np.array([0.0, 4.0]), buf, [0, 4], backend=BACKEND)
+
+
 def test_align_pairs_empty_batch():
     got = warpmatch.align_pairs([], [], backend=BACKEND)
     assert len(got) == 0 and got.dtype == warpmatch.ALIGNMENT_DTYPE

@@ -15,6 +15,7 @@ def peak_kb():
 def test_no_growth_over_many_calls():
     rng = np.random.default_rng(0)
     q = rng.choice(np.frombuffer(b"ACGT", np.uint8), size=(200, 50))
+    qcol, qoff = q.ravel(), np.arange(0, 201 * 50, 50, dtype=np.uint64)  # the rows as columns
     text = b"xxACGTxx" * 200
     kw = dict(backend=BACKEND)
 
@@ -24,9 +25,12 @@ def test_no_growth_over_many_calls():
         warpmatch.align("ACGT", "xxACTTxx", cigar=True, **kw)
         warpmatch.align_pairs(q, q[::-1], cigar=True, mode="global", **kw)
         warpmatch.align_pairs(list(q), list(q), **kw)
+        warpmatch.align_pairs_packed(qcol, qoff, qcol[::-1].copy(), qoff, cigar=True,
+                                     mode="global", **kw)
         warpmatch.dtw(np.arange(5.0), np.arange(300.0), path=True, top=2, **kw)
         for bad in (lambda: warpmatch.search(b"", b"a", **kw),
                     lambda: warpmatch.align_pairs([b"a", b""], [b"a", b"b"], cigar=True, **kw),
+                    lambda: warpmatch.align_pairs_packed(b"ab", [0, 1, 0], b"ab", [0, 1, 2], **kw),
                     lambda: warpmatch.dtw([1.0], [1.0, np.nan], **kw),
                     lambda: warpmatch.search_set([b"a", b""], b"x", **kw)):
             try:

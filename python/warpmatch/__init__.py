@@ -34,7 +34,8 @@ from ._warpmatch import DeviceError, Error, InvalidArgument, OutOfMemory, Unsupp
 __version__ = "0.1.0"
 
 __all__ = [
-    "search", "search_set", "align", "align_pairs", "dtw", "dtw_many", "Alignment",
+    "search", "search_set", "align", "align_pairs", "align_pairs_packed", "PairColumns", "dtw",
+    "dtw_many", "Alignment",
     "Error", "InvalidArgument", "UnsupportedError", "DeviceError", "OutOfMemory",
     "MATCH_DTYPE", "ALIGNMENT_DTYPE", "DTW_DTYPE", "library_version", "cuda_built",
     "cuda_device_count", "__version__",
@@ -234,6 +235,50 @@ def align_pairs(queries, targets, mode="infix", cigar=False, k=None, backend="au
         bk, th)
     arr = raw.view(ALIGNMENT_DTYPE)
     return (arr, cigars) if cigar else arr
+
+
+PairColumns = namedtuple("PairColumns", "distance start end cigar_offsets cigar")
+PairColumns.__doc__ = """What :func:`align_pairs_packed` returns, a numpy array a column:
+``distance`` (int64, -1 when the pair is over k), ``start`` and ``end``
+(uint64: the stretch of the target aligned), and with ``cigar=True``
+``cigar_offsets`` (uint64, n + 1) into ``cigar`` (uint8: every CIGAR back
+to back, pair i's is ``cigar[cigar_offsets[i]:cigar_offsets[i + 1]]``,
+empty over k); both None otherwise. :meth:`cigar_str` gives one as str."""
+
+
+def _cigar_str(self, i):
+    """Pair i's CIGAR as str (None without cigar=True)."""
+    if self.cigar is None:
+        return None
+    return self.cigar[self.cigar_offsets[i]:self.cigar_offsets[i + 1]].tobytes().decode("ascii")
+
+
+PairColumns.cigar_str = _cigar_str
+
+
+def align_pairs_packed(queries, query_offsets, targets, target_offsets, mode="infix",
+                       cigar=False, k=None, backend="auto", *, algo="auto",
+                       case_insensitive=False, alphabet="bytes", fr_t=0, threads=0):
+    """:func:`align_pairs` for pairs given as columns, as Arrow stores strings.
+
+    queries, targets: every sequence of a side back to back (bytes,
+        bytearray, memoryview or a 1-D uint8 numpy array: read in place).
+    query_offsets, target_offsets: n + 1 non-decreasing integers each (uint64
+        arrays are read in place; other integer arrays and lists are converted
+        once); pair i is ``queries[query_offsets[i]:query_offsets[i + 1]]``
+        against ``targets[target_offsets[i]:target_offsets[i + 1]]``.
+
+    Returns :class:`PairColumns`. The results equal :func:`align_pairs`' for
+    the same pairs; no Python object is made a pair, so millions of pairs
+    cost what the library's call costs (on the GPU, packing, copies, kernels
+    and results overlap). Errors name the pair.
+    """
+    bk, th = _backend(backend, threads)
+    dist, start, end, coff, cig = _warpmatch.align_pairs_packed(
+        queries, query_offsets, targets, target_offsets,
+        *_align_args(mode, algo, k, cigar, case_insensitive, alphabet, fr_t), bk, th)
+    return PairColumns(dist.view("=i8"), start.view("=u8"), end.view("=u8"),
+                       None if coff is None else coff.view("=u8"), cig)
 
 
 def _dtw_args(mode, cost, window, znorm, top, max_distance, length, path, backend, threads):
