@@ -27,7 +27,8 @@ struct wu_scanner {
         for (uint32_t i = threadIdx.x; i < 64; i += blockDim.x)
             ((uint32_t *)s)[i] = ((const uint32_t *)p.fold)[i];
         uint16_t *sh = (uint16_t *)(s + 256);
-        for (uint32_t i = threadIdx.x; i < p.wu_n_hash; i += blockDim.x) sh[i] = __ldg(p.wu_shift + i);
+        for (uint32_t i = threadIdx.x; i < p.wu_n_hash; i += blockDim.x)
+            sh[i] = __ldg(p.wu_shift + i);
     }
 
     __device__ __forceinline__ uint8_t at(const uint8_t *s_text, int64_t s_base,
@@ -51,8 +52,10 @@ struct wu_scanner {
                 continue;
             }
             uint32_t hp = 0;
-            for (uint32_t j = 0; j < Bp; j++) hp = (hp << 2) + fold[at(s_text, s_base, t, e - m + j)];
-            for (uint32_t x = __ldg(p.wu_hstart + h), xe = __ldg(p.wu_hstart + h + 1); x < xe; x++) {
+            for (uint32_t j = 0; j < Bp; j++)
+                hp = (hp << 2) + fold[at(s_text, s_base, t, e - m + j)];
+            for (uint32_t x = __ldg(p.wu_hstart + h), xe = __ldg(p.wu_hstart + h + 1); x < xe;
+                 x++) {
                 uint32_t u = __ldg(p.wu_hlist + x);
                 if (__ldg(p.wu_prefix + u) != hp) continue;
                 uint32_t len = __ldg(p.ulen + u);
