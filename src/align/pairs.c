@@ -479,7 +479,7 @@ static wm_status check_offsets(wm_context_t *cx, const uint64_t *off, size_t n, 
 
 typedef struct {
     const wm_pairs_packed_t *in;
-    size_t first;
+    size_t first, n; /* the chunk */
     wm_pair_t *views;
 } view_t;
 
@@ -487,8 +487,7 @@ static void view_task(void *arg, size_t t, int tid) {
     (void)tid;
     view_t *V = arg;
     const wm_pairs_packed_t *in = V->in;
-    size_t n = in->n - V->first < PACKED_CHUNK ? in->n - V->first : PACKED_CHUNK;
-    size_t lo = n * t / COPY_TASKS, hi = n * (t + 1) / COPY_TASKS;
+    size_t lo = V->n * t / COPY_TASKS, hi = V->n * (t + 1) / COPY_TASKS;
     for (size_t k = lo; k < hi; k++) {
         size_t g = V->first + k;
         wm_pair_t *p = &V->views[k];
@@ -502,7 +501,7 @@ static void view_task(void *arg, size_t t, int tid) {
 /* One chunk of the columns, pairs [first, first + n). */
 static wm_status packed_chunk(wm_context_t *cx, const wm_pairs_packed_t *in, size_t first, size_t n,
                               const wm_align_opts_t *opts, results_sink_t *S) {
-    view_t V = { in, first, (wm_pair_t *)S->views };
+    view_t V = { in, first, n, (wm_pair_t *)S->views };
     wm_pool_for(cx->pool, COPY_TASKS, view_task, &V);
     wm_status st = check_pairs(cx, S->views, n, opts, first);
     if (st != WM_OK) return st;

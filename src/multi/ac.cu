@@ -37,7 +37,7 @@ struct ac_scanner {
         uint64_t from = lo > p.max_len - 1 ? lo - (p.max_len - 1) : 0;
         uint32_t v = 0;
         for (uint64_t j = from; j < hi; j++) {
-            uint8_t c = staged || (int64_t)j >= s_base ? s_text[(int64_t)j - s_base] : t.text[j];
+            uint8_t c = wm_cu_text_at(staged, s_text, s_base, t, j);
             uint32_t a = s_sym[c];
             bool rep;
             if (p.table) {

@@ -156,6 +156,15 @@ __device__ __forceinline__ void wm_cu_stage(uint8_t *smem, const uint8_t *text, 
     }
 }
 
+/* Local byte j of the batch: from the staged tile when the halo is staged or
+** j lies in it (j >= s_base), else from global memory (a halo too long to
+** stage). */
+__device__ __forceinline__ uint8_t wm_cu_text_at(uint32_t staged, const uint8_t *s_text,
+                                                 int64_t s_base, const wm_cu_mtext_t &t,
+                                                 uint64_t j) {
+    return staged || (int64_t)j >= s_base ? s_text[(int64_t)j - s_base] : t.text[j];
+}
+
 /* ---- the skeleton ------------------------------------------------------------ */
 
 /* A Scanner provides:

@@ -35,8 +35,7 @@ struct pfac_scanner {
             uint64_t stop = e > p.max_len ? e - p.max_len : 0;
             for (uint64_t j = e; j > stop;) {
                 --j;
-                uint8_t c =
-                    staged || (int64_t)j >= s_base ? s_text[(int64_t)j - s_base] : t.text[j];
+                uint8_t c = wm_cu_text_at(staged, s_text, s_base, t, j);
                 v = child(v, s_sym[c]);
                 if (v == 0) break;
                 uint32_t u = __ldg(p.out + v);

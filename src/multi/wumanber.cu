@@ -31,11 +31,6 @@ struct wu_scanner {
             sh[i] = __ldg(p.wu_shift + i);
     }
 
-    __device__ __forceinline__ uint8_t at(const uint8_t *s_text, int64_t s_base,
-                                          const wm_cu_mtext_t &t, uint64_t j) const {
-        return staged || (int64_t)j >= s_base ? s_text[(int64_t)j - s_base] : t.text[j];
-    }
-
     template <class E>
     __device__ void scan(const uint8_t *s_tab, const uint8_t *s_text, int64_t s_base, uint64_t lo,
                          uint64_t hi, const wm_cu_mtext_t &t, E &emit) const {
@@ -45,7 +40,8 @@ struct wu_scanner {
         /* the window [e - m, e) ends at e; it starts in the batch */
         for (uint64_t e = lo + 1 > m ? lo + 1 : m; e <= hi;) {
             uint32_t h = 0;
-            for (uint32_t j = 0; j < B; j++) h = (h << 2) + fold[at(s_text, s_base, t, e - B + j)];
+            for (uint32_t j = 0; j < B; j++)
+                h = (h << 2) + fold[wm_cu_text_at(staged, s_text, s_base, t, e - B + j)];
             uint32_t sh = shift[h];
             if (sh) {
                 e += sh;
@@ -53,7 +49,7 @@ struct wu_scanner {
             }
             uint32_t hp = 0;
             for (uint32_t j = 0; j < Bp; j++)
-                hp = (hp << 2) + fold[at(s_text, s_base, t, e - m + j)];
+                hp = (hp << 2) + fold[wm_cu_text_at(staged, s_text, s_base, t, e - m + j)];
             for (uint32_t x = __ldg(p.wu_hstart + h), xe = __ldg(p.wu_hstart + h + 1); x < xe;
                  x++) {
                 uint32_t u = __ldg(p.wu_hlist + x);
@@ -62,7 +58,9 @@ struct wu_scanner {
                 if (len > e) continue; /* it would start before the batch */
                 const uint8_t *pat = p.ubytes + __ldg(p.uoff + u);
                 uint32_t j = 0;
-                while (j < len && fold[at(s_text, s_base, t, e - len + j)] == __ldg(pat + j)) j++;
+                while (j < len && fold[wm_cu_text_at(staged, s_text, s_base, t, e - len + j)] ==
+                                      __ldg(pat + j))
+                    j++;
                 if (j == len) emit.put(e, u);
             }
             e++;
