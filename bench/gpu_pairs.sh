@@ -18,7 +18,8 @@ if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
 fi
 source bench/gpu_common.sh pairs /tmp/build-pairs "$@"
 D=/dev/shm/wm-pairs
-gpu_build warpmatch_cli test_global_diff test_gpu_recover test_api_align bench_global gen_pairs
+gpu_build warpmatch_cli test_global_diff test_gpu_recover test_api_align bench_global gen_pairs \
+    bench_h2d bench_gpu_align
 log "$(grep -c 'with edlib' "$out/build.log") targets with edlib"
 export WM_SHARED_DATA=$PWD/$carry
 reads=1000000
@@ -50,6 +51,10 @@ if [ "$mode" != bench ]; then
 fi
 [ "$mode" = test ] && exit 0
 
+# the floors, in the same run: the pinned host-to-device copy (a call's
+# upload), and the bit-vector step peak (bench_gpu_align's first line)
+log "floor: $($B/bench/bench_h2d 256 9 | tr '\n' ' ')"
+log "floor: $($B/bench/bench_gpu_align binary 2>&1 | head -1)"
 G="$B/bench/bench_global pairs -d $D"
 $G --backend cuda --procs "$all" >"$out/bench_cuda.txt" 2>&1
 log "cuda, wm_align_pairs, edlib on $all: rc=$?"

@@ -10,7 +10,8 @@
 # 8,000 / 16,000 8-mers cut from it; bench/run_multi.sh makes the data) and
 # 10,000 byte signatures over 1 GiB of mixed text, with bench_gpu_multi:
 # wumanber-paper beside ac (the paper's other algorithm) and the default
-# (qgram for DNA, pfac for bytes), text resident, count and list.
+# (qgram for DNA, pfac for bytes), text resident, count and list; then the
+# CLI end to end on the same file (counts, cpu and cuda).
 # Logs in $OUT: wu.log (steps), build.log, tests.log, multi_gpu.log.
 source bench/gpu_common.sh wu /tmp/build-wu "$@"
 gpu_build warpmatch_cli test_multi_diff test_api_sets bench_gpu_multi gen_text gen_patterns
@@ -87,3 +88,19 @@ for a in wumanber-paper pfac; do
     $g --text "$WK/mixed_1G.txt" --patterns "$WK/sig_10000_1G.txt" --bytes "$nm" --algo $a \
         $([ "$a" = wumanber-paper ] && echo --check) 2>&1 | tee -a "$out/multi_gpu.log" | tail -4
 done
+# end to end: the whole process counting (-c; a listing of 42-663 M rows
+# times the printing, BENCHMARKS 4a), the 1 GiB file in the page cache,
+# CPU (all cores) and CUDA, 2 runs each
+cat "$WK/chrX_1G.txt" >/dev/null
+for n in 1000 16000; do
+    for a in wumanber-paper auto; do
+        for be in cpu cuda; do
+            for r in 1 2; do
+                /usr/bin/time -f "%e s" -o /tmp/wu_t timeout 120 $W search -c --algo $a --backend $be \
+                    -f "$WK/dna_k8_${n}_1G.txt" "$WK/chrX_1G.txt" >/tmp/wu_e2e.out 2>/dev/null
+                log "e2e n=$n --algo $a --backend $be run $r: rc=$? $(cat /tmp/wu_t) $(cut -f2 /tmp/wu_e2e.out)"
+            done
+        done
+    done
+done
+rm -f /tmp/wu_e2e.out
