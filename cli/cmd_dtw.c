@@ -28,7 +28,7 @@
 #include "mpi/dist.h"
 
 /* Same order as wm_dtw_mode_t and wm_dtw_cost_t. */
-static const char *const mode_words[] = { "subsequence", "global", "ucr", NULL };
+static const char *const mode_words[] = { "subsequence", "global", "ucr", "matrix", NULL };
 static const char *const cost_words[] = { "abs", "squared", NULL };
 static const char *const dtype_words[] = { "f32", "f64", NULL };
 
@@ -75,8 +75,18 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
     switch (f->id) {
     case WM_F_MODE:
         if ((i = wm_cli_choose("--mode", val, mode_words)) < 0) return -1;
-        a->o.mode = (wm_dtw_mode_t)i;
+        a->matrix = i == 3; /* a matrix of global distances */
+        a->o.mode = a->matrix ? WM_DTW_GLOBAL : (wm_dtw_mode_t)i;
         break;
+    case WM_F_KNN:
+        if (wm_cli_option_u64("--knn", val, UINT32_MAX, 0, &v) < 0) return -1;
+        if (v == 0) {
+            wm_cli_error("invalid value '0' for --knn (expected at least 1)");
+            return -1;
+        }
+        a->knn = v;
+        break;
+    case WM_F_NPY: a->npy = val; break;
     case WM_F_COST:
         if ((i = wm_cli_choose("--cost", val, cost_words)) < 0) return -1;
         a->o.cost = (wm_dtw_cost_t)i;
@@ -156,6 +166,19 @@ static int parse_args(int argc, char **argv, wm_cli_dtw_args_t *a, int *first_ar
     a->progress = 1;
     int rc = wm_flags_parse(&wm_cli_cmd_dtw, argc, argv, &a->sh, apply_own, a, first_arg);
     if (rc != 0) return rc;
+    if ((a->knn || a->npy) && !a->matrix) {
+        wm_cli_error("%s needs --mode matrix", a->knn ? "--knn" : "--npy");
+        return -1;
+    }
+    if (a->matrix && (a->top_given || a->maxd_given || a->o.path || a->length_given)) {
+        wm_cli_error("%s: --mode matrix prints every pair's distance (--knn K: the K "
+                     "nearest)",
+                     a->top_given    ? "--top"
+                     : a->maxd_given ? "--max-distance"
+                     : a->o.path     ? "--path"
+                                     : "--length");
+        return -1;
+    }
     if (a->window_kind != 0 && a->o.mode == WM_DTW_SUBSEQUENCE) {
         wm_cli_error("--window needs --mode global or ucr (a subsequence match has no fixed "
                      "diagonal to band around)");
@@ -389,6 +412,10 @@ int wm_cmd_dtw(int argc, char **argv) {
     if (rc != 0) wm_progress_free(&r.pg);
     if (rc == 1) return wm_cli_help_status();
     int n_args = argc - first_arg;
+    if (rc == 0 && a.matrix) {
+        wm_progress_free(&r.pg);
+        return wm_cli_dtw_matrix(&a, n_args, argv + first_arg);
+    }
     if (rc < 0 || n_args != 2) {
         if (rc == 0)
             wm_cli_error("dtw needs a QUERY and a SERIES (%d argument%s given)", n_args,

@@ -7,6 +7,7 @@
 **     dist_dtw.c    the queries shared out over the ranks of an MPI job
 **     dtwio.c       reading a signal file
 **     out_dtw.c     the lines (TSV, JSON Lines), a labelled query's label
+**     cmd_dtw_matrix.c  --mode matrix: distance matrices and nearest neighbours
 */
 #ifndef WM_CLI_DTW_H
 #define WM_CLI_DTW_H
@@ -32,6 +33,9 @@ typedef struct {
     int labels;       /* 1 --labels, -1 --no-labels, 0 by the name (.tsv) */
     int force_raw;    /* --force-raw */
     int progress;     /* 0 after --no-progress */
+    int matrix;       /* --mode matrix (o.mode is then global) */
+    uint64_t knn;     /* --knn K; 0: print the matrix */
+    const char *npy;  /* --npy FILE */
 } wm_cli_dtw_args_t;
 
 typedef struct {
@@ -69,6 +73,12 @@ void wm_cli_dtw_print(wm_cli_dtw_run_t *r, FILE *out, size_t from, size_t to);
 ** or the key "label" after "query". */
 void wm_out_dtw_row(FILE *out, int json, const wm_sig_t *q, size_t index, const wm_dtw_match_t *m,
                     int path);
+
+/* ---- cmd_dtw_matrix.c ---------------------------------------------------------- */
+
+/* `warpmatch dtw --mode matrix A [B]` with the parsed options and the n_args
+** file arguments. Returns the exit status. */
+int wm_cli_dtw_matrix(wm_cli_dtw_args_t *a, int n_args, char **args);
 
 /* ---- dist_dtw.c -------------------------------------------------------------- */
 

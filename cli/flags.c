@@ -118,7 +118,7 @@ const wm_flag_t wm_flags[] = {
       "the CPU threads" },
     { WM_F_MODE, 0, "mode", "M", WM_SEC_MATCH, A, NULL, "infix", "infix or global" },
     { WM_F_MODE, 0, "mode", "M", WM_SEC_MATCH, D, NULL, "subsequence",
-      "subsequence, global or ucr" },
+      "subsequence, global, ucr or matrix" },
     { 'k', 'k', "max-distance", "N", WM_SEC_MATCH, A, NULL, "no limit",
       "report nothing worse than N: a pair whose best distance is over N prints "
       "nothing. -k also prunes the work (the DP is cut to a band), so a small N is "
@@ -170,6 +170,10 @@ const wm_flag_t wm_flags[] = {
       "every match within D that overlaps no better one, in series order" },
     { WM_F_PATH, 0, "path", NULL, WM_SEC_MATCH, D, NULL, NULL,
       "add the warping path of each match" },
+    { WM_F_KNN, 0, "knn", "K", WM_SEC_MATCH, D, NULL, NULL,
+      "matrix mode: print each signal of A's K nearest signals of B (of A "
+      "without itself when there is no B) instead of the matrix, and with "
+      "labels on both sides the 1-NN accuracy on standard error" },
     { 'i', 'i', "ignore-case", NULL, WM_SEC_MATCH, S | A, apply_ignore_case,
       "case matters in text mode", "fold ASCII letter case" },
     { WM_F_REVCOMP, 0, "revcomp", NULL, WM_SEC_MATCH, S, NULL, NULL,
@@ -350,6 +354,9 @@ const wm_flag_t wm_flags[] = {
       "digits: PREFIX.00000, ...) instead of sending them to rank 0; the files in "
       "rank order are the one-process output (tsv and bed, one FILE; for large "
       "outputs: rank 0's stdout goes through mpirun, slowly)" },
+    { WM_F_NPY, 0, "npy", "FILE", WM_SEC_OUTPUT, D, NULL, NULL,
+      "matrix mode: write the matrix to FILE as a NumPy .npy array (float64, A's "
+      "signals as rows) instead of printing it" },
     { 'h', 'h', "help", NULL, WM_SEC_OUTPUT, S | A | D | I, apply_help, NULL, "show this help" },
     { 0, 0, NULL, NULL, 0, 0, NULL, NULL, NULL }
 };

@@ -126,7 +126,9 @@ enum {
     WM_F_BEST_LOCUS,
     WM_F_STREAM,
     WM_F_NO_STREAM,
-    WM_F_STREAM_BATCH
+    WM_F_STREAM_BATCH,
+    WM_F_KNN,
+    WM_F_NPY
 };
 
 typedef struct wm_flag wm_flag_t;

@@ -195,7 +195,8 @@ const wm_cli_command_t wm_cli_cmd_dtw = {
     "dtw",
     WM_CMD_DTW,
     NULL,
-    "Usage: warpmatch dtw [OPTIONS] QUERY SERIES\n",
+    "Usage: warpmatch dtw [OPTIONS] QUERY SERIES\n"
+    "       warpmatch dtw --mode matrix [OPTIONS] A [B]\n",
 
     "Find where each query signal fits best in a long series under dynamic time\n"
     "warping (DTW) and print the distance and where the match lies in the series,\n"
@@ -243,7 +244,16 @@ const wm_cli_command_t wm_cli_cmd_dtw = {
     "               query's length or --length, z-normalised on its own, against\n"
     "               the z-normalised query, within the band of --window; ranked as\n"
     "               in subsequence mode. LB_Kim and LB_Keogh skip windows; it runs\n"
-    "               on the CPU whatever the backend\n",
+    "               on the CPU whatever the backend\n"
+    "  matrix       the global DTW distance of every signal of A against every\n"
+    "               signal of B, or of A against itself (each pair once, 0 on the\n"
+    "               diagonal): a line per signal of A, its distances tab-separated\n"
+    "               (numpy.loadtxt reads it); --npy FILE writes it as a float64\n"
+    "               .npy; --knn K prints each row's K nearest instead, and the\n"
+    "               1-NN accuracy when A and B are labelled (UCR .tsv). A and B\n"
+    "               are read as QUERY is (a .csv name: one signal a line); a\n"
+    "               fractional --window is of the longest signal. Under mpirun:\n"
+    "               an error (one process; --gpus shares the pairs out)\n",
     {
         [WM_SEC_EXEC] =
             "  Under mpirun (or srun) every rank matches its share of the queries on its\n"
@@ -269,12 +279,19 @@ const wm_cli_command_t wm_cli_cmd_dtw = {
     "               \"path\":[[q,s],...] with --path; query is the name as a string,\n"
     "               or the index as a number when the query has none; \"label\"\n"
     "               after it for a labelled query\n"
+    "Matrix mode (--mode matrix), a line per signal of A: its distances to B's\n"
+    "signals, tab-separated, each as distance above; json: {\"row\":...,\"label\":...,\n"
+    "\"distances\":[...]} (null for +inf). With --knn K, per row, nearest first\n"
+    "(ties: the earlier signal):\n"
+    "  query  rank  neighbour  distance  [label  neighbour_label]\n"
+    "  (names or 0-based indices; labels when a side is labelled, '.' for none;\n"
+    "  json: the same keys, \"label\" after \"query\")\n"
     "Queries in file order; a query's matches best first (with --max-distance\n"
     "alone: in series order). Lines are the same for every backend, --threads\n"
     "and --piece.\n"
     "\n"
-    "Exit status: 0 if at least one match was printed, 1 if none (every match over\n"
-    "--max-distance), 2 if an error occurred.\n"
+    "Exit status: 0 if at least one match was printed (matrix mode: the matrix was\n"
+    "written), 1 if none (every match over --max-distance), 2 if an error occurred.\n"
 };
 
 const wm_cli_command_t wm_cli_cmd_info = {

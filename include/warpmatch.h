@@ -638,6 +638,23 @@ wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size
                       wm_dtw_matches_t *out);
 void wm_dtw_matches_free(wm_dtw_matches_t *r); /* NULL is a no-op; zeroes *r */
 
+/* Distance matrices: out[i * n_b + j] = the global DTW distance of a[i] and
+** b[j], as wm_dtw in global mode gives it (cost o->cost, band o->window, each
+** signal z-normalised on its own when o->znorm), bit for bit on every
+** backend. With b == NULL (b_lens and n_b ignored) the n_a signals against
+** themselves: an n_a x n_a matrix with 0 on the diagonal, each i < j
+** computed once and mirrored (DTW is symmetric to the bit: the transposed DP
+** adds the same costs to the same minima). Signals may differ in length
+** (the band widens by the difference, as in global mode). o->mode must be
+** WM_DTW_GLOBAL and o->path 0; top, max_distance and length are not used.
+** The GPU runs a warp per pair, the shorter signal's samples in its lanes'
+** registers. Errors: WM_PATTERN_EMPTY (an empty signal), WM_INVALID (NULL
+** arguments, a NaN or infinite sample, bad options; the message names the
+** signal as "a[3]" or "b[3]"), WM_NOMEM, WM_DEVICE, WM_DEVICE_NOMEM. */
+wm_status wm_dtw_matrix(wm_context_t *cx, const double *const *a, const size_t *a_lens, size_t n_a,
+                        const double *const *b, const size_t *b_lens, size_t n_b,
+                        const wm_dtw_opts_t *o, double *out);
+
 /* ---- environment ------------------------------------------------------- */
 
 /* 1 when the CUDA backend was compiled in. */

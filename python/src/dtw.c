@@ -8,6 +8,62 @@
 #include <stdlib.h>
 #include <string.h>
 
+static PyArrayObject *as_doubles(PyObject *o);
+
+/* Signals from a sequence of 1-D numeric arrays or a 2-D array (its rows):
+** each as float64, read in place when it already is one (C-contiguous), the
+** arrays made here kept in *held (a new list). *ptr and *len are PyMem
+** blocks of *n entries. Returns 0, or -1 with an exception set. */
+static int signals_of(PyObject *obj, const char *what, PyObject **held, const double ***ptr,
+                      size_t **len, size_t *n) {
+    *held = NULL;
+    *ptr = NULL;
+    *len = NULL;
+    *n = 0;
+    if (PyArray_Check(obj) && PyArray_NDIM((PyArrayObject *)obj) == 2) {
+        PyArrayObject *m = (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 2, 2,
+                                                            NPY_ARRAY_IN_ARRAY);
+        if (!m) return -1;
+        size_t rows = (size_t)PyArray_DIM(m, 0), cols = (size_t)PyArray_DIM(m, 1);
+        *held = PyList_New(1);
+        *ptr = PyMem_Malloc((rows ? rows : 1) * sizeof **ptr);
+        *len = PyMem_Malloc((rows ? rows : 1) * sizeof **len);
+        if (!*held || !*ptr || !*len) {
+            Py_DECREF(m);
+            if (*held) PyErr_NoMemory();
+            return -1;
+        }
+        PyList_SET_ITEM(*held, 0, (PyObject *)m);
+        for (size_t i = 0; i < rows; i++) {
+            (*ptr)[i] = (const double *)PyArray_DATA(m) + i * cols;
+            (*len)[i] = cols;
+        }
+        *n = rows;
+        return 0;
+    }
+    PyObject *items = PySequence_Fast(obj, what);
+    if (!items) return -1;
+    size_t cnt = (size_t)PySequence_Fast_GET_SIZE(items);
+    *held = PyList_New((Py_ssize_t)cnt);
+    *ptr = PyMem_Malloc((cnt ? cnt : 1) * sizeof **ptr);
+    *len = PyMem_Malloc((cnt ? cnt : 1) * sizeof **len);
+    int rc = *held && *ptr && *len ? 0 : -1;
+    if (rc < 0 && *held) PyErr_NoMemory();
+    for (size_t i = 0; rc == 0 && i < cnt; i++) {
+        PyArrayObject *q = as_doubles(PySequence_Fast_GET_ITEM(items, (Py_ssize_t)i));
+        if (!q) {
+            rc = -1;
+            break;
+        }
+        PyList_SET_ITEM(*held, (Py_ssize_t)i, (PyObject *)q);
+        (*ptr)[i] = PyArray_DATA(q);
+        (*len)[i] = (size_t)PyArray_SIZE(q);
+    }
+    Py_DECREF(items);
+    *n = cnt;
+    return rc;
+}
+
 /* One match as the numpy record (start, end, distance). */
 typedef struct {
     uint64_t start, end;
@@ -127,24 +183,12 @@ PyObject *wmpy_dtw_many(PyObject *self, PyObject *args) {
     size_t *lens = NULL, nq = 0;
     wm_dtw_matches_t *out = NULL;
     wmpy_ctx c = { NULL, -1 };
-    PyObject *items = PySequence_Fast(qs_obj, "queries must be a list of 1-D numeric arrays");
-    if (!items) return NULL;
-    nq = (size_t)PySequence_Fast_GET_SIZE(items);
-    /* Each query as a float64 array, held in a list of our own. */
-    if (!(held = PyList_New((Py_ssize_t)nq))) goto done;
-    qp = PyMem_Malloc((nq ? nq : 1) * sizeof *qp);
-    lens = PyMem_Malloc((nq ? nq : 1) * sizeof *lens);
-    out = calloc(nq ? nq : 1, sizeof *out);
-    if (!qp || !lens || !out) {
+    if (signals_of(qs_obj, "queries must be a list of 1-D numeric arrays", &held, &qp, &lens,
+                   &nq) < 0)
+        goto done;
+    if (!(out = calloc(nq ? nq : 1, sizeof *out))) {
         PyErr_NoMemory();
         goto done;
-    }
-    for (size_t i = 0; i < nq; i++) {
-        PyArrayObject *q = as_doubles(PySequence_Fast_GET_ITEM(items, (Py_ssize_t)i));
-        if (!q) goto done;
-        PyList_SET_ITEM(held, (Py_ssize_t)i, (PyObject *)q);
-        qp[i] = PyArray_DATA(q);
-        lens[i] = (size_t)PyArray_SIZE(q);
     }
     if (!(s = as_doubles(s_obj))) goto done;
     if (wmpy_ctx_get(a.backend, a.threads, &c) < 0) goto done;
@@ -174,6 +218,49 @@ done:
     if (c.cx) wmpy_ctx_put(&c);
     Py_XDECREF(s);
     Py_XDECREF(held);
-    Py_DECREF(items);
+    return result;
+}
+
+/* dtw_matrix(a, b or None, cost, window, znorm, backend, threads)
+** -> float64 array (len(a), len(b)) (b None: (len(a), len(a))) */
+PyObject *wmpy_dtw_matrix(PyObject *self, PyObject *args) {
+    PyObject *a_obj, *b_obj, *ha = NULL, *hb = NULL, *result = NULL;
+    int cost, znorm, backend, threads;
+    long long window;
+    if (!PyArg_ParseTuple(args, "OOiLpii", &a_obj, &b_obj, &cost, &window, &znorm, &backend,
+                          &threads))
+        return NULL;
+    const double **ap = NULL, **bp = NULL;
+    size_t *al = NULL, *bl = NULL, na = 0, nb = 0;
+    wmpy_ctx c = { NULL, -1 };
+    const char *what = "signals must be a 2-D array or a list of 1-D numeric arrays";
+    if (signals_of(a_obj, what, &ha, &ap, &al, &na) < 0) goto done;
+    if (b_obj != Py_None && signals_of(b_obj, what, &hb, &bp, &bl, &nb) < 0) goto done;
+    if (b_obj == Py_None) nb = na;
+    npy_intp dims[2] = { (npy_intp)na, (npy_intp)nb };
+    if (!(result = PyArray_ZEROS(2, dims, NPY_DOUBLE, 0))) goto done;
+    if (wmpy_ctx_get(backend, threads, &c) < 0) {
+        Py_CLEAR(result);
+        goto done;
+    }
+    wm_dtw_opts_t o = wm_dtw_opts_default();
+    o.mode = WM_DTW_GLOBAL;
+    o.cost = (wm_dtw_cost_t)cost;
+    o.window = window;
+    o.znorm = znorm;
+    double *out = PyArray_DATA((PyArrayObject *)result);
+    PyThreadState *released = PyEval_SaveThread(); /* no Python until restored */
+    wm_status st = b_obj == Py_None ? wm_dtw_matrix(c.cx, ap, al, na, NULL, NULL, 0, &o, out)
+                                    : wm_dtw_matrix(c.cx, ap, al, na, bp, bl, nb, &o, out);
+    PyEval_RestoreThread(released);
+    if (st != WM_OK) {
+        wmpy_raise(st, c.cx);
+        Py_CLEAR(result);
+    }
+done:
+    if (c.cx) wmpy_ctx_put(&c);
+    PyMem_Free(ap), PyMem_Free(al), PyMem_Free(bp), PyMem_Free(bl);
+    Py_XDECREF(ha);
+    Py_XDECREF(hb);
     return result;
 }

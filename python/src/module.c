@@ -110,6 +110,7 @@ static PyMethodDef methods[] = {
       "align_pairs_packed(queries, query_offsets, targets, target_offsets, ...)" },
     { "dtw", wmpy_dtw, METH_VARARGS, "dtw(query, series, ...)" },
     { "dtw_many", wmpy_dtw_many, METH_VARARGS, "dtw_many(queries, series, ...)" },
+    { "dtw_matrix", wmpy_dtw_matrix, METH_VARARGS, "dtw_matrix(a, b, ...)" },
     { "_contexts_lent", py_contexts_lent, METH_NOARGS, "Cached contexts lent to calls now." },
     { "library_version", py_library_version, METH_NOARGS, "The C library's wm_version()." },
     { "cuda_built", py_cuda_built, METH_NOARGS, "True when the CUDA backend was compiled in." },

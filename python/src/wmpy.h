@@ -100,6 +100,7 @@ PyObject *wmpy_align_pairs(PyObject *self, PyObject *args);
 PyObject *wmpy_align_pairs_packed(PyObject *self, PyObject *args);
 PyObject *wmpy_dtw(PyObject *self, PyObject *args);
 PyObject *wmpy_dtw_many(PyObject *self, PyObject *args);
+PyObject *wmpy_dtw_matrix(PyObject *self, PyObject *args);
 /* Contexts lent now (a test that every call gives its context back). */
 int wmpy_ctx_lent(void);
 

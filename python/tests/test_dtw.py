@@ -146,3 +146,32 @@ def test_dtw_many(rng):
     assert [p[0].tolist() for p in paths] == [[[0, 1], [1, 2]], [[0, 3]]]
     with pytest.raises(warpmatch.InvalidArgument, match="query 1"):
         warpmatch.dtw_many([[1.0], [1.0, math.nan]], [1.0, 2.0], backend=BACKEND)
+
+
+@pytest.mark.parametrize("cost", ["abs", "squared"])
+def test_dtw_matrix(rng, cost):
+    """Every entry is the oracle's global DTW of its pair, bit for bit; a
+    list against itself is symmetric with 0 on the diagonal; a 2-D array and
+    a list of its rows give the same matrix."""
+    for case in range(30 * SCALE):
+        ints = rng.random() < 0.5
+        a = [rand_signal(rng, 1, 12, ints) for _ in range(rng.randint(1, 6))]
+        b = [rand_signal(rng, 1, 12, ints) for _ in range(rng.randint(1, 5))]
+        window = rng.choice([None, 0, 1, 3])
+        w = -1 if window is None else window
+        got = warpmatch.dtw_matrix(a, b, cost, window=window, backend=BACKEND)
+        assert got.shape == (len(a), len(b)) and got.dtype == np.float64
+        want = [[oracle.dtw_global(x, y, cost, w) for y in b] for x in a]
+        assert got.tolist() == want, (case, a, b, window)
+        self = warpmatch.dtw_matrix(a, None, cost, window=window, backend=BACKEND)
+        assert self.shape == (len(a), len(a))
+        assert np.array_equal(self, self.T) and not np.diag(self).any()
+        assert np.array_equal(self, warpmatch.dtw_matrix(a, a, cost, window=window,
+                                                         backend=BACKEND))
+    rows = np.asarray([[float(v) for v in range(k, k + 9)] for k in range(4)])
+    assert np.array_equal(warpmatch.dtw_matrix(rows, backend=BACKEND),
+                          warpmatch.dtw_matrix(list(rows), backend=BACKEND))
+    with pytest.raises(warpmatch.InvalidArgument, match=r"b\[1\]: sample 1 is NaN"):
+        warpmatch.dtw_matrix([[1.0]], [[1.0], [2.0, math.nan]], backend=BACKEND)
+    with pytest.raises(warpmatch.InvalidArgument, match="window"):
+        warpmatch.dtw_matrix([[1.0]], window=0.5, backend=BACKEND)

@@ -28,10 +28,12 @@ def test_no_growth_over_many_calls():
         warpmatch.align_pairs_packed(qcol, qoff, qcol[::-1].copy(), qoff, cigar=True,
                                      mode="global", **kw)
         warpmatch.dtw(np.arange(5.0), np.arange(300.0), path=True, top=2, **kw)
+        warpmatch.dtw_matrix([np.arange(30.0), np.arange(7.0)], np.ones((3, 20)), window=4, **kw)
         for bad in (lambda: warpmatch.search(b"", b"a", **kw),
                     lambda: warpmatch.align_pairs([b"a", b""], [b"a", b"b"], cigar=True, **kw),
                     lambda: warpmatch.align_pairs_packed(b"ab", [0, 1, 0], b"ab", [0, 1, 2], **kw),
                     lambda: warpmatch.dtw([1.0], [1.0, np.nan], **kw),
+                    lambda: warpmatch.dtw_matrix([[1.0], [2.0, np.nan]], **kw),
                     lambda: warpmatch.search_set([b"a", b""], b"x", **kw)):
             try:
                 bad()

@@ -35,7 +35,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "search", "search_set", "align", "align_pairs", "align_pairs_packed", "PairColumns", "dtw",
-    "dtw_many", "Alignment",
+    "dtw_many", "dtw_matrix", "Alignment",
     "Error", "InvalidArgument", "UnsupportedError", "DeviceError", "OutOfMemory",
     "MATCH_DTYPE", "ALIGNMENT_DTYPE", "DTW_DTYPE", "library_version", "cuda_built",
     "cuda_device_count", "__version__",
@@ -338,6 +338,28 @@ def dtw_many(queries, series, mode="subsequence", cost="abs", *, window=None, zn
                      threads)
     return [_dtw_result(raw, paths, path)
             for raw, paths in _warpmatch.dtw_many(queries, series, *args)]
+
+
+def dtw_matrix(a, b=None, cost="abs", *, window=None, znorm=False, backend="auto", threads=0):
+    """The global DTW distance of every signal of `a` against every signal of
+    `b` (wm_dtw_matrix), or of `a` against itself when `b` is None (each pair
+    computed once, 0 on the diagonal): a float64 array of shape (len(a),
+    len(b)). `a` and `b` are 2-D arrays (a signal a row, read in place when
+    C-contiguous float64) or lists of 1-D arrays of any lengths.
+
+    cost: 'abs' or 'squared'; window: Sakoe-Chiba radius in samples (None:
+    no band; it widens by the length difference of a pair); znorm:
+    z-normalise each signal on its own. The distances are :func:`dtw`'s in
+    global mode, bit for bit, on every backend; the GPU runs a warp a pair.
+    Errors name the signal ("a[3]: sample 5 is NaN").
+    """
+    bk, th = _backend(backend, threads)
+    if window is None:
+        window = -1
+    elif isinstance(window, bool) or not isinstance(window, (int, np.integer)):
+        raise InvalidArgument("window must be an integer or None, not %r" % (window,))
+    return _warpmatch.dtw_matrix(a, b, _pick(_DTW_COSTS, cost, "cost"), int(window),
+                                 bool(znorm), bk, th)
 
 
 def library_version():

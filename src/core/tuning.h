@@ -47,6 +47,10 @@ typedef struct {
     uint64_t dtw_chunk;     /* series samples on the device at once [2^27] */
     uint64_t dtw_stripe;    /* query rows a stripe: 512 or 1024 [1024] */
     int dtw_pin_series;     /* pin a large series for its copy [0] */
+    /* dtw matrices on the CPU (matrix.c): a band this many SIMD strips of
+    ** rows wide or wider runs in strips, a narrower one scalar [0: the
+    ** default of sdtw_simd.c] */
+    int dtw_band_strips;
     /* pairs on the GPU (pairs_cuda.cu) */
     uint64_t pairs_batch; /* pairs a batch [2^17; a sweep in BENCHMARKS.md section 6c] */
 } wm_tuning_t;

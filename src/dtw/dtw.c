@@ -5,6 +5,7 @@
 ** (src/core/shard.c), after the checks here.
 */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,9 +34,7 @@ void wm_dtw_matches_free(wm_dtw_matches_t *r) {
     r->n = 0;
 }
 
-/* NaN and infinities have no distance: name the first one. */
-static wm_status check_finite(wm_context_t *cx, const double *v, uint64_t n, const char *what,
-                              size_t q, int many) {
+wm_status wm_dtw_check_finite(wm_context_t *cx, const double *v, uint64_t n, const char *who) {
     /* a pass the compiler vectorises (exponent all ones = NaN or inf); the
     ** loop below only runs to name the sample */
     uint64_t bad = 0;
@@ -47,17 +46,14 @@ static wm_status check_finite(wm_context_t *cx, const double *v, uint64_t n, con
     if (!bad) return WM_OK;
     for (uint64_t i = 0; i < n; i++) {
         if (isfinite(v[i])) continue;
-        const char *kind = isnan(v[i]) ? "NaN" : "infinite";
-        if (many)
-            wm_context_set_error(cx, "%s %zu: sample %llu is %s", what, q, (unsigned long long)i,
-                                 kind);
-        else wm_context_set_error(cx, "%s sample %llu is %s", what, (unsigned long long)i, kind);
+        wm_context_set_error(cx, "%s sample %llu is %s", who, (unsigned long long)i,
+                             isnan(v[i]) ? "NaN" : "infinite");
         return WM_INVALID;
     }
     return WM_OK;
 }
 
-static wm_status check_opts(wm_context_t *cx, const wm_dtw_opts_t *o) {
+wm_status wm_dtw_check_opts(wm_context_t *cx, const wm_dtw_opts_t *o) {
     if (o->mode != WM_DTW_SUBSEQUENCE && o->mode != WM_DTW_GLOBAL && o->mode != WM_DTW_UCR) {
         wm_context_set_error(cx, "unknown dtw mode %d", (int)o->mode);
         return WM_INVALID;
@@ -107,7 +103,10 @@ static wm_status check_query(wm_context_t *cx, const double *q, size_t m, uint64
                              (unsigned long long)len, (unsigned long long)n);
         return WM_INVALID;
     }
-    return check_finite(cx, q, m, "query", qi, many);
+    char who[48];
+    if (many) snprintf(who, sizeof who, "query %zu:", qi);
+    else snprintf(who, sizeof who, "query");
+    return wm_dtw_check_finite(cx, q, m, who);
 }
 
 static wm_status push_match(wm_dtw_matches_t *out, size_t *cap, double d, uint64_t s, uint64_t e) {
@@ -180,7 +179,7 @@ static wm_status sdtw(wm_context_t *cx, const wm_sdtw_job_t *j, double *rv, uint
 
 static wm_status run_subsequence(wm_context_t *cx, const double *q, size_t m, const double *y,
                                  uint64_t n, const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
-    wm_sdtw_job_t j = { q, m, y, n, o->cost, WM_SDTW_TOP_FRESH, 0, cx->tuning.simd };
+    wm_sdtw_job_t j = { q, m, y, n, o->cost, WM_SDTW_TOP_FRESH, 0, cx->tuning.simd, 0, 0, 0, 0 };
     wm_status st;
     size_t cap = 0;
     if (o->top == 1) {
@@ -226,7 +225,9 @@ static wm_status run_global(wm_context_t *cx, const double *q, size_t m, const d
     double d;
     size_t cap = 0;
     if (o->window < 0) {
-        wm_sdtw_job_t j = { q, m, y, n, o->cost, WM_SDTW_TOP_GLOBAL, 0, cx->tuning.simd };
+        wm_sdtw_job_t j = {
+            q, m, y, n, o->cost, WM_SDTW_TOP_GLOBAL, 0, cx->tuning.simd, 0, 0, 0, 0
+        };
         wm_status st = sdtw(cx, &j, NULL, NULL, NULL, &d);
         if (st != WM_OK) return st;
     } else {
@@ -295,8 +296,8 @@ static wm_status run_batches(wm_context_t *cx, const double *const *queries, con
                 wm_dtw_znorm(x, lens[q], qn[q]);
                 x = qn[q];
             }
-            jobs[k] =
-                (wm_sdtw_job_t){ x, lens[q], y, n, o->cost, WM_SDTW_TOP_FRESH, 0, cx->tuning.simd };
+            jobs[k] = (wm_sdtw_job_t){ x, lens[q],         y, n, o->cost, WM_SDTW_TOP_FRESH,
+                                       0, cx->tuning.simd, 0, 0, 0,       0 };
             idx[k++] = q;
         }
         if (st != WM_OK || k < 2) continue; /* a lone query runs on its own */
@@ -353,7 +354,7 @@ wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size
     for (size_t qi = 0; qi < n_queries; qi++) out[qi] = (wm_dtw_matches_t){ NULL, 0 };
     wm_dtw_opts_t d = wm_dtw_opts_default();
     if (!o) o = &d;
-    wm_status st = check_opts(cx, o);
+    wm_status st = wm_dtw_check_opts(cx, o);
     if (st != WM_OK) return st;
     if (n == 0 || !series) {
         wm_context_set_error(cx, "the series is empty");
@@ -362,7 +363,7 @@ wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size
     int many = n_queries > 1;
     for (size_t qi = 0; qi < n_queries; qi++)
         if ((st = check_query(cx, queries[qi], lens[qi], n, o, qi, many)) != WM_OK) return st;
-    if ((st = check_finite(cx, series, n, "series", 0, 0)) != WM_OK) return st;
+    if ((st = wm_dtw_check_finite(cx, series, n, "series")) != WM_OK) return st;
     if (cx->n_sub > 1) { /* many devices: ranges of queries (core/shard.h) */
         if (n_queries == 0) return WM_OK;
         queries_shard_t J = { queries, lens, series, n, o, out };

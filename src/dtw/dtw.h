@@ -43,6 +43,13 @@ static inline int wm_dtw_in_band(int64_t r, uint64_t m, uint64_t n, uint64_t i, 
 ** left to right); sd == 0 gives zeros. in and out may be the same array. */
 void wm_dtw_znorm(const double *in, uint64_t n, double *out);
 
+/* The checks every entry point makes: the options (mode, cost, window,
+** max_distance), and that every sample is finite; the message names the
+** first bad one as "<who> sample N is NaN" (who: "series", "query",
+** "query 3:", "a[3]:"). WM_OK or WM_INVALID. */
+wm_status wm_dtw_check_opts(wm_context_t *cx, const wm_dtw_opts_t *o);
+wm_status wm_dtw_check_finite(wm_context_t *cx, const double *v, uint64_t n, const char *who);
+
 /* One possible match: series[start, end) at this distance. */
 typedef struct {
     double distance;

@@ -77,6 +77,12 @@ typedef struct {
     int track;          /* keep starts */
     wm_simd_isa_t simd; /* the widest SIMD the CPU strips may use (the
                            context's tuning; WM_SIMD_AUTO: the CPU's best) */
+    int banded;         /* the SIMD strips only, global corner only: cells
+                           (i, c) with c - i outside [band_lo, band_hi] are
+                           +inf (0-based row i, absolute column c) */
+    int64_t band_lo, band_hi;
+    int band_strips; /* banded: strips from this many strips' rows of band
+                        width (0: sdtw_simd.c's default) */
 } wm_sdtw_job_t;
 
 /* Run columns [a, b) of the job's DP (CPU). col_v / col_s hold the column a-1
@@ -89,9 +95,11 @@ void wm_sdtw_tile(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_
 
 /* wm_sdtw_tile without starts, in SIMD strips (sdtw_simd.c), with the best
 ** instruction set the CPU has up to max_isa (WM_SIMD_AUTO: its best; a
-** narrower one runs that variant, for tests). Returns 0, 1 when not built
-** for this CPU or max_isa is WM_SIMD_NONE, -1 out of memory (the caller then
-** runs the scalar tile). */
+** narrower one runs that variant, for tests). A banded job (j->banded) runs
+** each strip of rows over the columns its rows' band reaches only, and wants
+** neither bot_v nor best (the corner is col[m - 1]). Returns 0, 1 when not built
+** for this CPU, max_isa is WM_SIMD_NONE or the band is too narrow for strips
+** to pay, -1 out of memory (the caller then runs the scalar DP). */
 int wm_sdtw_tile_simd(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
                       double *col, double *bot_v, wm_sdtw_best_t *best, wm_simd_isa_t max_isa);
 /* Tests set this to run the scalar tile only (the reference). */

@@ -36,6 +36,7 @@
 #include "dtw/dtw.h"
 #include "dtw/sdtw_cuda.h"
 #include "dtw/sdtw_kernel.cuh"
+#include "dtw/dtw_cuda_cache.cuh"
 
 /* ---- host: chunks, stripes, pieces and fix-up rounds ----------------------- */
 
@@ -68,17 +69,24 @@ enum {
 };
 typedef struct {
     wm_cu_buf_t b[N_BUFS];
+    wm_cu_buf_t mx[WM_DTW_MX_BUFS]; /* the matrix's (matrix_cuda.cu) */
 } dtw_cache_t;
 
 static void cache_free(void *arg) {
     dtw_cache_t *c = (dtw_cache_t *)arg;
     if (!c) return;
     for (int i = 0; i < N_BUFS; i++) wm_cu_dev_release(&c->b[i]);
+    for (int i = 0; i < WM_DTW_MX_BUFS; i++) wm_cu_dev_release(&c->mx[i]);
     free(c);
 }
 
 static dtw_cache_t *cache_of(wm_context_t *cx) {
     return (dtw_cache_t *)wm_context_cache(cx, &wm_dtw_family, sizeof(dtw_cache_t));
+}
+
+wm_cu_buf_t *wm_dtw_cuda_mx_bufs(wm_context_t *cx) {
+    dtw_cache_t *c = cache_of(cx);
+    return c ? c->mx : NULL;
 }
 
 typedef struct {
@@ -548,4 +556,5 @@ static wm_status gpu_corner(wm_context_t *cx, const wm_sdtw_job_t *j, double *co
 }
 
 extern "C" const wm_dtw_gpu_t wm_dtw_gpu_cuda = { gpu_best,           gpu_best_many, gpu_row,
-                                                  gpu_corner_tracked, gpu_corner,    cache_free };
+                                                  gpu_corner_tracked, gpu_corner,    wm_dtw_mx_cuda,
+                                                  cache_free };

@@ -6,6 +6,7 @@
 #ifndef WM_DTW_SDTW_CUDA_H
 #define WM_DTW_SDTW_CUDA_H
 
+#include "dtw/matrix.h"
 #include "dtw/sdtw.h"
 
 #ifdef __cplusplus
@@ -30,6 +31,7 @@ static inline int wm_sdtw_cuda_lane_rows(size_t m) {
 **   corner_tracked: d[m][n] of a tracked job and its start (labels count
 **     from j->y).
 **   corner: d[m][n] of an untracked global job.
+**   matrix: a chunk of a distance matrix's pairs (matrix.h).
 **   free_cache: the device buffers kept in the dtw family's cache slot. */
 typedef struct {
     wm_status (*best)(wm_context_t *cx, const wm_sdtw_job_t *j, wm_sdtw_best_t *best);
@@ -39,6 +41,7 @@ typedef struct {
     wm_status (*corner_tracked)(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner,
                                 uint64_t *start);
     wm_status (*corner)(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner);
+    wm_status (*matrix)(wm_context_t *cx, const wm_dtw_mx_t *mx, int upload, double *dist);
     void (*free_cache)(void *cache);
 } wm_dtw_gpu_t;
 extern const wm_dtw_gpu_t wm_dtw_gpu_cuda;

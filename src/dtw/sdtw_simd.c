@@ -14,26 +14,41 @@
 /* columns a strip runs at once: its three rows of doubles stay in L1/L2 */
 #define SUBTILE 4096
 
-/* The strip for the best set the CPU has up to max_isa; NULL when none was
-** built (not x86-64, or another compiler) or the caller asked for none. */
-static wm_sdtw_strip_fn pick(wm_simd_isa_t max_isa) {
+/* The strip for the best set the CPU has up to max_isa, its rows (*nl: 4
+** vectors) and the narrowest band, in strips of rows, where strips beat the
+** scalar DP (*strips); NULL when none was built (not x86-64, or another
+** compiler) or the caller asked for none.
+** A banded strip runs about 2 NL columns outside its rows' band (the skew)
+** and masks the cells near the band's edges; the scalar DP runs the band
+** alone, one dependent cell after another. Measured on 1,000 x 1,000 pairs
+** of 500 samples (BENCHMARKS.md section 20): AVX-512 (Xeon, 16 cores),
+** radius 50: 1.39 s in strips, 3.43 s scalar; radius 10 (a band of 21 <
+** NL): 0.53 s and 0.56 s; AVX2 (EPYC, 2 cores, 200 series), radius 50
+** (6 strips' rows): 0.83 s in strips, 0.73 s scalar; radius 150: 1.56 s
+** and 2.01 s. */
+static wm_sdtw_strip_fn pick(wm_simd_isa_t max_isa, int *nl, int *strips) {
 #if WM_SIMD_X86
     switch (wm_simd_isa_pick(max_isa)) {
-    case WM_SIMD_AVX512: return wm_sdtw_strip_avx512;
-    case WM_SIMD_AVX2: return wm_sdtw_strip_avx2;
-    case WM_SIMD_SSE2: return wm_sdtw_strip_sse2;
+    case WM_SIMD_AVX512: *nl = 32, *strips = 1; return wm_sdtw_strip_avx512;
+    case WM_SIMD_AVX2: *nl = 16, *strips = 8; return wm_sdtw_strip_avx2;
+    case WM_SIMD_SSE2: *nl = 8, *strips = 8; return wm_sdtw_strip_sse2;
     default: return NULL;
     }
 #else
     (void)max_isa;
+    (void)nl;
+    (void)strips;
     return NULL;
 #endif
 }
 
 int wm_sdtw_tile_simd(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
                       double *col, double *bot_v, wm_sdtw_best_t *best, wm_simd_isa_t max_isa) {
-    wm_sdtw_strip_fn fn = pick(max_isa);
+    int nl = 0, strips = 0;
+    wm_sdtw_strip_fn fn = pick(max_isa, &nl, &strips);
     if (!fn) return 1; /* the caller runs the scalar tile */
+    if (j->band_strips > 0) strips = j->band_strips;
+    if (j->banded && j->band_hi - j->band_lo + 1 < (int64_t)strips * nl) return 1;
     uint64_t w = b - a < SUBTILE ? b - a : SUBTILE;
     double *scratch = malloc((3 * w + 3 * 32 + 8) * sizeof *scratch);
     if (!scratch) return -1;

@@ -24,4 +24,7 @@
 #define V_ABS(d) _mm256_andnot_pd(_mm256_set1_pd(-0.0), (d))
 /* (p3, h0, h1, h2): [p2 p3 h0 h1] from the lane swap, then pick */
 #define V_SHIFT(p, h) _mm256_shuffle_pd(_mm256_permute2f128_pd((p), (h), 0x21), (h), 0x5)
+#define V_MAX _mm256_max_pd
+#define V_PENALTY(e)                                                                               \
+    _mm256_and_pd(_mm256_cmp_pd((e), _mm256_setzero_pd(), _CMP_GT_OQ), _mm256_set1_pd(INFINITY))
 #include "sdtw_strip.inc"

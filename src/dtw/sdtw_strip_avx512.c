@@ -24,4 +24,8 @@
 #define V_ABS _mm512_abs_pd
 /* lane 0 from p[7] (index 8 + 7 picks the second source), lane i from h[i-1] */
 #define V_SHIFT(p, h) _mm512_permutex2var_pd((h), _mm512_set_epi64(6, 5, 4, 3, 2, 1, 0, 15), (p))
+#define V_MAX _mm512_max_pd
+#define V_PENALTY(e)                                                                               \
+    _mm512_maskz_mov_pd(_mm512_cmp_pd_mask((e), _mm512_setzero_pd(), _CMP_GT_OQ),                  \
+                        _mm512_set1_pd(INFINITY))
 #include "sdtw_strip.inc"

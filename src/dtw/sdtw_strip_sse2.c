@@ -23,4 +23,6 @@
 #define V_MUL _mm_mul_pd
 #define V_ABS(d) _mm_andnot_pd(_mm_set1_pd(-0.0), (d))
 #define V_SHIFT(p, h) _mm_shuffle_pd((p), (h), 0x1)
+#define V_MAX _mm_max_pd
+#define V_PENALTY(e) _mm_and_pd(_mm_cmpgt_pd((e), _mm_setzero_pd()), _mm_set1_pd(INFINITY))
 #include "sdtw_strip.inc"

@@ -97,7 +97,8 @@ DTW_FLAGS=(
     "-k, --max-distance D" "--path" "--series-format F" "--format F"
     "--query-format F" "--dtype T" "--column C" "--query-column C" "--backend B"
     "-j, --threads N" "--gpus LIST" "--device N" "--piece N" "--explain-backend" "--json"
-    "-h, --help" "--sqrt" "--labels" "--no-labels" "--force-raw" "--no-progress")
+    "-h, --help" "--sqrt" "--labels" "--no-labels" "--force-raw" "--no-progress" "--knn K"
+    "--npy FILE")
 INFO_FLAGS=("-h, --help" "--json")
 
 # check_help CMD FLAGS...: each flag has its own line in CMD's --help, in the

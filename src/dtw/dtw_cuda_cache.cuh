@@ -1,0 +1,25 @@
+/*
+** dtw_cuda_cache.cuh -- the device buffers the dtw family keeps in its slot
+** of the context's cache between calls (grown, never shrunk): the
+** subsequence DP's (sdtw_cuda.cu, which owns the slot) and the distance
+** matrix's (matrix_cuda.cu), listed here.
+*/
+#ifndef WM_DTW_DTW_CUDA_CACHE_CUH
+#define WM_DTW_DTW_CUDA_CACHE_CUH
+
+#include "cuda/device.cuh"
+
+enum {
+    WM_DTW_MX_SIG,     /* the signals back to back */
+    WM_DTW_MX_OFF,     /* where each starts, and the end */
+    WM_DTW_MX_PAIR,    /* a chunk's pairs by lane shape, then their places */
+    WM_DTW_MX_OUT,     /* a chunk's distances */
+    WM_DTW_MX_SCRATCH, /* the last row of a stripe, two a warp */
+    WM_DTW_MX_BUFS
+};
+
+/* The matrix's buffers ([WM_DTW_MX_BUFS]) in cx's dtw cache; NULL out of
+** host memory. */
+wm_cu_buf_t *wm_dtw_cuda_mx_bufs(wm_context_t *cx);
+
+#endif

@@ -1,0 +1,371 @@
+/*
+** matrix_cuda.cu -- a chunk of a distance matrix on the GPU: a warp a pair,
+** the global DP of the pair's shorter signal (rows) against the longer
+** (columns) as paper 002's wavefront (sdtw_kernel.cuh's scheme, without
+** pieces: a warp runs the whole pair).
+**
+** Lane l holds R consecutive rows of a stripe of 32 R rows in registers and
+** runs column t - l at step t; its first row's upper neighbour is lane l-1's
+** last row one step earlier (one shuffle). A signal longer than 32 R rows
+** runs in stripes, each reading the one above's last row from the warp's
+** scratch in global memory (two rows a warp, used in turn). R comes from the
+** row signal's length (and the band: a banded stripe runs only the columns
+** its rows' band reaches, so short stripes skip most of a narrow band's
+** matrix), so the pairs of a chunk are sorted into one launch per R; a
+** launch is a grid that fills the GPU once, each warp taking every W-th pair
+** of its list.
+**
+** Arithmetic is float64 with the CPU's exact operations (sub, abs or mul,
+** min, add, each rounded once; -fmad=false), cells outside the band +inf,
+** as wm_dtw_global_banded on the CPU: the same bits.
+*/
+#include <cuda_runtime.h>
+#include <math_constants.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cuda_common.cuh"
+#include "dtw/dtw_cuda_cache.cuh"
+#include "dtw/matrix.h"
+
+#define MX_FULL 0xffffffffu
+#define MX_WARPS 4          /* warps a block */
+#define MX_STRIPE_ROWS 1024 /* at most 32 rows a lane */
+#define MX_SCRATCH_MAX ((size_t)1 << 30)
+
+/* Rows a lane: few shapes (each a kernel), close enough that a signal pads
+** its last lane by under a third. */
+static const int R_CLASS[] = { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32 };
+#define N_CLASS ((int)(sizeof R_CLASS / sizeof R_CLASS[0]))
+
+typedef struct {
+    const double *sig;     /* every signal back to back */
+    const uint64_t *off;   /* [n_sig + 1] */
+    const uint32_t *pr;    /* [np][2] this launch's pairs: row signal, column signal */
+    const uint32_t *place; /* [np] each pair's index in dist */
+    uint32_t np;
+    int64_t band;
+    double *dist;
+    double *scratch; /* [warps][2][scratch_n] */
+    uint64_t scratch_n;
+} mx_args_t;
+
+template <bool SQ>
+__device__ __forceinline__ double mx_cost(double x, double y) {
+    double d = __dsub_rn(x, y);
+    return SQ ? __dmul_rn(d, d) : fabs(d);
+}
+
+template <int R, bool SQ, bool BAND>
+__global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
+    const int lane = threadIdx.x & 31;
+    const int wib = threadIdx.x >> 5;
+    const uint32_t gw = blockIdx.x * MX_WARPS + wib, nw = gridDim.x * MX_WARPS;
+    __shared__ double xs_all[MX_WARPS][R * 32];
+    double *xs = xs_all[wib]; /* row r of lane l at xs[r * 32 + l]: a step hits 32 banks */
+    double *rowbuf[2] = { A.scratch + (size_t)gw * 2 * A.scratch_n,
+                          A.scratch + ((size_t)gw * 2 + 1) * A.scratch_n };
+    const uint64_t SR = 32 * R;
+
+    for (uint32_t k = gw; k < A.np; k += nw) {
+        const uint32_t ps = A.pr[2 * k], qs = A.pr[2 * k + 1];
+        const double *x = A.sig + A.off[ps];
+        const double *y = A.sig + A.off[qs];
+        const uint64_t m = A.off[ps + 1] - A.off[ps], n = A.off[qs + 1] - A.off[qs];
+        /* the band: cell (i, c) when lo <= c - i <= hi */
+        const int64_t lo = BAND ? -(A.band + (m > n ? (int64_t)(m - n) : 0)) : 0;
+        const int64_t hi = BAND ? A.band + (n > m ? (int64_t)(n - m) : 0) : 0;
+        const int S = (int)((m + SR - 1) / SR);
+        double corner = CUDART_INF;
+
+        for (int s = 0; s < S; s++) {
+            const uint64_t i0 = (uint64_t)s * SR;
+            const int rows = (int)(m - i0 < SR ? m - i0 : SR);
+            __syncwarp();
+            for (int i = lane; i < R * 32; i += 32)
+                xs[(i % R) * 32 + i / R] = i < rows ? x[i0 + i] : 0.0;
+            __syncwarp();
+            const double *top_in = s > 0 ? rowbuf[(s - 1) & 1] : NULL;
+            double *top_out = s + 1 < S ? rowbuf[s & 1] : NULL;
+            const int lb = (rows - 1) / R, rb = (rows - 1) % R; /* the stripe's last row */
+            const int64_t row0 = (int64_t)i0 + lane * R;
+            /* the stripe's columns: those in the band of one of its rows
+            ** (all without a band); the row above holds cells up to its own
+            ** band's end, +inf beyond */
+            int64_t cf = 0, cl = (int64_t)n - 1, above = (int64_t)n - 1;
+            if (BAND) {
+                cf = (int64_t)i0 + lo > 0 ? (int64_t)i0 + lo : 0;
+                cl = (int64_t)i0 + rows - 1 + hi < cl ? (int64_t)i0 + rows - 1 + hi : cl;
+                above = (int64_t)i0 - 1 + hi < above ? (int64_t)i0 - 1 + hi : above;
+            }
+            const uint64_t cb = (uint64_t)cf, wn = (uint64_t)(cl - cf + 1);
+
+            /* column cb - 1 is +inf in every row of the stripe (the border,
+            ** or outside the band); the diagonal of lane 0's first cell is
+            ** the row above at cb - 1: d[0][0] = 0 above the first stripe */
+            double h[R], h2[R];
+#pragma unroll
+            for (int r = 0; r < R; r++) h[r] = CUDART_INF;
+            double dg_v = CUDART_INF;
+            if (lane == 0) dg_v = s == 0 ? 0.0 : cb > 0 ? top_in[cb - 1] : CUDART_INF;
+            double yv = 0.0, stage_y = 0.0, stage_t = CUDART_INF;
+
+            auto step = [&](double(&hi_)[R], double(&ho)[R], uint64_t t) {
+                /* every 32 steps the warp loads the next 32 samples (and the
+                ** stripe above's cells) for lane 0, which takes one a step */
+                if ((t & 31) == 0) {
+                    uint64_t c = cb + t + lane;
+                    stage_y = c <= (uint64_t)cl ? y[c] : 0.0;
+                    if (top_in) stage_t = (int64_t)c <= above ? top_in[c] : CUDART_INF;
+                }
+                const int sl = (int)(t & 31);
+                const double y_in = __shfl_sync(MX_FULL, stage_y, sl);
+                const double t_in = __shfl_sync(MX_FULL, stage_t, sl);
+                const double y_prev = __shfl_up_sync(MX_FULL, yv, 1);
+                double up_v = __shfl_up_sync(MX_FULL, hi_[R - 1], 1);
+                if (lane == 0) {
+                    yv = y_in;
+                    up_v = top_in ? t_in : CUDART_INF;
+                } else {
+                    yv = y_prev;
+                }
+                const uint64_t c = cb + t - lane;
+                const bool active = t >= (uint64_t)lane && t - lane < wn;
+                const double nd_v = up_v; /* the next step's diagonal */
+                if (active) {
+                    /* the lane's rows in the band at column c: r in [rlo,
+                    ** rlo + span], tested per cell as one unsigned compare */
+                    int32_t rlo = 0, span = R;
+                    if (BAND) {
+                        const int64_t d0 = (int64_t)c - row0;
+                        int64_t a_ = d0 - hi, b_ = d0 - lo;
+                        if (a_ < 0) a_ = 0;
+                        if (b_ > R - 1) b_ = R - 1;
+                        rlo = a_ <= b_ ? (int32_t)a_ : R;
+                        span = a_ <= b_ ? (int32_t)(b_ - a_) : 0;
+                    }
+                    double d_v = dg_v, u_v = up_v;
+#pragma unroll
+                    for (int r = 0; r < R; r++) {
+                        const double cst = mx_cost<SQ>(xs[r * 32 + lane], yv);
+                        const double l_v = hi_[r];
+                        double mn = d_v < l_v ? d_v : l_v;
+                        mn = mn < u_v ? mn : u_v;
+                        d_v = l_v;
+                        double v = __dadd_rn(mn, cst);
+                        if (BAND && (uint32_t)(r - rlo) > (uint32_t)span) v = CUDART_INF;
+                        u_v = v;
+                        ho[r] = v;
+                    }
+                    if (top_out && lane == 31) top_out[c] = ho[R - 1];
+                    if (!top_out && lane == lb && c == n - 1) {
+#pragma unroll
+                        for (int r = 0; r < R; r++)
+                            if (r == rb) corner = ho[r];
+                    }
+                } else {
+#pragma unroll
+                    for (int r = 0; r < R; r++) ho[r] = hi_[r];
+                }
+                dg_v = nd_v;
+            };
+            const uint64_t steps = wn + 31;
+            for (uint64_t t = 0; t < steps; t += 2) {
+                step(h, h2, t);
+                if (t + 1 >= steps) break;
+                step(h2, h, t + 1);
+            }
+        }
+        corner = __shfl_sync(MX_FULL, corner, (int)((m - 1) % SR) / R);
+        if (lane == 0) A.dist[A.place[k]] = corner;
+    }
+}
+
+typedef void (*mx_fn)(mx_args_t);
+
+template <bool SQ, bool BAND>
+static mx_fn kernel_r(int R) {
+    switch (R) {
+    case 1: return mx_kernel<1, SQ, BAND>;
+    case 2: return mx_kernel<2, SQ, BAND>;
+    case 3: return mx_kernel<3, SQ, BAND>;
+    case 4: return mx_kernel<4, SQ, BAND>;
+    case 6: return mx_kernel<6, SQ, BAND>;
+    case 8: return mx_kernel<8, SQ, BAND>;
+    case 12: return mx_kernel<12, SQ, BAND>;
+    case 16: return mx_kernel<16, SQ, BAND>;
+    case 24: return mx_kernel<24, SQ, BAND>;
+    default: return mx_kernel<32, SQ, BAND>;
+    }
+}
+
+static mx_fn kernel_of(int R, bool sq, bool band) {
+    if (sq) return band ? kernel_r<true, true>(R) : kernel_r<true, false>(R);
+    return band ? kernel_r<false, true>(R) : kernel_r<false, false>(R);
+}
+
+/* The shape of a row signal of m samples: its class (an index of R_CLASS).
+** Up to 1,024 rows one stripe; longer ones the fewest stripes of the
+** smallest R that holds them. */
+static int class_of(uint64_t m) {
+    uint64_t stripes = (m + MX_STRIPE_ROWS - 1) / MX_STRIPE_ROWS;
+    uint64_t need = (m + 32 * stripes - 1) / (32 * stripes);
+    int c = 0;
+    while (c + 1 < N_CLASS && (uint64_t)R_CLASS[c] < need) c++;
+    return c;
+}
+
+/* The lane shape of a pair: without a band, the one stripe (or the fewest)
+** of its row signal; with one, the shape of the least time by a model of the
+** kernel: a step costs about 25 instructions of shuffles and bookkeeping and
+** 13 a masked cell, a stripe about 9,000 more (its loads before the first
+** step; fitted to the 1,000 x 500 runs of BENCHMARKS.md section 20, where
+** R = 2 took 0.145 s and R = 4 0.111 s at radius 50). Short stripes run only
+** the columns their rows' band reaches, tall ones fewer stripes. */
+static int class_for(uint64_t m, uint64_t n, int64_t band) {
+    int top = class_of(m);
+    if (band < 0) return top;
+    uint64_t w = 2 * (uint64_t)band + 1 + (m > n ? m - n : n - m);
+    int best = top;
+    double best_cost = 0;
+    for (int c = 0; c <= top; c++) {
+        uint64_t sr = 32 * (uint64_t)R_CLASS[c], stripes = (m + sr - 1) / sr;
+        uint64_t cols = sr + w - 1 < n ? sr + w - 1 : n;
+        double cost = (double)stripes * ((double)(cols + 31) * (25.0 + 13.0 * R_CLASS[c]) + 9000.0);
+        if (c == 0 || cost < best_cost) {
+            best = c;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+/* The signals, back to back, and their offsets, onto the device. */
+static wm_status upload_signals(wm_context_t *cx, const wm_dtw_mx_t *mx, wm_cu_buf_t *b,
+                                cudaStream_t S) {
+    uint64_t *off = (uint64_t *)malloc((mx->n_sig + 1) * sizeof *off);
+    if (!off) return WM_NOMEM;
+    off[0] = 0;
+    for (size_t s = 0; s < mx->n_sig; s++) off[s + 1] = off[s] + mx->len[s];
+    double *all = (double *)malloc(off[mx->n_sig] * sizeof *all);
+    wm_status st = all ? WM_OK : WM_NOMEM;
+    if (st == WM_OK)
+        for (size_t s = 0; s < mx->n_sig; s++)
+            memcpy(all + off[s], mx->sig[s], mx->len[s] * sizeof *all);
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &b[WM_DTW_MX_SIG], off[mx->n_sig] * sizeof *all);
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &b[WM_DTW_MX_OFF], (mx->n_sig + 1) * sizeof *off);
+    cudaError_t e = cudaSuccess;
+    if (st == WM_OK)
+        e = cudaMemcpyAsync(b[WM_DTW_MX_SIG].p, all, off[mx->n_sig] * sizeof *all,
+                            cudaMemcpyHostToDevice, S);
+    if (st == WM_OK && e == cudaSuccess)
+        e = cudaMemcpyAsync(b[WM_DTW_MX_OFF].p, off, (mx->n_sig + 1) * sizeof *off,
+                            cudaMemcpyHostToDevice, S);
+    if (st == WM_OK && e == cudaSuccess) e = cudaStreamSynchronize(S);
+    if (st == WM_OK && e != cudaSuccess) st = wm_cuda_fail(cx, e, "uploading the signals");
+    free(all);
+    free(off);
+    return st;
+}
+
+/* Warps of kernel k that the whole GPU holds at once. */
+static uint32_t resident_warps(mx_fn k, int sm) {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, MX_WARPS * 32, 0) !=
+            cudaSuccess ||
+        blocks < 1) {
+        cudaGetLastError();
+        blocks = 2;
+    }
+    return (uint32_t)sm * blocks * MX_WARPS;
+}
+
+extern "C" wm_status wm_dtw_mx_cuda(wm_context_t *cx, const wm_dtw_mx_t *mx, int upload,
+                                    double *dist) {
+    const cudaStream_t S = cx->cuda->stream[0];
+    wm_cu_buf_t *b = wm_dtw_cuda_mx_bufs(cx);
+    if (!b) return WM_NOMEM;
+    wm_status st = WM_OK;
+    if (upload && (st = upload_signals(cx, mx, b, S)) != WM_OK) return st;
+
+    /* the pairs sorted by class (counting sort, stable), with their places;
+    ** the widest column of the pairs that need stripes sizes the scratch */
+    const size_t np = mx->np;
+    size_t count[N_CLASS + 1] = { 0 };
+    uint64_t scratch_n = 1;
+    uint32_t *host = (uint32_t *)malloc(3 * np * sizeof *host);
+    unsigned char *cls = (unsigned char *)malloc(np);
+    if (!host || !cls) {
+        free(host);
+        free(cls);
+        return WM_NOMEM;
+    }
+    for (size_t k = 0; k < np; k++) {
+        uint64_t m = mx->len[mx->pr[2 * k]], n = mx->len[mx->pr[2 * k + 1]];
+        int c = class_for(m, n, mx->band);
+        cls[k] = (unsigned char)c;
+        count[c + 1]++;
+        if (m > 32 * (uint64_t)R_CLASS[c] && n > scratch_n) scratch_n = n;
+    }
+    for (int c = 0; c < N_CLASS; c++) count[c + 1] += count[c];
+    size_t first[N_CLASS];
+    memcpy(first, count, sizeof first);
+    for (size_t k = 0; k < np; k++) {
+        size_t at = first[cls[k]]++;
+        host[2 * at] = mx->pr[2 * k];
+        host[2 * at + 1] = mx->pr[2 * k + 1];
+        host[2 * np + at] = (uint32_t)k;
+    }
+    free(cls);
+
+    const int sm = cx->cuda->sm_count;
+    const bool sq = mx->cost == WM_DTW_SQUARED, band = mx->band >= 0;
+    uint32_t max_warps = 0;
+    for (int c = 0; c < N_CLASS; c++) {
+        uint32_t w = resident_warps(kernel_of(R_CLASS[c], sq, band), sm);
+        if (w > max_warps) max_warps = w;
+    }
+    /* scratch: two rows a warp, within MX_SCRATCH_MAX (fewer warps else) */
+    uint64_t per_warp = 2 * scratch_n * sizeof(double);
+    uint32_t warps_cap = (uint32_t)(MX_SCRATCH_MAX / per_warp);
+    if (warps_cap < MX_WARPS) warps_cap = MX_WARPS;
+    warps_cap -= warps_cap % MX_WARPS;
+    if (max_warps > warps_cap) max_warps = warps_cap;
+
+    cudaError_t e = cudaSuccess;
+    st = wm_cu_dev_reserve(cx, &b[WM_DTW_MX_PAIR], 3 * np * sizeof(uint32_t));
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &b[WM_DTW_MX_OUT], np * sizeof(double));
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &b[WM_DTW_MX_SCRATCH], max_warps * per_warp);
+    if (st == WM_OK)
+        e = cudaMemcpyAsync(b[WM_DTW_MX_PAIR].p, host, 3 * np * sizeof(uint32_t),
+                            cudaMemcpyHostToDevice, S);
+    const uint32_t *dpr = (const uint32_t *)b[WM_DTW_MX_PAIR].p;
+    for (int c = 0; c < N_CLASS && st == WM_OK && e == cudaSuccess; c++) {
+        size_t lo = count[c], cnt = count[c + 1] - count[c];
+        if (!cnt) continue;
+        mx_fn k = kernel_of(R_CLASS[c], sq, band);
+        uint32_t warps = resident_warps(k, sm);
+        if (warps > max_warps) warps = max_warps;
+        uint32_t need = (uint32_t)((cnt + MX_WARPS - 1) / MX_WARPS) * MX_WARPS;
+        if (warps > need) warps = need;
+        mx_args_t A = { (const double *)b[WM_DTW_MX_SIG].p,
+                        (const uint64_t *)b[WM_DTW_MX_OFF].p,
+                        dpr + 2 * lo,
+                        dpr + 2 * np + lo,
+                        (uint32_t)cnt,
+                        mx->band,
+                        (double *)b[WM_DTW_MX_OUT].p,
+                        (double *)b[WM_DTW_MX_SCRATCH].p,
+                        scratch_n };
+        k<<<warps / MX_WARPS, MX_WARPS * 32, 0, S>>>(A);
+        e = cudaGetLastError();
+    }
+    if (st == WM_OK && e == cudaSuccess)
+        e = cudaMemcpyAsync(dist, b[WM_DTW_MX_OUT].p, np * sizeof(double), cudaMemcpyDeviceToHost,
+                            S);
+    if (st == WM_OK && e == cudaSuccess) e = cudaStreamSynchronize(S);
+    if (st == WM_OK && e != cudaSuccess) st = wm_cuda_fail(cx, e, "the dtw matrix");
+    free(host);
+    return st;
+}
