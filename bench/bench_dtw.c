@@ -8,6 +8,8 @@
 **             [--n 4194304,67108864] [--queries Q] [--reps 5] [--cost abs|squared]
 **             [--top K] [--piece N]   (K > 1 runs the start-tracking kernels; N
 **             samples a piece: tiny pieces for the sanitizer)
+**             [--calls C] [--target 1]  (the queries in C calls, as the CLI
+**             makes them; the series kept on the GPU across calls and reps)
 **
 ** One line per (m, n): the device, median wall time of the library call
 ** (wm_dtw, or wm_dtw_many with Q queries), cells (m x n x queries) per
@@ -87,7 +89,7 @@ int main(int argc, char **argv) {
     co.backend = WM_BACKEND_CPU;
     uint64_t ms[8] = { 128, 1024, 4096 }, ns[8] = { 4194304, 67108864 };
     size_t nm = 3, nn = 2;
-    int reps = 5, nq = 1, timing = 0, pin = 0;
+    int reps = 5, nq = 1, timing = 0, pin = 0, calls = 1, target = 0;
     wm_dtw_opts_t o = wm_dtw_opts_default();
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--backend"))
@@ -103,6 +105,8 @@ int main(int argc, char **argv) {
             o.cost = !strcmp(argv[i + 1], "squared") ? WM_DTW_SQUARED : WM_DTW_ABS;
         else if (!strcmp(argv[i], "--timing")) timing = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--pin")) pin = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--calls")) calls = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--target")) target = atoi(argv[i + 1]);
         else {
             fprintf(stderr, "bench_dtw: unknown option %s\n", argv[i]);
             return 2;
@@ -167,10 +171,25 @@ int main(int argc, char **argv) {
             }
             wm_dtw_matches_t *out = calloc(nq, sizeof *out);
             double *t = malloc(reps * sizeof *t);
+            /* --target 1: the series kept on the GPU across calls (made
+            ** before the first rep, which uploads it); --calls C: the
+            ** queries in C calls, as the CLI makes them */
+            wm_target_t *tg = NULL;
+            if (target && wm_target_new_series(cx, y, n, &tg) != WM_OK) return 2;
+            if (calls < 1) calls = 1;
             for (int r = 0; r < reps; r++) {
                 memset(&cx->stats, 0, sizeof cx->stats);
                 double t0 = now_s();
-                st = wm_dtw_many(cx, qs, lens, nq, y, n, &o, out);
+                st = WM_OK;
+                for (int c = 0; c < calls && st == WM_OK; c++) {
+                    int lo = (int)((int64_t)nq * c / calls),
+                        hi = (int)((int64_t)nq * (c + 1) / calls);
+                    if (hi == lo) continue;
+                    st = tg ? wm_dtw_many_target(cx, qs + lo, lens + lo, (size_t)(hi - lo), tg, &o,
+                                                 out + lo)
+                            : wm_dtw_many(cx, qs + lo, lens + lo, (size_t)(hi - lo), y, n, &o,
+                                          out + lo);
+                }
                 t[r] = now_s() - t0;
                 if (timing) print_split(m, n, nq, wm_context_stats(cx));
                 if (st != WM_OK) {
@@ -197,6 +216,7 @@ int main(int argc, char **argv) {
                    out[0].n ? out[0].a[0].distance : NAN);
             fflush(stdout);
             for (int q = 0; q < nq; q++) wm_dtw_matches_free(&out[q]);
+            wm_target_free(tg);
             free(out);
             free(t);
             free(qs);

@@ -8,8 +8,8 @@
 ** QUERY (several signals) and SERIES (one) through dtwio.c -> check what
 ** the library would refuse, naming the file and query -> one context -> the
 ** queries in groups of equal band radius (a fractional --window gives each
-** query length its own radius), each group in one wm_dtw_many call (the GPU
-** batches them) -> the lines, queries in file order (out_dtw.c). The run is
+** query length its own radius), each group in wm_dtw_many_target calls (the
+** GPU batches them; the series is uploaded once) -> the lines, queries in file order (out_dtw.c). The run is
 ** dist_dtw.c's, which shares the queries out under MPI. Every input error
 ** is found before the first line is printed.
 */
@@ -308,6 +308,7 @@ int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to) {
     size_t *lens = malloc(nq * sizeof *lens);
     wm_dtw_matches_t *out = calloc(nq, sizeof *out);
     unsigned char *ready = NULL; /* the queries done */
+    wm_target_t *series = NULL;
     int rc = 0;
     if (!order || !qv || !lens || !out) {
         wm_cli_error("out of memory for %zu queries", nq);
@@ -318,6 +319,13 @@ int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to) {
     ** it are done (the queries run grouped by band radius: in order when
     ** they share one); ranks print theirs at the end, gathered. */
     int stream = !wm_dist.active;
+    /* the series stays on the GPU across the calls (uploaded and checked
+    ** once) */
+    if (wm_target_new_series(r->cx, r->s.a[0].v, r->s.a[0].n, &series) != WM_OK) {
+        wm_cli_error("out of memory for the series");
+        rc = -1;
+        goto done;
+    }
     ready = calloc(nq ? nq : 1, 1); /* none: the rows wait for the end */
     r->next_print = from;
     uint64_t total = 0, done_cells = 0;
@@ -346,8 +354,8 @@ int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to) {
             if (r->pg.enabled || stream)
                 for (uint64_t cells = 0, c0 = c = b; c < e && (c == c0 || cells < per_call); c++)
                     cells += query_cells(r, order[c]);
-            wm_status st = wm_dtw_many(r->cx, qv + (b - g), lens + (b - g), c - b, r->s.a[0].v,
-                                       r->s.a[0].n, &o, out + (b - g));
+            wm_status st = wm_dtw_many_target(r->cx, qv + (b - g), lens + (b - g), c - b, series,
+                                              &o, out + (b - g));
             if (st != WM_OK) {
                 report_failure(r, order + b, c - b, st);
                 rc = -1;
@@ -372,6 +380,7 @@ int wm_cli_dtw_match(wm_cli_dtw_run_t *r, size_t from, size_t to) {
         g = e;
     }
 done:
+    wm_target_free(series);
     free(ready);
     free(order);
     free(qv);

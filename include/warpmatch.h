@@ -636,6 +636,20 @@ wm_status wm_dtw(wm_context_t *cx, const double *query, size_t m, const double *
 wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size_t *lens,
                       size_t n_queries, const double *series, uint64_t n, const wm_dtw_opts_t *o,
                       wm_dtw_matches_t *out);
+
+/* A series kept on the GPU across dtw calls (a target, see "targets kept on
+** the GPU"): uploaded at the first call that runs there, its samples checked
+** once. The series is borrowed, as a target's text: alive and unchanged
+** until wm_target_free. wm_target_new_series errors: WM_INVALID. */
+wm_status wm_target_new_series(wm_context_t *cx, const double *series, uint64_t n,
+                               wm_target_t **out);
+/* wm_dtw_many against the target's series: the same results; on the GPU no
+** copy of the series after the first call (with znorm the normalised copy is
+** still uploaded each call). A target not made by wm_target_new_series, or
+** made with another context, is WM_INVALID. */
+wm_status wm_dtw_many_target(wm_context_t *cx, const double *const *queries, const size_t *lens,
+                             size_t n_queries, const wm_target_t *t, const wm_dtw_opts_t *o,
+                             wm_dtw_matches_t *out);
 void wm_dtw_matches_free(wm_dtw_matches_t *r); /* NULL is a no-op; zeroes *r */
 
 /* Distance matrices: out[i * n_b + j] = the global DTW distance of a[i] and

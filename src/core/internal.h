@@ -135,7 +135,17 @@ struct wm_target {
     wm_text_t text;
     void *dev;      /* text.len + the kernels' padding on the device, or NULL */
     int dev_failed; /* it did not fit: calls copy as usual */
+    int series;     /* made by wm_target_new_series: text is 8 n bytes of doubles */
+    int finite;     /* a series whose samples a call has checked: all finite */
 };
+
+/* Make t the context's resident text for a call (NULL: none); returns the
+** one it replaces, to be put back after the call. */
+static inline struct wm_target *wm_target_swap(wm_context_t *cx, struct wm_target *t) {
+    struct wm_target *old = cx->resident;
+    cx->resident = t;
+    return old;
+}
 #define WM_TARGET_MAGIC 0x776d7467u  /* "wmtg" */
 #define WM_CONTEXT_MAGIC 0x776d6378u /* "wmcx" */
 

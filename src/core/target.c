@@ -28,6 +28,16 @@ wm_status wm_target_new(wm_context_t *cx, const wm_text_t *text, wm_target_t **o
     return WM_OK;
 }
 
+wm_status wm_target_new_series(wm_context_t *cx, const double *series, uint64_t n,
+                               wm_target_t **out) {
+    if (out) *out = NULL;
+    if (n > UINT64_MAX / sizeof(double)) return WM_INVALID;
+    wm_text_t text = { (const uint8_t *)series, n * sizeof(double), NULL, 0 };
+    wm_status st = wm_target_new(cx, &text, out);
+    if (st == WM_OK) (*out)->series = 1;
+    return st;
+}
+
 void wm_target_free(wm_target_t *t) {
     if (!t || t->magic != WM_TARGET_MAGIC) return;
     wm_cuda_target_release(t);
@@ -43,10 +53,9 @@ int wm_target_resident(const wm_target_t *t) {
 #define WITH_TARGET(cx, t, call)                                                                   \
     do {                                                                                           \
         if (!target_ok(cx, t)) return WM_INVALID;                                                  \
-        wm_target_t *saved_ = (cx)->resident;                                                      \
-        (cx)->resident = (t);                                                                      \
+        wm_target_t *saved_ = wm_target_swap((cx), (t));                                           \
         wm_status st_ = (call);                                                                    \
-        (cx)->resident = saved_;                                                                   \
+        wm_target_swap((cx), saved_);                                                              \
         return st_;                                                                                \
     } while (0)
 

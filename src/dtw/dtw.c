@@ -343,9 +343,11 @@ static wm_status queries_shard_run(void *job, wm_context_t *sub, size_t lo, size
                        J->out + lo);
 }
 
-wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size_t *lens,
-                      size_t n_queries, const double *series, uint64_t n, const wm_dtw_opts_t *o,
-                      wm_dtw_matches_t *out) {
+/* wm_dtw_many; *finite (NULL: none) says the series was checked before (a
+** target's) and is set once it is. */
+static wm_status dtw_many(wm_context_t *cx, const double *const *queries, const size_t *lens,
+                          size_t n_queries, const double *series, uint64_t n,
+                          const wm_dtw_opts_t *o, wm_dtw_matches_t *out, int *finite) {
     if (!wm_context_ok(cx)) return WM_INVALID;
     if (!out || (n_queries && (!queries || !lens))) {
         wm_context_set_error(cx, "wm_dtw: NULL queries, lengths or output");
@@ -363,7 +365,10 @@ wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size
     int many = n_queries > 1;
     for (size_t qi = 0; qi < n_queries; qi++)
         if ((st = check_query(cx, queries[qi], lens[qi], n, o, qi, many)) != WM_OK) return st;
-    if ((st = wm_dtw_check_finite(cx, series, n, "series")) != WM_OK) return st;
+    if (!(finite && *finite)) {
+        if ((st = wm_dtw_check_finite(cx, series, n, "series")) != WM_OK) return st;
+        if (finite) *finite = 1;
+    }
     if (cx->n_sub > 1) { /* many devices: ranges of queries (core/shard.h) */
         if (n_queries == 0) return WM_OK;
         queries_shard_t J = { queries, lens, series, n, o, out };
@@ -397,6 +402,29 @@ wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size
     }
     free(done);
     free(yn);
+    return st;
+}
+
+wm_status wm_dtw_many(wm_context_t *cx, const double *const *queries, const size_t *lens,
+                      size_t n_queries, const double *series, uint64_t n, const wm_dtw_opts_t *o,
+                      wm_dtw_matches_t *out) {
+    return dtw_many(cx, queries, lens, n_queries, series, n, o, out, NULL);
+}
+
+wm_status wm_dtw_many_target(wm_context_t *cx, const double *const *queries, const size_t *lens,
+                             size_t n_queries, const wm_target_t *t, const wm_dtw_opts_t *o,
+                             wm_dtw_matches_t *out) {
+    if (!wm_context_ok(cx)) return WM_INVALID;
+    if (!t || t->magic != WM_TARGET_MAGIC || t->cx != cx || !t->series) {
+        wm_context_set_error(cx, "wm_dtw_many_target: the target is not a series of this "
+                                 "context (make it with wm_target_new_series)");
+        return WM_INVALID;
+    }
+    wm_target_t *tt = (wm_target_t *)t; /* its device copy and check are made here */
+    wm_target_t *saved = wm_target_swap(cx, tt);
+    wm_status st = dtw_many(cx, queries, lens, n_queries, (const double *)t->text.seq,
+                            t->text.len / sizeof(double), o, out, &tt->finite);
+    wm_target_swap(cx, saved);
     return st;
 }
 

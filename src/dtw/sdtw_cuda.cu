@@ -455,11 +455,18 @@ static wm_status run_chunks(wm_context_t *cx, const run_shape_t *r, const wm_sdt
         const uint64_t cn = end - base;
         const int np = (int)((cn + r->plen - 1) / r->plen);
         double tc = cx->tuning.timing ? wm_now() : 0;
-        WM_CU(cx,
-              cudaMemcpyAsync(d->y, j->y + base, cn * sizeof(double), cudaMemcpyHostToDevice, S));
+        /* a series kept on the device (wm_dtw_many_target) is read where it
+        ** lies; else the chunk is copied */
+        dev_bufs_t dc = *d;
+        const double *resident = (const double *)wm_cuda_target_view(
+            cx, (const uint8_t *)(j->y + base), cn * sizeof(double));
+        if (resident) dc.y = (double *)resident;
+        else
+            WM_CU(cx, cudaMemcpyAsync(d->y, j->y + base, cn * sizeof(double),
+                                      cudaMemcpyHostToDevice, S));
         if (cx->tuning.timing) cx->stats.dtw_gpu_h2d_s += wm_now() - tc;
         for (int s = 0; s < r->S; s++) {
-            wm_status st = run_stripe(cx, r, j, d, h, s, base, cn, np, out);
+            wm_status st = run_stripe(cx, r, j, &dc, h, s, base, cn, np, out);
             if (st != WM_OK) return st;
         }
         WM_CU(cx, cudaMemcpyAsync(h->left_v, d->left_v, r->xall * sizeof(double),

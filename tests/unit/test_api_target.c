@@ -7,9 +7,15 @@
 ** resident copy at many offsets), and one whose buffers may not exceed
 ** 1 MiB, where a large target cannot be uploaded and must be copied as
 ** usual (the note says so). On the GPU a target is uploaded once, however
-** many calls use it. Then the misuse rules.
+** many calls use it. Series (wm_target_new_series): wm_dtw_many_target =
+** wm_dtw_many, bit for bit, in every mode (subsequence top 1 and top K,
+** global with and without a band, znorm, ucr), three calls a target, the
+** series uploaded once on the GPU (a series longer than a dtw chunk is read
+** at several offsets); a NaN in the series is refused at every call. Then
+** the misuse rules.
 ** Exit status 0 when all checks pass; the last line is "N passed, N failed".
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +160,67 @@ static void one_case(const ctx_t *c, long idx, uint64_t n) {
     free(t);
 }
 
+/* Matches equal, bit for bit. */
+static int same_matches(const wm_dtw_matches_t *a, const wm_dtw_matches_t *b) {
+    if (a->n != b->n) return 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (a->a[i].start != b->a[i].start || a->a[i].end != b->a[i].end ||
+            memcmp(&a->a[i].distance, &b->a[i].distance, sizeof(double)) != 0)
+            return 0;
+    return 1;
+}
+
+/* One random series kept as a target, three calls of several queries. */
+static void one_series(const ctx_t *c, long idx, uint64_t n) {
+    double *y = malloc(n * sizeof *y), w = 0;
+    if (!CHECK(y != NULL, "out of memory")) return;
+    for (uint64_t i = 0; i < n; i++) y[i] = (w += unif() - 0.5);
+    wm_target_t *tg = NULL;
+    CHECK_RC(wm_target_new_series(c->cx, y, n, &tg), WM_OK);
+    uint64_t uploads0 = wm_context_stats(c->cx)->gpu_target_uploads;
+    int on_gpu = 0; /* a call whose DP ran on the GPU over the series itself */
+    for (int call = 0; call < 3 && tg; call++) {
+        size_t nq = (size_t)range(1, 5), lens[5];
+        const double *qs[5];
+        for (size_t q = 0; q < nq; q++) {
+            lens[q] = (size_t)range(1, n < 300 ? n : 300);
+            qs[q] = y + below(n - lens[q] + 1); /* cut from the series */
+        }
+        wm_dtw_opts_t o = wm_dtw_opts_default();
+        switch (below(5)) {
+        case 0: break;
+        case 1: o.top = range(2, 4); break;
+        case 2: o.mode = WM_DTW_GLOBAL, o.window = chance(50) ? -1 : (int64_t)below(50); break;
+        case 3: o.znorm = 1; break;
+        default: o.mode = WM_DTW_UCR, o.window = 5; break;
+        }
+        o.cost = chance(50) ? WM_DTW_SQUARED : WM_DTW_ABS;
+        /* ucr and banded global run on the CPU; znorm matches a normalised
+        ** copy of the series, which is uploaded as usual */
+        on_gpu |=
+            !o.znorm && (o.mode == WM_DTW_SUBSEQUENCE || (o.mode == WM_DTW_GLOBAL && o.window < 0));
+        wm_dtw_matches_t a[5] = { { 0 } }, b[5] = { { 0 } };
+        int ra = wm_dtw_many(c->cx, qs, lens, nq, y, n, &o, a);
+        int rb = wm_dtw_many_target(c->cx, qs, lens, nq, tg, &o, b);
+        CHECK(ra == WM_OK && rb == WM_OK, "%s series case %ld: status %d / %d", c->name, idx, ra,
+              rb);
+        for (size_t q = 0; q < nq; q++) {
+            CHECK(same_matches(&a[q], &b[q]), "%s series case %ld call %d query %zu: mode %d",
+                  c->name, idx, call, q, (int)o.mode);
+            wm_dtw_matches_free(&a[q]);
+            wm_dtw_matches_free(&b[q]);
+        }
+    }
+    if (c->gpu && c->fits && tg) {
+        uint64_t uploads = wm_context_stats(c->cx)->gpu_target_uploads - uploads0;
+        CHECK(uploads == (uint64_t)on_gpu && wm_target_resident(tg) == on_gpu,
+              "%s series case %ld: %llu uploads, %d calls on the GPU", c->name, idx,
+              (unsigned long long)uploads, on_gpu);
+    }
+    wm_target_free(tg);
+    free(y);
+}
+
 static void misuse(wm_context_t *cx, wm_context_t *other) {
     uint8_t t[100];
     memset(t, 'A', sizeof t);
@@ -184,6 +251,29 @@ static void misuse(wm_context_t *cx, wm_context_t *other) {
     CHECK(out.n == 1 && out.a[0].distance == 3, "AAA in nothing: distance 3");
     wm_alignments_free(&out);
     wm_db_free(db);
+    /* a text target is no series; a series with a NaN is refused every call */
+    double q[3] = { 1, 2, 3 }, y[6] = { 1, 2, 3, NAN, 5, 6 };
+    const double *qs[1] = { q };
+    size_t lens[1] = { 3 };
+    wm_dtw_matches_t r = { 0 };
+    CHECK_RC(wm_dtw_many_target(cx, qs, lens, 1, tg, NULL, &r), WM_INVALID);
+    CHECK(strstr(wm_context_errmsg(cx), "wm_target_new_series") != NULL, "message: %s",
+          wm_context_errmsg(cx));
+    wm_target_free(tg);
+    tg = NULL;
+    CHECK_RC(wm_target_new_series(cx, y, 6, &tg), WM_OK);
+    for (int call = 0; call < 2; call++) {
+        CHECK_RC(wm_dtw_many_target(cx, qs, lens, 1, tg, NULL, &r), WM_INVALID);
+        CHECK(strstr(wm_context_errmsg(cx), "series sample 3 is NaN") != NULL, "message: %s",
+              wm_context_errmsg(cx));
+    }
+    CHECK_RC(wm_dtw_many_target(other, qs, lens, 1, tg, NULL, &r), WM_INVALID);
+    CHECK_RC(wm_dtw_many_target(cx, qs, lens, 1, NULL, NULL, &r), WM_INVALID);
+    y[3] = 4; /* fixed before any call passed: the next call checks again */
+    CHECK_RC(wm_dtw_many_target(cx, qs, lens, 1, tg, NULL, &r), WM_OK);
+    CHECK(r.n == 1 && r.a[0].start == 0 && r.a[0].end == 3 && r.a[0].distance == 0,
+          "1 2 3 in 1 2 3 4 5 6: [0, 3) at 0");
+    wm_dtw_matches_free(&r);
     wm_target_free(tg);
     wm_target_free(NULL);
 }
@@ -211,7 +301,7 @@ int main(int argc, char **argv) {
             CHECK_RC(wm_context_new(&co, &cx), WM_OK);
             if (!cx) continue;
             wm_tuning_t *tu = wm_context_tuning(cx);
-            if (g[i].batch) tu->search_batch_bytes = g[i].batch;
+            if (g[i].batch) tu->search_batch_bytes = g[i].batch, tu->dtw_chunk = 1u << 16;
             tu->gpu_alloc_limit = g[i].limit;
             cs[nc++] = (ctx_t){ cx, g[i].name, 1, g[i].fits };
         }
@@ -224,6 +314,13 @@ int main(int argc, char **argv) {
             uint64_t n = k % 10 == 9 ? range(2 * MIB, 3 * MIB) : range(0, 20000);
             if (!cs[i].fits && n < 2 * MIB) n = 2 * MIB; /* the limit must bite */
             one_case(&cs[i], k, n);
+        }
+        for (long k = 0; k < cases / 3; k++) {
+            seed_case(k, 1077 + i);
+            /* every 5th series longer than the dtw chunk of the 64 KiB-batch
+            ** context (2^16 samples): its calls read the resident copy at
+            ** several offsets */
+            one_series(&cs[i], k, range(1, k % 5 == 4 ? 200000 : 5000));
         }
         part_done(cs[i].name);
     }
