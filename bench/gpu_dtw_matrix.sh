@@ -51,9 +51,12 @@ $B/bench/bench_dtw_matrix "$carry/mitdb100.csv.gz" --series 1000 --len 500 --win
     --backends cpu --scalar 1 --reps 3 2>&1 | tee -a "$out/bench.log"
 $B/bench/bench_dtw_matrix "$carry/mitdb100.csv.gz" --series 1000 --len 500 --windows 0.1,0.02 \
     --backends cpu --band-strips 1 --reps 3 2>&1 | tee -a "$out/bench.log"
-log "bench_dtw_matrix 4000 x 128, abs (GPU only)"
-$B/bench/bench_dtw_matrix "$carry/mitdb100.csv.gz" --series 4000 --len 128 --windows -1 \
-    --backends cuda --reps 3 2>&1 | tee -a "$out/bench.log"
+for shape in "4000 128" "2000 150" "8000 24"; do
+    set -- $shape
+    log "bench_dtw_matrix $1 x $2, abs, no band (short series: pairs side by side)"
+    $B/bench/bench_dtw_matrix "$carry/mitdb100.csv.gz" --series $1 --len $2 --windows -1 \
+        --reps 3 2>&1 | tee -a "$out/bench.log"
+done
 
 # the CLI end to end: the whole process, files in, lines out
 tm() {

@@ -9,7 +9,7 @@
 **    itself (computed both ways round); every entry equals wm_dtw's global
 **    mode on the same pair; with a narrow band (radius 15: the CPU's scalar
 **    DP) and a wide one (140: its SIMD strips, each over its rows' band).
-** 2. Seeded random cases (500 at WM_TEST_SCALE=1): 1..40 signals a side
+** 2. Seeded random cases (300 at WM_TEST_SCALE=1): 1..40 signals a side
 **    (one side or two), lengths from 1 to 2,600 (tiny, short, the GPU's
 **    lane shapes around 32 R for every R, one stripe of 1,024 and several),
 **    all equal or mixed; Gaussian noise, random walks, quantised values
@@ -345,7 +345,7 @@ static void test_args(const config *cf) {
 
 int main(int argc, char **argv) {
     long only = -2;
-    long n_cases = test_begin("test_dtw_matrix", argc, argv, 20261126ull, 500, describe, &only);
+    long n_cases = test_begin("test_dtw_matrix", argc, argv, 20261126ull, 300, describe, &only);
     static const int zeros[4] = { 0 };
     if (make_context(&g_cf[g_ncf], WM_BACKEND_CPU, 1, 0)) g_ncf++;
     if (make_context(&g_cf[g_ncf], WM_BACKEND_CPU, 3, 0)) g_ncf++;
