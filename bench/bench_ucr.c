@@ -28,6 +28,11 @@
 **   --cost C       abs or squared [squared]
 **   --seed S       for the noise [1]
 **   --text         SERIES is text, one value per line
+**   --repeat N     the series repeated end to end to N samples
+**   --gpu          after the CPU rows, the same search on the GPU (wm_dtw,
+**                  --backend cuda: bounds of every window, sorted, exact
+**                  DTW in bound order); its row has threads "gpu" and must
+**                  find the CPU's distance and start
 **
 ** Output: "# " lines, then one row per cell:
 **   m band R threads reps median_s windows_per_s distance start kim% eq% ec% abandoned% full%
@@ -131,9 +136,51 @@ static void print_cpu(void) {
     printf("# device: %s\n", model);
 }
 
+/* The same search through wm_dtw on the GPU (the query normalised there):
+** one untimed run, then reps; its row, and 1 when it differs from the CPU's. */
+static int gpu_row(const double *q, size_t m, const double *y, uint64_t n, const wm_dtw_opts_t *o,
+                   int reps, double ref_d, uint64_t ref_s) {
+    wm_context_opts_t co = wm_context_opts_default();
+    co.backend = WM_BACKEND_CUDA;
+    wm_context_t *cx = NULL;
+    if (wm_context_new(&co, &cx) != WM_OK) {
+        printf("# gpu: %s\n", wm_context_errmsg(cx));
+        wm_context_free(cx);
+        return 0;
+    }
+    double times[64], d = -1;
+    uint64_t s = 0;
+    for (int r = -1; r < reps && r < 64; r++) {
+        wm_dtw_matches_t out = { 0 };
+        double t0 = now_s();
+        wm_status st = wm_dtw(cx, q, m, y, n, o, &out);
+        double dt = now_s() - t0;
+        if (st != WM_OK || out.n != 1) {
+            fprintf(stderr, "bench_ucr: gpu search failed (%d: %s)\n", (int)st,
+                    wm_context_errmsg(cx));
+            wm_context_free(cx);
+            return 1;
+        }
+        d = out.a[0].distance;
+        s = out.a[0].start;
+        wm_dtw_matches_free(&out);
+        if (r >= 0) times[r] = dt;
+    }
+    wm_context_free(cx);
+    qsort(times, (size_t)reps, sizeof *times, cmp_double);
+    double med = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
+    int differs = ref_d >= 0 && (memcmp(&d, &ref_d, sizeof d) != 0 || s != ref_s);
+    printf("%zu - %lld gpu %d %.4f %.4g %.10g %llu - - - - -%s\n", m, (long long)o->window, reps,
+           med, (double)(n - m + 1) / med, d, (unsigned long long)s,
+           differs ? " !!! MISMATCH" : "");
+    fflush(stdout);
+    return differs;
+}
+
 int main(int argc, char **argv) {
     long ms[MAX_LIST] = { 128, 1024 }, bands[MAX_LIST] = { 5, 10 }, ths[MAX_LIST] = { 1, 2 };
-    int n_m = 2, n_b = 2, n_t = 2, reps = 5, text = 0;
+    int n_m = 2, n_b = 2, n_t = 2, reps = 5, text = 0, gpu = 0;
+    uint64_t repeat = 0;
     long long offset = -1;
     double noise = 0.1;
     uint64_t seed = 1;
@@ -154,6 +201,8 @@ int main(int argc, char **argv) {
             cost = !strcmp(v, "abs") ? WM_DTW_ABS : WM_DTW_SQUARED;
             i++;
         } else if (!strcmp(a, "--text")) text = 1;
+        else if (!strcmp(a, "--gpu")) gpu = 1;
+        else if (!strcmp(a, "--repeat") && v) repeat = strtoull(v, NULL, 0), i++;
         else if (a[0] != '-' && !path) path = a;
         else bad = 1;
         if (bad) {
@@ -170,6 +219,17 @@ int main(int argc, char **argv) {
     if (!y || n == 0) {
         fprintf(stderr, "bench_ucr: no samples in %s\n", path);
         return 2;
+    }
+    if (repeat > n) { /* the record end to end, as bench_dtw does */
+        double *r = realloc(y, repeat * sizeof *y);
+        if (!r) {
+            fprintf(stderr, "bench_ucr: out of memory for %llu samples\n",
+                    (unsigned long long)repeat);
+            return 2;
+        }
+        y = r;
+        for (uint64_t i = n; i < repeat; i++) y[i] = y[i % n];
+        n = repeat;
     }
     for (uint64_t i = 0; i < n; i++)
         if (!isfinite(y[i])) {
@@ -251,6 +311,7 @@ int main(int argc, char **argv) {
                 ref_s = s;
                 fflush(stdout);
             }
+            if (gpu && gpu_row(q, m, y, n, &o, reps, ref_d, ref_s) != 0) status = 1;
         }
         free(q);
         free(qz);

@@ -6,6 +6,8 @@
 # device. gpu_build TARGET... configures B (Release, sm_90, no MPI, the
 # benchmarks; the carried -dev .debs through gpu_zlib.sh) and builds the
 # targets, build.log in $out; it exits the script when the build fails.
+# run_tests and sanitize run tests and compute-sanitizer with their lines
+# logged.
 gpu_name=$1
 B=$2
 shift 2
@@ -28,4 +30,29 @@ gpu_build() {
     rc=$?
     log "build rc=$rc in $(($(date +%s) - t0)) s"
     [ $rc -eq 0 ] || { tail -30 "$out/build.log"; exit 1; }
+}
+
+# run_tests PROGRAM...: each test program of B (tests/NAME) and each CLI test
+# (cli:NAME, tests/cli/NAME.sh with the tool), output into tests.log, a line
+# each in the log.
+run_tests() {
+    local t t0 rc
+    for t in "$@"; do
+        t0=$(date +%s)
+        case $t in
+            cli:*) bash "tests/cli/${t#cli:}.sh" "$B/warpmatch" . >>"$out/tests.log" 2>&1 ;;
+            *) "$B/tests/$t" >>"$out/tests.log" 2>&1 ;;
+        esac
+        rc=$?
+        log "$t rc=$rc in $(($(date +%s) - t0)) s: $(tail -1 "$out/tests.log")"
+    done
+}
+
+# sanitize TOOL COMMAND...: compute-sanitizer TOOL on the command, its summary logged.
+sanitize() {
+    local tool=$1 rc
+    shift
+    compute-sanitizer --tool "$tool" --error-exitcode 9 "$@" >>"$out/tests.log" 2>&1
+    rc=$?
+    log "compute-sanitizer $tool ${*##*/}: rc=$rc $(grep 'ERROR SUMMARY' "$out/tests.log" | tail -1)"
 }

@@ -23,20 +23,11 @@ export WM_GPU_CLOCK_MHZ=$clk
 log "max SM clock $clk MHz"
 
 if [ "$mode" != bench ]; then
-    for t in test_dtw_matrix test_api_dtw test_dtw_diff; do
-        sc=1
-        [ $t = test_dtw_diff ] && sc=0.25
-        t0=$(date +%s)
-        WM_TEST_SCALE=$sc $B/tests/$t >>"$out/tests.log" 2>&1
-        log "$t (scale $sc) rc=$? in $(($(date +%s) - t0)) s: $(tail -1 "$out/tests.log")"
-    done
-    t0=$(date +%s)
-    bash tests/cli/test_dtw_matrix.sh $W . >>"$out/tests.log" 2>&1
-    log "cli test_dtw_matrix.sh rc=$? in $(($(date +%s) - t0)) s: $(tail -1 "$out/tests.log")"
+    run_tests test_dtw_matrix test_api_dtw
+    WM_TEST_SCALE=0.25 run_tests test_dtw_diff
+    run_tests cli:test_dtw_matrix
     for tool in memcheck racecheck; do
-        WM_TEST_SCALE=0.02 compute-sanitizer --tool $tool --error-exitcode 9 \
-            $B/tests/test_dtw_matrix >>"$out/tests.log" 2>&1
-        log "compute-sanitizer $tool test_dtw_matrix: rc=$? $(grep 'ERROR SUMMARY' "$out/tests.log" | tail -1)"
+        WM_TEST_SCALE=0.02 sanitize $tool $B/tests/test_dtw_matrix
     done
 fi
 [ "$mode" = test ] && exit 0

@@ -19,19 +19,8 @@ W=$B/warpmatch
 export WM_GPU_CLOCK_MHZ=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -1)
 
 if [ "$mode" != bench ]; then
-    for t in test_api_target test_api_dtw; do
-        t0=$(date +%s)
-        $B/tests/$t >>"$out/tests.log" 2>&1
-        log "$t rc=$? in $(($(date +%s) - t0)) s: $(tail -1 "$out/tests.log")"
-    done
-    for t in test_dtw test_dtw_formats test_dtw_matrix; do
-        t0=$(date +%s)
-        bash tests/cli/$t.sh $W . >>"$out/tests.log" 2>&1
-        log "cli $t.sh rc=$? in $(($(date +%s) - t0)) s: $(tail -1 "$out/tests.log")"
-    done
-    WM_TEST_SCALE=0.05 compute-sanitizer --tool memcheck --error-exitcode 9 \
-        $B/tests/test_api_target >>"$out/tests.log" 2>&1
-    log "compute-sanitizer memcheck test_api_target: rc=$? $(grep 'ERROR SUMMARY' "$out/tests.log" | tail -1)"
+    run_tests test_api_target test_api_dtw cli:test_dtw cli:test_dtw_formats cli:test_dtw_matrix
+    WM_TEST_SCALE=0.05 sanitize memcheck $B/tests/test_api_target
 fi
 [ "$mode" = test ] && exit 0
 

@@ -216,6 +216,8 @@ void wm_cli_choose_dtw(wm_cli_dtw_run_t *r) {
     w.n = r->q.n;
     for (size_t i = 0; i < r->q.n; i++) w.m += r->q.a[i].n;
     w.bytes = r->s.n > 0 ? 8 * r->s.a[0].n : 0;
-    w.cpu_only = r->a->o.mode == WM_DTW_UCR; /* the UCR cascade is CPU code */
+    /* ucr prunes most windows: the cost model has no row for it, so auto
+    ** keeps it on the CPU (--backend cuda runs top 1 on the GPU) */
+    w.cpu_only = r->a->o.mode == WM_DTW_UCR;
     wm_cli_choose_backend(&r->a->sh, &w, NULL);
 }

@@ -569,8 +569,11 @@ wm_status wm_align_target(wm_context_t *cx, const uint8_t *query, size_t m, cons
 **   (d[0][0] = 0, d[0][j] = +inf for j >= 1), reported as one match [0, n).
 ** ucr: the UCR Suite's problem: every window series[s, s + L), z-normalised on
 **   its own, against the z-normalised query, with the Sakoe-Chiba band;
-**   ranked and chosen as in subsequence mode. Runs on the CPU (LB_Kim and
-**   LB_Keogh prune windows), whatever the backend.
+**   ranked and chosen as in subsequence mode. The CPU runs the UCR Suite's
+**   cascade (LB_Kim and LB_Keogh prune windows against the best so far);
+**   with top = 1 a GPU context ranks every window by its bound and runs the
+**   exact DTW of the windows in that order until the next bound is over the
+**   best: the same result. top > 1 runs on the CPU whatever the backend.
 **
 ** The window (Sakoe-Chiba band, global and ucr) of radius R for a query of m
 ** and a target of n samples allows cell (i, j), 0-based, when

@@ -240,10 +240,29 @@ static wm_status run_global(wm_context_t *cx, const double *q, size_t m, const d
     return push_match(out, &cap, d, 0, n);
 }
 
+/* ucr: the best window on the GPU when one is asked for (top 1; the cascade
+** of the others needs every window within a distance: the CPU's), else the
+** CPU's cascade. */
 static wm_status run_ucr(wm_context_t *cx, const double *qz, size_t m, const double *y, uint64_t n,
                          const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
     wm_dtw_candvec_t cv = { 0 };
-    wm_status st = wm_dtw_ucr_cpu(cx, qz, m, y, n, o, &cv);
+    const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
+    uint64_t len = o->length ? o->length : m;
+    wm_status st = WM_OK;
+    if (gpu && o->top == 1 && len <= n && n - len + 1 <= UINT32_MAX) {
+        double d;
+        uint64_t s;
+        do st = gpu->ucr_best(cx, qz, m, y, n, o, &d, &s);
+        while (wm_gpu_retry(cx, &st));
+        if (!wm_gpu_fall_back(cx, st, "dtw ucr")) {
+            if (st == WM_OK && s != UINT64_MAX && wm_dtw_candvec_push(&cv, d, s, s + len) < 0)
+                st = WM_NOMEM;
+            if (st == WM_OK) st = from_cands(&cv, o, n, out);
+            wm_dtw_candvec_free(&cv);
+            return st;
+        }
+    }
+    st = wm_dtw_ucr_cpu(cx, qz, m, y, n, o, &cv);
     if (st == WM_OK) st = from_cands(&cv, o, n, out);
     wm_dtw_candvec_free(&cv);
     return st;

@@ -2,7 +2,7 @@
 ** dtw_cuda_cache.cuh -- the device buffers the dtw family keeps in its slot
 ** of the context's cache between calls (grown, never shrunk): the
 ** subsequence DP's (sdtw_cuda.cu, which owns the slot) and the distance
-** matrix's (matrix_cuda.cu), listed here.
+** matrix's (matrix_cuda.cu) and ucr mode's (ucr_cuda.cu), listed here.
 */
 #ifndef WM_DTW_DTW_CUDA_CACHE_CUH
 #define WM_DTW_DTW_CUDA_CACHE_CUH
@@ -15,6 +15,12 @@ enum {
     WM_DTW_MX_PAIR,    /* a chunk's pairs by lane shape, then their places */
     WM_DTW_MX_OUT,     /* a chunk's distances */
     WM_DTW_MX_SCRATCH, /* the last row of a stripe, two a warp */
+    WM_DTW_UCR_SERIES, /* ucr_cuda.cu: the series (when not a resident target) */
+    WM_DTW_UCR_STATS,  /* each window's mean, then its sd */
+    WM_DTW_UCR_ENV,    /* the query's envelope: up, then lo */
+    WM_DTW_UCR_LB,     /* each window's bound, then sorted */
+    WM_DTW_UCR_IDX,    /* each window's start, then sorted by its bound */
+    WM_DTW_UCR_SORT,   /* the sort's temporary storage */
     WM_DTW_MX_BUFS
 };
 

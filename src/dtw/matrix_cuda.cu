@@ -28,6 +28,7 @@
 #include "cuda/cuda_common.cuh"
 #include "dtw/dtw_cuda_cache.cuh"
 #include "dtw/matrix.h"
+#include "dtw/matrix_launch.cuh"
 
 #define MX_FULL 0xffffffffu
 #define MX_WARPS 4          /* warps a block */
@@ -38,18 +39,6 @@
 ** its last lane by under a third. */
 static const int R_CLASS[] = { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32 };
 #define N_CLASS ((int)(sizeof R_CLASS / sizeof R_CLASS[0]))
-
-typedef struct {
-    const double *sig;     /* every signal back to back */
-    const uint64_t *off;   /* [n_sig + 1] */
-    const uint32_t *pr;    /* [np][2] this launch's pairs: row signal, column signal */
-    const uint32_t *place; /* [np] each pair's index in dist */
-    uint32_t np;
-    int64_t band;
-    double *dist;
-    double *scratch; /* [warps][2][scratch_n] */
-    uint64_t scratch_n;
-} mx_args_t;
 
 template <bool SQ>
 __device__ __forceinline__ double mx_cost(double x, double y) {
@@ -69,15 +58,21 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
     const uint64_t SR = 32 * R;
 
     for (uint32_t k = gw; k < A.np; k += nw) {
-        const uint32_t ps = A.pr[2 * k], qs = A.pr[2 * k + 1];
+        /* a pair of signals, or (window mode) signal 0 against the window
+        ** of the series at wins[k], normalised on the fly */
+        const uint32_t ps = A.wins ? 0 : A.pr[2 * k], qs = A.wins ? 0 : A.pr[2 * k + 1];
+        const uint64_t ws = A.wins ? A.wins[k] : 0;
         const double *x = A.sig + A.off[ps];
-        const double *y = A.sig + A.off[qs];
-        const uint64_t m = A.off[ps + 1] - A.off[ps], n = A.off[qs + 1] - A.off[qs];
+        const double *y = A.wins ? A.series + ws : A.sig + A.off[qs];
+        const double w_mean = A.wins ? A.win_mean[ws] : 0.0, w_sd = A.wins ? A.win_sd[ws] : 1.0;
+        const uint64_t m = A.off[ps + 1] - A.off[ps];
+        const uint64_t n = A.wins ? A.win_len : A.off[qs + 1] - A.off[qs];
         /* the band: cell (i, c) when lo <= c - i <= hi */
         const int64_t lo = BAND ? -(A.band + (m > n ? (int64_t)(m - n) : 0)) : 0;
         const int64_t hi = BAND ? A.band + (n > m ? (int64_t)(n - m) : 0) : 0;
         const int S = (int)((m + SR - 1) / SR);
         double corner = CUDART_INF;
+        bool abandoned = false;
 
         for (int s = 0; s < S; s++) {
             const uint64_t i0 = (uint64_t)s * SR;
@@ -117,6 +112,8 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                 if ((t & 31) == 0) {
                     uint64_t c = cb + t + lane;
                     stage_y = c <= (uint64_t)cl ? y[c] : 0.0;
+                    if (A.wins) /* as wm_dtw_znorm and ucr_z: the same bits */
+                        stage_y = w_sd > 0.0 ? __ddiv_rn(__dsub_rn(stage_y, w_mean), w_sd) : 0.0;
                     if (top_in) stage_t = (int64_t)c <= above ? top_in[c] : CUDART_INF;
                 }
                 const int sl = (int)(t & 31);
@@ -175,10 +172,35 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                 step(h, h2, t);
                 if (t + 1 >= steps) break;
                 step(h2, h, t + 1);
+                /* Early abandoning (a pair of one stripe, when asked): every
+                ** path from the first cell to the last passes a cell of one of
+                ** two consecutive fronts (lane l at column t - l; a diagonal
+                ** step across a lane border can skip one front, not two), and
+                ** values never fall along a path, so the distance is at least
+                ** the smallest cell of h and h2. Over the cut: the pair is out,
+                ** its distance +inf. */
+                if (A.abandon && S == 1 && ((t + 2) & 31) == 0) {
+                    double mn = CUDART_INF;
+#pragma unroll
+                    for (int r = 0; r < R; r++) {
+                        mn = h[r] < mn ? h[r] : mn;
+                        mn = h2[r] < mn ? h2[r] : mn;
+                    }
+#pragma unroll
+                    for (int o = 16; o > 0; o >>= 1) {
+                        double v = __shfl_xor_sync(MX_FULL, mn, o);
+                        mn = v < mn ? v : mn;
+                    }
+                    if (mn > A.cut) {
+                        abandoned = true;
+                        break;
+                    }
+                }
             }
         }
         corner = __shfl_sync(MX_FULL, corner, (int)((m - 1) % SR) / R);
-        if (lane == 0) A.dist[A.place[k]] = corner;
+        if (abandoned) corner = CUDART_INF;
+        if (lane == 0) A.dist[A.place ? A.place[k] : k] = corner;
     }
 }
 
@@ -349,15 +371,17 @@ extern "C" wm_status wm_dtw_mx_cuda(wm_context_t *cx, const wm_dtw_mx_t *mx, int
         if (warps > max_warps) warps = max_warps;
         uint32_t need = (uint32_t)((cnt + MX_WARPS - 1) / MX_WARPS) * MX_WARPS;
         if (warps > need) warps = need;
-        mx_args_t A = { (const double *)b[WM_DTW_MX_SIG].p,
-                        (const uint64_t *)b[WM_DTW_MX_OFF].p,
-                        dpr + 2 * lo,
-                        dpr + 2 * np + lo,
-                        (uint32_t)cnt,
-                        mx->band,
-                        (double *)b[WM_DTW_MX_OUT].p,
-                        (double *)b[WM_DTW_MX_SCRATCH].p,
-                        scratch_n };
+        mx_args_t A;
+        memset(&A, 0, sizeof A);
+        A.sig = (const double *)b[WM_DTW_MX_SIG].p;
+        A.off = (const uint64_t *)b[WM_DTW_MX_OFF].p;
+        A.pr = dpr + 2 * lo;
+        A.place = dpr + 2 * np + lo;
+        A.np = (uint32_t)cnt;
+        A.band = mx->band;
+        A.dist = (double *)b[WM_DTW_MX_OUT].p;
+        A.scratch = (double *)b[WM_DTW_MX_SCRATCH].p;
+        A.scratch_n = scratch_n;
         k<<<warps / MX_WARPS, MX_WARPS * 32, 0, S>>>(A);
         e = cudaGetLastError();
     }
@@ -368,4 +392,30 @@ extern "C" wm_status wm_dtw_mx_cuda(wm_context_t *cx, const wm_dtw_mx_t *mx, int
     if (st == WM_OK && e != cudaSuccess) st = wm_cuda_fail(cx, e, "the dtw matrix");
     free(host);
     return st;
+}
+
+extern "C" wm_status wm_dtw_mx_windows(wm_context_t *cx, mx_args_t *A, int64_t band, bool sq,
+                                       cudaStream_t S) {
+    const uint64_t m = A->m_rows, n = A->win_len;
+    const int c = class_for(m, n, band);
+    const int R = R_CLASS[c];
+    mx_fn k = kernel_of(R, sq, band >= 0);
+    uint32_t warps = resident_warps(k, cx->cuda->sm_count);
+    uint32_t need = (uint32_t)((A->np + MX_WARPS - 1) / MX_WARPS) * MX_WARPS;
+    if (warps > need) warps = need;
+    A->scratch_n = m > 32 * (uint64_t)R ? n : 1;
+    uint64_t per_warp = 2 * A->scratch_n * sizeof(double);
+    uint32_t cap = (uint32_t)(MX_SCRATCH_MAX / per_warp);
+    if (cap < MX_WARPS) cap = MX_WARPS;
+    cap -= cap % MX_WARPS;
+    if (warps > cap) warps = cap;
+    wm_cu_buf_t *b = wm_dtw_cuda_mx_bufs(cx);
+    if (!b) return WM_NOMEM;
+    wm_status st = wm_cu_dev_reserve(cx, &b[WM_DTW_MX_SCRATCH], warps * per_warp);
+    if (st != WM_OK) return st;
+    A->scratch = (double *)b[WM_DTW_MX_SCRATCH].p;
+    A->band = band;
+    k<<<warps / MX_WARPS, MX_WARPS * 32, 0, S>>>(*A);
+    WM_CU(cx, cudaGetLastError());
+    return WM_OK;
 }

@@ -564,4 +564,4 @@ static wm_status gpu_corner(wm_context_t *cx, const wm_sdtw_job_t *j, double *co
 
 extern "C" const wm_dtw_gpu_t wm_dtw_gpu_cuda = { gpu_best,           gpu_best_many, gpu_row,
                                                   gpu_corner_tracked, gpu_corner,    wm_dtw_mx_cuda,
-                                                  cache_free };
+                                                  wm_dtw_ucr_cuda,    cache_free };

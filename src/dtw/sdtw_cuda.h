@@ -32,6 +32,11 @@ static inline int wm_sdtw_cuda_lane_rows(size_t m) {
 **     from j->y).
 **   corner: d[m][n] of an untracked global job.
 **   matrix: a chunk of a distance matrix's pairs (matrix.h).
+**   ucr_best: ucr mode's best window (top 1) for the z-normalised query qz:
+**     *best its distance and *start its start, the smallest distance and
+**     then the smallest start, as wm_dtw_ucr_cpu chooses it; *start =
+**     UINT64_MAX when no window is within o->max_distance. The windows must
+**     number at most UINT32_MAX.
 **   free_cache: the device buffers kept in the dtw family's cache slot. */
 typedef struct {
     wm_status (*best)(wm_context_t *cx, const wm_sdtw_job_t *j, wm_sdtw_best_t *best);
@@ -42,9 +47,13 @@ typedef struct {
                                 uint64_t *start);
     wm_status (*corner)(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner);
     wm_status (*matrix)(wm_context_t *cx, const wm_dtw_mx_t *mx, int upload, double *dist);
+    wm_status (*ucr_best)(wm_context_t *cx, const double *qz, size_t m, const double *series,
+                          uint64_t n, const wm_dtw_opts_t *o, double *best, uint64_t *start);
     void (*free_cache)(void *cache);
 } wm_dtw_gpu_t;
 extern const wm_dtw_gpu_t wm_dtw_gpu_cuda;
+wm_status wm_dtw_ucr_cuda(wm_context_t *cx, const double *qz, size_t m, const double *series,
+                          uint64_t n, const wm_dtw_opts_t *o, double *best, uint64_t *start);
 
 /* The GPU table of cx, or NULL: run on the CPU. */
 static inline const wm_dtw_gpu_t *wm_dtw_gpu(const wm_context_t *cx) {

@@ -29,6 +29,10 @@
 
 #include "dtw/dtw.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The query as every window meets it. */
 typedef struct {
     const double *q; /* z-normalised query, m samples (the caller's) */
@@ -115,4 +119,7 @@ typedef struct {
 wm_status ucr_search(wm_context_t *cx, const double *qz, size_t m, const double *series, uint64_t n,
                      const wm_dtw_opts_t *o, wm_dtw_candvec_t *out, ucr_counts_t *counts);
 
+#ifdef __cplusplus
+}
+#endif
 #endif /* WM_DTW_UCR_H */

@@ -195,10 +195,10 @@ static void one_series(const ctx_t *c, long idx, uint64_t n) {
         default: o.mode = WM_DTW_UCR, o.window = 5; break;
         }
         o.cost = chance(50) ? WM_DTW_SQUARED : WM_DTW_ABS;
-        /* ucr and banded global run on the CPU; znorm matches a normalised
-        ** copy of the series, which is uploaded as usual */
-        on_gpu |=
-            !o.znorm && (o.mode == WM_DTW_SUBSEQUENCE || (o.mode == WM_DTW_GLOBAL && o.window < 0));
+        /* banded global runs on the CPU (and ucr with top > 1); znorm
+        ** matches a normalised copy of the series, uploaded as usual */
+        on_gpu |= !o.znorm && (o.mode == WM_DTW_SUBSEQUENCE || o.mode == WM_DTW_UCR ||
+                               (o.mode == WM_DTW_GLOBAL && o.window < 0));
         wm_dtw_matches_t a[5] = { { 0 } }, b[5] = { { 0 } };
         int ra = wm_dtw_many(c->cx, qs, lens, nq, y, n, &o, a);
         int rb = wm_dtw_many_target(c->cx, qs, lens, nq, tg, &o, b);

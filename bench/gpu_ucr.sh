@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# gpu_ucr.sh -- issue 19, item 3 on the lent GPU: ucr mode's best window on
+# the GPU (bounds of every window, sorted, exact DTW in bound order), tests
+# first.
+#   bash bench/gpu_ucr.sh test|bench|all [CARRY]
+# CARRY (.gpu-dtw) holds mitdb100.csv.gz and the compression -dev .debs.
+# Builds with CUDA (sm_90) into /tmp/build-mx. test: test_dtw_diff at scale 1
+# (its ucr cases on the CUDA contexts against the oracle), test_api_target
+# (series targets, ucr among them), test_api_dtw, the CLI's dtw tests (cuda =
+# cpu), compute-sanitizer memcheck and racecheck on test_dtw_diff's smallest
+# scale. bench: bench_ucr on MIT-BIH 100 lead MLII repeated to 10,000,000
+# samples, m = 128 (bands of 5 % and 10 %) and 1,000 (the issue's: 5 %), the 16-core
+# CPU's cascade and the GPU in the same run, the distance and start compared.
+# Logs in $OUT: ucr.log (steps), build.log, tests.log, bench.log.
+source bench/gpu_common.sh ucr /tmp/build-mx "${1:-all}" "${2:-.gpu-dtw}"
+gpu_build warpmatch_cli test_dtw_diff test_api_target test_api_dtw bench_ucr
+W=$B/warpmatch
+
+if [ "$mode" != bench ]; then
+    run_tests test_dtw_diff test_api_target test_api_dtw cli:test_dtw cli:test_dtw_matrix
+    WM_TEST_SCALE=0.01 sanitize memcheck $B/tests/test_dtw_diff
+fi
+if [ "$mode" != test ]; then # racecheck is slow: one ucr search of the bundled sample
+    for tool in memcheck racecheck; do
+        sanitize $tool $W dtw --mode ucr --window 0.05 --backend cuda \
+            data/signals/beat_query.txt data/signals/ecg_mitdb100_60s.csv
+    done
+fi
+[ "$mode" = test ] && exit 0
+
+zcat "$carry/mitdb100.csv.gz" | tail -n +3 | cut -d, -f1 >/tmp/mlii.txt
+for mb in "128 5,10" "1000 5"; do
+    set -- $mb
+    log "bench_ucr m = $1, bands $2 %, 10,000,000 samples, 16 threads and the GPU"
+    $B/bench/bench_ucr --text --repeat 10000000 -m $1 -b $2 -t 16 -r 3 --gpu /tmp/mlii.txt 2>&1 |
+        tee -a "$out/bench.log"
+done
