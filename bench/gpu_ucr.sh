@@ -11,6 +11,7 @@
 # scale. bench: bench_ucr on MIT-BIH 100 lead MLII repeated to 10,000,000
 # samples, m = 128 (bands of 5 % and 10 %) and 1,000 (the issue's: 5 %), the 16-core
 # CPU's cascade and the GPU in the same run, the distance and start compared.
+# Then the CLI end to end on the same series as a text file.
 # Logs in $OUT: ucr.log (steps), build.log, tests.log, bench.log.
 source bench/gpu_common.sh ucr /tmp/build-mx "${1:-all}" "${2:-.gpu-dtw}"
 gpu_build warpmatch_cli test_dtw_diff test_api_target test_api_dtw bench_ucr
@@ -35,3 +36,16 @@ for mb in "128 5,10" "1000 5"; do
     $B/bench/bench_ucr --text --repeat 10000000 -m $1 -b $2 -t 16 -r 3 --gpu /tmp/mlii.txt 2>&1 |
         tee -a "$out/bench.log"
 done
+# the CLI end to end (the whole process: a 10,000,000-line text series, a
+# query of 1,000 samples cut from it at 450,000)
+awk '{ v[n++] = $1 } END { for (i = 0; i < 10000000; i++) print v[i % n] }' /tmp/mlii.txt \
+    >/tmp/series10m.txt
+sed -n '450001,451000p' /tmp/series10m.txt >/tmp/q1000.txt
+for b in cpu cuda; do
+    t0=$(date +%s.%N)
+    $W dtw --mode ucr --window 0.05 --backend $b /tmp/q1000.txt /tmp/series10m.txt >/tmp/ucr_$b.tsv
+    rc=$?
+    t1=$(date +%s.%N)
+    log "cli dtw --mode ucr m = 1,000, 5 %, 10,000,000 samples --backend $b: rc=$rc $(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.3f s", b - a }'): $(cat /tmp/ucr_$b.tsv)"
+done
+cmp -s /tmp/ucr_cpu.tsv /tmp/ucr_cuda.tsv && log "cli ucr: cuda = cpu, byte for byte"

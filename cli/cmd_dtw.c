@@ -233,8 +233,8 @@ int wm_cli_dtw_prepare(wm_cli_dtw_run_t *r) {
         wm_cli_error("QUERY and SERIES are both - (standard input can be read only once)");
         return -1;
     }
-    if (wm_cli_dtw_read(r->qpath, a->qfmt, a->qcolumn, 1, a->labels, a->force_raw, &r->q) < 0 ||
-        wm_cli_dtw_read(r->spath, a->fmt, a->column, 0, a->labels, a->force_raw, &r->s) < 0)
+    if (wm_cli_dtw_read(r->qpath, a->qfmt, a->qcolumn, 1, a->labels, a->force_raw, 0, &r->q) < 0 ||
+        wm_cli_dtw_read(r->spath, a->fmt, a->column, 0, a->labels, a->force_raw, 0, &r->s) < 0)
         return -1;
     uint64_t n = r->s.a[0].n;
     r->radius = malloc(r->q.n * sizeof *r->radius);

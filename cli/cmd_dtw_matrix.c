@@ -42,23 +42,10 @@ static const char *shown(const char *path) {
     return strcmp(path, "-") == 0 ? "(standard input)" : path;
 }
 
-static int ends_with(const char *s, const char *tail) {
-    size_t n = strlen(s), t = strlen(tail);
-    if (n < t) return 0;
-    for (size_t i = 0; i < t; i++) {
-        char c = s[n - t + i];
-        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
-        if (c != tail[i]) return 0;
-    }
-    return 1;
-}
-
 /* A's or B's signals: a .csv name without a column is rows of numbers. */
 static int read_side(const wm_cli_dtw_args_t *a, const char *path, wm_sigfmt_t fmt,
                      const char *column, wm_sigs_t *out) {
-    if (fmt == WM_SIGFMT_AUTO && !column && (ends_with(path, ".csv") || ends_with(path, ".csv.gz")))
-        fmt = WM_SIGFMT_TEXT;
-    return wm_cli_dtw_read(path, fmt, column, 1, a->labels, a->force_raw, out);
+    return wm_cli_dtw_read(path, fmt, column, 1, a->labels, a->force_raw, column == NULL, out);
 }
 
 /* ---- output ------------------------------------------------------------------ */

@@ -40,7 +40,7 @@ static char *split_array(const char *path, const char **array) {
 }
 
 int wm_cli_dtw_read(const char *path, wm_sigfmt_t fmt, const char *column, int several, int labels,
-                    int force_raw, wm_sigs_t *out) {
+                    int force_raw, int csv_rows, wm_sigs_t *out) {
     char err[1024] = "";
     wm_sigread_opts_t o;
     memset(&o, 0, sizeof o);
@@ -49,6 +49,7 @@ int wm_cli_dtw_read(const char *path, wm_sigfmt_t fmt, const char *column, int s
     o.several = several;
     o.labels = labels;
     o.raw_force = force_raw;
+    o.csv_rows = csv_rows;
     char *file = NULL;
     if (fmt == WM_SIGFMT_AUTO || fmt == WM_SIGFMT_NPZ) file = split_array(path, &o.array);
     int rc = wm_sig_read(file ? file : path, &o, out, err, sizeof err);

@@ -17,12 +17,13 @@ extern const wm_sigfmt_t wm_cli_sigfmt_values[];
 
 /* Read `path` ("-" = standard input) as `fmt`, `column` (NULL = the
 ** default), `several` (1: a query file of several signals), `labels` (1
-** --labels, -1 --no-labels, 0 by the name) and `force_raw` (--force-raw).
+** --labels, -1 --no-labels, 0 by the name), `force_raw` (--force-raw) and
+** `csv_rows` (auto: a .csv name holds a signal a line, not one column).
 ** "file.npz:name" reads the array `name` of file.npz (when no file has the
 ** whole name). Returns 0 (after printing the reader's note, if any), or -1
 ** after printing "warpmatch: <the reader's message>"; *out is then empty.
 ** Free *out with wm_sigs_free. */
 int wm_cli_dtw_read(const char *path, wm_sigfmt_t fmt, const char *column, int several, int labels,
-                    int force_raw, wm_sigs_t *out);
+                    int force_raw, int csv_rows, wm_sigs_t *out);
 
 #endif

@@ -18,13 +18,15 @@
 #include "dtw/sdtw_cuda.h"
 #include "dtw/trace.h"
 
-/* Pairs a chunk: 48 bytes each on the host and 20 on the GPU (pair, place,
-** distance), 200 MB and 84 MB at most, whatever the matrix. */
+/* Pairs a chunk: 24 bytes each on the host (pair, entry, distance; 13 more
+** while the GPU sorts them) and 20 on the GPU (pair, place, distance): under
+** 160 MB and 84 MB, whatever the matrix. */
 #define CHUNK_PAIRS ((size_t)1 << 22)
 /* Pairs a task of the CPU pool. */
 #define TASK_PAIRS 16
 
-double wm_dtw_mx_pair(const wm_dtw_mx_t *mx, uint32_t row, uint32_t col_sig, double *col) {
+double wm_dtw_mx_pair(const wm_dtw_mx_t *mx, uint32_t row, uint32_t col_sig, double *col,
+                      double *strip) {
     const double *x = mx->sig[row], *y = mx->sig[col_sig];
     size_t m = mx->len[row];
     uint64_t n = mx->len[col_sig];
@@ -39,7 +41,7 @@ double wm_dtw_mx_pair(const wm_dtw_mx_t *mx, uint32_t row, uint32_t col_sig, dou
         j.band_hi = mx->band + (n > m ? (int64_t)(n - m) : 0);
     }
     for (size_t i = 0; i < m; i++) col[i] = INFINITY;
-    if (wm_sdtw_tile_simd(&j, WM_SDTW_TOP_GLOBAL, 0, n, col, NULL, NULL, mx->simd) == 0)
+    if (wm_sdtw_tile_simd(&j, WM_SDTW_TOP_GLOBAL, 0, n, col, NULL, NULL, mx->simd, strip) == 0)
         return col[m - 1];
     return wm_dtw_global_banded(x, m, y, n, j.banded ? mx->band : -1, mx->cost, col);
 }
@@ -49,21 +51,22 @@ double wm_dtw_mx_pair(const wm_dtw_mx_t *mx, uint32_t row, uint32_t col_sig, dou
 typedef struct {
     const wm_dtw_mx_t *mx;
     double *dist;
-    double *t_col; /* [threads][max_len] */
+    double *t_col; /* [threads][max_len + WM_SDTW_SIMD_SCRATCH]: a column, the strips' rows */
 } cpu_chunk_t;
 
 static void cpu_task(void *arg, size_t t, int tid) {
     cpu_chunk_t *c = arg;
     const wm_dtw_mx_t *mx = c->mx;
     size_t lo = t * TASK_PAIRS, hi = lo + TASK_PAIRS < mx->np ? lo + TASK_PAIRS : mx->np;
-    double *col = c->t_col + (size_t)tid * mx->max_len;
+    double *col = c->t_col + (size_t)tid * (mx->max_len + WM_SDTW_SIMD_SCRATCH);
     for (size_t k = lo; k < hi; k++)
-        c->dist[k] = wm_dtw_mx_pair(mx, mx->pr[2 * k], mx->pr[2 * k + 1], col);
+        c->dist[k] = wm_dtw_mx_pair(mx, mx->pr[2 * k], mx->pr[2 * k + 1], col, col + mx->max_len);
 }
 
 static wm_status chunk_cpu(wm_context_t *cx, const wm_dtw_mx_t *mx, double *dist) {
     int threads = wm_pool_size(cx->pool);
-    cpu_chunk_t c = { mx, dist, malloc((size_t)threads * mx->max_len * sizeof(double)) };
+    size_t per = mx->max_len + WM_SDTW_SIMD_SCRATCH;
+    cpu_chunk_t c = { mx, dist, malloc((size_t)threads * per * sizeof(double)) };
     if (!c.t_col) return WM_NOMEM;
     wm_pool_for(cx->pool, (mx->np + TASK_PAIRS - 1) / TASK_PAIRS, cpu_task, &c);
     free(c.t_col);

@@ -33,9 +33,10 @@ typedef struct {
 } wm_dtw_mx_t;
 
 /* The distance of one pair on the calling thread; col: scratch of at least
-** the row signal's length. The same bits as the GPU and as wm_dtw's global
-** mode. */
-double wm_dtw_mx_pair(const wm_dtw_mx_t *mx, uint32_t row, uint32_t col_sig, double *col);
+** the row signal's length, strip: WM_SDTW_SIMD_SCRATCH doubles. The same bits
+** as the GPU and as wm_dtw's global mode. */
+double wm_dtw_mx_pair(const wm_dtw_mx_t *mx, uint32_t row, uint32_t col_sig, double *col,
+                      double *strip);
 
 /* The GPU's run (matrix_cuda.cu, the `matrix` entry of sdtw_cuda.h's
 ** table): dist[k] = the distance of pair k of mx. upload: copy the signals

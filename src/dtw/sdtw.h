@@ -99,9 +99,14 @@ void wm_sdtw_tile(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_
 ** each strip of rows over the columns its rows' band reaches only, and wants
 ** neither bot_v nor best (the corner is col[m - 1]). Returns 0, 1 when not built
 ** for this CPU, max_isa is WM_SIMD_NONE or the band is too narrow for strips
-** to pay, -1 out of memory (the caller then runs the scalar DP). */
+** to pay, -1 out of memory (the caller then runs the scalar DP). scratch:
+** WM_SDTW_SIMD_SCRATCH doubles of the caller's (one a thread, for callers
+** that run many small tiles), or NULL to allocate them here. */
+#define WM_SDTW_SIMD_SUBTILE 4096 /* columns a strip runs at once */
+#define WM_SDTW_SIMD_SCRATCH (3 * WM_SDTW_SIMD_SUBTILE + 3 * 32 + 8)
 int wm_sdtw_tile_simd(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
-                      double *col, double *bot_v, wm_sdtw_best_t *best, wm_simd_isa_t max_isa);
+                      double *col, double *bot_v, wm_sdtw_best_t *best, wm_simd_isa_t max_isa,
+                      double *scratch);
 /* Tests set this to run the scalar tile only (the reference). */
 
 /* The whole DP of a job on the CPU, cut in pieces on cx's pool. Fills either

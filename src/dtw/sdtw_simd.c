@@ -12,7 +12,7 @@
 #include "dtw/sdtw_simd.h"
 
 /* columns a strip runs at once: its three rows of doubles stay in L1/L2 */
-#define SUBTILE 4096
+#define SUBTILE WM_SDTW_SIMD_SUBTILE
 
 /* The strip for the best set the CPU has up to max_isa, its rows (*nl: 4
 ** vectors) and the narrowest band, in strips of rows, where strips beat the
@@ -43,21 +43,22 @@ static wm_sdtw_strip_fn pick(wm_simd_isa_t max_isa, int *nl, int *strips) {
 }
 
 int wm_sdtw_tile_simd(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
-                      double *col, double *bot_v, wm_sdtw_best_t *best, wm_simd_isa_t max_isa) {
+                      double *col, double *bot_v, wm_sdtw_best_t *best, wm_simd_isa_t max_isa,
+                      double *scratch) {
     int nl = 0, strips = 0;
     wm_sdtw_strip_fn fn = pick(max_isa, &nl, &strips);
     if (!fn) return 1; /* the caller runs the scalar tile */
     if (j->band_strips > 0) strips = j->band_strips;
     if (j->banded && j->band_hi - j->band_lo + 1 < (int64_t)strips * nl) return 1;
     uint64_t w = b - a < SUBTILE ? b - a : SUBTILE;
-    double *scratch = malloc((3 * w + 3 * 32 + 8) * sizeof *scratch);
-    if (!scratch) return -1;
+    double *own = scratch ? NULL : malloc((3 * w + 3 * 32 + 8) * sizeof *own);
+    if (!scratch && !(scratch = own)) return -1;
     for (uint64_t s = a; s < b; s += SUBTILE) {
         uint64_t e = b - s > SUBTILE ? s + SUBTILE : b;
         /* after the first sub-tile the row above the query is only row 0 of
         ** a fresh or +inf top: GLOBAL's d[0][0] lies in the first */
         fn(j, top, s, e, col, bot_v ? bot_v + (s - a) : NULL, best, scratch);
     }
-    free(scratch);
+    free(own);
     return 0;
 }

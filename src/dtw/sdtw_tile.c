@@ -107,7 +107,7 @@ void wm_sdtw_tile(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_
                   uint64_t *col_s, double *bot_v, uint64_t *bot_s, wm_sdtw_best_t *best) {
     /* short queries would leave most lanes of a strip idle */
     if (!j->track && j->m >= 8 && j->simd != WM_SIMD_NONE &&
-        wm_sdtw_tile_simd(j, top, a, b, col_v, bot_v, best, j->simd) == 0)
+        wm_sdtw_tile_simd(j, top, a, b, col_v, bot_v, best, j->simd, NULL) == 0)
         return;
     if (j->track) tile_tracked(j, top, a, b, col_v, col_s, bot_v, bot_s, best);
     else tile_values(j, top, a, b, col_v, bot_v, best);

@@ -235,8 +235,9 @@ static int ends_with_ci(const char *s, const char *suffix) {
     return n >= k && strcasecmp(s + n - k, suffix) == 0;
 }
 
-/* AUTO: the .npy and zip magics win over any name; the name says CSV; else TEXT. */
-static int pick_format(wm_sigsrc_t *s, const char *path, wm_sigfmt_t *fmt) {
+/* AUTO: the .npy and zip magics win over any name; the name says CSV (TEXT
+** rows with csv_rows); else TEXT. */
+static int pick_format(wm_sigsrc_t *s, const char *path, int csv_rows, wm_sigfmt_t *fmt) {
     static const uint8_t npy_magic[6] = { 0x93, 'N', 'U', 'M', 'P', 'Y' };
     const uint8_t *head;
     size_t got;
@@ -247,14 +248,14 @@ static int pick_format(wm_sigsrc_t *s, const char *path, wm_sigfmt_t *fmt) {
         *fmt = WM_SIGFMT_NPZ; /* a local header first, or the end of an empty archive */
     else if (strcmp(path, "-") != 0 &&
              (ends_with_ci(path, ".csv") || ends_with_ci(path, ".csv.gz")))
-        *fmt = WM_SIGFMT_CSV;
+        *fmt = csv_rows ? WM_SIGFMT_TEXT : WM_SIGFMT_CSV;
     else *fmt = WM_SIGFMT_TEXT;
     return 0;
 }
 
 int wm_sig_read(const char *path, const wm_sigread_opts_t *o, wm_sigs_t *out, char *err,
                 size_t err_len) {
-    static const wm_sigread_opts_t defaults = { WM_SIGFMT_AUTO, NULL, 0, 0, 0, NULL };
+    static const wm_sigread_opts_t defaults = { WM_SIGFMT_AUTO, NULL, 0, 0, 0, NULL, 0 };
     wm_sigread_opts_t local;
     wm_sigsrc_t src;
     wm_sigset_t set;
@@ -283,7 +284,7 @@ int wm_sig_read(const char *path, const wm_sigread_opts_t *o, wm_sigs_t *out, ch
 
     rc = wm_sigsrc_open(&src, path, err, err_len);
     wm_sigfmt_t fmt = o->format;
-    if (rc == 0 && fmt == WM_SIGFMT_AUTO) rc = pick_format(&src, path, &fmt);
+    if (rc == 0 && fmt == WM_SIGFMT_AUTO) rc = pick_format(&src, path, o->csv_rows, &fmt);
     if (rc == 0) {
         switch (fmt) {
         case WM_SIGFMT_TEXT: rc = wm_sig_read_text(&src, o, &set); break;

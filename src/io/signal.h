@@ -112,6 +112,8 @@ typedef struct {
     int labels;         /* TEXT: 1 the first field of a line is a label, -1 never,
                            0 by the name (.tsv, .tsv.gz) */
     const char *array;  /* NPZ: the member ("x" or "x.npy"); NULL = the only/first */
+    int csv_rows;       /* AUTO: a .csv or .csv.gz name is TEXT (a signal a line, as
+                           numpy.loadtxt reads a 2-D CSV) rather than CSV's one column */
 } wm_sigread_opts_t;
 
 /* One signal: n samples in v (malloc'd), and its name (malloc'd, NULL when
