@@ -10,14 +10,16 @@
 **             samples a piece: tiny pieces for the sanitizer)
 **             [--calls C] [--target 1]  (the queries in C calls, as the CLI
 **             makes them; the series kept on the GPU across calls and reps)
+**             [--precision f64|f32]
 **
 ** One line per (m, n): the device, median wall time of the library call
 ** (wm_dtw, or wm_dtw_many with Q queries), cells (m x n x queries) per
 ** second, the ratio to the issue's targets (GPU: 1.4e12 cells/s for one
-** query, 2e12 for many; CPU: 1e9 a thread), and for the GPU the ratio to
-** its float64 floor: 4 float64 operations a cell (subtract, two minima,
-** add; |.| is free) at 64 float64 lanes a multiprocessor and the clock in
-** WM_GPU_CLOCK_MHZ (nvidia-smi's maximum SM clock).
+** query, 2e12 for many; f32: issue 19's 3e12; CPU: 1e9 a thread), and for
+** the GPU the ratio to its arithmetic floor: 4 operations a cell (subtract,
+** two minima, add; |.| is free) at 64 float64 lanes a multiprocessor (f32:
+** 128 float32 lanes) and the clock in WM_GPU_CLOCK_MHZ (nvidia-smi's
+** maximum SM clock).
 */
 #include <math.h>
 #include <stdio.h>
@@ -107,6 +109,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--pin")) pin = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--calls")) calls = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--target")) target = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--precision"))
+            o.precision = !strcmp(argv[i + 1], "f32") ? WM_DTW_F32 : WM_DTW_F64;
         else {
             fprintf(stderr, "bench_dtw: unknown option %s\n", argv[i]);
             return 2;
@@ -144,14 +148,15 @@ int main(int argc, char **argv) {
         if (f) fclose(f);
     }
     const char *clk = getenv("WM_GPU_CLOCK_MHZ");
-    double fp64_ops = sm && clk ? (double)sm * 64 * atof(clk) * 1e6 : 0; /* float64 ops/s */
+    const int f32 = o.precision == WM_DTW_F32;
+    double lane_ops = sm && clk ? (double)sm * (f32 ? 128 : 64) * atof(clk) * 1e6 : 0; /* ops/s */
     int threads = co.threads > 0 ? co.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    printf("# device: %s (%s backend, %d CPU threads)\n", dev,
-           co.backend == WM_BACKEND_CUDA ? "cuda" : "cpu", threads);
+    printf("# device: %s (%s backend, %d CPU threads), %s\n", dev,
+           co.backend == WM_BACKEND_CUDA ? "cuda" : "cpu", threads, f32 ? "float32" : "float64");
     printf("# series: MIT-BIH 100 lead MLII (%llu samples), repeated to n; queries: lead V5\n",
            (unsigned long long)n_mlii);
     printf("# %-6s %-10s %-7s %-12s %-10s %-14s %-12s %s\n", "m", "n", "queries", "median_s",
-           "GCUPS", "target_ratio", "fp64_floor", "best (query 0)");
+           "GCUPS", "target_ratio", f32 ? "fp32_floor" : "fp64_floor", "best (query 0)");
     for (size_t in = 0; in < nn; in++) {
         uint64_t n = ns[in];
         double *y = malloc(n * sizeof *y);
@@ -205,10 +210,12 @@ int main(int argc, char **argv) {
             double rate = cells / med;
             /* the issue's targets: 1.4e12 cells/s for one query on the GPU,
             ** 2e12 for many; 1e9 a core on the CPU (printed per thread count) */
-            double target =
-                co.backend == WM_BACKEND_CUDA ? (nq > 1 ? 2e12 : 1.4e12) : 1e9 * threads;
+            double target = co.backend != WM_BACKEND_CUDA ? 1e9 * threads
+                            : f32                         ? 3e12
+                            : nq > 1                      ? 2e12
+                                                          : 1.4e12;
             char floor_s[32] = "-";
-            if (fp64_ops > 0) snprintf(floor_s, sizeof floor_s, "%.3f", cells * 4 / fp64_ops / med);
+            if (lane_ops > 0) snprintf(floor_s, sizeof floor_s, "%.3f", cells * 4 / lane_ops / med);
             printf("  %-6zu %-10llu %-7d %-12.5f %-10.1f %-14.3f %-12s [%llu,%llu) %.6g\n", m,
                    (unsigned long long)n, nq, med, rate / 1e9, rate / target, floor_s,
                    out[0].n ? (unsigned long long)out[0].a[0].start : 0ull,

@@ -5,7 +5,7 @@
 **
 **   bench_dtw_matrix CSV.gz [--series 1000] [--len 500] [--windows -1,0.1]
 **                    [--cost abs|squared] [--backends cpu,cuda] [--threads T]
-**                    [--reps 5] [--scalar 1]
+**                    [--reps 5] [--scalar 1] [--precision f64|f32]
 **
 ** --scalar 1: the CPU runs the scalar DP, not the SIMD strips (to compare);
 ** --band-strips S: bands of S strips' rows or wider run in strips.
@@ -16,9 +16,9 @@
 ** One line per (backend, window): the median wall time of the whole
 ** wm_dtw_matrix call of the N x N matrix (each of the N (N - 1) / 2 pairs
 ** once; signals uploaded, results copied back), the DP cells in the band
-** (L^2 a pair with no band), cells per second, and for the GPU its float64
-** floor (4 float64 operations a cell: subtract, two minima, add; |.| is
-** free; 64 float64 lanes a multiprocessor at WM_GPU_CLOCK_MHZ) and whether
+** (L^2 a pair with no band), cells per second, and for the GPU its floor
+** (4 operations a cell: subtract, two minima, add; |.| is free; 64 float64
+** lanes a multiprocessor, 128 float32, at WM_GPU_CLOCK_MHZ) and whether
 ** its matrix has the CPU's bits.
 */
 #include <math.h>
@@ -76,6 +76,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--threads")) threads = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--scalar")) scalar = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--band-strips")) band_strips = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--precision"))
+            o.precision = !strcmp(argv[i + 1], "f32") ? WM_DTW_F32 : WM_DTW_F64;
         else if (!strcmp(argv[i], "--cost"))
             o.cost = !strcmp(argv[i + 1], "squared") ? WM_DTW_SQUARED : WM_DTW_ABS;
         else if (!strcmp(argv[i], "--backends")) {
@@ -111,10 +113,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     bu_print_device();
-    printf("# %zu series of %zu samples (MIT-BIH 100 MLII), %s cost, %zu pairs, median of %d\n", N,
-           L, o.cost == WM_DTW_SQUARED ? "squared" : "abs", N * (N - 1) / 2, reps);
+    const int f32 = o.precision == WM_DTW_F32;
+    printf("# %zu series of %zu samples (MIT-BIH 100 MLII), %s cost, %s, %zu pairs, median of "
+           "%d\n",
+           N, L, o.cost == WM_DTW_SQUARED ? "squared" : "abs", f32 ? "float32" : "float64",
+           N * (N - 1) / 2, reps);
     printf("# %-7s %-8s %-10s %-12s %-12s %-10s %s\n", "backend", "window", "median_s", "cells",
-           "T_cells/s", "fp64_floor", "same bits as cpu");
+           "T_cells/s", f32 ? "fp32_floor" : "fp64_floor", "same bits as cpu");
     const char *clk = getenv("WM_GPU_CLOCK_MHZ");
     for (size_t w = 0; w < nwin; w++) {
         o.window = win[w] < 0   ? -1
@@ -154,7 +159,7 @@ int main(int argc, char **argv) {
                 wm_cuda_device_info(0, name, sizeof name, &tot, &fr, &sm);
                 if (clk && sm)
                     snprintf(floor_s, sizeof floor_s, "%.3f",
-                             cells * 4 / ((double)sm * 64 * atof(clk) * 1e6) / med);
+                             cells * 4 / ((double)sm * (f32 ? 128 : 64) * atof(clk) * 1e6) / med);
             }
             if (b && out == got) {
                 size_t diff = 0;

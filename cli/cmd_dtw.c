@@ -31,6 +31,7 @@
 static const char *const mode_words[] = { "subsequence", "global", "ucr", "matrix", NULL };
 static const char *const cost_words[] = { "abs", "squared", NULL };
 static const char *const dtype_words[] = { "f32", "f64", NULL };
+static const char *const precision_words[] = { "f64", "f32", NULL }; /* as wm_dtw_precision_t */
 
 /* ---- options --------------------------------------------------------------- */
 
@@ -144,6 +145,10 @@ static int apply_own(const wm_flag_t *f, const char *val, void *args) {
         a->dtype = i == 0 ? WM_SIGFMT_F32 : WM_SIGFMT_F64;
         a->dtype_given = 1;
         break;
+    case WM_F_PRECISION:
+        if ((i = wm_cli_choose("--precision", val, precision_words)) < 0) return -1;
+        a->o.precision = (wm_dtw_precision_t)i;
+        break;
     case WM_F_COLUMN: a->column = val; break;
     case WM_F_QUERY_COLUMN: a->qcolumn = val; break;
     case WM_F_PIECE:
@@ -188,6 +193,11 @@ static int parse_args(int argc, char **argv, wm_cli_dtw_args_t *a, int *first_ar
         wm_cli_error("--length is the window length of --mode ucr; the %s mode matches the "
                      "whole query",
                      mode_words[a->o.mode]);
+        return -1;
+    }
+    if (a->o.precision == WM_DTW_F32 && a->o.mode == WM_DTW_UCR) {
+        wm_cli_error("--precision f32: ucr mode runs in float64 only (its lower bounds prune "
+                     "windows against exact float64 sums)");
         return -1;
     }
     if (!a->cost_given && a->o.mode == WM_DTW_UCR)
@@ -396,11 +406,12 @@ void wm_cli_dtw_print(wm_cli_dtw_run_t *r, FILE *out, size_t from, size_t to) {
     for (size_t i = from; i < to && !ferror(out); i++) {
         for (size_t k = 0; k < r->res[i].n; k++) {
             wm_dtw_match_t m = r->res[i].a[k];
-            if (a->sqrt_out) {
-                m.distance = sqrt(m.distance);
+            const int f32 = a->o.precision == WM_DTW_F32;
+            if (a->sqrt_out) { /* f32: the float root of the float sum */
+                m.distance = f32 ? (double)sqrtf((float)m.distance) : sqrt(m.distance);
                 if (a->maxd_given && !(m.distance <= a->maxd_root)) continue;
             }
-            wm_out_dtw_row(out, json, &r->q.a[i], i, &m, a->o.path);
+            wm_out_dtw_row(out, json, &r->q.a[i], i, &m, a->o.path, f32);
             r->n_printed++;
         }
     }

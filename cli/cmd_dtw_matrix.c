@@ -63,9 +63,9 @@ static void put_id(FILE *f, int json, const wm_sig_t *s, size_t i) {
     }
 }
 
-static void put_value(FILE *f, int json, double d) {
+static void put_value(FILE *f, int json, double d, int f32) {
     if (json && !isfinite(d)) fputs("null", f); /* JSON has no infinity */
-    else wm_out_double(f, d);
+    else wm_out_real(f, d, f32);
 }
 
 static void put_label(FILE *f, int json, const char *label) {
@@ -94,7 +94,7 @@ static void print_rows(mrun_t *r, const double *d, size_t r0, size_t r1) {
         }
         for (size_t j = 0; j < nb; j++) {
             if (j) putc(json ? ',' : '\t', stdout);
-            put_value(stdout, json, row[j]);
+            put_value(stdout, json, row[j], r->a->o.precision == WM_DTW_F32);
         }
         fputs(json ? "]}\n" : "\n", stdout);
     }
@@ -146,7 +146,7 @@ static void print_knn(mrun_t *r, const double *d, size_t r0, size_t r1) {
                     put_label(stdout, 1, nb_sig->label);
                 }
                 fputs(",\"distance\":", stdout);
-                put_value(stdout, 1, row[best[q]]);
+                put_value(stdout, 1, row[best[q]], r->a->o.precision == WM_DTW_F32);
                 fputs("}\n", stdout);
             } else {
                 put_id(stdout, 0, &r->A.a[i], i);
@@ -154,7 +154,7 @@ static void print_knn(mrun_t *r, const double *d, size_t r0, size_t r1) {
                 putc('\t', stdout);
                 put_id(stdout, 0, nb_sig, best[q]);
                 putc('\t', stdout);
-                put_value(stdout, 0, row[best[q]]);
+                put_value(stdout, 0, row[best[q]], r->a->o.precision == WM_DTW_F32);
                 if (labels) {
                     putc('\t', stdout);
                     put_label(stdout, 0, r->A.a[i].label);
@@ -172,11 +172,13 @@ static void print_knn(mrun_t *r, const double *d, size_t r0, size_t r1) {
     free(best);
 }
 
-/* The .npy header (version 1.0) of an na x nb float64 C-order array. */
-static int npy_header(FILE *f, size_t na, size_t nb) {
+/* The .npy header (version 1.0) of an na x nb float64 (f32: float32)
+** C-order array. */
+static int npy_header(FILE *f, size_t na, size_t nb, int f32) {
     char dict[128];
     int n = snprintf(dict, sizeof dict,
-                     "{'descr': '<f8', 'fortran_order': False, 'shape': (%zu, %zu), }", na, nb);
+                     "{'descr': '<f%d', 'fortran_order': False, 'shape': (%zu, %zu), }",
+                     f32 ? 4 : 8, na, nb);
     size_t total = 10 + (size_t)n + 1; /* magic, version, length, dict, '\n' */
     size_t pad = (64 - total % 64) % 64;
     unsigned char head[10] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0 };
@@ -190,9 +192,15 @@ static int npy_header(FILE *f, size_t na, size_t nb) {
     return ferror(f) ? -1 : 0;
 }
 
-/* Rows as little-endian float64 (the hosts warpmatch builds on are). */
-static int npy_rows(FILE *f, const double *d, size_t rows, size_t nb) {
-    return fwrite(d, sizeof *d, rows * nb, f) == rows * nb ? 0 : -1;
+/* Rows as little-endian float64 (the hosts warpmatch builds on are), or
+** float32 (f32: each distance is a float already, so exactly). */
+static int npy_rows(FILE *f, const double *d, size_t rows, size_t nb, int f32) {
+    if (!f32) return fwrite(d, sizeof *d, rows * nb, f) == rows * nb ? 0 : -1;
+    for (size_t k = 0; k < rows * nb; k++) {
+        float v = (float)d[k];
+        if (fwrite(&v, sizeof v, 1, f) != 1) return -1;
+    }
+    return 0;
 }
 
 /* ---- the run ------------------------------------------------------------------- */
@@ -267,7 +275,7 @@ static int run_blocks(mrun_t *r, wm_context_t *cx, const wm_dtw_opts_t *o) {
         }
         if (r->a->sqrt_out)
             for (size_t e = 0; e < (r1 - r0) * nb; e++) d[e] = sqrt(d[e]);
-        if (r->npy && npy_rows(r->npy, d, r1 - r0, nb) < 0) {
+        if (r->npy && npy_rows(r->npy, d, r1 - r0, nb, r->a->o.precision == WM_DTW_F32) < 0) {
             wm_cli_error("cannot write %s: %s", r->a->npy, strerror(errno));
             rc = -1;
             break;
@@ -310,7 +318,7 @@ int wm_cli_dtw_matrix(wm_cli_dtw_args_t *a, int n_args, char **args) {
     if (!failed) failed = check_sides(&r, &radius) < 0;
     if (!failed && a->npy) {
         r.npy = fopen(a->npy, "wb");
-        if (!r.npy || npy_header(r.npy, r.A.n, r.cols->n) < 0) {
+        if (!r.npy || npy_header(r.npy, r.A.n, r.cols->n, a->o.precision == WM_DTW_F32) < 0) {
             wm_cli_error("cannot write %s: %s", a->npy, strerror(errno));
             failed = 1;
         }

@@ -72,7 +72,7 @@ void wm_cli_dtw_print(wm_cli_dtw_run_t *r, FILE *out, size_t from, size_t to);
 ** wm_out_dtw_match, and q's label (a labelled QUERY) as the last column,
 ** or the key "label" after "query". */
 void wm_out_dtw_row(FILE *out, int json, const wm_sig_t *q, size_t index, const wm_dtw_match_t *m,
-                    int path);
+                    int path, int f32);
 
 /* ---- cmd_dtw_matrix.c ---------------------------------------------------------- */
 

@@ -170,6 +170,11 @@ const wm_flag_t wm_flags[] = {
       "every match within D that overlaps no better one, in series order" },
     { WM_F_PATH, 0, "path", NULL, WM_SEC_MATCH, D, NULL, NULL,
       "add the warping path of each match" },
+    { WM_F_PRECISION, 0, "precision", "P", WM_SEC_MATCH, D, NULL, "f64",
+      "f64 or f32: the DP's arithmetic (not ucr). f32 rounds each sample to a "
+      "float and runs in float32 on every backend (the same bits on each; twice "
+      "the SIMD lanes, several times the GPU's speed); its distances differ from "
+      "f64's by rounding, and print as floats" },
     { WM_F_KNN, 0, "knn", "K", WM_SEC_MATCH, D, NULL, NULL,
       "matrix mode: print each signal of A's K nearest signals of B (of A "
       "without itself when there is no B) instead of the matrix, and with "
@@ -355,8 +360,8 @@ const wm_flag_t wm_flags[] = {
       "rank order are the one-process output (tsv and bed, one FILE; for large "
       "outputs: rank 0's stdout goes through mpirun, slowly)" },
     { WM_F_NPY, 0, "npy", "FILE", WM_SEC_OUTPUT, D, NULL, NULL,
-      "matrix mode: write the matrix to FILE as a NumPy .npy array (float64, A's "
-      "signals as rows) instead of printing it" },
+      "matrix mode: write the matrix to FILE as a NumPy .npy array (float64, "
+      "float32 with --precision f32; A's signals as rows) instead of printing it" },
     { 'h', 'h', "help", NULL, WM_SEC_OUTPUT, S | A | D | I, apply_help, NULL, "show this help" },
     { 0, 0, NULL, NULL, 0, 0, NULL, NULL, NULL }
 };

@@ -128,7 +128,8 @@ enum {
     WM_F_NO_STREAM,
     WM_F_STREAM_BATCH,
     WM_F_KNN,
-    WM_F_NPY
+    WM_F_NPY,
+    WM_F_PRECISION
 };
 
 typedef struct wm_flag wm_flag_t;

@@ -35,6 +35,11 @@ void wm_out_key_u64(FILE *f, const char *key, uint64_t v);
 /* Write d in the shorter of "%.15g" and "%.17g" that strtod reads back to
 ** the same double (0.5, not 0.50000000000000000). */
 void wm_out_double(FILE *f, double d);
+/* A distance of either precision (dtw --precision): f32 writes d, a float
+** value, in the shortest "%.6g" .. "%.9g" that reads back to the same float
+** (0.1, as numpy prints a float32, not 0.10000000149011612); else
+** wm_out_double. */
+void wm_out_real(FILE *f, double d, int f32);
 
 /* Write s (n bytes) as a JSON string, quotes included: '"' and '\\' and
 ** \b \f \n \r \t by their short forms; other bytes below 0x20, DEL, and each
@@ -151,13 +156,13 @@ void wm_out_flush_due(FILE *f, double *t_last, double secs);
 **
 ** TSV   query \t start \t end \t distance [\t path]
 **       query: the label (a tab in a name printed as a space); distance by
-**       wm_out_double; path: q:s cells, comma-separated
+**       wm_out_real (f32: float32 distances); path: q:s cells, comma-separated
 ** JSON  {"query":S|N,"start":N,"end":N,"distance":D[,"path":[[q,s],...]]}
 **       query: the name as a string, or the 0-based index as a number when
 **       the query has none (as search's "pattern"); a distance that is not
 **       finite (an overflow of huge samples) prints as null
 */
 void wm_out_dtw_match(FILE *out, int json, const char *name, size_t index, const wm_dtw_match_t *m,
-                      int path);
+                      int path, int f32);
 
 #endif

@@ -15,6 +15,7 @@
 **     always valid UTF-8 and valid JSON.)
 */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -56,6 +57,19 @@ void wm_out_double(FILE *f, double d) {
     ** the decimal point is '.'. */
     snprintf(b, sizeof b, "%.15g", d);
     if (strtod(b, NULL) != d) snprintf(b, sizeof b, "%.17g", d);
+    fputs(b, f);
+}
+
+void wm_out_real(FILE *f, double d, int f32) {
+    if (!f32 || !isfinite(d)) {
+        wm_out_double(f, d);
+        return;
+    }
+    char b[40];
+    for (int p = 6; p <= 9; p++) { /* 9 digits always read back a float */
+        snprintf(b, sizeof b, "%.*g", p, d);
+        if ((float)strtod(b, NULL) == (float)d) break;
+    }
     fputs(b, f);
 }
 

@@ -550,7 +550,8 @@ wm_status wm_align_target(wm_context_t *cx, const uint8_t *query, size_t m, cons
 **   whose DTW distance to the whole query is smallest. The DP is
 **     d[0][j] = 0, d[i][0] = +inf (i >= 1),
 **     d[i][j] = min(d[i][j-1], d[i-1][j], d[i-1][j-1]) + cost(x_i, y_j),
-**   in float64 on every backend, each cell rounded once, so every backend
+**   in float64 (or float32, opts.precision) on every backend, each cell
+**   rounded once, so every backend
 **   gives the same bits. The distance of end e is d[m][e]; its start is
 **   the largest over the optimal paths into (m, e) (each cell keeps, of its
 **   predecessors' values plus its cost, the smallest, and of equal ones the
@@ -588,22 +589,32 @@ wm_status wm_align_target(wm_context_t *cx, const uint8_t *query, size_t m, cons
 ** both computed in two passes; a signal (or window) with sd = 0 becomes zeros. */
 typedef enum { WM_DTW_SUBSEQUENCE = 0, WM_DTW_GLOBAL = 1, WM_DTW_UCR = 2 } wm_dtw_mode_t;
 typedef enum { WM_DTW_ABS = 0, WM_DTW_SQUARED = 1 } wm_dtw_cost_t;
+/* The arithmetic of the DP (subsequence, global and matrices; ucr is float64
+** only). float32: each sample is rounded to the nearest float (after
+** z-normalisation, which stays float64), and every cost, min and addition is
+** float32, rounded once, in the same order as float64 -- the same bits on
+** every backend, and each distance is a float32 value (held in the double).
+** It differs from float64 by rounding (about 1e-7 relative a step, so ties
+** and near-ties may rank differently), and sums past FLT_MAX are +inf (no
+** match). A sample that rounds to an infinite float is WM_INVALID. */
+typedef enum { WM_DTW_F64 = 0, WM_DTW_F32 = 1 } wm_dtw_precision_t;
 
 /* Longest query wm_dtw accepts (samples). */
 #define WM_DTW_MAX_QUERY (1u << 20)
 
 typedef struct {
-    wm_dtw_mode_t mode;  /* [subsequence] */
-    wm_dtw_cost_t cost;  /* [abs] */
-    int64_t window;      /* band radius R in samples (global, ucr); -1 = none [-1] */
-    int znorm;           /* subsequence, global: z-normalise the query and the
+    wm_dtw_mode_t mode;           /* [subsequence] */
+    wm_dtw_cost_t cost;           /* [abs] */
+    int64_t window;               /* band radius R in samples (global, ucr); -1 = none [-1] */
+    int znorm;                    /* subsequence, global: z-normalise the query and the
                             series, each as a whole [0] (ucr always does) */
-    uint64_t top;        /* at most this many matches, best first; 0 = every
+    uint64_t top;                 /* at most this many matches, best first; 0 = every
                             non-overlapping match within max_distance, in
                             series order [1] */
-    double max_distance; /* only matches with distance <= this [+inf] */
-    uint64_t length;     /* ucr: the window length L; 0 = the query's [0] */
-    int path;            /* also return each match's warping path [0] */
+    double max_distance;          /* only matches with distance <= this [+inf] */
+    uint64_t length;              /* ucr: the window length L; 0 = the query's [0] */
+    int path;                     /* also return each match's warping path [0] */
+    wm_dtw_precision_t precision; /* [f64] */
 } wm_dtw_opts_t;
 
 wm_dtw_opts_t wm_dtw_opts_default(void);

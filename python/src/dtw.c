@@ -85,9 +85,9 @@ static PyObject *path_array(const wm_dtw_match_t *m) {
 }
 
 /* The options both calls take, in the order __init__.py passes them. */
-#define DTW_OPTS_FORMAT "iiLpKdKpii"
+#define DTW_OPTS_FORMAT "iiLpKdKpiii"
 typedef struct {
-    int mode, cost, znorm, path, backend, threads;
+    int mode, cost, znorm, path, backend, threads, precision;
     long long window;
     unsigned long long top, length;
     double max_distance;
@@ -103,6 +103,7 @@ static wm_dtw_opts_t dtw_opts(const dtw_args_t *a) {
     o.max_distance = a->max_distance;
     o.length = a->length;
     o.path = a->path;
+    o.precision = (wm_dtw_precision_t)a->precision;
     return o;
 }
 
@@ -142,7 +143,7 @@ PyObject *wmpy_dtw(PyObject *self, PyObject *args) {
     dtw_args_t a;
     if (!PyArg_ParseTuple(args, "OO" DTW_OPTS_FORMAT, &q_obj, &s_obj, &a.mode, &a.cost, &a.window,
                           &a.znorm, &a.top, &a.max_distance, &a.length, &a.path, &a.backend,
-                          &a.threads))
+                          &a.threads, &a.precision))
         return NULL;
     wm_dtw_opts_t o = dtw_opts(&a);
     PyArrayObject *q = NULL, *s = NULL;
@@ -174,7 +175,7 @@ PyObject *wmpy_dtw_many(PyObject *self, PyObject *args) {
     dtw_args_t a;
     if (!PyArg_ParseTuple(args, "OO" DTW_OPTS_FORMAT, &qs_obj, &s_obj, &a.mode, &a.cost, &a.window,
                           &a.znorm, &a.top, &a.max_distance, &a.length, &a.path, &a.backend,
-                          &a.threads))
+                          &a.threads, &a.precision))
         return NULL;
     wm_dtw_opts_t o = dtw_opts(&a);
     PyArrayObject *s = NULL;
@@ -221,14 +222,15 @@ done:
     return result;
 }
 
-/* dtw_matrix(a, b or None, cost, window, znorm, backend, threads)
-** -> float64 array (len(a), len(b)) (b None: (len(a), len(a))) */
+/* dtw_matrix(a, b or None, cost, window, znorm, backend, threads, precision)
+** -> float64 array (len(a), len(b)) (b None: (len(a), len(a))); float32
+** distances (precision 1) are floats in it, which __init__.py narrows */
 PyObject *wmpy_dtw_matrix(PyObject *self, PyObject *args) {
     PyObject *a_obj, *b_obj, *ha = NULL, *hb = NULL, *result = NULL;
-    int cost, znorm, backend, threads;
+    int cost, znorm, backend, threads, precision;
     long long window;
-    if (!PyArg_ParseTuple(args, "OOiLpii", &a_obj, &b_obj, &cost, &window, &znorm, &backend,
-                          &threads))
+    if (!PyArg_ParseTuple(args, "OOiLpiii", &a_obj, &b_obj, &cost, &window, &znorm, &backend,
+                          &threads, &precision))
         return NULL;
     const double **ap = NULL, **bp = NULL;
     size_t *al = NULL, *bl = NULL, na = 0, nb = 0;
@@ -248,6 +250,7 @@ PyObject *wmpy_dtw_matrix(PyObject *self, PyObject *args) {
     o.cost = (wm_dtw_cost_t)cost;
     o.window = window;
     o.znorm = znorm;
+    o.precision = (wm_dtw_precision_t)precision;
     double *out = PyArray_DATA((PyArrayObject *)result);
     PyThreadState *released = PyEval_SaveThread(); /* no Python until restored */
     wm_status st = b_obj == Py_None ? wm_dtw_matrix(c.cx, ap, al, na, NULL, NULL, 0, &o, out)

@@ -2,6 +2,8 @@
 (include/warpmatch.h), written for clarity and never optimised."""
 import math
 
+import numpy as np
+
 INF = math.inf
 
 
@@ -151,14 +153,27 @@ def optimal_alignments(q, t, cap=2):
     return c[m][n]
 
 
-def dtw_subsequence(x, y, cost, top=1, max_distance=INF):
-    """[(start, end, distance)] of subsequence DTW as wm_dtw defines it."""
+def _dtw_arith(x, y, cost, f32):
+    """The samples, the cost and zero of a DTW DP: float64, or float32
+    (precision='f32': numpy float32 scalars, whose every operation rounds to
+    float32)."""
+    if f32:
+        x, y, zero = [np.float32(v) for v in x], [np.float32(v) for v in y], np.float32(0)
+    else:
+        zero = 0.0
     f = (lambda a, b: abs(a - b)) if cost == "abs" else (lambda a, b: (a - b) * (a - b))
+    return x, y, f, zero
+
+
+def dtw_subsequence(x, y, cost, top=1, max_distance=INF, f32=False):
+    """[(start, end, distance)] of subsequence DTW as wm_dtw defines it."""
+    x, y, f, zero = _dtw_arith(x, y, cost, f32)
     m, n = len(x), len(y)
-    prev_d = [0.0] * (n + 1)
+    inf = np.float32(INF) if f32 else INF
+    prev_d = [zero] * (n + 1)
     prev_s = [j - 1 for j in range(n + 1)]  # a path from row 0 starts at sample j - 1
     for i in range(1, m + 1):
-        cur_d, cur_s = [INF] * (n + 1), [0] * (n + 1)
+        cur_d, cur_s = [inf] * (n + 1), [0] * (n + 1)
         for j in range(1, n + 1):
             cands = [(cur_d[j - 1], cur_s[j - 1]), (prev_d[j], prev_s[j] if i > 1 else j - 1),
                      (prev_d[j - 1], prev_s[j - 1] if i > 1 else j - 1)]
@@ -174,19 +189,20 @@ def dtw_subsequence(x, y, cost, top=1, max_distance=INF):
         s = prev_s[e]
         if any(s < te and ts < e for ts, te, _ in taken):
             continue
-        taken.append((s, e, prev_d[e]))
+        taken.append((s, e, float(prev_d[e])))
     if top == 0:
         taken.sort(key=lambda r: r[1])
     return taken
 
 
-def dtw_global(x, y, cost, window=-1):
+def dtw_global(x, y, cost, window=-1, f32=False):
     """The DTW distance of the whole x and y, with an optional Sakoe-Chiba band
-    (tslearn's: widened by the length difference)."""
-    f = (lambda a, b: abs(a - b)) if cost == "abs" else (lambda a, b: (a - b) * (a - b))
+    (tslearn's: widened by the length difference); f32: in float32."""
+    x, y, f, zero = _dtw_arith(x, y, cost, f32)
     m, n = len(x), len(y)
-    d = [[INF] * (n + 1) for _ in range(m + 1)]
-    d[0][0] = 0.0
+    inf = np.float32(INF) if f32 else INF
+    d = [[inf] * (n + 1) for _ in range(m + 1)]
+    d[0][0] = zero
     for i in range(1, m + 1):
         for j in range(1, n + 1):
             if window >= 0:
@@ -195,4 +211,4 @@ def dtw_global(x, y, cost, window=-1):
                 if not lo <= j - 1 <= hi:
                     continue
             d[i][j] = min(d[i - 1][j], d[i][j - 1], d[i - 1][j - 1]) + f(x[i - 1], y[j - 1])
-    return d[m][n]
+    return float(d[m][n])

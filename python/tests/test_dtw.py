@@ -175,3 +175,33 @@ def test_dtw_matrix(rng, cost):
         warpmatch.dtw_matrix([[1.0]], [[1.0], [2.0, math.nan]], backend=BACKEND)
     with pytest.raises(warpmatch.InvalidArgument, match="window"):
         warpmatch.dtw_matrix([[1.0]], window=0.5, backend=BACKEND)
+
+
+@pytest.mark.parametrize("cost", ["abs", "squared"])
+def test_dtw_precision_f32(rng, cost):
+    """precision='f32' against the oracle computing in numpy float32: the
+    best matches, global distances and matrices, bit for bit; ucr refuses it."""
+    for case in range(60 * SCALE):
+        ints = rng.random() < 0.3
+        x, y = rand_signal(rng, 1, 10, ints), rand_signal(rng, 1, 40, ints)
+        top = rng.choice([1, 2, 0])
+        want = oracle.dtw_subsequence(x, y, cost, top=top, f32=True)
+        got = warpmatch.dtw(x, y, cost=cost, top=top, precision="f32", backend=BACKEND)
+        assert triples(got) == want, (case, x, y, top)
+        window = rng.choice([None, 0, 2])
+        w = -1 if window is None else window
+        (g,) = triples(warpmatch.dtw(x, y, mode="global", cost=cost, window=window,
+                                     precision="f32", backend=BACKEND))
+        assert g == (0, len(y), oracle.dtw_global(x, y, cost, w, f32=True)), (case, x, y)
+    a = [rand_signal(rng, 1, 12, False) for _ in range(5)]
+    m = warpmatch.dtw_matrix(a, cost=cost, precision="f32", backend=BACKEND)
+    assert m.dtype == np.float32
+    want = [[0.0 if i == j else oracle.dtw_global(a[i], a[j], cost, f32=True)
+             for j in range(5)] for i in range(5)]
+    assert m.astype(np.float64).tolist() == want
+    with pytest.raises(warpmatch.InvalidArgument, match="ucr mode runs in float64 only"):
+        warpmatch.dtw([1.0, 2.0], [1.0, 2.0, 3.0], mode="ucr", precision="f32", backend=BACKEND)
+    with pytest.raises(warpmatch.InvalidArgument, match="precision"):
+        warpmatch.dtw([1.0], [1.0], precision="f16", backend=BACKEND)
+    with pytest.raises(warpmatch.InvalidArgument, match="float32's range"):
+        warpmatch.dtw([1e39], [1.0], precision="f32", backend=BACKEND)

@@ -74,6 +74,7 @@ _ALIGN_MODES = {"infix": 0, "global": 1}
 _ALIGN_ALGOS = {"auto": 0, "wavefront": 1, "dp": 1, "bitvector": 2, "four-russians": 3}
 _DTW_MODES = {"subsequence": 0, "global": 1, "ucr": 2}
 _DTW_COSTS = {"abs": 0, "squared": 1}
+_DTW_PRECISIONS = {"f64": 0, "f32": 1}  # wm_dtw_precision_t
 
 
 def _pick(table, value, what):
@@ -281,7 +282,8 @@ def align_pairs_packed(queries, query_offsets, targets, target_offsets, mode="in
                        None if coff is None else coff.view("=u8"), cig)
 
 
-def _dtw_args(mode, cost, window, znorm, top, max_distance, length, path, backend, threads):
+def _dtw_args(mode, cost, window, znorm, top, max_distance, length, path, backend, threads,
+              precision):
     bk, th = _backend(backend, threads)
     if window is None:
         window = -1
@@ -289,7 +291,8 @@ def _dtw_args(mode, cost, window, znorm, top, max_distance, length, path, backen
         raise InvalidArgument("window must be an integer or None, not %r" % (window,))
     limit = math.inf if max_distance is None else float(max_distance)
     return (_pick(_DTW_MODES, mode, "mode"), _pick(_DTW_COSTS, cost, "cost"), int(window),
-            bool(znorm), _count(top, "top"), limit, _count(length, "length"), bool(path), bk, th)
+            bool(znorm), _count(top, "top"), limit, _count(length, "length"), bool(path), bk, th,
+            _pick(_DTW_PRECISIONS, precision, "precision"))
 
 
 def _dtw_result(raw, paths, path):
@@ -298,7 +301,7 @@ def _dtw_result(raw, paths, path):
 
 
 def dtw(query, series, mode="subsequence", cost="abs", *, window=None, znorm=False, top=1,
-        max_distance=None, length=0, path=False, backend="auto", threads=0):
+        max_distance=None, length=0, path=False, precision="f64", backend="auto", threads=0):
     """Dynamic time warping of `query` against `series` (1-D numeric arrays).
 
     A C-contiguous float64 array is read in place (zero copy); float32, other
@@ -316,18 +319,24 @@ def dtw(query, series, mode="subsequence", cost="abs", *, window=None, znorm=Fal
     max_distance: only matches at most this far (None: no limit).
     length: ucr window length (0 = the query's).
     path: also return each match's warping path.
+    precision: 'f64' or 'f32' (not ucr): the DP's arithmetic. 'f32' rounds
+        each sample to float32 and computes in float32 on every backend (the
+        same bits on each, several times faster on a GPU); its distances are
+        float32 values (in the float64 field), which differ from 'f64's by
+        rounding.
 
     Returns a numpy array of :data:`DTW_DTYPE` (start, end, distance); with
     ``path=True`` a tuple (array, list of (L, 2) uint64 arrays of (query
     index, series index) cells).
     """
     args = _dtw_args(mode, cost, window, znorm, top, max_distance, length, path, backend,
-                     threads)
+                     threads, precision)
     return _dtw_result(*_warpmatch.dtw(query, series, *args), path)
 
 
 def dtw_many(queries, series, mode="subsequence", cost="abs", *, window=None, znorm=False,
-             top=1, max_distance=None, length=0, path=False, backend="auto", threads=0):
+             top=1, max_distance=None, length=0, path=False, precision="f64", backend="auto",
+             threads=0):
     """Many queries against one series in one call (wm_dtw_many): what
     :func:`dtw` gives for each, as a list in the order of `queries` (a list
     of 1-D numeric arrays, each read in place when C-contiguous float64).
@@ -335,12 +344,13 @@ def dtw_many(queries, series, mode="subsequence", cost="abs", *, window=None, zn
     the query at fault. Options as :func:`dtw`.
     """
     args = _dtw_args(mode, cost, window, znorm, top, max_distance, length, path, backend,
-                     threads)
+                     threads, precision)
     return [_dtw_result(raw, paths, path)
             for raw, paths in _warpmatch.dtw_many(queries, series, *args)]
 
 
-def dtw_matrix(a, b=None, cost="abs", *, window=None, znorm=False, backend="auto", threads=0):
+def dtw_matrix(a, b=None, cost="abs", *, window=None, znorm=False, precision="f64",
+               backend="auto", threads=0):
     """The global DTW distance of every signal of `a` against every signal of
     `b` (wm_dtw_matrix), or of `a` against itself when `b` is None (each pair
     computed once, 0 on the diagonal): a float64 array of shape (len(a),
@@ -349,8 +359,9 @@ def dtw_matrix(a, b=None, cost="abs", *, window=None, znorm=False, backend="auto
 
     cost: 'abs' or 'squared'; window: Sakoe-Chiba radius in samples (None:
     no band; it widens by the length difference of a pair); znorm:
-    z-normalise each signal on its own. The distances are :func:`dtw`'s in
-    global mode, bit for bit, on every backend; the GPU runs a warp a pair.
+    z-normalise each signal on its own; precision: 'f64', or 'f32' (as
+    :func:`dtw`; the array is then float32). The distances are :func:`dtw`'s
+    in global mode, bit for bit, on every backend; the GPU runs a warp a pair.
     Errors name the signal ("a[3]: sample 5 is NaN").
     """
     bk, th = _backend(backend, threads)
@@ -358,8 +369,10 @@ def dtw_matrix(a, b=None, cost="abs", *, window=None, znorm=False, backend="auto
         window = -1
     elif isinstance(window, bool) or not isinstance(window, (int, np.integer)):
         raise InvalidArgument("window must be an integer or None, not %r" % (window,))
-    return _warpmatch.dtw_matrix(a, b, _pick(_DTW_COSTS, cost, "cost"), int(window),
-                                 bool(znorm), bk, th)
+    p = _pick(_DTW_PRECISIONS, precision, "precision")
+    out = _warpmatch.dtw_matrix(a, b, _pick(_DTW_COSTS, cost, "cost"), int(window),
+                                bool(znorm), bk, th, p)
+    return out.astype(np.float32) if p == 1 else out  # f32: each a float, exactly
 
 
 def library_version():

@@ -136,7 +136,7 @@ struct wm_target {
     void *dev;      /* text.len + the kernels' padding on the device, or NULL */
     int dev_failed; /* it did not fit: calls copy as usual */
     int series;     /* made by wm_target_new_series: text is 8 n bytes of doubles */
-    int finite;     /* a series whose samples a call has checked: all finite */
+    int finite;     /* a series: the checks of its samples a call made (dtw.c's bits) */
 };
 
 /* Make t the context's resident text for a call (NULL: none); returns the

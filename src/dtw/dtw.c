@@ -53,6 +53,21 @@ wm_status wm_dtw_check_finite(wm_context_t *cx, const double *v, uint64_t n, con
     return WM_OK;
 }
 
+wm_status wm_dtw_check_f32(wm_context_t *cx, const double *v, uint64_t n, const char *who) {
+    int bad = 0;
+    for (uint64_t i = 0; i < n; i++) bad |= isinf((float)v[i]);
+    if (!bad) return WM_OK;
+    for (uint64_t i = 0; i < n; i++) {
+        if (!isinf((float)v[i])) continue;
+        wm_context_set_error(cx,
+                             "%s sample %llu (%g) is outside float32's range (--precision f32 "
+                             "rounds every sample to a float; use f64, or --znorm)",
+                             who, (unsigned long long)i, v[i]);
+        return WM_INVALID;
+    }
+    return WM_OK;
+}
+
 wm_status wm_dtw_check_opts(wm_context_t *cx, const wm_dtw_opts_t *o) {
     if (o->mode != WM_DTW_SUBSEQUENCE && o->mode != WM_DTW_GLOBAL && o->mode != WM_DTW_UCR) {
         wm_context_set_error(cx, "unknown dtw mode %d", (int)o->mode);
@@ -70,6 +85,15 @@ wm_status wm_dtw_check_opts(wm_context_t *cx, const wm_dtw_opts_t *o) {
     if (o->window >= 0 && o->mode == WM_DTW_SUBSEQUENCE) {
         wm_context_set_error(cx, "a window (Sakoe-Chiba band) needs global or ucr mode: a "
                                  "subsequence match has no fixed diagonal to band around");
+        return WM_INVALID;
+    }
+    if (o->precision != WM_DTW_F64 && o->precision != WM_DTW_F32) {
+        wm_context_set_error(cx, "unknown dtw precision %d", (int)o->precision);
+        return WM_INVALID;
+    }
+    if (o->precision == WM_DTW_F32 && o->mode == WM_DTW_UCR) {
+        wm_context_set_error(cx, "ucr mode runs in float64 only: its lower bounds prune "
+                                 "windows against exact float64 sums");
         return WM_INVALID;
     }
     if (isnan(o->max_distance)) {
@@ -106,7 +130,10 @@ static wm_status check_query(wm_context_t *cx, const double *q, size_t m, uint64
     char who[48];
     if (many) snprintf(who, sizeof who, "query %zu:", qi);
     else snprintf(who, sizeof who, "query");
-    return wm_dtw_check_finite(cx, q, m, who);
+    wm_status st = wm_dtw_check_finite(cx, q, m, who);
+    if (st == WM_OK && o->precision == WM_DTW_F32 && !o->znorm)
+        st = wm_dtw_check_f32(cx, q, m, who);
+    return st;
 }
 
 static wm_status push_match(wm_dtw_matches_t *out, size_t *cap, double d, uint64_t s, uint64_t e) {
@@ -126,20 +153,21 @@ static wm_status add_paths(wm_context_t *cx, const double *q, size_t m, const do
                            const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
     double *win = NULL;
     wm_status st = WM_OK;
+    const int f32 = o->precision == WM_DTW_F32; /* (ucr is float64 only) */
     for (size_t k = 0; k < out->n && st == WM_OK; k++) {
         wm_dtw_match_t *a = &out->a[k];
         uint64_t len = a->end - a->start;
         if (o->mode == WM_DTW_SUBSEQUENCE) {
             st = wm_dtw_trace(cx, q, m, y + a->start, len, a->start, WM_SDTW_TOP_FRESH, -1, o->cost,
-                              &a->path, &a->path_len);
+                              f32, &a->path, &a->path_len);
         } else if (o->mode == WM_DTW_GLOBAL) {
-            st = wm_dtw_trace(cx, q, m, y, len, 0, WM_SDTW_TOP_GLOBAL, o->window, o->cost, &a->path,
-                              &a->path_len);
+            st = wm_dtw_trace(cx, q, m, y, len, 0, WM_SDTW_TOP_GLOBAL, o->window, o->cost, f32,
+                              &a->path, &a->path_len);
         } else {
             if (!win && !(win = malloc(len * sizeof *win))) return WM_NOMEM;
             wm_dtw_znorm(y + a->start, len, win);
             st = wm_dtw_trace(cx, q, m, win, len, a->start, WM_SDTW_TOP_GLOBAL, o->window, o->cost,
-                              &a->path, &a->path_len);
+                              0, &a->path, &a->path_len);
         }
     }
     free(win);
@@ -179,7 +207,19 @@ static wm_status sdtw(wm_context_t *cx, const wm_sdtw_job_t *j, double *rv, uint
 
 static wm_status run_subsequence(wm_context_t *cx, const double *q, size_t m, const double *y,
                                  uint64_t n, const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
-    wm_sdtw_job_t j = { q, m, y, n, o->cost, WM_SDTW_TOP_FRESH, 0, cx->tuning.simd, 0, 0, 0, 0 };
+    wm_sdtw_job_t j = { q,
+                        m,
+                        y,
+                        n,
+                        o->cost,
+                        WM_SDTW_TOP_FRESH,
+                        0,
+                        cx->tuning.simd,
+                        0,
+                        0,
+                        0,
+                        0,
+                        o->precision == WM_DTW_F32 };
     wm_status st;
     size_t cap = 0;
     if (o->top == 1) {
@@ -225,15 +265,25 @@ static wm_status run_global(wm_context_t *cx, const double *q, size_t m, const d
     double d;
     size_t cap = 0;
     if (o->window < 0) {
-        wm_sdtw_job_t j = {
-            q, m, y, n, o->cost, WM_SDTW_TOP_GLOBAL, 0, cx->tuning.simd, 0, 0, 0, 0
-        };
+        wm_sdtw_job_t j = { q,
+                            m,
+                            y,
+                            n,
+                            o->cost,
+                            WM_SDTW_TOP_GLOBAL,
+                            0,
+                            cx->tuning.simd,
+                            0,
+                            0,
+                            0,
+                            0,
+                            o->precision == WM_DTW_F32 };
         wm_status st = sdtw(cx, &j, NULL, NULL, NULL, &d);
         if (st != WM_OK) return st;
     } else {
         double *col = malloc(m * sizeof *col);
         if (!col) return WM_NOMEM;
-        d = wm_dtw_global_banded(q, m, y, n, o->window, o->cost, col);
+        d = wm_dtw_global_banded(q, m, y, n, o->window, o->cost, o->precision == WM_DTW_F32, col);
         free(col);
     }
     if (!(d <= o->max_distance)) return WM_OK;
@@ -315,8 +365,19 @@ static wm_status run_batches(wm_context_t *cx, const double *const *queries, con
                 wm_dtw_znorm(x, lens[q], qn[q]);
                 x = qn[q];
             }
-            jobs[k] = (wm_sdtw_job_t){ x, lens[q],         y, n, o->cost, WM_SDTW_TOP_FRESH,
-                                       0, cx->tuning.simd, 0, 0, 0,       0 };
+            jobs[k] = (wm_sdtw_job_t){ x,
+                                       lens[q],
+                                       y,
+                                       n,
+                                       o->cost,
+                                       WM_SDTW_TOP_FRESH,
+                                       0,
+                                       cx->tuning.simd,
+                                       0,
+                                       0,
+                                       0,
+                                       0,
+                                       o->precision == WM_DTW_F32 };
             idx[k++] = q;
         }
         if (st != WM_OK || k < 2) continue; /* a lone query runs on its own */
@@ -362,8 +423,10 @@ static wm_status queries_shard_run(void *job, wm_context_t *sub, size_t lo, size
                        J->out + lo);
 }
 
-/* wm_dtw_many; *finite (NULL: none) says the series was checked before (a
-** target's) and is set once it is. */
+/* wm_dtw_many; *finite (NULL: none) says which checks the series passed
+** before (a target's: SERIES_FINITE, SERIES_F32) and gets those it passes. */
+enum { SERIES_FINITE = 1, SERIES_F32 = 2 }; /* a target's checks passed */
+
 static wm_status dtw_many(wm_context_t *cx, const double *const *queries, const size_t *lens,
                           size_t n_queries, const double *series, uint64_t n,
                           const wm_dtw_opts_t *o, wm_dtw_matches_t *out, int *finite) {
@@ -384,10 +447,16 @@ static wm_status dtw_many(wm_context_t *cx, const double *const *queries, const 
     int many = n_queries > 1;
     for (size_t qi = 0; qi < n_queries; qi++)
         if ((st = check_query(cx, queries[qi], lens[qi], n, o, qi, many)) != WM_OK) return st;
-    if (!(finite && *finite)) {
+    int checked = finite ? *finite : 0;
+    if (!(checked & SERIES_FINITE)) {
         if ((st = wm_dtw_check_finite(cx, series, n, "series")) != WM_OK) return st;
-        if (finite) *finite = 1;
+        checked |= SERIES_FINITE;
     }
+    if (o->precision == WM_DTW_F32 && !o->znorm && !(checked & SERIES_F32)) {
+        if ((st = wm_dtw_check_f32(cx, series, n, "series")) != WM_OK) return st;
+        checked |= SERIES_F32;
+    }
+    if (finite) *finite = checked;
     if (cx->n_sub > 1) { /* many devices: ranges of queries (core/shard.h) */
         if (n_queries == 0) return WM_OK;
         queries_shard_t J = { queries, lens, series, n, o, out };

@@ -30,6 +30,22 @@ static inline double wm_dtw_cost(wm_dtw_cost_t c, double x, double y) {
     return c == WM_DTW_SQUARED ? d * d : fabs(d);
 }
 
+/* float32 (opts.precision) in the CPU's scalar code: a float32 +, - or * of
+** two floats is the double operation rounded to float (53 >= 2 * 24 + 2
+** bits, so the double rounding is innocuous: Figueroa, "When is double
+** rounding innocuous?", 1995), and min and abs are exact in both; so one
+** body in doubles runs both precisions, a value of the float32 DP being the
+** float in a double. The SIMD strips and the GPU compute in float itself. */
+static inline double wm_dtw_r32(double v) { return (double)(float)v; }
+static inline double wm_dtw_cost_p(wm_dtw_cost_t c, int f32, double x, double y) {
+    if (!f32) return wm_dtw_cost(c, x, y);
+    double d = wm_dtw_r32(wm_dtw_r32(x) - wm_dtw_r32(y));
+    return c == WM_DTW_SQUARED ? wm_dtw_r32(d * d) : fabs(d);
+}
+static inline double wm_dtw_add_p(int f32, double a, double b) {
+    return f32 ? wm_dtw_r32(a + b) : a + b;
+}
+
 /* The Sakoe-Chiba band of radius r (< 0: none) for an m x n matrix, 0-based
 ** cell (i, j): i - r - max(0, m - n) <= j <= i + r + max(0, n - m). */
 static inline int wm_dtw_in_band(int64_t r, uint64_t m, uint64_t n, uint64_t i, uint64_t j) {
@@ -49,6 +65,9 @@ void wm_dtw_znorm(const double *in, uint64_t n, double *out);
 ** "query 3:", "a[3]:"). WM_OK or WM_INVALID. */
 wm_status wm_dtw_check_opts(wm_context_t *cx, const wm_dtw_opts_t *o);
 wm_status wm_dtw_check_finite(wm_context_t *cx, const double *v, uint64_t n, const char *who);
+/* float32: every sample must round to a finite float (|v| below FLT_MAX's
+** rounding edge); the message names the first that does not. */
+wm_status wm_dtw_check_f32(wm_context_t *cx, const double *v, uint64_t n, const char *who);
 
 /* One possible match: series[start, end) at this distance. */
 typedef struct {

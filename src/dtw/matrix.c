@@ -33,8 +33,15 @@ double wm_dtw_mx_pair(const wm_dtw_mx_t *mx, uint32_t row, uint32_t col_sig, dou
     uint64_t longer = m > n ? m : n;
     /* the SIMD strips (sdtw_simd.c), the same bits as the scalar DP; with a
     ** band (one that leaves some cell out) each strip runs only its band */
-    wm_sdtw_job_t j = { x, m,        y, n, mx->cost, WM_SDTW_TOP_GLOBAL,
-                        0, mx->simd, 0, 0, 0,        mx->band_strips };
+    wm_sdtw_job_t j = { .x = x,
+                        .m = m,
+                        .y = y,
+                        .n = n,
+                        .cost = mx->cost,
+                        .top = WM_SDTW_TOP_GLOBAL,
+                        .simd = mx->simd,
+                        .band_strips = mx->band_strips,
+                        .f32 = mx->f32 };
     if (mx->band >= 0 && (uint64_t)mx->band < longer) {
         j.banded = 1;
         j.band_lo = -(mx->band + (m > n ? (int64_t)(m - n) : 0));
@@ -43,7 +50,7 @@ double wm_dtw_mx_pair(const wm_dtw_mx_t *mx, uint32_t row, uint32_t col_sig, dou
     for (size_t i = 0; i < m; i++) col[i] = INFINITY;
     if (wm_sdtw_tile_simd(&j, WM_SDTW_TOP_GLOBAL, 0, n, col, NULL, NULL, mx->simd, strip) == 0)
         return col[m - 1];
-    return wm_dtw_global_banded(x, m, y, n, j.banded ? mx->band : -1, mx->cost, col);
+    return wm_dtw_global_banded(x, m, y, n, j.banded ? mx->band : -1, mx->cost, mx->f32, col);
 }
 
 /* ---- a chunk on the CPU pool, on the GPU, or over several devices ---------- */
@@ -107,7 +114,7 @@ static wm_status shard_range(void *job, wm_context_t *sub, size_t lo, size_t hi)
 
 /* The signals' checks; who names a signal as "a[3]" or "b[3]". */
 static wm_status check_list(wm_context_t *cx, const double *const *v, const size_t *lens, size_t n,
-                            char side) {
+                            char side, const wm_dtw_opts_t *o) {
     if (n && (!v || !lens)) {
         wm_context_set_error(cx, "wm_dtw_matrix: NULL signals or lengths for %c", side);
         return WM_INVALID;
@@ -129,6 +136,8 @@ static wm_status check_list(wm_context_t *cx, const double *const *v, const size
         }
         snprintf(who, sizeof who, "%c[%zu]:", side, i);
         wm_status st = wm_dtw_check_finite(cx, v[i], lens[i], who);
+        if (st == WM_OK && o->precision == WM_DTW_F32 && !o->znorm)
+            st = wm_dtw_check_f32(cx, v[i], lens[i], who);
         if (st != WM_OK) return st;
     }
     return WM_OK;
@@ -211,8 +220,8 @@ wm_status wm_dtw_matrix(wm_context_t *cx, const double *const *a, const size_t *
     }
     int self = b == NULL;
     if (self) n_b = n_a;
-    if ((st = check_list(cx, a, a_lens, n_a, 'a')) != WM_OK) return st;
-    if (!self && (st = check_list(cx, b, b_lens, n_b, 'b')) != WM_OK) return st;
+    if ((st = check_list(cx, a, a_lens, n_a, 'a', o)) != WM_OK) return st;
+    if (!self && (st = check_list(cx, b, b_lens, n_b, 'b', o)) != WM_OK) return st;
     if (n_a == 0 || n_b == 0) return WM_OK;
     if (!out) {
         wm_context_set_error(cx, "wm_dtw_matrix: NULL output");
@@ -250,8 +259,17 @@ wm_status wm_dtw_matrix(wm_context_t *cx, const double *const *a, const size_t *
             sig[s] = norm + at;
         }
     }
-    wm_dtw_mx_t mx = { sig,  len, n_sig,   o->cost,         o->window,
-                       NULL, 0,   max_len, cx->tuning.simd, cx->tuning.dtw_band_strips };
+    wm_dtw_mx_t mx = { sig,
+                       len,
+                       n_sig,
+                       o->cost,
+                       o->window,
+                       NULL,
+                       0,
+                       max_len,
+                       cx->tuning.simd,
+                       cx->tuning.dtw_band_strips,
+                       o->precision == WM_DTW_F32 };
     cursor_t cur = { n_a, n_b, self, 0, self ? 1 : 0 };
     st = run(cx, &mx, &cur, out);
     if (st == WM_OK && self)

@@ -30,6 +30,7 @@ typedef struct {
     uint64_t max_len;   /* the longest signal */
     wm_simd_isa_t simd; /* the CPU strips' widest set */
     int band_strips;    /* tuning.dtw_band_strips */
+    int f32;            /* float32 arithmetic (opts.precision) */
 } wm_dtw_mx_t;
 
 /* The distance of one pair on the calling thread; col: scratch of at least

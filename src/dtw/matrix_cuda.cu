@@ -15,9 +15,11 @@
 ** launch is a grid that fills the GPU once, each warp taking every W-th pair
 ** of its list.
 **
-** Arithmetic is float64 with the CPU's exact operations (sub, abs or mul,
-** min, add, each rounded once; -fmad=false), cells outside the band +inf,
-** as wm_dtw_global_banded on the CPU: the same bits.
+** Arithmetic is float64 or float32 (mx->f32) with the CPU's exact
+** operations (sub, abs or mul, min, add, each rounded once: dtw_arith.cuh;
+** -fmad=false), cells outside the band +inf, as wm_dtw_global_banded on the
+** CPU: the same bits. Signals, scratch rows and distances stay doubles (a
+** float32 value is a float in a double); samples are rounded as read.
 */
 #include <cuda_runtime.h>
 #include <math_constants.h>
@@ -26,6 +28,7 @@
 #include <string.h>
 
 #include "cuda/cuda_common.cuh"
+#include "dtw/dtw_arith.cuh"
 #include "dtw/dtw_cuda_cache.cuh"
 #include "dtw/matrix.h"
 #include "dtw/matrix_launch.cuh"
@@ -40,19 +43,13 @@
 static const int R_CLASS[] = { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32 };
 #define N_CLASS ((int)(sizeof R_CLASS / sizeof R_CLASS[0]))
 
-template <bool SQ>
-__device__ __forceinline__ double mx_cost(double x, double y) {
-    double d = __dsub_rn(x, y);
-    return SQ ? __dmul_rn(d, d) : fabs(d);
-}
-
-template <int R, bool SQ, bool BAND>
+template <typename T, int R, bool SQ, bool BAND>
 __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
     const int lane = threadIdx.x & 31;
     const int wib = threadIdx.x >> 5;
     const uint32_t gw = blockIdx.x * MX_WARPS + wib, nw = gridDim.x * MX_WARPS;
-    __shared__ double xs_all[MX_WARPS][R * 32];
-    double *xs = xs_all[wib]; /* row r of lane l at xs[r * 32 + l]: a step hits 32 banks */
+    __shared__ T xs_all[MX_WARPS][R * 32];
+    T *xs = xs_all[wib]; /* row r of lane l at xs[r * 32 + l]: a step hits 32 banks */
     double *rowbuf[2] = { A.scratch + (size_t)gw * 2 * A.scratch_n,
                           A.scratch + ((size_t)gw * 2 + 1) * A.scratch_n };
     const uint64_t SR = 32 * R;
@@ -71,7 +68,7 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
         const int64_t lo = BAND ? -(A.band + (m > n ? (int64_t)(m - n) : 0)) : 0;
         const int64_t hi = BAND ? A.band + (n > m ? (int64_t)(n - m) : 0) : 0;
         const int S = (int)((m + SR - 1) / SR);
-        double corner = CUDART_INF;
+        T corner = CUDART_INF;
         bool abandoned = false;
 
         for (int s = 0; s < S; s++) {
@@ -99,28 +96,29 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
             /* column cb - 1 is +inf in every row of the stripe (the border,
             ** or outside the band); the diagonal of lane 0's first cell is
             ** the row above at cb - 1: d[0][0] = 0 above the first stripe */
-            double h[R], h2[R];
+            T h[R], h2[R];
 #pragma unroll
             for (int r = 0; r < R; r++) h[r] = CUDART_INF;
-            double dg_v = CUDART_INF;
+            T dg_v = CUDART_INF;
             if (lane == 0) dg_v = s == 0 ? 0.0 : cb > 0 ? top_in[cb - 1] : CUDART_INF;
-            double yv = 0.0, stage_y = 0.0, stage_t = CUDART_INF;
+            T yv = 0.0, stage_y = 0.0, stage_t = CUDART_INF;
 
-            auto step = [&](double(&hi_)[R], double(&ho)[R], uint64_t t) {
+            auto step = [&](T(&hi_)[R], T(&ho)[R], uint64_t t) {
                 /* every 32 steps the warp loads the next 32 samples (and the
                 ** stripe above's cells) for lane 0, which takes one a step */
                 if ((t & 31) == 0) {
                     uint64_t c = cb + t + lane;
-                    stage_y = c <= (uint64_t)cl ? y[c] : 0.0;
+                    double yc = c <= (uint64_t)cl ? y[c] : 0.0;
                     if (A.wins) /* as wm_dtw_znorm and ucr_z: the same bits */
-                        stage_y = w_sd > 0.0 ? __ddiv_rn(__dsub_rn(stage_y, w_mean), w_sd) : 0.0;
+                        yc = w_sd > 0.0 ? __ddiv_rn(__dsub_rn(yc, w_mean), w_sd) : 0.0;
+                    stage_y = (T)yc; /* float32: the sample rounded */
                     if (top_in) stage_t = (int64_t)c <= above ? top_in[c] : CUDART_INF;
                 }
                 const int sl = (int)(t & 31);
-                const double y_in = __shfl_sync(MX_FULL, stage_y, sl);
-                const double t_in = __shfl_sync(MX_FULL, stage_t, sl);
-                const double y_prev = __shfl_up_sync(MX_FULL, yv, 1);
-                double up_v = __shfl_up_sync(MX_FULL, hi_[R - 1], 1);
+                const T y_in = __shfl_sync(MX_FULL, stage_y, sl);
+                const T t_in = __shfl_sync(MX_FULL, stage_t, sl);
+                const T y_prev = __shfl_up_sync(MX_FULL, yv, 1);
+                T up_v = __shfl_up_sync(MX_FULL, hi_[R - 1], 1);
                 if (lane == 0) {
                     yv = y_in;
                     up_v = top_in ? t_in : CUDART_INF;
@@ -129,7 +127,7 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                 }
                 const uint64_t c = cb + t - lane;
                 const bool active = t >= (uint64_t)lane && t - lane < wn;
-                const double nd_v = up_v; /* the next step's diagonal */
+                const T nd_v = up_v; /* the next step's diagonal */
                 if (active) {
                     /* the lane's rows in the band at column c: r in [rlo,
                     ** rlo + span], tested per cell as one unsigned compare */
@@ -142,15 +140,14 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                         rlo = a_ <= b_ ? (int32_t)a_ : R;
                         span = a_ <= b_ ? (int32_t)(b_ - a_) : 0;
                     }
-                    double d_v = dg_v, u_v = up_v;
+                    T d_v = dg_v, u_v = up_v;
 #pragma unroll
                     for (int r = 0; r < R; r++) {
-                        const double cst = mx_cost<SQ>(xs[r * 32 + lane], yv);
-                        const double l_v = hi_[r];
-                        double mn = d_v < l_v ? d_v : l_v;
-                        mn = mn < u_v ? mn : u_v;
+                        const T cst = dtw_cell_cost<SQ>(xs[r * 32 + lane], yv);
+                        const T l_v = hi_[r];
+                        const T mn = dtw_min(dtw_min(d_v, l_v), u_v);
                         d_v = l_v;
-                        double v = __dadd_rn(mn, cst);
+                        T v = dtw_add(mn, cst);
                         if (BAND && (uint32_t)(r - rlo) > (uint32_t)span) v = CUDART_INF;
                         u_v = v;
                         ho[r] = v;
@@ -180,7 +177,7 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                 ** the smallest cell of h and h2. Over the cut: the pair is out,
                 ** its distance +inf. */
                 if (A.abandon && S == 1 && ((t + 2) & 31) == 0) {
-                    double mn = CUDART_INF;
+                    T mn = CUDART_INF;
 #pragma unroll
                     for (int r = 0; r < R; r++) {
                         mn = h[r] < mn ? h[r] : mn;
@@ -188,7 +185,7 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                     }
 #pragma unroll
                     for (int o = 16; o > 0; o >>= 1) {
-                        double v = __shfl_xor_sync(MX_FULL, mn, o);
+                        T v = __shfl_xor_sync(MX_FULL, mn, o);
                         mn = v < mn ? v : mn;
                     }
                     if (mn > A.cut) {
@@ -206,25 +203,31 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
 
 typedef void (*mx_fn)(mx_args_t);
 
-template <bool SQ, bool BAND>
+template <typename T, bool SQ, bool BAND>
 static mx_fn kernel_r(int R) {
     switch (R) {
-    case 1: return mx_kernel<1, SQ, BAND>;
-    case 2: return mx_kernel<2, SQ, BAND>;
-    case 3: return mx_kernel<3, SQ, BAND>;
-    case 4: return mx_kernel<4, SQ, BAND>;
-    case 6: return mx_kernel<6, SQ, BAND>;
-    case 8: return mx_kernel<8, SQ, BAND>;
-    case 12: return mx_kernel<12, SQ, BAND>;
-    case 16: return mx_kernel<16, SQ, BAND>;
-    case 24: return mx_kernel<24, SQ, BAND>;
-    default: return mx_kernel<32, SQ, BAND>;
+    case 1: return mx_kernel<T, 1, SQ, BAND>;
+    case 2: return mx_kernel<T, 2, SQ, BAND>;
+    case 3: return mx_kernel<T, 3, SQ, BAND>;
+    case 4: return mx_kernel<T, 4, SQ, BAND>;
+    case 6: return mx_kernel<T, 6, SQ, BAND>;
+    case 8: return mx_kernel<T, 8, SQ, BAND>;
+    case 12: return mx_kernel<T, 12, SQ, BAND>;
+    case 16: return mx_kernel<T, 16, SQ, BAND>;
+    case 24: return mx_kernel<T, 24, SQ, BAND>;
+    default: return mx_kernel<T, 32, SQ, BAND>;
     }
 }
 
-static mx_fn kernel_of(int R, bool sq, bool band) {
-    if (sq) return band ? kernel_r<true, true>(R) : kernel_r<true, false>(R);
-    return band ? kernel_r<false, true>(R) : kernel_r<false, false>(R);
+template <typename T>
+static mx_fn kernel_t(int R, bool sq, bool band) {
+    if (sq) return band ? kernel_r<T, true, true>(R) : kernel_r<T, true, false>(R);
+    return band ? kernel_r<T, false, true>(R) : kernel_r<T, false, false>(R);
+}
+
+/* The kernel of R rows a lane, cost, band and precision. */
+static mx_fn kernel_of(int R, bool sq, bool band, bool f32) {
+    return f32 ? kernel_t<float>(R, sq, band) : kernel_t<double>(R, sq, band);
 }
 
 /* The shape of a row signal of m samples: its class (an index of R_CLASS).
@@ -342,10 +345,10 @@ extern "C" wm_status wm_dtw_mx_cuda(wm_context_t *cx, const wm_dtw_mx_t *mx, int
     free(cls);
 
     const int sm = cx->cuda->sm_count;
-    const bool sq = mx->cost == WM_DTW_SQUARED, band = mx->band >= 0;
+    const bool sq = mx->cost == WM_DTW_SQUARED, band = mx->band >= 0, f32 = mx->f32 != 0;
     uint32_t max_warps = 0;
     for (int c = 0; c < N_CLASS; c++) {
-        uint32_t w = resident_warps(kernel_of(R_CLASS[c], sq, band), sm);
+        uint32_t w = resident_warps(kernel_of(R_CLASS[c], sq, band, f32), sm);
         if (w > max_warps) max_warps = w;
     }
     /* scratch: two rows a warp, within MX_SCRATCH_MAX (fewer warps else) */
@@ -366,7 +369,7 @@ extern "C" wm_status wm_dtw_mx_cuda(wm_context_t *cx, const wm_dtw_mx_t *mx, int
     for (int c = 0; c < N_CLASS && st == WM_OK && e == cudaSuccess; c++) {
         size_t lo = count[c], cnt = count[c + 1] - count[c];
         if (!cnt) continue;
-        mx_fn k = kernel_of(R_CLASS[c], sq, band);
+        mx_fn k = kernel_of(R_CLASS[c], sq, band, f32);
         uint32_t warps = resident_warps(k, sm);
         if (warps > max_warps) warps = max_warps;
         uint32_t need = (uint32_t)((cnt + MX_WARPS - 1) / MX_WARPS) * MX_WARPS;
@@ -399,7 +402,7 @@ extern "C" wm_status wm_dtw_mx_windows(wm_context_t *cx, mx_args_t *A, int64_t b
     const uint64_t m = A->m_rows, n = A->win_len;
     const int c = class_for(m, n, band);
     const int R = R_CLASS[c];
-    mx_fn k = kernel_of(R, sq, band >= 0);
+    mx_fn k = kernel_of(R, sq, band >= 0, false); /* ucr: float64 only */
     uint32_t warps = resident_warps(k, cx->cuda->sm_count);
     uint32_t need = (uint32_t)((A->np + MX_WARPS - 1) / MX_WARPS) * MX_WARPS;
     if (warps > need) warps = need;

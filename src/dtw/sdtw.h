@@ -83,6 +83,9 @@ typedef struct {
     int64_t band_lo, band_hi;
     int band_strips; /* banded: strips from this many strips' rows of band
                         width (0: sdtw_simd.c's default) */
+    int f32;         /* float32 arithmetic (dtw.h's wm_dtw_cost_p): x and y
+                        are rounded to float as they are read, and every
+                        value is a float held in a double */
 } wm_sdtw_job_t;
 
 /* Run columns [a, b) of the job's DP (CPU). col_v / col_s hold the column a-1

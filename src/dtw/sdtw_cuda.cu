@@ -20,10 +20,12 @@
 ** dtw_pin_series pins the series for its copy; with tuning.timing the time
 ** split goes to the context's wm_stats_t.
 **
-** Arithmetic is float64 with the CPU's exact operations (sub, abs or mul,
-** min, add, each rounded once; this file is built with -fmad=false), so the
-** GPU prints the CPU's bits. float32 would change which end wins near ties
-** and the printed distances; see BENCHMARKS.md for what float64 costs.
+** Arithmetic is float64, or float32 when the job asks (opts.precision),
+** with the CPU's exact operations (sub, abs or mul, min, add, each rounded
+** once: dtw_arith.cuh; this file is built with -fmad=false), so the GPU
+** prints the CPU's bits in either. The buffers between launches and the
+** host stay doubles: a float32 value is a float held in a double, and the
+** kernel rounds each sample to float as it reads it.
 */
 #include <cuda_runtime.h>
 #include <math_constants.h>
@@ -104,36 +106,42 @@ static int rows_per_lane(int rows) {
 
 typedef void (*kernel_fn)(sd_args_t);
 
-template <bool TRACK, bool SQ>
+template <typename T, bool TRACK, bool SQ>
 static kernel_fn kernel_r(int R) {
     switch (R) {
-    case 1: return sdtw_kernel<1, TRACK, SQ>;
-    case 2: return sdtw_kernel<2, TRACK, SQ>;
-    case 4: return sdtw_kernel<4, TRACK, SQ>;
-    case 8: return sdtw_kernel<8, TRACK, SQ>;
-    case 16: return sdtw_kernel<16, TRACK, SQ>;
+    case 1: return sdtw_kernel<T, 1, TRACK, SQ>;
+    case 2: return sdtw_kernel<T, 2, TRACK, SQ>;
+    case 4: return sdtw_kernel<T, 4, TRACK, SQ>;
+    case 8: return sdtw_kernel<T, 8, TRACK, SQ>;
+    case 16: return sdtw_kernel<T, 16, TRACK, SQ>;
     default:
-        if constexpr (!TRACK) return sdtw_kernel<32, TRACK, SQ>;
+        if constexpr (!TRACK) return sdtw_kernel<T, 32, TRACK, SQ>;
         return NULL;
     }
 }
 
-static kernel_fn kernel_of(int R, bool sq, bool track) {
-    if (track) return sq ? kernel_r<true, true>(R) : kernel_r<true, false>(R);
-    return sq ? kernel_r<false, true>(R) : kernel_r<false, false>(R);
+template <typename T>
+static kernel_fn kernel_t(int R, bool sq, bool track) {
+    if (track) return sq ? kernel_r<T, true, true>(R) : kernel_r<T, true, false>(R);
+    return sq ? kernel_r<T, false, true>(R) : kernel_r<T, false, false>(R);
 }
 
-static cudaError_t launch_any(const sd_args_t &A, int R, bool sq, bool track, int count,
+/* The kernel of R rows a lane, cost, starts and precision (sdtw_kernel.cuh). */
+static kernel_fn kernel_of(int R, bool sq, bool track, bool f32) {
+    return f32 ? kernel_t<float>(R, sq, track) : kernel_t<double>(R, sq, track);
+}
+
+static cudaError_t launch_any(const sd_args_t &A, int R, bool sq, bool track, bool f32, int count,
                               cudaStream_t s) {
     dim3 grid((count + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK), block(WARPS_PER_BLOCK * 32);
-    kernel_of(R, sq, track)<<<grid, block, 0, s>>>(A);
+    kernel_of(R, sq, track, f32)<<<grid, block, 0, s>>>(A);
     return cudaGetLastError();
 }
 
 /* Warps of this kernel that fit on the whole GPU at once. */
-static uint64_t resident_warps(int R, bool sq, bool track, int sm) {
+static uint64_t resident_warps(int R, bool sq, bool track, bool f32, int sm) {
     int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_of(R, sq, track),
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_of(R, sq, track, f32),
                                                       WARPS_PER_BLOCK * 32, 0) != cudaSuccess ||
         blocks < 1) {
         cudaGetLastError();
@@ -149,7 +157,7 @@ typedef struct {
     int nq, want;
     size_t m; /* the longest query */
     uint64_t n;
-    bool track, sq;
+    bool track, sq, f32;
     size_t SR;            /* rows a stripe */
     int S;                /* stripes */
     uint64_t plen, chunk; /* columns a piece, samples a chunk */
@@ -172,6 +180,7 @@ static void shape_run(const wm_context_t *cx, const wm_sdtw_job_t *j, int nq, in
     r->n = j->n;
     r->track = j->track != 0;
     r->sq = j->cost == WM_DTW_SQUARED;
+    r->f32 = j->f32 != 0;
     /* stripes of 1,024 rows (R = 32 a lane); 512 when starts are tracked,
     ** whose registers would spill at 32 */
     r->SR = r->track ? STRIPE_ROWS / 2 : (tu->dtw_stripe == 512 ? 512 : STRIPE_ROWS);
@@ -188,8 +197,8 @@ static void shape_run(const wm_context_t *cx, const wm_sdtw_job_t *j, int nq, in
         /* smaller after running out of memory (core/recover.c) */
         r->chunk = wm_gpu_piece(cx, or_default(tu->dtw_chunk, (uint64_t)1 << 27), 1u << 16);
         uint64_t cols = r->n < r->chunk ? r->n : r->chunk;
-        uint64_t warps = or_default(
-            tu->dtw_warps, resident_warps(rows_per_lane((int)top_rows), r->sq, r->track, sm));
+        uint64_t warps = or_default(tu->dtw_warps, resident_warps(rows_per_lane((int)top_rows),
+                                                                  r->sq, r->track, r->f32, sm));
         uint64_t per_query = (warps + nq - 1) / nq;
         r->plen = (cols + per_query - 1) / per_query;
         uint64_t floor_len = or_default(tu->dtw_min_piece, 2 * (uint64_t)top_rows);
@@ -365,7 +374,7 @@ static wm_status fixup_rounds(wm_context_t *cx, const run_shape_t *r, const dev_
     while (nd > 0) {
         WM_CU(cx, cudaMemcpyAsync(d->dirty, h->dirty, nd * sizeof(int), cudaMemcpyHostToDevice, S));
         A.nd = nd;
-        WM_CU(cx, launch_any(A, R, r->sq, r->track, nd, S));
+        WM_CU(cx, launch_any(A, R, r->sq, r->track, r->f32, nd, S));
         commit_kernel<<<nd, 128, 0, S>>>(d->dirty, d->changed, nd, 32 * R, d->right_v, d->rnext_v,
                                          r->track ? d->right_s : NULL, d->rnext_s);
         WM_CU(cx, cudaGetLastError());
@@ -405,7 +414,7 @@ static wm_status run_stripe(wm_context_t *cx, const run_shape_t *r, const wm_sdt
         cudaStreamSynchronize(S);
         tc = wm_now();
     }
-    WM_CU(cx, launch_any(A, R, r->sq, r->track, ngp, S));
+    WM_CU(cx, launch_any(A, R, r->sq, r->track, r->f32, ngp, S));
     if (timing) {
         cudaStreamSynchronize(S);
         cx->stats.dtw_gpu_pass_s += wm_now() - tc;

@@ -12,6 +12,8 @@
 #include <math_constants.h>
 #include <stdint.h>
 
+#include "dtw/dtw_arith.cuh"
+
 #define FULL 0xffffffffu
 #define WARPS_PER_BLOCK 4
 #define STRIPE_ROWS 1024
@@ -57,14 +59,9 @@ typedef struct {
     uint64_t *pbest_e;
 } sd_args_t;
 
-__device__ __forceinline__ bool better(double v1, uint64_t s1, double v2, uint64_t s2) {
-    return v1 < v2 || (v1 == v2 && v1 != CUDART_INF && s1 > s2);
-}
-
-template <bool SQ>
-__device__ __forceinline__ double cell_cost(double x, double y) {
-    double d = __dsub_rn(x, y);
-    return SQ ? __dmul_rn(d, d) : fabs(d);
+template <typename T>
+__device__ __forceinline__ bool better(T v1, uint64_t s1, T v2, uint64_t s2) {
+    return v1 < v2 || (v1 == v2 && v1 != (T)CUDART_INF && s1 > s2);
 }
 
 __device__ __forceinline__ uint64_t ck_col(uint64_t a, uint64_t b, int k) {
@@ -72,7 +69,7 @@ __device__ __forceinline__ uint64_t ck_col(uint64_t a, uint64_t b, int k) {
     return a + w < b ? a + w - 1 : b - 1;
 }
 
-template <int R, bool TRACK, bool SQ>
+template <typename T, int R, bool TRACK, bool SQ>
 __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A) {
     const int lane = threadIdx.x & 31;
     const int wib = threadIdx.x >> 5;
@@ -83,8 +80,8 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
     const int gp = A.emode ? A.dirty[wid] : wid;
     const int q = gp / A.np, p = gp % A.np;
     /* row r of lane l at xs[r * 32 + l]: a step's reads hit 32 banks */
-    __shared__ double xs_all[WARPS_PER_BLOCK][R * 32];
-    double *xs = xs_all[wib];
+    __shared__ T xs_all[WARPS_PER_BLOCK][R * 32];
+    T *xs = xs_all[wib];
     for (int i = lane; i < R * 32; i += 32) xs[(i % R) * 32 + i / R] = A.x[q * A.qstride + i];
     __syncwarp();
     const int rows = A.rows_q[q];
@@ -99,7 +96,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
     const int row0 = lane * R;
 
     /* the left border */
-    double h[R];
+    T h[R];
     uint64_t hs[TRACK ? R : 1];
     const double *lv = A.emode ? A.right_v + (size_t)(gp - 1) * 32 * R
                                : (p == 0 ? A.left0_v + q * A.qstride : NULL);
@@ -113,7 +110,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
     }
     /* above-left of lane 0: row i0-1 at column a-1 */
     const int top = A.top;
-    double al_v;
+    T al_v;
     uint64_t al_s = 0;
     if (p == 0) {
         al_v = A.al0_v;
@@ -126,7 +123,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
         if (TRACK) al_s = A.top_s[a0 - 1];
     } else al_v = CUDART_INF;
     /* the diagonal of each lane's first cell: the lane above's left border */
-    double dg_v = __shfl_up_sync(FULL, h[R - 1], 1);
+    T dg_v = __shfl_up_sync(FULL, h[R - 1], 1);
     uint64_t dg_s = TRACK ? __shfl_up_sync(FULL, hs[R - 1], 1) : 0;
     if (lane == 0) {
         dg_v = al_v;
@@ -134,7 +131,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
     }
 
     const int lb = (rows - 1) / R, rb = (rows - 1) % R; /* the stripe's last row */
-    double best_v = CUDART_INF;
+    T best_v = CUDART_INF;
     uint64_t best_e = ~0ull;
     int k_next = 0; /* this lane's next stored column */
     uint64_t ck_next = ck_col(a, b, 0);
@@ -144,14 +141,14 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
     int wk = 0; /* fix-up: the stored column the warp checks next */
     uint64_t w_ck = ck_col(a, b, 0);
     bool moved = false; /* fix-up: the right border changed */
-    double yv = 0.0;    /* the sample of this lane's column */
-    double stage_y = 0.0, stage_t = 0.0;
+    T yv = 0.0;         /* the sample of this lane's column */
+    T stage_y = 0.0, stage_t = 0.0;
     uint64_t stage_ts = 0;
     const uint64_t steps = wr + 31;
     /* One step from hi (the lane's rows at its previous column) into ho:
     ** two register sets used in turn, so that no value is copied. Returns
     ** true when a fix-up may stop. */
-    auto step = [&](double(&hi)[R], uint64_t(&hsi)[TRACK ? R : 1], double(&ho)[R],
+    auto step = [&](T(&hi)[R], uint64_t(&hsi)[TRACK ? R : 1], T(&ho)[R],
                     uint64_t(&hso)[TRACK ? R : 1], uint64_t t) -> bool {
         /* every 32 steps the warp loads the next 32 samples (and top cells)
         ** for lane 0, which takes one a step */
@@ -164,8 +161,8 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
             }
         }
         const int sl = (int)(t & 31);
-        double y_in = __shfl_sync(FULL, stage_y, sl);
-        double up_top = 0.0;
+        T y_in = __shfl_sync(FULL, stage_y, sl);
+        T up_top = 0.0;
         uint64_t up_top_s = A.base + a0 + t;
         if (top == TOP_ROW) {
             up_top = __shfl_sync(FULL, stage_t, sl);
@@ -173,8 +170,8 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
         } else if (top != TOP_FRESH) {
             up_top = CUDART_INF;
         }
-        double y_prev = __shfl_up_sync(FULL, yv, 1);
-        double up_v = __shfl_up_sync(FULL, hi[R - 1], 1);
+        T y_prev = __shfl_up_sync(FULL, yv, 1);
+        T up_v = __shfl_up_sync(FULL, hi[R - 1], 1);
         uint64_t up_s = TRACK ? __shfl_up_sync(FULL, hsi[R - 1], 1) : 0;
         if (lane == 0) {
             yv = y_in;
@@ -183,27 +180,27 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
         } else yv = y_prev;
         const uint64_t c = a0 + t - lane; /* this lane's column (when active) */
         const bool active = t >= (uint64_t)lane && t - lane < wr;
-        const double nd_v = up_v; /* next step's diagonal */
+        const T nd_v = up_v; /* next step's diagonal */
         const uint64_t nd_s = up_s;
         if (active) {
-            double d_v = dg_v;
+            T d_v = dg_v;
             uint64_t d_s = dg_s;
-            double u_v = up_v;
+            T u_v = up_v;
             uint64_t u_s = up_s;
 #pragma unroll
             for (int r = 0; r < R; r++) {
-                const double cst = cell_cost<SQ>(xs[r * 32 + lane], yv);
-                const double l_v = hi[r];
+                const T cst = dtw_cell_cost<SQ>(xs[r * 32 + lane], yv);
+                const T l_v = hi[r];
                 if (TRACK) {
                     const uint64_t l_s = hsi[r];
-                    double bv = __dadd_rn(d_v, cst);
+                    T bv = dtw_add(d_v, cst);
                     uint64_t bs = d_s;
-                    double tv = __dadd_rn(u_v, cst);
+                    T tv = dtw_add(u_v, cst);
                     if (better(tv, u_s, bv, bs)) {
                         bv = tv;
                         bs = u_s;
                     }
-                    tv = __dadd_rn(l_v, cst);
+                    tv = dtw_add(l_v, cst);
                     if (better(tv, l_s, bv, bs)) {
                         bv = tv;
                         bs = l_s;
@@ -217,16 +214,15 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
                 } else {
                     /* a compare and two selects a min (fmin would add NaN
                     ** handling; no NaN reaches here) */
-                    double mn = d_v < l_v ? d_v : l_v;
-                    mn = mn < u_v ? mn : u_v;
+                    T mn = dtw_min(dtw_min(d_v, l_v), u_v);
                     d_v = l_v;
-                    u_v = __dadd_rn(mn, cst);
+                    u_v = dtw_add(mn, cst);
                     ho[r] = u_v;
                 }
             }
             /* the stripe's last row: the bottom row out */
             if (lane == lb && c >= a) {
-                double v = ho[0];
+                T v = ho[0];
                 uint64_t s = 0;
 #pragma unroll
                 for (int r = 0; r < R; r++)
@@ -300,7 +296,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
         }
         return false;
     };
-    double h2[R];
+    T h2[R];
     uint64_t hs2[TRACK ? R : 1];
     for (uint64_t t = 0; t < steps; t += 2) {
         if (step(h, hs, h2, hs2, t) || t + 1 >= steps) break;
@@ -308,11 +304,11 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
     }
     /* the piece's best bottom cell: the smallest value, then the leftmost end */
     if (A.pbest_v) {
-        double bv = best_v;
+        T bv = best_v;
         uint64_t be = best_e;
 #pragma unroll
         for (int o = 16; o > 0; o >>= 1) {
-            double ov = __shfl_xor_sync(FULL, bv, o);
+            T ov = __shfl_xor_sync(FULL, bv, o);
             uint64_t oe = __shfl_xor_sync(FULL, be, o);
             if (ov < bv || (ov == bv && oe < be)) {
                 bv = ov;

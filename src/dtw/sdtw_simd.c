@@ -25,17 +25,28 @@
 ** radius 50: 1.39 s in strips, 3.43 s scalar; radius 10 (a band of 21 <
 ** NL): 0.53 s and 0.56 s; AVX2 (EPYC, 2 cores, 200 series), radius 50
 ** (6 strips' rows): 0.83 s in strips, 0.73 s scalar; radius 150: 1.56 s
-** and 2.01 s. */
-static wm_sdtw_strip_fn pick(wm_simd_isa_t max_isa, int *nl, int *strips) {
+** and 2.01 s. float32 (NL twice as tall) on the same AVX2 machine, 300
+** series: radius 20 (41 wide, 1.3 strips' rows) 1.09 s in strips, 0.67 s
+** scalar; radius 30 (61): 1.23 and 1.02 s; radius 50 (101, 3.2): 1.43 and
+** 1.71 s: from 3 strips. */
+static wm_sdtw_strip_fn pick(wm_simd_isa_t max_isa, int f32, int *nl, int *strips) {
 #if WM_SIMD_X86
+    /* float32 holds twice the rows a vector; the same rule in strips */
     switch (wm_simd_isa_pick(max_isa)) {
-    case WM_SIMD_AVX512: *nl = 32, *strips = 1; return wm_sdtw_strip_avx512;
-    case WM_SIMD_AVX2: *nl = 16, *strips = 8; return wm_sdtw_strip_avx2;
-    case WM_SIMD_SSE2: *nl = 8, *strips = 8; return wm_sdtw_strip_sse2;
+    case WM_SIMD_AVX512:
+        *nl = f32 ? 64 : 32, *strips = 1;
+        return f32 ? wm_sdtw_strip_avx512_f32 : wm_sdtw_strip_avx512;
+    case WM_SIMD_AVX2:
+        *nl = f32 ? 32 : 16, *strips = f32 ? 3 : 8;
+        return f32 ? wm_sdtw_strip_avx2_f32 : wm_sdtw_strip_avx2;
+    case WM_SIMD_SSE2:
+        *nl = f32 ? 16 : 8, *strips = 8;
+        return f32 ? wm_sdtw_strip_sse2_f32 : wm_sdtw_strip_sse2;
     default: return NULL;
     }
 #else
     (void)max_isa;
+    (void)f32;
     (void)nl;
     (void)strips;
     return NULL;
@@ -46,10 +57,12 @@ int wm_sdtw_tile_simd(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uin
                       double *col, double *bot_v, wm_sdtw_best_t *best, wm_simd_isa_t max_isa,
                       double *scratch) {
     int nl = 0, strips = 0;
-    wm_sdtw_strip_fn fn = pick(max_isa, &nl, &strips);
+    wm_sdtw_strip_fn fn = pick(max_isa, j->f32, &nl, &strips);
     if (!fn) return 1; /* the caller runs the scalar tile */
     if (j->band_strips > 0) strips = j->band_strips;
     if (j->banded && j->band_hi - j->band_lo + 1 < (int64_t)strips * nl) return 1;
+    /* the band test's numbers, up to the width + 2 NL, exact in float */
+    if (j->banded && j->f32 && j->band_hi - j->band_lo > ((int64_t)1 << 23)) return 1;
     uint64_t w = b - a < SUBTILE ? b - a : SUBTILE;
     double *own = scratch ? NULL : malloc((3 * w + 3 * 32 + 8) * sizeof *own);
     if (!scratch && !(scratch = own)) return -1;

@@ -26,6 +26,13 @@ void wm_sdtw_strip_avx2(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, u
                         double *col, double *bot_v, wm_sdtw_best_t *best, double *scratch);
 void wm_sdtw_strip_avx512(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
                           double *col, double *bot_v, wm_sdtw_best_t *best, double *scratch);
+/* The same in float32 (j->f32): twice the rows a vector. */
+void wm_sdtw_strip_sse2_f32(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
+                            double *col, double *bot_v, wm_sdtw_best_t *best, double *scratch);
+void wm_sdtw_strip_avx2_f32(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
+                            double *col, double *bot_v, wm_sdtw_best_t *best, double *scratch);
+void wm_sdtw_strip_avx512_f32(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
+                              double *col, double *bot_v, wm_sdtw_best_t *best, double *scratch);
 
 #ifdef __cplusplus
 }

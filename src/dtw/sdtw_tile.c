@@ -29,21 +29,24 @@ static inline void top_cells(wm_sdtw_top_t top, uint64_t c, double *uv, uint64_t
     }
 }
 
-static void tile_values(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
-                        double *col, double *bot_v, wm_sdtw_best_t *best) {
+/* Both precisions from one body (dtw.h's wm_dtw_r32): f32 is a constant at
+** each call, so the double path keeps no test in its loop. */
+static inline __attribute__((always_inline)) void
+tile_values(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b, double *col,
+            double *bot_v, wm_sdtw_best_t *best, const int f32) {
     const double *x = j->x, *y = j->y;
     size_t m = j->m;
     for (uint64_t c = a; c < b; c++) {
         double uv, dv;
         uint64_t us, ds;
         top_cells(top, c, &uv, &us, &dv, &ds);
-        double yc = y[c];
+        double yc = f32 ? wm_dtw_r32(y[c]) : y[c];
         if (j->cost == WM_DTW_SQUARED) {
             for (size_t i = 0; i < m; i++) {
-                double d = x[i] - yc, lv = col[i];
+                double d = f32 ? wm_dtw_r32(wm_dtw_r32(x[i]) - yc) : x[i] - yc, lv = col[i];
                 double mn = dv < lv ? dv : lv;
                 mn = mn < uv ? mn : uv;
-                uv = mn + d * d;
+                uv = wm_dtw_add_p(f32, mn, f32 ? wm_dtw_r32(d * d) : d * d);
                 dv = lv;
                 col[i] = uv;
             }
@@ -52,7 +55,8 @@ static void tile_values(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, u
                 double lv = col[i];
                 double mn = dv < lv ? dv : lv;
                 mn = mn < uv ? mn : uv;
-                uv = mn + fabs(x[i] - yc);
+                double d = f32 ? wm_dtw_r32(wm_dtw_r32(x[i]) - yc) : x[i] - yc;
+                uv = wm_dtw_add_p(f32, mn, fabs(d));
                 dv = lv;
                 col[i] = uv;
             }
@@ -62,9 +66,9 @@ static void tile_values(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, u
     }
 }
 
-static void tile_tracked(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b,
-                         double *col_v, uint64_t *col_s, double *bot_v, uint64_t *bot_s,
-                         wm_sdtw_best_t *best) {
+static inline __attribute__((always_inline)) void
+tile_tracked(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_t b, double *col_v,
+             uint64_t *col_s, double *bot_v, uint64_t *bot_s, wm_sdtw_best_t *best, const int f32) {
     const double *x = j->x, *y = j->y;
     size_t m = j->m;
     for (uint64_t c = a; c < b; c++) {
@@ -73,19 +77,19 @@ static void tile_tracked(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, 
         top_cells(top, c, &uv, &us, &dv, &ds);
         double yc = y[c];
         for (size_t i = 0; i < m; i++) {
-            double cost = wm_dtw_cost(j->cost, x[i], yc);
+            double cost = wm_dtw_cost_p(j->cost, f32, x[i], yc);
             double lv = col_v[i];
             uint64_t ls = col_s[i];
             /* each predecessor plus the cost, then the best: equal sums keep
             ** the larger start, whichever predecessor it came from */
-            double bv = dv + cost;
+            double bv = wm_dtw_add_p(f32, dv, cost);
             uint64_t bs = ds;
-            double t = uv + cost;
+            double t = wm_dtw_add_p(f32, uv, cost);
             if (wm_sdtw_better(t, us, bv, bs)) {
                 bv = t;
                 bs = us;
             }
-            t = lv + cost;
+            t = wm_dtw_add_p(f32, lv, cost);
             if (wm_sdtw_better(t, ls, bv, bs)) {
                 bv = t;
                 bs = ls;
@@ -109,6 +113,8 @@ void wm_sdtw_tile(const wm_sdtw_job_t *j, wm_sdtw_top_t top, uint64_t a, uint64_
     if (!j->track && j->m >= 8 && j->simd != WM_SIMD_NONE &&
         wm_sdtw_tile_simd(j, top, a, b, col_v, bot_v, best, j->simd, NULL) == 0)
         return;
-    if (j->track) tile_tracked(j, top, a, b, col_v, col_s, bot_v, bot_s, best);
-    else tile_values(j, top, a, b, col_v, bot_v, best);
+    if (j->track && j->f32) tile_tracked(j, top, a, b, col_v, col_s, bot_v, bot_s, best, 1);
+    else if (j->track) tile_tracked(j, top, a, b, col_v, col_s, bot_v, bot_s, best, 0);
+    else if (j->f32) tile_values(j, top, a, b, col_v, bot_v, best, 1);
+    else tile_values(j, top, a, b, col_v, bot_v, best, 0);
 }

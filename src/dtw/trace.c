@@ -3,6 +3,7 @@
 ** the canonical warping path of a reported match, and the banded global DP
 ** (its value only).
 */
+#include <math.h>
 #include <stdlib.h>
 
 #include "dtw/trace.h"
@@ -13,7 +14,7 @@ enum { FROM_DIAG = 0, FROM_UP = 1, FROM_LEFT = 2, FROM_TOP = 3 };
 #define TRACE_MAX_CELLS (1ull << 33)
 
 wm_status wm_dtw_trace(wm_context_t *cx, const double *x, size_t m, const double *y, uint64_t n,
-                       uint64_t col0, wm_sdtw_top_t top, int64_t band, wm_dtw_cost_t cost,
+                       uint64_t col0, wm_sdtw_top_t top, int64_t band, wm_dtw_cost_t cost, int f32,
                        uint64_t **path_out, uint64_t *len_out) {
     *path_out = NULL;
     *len_out = 0;
@@ -43,13 +44,13 @@ wm_status wm_dtw_trace(wm_context_t *cx, const double *x, size_t m, const double
             double lv = col[i], nv = INFINITY;
             uint8_t d = FROM_DIAG;
             if (wm_dtw_in_band(band, m, n, i, c)) {
-                double cst = wm_dtw_cost(cost, x[i], y[c]);
+                double cst = wm_dtw_cost_p(cost, f32, x[i], y[c]);
                 double mn = dv < lv ? dv : lv;
                 mn = mn < uv ? mn : uv;
-                nv = mn + cst;
+                nv = wm_dtw_add_p(f32, mn, cst);
                 /* the first predecessor, in the contract's order, that gives it */
-                if (dv + cst == nv) d = i == 0 ? FROM_TOP : FROM_DIAG;
-                else if (uv + cst == nv) d = i == 0 ? FROM_TOP : FROM_UP;
+                if (wm_dtw_add_p(f32, dv, cst) == nv) d = i == 0 ? FROM_TOP : FROM_DIAG;
+                else if (wm_dtw_add_p(f32, uv, cst) == nv) d = i == 0 ? FROM_TOP : FROM_UP;
                 else d = FROM_LEFT;
             }
             dir[c * m + i] = d;
@@ -88,26 +89,20 @@ wm_status wm_dtw_trace(wm_context_t *cx, const double *x, size_t m, const double
     return WM_OK;
 }
 
+#define BANDED_FN banded_f64
+#define ELT double
+#define ELT_ABS fabs
+#include "global_banded.inc"
+#define BANDED_FN banded_f32
+#define ELT float
+#define ELT_ABS fabsf
+#include "global_banded.inc"
+
 double wm_dtw_global_banded(const double *x, size_t m, const double *y, uint64_t n, int64_t band,
-                            wm_dtw_cost_t cost, double *col) {
-    for (size_t i = 0; i < m; i++) col[i] = INFINITY;
-    for (uint64_t c = 0; c < n; c++) {
-        double uv = INFINITY, dv = c == 0 ? 0.0 : INFINITY;
-        /* rows of this column inside the band: lo <= i <= hi */
-        int64_t extra_n = n > m ? (int64_t)(n - m) : 0, extra_m = m > n ? (int64_t)(m - n) : 0;
-        int64_t lo = band < 0 ? 0 : (int64_t)c - band - extra_n;
-        int64_t hi = band < 0 ? (int64_t)m - 1 : (int64_t)c + band + extra_m;
-        if (lo < 0) lo = 0;
-        if (hi > (int64_t)m - 1) hi = (int64_t)m - 1;
-        if (lo > 0) dv = col[lo - 1]; /* column c-1's row above the band's first */
-        for (int64_t i = lo; i <= hi; i++) {
-            double lv = col[i];
-            double mn = dv < lv ? dv : lv;
-            mn = mn < uv ? mn : uv;
-            uv = mn + wm_dtw_cost(cost, x[i], y[c]);
-            dv = lv;
-            col[i] = uv;
-        }
-    }
-    return col[m - 1];
+                            wm_dtw_cost_t cost, int f32, double *col) {
+    if (!f32) return banded_f64(x, m, y, n, band, cost, col);
+    /* float: the column and the rounded query in the caller's m doubles */
+    float *c32 = (float *)col, *x32 = c32 + m;
+    for (size_t i = 0; i < m; i++) x32[i] = (float)x[i];
+    return banded_f32(x32, m, y, n, band, cost, c32);
 }

@@ -28,7 +28,8 @@
 #     distance of about 0; --length; --znorm;
 #  6. consistency: --backend cpu with --threads 1 and 3 and --piece 1, 7, 64
 #     (a long plateau path crossing pieces too) print the same bytes, and
-#     --backend cuda as well when `warpmatch info` shows a GPU;
+#     --backend cuda as well when `warpmatch info` shows a GPU; so does
+#     --precision f32, and ucr refuses it;
 #  7. errors: exit 2, nothing on stdout, one "warpmatch: " line naming the
 #     file and the place (NaN, Inf, a malformed number, an empty file, an
 #     unsupported or 3-D .npy, truncated gzip, ...) or the bad option.
@@ -512,6 +513,12 @@ consistent "global, short" qmulti.txt ecg_short.txt --mode global --path
 consistent "squared --top 3, short" qmulti.txt ecg_short.txt --cost squared --top 3
 consistent "ucr, short" qmulti.txt ecg_short.txt --mode ucr --window 0.05 --top 3
 consistent "plateau" x.txt plateau.txt --path --top 2
+# float32: the same bytes on every backend and cut
+consistent "f32 top 5 --path, short" qmulti.txt ecg_short.txt --precision f32 --top 5 --path
+consistent "f32 squared -k 3, short" qmulti.txt ecg_short.txt --precision f32 --cost squared -k 3
+consistent "f32 global, short" qmulti.txt ecg_short.txt --precision f32 --mode global --path
+CFGS="-j_3 -j_2_--piece_64"
+consistent "f32 --znorm --top 3" qmulti.txt "$ECG" --precision f32 --znorm --top 3
 
 # ---- 7. errors ---------------------------------------------------------------------
 
@@ -571,6 +578,8 @@ expect_error "unknown option" "^warpmatch: unknown option '--frobnicate'" dtw --
 expect_error "option needs a value" "^warpmatch: option '--top' needs a value" dtw x.txt y.txt --top
 expect_error "one argument" "^warpmatch: dtw needs a QUERY and a SERIES \(1 argument given\)" dtw x.txt
 expect_error "three arguments" "^warpmatch: dtw needs a QUERY and a SERIES \(3 arguments given\)" dtw x.txt y.txt y.txt
+expect_error "ucr in f32" "--precision f32: ucr mode runs in float64 only" \
+    dtw --mode ucr --precision f32 x.txt y.txt
 if ! have_gpu; then
     expect_error "--backend cuda without a GPU" "^warpmatch: cannot use the cuda backend" \
         dtw --backend cuda x.txt y.txt

@@ -18,11 +18,14 @@
 #     entries; labels (a '.' for an unlabelled side); JSON Lines parse;
 #  4. --npy writes a version 1.0 .npy (header padded to 64 bytes) whose values
 #     are the printed matrix's; --sqrt; a .csv name is rows of numbers;
+#     --precision f32: each entry within 1e-5 of f64's, printed in at most 9
+#     digits, and --npy as float32 with the same values;
 #  5. --backend cpu with --threads 1 and 3, --gpus 0,0 when a GPU is found,
-#     and --backend cuda print the same bytes;
+#     and --backend cuda print the same bytes, in both precisions;
 #  6. errors: exit 2, nothing on stdout: --knn or --npy without matrix mode,
 #     --top / --max-distance / --path / --length with it, three files, a NaN,
-#     an empty line's signal, --knn 0, a file that cannot be written.
+#     an empty line's signal, --knn 0, --precision f16, a sample past
+#     FLT_MAX with --precision f32, a file that cannot be written.
 . "$(dirname "$0")/lib.sh" "$@"
 export LC_ALL=C
 cd "$TMP" || exit 2
@@ -133,6 +136,31 @@ tr ' ' ',' <sigs.txt >sigs.csv
 run dtw --mode matrix --cost squared sigs.csv
 check_out "a .csv name is rows of numbers" m.tsv
 
+# 4b. --precision f32: distances as the shortest text of a float, --npy as
+# float32 (the same values), within float rounding of f64's
+run dtw --mode matrix --cost squared --precision f32 sigs.txt
+check_rc "--precision f32" 0
+cp "$OUT" m32.tsv
+msg=$(awk -F '\t' 'NR == FNR { for (j = 1; j <= NF; j++) d[FNR, j] = $j; next }
+    { for (j = 1; j <= NF; j++) { w = d[FNR, j]; t = w > $j ? w - $j : $j - w;
+      if (t > 1e-5 * (w > 1 ? w : 1)) print FNR, j, w, $j } }' m.tsv m32.tsv)
+[ -z "$msg" ] && pass || fail "--precision f32 far from f64: $msg"
+msg=$(awk -F '\t' '{ for (j = 1; j <= NF; j++) { v = $j; sub(/^-/, "", v); sub(/e.*/, "", v);
+      gsub(/[.]/, "", v); sub(/^0+/, "", v); if (length(v) > 9) print NR, j, $j } }' m32.tsv)
+[ -z "$msg" ] && pass || fail "--precision f32 prints more than 9 digits: $msg"
+run dtw --mode matrix --cost squared --precision f32 --npy m32.npy sigs.txt
+check_rc "--precision f32 --npy" 0
+head_ok=$(perl -e 'open F, "<", "m32.npy" or die; binmode F; read F, $h, 10;
+    my ($magic, $v1, $v2, $len) = unpack "a6 C C v", $h; read F, $d, $len;
+    print $magic eq "\x93NUMPY" && (10 + $len) % 64 == 0 &&
+          $d =~ /^\{.descr.: .<f4., .fortran_order.: False, .shape.: \(7, 7\), \} *\n$/ ? "ok" : "bad"')
+[ "$head_ok" = ok ] && pass || fail "--precision f32 --npy header"
+perl -e 'open F, "<", "m32.npy"; binmode F; read F, $h, 10; ($len) = unpack "x8 v", $h;
+    read F, $d, $len; local $/; $b = <F>; @v = unpack "f<*", $b;
+    while (@v) { print join("\t", map { sprintf "%.9g", $_ } splice @v, 0, 7), "\n" }' >npy32.txt
+awk -F '\t' '{ for (j = 1; j <= NF; j++) printf "%s%.9g", (j > 1 ? "\t" : ""), $j; print "" }' m32.tsv >tsv9.txt
+cmp -s npy32.txt tsv9.txt && pass || fail "--precision f32: --npy values differ from the printed matrix"
+
 # 5. backends
 run dtw --mode matrix --cost squared --window 2 --backend cpu --threads 1 sigs.txt sigs.txt
 cp "$OUT" ref.tsv
@@ -140,10 +168,16 @@ for b in "--backend cpu --threads 3" "--backend cpu --gpus 0,0,0"; do
     run dtw --mode matrix --cost squared --window 2 $b sigs.txt sigs.txt
     check_out "$b" ref.tsv
 done
+run dtw --mode matrix --precision f32 --backend cpu --threads 1 sigs.txt sigs.txt
+cp "$OUT" ref32.tsv
+run dtw --mode matrix --precision f32 --backend cpu --threads 3 sigs.txt sigs.txt
+check_out "--precision f32, 3 threads" ref32.tsv
 if have_gpu; then
     for b in "--backend cuda" "--backend cuda --gpus 0,0"; do
         run dtw --mode matrix --cost squared --window 2 $b sigs.txt sigs.txt
         check_out "$b" ref.tsv
+        run dtw --mode matrix --precision f32 $b sigs.txt sigs.txt
+        check_out "--precision f32 $b" ref32.tsv
     done
     if [ -f "$UCR/ACSF1_TRAIN.tsv" ]; then
         for c in abs squared; do
@@ -151,6 +185,12 @@ if have_gpu; then
             cp "$OUT" ucr_cpu.tsv
             run dtw --mode matrix --cost $c --backend cuda "$UCR/OSULeaf_TEST.tsv" "$UCR/ACSF1_TRAIN.tsv"
             check_out "OSULeaf x ACSF1 ($c): cuda = cpu" ucr_cpu.tsv
+            run dtw --mode matrix --cost $c --precision f32 --backend cpu \
+                "$UCR/OSULeaf_TEST.tsv" "$UCR/ACSF1_TRAIN.tsv"
+            cp "$OUT" ucr_cpu32.tsv
+            run dtw --mode matrix --cost $c --precision f32 --backend cuda \
+                "$UCR/OSULeaf_TEST.tsv" "$UCR/ACSF1_TRAIN.tsv"
+            check_out "OSULeaf x ACSF1 ($c, f32): cuda = cpu" ucr_cpu32.tsv
         done
     fi
 fi
@@ -167,6 +207,10 @@ expect_error "no file" "needs A, or A and B \(0 arguments" dtw --mode matrix
 printf '1 2 3\n4 nan 6\n' >nan.txt
 expect_error "a NaN" "nan.txt:2: sample 1 is NaN" dtw --mode matrix nan.txt
 expect_error "--knn 0" "invalid value '0' for --knn" dtw --mode matrix --knn 0 sigs.txt
+expect_error "--precision f16" "unknown --precision 'f16' \(expected f64 or f32\)" dtw --mode matrix --precision f16 sigs.txt
+printf '1 2 3\n4 1e39 6\n' >huge.txt
+expect_error "--precision f32, 1e39" "huge.txt: a\[1\]: sample 1 \(1e\+39\) is outside float32's range" \
+    dtw --mode matrix --precision f32 huge.txt
 expect_error "--npy into a missing folder" "cannot write no/such/dir.npy" \
     dtw --mode matrix --npy no/such/dir.npy sigs.txt
 

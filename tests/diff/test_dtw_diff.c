@@ -199,10 +199,10 @@ static void describe_case(const void *p) {
 static void opts_str(char *buf, size_t len, const wm_dtw_opts_t *o) {
     snprintf(buf, len,
              "mode %s, cost %s, znorm %d, window %" PRId64 ", top %" PRIu64
-             ", max_distance %.17g, length %" PRIu64 ", path %d",
+             ", max_distance %.17g, length %" PRIu64 ", path %d, precision %s",
              (unsigned)o->mode < 3 ? MODE_NAME[o->mode] : "?",
              o->cost == WM_DTW_SQUARED ? "squared" : "abs", o->znorm, o->window, o->top,
-             o->max_distance, o->length, o->path);
+             o->max_distance, o->length, o->path, o->precision == WM_DTW_F32 ? "f32" : "f64");
 }
 
 static void oracle_fail(const char *name, const char *detail) {
@@ -550,6 +550,8 @@ static void gen_case(dcase *c) {
     }
     c->o.cost = chance(50) ? WM_DTW_ABS : WM_DTW_SQUARED;
     c->o.znorm = chance(25);
+    /* float32 (not ucr, which is float64 only): its own oracle */
+    if (c->o.mode != WM_DTW_UCR && chance(35)) c->o.precision = WM_DTW_F32;
 }
 
 /* ==== the oracle's answer for one option set ================================ */
@@ -668,9 +670,10 @@ static const char *path_problem(char *buf, size_t len, const dcase *c, const wm_
         qq = qz;
         yy = wz;
     }
-    double sum = 0;
+    double sum = 0; /* in the match's precision (float32 sums of float32 costs) */
+    doracle_precision(o->precision);
     for (uint64_t k = 0; k < P; k++)
-        sum += doracle_cost(o->cost, qq[p[2 * k]], yy[p[2 * k + 1] - a->start]);
+        sum = doracle_add(sum, doracle_cost(o->cost, qq[p[2 * k]], yy[p[2 * k + 1] - a->start]));
     free(qz);
     free(wz);
     int ok = o->mode == WM_DTW_UCR
@@ -1352,8 +1355,10 @@ static void adversarial(void) {
         }
         snprintf(c.desc, sizeof c.desc, "%s", F[f].name);
         c.o = wm_dtw_opts_default();
-        for (int cost = 0; cost < 2; cost++) {
+        for (int it = 0; it < 4; it++) { /* both costs, both precisions */
+            const int cost = it % 2;
             c.o.cost = (wm_dtw_cost_t)cost;
+            c.o.precision = it >= 2 ? WM_DTW_F32 : WM_DTW_F64;
             doracle_cand_t *cand;
             size_t nc = doracle_candidates(c.q, c.m, c.y, c.n, &c.o, &cand);
             wm_dtw_opts_t sets[4];
@@ -1372,8 +1377,9 @@ static void adversarial(void) {
                 oracle_answer(&c, cand, nc, &sets[s], &want);
                 if (s == 0) {
                     char name[200];
-                    snprintf(name, sizeof name, "adversarial %s (%s)", F[f].name,
-                             cost ? "squared" : "abs");
+                    snprintf(name, sizeof name, "adversarial %s (%s, %s)", F[f].name,
+                             cost ? "squared" : "abs", it >= 2 ? "f32" : "f64");
+                    /* the hand-made distances are small integers: exact in float too */
                     if (want.n != 1 || want.a[0].distance != F[f].d || want.a[0].start != F[f].s ||
                         want.a[0].end != F[f].e) {
                         char buf[300];
@@ -1390,7 +1396,7 @@ static void adversarial(void) {
                     if (!cfg_ok(&g_cfg[i], c.m, c.n)) continue;
                     wm_dtw_matches_t got;
                     int rc = lib_dtw(&g_cfg[i], &c, &sets[s], &got);
-                    if (s == 0 && cost == 0 && rc == WM_OK && got.n >= 1 &&
+                    if (s == 0 && it == 0 && rc == WM_OK && got.n >= 1 &&
                         (g_cfg[i].chunk == 8 || i == 0))
                         printf("  %s, %s: [%" PRIu64 ", %" PRIu64 ") distance %g (%s pieces)\n",
                                F[f].name, g_cfg[i].name, got.a[0].start, got.a[0].end,
@@ -1451,6 +1457,7 @@ static void adversarial(void) {
         c.o = wm_dtw_opts_default();
         c.o.cost = t % 2 ? WM_DTW_SQUARED : WM_DTW_ABS;
         c.o.znorm = t == 5;
+        c.o.precision = t == 2 || t == 5 ? WM_DTW_F32 : WM_DTW_F64;
         c.m = (size_t)range(3, 30);
         c.q = xmalloc(c.m * sizeof *c.q);
         gen_base(K_WALK, c.q, c.m, 1.0);
@@ -1579,6 +1586,7 @@ static void long_case(long i, size_t m, uint64_t n, kind_t kind, int all_cfg) {
     memset(&c, 0, sizeof c);
     c.o = wm_dtw_opts_default();
     c.o.cost = i % 2 ? WM_DTW_SQUARED : WM_DTW_ABS;
+    c.o.precision = i % 3 == 2 ? WM_DTW_F32 : WM_DTW_F64;
     c.kind = kind;
     c.m = m;
     c.q = xmalloc(m * sizeof *c.q);
@@ -1650,6 +1658,7 @@ static void global_long(long i, size_t m, uint64_t n, int64_t window) {
     c.o.mode = WM_DTW_GLOBAL;
     c.o.window = window;
     c.o.cost = i % 2 ? WM_DTW_SQUARED : WM_DTW_ABS;
+    c.o.precision = i % 3 == 1 ? WM_DTW_F32 : WM_DTW_F64;
     c.kind = K_CUT;
     c.m = m;
     c.n = n;

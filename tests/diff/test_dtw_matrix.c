@@ -8,19 +8,23 @@
 **    on its diagonal, and equals the matrix of the list against a copy of
 **    itself (computed both ways round); every entry equals wm_dtw's global
 **    mode on the same pair; with a narrow band (radius 15: the CPU's scalar
-**    DP) and a wide one (140: its SIMD strips, each over its rows' band).
+**    DP) and a wide one (140: its SIMD strips, each over its rows' band),
+**    in both precisions.
 ** 2. Seeded random cases (300 at WM_TEST_SCALE=1): 1..40 signals a side
 **    (one side or two), lengths from 1 to 2,600 (tiny, short, the GPU's
 **    lane shapes around 32 R for every R, one stripe of 1,024 and several),
 **    all equal or mixed; Gaussian noise, random walks, quantised values
-**    (ties), constants, spikes of 1e150 (whose squares overflow to +inf);
+**    (ties), constants, spikes of 1e150 (1e20 in float32: squares overflow to +inf);
 **    both costs; band -1, 0, 1, a few, a random fraction, >= the longest;
-**    z-normalisation on a third. Every entry against the oracle's global
-**    DTW of the pair (normalised by the oracle's own znorm when asked).
+**    z-normalisation on a third; float32 on 40% (its own oracle). Every
+**    entry against the oracle's global DTW of the pair (normalised by the
+**    oracle's own znorm when asked).
 ** 3. The arguments: NULL context / lists / lengths / output, an empty
 **    signal (WM_PATTERN_EMPTY, "a[2] is empty"), NaN and infinite samples
 **    ("b[1]: sample 3 is NaN"), a NULL signal, subsequence and ucr modes,
-**    paths, window < -1, n_a = 0 and n_b = 0 (nothing written).
+**    paths, window < -1, an unknown precision, a float32 sample past
+**    FLT_MAX (refused; accepted when normalised), n_a = 0 and n_b = 0
+**    (nothing written).
 ** Exit status 0 when all checks pass; the last line is "N passed, N failed".
 */
 #include <inttypes.h>
@@ -47,17 +51,18 @@ static size_t g_ncf;
 
 static void describe(const void *p) {
     const mcase_t *c = p;
-    fprintf(stderr, "  %zu x %zu signals, cost %s, window %" PRId64 ", znorm %d\n", c->na,
+    fprintf(stderr, "  %zu x %zu signals, cost %s, window %" PRId64 ", znorm %d, %s\n", c->na,
             c->nb ? c->nb : c->na, c->o.cost == WM_DTW_SQUARED ? "squared" : "abs", c->o.window,
-            c->o.znorm);
+            c->o.znorm, c->o.precision == WM_DTW_F32 ? "f32" : "f64");
     for (size_t i = 0; i < c->na; i++) fprintf(stderr, "  a[%zu]: %zu samples\n", i, c->alen[i]);
     for (size_t i = 0; i < c->nb; i++) fprintf(stderr, "  b[%zu]: %zu samples\n", i, c->blen[i]);
 }
 
 static int same_bits(double x, double y) { return memcmp(&x, &y, sizeof x) == 0; }
 
-/* A signal of a random kind. */
-static double *make_signal(size_t n) {
+/* A signal of a random kind; spike: the height of the spikes whose squares
+** overflow (1e150 in float64; 1e20 in float32, itself a float). */
+static double *make_signal(size_t n, double spike) {
     double *v = xmalloc(n * sizeof *v);
     int kind = (int)below(6);
     double w = gauss();
@@ -67,7 +72,7 @@ static double *make_signal(size_t n) {
         case 1: v[i] = (w += gauss() * 0.3); break;
         case 2: v[i] = (double)(int64_t)below(5) / 8.0; break; /* ties */
         case 3: v[i] = 1.5; break;
-        case 4: v[i] = chance(3) ? 1e150 : gauss(); break; /* squares overflow */
+        case 4: v[i] = chance(3) ? spike : gauss(); break; /* squares overflow */
         default: v[i] = sin((double)i * 0.05 + w) + 0.1 * gauss(); break;
         }
     }
@@ -103,6 +108,7 @@ static double oracle_pair(const double *x, size_t m, const double *y, size_t n,
         x = xn;
         y = yn;
     }
+    doracle_precision(o->precision);
     double d = (uint64_t)(m + 1) * (n + 1) <= DORACLE_FULL_MAX_CELLS
                    ? doracle_global_full(x, m, y, n, o->cost, o->window)
                    : doracle_global_cols(x, m, y, n, o->cost, o->window);
@@ -127,6 +133,8 @@ static void one_case(long idx) {
     c.o.mode = WM_DTW_GLOBAL;
     c.o.cost = chance(50) ? WM_DTW_SQUARED : WM_DTW_ABS;
     c.o.znorm = chance(33);
+    c.o.precision = chance(40) ? WM_DTW_F32 : WM_DTW_F64;
+    const double spike = c.o.precision == WM_DTW_F32 ? 1e20 : 1e150;
     int equal = chance(40);
     size_t common = make_len();
     /* keep the oracle's work (every pair, O(m n)) to a few 10^8 cells */
@@ -142,10 +150,10 @@ static void one_case(long idx) {
         size_t n = equal ? common : make_len();
         if (i < c.na) {
             c.alen[i] = n;
-            c.a[i] = make_signal(n);
+            c.a[i] = make_signal(n, spike);
         } else {
             c.blen[i - c.na] = n;
-            c.b[i - c.na] = make_signal(n);
+            c.b[i - c.na] = make_signal(n, spike);
         }
         if (n > longest) longest = n;
     }
@@ -216,7 +224,7 @@ static void test_symmetry(void) {
     size_t len[12];
     for (size_t i = 0; i < n; i++) {
         len[i] = i < 6 ? 150 : make_len();
-        a[i] = make_signal(len[i]);
+        a[i] = make_signal(len[i], 1e20); /* for both precisions */
     }
     wm_dtw_opts_t o = wm_dtw_opts_default();
     o.mode = WM_DTW_GLOBAL;
@@ -224,12 +232,14 @@ static void test_symmetry(void) {
     double *self = xmalloc(n * n * sizeof *self), *two = xmalloc(n * n * sizeof *two);
     /* a narrow band (the scalar DP on the CPU) and a wide one (the SIMD
     ** strips, each over its band), against wm_dtw's scalar global DP */
-    for (size_t k = 0; k < 2 * g_ncf; k++) {
-        o.window = k < g_ncf ? 15 : 140;
+    for (size_t k = 0; k < 4 * g_ncf; k++) { /* both bands, both precisions */
+        o.window = k % (2 * g_ncf) < g_ncf ? 15 : 140;
+        o.precision = k >= 2 * g_ncf ? WM_DTW_F32 : WM_DTW_F64;
         wm_context_t *cx = g_cf[k % g_ncf].cx;
         const char *name = g_cf[k % g_ncf].name;
         char what[160];
-        snprintf(what, sizeof what, "%s, window %lld: a x a", name, (long long)o.window);
+        snprintf(what, sizeof what, "%s, window %lld, %s: a x a", name, (long long)o.window,
+                 o.precision == WM_DTW_F32 ? "f32" : "f64");
         check_status(what,
                      wm_dtw_matrix(cx, (const double *const *)a, len, n, NULL, NULL, 0, &o, self),
                      WM_OK, cx);
@@ -326,6 +336,20 @@ static void test_args(const config *cf) {
     bad = o;
     bad.cost = (wm_dtw_cost_t)7;
     ARG("cost 7", wm_dtw_matrix(cx, a, len, 3, NULL, NULL, 0, &bad, out), WM_INVALID, "cost");
+    bad = o;
+    bad.precision = (wm_dtw_precision_t)2;
+    ARG("precision 2", wm_dtw_matrix(cx, a, len, 3, NULL, NULL, 0, &bad, out), WM_INVALID,
+        "precision");
+    /* float32: a sample past FLT_MAX cannot be a float; normalised, it can */
+    bad = o;
+    bad.precision = WM_DTW_F32;
+    const double huge[4] = { 1.0, 1e39, 2.0, 3.0 };
+    const double *withhuge[3] = { s0, huge, s2 };
+    ARG("f32 and 1e39", wm_dtw_matrix(cx, withhuge, len, 3, NULL, NULL, 0, &bad, out), WM_INVALID,
+        "a[1]: sample 1 (1e+39) is outside float32's range");
+    bad.znorm = 1;
+    ARG("f32, znorm and 1e39", wm_dtw_matrix(cx, withhuge, len, 3, NULL, NULL, 0, &bad, out), WM_OK,
+        NULL);
     for (int i = 0; i < 9; i++) out[i] = -1;
     ARG("n_a = 0", wm_dtw_matrix(cx, a, len, 0, NULL, NULL, 0, &o, out), WM_OK, NULL);
     ARG("n_b = 0", wm_dtw_matrix(cx, a, len, 3, a, len, 0, &o, out), WM_OK, NULL);

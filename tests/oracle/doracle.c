@@ -13,9 +13,21 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <float.h>
 #include <string.h>
 
+/* float32 is computed in float variables: each operation on two floats must
+** round to float (not to a wider type, as an x87 FPU would) */
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "doracle's float32 needs FLT_EVAL_METHOD 0 (SSE arithmetic)"
+#endif
+
 /* ==== helpers =============================================================== */
+
+/* The arithmetic of what follows: 0 float64, 1 float32 (doracle_precision). */
+static int g_f32;
+
+void doracle_precision(wm_dtw_precision_t p) { g_f32 = p == WM_DTW_F32; }
 
 static void die(const char *fmt, ...) {
     va_list ap;
@@ -46,9 +58,24 @@ static double min3(double a, double b, double c) {
 }
 
 double doracle_cost(wm_dtw_cost_t c, double x, double y) {
+    if (g_f32) { /* the samples rounded to float, then float operations */
+        float xf = (float)x, yf = (float)y;
+        float d = xf - yf;
+        if (c == WM_DTW_SQUARED) return (double)(d * d);
+        return (double)fabsf(d);
+    }
     double d = x - y;
     if (c == WM_DTW_SQUARED) return d * d;
     return fabs(d);
+}
+
+double doracle_add(double a, double b) {
+    if (g_f32) {
+        float af = (float)a, bf = (float)b; /* exact: the values are floats */
+        float r = af + bf;
+        return (double)r;
+    }
+    return a + b;
 }
 
 int doracle_in_band(int64_t r, uint64_t m, uint64_t n, uint64_t i, uint64_t j) {
@@ -100,12 +127,12 @@ static cell_t subseq_cell(size_t i, uint64_t c, double cost, const cell_t *diag,
     cell_t best = { 0, 0 };
     int have = 0;
     if (i == 1) {
-        offer(&best, &have, 0 + cost, c); /* the fresh start */
+        offer(&best, &have, doracle_add(0, cost), c); /* the fresh start */
     } else {
-        if (diag) offer(&best, &have, diag->value + cost, diag->start);
-        offer(&best, &have, up->value + cost, up->start);
+        if (diag) offer(&best, &have, doracle_add(diag->value, cost), diag->start);
+        offer(&best, &have, doracle_add(up->value, cost), up->start);
     }
-    if (left) offer(&best, &have, left->value + cost, left->start);
+    if (left) offer(&best, &have, doracle_add(left->value, cost), left->start);
     return best;
 }
 
@@ -164,8 +191,9 @@ static double *global_matrix(const double *q, size_t m, const double *y, uint64_
     for (size_t i = 1; i <= m; i++)
         for (uint64_t j = 1; j <= n; j++)
             if (doracle_in_band(window, m, n, i - 1, j - 1))
-                D[i * w + j] = min3(D[(i - 1) * w + j - 1], D[(i - 1) * w + j], D[i * w + j - 1]) +
-                               doracle_cost(cost, q[i - 1], y[j - 1]);
+                D[i * w + j] =
+                    doracle_add(min3(D[(i - 1) * w + j - 1], D[(i - 1) * w + j], D[i * w + j - 1]),
+                                doracle_cost(cost, q[i - 1], y[j - 1]));
     return D;
 }
 
@@ -187,8 +215,8 @@ double doracle_global_cols(const double *q, size_t m, const double *y, uint64_t 
         cur[0] = INFINITY;
         for (size_t i = 1; i <= m; i++)
             cur[i] = doracle_in_band(window, m, n, i - 1, j - 1)
-                         ? min3(prev[i - 1], cur[i - 1], prev[i]) +
-                               doracle_cost(cost, q[i - 1], y[j - 1])
+                         ? doracle_add(min3(prev[i - 1], cur[i - 1], prev[i]),
+                                       doracle_cost(cost, q[i - 1], y[j - 1]))
                          : INFINITY;
         double *t = prev;
         prev = cur;
@@ -249,6 +277,7 @@ size_t doracle_candidates(const double *q, size_t m, const double *y, uint64_t n
                           const wm_dtw_opts_t *o, doracle_cand_t **out) {
     if (m == 0 || n == 0)
         die("doracle_candidates: m = %zu, n = %" PRIu64 " (both must be >= 1)", m, n);
+    doracle_precision(o->precision);
     const double *qq, *yy;
     int owned;
     prepare(q, m, y, n, o, &qq, &yy, &owned);
@@ -360,12 +389,12 @@ static uint64_t *traceback(const double *D, size_t m, uint64_t w, const double *
         back[2 * k + 1] = offset + j - 1;
         k++;
         double v = D[i * W + j], cc = doracle_cost(cost, q[i - 1], y[j - 1]);
-        if (D[(i - 1) * W + j - 1] + cc == v) {
+        if (doracle_add(D[(i - 1) * W + j - 1], cc) == v) {
             i--;
             j--;
-        } else if (D[(i - 1) * W + j] + cc == v) {
+        } else if (doracle_add(D[(i - 1) * W + j], cc) == v) {
             i--;
-        } else if (D[i * W + j - 1] + cc == v) {
+        } else if (doracle_add(D[i * W + j - 1], cc) == v) {
             j--;
         } else {
             die("traceback: no predecessor of (%zu, %" PRIu64 ") gives its value %.17g", i, j, v);
@@ -386,6 +415,7 @@ uint64_t *doracle_path(const double *q, size_t m, const double *y, uint64_t n,
                        double *value) {
     if (!(start < end && end <= n))
         die("doracle_path: bad match [%" PRIu64 ", %" PRIu64 ") in %" PRIu64, start, end, n);
+    doracle_precision(o->precision);
     uint64_t w = end - start, W = w + 1;
     uint64_t *path = NULL;
     if (o->mode == WM_DTW_SUBSEQUENCE) {
@@ -398,8 +428,9 @@ uint64_t *doracle_path(const double *q, size_t m, const double *y, uint64_t n,
         for (size_t i = 1; i <= m; i++) {
             D[i * W] = INFINITY; /* the left border */
             for (uint64_t j = 1; j <= w; j++)
-                D[i * W + j] = min3(D[(i - 1) * W + j - 1], D[(i - 1) * W + j], D[i * W + j - 1]) +
-                               doracle_cost(o->cost, qq[i - 1], win[j - 1]);
+                D[i * W + j] =
+                    doracle_add(min3(D[(i - 1) * W + j - 1], D[(i - 1) * W + j], D[i * W + j - 1]),
+                                doracle_cost(o->cost, qq[i - 1], win[j - 1]));
         }
         *value = D[m * W + w];
         path = traceback(D, m, w, qq, win, o->cost, start, len);

@@ -7,8 +7,9 @@
 ** nothing from the library. test_dtw_diff.c checks every backend against it.
 **
 ** The contract it implements (include/warpmatch.h, "dynamic time warping"),
-** in float64, each cell's addition rounded once (the project compiles with
-** -ffp-contract=off; no fma anywhere here):
+** in float64 or float32 (o->precision; doracle_precision), each cell's
+** addition rounded once (the project compiles with -ffp-contract=off; no fma
+** anywhere here):
 **
 **   cost(x, y) = |x - y| (abs) or (x - y) * (x - y) (squared).
 **
@@ -73,7 +74,15 @@
 ** compute column by column instead of keeping the whole matrix. */
 #define DORACLE_FULL_MAX_CELLS (4ull << 20)
 
+/* The precision of what follows (o->precision; the calls that take an o
+** set it from o): float64, or float32, where every sample is rounded to a
+** float and cost and addition are float operations (C float variables,
+** FLT_EVAL_METHOD 0), each value a float held in a double. */
+void doracle_precision(wm_dtw_precision_t p);
+
+/* cost(x, y) and a + b in that precision. */
 double doracle_cost(wm_dtw_cost_t c, double x, double y);
+double doracle_add(double a, double b);
 
 /* Is 0-based cell (i, j) of an m x n matrix inside the band of radius r
 ** (r < 0: no band, every cell)? */

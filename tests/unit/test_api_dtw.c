@@ -7,7 +7,9 @@
 ** n = 0, a NaN / +Inf / -Inf sample in the query or the series (the message
 ** names the sample's index), a window in subsequence mode, window < -1, ucr
 ** with L > n (and L = 0 with m > n), max_distance NaN, NULL context / query
-** / series / out, unknown mode and cost values; opts NULL (WM_INVALID, or the
+** / series / out, unknown mode, cost and precision values, float32 in ucr
+** mode, a float32 sample past FLT_MAX (the message names it; accepted with
+** znorm); opts NULL (WM_INVALID, or the
 ** defaults, checked against tests/oracle: either reading is accepted and
 ** reported); wm_dtw_matches_free(NULL) and of a zeroed result; wm_dtw_many
 ** with 0 queries, NULL arguments, an empty / NaN / NULL query in the middle
@@ -133,6 +135,37 @@ static void test_calls(const config *cf) {
     o.mode = WM_DTW_GLOBAL;
     o.window = 0;
     RC("global, window 0, m != n", wm_dtw(cx, q, 20, y, 50, &o, &r), WM_OK);
+    /* precision: unknown values; float32 in ucr; samples past FLT_MAX */
+    o = d;
+    o.precision = (wm_dtw_precision_t)2;
+    RC("precision 2", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
+    o.precision = (wm_dtw_precision_t)-1;
+    RC("precision -1", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
+    o.precision = WM_DTW_F32;
+    o.mode = WM_DTW_UCR;
+    RC("ucr in float32", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_INVALID);
+    o.mode = WM_DTW_SUBSEQUENCE;
+    RC("float32 subsequence", wm_dtw(cx, q, 20, y, 100, &o, &r), WM_OK);
+    for (int side = 0; side < 2; side++) {
+        double *qq = dup_doubles(q, 20), *yy = dup_doubles(y, 100);
+        if (side) yy[42] = -4e38; /* finite, past -FLT_MAX */
+        else qq[7] = 3.5e38;
+        o.znorm = 0;
+        char lab[120];
+        snprintf(lab, sizeof lab, "float32, %s sample %d past FLT_MAX", side ? "series" : "query",
+                 side ? 42 : 7);
+        RC(lab, wm_dtw(cx, qq, 20, yy, 100, &o, &r), WM_INVALID);
+        const char *msg = wm_context_errmsg(cx);
+        snprintf(what, sizeof what, "%s: %s: the message names it (\"%.150s\")", cf->name, lab,
+                 msg ? msg : "(NULL)");
+        check_true(what, msg && names_number(msg, side ? 42 : 7) && strstr(msg, "float32"));
+        o.znorm = 1; /* normalised, it is a float */
+        snprintf(lab, sizeof lab, "float32, znorm, %s sample past FLT_MAX",
+                 side ? "series" : "query");
+        RC(lab, wm_dtw(cx, qq, 20, yy, 100, &o, &r), WM_OK);
+        free(qq);
+        free(yy);
+    }
     {
         size_t big = (size_t)WM_DTW_MAX_QUERY + 1;
         double *zq = xcalloc(big, sizeof *zq);
