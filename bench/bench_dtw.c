@@ -10,7 +10,9 @@
 **             samples a piece: tiny pieces for the sanitizer)
 **             [--calls C] [--target 1]  (the queries in C calls, as the CLI
 **             makes them; the series kept on the GPU across calls and reps)
-**             [--precision f64|f32]
+**             [--precision f64|f32] [--warmup W] [--min-piece P] [--stripe 512]
+**             (the GPU's tuning: pass 1's early columns, the shortest piece,
+**             the rows a stripe; 0 or absent: the library's)
 **
 ** One line per (m, n): the device, median wall time of the library call
 ** (wm_dtw, or wm_dtw_many with Q queries), cells (m x n x queries) per
@@ -92,6 +94,7 @@ int main(int argc, char **argv) {
     uint64_t ms[8] = { 128, 1024, 4096 }, ns[8] = { 4194304, 67108864 };
     size_t nm = 3, nn = 2;
     int reps = 5, nq = 1, timing = 0, pin = 0, calls = 1, target = 0;
+    uint64_t tune_warmup = 0, tune_piece = 0, tune_stripe = 0; /* 0: the library's */
     wm_dtw_opts_t o = wm_dtw_opts_default();
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--backend"))
@@ -109,6 +112,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--pin")) pin = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--calls")) calls = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--target")) target = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--warmup")) tune_warmup = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--min-piece")) tune_piece = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--stripe")) tune_stripe = strtoull(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--precision"))
             o.precision = !strcmp(argv[i + 1], "f32") ? WM_DTW_F32 : WM_DTW_F64;
         else {
@@ -130,6 +136,9 @@ int main(int argc, char **argv) {
     ** phase, so the timed rows are slower); --pin 1: the series pinned. */
     wm_context_tuning(cx)->timing = timing;
     wm_context_tuning(cx)->dtw_pin_series = pin;
+    if (tune_warmup) wm_context_tuning(cx)->dtw_warmup = tune_warmup;
+    if (tune_piece) wm_context_tuning(cx)->dtw_min_piece = tune_piece;
+    if (tune_stripe) wm_context_tuning(cx)->dtw_stripe = tune_stripe;
     char dev[256] = "cpu";
     int sm = 0;
     if (co.backend == WM_BACKEND_CUDA) {

@@ -8,7 +8,7 @@
 # against the float32 oracle, on the CPU and CUDA contexts), test_dtw_matrix
 # (40% float32), test_api_dtw, test_api_target, the CLI's dtw tests (cuda =
 # cpu in both precisions). sanitize: compute-sanitizer memcheck and
-# racecheck on small runs. bench: in one run each, f64 then f32 --
+# racecheck on small runs (the matrix, the API, the start windows). bench: in one run each, f64 then f32 --
 # bench_dtw m = 1,024 against 4,194,304 samples resident (the whole call,
 # and its time split), 1,000 queries of 128, the 16-core CPU beside them;
 # bench_dtw_matrix 1,000 x 500 (no band, 10%); the CPU's f32 band rule on
@@ -34,6 +34,13 @@ if [ "$mode" = sanitize ] || [ "$mode" = all ]; then
         WM_TEST_SCALE=0.02 sanitize $tool $B/tests/test_dtw_matrix
     done
     sanitize memcheck $B/tests/test_api_dtw
+    # the start windows' pipelined kernel (sdtw_window_cuda.cu): 32 and 20 warps
+    for p in f64 f32; do
+        for tool in memcheck racecheck; do
+            sanitize $tool $B/bench/bench_dtw "$ecg" --backend cuda --m 1024,2500 --n 16384 \
+                --reps 1 --precision $p
+        done
+    done
     WM_TEST_SCALE=0.05 sanitize memcheck $B/tests/test_api_target
 fi
 [ "$mode" = test ] || [ "$mode" = sanitize ] && exit 0

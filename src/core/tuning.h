@@ -41,12 +41,15 @@ typedef struct {
     uint64_t search_bytes_per_hit; /* first size of the hit buffers: one hit per
                                       this many bytes [512]; they grow on demand */
     /* dtw on the GPU (sdtw_cuda.cu) */
-    uint64_t dtw_warps;     /* warps the pieces fill [what fits at once] */
-    uint64_t dtw_min_piece; /* shortest piece in columns [2m] */
-    uint64_t dtw_warmup;    /* columns pass 1 runs before a piece [m] */
-    uint64_t dtw_chunk;     /* series samples on the device at once [2^27] */
-    uint64_t dtw_stripe;    /* query rows a stripe: 512 or 1024 [1024] */
-    int dtw_pin_series;     /* pin a large series for its copy [0] */
+    uint64_t dtw_warps;           /* warps the pieces fill [what fits at once] */
+    uint64_t dtw_min_piece;       /* shortest piece in columns [2m] */
+    uint64_t dtw_warmup;          /* columns pass 1 runs before a piece [m] */
+    uint64_t dtw_chunk;           /* series samples on the device at once [2^27] */
+    uint64_t dtw_stripe;          /* query rows a stripe: 512 or 1024 [1024] */
+    int dtw_pin_series;           /* pin a large series for its copy [0] */
+    uint64_t dtw_start_gpu_cells; /* a start's window (m x w cells) runs on the
+                                     GPU from this many cells [2^20]; tests
+                                     lower it to 1 */
     /* dtw matrices on the CPU (matrix.c): a band this many SIMD strips of
     ** rows wide or wider runs in strips, a narrower one scalar [0: the
     ** default of sdtw_simd.c] */

@@ -2,7 +2,8 @@
 ** dtw_cuda_cache.cuh -- the device buffers the dtw family keeps in its slot
 ** of the context's cache between calls (grown, never shrunk): the
 ** subsequence DP's (sdtw_cuda.cu, which owns the slot) and the distance
-** matrix's (matrix_cuda.cu) and ucr mode's (ucr_cuda.cu), listed here.
+** matrix's (matrix_cuda.cu), ucr mode's (ucr_cuda.cu) and the start
+** windows' (sdtw_window_cuda.cu), listed here.
 */
 #ifndef WM_DTW_DTW_CUDA_CACHE_CUH
 #define WM_DTW_DTW_CUDA_CACHE_CUH
@@ -21,6 +22,9 @@ enum {
     WM_DTW_UCR_LB,     /* each window's bound, then sorted */
     WM_DTW_UCR_IDX,    /* each window's start, then sorted by its bound */
     WM_DTW_UCR_SORT,   /* the sort's temporary storage */
+    WM_DTW_WIN_X,      /* sdtw_window_cuda.cu: the query */
+    WM_DTW_WIN_Y,      /* the window (when not a resident target's) */
+    WM_DTW_WIN_OUT,    /* the corner's value and start */
     WM_DTW_MX_BUFS
 };
 

@@ -266,7 +266,9 @@ wm_status wm_sdtw_find_start(wm_context_t *cx, const wm_sdtw_job_t *j, uint64_t 
         double v;
         uint64_t s;
         const wm_dtw_gpu_t *gpu = wm_dtw_gpu(cx);
-        int on_gpu = gpu && (uint64_t)j->m * (end - from) >= ((uint64_t)1 << 20);
+        uint64_t gpu_cells =
+            cx->tuning.dtw_start_gpu_cells ? cx->tuning.dtw_start_gpu_cells : (uint64_t)1 << 20;
+        int on_gpu = gpu && (uint64_t)j->m * (end - from) >= gpu_cells;
         if (on_gpu) {
             /* a big window: the GPU's tracked kernel, the same recurrence */
             wm_sdtw_job_t g = t;

@@ -562,6 +562,8 @@ static wm_status gpu_row(wm_context_t *cx, const wm_sdtw_job_t *j, double *row_v
 
 static wm_status gpu_corner_tracked(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner,
                                     uint64_t *start) {
+    /* a start's window: one block, a pipeline of warps (sdtw_window_cuda.cu) */
+    if (wm_sdtw_window_fits(j)) return wm_sdtw_window_cuda(cx, j, corner, start);
     run_out_t o = { NULL, NULL, NULL };
     return sdtw_cuda_run(cx, j, 1, WANT_CORNER, &o, corner, start, 1);
 }

@@ -55,6 +55,13 @@ extern const wm_dtw_gpu_t wm_dtw_gpu_cuda;
 wm_status wm_dtw_ucr_cuda(wm_context_t *cx, const double *qz, size_t m, const double *series,
                           uint64_t n, const wm_dtw_opts_t *o, double *best, uint64_t *start);
 
+/* corner_tracked of a short window (sdtw_window_cuda.cu): one block, its
+** warps a pipeline over the rows. _fits: the job is one it takes (a fresh
+** top, starts tracked, m <= 4,096, n <= 2^22). */
+int wm_sdtw_window_fits(const wm_sdtw_job_t *j);
+wm_status wm_sdtw_window_cuda(wm_context_t *cx, const wm_sdtw_job_t *j, double *corner,
+                              uint64_t *start);
+
 /* The GPU table of cx, or NULL: run on the CPU. */
 static inline const wm_dtw_gpu_t *wm_dtw_gpu(const wm_context_t *cx) {
     return (const wm_dtw_gpu_t *)wm_context_gpu(cx, &wm_dtw_family);

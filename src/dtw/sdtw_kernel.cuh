@@ -64,6 +64,12 @@ __device__ __forceinline__ bool better(T v1, uint64_t s1, T v2, uint64_t s2) {
     return v1 < v2 || (v1 == v2 && v1 != (T)CUDART_INF && s1 > s2);
 }
 
+/* A step's kind, as a type: whether every lane is inside the piece. */
+template <bool B>
+struct step_tag {
+    static constexpr bool value = B;
+};
+
 __device__ __forceinline__ uint64_t ck_col(uint64_t a, uint64_t b, int k) {
     uint64_t w = (uint64_t)CK_FIRST << k;
     return a + w < b ? a + w - 1 : b - 1;
@@ -148,7 +154,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
     /* One step from hi (the lane's rows at its previous column) into ho:
     ** two register sets used in turn, so that no value is copied. Returns
     ** true when a fix-up may stop. */
-    auto step = [&](T(&hi)[R], uint64_t(&hsi)[TRACK ? R : 1], T(&ho)[R],
+    auto step = [&](auto steady, T(&hi)[R], uint64_t(&hsi)[TRACK ? R : 1], T(&ho)[R],
                     uint64_t(&hso)[TRACK ? R : 1], uint64_t t) -> bool {
         /* every 32 steps the warp loads the next 32 samples (and top cells)
         ** for lane 0, which takes one a step */
@@ -179,7 +185,9 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
             up_s = up_top_s;
         } else yv = y_prev;
         const uint64_t c = a0 + t - lane; /* this lane's column (when active) */
-        const bool active = t >= (uint64_t)lane && t - lane < wr;
+        /* steady: a step where every lane is inside the piece, known at
+        ** compile time (no per-row merge of an inactive lane's values) */
+        const bool active = decltype(steady)::value || (t >= (uint64_t)lane && t - lane < wr);
         const T nd_v = up_v; /* next step's diagonal */
         const uint64_t nd_s = up_s;
         if (active) {
@@ -222,14 +230,16 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
             }
             /* the stripe's last row: the bottom row out */
             if (lane == lb && c >= a) {
-                T v = ho[0];
-                uint64_t s = 0;
+                T v = ho[R - 1];
+                uint64_t s = TRACK ? hso[R - 1] : 0;
+                if (rb != R - 1) { /* (a stripe whose rows fill its lanes skips this) */
 #pragma unroll
-                for (int r = 0; r < R; r++)
-                    if (r == rb) {
-                        v = ho[r];
-                        if (TRACK) s = hso[r];
-                    }
+                    for (int r = 0; r < R; r++)
+                        if (r == rb) {
+                            v = ho[r];
+                            if (TRACK) s = hso[r];
+                        }
+                }
                 if (A.bot_v) { /* a fix-up's cells are the true ones: they replace */
                     A.bot_v[c] = v;
                     if (TRACK) A.bot_s[c] = s;
@@ -298,10 +308,19 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
     };
     T h2[R];
     uint64_t hs2[TRACK ? R : 1];
-    for (uint64_t t = 0; t < steps; t += 2) {
-        if (step(h, hs, h2, hs2, t) || t + 1 >= steps) break;
-        if (step(h2, hs2, h, hs, t + 1)) break;
-    }
+    /* two steps a turn (h, then h2): the skewed start (some lanes not in the
+    ** piece yet), the steady middle (every lane in: t >= 31 and t < wr), the
+    ** skewed end */
+    const step_tag<false> edge;
+    const step_tag<true> middle;
+    uint64_t t = 0;
+    bool stop = false;
+    for (; t < steps && t < 32 && !stop; t += 2)
+        stop = step(edge, h, hs, h2, hs2, t) || t + 1 >= steps || step(edge, h2, hs2, h, hs, t + 1);
+    for (; t + 1 < wr && !stop; t += 2)
+        stop = step(middle, h, hs, h2, hs2, t) || step(middle, h2, hs2, h, hs, t + 1);
+    for (; t < steps && !stop; t += 2)
+        stop = step(edge, h, hs, h2, hs2, t) || t + 1 >= steps || step(edge, h2, hs2, h, hs, t + 1);
     /* the piece's best bottom cell: the smallest value, then the leftmost end */
     if (A.pbest_v) {
         T bv = best_v;

@@ -49,7 +49,10 @@
 **    random multiple of 8 and a random non-multiple: pieces of 1, 2, 7, 33,
 **    200, ... samples; pieces of 1 and 2 samples only up to 150,000 and
 **    300,000 cells, they are slow) and every CUDA context (chunk_bytes 0,
-**    264, 8); small cases (m * n <= 4,000) on every context.
+**    264, 8, and 0 with every start's window on the GPU's pipelined window
+**    kernel, sdtw_window_cuda.cu); small cases (m * n <= 4,000) on every
+**    context. A third of the subsequence and global cases run in float32
+**    against the float32 oracle.
 ** 5. Adversarial flat cases on every context, the brief's own among them:
 **    query [0, 5, 0] in 5,000 zeros, a 5, 5,000 zeros; [-5, 0, 5] against
 **    -5, 5,000 zeros, 5 (the match must be all 5,002 samples: 5,002 pieces
@@ -63,7 +66,8 @@
 **    from the series) in every mode, each query's matches against
 **    doracle_dtw, on the 1-thread context, one random CPU context and CUDA.
 ** 7. Long series: at WM_TEST_SCALE=1 two of 20,000 / 30,000 samples (m 64,
-**    200), and global DTW with the path of 30 x 4,000 (no band, band 50) and
+**    200), three tall queries (m 1,000, 2,500 and 4,000 against 6,000 to
+**    9,000 samples), and global DTW with the path of 30 x 4,000 (no band, band 50) and
 **    4 x 20,000 (every context: the path crosses every piece); at
 **    WM_TEST_SCALE >= 2 also 100,000 x 500 (noise, walk) and a
 **    100,000-sample flat series with a 50,000-sample stretched match.
@@ -1580,6 +1584,9 @@ static void many_batch(long b) {
 
 /* ==== 7. long series ======================================================== */
 
+/* all_cfg: 0 the first two CPU contexts for the top-8 set, 1 every context,
+** 2 the first CPU context and the CUDA ones (tall queries, slow on the
+** CPU's tiny pieces) */
 static void long_case(long i, size_t m, uint64_t n, kind_t kind, int all_cfg) {
     g_rng = g_seed ^ (0x10e6ull + (uint64_t)i * 0x9E3779B97F4A7C15ull);
     dcase c;
@@ -1636,6 +1643,7 @@ static void long_case(long i, size_t m, uint64_t n, kind_t kind, int all_cfg) {
         for (size_t k = 0; k < g_n_cfg; k++) {
             if (!cfg_ok(&g_cfg[k], c.m, c.n)) continue;
             if (!all_cfg && k != 0 && k != 1 && k < g_n_cpu && s == 1) continue;
+            if (all_cfg == 2 && k != 0 && k < g_n_cpu) continue; /* tall: one CPU context */
             double t1 = now_s();
             run_one(-100 - i, &c, &g_cfg[k], &sets[s], &want);
             if (g_verbose) printf("    %s: %.2f s\n", g_cfg[k].name, now_s() - t1);
@@ -1748,6 +1756,13 @@ int main(int argc, char **argv) {
         if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 0, UINT64_MAX)) g_n_cfg++;
         if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8 * 33, UINT64_MAX)) g_n_cfg++;
         if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8, 40000)) g_n_cfg++;
+        /* every start's window on the GPU (sdtw_window_cuda.cu), however small */
+        if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 0, UINT64_MAX)) {
+            config *cf = &g_cfg[g_n_cfg++];
+            wm_context_tuning(cf->cx)->dtw_start_gpu_cells = 1;
+            size_t len = strlen(cf->name);
+            snprintf(cf->name + len, sizeof cf->name - len, ", starts on the GPU");
+        }
     }
     printf("contexts:");
     for (size_t i = 0; i < g_n_cfg; i++) printf("%s %s", i ? ";" : "", g_cfg[i].name);
@@ -1780,6 +1795,11 @@ int main(int argc, char **argv) {
         global_long(0, 30, 4000, -1);
         global_long(1, 30, 4000, 50);
         global_long(2, 4, 20000, -1);
+        /* tall queries: the GPU's start windows with 32 warps of one row a
+        ** lane, and 20 and 32 warps of four (the last in float32) */
+        long_case(6, 1000, 6000, K_WALK, 2);
+        long_case(7, 2500, 8000, K_NOISE, 2);
+        long_case(8, 4000, 9000, K_WALK, 2);
         if (scale >= 2) {
             long_case(2, 500, 100000, K_NOISE, 0);
             long_case(3, 500, 100000, K_WALK, 0);
