@@ -10,7 +10,8 @@
 # cpu in both precisions). sanitize: compute-sanitizer memcheck and
 # racecheck on small runs (the matrix, the API, the start windows). bench: in one run each, f64 then f32 --
 # bench_dtw m = 1,024 against 4,194,304 samples resident (the whole call,
-# and its time split), 1,000 queries of 128, the 16-core CPU beside them;
+# its time split and each kernel's time), 1,000 queries of 128, the 16-core
+# CPU beside them;
 # bench_dtw_matrix 1,000 x 500 (no band, 10%); the CPU's f32 band rule on
 # this AVX-512 host; the CLI end to end.
 # Logs in $OUT: f32.log (steps), build.log, tests.log, bench.log.
@@ -52,6 +53,15 @@ for p in f64 f32; do
     b $B/bench/bench_dtw "$ecg" --backend cpu --m 1024 --n 4194304 --reps 3 --precision $p
     b $B/bench/bench_dtw "$ecg" --backend cuda --m 128 --n 4194304 --queries 1000 --target 1 --reps 3 --precision $p
     b $B/bench/bench_dtw "$ecg" --backend cpu --m 128 --n 4194304 --queries 16 --reps 3 --precision $p
+done
+# each kernel of one whole call (ncu, the GPU's own clocks): pass 1, fix-ups, the start's window
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+for p in f64 f32; do
+    log "kernels of one call, m 1,024 x 4,194,304, $p"
+    $NCU --clock-control none --metrics gpu__time_duration.sum $B/bench/bench_dtw "$ecg" --backend cuda \
+        --m 1024 --n 4194304 --reps 1 --precision $p 2>&1 |
+        grep -E "^  [a-z].*(kernel|Kernel)|gpu__time_duration" | sed -e 's/(.*//' | tr -s ' ' |
+        paste -d' ' - - | tee -a "$out/bench.log"
 done
 for p in f64 f32; do
     b $B/bench/bench_dtw_matrix "$ecg" --series 1000 --len 500 --windows -1,0.1 --reps 3 --precision $p
