@@ -11,8 +11,9 @@
 **             [--calls C] [--target 1]  (the queries in C calls, as the CLI
 **             makes them; the series kept on the GPU across calls and reps)
 **             [--precision f64|f32] [--warmup W] [--min-piece P] [--stripe 512]
-**             (the GPU's tuning: pass 1's early columns, the shortest piece,
-**             the rows a stripe; 0 or absent: the library's)
+**             [--window-rows 1|2|4]  (the GPU's tuning: pass 1's early
+**             columns, the shortest piece, the rows a stripe, the rows a lane
+**             of the start's window; 0 or absent: the library's)
 **
 ** One line per (m, n): the device, median wall time of the library call
 ** (wm_dtw, or wm_dtw_many with Q queries), cells (m x n x queries) per
@@ -95,6 +96,7 @@ int main(int argc, char **argv) {
     size_t nm = 3, nn = 2;
     int reps = 5, nq = 1, timing = 0, pin = 0, calls = 1, target = 0;
     uint64_t tune_warmup = 0, tune_piece = 0, tune_stripe = 0; /* 0: the library's */
+    int tune_wrows = 0;
     wm_dtw_opts_t o = wm_dtw_opts_default();
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--backend"))
@@ -115,6 +117,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--warmup")) tune_warmup = strtoull(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--min-piece")) tune_piece = strtoull(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "--stripe")) tune_stripe = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--window-rows")) tune_wrows = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--precision"))
             o.precision = !strcmp(argv[i + 1], "f32") ? WM_DTW_F32 : WM_DTW_F64;
         else {
@@ -139,6 +142,7 @@ int main(int argc, char **argv) {
     if (tune_warmup) wm_context_tuning(cx)->dtw_warmup = tune_warmup;
     if (tune_piece) wm_context_tuning(cx)->dtw_min_piece = tune_piece;
     if (tune_stripe) wm_context_tuning(cx)->dtw_stripe = tune_stripe;
+    if (tune_wrows) wm_context_tuning(cx)->dtw_window_rows = tune_wrows;
     char dev[256] = "cpu";
     int sm = 0;
     if (co.backend == WM_BACKEND_CUDA) {

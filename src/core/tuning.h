@@ -50,6 +50,9 @@ typedef struct {
     uint64_t dtw_start_gpu_cells; /* a start's window (m x w cells) runs on the
                                      GPU from this many cells [2^20]; tests
                                      lower it to 1 */
+    int dtw_window_rows;          /* query rows a lane of a start's window on the GPU:
+                            1, 2 or 4 (fewer: more warps in its pipeline)
+                            [4: BENCHMARKS.md section 20d] */
     /* dtw matrices on the CPU (matrix.c): a band this many SIMD strips of
     ** rows wide or wider runs in strips, a narrower one scalar [0: the
     ** default of sdtw_simd.c] */

@@ -171,7 +171,12 @@ extern "C" wm_status wm_sdtw_window_cuda(wm_context_t *cx, const wm_sdtw_job_t *
     const cudaStream_t S = cx->cuda->stream[0];
     wm_cu_buf_t *b = wm_dtw_cuda_mx_bufs(cx);
     if (!b) return WM_NOMEM;
-    int R = 1;
+    /* R rows a lane (the tuning's, 4 by default: a step's shuffles and
+    ** bookkeeping then serve four cells, and the pipeline is m / 128 warps
+    ** deep), more when the query needs them */
+    int R = cx->tuning.dtw_window_rows == 1 || cx->tuning.dtw_window_rows == 2
+                ? cx->tuning.dtw_window_rows
+                : WIN_MAX_R;
     while ((size_t)R * 32 * WIN_WARPS < j->m) R *= 2;
     const int nw = (int)((j->m + 32 * (size_t)R - 1) / (32 * (size_t)R));
     /* the window's samples: the resident series' own when it is one */
