@@ -603,18 +603,19 @@ typedef enum { WM_DTW_F64 = 0, WM_DTW_F32 = 1 } wm_dtw_precision_t;
 #define WM_DTW_MAX_QUERY (1u << 20)
 
 typedef struct {
-    wm_dtw_mode_t mode;           /* [subsequence] */
-    wm_dtw_cost_t cost;           /* [abs] */
-    int64_t window;               /* band radius R in samples (global, ucr); -1 = none [-1] */
-    int znorm;                    /* subsequence, global: z-normalise the query and the
+    wm_dtw_mode_t mode;  /* [subsequence] */
+    wm_dtw_cost_t cost;  /* [abs] */
+    int64_t window;      /* band radius R in samples (global, ucr); -1 = none [-1] */
+    int znorm;           /* subsequence, global: z-normalise the query and the
                             series, each as a whole [0] (ucr always does) */
-    uint64_t top;                 /* at most this many matches, best first; 0 = every
+    uint64_t top;        /* at most this many matches, best first; 0 = every
                             non-overlapping match within max_distance, in
                             series order [1] */
-    double max_distance;          /* only matches with distance <= this [+inf] */
-    uint64_t length;              /* ucr: the window length L; 0 = the query's [0] */
-    int path;                     /* also return each match's warping path [0] */
-    wm_dtw_precision_t precision; /* [f64] */
+    double max_distance; /* only matches with distance <= this [+inf] */
+    uint64_t length;     /* ucr: the window length L; 0 = the query's [0] */
+    int path;            /* also return each match's warping path [0] */
+    /* the DP's arithmetic, float64 or float32 (wm_dtw_precision_t) [f64] */
+    wm_dtw_precision_t precision;
 } wm_dtw_opts_t;
 
 wm_dtw_opts_t wm_dtw_opts_default(void);
