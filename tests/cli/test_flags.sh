@@ -98,7 +98,7 @@ DTW_FLAGS=(
     "--query-format F" "--dtype T" "--column C" "--query-column C" "--backend B"
     "-j, --threads N" "--gpus LIST" "--device N" "--piece N" "--explain-backend" "--json"
     "-h, --help" "--sqrt" "--labels" "--no-labels" "--force-raw" "--no-progress" "--knn K"
-    "--npy FILE")
+    "--npy FILE" "--precision P")
 INFO_FLAGS=("-h, --help" "--json")
 
 # check_help CMD FLAGS...: each flag has its own line in CMD's --help, in the
