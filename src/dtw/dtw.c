@@ -207,14 +207,8 @@ static wm_status sdtw(wm_context_t *cx, const wm_sdtw_job_t *j, double *rv, uint
 
 static wm_status run_subsequence(wm_context_t *cx, const double *q, size_t m, const double *y,
                                  uint64_t n, const wm_dtw_opts_t *o, wm_dtw_matches_t *out) {
-    wm_sdtw_job_t j = { .x = q,
-                        .m = m,
-                        .y = y,
-                        .n = n,
-                        .cost = o->cost,
-                        .top = WM_SDTW_TOP_FRESH,
-                        .simd = cx->tuning.simd,
-                        .f32 = o->precision == WM_DTW_F32 };
+    wm_sdtw_job_t j = wm_sdtw_job(q, m, y, n, o->cost, WM_SDTW_TOP_FRESH, cx->tuning.simd,
+                                  o->precision == WM_DTW_F32);
     wm_status st;
     size_t cap = 0;
     if (o->top == 1) {
@@ -260,14 +254,8 @@ static wm_status run_global(wm_context_t *cx, const double *q, size_t m, const d
     double d;
     size_t cap = 0;
     if (o->window < 0) {
-        wm_sdtw_job_t j = { .x = q,
-                            .m = m,
-                            .y = y,
-                            .n = n,
-                            .cost = o->cost,
-                            .top = WM_SDTW_TOP_GLOBAL,
-                            .simd = cx->tuning.simd,
-                            .f32 = o->precision == WM_DTW_F32 };
+        wm_sdtw_job_t j = wm_sdtw_job(q, m, y, n, o->cost, WM_SDTW_TOP_GLOBAL, cx->tuning.simd,
+                                      o->precision == WM_DTW_F32);
         wm_status st = sdtw(cx, &j, NULL, NULL, NULL, &d);
         if (st != WM_OK) return st;
     } else {
@@ -355,14 +343,8 @@ static wm_status run_batches(wm_context_t *cx, const double *const *queries, con
                 wm_dtw_znorm(x, lens[q], qn[q]);
                 x = qn[q];
             }
-            jobs[k] = (wm_sdtw_job_t){ .x = x,
-                                       .m = lens[q],
-                                       .y = y,
-                                       .n = n,
-                                       .cost = o->cost,
-                                       .top = WM_SDTW_TOP_FRESH,
-                                       .simd = cx->tuning.simd,
-                                       .f32 = o->precision == WM_DTW_F32 };
+            jobs[k] = wm_sdtw_job(x, lens[q], y, n, o->cost, WM_SDTW_TOP_FRESH, cx->tuning.simd,
+                                  o->precision == WM_DTW_F32);
             idx[k++] = q;
         }
         if (st != WM_OK || k < 2) continue; /* a lone query runs on its own */

@@ -9,6 +9,8 @@
 #define WM_DTW_DTW_ARITH_CUH
 
 #include <cuda_runtime.h>
+#include <math_constants.h>
+#include <stdint.h>
 
 __device__ __forceinline__ double dtw_sub(double a, double b) { return __dsub_rn(a, b); }
 __device__ __forceinline__ float dtw_sub(float a, float b) { return __fsub_rn(a, b); }
@@ -29,6 +31,33 @@ template <bool SQ, typename T>
 __device__ __forceinline__ T dtw_cell_cost(T x, T y) {
     T d = dtw_sub(x, y);
     return SQ ? dtw_mul(d, d) : dtw_abs(d);
+}
+
+/* (v1, s1) is better than (v2, s2): smaller, or equal (not +inf) with the
+** larger start (sdtw.h's wm_sdtw_better). */
+template <typename T>
+__device__ __forceinline__ bool dtw_better(T v1, uint64_t s1, T v2, uint64_t s2) {
+    return v1 < v2 || (v1 == v2 && v1 != (T)CUDART_INF && s1 > s2);
+}
+
+/* A cell with its start: each predecessor (the diagonal, up, left, in that
+** order) plus the cost, and the best of them, as sdtw_tile.inc's tracked
+** tile takes it. */
+template <typename T>
+__device__ __forceinline__ void dtw_cell_tracked(T d_v, uint64_t d_s, T u_v, uint64_t u_s, T l_v,
+                                                 uint64_t l_s, T cst, T &v, uint64_t &s) {
+    v = dtw_add(d_v, cst);
+    s = d_s;
+    T t = dtw_add(u_v, cst);
+    if (dtw_better(t, u_s, v, s)) {
+        v = t;
+        s = u_s;
+    }
+    t = dtw_add(l_v, cst);
+    if (dtw_better(t, l_s, v, s)) {
+        v = t;
+        s = l_s;
+    }
 }
 
 #endif

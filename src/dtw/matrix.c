@@ -33,15 +33,8 @@ double wm_dtw_mx_pair(const wm_dtw_mx_t *mx, uint32_t row, uint32_t col_sig, dou
     uint64_t longer = m > n ? m : n;
     /* the SIMD strips (sdtw_simd.c), the same bits as the scalar DP; with a
     ** band (one that leaves some cell out) each strip runs only its band */
-    wm_sdtw_job_t j = { .x = x,
-                        .m = m,
-                        .y = y,
-                        .n = n,
-                        .cost = mx->cost,
-                        .top = WM_SDTW_TOP_GLOBAL,
-                        .simd = mx->simd,
-                        .band_strips = mx->band_strips,
-                        .f32 = mx->f32 };
+    wm_sdtw_job_t j = wm_sdtw_job(x, m, y, n, mx->cost, WM_SDTW_TOP_GLOBAL, mx->simd, mx->f32);
+    j.band_strips = mx->band_strips;
     if (mx->band >= 0 && (uint64_t)mx->band < longer) {
         j.banded = 1;
         j.band_lo = -(mx->band + (m > n ? (int64_t)(m - n) : 0));

@@ -88,6 +88,16 @@ typedef struct {
                         value is a float held in a double */
 } wm_sdtw_job_t;
 
+/* A job without starts and without a band (the caller sets those). */
+static inline wm_sdtw_job_t wm_sdtw_job(const double *x, size_t m, const double *y, uint64_t n,
+                                        wm_dtw_cost_t cost, wm_sdtw_top_t top, wm_simd_isa_t simd,
+                                        int f32) {
+    wm_sdtw_job_t j = {
+        .x = x, .m = m, .y = y, .n = n, .cost = cost, .top = top, .simd = simd, .f32 = f32
+    };
+    return j;
+}
+
 /* Run columns [a, b) of the job's DP (CPU). col_v / col_s hold the column a-1
 ** on entry (+inf for a = 0 or an unknown border) and column b-1 on return;
 ** col_s is NULL unless tracking. top says what lies above row 1 (the job's

@@ -59,11 +59,6 @@ typedef struct {
     uint64_t *pbest_e;
 } sd_args_t;
 
-template <typename T>
-__device__ __forceinline__ bool better(T v1, uint64_t s1, T v2, uint64_t s2) {
-    return v1 < v2 || (v1 == v2 && v1 != (T)CUDART_INF && s1 > s2);
-}
-
 /* A step's kind, as a type: whether every lane is inside the piece. */
 template <bool B>
 struct step_tag {
@@ -201,18 +196,9 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
                 const T l_v = hi[r];
                 if (TRACK) {
                     const uint64_t l_s = hsi[r];
-                    T bv = dtw_add(d_v, cst);
-                    uint64_t bs = d_s;
-                    T tv = dtw_add(u_v, cst);
-                    if (better(tv, u_s, bv, bs)) {
-                        bv = tv;
-                        bs = u_s;
-                    }
-                    tv = dtw_add(l_v, cst);
-                    if (better(tv, l_s, bv, bs)) {
-                        bv = tv;
-                        bs = l_s;
-                    }
+                    T bv;
+                    uint64_t bs;
+                    dtw_cell_tracked(d_v, d_s, u_v, u_s, l_v, l_s, cst, bv, bs);
                     d_v = l_v;
                     d_s = l_s;
                     u_v = bv;

@@ -41,11 +41,6 @@ typedef struct {
     uint64_t *out_s;
 } win_args_t;
 
-template <typename T>
-__device__ __forceinline__ bool win_better(T v1, uint64_t s1, T v2, uint64_t s2) {
-    return v1 < v2 || (v1 == v2 && v1 != (T)CUDART_INF && s1 > s2);
-}
-
 template <typename T, int R, bool SQ>
 __global__ void __launch_bounds__(WIN_WARPS * 32) win_kernel(win_args_t A) {
     extern __shared__ uint64_t win_smem[];
@@ -103,18 +98,9 @@ __global__ void __launch_bounds__(WIN_WARPS * 32) win_kernel(win_args_t A) {
                         const T cst = dtw_cell_cost<SQ>(x[r], yv);
                         const T l_v = h[r];
                         const uint64_t l_s = hs[r];
-                        T bv = dtw_add(d_v, cst);
-                        uint64_t bs = d_s;
-                        T tv = dtw_add(u_v, cst);
-                        if (win_better(tv, u_s, bv, bs)) {
-                            bv = tv;
-                            bs = u_s;
-                        }
-                        tv = dtw_add(l_v, cst);
-                        if (win_better(tv, l_s, bv, bs)) {
-                            bv = tv;
-                            bs = l_s;
-                        }
+                        T bv;
+                        uint64_t bs;
+                        dtw_cell_tracked(d_v, d_s, u_v, u_s, l_v, l_s, cst, bv, bs);
                         d_v = l_v;
                         d_s = l_s;
                         u_v = bv;
