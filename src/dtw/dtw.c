@@ -53,12 +53,16 @@ wm_status wm_dtw_check_finite(wm_context_t *cx, const double *v, uint64_t n, con
     return WM_OK;
 }
 
+/* The smallest magnitude that rounds to an infinite float: halfway from
+** FLT_MAX (2^128 - 2^104) to 2^128, where the tie goes to the even 2^128. */
+#define F32_OVERFLOW 0x1.ffffffp127
+
 wm_status wm_dtw_check_f32(wm_context_t *cx, const double *v, uint64_t n, const char *who) {
     int bad = 0;
-    for (uint64_t i = 0; i < n; i++) bad |= isinf((float)v[i]);
+    for (uint64_t i = 0; i < n; i++) bad |= fabs(v[i]) >= F32_OVERFLOW;
     if (!bad) return WM_OK;
     for (uint64_t i = 0; i < n; i++) {
-        if (!isinf((float)v[i])) continue;
+        if (fabs(v[i]) < F32_OVERFLOW) continue;
         wm_context_set_error(cx,
                              "%s sample %llu (%g) is outside float32's range (--precision f32 "
                              "rounds every sample to a float; use f64, or --znorm)",
