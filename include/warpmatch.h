@@ -559,7 +559,10 @@ wm_status wm_align_target(wm_context_t *cx, const uint8_t *query, size_t m, cons
 **   With top = 1 the DP runs without starts and the best end's start is then
 **   read from the same rule on windows series[end - w, end) (w from 1.25m,
 **   doubling) until a window reaches the distance: the same start unless
-**   two paths' sums differ only by rounding (never seen in the tests).
+**   two paths' sums differ only by rounding (the DP keeps the smaller where
+**   they meet, later additions round both to the distance); the start is
+**   then the larger one, whose path's own sum is the distance (seen in
+**   float32 on flat stretches, 2 in 74,000 calls of the tests).
 **   With top = 1 the result is the best match; with more, matches are taken
 **   in rank order and a match overlapping one already taken is skipped.
 **   A warping path can span any length of the series (a flat stretch), so

@@ -72,6 +72,11 @@
 **    WM_TEST_SCALE >= 2 also 100,000 x 500 (noise, walk) and a
 **    100,000-sample flat series with a 50,000-sample stretched match.
 **
+** The one exception the contract allows is taken as it is written: a best
+** match (top 1, subsequence) whose start a window read as a larger one,
+** where two paths' sums differ only by rounding, is accepted when its path
+** from that start gives the distance (counted and printed).
+**
 ** Readings of the contract this test takes: top does not matter in global
 ** mode (one match at most: [0, n)); opts.znorm changes nothing in ucr mode;
 ** length is only read in ucr mode (left 0 elsewhere); wm_dtw_many with 0
@@ -709,6 +714,39 @@ static void print_matches(const char *label, const wm_dtw_matches_t *r) {
     printf("\n");
 }
 
+/* The start of a best match (top 1, subsequence) is read from the tracked
+** DP of windows [end - w, end) (include/warpmatch.h): where two paths'
+** sums differ only by rounding -- the oracle's DP keeps the smaller at the
+** cell where they meet, and the later additions round them to the same
+** value -- the window finds the larger start, whose path's own sum is the
+** distance. The contract says so; seen with float32 on plateaus. Accepted
+** when that is the case (counted in g_start_rounding): the same end and
+** distance, a larger start, and the global DP of the query against
+** series[start, end) (normalised as the match was) gives the distance. */
+static long g_start_rounding;
+
+static int start_by_rounding(const dcase *c, const wm_dtw_opts_t *o, const wm_dtw_match_t *g,
+                             const wm_dtw_match_t *w) {
+    if (o->mode != WM_DTW_SUBSEQUENCE || o->top != 1 || g->end != w->end || g->start <= w->start ||
+        !same_bits(g->distance, w->distance))
+        return 0;
+    const double *q = c->q, *y = c->y;
+    double *qn = NULL, *yn = NULL;
+    if (o->znorm) {
+        qn = xmalloc(c->m * sizeof *qn);
+        yn = xmalloc((size_t)c->n * sizeof *yn);
+        doracle_znorm(c->q, c->m, qn);
+        doracle_znorm(c->y, c->n, yn);
+        q = qn;
+        y = yn;
+    }
+    doracle_precision(o->precision);
+    double d = doracle_global_cols(q, c->m, y + g->start, g->end - g->start, o->cost, -1);
+    free(qn);
+    free(yn);
+    return same_bits(d, g->distance);
+}
+
 /* Compare got (rc) with want; one check. */
 static void check_result(long idx, const dcase *c, const char *cfg, const wm_dtw_opts_t *o, int rc,
                          const char *errmsg, const wm_dtw_matches_t *got,
@@ -728,7 +766,9 @@ static void check_result(long idx, const dcase *c, const char *cfg, const wm_dtw
     }
     for (size_t k = 0; !problem && k < want->n; k++) {
         const wm_dtw_match_t *g = &got->a[k], *w = &want->a[k];
-        if (g->start != w->start || g->end != w->end) {
+        const int rounded = g->start != w->start && start_by_rounding(c, o, g, w);
+        g_start_rounding += rounded;
+        if ((g->start != w->start && !rounded) || g->end != w->end) {
             snprintf(pb, sizeof pb,
                      "match %zu: [%" PRIu64 ", %" PRIu64 ") distance %.17g, the "
                      "oracle [%" PRIu64 ", %" PRIu64 ") distance %.17g",
@@ -770,6 +810,14 @@ static void check_result(long idx, const dcase *c, const char *cfg, const wm_dtw
         }
         char why[400];
         const char *bad = path_problem(why, sizeof why, c, o, &ps, g);
+        if (rounded) { /* another start: its path need only be valid */
+            if (bad) {
+                snprintf(pb, sizeof pb, "match %zu (a start by rounding): %s", k, bad);
+                problem = pb;
+                break;
+            }
+            continue;
+        }
         if (g->path_len != w->path_len || g->path == NULL ||
             memcmp(g->path, w->path, 2 * w->path_len * sizeof *w->path) != 0) {
             uint64_t at = 0;
@@ -1827,6 +1875,8 @@ int main(int argc, char **argv) {
     printf("ucr: %ld distances compared, %ld not bit-identical to the oracle (largest relative "
            "difference %.3g)\n",
            g_ucr_results, g_ucr_inexact, g_ucr_worst);
+    printf("best matches whose start a window read by rounding (the contract's exception): %ld\n",
+           g_start_rounding);
     print_time_split();
     printf("\n");
     print_repro(argv[0], "every part but the random cases");
