@@ -114,20 +114,31 @@ check_out_re "--knn --json" '^\{"query":0,"label":"1","rank":1,"neighbour":2,"ne
 run dtw --mode matrix --json lab.tsv
 check_out_re "--json matrix rows" '^\{"row":1,"label":"2","distances":\[[0-9.e+-]+(,[0-9.e+-]+){2}\]\}$'
 
+# check_npy NAME FILE TSV DESCR PACK DIGITS: FILE is a version 1.0 .npy of
+# the 7 x 7 matrix (header padded to 64 bytes, dtype <DESCR) whose values,
+# read with perl's PACK and printed in DIGITS digits, are TSV's
+check_npy() {
+    local name=$1 file=$2 tsv=$3 descr=$4 pack=$5 digits=$6 head_ok
+    head_ok=$(perl -e 'open F, "<", $ARGV[0] or die; binmode F; read F, $h, 10;
+        my ($magic, $v1, $v2, $len) = unpack "a6 C C v", $h; read F, $d, $len;
+        print $magic eq "\x93NUMPY" && $v1 == 1 && (10 + $len) % 64 == 0 &&
+              $d =~ /^\{.descr.: .<$ARGV[1]., .fortran_order.: False, .shape.: \(7, 7\), \} *\n$/ ? "ok" : "bad"' \
+        "$file" "$descr")
+    [ "$head_ok" = ok ] && pass || fail "$name header"
+    perl -e 'open F, "<", $ARGV[0]; binmode F; read F, $h, 10; ($len) = unpack "x8 v", $h;
+        read F, $d, $len; local $/; $b = <F>; @v = unpack "$ARGV[1]<*", $b;
+        while (@v) { print join("\t", map { sprintf "%.$ARGV[2]g", $_ } splice @v, 0, 7), "\n" }' \
+        "$file" "$pack" "$digits" >npy.txt
+    awk -F '\t' -v p="%.${digits}g" '{ for (j = 1; j <= NF; j++) printf "%s" p, (j > 1 ? "\t" : ""), $j; print "" }' \
+        "$tsv" >tsvg.txt
+    cmp -s npy.txt tsvg.txt && pass || fail "$name: values differ from the printed matrix"
+}
+
 # 4. --npy, --sqrt, .csv rows
 run dtw --mode matrix --cost squared --npy m.npy sigs.txt
 check_rc "--npy" 0
 check_empty_out "--npy: nothing on stdout"
-head_ok=$(perl -e 'open F, "<", "m.npy" or die; binmode F; read F, $h, 10;
-    my ($magic, $v1, $v2, $len) = unpack "a6 C C v", $h; read F, $d, $len;
-    print $magic eq "\x93NUMPY" && $v1 == 1 && (10 + $len) % 64 == 0 &&
-          $d =~ /^\{.descr.: .<f8., .fortran_order.: False, .shape.: \(7, 7\), \} *\n$/ ? "ok" : "bad"')
-[ "$head_ok" = ok ] && pass || fail "--npy header"
-perl -e 'open F, "<", "m.npy"; binmode F; read F, $h, 10; ($len) = unpack "x8 v", $h;
-    read F, $d, $len; local $/; $b = <F>; @v = unpack "d<*", $b;
-    while (@v) { print join("\t", map { sprintf "%.17g", $_ } splice @v, 0, 7), "\n" }' >npy.txt
-awk -F '\t' '{ for (j = 1; j <= NF; j++) printf "%s%.17g", (j > 1 ? "\t" : ""), $j; print "" }' m.tsv >tsv17.txt
-cmp -s npy.txt tsv17.txt && pass || fail "--npy values differ from the printed matrix"
+check_npy "--npy" m.npy m.tsv f8 d 17
 run dtw --mode matrix --cost squared --sqrt sigs.txt
 msg=$(awk -F '\t' 'NR == FNR { for (j = 1; j <= NF; j++) d[FNR, j] = $j; next }
     { for (j = 1; j <= NF; j++) { w = sqrt(d[FNR, j]); if ($j - w > 1e-12 || w - $j > 1e-12) print FNR, j } }' m.tsv "$OUT")
@@ -150,16 +161,7 @@ msg=$(awk -F '\t' '{ for (j = 1; j <= NF; j++) { v = $j; sub(/^-/, "", v); sub(/
 [ -z "$msg" ] && pass || fail "--precision f32 prints more than 9 digits: $msg"
 run dtw --mode matrix --cost squared --precision f32 --npy m32.npy sigs.txt
 check_rc "--precision f32 --npy" 0
-head_ok=$(perl -e 'open F, "<", "m32.npy" or die; binmode F; read F, $h, 10;
-    my ($magic, $v1, $v2, $len) = unpack "a6 C C v", $h; read F, $d, $len;
-    print $magic eq "\x93NUMPY" && (10 + $len) % 64 == 0 &&
-          $d =~ /^\{.descr.: .<f4., .fortran_order.: False, .shape.: \(7, 7\), \} *\n$/ ? "ok" : "bad"')
-[ "$head_ok" = ok ] && pass || fail "--precision f32 --npy header"
-perl -e 'open F, "<", "m32.npy"; binmode F; read F, $h, 10; ($len) = unpack "x8 v", $h;
-    read F, $d, $len; local $/; $b = <F>; @v = unpack "f<*", $b;
-    while (@v) { print join("\t", map { sprintf "%.9g", $_ } splice @v, 0, 7), "\n" }' >npy32.txt
-awk -F '\t' '{ for (j = 1; j <= NF; j++) printf "%s%.9g", (j > 1 ? "\t" : ""), $j; print "" }' m32.tsv >tsv9.txt
-cmp -s npy32.txt tsv9.txt && pass || fail "--precision f32: --npy values differ from the printed matrix"
+check_npy "--precision f32 --npy" m32.npy m32.tsv f4 f 9
 
 # 5. backends
 run dtw --mode matrix --cost squared --window 2 --backend cpu --threads 1 sigs.txt sigs.txt
