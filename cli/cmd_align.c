@@ -565,6 +565,10 @@ int wm_cmd_align(int argc, char **argv) {
         return wm_cli_help_status();
     }
     int n_args = argc - first_arg;
+    if (rc == 0 && wm_cli_open_output(&a.sh, argc, argv) < 0) {
+        wm_progress_free(&r.pg);
+        return WM_EXIT_ERROR;
+    }
     if (rc == 0 && a.explain && n_args == 0) { /* the table alone */
         r.o = a.o;
         r.o.alphabet = a.sh.alphabet == WM_ALPHA_DNA ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;

@@ -432,6 +432,10 @@ int wm_cmd_dtw(int argc, char **argv) {
     if (rc != 0) wm_progress_free(&r.pg);
     if (rc == 1) return wm_cli_help_status();
     int n_args = argc - first_arg;
+    if (rc == 0 && wm_cli_open_output(&a.sh, argc, argv) < 0) {
+        wm_progress_free(&r.pg);
+        return WM_EXIT_ERROR;
+    }
     if (rc == 0 && a.matrix) {
         wm_progress_free(&r.pg);
         return wm_cli_dtw_matrix(&a, n_args, argv + first_arg);

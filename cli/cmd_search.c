@@ -341,6 +341,15 @@ int wm_cmd_search(int argc, char **argv) {
         return WM_EXIT_ERROR;
     }
 
+    if (a.per_rank != NULL && a.sh.output != NULL) {
+        wm_cli_error("--output and --output-per-rank: one or the other");
+        wm_cli_search_free(&a);
+        return WM_EXIT_ERROR;
+    }
+    if (wm_cli_open_output(&a.sh, argc, argv) < 0) {
+        wm_cli_search_free(&a);
+        return WM_EXIT_ERROR;
+    }
     if (a.per_rank != NULL && argc - first_arg > 1) {
         /* Each rank's file holds its share of every input in turn, so only
         ** one input keeps "the files in rank order are the output". */

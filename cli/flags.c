@@ -96,6 +96,16 @@ static int apply_alphabet(const wm_flag_t *f, const char *val, wm_cli_shared_t *
     return 0;
 }
 
+static int apply_output(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
+                        const wm_cli_command_t *cmd) {
+    if (val[0] == '\0') {
+        wm_cli_error("--output: empty file name");
+        return -1;
+    }
+    sh->output = val;
+    return 0;
+}
+
 static int apply_ignore_case(const wm_flag_t *f, const char *val, wm_cli_shared_t *sh,
                              const wm_cli_command_t *cmd) {
     sh->ignore_case = 1;
@@ -354,6 +364,11 @@ const wm_flag_t wm_flags[] = {
       "standard output is a terminal and TERM is not dumb; never under mpirun)" },
     { WM_F_LINE_BUFFERED, 0, "line-buffered", NULL, WM_SEC_OUTPUT, S, NULL, NULL,
       "write each line out at once (for a pipe read as it comes)" },
+    { WM_F_OUTPUT, 0, "output", "FILE", WM_SEC_OUTPUT, S | A | D, apply_output, "standard output",
+      "write the results to FILE (made or emptied) instead of standard output; under "
+      "mpirun rank 0 writes it itself, where its standard output would go through "
+      "mpirun's forwarding (slow for large outputs). FILE may not be one of the "
+      "inputs" },
     { WM_F_PER_RANK, 0, "output-per-rank", "PREFIX", WM_SEC_OUTPUT, S, NULL, NULL,
       "under mpirun: each rank writes its own matches, sorted, to PREFIX.RANK (5 "
       "digits: PREFIX.00000, ...) instead of sending them to rank 0; the files in "

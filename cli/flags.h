@@ -55,6 +55,7 @@ typedef struct {
     int ignore_case;         /* -i/--ignore-case */
     int explain_backend;     /* --explain-backend (choose.c) */
     int explain_alphabet;    /* --explain-alphabet: say what auto chose, and why */
+    const char *output;      /* --output FILE: rank 0 writes there (outfile.c) */
 } wm_cli_shared_t;
 
 /* A command as its help shows it. The prose is written as printed
@@ -129,7 +130,8 @@ enum {
     WM_F_STREAM_BATCH,
     WM_F_KNN,
     WM_F_NPY,
-    WM_F_PRECISION
+    WM_F_PRECISION,
+    WM_F_OUTPUT
 };
 
 typedef struct wm_flag wm_flag_t;
@@ -168,6 +170,11 @@ extern const wm_flag_note_t wm_flag_notes[];
 
 /* How messages name f: "-k/--max-edits", "--backend". Returns buf. */
 const char *wm_flag_display(const wm_flag_t *f, char *buf, size_t len);
+
+/* --output FILE (outfile.c): a FILE that is also an input is refused; rank
+** 0 (every process outside mpirun) then writes its standard output to FILE.
+** Every rank agrees on the result. Returns 0, or -1 after a message. */
+int wm_cli_open_output(const wm_cli_shared_t *sh, int argc, char **argv);
 
 /* Parse cmd's options in argv[1..] (argv[0] is the command's name): sets
 ** *sh to the defaults, then applies each flag, the shared ones here, the

@@ -85,20 +85,20 @@ SEARCH_FLAGS=(
     "--best-per-locus" "--cigar" "-n, --line-number" "-o, --only-matching" "--line" "-H, --with-filename"
     "--no-filename" "-l, --files-with-matches" "-L, --files-without-match" "-w, --word-regexp"
     "-m, --max-count N" "-r, --recursive" "-a, --text" "--color WHEN" "--line-buffered"
-    "--output-per-rank PREFIX" "--explain-backend" "--stream" "--no-stream"
+    "--output FILE" "--output-per-rank PREFIX" "--explain-backend" "--stream" "--no-stream"
     "--stream-batch N" "-h, --help")
 ALIGN_FLAGS=(
     "--mode M" "-k, --max-distance N" "--cigar" "--all-ends" "--pairs"
     "-i, --ignore-case" "--revcomp" "--no-revcomp" "--best" "--alphabet A" "--explain-alphabet"
     "--algo A" "--block-t T" "--explain" "--backend B" "--explain-backend" "-j, --threads N"
-    "--gpus LIST" "--no-progress" "--format F" "--json" "--cigar-m" "-h, --help")
+    "--gpus LIST" "--no-progress" "--format F" "--json" "--cigar-m" "--output FILE" "-h, --help")
 DTW_FLAGS=(
     "--mode M" "--cost C" "--window R" "--znorm" "--length L" "--top K"
     "-k, --max-distance D" "--path" "--series-format F" "--format F"
     "--query-format F" "--dtype T" "--column C" "--query-column C" "--backend B"
     "-j, --threads N" "--gpus LIST" "--device N" "--piece N" "--explain-backend" "--json"
     "-h, --help" "--sqrt" "--labels" "--no-labels" "--force-raw" "--no-progress" "--knn K"
-    "--npy FILE" "--precision P")
+    "--npy FILE" "--precision P" "--output FILE")
 INFO_FLAGS=("-h, --help" "--json")
 
 # check_help CMD FLAGS...: each flag has its own line in CMD's --help, in the
@@ -191,6 +191,54 @@ same "dtw --device 0, no device" dtw --device 0 x.txt y.txt -- dtw x.txt y.txt
 same "dtw --dtype with --format" dtw --dtype f64 --query-format text --format csv x.txt y.csv -- \
     dtw --dtype f64 --query-format text --series-format csv x.txt y.csv
 same "search --max-edits=1" search --max-edits=1 abc tiny.txt -- search -k 1 abc tiny.txt
+
+# --output FILE: the bytes of standard output, in FILE, on every command;
+# standard output itself then stays empty.
+check_output() {  # NAME ARGS...
+    local name=$1; shift
+    rm -f out.file
+    run "$@"; local ref=$OUT rc_ref=$RC
+    cp "$ref" ref.out
+    run "$@" --output out.file
+    if [ "$RC" -ne "$rc_ref" ]; then
+        fail "$name --output: exit $RC, $rc_ref without it"
+    elif [ -s "$OUT" ]; then
+        fail "$name --output: standard output not empty"
+    elif [ ! -s ref.out ] || ! cmp -s ref.out out.file; then
+        fail "$name --output: FILE is not what standard output was"
+    else
+        pass
+    fi
+}
+check_output "search" search -k 1 ACGT recs.fa
+check_output "search --json" search --json ACGT recs.fa
+check_output "align" align --cigar q.fa t.fa
+check_output "dtw" dtw --top 2 qs.txt y.txt
+check_output "dtw matrix" dtw --mode matrix qs.txt
+printf 'old' >out.file
+run search ACGT recs.fa --output=out.file
+[ "$RC" -eq 0 ] && [ "$(head -c 3 out.file)" != old ] && pass || fail "--output=FILE did not replace FILE"
+# FILE may not be an input: it would be emptied before it is read
+cp recs.fa in.fa
+printf 'ACGT\n' >pats.txt
+for args in "search ACGT in.fa --output in.fa" "search -f pats.txt recs.fa --output ./pats.txt" \
+            "search ACGT in.fa --output=in.fa" "align q.fa in.fa --output in.fa" \
+            "dtw x.txt y.txt --output y.txt"; do
+    before=$(md5sum in.fa pats.txt y.txt)
+    run $args
+    if [ "$RC" -eq 2 ] && grep -q "the same file as the input" "$ERR" &&
+        [ "$(md5sum in.fa pats.txt y.txt)" = "$before" ]; then
+        pass
+    else
+        fail "$args: exit $RC, '$(head -1 "$ERR")' (or an input changed)"
+    fi
+done
+for args in "search ACGT recs.fa --output /nonexistent/dir/x" "search ACGT recs.fa --output ." \
+            "search ACGT recs.fa --output=" "search ACGT recs.fa --output o --output-per-rank p"; do
+    run $args
+    [ "$RC" -eq 2 ] && grep -q "^warpmatch: .*--output" "$ERR" && pass ||
+        fail "$args: exit $RC, '$(head -1 "$ERR")'"
+done
 
 # A bad value is named by the spelling given.
 run dtw --format json x.txt y.txt

@@ -133,6 +133,8 @@ mpi_job() {    # ID N PER_RANK STDIN ARGS...
     if [ "$pr" = 1 ]; then
         mkdir -p "$base.pr"
         args=("$1" --output-per-rank "$base.pr/out" "${@:2}")
+    elif [ "$pr" = 2 ]; then
+        args=("$1" --output "$base.file" "${@:2}")
     fi
     local cmd=(timeout -k 10 "$TIMEOUT" "$MPIEXEC" -np "$n" "${MPIFLAGS[@]}" "$W" "${args[@]}")
     {
@@ -154,11 +156,12 @@ mpi_job() {    # ID N PER_RANK STDIN ARGS...
     echo "$t0 $EPOCHREALTIME" | awk '{printf "%.2f\n", $2 - $1}' >"$base.time"
 }
 
-# mcase NAME EXPECTED_STATUS [stdin=FILE] [per_rank] [np="N..."] -- COMMAND ARGS...
+# mcase NAME EXPECTED_STATUS [stdin=FILE] [per_rank|outfile] [np="N..."] -- COMMAND ARGS...
 # COMMAND is search, align or dtw; "--backend cpu -j THREADS" is added after
 # it. EXPECTED_STATUS is what the single process must return (a check of the
 # test's own inputs: a case meant to match must match). np= replaces the
-# rank counts (small files cut into many parts).
+# rank counts (small files cut into many parts). outfile: the MPI runs write
+# --output FILE (rank 0 itself), which must hold the single process's stdout.
 mcase() {
     local name=$1 expect=$2 stdin=/dev/null pr=0 nps=$NPS
     shift 2
@@ -166,6 +169,7 @@ mcase() {
         case $1 in
             stdin=*) stdin=${1#stdin=} ;;
             per_rank) pr=1 ;;
+            outfile) pr=2 ;;
             np=*) [ -z "${WM_MPI_NP:-}" ] && nps=${1#np=} ;;
             *) echo "mcase $name: unknown option $1" >&2; exit 2 ;;
         esac
@@ -242,6 +246,10 @@ report() {
                 (cd "$base.pr" 2>/dev/null && for ((r = 0; r < n; r++)); do
                      f=$(printf 'out.%05d' "$r"); [ -f "$f" ] && cat "$f"; done) >"$out"
             fi
+            if [ "${C_PR[i]}" = 2 ]; then
+                [ -s "$base.out" ] && why+=("stdout not empty with --output")
+                out=$base.file
+            fi
             if ! cmp -s "$RES/$id.ref.out" "$out"; then
                 why+=("stdout differs ($(wc -c <"$RES/$id.ref.out") bytes single, $(wc -c <"$out") mpi)")
             fi
@@ -254,7 +262,7 @@ report() {
             fi
             if [ ${#why[@]} -eq 0 ]; then
                 pass
-                rm -rf "$base.out" "$base.err" "$base.cat" "$base.pr"    # keep only failures
+                rm -rf "$base.out" "$base.err" "$base.cat" "$base.pr" "$base.file" # keep only failures
                 continue
             fi
             ok_all=0
@@ -416,6 +424,12 @@ mcase "set with -k as long as a pattern" 2 -- search -k 6 -f pats.txt multi.fa
 mcase "binary byte in an align target" 2 -- align q.fa bad_late.fa
 mcase "align --pairs, missing mate" 2 -- align --pairs r1.fa r2_short.fa
 mcase "dtw NaN in a query" 2 -- dtw --top 2 dq_bad.txt series.txt
+
+# --- --output FILE, written by rank 0 itself ---
+mcase "--output, search listing" 0 outfile -- search -k 1 --revcomp "$P10" multi.fa reads_a.fq
+mcase "--output, align" 0 outfile -- align --cigar q.fa target.fa
+mcase "--output, dtw" 0 outfile -- dtw --top 2 dq.txt series.txt
+mcase "--output, the input itself (refused)" 2 -- search "$P10" multi.fa --output multi.fa
 
 # --- --output-per-rank (search, tsv/bed listing) ---
 mcase "per-rank tsv, one FASTA file" 0 per_rank -- search -k 1 --revcomp "$P10" multi.fa
