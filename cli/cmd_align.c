@@ -612,7 +612,7 @@ int wm_cmd_align(int argc, char **argv) {
         r.pg.unit = "cells";
         wm_progress_enable(&r.pg, !a.no_progress);
         wm_progress_start_item(&r.pg);
-        double t0 = wm_dist_now(); /* t_read: reading the inputs */
+        double t0 = wm_dist_now(); /* read: the inputs, and the wait for the context */
         if (r.tsv || r.o.mode == WM_ALIGN_GLOBAL) {
             failed = wm_cli_align_batches(&r, 0, wm_cli_align_pair_count(&r)) < 0;
         } else if (a.pairs) {
@@ -635,8 +635,7 @@ int wm_cmd_align(int argc, char **argv) {
         if (!failed && wm_cli_hits_flush(&r) < 0) failed = 1;
         wm_cli_align_note_write_error(&r);
         wm_progress_clear(&r.pg);
-        if (!r.tsv && !a.pairs && r.o.mode != WM_ALIGN_GLOBAL)
-            wm_dist_report(targ, t_read, wm_dist_now() - t0, 0.0);
+        wm_dist_report(targ ? targ : qarg, t_read + t_wait, wm_dist_now() - t0, 0.0);
         if (wm_cli_timing_on())
             fprintf(stderr,
                     "align: inputs read %.4f s; context %s, then waited for %.4f s; pairs "

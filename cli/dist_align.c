@@ -279,9 +279,11 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
     const wm_cli_align_args_t *a = r->a;
     int stdin_used = strcmp(qarg, "-") == 0 || (targ && strcmp(targ, "-") == 0);
     int idle = stdin_used && wm_dist.rank != 0;
+    double t0 = wm_dist_now();
     if (wm_cli_dist_agree(!idle && wm_cli_align_prepare(r, qarg, targ) < 0) ||
         wm_cli_dist_agree(!idle && wm_cli_context_new(&a->sh.co, &r->cx) != WM_OK))
         return -1;
+    double t1 = wm_dist_now(); /* read: the inputs and the context */
 
     if (wm_dist.rank == 0 && a->sh.format == WM_OUT_SAM)
         wm_cli_align_sam_header(r, r->argc, r->argv);
@@ -313,8 +315,10 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
     }
     r->out = stdout_was;
     int bad = wm_cli_dist_agree(failed);
+    double t2 = wm_dist_now();
     if (wm_cli_lines_write(&lines, r->out) < 0) wm_cli_align_note_write_error(r);
     r->n_printed = wm_dist_sum(r->n_printed);
+    if (!bad) wm_dist_report(targ ? targ : qarg, t1 - t0, t2 - t1, wm_dist_now() - t2);
     return bad ? -1 : 0;
 }
 

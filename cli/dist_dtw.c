@@ -18,9 +18,11 @@
 int wm_cli_dtw_dist(wm_cli_dtw_run_t *r) {
     int stdin_used = strcmp(r->qpath, "-") == 0 || strcmp(r->spath, "-") == 0;
     int idle = stdin_used && wm_dist.rank != 0;
+    double t0 = wm_dist_now();
     if (wm_cli_dist_agree(!idle && wm_cli_dtw_prepare(r) < 0) ||
         wm_cli_dist_agree(!idle && wm_cli_context_new(&r->a->sh.co, &r->cx) != WM_OK))
         return -1;
+    double t1 = wm_dist_now(); /* read: the signals and the context */
     size_t lo = 0, hi = 0;
     int failed = 0;
     if (!idle) {
@@ -28,6 +30,7 @@ int wm_cli_dtw_dist(wm_cli_dtw_run_t *r) {
         failed = wm_cli_dtw_match(r, lo, hi) < 0;
     }
     if (wm_cli_dist_agree(failed)) return -1;
+    double t2 = wm_dist_now(); /* search: the matching (and, alone, the lines printed so far) */
 
     wm_cli_lines_t lines;
     FILE *out = wm_dist.active ? wm_cli_lines_open(&lines) : stdout;
@@ -43,5 +46,6 @@ int wm_cli_dtw_dist(wm_cli_dtw_run_t *r) {
         r->write_failed = 1; /* e.g. a closed pipe */
         r->write_errno = errno;
     }
+    wm_dist_report(r->spath, t1 - t0, t2 - t1, wm_dist_now() - t2);
     return 0;
 }
