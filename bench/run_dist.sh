@@ -6,8 +6,12 @@
 #   bash bench/run_dist.sh BUILD_DIR SOURCE_FASTA_GZ [OUT_DIR]
 #
 # Env: DIST_BYTES [32G] text size; DIST_GPUS ["1 2 4"]; DIST_REPS [3];
+#      DIST_REPS_LONG [1] runs of the long workloads (setk, pairs, dtw);
 #      DIST_WORK [exact,k2,set16k,align1k,dense] the workloads;
-#      DIST_MODES [mpi,gpus] how the GPUs are used.
+#      DIST_MODES [mpi,gpus] how the GPUs are used;
+#      DIST_IN the inputs of setk, align10k, pairs and dtw (bench/gpu_four.sh
+#      prep makes them); DIST_BACKEND [cuda] (cpu: to try the script on a
+#      machine with no GPU, --gpus then cuts CPU shards).
 # The text: the source's sequence (chrX) repeated to DIST_BYTES, plain bytes,
 # in /dev/shm (kept between calls on a warm machine). Workloads:
 #   exact    search, a 32-base pattern cut from the text, exact
@@ -15,7 +19,14 @@
 #   set16k   search -c -f 16,000 DNA 8-mers cut from the text
 #   align1k  align (infix) of a 1,024-base query cut from the text
 #   dense    search, a 5-base pattern (ACGTA: one match per 6,200 bytes of chrX),
-#            every match listed (to /dev/null): the merge at dense output
+#            every match listed: the merge at dense output
+#   setk     search -f of 1,000,000 reads of 150 bp (<= 3 planted edits), k = 4,
+#            both strands, against the 70 Mb chrX sample (issue 17's workload)
+#   align10k align (infix) of a 10,000-base query against the chrX sample
+#   pairs    align --mode global --pairs --cigar of 10,000,000 pairs of 150 bp
+#   dtw      dtw of 4,000 queries of 128 samples against 4,194,304 samples
+# Every command writes its output with --output to /dev/shm (rank 0 itself,
+# not through mpirun's forwarding); its md5 is the last column.
 # Each run prints rank 0's "timing:" line (WM_DIST_TIMING=1: read, search,
 # merge, the slowest rank's seconds) and the wall time of the whole command
 # (process start, MPI and CUDA start-up included). The median of DIST_REPS
@@ -43,6 +54,10 @@ nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader
 lscpu | grep -E "Model name|^CPU\(s\)"
 mpirun --version | head -1
 
+in=${DIST_IN:-/dev/shm/wm4}
+needs_text=0
+for w in exact k2 set16k align1k dense; do want $w "$work" && needs_text=1; done
+if [ $needs_text = 1 ]; then
 if [ ! -f $text ] || [ "$(stat -c %s $text)" != "$(numfmt --from=iec $bytes)" ]; then
   t0=$(date +%s.%N)
   "$build/bench/gen_text" dna "$src" "$bytes" $text 2>/dev/null || { echo "gen_text failed"; exit 1; }
@@ -58,6 +73,7 @@ fi
 echo "pattern32 $pat32; dense pattern $pat5; query 1,024 bases; 16,000 8-mers"
 echo "floor: host-to-device copy of the whole text at 55 GB/s per GPU ="\
      "$(awk -v b="$(stat -c %s $text)" 'BEGIN{printf "%.3f", b/55e9}') s on one GPU"
+fi
 
 args_for() {
   case $1 in
@@ -66,8 +82,13 @@ args_for() {
     set16k)  echo "search -c -f $out/kmers16k.txt $text" ;;
     align1k) echo "align $out/query1k.txt $text" ;;
     dense)   echo "search $pat5 $text" ;;
+    setk)    echo "search -f $in/reads_chrx.fa -k 4 --revcomp $in/chrx.fa" ;;
+    align10k) echo "align $in/query10k.txt $in/chrx.fa" ;;
+    pairs)   echo "align --mode global --pairs --cigar $in/pairs_a.fa $in/pairs_b.fa" ;;
+    dtw)     echo "dtw $in/q4000.txt $in/series4m.txt" ;;
   esac
 }
+reps_for() { case $1 in setk|pairs|dtw) echo "${DIST_REPS_LONG:-1}" ;; *) echo "$reps" ;; esac; }
 
 # one run: prints "wall_s timing-line"; output to /dev/null, first line kept
 run_one() {  # mode ngpu workload
@@ -81,19 +102,22 @@ run_one() {  # mode ngpu workload
   local a=( $(args_for "$w") )
   local sub=${a[0]}
   a=("${a[@]:1}")
-  local extra=(--backend cuda -j "$threads")
-  [ "$mode" = gpus ] && extra=(--backend cuda -j "$ncores" --gpus "$devs")
-  [ "$sub" = search ] && extra+=(--no-progress)
+  local be=${DIST_BACKEND:-cuda}
+  local extra=(--backend "$be" -j "$threads")
+  [ "$mode" = gpus ] && extra=(--backend "$be" -j "$ncores" --gpus "$devs")
+  extra+=(--no-progress --output /dev/shm/wm_dist_out)
+  rm -f /dev/shm/wm_dist_out
   local s=$(date +%s.%N)
-  "${cmd[@]}" "$sub" "${extra[@]}" "${a[@]}" > /tmp/wm_dist_out 2> /tmp/wm_dist_err
+  "${cmd[@]}" "$sub" "${extra[@]}" "${a[@]}" > /tmp/wm_dist_stdout 2> /tmp/wm_dist_err
   local rc=$? e=$(date +%s.%N)
   local wall=$(awk -v a="$s" -v b="$e" 'BEGIN{printf "%.3f", b-a}')
   local timing=$(grep '^timing:' /tmp/wm_dist_err | tail -1)
-  grep '^cuda search' /tmp/wm_dist_err >> "$out/dist_runs.log"
-  local first=$(head -c 200 /tmp/wm_dist_out | head -1)
-  local lines=$(wc -l < /tmp/wm_dist_out)
+  { echo "-- $mode $n $w"; grep -v '^timing:' /tmp/wm_dist_err | head -40; } >> "$out/dist_runs.log"
+  [ -s /tmp/wm_dist_stdout ] && echo "  (stdout not empty with --output)" >> "$out/dist_runs.log"
+  local first=$(head -c 200 /dev/shm/wm_dist_out | head -1)
+  local lines=$(wc -l < /dev/shm/wm_dist_out)
   [ $rc -le 1 ] || { echo "FAILED rc=$rc: ${cmd[*]} $sub ${extra[*]} ${a[*]}"; head -5 /tmp/wm_dist_err; }
-  echo "$wall|$timing|$lines|$first|$(md5sum < /tmp/wm_dist_out | cut -c1-12)"
+  echo "$wall|$timing|$lines|$first|$(md5sum < /dev/shm/wm_dist_out | cut -c1-12)"
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -105,7 +129,7 @@ for w in ${work//,/ }; do
     t1=""
     for n in $gpus_list; do
       walls=(); totals=(); reads=(); searches=(); merges=(); line=""
-      for r in $(seq "$reps"); do
+      for r in $(seq "$(reps_for "$w")"); do
         line=$(run_one "$mode" "$n" "$w")
         IFS='|' read -r wall timing lines first md5 <<< "$line"
         walls+=("$wall")
