@@ -16,6 +16,7 @@
 #   check   each workload on small inputs with --gpus 0,1,2,3 and mpirun -np 4
 #           against one GPU (md5), under compute-sanitizer memcheck (racecheck
 #           on search and dtw), and an mpirun -np 4 run under memcheck
+#   mpisan  that mpirun run alone
 #   floors  pinned host-to-device copy on each GPU alone and on all four at
 #           once (bench_h2d), the host's memory copy on all cores (PyTorch),
 #           nvidia-smi topo
@@ -59,7 +60,7 @@ ngpu=$(nvidia-smi -L | wc -l)
 all=$(seq -s, 0 $((ngpu - 1)))
 log "device: $ngpu x $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1);" \
     "$(nproc) CPUs, $(grep MemTotal /proc/meminfo | awk '{printf "%.0f GiB", $2 / 1048576}');" \
-    "$(mpirun --version 2>&1 | head -1); tree $(git log -1 --format=%h 2>/dev/null)"
+    "$(mpirun --version 2>&1 | head -1); tree ${WM_TREE:-unknown}"
 $W info | tee -a "$out/four.log"
 $B/warpmatch-mpi info >/dev/null || { log "warpmatch-mpi does not start"; exit 1; }
 
@@ -87,9 +88,9 @@ if want prep; then
 fi
 
 # one GPU, --gpus 0..N-1 and mpirun -np N print the same bytes; then memcheck
+s=/dev/shm/wm4s
 if want check; then
   log "check: small inputs, one GPU against $ngpu GPUs and $ngpu ranks"
-  s=/dev/shm/wm4s
   mkdir -p $s
   $B/bench/gen_reads reads 2000 150 150 3 $in/ecoli.fa 5 $s/reads.fa $s/truth.tsv 2>/dev/null
   $B/bench/gen_pairs reads "$ecoli_gz" 20000 150 0.10 9 $s/a.fa $s/b.fa 2>/dev/null
@@ -125,12 +126,14 @@ if want check; then
   done
   for c in "${cases[0]}" "${cases[5]}"; do
     timeout 300 compute-sanitizer --tool racecheck --error-exitcode 99 --print-limit 5 \
-      $W $c --backend cuda --no-progress --gpus $all >/dev/null 2>/tmp/san.err
-    echo "racecheck --gpus $all [$c]: rc $? $(grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' /tmp/san.err | head -1)" |
+      $W $c --backend cuda --no-progress --gpus $all >/tmp/san.out 2>&1
+    echo "racecheck --gpus $all [$c]: rc $? $(grep -h 'RACECHECK SUMMARY' /tmp/san.out | head -1)" |
       tee -a "$out/four.log"
   done
+fi
+if want check || want mpisan; then
   timeout 300 mpirun -np $ngpu --bind-to none compute-sanitizer --tool memcheck --error-exitcode 99 \
-    $B/warpmatch-mpi "${cases[1]}" --backend cuda --no-progress --output /tmp/np.out >/tmp/san.out 2>&1
+    $B/warpmatch-mpi ${cases[1]} --backend cuda --no-progress --output /tmp/np.out >/tmp/san.out 2>&1
   rc=$?
   log "mpirun -np $ngpu compute-sanitizer memcheck [${cases[1]}]: rc $rc;" \
       "$(grep -c 'ERROR SUMMARY: 0 errors' /tmp/san.out) of $ngpu ranks with 0 errors"
