@@ -89,6 +89,12 @@ fi
 
 # one GPU, --gpus 0..N-1 and mpirun -np N print the same bytes; then memcheck
 s=/dev/shm/wm4s
+cases=("search -k 2 GATTACAGATTACA data/lambda_phage.fa"
+       "search -f $s/reads.fa -k 4 --revcomp $in/ecoli.fa"
+       "search -c -k 1 GATTACAGATTACA $in/chrx.fa"
+       "align --cigar $s/q1k.txt $in/ecoli.fa"
+       "align --mode global --pairs --cigar $s/a.fa $s/b.fa"
+       "dtw --top 3 $s/q100.txt $s/s256k.txt")
 if want check; then
   log "check: small inputs, one GPU against $ngpu GPUs and $ngpu ranks"
   mkdir -p $s
@@ -97,12 +103,6 @@ if want check; then
   head -100 $in/q4000.txt >$s/q100.txt
   head -262144 $in/series4m.txt >$s/s256k.txt
   head -c 1000 $in/query10k.txt >$s/q1k.txt
-  cases=("search -k 2 GATTACAGATTACA data/lambda_phage.fa"
-         "search -f $s/reads.fa -k 4 --revcomp $in/ecoli.fa"
-         "search -c -k 1 GATTACAGATTACA $in/chrx.fa"
-         "align --cigar $s/q1k.txt $in/ecoli.fa"
-         "align --mode global --pairs --cigar $s/a.fa $s/b.fa"
-         "dtw --top 3 $s/q100.txt $s/s256k.txt")
   for c in "${cases[@]}"; do
     $W $c --backend cuda --no-progress >/tmp/one.out 2>/tmp/one.err
     rc1=$?
