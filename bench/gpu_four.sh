@@ -23,6 +23,9 @@
 #   compute bench/run_dist.sh over setk, align10k, pairs, dtw (DIST_* passed on)
 #   search  bench/run_dist.sh over exact, k2, set16k, dense on 32 GiB in
 #           /dev/shm, and the CPU backend on the same text (the peer)
+#   searchab  the exact rows with WM_SEARCH_REGISTER=0: the text staged, as
+#           before the tool pinned it in place for several GPUs
+#   searchtest  test_search_diff (prebuilt, CUDA) at WM_TEST_SCALE=SEARCH_SCALE
 # CARRY_DIR [.gpu4] holds what the machine cannot fetch: prebuilt/ (warpmatch,
 # warpmatch-mpi, gen_text, gen_patterns, gen_reads, gen_pairs, bench_h2d,
 # built on the development machine with -DCMAKE_CUDA_ARCHITECTURES=90-real
@@ -53,7 +56,9 @@ export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 
 B=/tmp/build-4
 mkdir -p $B/bench
-cp "$carry"/prebuilt/warpmatch "$carry"/prebuilt/warpmatch-mpi $B/
+cp "$carry"/prebuilt/warpmatch-mpi $B/
+# the plain tool, or the MPI build in its place (outside mpirun it is the same program)
+cp "$carry"/prebuilt/warpmatch $B/ 2>/dev/null || cp $B/warpmatch-mpi $B/warpmatch
 cp "$carry"/prebuilt/gen_* "$carry"/prebuilt/bench_h2d $B/bench/
 W=$B/warpmatch
 ngpu=$(nvidia-smi -L | wc -l)
@@ -170,6 +175,18 @@ if want compute; then
   log "strong scaling, compute-bound workloads"
   DIST_IN=$in DIST_WORK=${DIST_WORK:-setk,align10k,pairs,dtw} DIST_GPUS="1 2 $ngpu" \
     bash bench/run_dist.sh $B "$chrx_gz" "$out/compute" 2>&1 | tee -a "$out/four.log"
+fi
+
+if want searchtest; then  # the prebuilt test_search_diff, CUDA contexts included
+  log "test_search_diff (scale ${SEARCH_SCALE:-1})"
+  (cd $B && WM_TEST_SCALE=${SEARCH_SCALE:-1} "$OLDPWD/$carry/prebuilt/test_search_diff") >"$out/search_diff.log" 2>&1
+  log "test_search_diff rc=$?: $(grep -h '^cuda' "$out/search_diff.log") $(tail -1 "$out/search_diff.log")"
+fi
+
+if want searchab; then  # exact search with the text staged (the tool's choice overridden)
+  log "strong scaling, exact search, WM_SEARCH_REGISTER=0 (staging copies)"
+  WM_SEARCH_REGISTER=0 DIST_IN=$in DIST_WORK=exact DIST_GPUS="1 2 $ngpu" DIST_REPS=${DIST_REPS:-3} \
+    bash bench/run_dist.sh $B "$chrx_gz" "$out/search_staged" 2>&1 | tee -a "$out/four.log"
 fi
 
 if want search; then
