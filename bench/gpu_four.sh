@@ -23,8 +23,6 @@
 #   compute bench/run_dist.sh over setk, align10k, pairs, dtw (DIST_* passed on)
 #   search  bench/run_dist.sh over exact, k2, set16k, dense on 32 GiB in
 #           /dev/shm, and the CPU backend on the same text (the peer)
-#   searchab  the exact rows with WM_SEARCH_REGISTER=0: the text staged, as
-#           before the tool pinned it in place for several GPUs
 #   searchtest  test_search_diff (prebuilt, CUDA) at WM_TEST_SCALE=SEARCH_SCALE
 # CARRY_DIR [.gpu4] holds what the machine cannot fetch: prebuilt/ (warpmatch,
 # warpmatch-mpi, gen_text, gen_patterns, gen_reads, gen_pairs, bench_h2d,
@@ -181,12 +179,6 @@ if want searchtest; then  # the prebuilt test_search_diff, CUDA contexts include
   log "test_search_diff (scale ${SEARCH_SCALE:-1})"
   (cd $B && WM_TEST_SCALE=${SEARCH_SCALE:-1} "$OLDPWD/$carry/prebuilt/test_search_diff") >"$out/search_diff.log" 2>&1
   log "test_search_diff rc=$?: $(grep -h '^cuda' "$out/search_diff.log") $(tail -1 "$out/search_diff.log")"
-fi
-
-if want searchab; then  # exact search with the text staged (the tool's choice overridden)
-  log "strong scaling, exact search, WM_SEARCH_REGISTER=0 (staging copies)"
-  WM_SEARCH_REGISTER=0 DIST_IN=$in DIST_WORK=exact DIST_GPUS="1 2 $ngpu" DIST_REPS=${DIST_REPS:-3} \
-    bash bench/run_dist.sh $B "$chrx_gz" "$out/search_staged" 2>&1 | tee -a "$out/four.log"
 fi
 
 if want search; then

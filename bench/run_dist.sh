@@ -11,8 +11,7 @@
 #      DIST_MODES [mpi,gpus] how the GPUs are used;
 #      DIST_IN the inputs of setk, align10k, pairs and dtw (bench/gpu_four.sh
 #      prep makes them); DIST_BACKEND [cuda] (cpu: to try the script on a
-#      machine with no GPU, --gpus then cuts CPU shards); WM_SEARCH_REGISTER
-#      (0 or 1) is passed to the ranks when set (cli/args.c).
+#      machine with no GPU, --gpus then cuts CPU shards).
 # The text: the source's sequence (chrX) repeated to DIST_BYTES, plain bytes,
 # in /dev/shm (kept between calls on a warm machine). Workloads:
 #   exact    search, a 32-base pattern cut from the text, exact
@@ -96,9 +95,7 @@ run_one() {  # mode ngpu workload
   local mode=$1 n=$2 w=$3 devs threads=$(( ncores / $2 )) cmd
   devs=$(seq -s, 0 $(( n - 1 )))
   if [ "$mode" = mpi ]; then
-    cmd=(mpirun -np "$n" --bind-to none -x WM_DIST_TIMING=1 -x WM_CUDA_TIMING=1)
-    [ -n "${WM_SEARCH_REGISTER:-}" ] && cmd+=(-x WM_SEARCH_REGISTER)  # the tool's choice overridden
-    cmd+=("$W-mpi")  # the MPI build
+    cmd=(mpirun -np "$n" --bind-to none -x WM_DIST_TIMING=1 -x WM_CUDA_TIMING=1 "$W-mpi")  # the MPI build
   else
     cmd=(env WM_DIST_TIMING=1 WM_CUDA_TIMING=1 "$W")
   fi

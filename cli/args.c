@@ -183,24 +183,9 @@ const char *wm_cli_status_msg(const wm_context_t *cx, wm_status st) {
     return msg != NULL && msg[0] != '\0' ? msg : wm_strerror(st);
 }
 
-/* Where several GPUs of this host share its memory (--gpus, or several ranks
-** here), a searched text is copied to them from its own pages, locked in
-** place, not through staging copies that would saturate the host's memory
-** (BENCHMARKS.md section 21). WM_SEARCH_REGISTER=0 or 1 overrides it (for
-** measuring both). */
-static void tune_for_host(wm_context_t *cx, const wm_context_opts_t *co) {
-    wm_tuning_t *t = wm_context_tuning(cx);
-    if (t == NULL) return;
-    const char *env = getenv("WM_SEARCH_REGISTER");
-    t->search_register = env != NULL && env[0] != '\0'
-                             ? atoi(env) > 0
-                             : co->n_devices > 1 || (wm_dist.active && wm_dist.local_size > 1);
-}
-
 wm_status wm_cli_context_new(const wm_context_opts_t *co, wm_context_t **cx) {
     *cx = NULL;
     wm_status st = wm_context_new(co, cx);
-    if (st == WM_OK) tune_for_host(*cx, co);
     if (st != WM_OK) {
         unsigned b = (unsigned)co->backend;
         wm_cli_error("cannot use the %s backend: %s",
@@ -216,7 +201,6 @@ static void *make_context(void *arg) {
     wm_cli_context_bg_t *bg = arg;
     double t0 = wm_cli_now();
     bg->st = wm_context_new(&bg->co, &bg->cx);
-    if (bg->st == WM_OK) tune_for_host(bg->cx, &bg->co);
     bg->seconds = wm_cli_now() - t0;
     __atomic_store_n(&bg->ready, 1, __ATOMIC_RELEASE);
     return NULL;
@@ -375,11 +359,9 @@ void wm_cli_gpu_timing(const wm_context_t *cx, int device) {
     if (!wm_cli_timing_on() || !s || s->search_gpu_batches == 0) return;
     fprintf(stderr,
             "cuda search (device %d): set-up (tables, buffers) %.4f s, %llu batches of %llu bytes "
-            "(copy, search, hits) %.4f s; %llu bytes copied from their own pages, locked in "
-            "place in %.4f s\n",
+            "(copy, search, hits) %.4f s\n",
             device, s->search_gpu_setup_s, (unsigned long long)s->search_gpu_batches,
-            (unsigned long long)s->search_gpu_batch_bytes, s->search_gpu_loop_s,
-            (unsigned long long)s->search_gpu_pinned_bytes, s->search_gpu_pin_s);
+            (unsigned long long)s->search_gpu_batch_bytes, s->search_gpu_loop_s);
 }
 
 void wm_cli_context_free(wm_context_t *cx) {

@@ -34,7 +34,6 @@ wm_tuning_t wm_tuning_default(void) {
     t.simd = WM_SIMD_AUTO;
     t.search_batch_bytes = 32ull << 20;
     t.search_bytes_per_hit = 512;
-    t.search_register_min = 64ull << 20;
     t.dtw_chunk = 1ull << 27;
     t.dtw_stripe = 1024;
     t.pairs_batch = 1u << 17;

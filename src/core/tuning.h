@@ -40,14 +40,6 @@ typedef struct {
                                       context's chunk_bytes, when set, wins */
     uint64_t search_bytes_per_hit; /* first size of the hit buffers: one hit per
                                       this many bytes [512]; they grow on demand */
-    int search_register;           /* copy the text to the GPU from its own
-                                      pages, locked in place for the call
-                                      (cudaHostRegister), instead of through
-                                      pinned staging: pays where several GPUs
-                                      share the host's memory bandwidth; the
-                                      tool sets it for --gpus and for several
-                                      ranks a host [0; BENCHMARKS.md 21] */
-    uint64_t search_register_min;  /* the smallest text (bytes) worth it [64 MiB] */
     /* dtw on the GPU (sdtw_cuda.cu) */
     uint64_t dtw_warps;           /* warps the pieces fill [what fits at once] */
     uint64_t dtw_min_piece;       /* shortest piece in columns [2m] */
@@ -79,8 +71,6 @@ typedef struct {
     double search_gpu_loop_s;  /* copies, kernels and hits, all batches */
     uint64_t search_gpu_batches;
     uint64_t search_gpu_batch_bytes;
-    double search_gpu_pin_s;          /* text pages locked and unlocked in place */
-    uint64_t search_gpu_pinned_bytes; /* text bytes copied from their own pages */
     /* sets within k errors on the GPU (src/setk) */
     double setk_gpu_seed_s;   /* seeds found, sorted, paired */
     double setk_gpu_verify_s; /* windows verified, direct patterns scanned */

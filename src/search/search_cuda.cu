@@ -4,27 +4,17 @@
 ** The text streams through the GPU in batches. Each batch is copied, with
 ** the halo before it, into a pinned staging buffer by all host threads at once
 ** (pinning the caller's pages in place instead, with cudaHostRegister, cost
-** more than the copy: it walks and locks every page first), then to the GPU, searched by the plan's
+** more than the copy: it walks and locks every page first, 12 GB/s a process
+** and about 1 GB/s when several GPUs of one process lock at once; measured on
+** four GPUs in BENCHMARKS.md section 21), then to the GPU, searched by the plan's
 ** kernels, and its hits are sorted on the device (CUB radix sort on
 ** end*2+strand) and copied back. Three slots, each with its own stream and
 ** buffers, keep the copy of one batch, the search of another and the host's
 ** work on a third in flight at once. A batch whose hits overflow its buffers
 ** is searched again after they grow: the text is still on the device.
-**
-** Where several GPUs share the host's memory bandwidth, the staging copy is
-** what bounds them: each byte is read from the page cache, written to
-** staging and read again by the copy engine, and four H200s' loops saturate
-** a 64-core host that way (BENCHMARKS.md section 21). With
-** tuning.search_register the call's bytes, rounded inward to whole pages,
-** are locked where they are instead (cudaHostRegister, read-only: a file
-** mapping is read-only), each batch is copied straight from them, and a
-** batch reaching outside them (the edges, or a registration refused) is
-** staged as before. Rounding inward keeps shards of one text, whose halos
-** overlap, from locking a page twice.
 */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <cub/device/device_radix_sort.cuh>
 
 #include "core/plan.h"
@@ -219,8 +209,7 @@ typedef struct {
     wm_context_t *cx;
     const wm_cu_plan_t *plan;
     const wm_text_t *text;
-    const uint8_t *d_resident;      /* the text on the device already, or NULL */
-    const uint8_t *pin_lo, *pin_hi; /* the text's pages locked in place, or NULL */
+    const uint8_t *d_resident; /* the text on the device already, or NULL */
     uint64_t batch, halo;
     int end_bit; /* bits of the largest sort key */
 } pipe_t;
@@ -287,14 +276,8 @@ static wm_status slot_submit(pipe_t *P, slot_t *s, uint64_t own_begin, uint64_t 
     s->d_view = NULL;
     wm_status st = slot_text(cx, s, P->batch + P->halo);
     if (st != WM_OK) return st;
-    const uint8_t *src = P->text->seq + s->copy_begin;
-    if (P->pin_lo != NULL && src >= P->pin_lo && src + bytes <= P->pin_hi) {
-        WM_CU(cx, cudaMemcpyAsync(s->d_text.p, src, bytes, cudaMemcpyHostToDevice, s->stream));
-    } else {
-        copy_staged(cx, (uint8_t *)s->h_stage.p, src, bytes);
-        WM_CU(cx,
-              cudaMemcpyAsync(s->d_text.p, s->h_stage.p, bytes, cudaMemcpyHostToDevice, s->stream));
-    }
+    copy_staged(cx, (uint8_t *)s->h_stage.p, P->text->seq + s->copy_begin, bytes);
+    WM_CU(cx, cudaMemcpyAsync(s->d_text.p, s->h_stage.p, bytes, cudaMemcpyHostToDevice, s->stream));
     return slot_search(P, s);
 }
 
@@ -359,41 +342,6 @@ static wm_status run_batches(pipe_t *P, search_cache_t *c, const wm_plan_t *batc
     return st;
 }
 
-/* Lock the pages of the text this call reads (from the first batch's halo),
-** rounded inward, for the copies to read in place. A refusal (memory
-** registered already, no support) leaves every batch staged. */
-static void pin_text(wm_context_t *cx, pipe_t *P, uint64_t own_from) {
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t a = (uintptr_t)(P->text->seq + wm_plan_scan_from(0, own_from, P->halo));
-    uintptr_t b = (uintptr_t)(P->text->seq + P->text->len);
-    a = (a + page - 1) & ~(page - 1);
-    b &= ~(page - 1);
-    uint64_t min = cx->tuning.search_register_min ? cx->tuning.search_register_min : 64ull << 20;
-    if (b <= a || b - a < min) return;
-    int ro = 0;
-    if (cudaDeviceGetAttribute(&ro, cudaDevAttrHostRegisterReadOnlySupported, cx->cuda->device) !=
-        cudaSuccess)
-        ro = 0;
-    double t = wm_now();
-    if (cudaHostRegister((void *)a, b - a, ro ? cudaHostRegisterReadOnly : 0) != cudaSuccess) {
-        (void)cudaGetLastError(); /* not sticky: the call goes on staged */
-        return;
-    }
-    cx->stats.search_gpu_pin_s += wm_now() - t;
-    P->pin_lo = (const uint8_t *)a;
-    P->pin_hi = (const uint8_t *)b;
-}
-
-static void unpin_text(wm_context_t *cx, pipe_t *P) {
-    if (P->pin_lo == NULL) return;
-    double t = wm_now();
-    (void)cudaHostUnregister((void *)P->pin_lo); /* the streams are idle: run_batches waited */
-    (void)cudaGetLastError();
-    cx->stats.search_gpu_pin_s += wm_now() - t;
-    cx->stats.search_gpu_pinned_bytes += (uint64_t)(P->pin_hi - P->pin_lo);
-    P->pin_lo = P->pin_hi = NULL;
-}
-
 static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text_t *text,
                             uint64_t own_from, wm_hit_batch_fn sink, void *user, uint64_t *done) {
     *done = own_from;
@@ -439,9 +387,7 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
     t_setup = wm_now() - t_setup;
     double t_loop = wm_now(); /* the copies, kernels and hits, and the plan's tables freed */
     wm_plan_t batches = wm_plan_sized(own_from, text->len, P.batch);
-    if (st == WM_OK && !P.d_resident && tu->search_register) pin_text(cx, &P, own_from);
     if (st == WM_OK) st = run_batches(&P, c, &batches, own_from, sink, user, done);
-    unpin_text(cx, &P);
     wm_cu_plan_free(&plan);
     cx->stats.search_gpu_setup_s += t_setup;
     cx->stats.search_gpu_loop_s += wm_now() - t_loop;

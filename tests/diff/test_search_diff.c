@@ -34,7 +34,6 @@
 #include "warpmatch.h"
 
 #include "contexts.h"
-#include "core/internal.h"
 #include "gen.h"
 #include "harness.h"
 #include "matches.h"
@@ -607,15 +606,6 @@ static void one_case(long idx) {
     gen_case(&c);
     config cfgs[12];
     size_t n_cfg = case_configs(cfgs, &g_fixed, tiny_chunk, &c);
-    /* The CUDA context with tiny batches copies from the text's own pages,
-    ** locked in place, wherever a batch lies inside them (the middle of a
-    ** text of a few pages and more), and stages the edges: both paths in one
-    ** call, as four GPUs run them (core/tuning.h search_register). */
-    for (size_t i = g_fixed.n; i < n_cfg; i++)
-        if (cfgs[i].backend == WM_BACKEND_CUDA) {
-            wm_context_tuning(cfgs[i].cx)->search_register = 1;
-            wm_context_tuning(cfgs[i].cx)->search_register_min = 1;
-        }
     run_case(idx, &c, cfgs, n_cfg);
     close_case_configs(&g_fixed, cfgs, n_cfg);
     free_case(&c);
