@@ -75,15 +75,18 @@ def test_gil_released_in_dtw():
 def test_gil_released_in_align_pairs_and_search():
     rng = np.random.default_rng(1)
     acgt = np.frombuffer(b"ACGT", np.uint8)
-    q = rng.choice(acgt, size=(20_000, 150))
-    t = rng.choice(acgt, size=(20_000, 150))
-    call = lambda: warpmatch.align_pairs(q, t, mode="global", cigar=True, threads=1,
-                                         backend=BACKEND)
-    assert long_enough(call, 0.1)
+    # sizes grown until a call lasts 0.1 s, as long_call does: a fixed size
+    # ran under 0.1 s on a quiet machine (the search's 20 MB, 2026-11-26)
+    call = long_call(lambda n: (lambda q=rng.choice(acgt, size=(n, 150)),
+                                t=rng.choice(acgt, size=(n, 150)):
+                                warpmatch.align_pairs(q, t, mode="global", cigar=True,
+                                                      threads=1, backend=BACKEND)),
+                     seconds=0.1, size=20_000, limit=16)
     assert released(call)
-    text = rng.choice(acgt, size=20_000_000)
-    call = lambda: warpmatch.search(b"ACGTACGTAC", text, 3, threads=1, backend=BACKEND)
-    assert long_enough(call, 0.1)
+    call = long_call(lambda n: (lambda text=rng.choice(acgt, size=n):
+                                warpmatch.search(b"ACGTACGTAC", text, 3, threads=1,
+                                                 backend=BACKEND)),
+                     seconds=0.1, size=20_000_000, limit=8)
     assert released(call)
 
 

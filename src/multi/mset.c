@@ -145,12 +145,15 @@ static int merge_items(const item_t *it, size_t n_items, uint32_t *uid_of, uint3
 }
 
 static wm_algo_t choose_algo(const wm_mset_t *s) {
-    /* Measured (BENCHMARKS.md): DNA sets go to the q-gram bitmap (one probe
-    ** per base), byte sets to tuned Wu-Manber (it skips, and compiles a
-    ** million patterns in about a second where the automaton takes ten);
-    ** sets with patterns too short to skip or index, to the automaton. */
-    if (s->min_len >= WM_QGRAM_MIN_LEN) return s->dna ? WM_ALGO_QGRAM : WM_ALGO_WUMANBER;
-    return WM_ALGO_AC;
+    /* Measured (BENCHMARKS.md 4b, 4c): DNA sets go to the q-gram bitmap (one
+    ** probe per base); byte sets to the q-gram index by 4 and 8 bytes
+    ** (qgram_bytes.c: 3-8x tuned Wu-Manber from 100 to 100,000 signatures),
+    ** except a few long patterns, where Wu-Manber's skips pay (10 patterns
+    ** of 20-30 bytes case-folded: 0.05 s against 0.09 s for 64 MiB); sets
+    ** with patterns too short to index, to the automaton. */
+    if (s->min_len < WM_QGRAM_MIN_LEN) return WM_ALGO_AC;
+    if (s->dna || s->n_uniq >= 64 || s->min_len < 16) return WM_ALGO_QGRAM;
+    return WM_ALGO_WUMANBER;
 }
 
 wm_status wm_mset_compile(const uint8_t *const *patterns, const size_t *lens, size_t n,

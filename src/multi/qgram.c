@@ -22,7 +22,11 @@ static uint64_t uid_code(const wm_mset_t *s, const wm_qgram_t *g, uint32_t u) {
     return code;
 }
 
-wm_status wm_qgram_build(wm_mset_t *s) { return wm_qgram_make(s, &s->qg); }
+wm_status wm_qgram_build(wm_mset_t *s) {
+    wm_status st = wm_qgram_make(s, &s->qg);
+    if (st == WM_OK && !s->dna) st = wm_qgram_bytes_build(s, s->qg);
+    return st;
+}
 
 wm_status wm_qgram_make(const wm_mset_t *s, wm_qgram_t **out) {
     *out = NULL;
@@ -84,6 +88,7 @@ wm_status wm_qgram_make(const wm_mset_t *s, wm_qgram_t **out) {
 
 void wm_qgram_free(wm_qgram_t *g) {
     if (!g) return;
+    wm_qgram_bytes_free(g);
     free(g->bitmap);
     free(g->bucket_off);
     free(g->entry_code);
@@ -114,6 +119,7 @@ static inline int verify(const wm_mset_t *s, const wm_qgram_t *g, const uint8_t 
 int wm_qgram_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, uint64_t own_from,
                   uint64_t to, wm_msink_t *out) {
     const wm_qgram_t *g = s->qg;
+    if (g->split) return wm_qgram_bytes_scan(s, text, scan_from, own_from, to, out);
     const uint64_t *bm = g->bitmap;
     const uint64_t mask = g->code_mask;
     const uint32_t q = g->q;
