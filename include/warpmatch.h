@@ -105,8 +105,11 @@ typedef enum {
                                    a better hash */
     WM_ALGO_WUMANBER_PAPER = 7, /* Wu-Manber as paper 003 ran it: B = 3,
                                    B' = 2, shift-and-add hashing (bitshift 2) */
-    WM_ALGO_QGRAM = 8           /* the first q symbols of each pattern indexed in
-                                   a bitmap (DNA: 2 bits a base), hits verified */
+    WM_ALGO_QGRAM = 8           /* each pattern's last q symbols indexed in a
+                                   bitmap (DNA: 2 bits a base; byte sets on
+                                   the CPU: the last 4 bytes of a pattern of
+                                   4-7, the last 8 of a longer one), hits
+                                   verified; patterns of 4+ symbols */
 } wm_algo_t;
 
 /* How pattern bytes are read.
