@@ -105,6 +105,33 @@ static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t
                           __builtin_popcountll(mv[mb] & mask));
 }
 
+/* The whole DP of a query of W <= 4 words, unbanded: for reads the band of
+** the first pass covers every block anyway (k starts at |m - n| + 64), and
+** its bookkeeping costs more than the steps it would save. The blocks live
+** in registers; the score is D[m][j], kept by the bottom row's delta. */
+static inline uint64_t full_words(const wm_aq_t *aq, const uint8_t *y, uint64_t n, const size_t W) {
+    uint64_t pv[4] = { ~0ull, ~0ull, ~0ull, ~0ull }, mv[4] = { 0, 0, 0, 0 };
+    uint64_t m = aq->m, score = m;
+    unsigned last = (unsigned)((m - 1) % 64);
+    for (uint64_t j = 0; j < n; j++) {
+        const uint64_t *eq = aq->peq + (size_t)aq->code[y[j]] * W;
+        int h = 1; /* the top row is not free */
+        for (size_t w = 0; w < W; w++)
+            h = wm_bv_step_row(&pv[w], &mv[w], eq[w], h, w + 1 == W ? last : 63);
+        score += (uint64_t)(int64_t)h;
+    }
+    return score;
+}
+
+static uint64_t full_small(const wm_aq_t *aq, const uint8_t *y, uint64_t n) {
+    switch (aq->n_words) { /* a constant W: the loop over blocks unrolls */
+    case 1: return full_words(aq, y, n, 1);
+    case 2: return full_words(aq, y, n, 2);
+    case 3: return full_words(aq, y, n, 3);
+    default: return full_words(aq, y, n, 4);
+    }
+}
+
 /* Returns UINT64_MAX only when the 2 * ceil(m / 64) words of Pv/Mv cannot be
 ** had. */
 uint64_t wm_global_distance(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int64_t limit) {
@@ -113,6 +140,9 @@ uint64_t wm_global_distance(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int
     if (n == 0) return m;
     uint64_t diff = m > n ? m - n : n - m;
     if (limit >= 0 && diff > (uint64_t)limit) return diff; /* no band holds it */
+    /* a query of at most 4 words with no bound: the first band, |m - n| + 64
+    ** wide, would hold nearly every block of every column anyway */
+    if (limit < 0 && aq->n_words <= 4) return full_small(aq, y, n);
     uint64_t *pv = malloc(3 * aq->n_words * sizeof *pv);
     if (!pv) return UINT64_MAX;
     /* a result above the band that is a real alignment's cost bounds the
