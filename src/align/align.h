@@ -32,7 +32,11 @@ typedef struct {
     uint16_t code[256]; /* byte -> symbol */
     unsigned n_codes;   /* 256 for bytes, 4 for DNA */
     uint64_t *peq;      /* (n_codes + 1) rows of n_words: bit i of row c is
-                           set when query[i] has symbol c */
+                           set when query[i] has symbol c; in `small` when
+                           it fits (a DNA query of up to 512 bases: no
+                           allocation for each of a million pairs), so a
+                           wm_aq_t is never copied */
+    uint64_t small[40];
 } wm_aq_t;
 
 wm_status wm_aq_make(wm_aq_t *aq, const uint8_t *q, size_t m, const wm_align_opts_t *o);
