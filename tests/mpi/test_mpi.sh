@@ -136,7 +136,13 @@ mpi_job() {    # ID N PER_RANK STDIN ARGS...
     elif [ "$pr" = 2 ]; then
         args=("$1" --output "$base.file" "${@:2}")
     fi
-    local cmd=(timeout -k 10 "$TIMEOUT" "$MPIEXEC" -np "$n" "${MPIFLAGS[@]}" "$W" "${args[@]}")
+    # Each launch its own TMPDIR: Open MPI 4.1 makes its session directory
+    # /tmp/ompi.HOST.UID with mkdir, and two launchers starting at once can
+    # both find it missing, one then failing with "File exists" (seen in CI's
+    # sanitizer pass, 2026-11-26).
+    mkdir -p "$base.tmp"
+    local cmd=(env TMPDIR="$base.tmp" timeout -k 10 "$TIMEOUT" "$MPIEXEC" -np "$n" "${MPIFLAGS[@]}"
+               "$W" "${args[@]}")
     {
         printf 'cd %q && ' "$IN"
         [ -n "$MPI_ASAN" ] && printf 'ASAN_OPTIONS=%q ' "${ASAN_OPTIONS:+$ASAN_OPTIONS:}$MPI_ASAN"
@@ -262,7 +268,7 @@ report() {
             fi
             if [ ${#why[@]} -eq 0 ]; then
                 pass
-                rm -rf "$base.out" "$base.err" "$base.cat" "$base.pr" "$base.file" # keep only failures
+                rm -rf "$base".{out,err,cat,pr,file,tmp} # keep only failures
                 continue
             fi
             ok_all=0
