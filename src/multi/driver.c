@@ -166,28 +166,70 @@ static void report(wm_context_t *cx, const cpu_job_t *j, uint64_t last) {
     cx->opts.progress(hi - j->own_from, j->len - j->own_from, cx->opts.progress_user);
 }
 
+/* Listing, overlapped: while the pool scans a wave into one set of hit
+** vectors, the calling thread (the pool's thread 0) delivers the wave before
+** it from the other, in order. Matches still reach the callback on the
+** calling thread and in order; with dense matches the delivery, one thread's
+** work, was the listing's bound (BENCHMARKS.md 4c), now hidden behind the
+** scans as far as it is shorter. Two waves of hits are held at once. */
+typedef struct {
+    cpu_job_t *j;
+    deliver_t *d;
+    const wm_mhitvec_t *prev; /* the wave to deliver */
+    size_t n_prev;
+    int delivered; /* by thread 0, once (only it reads or sets it) */
+    wm_status st;
+} overlap_t;
+
+static void deliver_wave(overlap_t *o) {
+    o->delivered = 1;
+    for (size_t i = 0; i < o->n_prev && o->st == WM_OK; i++)
+        o->st = deliver_hits(o->d, o->prev[i].a, o->prev[i].n);
+}
+
+static void scan_and_deliver(void *arg, size_t i, int tid) {
+    overlap_t *o = arg;
+    if (tid == 0 && !o->delivered) deliver_wave(o); /* the caller's first item */
+    cpu_chunk(o->j, i, tid);
+}
+
 static wm_status cpu_list(wm_context_t *cx, cpu_job_t *j, deliver_t *d) {
     int T = wm_pool_size(cx->pool);
     uint64_t n_chunks = j->plan.n;
     size_t wave = (size_t)T * WAVE_PER_THREAD;
-    j->hits = calloc(wave, sizeof *j->hits);
-    if (!j->hits) return WM_NOMEM;
-    wm_status st = WM_OK;
-    for (uint64_t c0 = 0; c0 < n_chunks && st == WM_OK; c0 += wave) {
-        size_t n = n_chunks - c0 < wave ? (size_t)(n_chunks - c0) : wave;
-        j->first_chunk = c0;
-        for (size_t i = 0; i < n; i++) j->hits[i].n = 0;
+    wm_mhitvec_t *buf[2] = { calloc(wave, sizeof *buf[0]), calloc(wave, sizeof *buf[1]) };
+    wm_status st = buf[0] && buf[1] ? WM_OK : WM_NOMEM;
+    /* the first wave alone */
+    size_t n = n_chunks < wave ? (size_t)n_chunks : wave;
+    if (st == WM_OK && n) {
+        j->hits = buf[0];
+        j->first_chunk = 0;
         wm_pool_for(cx->pool, n, cpu_chunk, j);
+    }
+    for (uint64_t c0 = 0, w = 0; c0 < n_chunks && st == WM_OK; c0 += wave, w++) {
         if (j->failed) {
             st = WM_NOMEM;
             break;
         }
-        for (size_t i = 0; i < n && st == WM_OK; i++)
-            st = deliver_hits(d, j->hits[i].a, j->hits[i].n);
+        /* deliver wave w while wave w + 1 is scanned */
+        overlap_t o = { j, d, buf[w & 1], n, 0, WM_OK };
+        uint64_t c1 = c0 + wave;
+        size_t n1 = c1 < n_chunks ? (n_chunks - c1 < wave ? (size_t)(n_chunks - c1) : wave) : 0;
+        if (n1) {
+            j->hits = buf[(w + 1) & 1];
+            j->first_chunk = c1;
+            for (size_t i = 0; i < n1; i++) j->hits[i].n = 0;
+            wm_pool_for(cx->pool, n1, scan_and_deliver, &o);
+        }
+        if (!o.delivered) deliver_wave(&o); /* the workers took every item first */
+        st = o.st;
         report(cx, j, c0 + n - 1);
+        n = n1;
     }
-    for (size_t i = 0; i < wave; i++) wm_mhitvec_free(&j->hits[i]);
-    free(j->hits);
+    for (int b = 0; b < 2; b++) {
+        for (size_t i = 0; buf[b] && i < wave; i++) wm_mhitvec_free(&buf[b][i]);
+        free(buf[b]);
+    }
     return st;
 }
 
