@@ -24,36 +24,60 @@ typedef struct {
     uint64_t first; /* the wave's first chunk */
     wm_matchvec_t *out;
     int failed;
+    /* the wave before, delivered by the calling thread (the pool's thread
+    ** 0) while this one runs: its vectors, how many, whether done, how */
+    const wm_matchvec_t *prev;
+    size_t n_prev;
+    int delivered;
+    wm_status st;
 } wave_t;
 
+static void deliver_prev(wave_t *v) {
+    v->delivered = 1;
+    for (size_t i = 0; i < v->n_prev && v->st == WM_OK; i++)
+        v->st = v->w->deliver(v->w->user, &v->prev[i]);
+}
+
 static void run_chunk(void *arg, size_t i, int tid) {
-    (void)tid;
     wave_t *v = arg;
+    if (tid == 0 && !v->delivered) deliver_prev(v); /* the caller's first item */
     v->out[i].n = 0;
     if (v->w->chunk(v->w->arg, v->first + i, &v->out[i])) v->failed = 1;
 }
 
+/* Wave k + 1 runs while the calling thread hands wave k over, in order and
+** on the calling thread still: with dense matches the handing over (one
+** thread's work: sorting, callbacks, the tool's printing) was the bound,
+** and the scans now hide behind it (BENCHMARKS.md 4c). Two waves' vectors
+** are held at once. */
 wm_status wm_waves_run(wm_context_t *cx, const wm_plan_t *plan, uint64_t own_from, uint64_t len,
                        const wm_waves_t *w) {
     size_t wave = (size_t)wm_pool_size(cx->pool) * WAVE_PER_THREAD;
-    wave_t v = { w, 0, calloc(wave, sizeof(wm_matchvec_t)), 0 };
-    if (!v.out) return WM_NOMEM;
-    wm_status st = WM_OK;
-    for (uint64_t c0 = 0; c0 < plan->n && st == WM_OK; c0 += wave) {
-        size_t n = plan->n - c0 < wave ? (size_t)(plan->n - c0) : wave;
+    wm_matchvec_t *buf[2] = { calloc(wave, sizeof(wm_matchvec_t)),
+                              calloc(wave, sizeof(wm_matchvec_t)) };
+    wave_t v = { w, 0, buf[0], 0, NULL, 0, 1, WM_OK };
+    wm_status st = buf[0] && buf[1] ? WM_OK : WM_NOMEM;
+    size_t n = 0; /* chunks in the wave just run */
+    for (uint64_t c0 = 0, k = 0; st == WM_OK && (c0 < plan->n || n > 0); c0 += wave, k++) {
+        size_t n1 = c0 < plan->n ? (plan->n - c0 < wave ? (size_t)(plan->n - c0) : wave) : 0;
+        v.prev = v.out;
+        v.n_prev = n;
+        v.delivered = n == 0;
+        v.out = buf[k & 1];
         v.first = c0;
-        wm_pool_for(cx->pool, n, run_chunk, &v);
-        if (v.failed) {
-            st = WM_NOMEM;
-            break;
-        }
-        for (size_t i = 0; i < n && st == WM_OK; i++) st = w->deliver(w->user, &v.out[i]);
-        uint64_t lo, hi;
-        wm_plan_part(plan, c0 + n - 1, &lo, &hi);
-        if (cx->opts.progress)
+        if (n1) wm_pool_for(cx->pool, n1, run_chunk, &v);
+        if (!v.delivered) deliver_prev(&v); /* the workers took every item first */
+        st = v.failed ? WM_NOMEM : v.st;
+        if (n > 0 && cx->opts.progress) { /* the wave delivered: chunks c0 - wave .. + n */
+            uint64_t lo, hi;
+            wm_plan_part(plan, c0 - wave + n - 1, &lo, &hi);
             cx->opts.progress(hi - own_from, len - own_from, cx->opts.progress_user);
+        }
+        n = n1;
     }
-    for (size_t i = 0; i < wave; i++) wm_matchvec_free(&v.out[i]);
-    free(v.out);
+    for (int b = 0; b < 2; b++) {
+        for (size_t i = 0; buf[b] && i < wave; i++) wm_matchvec_free(&buf[b][i]);
+        free(buf[b]);
+    }
     return st;
 }

@@ -2,8 +2,9 @@
 ** waves.h -- the CPU drivers' loop (search, setk): the owned ends cut into
 ** chunks (core/plan.h), the chunks run on the pool in waves of a few per
 ** thread, each filling its own vector of matches, and each wave's vectors
-** handed over in chunk order; so memory stays bounded however dense the
-** matches, and the order is the text's.
+** handed over in chunk order, on the calling thread, while the next wave
+** runs; so memory stays bounded (two waves) however dense the matches, and
+** the order is the text's.
 */
 #ifndef WM_CORE_WAVES_H
 #define WM_CORE_WAVES_H
