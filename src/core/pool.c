@@ -21,6 +21,7 @@ struct wm_pool {
     void *arg;
     size_t n_items;
     atomic_size_t next;
+    int in_loop; /* the caller is inside wm_pool_for (read and set by it alone) */
 };
 
 typedef struct {
@@ -90,10 +91,15 @@ int wm_pool_size(const wm_pool_t *p) { return p ? p->n : 1; }
 
 void wm_pool_for(wm_pool_t *p, size_t n, void (*fn)(void *, size_t, int), void *arg) {
     if (n == 0) return;
-    if (!p || p->n == 1 || n == 1) {
+    /* Nested: the caller's item of a loop called back into the library on
+    ** this context (a match callback runs inside a loop while the next wave
+    ** scans, core/waves.c). The workers are busy with the outer loop, so
+    ** the inner one runs here, item by item. */
+    if (!p || p->n == 1 || n == 1 || p->in_loop) {
         for (size_t i = 0; i < n; i++) fn(arg, i, 0);
         return;
     }
+    p->in_loop = 1;
     pthread_mutex_lock(&p->mu);
     p->fn = fn;
     p->arg = arg;
@@ -107,6 +113,7 @@ void wm_pool_for(wm_pool_t *p, size_t n, void (*fn)(void *, size_t, int), void *
     pthread_mutex_lock(&p->mu);
     while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
+    p->in_loop = 0;
 }
 
 void wm_pool_free(wm_pool_t *p) {

@@ -455,6 +455,66 @@ static void test_stop_and_count(void) {
     wm_db_free(db);
 }
 
+/* A match callback that searches again on the same context, while the
+** next wave of chunks is being scanned on the pool (core/waves.c delivers a
+** wave inside the pool's loop): the inner call runs on the calling thread
+** alone (core/pool.c), and both calls answer what they answer apart. */
+typedef struct {
+    sink_t outer;
+    wm_context_t *cx;
+    const wm_db_t *db;
+    const wm_text_t *t;
+    uint64_t inner_calls, inner_matches, inner_bad;
+} nested_t;
+
+static int on_match_nested(const wm_match_t *m, void *user) {
+    nested_t *n = user;
+    on_match(m, &n->outer);
+    if (n->outer.calls % 50 == 1) { /* now and then, a whole search inside */
+        uint64_t c = 0;
+        if (wm_count(n->cx, n->db, n->t, &c) != WM_OK) n->inner_bad++;
+        n->inner_calls++;
+        n->inner_matches = c;
+    }
+    return 0;
+}
+
+static void test_nested(void) {
+    static char text[20000];
+    for (size_t i = 0; i < sizeof text; i++) text[i] = "ab"[(i * 2654435761u >> 7) & 1];
+    wm_opts_t o = wm_opts_default();
+    o.max_edits = 1;
+    wm_db_t *db = compile_text("abab", &o);
+    static const uint64_t chunks[] = { 0, 64 };
+    for (size_t ch = 0; db && ch < N_OF(chunks); ch++) {
+        wm_context_t *cx = cpu_context(3, chunks[ch]);
+        if (!cx) continue;
+        wm_text_t t = { U8(text), sizeof text, NULL, 0 };
+        sink_t *alone = calloc(1, sizeof *alone);
+        nested_t *n = calloc(1, sizeof *n);
+        uint64_t cnt = 0;
+        CHECK_RC(wm_search(cx, db, &t, on_match, alone), WM_OK);
+        CHECK_RC(wm_count(cx, db, &t, &cnt), WM_OK);
+        n->cx = cx;
+        n->db = db;
+        n->t = &t;
+        CHECK_RC(wm_search(cx, db, &t, on_match_nested, n), WM_OK);
+        CHECK(n->outer.calls == alone->calls &&
+                  memcmp(n->outer.a, alone->a, alone->n * sizeof alone->a[0]) == 0,
+              "chunk %" PRIu64 ": a search whose callback searches too differs (%zu against %zu "
+              "matches)",
+              chunks[ch], n->outer.calls, alone->calls);
+        CHECK(n->inner_calls > 1 && n->inner_bad == 0 && n->inner_matches == cnt,
+              "chunk %" PRIu64 ": the inner counts (%" PRIu64 " calls, %" PRIu64
+              " failed) gave %" PRIu64 ", alone %" PRIu64,
+              chunks[ch], n->inner_calls, n->inner_bad, n->inner_matches, cnt);
+        free(n);
+        free(alone);
+        wm_context_free(cx);
+    }
+    wm_db_free(db);
+}
+
 /* One database shared by several contexts, one context reused for several
 ** databases: the same answers. */
 static void test_reuse(void) {
@@ -513,6 +573,7 @@ int main(void) {
     test_small_contract();
     test_records();
     test_stop_and_count();
+    test_nested();
     test_reuse();
     return test_finish();
 }
