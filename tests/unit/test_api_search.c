@@ -402,21 +402,28 @@ static void test_records(void) {
     wm_context_free(cx);
 }
 
+/* The text of the stopping and nested tests: a and b in a fixed scrambled
+** order, dense with "abab" within one error (the database returned). */
+static char ab_text[20000];
+static wm_db_t *ab_setup(void) {
+    for (size_t i = 0; i < sizeof ab_text; i++) ab_text[i] = "ab"[(i * 2654435761u >> 7) & 1];
+    wm_opts_t o = wm_opts_default();
+    o.max_edits = 1;
+    return compile_text("abab", &o);
+}
+
 /* Stopping: the callback's non-zero return ends the search after exactly
 ** that call, whatever the threads and chunks. */
 static void test_stop_and_count(void) {
-    static char text[20000];
-    for (size_t i = 0; i < sizeof text; i++) text[i] = "ab"[(i * 2654435761u >> 7) & 1];
-    wm_opts_t o = wm_opts_default();
-    o.max_edits = 1;
-    wm_db_t *db = compile_text("abab", &o);
+    char *text = ab_text;
+    wm_db_t *db = ab_setup();
     static const int threads[] = { 1, 3 };
     static const uint64_t chunks[] = { 0, 1, 64 };
     for (size_t th = 0; db && th < N_OF(threads); th++)
         for (size_t ch = 0; ch < N_OF(chunks); ch++) {
             wm_context_t *cx = cpu_context(threads[th], chunks[ch]);
             if (!cx) continue;
-            wm_text_t t = { U8(text), sizeof text, NULL, 0 };
+            wm_text_t t = { U8(text), sizeof ab_text, NULL, 0 };
             sink_t *all = calloc(1, sizeof *all);
             CHECK_RC(wm_search(cx, db, &t, on_match, all), WM_OK);
             uint64_t cnt = 0;
@@ -480,16 +487,13 @@ static int on_match_nested(const wm_match_t *m, void *user) {
 }
 
 static void test_nested(void) {
-    static char text[20000];
-    for (size_t i = 0; i < sizeof text; i++) text[i] = "ab"[(i * 2654435761u >> 7) & 1];
-    wm_opts_t o = wm_opts_default();
-    o.max_edits = 1;
-    wm_db_t *db = compile_text("abab", &o);
+    char *text = ab_text;
+    wm_db_t *db = ab_setup();
     static const uint64_t chunks[] = { 0, 64 };
     for (size_t ch = 0; db && ch < N_OF(chunks); ch++) {
         wm_context_t *cx = cpu_context(3, chunks[ch]);
         if (!cx) continue;
-        wm_text_t t = { U8(text), sizeof text, NULL, 0 };
+        wm_text_t t = { U8(text), sizeof ab_text, NULL, 0 };
         sink_t *alone = calloc(1, sizeof *alone);
         nested_t *n = calloc(1, sizeof *n);
         uint64_t cnt = 0;
