@@ -8,12 +8,6 @@
 
 #include "multi/qgram.h"
 
-static uint32_t log2_ceil(uint64_t x) {
-    uint32_t b = 0;
-    while ((1ull << b) < x) b++;
-    return b;
-}
-
 /* The q-gram code of the last q symbols of uid u. */
 static uint64_t uid_code(const wm_mset_t *s, const wm_qgram_t *g, uint32_t u) {
     const uint8_t *p = wm_mset_str(s, u) + wm_mset_len(s, u) - g->q;
@@ -43,10 +37,10 @@ wm_status wm_qgram_make(const wm_mset_t *s, wm_qgram_t **out) {
     } else {
         /* About 16 bits per string keeps false positives near 1/16, within
         ** 64 KiB .. 4 MiB. */
-        uint32_t b = log2_ceil(s->n_uniq) + 4;
+        uint32_t b = wm_qg_log2_ceil(s->n_uniq) + 4;
         g->bitmap_bits = b < 19 ? 19 : b > 25 ? 25 : b;
     }
-    uint32_t hb = log2_ceil(s->n_uniq) + 1;
+    uint32_t hb = wm_qg_log2_ceil(s->n_uniq) + 1;
     g->bucket_bits = hb < 8 ? 8 : hb > 24 ? 24 : hb;
     size_t nb = (size_t)1 << g->bucket_bits;
     size_t words = ((size_t)1 << g->bitmap_bits) / 64;

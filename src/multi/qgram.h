@@ -78,6 +78,13 @@ void wm_qgram_bytes_free(wm_qgram_t *g);
 int wm_qgram_bytes_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from,
                         uint64_t own_from, uint64_t to, wm_msink_t *out);
 
+/* The smallest b with 2^b >= x: table sizes. */
+static inline uint32_t wm_qg_log2_ceil(uint64_t x) {
+    uint32_t b = 0;
+    while ((1ull << b) < x) b++;
+    return b;
+}
+
 static inline uint64_t wm_qg_hash(uint64_t code) {
     return (code ^ (code >> 29)) * 0x9E3779B97F4A7C15ull;
 }

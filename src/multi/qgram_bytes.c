@@ -27,12 +27,6 @@
 #include "core/simd.h"
 #include "multi/qgram_bytes.h"
 
-static uint32_t log2_ceil(uint64_t x) {
-    uint32_t b = 0;
-    while ((1ull << b) < x) b++;
-    return b;
-}
-
 /* n (<= 8) bytes as a little-endian number: p[0] lowest. */
 static uint64_t le_bytes(const uint8_t *p, uint32_t n) {
     uint64_t v = 0;
@@ -51,9 +45,9 @@ static wm_status build_side(const wm_mset_t *s, wm_qg_side_t *d, int side) {
     if (d->n == 0) return WM_OK;
     /* 64 bits a string: 1 in 64 probes finds a bucket for nothing;
     ** 4 KiB .. 2 MiB */
-    uint32_t b = log2_ceil(d->n) + 6;
+    uint32_t b = wm_qg_log2_ceil(d->n) + 6;
     d->bitmap_bits = b < 15 ? 15 : b > 24 ? 24 : b;
-    uint32_t kb = log2_ceil(d->n) + 1;
+    uint32_t kb = wm_qg_log2_ceil(d->n) + 1;
     d->bucket_bits = kb < 4 ? 4 : kb;
     size_t nb = (size_t)1 << d->bucket_bits;
     d->bitmap = calloc(((size_t)1 << d->bitmap_bits) / 32, sizeof *d->bitmap);
@@ -129,7 +123,9 @@ int wm_qgram_bytes_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_f
             if (wm_qgb_at(&q, text, i + 1, i + 1 - scan_from, code, out)) return -1;
         }
 #if WM_SIMD_X86
-        if (i < to && wm_simd_cpu_isa() >= WM_SIMD_AVX2) {
+        static int avx2 = -1; /* asked once: a scan runs per record piece */
+        if (avx2 < 0) avx2 = wm_simd_cpu_isa() >= WM_SIMD_AVX2;
+        if (i < to && avx2) {
             i = wm_qgb_scan_avx2(&q, text, scan_from, i, to, out);
             if (i == UINT64_MAX) return -1;
         }
