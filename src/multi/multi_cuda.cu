@@ -35,6 +35,20 @@ static int supports(const wm_mset_t *s) {
            a == WM_ALGO_WUMANBER_PAPER;
 }
 
+/* Which text bytes the DNA q-gram kernel may decode by arithmetic
+** (qgram_dna.cu): 2 when a c g t are bases as A C G T are (a set that
+** folds case), 1 when A C G T are, else 0. Any other byte the set takes as
+** a base (U, u) goes through the symbol table there. */
+static uint32_t fast_bases(const wm_mset_t *s) {
+    static const char up[] = "ACGT", low[] = "acgt";
+    int a = 1, b = 1;
+    for (int k = 0; k < 4; k++) {
+        a = a && s->sym[(uint8_t)up[k]] == k;
+        b = b && s->sym[(uint8_t)low[k]] == k;
+    }
+    return a && b ? 2 : a ? 1 : 0;
+}
+
 /* ---- the plan ------------------------------------------------------------------ */
 
 static wm_status upload(wm_context_t *cx, wm_cu_mplan_host_t *h, const void *src, size_t bytes,
@@ -71,6 +85,7 @@ wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_hos
     wm_wu_end_t wu;
     memset(&wu, 0, sizeof wu);
     uint8_t *cm = NULL;
+    uint32_t *code_uid = NULL;
     if (!ulen || !umult) {
         st = WM_NOMEM;
         goto done;
@@ -121,6 +136,18 @@ wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_hos
             }
             if (fits) UP(cm, nc < 16 ? 16 : nc, p->code_mult);
         }
+        if (g->direct && g->all_q && g->q <= 8) { /* one string a code */
+            size_t nc = (size_t)1 << (2 * g->q);
+            code_uid = (uint32_t *)calloc(nc, sizeof *code_uid);
+            if (!code_uid) {
+                st = WM_NOMEM;
+                goto done;
+            }
+            for (uint32_t x = 0; x < s->n_uniq; x++)
+                code_uid[g->entry_code[x]] = g->entry_uid[x] + 1;
+            UP(code_uid, nc * sizeof *code_uid, p->code_uid);
+        }
+        p->qg_fast = fast_bases(s);
         h->launch = wm_cu_qgram_launch;
     } else if (h->algo == WM_ALGO_WUMANBER_PAPER) {
         st = wm_wu_end_tables(s, &wu);
@@ -158,6 +185,7 @@ done:
     free(ulen);
     free(umult);
     free(cm);
+    free(code_uid);
     wm_qgram_free(own_qg);
     wm_trie_free(own_trie);
     wm_wu_end_free(&wu);

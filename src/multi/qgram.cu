@@ -6,10 +6,14 @@
 ** long, the table holds the number of matches per code (4^q bytes), so
 ** counting is one shared load per byte; otherwise a bitmap says where to
 ** look in the buckets, and the strings found there are verified.
+** DNA sets with q <= 8 over an aligned text (every batch) go to the kernel
+** of qgram_dna.cu instead, which reads the text straight into registers;
+** this one serves byte sets, longer q-grams and unaligned texts.
 */
 #include <type_traits>
 
 #include "multi/mcuda.h"
+#include "multi/qgram_verify.cuh"
 
 template <bool DNA>
 struct qgram_scanner {
@@ -35,25 +39,6 @@ struct qgram_scanner {
         }
         for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
             ((uint32_t *)(s + 512))[i] = __ldg(src + i);
-    }
-
-    template <class E>
-    __device__ __forceinline__ void verify(const wm_cu_mtext_t &t, uint64_t e, uint64_t code,
-                                           E &emit) const {
-        uint64_t h = (code ^ (code >> 29)) * 0x9E3779B97F4A7C15ull;
-        uint64_t b = h >> (64 - p.bucket_bits);
-        for (uint32_t x = __ldg(p.bucket_off + b), xe = __ldg(p.bucket_off + b + 1); x < xe; x++) {
-            if (__ldg(p.entry_code + x) != code) continue;
-            uint32_t u = __ldg(p.entry_uid + x), m = __ldg(p.ulen + u);
-            if (m > p.q) {
-                if (e < m) continue;
-                const uint8_t *s = p.ubytes + __ldg(p.uoff + u), *tx = t.text + e - m;
-                uint32_t j = 0, n = m - p.q;
-                while (j < n && p.fold[tx[j]] == __ldg(s + j)) j++;
-                if (j < n) continue;
-            }
-            emit.put(e, u);
-        }
     }
 
     template <class E>
@@ -105,7 +90,7 @@ struct qgram_scanner {
                     uint32_t bw = bitmap_in_smem ? s_bm[bit >> 5] : __ldg(p.bitmap + (bit >> 5));
                     if (!((bw >> (bit & 31)) & 1)) continue;
                 }
-                verify(t, (uint64_t)x + 1, code, emit);
+                wm_cu_qgram_verify(p, t, (uint64_t)x + 1, code, emit);
             }
         }
     }
@@ -129,6 +114,7 @@ static cudaError_t launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t 
 
 cudaError_t wm_cu_qgram_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
                                const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks) {
+    if (wm_cu_qgram_dna_fits(p, t)) return wm_cu_qgram_dna_launch(p, mode, t, o, s, blocks);
     return p->qg_dna ? launch<true>(p, mode, t, o, s, blocks)
                      : launch<false>(p, mode, t, o, s, blocks);
 }

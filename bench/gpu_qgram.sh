@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# gpu_qgram.sh -- issue 23, item 2 on the lent GPU: the DNA q-gram kernel
+# (src/multi/qgram_dna.cu), tests first.
+#   bash bench/gpu_qgram.sh test|bench|all [CARRY]
+# CARRY (.gpu-qg) holds human_GRCh37_chrX_first70Mb.fa.gz and, optionally,
+# old/bench_gpu_multi: the benchmark built from the tree before the kernel,
+# run beside the new one in the same call.
+# test: test_multi_diff and test_api_sets (every set algorithm on the CUDA
+# context too), CPU and CUDA outputs of the CLI compared byte for byte on 30
+# MB of chrX as it is (N runs), soft-masked (every third line lower case) in
+# records of 5,000 lines, and with U for T on some lines: 8-mers, 6-mers,
+# 4-mers, lengths 6..23 (q = 6: the bitmap and the buckets), with
+# --revcomp; listing, -c, --count-per-pattern, and listing in 1 MiB
+# batches (--chunk-bytes).
+# compute-sanitizer memcheck and racecheck on the kernel's four modes.
+# bench: bench_gpu_multi over 1 GiB of chrX resident (paper 003's sets of
+# 1,000 / 8,000 / 16,000 8-mers, made by bench/run_multi.sh), the new kernel
+# and the old one, median of 7, beside the device's read floor; then the CLI
+# end to end (-c, the file in the page cache), cpu and cuda.
+# Logs in $OUT: qg.log (steps), build.log, tests.log, multi_gpu.log.
+source bench/gpu_common.sh qg /tmp/build-qg "$@"
+gpu_build warpmatch_cli test_multi_diff test_api_sets bench_gpu_multi gen_text gen_patterns
+W=$B/warpmatch
+
+if [ "$mode" != bench ]; then
+    run_tests test_multi_diff test_api_sets
+    zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" | head -c 30000000 >/tmp/qg_chrx.fa
+    awk '/^>/ { print; next } NR % 4999 == 0 { print ">piece" NR } NR % 3 == 0 { print tolower($0); next } { print }' /tmp/qg_chrx.fa >/tmp/qg_soft.fa
+    awk '/^>/ { print; next } NR % 7 == 0 { gsub(/T/, "U") } { print }' /tmp/qg_chrx.fa >/tmp/qg_u.fa
+    seq_of() { grep -v '>' "$1" | tr -d '\n'; }
+    seq_of /tmp/qg_chrx.fa | fold -w 8 | awk 'NR % 997 == 0' | grep -x '[ACGT]*' | head -3000 >/tmp/qg_k8.txt
+    seq_of /tmp/qg_chrx.fa | fold -w 6 | awk 'NR % 89 == 0' | grep -x '[ACGT]*' | head -2000 >/tmp/qg_k6.txt
+    seq_of /tmp/qg_chrx.fa | fold -w 4 | awk 'NR % 1001 == 0' | grep -x '[ACGT]*' | head -40 >/tmp/qg_k4.txt
+    seq_of /tmp/qg_chrx.fa | fold -w 23 | awk 'NR % 991 == 0 { print substr($0, 1, 6 + NR % 18) }' |
+        grep -x '[ACGT]*' | head -2000 >/tmp/qg_mixed.txt
+    n_same=0 n_diff=0
+    for text in /tmp/qg_chrx.fa /tmp/qg_soft.fa /tmp/qg_u.fa; do
+        for set in "-f /tmp/qg_k8.txt" "-f /tmp/qg_k6.txt" "-f /tmp/qg_k4.txt" "-f /tmp/qg_mixed.txt" \
+                   "--revcomp -f /tmp/qg_mixed.txt"; do
+            for fl in "" -c --count-per-pattern "--chunk-bytes 1048583"; do
+                # shellcheck disable=SC2086
+                $W search --algo qgram $fl --backend cpu $set $text >/tmp/qg_cpu.out 2>&1
+                rc1=$?
+                # shellcheck disable=SC2086
+                $W search --algo qgram $fl --backend cuda $set $text >/tmp/qg_gpu.out 2>&1
+                rc2=$?
+                if [ $rc1 = 0 ] && [ $rc2 = 0 ] && cmp -s /tmp/qg_cpu.out /tmp/qg_gpu.out; then
+                    n_same=$((n_same + 1))
+                    log "same: $fl $set ${text##*/}: $(wc -l </tmp/qg_cpu.out) lines"
+                else
+                    n_diff=$((n_diff + 1))
+                    log "DIFFERENT: $fl $set ${text##*/} (rc $rc1/$rc2, $(wc -l </tmp/qg_cpu.out) vs $(wc -l </tmp/qg_gpu.out) lines)"
+                fi
+            done
+        done
+    done
+    log "cpu vs cuda: $n_same same, $n_diff different"
+    head -c 3000000 /tmp/qg_soft.fa >/tmp/qg_small.fa
+    for tool in memcheck racecheck; do
+        for fl in "" -c --count-per-pattern; do
+            for set in /tmp/qg_k8.txt /tmp/qg_mixed.txt; do
+                sanitize $tool $W search --algo qgram $fl --backend cuda -f $set /tmp/qg_small.fa
+            done
+        done
+    done
+fi
+[ "$mode" = test ] && exit 0
+
+WK=/dev/shm/qg-bench
+mkdir -p $WK
+t0=$(date +%s)
+WHAT=dna BYTES=1G WORK=$WK PEERS="" ALGOS=auto MODES=count REPEATS=1 DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" \
+    bash bench/run_multi.sh $B "$(nproc)" "$carry" >"$out/multi_data.log" 2>&1
+log "data rc=$? in $(($(date +%s) - t0)) s"
+nb=$(stat -c %s "$WK/chrX_1G.txt")
+for n in 1000 8000 16000; do
+    for g in $B/bench/bench_gpu_multi "$carry/old/bench_gpu_multi"; do
+        [ -x "$g" ] || continue
+        chk=""
+        [ "$g" = $B/bench/bench_gpu_multi ] && chk=--check
+        log "dna 8-mers n=$n: $g"
+        $g --text "$WK/chrX_1G.txt" --patterns "$WK/dna_k8_${n}_1G.txt" --bytes "$nb" --algo qgram $chk 2>&1 |
+            tee -a "$out/multi_gpu.log" | tail -5
+    done
+done
+# end to end: the whole process counting, the 1 GiB file in the page cache
+cat "$WK/chrX_1G.txt" >/dev/null
+for n in 1000 16000; do
+    for be in cpu cuda; do
+        for r in 1 2 3; do
+            /usr/bin/time -f "%e s" -o /tmp/qg_t timeout 120 $W search -c --backend $be \
+                -f "$WK/dna_k8_${n}_1G.txt" "$WK/chrX_1G.txt" >/tmp/qg_e2e.out 2>/dev/null
+            log "e2e n=$n --backend $be run $r: rc=$? $(cat /tmp/qg_t) $(cut -f2 /tmp/qg_e2e.out)"
+        done
+    done
+done
+rm -f /tmp/qg_e2e.out
