@@ -56,3 +56,25 @@ sanitize() {
     rc=$?
     log "compute-sanitizer $tool ${*##*/}: rc=$rc $(grep 'ERROR SUMMARY' "$out/tests.log" | tail -1)"
 }
+
+# same_search "OPTIONS" "INPUTS": `search OPTIONS --backend cpu INPUTS` and the
+# same with cuda, their outputs compared byte for byte; a line logged and
+# n_same or n_diff counted. Both strings are split into words.
+n_same=0
+n_diff=0
+same_search() {
+    local rc1 rc2
+    # shellcheck disable=SC2086
+    "$B/warpmatch" search $1 --backend cpu $2 >/tmp/same_cpu.out 2>&1
+    rc1=$?
+    # shellcheck disable=SC2086
+    "$B/warpmatch" search $1 --backend cuda $2 >/tmp/same_gpu.out 2>&1
+    rc2=$?
+    if [ $rc1 = 0 ] && [ $rc2 = 0 ] && cmp -s /tmp/same_cpu.out /tmp/same_gpu.out; then
+        n_same=$((n_same + 1))
+        log "same: $1 ${2##*/}: $(wc -l </tmp/same_cpu.out) lines"
+    else
+        n_diff=$((n_diff + 1))
+        log "DIFFERENT: $1 ${2##*/} (rc $rc1/$rc2, $(wc -l </tmp/same_cpu.out) vs $(wc -l </tmp/same_gpu.out) lines)"
+    fi
+}

@@ -33,24 +33,11 @@ if [ "$mode" != bench ]; then
     seq_of /tmp/qg_chrx.fa | fold -w 4 | awk 'NR % 1001 == 0' | grep -x '[ACGT]*' | head -40 >/tmp/qg_k4.txt
     seq_of /tmp/qg_chrx.fa | fold -w 23 | awk 'NR % 991 == 0 { print substr($0, 1, 6 + NR % 18) }' |
         grep -x '[ACGT]*' | head -2000 >/tmp/qg_mixed.txt
-    n_same=0 n_diff=0
     for text in /tmp/qg_chrx.fa /tmp/qg_soft.fa /tmp/qg_u.fa; do
         for set in "-f /tmp/qg_k8.txt" "-f /tmp/qg_k6.txt" "-f /tmp/qg_k4.txt" "-f /tmp/qg_mixed.txt" \
                    "--revcomp -f /tmp/qg_mixed.txt"; do
             for fl in "" -c --count-per-pattern "--chunk-bytes 1048583"; do
-                # shellcheck disable=SC2086
-                $W search --algo qgram $fl --backend cpu $set $text >/tmp/qg_cpu.out 2>&1
-                rc1=$?
-                # shellcheck disable=SC2086
-                $W search --algo qgram $fl --backend cuda $set $text >/tmp/qg_gpu.out 2>&1
-                rc2=$?
-                if [ $rc1 = 0 ] && [ $rc2 = 0 ] && cmp -s /tmp/qg_cpu.out /tmp/qg_gpu.out; then
-                    n_same=$((n_same + 1))
-                    log "same: $fl $set ${text##*/}: $(wc -l </tmp/qg_cpu.out) lines"
-                else
-                    n_diff=$((n_diff + 1))
-                    log "DIFFERENT: $fl $set ${text##*/} (rc $rc1/$rc2, $(wc -l </tmp/qg_cpu.out) vs $(wc -l </tmp/qg_gpu.out) lines)"
-                fi
+                same_search "--algo qgram $fl $set" $text
             done
         done
     done

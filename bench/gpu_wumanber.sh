@@ -31,24 +31,11 @@ if [ "$mode" != bench ]; then
         grep -x '[ACGT]*' | head -2000 >/tmp/wu_mixed.txt
     cp "$carry/mix/text/bible.txt" /tmp/wu_text.txt # bench/run_multi.sh --stage put it there
     awk 'NR % 53 == 0 && length($0) >= 5 { print substr($0, 1, 5 + NR % 30) }' /tmp/wu_text.txt | head -5000 >/tmp/wu_sig.txt
-    n_same=0 n_diff=0
-    for c in "-f /tmp/wu_k8.txt /tmp/wu_chrx.fa" "-f /tmp/wu_mixed.txt /tmp/wu_chrx.fa" \
-             "--revcomp -f /tmp/wu_mixed.txt /tmp/wu_chrx.fa" "-f /tmp/wu_sig.txt /tmp/wu_text.txt" \
-             "-i -f /tmp/wu_sig.txt /tmp/wu_text.txt"; do
+    for c in "-f /tmp/wu_k8.txt|/tmp/wu_chrx.fa" "-f /tmp/wu_mixed.txt|/tmp/wu_chrx.fa" \
+             "--revcomp -f /tmp/wu_mixed.txt|/tmp/wu_chrx.fa" "-f /tmp/wu_sig.txt|/tmp/wu_text.txt" \
+             "-i -f /tmp/wu_sig.txt|/tmp/wu_text.txt"; do
         for fl in "" -c --count-per-pattern; do
-            # shellcheck disable=SC2086
-            $W search --algo wumanber-paper $fl --backend cpu $c >/tmp/wu_cpu.out 2>&1
-            rc1=$?
-            # shellcheck disable=SC2086
-            $W search --algo wumanber-paper $fl --backend cuda $c >/tmp/wu_gpu.out 2>&1
-            rc2=$?
-            if [ $rc1 = 0 ] && [ $rc2 = 0 ] && cmp -s /tmp/wu_cpu.out /tmp/wu_gpu.out; then
-                n_same=$((n_same + 1))
-                log "same: $fl $c: $(wc -l </tmp/wu_cpu.out) lines"
-            else
-                n_diff=$((n_diff + 1))
-                log "DIFFERENT: $fl $c (rc $rc1/$rc2, $(wc -l </tmp/wu_cpu.out) vs $(wc -l </tmp/wu_gpu.out) lines)"
-            fi
+            same_search "--algo wumanber-paper $fl ${c%|*}" "${c#*|}"
         done
     done
     log "cpu vs cuda listings: $n_same same, $n_diff different"

@@ -52,10 +52,12 @@ const wm_cost_model_t wm_cost_model_default = {
         ** 4b, `bash bench/run_multi.sh build-gpu 16 .gpu`): per byte 0.272 s/GiB
         ** + n x 4.8e-5 s/GiB, i.e. 3.95e9 work/s on 16 threads (per thread
         ** linear, assumed; cap twice that, assumed). GPU: the search pipeline
-        ** as above, the qgram kernel counting 16,000 8-mers at 367.7 GB/s
-        ** (BENCHMARKS.md 9, `bash bench/gpu_house.sh kernels .gpu`, H200) =
-        ** 1.41e12 work/s. */
-        [WM_COST_SET] = { "search set", 0.03, 3.95e9 / 16, 2 * 3.95e9, 0.62, 0.0, 25e9, 1.41e12,
+        ** as above, the q-gram kernel of DNA sets (qgram_dna.cu) counting
+        ** 16,000 8-mers over 1 GiB in 0.711 ms on the H100 (BENCHMARKS.md 4a,
+        ** `bash bench/gpu_qgram.sh bench .gpu-qg`; 1,000 8-mers take as long,
+        ** so small sets are charged too little, by under 1 ms a GiB) =
+        ** 5.78e12 work/s. */
+        [WM_COST_SET] = { "search set", 0.03, 3.95e9 / 16, 2 * 3.95e9, 0.62, 0.0, 25e9, 5.78e12,
                           0.0, 0.0 },
         /* Infix: work = (m + 32 n) x target bytes (each query rounded to
         ** 64-row words). read10k against the 70 Mb chrX, bench_cpu_align

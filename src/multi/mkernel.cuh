@@ -50,9 +50,9 @@ typedef struct {
     const uint32_t *entry_uid;
     const uint8_t *code_mult; /* direct, all strings q long: matches per
                                  code (<= 255), or NULL */
-    const uint32_t *code_uid; /* direct, all strings q long, q <= 8: the
-                                 uid + 1 of each code's string, 0 for none;
-                                 or NULL */
+    const uint16_t *code_uid; /* direct, all strings q long, q <= 8: the
+                                 uid of each code's string where the bitmap
+                                 has the code; or NULL */
     uint32_t qg_fast;         /* DNA: which bytes qgram_dna.cu decodes by
                                  arithmetic: 1 A C G T, 2 also a c g t,
                                  0 none (every byte through sym) */

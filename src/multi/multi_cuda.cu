@@ -85,7 +85,7 @@ wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_hos
     wm_wu_end_t wu;
     memset(&wu, 0, sizeof wu);
     uint8_t *cm = NULL;
-    uint32_t *code_uid = NULL;
+    uint16_t *code_uid = NULL;
     if (!ulen || !umult) {
         st = WM_NOMEM;
         goto done;
@@ -138,13 +138,14 @@ wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_hos
         }
         if (g->direct && g->all_q && g->q <= 8) { /* one string a code */
             size_t nc = (size_t)1 << (2 * g->q);
-            code_uid = (uint32_t *)calloc(nc, sizeof *code_uid);
+            code_uid = (uint16_t *)calloc(nc, sizeof *code_uid);
             if (!code_uid) {
                 st = WM_NOMEM;
                 goto done;
             }
+            /* 4^q codes, so uids fit 16 bits; the bitmap says which are set */
             for (uint32_t x = 0; x < s->n_uniq; x++)
-                code_uid[g->entry_code[x]] = g->entry_uid[x] + 1;
+                code_uid[g->entry_code[x]] = (uint16_t)g->entry_uid[x];
             UP(code_uid, nc * sizeof *code_uid, p->code_uid);
         }
         p->qg_fast = fast_bases(s);

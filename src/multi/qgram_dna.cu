@@ -145,7 +145,7 @@ __device__ __forceinline__ uint32_t qd_write(const wm_cu_mplan_t &p, const wm_cu
         uint32_t e = stage[i];
         wm_mhit_t hit;
         hit.end = o.base + seg + (e >> 16) + 1;
-        hit.uid = __ldg(p.code_uid + (e & 0xffffu)) - 1;
+        hit.uid = __ldg(p.code_uid + (e & 0xffffu));
         hit.pad_ = 0;
         o.hits[before + i] = hit;
     }
@@ -166,7 +166,7 @@ __device__ __forceinline__ void qd_lookup(const wm_cu_mplan_t &p, const wm_cu_mt
             wm_cu_qgram_verify(p, t, at + j + 1, x, et);
             *total += et.n;
         } else if (p.code_uid) {
-            atomicAdd(o.uid_counts + __ldg(p.code_uid + x) - 1, 1ull);
+            atomicAdd(o.uid_counts + __ldg(p.code_uid + x), 1ull);
         } else {
             qd_emit_uid eu = { o.uid_counts };
             wm_cu_qgram_verify(p, t, at + j + 1, x, eu);
