@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
-# gpu_qgram.sh -- issue 23, item 2 on the lent GPU: the DNA q-gram kernel
-# (src/multi/qgram_dna.cu), tests first.
+# gpu_qgram.sh -- issue 23, item 2 on the lent GPU: the q-gram kernels that
+# read the text straight into registers (src/multi/mwarp.cuh; qgram_dna.cu
+# for DNA sets, qgram_bytes.cu for byte sets), tests first.
 #   bash bench/gpu_qgram.sh test|bench|all [CARRY]
-# CARRY (.gpu-qg) holds human_GRCh37_chrX_first70Mb.fa.gz and, optionally,
-# old/bench_gpu_multi: the benchmark built from the tree before the kernel,
-# run beside the new one in the same call.
+# CARRY (.gpu-qg) holds human_GRCh37_chrX_first70Mb.fa.gz, the mixed text's
+# sources in mix/ (bash bench/run_multi.sh --stage CARRY), the -dev .debs
+# of gpu_zlib.sh and, optionally, old/bench_gpu_multi: the benchmark built
+# from the tree before the kernels, run beside the new one in the same call.
 # test: test_multi_diff and test_api_sets (every set algorithm on the CUDA
-# context too), CPU and CUDA outputs of the CLI compared byte for byte on 30
-# MB of chrX as it is (N runs), soft-masked (every third line lower case) in
-# records of 5,000 lines, and with U for T on some lines: 8-mers, 6-mers,
-# 4-mers, lengths 6..23 (q = 6: the bitmap and the buckets), with
-# --revcomp; listing, -c, --count-per-pattern, and listing in 1 MiB
-# batches (--chunk-bytes).
-# compute-sanitizer memcheck and racecheck on the kernel's four modes.
+# context too), then CPU and CUDA outputs of the CLI compared byte for byte
+# (listing, -c, --count-per-pattern, and listing in 1 MiB batches with
+# --chunk-bytes): on 30 MB of chrX as it is (N runs), soft-masked (every
+# third line lower case) in records of 5,000 lines, and with U for T on some
+# lines: 8-mers, 6-mers, 4-mers, lengths 6..23 (q = 6: the bitmap and the
+# buckets), with --revcomp; and on the Bible (CARRY/mix/text/bible.txt) with
+# byte sets cut from it: 4..7 bytes (side 0 only), 8..27 (side 1 only),
+# 5..34 (both), with and without -i. compute-sanitizer memcheck and racecheck
+# on every mode of both kernels.
 # bench: bench_gpu_multi over 1 GiB of chrX resident (paper 003's sets of
 # 1,000 / 8,000 / 16,000 8-mers, made by bench/run_multi.sh), the new kernel
-# and the old one, median of 7, beside the device's read floor; then the CLI
-# end to end (-c, the file in the page cache), cpu and cuda.
+# and the old one, median of 7, beside the device's read floor; 10,000 and
+# 100,000 signatures over 1 GiB of mixed text, the byte q-gram kernel beside
+# PFAC (and the old q-gram on 10,000); then the CLI end to end (-c, the file
+# in the page cache), cpu and cuda.
 # Logs in $OUT: qg.log (steps), build.log, tests.log, multi_gpu.log.
 source bench/gpu_common.sh qg /tmp/build-qg "$@"
 gpu_build warpmatch_cli test_multi_diff test_api_sets bench_gpu_multi gen_text gen_patterns
@@ -41,13 +47,26 @@ if [ "$mode" != bench ]; then
             done
         done
     done
+    # byte sets (qgram_bytes.cu): 4..7 bytes (side 0), 8..27 (side 1), 5..34 (both)
+    tx=$carry/mix/text/bible.txt
+    awk 'NR % 53 == 0 && length($0) >= 8 { print substr($0, 1 + NR % 5, 4 + NR % 4) }' $tx | head -3000 >/tmp/qg_b4.txt
+    awk 'NR % 37 == 0 && length($0) >= 30 { print substr($0, 1 + NR % 3, 8 + NR % 20) }' $tx | head -5000 >/tmp/qg_b8.txt
+    awk 'NR % 53 == 0 && length($0) >= 5 { print substr($0, 1, 5 + NR % 30) }' $tx | head -5000 >/tmp/qg_b5.txt
+    for set in "-f /tmp/qg_b4.txt" "-f /tmp/qg_b8.txt" "-f /tmp/qg_b5.txt" "-i -f /tmp/qg_b5.txt" \
+               "-i -f /tmp/qg_b4.txt"; do
+        for fl in "" -c --count-per-pattern "--chunk-bytes 1048583"; do
+            same_search "--algo qgram $fl $set" $tx
+        done
+    done
     log "cpu vs cuda: $n_same same, $n_diff different"
     head -c 3000000 /tmp/qg_soft.fa >/tmp/qg_small.fa
+    head -c 1500000 $tx >/tmp/qg_small.txt
     for tool in memcheck racecheck; do
         for fl in "" -c --count-per-pattern; do
             for set in /tmp/qg_k8.txt /tmp/qg_mixed.txt; do
                 sanitize $tool $W search --algo qgram $fl --backend cuda -f $set /tmp/qg_small.fa
             done
+            sanitize $tool $W search --algo qgram $fl --backend cuda -i -f /tmp/qg_b5.txt /tmp/qg_small.txt
         done
     done
 fi
@@ -56,7 +75,7 @@ fi
 WK=/dev/shm/qg-bench
 mkdir -p $WK
 t0=$(date +%s)
-WHAT=dna BYTES=1G WORK=$WK PEERS="" ALGOS=auto MODES=count REPEATS=1 DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" \
+WHAT=dna,sig BYTES=1G WORK=$WK PEERS="" ALGOS=auto MODES=count REPEATS=1 DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" \
     bash bench/run_multi.sh $B "$(nproc)" "$carry" >"$out/multi_data.log" 2>&1
 log "data rc=$? in $(($(date +%s) - t0)) s"
 nb=$(stat -c %s "$WK/chrX_1G.txt")
@@ -70,6 +89,19 @@ for n in 1000 8000 16000; do
             tee -a "$out/multi_gpu.log" | tail -5
     done
 done
+nm=$(stat -c %s "$WK/mixed_1G.txt")
+for n in 10000 100000; do
+    for a in qgram pfac; do
+        log "signatures n=$n algo=$a"
+        $B/bench/bench_gpu_multi --text "$WK/mixed_1G.txt" --patterns "$WK/sig_${n}_1G.txt" --bytes "$nm" \
+            --algo $a $([ $a = qgram ] && echo --check) 2>&1 | tee -a "$out/multi_gpu.log" | tail -5
+    done
+done
+if [ -x "$carry/old/bench_gpu_multi" ]; then
+    log "signatures n=10000 algo=qgram, the kernel before"
+    "$carry/old/bench_gpu_multi" --text "$WK/mixed_1G.txt" --patterns "$WK/sig_10000_1G.txt" --bytes "$nm" \
+        --algo qgram --reps 3 2>&1 | tee -a "$out/multi_gpu.log" | tail -3
+fi
 # end to end: the whole process counting, the 1 GiB file in the page cache
 cat "$WK/chrX_1G.txt" >/dev/null
 for n in 1000 16000; do
@@ -78,6 +110,17 @@ for n in 1000 16000; do
             /usr/bin/time -f "%e s" -o /tmp/qg_t timeout 120 $W search -c --backend $be \
                 -f "$WK/dna_k8_${n}_1G.txt" "$WK/chrX_1G.txt" >/tmp/qg_e2e.out 2>/dev/null
             log "e2e n=$n --backend $be run $r: rc=$? $(cat /tmp/qg_t) $(cut -f2 /tmp/qg_e2e.out)"
+        done
+    done
+done
+cat "$WK/mixed_1G.txt" >/dev/null
+for n in 10000 100000; do
+    for be in "cpu" "cuda --algo qgram" "cuda --algo pfac"; do
+        for r in 1 2 3; do
+            # shellcheck disable=SC2086
+            /usr/bin/time -f "%e s" -o /tmp/qg_t timeout 120 $W search -c --backend $be \
+                -f "$WK/sig_${n}_1G.txt" "$WK/mixed_1G.txt" >/tmp/qg_e2e.out 2>/dev/null
+            log "e2e signatures n=$n --backend $be run $r: rc=$? $(cat /tmp/qg_t) $(cut -f2 /tmp/qg_e2e.out)"
         done
     done
 done

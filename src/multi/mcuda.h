@@ -19,6 +19,11 @@ cudaError_t wm_cu_qgram_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mte
 int wm_cu_qgram_dna_fits(const wm_cu_mplan_t *p, const wm_cu_mtext_t *t);
 cudaError_t wm_cu_qgram_dna_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
                                    const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks);
+/* Byte sets through the index by 4 and 8 bytes (qgram_bytes.cu), which
+** wm_cu_qgram_launch runs where it fits. */
+int wm_cu_qgram_bytes_fits(const wm_cu_mplan_t *p, const wm_cu_mtext_t *t);
+cudaError_t wm_cu_qgram_bytes_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
+                                     const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks);
 cudaError_t wm_cu_pfac_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
                               const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks);
 cudaError_t wm_cu_ac_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,

@@ -29,6 +29,7 @@
 
 #include "cuda/cuda_common.cuh"
 #include "multi/mset.h"
+#include "multi/qgram.h"
 
 enum { WM_MM_COUNT = 0, WM_MM_WRITE = 1, WM_MM_TOTAL = 2, WM_MM_UID = 3 };
 
@@ -56,6 +57,13 @@ typedef struct {
     uint32_t qg_fast;         /* DNA: which bytes qgram_dna.cu decodes by
                                  arithmetic: 1 A C G T, 2 also a c g t,
                                  0 none (every byte through sym) */
+    /* byte sets: the index by 4 and by 8 bytes (qgram.h's wm_qg_side_t),
+    ** side 0 the strings of 4..7 bytes, side 1 the longer; qb_n[0] =
+    ** qb_n[1] = 0 when the plan has none */
+    uint32_t qb_n[2], qb_bitmap_bits[2], qb_bucket_bits[2];
+    const uint32_t *qb_bitmap[2], *qb_off[2];
+    const wm_qg_ent_t *qb_ent[2];
+    uint32_t qb_fold; /* 0: fold is the identity, 1: A-Z to a-z only, 2: other */
     /* tries (trie.h) */
     const uint32_t *table; /* full form, or NULL */
     const uint32_t *child_off;

@@ -49,6 +49,18 @@ static uint32_t fast_bases(const wm_mset_t *s) {
     return a && b ? 2 : a ? 1 : 0;
 }
 
+/* How qgram_bytes.cu folds the text: 0 when the set's fold is the identity,
+** 1 when it lowers A-Z and nothing else (case-insensitive bytes), else 2
+** (through the table). */
+static uint32_t fold_kind(const wm_mset_t *s) {
+    int id = 1, lower = 1;
+    for (int c = 0; c < 256; c++) {
+        id = id && s->fold[c] == c;
+        lower = lower && s->fold[c] == (c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    return id ? 0 : lower ? 1 : 2;
+}
+
 /* ---- the plan ------------------------------------------------------------------ */
 
 static wm_status upload(wm_context_t *cx, wm_cu_mplan_host_t *h, const void *src, size_t bytes,
@@ -149,6 +161,22 @@ wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_hos
             UP(code_uid, nc * sizeof *code_uid, p->code_uid);
         }
         p->qg_fast = fast_bases(s);
+        if (!g->dna) { /* byte sets: the index by 4 and 8 bytes (qgram_bytes.cu) */
+            if (!g->split && g == own_qg) st = wm_qgram_bytes_build(s, own_qg);
+            if (st != WM_OK) goto done;
+            for (int d = 0; d < 2 && g->split; d++) {
+                const wm_qg_side_t *side = &g->side[d];
+                if (side->n == 0) continue;
+                p->qb_n[d] = side->n;
+                p->qb_bitmap_bits[d] = side->bitmap_bits;
+                p->qb_bucket_bits[d] = side->bucket_bits;
+                UP(side->bitmap, ((size_t)1 << side->bitmap_bits) / 8, p->qb_bitmap[d]);
+                UP(side->off, (((size_t)1 << side->bucket_bits) + 1) * sizeof(uint32_t),
+                   p->qb_off[d]);
+                UP(side->ent, side->n * sizeof(wm_qg_ent_t), p->qb_ent[d]);
+            }
+            p->qb_fold = fold_kind(s);
+        }
         h->launch = wm_cu_qgram_launch;
     } else if (h->algo == WM_ALGO_WUMANBER_PAPER) {
         st = wm_wu_end_tables(s, &wu);

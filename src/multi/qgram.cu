@@ -6,9 +6,10 @@
 ** long, the table holds the number of matches per code (4^q bytes), so
 ** counting is one shared load per byte; otherwise a bitmap says where to
 ** look in the buckets, and the strings found there are verified.
-** DNA sets with q <= 8 over an aligned text (every batch) go to the kernel
-** of qgram_dna.cu instead, which reads the text straight into registers;
-** this one serves byte sets, longer q-grams and unaligned texts.
+** Over an aligned text (every batch) DNA sets with q <= 8 go to the kernel
+** of qgram_dna.cu instead, and byte sets to qgram_bytes.cu's (keyed by 4
+** and 8 bytes); both read the text straight into registers. This one
+** serves longer DNA q-grams and unaligned texts.
 */
 #include <type_traits>
 
@@ -115,6 +116,7 @@ static cudaError_t launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t 
 cudaError_t wm_cu_qgram_launch(const wm_cu_mplan_t *p, int mode, const wm_cu_mtext_t *t,
                                const wm_cu_mout_t *o, cudaStream_t s, uint64_t *blocks) {
     if (wm_cu_qgram_dna_fits(p, t)) return wm_cu_qgram_dna_launch(p, mode, t, o, s, blocks);
+    if (wm_cu_qgram_bytes_fits(p, t)) return wm_cu_qgram_bytes_launch(p, mode, t, o, s, blocks);
     return p->qg_dna ? launch<true>(p, mode, t, o, s, blocks)
                      : launch<false>(p, mode, t, o, s, blocks);
 }

@@ -1,0 +1,230 @@
+/*
+** mwarp.cuh -- the skeleton of the set kernels that read the text straight
+** into registers (qgram_dna.cu, qgram_bytes.cu), beside mkernel.cuh's,
+** which stages tiles in shared memory behind barriers.
+**
+** A warp owns chunks of WM_MW_CHUNK bytes, one at a time, and takes a
+** chunk 512 bytes a step: one 16-byte load a lane, the next step's already
+** in flight. Lane i holds the ends at + 1 .. at + 16 (at = the step's start
+** + 16 i) and gets what it needs of the bytes before its own (a scanner's
+** two-word "carry") from lane i - 1 by a shuffle; lane 0 from lane 31 of
+** the step before, or at a chunk's start from the 16 bytes before the chunk,
+** which every lane decodes alike (one load). Only the set's tables sit in
+** shared memory, copied in once by persistent blocks.
+**
+** Order, as mkernel.cuh's contract: a chunk's steps run in order and lane i's
+** ends precede lane i + 1's, so a chunk's hits come out in end order; the
+** chunk is the tile of WM_MM_COUNT / WM_MM_WRITE (block_counts has one entry
+** a chunk), and WRITE puts each step's hits at the chunk's offset plus a
+** warp-wide prefix sum. Where a scanner knows every candidate end to be one
+** string (`exact`), WRITE stages the step's hits in shared memory and the
+** warp writes them 32 consecutive hits at a time.
+**
+** A Scanner provides:
+**   lane_t                                 what a lane knows of its 16 bytes
+**   static const int min_blocks;           blocks an SM should hold (registers)
+**   uint32_t tables;                       bytes of shared memory for its tables
+**   bool sums, exact;                      (see below; host-side fields)
+**   void setup(uint8_t *s) const;          copy the tables in (all threads)
+**   lane_t decode(uint4 v, const uint8_t *s) const;
+**   uint2 carry(const lane_t &) const;     what the next lane needs
+**   uint2 nothing() const;                 the carry before the batch
+**   uint32_t ok(const lane_t &, uint2 up) const;
+**       bit 15 - j: end j's string could lie inside the batch's bytes
+**   uint32_t sum(const lane_t &, uint2 up, uint32_t ok, const uint8_t *s) const;
+**       (sums) the matches ending at the ok ends, counted from a table
+**   uint32_t hits(const lane_t &, uint2 up, uint32_t ok, const uint8_t *s) const;
+**       bit 15 - j: some string may end at end j (ok ends only)
+**   template <class E> void visit(const lane_t &, uint2 up, uint32_t j, uint64_t e,
+**       const wm_cu_mtext_t &, E &) const;  put(e, uid) for each string ending at end j
+**   (exact) uint32_t key(const lane_t &, uint2 up, uint32_t j) const;  16 bits
+**   (exact) uint32_t uid(uint32_t key) const;
+*/
+#ifndef WM_MULTI_MWARP_CUH
+#define WM_MULTI_MWARP_CUH
+
+#include "multi/mkernel.cuh"
+
+#define WM_MW_THREADS 512
+#define WM_MW_WARPS (WM_MW_THREADS / 32)
+#define WM_MW_SEG 512u                /* bytes a warp takes a step: 16 a lane */
+#define WM_MW_CHUNK (32u * WM_MW_SEG) /* bytes a warp owns at once */
+#define WM_MW_FULL 0xffffffffu
+
+struct wm_mw_emit_uid {
+    unsigned long long *counts;
+    __device__ void put(uint64_t, uint32_t u) { atomicAdd(counts + u, 1ull); }
+};
+
+/* The set bits of a 16-bit mask, bit 15 - j for j = 0, 1, ... */
+#define WM_MW_EACH(j, mask)                                                                        \
+    for (uint32_t wm_h_ = (mask), j; wm_h_ && (j = __clz(wm_h_) - 16, 1); wm_h_ &= ~(0x8000u >> j))
+
+/* Bit 15 - j set for the ends at + j + 1 with at + j in [own_from, n). */
+__device__ __forceinline__ uint32_t wm_mw_own(uint64_t at, uint64_t own_from, uint64_t n) {
+    if (at >= own_from && at + 16 <= n) return 0xffffu;
+    uint64_t lo = own_from > at ? own_from - at : 0, hi = n > at ? n - at : 0;
+    if (lo > 16) lo = 16;
+    if (hi > 16) hi = 16;
+    return hi > lo ? ((1u << (hi - lo)) - 1) << (16 - hi) : 0;
+}
+
+/* The strings ending at a lane's `hits`: one each when the scanner is
+** exact, else what visit finds. */
+template <class S>
+__device__ __forceinline__ uint32_t wm_mw_count(const S &sc, const typename S::lane_t &cur,
+                                                uint2 up, uint32_t hits, uint64_t at,
+                                                const wm_cu_mtext_t &t) {
+    if (sc.exact) return __popc(hits);
+    wm_emit_count ec = { 0 };
+    WM_MW_EACH(j, hits) sc.visit(cur, up, j, at + j + 1, t, ec);
+    return ec.n;
+}
+
+/* Write a step's hits, `mine` of them this lane's, after the `before` its
+** chunk already wrote; returns the step's hits. */
+template <class S>
+__device__ __forceinline__ uint32_t wm_mw_write(const S &sc, const typename S::lane_t &cur,
+                                                uint2 up, uint32_t hits, uint32_t mine, uint64_t at,
+                                                const wm_cu_mtext_t &t, const wm_cu_mout_t &o,
+                                                unsigned long long before, uint32_t lane,
+                                                uint32_t *stage) {
+    uint32_t incl = mine;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        uint32_t y = __shfl_up_sync(WM_MW_FULL, incl, d);
+        if ((int)lane >= d) incl += y;
+    }
+    uint32_t step_hits = __shfl_sync(WM_MW_FULL, incl, 31);
+    if (!sc.exact) {
+        wm_emit_write w = { o.hits + before + (incl - mine), o.base };
+        WM_MW_EACH(j, hits) sc.visit(cur, up, j, at + j + 1, t, w);
+        return step_hits;
+    }
+    /* (the end's place in the step, the key) at the lane's prefix sum, then
+    ** 32 consecutive hits a store: a lane writing its own would scatter
+    ** 16-byte stores over the step's range */
+    uint32_t k = incl - mine;
+    WM_MW_EACH(j, hits) stage[k++] = (16 * lane + j) << 16 | sc.key(cur, up, j);
+    __syncwarp();
+    uint64_t step = at - 16 * lane;
+    for (uint32_t i = lane; i < step_hits; i += 32) {
+        uint32_t e = stage[i];
+        wm_mhit_t hit;
+        hit.end = o.base + step + (e >> 16) + 1;
+        hit.uid = sc.uid(e & 0xffffu);
+        hit.pad_ = 0;
+        o.hits[before + i] = hit;
+    }
+    __syncwarp(); /* the stage is read before the next step fills it */
+    return step_hits;
+}
+
+template <class S, int MODE, int SUMS>
+__global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
+    wm_mw_kernel(S sc, wm_cu_mtext_t t, wm_cu_mout_t o, uint64_t n_chunks) {
+    extern __shared__ __align__(16) uint8_t smem[];
+    sc.setup(smem);
+    __syncthreads();
+    uint32_t *stage =
+        (uint32_t *)(smem + ((sc.tables + 15) & ~15u)) + (threadIdx.x / 32) * WM_MW_SEG;
+    const uint32_t lane = threadIdx.x & 31;
+    const uint64_t n = t.n;
+    unsigned long long total = 0;
+    uint64_t warps = (uint64_t)gridDim.x * WM_MW_WARPS;
+    for (uint64_t chunk = (uint64_t)blockIdx.x * WM_MW_WARPS + threadIdx.x / 32; chunk < n_chunks;
+         chunk += warps) {
+        uint64_t c0 = chunk * WM_MW_CHUNK, c1 = c0 + WM_MW_CHUNK < n ? c0 + WM_MW_CHUNK : n;
+        uint2 prev = c0 > 0 ? sc.carry(sc.decode(__ldg((const uint4 *)(t.text + c0 - 16)), smem))
+                            : sc.nothing();
+        unsigned long long before = MODE == WM_MM_WRITE ? o.block_off[chunk] : 0;
+        uint32_t found = 0; /* COUNT: this lane's hits in the chunk */
+        uint64_t at = c0 + 16 * lane;
+        uint4 v = make_uint4(0, 0, 0, 0);
+        if (at < n) v = __ldg((const uint4 *)(t.text + at));
+        for (uint64_t step = c0; step < c1; step += WM_MW_SEG, at += WM_MW_SEG) {
+            uint4 next = make_uint4(0, 0, 0, 0);
+            if (at + WM_MW_SEG < n && step + WM_MW_SEG < c1)
+                next = __ldg((const uint4 *)(t.text + at + WM_MW_SEG));
+            typename S::lane_t cur = sc.decode(v, smem);
+            v = next;
+            uint2 mine_c = sc.carry(cur), up;
+            up.x = __shfl_up_sync(WM_MW_FULL, mine_c.x, 1);
+            up.y = __shfl_up_sync(WM_MW_FULL, mine_c.y, 1);
+            if (lane == 0) up = prev;
+            prev.x = __shfl_sync(WM_MW_FULL, mine_c.x, 31);
+            prev.y = __shfl_sync(WM_MW_FULL, mine_c.y, 31);
+            uint32_t ok = sc.ok(cur, up) & wm_mw_own(at, t.own_from, n);
+            uint32_t hits = SUMS ? 0 : sc.hits(cur, up, ok, smem);
+            if (SUMS) {
+                total += sc.sum(cur, up, ok, smem);
+            } else if (MODE == WM_MM_COUNT) {
+                found += wm_mw_count(sc, cur, up, hits, at, t);
+            } else if (MODE == WM_MM_WRITE) {
+                uint32_t mine = wm_mw_count(sc, cur, up, hits, at, t);
+                before += wm_mw_write(sc, cur, up, hits, mine, at, t, o, before, lane, stage);
+            } else if (MODE == WM_MM_TOTAL) {
+                wm_emit_total et = { 0, sc.p.umult };
+                WM_MW_EACH(j, hits) sc.visit(cur, up, j, at + j + 1, t, et);
+                total += et.n;
+            } else if (sc.exact) {
+                WM_MW_EACH(j, hits) atomicAdd(o.uid_counts + sc.uid(sc.key(cur, up, j)), 1ull);
+            } else {
+                wm_mw_emit_uid eu = { o.uid_counts };
+                WM_MW_EACH(j, hits) sc.visit(cur, up, j, at + j + 1, t, eu);
+            }
+        }
+        if (MODE == WM_MM_COUNT) {
+            unsigned long long sum = found;
+#pragma unroll
+            for (int d = 16; d > 0; d >>= 1) sum += __shfl_down_sync(WM_MW_FULL, sum, d);
+            if (lane == 0) o.block_counts[chunk] = sum;
+        }
+    }
+    if (MODE == WM_MM_TOTAL) {
+#pragma unroll
+        for (int d = 16; d > 0; d >>= 1) total += __shfl_down_sync(WM_MW_FULL, total, d);
+        if (lane == 0 && total) atomicAdd(o.total, total);
+    }
+}
+
+template <class S, int MODE, int SUMS>
+static cudaError_t wm_mw_launch_one(const S &sc, const wm_cu_mtext_t &t, const wm_cu_mout_t &o,
+                                    cudaStream_t s, uint64_t n_chunks) {
+    size_t smem = (sc.tables + 15) & ~(size_t)15;
+    if (MODE == WM_MM_WRITE && sc.exact) smem += (size_t)WM_MW_THREADS * 16 * sizeof(uint32_t);
+    const void *k = (const void *)wm_mw_kernel<S, MODE, SUMS>;
+    int dev = 0, sms = 1, occ = 1;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e == cudaSuccess) e = wm_cu_allow_smem(k, smem);
+    if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, wm_mw_kernel<S, MODE, SUMS>,
+                                                          WM_MW_THREADS, smem);
+    if (e != cudaSuccess) return e;
+    uint64_t grid = (uint64_t)sms * (occ > 0 ? occ : 1);
+    uint64_t need = (n_chunks + WM_MW_WARPS - 1) / WM_MW_WARPS;
+    if (grid > need) grid = need;
+    wm_mw_kernel<S, MODE, SUMS><<<(unsigned)grid, WM_MW_THREADS, smem, s>>>(sc, t, o, n_chunks);
+    /* a launch that failed must not pass for a batch without matches */
+    return cudaGetLastError();
+}
+
+/* Launch one mode of a Scanner over a batch (mode < 0: only size it; the
+** text must be 16-byte aligned); *blocks = chunks. With SUMS, TOTAL counts
+** from the scanner's sum(). */
+template <class S, int SUMS>
+static cudaError_t wm_mw_launch(const S &sc, int mode, const wm_cu_mtext_t &t,
+                                const wm_cu_mout_t &o, cudaStream_t s, uint64_t *blocks) {
+    uint64_t n_chunks = (t.n + WM_MW_CHUNK - 1) / WM_MW_CHUNK;
+    *blocks = n_chunks;
+    if (n_chunks == 0 || mode < 0) return cudaSuccess;
+    switch (mode) {
+    case WM_MM_TOTAL: return wm_mw_launch_one<S, WM_MM_TOTAL, SUMS>(sc, t, o, s, n_chunks);
+    case WM_MM_COUNT: return wm_mw_launch_one<S, WM_MM_COUNT, 0>(sc, t, o, s, n_chunks);
+    case WM_MM_WRITE: return wm_mw_launch_one<S, WM_MM_WRITE, 0>(sc, t, o, s, n_chunks);
+    default: return wm_mw_launch_one<S, WM_MM_UID, 0>(sc, t, o, s, n_chunks);
+    }
+}
+
+#endif
