@@ -2,7 +2,7 @@
 # gpu_qgram.sh -- issue 23, item 2 on the lent GPU: the q-gram kernels that
 # read the text straight into registers (src/multi/mwarp.cuh; qgram_dna.cu
 # for DNA sets, qgram_bytes.cu for byte sets), tests first.
-#   bash bench/gpu_qgram.sh test|bench|all [CARRY]
+#   bash bench/gpu_qgram.sh test|bench|all|profile [CARRY]
 # CARRY (.gpu-qg) holds human_GRCh37_chrX_first70Mb.fa.gz, the mixed text's
 # sources in mix/ (bash bench/run_multi.sh --stage CARRY), the -dev .debs
 # of gpu_zlib.sh and, optionally, old/bench_gpu_multi: the benchmark built
@@ -28,6 +28,18 @@ source bench/gpu_common.sh qg /tmp/build-qg "$@"
 gpu_build warpmatch_cli test_multi_diff test_api_sets bench_gpu_multi gen_text gen_patterns
 W=$B/warpmatch
 
+if [ "$mode" = profile ]; then # ncu's full set on the byte kernel counting 10,000 signatures
+    WK=/dev/shm/qg-prof
+    mkdir -p $WK
+    WHAT=sig SIG_SETS=10000 BYTES=256M WORK=$WK PEERS="" ALGOS=auto MODES=count REPEATS=1 \
+        bash bench/run_multi.sh $B "$(nproc)" "$carry" >"$out/prof_data.log" 2>&1
+    NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    $NCU --set full -k regex:wm_mw_kernel -c 1 $B/bench/bench_gpu_multi --text $WK/mixed_256M.txt \
+        --patterns $WK/sig_10000_256M.txt --bytes "$(stat -c %s $WK/mixed_256M.txt)" --algo qgram \
+        --reps 1 >"$out/ncu.txt" 2>&1
+    log "ncu rc=$?"
+    exit 0
+fi
 if [ "$mode" != bench ]; then
     run_tests test_multi_diff test_api_sets
     zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" | head -c 30000000 >/tmp/qg_chrx.fa

@@ -18,7 +18,12 @@
 ** a chunk), and WRITE puts each step's hits at the chunk's offset plus a
 ** warp-wide prefix sum. Where a scanner knows every candidate end to be one
 ** string (`exact`), WRITE stages the step's hits in shared memory and the
-** warp writes them 32 consecutive hits at a time.
+** warp writes them 32 consecutive hits at a time. Where ends must be
+** visited (the strings looked up) to count, the step's candidates go into
+** the same stage and the warp visits them 32 at a time, each lane taking
+** its candidate's bytes from the lane that holds them: a lane with many
+** candidates no longer keeps the others waiting (a DNA stretch of a mixed
+** text makes half its ends candidates of short signatures).
 **
 ** A Scanner provides:
 **   lane_t                                 what a lane knows of its 16 bytes
@@ -33,10 +38,13 @@
 **       bit 15 - j: end j's string could lie inside the batch's bytes
 **   uint32_t sum(const lane_t &, uint2 up, uint32_t ok, const uint8_t *s) const;
 **       (sums) the matches ending at the ok ends, counted from a table
+**   lane_t from(const lane_t &, int lane) const;  that lane's (a shuffle)
 **   uint32_t hits(const lane_t &, uint2 up, uint32_t ok, const uint8_t *s) const;
-**       bit 15 - j: some string may end at end j (ok ends only)
+**       bit 15 - j: some string may end at end j (ok ends only); bit 31 - j:
+**       a flag for end j that visit gets back
 **   template <class E> void visit(const lane_t &, uint2 up, uint32_t j, uint64_t e,
-**       const wm_cu_mtext_t &, E &) const;  put(e, uid) for each string ending at end j
+**       uint32_t flag, const wm_cu_mtext_t &, const uint8_t *s, E &) const;
+**       put(e, uid) for each string ending at end j
 **   (exact) uint32_t key(const lane_t &, uint2 up, uint32_t j) const;  16 bits
 **   (exact) uint32_t uid(uint32_t key) const;
 */
@@ -74,11 +82,47 @@ __device__ __forceinline__ uint32_t wm_mw_own(uint64_t at, uint64_t own_from, ui
 template <class S>
 __device__ __forceinline__ uint32_t wm_mw_count(const S &sc, const typename S::lane_t &cur,
                                                 uint2 up, uint32_t hits, uint64_t at,
-                                                const wm_cu_mtext_t &t) {
-    if (sc.exact) return __popc(hits);
+                                                const wm_cu_mtext_t &t, const uint8_t *s) {
+    if (sc.exact) return __popc(hits & 0xffffu);
     wm_emit_count ec = { 0 };
-    WM_MW_EACH(j, hits) sc.visit(cur, up, j, at + j + 1, t, ec);
+    WM_MW_EACH(j, hits & 0xffffu) sc.visit(cur, up, j, at + j + 1, hits >> (31 - j) & 1, t, s, ec);
     return ec.n;
+}
+
+/* A warp-wide inclusive prefix sum. */
+__device__ __forceinline__ uint32_t wm_mw_scan(uint32_t x, uint32_t lane) {
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        uint32_t y = __shfl_up_sync(WM_MW_FULL, x, d);
+        if ((int)lane >= d) x += y;
+    }
+    return x;
+}
+
+/* Visit every candidate end of the warp's step, 32 at a time wherever
+** they lie: (end's place in the step, flag) queued in the stage at the
+** lanes' prefix sums, then each lane takes one and gets its owner's bytes
+** by shuffles. For counting, where the order of puts does not matter. */
+template <class S, class E>
+__device__ __forceinline__ void wm_mw_visit_warp(const S &sc, const typename S::lane_t &cur,
+                                                 uint2 up, uint32_t hits, uint64_t at,
+                                                 const wm_cu_mtext_t &t, const uint8_t *s,
+                                                 uint32_t lane, uint32_t *stage, E &emit) {
+    uint32_t mine = __popc(hits & 0xffffu), incl = wm_mw_scan(mine, lane);
+    uint32_t n = __shfl_sync(WM_MW_FULL, incl, 31);
+    if (n == 0) return;
+    uint32_t k = incl - mine;
+    WM_MW_EACH(j, hits & 0xffffu) stage[k++] = (hits >> (31 - j) & 1) << 9 | (16 * lane + j);
+    __syncwarp();
+    uint64_t step = at - 16 * lane;
+    for (uint32_t b = 0; b < n; b += 32) {
+        uint32_t i = b + lane, c = i < n ? stage[i] : 0, at_step = c & 511;
+        typename S::lane_t l = sc.from(cur, at_step >> 4);
+        uint2 u = make_uint2(__shfl_sync(WM_MW_FULL, up.x, at_step >> 4),
+                             __shfl_sync(WM_MW_FULL, up.y, at_step >> 4));
+        if (i < n) sc.visit(l, u, at_step & 15, step + at_step + 1, c >> 9, t, s, emit);
+    }
+    __syncwarp(); /* the stage is read before the next step fills it */
 }
 
 /* Write a step's hits, `mine` of them this lane's, after the `before` its
@@ -87,25 +131,21 @@ template <class S>
 __device__ __forceinline__ uint32_t wm_mw_write(const S &sc, const typename S::lane_t &cur,
                                                 uint2 up, uint32_t hits, uint32_t mine, uint64_t at,
                                                 const wm_cu_mtext_t &t, const wm_cu_mout_t &o,
-                                                unsigned long long before, uint32_t lane,
-                                                uint32_t *stage) {
-    uint32_t incl = mine;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        uint32_t y = __shfl_up_sync(WM_MW_FULL, incl, d);
-        if ((int)lane >= d) incl += y;
-    }
+                                                unsigned long long before, const uint8_t *s,
+                                                uint32_t lane, uint32_t *stage) {
+    uint32_t incl = wm_mw_scan(mine, lane);
     uint32_t step_hits = __shfl_sync(WM_MW_FULL, incl, 31);
     if (!sc.exact) {
         wm_emit_write w = { o.hits + before + (incl - mine), o.base };
-        WM_MW_EACH(j, hits) sc.visit(cur, up, j, at + j + 1, t, w);
+        WM_MW_EACH(j, hits & 0xffffu)
+        sc.visit(cur, up, j, at + j + 1, hits >> (31 - j) & 1, t, s, w);
         return step_hits;
     }
     /* (the end's place in the step, the key) at the lane's prefix sum, then
     ** 32 consecutive hits a store: a lane writing its own would scatter
     ** 16-byte stores over the step's range */
     uint32_t k = incl - mine;
-    WM_MW_EACH(j, hits) stage[k++] = (16 * lane + j) << 16 | sc.key(cur, up, j);
+    WM_MW_EACH(j, hits & 0xffffu) stage[k++] = (16 * lane + j) << 16 | sc.key(cur, up, j);
     __syncwarp();
     uint64_t step = at - 16 * lane;
     for (uint32_t i = lane; i < step_hits; i += 32) {
@@ -158,20 +198,25 @@ __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
             uint32_t hits = SUMS ? 0 : sc.hits(cur, up, ok, smem);
             if (SUMS) {
                 total += sc.sum(cur, up, ok, smem);
-            } else if (MODE == WM_MM_COUNT) {
-                found += wm_mw_count(sc, cur, up, hits, at, t);
             } else if (MODE == WM_MM_WRITE) {
-                uint32_t mine = wm_mw_count(sc, cur, up, hits, at, t);
-                before += wm_mw_write(sc, cur, up, hits, mine, at, t, o, before, lane, stage);
+                uint32_t mine = wm_mw_count(sc, cur, up, hits, at, t, smem);
+                before += wm_mw_write(sc, cur, up, hits, mine, at, t, o, before, smem, lane, stage);
+            } else if (MODE == WM_MM_COUNT && sc.exact) {
+                found += __popc(hits & 0xffffu);
+            } else if (MODE == WM_MM_COUNT) {
+                wm_emit_count ec = { 0 };
+                wm_mw_visit_warp(sc, cur, up, hits, at, t, smem, lane, stage, ec);
+                found += ec.n;
             } else if (MODE == WM_MM_TOTAL) {
                 wm_emit_total et = { 0, sc.p.umult };
-                WM_MW_EACH(j, hits) sc.visit(cur, up, j, at + j + 1, t, et);
+                wm_mw_visit_warp(sc, cur, up, hits, at, t, smem, lane, stage, et);
                 total += et.n;
             } else if (sc.exact) {
-                WM_MW_EACH(j, hits) atomicAdd(o.uid_counts + sc.uid(sc.key(cur, up, j)), 1ull);
+                WM_MW_EACH(j, hits & 0xffffu)
+                atomicAdd(o.uid_counts + sc.uid(sc.key(cur, up, j)), 1ull);
             } else {
                 wm_mw_emit_uid eu = { o.uid_counts };
-                WM_MW_EACH(j, hits) sc.visit(cur, up, j, at + j + 1, t, eu);
+                wm_mw_visit_warp(sc, cur, up, hits, at, t, smem, lane, stage, eu);
             }
         }
         if (MODE == WM_MM_COUNT) {
@@ -192,7 +237,7 @@ template <class S, int MODE, int SUMS>
 static cudaError_t wm_mw_launch_one(const S &sc, const wm_cu_mtext_t &t, const wm_cu_mout_t &o,
                                     cudaStream_t s, uint64_t n_chunks) {
     size_t smem = (sc.tables + 15) & ~(size_t)15;
-    if (MODE == WM_MM_WRITE && sc.exact) smem += (size_t)WM_MW_THREADS * 16 * sizeof(uint32_t);
+    if (!SUMS) smem += (size_t)WM_MW_THREADS * 16 * sizeof(uint32_t); /* the stage */
     const void *k = (const void *)wm_mw_kernel<S, MODE, SUMS>;
     int dev = 0, sms = 1, occ = 1;
     cudaError_t e = cudaGetDevice(&dev);

@@ -21,9 +21,9 @@
 #define QB_K0 0x9E3779B1u /* qgram_bytes.h's hashes */
 #define QB_K1 0x85EBCA77u
 
-/* Shared memory the bitmaps may take: what is left of 227 KiB for one
-** block beside the fold table. */
-#define QB_SMEM_MAX (200u << 10)
+/* Shared memory the fold table and the bitmaps may take: what is left of
+** 227 KiB for one block beside the skeleton's 32 KiB stage. */
+#define QB_SMEM_MAX (190u << 10)
 
 struct qgram_bytes_scanner {
     typedef uint4 lane_t;            /* a lane's 16 bytes, folded */
@@ -57,6 +57,10 @@ struct qgram_bytes_scanner {
                           fold_word(v.w, s));
     }
     __device__ uint2 carry(const lane_t &l) const { return make_uint2(l.z, l.w); }
+    __device__ lane_t from(const lane_t &l, int lane) const {
+        return make_uint4(__shfl_sync(WM_MW_FULL, l.x, lane), __shfl_sync(WM_MW_FULL, l.y, lane),
+                          __shfl_sync(WM_MW_FULL, l.z, lane), __shfl_sync(WM_MW_FULL, l.w, lane));
+    }
     __device__ uint2 nothing() const { return make_uint2(0, 0); }
     /* The 8 bytes that end with byte j of the lane, little-endian (the
     ** earliest lowest), as the CPU's code. */
@@ -78,26 +82,28 @@ struct qgram_bytes_scanner {
     }
     __device__ uint32_t ok(const lane_t &, uint2) const { return 0xffffu; }
     __device__ uint32_t sum(const lane_t &, uint2, uint32_t, const uint8_t *) const { return 0; }
+    /* bit 15 - j: a side's bitmap has end j; bit 31 - j: side 1's has */
     __device__ uint32_t hits(const lane_t &l, uint2 up, uint32_t ok, const uint8_t *s) const {
-        uint32_t h = 0;
+        uint32_t h0 = 0, h1 = 0;
 #pragma unroll
         for (uint32_t j = 0; j < 16; j++) {
             uint64_t c = code(l, up, j);
             uint32_t lo = (uint32_t)c, hi = (uint32_t)(c >> 32);
-            bool any = (p.qb_n[0] && probe(0, hi * QB_K0, s)) ||
-                       (p.qb_n[1] && probe(1, lo * QB_K1 + hi * QB_K0, s));
-            h |= (uint32_t)any << (15 - j);
+            if (p.qb_n[0]) h0 |= (uint32_t)probe(0, hi * QB_K0, s) << (15 - j);
+            if (p.qb_n[1]) h1 |= (uint32_t)probe(1, lo * QB_K1 + hi * QB_K0, s) << (15 - j);
         }
-        return h & ok;
+        return ((h0 | h1) & ok) | (h1 & ok) << 16;
     }
-    /* Both sides' buckets for the end e (local, exclusive), as the CPU's
-    ** wm_qgb_bucket0 / 1: the bytes before the batch are not the text's. */
+    /* The buckets for the end e (local, exclusive) of the sides whose
+    ** bitmaps have it (side 1: the flag; side 0 asked again where the flag
+    ** is set), as the CPU's wm_qgb_bucket0 / 1: the bytes before the batch
+    ** are not the text's. */
     template <class E>
-    __device__ void visit(const lane_t &l, uint2 up, uint32_t j, uint64_t e, const wm_cu_mtext_t &t,
-                          E &emit) const {
+    __device__ void visit(const lane_t &l, uint2 up, uint32_t j, uint64_t e, uint32_t side1,
+                          const wm_cu_mtext_t &t, const uint8_t *s, E &emit) const {
         uint64_t c = code(l, up, j);
         uint32_t lo = (uint32_t)c, hi = (uint32_t)(c >> 32);
-        if (p.qb_n[0]) {
+        if (p.qb_n[0] && (!side1 || probe(0, hi * QB_K0, s))) {
             uint32_t h = hi * QB_K0, k = h >> (32 - p.qb_bucket_bits[0]);
             for (uint32_t x = __ldg(p.qb_off[0] + k), xe = __ldg(p.qb_off[0] + k + 1); x < xe;
                  x++) {
@@ -107,16 +113,16 @@ struct qgram_bytes_scanner {
                     emit.put(e, __ldg(&en->uid));
             }
         }
-        if (p.qb_n[1]) {
+        if (side1) {
             uint32_t h = lo * QB_K1 + hi * QB_K0, k = h >> (32 - p.qb_bucket_bits[1]);
             for (uint32_t x = __ldg(p.qb_off[1] + k), xe = __ldg(p.qb_off[1] + k + 1); x < xe;
                  x++) {
                 const wm_qg_ent_t *en = p.qb_ent[1] + x;
                 uint32_t len = __ldg(&en->len), u = __ldg(&en->uid);
                 if (c != __ldg(&en->key) || e < len) continue;
-                const uint8_t *s = p.ubytes + __ldg(p.uoff + u), *tx = t.text + e - len;
+                const uint8_t *str = p.ubytes + __ldg(p.uoff + u), *tx = t.text + e - len;
                 uint32_t i = 0, n = len - 8;
-                while (i < n && __ldg(p.fold + tx[i]) == __ldg(s + i)) i++;
+                while (i < n && __ldg(p.fold + tx[i]) == __ldg(str + i)) i++;
                 if (i == n) emit.put(e, u);
             }
         }

@@ -77,6 +77,9 @@ struct qgram_dna_scanner {
         return make_uint2(c, b0 << 12 | b1 << 8 | b2 << 4 | b3);
     }
     __device__ uint2 carry(const lane_t &l) const { return l; }
+    __device__ lane_t from(const lane_t &l, int lane) const {
+        return make_uint2(__shfl_sync(WM_MW_FULL, l.x, lane), __shfl_sync(WM_MW_FULL, l.y, lane));
+    }
     __device__ uint2 nothing() const { return make_uint2(0, 0xffffu); }
     /* the code of the q-gram ending at byte j, from the lane's codes and the
     ** 16 before them: one funnel shift */
@@ -114,8 +117,8 @@ struct qgram_dna_scanner {
         return h & ok;
     }
     template <class E>
-    __device__ void visit(const lane_t &l, uint2 up, uint32_t j, uint64_t e, const wm_cu_mtext_t &t,
-                          E &emit) const {
+    __device__ void visit(const lane_t &l, uint2 up, uint32_t j, uint64_t e, uint32_t,
+                          const wm_cu_mtext_t &t, const uint8_t *, E &emit) const {
         wm_cu_qgram_verify(p, t, e, code(l, up, j), emit);
     }
     __device__ uint32_t key(const lane_t &l, uint2 up, uint32_t j) const { return code(l, up, j); }
