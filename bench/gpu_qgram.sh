@@ -117,7 +117,8 @@ fi
 # end to end: the whole process counting, the 1 GiB file in the page cache
 cat "$WK/chrX_1G.txt" >/dev/null
 for n in 1000 16000; do
-    for be in cpu cuda; do
+    log "auto, $n 8-mers: $($W search -c --explain-backend -f "$WK/dna_k8_${n}_1G.txt" "$WK/chrX_1G.txt" 2>&1 >/dev/null | tr '\n' ' ')"
+    for be in cpu cuda auto; do
         for r in 1 2 3; do
             /usr/bin/time -f "%e s" -o /tmp/qg_t timeout 120 $W search -c --backend $be \
                 -f "$WK/dna_k8_${n}_1G.txt" "$WK/chrX_1G.txt" >/tmp/qg_e2e.out 2>/dev/null
@@ -127,7 +128,8 @@ for n in 1000 16000; do
 done
 cat "$WK/mixed_1G.txt" >/dev/null
 for n in 10000 100000; do
-    for be in "cpu" "cuda --algo qgram" "cuda --algo pfac"; do
+    log "auto, $n signatures: $($W search -c --explain-backend -f "$WK/sig_${n}_1G.txt" "$WK/mixed_1G.txt" 2>&1 >/dev/null | tr '\n' ' ')"
+    for be in "cpu" "cuda --algo qgram" "cuda --algo pfac" "auto"; do
         for r in 1 2 3; do
             # shellcheck disable=SC2086
             /usr/bin/time -f "%e s" -o /tmp/qg_t timeout 120 $W search -c --backend $be \

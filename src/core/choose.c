@@ -51,14 +51,17 @@ const wm_cost_model_t wm_cost_model_default = {
         ** 1 GiB of chrX, 1,000 / 16,000 8-mers: 0.32 / 1.04 s (BENCHMARKS.md
         ** 4b, `bash bench/run_multi.sh build-gpu 16 .gpu`): per byte 0.272 s/GiB
         ** + n x 4.8e-5 s/GiB, i.e. 3.95e9 work/s on 16 threads (per thread
-        ** linear, assumed; cap twice that, assumed). GPU: the search pipeline
-        ** as above, the q-gram kernel of DNA sets (qgram_dna.cu) counting
-        ** 16,000 8-mers over 1 GiB in 0.711 ms on the H100 (BENCHMARKS.md 4a,
-        ** `bash bench/gpu_qgram.sh bench .gpu-qg`; 1,000 8-mers take as long,
-        ** so small sets are charged too little, by under 1 ms a GiB) =
-        ** 5.78e12 work/s. */
-        [WM_COST_SET] = { "search set", 0.03, 3.95e9 / 16, 2 * 3.95e9, 0.62, 0.0, 25e9, 5.78e12,
-                          0.0, 0.0 },
+        ** linear, assumed; cap twice that, assumed). GPU: CUDA's start-up as
+        ** above, then 0.05 s of set-up and the pageable copy at 25 GB/s,
+        ** fitted to the CLI's `search -c -f SET` over 1 GiB in the page cache
+        ** on the H100 (`bash bench/gpu_qgram.sh bench .gpu-qg`, BENCHMARKS.md
+        ** 4a): 0.46-0.55 s for 1,000 and 16,000 8-mers and 10,000 and 100,000
+        ** signatures. The kernels: the byte q-gram kernel's 10,000 signatures
+        ** (2.97e9 work in 17.5 ms) = 1.7e11 work/s, the slowest per unit of
+        ** work of the four (16,000 8-mers: 5.8e12), so no set is sent to the
+        ** GPU for a kernel faster than it runs. */
+        [WM_COST_SET] = { "search set", 0.03, 3.95e9 / 16, 2 * 3.95e9, 0.05, 0.0, 25e9, 1.7e11, 0.0,
+                          0.0 },
         /* Infix: work = (m + 32 n) x target bytes (each query rounded to
         ** 64-row words). read10k against the 70 Mb chrX, bench_cpu_align
         ** (BENCHMARKS.md 5b, `bash bench/gpu_session.sh apeers .gpu`): 4.68 s

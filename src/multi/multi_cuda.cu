@@ -21,12 +21,13 @@
 #include "multi/trie.h"
 
 /* The kernel the GPU runs for a set: what the user asked for, or with AUTO
-** the q-gram index for DNA sets whose strings are all long enough, else
-** PFAC (measured: on byte signatures, common q-gram suffixes make long
-** buckets, and PFAC's walks stop early; BENCHMARKS.md). */
+** the q-gram index wherever every string is long enough (DNA: qgram_dna.cu,
+** bytes: qgram_bytes.cu), else PFAC. Measured on the H100 over 1 GiB
+** (BENCHMARKS.md 4a): 16,000 8-mers 0.72 ms against PFAC's 33; 10,000 /
+** 100,000 signatures 17.5 / 68 ms against 50 / 100. */
 static wm_algo_t gpu_algo(const wm_mset_t *s) {
     if (s->asked != WM_ALGO_AUTO) return s->asked;
-    return s->dna && s->min_len >= WM_QGRAM_MIN_LEN ? WM_ALGO_QGRAM : WM_ALGO_PFAC;
+    return s->min_len >= WM_QGRAM_MIN_LEN ? WM_ALGO_QGRAM : WM_ALGO_PFAC;
 }
 
 static int supports(const wm_mset_t *s) {

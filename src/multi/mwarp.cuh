@@ -30,6 +30,7 @@
 **   static const int min_blocks;           blocks an SM should hold (registers)
 **   uint32_t tables;                       bytes of shared memory for its tables
 **   bool sums, exact;                      (see below; host-side fields)
+**   static const bool may_be_exact;        whether exact can be set at all
 **   void setup(uint8_t *s) const;          copy the tables in (all threads)
 **   lane_t decode(uint4 v, const uint8_t *s) const;
 **   uint2 carry(const lane_t &) const;     what the next lane needs
@@ -58,6 +59,8 @@
 #define WM_MW_SEG 512u                /* bytes a warp takes a step: 16 a lane */
 #define WM_MW_CHUNK (32u * WM_MW_SEG) /* bytes a warp owns at once */
 #define WM_MW_FULL 0xffffffffu
+/* The warps' stages: a step's candidates or hits, and their offsets */
+#define WM_MW_STAGE ((size_t)WM_MW_WARPS * 2 * WM_MW_SEG * sizeof(uint32_t))
 
 struct wm_mw_emit_uid {
     unsigned long long *counts;
@@ -77,18 +80,6 @@ __device__ __forceinline__ uint32_t wm_mw_own(uint64_t at, uint64_t own_from, ui
     return hi > lo ? ((1u << (hi - lo)) - 1) << (16 - hi) : 0;
 }
 
-/* The strings ending at a lane's `hits`: one each when the scanner is
-** exact, else what visit finds. */
-template <class S>
-__device__ __forceinline__ uint32_t wm_mw_count(const S &sc, const typename S::lane_t &cur,
-                                                uint2 up, uint32_t hits, uint64_t at,
-                                                const wm_cu_mtext_t &t, const uint8_t *s) {
-    if (sc.exact) return __popc(hits & 0xffffu);
-    wm_emit_count ec = { 0 };
-    WM_MW_EACH(j, hits & 0xffffu) sc.visit(cur, up, j, at + j + 1, hits >> (31 - j) & 1, t, s, ec);
-    return ec.n;
-}
-
 /* A warp-wide inclusive prefix sum. */
 __device__ __forceinline__ uint32_t wm_mw_scan(uint32_t x, uint32_t lane) {
 #pragma unroll
@@ -99,48 +90,117 @@ __device__ __forceinline__ uint32_t wm_mw_scan(uint32_t x, uint32_t lane) {
     return x;
 }
 
-/* Visit every candidate end of the warp's step, 32 at a time wherever
-** they lie: (end's place in the step, flag) queued in the stage at the
-** lanes' prefix sums, then each lane takes one and gets its owner's bytes
-** by shuffles. For counting, where the order of puts does not matter. */
+/* What to do with each queued candidate i (wm_mw_queued): put its strings
+** into one emitter (counting), count them into cnt[i], or write them at
+** off[i] (listing, once the counts are scanned). */
+template <class E>
+struct wm_mw_into {
+    E &emit;
+    template <class S>
+    __device__ void at(const S &sc, const typename S::lane_t &l, uint2 u, uint32_t j, uint64_t e,
+                       uint32_t flag, const wm_cu_mtext_t &t, const uint8_t *s, uint32_t) {
+        sc.visit(l, u, j, e, flag, t, s, emit);
+    }
+};
+struct wm_mw_count_each {
+    uint32_t *cnt;
+    template <class S>
+    __device__ void at(const S &sc, const typename S::lane_t &l, uint2 u, uint32_t j, uint64_t e,
+                       uint32_t flag, const wm_cu_mtext_t &t, const uint8_t *s, uint32_t i) {
+        wm_emit_count ec = { 0 };
+        sc.visit(l, u, j, e, flag, t, s, ec);
+        cnt[i] = ec.n;
+    }
+};
+struct wm_mw_write_each {
+    const uint32_t *off;
+    wm_mhit_t *hits;
+    uint64_t base;
+    template <class S>
+    __device__ void at(const S &sc, const typename S::lane_t &l, uint2 u, uint32_t j, uint64_t e,
+                       uint32_t flag, const wm_cu_mtext_t &t, const uint8_t *s, uint32_t i) {
+        wm_emit_write w = { hits + off[i], base };
+        sc.visit(l, u, j, e, flag, t, s, w);
+    }
+};
+
+/* Queue the candidate ends of the warp's step in end order, (flag, the
+** end's place in the step) at the lanes' prefix sums; returns how many. */
+__device__ __forceinline__ uint32_t wm_mw_queue(uint32_t hits, uint32_t lane, uint32_t *stage) {
+    uint32_t mine = __popc(hits & 0xffffu), incl = wm_mw_scan(mine, lane);
+    uint32_t k = incl - mine;
+    WM_MW_EACH(j, hits & 0xffffu) stage[k++] = (hits >> (31 - j) & 1) << 9 | (16 * lane + j);
+    __syncwarp();
+    return __shfl_sync(WM_MW_FULL, incl, 31);
+}
+
+/* The n queued candidates, 32 at a time wherever they lie: each lane takes
+** one and gets its owner's bytes by shuffles, so a lane with many
+** candidates no longer keeps the others waiting (a DNA stretch of a mixed
+** text makes half its ends candidates of short signatures). */
+template <class S, class P>
+__device__ __forceinline__ void wm_mw_queued(const S &sc, const typename S::lane_t &cur, uint2 up,
+                                             uint32_t n, uint64_t at, const wm_cu_mtext_t &t,
+                                             const uint8_t *s, uint32_t lane, const uint32_t *stage,
+                                             P &pol) {
+    uint64_t step = at - 16 * lane;
+    for (uint32_t b = 0; b < n; b += 32) {
+        uint32_t i = b + lane, c = i < n ? stage[i] : 0, place = c & 511;
+        typename S::lane_t l = sc.from(cur, place >> 4);
+        uint2 u = make_uint2(__shfl_sync(WM_MW_FULL, up.x, place >> 4),
+                             __shfl_sync(WM_MW_FULL, up.y, place >> 4));
+        if (i < n) pol.at(sc, l, u, place & 15, step + place + 1, c >> 9, t, s, i);
+    }
+    __syncwarp(); /* the queue is read before the next step fills it */
+}
+
+/* Every candidate of the step into one emitter (the counting modes). */
 template <class S, class E>
 __device__ __forceinline__ void wm_mw_visit_warp(const S &sc, const typename S::lane_t &cur,
                                                  uint2 up, uint32_t hits, uint64_t at,
                                                  const wm_cu_mtext_t &t, const uint8_t *s,
                                                  uint32_t lane, uint32_t *stage, E &emit) {
-    uint32_t mine = __popc(hits & 0xffffu), incl = wm_mw_scan(mine, lane);
-    uint32_t n = __shfl_sync(WM_MW_FULL, incl, 31);
-    if (n == 0) return;
-    uint32_t k = incl - mine;
-    WM_MW_EACH(j, hits & 0xffffu) stage[k++] = (hits >> (31 - j) & 1) << 9 | (16 * lane + j);
-    __syncwarp();
-    uint64_t step = at - 16 * lane;
-    for (uint32_t b = 0; b < n; b += 32) {
-        uint32_t i = b + lane, c = i < n ? stage[i] : 0, at_step = c & 511;
-        typename S::lane_t l = sc.from(cur, at_step >> 4);
-        uint2 u = make_uint2(__shfl_sync(WM_MW_FULL, up.x, at_step >> 4),
-                             __shfl_sync(WM_MW_FULL, up.y, at_step >> 4));
-        if (i < n) sc.visit(l, u, at_step & 15, step + at_step + 1, c >> 9, t, s, emit);
-    }
-    __syncwarp(); /* the stage is read before the next step fills it */
+    uint32_t n = wm_mw_queue(hits, lane, stage);
+    wm_mw_into<E> pol = { emit };
+    if (n) wm_mw_queued(sc, cur, up, n, at, t, s, lane, stage, pol);
 }
 
-/* Write a step's hits, `mine` of them this lane's, after the `before` its
-** chunk already wrote; returns the step's hits. */
+/* Write a step's hits after the `before` its chunk already wrote, in end
+** order; returns the step's hits. The queued candidates are counted one
+** each, the counts scanned into offsets (the second half of the warp's
+** stage), and the candidates visited again to write. */
+template <class S>
+__device__ __forceinline__ uint32_t wm_mw_write_queued(const S &sc, const typename S::lane_t &cur,
+                                                       uint2 up, uint32_t hits, uint64_t at,
+                                                       const wm_cu_mtext_t &t,
+                                                       const wm_cu_mout_t &o,
+                                                       unsigned long long before, const uint8_t *s,
+                                                       uint32_t lane, uint32_t *stage) {
+    uint32_t n = wm_mw_queue(hits, lane, stage), *cnt = stage + WM_MW_SEG;
+    if (n == 0) return 0;
+    wm_mw_count_each counting = { cnt };
+    wm_mw_queued(sc, cur, up, n, at, t, s, lane, stage, counting);
+    uint32_t run = 0; /* exclusive offsets in place, 32 at a time */
+    for (uint32_t b = 0; b < n; b += 32) {
+        uint32_t i = b + lane, x = i < n ? cnt[i] : 0, incl = wm_mw_scan(x, lane);
+        if (i < n) cnt[i] = run + incl - x;
+        run += __shfl_sync(WM_MW_FULL, incl, 31);
+    }
+    __syncwarp();
+    wm_mw_write_each writing = { cnt, o.hits + before, o.base };
+    wm_mw_queued(sc, cur, up, n, at, t, s, lane, stage, writing);
+    return run;
+}
+
+/* Exact scanners (one string a candidate): write a step's hits after the
+** `before` its chunk already wrote; returns the step's hits. */
 template <class S>
 __device__ __forceinline__ uint32_t wm_mw_write(const S &sc, const typename S::lane_t &cur,
-                                                uint2 up, uint32_t hits, uint32_t mine, uint64_t at,
-                                                const wm_cu_mtext_t &t, const wm_cu_mout_t &o,
-                                                unsigned long long before, const uint8_t *s,
+                                                uint2 up, uint32_t hits, uint64_t at,
+                                                const wm_cu_mout_t &o, unsigned long long before,
                                                 uint32_t lane, uint32_t *stage) {
-    uint32_t incl = wm_mw_scan(mine, lane);
+    uint32_t mine = __popc(hits & 0xffffu), incl = wm_mw_scan(mine, lane);
     uint32_t step_hits = __shfl_sync(WM_MW_FULL, incl, 31);
-    if (!sc.exact) {
-        wm_emit_write w = { o.hits + before + (incl - mine), o.base };
-        WM_MW_EACH(j, hits & 0xffffu)
-        sc.visit(cur, up, j, at + j + 1, hits >> (31 - j) & 1, t, s, w);
-        return step_hits;
-    }
     /* (the end's place in the step, the key) at the lane's prefix sum, then
     ** 32 consecutive hits a store: a lane writing its own would scatter
     ** 16-byte stores over the step's range */
@@ -160,14 +220,14 @@ __device__ __forceinline__ uint32_t wm_mw_write(const S &sc, const typename S::l
     return step_hits;
 }
 
-template <class S, int MODE, int SUMS>
+template <class S, int MODE, int SUMS, int EXACT>
 __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
     wm_mw_kernel(S sc, wm_cu_mtext_t t, wm_cu_mout_t o, uint64_t n_chunks) {
     extern __shared__ __align__(16) uint8_t smem[];
     sc.setup(smem);
     __syncthreads();
     uint32_t *stage =
-        (uint32_t *)(smem + ((sc.tables + 15) & ~15u)) + (threadIdx.x / 32) * WM_MW_SEG;
+        (uint32_t *)(smem + ((sc.tables + 15) & ~15u)) + (threadIdx.x / 32) * 2 * WM_MW_SEG;
     const uint32_t lane = threadIdx.x & 31;
     const uint64_t n = t.n;
     unsigned long long total = 0;
@@ -198,10 +258,12 @@ __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
             uint32_t hits = SUMS ? 0 : sc.hits(cur, up, ok, smem);
             if (SUMS) {
                 total += sc.sum(cur, up, ok, smem);
+            } else if (MODE == WM_MM_WRITE && EXACT) {
+                before += wm_mw_write(sc, cur, up, hits, at, o, before, lane, stage);
             } else if (MODE == WM_MM_WRITE) {
-                uint32_t mine = wm_mw_count(sc, cur, up, hits, at, t, smem);
-                before += wm_mw_write(sc, cur, up, hits, mine, at, t, o, before, smem, lane, stage);
-            } else if (MODE == WM_MM_COUNT && sc.exact) {
+                before +=
+                    wm_mw_write_queued(sc, cur, up, hits, at, t, o, before, smem, lane, stage);
+            } else if (MODE == WM_MM_COUNT && EXACT) {
                 found += __popc(hits & 0xffffu);
             } else if (MODE == WM_MM_COUNT) {
                 wm_emit_count ec = { 0 };
@@ -211,7 +273,7 @@ __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
                 wm_emit_total et = { 0, sc.p.umult };
                 wm_mw_visit_warp(sc, cur, up, hits, at, t, smem, lane, stage, et);
                 total += et.n;
-            } else if (sc.exact) {
+            } else if (EXACT) {
                 WM_MW_EACH(j, hits & 0xffffu)
                 atomicAdd(o.uid_counts + sc.uid(sc.key(cur, up, j)), 1ull);
             } else {
@@ -233,24 +295,25 @@ __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
     }
 }
 
-template <class S, int MODE, int SUMS>
+template <class S, int MODE, int SUMS, int EXACT>
 static cudaError_t wm_mw_launch_one(const S &sc, const wm_cu_mtext_t &t, const wm_cu_mout_t &o,
                                     cudaStream_t s, uint64_t n_chunks) {
     size_t smem = (sc.tables + 15) & ~(size_t)15;
-    if (!SUMS) smem += (size_t)WM_MW_THREADS * 16 * sizeof(uint32_t); /* the stage */
-    const void *k = (const void *)wm_mw_kernel<S, MODE, SUMS>;
+    if (!SUMS) smem += WM_MW_STAGE; /* the warps' stages */
+    const void *k = (const void *)wm_mw_kernel<S, MODE, SUMS, EXACT>;
     int dev = 0, sms = 1, occ = 1;
     cudaError_t e = cudaGetDevice(&dev);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     if (e == cudaSuccess) e = wm_cu_allow_smem(k, smem);
     if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, wm_mw_kernel<S, MODE, SUMS>,
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, wm_mw_kernel<S, MODE, SUMS, EXACT>,
                                                           WM_MW_THREADS, smem);
     if (e != cudaSuccess) return e;
     uint64_t grid = (uint64_t)sms * (occ > 0 ? occ : 1);
     uint64_t need = (n_chunks + WM_MW_WARPS - 1) / WM_MW_WARPS;
     if (grid > need) grid = need;
-    wm_mw_kernel<S, MODE, SUMS><<<(unsigned)grid, WM_MW_THREADS, smem, s>>>(sc, t, o, n_chunks);
+    wm_mw_kernel<S, MODE, SUMS, EXACT>
+        <<<(unsigned)grid, WM_MW_THREADS, smem, s>>>(sc, t, o, n_chunks);
     /* a launch that failed must not pass for a batch without matches */
     return cudaGetLastError();
 }
@@ -264,11 +327,20 @@ static cudaError_t wm_mw_launch(const S &sc, int mode, const wm_cu_mtext_t &t,
     uint64_t n_chunks = (t.n + WM_MW_CHUNK - 1) / WM_MW_CHUNK;
     *blocks = n_chunks;
     if (n_chunks == 0 || mode < 0) return cudaSuccess;
+    if (mode == WM_MM_TOTAL)
+        return wm_mw_launch_one<S, WM_MM_TOTAL, SUMS, 0>(sc, t, o, s, n_chunks);
+    /* exact scanners count and write without visits: their own kernels */
+    if (S::may_be_exact && sc.exact) {
+        switch (mode) {
+        case WM_MM_COUNT: return wm_mw_launch_one<S, WM_MM_COUNT, 0, 1>(sc, t, o, s, n_chunks);
+        case WM_MM_WRITE: return wm_mw_launch_one<S, WM_MM_WRITE, 0, 1>(sc, t, o, s, n_chunks);
+        default: return wm_mw_launch_one<S, WM_MM_UID, 0, 1>(sc, t, o, s, n_chunks);
+        }
+    }
     switch (mode) {
-    case WM_MM_TOTAL: return wm_mw_launch_one<S, WM_MM_TOTAL, SUMS>(sc, t, o, s, n_chunks);
-    case WM_MM_COUNT: return wm_mw_launch_one<S, WM_MM_COUNT, 0>(sc, t, o, s, n_chunks);
-    case WM_MM_WRITE: return wm_mw_launch_one<S, WM_MM_WRITE, 0>(sc, t, o, s, n_chunks);
-    default: return wm_mw_launch_one<S, WM_MM_UID, 0>(sc, t, o, s, n_chunks);
+    case WM_MM_COUNT: return wm_mw_launch_one<S, WM_MM_COUNT, 0, 0>(sc, t, o, s, n_chunks);
+    case WM_MM_WRITE: return wm_mw_launch_one<S, WM_MM_WRITE, 0, 0>(sc, t, o, s, n_chunks);
+    default: return wm_mw_launch_one<S, WM_MM_UID, 0, 0>(sc, t, o, s, n_chunks);
     }
 }
 

@@ -22,11 +22,12 @@
 #define QB_K1 0x85EBCA77u
 
 /* Shared memory the fold table and the bitmaps may take: what is left of
-** 227 KiB for one block beside the skeleton's 32 KiB stage. */
-#define QB_SMEM_MAX (190u << 10)
+** 227 KiB for one block beside the skeleton's 64 KiB of stages. */
+#define QB_SMEM_MAX (160u << 10)
 
 struct qgram_bytes_scanner {
-    typedef uint4 lane_t;            /* a lane's 16 bytes, folded */
+    typedef uint4 lane_t; /* a lane's 16 bytes, folded */
+    static const bool may_be_exact = false;
     static const int min_blocks = 1; /* the bitmaps take most of shared memory */
     wm_cu_mplan_t p;
     uint32_t tables;

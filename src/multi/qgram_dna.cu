@@ -58,6 +58,7 @@ __device__ __forceinline__ uint32_t qd_word(uint32_t w, uint32_t fast, const uin
 ** is the same two words. Shared memory: sym, then the table. */
 struct qgram_dna_scanner {
     typedef uint2 lane_t;
+    static const bool may_be_exact = true;
     static const int min_blocks = 3; /* the 64 KiB count table allows 3 */
     wm_cu_mplan_t p;
     uint32_t tables, sums, cmask, tab_words;
