@@ -78,3 +78,15 @@ same_search() {
         log "DIFFERENT: $1 ${2##*/} (rc $rc1/$rc2, $(wc -l </tmp/same_cpu.out) vs $(wc -l </tmp/same_gpu.out) lines)"
     fi
 }
+
+# multi_data DIR WHAT: bench/run_multi.sh's data for pattern sets (1 GiB of
+# chrX and of mixed text, their sets) made in DIR, its log in
+# $out/multi_data.log; the environment passes on (SIG_SETS, DNA_FA).
+multi_data() {
+    local t0
+    mkdir -p "$1"
+    t0=$(date +%s)
+    WHAT=$2 BYTES=1G WORK=$1 PEERS="" ALGOS=auto MODES=count REPEATS=1 \
+        bash bench/run_multi.sh "$B" "$(nproc)" "$carry" >"$out/multi_data.log" 2>&1
+    log "data rc=$? in $(($(date +%s) - t0)) s"
+}

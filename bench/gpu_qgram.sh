@@ -51,25 +51,28 @@ if [ "$mode" != bench ]; then
     seq_of /tmp/qg_chrx.fa | fold -w 4 | awk 'NR % 1001 == 0' | grep -x '[ACGT]*' | head -40 >/tmp/qg_k4.txt
     seq_of /tmp/qg_chrx.fa | fold -w 23 | awk 'NR % 991 == 0 { print substr($0, 1, 6 + NR % 18) }' |
         grep -x '[ACGT]*' | head -2000 >/tmp/qg_mixed.txt
-    for text in /tmp/qg_chrx.fa /tmp/qg_soft.fa /tmp/qg_u.fa; do
-        for set in "-f /tmp/qg_k8.txt" "-f /tmp/qg_k6.txt" "-f /tmp/qg_k4.txt" "-f /tmp/qg_mixed.txt" \
-                   "--revcomp -f /tmp/qg_mixed.txt"; do
+    # every_way TEXT SET...: same_search for each set listing, counting,
+    # counting per pattern and listing in 1 MiB batches
+    every_way() {
+        local text=$1 set fl
+        shift
+        for set in "$@"; do
             for fl in "" -c --count-per-pattern "--chunk-bytes 1048583"; do
-                same_search "--algo qgram $fl $set" $text
+                same_search "--algo qgram $fl $set" "$text"
             done
         done
+    }
+    for text in /tmp/qg_chrx.fa /tmp/qg_soft.fa /tmp/qg_u.fa; do
+        every_way $text "-f /tmp/qg_k8.txt" "-f /tmp/qg_k6.txt" "-f /tmp/qg_k4.txt" "-f /tmp/qg_mixed.txt" \
+            "--revcomp -f /tmp/qg_mixed.txt"
     done
     # byte sets (qgram_bytes.cu): 4..7 bytes (side 0), 8..27 (side 1), 5..34 (both)
     tx=$carry/mix/text/bible.txt
     awk 'NR % 53 == 0 && length($0) >= 8 { print substr($0, 1 + NR % 5, 4 + NR % 4) }' $tx | head -3000 >/tmp/qg_b4.txt
     awk 'NR % 37 == 0 && length($0) >= 30 { print substr($0, 1 + NR % 3, 8 + NR % 20) }' $tx | head -5000 >/tmp/qg_b8.txt
     awk 'NR % 53 == 0 && length($0) >= 5 { print substr($0, 1, 5 + NR % 30) }' $tx | head -5000 >/tmp/qg_b5.txt
-    for set in "-f /tmp/qg_b4.txt" "-f /tmp/qg_b8.txt" "-f /tmp/qg_b5.txt" "-i -f /tmp/qg_b5.txt" \
-               "-i -f /tmp/qg_b4.txt"; do
-        for fl in "" -c --count-per-pattern "--chunk-bytes 1048583"; do
-            same_search "--algo qgram $fl $set" $tx
-        done
-    done
+    every_way $tx "-f /tmp/qg_b4.txt" "-f /tmp/qg_b8.txt" "-f /tmp/qg_b5.txt" "-i -f /tmp/qg_b5.txt" \
+        "-i -f /tmp/qg_b4.txt"
     log "cpu vs cuda: $n_same same, $n_diff different"
     head -c 3000000 /tmp/qg_soft.fa >/tmp/qg_small.fa
     head -c 1500000 $tx >/tmp/qg_small.txt
@@ -85,11 +88,7 @@ fi
 [ "$mode" = test ] && exit 0
 
 WK=/dev/shm/qg-bench
-mkdir -p $WK
-t0=$(date +%s)
-WHAT=dna,sig BYTES=1G WORK=$WK PEERS="" ALGOS=auto MODES=count REPEATS=1 DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" \
-    bash bench/run_multi.sh $B "$(nproc)" "$carry" >"$out/multi_data.log" 2>&1
-log "data rc=$? in $(($(date +%s) - t0)) s"
+DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" multi_data $WK dna,sig
 nb=$(stat -c %s "$WK/chrX_1G.txt")
 for n in 1000 8000 16000; do
     for g in $B/bench/bench_gpu_multi "$carry/old/bench_gpu_multi"; do
@@ -105,8 +104,11 @@ nm=$(stat -c %s "$WK/mixed_1G.txt")
 for n in 10000 100000; do
     for a in qgram pfac; do
         log "signatures n=$n algo=$a"
+        chk=""
+        [ $a = qgram ] && chk=--check
+        # shellcheck disable=SC2086
         $B/bench/bench_gpu_multi --text "$WK/mixed_1G.txt" --patterns "$WK/sig_${n}_1G.txt" --bytes "$nm" \
-            --algo $a $([ $a = qgram ] && echo --check) 2>&1 | tee -a "$out/multi_gpu.log" | tail -5
+            --algo $a $chk 2>&1 | tee -a "$out/multi_gpu.log" | tail -5
     done
 done
 if [ -x "$carry/old/bench_gpu_multi" ]; then
@@ -115,27 +117,27 @@ if [ -x "$carry/old/bench_gpu_multi" ]; then
         --algo qgram --reps 3 2>&1 | tee -a "$out/multi_gpu.log" | tail -3
 fi
 # end to end: the whole process counting, the 1 GiB file in the page cache
-cat "$WK/chrX_1G.txt" >/dev/null
-for n in 1000 16000; do
-    log "auto, $n 8-mers: $($W search -c --explain-backend -f "$WK/dna_k8_${n}_1G.txt" "$WK/chrX_1G.txt" 2>&1 >/dev/null | tr '\n' ' ')"
-    for be in cpu cuda auto; do
+# e2e LABEL SET TEXT BACKEND...: auto's choice, then 3 runs of `search -c`
+# with each backend (words split: "cuda --algo pfac")
+e2e() {
+    local label=$1 set=$2 text=$3 be r
+    shift 3
+    log "auto, $label: $($W search -c --explain-backend -f "$set" "$text" 2>&1 >/dev/null | tr '\n' ' ')"
+    for be in "$@"; do
         for r in 1 2 3; do
-            /usr/bin/time -f "%e s" -o /tmp/qg_t timeout 120 $W search -c --backend $be \
-                -f "$WK/dna_k8_${n}_1G.txt" "$WK/chrX_1G.txt" >/tmp/qg_e2e.out 2>/dev/null
-            log "e2e n=$n --backend $be run $r: rc=$? $(cat /tmp/qg_t) $(cut -f2 /tmp/qg_e2e.out)"
+            # shellcheck disable=SC2086
+            /usr/bin/time -f "%e s" -o /tmp/qg_t timeout 120 $W search -c --backend $be -f "$set" "$text" \
+                >/tmp/qg_e2e.out 2>/dev/null
+            log "e2e $label --backend $be run $r: rc=$? $(cat /tmp/qg_t) $(cut -f2 /tmp/qg_e2e.out)"
         done
     done
+}
+cat "$WK/chrX_1G.txt" >/dev/null
+for n in 1000 16000; do
+    e2e "$n 8-mers" "$WK/dna_k8_${n}_1G.txt" "$WK/chrX_1G.txt" cpu cuda auto
 done
 cat "$WK/mixed_1G.txt" >/dev/null
 for n in 10000 100000; do
-    log "auto, $n signatures: $($W search -c --explain-backend -f "$WK/sig_${n}_1G.txt" "$WK/mixed_1G.txt" 2>&1 >/dev/null | tr '\n' ' ')"
-    for be in "cpu" "cuda --algo qgram" "cuda --algo pfac" "auto"; do
-        for r in 1 2 3; do
-            # shellcheck disable=SC2086
-            /usr/bin/time -f "%e s" -o /tmp/qg_t timeout 120 $W search -c --backend $be \
-                -f "$WK/sig_${n}_1G.txt" "$WK/mixed_1G.txt" >/tmp/qg_e2e.out 2>/dev/null
-            log "e2e signatures n=$n --backend $be run $r: rc=$? $(cat /tmp/qg_t) $(cut -f2 /tmp/qg_e2e.out)"
-        done
-    done
+    e2e "$n signatures" "$WK/sig_${n}_1G.txt" "$WK/mixed_1G.txt" cpu "cuda --algo qgram" "cuda --algo pfac" auto
 done
 rm -f /tmp/qg_e2e.out

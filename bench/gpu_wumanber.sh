@@ -53,11 +53,7 @@ fi
 [ "$mode" = test ] && exit 0
 
 WK=/dev/shm/wu-bench
-mkdir -p $WK
-t0=$(date +%s)
-WHAT=dna,sig SIG_SETS=10000 BYTES=1G WORK=$WK PEERS="" ALGOS=auto MODES=count REPEATS=1 \
-    bash bench/run_multi.sh $B "$(nproc)" "$carry" >"$out/multi_data.log" 2>&1
-log "data rc=$? in $(($(date +%s) - t0)) s"
+SIG_SETS=10000 multi_data $WK dna,sig
 g=$B/bench/bench_gpu_multi
 nb=$(stat -c %s "$WK/chrX_1G.txt")
 for n in 1000 8000 16000; do
