@@ -1,10 +1,10 @@
 /*
-** waves.h -- the CPU drivers' loop (search, setk): the owned ends cut into
+** waves.h -- the CPU drivers' loop (search, setk, sets): the owned ends cut into
 ** chunks (core/plan.h), the chunks run on the pool in waves of a few per
-** thread, each filling its own vector of matches, and each wave's vectors
-** handed over in chunk order, on the calling thread, while the next wave
-** runs; so memory stays bounded (two waves) however dense the matches, and
-** the order is the text's.
+** thread, each filling its own result (a vector of matches, or of a set's
+** raw hits), and each wave's results handed over in chunk order, on the
+** calling thread, while the next wave runs; so memory stays bounded (two
+** waves) however dense the matches, and the order is the text's.
 */
 #ifndef WM_CORE_WAVES_H
 #define WM_CORE_WAVES_H
@@ -17,15 +17,23 @@ extern "C" {
 #endif
 
 typedef struct {
-    /* Fill out (empty) with the matches of chunk i of the plan: 0, or -1 out
-    ** of memory. Called on the pool's threads. */
-    int (*chunk)(void *arg, uint64_t i, wm_matchvec_t *out);
+    size_t item; /* bytes of a chunk's result */
+    /* Fill out, emptied, with the results of chunk i of the plan: 0, or -1
+    ** out of memory. Called on the pool's threads. */
+    int (*chunk)(void *arg, uint64_t i, void *out);
     void *arg;
-    /* A chunk's matches, in chunk order, on the calling thread: WM_OK to go
+    /* A chunk's results, in chunk order, on the calling thread: WM_OK to go
     ** on, anything else stops (and is returned). */
-    wm_status (*deliver)(void *user, const wm_matchvec_t *v);
+    wm_status (*deliver)(void *user, const void *out);
     void *user;
+    void (*empty)(void *out);   /* keep its memory for the next wave */
+    void (*release)(void *out); /* free its memory */
 } wm_waves_t;
+
+/* The waves of a driver whose chunks give vectors of matches (search, setk):
+** results are wm_matchvec_t. */
+wm_waves_t wm_waves_of_matches(int (*chunk)(void *arg, uint64_t i, void *out), void *arg,
+                               wm_status (*deliver)(void *user, const void *out), void *user);
 
 /* The chunk size for the owned ends (own_from, len]: the context's
 ** chunk_bytes, or about 8 chunks a thread between 256 KiB and 16 MiB. */

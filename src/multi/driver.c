@@ -5,8 +5,9 @@
 ** CPU: as for one pattern, the owned ends are cut into chunks by
 ** core/plan.h; each record a chunk touches is scanned from max(record start,
 ** first owned end - (longest - 1)), so no occurrence crosses a record border
-** and each is found by exactly the chunk that owns its end. Listing: each chunk keeps its raw (end, uid) hits;
-** a wave of chunks is turned into matches and delivered in order (a uid
+** and each is found by exactly the chunk that owns its end. Listing: each
+** chunk keeps its raw (end, uid) hits, and the chunks run in core/waves.h's
+** waves: a wave's hits are turned into matches and delivered in order (a uid
 ** stands for every pattern id and strand with that string; at one end they
 ** are sorted by pattern, then strand). Counting: per-thread uid counters,
 ** summed at the end, then spread over the pattern ids.
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "core/plan.h"
+#include "core/waves.h"
 #include "multi/mset.h"
 
 #define WAVE_PER_THREAD 4
@@ -119,29 +121,30 @@ typedef struct {
     size_t n_rec;
     wm_plan_t plan; /* chunks of the owned ends */
     uint64_t first_chunk;
-    wm_mhitvec_t *hits; /* per chunk of a wave, when listing */
-    uint64_t **counts;  /* per thread, when counting */
+    uint64_t **counts; /* per thread, when counting */
     int failed;
 } cpu_job_t;
 
-static void cpu_chunk(void *arg, size_t i, int tid) {
-    cpu_job_t *j = arg;
+/* Scan chunk c of the plan into a sink: 0, or -1 (no memory). */
+static int scan_chunk(const cpu_job_t *j, uint64_t c, wm_msink_t *sink) {
     const wm_mset_t *s = j->s;
     wm_mscan_fn scan = cpu_scan_fn(s);
     uint64_t lo, hi;
-    wm_plan_part(&j->plan, j->first_chunk + i, &lo, &hi);
-    wm_msink_t sink = { NULL, NULL };
-    if (j->counts) sink.counts = j->counts[tid];
-    else sink.hits = &j->hits[i];
+    wm_plan_part(&j->plan, c, &lo, &hi);
     wm_piece_t pc;
     size_t r = wm_plan_first_record(j->rs, j->n_rec, lo);
     while (wm_plan_next_piece(j->rs, j->n_rec, s->max_len - 1, lo, hi, &r, &pc)) {
         if (j->rs[pc.rec + 1] - j->rs[pc.rec] < s->min_len) continue;
-        if (scan(s, j->seq, pc.scan_from, pc.own_from, pc.own_to, &sink)) {
-            j->failed = 1;
-            return;
-        }
+        if (scan(s, j->seq, pc.scan_from, pc.own_from, pc.own_to, sink)) return -1;
     }
+    return 0;
+}
+
+/* Counting: chunk first_chunk + i into the thread's counters. */
+static void count_chunk(void *arg, size_t i, int tid) {
+    cpu_job_t *j = arg;
+    wm_msink_t sink = { NULL, j->counts[tid] };
+    if (scan_chunk(j, j->first_chunk + i, &sink)) j->failed = 1;
 }
 
 /* CPU chunks over the owned ends. */
@@ -158,79 +161,32 @@ static void plan_chunks(const wm_context_t *cx, cpu_job_t *j, int listing) {
     j->plan = wm_plan_sized(j->own_from, j->len, chunk);
 }
 
+/* Listing: chunks in waves (core/waves.h), each chunk's raw hits turned
+** into matches and delivered in order on the calling thread while the next
+** wave is scanned. */
+static int list_chunk(void *arg, uint64_t i, void *out) {
+    wm_msink_t sink = { out, NULL };
+    return scan_chunk(arg, i, &sink);
+}
+static wm_status list_deliver(void *user, const void *out) {
+    const wm_mhitvec_t *v = out;
+    return deliver_hits(user, v->a, v->n);
+}
+static void hits_empty(void *out) { ((wm_mhitvec_t *)out)->n = 0; }
+static void hits_release(void *out) { wm_mhitvec_free(out); }
+
+static wm_status cpu_list(wm_context_t *cx, cpu_job_t *j, deliver_t *d) {
+    wm_waves_t waves = { sizeof(wm_mhitvec_t), list_chunk,  j, list_deliver, d,
+                         hits_empty,           hits_release };
+    return wm_waves_run(cx, &j->plan, j->own_from, j->len, &waves);
+}
+
 /* Progress over the owned ends, after the wave ending at chunk `last`. */
 static void report(wm_context_t *cx, const cpu_job_t *j, uint64_t last) {
     if (!cx->opts.progress) return;
     uint64_t lo, hi;
     wm_plan_part(&j->plan, last, &lo, &hi);
     cx->opts.progress(hi - j->own_from, j->len - j->own_from, cx->opts.progress_user);
-}
-
-/* Listing, overlapped: while the pool scans a wave into one set of hit
-** vectors, the calling thread (the pool's thread 0) delivers the wave before
-** it from the other, in order. Matches still reach the callback on the
-** calling thread and in order; with dense matches the delivery, one thread's
-** work, was the listing's bound (BENCHMARKS.md 4c), now hidden behind the
-** scans as far as it is shorter. Two waves of hits are held at once. */
-typedef struct {
-    cpu_job_t *j;
-    deliver_t *d;
-    const wm_mhitvec_t *prev; /* the wave to deliver */
-    size_t n_prev;
-    int delivered; /* by thread 0, once (only it reads or sets it) */
-    wm_status st;
-} overlap_t;
-
-static void deliver_wave(overlap_t *o) {
-    o->delivered = 1;
-    for (size_t i = 0; i < o->n_prev && o->st == WM_OK; i++)
-        o->st = deliver_hits(o->d, o->prev[i].a, o->prev[i].n);
-}
-
-static void scan_and_deliver(void *arg, size_t i, int tid) {
-    overlap_t *o = arg;
-    if (tid == 0 && !o->delivered) deliver_wave(o); /* the caller's first item */
-    cpu_chunk(o->j, i, tid);
-}
-
-static wm_status cpu_list(wm_context_t *cx, cpu_job_t *j, deliver_t *d) {
-    int T = wm_pool_size(cx->pool);
-    uint64_t n_chunks = j->plan.n;
-    size_t wave = (size_t)T * WAVE_PER_THREAD;
-    wm_mhitvec_t *buf[2] = { calloc(wave, sizeof *buf[0]), calloc(wave, sizeof *buf[1]) };
-    wm_status st = buf[0] && buf[1] ? WM_OK : WM_NOMEM;
-    /* the first wave alone */
-    size_t n = n_chunks < wave ? (size_t)n_chunks : wave;
-    if (st == WM_OK && n) {
-        j->hits = buf[0];
-        j->first_chunk = 0;
-        wm_pool_for(cx->pool, n, cpu_chunk, j);
-    }
-    for (uint64_t c0 = 0, w = 0; c0 < n_chunks && st == WM_OK; c0 += wave, w++) {
-        if (j->failed) {
-            st = WM_NOMEM;
-            break;
-        }
-        /* deliver wave w while wave w + 1 is scanned */
-        overlap_t o = { j, d, buf[w & 1], n, 0, WM_OK };
-        uint64_t c1 = c0 + wave;
-        size_t n1 = c1 < n_chunks ? (n_chunks - c1 < wave ? (size_t)(n_chunks - c1) : wave) : 0;
-        if (n1) {
-            j->hits = buf[(w + 1) & 1];
-            j->first_chunk = c1;
-            for (size_t i = 0; i < n1; i++) j->hits[i].n = 0;
-            wm_pool_for(cx->pool, n1, scan_and_deliver, &o);
-        }
-        if (!o.delivered) deliver_wave(&o); /* the workers took every item first */
-        st = o.st;
-        report(cx, j, c0 + n - 1);
-        n = n1;
-    }
-    for (int b = 0; b < 2; b++) {
-        for (size_t i = 0; buf[b] && i < wave; i++) wm_mhitvec_free(&buf[b][i]);
-        free(buf[b]);
-    }
-    return st;
 }
 
 static wm_status cpu_count(wm_context_t *cx, cpu_job_t *j, uint64_t *uid_counts) {
@@ -246,7 +202,7 @@ static wm_status cpu_count(wm_context_t *cx, cpu_job_t *j, uint64_t *uid_counts)
     for (uint64_t c0 = 0; c0 < n_chunks && st == WM_OK; c0 += wave) {
         size_t n = n_chunks - c0 < wave ? (size_t)(n_chunks - c0) : wave;
         j->first_chunk = c0;
-        wm_pool_for(cx->pool, n, cpu_chunk, j);
+        wm_pool_for(cx->pool, n, count_chunk, j);
         if (j->failed) st = WM_NOMEM;
         report(cx, j, c0 + n - 1);
     }

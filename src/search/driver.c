@@ -164,8 +164,9 @@ static int scan_piece(const job_t *j, const wm_piece_t *pc, wm_hitvec_t hv[2], w
     return 0;
 }
 
-static int cpu_chunk(void *arg, uint64_t i, wm_matchvec_t *out) {
+static int cpu_chunk(void *arg, uint64_t i, void *res) {
     cpu_wave_t *w = arg;
+    wm_matchvec_t *out = res;
     const job_t *j = &w->job;
     const wm_pat_t *pat = j->pat;
     /* the shortest text that can hold an occurrence */
@@ -193,8 +194,9 @@ typedef struct {
 } deliver_t;
 
 /* A chunk's matches to the caller (wm_waves_t.deliver). */
-static wm_status deliver(void *user, const wm_matchvec_t *v) {
+static wm_status deliver(void *user, const void *res) {
     deliver_t *dv = user;
+    const wm_matchvec_t *v = res;
     dv->count += v->n;
     if (dv->cb)
         for (size_t x = 0; x < v->n; x++)
@@ -207,7 +209,7 @@ static wm_status search_cpu(wm_context_t *cx, const job_t *job, uint64_t own_fro
     cpu_wave_t w;
     w.job = *job;
     w.plan = wm_plan_sized(own_from, len, wm_waves_chunk_size(cx, own_from, len));
-    wm_waves_t waves = { cpu_chunk, &w, deliver, dv };
+    wm_waves_t waves = wm_waves_of_matches(cpu_chunk, &w, deliver, dv);
     return wm_waves_run(cx, &w.plan, own_from, len, &waves);
 }
 

@@ -327,8 +327,9 @@ static int by_match(const void *x, const void *y) {
     return p->strand < q->strand ? -1 : p->strand > q->strand;
 }
 
-static int chunk(void *arg, uint64_t i, wm_matchvec_t *out) {
+static int chunk(void *arg, uint64_t i, void *res) {
     wave_t *w = arg;
+    wm_matchvec_t *out = res;
     const wm_setk_t *s = w->s;
     uint64_t lo, hi;
     wm_plan_part(&w->plan, i, &lo, &hi);
@@ -364,14 +365,14 @@ static int chunk(void *arg, uint64_t i, wm_matchvec_t *out) {
 /* ---- the scan of a set-within-k database ---------------------------------------- */
 
 /* The CPU: the chunks of the owned ends (own_from, len], in waves. */
-static wm_status deliver(void *user, const wm_matchvec_t *v) { return wm_setk_deliver(user, v); }
+static wm_status deliver(void *user, const void *v) { return wm_setk_deliver(user, v); }
 
 static wm_status cpu_scan(wm_context_t *cx, wave_t *wp, uint64_t own_from, wm_setk_sink_t *dv) {
     wave_t w = *wp;
     uint64_t len = w.text->len, size = wm_waves_chunk_size(cx, own_from, len);
     if (size > MAX_CHUNK) size = MAX_CHUNK; /* a seed's end is kept in 32 bits (found_t) */
     w.plan = wm_plan_sized(own_from, len, size);
-    wm_waves_t waves = { chunk, &w, deliver, dv };
+    wm_waves_t waves = wm_waves_of_matches(chunk, &w, deliver, dv);
     return wm_waves_run(cx, &w.plan, own_from, len, &waves);
 }
 
