@@ -45,7 +45,7 @@ typedef struct {
 ** strand and the end from the batch's first, radix-sorted (a batch's ends
 ** span under 2^27 and patterns take 30 bits at most: supports). -1 out of
 ** memory. */
-static int sort_by_pattern(const wm_setk_t *s, wm_setk_hit_t *h, size_t n) {
+static int sort_by_pattern(wm_pool_t *pool, const wm_setk_t *s, wm_setk_hit_t *h, size_t n) {
     uint64_t lo = UINT64_MAX, hi = 0;
     for (size_t x = 0; x < n; x++) {
         if (h[x].end < lo) lo = h[x].end;
@@ -58,7 +58,7 @@ static int sort_by_pattern(const wm_setk_t *s, wm_setk_hit_t *h, size_t n) {
         k[x].key = (uint64_t)h[x].pat << (eb + 1) | (uint64_t)h[x].strand << eb | (h[x].end - lo);
         k[x].at = h[x].errors;
     }
-    if (wm_setk_radix_sort(k, n, sizeof *k, eb + 1 + s->pat_bits)) {
+    if (wm_setk_radix_sort_on(pool, k, n, sizeof *k, eb + 1 + s->pat_bits)) {
         free(k);
         return -1;
     }
@@ -76,8 +76,8 @@ static int sort_by_pattern(const wm_setk_t *s, wm_setk_hit_t *h, size_t n) {
 /* The matches of a batch in the order wm_search promises, (record, end,
 ** pattern, strand): a record's ends follow its start, so the absolute end
 ** orders records and ends at once. Into *out (malloc'd); -1 out of memory. */
-static int sort_by_end(const wm_setk_t *s, const uint64_t *rs, const wm_matchvec_t *v, size_t n,
-                       size_t pieces, wm_match_t **out) {
+static int sort_by_end(wm_pool_t *pool, const wm_setk_t *s, const uint64_t *rs,
+                       const wm_matchvec_t *v, size_t n, size_t pieces, wm_match_t **out) {
     *out = NULL;
     if (n == 0) return 0;
     uint64_t lo = UINT64_MAX, hi = 0;
@@ -102,7 +102,7 @@ static int sort_by_end(const wm_setk_t *s, const uint64_t *rs, const wm_matchvec
             k[y].key = (rs[a->record] + a->end - lo) << pb | (uint64_t)a->pattern << 1 | a->strand;
             k[y].at = (uint64_t)i << 32 | x; /* a piece holds FINISH_PIECE at most */
         }
-    if (wm_setk_radix_sort(k, n, sizeof *k, eb + pb)) {
+    if (wm_setk_radix_sort_on(pool, k, n, sizeof *k, eb + pb)) {
         free(k);
         free(m);
         return -1;
@@ -173,7 +173,7 @@ static void finish_piece(void *arg, size_t i, int tid) {
 static wm_status finish(wm_context_t *cx, finish_t *f, wm_setk_sink_t *dv) {
     if (f->n == 0) return WM_OK;
     wm_setk_hit_t *h = (wm_setk_hit_t *)f->hits;
-    if (sort_by_pattern(f->s, h, f->n)) return WM_NOMEM;
+    if (sort_by_pattern(cx->pool, f->s, h, f->n)) return WM_NOMEM;
     size_t pieces = (f->n + FINISH_PIECE - 1) / FINISH_PIECE;
     f->out = calloc(pieces, sizeof *f->out);
     if (!f->out) return WM_NOMEM;
@@ -186,7 +186,8 @@ static wm_status finish(wm_context_t *cx, finish_t *f, wm_setk_sink_t *dv) {
         size_t n = 0;
         for (size_t i = 0; i < pieces; i++) n += f->out[i].n;
         wm_match_t *sorted = NULL;
-        if (st == WM_OK && sort_by_end(f->s, f->rs, f->out, n, pieces, &sorted)) st = WM_NOMEM;
+        if (st == WM_OK && sort_by_end(cx->pool, f->s, f->rs, f->out, n, pieces, &sorted))
+            st = WM_NOMEM;
         wm_matchvec_t all = { sorted, n, n };
         if (st == WM_OK) st = wm_setk_deliver(dv, &all);
         free(sorted);

@@ -2,7 +2,10 @@
 ** radix.c -- a stable LSD radix sort of records that start with a 64-bit
 ** key: a set's seeds at compile time (by key code: 10^7 of them, where qsort
 ** took most of a compile) and a chunk's seeds found in the text (by pattern,
-** strand and end: a chromosome's repeats give millions).
+** strand and end: a chromosome's repeats give millions); and, on the pool's
+** threads, the GPU path's hits as the host finishes them (gpu_finish.c: ten
+** million a batch, where the two sorts on one thread were 38% of the
+** host's half).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +21,24 @@ static uint64_t key_of(const unsigned char *rec) {
     return k;
 }
 
-/* Move every record of from to its place in to by the digit at shift. */
+/* Move records [lo, hi) of from to their places in to by the digit at
+** shift, count[d] being where the next record of digit d goes. */
 #define SCATTER(bytes)                                                                             \
-    for (size_t i = 0; i < n; i++) {                                                               \
+    for (size_t i = lo; i < hi; i++) {                                                             \
         size_t at = count[(key_of(from + i * (bytes)) >> shift) & (DIGITS - 1)]++;                 \
         memcpy(to + at * (bytes), from + i * (bytes), (bytes));                                    \
     }
+
+static void scatter(const unsigned char *from, unsigned char *to, size_t lo, size_t hi, size_t size,
+                    unsigned shift, size_t *count) {
+    /* the records' own sizes spelled out: a copy of a constant size is a
+    ** few moves, one of a variable size a call of memmove */
+    switch (size) {
+    case 16: SCATTER(16); break;
+    case 24: SCATTER(24); break;
+    default: SCATTER(size); break;
+    }
+}
 
 unsigned wm_setk_bits_for(uint64_t most) {
     unsigned b = 1;
@@ -47,13 +62,7 @@ int wm_setk_radix_sort(void *a, size_t n, size_t size, unsigned key_bits) {
             count[((key_of(from + i * size) >> shift) & (DIGITS - 1)) + 1]++;
         if (count[((key_of(from) >> shift) & (DIGITS - 1)) + 1] == n) continue; /* one digit */
         for (size_t d = 0; d < DIGITS; d++) count[d + 1] += count[d];
-        /* the records' own sizes spelled out: a copy of a constant size is
-        ** a few moves, one of a variable size a call of memmove */
-        switch (size) {
-        case 16: SCATTER(16); break;
-        case 24: SCATTER(24); break;
-        default: SCATTER(size); break;
-        }
+        scatter(from, to, 0, n, size, shift, count);
         unsigned char *t = from;
         from = to;
         to = t;
@@ -61,5 +70,73 @@ int wm_setk_radix_sort(void *a, size_t n, size_t size, unsigned key_bits) {
     if (from != a) memcpy(a, from, n * size);
     free(tmp);
     free(count);
+    return 0;
+}
+
+/* The parallel sort: each pass counts the digits of every slice of the
+** records (a slice a thread), lays out where each (digit, slice) goes --
+** digit by digit, slices in order within a digit, so the sort stays
+** stable -- and scatters the slices at once. */
+typedef struct {
+    const unsigned char *from;
+    unsigned char *to;
+    size_t n, size, slices;
+    unsigned shift;
+    size_t *count; /* slices x DIGITS: a slice's digit counts, then where they go */
+} par_t;
+
+static void par_range(const par_t *p, size_t i, size_t *lo, size_t *hi) {
+    *lo = p->n / p->slices * i + (i < p->n % p->slices ? i : p->n % p->slices);
+    *hi = *lo + p->n / p->slices + (i < p->n % p->slices);
+}
+
+static void par_count(void *arg, size_t i, int tid) {
+    (void)tid;
+    const par_t *p = arg;
+    size_t lo, hi, *c = p->count + i * DIGITS;
+    par_range(p, i, &lo, &hi);
+    memset(c, 0, DIGITS * sizeof *c);
+    for (size_t x = lo; x < hi; x++)
+        c[(key_of(p->from + x * p->size) >> p->shift) & (DIGITS - 1)]++;
+}
+
+static void par_scatter(void *arg, size_t i, int tid) {
+    (void)tid;
+    const par_t *p = arg;
+    size_t lo, hi;
+    par_range(p, i, &lo, &hi);
+    scatter(p->from, p->to, lo, hi, p->size, p->shift, p->count + i * DIGITS);
+}
+
+int wm_setk_radix_sort_on(wm_pool_t *pool, void *a, size_t n, size_t size, unsigned key_bits) {
+    size_t slices = pool ? (size_t)wm_pool_size(pool) : 1;
+    if (slices < 2 || n < WM_SETK_PAR_SORT_MIN) return wm_setk_radix_sort(a, n, size, key_bits);
+    par_t p = { a, malloc(n * size), n, size, slices, 0, malloc(slices * DIGITS * sizeof(size_t)) };
+    unsigned char *tmp = p.to;
+    if (!p.to || !p.count) {
+        free(p.to);
+        free(p.count);
+        return -1;
+    }
+    for (p.shift = 0; p.shift < key_bits; p.shift += DIGIT_BITS) {
+        wm_pool_for(pool, slices, par_count, &p);
+        size_t d0 = (key_of(p.from) >> p.shift) & (DIGITS - 1), of_d0 = 0;
+        for (size_t i = 0; i < slices; i++) of_d0 += p.count[i * DIGITS + d0];
+        if (of_d0 == n) continue; /* one digit */
+        size_t run = 0;
+        for (size_t d = 0; d < DIGITS; d++)
+            for (size_t i = 0; i < slices; i++) {
+                size_t c = p.count[i * DIGITS + d];
+                p.count[i * DIGITS + d] = run;
+                run += c;
+            }
+        wm_pool_for(pool, slices, par_scatter, &p);
+        unsigned char *t = (unsigned char *)p.from;
+        p.from = p.to;
+        p.to = t;
+    }
+    if (p.from != a) memcpy(a, p.from, n * size);
+    free(tmp);
+    free(p.count);
     return 0;
 }

@@ -111,9 +111,14 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
                           const wm_opts_t *o, wm_setk_t **out);
 void wm_setk_free(void *body);
 
-/* Sort n records of size bytes, each starting with a uint64_t key, by the
-** key's low key_bits, stably (radix.c). 0, or -1 out of memory. */
+/* Sort n records of size bytes, each starting with a uint64_t key below
+** 2^key_bits (the passes stop there), by key, stably (radix.c). 0, or -1
+** out of memory. */
 int wm_setk_radix_sort(void *a, size_t n, size_t size, unsigned key_bits);
+/* The same on a pool's threads (the same order), for large n; serial below
+** WM_SETK_PAR_SORT_MIN records or on one thread. */
+#define WM_SETK_PAR_SORT_MIN (1u << 16)
+int wm_setk_radix_sort_on(wm_pool_t *pool, void *a, size_t n, size_t size, unsigned key_bits);
 /* The bits a key field needs to hold 0..most (at least 1): the sorts run no
 ** pass over bits that are always 0. */
 unsigned wm_setk_bits_for(uint64_t most);
