@@ -19,11 +19,13 @@
 ** warp-wide prefix sum. Where a scanner knows every candidate end to be one
 ** string (`exact`), WRITE stages the step's hits in shared memory and the
 ** warp writes them 32 consecutive hits at a time. Where ends must be
-** visited (the strings looked up) to count, the step's candidates go into
-** the same stage and the warp visits them 32 at a time, each lane taking
-** its candidate's bytes from the lane that holds them: a lane with many
+** visited (the strings looked up), the step's candidates go into the same
+** stage and the warp visits them 32 at a time, each lane taking its
+** candidate's bytes from the lane that holds them: a lane with many
 ** candidates no longer keeps the others waiting (a DNA stretch of a mixed
-** text makes half its ends candidates of short signatures).
+** text makes half its ends candidates of short signatures). Listing so
+** counts each candidate's strings into the stage's second half, scans the
+** counts into offsets, and visits again to write.
 **
 ** A Scanner provides:
 **   lane_t                                 what a lane knows of its 16 bytes
