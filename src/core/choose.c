@@ -54,12 +54,13 @@ const wm_cost_model_t wm_cost_model_default = {
         ** linear, assumed; cap twice that, assumed). GPU: CUDA's start-up as
         ** above, then 0.05 s of set-up and the pageable copy at 25 GB/s,
         ** fitted to the CLI's `search -c -f SET` over 1 GiB in the page cache
-        ** on the H100 (`bash bench/gpu_qgram.sh bench .gpu-qg`, BENCHMARKS.md
-        ** 4a): 0.46-0.55 s for 1,000 and 16,000 8-mers and 10,000 and 100,000
-        ** signatures. The kernels: the byte q-gram kernel's 10,000 signatures
-        ** (2.97e9 work in 17.5 ms) = 1.7e11 work/s, the slowest per unit of
-        ** work of the four (16,000 8-mers: 5.8e12), so no set is sent to the
-        ** GPU for a kernel faster than it runs. */
+        ** on the H100 (`bash bench/gpu_qgram.sh bench .gpu-qg`, medians of
+        ** 3: 0.52 / 0.51 s for 1,000 / 16,000 8-mers on `0717a47`, 0.46 /
+        ** 0.55 s for 10,000 / 100,000 signatures on `517aa1d`; BENCHMARKS.md
+        ** 4d, on `602c59f`: 0.49 / 0.49 / 0.55 / 0.71 s). The kernels: the byte q-gram kernel's 10,000
+        ** signatures (2.97e9 work in 17.5 ms on `517aa1d`; 20.0 ms, 1.5e11
+        ** work/s, on `602c59f`) = 1.7e11 work/s, the slowest per unit of work
+        ** of the four (16,000 8-mers: 5.8e12). */
         [WM_COST_SET] = { "search set", 0.03, 3.95e9 / 16, 2 * 3.95e9, 0.05, 0.0, 25e9, 1.7e11, 0.0,
                           0.0 },
         /* Infix: work = (m + 32 n) x target bytes (each query rounded to
