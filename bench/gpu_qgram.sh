@@ -2,7 +2,7 @@
 # gpu_qgram.sh -- issue 23, item 2 on the lent GPU: the q-gram kernels that
 # read the text straight into registers (src/multi/mwarp.cuh; qgram_dna.cu
 # for DNA sets, qgram_bytes.cu for byte sets), tests first.
-#   bash bench/gpu_qgram.sh test|bench|all|profile [CARRY]
+#   bash bench/gpu_qgram.sh test|bench|all|profile|quick [CARRY]
 # CARRY (.gpu-qg) holds human_GRCh37_chrX_first70Mb.fa.gz, the mixed text's
 # sources in mix/ (bash bench/run_multi.sh --stage CARRY), the -dev .debs
 # of gpu_zlib.sh and, optionally, old/bench_gpu_multi: the benchmark built
@@ -25,6 +25,31 @@
 # in the page cache), cpu and cuda.
 # Logs in $OUT: qg.log (steps), build.log, tests.log, multi_gpu.log.
 source bench/gpu_common.sh qg /tmp/build-qg "$@"
+if [ "$mode" = quick ]; then
+    # binaries built elsewhere (sm_90) in CARRY/bin, no build: test_multi_diff,
+    # the signature rows (q-gram), the CPU and CUDA listings of byte sets
+    B=$carry/bin
+    t0=$(date +%s)
+    $B/test_multi_diff >>"$out/tests.log" 2>&1
+    log "test_multi_diff rc=$? in $(($(date +%s) - t0)) s: $(tail -1 "$out/tests.log")"
+    m=$carry/mix
+    WK=/dev/shm/qg-quick
+    mkdir -p $WK
+    $B/gen_patterns mixed 1G $WK/mixed.txt $m/text/bible.txt $m/text/world192.txt \
+        $m/protein/uniprot_20k_mmseqs2_DB.fasta.gz:6M $m/dna/ecoli_k12_mg1655.fa.gz \
+        $m/timeseries/ecg/100.dat $m/timeseries/ecg/s0010_re.dat >/dev/null 2>&1
+    for n in 10000 100000; do
+        $B/gen_patterns signatures $n 4 64 $WK/mixed.txt $n >$WK/sig_$n.txt 2>/dev/null
+        log "signatures n=$n algo=qgram"
+        $B/bench_gpu_multi --text $WK/mixed.txt --patterns $WK/sig_$n.txt --bytes 1073741824 \
+            --algo qgram --reps 5 2>&1 | tee -a "$out/multi_gpu.log" | tail -4
+    done
+    tx=$carry/mix/text/bible.txt
+    awk 'NR % 53 == 0 && length($0) >= 5 { print substr($0, 1, 5 + NR % 30) }' $tx | head -5000 >/tmp/qg_b5.txt
+    for fl in "" --count-per-pattern "-i"; do same_search "--algo qgram $fl -f /tmp/qg_b5.txt" $tx; done
+    same_search "--algo qgram -f /tmp/qg_b5.txt" "$carry/mix/dna/ecoli_k12_mg1655.fa.gz"
+    exit 0
+fi
 gpu_build warpmatch_cli test_multi_diff test_api_sets bench_gpu_multi gen_text gen_patterns
 W=$B/warpmatch
 

@@ -61,8 +61,11 @@
 #define WM_MW_SEG 512u                /* bytes a warp takes a step: 16 a lane */
 #define WM_MW_CHUNK (32u * WM_MW_SEG) /* bytes a warp owns at once */
 #define WM_MW_FULL 0xffffffffu
-/* The warps' stages: a step's candidates or hits, and their offsets */
-#define WM_MW_STAGE ((size_t)WM_MW_WARPS * 2 * WM_MW_SEG * sizeof(uint32_t))
+/* A warp's stage, in words: a step's candidates or hits, and for listing
+** through visits their offsets too. Only what a kernel uses is allocated:
+** shared memory taken from L1 slows the lookups that go through it. */
+#define WM_MW_STAGE_WORDS(MODE, EXACT)                                                             \
+    ((MODE) == WM_MM_WRITE && !(EXACT) ? 2 * WM_MW_SEG : WM_MW_SEG)
 
 struct wm_mw_emit_uid {
     unsigned long long *counts;
@@ -228,8 +231,8 @@ __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
     extern __shared__ __align__(16) uint8_t smem[];
     sc.setup(smem);
     __syncthreads();
-    uint32_t *stage =
-        (uint32_t *)(smem + ((sc.tables + 15) & ~15u)) + (threadIdx.x / 32) * 2 * WM_MW_SEG;
+    uint32_t *stage = (uint32_t *)(smem + ((sc.tables + 15) & ~15u)) +
+                      (threadIdx.x / 32) * WM_MW_STAGE_WORDS(MODE, EXACT);
     const uint32_t lane = threadIdx.x & 31;
     const uint64_t n = t.n;
     unsigned long long total = 0;
@@ -301,7 +304,7 @@ template <class S, int MODE, int SUMS, int EXACT>
 static cudaError_t wm_mw_launch_one(const S &sc, const wm_cu_mtext_t &t, const wm_cu_mout_t &o,
                                     cudaStream_t s, uint64_t n_chunks) {
     size_t smem = (sc.tables + 15) & ~(size_t)15;
-    if (!SUMS) smem += WM_MW_STAGE; /* the warps' stages */
+    if (!SUMS) smem += (size_t)WM_MW_WARPS * WM_MW_STAGE_WORDS(MODE, EXACT) * sizeof(uint32_t);
     const void *k = (const void *)wm_mw_kernel<S, MODE, SUMS, EXACT>;
     int dev = 0, sms = 1, occ = 1;
     cudaError_t e = cudaGetDevice(&dev);

@@ -22,8 +22,8 @@
 #define QB_K1 0x85EBCA77u
 
 /* Shared memory the fold table and the bitmaps may take: what is left of
-** 227 KiB for one block beside the skeleton's 64 KiB of stages. */
-#define QB_SMEM_MAX (160u << 10)
+** 227 KiB for one block beside the skeleton's stages (32 KiB, listing 64). */
+#define QB_SMEM_MAX(mode) ((mode) == WM_MM_WRITE ? 160u << 10 : 192u << 10)
 
 struct qgram_bytes_scanner {
     typedef uint4 lane_t; /* a lane's 16 bytes, folded */
@@ -145,7 +145,7 @@ cudaError_t wm_cu_qgram_bytes_launch(const wm_cu_mplan_t *p, int mode, const wm_
     for (int d = 0; d < 2; d++) { /* side 0's is the smaller: it goes first */
         uint32_t bytes = p->qb_n[d] ? (1u << p->qb_bitmap_bits[d]) / 8 : 0;
         sc.bm_at[d] = 0;
-        if (bytes && sc.tables + bytes <= QB_SMEM_MAX) {
+        if (bytes && sc.tables + bytes <= QB_SMEM_MAX(mode)) {
             sc.bm_at[d] = sc.tables;
             sc.tables += bytes;
         }
