@@ -10,7 +10,7 @@
 ** one per line. Rows: "count" = the number of matches (one kernel, one
 ** atomic per block); "list" = every occurrence written to device memory in
 ** end order (count pass, CUB scan, write pass); its floor moves the text
-** once and the hits (16 bytes each) once. Median of R runs, CUDA
+** once and the hits (8 bytes each: wm_mhit32_t) once. Median of R runs, CUDA
 ** events around the kernels only. --check compares the count with the CPU
 ** backend's wm_count over the same bytes.
 */
@@ -172,13 +172,13 @@ int main(int argc, char **argv) {
     CK(cudaMemcpy(&last[0], d_bo + blocks - 1, 8, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(&last[1], d_bc + blocks - 1, 8, cudaMemcpyDeviceToHost));
     uint64_t n_hits = last[0] + last[1];
-    wm_mhit_t *d_hits;
+    wm_mhit32_t *d_hits;
     size_t free_b, total_b;
     CK(cudaMemGetInfo(&free_b, &total_b));
-    int can_list = (n_hits + 1) * sizeof(wm_mhit_t) < free_b - (512ull << 20);
+    int can_list = (n_hits + 1) * sizeof(wm_mhit32_t) < free_b - (512ull << 20);
     float ml = 0, mw = 0;
     if (can_list) {
-        CK(cudaMalloc(&d_hits, (n_hits + 1) * sizeof(wm_mhit_t)));
+        CK(cudaMalloc(&d_hits, (n_hits + 1) * sizeof(wm_mhit32_t)));
         out.block_off = d_bo;
         out.hits = d_hits;
         std::vector<float> tl, tw;
@@ -202,8 +202,8 @@ int main(int argc, char **argv) {
         mw = median(tw);
         CK(cudaEventDestroy(em));
         /* the list is in end order: check it on the host */
-        std::vector<wm_mhit_t> h(n_hits);
-        CK(cudaMemcpy(h.data(), d_hits, n_hits * sizeof(wm_mhit_t), cudaMemcpyDeviceToHost));
+        std::vector<wm_mhit32_t> h(n_hits);
+        CK(cudaMemcpy(h.data(), d_hits, n_hits * sizeof(wm_mhit32_t), cudaMemcpyDeviceToHost));
         for (uint64_t i = 1; i < n_hits; i++)
             if (h[i].end < h[i - 1].end) {
                 printf("ERROR: list out of order at %llu\n", (unsigned long long)i);
@@ -218,8 +218,8 @@ int main(int argc, char **argv) {
         printf("%-6s %14llu %10.3f %9.1f %6.1f%%   (occurrences of distinct strings, written to "
                "device memory; with the %.2f GB of hits written: %.1f%% of the floor)\n",
                "list", (unsigned long long)n_hits, ml, bytes / (ml * 1e6),
-               100.0 * bytes / (ml * 1e6) / read_gbs, n_hits * sizeof(wm_mhit_t) / 1e9,
-               100.0 * (bytes + n_hits * sizeof(wm_mhit_t)) / (ml * 1e6) / read_gbs);
+               100.0 * bytes / (ml * 1e6) / read_gbs, n_hits * sizeof(wm_mhit32_t) / 1e9,
+               100.0 * (bytes + n_hits * sizeof(wm_mhit32_t)) / (ml * 1e6) / read_gbs);
     if (can_list) printf("list passes: count + scan %.3f ms, write %.3f ms\n", ml - mw, mw);
     else
         printf("list   %14llu  (not timed: the list does not fit in device memory)\n",

@@ -53,16 +53,23 @@ fi
 gpu_build warpmatch_cli test_multi_diff test_api_sets bench_gpu_multi gen_text gen_patterns
 W=$B/warpmatch
 
-if [ "$mode" = profile ]; then # ncu's full set on the byte kernel counting 10,000 signatures
+if [ "$mode" = profile ]; then
+    # ncu's full set on the byte kernel counting 10,000 signatures (ncu.txt)
+    # and on the DNA kernel's write pass listing 16,000 8-mers (ncu_dna.txt)
     WK=/dev/shm/qg-prof
     mkdir -p $WK
-    WHAT=sig SIG_SETS=10000 BYTES=256M WORK=$WK PEERS="" ALGOS=auto MODES=count REPEATS=1 \
+    WHAT=sig,dna SIG_SETS=10000 BYTES=256M WORK=$WK PEERS="" ALGOS=auto MODES=count REPEATS=1 \
+        DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" \
         bash bench/run_multi.sh $B "$(nproc)" "$carry" >"$out/prof_data.log" 2>&1
     NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
     $NCU --set full -k regex:wm_mw_kernel -c 1 $B/bench/bench_gpu_multi --text $WK/mixed_256M.txt \
         --patterns $WK/sig_10000_256M.txt --bytes "$(stat -c %s $WK/mixed_256M.txt)" --algo qgram \
         --reps 1 >"$out/ncu.txt" 2>&1
-    log "ncu rc=$?"
+    log "ncu (signatures) rc=$?"
+    $NCU --set full --kernel-name-base demangled -k "regex:qgram_dna_scanner, .int.1, .int.0, .int.1" -c 1 \
+        $B/bench/bench_gpu_multi --text $WK/chrX_256M.txt --patterns $WK/dna_k8_16000_256M.txt \
+        --bytes "$(stat -c %s $WK/chrX_256M.txt)" --algo qgram --reps 1 >"$out/ncu_dna.txt" 2>&1
+    log "ncu (dna write) rc=$?"
     exit 0
 fi
 if [ "$mode" != bench ]; then
@@ -116,7 +123,7 @@ WK=/dev/shm/qg-bench
 DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" multi_data $WK dna,sig
 nb=$(stat -c %s "$WK/chrX_1G.txt")
 for n in 1000 8000 16000; do
-    for g in $B/bench/bench_gpu_multi "$carry/old/bench_gpu_multi"; do
+    for g in $B/bench/bench_gpu_multi "$carry/prev/bench_gpu_multi" "$carry/old/bench_gpu_multi"; do
         [ -x "$g" ] || continue
         chk=""
         [ "$g" = $B/bench/bench_gpu_multi ] && chk=--check
@@ -127,12 +134,15 @@ for n in 1000 8000 16000; do
 done
 nm=$(stat -c %s "$WK/mixed_1G.txt")
 for n in 10000 100000; do
-    for a in qgram pfac; do
-        log "signatures n=$n algo=$a"
+    for a in qgram pfac prev; do
+        g=$B/bench/bench_gpu_multi
+        [ $a = prev ] && { g=$carry/prev/bench_gpu_multi; a=qgram; }
+        [ -x "$g" ] || continue
+        log "signatures n=$n algo=$a: $g"
         chk=""
-        [ $a = qgram ] && chk=--check
+        [ "$g" = $B/bench/bench_gpu_multi ] && [ $a = qgram ] && chk=--check
         # shellcheck disable=SC2086
-        $B/bench/bench_gpu_multi --text "$WK/mixed_1G.txt" --patterns "$WK/sig_${n}_1G.txt" --bytes "$nm" \
+        $g --text "$WK/mixed_1G.txt" --patterns "$WK/sig_${n}_1G.txt" --bytes "$nm" \
             --algo $a $chk 2>&1 | tee -a "$out/multi_gpu.log" | tail -5
     done
 done
@@ -161,6 +171,17 @@ cat "$WK/chrX_1G.txt" >/dev/null
 for n in 1000 16000; do
     e2e "$n 8-mers" "$WK/dna_k8_${n}_1G.txt" "$WK/chrX_1G.txt" cpu cuda auto
 done
+# listing end to end: every match printed (to /dev/null), 256 MiB of chrX
+head -c 268435456 "$WK/chrX_1G.txt" >/dev/shm/qg_256M.txt
+for be in cpu cuda; do
+    for r in 1 2 3; do
+        /usr/bin/time -f "%e s %M KiB" -o /tmp/qg_t timeout 300 $W search --backend $be \
+            -f "$WK/dna_k8_1000_1G.txt" /dev/shm/qg_256M.txt >/dev/null 2>&1
+        log "e2e list 1000 8-mers, 256 MiB --backend $be run $r: rc=$? $(cat /tmp/qg_t)"
+    done
+done
+$W search -f "$WK/dna_k8_1000_1G.txt" /dev/shm/qg_256M.txt | wc -l | sed 's/^/== lines: /' | tee -a "$out/qg.log"
+rm -f /dev/shm/qg_256M.txt
 cat "$WK/mixed_1G.txt" >/dev/null
 for n in 10000 100000; do
     e2e "$n signatures" "$WK/sig_${n}_1G.txt" "$WK/mixed_1G.txt" cpu "cuda --algo qgram" "cuda --algo pfac" auto

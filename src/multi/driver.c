@@ -248,12 +248,36 @@ static wm_status subtract_crossing(const wm_mset_t *s, const uint8_t *seq, const
     return WM_OK;
 }
 
+/* Hits the GPU listed are widened to wm_mhit_t this many at a time (and
+** past, to the last one's end: deliver_hits takes an end's hits together). */
+#define GPU_WIDEN 4096
+
 typedef struct {
     deliver_t *d;
+    wm_mhit_t *wide;
+    size_t cap;
 } gpu_list_t;
 
-static wm_status gpu_batch(const wm_mhit_t *hits, size_t n, void *user) {
-    return deliver_hits(((gpu_list_t *)user)->d, hits, n);
+static wm_status gpu_batch(const wm_mhit32_t *hits, size_t n, uint64_t base, void *user) {
+    gpu_list_t *g = user;
+    wm_status st = WM_OK;
+    for (size_t x = 0; x < n && st == WM_OK;) {
+        size_t y = n - x > GPU_WIDEN ? x + GPU_WIDEN : n;
+        while (y < n && hits[y].end == hits[y - 1].end) y++;
+        if (y - x > g->cap) {
+            wm_mhit_t *w = realloc(g->wide, (y - x) * sizeof *w);
+            if (!w) return WM_NOMEM;
+            g->wide = w;
+            g->cap = y - x;
+        }
+        for (size_t z = x; z < y; z++) {
+            g->wide[z - x].end = base + hits[z].end;
+            g->wide[z - x].uid = hits[z].uid;
+        }
+        st = deliver_hits(g->d, g->wide, y - x);
+        x = y;
+    }
+    return st;
 }
 
 /* Counts of the uids spread over the pattern ids each stands for: the total
@@ -314,8 +338,9 @@ wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
         d.user = user;
         st = WM_OK;
         if (gpu) {
-            gpu_list_t g = { &d };
+            gpu_list_t g = { &d, NULL, 0 };
             st = gpu_scan(cx, gpu, s, text, &j.own_from, gpu_batch, &g, NULL, NULL);
+            free(g.wide);
         }
         if (!gpu || wm_gpu_fall_back(cx, st, "the set search")) {
             plan_chunks(cx, &j, 1);

@@ -85,8 +85,7 @@ typedef struct {
     unsigned long long *uid_counts;      /* UID */
     unsigned long long *block_counts;    /* COUNT: one per block */
     const unsigned long long *block_off; /* WRITE: exclusive scan of counts */
-    wm_mhit_t *hits;                     /* WRITE */
-    uint64_t base;                       /* global offset of local byte 0 */
+    wm_mhit32_t *hits;                   /* WRITE: ends local to the batch */
 } wm_cu_mout_t;
 
 /* A batch: local bytes [0, n) on the device (readable to n + WM_CU_PAD),
@@ -136,15 +135,10 @@ struct wm_emit_uid {
 };
 struct wm_emit_write {
     static const bool total_only = false;
-    wm_mhit_t *p;
-    uint64_t base;
+    wm_mhit32_t *p;
     __device__ void add(uint32_t) {}
     __device__ void put(uint64_t e, uint32_t u) {
-        wm_mhit_t h;
-        h.end = base + e;
-        h.uid = u;
-        h.pad_ = 0;
-        *p++ = h;
+        *(uint2 *)p++ = make_uint2((uint32_t)e, u); /* batches span under 4 GiB */
     }
 };
 
@@ -234,7 +228,7 @@ __global__ void __launch_bounds__(THREADS)
             } else {
                 unsigned long long before;
                 S(tmp.scan).ExclusiveSum((unsigned long long)c.n, before);
-                wm_emit_write w = { o.hits + o.block_off[tile] + before, o.base };
+                wm_emit_write w = { o.hits + o.block_off[tile] + before };
                 if (c.n && lo < hi) sc.scan(s_tab, s_text, s_base, lo, hi, t, w);
             }
         }

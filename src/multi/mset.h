@@ -68,6 +68,16 @@ typedef struct {
     uint32_t pad_;
 } wm_mhit_t;
 
+/* One occurrence as the GPU lists it: the end counted from its batch's first
+** byte, which the batch's base places (batches span under 4 GiB), and the
+** uid. Half a wm_mhit_t: dense DNA sets list more bytes of hits than they
+** read of text, so the hits' size is the listing's speed on the device and
+** over the bus. */
+typedef struct {
+    uint32_t end;
+    uint32_t uid;
+} wm_mhit32_t;
+
 typedef struct {
     wm_mhit_t *a;
     size_t n, cap;
@@ -158,13 +168,13 @@ wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
 
 /* The GPU table (multi_cuda.cu). scan: every occurrence whose end e lies in
 ** (own_from, len], record borders ignored. With sink: batches of hits in end
-** order (any uid order at one end), absolute ends. Without, with
+** order (any uid order at one end), each end base + hits[i].end. Without, with
 ** uid_counts: uid_counts[u] += occurrences of uid u; else *total += matches
 ** (occurrences times the pattern ids of each). *done: the ends
 ** (own_from, *done] whose hits reached the sink, also on failure (counts
 ** are added only when the whole scan succeeds: *done stays own_from).
 ** Batches are sized with wm_gpu_piece (core/internal.h). */
-typedef wm_status (*wm_mhit_batch_fn)(const wm_mhit_t *hits, size_t n, void *user);
+typedef wm_status (*wm_mhit_batch_fn)(const wm_mhit32_t *hits, size_t n, uint64_t base, void *user);
 typedef struct {
     int (*supports)(const wm_mset_t *s); /* else the CPU runs it */
     wm_status (*scan)(wm_context_t *cx, const wm_mset_t *s, const wm_text_t *text,

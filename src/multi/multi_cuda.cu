@@ -30,8 +30,13 @@ static wm_algo_t gpu_algo(const wm_mset_t *s) {
     return s->min_len >= WM_QGRAM_MIN_LEN ? WM_ALGO_QGRAM : WM_ALGO_PFAC;
 }
 
+/* A listing's batch spans at most this many bytes past its halo, so its
+** ends fit wm_mhit32_t's 32 bits beside a halo of a string up to 1 GiB. */
+#define WM_CU_MAX_LIST_BATCH (3ull << 30)
+
 static int supports(const wm_mset_t *s) {
     wm_algo_t a = gpu_algo(s);
+    if (s->max_len > WM_CU_MAX_LIST_BATCH / 3) return 0; /* the CPU takes strings over 1 GiB */
     return a == WM_ALGO_QGRAM || a == WM_ALGO_PFAC || a == WM_ALGO_AC ||
            a == WM_ALGO_WUMANBER_PAPER;
 }
@@ -274,9 +279,9 @@ static wm_status ensure_blocks(mrun_t *r, uint64_t blocks) {
 static wm_status ensure_hits(mrun_t *r, uint64_t n) {
     wm_context_t *cx = r->cx;
     uint64_t cap = n + n / 4 + 1024;
-    if (n * sizeof(wm_mhit_t) <= r->c->d_hits.cap) return WM_OK;
-    wm_status st = wm_cu_dev_reserve(cx, &r->c->d_hits, cap * sizeof(wm_mhit_t));
-    return st == WM_OK ? wm_cu_host_reserve(cx, &r->c->h_hits, cap * sizeof(wm_mhit_t)) : st;
+    if (n * sizeof(wm_mhit32_t) <= r->c->d_hits.cap) return WM_OK;
+    wm_status st = wm_cu_dev_reserve(cx, &r->c->d_hits, cap * sizeof(wm_mhit32_t));
+    return st == WM_OK ? wm_cu_host_reserve(cx, &r->c->h_hits, cap * sizeof(wm_mhit32_t)) : st;
 }
 
 /* List the hits of one batch already on the device; *too_many when the list
@@ -288,7 +293,6 @@ static wm_status list_batch(mrun_t *r, const wm_cu_mtext_t *t, uint64_t base, wm
     uint64_t blocks = 0;
     wm_cu_mout_t o;
     memset(&o, 0, sizeof o);
-    o.base = base;
     /* a dry launch size: blocks depend only on the batch length */
     WM_CU(cx, r->plan->launch(&r->plan->p, -1, t, &o, r->stream, &blocks));
     wm_status st = ensure_blocks(r, blocks);
@@ -316,12 +320,12 @@ static wm_status list_batch(mrun_t *r, const wm_cu_mtext_t *t, uint64_t base, wm
     st = ensure_hits(r, total);
     if (st != WM_OK) return st;
     o.block_off = offs;
-    o.hits = (wm_mhit_t *)c->d_hits.p;
+    o.hits = (wm_mhit32_t *)c->d_hits.p;
     WM_CU(cx, r->plan->launch(&r->plan->p, WM_MM_WRITE, t, &o, r->stream, &blocks));
-    WM_CU(cx, cudaMemcpyAsync(c->h_hits.p, c->d_hits.p, total * sizeof(wm_mhit_t),
+    WM_CU(cx, cudaMemcpyAsync(c->h_hits.p, c->d_hits.p, total * sizeof(wm_mhit32_t),
                               cudaMemcpyDeviceToHost, r->stream));
     WM_CU(cx, cudaStreamSynchronize(r->stream));
-    return sink((const wm_mhit_t *)c->h_hits.p, total, user);
+    return sink((const wm_mhit32_t *)c->h_hits.p, total, base, user);
 }
 
 static wm_status fetch_uid_counts(mrun_t *r, size_t n, uint64_t *uid_counts) {
@@ -368,7 +372,6 @@ static wm_status run_batches(mrun_t *r, const wm_text_t *text, uint64_t own_from
         wm_cu_mtext_t t = { d_text, e - from, b - from };
         wm_cu_mout_t o;
         memset(&o, 0, sizeof o);
-        o.base = from;
         o.total = (unsigned long long *)r->c->d_total.p;
         o.uid_counts = (unsigned long long *)r->c->d_uid.p;
         uint64_t blocks = 0;
@@ -402,6 +405,7 @@ static wm_status multi_gpu_scan(wm_context_t *cx, const wm_mset_t *s, const wm_t
     uint64_t batch = cx->opts.chunk_bytes ? cx->opts.chunk_bytes : (256ull << 20);
     batch = wm_gpu_piece(cx, batch, 1u << 20); /* smaller after running out of memory */
     int mode = sink ? WM_MM_COUNT : uid_counts ? WM_MM_UID : WM_MM_TOTAL;
+    if (sink && batch > WM_CU_MAX_LIST_BATCH) batch = WM_CU_MAX_LIST_BATCH;
     if (batch > text->len - own_from) batch = text->len - own_from;
     WM_CU(cx, cudaSetDevice(cx->cuda->device));
     wm_status st = wm_cu_mplan_make(cx, s, &plan);

@@ -119,12 +119,11 @@ struct wm_mw_count_each {
 };
 struct wm_mw_write_each {
     const uint32_t *off;
-    wm_mhit_t *hits;
-    uint64_t base;
+    wm_mhit32_t *hits;
     template <class S>
     __device__ void at(const S &sc, const typename S::lane_t &l, uint2 u, uint32_t j, uint64_t e,
                        uint32_t flag, const wm_cu_mtext_t &t, const uint8_t *s, uint32_t i) {
-        wm_emit_write w = { hits + off[i], base };
+        wm_emit_write w = { hits + off[i] };
         sc.visit(l, u, j, e, flag, t, s, w);
     }
 };
@@ -192,7 +191,7 @@ __device__ __forceinline__ uint32_t wm_mw_write_queued(const S &sc, const typena
         run += __shfl_sync(WM_MW_FULL, incl, 31);
     }
     __syncwarp();
-    wm_mw_write_each writing = { cnt, o.hits + before, o.base };
+    wm_mw_write_each writing = { cnt, o.hits + before };
     wm_mw_queued(sc, cur, up, n, at, t, s, lane, stage, writing);
     return run;
 }
@@ -208,18 +207,15 @@ __device__ __forceinline__ uint32_t wm_mw_write(const S &sc, const typename S::l
     uint32_t step_hits = __shfl_sync(WM_MW_FULL, incl, 31);
     /* (the end's place in the step, the key) at the lane's prefix sum, then
     ** 32 consecutive hits a store: a lane writing its own would scatter
-    ** 16-byte stores over the step's range */
+    ** 8-byte stores over the step's range */
     uint32_t k = incl - mine;
     WM_MW_EACH(j, hits & 0xffffu) stage[k++] = (16 * lane + j) << 16 | sc.key(cur, up, j);
     __syncwarp();
     uint64_t step = at - 16 * lane;
     for (uint32_t i = lane; i < step_hits; i += 32) {
         uint32_t e = stage[i];
-        wm_mhit_t hit;
-        hit.end = o.base + step + (e >> 16) + 1;
-        hit.uid = sc.uid(e & 0xffffu);
-        hit.pad_ = 0;
-        o.hits[before + i] = hit;
+        *(uint2 *)(o.hits + before + i) =
+            make_uint2((uint32_t)step + (e >> 16) + 1, sc.uid(e & 0xffffu));
     }
     __syncwarp(); /* the stage is read before the next step fills it */
     return step_hits;
