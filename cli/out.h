@@ -149,8 +149,8 @@ void wm_out_line_buffer_tty(FILE *f);
 
 /* Flush f when at least `secs` seconds passed since *t_last (then set to
 ** now; 0 at the start flushes the first time): rows that are final reach a
-** pipe within about that long, without a write per row. */
-void wm_out_flush_due(FILE *f, double *t_last, double secs);
+** pipe within about that long, without a write per row. 1 when it flushed. */
+int wm_out_flush_due(FILE *f, double *t_last, double secs);
 
 /* ---- dtw (out_dtw.c) -------------------------------------------------------
 **

@@ -18,48 +18,91 @@
 /* Append a string literal at p and move p past it. */
 #define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) += sizeof(lit) - 1)
 
-/* A CIGAR column after the bytes gathered at p in buf (written out first):
-** returns where the caller goes on in buf. */
-static char *put_cigar(FILE *out, char *buf, char *p, const char *cigar) {
-    if (cigar == NULL) return p;
-    *p++ = '\t';
-    fwrite(buf, 1, (size_t)(p - buf), out);
-    fputs(cigar[0] ? cigar : "*", out);
-    return buf;
+/* A TSV row gathered in a buffer and written with one call: each stdio call
+** takes the stream's lock, and rows of five calls spent a third of a long
+** listing's time there. A string too long for the buffer goes out by
+** itself, after what was gathered before it. */
+typedef struct {
+    FILE *out;
+    char *p;
+    char b[512];
+} row_t;
+
+#define ROW_NUM 24 /* room for '\t', a number and '\n' */
+
+static void row_init(row_t *r, FILE *out) {
+    r->out = out;
+    r->p = r->b;
 }
 
-/* "\tstart\tend\terrors\tstrand[\tcigar][\tline]\n" for TSV (start first) and
-** BED alike; cigar NULL: no CIGAR column, line 0: no line column. */
-static void put_tail(FILE *out, const wm_match_t *m, int with_start, const char *cigar,
-                     uint64_t line) {
-    char buf[96], *p = buf;
-    if (with_start) {
-        *p++ = '\t';
-        p = wm_out_put_u64(p, m->start);
+static void row_write(row_t *r) {
+    if (r->p > r->b) fwrite(r->b, 1, (size_t)(r->p - r->b), r->out);
+    r->p = r->b;
+}
+
+/* Room for n more bytes. */
+static void row_room(row_t *r, size_t n) {
+    if ((size_t)(r->b + sizeof r->b - r->p) < n) row_write(r);
+}
+
+static void row_str(row_t *r, const char *str) {
+    size_t n = strlen(str);
+    row_room(r, n + ROW_NUM);
+    if (n + ROW_NUM > sizeof r->b) {
+        fwrite(str, 1, n, r->out);
+        return;
     }
-    *p++ = '\t';
-    p = wm_out_put_u64(p, m->end);
-    *p++ = '\t';
-    p = wm_out_put_u64(p, m->errors);
-    *p++ = '\t';
-    *p++ = m->strand ? '-' : '+';
-    p = put_cigar(out, buf, p, cigar);
-    if (line != 0) {
-        *p++ = '\t';
-        p = wm_out_put_u64(p, line);
-    }
-    *p++ = '\n';
-    fwrite(buf, 1, (size_t)(p - buf), out);
+    memcpy(r->p, str, n);
+    r->p += n;
+}
+
+static void row_tab_u64(row_t *r, uint64_t v) {
+    row_room(r, ROW_NUM);
+    *r->p++ = '\t';
+    r->p = wm_out_put_u64(r->p, v);
+}
+
+static void row_char(row_t *r, char c) {
+    row_room(r, 1);
+    *r->p++ = c;
+}
+
+/* The CIGAR column (none when cigar is NULL, "*" when empty). */
+static void row_cigar(row_t *r, const char *cigar) {
+    if (cigar == NULL) return;
+    row_char(r, '\t');
+    row_str(r, cigar[0] ? cigar : "*");
+}
+
+/* The line column (none when 0) and the row's end. */
+static void row_end(row_t *r, uint64_t line) {
+    if (line != 0) row_tab_u64(r, line);
+    row_char(r, '\n');
+    row_write(r);
+}
+
+/* "\tstart\tend\terrors\tstrand[\tcigar][\tline]\n"; cigar NULL: no CIGAR
+** column, line 0: no line column. */
+static void put_tail(row_t *r, const wm_match_t *m, const char *cigar, uint64_t line) {
+    row_tab_u64(r, m->start);
+    row_tab_u64(r, m->end);
+    row_tab_u64(r, m->errors);
+    row_char(r, '\t');
+    row_char(r, m->strand ? '-' : '+');
+    row_cigar(r, cigar);
+    row_end(r, line);
 }
 
 /* A TSV row, with a CIGAR column when cigar != NULL and a line column when
 ** line != 0. */
 static void tsv_row(FILE *out, const char *source, const char *record, const wm_match_t *m,
                     const char *cigar, uint64_t line) {
-    fputs(source, out);
-    putc('\t', out);
-    fputs(record, out);
-    put_tail(out, m, 1, cigar, line);
+    row_t r;
+    row_init(&r, out);
+    row_str(&r, source);
+    row_char(&r, '\t');
+    row_str(&r, record);
+    put_tail(&r, m, cigar, line);
 }
 
 void wm_out_search_tsv(FILE *out, const char *source, const char *record, const wm_match_t *m) {
@@ -72,37 +115,26 @@ void wm_out_search_tsv(FILE *out, const char *source, const char *record, const 
 static void tsv_set_row(FILE *out, const char *source, const char *record, const wm_match_t *m,
                         const char *name, int with_errors, int with_strand, const char *cigar,
                         uint64_t line) {
-    char buf[96], *p = buf;
-    fputs(source, out);
-    putc('\t', out);
-    fputs(record, out);
-    *p++ = '\t';
-    p = wm_out_put_u64(p, m->start);
-    *p++ = '\t';
-    p = wm_out_put_u64(p, m->end);
-    *p++ = '\t';
+    row_t r;
+    row_init(&r, out);
+    row_str(&r, source);
+    row_char(&r, '\t');
+    row_str(&r, record);
+    row_tab_u64(&r, m->start);
+    row_tab_u64(&r, m->end);
     if (name != NULL) {
-        fwrite(buf, 1, (size_t)(p - buf), out);
-        fputs(name, out);
-        p = buf;
+        row_char(&r, '\t');
+        row_str(&r, name);
     } else {
-        p = wm_out_put_u64(p, (uint64_t)m->pattern + 1);
+        row_tab_u64(&r, (uint64_t)m->pattern + 1);
     }
-    if (with_errors) {
-        *p++ = '\t';
-        p = wm_out_put_u64(p, m->errors);
-    }
+    if (with_errors) row_tab_u64(&r, m->errors);
     if (with_strand) {
-        *p++ = '\t';
-        *p++ = m->strand ? '-' : '+';
+        row_char(&r, '\t');
+        row_char(&r, m->strand ? '-' : '+');
     }
-    p = put_cigar(out, buf, p, cigar);
-    if (line != 0) {
-        *p++ = '\t';
-        p = wm_out_put_u64(p, line);
-    }
-    *p++ = '\n';
-    fwrite(buf, 1, (size_t)(p - buf), out);
+    row_cigar(&r, cigar);
+    row_end(&r, line);
 }
 
 void wm_out_search_tsv_set(FILE *out, const char *source, const char *record, const wm_match_t *m,
@@ -111,22 +143,17 @@ void wm_out_search_tsv_set(FILE *out, const char *source, const char *record, co
 }
 
 void wm_out_search_bed(FILE *out, const char *chrom, const char *name, const wm_match_t *m) {
-    char buf[96], *p = buf;
-    fputs(chrom, out);
-    *p++ = '\t';
-    p = wm_out_put_u64(p, m->start);
-    *p++ = '\t';
-    p = wm_out_put_u64(p, m->end);
-    *p++ = '\t';
-    fwrite(buf, 1, (size_t)(p - buf), out);
-    fputs(name, out);
-    p = buf;
-    *p++ = '\t';
-    p = wm_out_put_u64(p, m->errors);
-    *p++ = '\t';
-    *p++ = m->strand ? '-' : '+';
-    *p++ = '\n';
-    fwrite(buf, 1, (size_t)(p - buf), out);
+    row_t r;
+    row_init(&r, out);
+    row_str(&r, chrom);
+    row_tab_u64(&r, m->start);
+    row_tab_u64(&r, m->end);
+    row_char(&r, '\t');
+    row_str(&r, name);
+    row_tab_u64(&r, m->errors);
+    row_char(&r, '\t');
+    row_char(&r, m->strand ? '-' : '+');
+    row_end(&r, 0);
 }
 
 void wm_out_bed_name(char *dst, const uint8_t *pattern, size_t m) {
@@ -397,10 +424,14 @@ void wm_cli_search_print(wm_cli_search_sink_t *s, const wm_match_t *m) {
 /* After a printed line: --line-buffered, else a flush when the last was
 ** 0.5 s ago (so a long run's sparse matches show as they are found, not at
 ** its end, and an interrupted run leaves what it found), and a failed write
-** noted. */
+** noted: after a flush, or every 256 rows (ferror takes the stream's lock,
+** a cost in every row of a long listing). */
 static int after_print(wm_cli_search_sink_t *s) {
+    int flushed = 1;
     if (s->a->line_buffered) fflush(s->out);
-    else wm_out_flush_due(s->out, &s->t_flushed, 0.5);
+    else flushed = wm_out_flush_due(s->out, &s->t_flushed, 0.5);
+    if (!flushed && ++s->unchecked < 256) return 0;
+    s->unchecked = 0;
     if (ferror(s->out)) { /* e.g. a closed pipe */
         s->write_failed = 1;
         s->write_errno = errno;

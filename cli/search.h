@@ -117,7 +117,8 @@ typedef struct {
     uint64_t *per_record; /* --by-record counts, else NULL */
     wm_progress_t *pg;
     int write_failed, write_errno;
-    double t_flushed; /* when the output was last flushed (a line goes out within 0.5 s) */
+    double t_flushed;   /* when the output was last flushed (a line goes out within 0.5 s) */
+    unsigned unchecked; /* rows printed since ferror was last asked */
     /* grep's text conventions */
     int count_rows;                 /* count what would print (-c, -l, -L with a filter) */
     const uint64_t *base;           /* MPI: the record offset of each local record, else NULL */

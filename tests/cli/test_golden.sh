@@ -114,4 +114,19 @@ recs.fa${TAB}r1${TAB}4${TAB}7${TAB}0${TAB}+
 recs.fa${TAB}r1${TAB}8${TAB}11${TAB}0${TAB}+
 recs.fa${TAB}r3${TAB}4${TAB}7${TAB}0${TAB}+"
 
+# ---- names longer than a row's buffer (out_search.c writes them apart) ----
+long=r$(printf 'x%.0s' $(seq 1500))
+printf '>%s\nACGTTACGT\n' "$long" >"$TMP/long.fa"
+printf 'ACGT\nTAC\n' >"$TMP/long_set.txt"
+run search ACGT "$TMP/long.fa"
+check_out_text "a 1,501-byte record name" "$TMP/long.fa${TAB}$long${TAB}0${TAB}4${TAB}0${TAB}+
+$TMP/long.fa${TAB}$long${TAB}5${TAB}9${TAB}0${TAB}+"
+run search --format bed ACGT "$TMP/long.fa"
+check_out_text "a 1,501-byte chrom in BED" "$long${TAB}0${TAB}4${TAB}ACGT${TAB}0${TAB}+
+$long${TAB}5${TAB}9${TAB}ACGT${TAB}0${TAB}+"
+run search -f "$TMP/long_set.txt" "$TMP/long.fa"
+check_out_text "a set, a 1,501-byte record name" "$TMP/long.fa${TAB}$long${TAB}0${TAB}4${TAB}1
+$TMP/long.fa${TAB}$long${TAB}4${TAB}7${TAB}2
+$TMP/long.fa${TAB}$long${TAB}5${TAB}9${TAB}1"
+
 finish
