@@ -23,6 +23,8 @@
 # 100,000 signatures over 1 GiB of mixed text, the byte q-gram kernel beside
 # PFAC (and the old q-gram on 10,000); then the CLI end to end (-c, the file
 # in the page cache), cpu and cuda.
+# QG_PARTS (bench: "dna sig e2e") picks the parts; QG_VARIANT (CUDA flags)
+# runs the DNA rows again from a build with those flags.
 # Logs in $OUT: qg.log (steps), build.log, tests.log, multi_gpu.log.
 source bench/gpu_common.sh qg /tmp/build-qg "$@"
 if [ "$mode" = quick ]; then
@@ -120,20 +122,39 @@ fi
 [ "$mode" = test ] && exit 0
 
 WK=/dev/shm/qg-bench
+parts=${QG_PARTS:-dna sig e2e}
 DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" multi_data $WK dna,sig
 nb=$(stat -c %s "$WK/chrX_1G.txt")
+if [ -n "${QG_VARIANT:-}" ]; then
+    # the DNA rows of bench_gpu_multi built again with these CUDA flags
+    # (the one pass's blocks an SM and chunk: WM_MW_LIST_BLOCKS, WM_CU_LIST_CHUNK)
+    BV=/tmp/build-qgv
+    cmake -S . -B $BV -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF -DWARPMATCH_BENCH=ON \
+        -DCMAKE_CUDA_ARCHITECTURES=90-real "-DCMAKE_CUDA_FLAGS=$QG_VARIANT" "${extra[@]}" >>"$out/build.log" 2>&1 &&
+        cmake --build $BV -j"$(nproc)" --target bench_gpu_multi >>"$out/build.log" 2>&1
+    log "variant build ($QG_VARIANT) rc=$?"
+    for n in 1000 8000 16000; do
+        log "dna 8-mers n=$n, variant $QG_VARIANT"
+        $BV/bench/bench_gpu_multi --text "$WK/chrX_1G.txt" --patterns "$WK/dna_k8_${n}_1G.txt" --bytes "$nb" \
+            --algo qgram 2>&1 | tee -a "$out/multi_gpu.log" | tail -6
+    done
+fi
+case " $parts " in *" dna "*) ;; *) nb_skip=1 ;; esac
 for n in 1000 8000 16000; do
+    [ -n "${nb_skip:-}" ] && break
     for g in $B/bench/bench_gpu_multi "$carry/prev/bench_gpu_multi" "$carry/old/bench_gpu_multi"; do
         [ -x "$g" ] || continue
         chk=""
         [ "$g" = $B/bench/bench_gpu_multi ] && chk=--check
         log "dna 8-mers n=$n: $g"
         $g --text "$WK/chrX_1G.txt" --patterns "$WK/dna_k8_${n}_1G.txt" --bytes "$nb" --algo qgram $chk 2>&1 |
-            tee -a "$out/multi_gpu.log" | tail -5
+            tee -a "$out/multi_gpu.log" | tail -6
     done
 done
 nm=$(stat -c %s "$WK/mixed_1G.txt")
+case " $parts " in *" sig "*) ;; *) nm_skip=1 ;; esac
 for n in 10000 100000; do
+    [ -n "${nm_skip:-}" ] && break
     for a in qgram pfac prev; do
         g=$B/bench/bench_gpu_multi
         [ $a = prev ] && { g=$carry/prev/bench_gpu_multi; a=qgram; }
@@ -146,11 +167,12 @@ for n in 10000 100000; do
             --algo $a $chk 2>&1 | tee -a "$out/multi_gpu.log" | tail -5
     done
 done
-if [ -x "$carry/old/bench_gpu_multi" ]; then
+if [ -z "${nm_skip:-}" ] && [ -x "$carry/old/bench_gpu_multi" ]; then
     log "signatures n=10000 algo=qgram, the kernel before"
     "$carry/old/bench_gpu_multi" --text "$WK/mixed_1G.txt" --patterns "$WK/sig_10000_1G.txt" --bytes "$nm" \
         --algo qgram --reps 3 2>&1 | tee -a "$out/multi_gpu.log" | tail -3
 fi
+case " $parts " in *" e2e "*) ;; *) exit 0 ;; esac
 # end to end: the whole process counting, the 1 GiB file in the page cache
 # e2e LABEL SET TEXT BACKEND...: auto's choice, then 3 runs of `search -c`
 # with each backend (words split: "cuda --algo pfac")

@@ -31,7 +31,19 @@
 #include "multi/mset.h"
 #include "multi/qgram.h"
 
-enum { WM_MM_COUNT = 0, WM_MM_WRITE = 1, WM_MM_TOTAL = 2, WM_MM_UID = 3 };
+/* LIST: COUNT and WRITE in one pass, where a kernel can (mwarp.cuh's exact
+** scanners; the others answer cudaErrorNotSupported). */
+enum { WM_MM_COUNT = 0, WM_MM_WRITE = 1, WM_MM_TOTAL = 2, WM_MM_UID = 3, WM_MM_LIST = 4 };
+
+/* LIST's chunks: WM_CU_LIST_CHUNK bytes of text each, in the order of a
+** ticket; status[c] holds chunk c's count with WM_CU_LIST_AGG, or the count
+** of chunks 0..c with WM_CU_LIST_INC (the total, for the last chunk). */
+#ifndef WM_CU_LIST_CHUNK
+#define WM_CU_LIST_CHUNK 4096u
+#endif
+#define WM_CU_LIST_AGG (1ull << 62)
+#define WM_CU_LIST_INC (2ull << 62)
+#define WM_CU_LIST_VALUE (WM_CU_LIST_AGG - 1)
 
 /* The set on the device; which tables are set depends on the algorithm. */
 typedef struct {
@@ -85,7 +97,10 @@ typedef struct {
     unsigned long long *uid_counts;      /* UID */
     unsigned long long *block_counts;    /* COUNT: one per block */
     const unsigned long long *block_off; /* WRITE: exclusive scan of counts */
-    wm_mhit32_t *hits;                   /* WRITE: ends local to the batch */
+    wm_mhit32_t *hits;                   /* WRITE, LIST: ends local to the batch */
+    unsigned long long *status;          /* LIST: a word a chunk, zeroed */
+    unsigned int *ticket;                /* LIST: zeroed */
+    unsigned long long cap;              /* LIST: hits that fit (the rest are counted) */
 } wm_cu_mout_t;
 
 /* A batch: local bytes [0, n) on the device (readable to n + WM_CU_PAD),
@@ -253,6 +268,7 @@ static cudaError_t wm_cu_mlaunch(const Scanner &sc, int mode, const wm_cu_mtext_
                                  const wm_cu_mout_t &o, cudaStream_t st) {
     uint64_t span = (uint64_t)THREADS * Scanner::P;
     uint64_t tiles = (t.n + span - 1) / span;
+    if (mode == WM_MM_LIST) return cudaErrorNotSupported;
     if (tiles == 0 || mode < 0) return cudaSuccess; /* mode < 0: only size it */
     size_t smem = wm_cu_mkernel_smem<Scanner, THREADS>(sc);
     int dev = 0, sms = 1, occ = 1;

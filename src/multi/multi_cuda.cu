@@ -238,14 +238,15 @@ void wm_cu_mplan_free(wm_cu_mplan_host_t *h) {
 ** calls; they only grow. */
 typedef struct {
     wm_cu_buf_t d_text, d_block_counts, d_block_off, d_scan_tmp, d_total, d_uid, d_hits, h_hits;
-    uint64_t blocks_cap; /* entries of the block arrays the scan space serves */
+    wm_cu_buf_t d_status; /* the one pass's status words and ticket */
+    uint64_t blocks_cap;  /* entries of the block arrays the scan space serves */
 } multi_cache_t;
 
 extern "C" void wm_multi_cuda_free_cache(wm_context_t *cx, void *cache) {
     (void)cx;
     multi_cache_t *c = (multi_cache_t *)cache;
     wm_cu_buf_t *dev[] = { &c->d_text,  &c->d_block_counts, &c->d_block_off, &c->d_scan_tmp,
-                           &c->d_total, &c->d_uid,          &c->d_hits };
+                           &c->d_total, &c->d_uid,          &c->d_hits,      &c->d_status };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
     wm_cu_host_release(&c->h_hits);
     free(c);
@@ -256,6 +257,7 @@ typedef struct {
     const wm_cu_mplan_host_t *plan;
     cudaStream_t stream;
     multi_cache_t *c;
+    int one_pass; /* the plan's kernel lists in one pass (WM_MM_LIST) until it says no */
 } mrun_t;
 
 /* A list that would need more than this many hits is cut into smaller batches. */
@@ -284,23 +286,53 @@ static wm_status ensure_hits(mrun_t *r, uint64_t n) {
     return st == WM_OK ? wm_cu_host_reserve(cx, &r->c->h_hits, cap * sizeof(wm_mhit32_t)) : st;
 }
 
-/* List the hits of one batch already on the device; *too_many when the list
-** is over the limit (nothing delivered). */
-static wm_status list_batch(mrun_t *r, const wm_cu_mtext_t *t, uint64_t base, wm_mhit_batch_fn sink,
-                            void *user, int *too_many) {
+/* The hits of a batch already on the device, in one pass (WM_MM_LIST): as
+** many as the cache's hit buffer holds written, all counted into *total;
+** *unsupported when the plan's kernel has no one pass. */
+static wm_status list_one_pass(mrun_t *r, const wm_cu_mtext_t *t, uint64_t *total,
+                               int *unsupported) {
+    wm_context_t *cx = r->cx;
+    multi_cache_t *c = r->c;
+    uint64_t chunks = (t->n + WM_CU_LIST_CHUNK - 1) / WM_CU_LIST_CHUNK, blocks = 0;
+    size_t bytes = (chunks + 1) * sizeof(unsigned long long); /* and the ticket */
+    wm_status st = wm_cu_dev_reserve(cx, &c->d_status, bytes);
+    if (st != WM_OK) return st;
+    unsigned long long *status = (unsigned long long *)c->d_status.p;
+    WM_CU(cx, cudaMemsetAsync(status, 0, bytes, r->stream));
+    wm_cu_mout_t o;
+    memset(&o, 0, sizeof o);
+    o.status = status;
+    o.ticket = (unsigned int *)(status + chunks);
+    o.hits = (wm_mhit32_t *)c->d_hits.p;
+    o.cap = c->d_hits.cap / sizeof(wm_mhit32_t);
+    cudaError_t e = r->plan->launch(&r->plan->p, WM_MM_LIST, t, &o, r->stream, &blocks);
+    *unsupported = e == cudaErrorNotSupported;
+    if (*unsupported) return WM_OK;
+    WM_CU(cx, e);
+    unsigned long long last = 0;
+    WM_CU(cx, cudaMemcpyAsync(&last, status + chunks - 1, sizeof last, cudaMemcpyDeviceToHost,
+                              r->stream));
+    WM_CU(cx, cudaStreamSynchronize(r->stream));
+    *total = last & WM_CU_LIST_VALUE;
+    return WM_OK;
+}
+
+/* The hits of a batch already on the device counted a block at a time and
+** the counts scanned into offsets (the first of two passes): *total. */
+static wm_status list_count_pass(mrun_t *r, const wm_cu_mtext_t *t, wm_cu_mout_t *o,
+                                 uint64_t *total) {
     wm_context_t *cx = r->cx;
     multi_cache_t *c = r->c;
     uint64_t blocks = 0;
-    wm_cu_mout_t o;
-    memset(&o, 0, sizeof o);
     /* a dry launch size: blocks depend only on the batch length */
-    WM_CU(cx, r->plan->launch(&r->plan->p, -1, t, &o, r->stream, &blocks));
+    WM_CU(cx, r->plan->launch(&r->plan->p, -1, t, o, r->stream, &blocks));
     wm_status st = ensure_blocks(r, blocks);
     if (st != WM_OK) return st;
     unsigned long long *counts = (unsigned long long *)c->d_block_counts.p;
     unsigned long long *offs = (unsigned long long *)c->d_block_off.p;
-    o.block_counts = counts;
-    WM_CU(cx, r->plan->launch(&r->plan->p, WM_MM_COUNT, t, &o, r->stream, &blocks));
+    o->block_counts = counts;
+    o->block_off = offs;
+    WM_CU(cx, r->plan->launch(&r->plan->p, WM_MM_COUNT, t, o, r->stream, &blocks));
     size_t tmp = c->d_scan_tmp.cap;
     WM_CU(cx, cub::DeviceScan::ExclusiveSum(c->d_scan_tmp.p, tmp, counts, offs, (int)blocks,
                                             r->stream));
@@ -310,18 +342,46 @@ static wm_status list_batch(mrun_t *r, const wm_cu_mtext_t *t, uint64_t base, wm
     WM_CU(cx, cudaMemcpyAsync(&last[1], counts + blocks - 1, sizeof last[1], cudaMemcpyDeviceToHost,
                               r->stream));
     WM_CU(cx, cudaStreamSynchronize(r->stream));
-    uint64_t total = last[0] + last[1];
+    *total = last[0] + last[1];
+    return WM_OK;
+}
+
+/* List the hits of one batch already on the device; *too_many when the list
+** is over the limit (nothing delivered). In one pass where the kernel has
+** one: into the hit buffer as it is, and again after it grew when the hits
+** did not fit (the first dense batch of a scan); else a counting pass, then
+** a writing pass. */
+static wm_status list_batch(mrun_t *r, const wm_cu_mtext_t *t, uint64_t base, wm_mhit_batch_fn sink,
+                            void *user, int *too_many) {
+    wm_context_t *cx = r->cx;
+    multi_cache_t *c = r->c;
+    wm_cu_mout_t o;
+    memset(&o, 0, sizeof o);
+    uint64_t total = 0, blocks = 0;
+    int unsupported = 1;
+    wm_status st = WM_OK;
+    if (r->one_pass) st = list_one_pass(r, t, &total, &unsupported);
+    if (st == WM_OK && unsupported) {
+        r->one_pass = 0;
+        st = list_count_pass(r, t, &o, &total);
+    }
+    if (st != WM_OK) return st;
     *too_many = 0;
     if (total == 0) return WM_OK;
     if (total > WM_CU_MAX_LIST_HITS && t->n - t->own_from > (1u << 20)) {
         *too_many = 1;
         return WM_OK;
     }
-    st = ensure_hits(r, total);
-    if (st != WM_OK) return st;
-    o.block_off = offs;
-    o.hits = (wm_mhit32_t *)c->d_hits.p;
-    WM_CU(cx, r->plan->launch(&r->plan->p, WM_MM_WRITE, t, &o, r->stream, &blocks));
+    int fitted = r->one_pass && total <= c->d_hits.cap / sizeof(wm_mhit32_t);
+    if ((st = ensure_hits(r, total)) != WM_OK) return st;
+    if (r->one_pass && !fitted) {
+        uint64_t again = 0;
+        if ((st = list_one_pass(r, t, &again, &unsupported)) != WM_OK) return st;
+        if (again != total) return wm_cuda_fail(cx, cudaErrorUnknown, "the one-pass listing");
+    } else if (!r->one_pass) {
+        o.hits = (wm_mhit32_t *)c->d_hits.p;
+        WM_CU(cx, r->plan->launch(&r->plan->p, WM_MM_WRITE, t, &o, r->stream, &blocks));
+    }
     WM_CU(cx, cudaMemcpyAsync(c->h_hits.p, c->d_hits.p, total * sizeof(wm_mhit32_t),
                               cudaMemcpyDeviceToHost, r->stream));
     WM_CU(cx, cudaStreamSynchronize(r->stream));
@@ -400,7 +460,7 @@ static wm_status multi_gpu_scan(wm_context_t *cx, const wm_mset_t *s, const wm_t
     *done = own_from;
     wm_cu_mplan_host_t plan;
     memset(&plan, 0, sizeof plan);
-    mrun_t r = { cx, &plan, NULL, NULL };
+    mrun_t r = { cx, &plan, NULL, NULL, 1 };
     uint64_t halo = s->max_len - 1;
     uint64_t batch = cx->opts.chunk_bytes ? cx->opts.chunk_bytes : (256ull << 20);
     batch = wm_gpu_piece(cx, batch, 1u << 20); /* smaller after running out of memory */

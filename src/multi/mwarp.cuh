@@ -48,8 +48,19 @@
 **   template <class E> void visit(const lane_t &, uint2 up, uint32_t j, uint64_t e,
 **       uint32_t flag, const wm_cu_mtext_t &, const uint8_t *s, E &) const;
 **       put(e, uid) for each string ending at end j
-**   (exact) uint32_t key(const lane_t &, uint2 up, uint32_t j) const;  16 bits
+**   (exact) uint32_t keep(uint2 carry) const;    what key() needs of a lane
+**   (exact) uint32_t key(uint32_t up, uint32_t mine, uint32_t j) const;
+**       end j's string as 16 bits, from the lane's keep() and the lane before's
 **   (exact) uint32_t uid(uint32_t key) const;
+**
+** One pass (WM_MM_LIST, exact scanners): a warp takes the next chunk of
+** WM_CU_LIST_CHUNK bytes by a ticket and keeps each step's hits and keep()
+** in registers; its count goes out at once and the counts of the chunks
+** before are looked back over (decoupled look-back: the chunks taken before
+** it publish theirs without waiting), then the hits are written as WRITE
+** writes them. The text is read and every end looked up once, where COUNT
+** then WRITE did both twice; dense sets write more bytes of hits than they
+** read, so the second pass had cost a third of the listing.
 */
 #ifndef WM_MULTI_MWARP_CUH
 #define WM_MULTI_MWARP_CUH
@@ -209,7 +220,8 @@ __device__ __forceinline__ uint32_t wm_mw_write(const S &sc, const typename S::l
     ** 32 consecutive hits a store: a lane writing its own would scatter
     ** 8-byte stores over the step's range */
     uint32_t k = incl - mine;
-    WM_MW_EACH(j, hits & 0xffffu) stage[k++] = (16 * lane + j) << 16 | sc.key(cur, up, j);
+    uint32_t kup = sc.keep(up), kmine = sc.keep(sc.carry(cur));
+    WM_MW_EACH(j, hits & 0xffffu) stage[k++] = (16 * lane + j) << 16 | sc.key(kup, kmine, j);
     __syncwarp();
     uint64_t step = at - 16 * lane;
     for (uint32_t i = lane; i < step_hits; i += 32) {
@@ -276,7 +288,8 @@ __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
                 total += et.n;
             } else if (EXACT) {
                 WM_MW_EACH(j, hits & 0xffffu)
-                atomicAdd(o.uid_counts + sc.uid(sc.key(cur, up, j)), 1ull);
+                atomicAdd(o.uid_counts + sc.uid(sc.key(sc.keep(up), sc.keep(sc.carry(cur)), j)),
+                          1ull);
             } else {
                 wm_mw_emit_uid eu = { o.uid_counts };
                 wm_mw_visit_warp(sc, cur, up, hits, at, t, smem, lane, stage, eu);
@@ -293,6 +306,110 @@ __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
 #pragma unroll
         for (int d = 16; d > 0; d >>= 1) total += __shfl_down_sync(WM_MW_FULL, total, d);
         if (lane == 0 && total) atomicAdd(o.total, total);
+    }
+}
+
+/* ---- one pass: WM_MM_LIST ---------------------------------------------------- */
+
+#define WM_MW_LSTEPS (WM_CU_LIST_CHUNK / WM_MW_SEG) /* a chunk's steps, kept in registers */
+#ifndef WM_MW_LIST_BLOCKS
+#define WM_MW_LIST_BLOCKS 2 /* blocks an SM holds: the kept steps take registers */
+#endif
+
+/* Chunk c's count out, and the hits of the chunks before it in: their
+** status words 32 at a time, newest first, until one holds an inclusive
+** count. Every chunk before c took its ticket earlier and publishes its
+** count without waiting on anything, so the spin ends. */
+__device__ __forceinline__ unsigned long long
+wm_mw_look_back(unsigned long long *status, uint64_t c, unsigned long long count, uint32_t lane) {
+    volatile unsigned long long *st = status;
+    if (lane == 0) st[c] = (c == 0 ? WM_CU_LIST_INC : WM_CU_LIST_AGG) | count;
+    unsigned long long before = 0;
+    for (int64_t at = (int64_t)c - 1; at >= 0; at -= 32) {
+        int64_t i = at - (int64_t)lane;
+        unsigned long long v;
+        do v = i >= 0 ? st[i] : WM_CU_LIST_INC; /* before chunk 0: nothing */
+        while (!__all_sync(WM_MW_FULL, v >> 62 != 0));
+        uint32_t inc = __ballot_sync(WM_MW_FULL, v >> 62 == 2);
+        uint32_t stop = inc ? __ffs(inc) - 1 : 31; /* the newest inclusive one */
+        unsigned long long x = lane <= stop ? v & WM_CU_LIST_VALUE : 0;
+#pragma unroll
+        for (int d = 16; d > 0; d >>= 1) x += __shfl_xor_sync(WM_MW_FULL, x, d);
+        before += x;
+        if (inc) break;
+    }
+    if (lane == 0 && c > 0) st[c] = WM_CU_LIST_INC | (before + count);
+    return before;
+}
+
+template <class S>
+__global__ void __launch_bounds__(WM_MW_THREADS, WM_MW_LIST_BLOCKS)
+    wm_mw_list_kernel(S sc, wm_cu_mtext_t t, wm_cu_mout_t o, uint64_t n_chunks) {
+    extern __shared__ __align__(16) uint8_t smem[];
+    sc.setup(smem);
+    __syncthreads();
+    uint32_t *stage =
+        (uint32_t *)(smem + ((sc.tables + 15) & ~15u)) + (threadIdx.x / 32) * WM_MW_SEG;
+    const uint32_t lane = threadIdx.x & 31;
+    const uint64_t n = t.n;
+    for (;;) {
+        uint32_t ticket = 0;
+        if (lane == 0) ticket = atomicAdd(o.ticket, 1u);
+        uint64_t chunk = __shfl_sync(WM_MW_FULL, ticket, 0);
+        if (chunk >= n_chunks) break;
+        uint64_t c0 = chunk * WM_CU_LIST_CHUNK;
+        uint2 prev = c0 > 0 ? sc.carry(sc.decode(__ldg((const uint4 *)(t.text + c0 - 16)), smem))
+                            : sc.nothing();
+        uint32_t kept_in = sc.keep(prev); /* lane 0's up at the chunk's first step */
+        uint32_t kept[WM_MW_LSTEPS], hm[WM_MW_LSTEPS], found = 0;
+        uint64_t at = c0 + 16 * lane;
+        uint4 v = make_uint4(0, 0, 0, 0);
+        if (at < n) v = __ldg((const uint4 *)(t.text + at));
+#pragma unroll
+        for (int s = 0; s < WM_MW_LSTEPS; s++, at += WM_MW_SEG) {
+            uint4 next = make_uint4(0, 0, 0, 0);
+            if (s + 1 < WM_MW_LSTEPS && at + WM_MW_SEG < n)
+                next = __ldg((const uint4 *)(t.text + at + WM_MW_SEG));
+            typename S::lane_t cur = sc.decode(v, smem);
+            v = next;
+            uint2 mine_c = sc.carry(cur), up;
+            up.x = __shfl_up_sync(WM_MW_FULL, mine_c.x, 1);
+            up.y = __shfl_up_sync(WM_MW_FULL, mine_c.y, 1);
+            if (lane == 0) up = prev;
+            prev.x = __shfl_sync(WM_MW_FULL, mine_c.x, 31);
+            prev.y = __shfl_sync(WM_MW_FULL, mine_c.y, 31);
+            uint32_t ok = sc.ok(cur, up) & wm_mw_own(at, t.own_from, n);
+            hm[s] = sc.hits(cur, up, ok, smem) & 0xffffu;
+            kept[s] = sc.keep(mine_c);
+            found += __popc(hm[s]);
+        }
+        unsigned long long sum = found;
+#pragma unroll
+        for (int d = 16; d > 0; d >>= 1) sum += __shfl_xor_sync(WM_MW_FULL, sum, d);
+        unsigned long long before = wm_mw_look_back(o.status, chunk, sum, lane);
+        if (sum == 0) continue;
+#pragma unroll
+        for (int s = 0; s < WM_MW_LSTEPS; s++) {
+            uint32_t last = __shfl_sync(WM_MW_FULL, s ? kept[s - 1] : kept_in, 31);
+            uint32_t kup = __shfl_up_sync(WM_MW_FULL, kept[s], 1);
+            if (s == 0 && lane == 0) kup = kept_in;
+            else if (lane == 0) kup = last;
+            uint32_t mine = __popc(hm[s]), incl = wm_mw_scan(mine, lane);
+            uint32_t step_hits = __shfl_sync(WM_MW_FULL, incl, 31);
+            if (step_hits == 0) continue;
+            uint32_t k = incl - mine;
+            WM_MW_EACH(j, hm[s]) stage[k++] = (16 * lane + j) << 16 | sc.key(kup, kept[s], j);
+            __syncwarp();
+            uint32_t step = (uint32_t)c0 + s * WM_MW_SEG; /* batches span under 4 GiB */
+            for (uint32_t i = lane; i < step_hits; i += 32) {
+                uint32_t e = stage[i];
+                if (before + i < o.cap)
+                    *(uint2 *)(o.hits + before + i) =
+                        make_uint2(step + (e >> 16) + 1, sc.uid(e & 0xffffu));
+            }
+            __syncwarp(); /* the stage is read before the next step fills it */
+            before += step_hits;
+        }
     }
 }
 
@@ -319,6 +436,34 @@ static cudaError_t wm_mw_launch_one(const S &sc, const wm_cu_mtext_t &t, const w
     return cudaGetLastError();
 }
 
+/* The one pass over a batch: exact scanners only (else
+** cudaErrorNotSupported), o.status and o.ticket zeroed for
+** ceil(n / WM_CU_LIST_CHUNK) chunks. */
+template <class S>
+static cudaError_t wm_mw_launch_list(const S &sc, const wm_cu_mtext_t &t, const wm_cu_mout_t &o,
+                                     cudaStream_t s) {
+    if (!S::may_be_exact || !sc.exact) return cudaErrorNotSupported;
+    uint64_t n_chunks = (t.n + WM_CU_LIST_CHUNK - 1) / WM_CU_LIST_CHUNK;
+    if (n_chunks == 0) return cudaSuccess;
+    size_t smem = ((sc.tables + 15) & ~(size_t)15) + (size_t)WM_MW_WARPS * WM_MW_SEG * 4;
+    const void *k = (const void *)wm_mw_list_kernel<S>;
+    int dev = 0, sms = 1, occ = 1;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e == cudaSuccess) e = wm_cu_allow_smem(k, smem);
+    if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, wm_mw_list_kernel<S>, WM_MW_THREADS,
+                                                          smem);
+    if (e != cudaSuccess) return e;
+    /* blocks an SM holds, the chunks taken by tickets: a look-back waits
+    ** only on chunks whose warps took theirs first and are running */
+    uint64_t grid = (uint64_t)sms * (occ > 0 ? occ : 1);
+    uint64_t need = (n_chunks + WM_MW_WARPS - 1) / WM_MW_WARPS;
+    if (grid > need) grid = need;
+    wm_mw_list_kernel<S><<<(unsigned)grid, WM_MW_THREADS, smem, s>>>(sc, t, o, n_chunks);
+    return cudaGetLastError();
+}
+
 /* Launch one mode of a Scanner over a batch (mode < 0: only size it; the
 ** text must be 16-byte aligned); *blocks = chunks. With SUMS, TOTAL counts
 ** from the scanner's sum(). */
@@ -327,6 +472,7 @@ static cudaError_t wm_mw_launch(const S &sc, int mode, const wm_cu_mtext_t &t,
                                 const wm_cu_mout_t &o, cudaStream_t s, uint64_t *blocks) {
     uint64_t n_chunks = (t.n + WM_MW_CHUNK - 1) / WM_MW_CHUNK;
     *blocks = n_chunks;
+    if (mode == WM_MM_LIST) return wm_mw_launch_list(sc, t, o, s);
     if (n_chunks == 0 || mode < 0) return cudaSuccess;
     if (mode == WM_MM_TOTAL)
         return wm_mw_launch_one<S, WM_MM_TOTAL, SUMS, 0>(sc, t, o, s, n_chunks);

@@ -128,7 +128,8 @@ struct qgram_bytes_scanner {
             }
         }
     }
-    __device__ uint32_t key(const lane_t &, uint2, uint32_t) const { return 0; }
+    __device__ uint32_t keep(uint2) const { return 0; }
+    __device__ uint32_t key(uint32_t, uint32_t, uint32_t) const { return 0; }
     __device__ uint32_t uid(uint32_t) const { return 0; }
 };
 

@@ -85,7 +85,7 @@ struct qgram_dna_scanner {
     /* the code of the q-gram ending at byte j, from the lane's codes and the
     ** 16 before them: one funnel shift */
     __device__ uint32_t code(const lane_t &l, uint2 up, uint32_t j) const {
-        return (uint32_t)(((uint64_t)up.x << 32 | l.x) >> (30 - 2 * j)) & cmask;
+        return key(up.x, l.x, j);
     }
     __device__ uint32_t ok(const lane_t &l, uint2 up) const {
         uint32_t bw = up.y << 16 | l.y, q = p.q;
@@ -122,7 +122,10 @@ struct qgram_dna_scanner {
                           const wm_cu_mtext_t &t, const uint8_t *, E &emit) const {
         wm_cu_qgram_verify(p, t, e, code(l, up, j), emit);
     }
-    __device__ uint32_t key(const lane_t &l, uint2 up, uint32_t j) const { return code(l, up, j); }
+    __device__ uint32_t keep(uint2 carry) const { return carry.x; }
+    __device__ uint32_t key(uint32_t up, uint32_t mine, uint32_t j) const {
+        return (uint32_t)(((uint64_t)up << 32 | mine) >> (30 - 2 * j)) & cmask;
+    }
     __device__ uint32_t uid(uint32_t key) const { return __ldg(p.code_uid + key); }
 };
 
