@@ -61,12 +61,13 @@ typedef struct {
     const uint32_t *bucket_off;
     const uint64_t *entry_code;
     const uint32_t *entry_uid;
-    const uint8_t *code_mult; /* direct, all strings q long: matches per
+    const uint8_t *code_mult;  /* direct, all strings q long: matches per
                                  code (<= 255), or NULL */
-    const uint16_t *code_uid; /* direct, all strings q long, q <= 8: the
-                                 uid of each code's string where the bitmap
-                                 has the code; or NULL */
-    uint32_t qg_fast;         /* DNA: which bytes qgram_dna.cu decodes by
+    const uint16_t *rank_base; /* direct, all strings q long, q <= 8: per
+                                  32-bit word of the bitmap, the codes set
+                                  before it; or NULL */
+    const uint16_t *rank_uid;  /* the uid of each set code, in code order */
+    uint32_t qg_fast;          /* DNA: which bytes qgram_dna.cu decodes by
                                  arithmetic: 1 A C G T, 2 also a c g t,
                                  0 none (every byte through sym) */
     /* byte sets: the index by 4 and by 8 bytes (qgram.h's wm_qg_side_t),

@@ -103,7 +103,8 @@ wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_hos
     wm_wu_end_t wu;
     memset(&wu, 0, sizeof wu);
     uint8_t *cm = NULL;
-    uint16_t *code_uid = NULL;
+    uint32_t *uid_of = NULL;
+    uint16_t *rank_base = NULL, *rank_uid = NULL;
     if (!ulen || !umult) {
         st = WM_NOMEM;
         goto done;
@@ -155,16 +156,26 @@ wm_status wm_cu_mplan_make(wm_context_t *cx, const wm_mset_t *s, wm_cu_mplan_hos
             if (fits) UP(cm, nc < 16 ? 16 : nc, p->code_mult);
         }
         if (g->direct && g->all_q && g->q <= 8) { /* one string a code */
-            size_t nc = (size_t)1 << (2 * g->q);
-            code_uid = (uint16_t *)calloc(nc, sizeof *code_uid);
-            if (!code_uid) {
+            /* the uids of the codes in code order, and per 32-bit word of
+            ** the bitmap the codes set before it: a code's uid is then
+            ** rank_uid[its rank among the set codes] (4^q codes, so uids and
+            ** ranks fit 16 bits) */
+            size_t nc = (size_t)1 << (2 * g->q), nw = ((nc + 31) / 32 + 1) & ~(size_t)1;
+            uid_of = (uint32_t *)calloc(nc, sizeof *uid_of);
+            rank_base = (uint16_t *)calloc(nw, sizeof *rank_base);
+            rank_uid = (uint16_t *)calloc(s->n_uniq, sizeof *rank_uid);
+            if (!uid_of || !rank_base || !rank_uid) {
                 st = WM_NOMEM;
                 goto done;
             }
-            /* 4^q codes, so uids fit 16 bits; the bitmap says which are set */
-            for (uint32_t x = 0; x < s->n_uniq; x++)
-                code_uid[g->entry_code[x]] = (uint16_t)g->entry_uid[x];
-            UP(code_uid, nc * sizeof *code_uid, p->code_uid);
+            for (uint32_t x = 0; x < s->n_uniq; x++) uid_of[g->entry_code[x]] = g->entry_uid[x] + 1;
+            uint32_t r = 0;
+            for (size_t c = 0; c < nc; c++) {
+                if (c % 32 == 0) rank_base[c / 32] = (uint16_t)r; /* read as 32-bit pairs */
+                if (uid_of[c]) rank_uid[r++] = (uint16_t)(uid_of[c] - 1);
+            }
+            UP(rank_base, nw * sizeof *rank_base, p->rank_base);
+            UP(rank_uid, s->n_uniq * sizeof *rank_uid, p->rank_uid);
         }
         p->qg_fast = fast_bases(s);
         if (!g->dna) { /* byte sets: the index by 4 and 8 bytes (qgram_bytes.cu) */
@@ -220,7 +231,9 @@ done:
     free(ulen);
     free(umult);
     free(cm);
-    free(code_uid);
+    free(uid_of);
+    free(rank_base);
+    free(rank_uid);
     wm_qgram_free(own_qg);
     wm_trie_free(own_trie);
     wm_wu_end_free(&wu);

@@ -51,7 +51,7 @@
 **   (exact) uint32_t keep(uint2 carry) const;    what key() needs of a lane
 **   (exact) uint32_t key(uint32_t up, uint32_t mine, uint32_t j) const;
 **       end j's string as 16 bits, from the lane's keep() and the lane before's
-**   (exact) uint32_t uid(uint32_t key) const;
+**   (exact) uint32_t uid(uint32_t key, const uint8_t *s) const;
 **
 ** One pass (WM_MM_LIST, exact scanners): a warp takes the next chunk of
 ** WM_CU_LIST_CHUNK bytes by a ticket and keeps each step's hits and keep()
@@ -213,7 +213,7 @@ template <class S>
 __device__ __forceinline__ uint32_t wm_mw_write(const S &sc, const typename S::lane_t &cur,
                                                 uint2 up, uint32_t hits, uint64_t at,
                                                 const wm_cu_mout_t &o, unsigned long long before,
-                                                uint32_t lane, uint32_t *stage) {
+                                                const uint8_t *s, uint32_t lane, uint32_t *stage) {
     uint32_t mine = __popc(hits & 0xffffu), incl = wm_mw_scan(mine, lane);
     uint32_t step_hits = __shfl_sync(WM_MW_FULL, incl, 31);
     /* (the end's place in the step, the key) at the lane's prefix sum, then
@@ -227,7 +227,7 @@ __device__ __forceinline__ uint32_t wm_mw_write(const S &sc, const typename S::l
     for (uint32_t i = lane; i < step_hits; i += 32) {
         uint32_t e = stage[i];
         *(uint2 *)(o.hits + before + i) =
-            make_uint2((uint32_t)step + (e >> 16) + 1, sc.uid(e & 0xffffu));
+            make_uint2((uint32_t)step + (e >> 16) + 1, sc.uid(e & 0xffffu, s));
     }
     __syncwarp(); /* the stage is read before the next step fills it */
     return step_hits;
@@ -272,7 +272,7 @@ __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
             if (SUMS) {
                 total += sc.sum(cur, up, ok, smem);
             } else if (MODE == WM_MM_WRITE && EXACT) {
-                before += wm_mw_write(sc, cur, up, hits, at, o, before, lane, stage);
+                before += wm_mw_write(sc, cur, up, hits, at, o, before, smem, lane, stage);
             } else if (MODE == WM_MM_WRITE) {
                 before +=
                     wm_mw_write_queued(sc, cur, up, hits, at, t, o, before, smem, lane, stage);
@@ -288,7 +288,8 @@ __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
                 total += et.n;
             } else if (EXACT) {
                 WM_MW_EACH(j, hits & 0xffffu)
-                atomicAdd(o.uid_counts + sc.uid(sc.key(sc.keep(up), sc.keep(sc.carry(cur)), j)),
+                atomicAdd(o.uid_counts +
+                              sc.uid(sc.key(sc.keep(up), sc.keep(sc.carry(cur)), j), smem),
                           1ull);
             } else {
                 wm_mw_emit_uid eu = { o.uid_counts };
@@ -405,7 +406,7 @@ __global__ void __launch_bounds__(WM_MW_THREADS, WM_MW_LIST_BLOCKS)
                 uint32_t e = stage[i];
                 if (before + i < o.cap)
                     *(uint2 *)(o.hits + before + i) =
-                        make_uint2(step + (e >> 16) + 1, sc.uid(e & 0xffffu));
+                        make_uint2(step + (e >> 16) + 1, sc.uid(e & 0xffffu, smem));
             }
             __syncwarp(); /* the stage is read before the next step fills it */
             before += step_hits;

@@ -130,7 +130,7 @@ struct qgram_bytes_scanner {
     }
     __device__ uint32_t keep(uint2) const { return 0; }
     __device__ uint32_t key(uint32_t, uint32_t, uint32_t) const { return 0; }
-    __device__ uint32_t uid(uint32_t) const { return 0; }
+    __device__ uint32_t uid(uint32_t, const uint8_t *) const { return 0; }
 };
 
 int wm_cu_qgram_bytes_fits(const wm_cu_mplan_t *p, const wm_cu_mtext_t *t) {

@@ -62,7 +62,7 @@ struct qgram_dna_scanner {
     static const int min_blocks = 3; /* the 64 KiB count table allows 3 */
     wm_cu_mplan_t p;
     uint32_t tables, sums, cmask, tab_words;
-    bool exact; /* every code is one string: code_uid */
+    bool exact; /* every code is one string: rank_base, rank_uid */
 
     __device__ void setup(uint8_t *s) const {
         for (uint32_t i = threadIdx.x; i < 64; i += blockDim.x)
@@ -70,6 +70,9 @@ struct qgram_dna_scanner {
         const uint32_t *tab = sums ? (const uint32_t *)p.code_mult : p.bitmap;
         for (uint32_t i = threadIdx.x; i < tab_words; i += blockDim.x)
             ((uint32_t *)(s + 256))[i] = __ldg(tab + i);
+        if (exact && !sums) /* the ranks after the bitmap, as 32-bit words */
+            for (uint32_t i = threadIdx.x; i < (tab_words + 1) / 2; i += blockDim.x)
+                ((uint32_t *)(s + 256))[tab_words + i] = __ldg((const uint32_t *)p.rank_base + i);
     }
     __device__ lane_t decode(uint4 v, const uint8_t *s) const {
         uint32_t b0, b1, b2, b3, f = p.qg_fast;
@@ -126,7 +129,15 @@ struct qgram_dna_scanner {
     __device__ uint32_t key(uint32_t up, uint32_t mine, uint32_t j) const {
         return (uint32_t)(((uint64_t)up << 32 | mine) >> (30 - 2 * j)) & cmask;
     }
-    __device__ uint32_t uid(uint32_t key) const { return __ldg(p.code_uid + key); }
+    /* the code's rank among the set codes from the bitmap and the ranks in
+    ** shared memory, then its uid from a table of n_uniq entries: 2n bytes
+    ** that stay in L1, where a table by code (2 * 4^q) did not */
+    __device__ uint32_t uid(uint32_t key, const uint8_t *s) const {
+        const uint32_t *bm = (const uint32_t *)(s + 256);
+        const uint16_t *rank = (const uint16_t *)(bm + tab_words);
+        uint32_t r = rank[key >> 5] + __popc(bm[key >> 5] & ((1u << (key & 31)) - 1));
+        return __ldg(p.rank_uid + r);
+    }
 };
 
 int wm_cu_qgram_dna_fits(const wm_cu_mplan_t *p, const wm_cu_mtext_t *t) {
@@ -140,10 +151,11 @@ cudaError_t wm_cu_qgram_dna_launch(const wm_cu_mplan_t *p, int mode, const wm_cu
     sc.p = *p;
     sc.cmask = (1u << (2 * p->q)) - 1;
     sc.sums = mode == WM_MM_TOTAL && p->code_mult != NULL;
-    sc.exact = p->code_uid != NULL;
+    sc.exact = p->rank_uid != NULL;
     uint32_t codes = 1u << (2 * p->q);
     sc.tab_words = sc.sums ? codes / 4 : (codes + 31) / 32;
     sc.tables = 256 + 4 * sc.tab_words;
+    if (sc.exact && !sc.sums) sc.tables += 4 * ((sc.tab_words + 1) / 2);
     return sc.sums ? wm_mw_launch<qgram_dna_scanner, 1>(sc, mode, *t, *o, s, blocks)
                    : wm_mw_launch<qgram_dna_scanner, 0>(sc, mode, *t, *o, s, blocks);
 }
