@@ -23,7 +23,7 @@
 # 100,000 signatures over 1 GiB of mixed text, the byte q-gram kernel beside
 # PFAC (and the old q-gram on 10,000); then the CLI end to end (-c, the file
 # in the page cache), cpu and cuda.
-# QG_PARTS (bench: "dna sig e2e") picks the parts; QG_VARIANT (CUDA flags)
+# QG_PARTS (bench: "dna sig list e2e") picks the parts; QG_VARIANT (CUDA flags)
 # runs the DNA rows again from a build with those flags.
 # Logs in $OUT: qg.log (steps), build.log, tests.log, multi_gpu.log.
 source bench/gpu_common.sh qg /tmp/build-qg "$@"
@@ -122,7 +122,7 @@ fi
 [ "$mode" = test ] && exit 0
 
 WK=/dev/shm/qg-bench
-parts=${QG_PARTS:-dna sig e2e}
+parts=${QG_PARTS:-dna sig list e2e}
 DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" multi_data $WK dna,sig
 nb=$(stat -c %s "$WK/chrX_1G.txt")
 if [ -n "${QG_VARIANT:-}" ]; then
@@ -172,6 +172,22 @@ if [ -z "${nm_skip:-}" ] && [ -x "$carry/old/bench_gpu_multi" ]; then
     "$carry/old/bench_gpu_multi" --text "$WK/mixed_1G.txt" --patterns "$WK/sig_10000_1G.txt" --bytes "$nm" \
         --algo qgram --reps 3 2>&1 | tee -a "$out/multi_gpu.log" | tail -3
 fi
+# e2e_list: every match of 1,000 8-mers printed (to /dev/null) over 256 MiB
+# of chrX, cpu and cuda, 3 runs each (the "list" part)
+e2e_list() {
+    local be r
+    head -c 268435456 "$WK/chrX_1G.txt" >/dev/shm/qg_256M.txt
+    for be in cpu cuda; do
+        for r in 1 2 3; do
+            /usr/bin/time -f "%e s %M KiB" -o /tmp/qg_t timeout 300 $W search --backend $be \
+                -f "$WK/dna_k8_1000_1G.txt" /dev/shm/qg_256M.txt >/dev/null 2>&1
+            log "e2e list 1000 8-mers, 256 MiB --backend $be run $r: rc=$? $(cat /tmp/qg_t)"
+        done
+    done
+    log "lines: $($W search -f "$WK/dna_k8_1000_1G.txt" /dev/shm/qg_256M.txt | wc -l)"
+    rm -f /dev/shm/qg_256M.txt
+}
+case " $parts " in *" list "*) e2e_list ;; esac
 case " $parts " in *" e2e "*) ;; *) exit 0 ;; esac
 # end to end: the whole process counting, the 1 GiB file in the page cache
 # e2e LABEL SET TEXT BACKEND...: auto's choice, then 3 runs of `search -c`
@@ -193,17 +209,6 @@ cat "$WK/chrX_1G.txt" >/dev/null
 for n in 1000 16000; do
     e2e "$n 8-mers" "$WK/dna_k8_${n}_1G.txt" "$WK/chrX_1G.txt" cpu cuda auto
 done
-# listing end to end: every match printed (to /dev/null), 256 MiB of chrX
-head -c 268435456 "$WK/chrX_1G.txt" >/dev/shm/qg_256M.txt
-for be in cpu cuda; do
-    for r in 1 2 3; do
-        /usr/bin/time -f "%e s %M KiB" -o /tmp/qg_t timeout 300 $W search --backend $be \
-            -f "$WK/dna_k8_1000_1G.txt" /dev/shm/qg_256M.txt >/dev/null 2>&1
-        log "e2e list 1000 8-mers, 256 MiB --backend $be run $r: rc=$? $(cat /tmp/qg_t)"
-    done
-done
-$W search -f "$WK/dna_k8_1000_1G.txt" /dev/shm/qg_256M.txt | wc -l | sed 's/^/== lines: /' | tee -a "$out/qg.log"
-rm -f /dev/shm/qg_256M.txt
 cat "$WK/mixed_1G.txt" >/dev/null
 for n in 10000 100000; do
     e2e "$n signatures" "$WK/sig_${n}_1G.txt" "$WK/mixed_1G.txt" cpu "cuda --algo qgram" "cuda --algo pfac" auto

@@ -54,7 +54,7 @@
 **   (exact) uint32_t uid(uint32_t key, const uint8_t *s) const;
 **
 ** One pass (WM_MM_LIST, exact scanners): a warp takes the next chunk of
-** WM_CU_LIST_CHUNK bytes by a ticket and keeps each step's hits and keep()
+** WM_CU_LIST_CHUNK bytes (2 KiB) by a ticket and keeps each step's hits and keep()
 ** in registers; its count goes out at once and the counts of the chunks
 ** before are looked back over (decoupled look-back: the chunks taken before
 ** it publish theirs without waiting), then the hits are written as WRITE
@@ -314,7 +314,7 @@ __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
 
 #define WM_MW_LSTEPS (WM_CU_LIST_CHUNK / WM_MW_SEG) /* a chunk's steps, kept in registers */
 #ifndef WM_MW_LIST_BLOCKS
-#define WM_MW_LIST_BLOCKS 2 /* blocks an SM holds: the kept steps take registers */
+#define WM_MW_LIST_BLOCKS 3 /* blocks an SM holds: 40 registers a thread, no spills at 4 steps */
 #endif
 
 /* Chunk c's count out, and the hits of the chunks before it in: their
