@@ -106,6 +106,23 @@ __device__ __forceinline__ uint32_t wm_mw_scan(uint32_t x, uint32_t lane) {
     return x;
 }
 
+/* A step's lane state from its 16 bytes v, and the carry of the lane
+** before into up (lane 0: prev, the step before's lane 31, which prev then
+** becomes); mine_c: the lane's own carry. */
+template <class S>
+__device__ __forceinline__ typename S::lane_t wm_mw_take(const S &sc, uint4 v, const uint8_t *smem,
+                                                         uint32_t lane, uint2 &prev, uint2 &up,
+                                                         uint2 &mine_c) {
+    typename S::lane_t cur = sc.decode(v, smem);
+    mine_c = sc.carry(cur);
+    up.x = __shfl_up_sync(WM_MW_FULL, mine_c.x, 1);
+    up.y = __shfl_up_sync(WM_MW_FULL, mine_c.y, 1);
+    if (lane == 0) up = prev;
+    prev.x = __shfl_sync(WM_MW_FULL, mine_c.x, 31);
+    prev.y = __shfl_sync(WM_MW_FULL, mine_c.y, 31);
+    return cur;
+}
+
 /* What to do with each queued candidate i (wm_mw_queued): put its strings
 ** into one emitter (counting), count them into cnt[i], or write them at
 ** off[i] (listing, once the counts are scanned). */
@@ -259,14 +276,9 @@ __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
             uint4 next = make_uint4(0, 0, 0, 0);
             if (at + WM_MW_SEG < n && step + WM_MW_SEG < c1)
                 next = __ldg((const uint4 *)(t.text + at + WM_MW_SEG));
-            typename S::lane_t cur = sc.decode(v, smem);
+            uint2 up, mine_c;
+            typename S::lane_t cur = wm_mw_take(sc, v, smem, lane, prev, up, mine_c);
             v = next;
-            uint2 mine_c = sc.carry(cur), up;
-            up.x = __shfl_up_sync(WM_MW_FULL, mine_c.x, 1);
-            up.y = __shfl_up_sync(WM_MW_FULL, mine_c.y, 1);
-            if (lane == 0) up = prev;
-            prev.x = __shfl_sync(WM_MW_FULL, mine_c.x, 31);
-            prev.y = __shfl_sync(WM_MW_FULL, mine_c.y, 31);
             uint32_t ok = sc.ok(cur, up) & wm_mw_own(at, t.own_from, n);
             uint32_t hits = SUMS ? 0 : sc.hits(cur, up, ok, smem);
             if (SUMS) {
@@ -371,14 +383,9 @@ __global__ void __launch_bounds__(WM_MW_THREADS, WM_MW_LIST_BLOCKS)
             uint4 next = make_uint4(0, 0, 0, 0);
             if (s + 1 < WM_MW_LSTEPS && at + WM_MW_SEG < n)
                 next = __ldg((const uint4 *)(t.text + at + WM_MW_SEG));
-            typename S::lane_t cur = sc.decode(v, smem);
+            uint2 up, mine_c;
+            typename S::lane_t cur = wm_mw_take(sc, v, smem, lane, prev, up, mine_c);
             v = next;
-            uint2 mine_c = sc.carry(cur), up;
-            up.x = __shfl_up_sync(WM_MW_FULL, mine_c.x, 1);
-            up.y = __shfl_up_sync(WM_MW_FULL, mine_c.y, 1);
-            if (lane == 0) up = prev;
-            prev.x = __shfl_sync(WM_MW_FULL, mine_c.x, 31);
-            prev.y = __shfl_sync(WM_MW_FULL, mine_c.y, 31);
             uint32_t ok = sc.ok(cur, up) & wm_mw_own(at, t.own_from, n);
             hm[s] = sc.hits(cur, up, ok, smem) & 0xffffu;
             kept[s] = sc.keep(mine_c);
