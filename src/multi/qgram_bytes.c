@@ -123,9 +123,7 @@ int wm_qgram_bytes_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_f
             if (wm_qgb_at(&q, text, i + 1, i + 1 - scan_from, code, out)) return -1;
         }
 #if WM_SIMD_X86
-        static int avx2 = -1; /* asked once: a scan runs per record piece */
-        if (avx2 < 0) avx2 = wm_simd_cpu_isa() >= WM_SIMD_AVX2;
-        if (i < to && avx2) {
+        if (i < to && wm_simd_cpu_isa() >= WM_SIMD_AVX2) {
             i = wm_qgb_scan_avx2(&q, text, scan_from, i, to, out);
             if (i == UINT64_MAX) return -1;
         }
