@@ -142,6 +142,23 @@ uint64_t wm_cli_search_print_per_pattern(wm_cli_search_run_t *r, const char *pat
     return sum;
 }
 
+wm_cli_rows_t *wm_cli_search_rows(wm_cli_search_run_t *r) {
+    const wm_cli_search_args_t *a = r->a;
+    /* Not -n (a line count runs through the rows), --line (a line gathers
+    ** matches), SAM (a pattern's first row is its primary), nor rows meant
+    ** to show as they are found (a terminal, --line-buffered). */
+    if (a->line_no || a->whole_line || a->sh.format == WM_OUT_SAM || a->line_buffered ||
+        isatty(fileno(r->out)))
+        return NULL;
+    if (!r->rows_tried) {
+        r->rows_tried = 1;
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        int want = a->sh.co.threads > 0 ? a->sh.co.threads : cores > 0 ? (int)cores : 1;
+        r->rows = wm_cli_rows_new(sizeof(wm_match_t), want); /* NULL: one at a time */
+    }
+    return r->rows;
+}
+
 void wm_cli_search_sink_init(wm_cli_search_run_t *r, wm_cli_search_sink_t *s, const char *path,
                              const wm_seqfile_t *sf, int dna) {
     memset(s, 0, sizeof *s);
@@ -155,6 +172,7 @@ void wm_cli_search_sink_init(wm_cli_search_run_t *r, wm_cli_search_sink_t *s, co
     s->count_rows = r->a->count || r->a->list_files;
     s->dna = dna;
     s->sam_seen = r->sam_seen;
+    s->rows = s->count_rows ? NULL : wm_cli_search_rows(r);
 }
 
 void wm_cli_search_listed(wm_cli_search_run_t *r, const wm_cli_search_sink_t *s, const char *path,
@@ -449,6 +467,7 @@ int wm_cmd_search(int argc, char **argv) {
     if (a.sh.format == WM_OUT_JSON && !a.count && !a.quiet && !r.fatal && !r.write_failed)
         wm_out_search_json_summary(r.out, r.n_matches, r.n_sources, r.n_bytes);
 
+    wm_cli_rows_free(r.rows); /* drained by each sink */
     wm_db_free(r.db[0]);
     wm_db_free(r.db[1]);
     free(r.per_pattern);

@@ -164,6 +164,7 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
     d.s.base = R.base;
     d.s.prefix = r->show_names ? path : NULL;
     d.s.count_rows = a->list_files != 0;
+    d.s.rows = d.s.count_rows ? NULL : wm_cli_search_rows(r);
     int text_failed = a->line_no && fmt != WM_FMT_PLAIN;
     if (dist_failed(r, text_failed,
                     "-n/--line-number under mpirun takes plain files only (not FASTA/FASTQ)")) {

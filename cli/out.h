@@ -152,6 +152,10 @@ void wm_out_line_buffer_tty(FILE *f);
 ** pipe within about that long, without a write per row. 1 when it flushed. */
 int wm_out_flush_due(FILE *f, double *t_last, double secs);
 
+/* The clock of wm_out_flush_due without the flush: 1 (and *t_last = now)
+** when at least `secs` seconds passed since *t_last. */
+int wm_out_due(double *t_last, double secs);
+
 /* ---- dtw (out_dtw.c) -------------------------------------------------------
 **
 ** TSV   query \t start \t end \t distance [\t path]

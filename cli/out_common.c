@@ -23,15 +23,42 @@
 
 #include "out.h"
 
+/* "00" "01" ... "99": two digits a step, written from the number's end (its
+** length counted first), where a digit a step through a scratch buffer was
+** the largest cost of printing a long listing. */
+static const char two_digits[201] = "00010203040506070809101112131415161718192021222324"
+                                    "25262728293031323334353637383940414243444546474849"
+                                    "50515253545556575859606162636465666768697071727374"
+                                    "75767778798081828384858687888990919293949596979899";
+
+static int decimal_length(uint64_t v) {
+    int n = 1;
+    for (;;) {
+        if (v < 10) return n;
+        if (v < 100) return n + 1;
+        if (v < 1000) return n + 2;
+        if (v < 10000) return n + 3;
+        v /= 10000;
+        n += 4;
+    }
+}
+
 char *wm_out_put_u64(char *p, uint64_t v) {
-    char tmp[20];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + (int)(v % 10));
-        v /= 10;
-    } while (v != 0);
-    while (n > 0) *p++ = tmp[--n];
-    return p;
+    int n = decimal_length(v);
+    char *q = p + n;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--q = two_digits[d + 1];
+        *--q = two_digits[d];
+    }
+    if (v >= 10) {
+        *--q = two_digits[2 * v + 1];
+        *--q = two_digits[2 * v];
+    } else {
+        *--q = (char)('0' + v);
+    }
+    return p + n;
 }
 
 void wm_out_u64(FILE *f, uint64_t v) {
@@ -160,7 +187,7 @@ void wm_out_line_buffer_tty(FILE *f) {
     if (isatty(fileno(f))) setvbuf(f, NULL, _IOLBF, 0);
 }
 
-int wm_out_flush_due(FILE *f, double *t_last, double secs) {
+int wm_out_due(double *t_last, double secs) {
     struct timespec ts;
 #ifdef CLOCK_MONOTONIC_COARSE
     /* asked once a row: the coarse clock (a few ms) is a read of the vDSO's
@@ -171,7 +198,12 @@ int wm_out_flush_due(FILE *f, double *t_last, double secs) {
 #endif
     double now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
     if (now - *t_last < secs) return 0;
-    fflush(f);
     *t_last = now;
+    return 1;
+}
+
+int wm_out_flush_due(FILE *f, double *t_last, double secs) {
+    if (!wm_out_due(t_last, secs)) return 0;
+    fflush(f);
     return 1;
 }

@@ -519,6 +519,59 @@ static int line_row(wm_cli_search_sink_t *s, const wm_match_t *m) {
     return add_span(s, m->start, m->end) < 0 ? (s->locus_failed = 1) : 0;
 }
 
+/* ---- rows formatted on threads ------------------------------------------------ */
+
+/* A batch of matches as text (rows.h's format, on a worker thread): printed
+** by a copy of the sink the batch was gathered for, into the batch's stream.
+** Every print of a match reads only the sink's options and the file's
+** records and names: -n (a line count), --line and SAM (a pattern's first
+** row) never come here (wm_cli_search_rows). */
+static int format_rows(FILE *mem, const void *items, size_t n, const void *ctx) {
+    wm_cli_search_sink_t l = *(const wm_cli_search_sink_t *)ctx;
+    const wm_match_t *m = items;
+    l.out = mem;
+    for (size_t i = 0; i < n && !l.write_failed; ++i) wm_cli_search_print(&l, &m[i]);
+    if (!l.write_failed) return 0;
+    errno = l.write_errno;
+    return -1;
+}
+
+static int note_failure(wm_cli_search_sink_t *s) {
+    if (!s->write_failed) {
+        s->write_failed = 1;
+        s->write_errno = errno;
+    }
+    return 1;
+}
+
+/* A row into the batch (the first takes the copy the batches print by); the
+** rows go out within 0.5 s of a row as after_print's do. 1 to stop. */
+static int batch_row(wm_cli_search_sink_t *s, const wm_match_t *m) {
+    if (s->view == NULL) {
+        wm_cli_search_sink_t *v = malloc(sizeof *v);
+        if (v == NULL) {
+            errno = ENOMEM;
+            return note_failure(s);
+        }
+        *v = *s;
+        v->rows = NULL;
+        v->view = NULL;
+        s->view = v;
+    }
+    if (wm_cli_rows_push(s->rows, s->out, format_rows, s->view, m) < 0) return note_failure(s);
+    if (!wm_out_due(&s->t_flushed, 0.5)) return 0;
+    if (wm_cli_rows_drain(s->rows) < 0) return note_failure(s);
+    if (fflush(s->out) != 0 || ferror(s->out)) return note_failure(s);
+    return 0;
+}
+
+void wm_cli_search_sink_drain(wm_cli_search_sink_t *s) {
+    if (s->view == NULL) return;
+    if (wm_cli_rows_drain(s->rows) < 0) note_failure(s);
+    free(s->view);
+    s->view = NULL;
+}
+
 int wm_cli_search_row(void *sink, const wm_match_t *m) {
     wm_cli_search_sink_t *s = sink;
     if (s->a->whole_line) return line_row(s, m);
@@ -526,8 +579,12 @@ int wm_cli_search_row(void *sink, const wm_match_t *m) {
     if (count_row(s, m)) return 1;
     if (!s->count_rows && s->per_record == NULL) {
         if (s->pg->enabled) wm_progress_clear(s->pg); /* keep matches off its line */
-        wm_cli_search_print(s, m);
-        if (after_print(s)) return 1;
+        if (s->rows != NULL) {
+            if (batch_row(s, m)) return 1;
+        } else {
+            wm_cli_search_print(s, m);
+            if (after_print(s)) return 1;
+        }
     }
     return s->n >= s->a->max_count;
 }
@@ -537,6 +594,7 @@ int wm_cli_search_sink_end(wm_cli_search_sink_t *s) {
         s->locus_failed = 1;
     if (s->line_open && !s->write_failed) print_line(s);
     s->line_open = 0;
+    wm_cli_search_sink_drain(s);
     free(s->spans);
     s->spans = NULL;
     if (s->locus_failed) {

@@ -23,6 +23,7 @@
 #include "out.h"
 #include "patfile.h"
 #include "progress.h"
+#include "rows.h"
 #include "sniff.h"
 
 /* Same order as wm_algo_t: the index is the enum value. */
@@ -138,6 +139,10 @@ typedef struct {
     /* --format sam */
     int dna;           /* the file's alphabet (the CIGAR's match rule) */
     uint8_t *sam_seen; /* a pattern's first record is primary, the rest 256 */
+    /* rows formatted in batches on threads (rows.h), else NULL: one at a time */
+    wm_cli_rows_t *rows;
+    void *view; /* the sink as the batches print it (a copy taken at its first
+                   batched row, freed by wm_cli_search_sink_drain) */
 } wm_cli_search_sink_t;
 
 typedef struct {
@@ -156,7 +161,9 @@ typedef struct {
     int show_names; /* -o/--line lines start with FILE: */
     int argc;       /* the command line, for SAM's @PG */
     char **argv;
-    uint8_t *sam_seen; /* --format sam: one flag a pattern */
+    uint8_t *sam_seen;   /* --format sam: one flag a pattern */
+    wm_cli_rows_t *rows; /* the rows' writer, made for the first sink that may use it */
+    int rows_tried;
 } wm_cli_search_run_t;
 
 /* ---- search_args.c ----------------------------------------------------------- */
@@ -218,6 +225,10 @@ int wm_cli_search_is_dna(const wm_cli_search_args_t *a, const char *path, int dn
 
 /* The wm_match_cb of a search: counts, and prints unless counting. */
 int wm_cli_search_on_match(const wm_match_t *m, void *user);
+
+/* The run's writer of rows on threads (rows.h) when the options let rows be
+** formatted in batches, else NULL (made on first use; freed by the command). */
+wm_cli_rows_t *wm_cli_search_rows(wm_cli_search_run_t *r);
 
 /* A file's sink, for its records sf (dna: its alphabet, SAM's CIGARs). */
 void wm_cli_search_sink_init(wm_cli_search_run_t *r, wm_cli_search_sink_t *s, const char *path,
@@ -289,6 +300,11 @@ void wm_cli_search_print(wm_cli_search_sink_t *s, const wm_match_t *m);
 ** 0, or -1 when memory ran out (message printed). */
 int wm_cli_search_row(void *sink, const wm_match_t *m);
 int wm_cli_search_sink_end(wm_cli_search_sink_t *s);
+
+/* Write the rows batched so far, before what the sink prints by refers to
+** changes (a streamed batch's records) or anything else is printed; a
+** failed write is noted in s. wm_cli_search_sink_end drains too. */
+void wm_cli_search_sink_drain(wm_cli_search_sink_t *s);
 
 /* ---- out_text.c ----------------------------------------------------------------- */
 

@@ -303,6 +303,7 @@ int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path) {
         r->pg.offset = done; /* the library reports a batch's bytes */
         st = search_batch(r, db, &d, b, per_pattern,
                           !a->quiet && a->count && a->by_record ? &br : NULL);
+        wm_cli_search_sink_drain(&d.s); /* its rows name the batch's records */
         done += b->len - b->own_from;
         r->n_bytes += b->len - b->own_from;
         int last = b->last;

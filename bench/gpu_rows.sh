@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# gpu_rows.sh -- long listings end to end on the lent GPU host (16 cores):
+# search's rows formatted in batches on threads (cli/rows.c) beside the tree
+# before them, on both backends, and ripgrep listing the same set.
+#   bash bench/gpu_rows.sh test|bench|all [CARRY]
+# CARRY (.gpu-rows) holds human_GRCh37_chrX_first70Mb.fa.gz, the -dev .debs
+# of gpu_zlib.sh, prev-src.tar.gz (`git archive` of the tree before, whose
+# warpmatch is built beside this one) and ripgrep's .deb (optional).
+# test: test_cli_rows and tests/cli/test_rows.sh with the CUDA build, then
+# listings compared byte for byte: rows in batches on cuda against rows one
+# at a time (--line-buffered) on cpu, and this tree against the one before.
+# bench: 1,000 8-mers (paper 003's set, bench/run_multi.sh) listed over 256
+# MiB and 1 GiB of chrX, a dense single pattern over 1 GiB, BED rows; each
+# --backend cpu, cuda and auto, this tree and the one before, 3 runs, wall
+# and peak memory (/usr/bin/time), the rows written to a file in /dev/shm;
+# rg -o -b -F on the same set and text. Then bench_gpu_multi's DNA rows of
+# this tree (the kernels, for the figures of BENCHMARKS.md 4d).
+# Logs in $OUT: rows.log (steps), build.log, build_prev.log, tests.log.
+source bench/gpu_common.sh rows /tmp/build-rows "$@"
+
+# the tree before, built beside this one (the tool only)
+P=/tmp/build-prev
+(
+    rm -rf /tmp/prev-src && mkdir -p /tmp/prev-src && tar -xzf "$carry/prev-src.tar.gz" -C /tmp/prev-src &&
+        cmake -S /tmp/prev-src -B $P -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
+            -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" &&
+        cmake --build $P -j"$(nproc)" --target warpmatch_cli
+) >"$out/build_prev.log" 2>&1 &
+prev_pid=$!
+gpu_build warpmatch_cli test_cli_rows bench_gpu_multi gen_text gen_patterns
+wait $prev_pid
+log "previous tree's build rc=$?"
+W=$B/warpmatch
+WP=$P/warpmatch
+[ -x $WP ] || WP=""
+
+if [ "$mode" != bench ]; then
+    run_tests test_cli_rows cli:test_rows
+    zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" | head -c 30000000 >/tmp/rows_chrx.fa
+    grep -v '>' /tmp/rows_chrx.fa | tr -d '\n' | fold -w 8 | awk 'NR % 997 == 0' | grep -x '[ACGT]*' |
+        head -1000 >/tmp/rows_k8.txt
+    n_ok=0
+    n_bad=0
+    # one ARGS...: cuda in batches vs cpu one row at a time, and vs the tree before
+    one() {
+        "$W" search --backend cpu --line-buffered "$@" >/tmp/rows_a.out 2>&1
+        "$W" search --backend cuda "$@" >/tmp/rows_b.out 2>&1
+        local ok=1
+        cmp -s /tmp/rows_a.out /tmp/rows_b.out || ok=0
+        if [ -n "$WP" ]; then
+            "$WP" search --backend cuda "$@" >/tmp/rows_c.out 2>&1
+            cmp -s /tmp/rows_a.out /tmp/rows_c.out || ok=0
+        fi
+        if [ $ok = 1 ]; then
+            n_ok=$((n_ok + 1))
+        else
+            n_bad=$((n_bad + 1))
+        fi
+        log "$([ $ok = 1 ] && echo same || echo DIFFERENT): $* ($(wc -l </tmp/rows_a.out) lines)"
+    }
+    one -f /tmp/rows_k8.txt /tmp/rows_chrx.fa
+    one --format bed -f /tmp/rows_k8.txt /tmp/rows_chrx.fa
+    one --format json --revcomp -f /tmp/rows_k8.txt /tmp/rows_chrx.fa
+    one -k 1 --cigar ACGTACGTAC /tmp/rows_chrx.fa
+    one ACGTA /tmp/rows_chrx.fa
+    one -k 1 -f /tmp/rows_k8.txt /tmp/rows_chrx.fa
+    one --stream --stream-batch 1000003 -f /tmp/rows_k8.txt /tmp/rows_chrx.fa
+    log "listings: $n_ok the same, $n_bad different"
+    compute-sanitizer --tool memcheck --error-exitcode 9 $W search --backend cuda -f /tmp/rows_k8.txt \
+        /tmp/rows_chrx.fa >/dev/null 2>>"$out/tests.log"
+    log "compute-sanitizer memcheck, a listing: rc=$?"
+fi
+[ "$mode" = test ] && exit 0
+
+# ---- bench ------------------------------------------------------------------------
+rg=$(command -v rg || true)
+if [ -z "$rg" ] && ls "$carry"/ripgrep_*.deb >/dev/null 2>&1; then
+    mkdir -p /tmp/rg && dpkg -x "$(ls "$carry"/ripgrep_*.deb | head -1)" /tmp/rg && rg=/tmp/rg/usr/bin/rg
+fi
+WK=/dev/shm/rows-bench
+DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" SIG_SETS=10000 multi_data $WK dna
+T1=$WK/chrX_1G.txt
+SET=$WK/dna_k8_1000_1G.txt
+head -c 268435456 $T1 >$WK/chrX_256M.txt
+cat $T1 $WK/chrX_256M.txt >/dev/null # in the page cache
+OUTF=/dev/shm/rows.out
+
+# timed LABEL TOOL ARGS...: 3 runs, wall seconds and peak KiB, rows to $OUTF
+timed() {
+    local label=$1 r
+    shift
+    for r in 1 2 3; do
+        /usr/bin/time -f "%e s %M KiB" -o /tmp/rows_t timeout 300 "$@" >$OUTF 2>/tmp/rows_err
+        log "e2e $label run $r: rc=$? $(cat /tmp/rows_t) $(wc -l <$OUTF) lines $(head -c 200 /tmp/rows_err)"
+    done
+    md5sum <$OUTF | cut -c1-12 >/tmp/rows_md5
+    log "e2e $label md5 $(cat /tmp/rows_md5)"
+    rm -f $OUTF
+}
+
+# each LABEL ARGS...: this tree and the tree before, cpu and cuda; auto
+each() {
+    local label=$1 be
+    shift
+    for be in cpu cuda; do
+        timed "$label, --backend $be" $W search --backend $be "$@"
+        [ -n "$WP" ] && timed "$label, --backend $be, the tree before" $WP search --backend $be "$@"
+    done
+    timed "$label, --backend auto" $W search --explain-backend "$@"
+}
+
+each "1,000 8-mers, 256 MiB" -f $SET $WK/chrX_256M.txt
+each "1,000 8-mers, 1 GiB" -f $SET $T1
+each "1,000 8-mers, 256 MiB, BED" --format bed -f $SET $WK/chrX_256M.txt
+each "ACGTA, 1 GiB" ACGTA $T1
+if [ -n "$rg" ]; then
+    log "peer: $($rg --version | head -1)"
+    timed "rg -o -b -F -f (1,000 8-mers), 256 MiB" $rg -a -o -b -F -f $SET $WK/chrX_256M.txt
+    timed "rg -o -b -F ACGTA, 1 GiB" $rg -a -o -b -F ACGTA $T1
+fi
+
+nb=$(stat -c %s $T1)
+for n in 1000 8000 16000; do
+    log "dna 8-mers n=$n: bench_gpu_multi"
+    $B/bench/bench_gpu_multi --text $T1 --patterns $WK/dna_k8_${n}_1G.txt --bytes "$nb" --algo qgram \
+        --check 2>&1 | tee -a "$out/multi_gpu.log" | tail -6
+done
