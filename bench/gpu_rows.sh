@@ -5,29 +5,39 @@
 #   bash bench/gpu_rows.sh test|bench|all [CARRY]
 # CARRY (.gpu-rows) holds human_GRCh37_chrX_first70Mb.fa.gz, the -dev .debs
 # of gpu_zlib.sh, prev-src.tar.gz (`git archive` of the tree before, whose
-# warpmatch is built beside this one) and ripgrep's .deb (optional).
-# test: test_cli_rows and tests/cli/test_rows.sh with the CUDA build, then
-# listings compared byte for byte: rows in batches on cuda against rows one
-# at a time (--line-buffered) on cpu, and this tree against the one before.
+# warpmatch and bench_cpu_multi are built beside this one), and optionally
+# ripgrep's .deb and hs/ (libhyperscan5 and libhyperscan-dev .debs).
+# test: test_cli_rows, tests/cli/test_rows.sh, test_multi_diff and
+# test_api_sets with the CUDA build, then listings compared byte for byte:
+# rows in batches on cuda against rows one at a time (--line-buffered) on
+# cpu, and this tree against the one before.
 # bench: 1,000 8-mers (paper 003's set, bench/run_multi.sh) listed over 256
 # MiB and 1 GiB of chrX, a dense single pattern over 1 GiB, BED rows; each
 # --backend cpu, cuda and auto, this tree and the one before, 3 runs, wall
 # and peak memory (/usr/bin/time), the rows written to a file in /dev/shm;
-# rg -o -b -F on the same set and text. Then bench_gpu_multi's DNA rows of
-# this tree (the kernels, for the figures of BENCHMARKS.md 4d).
+# rg -o -b -F on the same set and text (RG=1). The library's listing beside
+# Hyperscan: bench/run_multi.sh (1,000 and 16,000 8-mers over 1 GiB, qgram,
+# count and search, 3 runs) on this tree with Hyperscan, and on the tree
+# before. Then bench_gpu_multi's DNA rows of this tree (KERNELS=1).
 # Logs in $OUT: rows.log (steps), build.log, build_prev.log, tests.log.
 source bench/gpu_common.sh rows /tmp/build-rows "$@"
+if [ -d "$carry/hs" ]; then # Hyperscan, for hs_multi
+    eval "$(bash bench/peers/unpack_debs.sh "$carry/hs" /tmp/hsprefix 2>>"$out/build.log")"
+fi
 
 # the tree before, built beside this one (the tool only)
 P=/tmp/build-prev
 (
     rm -rf /tmp/prev-src && mkdir -p /tmp/prev-src && tar -xzf "$carry/prev-src.tar.gz" -C /tmp/prev-src &&
         cmake -S /tmp/prev-src -B $P -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
-            -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" &&
-        cmake --build $P -j"$(nproc)" --target warpmatch_cli
+            -DWARPMATCH_BENCH=ON -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" &&
+        cmake --build $P -j"$(nproc)" --target warpmatch_cli bench_cpu_multi gen_text gen_patterns
 ) >"$out/build_prev.log" 2>&1 &
 prev_pid=$!
-gpu_build warpmatch_cli test_cli_rows bench_gpu_multi gen_text gen_patterns
+gpu_build warpmatch_cli test_cli_rows test_multi_diff test_api_sets bench_gpu_multi bench_cpu_multi \
+    gen_text gen_patterns
+cmake --build $B -j"$(nproc)" --target hs_multi >>"$out/build.log" 2>&1
+log "hs_multi rc=$?"
 wait $prev_pid
 log "previous tree's build rc=$?"
 W=$B/warpmatch
@@ -35,7 +45,7 @@ WP=$P/warpmatch
 [ -x $WP ] || WP=""
 
 if [ "$mode" != bench ]; then
-    run_tests test_cli_rows cli:test_rows
+    run_tests test_cli_rows cli:test_rows test_multi_diff test_api_sets
     zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" | head -c 30000000 >/tmp/rows_chrx.fa
     grep -v '>' /tmp/rows_chrx.fa | tr -d '\n' | fold -w 8 | awk 'NR % 997 == 0' | grep -x '[ACGT]*' |
         head -1000 >/tmp/rows_k8.txt
@@ -111,14 +121,27 @@ each() {
 
 each "1,000 8-mers, 256 MiB" -f $SET $WK/chrX_256M.txt
 each "1,000 8-mers, 1 GiB" -f $SET $T1
-each "1,000 8-mers, 256 MiB, BED" --format bed -f $SET $WK/chrX_256M.txt
-each "ACGTA, 1 GiB" ACGTA $T1
-if [ -n "$rg" ]; then
+if [ -n "${ROWS_MORE:-}" ]; then
+    each "1,000 8-mers, 256 MiB, BED" --format bed -f $SET $WK/chrX_256M.txt
+    each "ACGTA, 1 GiB" ACGTA $T1
+fi
+if [ -n "$rg" ] && [ -n "${RG:-}" ]; then
     log "peer: $($rg --version | head -1)"
     timed "rg -o -b -F -f (1,000 8-mers), 256 MiB" $rg -a -o -b -F -f $SET $WK/chrX_256M.txt
     timed "rg -o -b -F ACGTA, 1 GiB" $rg -a -o -b -F ACGTA $T1
 fi
 
+# the library's listing (wm_search, a callback that counts) beside Hyperscan's
+for tree in new prev; do
+    bd=$B peers=hyperscan
+    [ $tree = prev ] && { bd=$P peers=""; [ -x $P/bench/bench_cpu_multi ] || continue; }
+    log "run_multi, the $tree tree ($bd)"
+    WHAT=dna BYTES=1G WORK=$WK PEERS="$peers" ALGOS=qgram MODES=count,search REPEATS=3 MAX_S=30 \
+        DNA_SETS="1000 16000" DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" \
+        bash bench/run_multi.sh $bd "$(nproc)" "$carry" 2>&1 | tee -a "$out/multi_cpu.log" | grep -E "ours|hyper|MISMATCH"
+done
+
+[ -n "${KERNELS:-}" ] || exit 0
 nb=$(stat -c %s $T1)
 for n in 1000 8000 16000; do
     log "dna 8-mers n=$n: bench_gpu_multi"

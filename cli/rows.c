@@ -4,9 +4,15 @@
 ** Batches live in a ring and are numbered in the order they were gathered:
 ** [written, taken) are with the workers or formatted, [taken, filled) wait
 ** for a worker, `filled` is the one being gathered. Only the pushing thread
-** gathers and writes, so the output keeps the batches' order; the workers
-** only turn a batch's items into its text. A batch's slot is reused once
-** its text is written, so at most `ring` batches are alive.
+** gathers; a worker that finishes the batch at the head of the ring writes
+** it and every finished batch after it (one writer at a time), so the
+** output keeps the batches' order and the pushing thread neither formats
+** nor copies text: it only gathers, and waits when every slot is in
+** flight. A batch goes to the output's descriptor with write(2), after a
+** flush of what the stream held (one copy fewer than through stdio's
+** buffer; a stream with no descriptor, such as a memory stream, takes
+** fwrite). A slot is reused once its text is written, so at most `ring`
+** batches are alive.
 */
 #include <errno.h>
 #include <pthread.h>
@@ -15,6 +21,7 @@
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rows.h"
 
@@ -49,7 +56,9 @@ struct wm_cli_rows {
     size_t n_ring;
     uint64_t filled, taken, written;
     int stop;
-    int failed, err;
+    int writing;     /* a worker is writing the head (under mu) */
+    int failed, err; /* the first failure (under mu once workers run) */
+    int seen;        /* the pushing thread's copy of failed */
 };
 
 /* Turn a batch's items into its text (any thread). */
@@ -77,22 +86,57 @@ static void format_batch(batch_t *b) {
     }
 }
 
-/* Write a formatted batch (the pushing thread) and empty its slot. */
-static void emit(wm_cli_rows_t *w, batch_t *b) {
-    if (!w->failed) {
-        if (b->rc < 0) {
-            w->failed = 1;
-            w->err = b->err;
-        } else if (b->len > 0 && fwrite(b->text, 1, b->len, b->out) != b->len) {
-            w->failed = 1;
-            w->err = errno ? errno : EIO;
+/* Write all of text to out: its descriptor after a flush, else fwrite.
+** 0, or an errno. */
+static int put_text(FILE *out, const char *text, size_t len) {
+    int fd = fileno(out);
+    if (fd < 0) return fwrite(text, 1, len, out) == len ? 0 : errno ? errno : EIO;
+    if (fflush(out) != 0) return errno ? errno : EIO;
+    while (len > 0) {
+        ssize_t k = write(fd, text, len);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return errno;
         }
+        text += k;
+        len -= (size_t)k;
     }
+    return 0;
+}
+
+/* Write a formatted batch unless an earlier one failed, and empty it (its
+** slot is freed by the caller). Returns 0 or the batch's failure (an errno). */
+static int emit(batch_t *b, int failed) {
+    int e = 0;
+    if (!failed) e = b->rc < 0 ? b->err : b->len > 0 ? put_text(b->out, b->text, b->len) : 0;
     free(b->text);
     b->text = NULL;
     b->len = 0;
     b->n = 0;
-    b->state = FREE;
+    return e;
+}
+
+/* A worker that finished a batch: unless another is writing, write the
+** finished batches at the head, in order. Holds w->mu. */
+static void write_head(wm_cli_rows_t *w) {
+    if (w->writing) return;
+    w->writing = 1;
+    while (w->written < w->filled) {
+        batch_t *b = &w->ring[w->written % w->n_ring];
+        if (b->state != DONE) break;
+        int failed = w->failed;
+        pthread_mutex_unlock(&w->mu);
+        int e = emit(b, failed);
+        pthread_mutex_lock(&w->mu);
+        if (e && !w->failed) {
+            w->failed = 1;
+            w->err = e;
+        }
+        b->state = FREE;
+        w->written++;
+        pthread_cond_broadcast(&w->done); /* room, or the end of a drain */
+    }
+    w->writing = 0;
 }
 
 static void *worker(void *arg) {
@@ -106,7 +150,7 @@ static void *worker(void *arg) {
         format_batch(b);
         pthread_mutex_lock(&w->mu);
         b->state = DONE;
-        pthread_cond_broadcast(&w->done);
+        write_head(w);
     }
     pthread_mutex_unlock(&w->mu);
     return NULL;
@@ -146,21 +190,11 @@ static void start_workers(wm_cli_rows_t *w) {
         if (pthread_create(&w->th[w->started], NULL, worker, w) == 0) w->started++;
 }
 
-/* Write the finished batches at the head; with `all`, wait for every batch
-** gathered, else only for room to gather the next one. Holds w->mu. */
-static void write_head(wm_cli_rows_t *w, int all) {
-    while (w->written < w->filled) {
-        batch_t *b = &w->ring[w->written % w->n_ring];
-        if (b->state != DONE) {
-            if (!all && w->filled - w->written < w->n_ring) return;
-            pthread_cond_wait(&w->done, &w->mu);
-            continue;
-        }
-        pthread_mutex_unlock(&w->mu);
-        emit(w, b);
-        pthread_mutex_lock(&w->mu);
-        w->written++;
-    }
+/* Wait until the workers wrote every batch but `keep` (the ring's room for
+** the next). Holds w->mu; notes a failure for the pushing thread. */
+static void wait_written(wm_cli_rows_t *w, uint64_t keep) {
+    while (w->filled - w->written > keep) pthread_cond_wait(&w->done, &w->mu);
+    w->seen = w->failed;
 }
 
 /* Hand over the batch being gathered; `full` when it is (a listing that
@@ -171,26 +205,32 @@ static void submit(wm_cli_rows_t *w, int full) {
     if (!w->tried && full) start_workers(w);
     if (w->started == 0) { /* no workers: formatted and written here */
         format_batch(b);
-        emit(w, b);
+        int e = emit(b, w->failed);
+        if (e && !w->failed) {
+            w->failed = w->seen = 1;
+            w->err = e;
+        }
         return;
     }
     pthread_mutex_lock(&w->mu);
     b->state = QUEUED;
     w->filled++;
     pthread_cond_signal(&w->work);
-    write_head(w, 0);
+    wait_written(w, w->n_ring - 1); /* the next slot free */
     pthread_mutex_unlock(&w->mu);
 }
 
-static int status(const wm_cli_rows_t *w) {
-    if (!w->failed) return 0;
+static int status(wm_cli_rows_t *w) {
+    if (!w->seen) return 0;
+    if (w->started > 0) pthread_mutex_lock(&w->mu);
     errno = w->err;
+    if (w->started > 0) pthread_mutex_unlock(&w->mu);
     return -1;
 }
 
 int wm_cli_rows_push(wm_cli_rows_t *w, FILE *out, wm_cli_rows_format_fn fn, const void *ctx,
                      const void *item) {
-    if (w->failed) return status(w);
+    if (w->seen) return status(w);
     batch_t *b = &w->ring[w->filled % w->n_ring];
     if (b->n > 0 && (b->out != out || b->fn != fn || b->ctx != ctx)) {
         submit(w, 0);
@@ -210,7 +250,7 @@ int wm_cli_rows_drain(wm_cli_rows_t *w) {
     submit(w, 0);
     if (w->started > 0) {
         pthread_mutex_lock(&w->mu);
-        write_head(w, 1);
+        wait_written(w, 0);
         pthread_mutex_unlock(&w->mu);
     }
     return status(w);

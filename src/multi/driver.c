@@ -6,10 +6,11 @@
 ** core/plan.h; each record a chunk touches is scanned from max(record start,
 ** first owned end - (longest - 1)), so no occurrence crosses a record border
 ** and each is found by exactly the chunk that owns its end. Listing: each
-** chunk keeps its raw (end, uid) hits, and the chunks run in core/waves.h's
-** waves: a wave's hits are turned into matches and delivered in order (a uid
-** stands for every pattern id and strand with that string; at one end they
-** are sorted by pattern, then strand). Counting: per-thread uid counters,
+** chunk turns its raw (end, uid) hits into matches on the pool's thread that
+** scanned it (a uid stands for every pattern id and strand with that
+** string; at one end they are sorted by pattern, then strand), and the
+** chunks run in core/waves.h's waves, whose matches the calling thread only
+** hands to the callback, in order. Counting: per-thread uid counters,
 ** summed at the end, then spread over the pattern ids.
 ** CUDA: the GPU scans whole batches across record borders and returns hits in
 ** end order; listing drops hits that start before their record, counting
@@ -31,31 +32,30 @@ typedef struct {
     const wm_mset_t *s;
     const uint64_t *rs; /* record starts, n_rec + 1 entries */
     size_t n_rec;
-    wm_match_cb cb;
-    void *user;
-    uint64_t count;
-    uint32_t *ents; /* scratch for one end's entries */
-    size_t ents_cap;
-} deliver_t;
+} records_t;
+
+/* One end's (entry << 32 | uid) list, kept between calls. */
+typedef struct {
+    uint64_t *a;
+    size_t cap;
+} group_t;
 
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
-/* Deliver hits (sorted by end) as matches; hits that start before their
-** record's start are dropped (only the GPU produces them). Returns WM_OK,
-** WM_STOPPED or WM_NOMEM. */
-static wm_status deliver_hits(deliver_t *d, const wm_mhit_t *h, size_t n) {
-    const wm_mset_t *s = d->s;
-    size_t r = n ? wm_plan_record_of_end(d->rs, d->n_rec, h[0].end) : 0;
-    uint64_t *grp = NULL;
-    size_t grp_cap = 0;
-    wm_status st = WM_OK;
-    for (size_t x = 0; x < n && st == WM_OK;) {
+/* Append the matches of hits h[0, n) (sorted by end) to out, in the
+** contract's order; hits that start before their record's start are dropped
+** (only the GPU produces them). 0, or -1 out of memory. */
+static int expand_hits(const records_t *R, const wm_mhit_t *h, size_t n, group_t *g,
+                       wm_matchvec_t *out) {
+    const wm_mset_t *s = R->s;
+    size_t r = n ? wm_plan_record_of_end(R->rs, R->n_rec, h[0].end) : 0;
+    for (size_t x = 0; x < n;) {
         uint64_t e = h[x].end;
-        while (d->rs[r + 1] < e) r++;
-        uint64_t rb = d->rs[r];
+        while (R->rs[r + 1] < e) r++;
+        uint64_t rb = R->rs[r];
         size_t y = x + 1;
         while (y < n && h[y].end == e) y++;
         /* (entry << 32 | uid) for every pattern id the group stands for. */
@@ -64,41 +64,35 @@ static wm_status deliver_hits(deliver_t *d, const wm_mhit_t *h, size_t n) {
             uint32_t u = h[z].uid;
             if (e - rb < wm_mset_len(s, u)) continue; /* crosses the record start */
             size_t k = s->ent_off[u + 1] - s->ent_off[u];
-            if (ne + k > grp_cap) {
-                size_t cap = (ne + k) * 2 + 16;
-                uint64_t *g = realloc(grp, cap * sizeof *g);
-                if (!g) {
-                    st = WM_NOMEM;
-                    break;
-                }
-                grp = g;
-                grp_cap = cap;
-            }
+            if (ne + k > g->cap && wm_vec_grow((void **)&g->a, &g->cap, ne + k, sizeof *g->a))
+                return -1;
             for (uint32_t q = s->ent_off[u]; q < s->ent_off[u + 1]; q++)
-                grp[ne++] = (uint64_t)s->ent[q] << 32 | u;
+                g->a[ne++] = (uint64_t)s->ent[q] << 32 | u;
         }
-        if (st != WM_OK) break;
-        if (ne > 1) qsort(grp, ne, sizeof *grp, cmp_u64);
+        if (ne > 1) qsort(g->a, ne, sizeof *g->a, cmp_u64);
+        if (out->n + ne > out->cap &&
+            wm_vec_grow((void **)&out->a, &out->cap, out->n + ne, sizeof *out->a))
+            return -1;
         for (size_t z = 0; z < ne; z++) {
-            uint32_t ent = (uint32_t)(grp[z] >> 32), u = (uint32_t)grp[z];
-            d->count++;
-            if (!d->cb) continue;
-            wm_match_t m;
-            memset(&m, 0, sizeof m);
-            m.record = r;
-            m.end = e - rb;
-            m.start = m.end - wm_mset_len(s, u);
-            m.strand = ent & 1;
-            m.pattern = ent >> 1;
-            if (d->cb(&m, d->user)) {
-                st = WM_STOPPED;
-                break;
-            }
+            uint32_t ent = (uint32_t)(g->a[z] >> 32), u = (uint32_t)g->a[z];
+            wm_match_t *m = &out->a[out->n++];
+            memset(m, 0, sizeof *m);
+            m->record = r;
+            m->end = e - rb;
+            m->start = m->end - wm_mset_len(s, u);
+            m->strand = ent & 1;
+            m->pattern = ent >> 1;
         }
         x = y;
     }
-    free(grp);
-    return st;
+    return 0;
+}
+
+/* Hand matches to the callback in order: WM_OK or WM_STOPPED. */
+static wm_status deliver_matches(wm_match_cb cb, void *user, const wm_matchvec_t *v) {
+    for (size_t i = 0; i < v->n; i++)
+        if (cb(&v->a[i], user)) return WM_STOPPED;
+    return WM_OK;
 }
 
 /* ---- CPU ----------------------------------------------------------------------- */
@@ -151,9 +145,9 @@ static void count_chunk(void *arg, size_t i, int tid) {
 static void plan_chunks(const wm_context_t *cx, cpu_job_t *j, int listing) {
     uint64_t chunk = cx->opts.chunk_bytes;
     if (chunk == 0) {
-        /* Listing keeps a wave's hits in memory: with dense matches (one
-        ** per byte or more) small chunks bound it. */
-        uint64_t hi = listing ? 1u << 20 : 16u << 20;
+        /* Listing keeps two waves' matches in memory (40 bytes each): with
+        ** dense matches (one per byte or more) small chunks bound it. */
+        uint64_t hi = listing ? 1u << 19 : 16u << 20;
         chunk = (j->len - j->own_from) / ((uint64_t)wm_pool_size(cx->pool) * 8) + 1;
         if (chunk < (1u << 16)) chunk = 1u << 16;
         if (chunk > hi) chunk = hi;
@@ -161,23 +155,48 @@ static void plan_chunks(const wm_context_t *cx, cpu_job_t *j, int listing) {
     j->plan = wm_plan_sized(j->own_from, j->len, chunk);
 }
 
-/* Listing: chunks in waves (core/waves.h), each chunk's raw hits turned
-** into matches and delivered in order on the calling thread while the next
-** wave is scanned. */
+/* Listing: chunks in waves (core/waves.h); a chunk's raw hits are turned
+** into matches on the thread that scanned it, and the calling thread only
+** hands each wave's matches to the callback, in order, while the next wave
+** is scanned. */
+typedef struct {
+    wm_mhitvec_t hits; /* the chunk's raw hits (kept for the next chunk) */
+    group_t grp;
+    wm_matchvec_t m; /* its matches */
+} listed_t;
+
+typedef struct {
+    wm_match_cb cb;
+    void *user;
+} callback_t;
+
 static int list_chunk(void *arg, uint64_t i, void *out) {
-    wm_msink_t sink = { out, NULL };
-    return scan_chunk(arg, i, &sink);
+    const cpu_job_t *j = arg;
+    listed_t *L = out;
+    wm_msink_t sink = { &L->hits, NULL };
+    if (scan_chunk(j, i, &sink)) return -1;
+    records_t R = { j->s, j->rs, j->n_rec };
+    return expand_hits(&R, L->hits.a, L->hits.n, &L->grp, &L->m);
 }
 static wm_status list_deliver(void *user, const void *out) {
-    const wm_mhitvec_t *v = out;
-    return deliver_hits(user, v->a, v->n);
+    const callback_t *c = user;
+    return deliver_matches(c->cb, c->user, &((const listed_t *)out)->m);
 }
-static void hits_empty(void *out) { ((wm_mhitvec_t *)out)->n = 0; }
-static void hits_release(void *out) { wm_mhitvec_free(out); }
+static void listed_empty(void *out) {
+    listed_t *L = out;
+    L->hits.n = 0;
+    L->m.n = 0;
+}
+static void listed_release(void *out) {
+    listed_t *L = out;
+    wm_mhitvec_free(&L->hits);
+    free(L->grp.a);
+    wm_matchvec_free(&L->m);
+}
 
-static wm_status cpu_list(wm_context_t *cx, cpu_job_t *j, deliver_t *d) {
-    wm_waves_t waves = { sizeof(wm_mhitvec_t), list_chunk,  j, list_deliver, d,
-                         hits_empty,           hits_release };
+static wm_status cpu_list(wm_context_t *cx, cpu_job_t *j, callback_t *c) {
+    wm_waves_t waves = { sizeof(listed_t), list_chunk,    j, list_deliver, c,
+                         listed_empty,     listed_release };
     return wm_waves_run(cx, &j->plan, j->own_from, j->len, &waves);
 }
 
@@ -249,13 +268,17 @@ static wm_status subtract_crossing(const wm_mset_t *s, const uint8_t *seq, const
 }
 
 /* Hits the GPU listed are widened to wm_mhit_t this many at a time (and
-** past, to the last one's end: deliver_hits takes an end's hits together). */
+** past, to the last one's end: expand_hits takes an end's hits together),
+** turned into matches and handed to the callback. */
 #define GPU_WIDEN 4096
 
 typedef struct {
-    deliver_t *d;
+    records_t R;
+    callback_t c;
     wm_mhit_t *wide;
     size_t cap;
+    group_t grp;
+    wm_matchvec_t m;
 } gpu_list_t;
 
 static wm_status gpu_batch(const wm_mhit32_t *hits, size_t n, uint64_t base, void *user) {
@@ -274,7 +297,9 @@ static wm_status gpu_batch(const wm_mhit32_t *hits, size_t n, uint64_t base, voi
             g->wide[z - x].end = base + hits[z].end;
             g->wide[z - x].uid = hits[z].uid;
         }
-        st = deliver_hits(g->d, g->wide, y - x);
+        g->m.n = 0;
+        if (expand_hits(&g->R, g->wide, y - x, &g->grp, &g->m)) return WM_NOMEM;
+        st = deliver_matches(g->c.cb, g->c.user, &g->m);
         x = y;
     }
     return st;
@@ -329,22 +354,21 @@ wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
     uint64_t *uc = NULL;
     wm_status st;
     if (cb) {
-        deliver_t d;
-        memset(&d, 0, sizeof d);
-        d.s = s;
-        d.rs = rs;
-        d.n_rec = n_rec;
-        d.cb = cb;
-        d.user = user;
+        callback_t c = { cb, user };
         st = WM_OK;
         if (gpu) {
-            gpu_list_t g = { &d, NULL, 0 };
+            gpu_list_t g;
+            memset(&g, 0, sizeof g);
+            g.R = (records_t){ s, rs, n_rec };
+            g.c = c;
             st = gpu_scan(cx, gpu, s, text, &j.own_from, gpu_batch, &g, NULL, NULL);
             free(g.wide);
+            free(g.grp.a);
+            wm_matchvec_free(&g.m);
         }
         if (!gpu || wm_gpu_fall_back(cx, st, "the set search")) {
             plan_chunks(cx, &j, 1);
-            st = cpu_list(cx, &j, &d);
+            st = cpu_list(cx, &j, &c);
         }
         free(rs);
         return st;
