@@ -26,8 +26,9 @@ if [ -d "$carry/hs" ]; then # Hyperscan, for hs_multi
 fi
 
 # the tree before, built beside this one (the tool only)
+# (NO_PREV=1: not built, nor run; SKIP_MULTI=1: no run_multi)
 P=/tmp/build-prev
-(
+[ -n "${NO_PREV:-}" ] || (
     rm -rf /tmp/prev-src && mkdir -p /tmp/prev-src && tar -xzf "$carry/prev-src.tar.gz" -C /tmp/prev-src &&
         cmake -S /tmp/prev-src -B $P -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
             -DWARPMATCH_BENCH=ON -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" &&
@@ -132,7 +133,7 @@ if [ -n "$rg" ] && [ -n "${RG:-}" ]; then
 fi
 
 # the library's listing (wm_search, a callback that counts) beside Hyperscan's
-for tree in new prev; do
+[ -n "${SKIP_MULTI:-}" ] || for tree in new prev; do
     bd=$B peers=hyperscan
     [ $tree = prev ] && { bd=$P peers=""; [ -x $P/bench/bench_cpu_multi ] || continue; }
     log "run_multi, the $tree tree ($bd)"

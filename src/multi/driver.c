@@ -267,42 +267,85 @@ static wm_status subtract_crossing(const wm_mset_t *s, const uint8_t *seq, const
     return WM_OK;
 }
 
-/* Hits the GPU listed are widened to wm_mhit_t this many at a time (and
-** past, to the last one's end: expand_hits takes an end's hits together),
-** turned into matches and handed to the callback. */
-#define GPU_WIDEN 4096
+/* Hits the GPU listed, in end order, are cut into pieces of about this many
+** (a piece ends where an end changes: expand_hits takes an end's hits
+** together); a round of as many pieces as the pool has threads is widened to
+** wm_mhit_t and turned into matches on the pool, then handed to the
+** callback in order on the calling thread. */
+#define GPU_PIECE 16384
 
 typedef struct {
-    records_t R;
-    callback_t c;
+    size_t x, y; /* the piece: hits [x, y) of the batch */
     wm_mhit_t *wide;
     size_t cap;
     group_t grp;
     wm_matchvec_t m;
+    int failed;
+} gpu_piece_t;
+
+typedef struct {
+    records_t R;
+    callback_t c;
+    wm_pool_t *pool;
+    gpu_piece_t *pc; /* a round's pieces, one a thread */
+    size_t n_pc;
+    const wm_mhit32_t *hits; /* the batch being expanded */
+    uint64_t base;
 } gpu_list_t;
+
+static void expand_piece(void *arg, size_t i, int tid) {
+    gpu_list_t *g = arg;
+    gpu_piece_t *p = &g->pc[i];
+    size_t k = p->y - p->x;
+    (void)tid;
+    p->m.n = 0;
+    p->failed = 0;
+    if (k > p->cap) {
+        wm_mhit_t *w = realloc(p->wide, k * sizeof *w);
+        if (!w) {
+            p->failed = 1;
+            return;
+        }
+        p->wide = w;
+        p->cap = k;
+    }
+    for (size_t z = 0; z < k; z++) {
+        p->wide[z].end = g->base + g->hits[p->x + z].end;
+        p->wide[z].uid = g->hits[p->x + z].uid;
+    }
+    if (expand_hits(&g->R, p->wide, k, &p->grp, &p->m)) p->failed = 1;
+}
 
 static wm_status gpu_batch(const wm_mhit32_t *hits, size_t n, uint64_t base, void *user) {
     gpu_list_t *g = user;
-    wm_status st = WM_OK;
-    for (size_t x = 0; x < n && st == WM_OK;) {
-        size_t y = n - x > GPU_WIDEN ? x + GPU_WIDEN : n;
-        while (y < n && hits[y].end == hits[y - 1].end) y++;
-        if (y - x > g->cap) {
-            wm_mhit_t *w = realloc(g->wide, (y - x) * sizeof *w);
-            if (!w) return WM_NOMEM;
-            g->wide = w;
-            g->cap = y - x;
+    g->hits = hits;
+    g->base = base;
+    for (size_t x = 0; x < n;) {
+        size_t np = 0;
+        for (; np < g->n_pc && x < n; np++) {
+            size_t y = n - x > GPU_PIECE ? x + GPU_PIECE : n;
+            while (y < n && hits[y].end == hits[y - 1].end) y++;
+            g->pc[np].x = x;
+            g->pc[np].y = y;
+            x = y;
         }
-        for (size_t z = x; z < y; z++) {
-            g->wide[z - x].end = base + hits[z].end;
-            g->wide[z - x].uid = hits[z].uid;
+        wm_pool_for(g->pool, np, expand_piece, g);
+        for (size_t i = 0; i < np; i++) {
+            if (g->pc[i].failed) return WM_NOMEM;
+            wm_status st = deliver_matches(g->c.cb, g->c.user, &g->pc[i].m);
+            if (st != WM_OK) return st;
         }
-        g->m.n = 0;
-        if (expand_hits(&g->R, g->wide, y - x, &g->grp, &g->m)) return WM_NOMEM;
-        st = deliver_matches(g->c.cb, g->c.user, &g->m);
-        x = y;
     }
-    return st;
+    return WM_OK;
+}
+
+static void gpu_list_free(gpu_list_t *g) {
+    for (size_t i = 0; g->pc && i < g->n_pc; i++) {
+        free(g->pc[i].wide);
+        free(g->pc[i].grp.a);
+        wm_matchvec_free(&g->pc[i].m);
+    }
+    free(g->pc);
 }
 
 /* Counts of the uids spread over the pattern ids each stands for: the total
@@ -361,10 +404,12 @@ wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
             memset(&g, 0, sizeof g);
             g.R = (records_t){ s, rs, n_rec };
             g.c = c;
-            st = gpu_scan(cx, gpu, s, text, &j.own_from, gpu_batch, &g, NULL, NULL);
-            free(g.wide);
-            free(g.grp.a);
-            wm_matchvec_free(&g.m);
+            g.pool = cx->pool;
+            g.n_pc = (size_t)wm_pool_size(cx->pool);
+            g.pc = calloc(g.n_pc, sizeof *g.pc);
+            st = g.pc ? gpu_scan(cx, gpu, s, text, &j.own_from, gpu_batch, &g, NULL, NULL)
+                      : WM_NOMEM;
+            gpu_list_free(&g);
         }
         if (!gpu || wm_gpu_fall_back(cx, st, "the set search")) {
             plan_chunks(cx, &j, 1);
