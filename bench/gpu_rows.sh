@@ -12,7 +12,8 @@
 # rows in batches on cuda against rows one at a time (--line-buffered) on
 # cpu, and this tree against the one before.
 # bench: 1,000 8-mers (paper 003's set, bench/run_multi.sh) listed over 256
-# MiB and 1 GiB of chrX, a dense single pattern over 1 GiB, BED rows; each
+# MiB and 1 GiB of chrX (and, with ROWS_MORE=1, as BED rows and a sparse
+# single pattern over 1 GiB); each
 # --backend cpu, cuda and auto, this tree and the one before, 3 runs, wall
 # and peak memory (/usr/bin/time), the rows written to a file in /dev/shm;
 # rg -o -b -F on the same set and text (RG=1). The library's listing beside
