@@ -80,6 +80,8 @@ typedef struct {
 } wm_matchvec_t;
 
 int wm_matchvec_push(wm_matchvec_t *v, const wm_match_t *m); /* 0 or -1 */
+/* Hand v's matches to cb in order: WM_OK, or WM_STOPPED when cb asked. */
+wm_status wm_matchvec_deliver(const wm_matchvec_t *v, wm_match_cb cb, void *user);
 void wm_matchvec_free(wm_matchvec_t *v);
 /* Make room for need entries in an array of elem-byte items (doubling). 0 or -1. */
 int wm_vec_grow(void **a, size_t *cap, size_t need, size_t elem);

@@ -23,6 +23,12 @@ int wm_matchvec_push(wm_matchvec_t *v, const wm_match_t *m) {
     return 0;
 }
 
+wm_status wm_matchvec_deliver(const wm_matchvec_t *v, wm_match_cb cb, void *user) {
+    for (size_t i = 0; i < v->n; i++)
+        if (cb(&v->a[i], user)) return WM_STOPPED;
+    return WM_OK;
+}
+
 void wm_matchvec_free(wm_matchvec_t *v) {
     free(v->a);
     v->a = NULL;

@@ -88,13 +88,6 @@ static int expand_hits(const records_t *R, const wm_mhit_t *h, size_t n, group_t
     return 0;
 }
 
-/* Hand matches to the callback in order: WM_OK or WM_STOPPED. */
-static wm_status deliver_matches(wm_match_cb cb, void *user, const wm_matchvec_t *v) {
-    for (size_t i = 0; i < v->n; i++)
-        if (cb(&v->a[i], user)) return WM_STOPPED;
-    return WM_OK;
-}
-
 /* ---- CPU ----------------------------------------------------------------------- */
 
 static wm_mscan_fn cpu_scan_fn(const wm_mset_t *s) {
@@ -180,7 +173,7 @@ static int list_chunk(void *arg, uint64_t i, void *out) {
 }
 static wm_status list_deliver(void *user, const void *out) {
     const callback_t *c = user;
-    return deliver_matches(c->cb, c->user, &((const listed_t *)out)->m);
+    return wm_matchvec_deliver(&((const listed_t *)out)->m, c->cb, c->user);
 }
 static void listed_empty(void *out) {
     listed_t *L = out;
@@ -332,7 +325,7 @@ static wm_status gpu_batch(const wm_mhit32_t *hits, size_t n, uint64_t base, voi
         wm_pool_for(g->pool, np, expand_piece, g);
         for (size_t i = 0; i < np; i++) {
             if (g->pc[i].failed) return WM_NOMEM;
-            wm_status st = deliver_matches(g->c.cb, g->c.user, &g->pc[i].m);
+            wm_status st = wm_matchvec_deliver(&g->pc[i].m, g->c.cb, g->c.user);
             if (st != WM_OK) return st;
         }
     }

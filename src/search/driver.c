@@ -198,10 +198,7 @@ static wm_status deliver(void *user, const void *res) {
     deliver_t *dv = user;
     const wm_matchvec_t *v = res;
     dv->count += v->n;
-    if (dv->cb)
-        for (size_t x = 0; x < v->n; x++)
-            if (dv->cb(&v->a[x], dv->user)) return WM_STOPPED;
-    return WM_OK;
+    return dv->cb ? wm_matchvec_deliver(v, dv->cb, dv->user) : WM_OK;
 }
 
 static wm_status search_cpu(wm_context_t *cx, const job_t *job, uint64_t own_from, deliver_t *dv) {
