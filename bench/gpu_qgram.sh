@@ -3,6 +3,7 @@
 # read the text straight into registers (src/multi/mwarp.cuh; qgram_dna.cu
 # for DNA sets, qgram_bytes.cu for byte sets), tests first.
 #   bash bench/gpu_qgram.sh test|bench|all|profile|quick [CARRY]
+# (profile with QG_PROF=list: the one pass listing DNA sets, under ncu)
 # CARRY (.gpu-qg) holds human_GRCh37_chrX_first70Mb.fa.gz, the mixed text's
 # sources in mix/ (bash bench/run_multi.sh --stage CARRY), the -dev .debs
 # of gpu_zlib.sh and, optionally, old/bench_gpu_multi: the benchmark built
@@ -55,6 +56,23 @@ fi
 gpu_build warpmatch_cli test_multi_diff test_api_sets bench_gpu_multi gen_text gen_patterns
 W=$B/warpmatch
 
+if [ "$mode" = profile ] && [ "${QG_PROF:-}" = list ]; then
+    # QG_PROF=list: ncu's full set on the one pass (WM_MM_LIST) listing 1,000
+    # and 16,000 8-mers over 256 MiB of chrX (ncu_list_N.txt)
+    WK=/dev/shm/qg-prof
+    mkdir -p $WK
+    WHAT=dna BYTES=256M WORK=$WK PEERS="" ALGOS=auto MODES=count REPEATS=1 DNA_SETS="1000 16000" \
+        DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" \
+        bash bench/run_multi.sh $B "$(nproc)" "$carry" >"$out/prof_data.log" 2>&1
+    NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    for n in 1000 16000; do
+        $NCU --set full --import-source yes --kernel-name-base mangled -k regex:wm_mw_list_kernel -c 1 \
+            $B/bench/bench_gpu_multi --text $WK/chrX_256M.txt --patterns $WK/dna_k8_${n}_256M.txt \
+            --bytes "$(stat -c %s $WK/chrX_256M.txt)" --algo qgram --reps 1 >"$out/ncu_list_$n.txt" 2>&1
+        log "ncu (list1, $n 8-mers) rc=$?"
+    done
+    exit 0
+fi
 if [ "$mode" = profile ]; then
     # ncu's full set on the byte kernel counting 10,000 signatures (ncu.txt)
     # and on the DNA kernel's write pass listing 16,000 8-mers (ncu_dna.txt)
