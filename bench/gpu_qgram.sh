@@ -64,12 +64,21 @@ if [ "$mode" = profile ] && [ "${QG_PROF:-}" = list ]; then
     WHAT=dna BYTES=256M WORK=$WK PEERS="" ALGOS=auto MODES=count REPEATS=1 DNA_SETS="1000 16000" \
         DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" \
         bash bench/run_multi.sh $B "$(nproc)" "$carry" >"$out/prof_data.log" 2>&1
+    # the benchmark again with line numbers, for the source page's stalls
+    BP=/tmp/build-qgp
+    cmake -S . -B $BP -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF -DWARPMATCH_BENCH=ON \
+        -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_CUDA_FLAGS=-lineinfo "${extra[@]}" >>"$out/build.log" 2>&1 &&
+        cmake --build $BP -j"$(nproc)" --target bench_gpu_multi >>"$out/build.log" 2>&1
+    log "build with -lineinfo rc=$?"
     NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
     for n in 1000 16000; do
         $NCU --set full --import-source yes --kernel-name-base mangled -k regex:wm_mw_list_kernel -c 1 \
-            $B/bench/bench_gpu_multi --text $WK/chrX_256M.txt --patterns $WK/dna_k8_${n}_256M.txt \
-            --bytes "$(stat -c %s $WK/chrX_256M.txt)" --algo qgram --reps 1 >"$out/ncu_list_$n.txt" 2>&1
+            -o "$out/list_$n" -f $BP/bench/bench_gpu_multi --text $WK/chrX_256M.txt \
+            --patterns $WK/dna_k8_${n}_256M.txt --bytes "$(stat -c %s $WK/chrX_256M.txt)" --algo qgram \
+            --reps 1 >"$out/ncu_run_$n.txt" 2>&1
         log "ncu (list1, $n 8-mers) rc=$?"
+        $NCU -i "$out/list_$n.ncu-rep" >"$out/ncu_list_$n.txt" 2>&1
+        $NCU -i "$out/list_$n.ncu-rep" --page source --csv --print-source cuda,sass >"$out/ncu_src_$n.csv" 2>&1
     done
     exit 0
 fi

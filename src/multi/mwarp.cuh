@@ -328,9 +328,6 @@ __global__ void __launch_bounds__(WM_MW_THREADS, S::min_blocks)
 #ifndef WM_MW_LIST_BLOCKS
 #define WM_MW_LIST_BLOCKS 3 /* blocks an SM holds: 40 registers a thread, no spills at 4 steps */
 #endif
-#ifndef WM_MW_LIST_AHEAD
-#define WM_MW_LIST_AHEAD 1 /* a warp's next ticket taken, and its chunk fetched, a chunk early */
-#endif
 
 /* Chunk c's count out, and the hits of the chunks before it in: their
 ** status words 32 at a time, newest first, until one holds an inclusive
@@ -368,22 +365,11 @@ __global__ void __launch_bounds__(WM_MW_THREADS, WM_MW_LIST_BLOCKS)
         (uint32_t *)(smem + ((sc.tables + 15) & ~15u)) + (threadIdx.x / 32) * WM_MW_SEG;
     const uint32_t lane = threadIdx.x & 31;
     const uint64_t n = t.n;
-    uint32_t ticket = 0;
-#if WM_MW_LIST_AHEAD
-    if (lane == 0) ticket = atomicAdd(o.ticket, 1u);
-    uint64_t ahead = __shfl_sync(WM_MW_FULL, ticket, 0);
-#endif
     for (;;) {
-#if WM_MW_LIST_AHEAD
-        uint64_t chunk = ahead;
-        if (chunk >= n_chunks) break;
-        /* the next chunk's ticket now, its answer wanted after the scan */
-        if (lane == 0) ticket = atomicAdd(o.ticket, 1u);
-#else
+        uint32_t ticket = 0;
         if (lane == 0) ticket = atomicAdd(o.ticket, 1u);
         uint64_t chunk = __shfl_sync(WM_MW_FULL, ticket, 0);
         if (chunk >= n_chunks) break;
-#endif
         uint64_t c0 = chunk * WM_CU_LIST_CHUNK;
         uint2 prev = c0 > 0 ? sc.carry(sc.decode(__ldg((const uint4 *)(t.text + c0 - 16)), smem))
                             : sc.nothing();
@@ -408,17 +394,6 @@ __global__ void __launch_bounds__(WM_MW_THREADS, WM_MW_LIST_BLOCKS)
         unsigned long long sum = found;
 #pragma unroll
         for (int d = 16; d > 0; d >>= 1) sum += __shfl_xor_sync(WM_MW_FULL, sum, d);
-#if WM_MW_LIST_AHEAD
-        /* the next chunk into L2 while this one looks back and writes: a
-        ** lane 64 of its bytes, lane 0 the 16 before it too */
-        ahead = __shfl_sync(WM_MW_FULL, ticket, 0);
-        if (ahead < n_chunks) {
-            uint64_t n0 = ahead * WM_CU_LIST_CHUNK;
-            if (n0 + 64 * lane < n)
-                asm volatile("prefetch.global.L2 [%0];" ::"l"(t.text + n0 + 64 * lane));
-            if (lane == 0) asm volatile("prefetch.global.L2 [%0];" ::"l"(t.text + n0 - 16));
-        }
-#endif
         unsigned long long before = wm_mw_look_back(o.status, chunk, sum, lane);
         if (sum == 0) continue;
 #pragma unroll
