@@ -96,22 +96,6 @@ __device__ __forceinline__ uint32_t wm_mw_own(uint64_t at, uint64_t own_from, ui
     return hi > lo ? ((1u << (hi - lo)) - 1) << (16 - hi) : 0;
 }
 
-/* 16 bytes of text that no other load of the kernel wants again: read
-** past L1, which is left to the tables the lookups go through. */
-#ifndef WM_MW_L1_HINTS
-#define WM_MW_L1_HINTS 1
-#endif
-__device__ __forceinline__ uint4 wm_mw_load_once(const uint8_t *p) {
-    uint4 v;
-#if !WM_MW_L1_HINTS
-    return __ldg((const uint4 *)p);
-#endif
-    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(p));
-    return v;
-}
-
 /* A warp-wide inclusive prefix sum. */
 __device__ __forceinline__ uint32_t wm_mw_scan(uint32_t x, uint32_t lane) {
 #pragma unroll
@@ -390,21 +374,19 @@ __global__ void __launch_bounds__(WM_MW_THREADS, WM_MW_LIST_BLOCKS)
         uint2 prev = c0 > 0 ? sc.carry(sc.decode(__ldg((const uint4 *)(t.text + c0 - 16)), smem))
                             : sc.nothing();
         uint32_t kept_in = sc.keep(prev); /* lane 0's up at the chunk's first step */
-        /* every end of the chunk owned and in the batch: no mask a step */
-        const bool inside = c0 >= t.own_from && c0 + WM_CU_LIST_CHUNK <= n;
         uint32_t kept[WM_MW_LSTEPS], hm[WM_MW_LSTEPS], found = 0;
         uint64_t at = c0 + 16 * lane;
         uint4 v = make_uint4(0, 0, 0, 0);
-        if (at < n) v = wm_mw_load_once(t.text + at);
+        if (at < n) v = __ldg((const uint4 *)(t.text + at));
 #pragma unroll
         for (int s = 0; s < WM_MW_LSTEPS; s++, at += WM_MW_SEG) {
             uint4 next = make_uint4(0, 0, 0, 0);
             if (s + 1 < WM_MW_LSTEPS && at + WM_MW_SEG < n)
-                next = wm_mw_load_once(t.text + at + WM_MW_SEG);
+                next = __ldg((const uint4 *)(t.text + at + WM_MW_SEG));
             uint2 up, mine_c;
             typename S::lane_t cur = wm_mw_take(sc, v, smem, lane, prev, up, mine_c);
             v = next;
-            uint32_t ok = sc.ok(cur, up) & (inside ? 0xffffu : wm_mw_own(at, t.own_from, n));
+            uint32_t ok = sc.ok(cur, up) & wm_mw_own(at, t.own_from, n);
             hm[s] = sc.hits(cur, up, ok, smem) & 0xffffu;
             kept[s] = sc.keep(mine_c);
             found += __popc(hm[s]);
@@ -426,15 +408,12 @@ __global__ void __launch_bounds__(WM_MW_THREADS, WM_MW_LIST_BLOCKS)
             uint32_t k = incl - mine;
             WM_MW_EACH(j, hm[s]) stage[k++] = (16 * lane + j) << 16 | sc.key(kup, kept[s], j);
             __syncwarp();
-            uint32_t end1 = (uint32_t)c0 + s * WM_MW_SEG + 1; /* batches span under 4 GiB */
-            uint2 *dst = (uint2 *)(o.hits + before);
-            /* the room's end checked once a step where the step fits */
-            uint32_t room = before + step_hits <= o.cap ? step_hits
-                            : before < o.cap            ? (uint32_t)(o.cap - before)
-                                                        : 0;
-            for (uint32_t i = lane; i < room; i += 32) {
+            uint32_t step = (uint32_t)c0 + s * WM_MW_SEG; /* batches span under 4 GiB */
+            for (uint32_t i = lane; i < step_hits; i += 32) {
                 uint32_t e = stage[i];
-                dst[i] = make_uint2(end1 + (e >> 16), sc.uid(e & 0xffffu, smem));
+                if (before + i < o.cap)
+                    *(uint2 *)(o.hits + before + i) =
+                        make_uint2(step + (e >> 16) + 1, sc.uid(e & 0xffffu, smem));
             }
             __syncwarp(); /* the stage is read before the next step fills it */
             before += step_hits;

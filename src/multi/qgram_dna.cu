@@ -73,15 +73,6 @@ struct qgram_dna_scanner {
         if (exact && !sums) /* the ranks after the bitmap, as 32-bit words */
             for (uint32_t i = threadIdx.x; i < (tab_words + 1) / 2; i += blockDim.x)
                 ((uint32_t *)(s + 256))[tab_words + i] = __ldg((const uint32_t *)p.rank_base + i);
-        /* under 32 codes (q <= 2) the one word repeats its bits: hits() takes
-        ** the bit at the code's low 5 bits, unmasked, which may hold the bits
-        ** above the code; ranks count only the bits below a code */
-        uint32_t codes = cmask + 1;
-        if (!sums && codes < 32 && threadIdx.x == 0) {
-            uint32_t w = __ldg(tab) & ((1u << codes) - 1);
-            for (uint32_t k = codes; k < 32; k <<= 1) w |= w << k;
-            ((uint32_t *)(s + 256))[0] = w;
-        }
     }
     __device__ lane_t decode(uint4 v, const uint8_t *s) const {
         uint32_t b0, b1, b2, b3, f = p.qg_fast;
@@ -119,19 +110,13 @@ struct qgram_dna_scanner {
         }
         return n;
     }
-    /* Each end's bit of the bitmap, put at bit 15 - j by a rotation: the
-    ** word's bit x & 31 (the code's, unmasked: setup() repeats a lone
-    ** word's bits) rotated right by x - (15 - j), modulo 32 as funnel
-    ** shifts take it; the word's index from the same shift, masked. */
     __device__ uint32_t hits(const lane_t &l, uint2 up, uint32_t ok, const uint8_t *s) const {
-        const uint8_t *bm = s + 256;
-        const uint32_t wmask = (cmask >> 3) & ~3u; /* the code's word, as a byte offset */
+        const uint32_t *bm = (const uint32_t *)(s + 256);
         uint32_t h = 0;
 #pragma unroll
         for (uint32_t j = 0; j < 16; j++) {
-            uint32_t x = __funnelshift_r(l.x, up.x, 30 - 2 * j);
-            uint32_t w = *(const uint32_t *)(bm + ((x >> 3) & wmask));
-            h |= __funnelshift_r(w, w, x - (15 - j)) & (0x8000u >> j);
+            uint32_t x = code(l, up, j);
+            h |= ((bm[x >> 5] >> (x & 31)) & 1u) << (15 - j);
         }
         return h & ok;
     }
@@ -151,12 +136,7 @@ struct qgram_dna_scanner {
         const uint32_t *bm = (const uint32_t *)(s + 256);
         const uint16_t *rank = (const uint16_t *)(bm + tab_words);
         uint32_t r = rank[key >> 5] + __popc(bm[key >> 5] & ((1u << (key & 31)) - 1));
-        uint16_t u; /* kept in L1 before the text, which is read once */
-#if !WM_MW_L1_HINTS
         return __ldg(p.rank_uid + r);
-#endif
-        asm("ld.global.nc.L1::evict_last.u16 %0, [%1];" : "=h"(u) : "l"(p.rank_uid + r));
-        return u;
     }
 };
 
