@@ -26,6 +26,11 @@
  *       source gave and how many times the seed was repeated. bench/run_multi.sh
  *       gives the recipe used for the benchmarks.
  *
+ *   gen_patterns yara-rules PER_RULE < PATTERNS > RULES
+ *       Each line as a hex string ({ 54 68 65 }) of a YARA rule, PER_RULE
+ *       strings a rule (YARA's limit is 10,000), each rule's condition
+ *       "any of them": `yara RULES FILE` scans for every line's bytes.
+ *
  *   gen_patterns regex-escape < PATTERNS > REGEXES
  *       Each line rewritten as a regular expression that matches exactly its
  *       bytes: "(?-u:...)" around the bytes, [0-9A-Za-z] kept, every other
@@ -308,6 +313,34 @@ static int gp_mixed(uint64_t bytes, const char *out, int n_src, char **specs) {
     return 0;
 }
 
+/* ---- yara-rules ------------------------------------------------------------ */
+
+/* Each line as a hex string of a YARA rule, per_rule strings a rule (YARA
+** takes at most 10,000 strings a rule), each rule matching on any of them. */
+static int gp_yara_rules(uint64_t per_rule) {
+    int c, at_start = 1;
+    uint64_t n = 0;
+    while ((c = getchar()) != EOF) {
+        if (c == '\n') {
+            if (!at_start) fputs(" }\n", stdout);
+            at_start = 1;
+            continue;
+        }
+        if (at_start) {
+            if (n % per_rule == 0) {
+                if (n) fputs("    condition:\n        any of them\n}\n", stdout);
+                printf("rule sigs_%llu {\n    strings:\n", (unsigned long long)(n / per_rule));
+            }
+            printf("        $s%llu = {", (unsigned long long)n++);
+            at_start = 0;
+        }
+        printf(" %02x", c);
+    }
+    if (!at_start) fputs(" }\n", stdout);
+    if (n) fputs("    condition:\n        any of them\n}\n", stdout);
+    return fflush(stdout) || ferror(stdout) ? 2 : 0;
+}
+
 /* ---- regex-escape --------------------------------------------------------- */
 
 static int gp_regex_escape(void) {
@@ -342,6 +375,8 @@ static void gp_usage(FILE *f) {
                "repeated to BYTES)\n"
                "       gen_patterns regex-escape < PATTERNS > REGEXES      (each line as a "
                "byte-exact regex, for rg)\n"
+               "       gen_patterns yara-rules PER_RULE < PATTERNS > RULES (each line a hex "
+               "string, PER_RULE a rule)\n"
                "Patterns go to stdout, one per line. Sizes take K/M/G suffixes (1024-based).\n");
 }
 
@@ -375,6 +410,13 @@ int main(int argc, char **argv) {
         return gp_mixed(n, argv[3], argc - 4, argv + 4);
     }
     if (argc == 2 && !strcmp(argv[1], "regex-escape")) return gp_regex_escape();
+    if (argc == 3 && !strcmp(argv[1], "yara-rules")) {
+        if (bu_parse_size(argv[2], &n) || n == 0) {
+            gp_usage(stderr);
+            return 2;
+        }
+        return gp_yara_rules(n);
+    }
     gp_usage(stderr);
     return 2;
 }

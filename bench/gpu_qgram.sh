@@ -2,7 +2,10 @@
 # gpu_qgram.sh -- issue 23, item 2 on the lent GPU: the q-gram kernels that
 # read the text straight into registers (src/multi/mwarp.cuh; qgram_dna.cu
 # for DNA sets, qgram_bytes.cu for byte sets), tests first.
-#   bash bench/gpu_qgram.sh test|bench|all|profile|quick [CARRY]
+#   bash bench/gpu_qgram.sh test|bench|all|profile|quick|sigpeers [CARRY]
+# (sigpeers: the CPU backend's signature counts beside Hyperscan and yara,
+# from CARRY/peers: libhyperscan5, libhyperscan-dev, yara, libyara9,
+# libjansson4, libmagic1, libmagic-mgc .debs)
 # (profile with QG_PROF=list: the one pass listing DNA sets, under ncu)
 # CARRY (.gpu-qg) holds human_GRCh37_chrX_first70Mb.fa.gz, the mixed text's
 # sources in mix/ (bash bench/run_multi.sh --stage CARRY), the -dev .debs
@@ -53,8 +56,25 @@ if [ "$mode" = quick ]; then
     same_search "--algo qgram -f /tmp/qg_b5.txt" "$carry/mix/dna/ecoli_k12_mg1655.fa.gz"
     exit 0
 fi
-gpu_build warpmatch_cli test_multi_diff test_api_sets bench_gpu_multi gen_text gen_patterns
+# the peers' .debs (CARRY/peers: Hyperscan's for hs_multi, yara's), unpacked
+# before the build finds Hyperscan
+peers=()
+if [ -d "$carry/peers" ]; then
+    eval "$(bash bench/peers/unpack_debs.sh "$carry/peers" /tmp/qgpeers 2>>"$out/qg.log")"
+    peers=(bench_cpu_multi hs_multi)
+fi
+gpu_build warpmatch_cli test_multi_diff test_api_sets bench_gpu_multi gen_text gen_patterns "${peers[@]}"
 W=$B/warpmatch
+
+if [ "$mode" = sigpeers ]; then
+    # the CPU backend on every core beside Hyperscan and yara (whole processes,
+    # beside ours as one): 10,000 and 100,000 signatures over 1 GiB of mixed text
+    log "yara: $(yara --version 2>&1 | head -1)"
+    WHAT=sig BYTES=1G WORK=/dev/shm/qg-bench PEERS="hyperscan yara" ALGOS=auto MODES=count REPEATS=3 \
+        GREP_REPEATS=3 PEER_TIMEOUT=200 bash bench/run_multi.sh $B "$(nproc)" "$carry" 2>&1 |
+        tee "$out/sigpeers.log" | grep -E "^##|^tool|ours|hyper|yara|MISMATCH"
+    exit 0
+fi
 
 if [ "$mode" = profile ] && [ "${QG_PROF:-}" = list ]; then
     # QG_PROF=list: ncu's full set on the one pass (WM_MM_LIST) listing 1,000

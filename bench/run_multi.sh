@@ -46,6 +46,10 @@
 # not compared. A tool that timed out on one set is not run on the larger
 # sets of that workload.
 #
+# yara (PEERS must name it; not a default): the set as YARA rules, scanned
+# by `yara -p THREADS -r` over the THREADS pieces, beside `warpmatch search
+# -c` as a whole process (run_yara).
+#
 # Environment: BYTES (1G; K/M/G suffixes), REPEATS (3), GREP_REPEATS (1),
 # PEER_TIMEOUT (60 s), HS_COMPILE_TIMEOUT (300 s), MAX_S (20: a mode of ours
 # whose untimed run took longer is reported from that run alone, and that
@@ -196,6 +200,37 @@ run_lines() {
 
 declare -A timed_out=()
 
+# run_yara PATFILE TEXT: the set as YARA rules of 5,000 hex strings each
+# (gen_patterns yara-rules, made once beside the set), then `yara -w -p
+# THREADS -r RULES DIR` over the THREADS pieces of the text (a thread a
+# piece), and ours as a whole process too: `warpmatch search -c --backend cpu
+# -j THREADS -f SET TEXT`; each GREP_REPEATS runs, wall clock with start-up,
+# compile and reading. Prints "yara lines=L median_s=X" (L: the rules that
+# matched, a line each with its piece) and "cli count=C median_s=Y".
+run_yara() {
+  local pat=$1 text=$2 dir rules rep t0 t1 rc times=() ctimes=() lines=0 count=""
+  dir=$(pieces "$text") || { echo "yara error"; return; }
+  rules=$pat.yar
+  [[ -s "$rules" && ! "$rules" -ot "$pat" ]] || "$gen_patterns" yara-rules 5000 <"$pat" >"$rules"
+  for (( rep = 0; rep < grep_repeats; rep++ )); do
+    t0=$(date +%s.%N)
+    timeout "$limit" yara -w -p "$threads" -r "$rules" "$dir" >"$work/yara.out" 2>"$work/yara.err"
+    rc=$? t1=$(date +%s.%N)
+    if (( rc == 124 )); then echo "yara timeout"; return; fi
+    if (( rc != 0 )); then echo "yara error(rc=$rc): $(head -c 200 "$work/yara.err" | head -1)"; return; fi
+    lines=$(wc -l <"$work/yara.out")
+    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')")
+    if [[ -x "$build/warpmatch" ]]; then
+      t0=$(date +%s.%N)
+      count=$("$build/warpmatch" search -c --backend cpu -j "$threads" -f "$pat" "$text" | cut -f2)
+      t1=$(date +%s.%N)
+      ctimes+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')")
+    fi
+  done
+  echo "yara lines=$lines median_s=$(printf '%s\n' "${times[@]}" | median)"
+  (( ${#ctimes[@]} )) && echo "cli count=$count median_s=$(printf '%s\n' "${ctimes[@]}" | median)"
+}
+
 # bench_set WORKLOAD TEXT PATFILE [extra args for ours]
 bench_set() {
   local wl=$1 text=$2 pat=$3; shift 3
@@ -299,6 +334,21 @@ bench_set() {
       *) row "$g -o" "list" "n/a" "" "" "" "" "$res" ;;
     esac
   done
+  # yara (whole processes, beside ours as a whole process)
+  if peer yara && command -v yara >/dev/null; then
+    local yline cline t
+    res=$(run_yara "$pat" "$text")
+    yline=$(grep '^yara' <<<"$res") cline=$(grep '^cli' <<<"$res")
+    case "$yline" in
+      *median_s=*) t=$(field " $yline" median_s)
+                   row "yara -p $threads" "rules" "$t" "$(gbps "$nbytes" "$t")" "$(field " $yline" lines)" "-" \
+                       "$(ratio "$hs_count_t" "$t")" "whole process, compile included; $threads pieces, 5,000 strings a rule" ;;
+      *) row "yara" "rules" "n/a" "" "" "" "" "$yline" ;;
+    esac
+    [[ -n "$cline" ]] && t=$(field " $cline" median_s) &&
+      row "ours CLI -c" "count" "$t" "$(gbps "$nbytes" "$t")" "$(field " $cline" count)" "-" \
+          "$(ratio "$hs_count_t" "$t")" "whole process: warpmatch search -c -j $threads"
+  fi
 }
 
 # ---- workloads ------------------------------------------------------------------------------

@@ -369,6 +369,16 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
                                               : (32ull << 20);
     batch = wm_gpu_piece(cx, batch, 1u << 20); /* smaller after running out of memory */
     uint64_t own = text->len - own_from;
+    /* A text under a batch a stream is cut in one piece a stream (whole
+    ** MiB): the copies still overlap the kernels, and the pinned staging
+    ** follows the text. A streamed input's 32 MiB batch took three slots of
+    ** 32 MiB, two of them idle, and put the GPU's streamed peak over
+    ** issue 16's 256 MB (BENCHMARKS.md 18). */
+    if (!cx->opts.chunk_bytes && own < batch * WM_CU_STREAMS) {
+        uint64_t piece = ((own + WM_CU_STREAMS - 1) / WM_CU_STREAMS + (1u << 20) - 1) &
+                         ~(uint64_t)((1u << 20) - 1);
+        if (piece < batch) batch = piece;
+    }
     P.batch = batch < own ? batch : own;
     uint64_t max_key = 2 * text->len + 1;
     P.end_bit = 64 - __builtin_clzll(max_key);
@@ -382,11 +392,12 @@ static wm_status search_gpu(wm_context_t *cx, const wm_pat_t *pat, const wm_text
     for (int i = 0; i < WM_CU_STREAMS && st == WM_OK; i++)
         st = slot_hits(cx, &c->slot[i], initial_cap);
     P.d_resident = wm_cuda_target_view(cx, text->seq, text->len);
-    for (int i = 0; i < WM_CU_STREAMS && st == WM_OK && !P.d_resident; i++)
+    wm_plan_t batches = wm_plan_sized(own_from, text->len, P.batch);
+    /* staging for the slots the batches will use (batch i takes slot i % streams) */
+    for (uint64_t i = 0; i < WM_CU_STREAMS && i < batches.n && st == WM_OK && !P.d_resident; i++)
         st = slot_text(cx, &c->slot[i], P.batch + P.halo);
     t_setup = wm_now() - t_setup;
     double t_loop = wm_now(); /* the copies, kernels and hits, and the plan's tables freed */
-    wm_plan_t batches = wm_plan_sized(own_from, text->len, P.batch);
     if (st == WM_OK) st = run_batches(&P, c, &batches, own_from, sink, user, done);
     wm_cu_plan_free(&plan);
     cx->stats.search_gpu_setup_s += t_setup;
