@@ -10,7 +10,7 @@
 ** PATTERN_FILE: one pattern per line, read as hs_multi reads it ('\n' ends a
 ** line; every other byte is literal; an empty line is an error). Pattern id =
 ** 0-based line number.
-** LIST (comma separated): algorithms auto,ac,pfac,wumanber,wumanber-paper,qgram
+** LIST (comma separated): algorithms auto,ac,pfac,wumanber,wumanber-paper,qgram,teddy
 ** [all six; one the set cannot take prints n/a with the reason]; modes
 **   count        wm_count: the total
 **   per-pattern  wm_count_per_pattern; prints the checksum hs_multi prints:
@@ -221,6 +221,7 @@ static const struct {
     { "wumanber", WM_ALGO_WUMANBER },
     { "wumanber-paper", WM_ALGO_WUMANBER_PAPER },
     { "qgram", WM_ALGO_QGRAM },
+    { "teddy", WM_ALGO_TEDDY },
 };
 #define N_ALGOS (sizeof ALGOS / sizeof ALGOS[0])
 static const char *MODES[] = { "count", "per-pattern", "search" };
@@ -263,14 +264,14 @@ static void usage(FILE *f) {
                "[--modes LIST]\n"
                "                       [--max-s S] PATTERN_FILE TEXT_FILE\n"
                "       bench_cpu_multi --compile-only [-i] [--dna] [--algos LIST] PATTERN_FILE\n"
-               "  algorithms: auto,ac,pfac,wumanber,wumanber-paper,qgram [all]\n"
+               "  algorithms: auto,ac,pfac,wumanber,wumanber-paper,qgram,teddy [all]\n"
                "  modes: count,per-pattern,search [all]; -t 0 = all cores [1]; -r [5]\n");
 }
 
 int main(int argc, char **argv) {
     int threads = 1, reps = 5, caseless = 0, dna = 0, compile_only = 0, i;
     double max_s = 1e30;
-    const char *algos = "auto,ac,pfac,wumanber,wumanber-paper,qgram",
+    const char *algos = "auto,ac,pfac,wumanber,wumanber-paper,qgram,teddy",
                *modes = "count,per-pattern,search";
     const char *pat_path = NULL, *text_path = NULL;
     for (i = 1; i < argc; i++) {

@@ -215,7 +215,8 @@ const wm_flag_t wm_flags[] = {
       "auto: chosen by pattern length, k and metric",
       "auto, shiftor (k = 0 only), bitap, myers (edit distance only)\n"
       "for a pattern set: auto, ac (Aho-Corasick), pfac (failureless AC), wumanber, "
-      "wumanber-paper (as published: B = 3, B' = 2), qgram (patterns of 4+ bytes) "
+      "wumanber-paper (as published: B = 3, B' = 2), qgram (patterns of 4+ bytes), "
+      "teddy (nibble fingerprints, for tens of byte patterns; CPU) "
       "[auto: chosen from the set]" },
     { WM_F_ALGO, 0, "algo", "A", WM_SEC_MATCH, A, NULL, "auto = bitvector",
       "auto, bitvector, dp (also: wavefront) or four-russians\n"

@@ -13,7 +13,7 @@
 
 const char *const wm_cli_search_algo_words[] = { "auto",  "shiftor", "bitap",    "myers",
                                                  "ac",    "pfac",    "wumanber", "wumanber-paper",
-                                                 "qgram", NULL };
+                                                 "qgram", "teddy",   NULL };
 
 /* The flags that are search's own (wm_flag_own_t). */
 static int apply_own(const wm_flag_t *f, const char *val, void *args) {

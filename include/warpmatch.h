@@ -105,11 +105,15 @@ typedef enum {
                                    a better hash */
     WM_ALGO_WUMANBER_PAPER = 7, /* Wu-Manber as paper 003 ran it: B = 3,
                                    B' = 2, shift-and-add hashing (bitshift 2) */
-    WM_ALGO_QGRAM = 8           /* each pattern's last q symbols indexed in a
+    WM_ALGO_QGRAM = 8,          /* each pattern's last q symbols indexed in a
                                    bitmap (DNA: 2 bits a base; byte sets on
                                    the CPU: the last 4 bytes of a pattern of
                                    4-7, the last 8 of a longer one), hits
                                    verified; patterns of 4+ symbols */
+    WM_ALGO_TEDDY = 9           /* small byte sets: every string's last 3 bytes
+                                   as nibble fingerprints of 8 buckets, 32
+                                   windows a step (Hyperscan's Teddy), hits
+                                   verified; CPU only (the GPU runs its own) */
 } wm_algo_t;
 
 /* How pattern bytes are read.

@@ -69,7 +69,7 @@ _BACKENDS = {"auto": 0, "cpu": 1, "cuda": 2}
 _METRICS = {"edit": 0, "hamming": 1}
 _ALPHABETS = {"bytes": 0, "dna": 1}
 _SEARCH_ALGOS = {"auto": 0, "shiftor": 1, "bitap": 2, "myers": 3, "ac": 4, "pfac": 5,
-                 "wumanber": 6, "wumanber-paper": 7, "qgram": 8}
+                 "wumanber": 6, "wumanber-paper": 7, "qgram": 8, "teddy": 9}
 _ALIGN_MODES = {"infix": 0, "global": 1}
 _ALIGN_ALGOS = {"auto": 0, "wavefront": 1, "dp": 1, "bitvector": 2, "four-russians": 3}
 _DTW_MODES = {"subsequence": 0, "global": 1, "ucr": 2}
@@ -175,7 +175,7 @@ def search_set(patterns, text, k=0, *, metric="edit", case_insensitive=False,
     patterns: a list of bytes/str (or a numpy array of dtype S); the field
         ``pattern`` of each match is the 0-based index in this list;
         duplicates are reported under each index.
-    algo: 'auto', 'ac', 'pfac', 'wumanber', 'wumanber-paper', 'qgram' (exact
+    algo: 'auto', 'ac', 'pfac', 'wumanber', 'wumanber-paper', 'qgram', 'teddy' (exact
         sets; 'auto' when k > 0). metric: 'edit' or 'hamming' (k > 0).
     Other arguments as :func:`search`. Returns an array of
     :data:`MATCH_DTYPE` in order of (record, end, pattern, strand).

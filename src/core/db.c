@@ -33,6 +33,7 @@ const char *wm_algo_name(wm_algo_t a) {
     case WM_ALGO_WUMANBER: return "wumanber";
     case WM_ALGO_WUMANBER_PAPER: return "wumanber-paper";
     case WM_ALGO_QGRAM: return "qgram";
+    case WM_ALGO_TEDDY: return "teddy";
     }
     return "unknown";
 }

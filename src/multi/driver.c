@@ -96,6 +96,7 @@ static wm_mscan_fn cpu_scan_fn(const wm_mset_t *s) {
     case WM_ALGO_WUMANBER:
     case WM_ALGO_WUMANBER_PAPER: return wm_wu_scan;
     case WM_ALGO_QGRAM: return wm_qgram_scan;
+    case WM_ALGO_TEDDY: return wm_teddy_scan;
     default: return wm_ac_scan;
     }
 }

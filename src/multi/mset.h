@@ -32,6 +32,7 @@ extern "C" {
 struct wm_ac;    /* ac.c:        trie, failure links, DFA */
 struct wm_wu;    /* wumanber.c:  SHIFT / HASH / PREFIX tables */
 struct wm_qgram; /* qgram.c:     q-gram bitmap and buckets */
+struct wm_teddy; /* teddy.c:     nibble fingerprints of small byte sets */
 
 typedef struct wm_mset {
     size_t n_patterns;         /* as given; ids 0 .. n_patterns-1 */
@@ -51,6 +52,7 @@ typedef struct wm_mset {
     struct wm_ac *ac;          /* built for AC and PFAC (NULL otherwise) */
     struct wm_wu *wu;          /* built for WUMANBER and WUMANBER_PAPER */
     struct wm_qgram *qg;       /* built for QGRAM */
+    struct wm_teddy *td;       /* built for TEDDY */
 } wm_mset_t;
 
 static inline uint32_t wm_mset_len(const wm_mset_t *s, size_t u) {
@@ -149,6 +151,11 @@ int wm_wu_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, uint
 wm_status wm_qgram_build(wm_mset_t *s);
 void wm_qgram_free(struct wm_qgram *qg);
 int wm_qgram_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, uint64_t own_from,
+                  uint64_t to, wm_msink_t *out);
+
+wm_status wm_teddy_build(wm_mset_t *s);
+void wm_teddy_free(struct wm_teddy *td);
+int wm_teddy_scan(const wm_mset_t *s, const uint8_t *text, uint64_t scan_from, uint64_t own_from,
                   uint64_t to, wm_msink_t *out);
 
 /* Compile (mset.c): fold, check, de-duplicate, choose and build the algorithm. */

@@ -328,7 +328,7 @@ done <r.pat
 
 # Every algorithm, thread count and chunk size: the same bytes. qgram needs
 # patterns of 4+ bytes, so it runs on a second set.
-for al in auto ac pfac wumanber wumanber-paper; do
+for al in auto ac pfac wumanber wumanber-paper teddy; do
     for ex in "-j 1" "-j 3 --chunk-bytes 7" "-j 2 --chunk-bytes 1"; do
         run search --backend cpu $ex --algo $al -f r.pat r.txt
         check_out "random set, --algo $al $ex" r.expect
@@ -346,7 +346,7 @@ awk 'BEGIN { srand(3) } { t = $0 } END { n = length(t);
 oracle "$DATA/lambda_phage.fa" lambda.seq dna.pat | sed "s/${TAB}\\.${TAB}/${TAB}${LREC}${TAB}/" >dna.expect
 run search -f dna.pat "$DATA/lambda_phage.fa"
 check_out "DNA set vs oracle" dna.expect
-for al in ac pfac wumanber wumanber-paper qgram; do
+for al in ac pfac wumanber wumanber-paper qgram teddy; do
     for ex in "-j 1" "-j 3 --chunk-bytes 100" "-j 3 --chunk-bytes 5"; do
         for alpha in auto text; do
             run search --backend cpu $ex --algo $al --alphabet $alpha -f dna.pat "$DATA/lambda_phage.fa"
@@ -430,7 +430,7 @@ for al in shiftor bitap myers; do
     check_rc "--algo $al with a set" 2
     check_err "--algo $al with a set" "^warpmatch: --algo $al "
 done
-for al in ac pfac wumanber wumanber-paper qgram; do
+for al in ac pfac wumanber wumanber-paper qgram teddy; do
     run search --algo $al abc t.txt
     check_rc "--algo $al with one pattern" 2
     check_err "--algo $al with one pattern" "^warpmatch: --algo $al is for pattern sets"

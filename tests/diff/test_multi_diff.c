@@ -686,7 +686,8 @@ static void describe_case(const void *p) {
 
 static const wm_algo_t SET_ALGOS[] = { WM_ALGO_AUTO,           WM_ALGO_AC,
                                        WM_ALGO_PFAC,           WM_ALGO_WUMANBER,
-                                       WM_ALGO_WUMANBER_PAPER, WM_ALGO_QGRAM };
+                                       WM_ALGO_WUMANBER_PAPER, WM_ALGO_QGRAM,
+                                       WM_ALGO_TEDDY };
 
 /* Compile with algo `a`; on WM_OK check the database's pattern count and
 ** algorithm. Returns the database or NULL (status checked against `want`). */
@@ -712,7 +713,7 @@ static wm_db_t *compile_checked(long idx, const tcase *c, wm_algo_t a, int want)
         fail_msg(idx, c, buf);
     }
     wm_algo_t got = wm_db_algo(db);
-    if (a == WM_ALGO_AUTO ? (got < WM_ALGO_AC || got > WM_ALGO_QGRAM) : got != a) {
+    if (a == WM_ALGO_AUTO ? (got < WM_ALGO_AC || got > WM_ALGO_TEDDY) : got != a) {
         char buf[160];
         snprintf(buf, sizeof buf, "%s: wm_db_algo = %d (%s)", what, (int)got, wm_algo_name(got));
         fail_msg(idx, c, buf);

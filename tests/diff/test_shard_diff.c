@@ -565,10 +565,11 @@ static void gen_set(tcase *c) {
         for (size_t x = 0; x < m; x++) /* sets take A, C, G, T (either case) only */
             if (!strchr("ACGTacgt", c->pats[i][x])) c->pats[i][x] = 'G';
     }
-    uint64_t ar = below(6);
+    uint64_t ar = below(7);
     static const wm_algo_t algos[] = { WM_ALGO_AUTO,           WM_ALGO_AC,
                                        WM_ALGO_PFAC,           WM_ALGO_WUMANBER,
-                                       WM_ALGO_WUMANBER_PAPER, WM_ALGO_QGRAM };
+                                       WM_ALGO_WUMANBER_PAPER, WM_ALGO_QGRAM,
+                                       WM_ALGO_TEDDY };
     c->o.algo = algos[ar];
     if (c->o.algo == WM_ALGO_QGRAM && !qgram) c->o.algo = WM_ALGO_AC;
     for (size_t i = 0; i < np && i < 3; i++) plant_near_borders(c, c->pats[i], c->lens[i]);

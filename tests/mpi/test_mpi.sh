@@ -378,7 +378,7 @@ mcase "text: -l" 0 np="$MANY" -- search -l -k 1 "$P10" "${ALL[@]}"
 mcase "text: -L" 0 np="$MANY" -- search -L -k 1 "$P10" "${ALL[@]}"
 
 # --- pattern sets ---
-for algo in ac pfac wumanber wumanber-paper qgram; do
+for algo in ac pfac wumanber wumanber-paper qgram teddy; do
     mcase "set --algo $algo" 0 -- search -f pats.txt --algo "$algo" "${ALL[@]}"
 done
 mcase "set --algo ac --chunk-bytes 64 --revcomp" 0 -- \

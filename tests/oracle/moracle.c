@@ -438,7 +438,7 @@ wm_status moracle_set_status(const uint8_t *const *pats, const size_t *lens, siz
     if (o->max_edits > 0) return WM_INVALID;
     if (o->algo != WM_ALGO_AUTO && o->algo != WM_ALGO_AC && o->algo != WM_ALGO_PFAC &&
         o->algo != WM_ALGO_WUMANBER && o->algo != WM_ALGO_WUMANBER_PAPER &&
-        o->algo != WM_ALGO_QGRAM)
+        o->algo != WM_ALGO_QGRAM && o->algo != WM_ALGO_TEDDY)
         return WM_INVALID;
     for (size_t i = 0; i < n; i++) {
         if (lens[i] == 0) return WM_PATTERN_EMPTY;

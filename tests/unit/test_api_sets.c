@@ -23,7 +23,8 @@
 
 static const wm_algo_t SET_ALGOS[] = { WM_ALGO_AUTO,           WM_ALGO_AC,
                                        WM_ALGO_PFAC,           WM_ALGO_WUMANBER,
-                                       WM_ALGO_WUMANBER_PAPER, WM_ALGO_QGRAM };
+                                       WM_ALGO_WUMANBER_PAPER, WM_ALGO_QGRAM,
+                                       WM_ALGO_TEDDY };
 
 /* The status of a compile call, and its database (if one was made) freed. */
 static void compiled(int rc, int want, wm_db_t **db, int line, const char *call) {

@@ -109,7 +109,8 @@ static void make_options(scase *c) {
     if (c->set) {
         static const wm_algo_t SET_ALGOS[] = { WM_ALGO_AUTO,           WM_ALGO_AC,
                                                WM_ALGO_PFAC,           WM_ALGO_WUMANBER,
-                                               WM_ALGO_WUMANBER_PAPER, WM_ALGO_QGRAM };
+                                               WM_ALGO_WUMANBER_PAPER, WM_ALGO_QGRAM,
+                                               WM_ALGO_TEDDY };
         c->o.algo = chance(50) ? WM_ALGO_AUTO : SET_ALGOS[below(N_OF(SET_ALGOS))];
         return;
     }
