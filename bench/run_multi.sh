@@ -20,6 +20,8 @@
 #            headers included), DNA (dna/ecoli_k12_mg1655.fa, FASTA as
 #            distributed) and binary samples (timeseries/ecg/100.dat and
 #            s0010_re.dat, WFDB signal files): a 20.4 MB seed, repeated to BYTES.
+#   small    small byte sets, SMALL_SETS (N:MIN:MAX, seed 7) cut from the mixed
+#            text as sig's are (teddy's ground: a few to a few dozen strings)
 #   compile  1,000,000 signature patterns (lengths 4 to 64, cut from the mixed
 #            text): compile time and peak RSS on one core, each algorithm in
 #            its own process, and Hyperscan's compile of the same set.
@@ -56,7 +58,7 @@
 # algorithm's later modes are skipped), OURS_TIMEOUT (600 s per algorithm
 # and set; each algorithm runs in its own process), ALGOS
 # (auto,ac,pfac,wumanber,wumanber-paper,qgram), MODES (count,per-pattern,search),
-# DNA_SETS ("1000 8000 16000"), SIG_SETS ("10000 100000"), COMPILE_N (1000000),
+# DNA_SETS ("1000 8000 16000"), SIG_SETS ("10000 100000"), SMALL_SETS, COMPILE_N (1000000),
 # PEERS ("hyperscan grep rg"), WHAT, WORK (.bench), DATA (shared/data folder;
 # found as ../shared/data beside the repository or the current folder,
 # shared/data, else CARRY_DIR/mix), DNA_FA (the chrX FASTA.gz; DATA/dna/...
@@ -100,6 +102,7 @@ algos=${ALGOS:-auto,ac,pfac,wumanber,wumanber-paper,qgram}
 modes=${MODES:-count,per-pattern,search}
 dna_sets=${DNA_SETS:-1000 8000 16000}
 sig_sets=${SIG_SETS:-10000 100000}
+small_sets=${SMALL_SETS:-4:4:64 8:2:10 8:3:10 8:4:64 10:20:30 16:4:64 16:20:30 24:4:64 32:4:64 16:1:8}
 compile_n=${COMPILE_N:-1000000}
 peers=${PEERS:-hyperscan grep rg}
 what=${WHAT:-dna,sig,compile}
@@ -144,7 +147,7 @@ if want dna && [[ ! -s "$dna_text" ]]; then
   [[ -n "$fa" ]] || { echo "run_multi: chrX FASTA not found (DNA_FA)" >&2; exit 2; }
   "$gen_text" dna "$fa" "$bytes" "$dna_text.tmp" 2>&1 && mv "$dna_text.tmp" "$dna_text" || exit 2
 fi
-if { want sig || want compile; } && [[ ! -s "$mix_text" ]]; then
+if { want sig || want small || want compile; } && [[ ! -s "$mix_text" ]]; then
   [[ -n "$data" ]] || { echo "run_multi: mixed-text sources not found (DATA, or run_multi.sh --stage $carry)" >&2; exit 2; }
   # shellcheck disable=SC2046
   "$gen_patterns" mixed "$bytes" "$mix_text.tmp" $(mix_recipe "$data") 2>&1 && mv "$mix_text.tmp" "$mix_text" || exit 2
@@ -368,6 +371,16 @@ if want sig; then
     pat=$work/sig_${n}_$bytes.txt
     [[ -s "$pat" ]] || "$gen_patterns" signatures "$n" 4 64 "$mix_text" "$n" >"$pat" 2>/dev/null || exit 2
     bench_set sig "$mix_text" "$pat"
+  done
+fi
+if want small; then
+  echo
+  echo "# small byte sets (teddy's ground): N patterns of MIN-MAX bytes over the mixed text"
+  for spec in ${small_sets}; do
+    IFS=: read -r n lo hi <<<"$spec"
+    pat=$work/small_${n}_${lo}_${hi}_$bytes.txt
+    [[ -s "$pat" ]] || "$gen_patterns" signatures "$n" "$lo" "$hi" "$mix_text" 7 >"$pat" 2>/dev/null || exit 2
+    bench_set small "$mix_text" "$pat"
   done
 fi
 if want compile; then
