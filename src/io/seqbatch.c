@@ -51,6 +51,10 @@
 #define LIVE_PAUSE_MS 20
 /* The least FASTA worth parsing on all threads at once (wm_seqsrc_set_threads). */
 #define PAR_MIN ((uint64_t)1 << 20)
+/* The most at once: the run is read into the input buffer whole, so the
+** buffer grows to it (a batch's 32 MiB took the streamed peak from 105 to
+** 165 MB, BENCHMARKS.md 18); a batch is parsed in several runs. */
+#define PAR_RUN_MAX ((uint64_t)8 << 20)
 /* How soon a wait for a live input sees wm_seqsrc_abort. */
 #define LIVE_ABORT_MS 100
 
@@ -80,6 +84,7 @@ struct wm_seqsrc {
     uint64_t buf_off;   /* the input's offset of buf[0] */
     int par_threads;    /* FASTA parsed by this many threads (fasta_par.c) when > 1 */
     uint64_t par_min;   /* in runs of whole lines at least this long [PAR_MIN] */
+    uint64_t par_max;   /* and at most this long where a batch has more room [PAR_RUN_MAX] */
     uint64_t par_block; /* fasta_par's block; 0: the run cut in 4 a thread, >= 64 KiB */
     uint64_t par_skip;  /* input offset before which the serial parser goes on: where
                            fasta_par gave up, or lines too long for a run of par_min */
@@ -302,6 +307,7 @@ static size_t new_records_cap(uint64_t want) { return want / 16 + 1; }
 ** than the batch may start), or -1 with *rc set (an error reading). */
 static int fill_fasta_par(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t room, size_t max_new,
                           size_t *n_new, wm_status *rc, char *err, size_t errlen) {
+    if (room > s->par_max && room - s->par_max >= s->par_min) room = s->par_max;
     if (room < s->par_min || s->buf_off + s->pos < s->par_skip) return 0;
     if (s->len - s->pos < room && !s->eof) { /* the run in the buffer */
         if (grow_bytes(&s->buf, &s->cap, (size_t)room) != 0) {
@@ -602,11 +608,13 @@ void wm_seqsrc_set_threads(wm_seqsrc_t *s, int threads) {
     long t = threads > 0 ? threads : sysconf(_SC_NPROCESSORS_ONLN);
     s->par_threads = t > 1024 ? 1024 : t > 1 ? (int)t : 1;
     s->par_min = PAR_MIN;
+    s->par_max = PAR_RUN_MAX;
 }
 
-void wm_seqsrc_set_par_sizes(wm_seqsrc_t *s, uint64_t min_run, uint64_t block) {
+void wm_seqsrc_set_par_sizes(wm_seqsrc_t *s, uint64_t min_run, uint64_t block, uint64_t max_run) {
     s->par_min = min_run > 0 ? min_run : 1;
     s->par_block = block;
+    s->par_max = max_run >= s->par_min ? max_run : s->par_min;
 }
 
 void wm_seqsrc_abort(wm_seqsrc_t *s) {

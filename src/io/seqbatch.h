@@ -82,9 +82,10 @@ wm_status wm_seqsrc_more(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *
 void wm_seqsrc_set_threads(wm_seqsrc_t *s, int threads);
 
 /* Test hook, after wm_seqsrc_set_threads: the least run parsed on the
-** threads (1 MiB) and fasta_par's block (0: the run cut in 4 a thread, at
-** least 64 KiB), made tiny so that runs and blocks end everywhere. */
-void wm_seqsrc_set_par_sizes(wm_seqsrc_t *s, uint64_t min_run, uint64_t block);
+** threads (1 MiB), fasta_par's block (0: the run cut in 4 a thread, at
+** least 64 KiB) and the most a run takes where the batch has more room
+** (8 MiB), made tiny so that runs and blocks end everywhere. */
+void wm_seqsrc_set_par_sizes(wm_seqsrc_t *s, uint64_t min_run, uint64_t block, uint64_t max_run);
 
 /* From another thread, when no more batches are wanted: a fill waiting for
 ** a live input (a pipe that sends nothing) ends within 100 ms, as at the

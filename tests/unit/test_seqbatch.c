@@ -305,7 +305,9 @@ static void read_batches(long idx, const char *path, const char *kind, const ref
     ** blocks of a few bytes up, so that both end everywhere. */
     if (chance(50)) {
         wm_seqsrc_set_threads(src, (int)range(2, 5));
-        wm_seqsrc_set_par_sizes(src, (uint64_t)range(1, 64), (uint64_t)range(1, 32));
+        uint64_t min_run = (uint64_t)range(1, 64);
+        wm_seqsrc_set_par_sizes(src, min_run, (uint64_t)range(1, 32),
+                                chance(50) ? min_run + (uint64_t)below(200) : UINT64_MAX);
         n_par_runs++;
     }
     int ok = ref_rc == WM_OK;
