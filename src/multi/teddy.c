@@ -66,23 +66,25 @@ wm_status wm_teddy_build(wm_mset_t *s) {
         if (len >= 4) memcpy(&td->tail[x], wm_mset_str(s, u) + len - 4, 4);
     }
 
-    /* the text bytes each folded byte stands for, for the nibble tables */
-    td->ident = 1;
-    for (int c = 0; c < 256; c++) td->ident &= s->fold[c] == c;
+    /* the buckets wanting each folded byte at each place, then every text
+    ** byte's nibbles given the buckets of the byte it folds to */
+    uint8_t want[WM_TD_MAXF][256];
+    memset(want, 0, sizeof want);
     for (uint32_t b = 0; b < WM_TD_BUCKETS; b++) {
-        uint32_t lo = (uint32_t)((uint64_t)n * b / WM_TD_BUCKETS);
-        uint32_t hi = (uint32_t)((uint64_t)n * (b + 1) / WM_TD_BUCKETS);
-        td->bstart[b] = lo;
-        td->bstart[b + 1] = hi;
-        for (uint32_t x = lo; x < hi; x++) {
-            uint32_t u = td->ids[x], len = wm_mset_len(s, u);
-            const uint8_t *tail = wm_mset_str(s, u) + len - td->f;
-            for (uint32_t p = 0; p < td->f; p++)
-                for (int c = 0; c < 256; c++)
-                    if (s->fold[c] == tail[p]) {
-                        td->lo[p][c & 15] |= (uint8_t)(1u << b);
-                        td->hi[p][c >> 4] |= (uint8_t)(1u << b);
-                    }
+        td->bstart[b] = (uint32_t)((uint64_t)n * b / WM_TD_BUCKETS);
+        td->bstart[b + 1] = (uint32_t)((uint64_t)n * (b + 1) / WM_TD_BUCKETS);
+        for (uint32_t x = td->bstart[b]; x < td->bstart[b + 1]; x++) {
+            uint32_t u = td->ids[x];
+            const uint8_t *tail = wm_mset_str(s, u) + wm_mset_len(s, u) - td->f;
+            for (uint32_t p = 0; p < td->f; p++) want[p][tail[p]] |= (uint8_t)(1u << b);
+        }
+    }
+    td->ident = 1;
+    for (int c = 0; c < 256; c++) {
+        td->ident &= s->fold[c] == c;
+        for (uint32_t p = 0; p < td->f; p++) {
+            td->lo[p][c & 15] |= want[p][s->fold[c]];
+            td->hi[p][c >> 4] |= want[p][s->fold[c]];
         }
     }
     s->td = td;
