@@ -152,6 +152,9 @@ void wm_cli_choose_search(wm_cli_search_args_t *a, int argc, char **argv, int fi
         int regions = a->o.exact_prefix > 0 || a->o.exact_suffix > 0;
         w.cpu_only = w.k > 0 && (a->sh.alphabet == WM_ALPHA_TEXT || longest > 256 ||
                                  (regions && a->o.metric != WM_METRIC_HAMMING));
+        /* exact sets: the algorithms the GPU does not run (multi_cuda.cu, supports) */
+        if (w.k == 0 && (a->o.algo == WM_ALGO_WUMANBER || a->o.algo == WM_ALGO_TEDDY))
+            w.cpu_only = 1;
     } else {
         w.kind = WM_WORK_SEARCH;
         w.m = a->m;

@@ -17,6 +17,7 @@
 ** subtracts the occurrences that cross a border, found on the CPU in small
 ** windows around each border.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -379,7 +380,21 @@ wm_status wm_multi_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
     uint64_t *rs = wm_text_record_starts(text, &n_rec);
     if (!rs) return WM_NOMEM;
     const wm_multi_gpu_t *gpu = wm_context_gpu(cx, &wm_multi_family);
-    if (gpu && !gpu->supports(s)) gpu = NULL;
+    if (gpu && !gpu->supports(s)) {
+        gpu = NULL;
+        if (cx->backend == WM_BACKEND_CUDA && cx->note[0] == '\0') {
+            if (s->asked == WM_ALGO_AUTO)
+                snprintf(cx->note, sizeof cx->note,
+                         "this pattern set runs on the CPU threads (%d): the GPU takes strings "
+                         "of up to 1 GiB",
+                         wm_pool_size(cx->pool));
+            else
+                snprintf(cx->note, sizeof cx->note,
+                         "--algo %s runs on the CPU threads (%d): the GPU runs ac, pfac, qgram "
+                         "and wumanber-paper",
+                         wm_algo_name(s->asked), wm_pool_size(cx->pool));
+        }
+    }
     cpu_job_t j;
     memset(&j, 0, sizeof j);
     j.s = s;
