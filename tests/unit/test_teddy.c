@@ -26,8 +26,8 @@
 #include "contexts.h"
 #include "harness.h"
 #include "matches.h"
-#include "moracle.h"
 #include "rng.h"
+#include "setcase.h"
 #include "warpmatch.h"
 
 #define MAX_PATS 40
@@ -72,17 +72,7 @@ static void make_case(tcase *c) {
     c->n_text = chance(50) ? (size_t)below(301) : (size_t)range(1000, 6000);
     c->text = malloc(c->n_text ? c->n_text : 1);
     for (size_t j = 0; j < c->n_text; j++) c->text[j] = any_byte(c);
-    c->n_rec = chance(40) ? 1 : (size_t)range(2, 12);
-    c->rec_start = malloc((c->n_rec + 1) * sizeof *c->rec_start);
-    c->rec_start[0] = 0;
-    for (size_t r = 1; r < c->n_rec; r++) c->rec_start[r] = below(c->n_text + 1);
-    c->rec_start[c->n_rec] = c->n_text;
-    for (size_t r = 1; r < c->n_rec; r++) /* sorted */
-        for (size_t q = r; q > 1 && c->rec_start[q - 1] > c->rec_start[q]; q--) {
-            uint64_t t = c->rec_start[q];
-            c->rec_start[q] = c->rec_start[q - 1];
-            c->rec_start[q - 1] = t;
-        }
+    c->rec_start = setcase_records(c->n_text, &c->n_rec);
     for (size_t i = 0; i < c->n_pats; i++) {
         size_t len = i == 0 ? shortest : (size_t)range(shortest, MAX_LEN);
         c->lens[i] = len;
@@ -116,10 +106,7 @@ static void make_case(tcase *c) {
         }
         if (at > room) at = room;
         memcpy(c->text + at, c->pats[i], len);
-        if (c->icase) /* the planted copy in the other case */
-            for (size_t j = 0; j < len; j++)
-                if (chance(50) && c->text[at + j] >= 'a' && c->text[at + j] <= 'z')
-                    c->text[at + j] -= 'a' - 'A';
+        if (c->icase) setcase_other_case(c->text + at, len); /* the planted copy */
     }
 }
 
@@ -134,34 +121,9 @@ static fixed_set g_fixed;
 static void one_case(long idx) {
     tcase c;
     make_case(&c);
-    wm_opts_t o = wm_opts_default();
-    o.case_insensitive = c.icase;
     wm_text_t t = { c.text, c.n_text, c.rec_start, c.n_rec };
-    wm_match_t *want = NULL;
-    size_t n_want = moracle_search((const uint8_t *const *)c.pats, c.lens, c.n_pats, &o, &t, &want);
-    static const wm_algo_t algos[] = { WM_ALGO_TEDDY, WM_ALGO_AUTO };
-    config cfgs[4];
-    size_t n_cfg = 0;
-    for (size_t j = 0; j < g_fixed.n; j++) cfgs[n_cfg++] = g_fixed.cf[j];
-    if (make_context(&cfgs[n_cfg], WM_BACKEND_CPU, 3, range(1, 64))) n_cfg++;
-    match_vec got = { 0 };
-    for (size_t a = 0; a < 2; a++) {
-        o.algo = algos[a];
-        wm_db_t *db = NULL;
-        int rc = wm_compile_set((const uint8_t *const *)c.pats, c.lens, c.n_pats, &o, &db);
-        check_case_status(idx, &c, a ? "compile (auto)" : "compile (teddy)", rc, WM_OK, NULL);
-        if (rc != WM_OK) continue;
-        for (size_t k = 0; k < n_cfg; k++) {
-            char what[160];
-            snprintf(what, sizeof what, "%s (db %s), %s", a ? "auto" : "teddy",
-                     wm_algo_name(wm_db_algo(db)), cfgs[k].name);
-            search_checked(idx, &c, what, cfgs[k].cx, db, &t, &got, want, n_want, 50, NULL);
-        }
-        wm_db_free(db);
-    }
-    free(got.a);
-    close_configs(cfgs + g_fixed.n, n_cfg - g_fixed.n);
-    free(want);
+    setcase_check(idx, &c, (const uint8_t *const *)c.pats, c.lens, c.n_pats, c.icase, &t,
+                  WM_ALGO_TEDDY, "teddy", &g_fixed);
     free_case(&c);
 }
 
