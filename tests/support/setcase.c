@@ -65,3 +65,44 @@ void setcase_check(long idx, const void *c, const uint8_t *const *pats, const si
     close_configs(cfgs + n_fixed, n_cfg - n_fixed);
     free(want);
 }
+
+/* setcase_main's test, for its one_case */
+static struct {
+    void (*make)(setcase_t *);
+    wm_algo_t algo;
+    const char *name;
+    fixed_set fixed;
+} g_run;
+
+static void one_case(long idx) {
+    setcase_t c;
+    g_run.make(&c);
+    wm_text_t t = { c.text, c.n_text, c.rec_start, c.n_rec };
+    setcase_check(idx, &c, (const uint8_t *const *)c.pats, c.lens, c.n_pats, c.icase, &t,
+                  g_run.algo, g_run.name, &g_run.fixed);
+    for (size_t i = 0; i < c.n_pats; i++) free(c.pats[i]);
+    free(c.text);
+    free(c.rec_start);
+}
+
+int setcase_main(const char *test, int argc, char **argv, uint64_t seed, long n,
+                 void (*describe)(const void *), void (*make)(setcase_t *), wm_algo_t algo,
+                 const char *name) {
+    long only = -2;
+    long n_cases = test_begin(test, argc, argv, seed, n, describe, &only);
+    static const int threads[] = { 1, 3 };
+    g_run.make = make;
+    g_run.algo = algo;
+    g_run.name = name;
+    g_run.fixed.gpu = 0;
+    g_run.fixed.n = 0;
+    for (size_t i = 0; i < 2; i++)
+        if (make_context(&g_run.fixed.cf[g_run.fixed.n], WM_BACKEND_CPU, threads[i], 0))
+            g_run.fixed.n++;
+    run_cases(n_cases, only, 7, 100, one_case);
+    close_configs(g_run.fixed.cf, g_run.fixed.n);
+    print_time_split();
+    printf("\n");
+    print_repro(argv[0], NULL);
+    return test_finish();
+}

@@ -13,6 +13,27 @@
 #include "contexts.h"
 #include "warpmatch.h"
 
+/* A case: a set (pats, lens), a text in records, case folding or not, and
+** kind, a test's own word for the shape of its set. */
+#define SETCASE_MAX_PATS 2000
+typedef struct {
+    int kind;
+    int icase;
+    size_t n_pats, n_text, n_rec;
+    uint8_t *pats[SETCASE_MAX_PATS];
+    size_t lens[SETCASE_MAX_PATS];
+    uint8_t *text;
+    uint64_t *rec_start; /* n_rec + 1 */
+} setcase_t;
+
+/* The test program: test_begin's cases (seed, n by default), each made by
+** make and checked by setcase_check with algo (named name) on a context of
+** 1 and one of 3 threads; describe prints a failing case. Returns the
+** exit status. */
+int setcase_main(const char *test, int argc, char **argv, uint64_t seed, long n,
+                 void (*describe)(const void *), void (*make)(setcase_t *), wm_algo_t algo,
+                 const char *name);
+
 /* One record (40%) or 2..11 with borders anywhere, sorted; n_rec + 1
 ** starts, the last n_text (malloc'd). */
 uint64_t *setcase_records(size_t n_text, size_t *n_rec);

@@ -28,18 +28,9 @@
 #include "setcase.h"
 #include "warpmatch.h"
 
-#define MAX_PATS 2000
 #define MAX_LEN 64
 
-typedef struct {
-    int kind; /* 0: 4..7 bytes, 1: 8..64, 2: both */
-    int icase;
-    size_t n_pats, n_text, n_rec;
-    uint8_t *pats[MAX_PATS];
-    size_t lens[MAX_PATS];
-    uint8_t *text;
-    uint64_t *rec_start; /* n_rec + 1 */
-} qcase;
+typedef setcase_t qcase;
 
 static void describe(const void *p) {
     const qcase *c = p;
@@ -120,35 +111,7 @@ static void make_case(qcase *c) {
     }
 }
 
-static void free_case(qcase *c) {
-    for (size_t i = 0; i < c->n_pats; i++) free(c->pats[i]);
-    free(c->text);
-    free(c->rec_start);
-}
-
-static fixed_set g_fixed;
-
-static void one_case(long idx) {
-    qcase c;
-    make_case(&c);
-    wm_text_t t = { c.text, c.n_text, c.rec_start, c.n_rec };
-    setcase_check(idx, &c, (const uint8_t *const *)c.pats, c.lens, c.n_pats, c.icase, &t,
-                  WM_ALGO_QGRAM, "qgram", &g_fixed);
-    free_case(&c);
-}
-
 int main(int argc, char **argv) {
-    long only = -2;
-    long n_cases = test_begin("test_qgram_bytes", argc, argv, 20261126ull, 400, describe, &only);
-    static const int threads[] = { 1, 3 };
-    g_fixed.gpu = 0;
-    g_fixed.n = 0;
-    for (size_t i = 0; i < 2; i++)
-        if (make_context(&g_fixed.cf[g_fixed.n], WM_BACKEND_CPU, threads[i], 0)) g_fixed.n++;
-    run_cases(n_cases, only, 7, 100, one_case);
-    close_configs(g_fixed.cf, g_fixed.n);
-    print_time_split();
-    printf("\n");
-    print_repro(argv[0], NULL);
-    return test_finish();
+    return setcase_main("test_qgram_bytes", argc, argv, 20261126ull, 400, describe, make_case,
+                        WM_ALGO_QGRAM, "qgram");
 }
