@@ -382,6 +382,12 @@ int wm_cli_search_load_set(wm_cli_search_args_t *a) {
         wm_cli_error("%zu patterns; at most %u are allowed", a->set.n, UINT32_MAX);
         return -1;
     }
+    if (a->o.algo == WM_ALGO_TEDDY && a->set.n > WM_TEDDY_MAX_PATTERNS) {
+        wm_cli_error("--algo teddy takes sets of up to %u patterns; this one has %zu (--algo "
+                     "auto picks for larger sets)",
+                     WM_TEDDY_MAX_PATTERNS, a->set.n);
+        return -1;
+    }
     /* Nucleotide patterns: an exact set's engines take A, C, G, T, U; a set
     ** within k errors runs each pattern's own kernel, which takes every
     ** IUPAC code, as one pattern does. */

@@ -28,7 +28,7 @@ static int by_key(const void *a, const void *b) {
 }
 
 wm_status wm_teddy_build(wm_mset_t *s) {
-    if (s->n_uniq == 0 || s->n_uniq > UINT32_MAX / 2) return WM_INVALID;
+    if (s->n_uniq == 0 || s->n_patterns > WM_TEDDY_MAX_PATTERNS) return WM_INVALID;
     struct wm_teddy *td = calloc(1, sizeof *td);
     uint32_t n = (uint32_t)s->n_uniq;
     if (!td || !(td->ids = malloc(n * sizeof *td->ids))) {

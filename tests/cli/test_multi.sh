@@ -346,7 +346,7 @@ awk 'BEGIN { srand(3) } { t = $0 } END { n = length(t);
 oracle "$DATA/lambda_phage.fa" lambda.seq dna.pat | sed "s/${TAB}\\.${TAB}/${TAB}${LREC}${TAB}/" >dna.expect
 run search -f dna.pat "$DATA/lambda_phage.fa"
 check_out "DNA set vs oracle" dna.expect
-for al in ac pfac wumanber wumanber-paper qgram teddy; do
+for al in ac pfac wumanber wumanber-paper qgram; do
     for ex in "-j 1" "-j 3 --chunk-bytes 100" "-j 3 --chunk-bytes 5"; do
         for alpha in auto text; do
             run search --backend cpu $ex --algo $al --alphabet $alpha -f dna.pat "$DATA/lambda_phage.fa"
@@ -435,6 +435,10 @@ for al in ac pfac wumanber wumanber-paper qgram teddy; do
     check_rc "--algo $al with one pattern" 2
     check_err "--algo $al with one pattern" "^warpmatch: --algo $al is for pattern sets"
 done
+seq 1 257 | sed 's/^/w/' >many.pat
+run search --algo teddy -f many.pat x.txt
+check_rc "--algo teddy, 257 patterns" 2
+check_err "--algo teddy, 257 patterns" '^warpmatch: --algo teddy takes sets of up to 256 patterns; this one has 257'
 run search --algo qgram -f ps.txt x.txt
 check_rc "--algo qgram, a short pattern" 2
 check_err "--algo qgram, a short pattern" '^warpmatch: --algo qgram .*pattern 2 \(ps\.txt:2\)'

@@ -751,7 +751,8 @@ static void run_case(long idx, tcase *c, config *cfgs, size_t n_cfg) {
 
     match_vec got = { 0 };
     for (size_t a = 0; a < N_OF(SET_ALGOS); a++) {
-        int valid = !(SET_ALGOS[a] == WM_ALGO_QGRAM && c->min_len < WM_QGRAM_MIN_LEN);
+        int valid = !(SET_ALGOS[a] == WM_ALGO_QGRAM && c->min_len < WM_QGRAM_MIN_LEN) &&
+                    !(SET_ALGOS[a] == WM_ALGO_TEDDY && c->np > WM_TEDDY_MAX_PATTERNS);
         wm_db_t *db = compile_checked(idx, c, SET_ALGOS[a], valid ? WM_OK : WM_INVALID);
         if (db == NULL) continue;
         for (size_t i = 0; i < n_cfg; i++) {
@@ -939,7 +940,9 @@ static void large_sets(config *cfgs, size_t n_cfg) {
         g_t_oracle += now_s() - t0;
         t0 = now_s();
         for (size_t a = 0; a < N_OF(SET_ALGOS); a++) {
-            wm_db_t *db = compile_checked(-1, &c, SET_ALGOS[a], WM_OK);
+            /* teddy takes up to WM_TEDDY_MAX_PATTERNS: refused here */
+            int want_rc = SET_ALGOS[a] == WM_ALGO_TEDDY ? WM_INVALID : WM_OK;
+            wm_db_t *db = compile_checked(-1, &c, SET_ALGOS[a], want_rc);
             if (db == NULL) continue;
             for (size_t i = 0; i < n_cfg; i++) {
                 match_vec got = { 0 };

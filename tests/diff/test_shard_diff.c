@@ -572,6 +572,7 @@ static void gen_set(tcase *c) {
                                        WM_ALGO_TEDDY };
     c->o.algo = algos[ar];
     if (c->o.algo == WM_ALGO_QGRAM && !qgram) c->o.algo = WM_ALGO_AC;
+    if (c->o.algo == WM_ALGO_TEDDY && np > WM_TEDDY_MAX_PATTERNS) c->o.algo = WM_ALGO_AC;
     for (size_t i = 0; i < np && i < 3; i++) plant_near_borders(c, c->pats[i], c->lens[i]);
 }
 

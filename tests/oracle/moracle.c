@@ -448,5 +448,6 @@ wm_status moracle_set_status(const uint8_t *const *pats, const size_t *lens, siz
                 if (!moracle_is_nucleotide(pats[i][j])) return WM_INVALID;
         if (o->algo == WM_ALGO_QGRAM && lens[i] < WM_QGRAM_MIN_LEN) return WM_INVALID;
     }
+    if (o->algo == WM_ALGO_TEDDY && n > WM_TEDDY_MAX_PATTERNS) return WM_INVALID;
     return WM_OK;
 }

@@ -127,6 +127,25 @@ static void test_compile_set(void) {
         q.algo = WM_ALGO_AUTO;
         SET_RC(wm_compile_set(s, sl, 2, &q, &db), WM_OK);
     }
+    { /* teddy: up to WM_TEDDY_MAX_PATTERNS patterns (duplicates counted) */
+        static uint8_t buf[WM_TEDDY_MAX_PATTERNS + 1][4];
+        const uint8_t *tp[WM_TEDDY_MAX_PATTERNS + 1];
+        size_t tl[WM_TEDDY_MAX_PATTERNS + 1];
+        for (size_t i = 0; i <= WM_TEDDY_MAX_PATTERNS; i++) {
+            buf[i][0] = 'a';
+            buf[i][1] = (uint8_t)('a' + i % 26);
+            buf[i][2] = (uint8_t)('a' + i / 26 % 26);
+            buf[i][3] = 'z';
+            tp[i] = buf[i];
+            tl[i] = 4;
+        }
+        wm_opts_t t = o;
+        t.algo = WM_ALGO_TEDDY;
+        SET_RC(wm_compile_set(tp, tl, WM_TEDDY_MAX_PATTERNS, &t, &db), WM_OK);
+        SET_RC(wm_compile_set(tp, tl, WM_TEDDY_MAX_PATTERNS + 1, &t, &db), WM_INVALID);
+        t.algo = WM_ALGO_AUTO;
+        SET_RC(wm_compile_set(tp, tl, WM_TEDDY_MAX_PATTERNS + 1, &t, &db), WM_OK);
+    }
 }
 
 /* One byte over WM_MAX_PATTERN, with a short pattern beside it, for every
