@@ -156,7 +156,8 @@ static wm_algo_t choose_algo(const wm_mset_t *s) {
     ** against Wu-Manber's 0.046, 8 of 3-10 0.0055 s against the automaton's
     ** 0.13, 24 of 4-64 0.032 against qgram's 0.042; past that the buckets
     ** let too many windows through). */
-    if (!s->dna && s->n_uniq <= 24 && s->min_len >= 2) return WM_ALGO_TEDDY;
+    if (!s->dna && s->n_uniq <= 24 && s->n_patterns <= WM_TEDDY_MAX_PATTERNS && s->min_len >= 2)
+        return WM_ALGO_TEDDY;
     if (s->min_len < WM_QGRAM_MIN_LEN) return WM_ALGO_AC;
     if (s->dna || s->n_uniq >= 64 || s->min_len < 16) return WM_ALGO_QGRAM;
     return WM_ALGO_WUMANBER;
