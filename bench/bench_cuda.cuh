@@ -68,11 +68,8 @@ static inline float median(std::vector<float> v) {
     return v[v.size() / 2];
 }
 
-/* Median milliseconds of reps passes reading [d, d + bytes) and, with
-** out_bytes > 0, writing out_bytes at out in the same kernel (a listing's
-** floor: reads and writes sharing the memory as they do in the kernel). */
-static inline float bench_floor_ms(const uint8_t *d, uint64_t bytes, void *out, uint64_t out_bytes,
-                                   int reps, int sms) {
+/* Device read bandwidth in GB/s over [d, d + bytes): median of reps passes. */
+static inline double bench_read_floor(const uint8_t *d, uint64_t bytes, int reps, int sms) {
     unsigned long long *sink;
     cudaEvent_t e0, e1;
     CK(cudaMalloc(&sink, 8));
@@ -81,10 +78,34 @@ static inline float bench_floor_ms(const uint8_t *d, uint64_t bytes, void *out, 
     std::vector<float> tr;
     for (int r = 0; r < reps + 1; r++) {
         CK(cudaEventRecord(e0));
-        if (out_bytes)
-            k_read_write<<<sms * 16, 256>>>((const uint4 *)d, bytes / 16, (uint4 *)out,
-                                            out_bytes / 16, sink);
-        else k_read<<<sms * 16, 256>>>((const uint4 *)d, bytes / 16, sink);
+        k_read<<<sms * 16, 256>>>((const uint4 *)d, bytes / 16, sink);
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r) tr.push_back(ms);
+    }
+    CK(cudaFree(sink));
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    return bytes / (median(tr) * 1e6);
+}
+
+/* Milliseconds to read [d, d + bytes) and write out_bytes at out in one
+** kernel (median of reps): a listing's floor, reads and writes sharing the
+** memory as they do in the kernel. */
+static inline double bench_read_write_ms(const uint8_t *d, uint64_t bytes, void *out,
+                                         uint64_t out_bytes, int reps, int sms) {
+    unsigned long long *sink;
+    cudaEvent_t e0, e1;
+    CK(cudaMalloc(&sink, 8));
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    std::vector<float> tr;
+    for (int r = 0; r < reps + 1; r++) {
+        CK(cudaEventRecord(e0));
+        k_read_write<<<sms * 16, 256>>>((const uint4 *)d, bytes / 16, (uint4 *)out, out_bytes / 16,
+                                        sink);
         CK(cudaEventRecord(e1));
         CK(cudaEventSynchronize(e1));
         float ms;
@@ -95,11 +116,6 @@ static inline float bench_floor_ms(const uint8_t *d, uint64_t bytes, void *out, 
     CK(cudaEventDestroy(e0));
     CK(cudaEventDestroy(e1));
     return median(tr);
-}
-
-/* Device read bandwidth in GB/s over [d, d + bytes): median of reps passes. */
-static inline double bench_read_floor(const uint8_t *d, uint64_t bytes, int reps, int sms) {
-    return bytes / (bench_floor_ms(d, bytes, NULL, 0, reps, sms) * 1e6);
 }
 
 #endif

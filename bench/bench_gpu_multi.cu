@@ -181,7 +181,7 @@ int main(int argc, char **argv) {
     if (can_list) {
         CK(cudaMalloc(&d_hits, (n_hits + 1) * sizeof(wm_mhit32_t)));
         /* the listing's own floor: the text read and the hits written at once */
-        rw_ms = bench_floor_ms(d_text, bytes, d_hits, n_hits * sizeof(wm_mhit32_t), reps, sms);
+        rw_ms = bench_read_write_ms(d_text, bytes, d_hits, n_hits * sizeof(wm_mhit32_t), reps, sms);
         out.block_off = d_bo;
         out.hits = d_hits;
         std::vector<float> tl, tw;
