@@ -19,6 +19,21 @@
 #define STRIPE_ROWS 1024
 #define CK_FIRST 32 /* stored columns: a + 31, a + 63, ... and b - 1 (as sdtw_cpu.c) */
 #define MAX_CK 40
+/* Pass 1's plain blocks (below) want many warps a multiprocessor: the
+** kernels of up to 8 rows a lane are held to 80-128 registers by the blocks a
+** multiprocessor asked of them (4 warps a block), about the fewest whose
+** plain loop does not spill. 1,000 queries of 128 in float32 (R = 4) on the
+** H100: unbounded, 187 registers (2 blocks), 0.39 s; 80 registers (6 blocks,
+** 22 bytes spilled), 0.35 s; 96 (5 blocks, no spill), 0.27 s
+** (bench/gpu_dtw_many.sh's variants rebuild with PLAIN_MINB set). */
+template <typename T, int R, bool TRACK>
+constexpr int plain_min_blocks() {
+#ifdef PLAIN_MINB
+    return TRACK || R > 8 ? 1 : PLAIN_MINB;
+#else
+    return TRACK || R > 8 ? 1 : sizeof(T) == 4 ? (R <= 2 ? 6 : 5) : (R <= 2 ? 6 : R == 4 ? 5 : 4);
+#endif
+}
 
 enum { TOP_FRESH = 0, TOP_GLOBAL = 1, TOP_NONE = 2, TOP_ROW = 3 };
 
@@ -71,7 +86,8 @@ __device__ __forceinline__ uint64_t ck_col(uint64_t a, uint64_t b, int k) {
 }
 
 template <typename T, int R, bool TRACK, bool SQ>
-__global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A) {
+__global__ void __launch_bounds__(WARPS_PER_BLOCK * 32, (plain_min_blocks<T, R, TRACK>()))
+    sdtw_kernel(sd_args_t A) {
     const int lane = threadIdx.x & 31;
     const int wib = threadIdx.x >> 5;
     const int wid = blockIdx.x * WARPS_PER_BLOCK + wib;
@@ -292,6 +308,84 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
         }
         return false;
     };
+    /* Pass 1's plain blocks: 32 steps from a multiple of 32 where every lane
+    ** is inside the piece and past its early columns, no lane meets a stored
+    ** column, nothing comes from a stripe above and no bottom row is written.
+    ** Then a step is its cells and little else: the query rows sit in
+    ** registers; each lane reads its sample from a window of 64 in shared
+    ** memory (one load, where the general step shuffles twice and selects);
+    ** the bottom cells are folded into the block's minimum only, and in the
+    ** rare block that betters the piece's best the 32 steps run again from
+    ** the saved state to find the first step that reached it. Short queries
+    ** (R <= 8 rows a lane) gain most: there the general step's bookkeeping
+    ** (64-bit columns, the stored-column and bottom-row tests) cost as much as
+    ** the cells (1,000 queries of 128 ran at 0.72 T cells/s). Taller stripes
+    ** keep the general step (their registers are spent). The same operations
+    ** in the same order: the same bits. */
+    constexpr bool PLAIN = !TRACK && R <= 8;
+    const bool plain_ok = PLAIN && !A.emode && top != TOP_ROW && !A.bot_v;
+    const uint64_t plain_from = 31 + (a - a0); /* from here every lane's column is >= a */
+    __shared__ T ys_all[WARPS_PER_BLOCK][64];
+    T *ys = ys_all[wib];
+    T xr[R];
+    if (PLAIN) {
+#pragma unroll
+        for (int r = 0; r < R; r++) xr[r] = xs[r * 32 + lane];
+    }
+    const T up_plain = top == TOP_FRESH ? (T)0.0 : (T)CUDART_INF;
+    /* one step of a plain block: lane l at column a0 + t0 + k - l, whose
+    ** sample is ys[32 + k - l]; returns its bottom cell (row rb) */
+    auto plain_step = [&](int k, T(&hh)[R], T &y, T &dg) -> T {
+        T up = __shfl_up_sync(FULL, hh[R - 1], 1);
+        if (lane == 0) up = up_plain;
+        y = ys[32 + k - lane];
+        T d_v = dg, u_v = up;
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            const T cst = dtw_cell_cost<SQ>(xr[r], y);
+            const T l_v = hh[r];
+            const T mn = dtw_min(dtw_min(d_v, l_v), u_v);
+            d_v = l_v;
+            u_v = dtw_add(mn, cst);
+            hh[r] = u_v;
+        }
+        dg = up;
+        T v = hh[R - 1];
+        if (rb != R - 1) {
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                if (r == rb) v = hh[r];
+        }
+        return v;
+    };
+    auto plain_block = [&](uint64_t t0) {
+        __syncwarp(); /* the previous block's reads are done */
+        ys[lane] = A.y[a0 + t0 - 32 + lane];
+        ys[32 + lane] = A.y[a0 + t0 + lane];
+        __syncwarp();
+        T h0[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) h0[r] = h[r];
+        const T y0 = yv, dg0 = dg_v;
+        T bb_v = CUDART_INF;
+#pragma unroll
+        for (int k = 0; k < 32; k++) bb_v = dtw_min(bb_v, plain_step(k, h, yv, dg_v));
+        /* the block betters the best so far: run it again for the first step
+        ** that reached its minimum (the leftmost end, as the general step) */
+        if (__any_sync(FULL, lane == lb && bb_v < best_v)) {
+            T y = y0, dg = dg0;
+            int kk = 32;
+#pragma unroll 1
+            for (int k = 0; k < 32; k++) {
+                T v = plain_step(k, h0, y, dg);
+                if (v == bb_v && kk == 32) kk = k;
+            }
+            if (lane == lb && bb_v < best_v) {
+                best_v = bb_v;
+                best_e = A.base + a0 + t0 + (uint64_t)kk - (uint64_t)lane + 1;
+            }
+        }
+    };
     T h2[R];
     uint64_t hs2[TRACK ? R : 1];
     /* two steps a turn (h, then h2): the skewed start (some lanes not in the
@@ -303,8 +397,17 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sdtw_kernel(sd_args_t A)
     bool stop = false;
     for (; t < steps && t < 32 && !stop; t += 2)
         stop = step(edge, h, hs, h2, hs2, t) || t + 1 >= steps || step(edge, h2, hs2, h, hs, t + 1);
-    for (; t + 1 < wr && !stop; t += 2)
+    while (t + 1 < wr && !stop) {
+        /* (every lane reaches the vote: the terms before it are the warp's) */
+        if (plain_ok && (t & 31) == 0 && t + 32 <= wr && t >= plain_from &&
+            !__any_sync(FULL, ck_next <= a0 + t + 31 - lane)) {
+            plain_block(t); /* 32 steps in place: the state stays in h */
+            t += 32;
+            continue;
+        }
         stop = step(middle, h, hs, h2, hs2, t) || step(middle, h2, hs2, h, hs, t + 1);
+        t += 2;
+    }
     for (; t < steps && !stop; t += 2)
         stop = step(edge, h, hs, h2, hs2, t) || t + 1 >= steps || step(edge, h2, hs2, h, hs, t + 1);
     /* the piece's best bottom cell: the smallest value, then the leftmost end */
