@@ -13,6 +13,8 @@
 # of the queries; then the same with the kernel rebuilt with other register
 # bounds (PLAIN_MINB), and the baseline; ncu's
 # instruction and scheduler statistics of pass 1; the CLI end to end.
+# DTW_VARIANTS= (empty) runs the baseline alone in variants mode;
+# DTW_SCALE sets test_dtw_diff's scale (0.5).
 # Logs in $OUT: many.log (steps), build.log, tests.log, bench.log.
 source bench/gpu_common.sh many /tmp/build-many "${1:-all}" "${2:-.gpu-dtw}"
 gpu_build warpmatch_cli test_dtw_diff test_api_dtw test_api_target bench_dtw
@@ -69,7 +71,7 @@ variant() { # LABEL SED
         grep -A1 -E 'sdtw_kernelI[fd]Li4ELb0ELb0' | grep -o 'REG:[0-9]*' | tr '\n' ' ')"
     many "$1" /tmp/bench_dtw.$1
 }
-variant minb6 '1i #define PLAIN_MINB 6'
+[ "${DTW_VARIANTS-minb6}" = minb6 ] && variant minb6 '1i #define PLAIN_MINB 6'
 if [ -f "$carry/base/sdtw_kernel.cuh" ]; then
     cp src/dtw/sdtw_cuda.cu /tmp/cuda.keep
     cp "$carry/base/sdtw_kernel.cuh" $K

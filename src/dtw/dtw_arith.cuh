@@ -27,6 +27,19 @@ __device__ __forceinline__ float dtw_abs(float a) { return fabsf(a); }
 __device__ __forceinline__ double dtw_min(double a, double b) { return a < b ? a : b; }
 __device__ __forceinline__ float dtw_min(float a, float b) { return fminf(a, b); }
 
+/* The smallest of a cell's three predecessors, dtw_min(dtw_min(a, b), c).
+** float: the minimum of their bits as integers, which order non-negative
+** floats and +inf as the floats do; every DP value is one of those (sums of
+** |.| or squares, +0 at the fresh top, +inf), so the bits are the same, and
+** sm_90 runs the two integer minima as one instruction (DPX) where two
+** float minima take two. double: the two compares. */
+__device__ __forceinline__ double dtw_min3(double a, double b, double c) {
+    return dtw_min(dtw_min(a, b), c);
+}
+__device__ __forceinline__ float dtw_min3(float a, float b, float c) {
+    return __int_as_float(__vimin3_s32(__float_as_int(a), __float_as_int(b), __float_as_int(c)));
+}
+
 template <bool SQ, typename T>
 __device__ __forceinline__ T dtw_cell_cost(T x, T y) {
     T d = dtw_sub(x, y);

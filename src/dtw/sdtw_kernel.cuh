@@ -222,9 +222,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32, (plain_min_blocks<T, R, 
                     ho[r] = bv;
                     hso[r] = bs;
                 } else {
-                    /* a compare and two selects a min (fmin would add NaN
-                    ** handling; no NaN reaches here) */
-                    T mn = dtw_min(dtw_min(d_v, l_v), u_v);
+                    T mn = dtw_min3(d_v, l_v, u_v);
                     d_v = l_v;
                     u_v = dtw_add(mn, cst);
                     ho[r] = u_v;
@@ -344,7 +342,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32, (plain_min_blocks<T, R, 
         for (int r = 0; r < R; r++) {
             const T cst = dtw_cell_cost<SQ>(xr[r], y);
             const T l_v = hh[r];
-            const T mn = dtw_min(dtw_min(d_v, l_v), u_v);
+            const T mn = dtw_min3(d_v, l_v, u_v);
             d_v = l_v;
             u_v = dtw_add(mn, cst);
             hh[r] = u_v;
