@@ -48,6 +48,7 @@ typedef struct {
     const uint64_t *rs; /* record starts, n_rec + 1 entries */
     size_t n_rec;
     int want_starts; /* 0 when only counting */
+    int loci_starts; /* the caller keeps one match a locus (tuning.loci_starts) */
     wm_plan_t plan;  /* chunks of the owned ends */
 } wave_t;
 
@@ -197,12 +198,51 @@ static int to_windows(const wave_t *w, const founds_t *f, uint64_t lo, uint64_t 
 
 /* ---- 2-4. kernels -> hits -> matches ------------------------------------------ */
 
+/* Which hits of one scan (one pattern and strand in one record, ends in
+** order) need their start when the caller keeps one match a locus
+** (cli/locus.c: matches chain when their intervals share a byte; a locus
+** prints its fewest errors, leftmost end). An occurrence within k edits is
+** m - k to m + k long, so a hit whose end is less than m - k past the one
+** before chains to it whatever the starts: in such a run only the best can
+** be printed. Whether a hit joins an earlier locus depends on its own start
+** only against an earlier end in (e - m - k, e - m + k]; such a hit, and
+** one that close to the chunk's first end (the earlier chunk's hits are not
+** here), gets its start. Scans of one pattern and strand in a chunk are
+** more than m + k apart (verify merges closer windows). Every other hit
+** takes the stand-in start e - (m - k), inside the same bounds: every
+** overlap test of the locus code then goes as with the true start, and the
+** row is never printed. Sets need[x] for hits [0, n). */
+static void loci_needs(const wm_pat_t *p, const wm_hitvec_t *hv, uint64_t rb, uint64_t lo,
+                       uint8_t *need) {
+    const uint64_t shortest = p->m - p->k, longest = p->m + p->k;
+    const wm_hit_t *h = hv->a;
+    size_t near = 0; /* the first hit whose end is past e - m - k */
+    for (size_t x = 0, y; x < hv->n; x = y) {
+        size_t best = x;
+        for (y = x + 1; y < hv->n && h[y].end - h[y - 1].end < shortest; y++)
+            if (h[y].errors < h[best].errors) best = y;
+        for (size_t z = x; z < y; z++) {
+            uint64_t e = h[z].end;
+            while (near < z && h[near].end + longest <= e) near++;
+            int ambiguous = near < z && h[near].end + shortest <= e;
+            need[z] = z == best || ambiguous || (lo > rb && e < lo + longest);
+        }
+    }
+}
+
 /* Turn the hits of one scan of record rec into matches of pattern i. as: the
 ** strand every hit is reported on, or -1 for the hit's own (as_strand >= 0:
-** p holds that strand alone, as its strand 0). */
+** p holds that strand alone, as its strand 0). lo: the chunk's owned ends
+** are past it. */
 static int finish(const wave_t *w, const wm_pat_t *p, uint32_t i, size_t rec, const wm_hitvec_t *hv,
-                  int as_strand, wm_matchvec_t *out) {
+                  int as_strand, uint64_t lo, wm_matchvec_t *out) {
     uint64_t rb = w->rs[rec];
+    uint8_t *need = NULL;
+    if (w->want_starts && w->loci_starts && !p->flanks && p->metric == WM_METRIC_EDIT &&
+        hv->n > 1) {
+        if ((need = malloc(hv->n)) == NULL) return -1;
+        loci_needs(p, hv, rb, lo, need);
+    }
     for (size_t x = 0; x < hv->n; x++) {
         const wm_hit_t *h = &hv->a[x];
         wm_match_t mt;
@@ -221,6 +261,8 @@ static int finish(const wave_t *w, const wm_pat_t *p, uint32_t i, size_t rec, co
             mt.start = start - rb;
             mt.end = end - rb;
             mt.errors = errors;
+        } else if (need != NULL && !need[x]) {
+            mt.start = h->end - (p->m - p->k) - rb; /* a stand-in (loci_needs) */
         } else if (w->want_starts) {
             uint64_t start;
             uint32_t errors;
@@ -230,8 +272,12 @@ static int finish(const wave_t *w, const wm_pat_t *p, uint32_t i, size_t rec, co
             mt.start = start - rb;
             mt.errors = errors;
         }
-        if (wm_matchvec_push(out, &mt)) return -1;
+        if (wm_matchvec_push(out, &mt)) {
+            free(need);
+            return -1;
+        }
     }
+    free(need);
     return 0;
 }
 
@@ -260,8 +306,8 @@ static wm_status compile_strand(const wm_setk_t *s, uint32_t i, uint32_t strand,
 /* Verify windows [x, y) (one pattern, sorted by strand and end), one strand
 ** at a time, merging windows closer than the pattern's halo: scanning the
 ** gap costs less than the halo twice. */
-static int verify(const wave_t *w, const windows_t *win, size_t x, size_t y, wm_hitvec_t *hv,
-                  wm_matchvec_t *out) {
+static int verify(const wave_t *w, const windows_t *win, size_t x, size_t y, uint64_t lo,
+                  wm_hitvec_t *hv, wm_matchvec_t *out) {
     int rc = 0;
     while (x < y && rc == 0) {
         uint32_t strand = win->a[x].strand;
@@ -279,7 +325,7 @@ static int verify(const wave_t *w, const windows_t *win, size_t x, size_t y, wm_
             uint64_t from = wm_plan_scan_from(w->rs[v->rec], a - 1, halo);
             hv->n = 0;
             if (kernel(p, 0, w->text->seq, from, a - 1, b, hv) ||
-                finish(w, p, v->pat, v->rec, hv, (int)strand, out))
+                finish(w, p, v->pat, v->rec, hv, (int)strand, lo, out))
                 rc = -1;
         }
         wm_pat_free(p);
@@ -311,7 +357,7 @@ static int scan_direct(const wave_t *w, uint32_t i, uint64_t lo, uint64_t hi, wm
             hv->n = 0;
             int f = wm_pigeonhole_scan(p, st, kernel, w->text->seq, from, own_from, own_to, hv);
             if (f < 0 || (f > 0 && kernel(p, st, w->text->seq, from, own_from, own_to, hv)) ||
-                finish(w, p, i, pc.rec, hv, -1, out))
+                finish(w, p, i, pc.rec, hv, -1, lo, out))
                 rc = -1;
         }
     }
@@ -350,7 +396,7 @@ static int chunk(void *arg, uint64_t i, void *res) {
         if (rc == 0) rc = to_windows(w, &found, lo, hi, first_rec, &win);
         for (size_t x = 0, y; rc == 0 && x < win.n; x = y) {
             for (y = x + 1; y < win.n && win.a[y].pat == win.a[x].pat; y++) continue;
-            rc = verify(w, &win, x, y, &hv, out);
+            rc = verify(w, &win, x, y, lo, &hv, out);
         }
     }
     for (size_t d = 0; rc == 0 && d < s->n_direct; d++)
@@ -393,6 +439,7 @@ static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t 
     w.s = db->body;
     w.text = text;
     w.want_starts = cb != NULL;
+    w.loci_starts = cx->tuning.loci_starts;
     uint64_t *rs = wm_text_record_starts(text, &w.n_rec);
     if (!rs) return WM_NOMEM;
     w.rs = rs;
