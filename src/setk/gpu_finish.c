@@ -31,7 +31,9 @@ typedef struct {
     const wm_setk_hit_t *hits;
     size_t n;
     int want_starts;
-    wm_matchvec_t *out; /* one per piece */
+    uint64_t lo;         /* the batch owns the ends past lo */
+    const uint8_t *need; /* [n] the hit needs its start, or NULL: all do (loci_starts) */
+    wm_matchvec_t *out;  /* one per piece */
     int failed;
 } finish_t;
 
@@ -133,6 +135,14 @@ static void finish_piece(void *arg, size_t i, int tid) {
         mt.strand = h->strand;
         mt.pattern = h->pat;
         int regions = f->s->opts.exact_prefix || f->s->opts.exact_suffix;
+        if (f->need != NULL && !f->need[x]) { /* a stand-in (setk/loci.c) */
+            mt.start = h->end - (f->s->len[h->pat] - f->s->opts.max_edits) - rb;
+            if (wm_matchvec_push(&f->out[i], &mt)) {
+                f->failed = 1;
+                break;
+            }
+            continue;
+        }
         if ((f->want_starts || regions) && compiled != h->pat) {
             wm_pat_free(p);
             p = NULL;
@@ -168,17 +178,82 @@ static void finish_piece(void *arg, size_t i, int tid) {
     wm_pat_free(p);
 }
 
+/* With tuning.loci_starts, which hits (sorted by pattern, strand and end)
+** need their start (setk/loci.c): each run of one pattern, strand and record
+** at once, duplicates skipped. *need malloc'd, NULL when all do; -1 out of
+** memory. */
+static int loci_needs(wm_context_t *cx, finish_t *f, uint8_t **need) {
+    const wm_setk_t *s = f->s;
+    *need = NULL;
+    if (!cx->tuning.loci_starts || !f->want_starts || s->opts.metric != WM_METRIC_EDIT ||
+        s->opts.exact_prefix || s->opts.exact_suffix)
+        return 0;
+    const wm_setk_hit_t *h = f->hits;
+    uint8_t *nd = calloc(f->n, 1);
+    wm_hit_t *g = NULL; /* one group's hits, each once (grown to the largest group) */
+    size_t *at = NULL, cap = 0;
+    uint8_t *gn = NULL;
+    int rc = nd ? 0 : -1;
+    for (size_t x = 0, y; x < f->n && rc == 0; x = y) {
+        size_t r = wm_plan_record_of_end(f->rs, f->n_rec, h[x].end), n = 0;
+        /* record r holds the ends in (rs[r], rs[r + 1]] */
+        for (y = x; y < f->n && h[y].pat == h[x].pat && h[y].strand == h[x].strand &&
+                    h[y].end <= f->rs[r + 1];
+             y++)
+            continue;
+        if (y - x > cap) {
+            cap = y - x;
+            free(g);
+            free(at);
+            free(gn);
+            g = malloc(cap * sizeof *g);
+            at = malloc(cap * sizeof *at);
+            gn = malloc(cap);
+            if (!g || !at || !gn) {
+                rc = -1;
+                break;
+            }
+        }
+        for (size_t z = x; z < y; z++) {
+            if (z > x && h[z].end == h[z - 1].end) continue; /* once each */
+            g[n].end = h[z].end;
+            g[n].errors = h[z].errors;
+            g[n].strand = h[z].strand;
+            at[n++] = z;
+        }
+        wm_setk_loci_needs(g, n, s->len[h[x].pat], s->opts.max_edits, f->rs[r], f->lo, gn);
+        for (size_t z = 0; z < n; z++) nd[at[z]] = gn[z];
+    }
+    free(g);
+    free(at);
+    free(gn);
+    if (rc != 0) {
+        free(nd);
+        return -1;
+    }
+    *need = nd;
+    return 0;
+}
+
 /* Turn one batch's hits into matches and deliver them in order (counted,
 ** in any order, when no callback lists them). */
 static wm_status finish(wm_context_t *cx, finish_t *f, wm_setk_sink_t *dv) {
     if (f->n == 0) return WM_OK;
     wm_setk_hit_t *h = (wm_setk_hit_t *)f->hits;
     if (sort_by_pattern(cx->pool, f->s, h, f->n)) return WM_NOMEM;
+    uint8_t *need;
+    if (loci_needs(cx, f, &need)) return WM_NOMEM;
+    f->need = need;
     size_t pieces = (f->n + FINISH_PIECE - 1) / FINISH_PIECE;
     f->out = calloc(pieces, sizeof *f->out);
-    if (!f->out) return WM_NOMEM;
+    if (!f->out) {
+        free(need);
+        return WM_NOMEM;
+    }
     f->failed = 0;
     wm_pool_for(cx->pool, pieces, finish_piece, f);
+    free(need);
+    f->need = NULL;
     wm_status st = f->failed ? WM_NOMEM : WM_OK;
     if (dv->cb == NULL) { /* counting: no order to keep */
         for (size_t i = 0; i < pieces && st == WM_OK; i++) st = wm_setk_deliver(dv, &f->out[i]);
@@ -216,6 +291,7 @@ wm_status wm_setk_gpu_scan(wm_context_t *cx, const wm_setk_gpu_t *gpu, const wm_
         f.rs = rs;
         f.n_rec = n_rec;
         f.want_starts = dv->cb != NULL;
+        f.lo = lo;
         wm_setk_hit_t *hits = NULL;
         st = gpu->batch(cx, s, text, rs, n_rec, lo, hi, &hits, &f.n);
         f.hits = hits;

@@ -198,38 +198,6 @@ static int to_windows(const wave_t *w, const founds_t *f, uint64_t lo, uint64_t 
 
 /* ---- 2-4. kernels -> hits -> matches ------------------------------------------ */
 
-/* Which hits of one scan (one pattern and strand in one record, ends in
-** order) need their start when the caller keeps one match a locus
-** (cli/locus.c: matches chain when their intervals share a byte; a locus
-** prints its fewest errors, leftmost end). An occurrence within k edits is
-** m - k to m + k long, so a hit whose end is less than m - k past the one
-** before chains to it whatever the starts: in such a run only the best can
-** be printed. Whether a hit joins an earlier locus depends on its own start
-** only against an earlier end in (e - m - k, e - m + k]; such a hit, and
-** one that close to the chunk's first end (the earlier chunk's hits are not
-** here), gets its start. Scans of one pattern and strand in a chunk are
-** more than m + k apart (verify merges closer windows). Every other hit
-** takes the stand-in start e - (m - k), inside the same bounds: every
-** overlap test of the locus code then goes as with the true start, and the
-** row is never printed. Sets need[x] for hits [0, n). */
-static void loci_needs(const wm_pat_t *p, const wm_hitvec_t *hv, uint64_t rb, uint64_t lo,
-                       uint8_t *need) {
-    const uint64_t shortest = p->m - p->k, longest = p->m + p->k;
-    const wm_hit_t *h = hv->a;
-    size_t near = 0; /* the first hit whose end is past e - m - k */
-    for (size_t x = 0, y; x < hv->n; x = y) {
-        size_t best = x;
-        for (y = x + 1; y < hv->n && h[y].end - h[y - 1].end < shortest; y++)
-            if (h[y].errors < h[best].errors) best = y;
-        for (size_t z = x; z < y; z++) {
-            uint64_t e = h[z].end;
-            while (near < z && h[near].end + longest <= e) near++;
-            int ambiguous = near < z && h[near].end + shortest <= e;
-            need[z] = z == best || ambiguous || (lo > rb && e < lo + longest);
-        }
-    }
-}
-
 /* Turn the hits of one scan of record rec into matches of pattern i. as: the
 ** strand every hit is reported on, or -1 for the hit's own (as_strand >= 0:
 ** p holds that strand alone, as its strand 0). lo: the chunk's owned ends
@@ -241,7 +209,10 @@ static int finish(const wave_t *w, const wm_pat_t *p, uint32_t i, size_t rec, co
     if (w->want_starts && w->loci_starts && !p->flanks && p->metric == WM_METRIC_EDIT &&
         hv->n > 1) {
         if ((need = malloc(hv->n)) == NULL) return -1;
-        loci_needs(p, hv, rb, lo, need);
+        /* scans of one pattern and strand in a chunk are more than m + k
+        ** apart (verify merges closer windows): only the chunk's border hides
+        ** earlier ends */
+        wm_setk_loci_needs(hv->a, hv->n, p->m, p->k, rb, lo, need);
     }
     for (size_t x = 0; x < hv->n; x++) {
         const wm_hit_t *h = &hv->a[x];
@@ -262,7 +233,7 @@ static int finish(const wave_t *w, const wm_pat_t *p, uint32_t i, size_t rec, co
             mt.end = end - rb;
             mt.errors = errors;
         } else if (need != NULL && !need[x]) {
-            mt.start = h->end - (p->m - p->k) - rb; /* a stand-in (loci_needs) */
+            mt.start = h->end - (p->m - p->k) - rb; /* a stand-in (wm_setk_loci_needs) */
         } else if (w->want_starts) {
             uint64_t start;
             uint32_t errors;

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/internal.h"
+#include "search/search.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -157,6 +158,14 @@ typedef struct {
     uint64_t count;
 } wm_setk_sink_t;
 wm_status wm_setk_deliver(wm_setk_sink_t *dv, const wm_matchvec_t *v);
+
+/* Which of n hits of one pattern and strand in one record (ends ascending,
+** each once; m the pattern's length, k its edits) need their start when the
+** caller keeps one match a locus (loci.c says why the others do not): need[x]
+** = 1 or 0. rb: the record's first byte; lo: the caller's piece owns the
+** ends past it (the earlier ones are out of view). */
+void wm_setk_loci_needs(const wm_hit_t *h, size_t n, size_t m, uint32_t k, uint64_t rb, uint64_t lo,
+                        uint8_t *need);
 
 /* The GPU path (gpu_finish.c): batches of owned ends from own_from, each
 ** one's hits from gpu->batch turned into matches (starts found on the pool)

@@ -13,7 +13,11 @@
 ** patterns cut from it with up to k planted edits, long ones (seeded) and
 ** short ones (scanned whole), IUPAC codes now and then; k 1..4, edit or
 ** Hamming, revcomp half the time; a PAM (NGG) as an exact suffix, and now
-** and then an exact prefix, on Hamming cases.
+** and then an exact prefix, on Hamming cases; often copies of a pattern
+** back to back with edits. With tuning.loci_starts (one match a locus: stand-in
+** starts where no locus reads them, setk/loci.c) the loci and their
+** choices, by brute force, must be those of the CPU's true starts, from
+** this path and from the CPU's (at the same chunk sizes).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +131,55 @@ static wm_status fake_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_
 
 static const wm_setk_gpu_t fake_gpu = { fake_supports, fake_batch };
 
+/* ---- one match a locus ----------------------------------------------------------- */
+
+/* The loci of a list of matches (tuning.loci_starts, setk/loci.c), by brute
+** force: matches of one record, pattern and strand whose intervals share a
+** byte, transitively; each locus's fewest errors, leftmost end; in
+** (record, end, pattern, strand) order, into *out. Stand-in starts must give
+** the loci of the true ones, and never be a locus's choice. */
+static int by_group_start(const void *a, const void *b) {
+    const wm_match_t *x = a, *y = b;
+    if (x->record != y->record) return x->record < y->record ? -1 : 1;
+    if (x->pattern != y->pattern) return x->pattern < y->pattern ? -1 : 1;
+    if (x->strand != y->strand) return x->strand < y->strand ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return x->end < y->end ? -1 : x->end > y->end;
+}
+static int by_end(const void *a, const void *b) {
+    const wm_match_t *x = a, *y = b;
+    if (x->record != y->record) return x->record < y->record ? -1 : 1;
+    if (x->end != y->end) return x->end < y->end ? -1 : 1;
+    if (x->pattern != y->pattern) return x->pattern < y->pattern ? -1 : 1;
+    return x->strand < y->strand ? -1 : x->strand > y->strand;
+}
+/* Every field (a struct's padding is not copied by assignment). */
+static int same_match(const wm_match_t *a, const wm_match_t *b) {
+    return a->record == b->record && a->start == b->start && a->end == b->end &&
+           a->errors == b->errors && a->strand == b->strand && a->pattern == b->pattern;
+}
+static void loci_of(const list_t *in, list_t *out) {
+    wm_match_t *m = malloc((in->n + 1) * sizeof *m);
+    if (!m) abort();
+    if (in->n > 0) memcpy(m, in->a, in->n * sizeof *m); /* (in->a is NULL when empty) */
+    qsort(m, in->n, sizeof *m, by_group_start);
+    out->n = 0;
+    for (size_t x = 0, y; x < in->n; x = y) {
+        wm_match_t best = m[x];
+        uint64_t hi = m[x].end;
+        for (y = x + 1; y < in->n && m[y].record == m[x].record && m[y].pattern == m[x].pattern &&
+                        m[y].strand == m[x].strand && m[y].start < hi;
+             y++) {
+            if (m[y].end > hi) hi = m[y].end;
+            if (m[y].errors < best.errors || (m[y].errors == best.errors && m[y].end < best.end))
+                best = m[y];
+        }
+        collect(&best, out);
+    }
+    if (out->n > 1) qsort(out->a, out->n, sizeof *out->a, by_end);
+    free(m);
+}
+
 /* ---- the cases ------------------------------------------------------------------ */
 
 static uint8_t base(void) { return (uint8_t) "ACGT"[below(4)]; }
@@ -172,6 +225,36 @@ static void one_case(long idx) {
         pp[i] = pats[i];
         len[i] = m;
     }
+    /* often copies of a pattern back to back, -2k..k+3 bytes apart, with
+    ** edits (some copies over k): loci whose starts decide their chaining;
+    ** patterns of two letters make near-copies everywhere */
+    if (!pam && chance(40))
+        for (size_t i = 0; i < np; i++)
+            for (size_t j = 0; j < len[i]; j++) pats[i][j] = (uint8_t) "AC"[pats[i][j] & 1];
+    for (int run = 0; run < 3 && !pam && chance(60); run++) {
+        const size_t i = (size_t)below(np);
+        int64_t at = (int64_t)below(n / 2), k = (int64_t)o.max_edits;
+        for (int c = (int)range(2, 8); c > 0; c--) {
+            uint8_t cp[400];
+            size_t m = len[i];
+            memcpy(cp, pats[i], m);
+            for (int e = (int)below(k + 2); e > 0; e--) {
+                size_t j = (size_t)below(m);
+                int op = (int)below(3);
+                if (op == 0) cp[j] = base();
+                else if (op == 1 && m > 1) memmove(cp + j, cp + j + 1, --m - j);
+                else if (m < sizeof cp) {
+                    memmove(cp + j + 1, cp + j, m++ - j);
+                    cp[j] = base();
+                }
+            }
+            if (at < 0) at = 0;
+            if ((size_t)at + m > n) break;
+            for (size_t j = 0; j < m; j++) /* IUPAC codes of the pattern: a base */
+                text[at + (int64_t)j] = strchr("ACGT", cp[j]) ? cp[j] : (uint8_t)'A';
+            at += (int64_t)m + range(-2 * k, k + 3);
+        }
+    }
     wm_text_t t = { text, n, rec, n_rec };
 
     wm_db_t *db = NULL;
@@ -214,6 +297,32 @@ static void one_case(long idx) {
         rc = wm_setk_gpu_scan(cx, &fake_gpu, s, &t, rs, nr, 0, &dc, &done);
         CHECK(rc == WM_OK && dc.count == want.n, "case %ld, batches of %llu: counted %llu of %zu",
               idx, (unsigned long long)sizes[b], (unsigned long long)dc.count, want.n);
+        /* one match a locus (loci_starts): stand-in starts where no locus
+        ** reads them, the same loci and choices as the true starts give */
+        list_t want_loci = { 0 }, got_loci = { 0 };
+        loci_of(&want, &want_loci);
+        wm_context_tuning(cx)->loci_starts = 1;
+        got.n = 0;
+        wm_setk_sink_t dl = { collect, &got, NULL, 0 };
+        rc = wm_setk_gpu_scan(cx, &fake_gpu, s, &t, rs, nr, 0, &dl, &done);
+        loci_of(&got, &got_loci);
+        same = rc == WM_OK && got.n == want.n && got_loci.n == want_loci.n;
+        for (size_t x = 0; same && x < got_loci.n; x++)
+            same = same_match(&got_loci.a[x], &want_loci.a[x]);
+        CHECK(same, "case %ld, batches of %llu, loci: %zu loci of %zu matches, the CPU %zu of %zu",
+              idx, (unsigned long long)sizes[b], got_loci.n, got.n, want_loci.n, want.n);
+        /* and the CPU's own path with it */
+        got.n = 0;
+        CHECK(wm_search(cx, db, &t, collect, &got) == WM_OK, "case %ld: cpu search, loci", idx);
+        loci_of(&got, &got_loci);
+        same = got_loci.n == want_loci.n;
+        for (size_t x = 0; same && x < got_loci.n; x++)
+            same = same_match(&got_loci.a[x], &want_loci.a[x]);
+        CHECK(same, "case %ld, chunks of %llu, the CPU's loci: %zu, without stand-ins %zu", idx,
+              (unsigned long long)sizes[b], got_loci.n, want_loci.n);
+        wm_context_tuning(cx)->loci_starts = 0;
+        free(want_loci.a);
+        free(got_loci.a);
     }
     free(rs);
     free(g_hits);
@@ -228,6 +337,6 @@ int main(int argc, char **argv) {
     double scale = 1.0;
     long only = -2;
     test_settings(argc, argv, 20261126ull, &scale, &only);
-    run_cases((long)(150 * scale), only, 0x5e7c, 50, one_case);
+    run_cases((long)(300 * scale), only, 0x5e7c, 50, one_case);
     return test_finish();
 }
