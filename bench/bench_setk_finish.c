@@ -9,6 +9,13 @@
 ** them. Prints the median of R runs, counting and listing.
 **
 ** Usage: bench_setk_finish [HITS [PATTERNS [REPEATS]]]   [10000000 10000 3]
+**
+** bench_setk_finish --reads READS.fa GENOME.fa [K [REPEATS]]   [4 3]: the
+** reads as a set within K edits, both strands; every end the CPU finds
+** (wm_search) is what a GPU's batches hand the host (each batch its own
+** ends). Times the host's half listing them, every start found and then
+** with tuning.loci_starts (the CLI's --best-per-locus: starts only where a
+** locus reads them, setk/loci.c), and prints the median of each.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +23,7 @@
 #include <time.h>
 
 #include "core/internal.h"
+#include "io/seqfile.h"
 #include "setk/setk.h"
 #include "warpmatch.h"
 
@@ -42,6 +50,37 @@ static wm_status batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *t,
 
 static const wm_setk_gpu_t g_table = { supports, batch };
 
+/* --reads: each batch gets the ends it owns, (lo, hi]. */
+static wm_status own_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *t,
+                           const uint64_t *rs, size_t n_rec, uint64_t lo, uint64_t hi,
+                           wm_setk_hit_t **out, size_t *n) {
+    (void)cx, (void)s, (void)t, (void)rs, (void)n_rec;
+    *out = malloc((g_n ? g_n : 1) * sizeof **out);
+    if (!*out) return WM_NOMEM;
+    *n = 0;
+    for (size_t x = 0; x < g_n; x++)
+        if (g_hits[x].end > lo && g_hits[x].end <= hi) (*out)[(*n)++] = g_hits[x];
+    return WM_OK;
+}
+
+static const wm_setk_gpu_t g_own = { supports, own_batch };
+
+static const uint64_t *g_rs;
+static size_t g_cap;
+static int keep_end(const wm_match_t *m, void *user) {
+    (void)user;
+    if (g_n == g_cap) {
+        g_cap = g_cap ? 2 * g_cap : 1024;
+        if (!(g_hits = realloc(g_hits, g_cap * sizeof *g_hits))) return 1;
+    }
+    wm_setk_hit_t *h = &g_hits[g_n++];
+    h->end = g_rs[m->record] + m->end;
+    h->pat = m->pattern;
+    h->strand = m->strand;
+    h->errors = m->errors;
+    return 0;
+}
+
 static uint64_t g_state = 0x9e3779b97f4a7c15ull;
 static uint64_t next(void) { /* splitmix64 */
     uint64_t z = (g_state += 0x9e3779b97f4a7c15ull);
@@ -66,7 +105,89 @@ static int by_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+static int by_double(const void *a, const void *b);
+
+/* --reads READS GENOME [K [REPEATS]] */
+static int reads_mode(int argc, char **argv) {
+    uint32_t k = argc > 4 ? (uint32_t)atoi(argv[4]) : 4;
+    int reps = argc > 5 ? atoi(argv[5]) : 3;
+    if (argc < 4 || reps < 1 || reps > 99) {
+        fprintf(stderr, "usage: bench_setk_finish --reads READS.fa GENOME.fa [K [REPEATS]]\n");
+        return 2;
+    }
+    wm_seqfile_t rf, gf;
+    char err[512];
+    if (wm_seqfile_read(argv[2], 0, &rf, err, sizeof err) != WM_OK ||
+        wm_seqfile_read(argv[3], 0, &gf, err, sizeof err) != WM_OK) {
+        fprintf(stderr, "bench_setk_finish: %s\n", err);
+        return 1;
+    }
+    size_t np = rf.text.n_rec;
+    const uint8_t **pp = malloc(np * sizeof *pp);
+    size_t *len = malloc(np * sizeof *len);
+    if (!pp || !len) return 1;
+    for (size_t i = 0; i < np; i++) {
+        pp[i] = rf.text.seq + rf.text.rec_start[i];
+        len[i] =
+            (size_t)((i + 1 < np ? rf.text.rec_start[i + 1] : rf.text.len) - rf.text.rec_start[i]);
+    }
+    wm_opts_t o = wm_opts_default();
+    o.alphabet = WM_ALPHABET_DNA;
+    o.max_edits = k;
+    o.revcomp = 1;
+    wm_db_t *db = NULL;
+    wm_context_t *cx = NULL;
+    wm_context_opts_t co = wm_context_opts_default();
+    co.backend = WM_BACKEND_CPU;
+    if (wm_compile_set(pp, len, np, &o, &db) != WM_OK || wm_context_new(&co, &cx) != WM_OK) {
+        fprintf(stderr, "bench_setk_finish: set-up failed\n");
+        return 1;
+    }
+    size_t n_rec = 0;
+    uint64_t *rs = wm_text_record_starts(&gf.text, &n_rec);
+    g_rs = rs;
+    if (!rs || wm_search(cx, db, &gf.text, keep_end, NULL) != WM_OK) {
+        fprintf(stderr, "bench_setk_finish: the CPU's ends failed\n");
+        return 1;
+    }
+    printf("bench_setk_finish --reads: %zu reads, k = %u edits, both strands, against %llu bases: "
+           "%zu ends, %d threads, median of %d\n",
+           np, k, (unsigned long long)gf.text.len, g_n, wm_pool_size(cx->pool), reps);
+    for (int loci = 0; loci < 2; loci++) {
+        wm_context_tuning(cx)->loci_starts = loci;
+        double s[99];
+        uint64_t sum = 0;
+        for (int r = 0; r < reps; r++) {
+            uint64_t done = 0;
+            sum = 0;
+            wm_setk_sink_t dv = { on_match, &sum, NULL, 0 };
+            double t0 = now();
+            wm_status st =
+                wm_setk_gpu_scan(cx, &g_own, db->body, &gf.text, rs, n_rec, 0, &dv, &done);
+            s[r] = now() - t0;
+            if (st != WM_OK) {
+                fprintf(stderr, "bench_setk_finish: status %d\n", (int)st);
+                return 1;
+            }
+        }
+        qsort(s, (size_t)reps, sizeof *s, by_double);
+        printf("%-28s %zu matches  %.3f s  (%.2f M ends/s)\n",
+               loci ? "listing, loci_starts" : "listing, every start", g_n, s[reps / 2],
+               (double)g_n / s[reps / 2] / 1e6);
+    }
+    free(rs);
+    wm_db_free(db);
+    wm_context_free(cx);
+    free(g_hits);
+    free(pp);
+    free(len);
+    wm_seqfile_close(&rf);
+    wm_seqfile_close(&gf);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "--reads")) return reads_mode(argc, argv);
     g_n = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
     size_t np = argc > 2 ? strtoull(argv[2], NULL, 10) : 10000;
     int reps = argc > 3 ? atoi(argv[3]) : 3;
