@@ -107,6 +107,23 @@ static int by_double(const void *a, const void *b) {
 
 static int by_double(const void *a, const void *b);
 
+/* A DNA set of np patterns within k (both strands) and a CPU context. */
+static int set_up(const uint8_t **pp, const size_t *len, size_t np, uint32_t k, wm_metric_t metric,
+                  wm_db_t **db, wm_context_t **cx) {
+    wm_opts_t o = wm_opts_default();
+    o.alphabet = WM_ALPHABET_DNA;
+    o.max_edits = k;
+    o.metric = metric;
+    o.revcomp = 1;
+    wm_context_opts_t co = wm_context_opts_default();
+    co.backend = WM_BACKEND_CPU;
+    if (wm_compile_set(pp, len, np, &o, db) != WM_OK || wm_context_new(&co, cx) != WM_OK) {
+        fprintf(stderr, "bench_setk_finish: set-up failed\n");
+        return -1;
+    }
+    return 0;
+}
+
 /* --reads READS GENOME [K [REPEATS]] */
 static int reads_mode(int argc, char **argv) {
     uint32_t k = argc > 4 ? (uint32_t)atoi(argv[4]) : 4;
@@ -131,18 +148,9 @@ static int reads_mode(int argc, char **argv) {
         len[i] =
             (size_t)((i + 1 < np ? rf.text.rec_start[i + 1] : rf.text.len) - rf.text.rec_start[i]);
     }
-    wm_opts_t o = wm_opts_default();
-    o.alphabet = WM_ALPHABET_DNA;
-    o.max_edits = k;
-    o.revcomp = 1;
     wm_db_t *db = NULL;
     wm_context_t *cx = NULL;
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = WM_BACKEND_CPU;
-    if (wm_compile_set(pp, len, np, &o, &db) != WM_OK || wm_context_new(&co, &cx) != WM_OK) {
-        fprintf(stderr, "bench_setk_finish: set-up failed\n");
-        return 1;
-    }
+    if (set_up(pp, len, np, k, WM_METRIC_EDIT, &db, &cx)) return 1;
     size_t n_rec = 0;
     uint64_t *rs = wm_text_record_starts(&gf.text, &n_rec);
     g_rs = rs;
@@ -212,19 +220,9 @@ int main(int argc, char **argv) {
         g_hits[x].strand = (uint32_t)(next() & 1);
         g_hits[x].errors = (uint32_t)(next() % 5);
     }
-    wm_opts_t o = wm_opts_default();
-    o.alphabet = WM_ALPHABET_DNA;
-    o.max_edits = 4;
-    o.metric = WM_METRIC_HAMMING;
-    o.revcomp = 1;
     wm_db_t *db = NULL;
     wm_context_t *cx = NULL;
-    wm_context_opts_t co = wm_context_opts_default();
-    co.backend = WM_BACKEND_CPU;
-    if (wm_compile_set(pp, len, np, &o, &db) != WM_OK || wm_context_new(&co, &cx) != WM_OK) {
-        fprintf(stderr, "bench_setk_finish: set-up failed\n");
-        return 1;
-    }
+    if (set_up(pp, len, np, 4, WM_METRIC_HAMMING, &db, &cx)) return 1;
     wm_text_t t = { text, TEXT_LEN, NULL, 0 };
     size_t n_rec = 0;
     uint64_t *rs = wm_text_record_starts(&t, &n_rec);

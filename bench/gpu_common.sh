@@ -7,7 +7,8 @@
 # benchmarks; the carried -dev .debs through gpu_zlib.sh) and builds the
 # targets, build.log in $out; it exits the script when the build fails.
 # run_tests and sanitize run tests and compute-sanitizer with their lines
-# logged.
+# logged. dtw_cli_runs times the CLI's dtw of 1,000 queries against 4,194,304
+# samples.
 gpu_name=$1
 B=$2
 shift 2
@@ -89,4 +90,28 @@ multi_data() {
     WHAT=$2 BYTES=1G WORK=$1 PEERS="" ALGOS=auto MODES=count REPEATS=1 \
         bash bench/run_multi.sh "$B" "$(nproc)" "$carry" >"$out/multi_data.log" 2>&1
     log "data rc=$? in $(($(date +%s) - t0)) s"
+}
+
+# dtw_cli_runs ECG.csv.gz PRECISION...: the CLI end to end (`dtw --backend
+# cuda`, text files in, lines out, the whole process), 1,000 queries of 128
+# (lead V5) against 4,194,304 samples (lead MLII repeated), 3 runs a
+# precision, each logged with its time, lines and md5; the rows stay in
+# /tmp/dtw_PRECISION.tsv.
+dtw_cli_runs() {
+    local ecg=$1 p r rc t0 t1
+    shift
+    zcat "$ecg" | awk -F, 'NR > 2 { m[n] = $1; v[n++] = $2 }
+        END { for (i = 0; i < 4194304; i++) print m[i % n] > "/tmp/series4m.txt";
+              for (q = 0; q < 1000; q++) { o = (100003 + q * 5003) % (n - 128); l = "";
+                  for (j = 0; j < 128; j++) l = l (j ? " " : "") v[o + j]; print l > "/tmp/q1000.txt" } }'
+    for p in "$@"; do
+        for r in 1 2 3; do
+            t0=$(date +%s.%N)
+            "$B/warpmatch" dtw --backend cuda --precision "$p" /tmp/q1000.txt /tmp/series4m.txt \
+                >"/tmp/dtw_$p.tsv" 2>/dev/null
+            rc=$?
+            t1=$(date +%s.%N)
+            log "cli dtw --precision $p 1000 queries x 4,194,304 --backend cuda: rc=$rc $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f s", b - a }'), $(wc -l <"/tmp/dtw_$p.tsv") lines, md5 $(md5sum <"/tmp/dtw_$p.tsv" | cut -c1-12)"
+        done
+    done
 }

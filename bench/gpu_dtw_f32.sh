@@ -18,7 +18,6 @@
 source bench/gpu_common.sh f32 /tmp/build-f32 "${1:-all}" "${2:-.gpu-dtw}"
 gpu_build warpmatch_cli test_dtw_diff test_dtw_matrix test_api_dtw test_api_target bench_dtw \
     bench_dtw_matrix
-W=$B/warpmatch
 mkdir -p /tmp/shared/timeseries && ln -sfn "$PWD/$carry/ucr" /tmp/shared/timeseries/ucr
 export WM_SHARED_DATA=/tmp/shared
 export WM_GPU_CLOCK_MHZ=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -1)
@@ -73,17 +72,5 @@ b $B/bench/bench_dtw_matrix "$ecg" --series 1000 --len 500 --windows 0.04,0.06,0
     --reps 3 --precision f32 --scalar 1
 
 # the CLI end to end: 1,000 queries of 128 against 4,194,304 samples, files in, lines out
-zcat "$ecg" | awk -F, 'NR > 2 { m[n] = $1; v[n++] = $2 }
-    END { for (i = 0; i < 4194304; i++) print m[i % n] > "/tmp/series4m.txt";
-          for (q = 0; q < 1000; q++) { o = (100003 + q * 5003) % (n - 128); l = "";
-              for (j = 0; j < 128; j++) l = l (j ? " " : "") v[o + j]; print l > "/tmp/q1000.txt" } }'
-for p in f64 f32; do
-    for r in 1 2 3; do
-        t0=$(date +%s.%N)
-        $W dtw --backend cuda --precision $p /tmp/q1000.txt /tmp/series4m.txt >/tmp/dtw_$p.tsv 2>/dev/null
-        rc=$?
-        t1=$(date +%s.%N)
-        log "cli dtw --precision $p 1000 queries x 4,194,304 --backend cuda: rc=$rc $(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.3f s", b - a }'), $(wc -l </tmp/dtw_$p.tsv) lines"
-    done
-done
+dtw_cli_runs "$ecg" f64 f32
 paste /tmp/dtw_f64.tsv /tmp/dtw_f32.tsv | awk -F'\t' '$2 != $6 || $3 != $7 { d++ } END { printf "f32 vs f64: %d of %d best matches at another place\n", d, NR }' | tee -a "$out/bench.log"

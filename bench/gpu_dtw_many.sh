@@ -18,7 +18,6 @@
 # Logs in $OUT: many.log (steps), build.log, tests.log, bench.log.
 source bench/gpu_common.sh many /tmp/build-many "${1:-all}" "${2:-.gpu-dtw}"
 gpu_build warpmatch_cli test_dtw_diff test_api_dtw test_api_target bench_dtw
-W=$B/warpmatch
 export WM_GPU_CLOCK_MHZ=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -1)
 log "max SM clock $WM_GPU_CLOCK_MHZ MHz"
 ecg=$carry/mitdb100.csv.gz
@@ -86,16 +85,4 @@ fi
 [ "$mode" = variants ] && exit 0
 
 # the CLI end to end: the same queries and series as text files
-zcat "$ecg" | awk -F, 'NR > 2 { m[n] = $1; v[n++] = $2 }
-    END { for (i = 0; i < 4194304; i++) print m[i % n] > "/tmp/series4m.txt";
-          for (q = 0; q < 1000; q++) { o = (100003 + q * 5003) % (n - 128); l = "";
-              for (j = 0; j < 128; j++) l = l (j ? " " : "") v[o + j]; print l > "/tmp/q1000.txt" } }'
-for p in f32 f64; do
-    for r in 1 2 3; do
-        t0=$(date +%s.%N)
-        $W dtw --backend cuda --precision $p /tmp/q1000.txt /tmp/series4m.txt >/tmp/dtw_$p.tsv 2>/dev/null
-        rc=$?
-        t1=$(date +%s.%N)
-        log "cli dtw --precision $p 1000 queries x 4,194,304 --backend cuda: rc=$rc $(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.3f s", b - a }'), $(wc -l </tmp/dtw_$p.tsv) lines, md5 $(md5sum </tmp/dtw_$p.tsv | cut -c1-12)"
-    done
-done
+dtw_cli_runs "$ecg" f32 f64

@@ -19,8 +19,8 @@
 */
 #include "setk/setk.h"
 
-void wm_setk_loci_needs(const wm_hit_t *h, size_t n, size_t m, uint32_t k, uint64_t rb,
-                        uint64_t lo, uint8_t *need) {
+void wm_setk_loci_needs(const wm_hit_t *h, size_t n, size_t m, uint32_t k, uint64_t rb, uint64_t lo,
+                        uint8_t *need) {
     const uint64_t shortest = m - k, longest = m + k;
     size_t near = 0; /* the first hit whose end is past e - m - k */
     for (size_t x = 0, y; x < n; x = y) {

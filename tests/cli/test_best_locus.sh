@@ -5,8 +5,9 @@
 # rows of one source, record and strand whose intervals [start, end) share a
 # byte are one locus, transitively; a locus prints its row with the fewest
 # errors, the leftmost end on ties; rows stay in (record, end, strand) order;
-# -c counts the loci. Random texts (seeded; the seed is printed on failure),
-# FASTA with several records and both strands, and the Bible case of the issue.
+# -c counts the loci (the brute force: tests/cli/loci_brute.py). Random
+# texts (seeded; the seed is printed on failure), FASTA with several records
+# and both strands, and the Bible case of the issue.
 #
 #     bash tests/cli/test_best_locus.sh /path/to/warpmatch /path/to/project_root
 . "$(dirname "$0")/lib.sh"
@@ -14,34 +15,6 @@ export LC_ALL=C
 
 SEED=${WM_SEED:-20261126}
 BIBLE=$SHARED/text/bible.txt
-
-# The brute force: reads every row (tsv) on stdin, prints the loci's rows.
-cat >"$TMP/cluster.py" <<'EOF'
-import sys
-rows = [l.rstrip('\n').split('\t') for l in sys.stdin if l.strip()]
-order = {}
-groups = {}
-for r in rows:
-    key = (r[0], r[1], r[5])
-    order.setdefault((r[0], r[1]), len(order))
-    groups.setdefault(key, []).append((int(r[2]), int(r[3]), int(r[4]), r))
-best = []
-for key, ms in groups.items():
-    ms.sort()
-    comps, hi = [], -1
-    for s, e, err, r in ms:  # sorted by start: a new locus when nothing before reaches s
-        if not comps or s >= hi:
-            comps.append([])
-            hi = e
-        comps[-1].append((err, e, r))
-        hi = max(hi, e)
-    for c in comps:
-        err, e, r = min(c)
-        best.append(r)
-best.sort(key=lambda r: (order[(r[0], r[1])], int(r[3]), r[5]))
-for r in best:
-    print('\t'.join(r))
-EOF
 
 # check_case NAME ARGS...: --best-per-locus rows and -c against the brute force.
 check_case() {
@@ -52,7 +25,7 @@ check_case() {
         fail "$name: every-end run failed (seed $SEED)"
         return
     fi
-    python3 "$TMP/cluster.py" <"$OUT" >"$TMP/expect_locus"
+    python3 "$ROOT/tests/cli/loci_brute.py" one <"$OUT" >"$TMP/expect_locus"
     run search --best-per-locus "$@"
     check_out "$name (seed $SEED)" "$TMP/expect_locus"
     # -c counts the loci of each file

@@ -5,7 +5,8 @@
 # over the set's every-end rows (each start found): rows of one source,
 # record, pattern and strand whose intervals [start, end) share a byte are
 # one locus, transitively; a locus prints its row with the fewest errors, the
-# leftmost end on ties; rows in (record, end, pattern, strand) order.
+# leftmost end on ties; rows in (record, end, pattern, strand) order
+# (tests/cli/loci_brute.py).
 #
 # The texts are made for the cases where the stand-in could decide wrongly:
 # copies of the patterns back to back with gaps of -2k..k+3 bytes (a copy's
@@ -24,34 +25,6 @@ export LC_ALL=C
 SEED=${WM_SEED:-20261127}
 SCALE=${WM_TEST_SCALE:-1}
 N_CASES=$(python3 -c "import sys; print(max(2, int(120 * float(sys.argv[1]))))" "$SCALE")
-
-# The brute force: the every-end TSV on stdin (source record start end
-# pattern errors [strand]), the loci's rows out.
-cat >"$TMP/cluster.py" <<'EOF'
-import sys
-rows = [l.rstrip('\n').split('\t') for l in sys.stdin if l.strip()]
-order, groups = {}, {}
-for r in rows:
-    order.setdefault((r[0], r[1]), len(order))
-    strand = r[6] if len(r) > 6 else '+'
-    groups.setdefault((r[0], r[1], r[4], strand), []).append((int(r[2]), int(r[3]), int(r[5]), r))
-best = []
-for ms in groups.values():
-    ms.sort()
-    comps, hi = [], -1
-    for s, e, err, r in ms:  # by start: a new locus when nothing before reaches s
-        if not comps or s >= hi:
-            comps.append([])
-            hi = e
-        comps[-1].append((err, e, r))
-        hi = max(hi, e)
-    for c in comps:
-        best.append(min(c, key=lambda t: (t[0], t[1]))[2])
-strand = lambda r: r[6] if len(r) > 6 else '+'
-best.sort(key=lambda r: (order[(r[0], r[1])], int(r[3]), int(r[4]), strand(r)))
-for r in best:
-    print('\t'.join(r))
-EOF
 
 # Case c: pats.c.txt (one pattern a line) and text.c.fa, and its k.
 python3 - "$SEED" "$N_CASES" "$TMP" <<'EOF'
@@ -113,7 +86,7 @@ for ((c = 0; c < N_CASES; c++)); do
             fail "case $c: the every-end run failed ($RC): $(head -c 300 "$ERR")"
             continue
         fi
-        python3 "$TMP/cluster.py" <"$OUT" >"$TMP/expect"
+        python3 "$ROOT/tests/cli/loci_brute.py" set <"$OUT" >"$TMP/expect"
         for cfg in "${CONFIGS[@]}"; do
             # shellcheck disable=SC2086  # rev and cfg are word lists
             run search -k "$k" $rev --best-per-locus --backend cpu $cfg -f "$TMP/pats.$c.txt" \
