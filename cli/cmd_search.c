@@ -102,6 +102,9 @@ wm_db_t *wm_cli_search_db(wm_cli_search_run_t *r, int dna) {
     const wm_cli_search_args_t *a = r->a;
     wm_opts_t o = a->o;
     o.alphabet = dna ? WM_ALPHABET_DNA : WM_ALPHABET_BYTES;
+    /* a set within k compiles on the threads the search may use (-j) */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o.compile_threads = a->sh.co.threads > 0 ? a->sh.co.threads : cores > 0 ? (int)cores : 1;
     wm_status st = a->is_set ? wm_compile_set(a->set.pat, a->set.len, a->set.n, &o, &r->db[dna])
                              : wm_compile(a->pattern, a->m, &o, &r->db[dna]);
     if (st != WM_OK) {

@@ -143,6 +143,11 @@ typedef struct {
     ** one position stays outside them and max_edits is below their count
     ** (else WM_INVALID, WM_K_TOO_LARGE). The CPU runs these. [0, 0] */
     uint32_t exact_prefix, exact_suffix;
+    /* Threads wm_compile_set may use for a set within k errors: its pieces
+    ** are keyed and sorted on a pool of its own, started for the call (a
+    ** million reads take seconds on one thread). The database is the same
+    ** whatever the count. [0: one] */
+    int compile_threads;
 } wm_opts_t;
 
 wm_opts_t wm_opts_default(void);

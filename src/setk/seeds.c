@@ -168,9 +168,9 @@ static unsigned key_length(const wm_setk_t *s) {
     return q > 0 && seeds <= WM_SETK_SHORT_LOAD * (double)(1ull << (2 * q)) ? q : 0;
 }
 
-static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv) {
+static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv, wm_pool_t *pool) {
     /* stable: seeds were made in (pattern, strand, piece) order, kept in a key */
-    if (wm_setk_radix_sort(v, nv, sizeof *v, (s->dna ? 2 : 8) * s->q)) return WM_NOMEM;
+    if (wm_setk_radix_sort_on(pool, v, nv, sizeof *v, (s->dna ? 2 : 8) * s->q)) return WM_NOMEM;
     size_t nk = 0;
     for (size_t x = 0; x < nv; x++) nk += x == 0 || v[x].code != v[x - 1].code;
     unsigned bits = 4;
@@ -206,6 +206,89 @@ static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv) {
     return WM_OK;
 }
 
+/* Patterns [lo, hi) keyed: their seeds into v from v_at (at most `per` a
+** pattern), the patterns scanned whole into direct from d_at. Three pieces
+** asked where the pattern holds k + 3 keys, else two where it holds k + 2,
+** else one; else the pattern is scanned whole. */
+typedef struct {
+    const wm_setk_t *s;
+    const uint8_t *const *patterns;
+    keyed_t *v;
+    size_t per, n, ranges, max_len;
+    size_t *nv; /* [ranges] seeds of each range, from lo * per */
+    size_t *nd; /* [ranges] patterns scanned whole, from lo */
+    int failed;
+} keying_t;
+
+static void key_range(void *arg, size_t r, int tid) {
+    (void)tid;
+    keying_t *K = arg;
+    const wm_setk_t *s = K->s;
+    size_t lo = K->n * r / K->ranges, hi = K->n * (r + 1) / K->ranges, nv = 0, nd = 0;
+    uint8_t *rc = malloc(K->max_len ? K->max_len : 1);
+    if (!rc) {
+        K->failed = 1;
+        return;
+    }
+    keyed_t *v = K->v ? K->v + lo * K->per : NULL; /* (none when nothing can be seeded) */
+    for (size_t i = lo; i < hi; i++) {
+        int keyed = 0;
+        for (unsigned need = 3; s->q > 0 && need >= 1 && !keyed; need--)
+            keyed = !key_pattern(s, (uint32_t)i, K->patterns[i] + s->opts.exact_prefix,
+                                 wm_setk_mid_len(s, i), rc, need, v, &nv);
+        if (!keyed) s->direct[lo + nd++] = (uint32_t)i;
+    }
+    free(rc);
+    K->nv[r] = nv;
+    K->nd[r] = nd;
+}
+
+/* Key every pattern, on `pool` when there is one: ranges of patterns side by
+** side, then each range's seeds and direct patterns moved up behind the
+** ones before, so that both come in pattern order as on one thread. */
+static wm_status key_all(wm_setk_t *s, const uint8_t *const *patterns, size_t max_len, size_t per,
+                         keyed_t *v, size_t *nv, wm_pool_t *pool) {
+    size_t ranges = pool ? 8 * (size_t)wm_pool_size(pool) : 1;
+    if (ranges > s->n) ranges = s->n;
+    keying_t K = { s,
+                   patterns,
+                   v,
+                   per,
+                   s->n,
+                   ranges,
+                   max_len,
+                   calloc(ranges, sizeof(size_t)),
+                   calloc(ranges, sizeof(size_t)),
+                   0 };
+    if (!K.nv || !K.nd) {
+        free(K.nv);
+        free(K.nd);
+        return WM_NOMEM;
+    }
+    if (pool) wm_pool_for(pool, ranges, key_range, &K);
+    else key_range(&K, 0, 0);
+    size_t at = 0, dn = 0;
+    for (size_t r = 0; r < ranges; r++) {
+        size_t lo = s->n * r / ranges;
+        if (K.nv[r]) memmove(v + at, v + lo * per, K.nv[r] * sizeof *v);
+        if (K.nd[r]) memmove(s->direct + dn, s->direct + lo, K.nd[r] * sizeof *s->direct);
+        at += K.nv[r];
+        dn += K.nd[r];
+    }
+    *nv = at;
+    s->n_direct = dn;
+    free(K.nv);
+    free(K.nd);
+    return K.failed ? WM_NOMEM : WM_OK;
+}
+
+/* A pool for compile_threads, when the set is large enough to pay for it. */
+static wm_pool_t *compile_pool(const wm_opts_t *o, size_t n) {
+    int t = o->compile_threads;
+    if (t < 2 || n < 4096) return NULL;
+    return wm_pool_new(t > 64 ? 64 : t);
+}
+
 wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, size_t n,
                           const wm_opts_t *o, wm_setk_t **out) {
     *out = NULL;
@@ -236,10 +319,9 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     s->direct = malloc(n * sizeof *s->direct);
     int strands = o->revcomp ? 2 : 1;
     /* Seed counts fit the table's 32-bit indices: at most k + 3 a strand. */
-    size_t cap = n * (size_t)strands * (o->max_edits + 3);
+    size_t per = (size_t)strands * (o->max_edits + 3), cap = n * per;
     keyed_t *v = NULL;
-    uint8_t *rc = malloc(max_len);
-    if (!s->pat || !s->len || !s->arena || !s->direct || !rc) st = WM_NOMEM;
+    if (!s->pat || !s->len || !s->arena || !s->direct) st = WM_NOMEM;
     if (st == WM_OK && cap >= UINT32_MAX) st = WM_NOMEM;
     if (st == WM_OK) {
         size_t at = 0;
@@ -253,18 +335,11 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     }
     if (st == WM_OK && s->q > 0 && !(v = malloc(cap * sizeof *v))) st = WM_NOMEM;
     size_t nv = 0;
-    /* Three pieces asked where the pattern holds k + 3 keys, else two where
-    ** it holds k + 2, else one; else the pattern is scanned whole. */
-    for (size_t i = 0; st == WM_OK && i < n; i++) {
-        int keyed = 0;
-        for (unsigned need = 3; s->q > 0 && need >= 1 && !keyed; need--)
-            keyed = !key_pattern(s, (uint32_t)i, patterns[i] + o->exact_prefix,
-                                 wm_setk_mid_len(s, i), rc, need, v, &nv);
-        if (!keyed) s->direct[s->n_direct++] = (uint32_t)i;
-    }
-    if (st == WM_OK) st = build_table(s, v, nv);
+    wm_pool_t *pool = st == WM_OK ? compile_pool(o, n) : NULL;
+    if (st == WM_OK) st = key_all(s, patterns, max_len, per, v, &nv, pool);
+    if (st == WM_OK) st = build_table(s, v, nv, pool);
+    wm_pool_free(pool);
     free(v);
-    free(rc);
     if (st != WM_OK) {
         wm_setk_free(s);
         return st;
