@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     wm_match_t *a;
@@ -66,6 +67,9 @@ PyObject *wmpy_search(PyObject *self, PyObject *args) {
     o.alphabet = (wm_alphabet_t)alphabet;
     o.revcomp = revcomp;
     o.algo = (wm_algo_t)algo;
+    /* a set within k compiles on the threads the search may use */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o.compile_threads = threads > 0 ? threads : cores > 0 ? (int)cores : 1;
 
     wmpy_bytes pat = { 0 }, text = { 0 };
     wmpy_seqs pats = { 0 };
