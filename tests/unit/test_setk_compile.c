@@ -24,12 +24,12 @@
 
 /* The two databases' tables, field by field; 1 when equal. */
 static int same_tables(const wm_setk_t *a, const wm_setk_t *b, long idx, int threads) {
-    int ok = CHECK(a->q == b->q && a->bits == b->bits && a->filter_bits == b->filter_bits &&
-                       a->n_keys == b->n_keys && a->n_seeds == b->n_seeds &&
-                       a->n_direct == b->n_direct,
-                   "case %ld, %d threads: shape q %u/%u keys %zu/%zu seeds %zu/%zu direct %zu/%zu",
-                   idx, threads, a->q, b->q, a->n_keys, b->n_keys, a->n_seeds, b->n_seeds,
-                   a->n_direct, b->n_direct);
+    int ok =
+        CHECK(a->q == b->q && a->bits == b->bits && a->filter_bits == b->filter_bits &&
+                  a->n_keys == b->n_keys && a->n_seeds == b->n_seeds && a->n_direct == b->n_direct,
+              "case %ld, %d threads: shape q %u/%u keys %zu/%zu seeds %zu/%zu direct %zu/%zu", idx,
+              threads, a->q, b->q, a->n_keys, b->n_keys, a->n_seeds, b->n_seeds, a->n_direct,
+              b->n_direct);
     if (!ok) return 0;
     ok = CHECK(!a->n_direct || !memcmp(a->direct, b->direct, a->n_direct * sizeof *a->direct),
                "case %ld, %d threads: the patterns scanned whole differ", idx, threads);
@@ -79,7 +79,7 @@ static void one_case(long idx) {
     if (!arena || !pp || !len) abort();
     for (size_t i = 0; i < n; i++) {
         size_t m = all_short || chance(20) ? (size_t)range(o.max_edits + 4, 24)
-                                          : (size_t)range(40, MAX_LEN);
+                                           : (size_t)range(40, MAX_LEN);
         uint8_t *p = arena + i * MAX_LEN;
         for (size_t j = 0; j < m; j++) p[j] = (uint8_t)alpha[below(na)];
         if (dna && chance(3)) p[below(m)] = 'N'; /* a piece without a key */
@@ -93,7 +93,8 @@ static void one_case(long idx) {
     int t = threads[below(3)];
     o.compile_threads = t;
     wm_db_t *many = NULL;
-    CHECK(wm_compile_set(pp, len, n, &o, &many) == WM_OK, "case %ld: compile on %d threads", idx, t);
+    CHECK(wm_compile_set(pp, len, n, &o, &many) == WM_OK, "case %ld: compile on %d threads", idx,
+          t);
     if (one && many && same_tables(one->body, many->body, idx, t)) {
         /* and the same matches over a text made of pieces of the patterns */
         size_t tl = 3000;
