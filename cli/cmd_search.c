@@ -285,8 +285,9 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
             if (a->set.len[i] > longest) longest = a->set.len[i];
         wm_cli_locus_init(&locus, longest + a->o.max_edits, wm_cli_search_row, &s);
         s.locus = &locus;
-        /* a set within k then finds only the starts the loci can read */
-        wm_context_tuning(r->cx)->loci_starts = 1;
+        /* a set within k then finds only the starts the loci can read;
+        ** not under -w, whose word test reads every match's start first */
+        wm_context_tuning(r->cx)->loci_starts = !a->word;
     }
 
     r->n_sources++;

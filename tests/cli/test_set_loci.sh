@@ -16,7 +16,8 @@
 # (WM_SEED); WM_TEST_SCALE multiplies the cases. At the default seed and
 # scale, dropping either of loci_needs's two reasons for a true start (an
 # earlier end in the range where the start decides; the chunk's first ends)
-# fails cases here; fewer cases did not.
+# fails cases here; fewer cases did not. Text cases with -w besides: the
+# word test reads each match's start first, so there every start is found.
 #
 #     bash tests/cli/test_set_loci.sh /path/to/warpmatch /path/to/project_root
 . "$(dirname "$0")/lib.sh"
@@ -76,6 +77,43 @@ for c in range(n):
         f.write(f'{k}\n')
 EOF
 
+# Text cases with -w (whose word test reads every match's start before the
+# loci are made, so the engine finds every start there): words holding
+# copies of the patterns with edits, letters glued on now and then.
+python3 - "$SEED" "$N_CASES" "$TMP" <<'EOF'
+import random, sys
+seed, n, d = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+for c in range(n // 4 + 1):
+    r = random.Random(seed * 7000 + c)
+    k = r.randint(1, 3)
+    pats = [''.join(r.choice('abcd') for _ in range(r.randint(k + 8, 30)))
+            for _ in range(r.randint(1, 3))]
+    words = []
+    for _ in range(r.randint(20, 80)):
+        if r.random() < 0.6:
+            w = list(r.choice(pats))
+        else:
+            w = [r.choice('abcd') for _ in range(r.randint(1, 9))]
+        for _ in range(r.randint(0, k + 1)):
+            i = r.randrange(len(w))
+            op = r.randrange(3)
+            if op == 0:
+                w[i] = r.choice('abcd')
+            elif op == 1 and len(w) > 1:
+                del w[i]
+            else:
+                w.insert(i, r.choice('abcd'))
+        if r.random() < 0.3:
+            w = [r.choice('abcd')] * r.randint(1, 3) + w
+        words.append(''.join(w))
+    with open(f'{d}/wpats.{c}.txt', 'w') as f:
+        f.write('\n'.join(pats) + '\n')
+    with open(f'{d}/wtext.{c}.txt', 'w') as f:
+        f.write(' '.join(words) + '\n')
+    with open(f'{d}/wk.{c}', 'w') as f:
+        f.write(f'{k}\n')
+EOF
+
 CONFIGS=("-j 1" "-j 2 --chunk-bytes 1K" "-j 1 --chunk-bytes 23" "-j 2 --chunk-bytes 64")
 for ((c = 0; c < N_CASES; c++)); do
     k=$(cat "$TMP/k.$c")
@@ -93,6 +131,21 @@ for ((c = 0; c < N_CASES; c++)); do
                 "$TMP/text.$c.fa"
             check_out "case $c (k $k $rev $cfg, seed $SEED)" "$TMP/expect"
         done
+    done
+done
+for ((c = 0; c <= N_CASES / 4; c++)); do
+    k=$(cat "$TMP/wk.$c")
+    run search -k "$k" -w --backend cpu -j 1 -f "$TMP/wpats.$c.txt" "$TMP/wtext.$c.txt"
+    if [ "$RC" -gt 1 ]; then
+        fail "text case $c: the every-end run failed ($RC): $(head -c 300 "$ERR")"
+        continue
+    fi
+    python3 "$ROOT/tests/cli/loci_brute.py" set <"$OUT" >"$TMP/expect"
+    for cfg in "-j 1" "-j 2 --chunk-bytes 64"; do
+        # shellcheck disable=SC2086  # cfg is a word list
+        run search -k "$k" -w --best-per-locus --backend cpu $cfg -f "$TMP/wpats.$c.txt" \
+            "$TMP/wtext.$c.txt"
+        check_out "text case $c, -w (k $k $cfg, seed $SEED)" "$TMP/expect"
     done
 done
 finish
