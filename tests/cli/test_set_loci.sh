@@ -28,91 +28,12 @@ SCALE=${WM_TEST_SCALE:-1}
 N_CASES=$(python3 -c "import sys; print(max(2, int(120 * float(sys.argv[1]))))" "$SCALE")
 
 # Case c: pats.c.txt (one pattern a line) and text.c.fa, and its k.
-python3 - "$SEED" "$N_CASES" "$TMP" <<'EOF'
-import random, sys
-seed, n, d = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-comp = {'A': 'T', 'C': 'G', 'G': 'C', 'T': 'A'}
-for c in range(n):
-    r = random.Random(seed * 1000 + c)
-    k = r.randint(1, 4)
-    pats = []
-    for _ in range(r.randint(1, 4)):
-        m = r.randint(max(k + 8, 14), 48)
-        alpha = 'ACGT' if r.random() < 0.5 else 'AC'  # small alphabets: near-copies everywhere
-        pats.append(''.join(r.choice(alpha) for _ in range(m)))
-    recs = []
-    for _ in range(r.randint(1, 3)):
-        s = []
-        for _ in range(r.randint(3, 12)):
-            p = r.choice(pats)
-            if r.random() < 0.3:
-                p = ''.join(comp[b] for b in reversed(p))
-            p = list(p)
-            for _ in range(r.randint(0, k + 1)):  # edits: some copies over k
-                i = r.randrange(len(p))
-                op = r.randrange(3)
-                if op == 0:
-                    p[i] = r.choice('ACGT')
-                elif op == 1 and len(p) > 1:
-                    del p[i]
-                else:
-                    p.insert(i, r.choice('ACGT'))
-            gap = r.randint(-2 * k, k + 3)
-            if gap < 0 and s:
-                del s[gap:]  # the copies overlap
-            else:
-                s.extend(r.choice('ACGT') for _ in range(max(gap, 0)))
-            s.extend(p)
-            if r.random() < 0.15:
-                s.extend(r.choice('ACGT') * r.randint(5, 40))  # a run of one base
-        recs.append(''.join(s))
-    with open(f'{d}/pats.{c}.txt', 'w') as f:
-        f.write('\n'.join(pats) + '\n')
-    with open(f'{d}/text.{c}.fa', 'w') as f:
-        for i, s in enumerate(recs):
-            f.write(f'>rec{i}\n')
-            for j in range(0, len(s), 60):
-                f.write(s[j:j + 60] + '\n')
-    with open(f'{d}/k.{c}', 'w') as f:
-        f.write(f'{k}\n')
-EOF
+python3 "$ROOT/tests/cli/set_loci_cases.py" dna "$SEED" "$N_CASES" "$TMP"
 
 # Text cases with -w (whose word test reads every match's start before the
 # loci are made, so the engine finds every start there): words holding
 # copies of the patterns with edits, letters glued on now and then.
-python3 - "$SEED" "$N_CASES" "$TMP" <<'EOF'
-import random, sys
-seed, n, d = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-for c in range(n // 4 + 1):
-    r = random.Random(seed * 7000 + c)
-    k = r.randint(1, 3)
-    pats = [''.join(r.choice('abcd') for _ in range(r.randint(k + 8, 30)))
-            for _ in range(r.randint(1, 3))]
-    words = []
-    for _ in range(r.randint(20, 80)):
-        if r.random() < 0.6:
-            w = list(r.choice(pats))
-        else:
-            w = [r.choice('abcd') for _ in range(r.randint(1, 9))]
-        for _ in range(r.randint(0, k + 1)):
-            i = r.randrange(len(w))
-            op = r.randrange(3)
-            if op == 0:
-                w[i] = r.choice('abcd')
-            elif op == 1 and len(w) > 1:
-                del w[i]
-            else:
-                w.insert(i, r.choice('abcd'))
-        if r.random() < 0.3:
-            w = [r.choice('abcd')] * r.randint(1, 3) + w
-        words.append(''.join(w))
-    with open(f'{d}/wpats.{c}.txt', 'w') as f:
-        f.write('\n'.join(pats) + '\n')
-    with open(f'{d}/wtext.{c}.txt', 'w') as f:
-        f.write(' '.join(words) + '\n')
-    with open(f'{d}/wk.{c}', 'w') as f:
-        f.write(f'{k}\n')
-EOF
+python3 "$ROOT/tests/cli/set_loci_cases.py" text "$SEED" "$N_CASES" "$TMP"
 
 CONFIGS=("-j 1" "-j 2 --chunk-bytes 1K" "-j 1 --chunk-bytes 23" "-j 2 --chunk-bytes 64")
 for ((c = 0; c < N_CASES; c++)); do
