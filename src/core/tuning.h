@@ -60,10 +60,10 @@ typedef struct {
     /* pairs on the GPU (pairs_cuda.cu) */
     uint64_t pairs_batch; /* pairs a batch [2^17; a sweep in BENCHMARKS.md section 6c] */
     /* The caller keeps one match per locus (the CLI's --best-per-locus,
-    ** cli/locus.c): a set within k edits on the CPU finds a match's start
-    ** only where that choice can read it (setk/scan.c's finish), and gives
-    ** the others a stand-in that decides every overlap the same way. Never
-    ** for callers that read every start [0] */
+    ** cli/locus.c): a set within k edits finds a match's start only where
+    ** that choice can read it (setk/loci.c; the CPU's scans and the GPU
+    ** path's host half), and gives the others a stand-in that decides every
+    ** overlap the same way. Never for callers that read every start [0] */
     int loci_starts;
 } wm_tuning_t;
 

@@ -136,7 +136,7 @@ static void finish_piece(void *arg, size_t i, int tid) {
         mt.pattern = h->pat;
         int regions = f->s->opts.exact_prefix || f->s->opts.exact_suffix;
         if (f->need != NULL && !f->need[x]) { /* a stand-in (setk/loci.c) */
-            mt.start = h->end - (f->s->len[h->pat] - f->s->opts.max_edits) - rb;
+            mt.start = wm_setk_loci_stand_in(h->end, f->s->len[h->pat], f->s->opts.max_edits) - rb;
             if (wm_matchvec_push(&f->out[i], &mt)) {
                 f->failed = 1;
                 break;

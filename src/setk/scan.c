@@ -233,7 +233,7 @@ static int finish(const wave_t *w, const wm_pat_t *p, uint32_t i, size_t rec, co
             mt.end = end - rb;
             mt.errors = errors;
         } else if (need != NULL && !need[x]) {
-            mt.start = h->end - (p->m - p->k) - rb; /* a stand-in (wm_setk_loci_needs) */
+            mt.start = wm_setk_loci_stand_in(h->end, p->m, p->k) - rb;
         } else if (w->want_starts) {
             uint64_t start;
             uint32_t errors;

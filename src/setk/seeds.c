@@ -206,10 +206,11 @@ static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv, wm_pool_t *poo
     return WM_OK;
 }
 
-/* Patterns [lo, hi) keyed: their seeds into v from v_at (at most `per` a
-** pattern), the patterns scanned whole into direct from d_at. Three pieces
-** asked where the pattern holds k + 3 keys, else two where it holds k + 2,
-** else one; else the pattern is scanned whole. */
+/* Range r of `ranges` of the patterns, [lo, hi), keyed: its seeds into v
+** from lo * per (at most `per` a pattern), its patterns scanned whole into
+** s->direct from lo. Three pieces asked where the pattern holds k + 3 keys,
+** else two where it holds k + 2, else one; else the pattern is scanned
+** whole. */
 typedef struct {
     const wm_setk_t *s;
     const uint8_t *const *patterns;

@@ -166,6 +166,11 @@ wm_status wm_setk_deliver(wm_setk_sink_t *dv, const wm_matchvec_t *v);
 ** ends past it (the earlier ones are out of view). */
 void wm_setk_loci_needs(const wm_hit_t *h, size_t n, size_t m, uint32_t k, uint64_t rb, uint64_t lo,
                         uint8_t *need);
+/* The start a hit that needs none gets (end e, absolute): e - (m - k), the
+** latest an occurrence within k edits can start (loci.c). */
+static inline uint64_t wm_setk_loci_stand_in(uint64_t e, size_t m, uint32_t k) {
+    return e - (m - k);
+}
 
 /* The GPU path (gpu_finish.c): batches of owned ends from own_from, each
 ** one's hits from gpu->batch turned into matches (starts found on the pool)
