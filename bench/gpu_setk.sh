@@ -39,6 +39,8 @@
 #   ONLY                workloads, comma separated, in the order to run them
 #                       [reads_ecoli,reads_chrx,guides_chrx,primers_chrx]
 #   TOOLS, COMPARE, ALL_ENDS, RAZERS_MAX_HITS: passed to setk_run.sh
+#   SCALE_J             thread counts for a last step: warpmatch cpu on
+#                       reads_ecoli with -j each, its time split logged
 # On the lent GPU (one 10-minute call, the carry list [".gpu"]; .gpu holds the
 # two genomes, the -dev .debs and debs/setk/ of fetch_setk_debs.sh, ~41 MB):
 #   bash bench/gpu_setk.sh bench .gpu
@@ -230,6 +232,17 @@ if [ "$mode" = bench ]; then
   grep -E '^setk_run: ' "$out/run.log" | sed 's/^/   /' >> "$out/setk.log"
   for f in setk_results.tsv setk_results.md; do
     cp "$D/results/$f" "$out/" 2>/dev/null || log "no $f (setk_run.sh cut short: rc=$rc)"
+  done
+  # warpmatch's stderr: with WM_CUDA_TIMING=1 in the environment, where its time went
+  for f in "$D"/results/warpmatch*.err; do [ -f "$f" ] && cp "$f" "$out/"; done
+  # SCALE_J="1 4 8 16": warpmatch cpu on reads_ecoli with -j each, one run,
+  # time and the time split (WM_CUDA_TIMING=1), while the time lasts
+  for j in ${SCALE_J:-}; do
+    (( $(date +%s) + 30 < deadline + 20 )) || { log "scale -j $j: not run, past the budget"; continue; }
+    t=$(now_ms)
+    WM_CUDA_TIMING=1 $W search -f "$D/reads_ecoli.fa" -k 4 --revcomp --best-per-locus --backend cpu \
+      -j "$j" "$D/ecoli.fa" > /tmp/scale.out 2> /tmp/scale.err
+    log "scale reads_ecoli -j $j: rc=$? $(secs "$t"), $(wc -l < /tmp/scale.out) rows; $(grep '^search:' /tmp/scale.err)"
   done
   log "bench done: $(secs "$start") in all"
 fi

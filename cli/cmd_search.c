@@ -105,8 +105,10 @@ wm_db_t *wm_cli_search_db(wm_cli_search_run_t *r, int dna) {
     /* a set within k compiles on the threads the search may use (-j) */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o.compile_threads = a->sh.co.threads > 0 ? a->sh.co.threads : cores > 0 ? (int)cores : 1;
+    double t0 = wm_cli_now();
     wm_status st = a->is_set ? wm_compile_set(a->set.pat, a->set.len, a->set.n, &o, &r->db[dna])
                              : wm_compile(a->pattern, a->m, &o, &r->db[dna]);
+    r->t_compile += wm_cli_now() - t0;
     if (st != WM_OK) {
         r->db[dna] = NULL;
         wm_progress_clear(&r->pg);
@@ -236,6 +238,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
     double t0 = wm_dist_now();
     wm_status st = wm_seqfile_read_opts(path, 0, &so, &sf, err, sizeof err);
     double t1 = wm_dist_now();
+    r->t_read += t1 - t0;
     if (st != WM_OK) {
         wm_progress_clear(&r->pg);
         if (err[0] != '\0') wm_cli_error("%s", err);
@@ -283,7 +286,15 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         uint64_t longest = a->m; /* one pattern's, or a set's longest */
         for (size_t i = 0; a->is_set && i < a->set.n; ++i)
             if (a->set.len[i] > longest) longest = a->set.len[i];
-        wm_cli_locus_init(&locus, longest + a->o.max_edits, wm_cli_search_row, &s);
+        if (wm_cli_locus_init(&locus, longest + a->o.max_edits, a->is_set ? a->set.n : 1,
+                              wm_cli_search_row, &s) < 0) {
+            wm_cli_locus_free(&locus);
+            wm_cli_error("%s: %s", path, wm_strerror(WM_NOMEM));
+            r->any_error = 1;
+            wm_cli_fasta_lines_free(&fl);
+            wm_seqfile_close(&sf);
+            return;
+        }
         s.locus = &locus;
         /* a set within k then finds only the starts the loci can read;
         ** not under -w, whose word test reads every match's start first */
@@ -299,6 +310,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         wm_cli_search_sam_header(r->out, &sf, path, r->argc, r->argv);
 
     wm_cli_search_mode_t mode = wm_cli_search_mode(a);
+    double t_search = wm_cli_now();
     if (mode == WM_CLI_SEARCH_PER_PATTERN) {
         st = count_per_pattern(r, db, &sf, path, &s.n);
     } else if (mode == WM_CLI_SEARCH_COUNT) {
@@ -331,6 +343,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
     if (s.locus != NULL) wm_cli_locus_free(s.locus);
     wm_cli_fasta_lines_free(&fl);
     wm_cli_search_file_done(r, &s, path, st);
+    r->t_search += wm_cli_now() - t_search;
     wm_dist_report(path, t1 - t0, wm_dist_now() - t1, 0.0); /* printing is in the search */
     wm_seqfile_close(&sf);
 }
@@ -355,12 +368,14 @@ int wm_cmd_search(int argc, char **argv) {
         return WM_EXIT_ERROR;
     }
     char stdin_pats[4096] = "";
+    double t_start = wm_cli_now();
     int bad_args =
         a.is_set ? wm_cli_search_check_set(&a, argc, argv, first_arg) < 0 ||
                        wm_cli_search_share_stdin_patterns(&a, stdin_pats, sizeof stdin_pats) < 0 ||
                        wm_cli_search_load_set(&a) < 0
                  : wm_cli_search_check(&a) < 0;
     if (stdin_pats[0] != '\0') unlink(stdin_pats);
+    r.t_patterns = wm_cli_now() - t_start;
     if (bad_args) {
         wm_cli_search_free(&a);
         return WM_EXIT_ERROR;
@@ -475,10 +490,16 @@ int wm_cmd_search(int argc, char **argv) {
         wm_out_search_json_summary(r.out, r.n_matches, r.n_sources, r.n_bytes);
 
     wm_cli_rows_free(r.rows); /* drained by each sink */
+    double t_free = wm_cli_now();
     wm_db_free(r.db[0]);
     wm_db_free(r.db[1]);
     free(r.per_pattern);
     free(r.sam_seen);
+    if (wm_cli_timing_on())
+        fprintf(stderr,
+                "search: patterns read in %.4f s, inputs read %.4f s, compiled %.4f s, searched "
+                "and printed %.4f s, compiled sets freed %.4f s\n",
+                r.t_patterns, r.t_read, r.t_compile, r.t_search, wm_cli_now() - t_free);
     wm_cli_gpu_timing(r.cx, a.sh.co.device);
     wm_cli_search_free(&a);
     wm_cli_note(r.cx);

@@ -16,32 +16,62 @@
 ** several open loci (its start reaches back over them): they merge. The
 ** chosen matches are printed in (end, strand) order, like every other
 ** output: one waits until no open locus could still choose an earlier end.
-** Memory is the open loci and the waiting rows: a few per span of text.
+** Memory is the open loci and the waiting rows: a few per span of text,
+** and an index of a pattern's open loci (4 bytes a pattern and strand).
+**
+** Each match is O(1) work besides its own locus's (a million reads give
+** millions of matches, and tens of loci are open at once; scanning all of
+** them for each match was a tenth of the process's CPU time, on the one
+** thread that delivers):
+**   - a locus's last byte (hi) is the end of the match that touched it
+**     last, ends coming in order: kept in the order of their last touch, the
+**     loci to close are a prefix of that list;
+**   - a locus's first end (which bounds what may print) is its oldest
+**     member's: kept in the order they began (a merge keeps the oldest
+**     one's place), the smallest is the head;
+**   - a new match can only join loci of its own pattern and strand: each
+**     has a chain of its open loci.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "search.h"
 
-struct wm_cli_locus_span {
+#define NONE UINT32_MAX
+
+/* An open locus, in three lists: by last touch (t_*), by birth (b_*), and
+** its pattern and strand's chain (next_same). Free nodes chain by t_next. */
+struct wm_cli_locus_node {
     uint64_t lo, hi;    /* the union of the members' intervals */
     uint64_t first_end; /* the smallest end of a member */
     wm_match_t best;
+    uint32_t t_prev, t_next, b_prev, b_next, next_same;
 };
+typedef struct wm_cli_locus_node node_t;
 
-void wm_cli_locus_init(wm_cli_locus_t *L, uint64_t span, wm_cli_emit_t emit, void *user) {
+int wm_cli_locus_init(wm_cli_locus_t *L, uint64_t span, size_t n_patterns, wm_cli_emit_t emit,
+                      void *user) {
     memset(L, 0, sizeof *L);
     L->span = span;
     L->emit = emit;
     L->user = user;
+    L->free_node = L->touched = L->last_touched = L->born = L->last_born = NONE;
+    L->n_keys = 2 * (n_patterns > 0 ? n_patterns : 1);
+    L->chain = malloc(L->n_keys * sizeof *L->chain);
+    if (L->chain == NULL) return -1;
+    memset(L->chain, 0xff, L->n_keys * sizeof *L->chain); /* NONE */
+    return 0;
 }
 
 void wm_cli_locus_free(wm_cli_locus_t *L) {
-    free(L->open);
+    free(L->node);
+    free(L->chain);
     free(L->ready);
-    L->open = NULL;
+    L->node = NULL;
+    L->chain = NULL;
     L->ready = NULL;
-    L->n_open = L->n_ready = L->cap_open = L->cap_ready = 0;
+    L->n_ready = L->cap_ready = 0;
+    L->cap_node = 0;
 }
 
 /* a before b in the output: end, then pattern (a set's), then strand */
@@ -56,8 +86,81 @@ static int better(const wm_match_t *a, const wm_match_t *b) {
     return a->errors < b->errors || (a->errors == b->errors && a->end < b->end);
 }
 
+static size_t key_of(const wm_cli_locus_t *L, const wm_match_t *m) {
+    size_t key = (size_t)m->pattern * 2 + (m->strand & 1);
+    return key < L->n_keys ? key : L->n_keys - 1; /* (never: the set's size) */
+}
+
+/* ---- the lists ---------------------------------------------------------------- */
+
+static void touched_unlink(wm_cli_locus_t *L, uint32_t i) {
+    node_t *n = &L->node[i];
+    if (n->t_prev != NONE) L->node[n->t_prev].t_next = n->t_next;
+    else L->touched = n->t_next;
+    if (n->t_next != NONE) L->node[n->t_next].t_prev = n->t_prev;
+    else L->last_touched = n->t_prev;
+}
+
+static void touched_append(wm_cli_locus_t *L, uint32_t i) {
+    node_t *n = &L->node[i];
+    n->t_prev = L->last_touched;
+    n->t_next = NONE;
+    if (L->last_touched != NONE) L->node[L->last_touched].t_next = i;
+    else L->touched = i;
+    L->last_touched = i;
+}
+
+static void born_unlink(wm_cli_locus_t *L, uint32_t i) {
+    node_t *n = &L->node[i];
+    if (n->b_prev != NONE) L->node[n->b_prev].b_next = n->b_next;
+    else L->born = n->b_next;
+    if (n->b_next != NONE) L->node[n->b_next].b_prev = n->b_prev;
+    else L->last_born = n->b_prev;
+}
+
+static void born_append(wm_cli_locus_t *L, uint32_t i) {
+    node_t *n = &L->node[i];
+    n->b_prev = L->last_born;
+    n->b_next = NONE;
+    if (L->last_born != NONE) L->node[L->last_born].b_next = i;
+    else L->born = i;
+    L->last_born = i;
+}
+
+/* Take locus i out of its chain and the two lists, and free its node. */
+static void drop(wm_cli_locus_t *L, uint32_t i) {
+    uint32_t *link = &L->chain[key_of(L, &L->node[i].best)];
+    while (*link != i) link = &L->node[*link].next_same;
+    *link = L->node[i].next_same;
+    touched_unlink(L, i);
+    born_unlink(L, i);
+    L->node[i].t_next = L->free_node;
+    L->free_node = i;
+}
+
+/* A free node, the arrays grown as needed; NONE out of memory. */
+static uint32_t node_new(wm_cli_locus_t *L) {
+    if (L->free_node == NONE) {
+        uint32_t cap = L->cap_node ? 2 * L->cap_node : 64;
+        if (cap <= L->cap_node || cap == NONE) return NONE;
+        node_t *n = realloc(L->node, (size_t)cap * sizeof *n);
+        if (n == NULL) return NONE;
+        L->node = n;
+        for (uint32_t i = cap; i-- > L->cap_node;) { /* the lowest first */
+            n[i].t_next = L->free_node;
+            L->free_node = i;
+        }
+        L->cap_node = cap;
+    }
+    uint32_t i = L->free_node;
+    L->free_node = L->node[i].t_next;
+    return i;
+}
+
+/* ---- closing and printing --------------------------------------------------------- */
+
 /* Move open locus i's match to the waiting rows, kept in output order. */
-static int close_locus(wm_cli_locus_t *L, size_t i) {
+static int close_locus(wm_cli_locus_t *L, uint32_t i) {
     if (L->n_ready == L->cap_ready) {
         size_t cap = L->cap_ready ? 2 * L->cap_ready : 16;
         wm_match_t *r = realloc(L->ready, cap * sizeof *r);
@@ -65,7 +168,7 @@ static int close_locus(wm_cli_locus_t *L, size_t i) {
         L->ready = r;
         L->cap_ready = cap;
     }
-    wm_match_t m = L->open[i].best;
+    wm_match_t m = L->node[i].best;
     size_t j = L->n_ready;
     while (j > 0 && before(&m, &L->ready[j - 1])) {
         L->ready[j] = L->ready[j - 1];
@@ -73,17 +176,14 @@ static int close_locus(wm_cli_locus_t *L, size_t i) {
     }
     L->ready[j] = m;
     L->n_ready++;
-    L->open[i] = L->open[--L->n_open];
+    drop(L, i);
     return 0;
 }
 
 /* Print the waiting rows that no open locus can precede (all of them when
 ** all is set). Returns non-zero when the printer asked to stop. */
 static int release(wm_cli_locus_t *L, int all) {
-    uint64_t min_end = UINT64_MAX;
-    if (!all)
-        for (size_t i = 0; i < L->n_open; ++i)
-            if (L->open[i].first_end < min_end) min_end = L->open[i].first_end;
+    uint64_t min_end = all || L->born == NONE ? UINT64_MAX : L->node[L->born].first_end;
     size_t k = 0;
     int stop = 0;
     while (k < L->n_ready && (all || L->ready[k].end < min_end) && !stop)
@@ -98,8 +198,8 @@ static int release(wm_cli_locus_t *L, int all) {
 
 /* Close every open locus and print everything: the end of a record. */
 static int flush_all(wm_cli_locus_t *L) {
-    while (L->n_open > 0)
-        if (close_locus(L, L->n_open - 1) < 0) return -1;
+    while (L->touched != NONE)
+        if (close_locus(L, L->touched) < 0) return -1;
     return release(L, 1);
 }
 
@@ -111,36 +211,50 @@ int wm_cli_locus_push(wm_cli_locus_t *L, const wm_match_t *m) {
     }
     L->rec = m->record;
     L->any = 1;
-    /* loci no later match can reach */
-    for (size_t i = 0; i < L->n_open;) {
-        if (L->open[i].hi + L->span <= m->end) {
-            if (close_locus(L, i) < 0) return -1;
-        } else {
-            ++i;
+    /* loci no later match can reach: their last ends are the oldest */
+    while (L->touched != NONE && L->node[L->touched].hi + L->span <= m->end)
+        if (close_locus(L, L->touched) < 0) return -1;
+    /* the match joins every open locus of its pattern and strand it
+    ** overlaps; they become one, in the place of the one born first */
+    size_t key = key_of(L, m);
+    uint32_t keep = NONE;
+    uint64_t lo = m->start, first_end = m->end;
+    wm_match_t best = *m;
+    for (uint32_t i = L->chain[key], next; i != NONE; i = next) {
+        const node_t *o = &L->node[i];
+        next = o->next_same;
+        if (o->best.pattern != m->pattern || o->best.strand != m->strand || o->hi <= m->start ||
+            o->lo >= m->end)
+            continue;
+        if (o->lo < lo) lo = o->lo;
+        if (better(&o->best, &best)) best = o->best;
+        uint32_t gone = i; /* of keep and i, the one born later */
+        if (keep == NONE) {
+            keep = i;
+            gone = NONE;
+            first_end = o->first_end;
+        } else if (o->first_end < first_end) {
+            gone = keep;
+            keep = i;
+            first_end = o->first_end;
         }
+        if (gone != NONE) drop(L, gone);
     }
-    struct wm_cli_locus_span nl = { m->start, m->end, m->end, *m };
-    for (size_t i = 0; i < L->n_open;) {
-        struct wm_cli_locus_span *o = &L->open[i];
-        if (o->best.strand == m->strand && o->best.pattern == m->pattern && o->hi > m->start &&
-            o->lo < m->end) {
-            if (o->lo < nl.lo) nl.lo = o->lo;
-            if (o->hi > nl.hi) nl.hi = o->hi;
-            if (o->first_end < nl.first_end) nl.first_end = o->first_end;
-            if (better(&o->best, &nl.best)) nl.best = o->best;
-            L->open[i] = L->open[--L->n_open];
-        } else {
-            ++i;
-        }
+    if (keep == NONE) {
+        keep = node_new(L);
+        if (keep == NONE) return -1;
+        L->node[keep].next_same = L->chain[key];
+        L->chain[key] = keep;
+        born_append(L, keep);
+    } else {
+        touched_unlink(L, keep);
     }
-    if (L->n_open == L->cap_open) {
-        size_t cap = L->cap_open ? 2 * L->cap_open : 16;
-        struct wm_cli_locus_span *o = realloc(L->open, cap * sizeof *o);
-        if (o == NULL) return -1;
-        L->open = o;
-        L->cap_open = cap;
-    }
-    L->open[L->n_open++] = nl;
+    node_t *n = &L->node[keep];
+    n->lo = lo;
+    n->hi = m->end; /* ends come in order: the union's last byte */
+    n->first_end = first_end;
+    n->best = best;
+    touched_append(L, keep);
     return release(L, 0);
 }
 

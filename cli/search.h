@@ -92,8 +92,12 @@ typedef struct {
     uint64_t span; /* the longest match: m + k */
     wm_cli_emit_t emit;
     void *user;
-    struct wm_cli_locus_span *open;
-    size_t n_open, cap_open;
+    struct wm_cli_locus_node *node; /* the open loci, and free nodes */
+    uint32_t cap_node, free_node;
+    uint32_t touched, last_touched; /* open loci by their last end: the oldest first */
+    uint32_t born, last_born;       /* ... by their first end: the oldest first */
+    uint32_t *chain;                /* pattern * 2 + strand -> its open loci */
+    size_t n_keys;
     wm_match_t *ready; /* closed loci's matches waiting for their turn */
     size_t n_ready, cap_ready;
     uint64_t rec;
@@ -164,6 +168,8 @@ typedef struct {
     uint8_t *sam_seen;   /* --format sam: one flag a pattern */
     wm_cli_rows_t *rows; /* the rows' writer, made for the first sink that may use it */
     int rows_tried;
+    /* where the time went, printed under WM_CUDA_TIMING (wm_cli_timing_on) */
+    double t_patterns, t_read, t_compile, t_search;
 } wm_cli_search_run_t;
 
 /* ---- search_args.c ----------------------------------------------------------- */
@@ -358,7 +364,8 @@ int wm_cli_search_sam_row(wm_cli_search_sink_t *s, const wm_match_t *m);
 
 /* ---- locus.c -------------------------------------------------------------------- */
 
-void wm_cli_locus_init(wm_cli_locus_t *L, uint64_t span, wm_cli_emit_t emit, void *user);
+int wm_cli_locus_init(wm_cli_locus_t *L, uint64_t span, size_t n_patterns, wm_cli_emit_t emit,
+                      void *user);
 /* A match in (record, end, strand) order; non-zero to stop (-1: no memory). */
 int wm_cli_locus_push(wm_cli_locus_t *L, const wm_match_t *m);
 /* The end of the matches: print what is left. 0, or -1 (no memory). */

@@ -417,7 +417,10 @@ int wm_cli_search_load_set(wm_cli_search_args_t *a) {
                          a->o.max_edits, describe(a, i, what, sizeof what), m);
             return -1;
         }
-        if (exact_regions_bad(a, m, describe(a, i, what, sizeof what)) < 0) return -1;
+        uint64_t exact = (uint64_t)a->o.exact_prefix + a->o.exact_suffix;
+        if (exact > 0 && (exact >= m || a->o.max_edits >= m - exact) && /* named only then */
+            exact_regions_bad(a, m, describe(a, i, what, sizeof what)) < 0)
+            return -1;
         if (a->o.algo == WM_ALGO_QGRAM && m < WM_QGRAM_MIN_LEN) {
             wm_cli_error("--algo qgram needs patterns of at least %u bytes; %s has %zu",
                          WM_QGRAM_MIN_LEN, describe(a, i, what, sizeof what), m);

@@ -8,12 +8,13 @@
 
 #define WAVE_PER_THREAD 4
 
-uint64_t wm_waves_chunk_size(const wm_context_t *cx, uint64_t own_from, uint64_t len) {
+uint64_t wm_waves_chunk_size(const wm_context_t *cx, uint64_t own_from, uint64_t len,
+                             unsigned per_thread, uint64_t least) {
     uint64_t size = cx->opts.chunk_bytes;
     if (size == 0) {
         int T = wm_pool_size(cx->pool);
-        size = (len - own_from) / ((uint64_t)T * 8) + 1;
-        if (size < (1u << 18)) size = 1u << 18;
+        size = (len - own_from) / ((uint64_t)T * per_thread) + 1;
+        if (size < least) size = least;
         if (size > (16u << 20)) size = 16u << 20;
     }
     return size;

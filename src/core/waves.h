@@ -36,8 +36,12 @@ wm_waves_t wm_waves_of_matches(int (*chunk)(void *arg, uint64_t i, void *out), v
                                wm_status (*deliver)(void *user, const void *out), void *user);
 
 /* The chunk size for the owned ends (own_from, len]: the context's
-** chunk_bytes, or about 8 chunks a thread between 256 KiB and 16 MiB. */
-uint64_t wm_waves_chunk_size(const wm_context_t *cx, uint64_t own_from, uint64_t len);
+** chunk_bytes, or about per_thread chunks a thread, between least and 16
+** MiB. A driver whose work per byte is large (a set within k) asks for many
+** small chunks: the threads end together, and more waves hide more of the
+** handing over. */
+uint64_t wm_waves_chunk_size(const wm_context_t *cx, uint64_t own_from, uint64_t len,
+                             unsigned per_thread, uint64_t least);
 
 /* Run plan (over the owned ends (own_from, len]) in waves; progress is
 ** reported after each wave. WM_NOMEM when a chunk failed. */

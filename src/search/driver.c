@@ -205,7 +205,7 @@ static wm_status search_cpu(wm_context_t *cx, const job_t *job, uint64_t own_fro
     uint64_t len = job->text->len;
     cpu_wave_t w;
     w.job = *job;
-    w.plan = wm_plan_sized(own_from, len, wm_waves_chunk_size(cx, own_from, len));
+    w.plan = wm_plan_sized(own_from, len, wm_waves_chunk_size(cx, own_from, len, 8, 256u << 10));
     wm_waves_t waves = wm_waves_of_matches(cpu_chunk, &w, deliver, dv);
     return wm_waves_run(cx, &w.plan, own_from, len, &waves);
 }

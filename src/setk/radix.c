@@ -34,6 +34,7 @@ static void scatter(const unsigned char *from, unsigned char *to, size_t lo, siz
     /* the records' own sizes spelled out: a copy of a constant size is a
     ** few moves, one of a variable size a call of memmove */
     switch (size) {
+    case 8: SCATTER(8); break;
     case 16: SCATTER(16); break;
     case 24: SCATTER(24); break;
     default: SCATTER(size); break;

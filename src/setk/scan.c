@@ -381,12 +381,18 @@ static int chunk(void *arg, uint64_t i, void *res) {
 
 /* ---- the scan of a set-within-k database ---------------------------------------- */
 
-/* The CPU: the chunks of the owned ends (own_from, len], in waves. */
+/* The CPU: the chunks of the owned ends (own_from, len], in waves: about 32
+** a thread, from 16 KiB. A set's work per byte is large, and a chunk's
+** seeds are held until it ends: with 8 chunks a thread of at least 256 KiB
+** (one pattern's sizes), a million reads against E. coli made 18 chunks for
+** 16 threads (two rounds, one of them nearly idle, and the last wave's
+** delivery not hidden), and against chrX on 2 threads 57.8 s and 5.1 GB
+** (49.6 s and 2.9 GB with 1 MiB chunks; BENCHMARKS.md 17b). */
 static wm_status deliver(void *user, const void *v) { return wm_setk_deliver(user, v); }
 
 static wm_status cpu_scan(wm_context_t *cx, wave_t *wp, uint64_t own_from, wm_setk_sink_t *dv) {
     wave_t w = *wp;
-    uint64_t len = w.text->len, size = wm_waves_chunk_size(cx, own_from, len);
+    uint64_t len = w.text->len, size = wm_waves_chunk_size(cx, own_from, len, 32, 16u << 10);
     if (size > MAX_CHUNK) size = MAX_CHUNK; /* a seed's end is kept in 32 bits (found_t) */
     w.plan = wm_plan_sized(own_from, len, size);
     wm_waves_t waves = wm_waves_of_matches(chunk, &w, deliver, dv);
