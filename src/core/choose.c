@@ -102,19 +102,22 @@ const wm_cost_model_t wm_cost_model_default = {
         /* Sets within k errors (src/setk): work = patterns x bytes, and a
         ** cost per pattern on each side (reading it, its seeds, finishing its
         ** rows), which is most of the time against a small genome. Seeded:
-        ** 10^6 reads of 150 bp, k = 4 edits, both strands, H200 and 16 cores,
-        ** tree of d81d14a (BENCHMARKS.md 17b, `BUDGET=560 READS=1000000 ...
-        ** bash bench/gpu_setk.sh bench .gpu`): E. coli (4.64 Mb) cpu 6.34 s,
-        ** cuda 7.09 s; chrX (70 Mb) cpu 16.53 s, cuda 9.63 s. Solved for the
-        ** two: the CPU 5.62 us a read + work / 6.41e12; the GPU after its
-        ** start-up 6.51 us a read + work / 2.57e13. So a million reads go to
-        ** the GPU against genomes over ~7.5 Mb. Direct (guides, 23 nt,
+        ** 10^6 reads of 150 bp, k = 4 edits, both strands, --best-per-locus,
+        ** the H100 and its 16 cores, tree of e3f67e9 (BENCHMARKS.md 17c,
+        ** `BUDGET=250 READS=1000000 ONLY=reads_ecoli,reads_chrx bash
+        ** bench/gpu_setk.sh bench .gpu`): E. coli (4.64 Mb) cpu 2.07 s, cuda
+        ** 2.22 s; chrX (70 Mb) cpu 11.90 s, cuda 3.43 s. Solved for the two:
+        ** the CPU 1.34 us a read (on 16 threads) + work / 6.65e12; the GPU
+        ** after its start-up 1.73 us a read + work / 5.42e13. So a million
+        ** reads go to the GPU against genomes over ~5.8 Mb. (The tree of
+        ** d81d14a, H200: cpu 6.34 / 16.53 s, cuda 7.09 / 9.63 s, crossing at
+        ** ~7.5 Mb.) Direct (guides, 23 nt,
         ** Hamming k = 4, NGG, against chrX): cpu 8.99 s for 200 guides =
         ** 1.56e9 work/s; cuda 10.44 s for 10,000 = 6.97e10 after the
         ** start-up. Per thread linear, cap twice the 16-thread rate (assumed,
         ** as above). */
-        [WM_COST_SETK_SEEDED] = { "search set within k (seeded)", 0.03, 6.41e12 / 16, 2 * 6.41e12,
-                                  0.0, 6.51e-6, 25e9, 2.57e13, 0.0, 5.62e-6 },
+        [WM_COST_SETK_SEEDED] = { "search set within k (seeded)", 0.03, 6.65e12 / 16, 2 * 6.65e12,
+                                  0.0, 1.73e-6, 25e9, 5.42e13, 0.0, 1.34e-6 },
         [WM_COST_SETK_DIRECT] = { "search set within k (scanned whole)", 0.03, 1.56e9 / 16,
                                   2 * 1.56e9, 0.0, 0.0, 25e9, 6.97e10, 0.0, 0.0 },
     },
