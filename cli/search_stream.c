@@ -6,14 +6,16 @@
 **
 ** A reader thread parses the input into batches (io/seqbatch.h: about
 ** --stream-batch sequence bytes each, a record cut at a batch's end carried
-** on with its halo) in a ring of three; the calling thread searches each
+** on with its halo) in a ring of two; the calling thread searches each
 ** batch from its own_from on (the matches ending in the carried halo were
 ** the batch before's), prints its rows and hands the slot back. The rows
 ** are those of the whole file, in its order: a match depends only on the
 ** halo bytes before its end, and the batches come in input order. So the
 ** output of a batch goes out once the batch is searched, a reader and a
-** searcher work at once, and memory is three batches, their records' names
-** and the decompressor's window.
+** searcher work at once, and memory is two batches, their records' names
+** and the decompressor's window. (A third slot let the reader, the slower
+** side, get one more batch ahead: the same time, 33 MB more; 710 MB of FASTA
+** with --stream, gzip and a pipe on 2 cores, BENCHMARKS.md 18.)
 **
 ** What needs a whole file is not streamed: -w (the bytes after a match),
 ** -n (line numbers of FASTA), --line (the whole line), --best-per-locus
@@ -36,7 +38,7 @@
 #include "cli.h"
 #include "search.h"
 
-#define SLOTS 3
+#define SLOTS 2
 
 /* The ring between the reader thread and the searcher. */
 typedef struct {
