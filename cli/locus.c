@@ -39,13 +39,17 @@
 
 #define NONE UINT32_MAX
 
-/* An open locus, in three lists: by last touch (t_*), by birth (b_*), and
-** its pattern and strand's chain (next_same). Free nodes chain by t_next. */
+/* The two orders of the open loci (a list each, doubly linked). */
+enum { TOUCHED, BORN };
+
+/* An open locus, in three lists: by last touch and by birth (prev/next,
+** [TOUCHED] and [BORN]), and its pattern and strand's chain (next_same).
+** Free nodes chain by next[TOUCHED]. */
 struct wm_cli_locus_node {
     uint64_t lo, hi;    /* the union of the members' intervals */
     uint64_t first_end; /* the smallest end of a member */
     wm_match_t best;
-    uint32_t t_prev, t_next, b_prev, b_next, next_same;
+    uint32_t prev[2], next[2], next_same;
 };
 typedef struct wm_cli_locus_node node_t;
 
@@ -55,7 +59,8 @@ int wm_cli_locus_init(wm_cli_locus_t *L, uint64_t span, size_t n_patterns, wm_cl
     L->span = span;
     L->emit = emit;
     L->user = user;
-    L->free_node = L->touched = L->last_touched = L->born = L->last_born = NONE;
+    L->free_node = NONE;
+    for (int o = 0; o < 2; o++) L->head[o] = L->tail[o] = NONE;
     L->n_keys = 2 * (n_patterns > 0 ? n_patterns : 1);
     L->chain = malloc(L->n_keys * sizeof *L->chain);
     if (L->chain == NULL) return -1;
@@ -93,38 +98,21 @@ static size_t key_of(const wm_cli_locus_t *L, const wm_match_t *m) {
 
 /* ---- the lists ---------------------------------------------------------------- */
 
-static void touched_unlink(wm_cli_locus_t *L, uint32_t i) {
+static void unlink_from(wm_cli_locus_t *L, int o, uint32_t i) {
     node_t *n = &L->node[i];
-    if (n->t_prev != NONE) L->node[n->t_prev].t_next = n->t_next;
-    else L->touched = n->t_next;
-    if (n->t_next != NONE) L->node[n->t_next].t_prev = n->t_prev;
-    else L->last_touched = n->t_prev;
+    if (n->prev[o] != NONE) L->node[n->prev[o]].next[o] = n->next[o];
+    else L->head[o] = n->next[o];
+    if (n->next[o] != NONE) L->node[n->next[o]].prev[o] = n->prev[o];
+    else L->tail[o] = n->prev[o];
 }
 
-static void touched_append(wm_cli_locus_t *L, uint32_t i) {
+static void append_to(wm_cli_locus_t *L, int o, uint32_t i) {
     node_t *n = &L->node[i];
-    n->t_prev = L->last_touched;
-    n->t_next = NONE;
-    if (L->last_touched != NONE) L->node[L->last_touched].t_next = i;
-    else L->touched = i;
-    L->last_touched = i;
-}
-
-static void born_unlink(wm_cli_locus_t *L, uint32_t i) {
-    node_t *n = &L->node[i];
-    if (n->b_prev != NONE) L->node[n->b_prev].b_next = n->b_next;
-    else L->born = n->b_next;
-    if (n->b_next != NONE) L->node[n->b_next].b_prev = n->b_prev;
-    else L->last_born = n->b_prev;
-}
-
-static void born_append(wm_cli_locus_t *L, uint32_t i) {
-    node_t *n = &L->node[i];
-    n->b_prev = L->last_born;
-    n->b_next = NONE;
-    if (L->last_born != NONE) L->node[L->last_born].b_next = i;
-    else L->born = i;
-    L->last_born = i;
+    n->prev[o] = L->tail[o];
+    n->next[o] = NONE;
+    if (L->tail[o] != NONE) L->node[L->tail[o]].next[o] = i;
+    else L->head[o] = i;
+    L->tail[o] = i;
 }
 
 /* Take locus i out of its chain and the two lists, and free its node. */
@@ -132,9 +120,9 @@ static void drop(wm_cli_locus_t *L, uint32_t i) {
     uint32_t *link = &L->chain[key_of(L, &L->node[i].best)];
     while (*link != i) link = &L->node[*link].next_same;
     *link = L->node[i].next_same;
-    touched_unlink(L, i);
-    born_unlink(L, i);
-    L->node[i].t_next = L->free_node;
+    unlink_from(L, TOUCHED, i);
+    unlink_from(L, BORN, i);
+    L->node[i].next[TOUCHED] = L->free_node;
     L->free_node = i;
 }
 
@@ -147,13 +135,13 @@ static uint32_t node_new(wm_cli_locus_t *L) {
         if (n == NULL) return NONE;
         L->node = n;
         for (uint32_t i = cap; i-- > L->cap_node;) { /* the lowest first */
-            n[i].t_next = L->free_node;
+            n[i].next[TOUCHED] = L->free_node;
             L->free_node = i;
         }
         L->cap_node = cap;
     }
     uint32_t i = L->free_node;
-    L->free_node = L->node[i].t_next;
+    L->free_node = L->node[i].next[TOUCHED];
     return i;
 }
 
@@ -183,7 +171,7 @@ static int close_locus(wm_cli_locus_t *L, uint32_t i) {
 /* Print the waiting rows that no open locus can precede (all of them when
 ** all is set). Returns non-zero when the printer asked to stop. */
 static int release(wm_cli_locus_t *L, int all) {
-    uint64_t min_end = all || L->born == NONE ? UINT64_MAX : L->node[L->born].first_end;
+    uint64_t min_end = all || L->head[BORN] == NONE ? UINT64_MAX : L->node[L->head[BORN]].first_end;
     size_t k = 0;
     int stop = 0;
     while (k < L->n_ready && (all || L->ready[k].end < min_end) && !stop)
@@ -198,8 +186,8 @@ static int release(wm_cli_locus_t *L, int all) {
 
 /* Close every open locus and print everything: the end of a record. */
 static int flush_all(wm_cli_locus_t *L) {
-    while (L->touched != NONE)
-        if (close_locus(L, L->touched) < 0) return -1;
+    while (L->head[TOUCHED] != NONE)
+        if (close_locus(L, L->head[TOUCHED]) < 0) return -1;
     return release(L, 1);
 }
 
@@ -212,8 +200,8 @@ int wm_cli_locus_push(wm_cli_locus_t *L, const wm_match_t *m) {
     L->rec = m->record;
     L->any = 1;
     /* loci no later match can reach: their last ends are the oldest */
-    while (L->touched != NONE && L->node[L->touched].hi + L->span <= m->end)
-        if (close_locus(L, L->touched) < 0) return -1;
+    while (L->head[TOUCHED] != NONE && L->node[L->head[TOUCHED]].hi + L->span <= m->end)
+        if (close_locus(L, L->head[TOUCHED]) < 0) return -1;
     /* the match joins every open locus of its pattern and strand it
     ** overlaps; they become one, in the place of the one born first */
     size_t key = key_of(L, m);
@@ -245,16 +233,16 @@ int wm_cli_locus_push(wm_cli_locus_t *L, const wm_match_t *m) {
         if (keep == NONE) return -1;
         L->node[keep].next_same = L->chain[key];
         L->chain[key] = keep;
-        born_append(L, keep);
+        append_to(L, BORN, keep);
     } else {
-        touched_unlink(L, keep);
+        unlink_from(L, TOUCHED, keep);
     }
     node_t *n = &L->node[keep];
     n->lo = lo;
     n->hi = m->end; /* ends come in order: the union's last byte */
     n->first_end = first_end;
     n->best = best;
-    touched_append(L, keep);
+    append_to(L, TOUCHED, keep);
     return release(L, 0);
 }
 

@@ -94,9 +94,9 @@ typedef struct {
     void *user;
     struct wm_cli_locus_node *node; /* the open loci, and free nodes */
     uint32_t cap_node, free_node;
-    uint32_t touched, last_touched; /* open loci by their last end: the oldest first */
-    uint32_t born, last_born;       /* ... by their first end: the oldest first */
-    uint32_t *chain;                /* pattern * 2 + strand -> its open loci */
+    uint32_t head[2], tail[2]; /* open loci by their last end [0] and by their
+                                  first end [1]: the oldest first */
+    uint32_t *chain;           /* pattern * 2 + strand -> its open loci */
     size_t n_keys;
     wm_match_t *ready; /* closed loci's matches waiting for their turn */
     size_t n_ready, cap_ready;
