@@ -19,9 +19,10 @@
 ** seeds and verification, 2.0 s of the host's, one after the other in two
 ** batches of up to 64 MiB).
 **
-** A batch owns its middles' ends; with exact regions a match ends up to
-** shift_max later, so the last few bytes of a batch's matches may follow
-** the first of the next batch's (a few bytes in 16 MiB).
+** A batch owns its matches' ends (with exact regions the GPU's direct scan
+** takes the middles whose match ends in the batch: direct_cuda.cu), so the
+** batches' matches follow each other in order; within a batch a hit's
+** segment is its match's end's, the middle's end + suf[strand].
 */
 #include <pthread.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ typedef struct {
     wm_setk_hit_t *hits; /* sorted by (segment, pattern, strand, end) */
     size_t n;
     int want_starts, loci; /* loci: starts only where a locus reads them */
-    uint64_t lo;           /* the batch owns the (middles') ends past lo */
+    uint64_t lo;           /* the batch owns the matches' ends past lo */
     unsigned seg_shift;    /* a segment holds 2^seg_shift final ends */
     wm_plan_t plan;        /* the segments: ends (lo + i 2^seg_shift, ...] */
     size_t *first;         /* [plan.n + 1] each segment's first hit */
@@ -300,7 +301,8 @@ static wm_status finish(wm_context_t *cx, finish_t *f, uint64_t hi, uint64_t own
     const wm_setk_t *s = f->s;
     f->loci = cx->tuning.loci_starts && f->want_starts && s->opts.metric == WM_METRIC_EDIT &&
               !s->opts.exact_prefix && !s->opts.exact_suffix;
-    uint64_t top = hi + s->shift_max; /* the last final end a hit can give */
+    /* matches end by hi; shift_max more keeps any hit of a middle in (lo, hi] */
+    uint64_t top = hi + s->shift_max;
     uint64_t want = (top - f->lo) / (32 * (uint64_t)wm_pool_size(cx->pool)) + 1;
     f->seg_shift = 12; /* 4 KiB at least */
     while (((uint64_t)1 << f->seg_shift) < want && f->seg_shift < 40) f->seg_shift++;
