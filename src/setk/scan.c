@@ -47,9 +47,10 @@ typedef struct {
     const wm_text_t *text;
     const uint64_t *rs; /* record starts, n_rec + 1 entries */
     size_t n_rec;
-    int want_starts; /* 0 when only counting */
-    int loci_starts; /* the caller keeps one match a locus (tuning.loci_starts) */
-    wm_plan_t plan;  /* chunks of the owned ends */
+    int want_starts;                /* 0 when only counting */
+    int loci_starts;                /* the caller keeps one match a locus (tuning.loci_starts) */
+    wm_plan_t plan;                 /* chunks of the owned ends */
+    const wm_setk_planes_t *planes; /* direct Hamming patterns scanned together, or NULL */
 } wave_t;
 
 /* ---- 1. seeds -> windows --------------------------------------------------- */
@@ -336,6 +337,17 @@ static int scan_direct(const wave_t *w, uint32_t i, uint64_t lo, uint64_t hi, wm
     return rc;
 }
 
+/* The direct patterns planes.c takes, all at once over the chunk's pieces. */
+static int scan_planes(const wave_t *w, uint64_t lo, uint64_t hi, wm_matchvec_t *out) {
+    wm_piece_t pc;
+    size_t r = wm_plan_first_record(w->rs, w->n_rec, lo);
+    int rc = 0;
+    while (rc == 0 && wm_plan_next_piece(w->rs, w->n_rec, 0, lo, hi, &r, &pc))
+        rc = wm_setk_planes_scan(w->planes, w->text->seq, pc.rec, w->rs[pc.rec], pc.own_from,
+                                 pc.own_to, w->s->opts.max_edits, out);
+    return rc;
+}
+
 static int by_match(const void *x, const void *y) {
     const wm_match_t *p = x, *q = y;
     if (p->record != q->record) return p->record < q->record ? -1 : 1;
@@ -370,8 +382,10 @@ static int chunk(void *arg, uint64_t i, void *res) {
             rc = verify(w, &win, x, y, lo, &hv, out);
         }
     }
+    if (rc == 0 && w->planes) rc = scan_planes(w, lo, hi, out);
     for (size_t d = 0; rc == 0 && d < s->n_direct; d++)
-        rc = scan_direct(w, s->direct[d], lo, hi, &hv, out);
+        if (!wm_setk_planes_takes(w->planes, s->direct[d]))
+            rc = scan_direct(w, s->direct[d], lo, hi, &hv, out);
     if (rc == 0 && out->n > 1) qsort(out->a, out->n, sizeof *out->a, by_match);
     free(win.a);
     free(found.a);
@@ -395,8 +409,14 @@ static wm_status cpu_scan(wm_context_t *cx, wave_t *wp, uint64_t own_from, wm_se
     uint64_t len = w.text->len, size = wm_waves_chunk_size(cx, own_from, len, 32, 16u << 10);
     if (size > MAX_CHUNK) size = MAX_CHUNK; /* a seed's end is kept in 32 bits (found_t) */
     w.plan = wm_plan_sized(own_from, len, size);
+    int failed;
+    wm_setk_planes_t *planes = wm_setk_planes_new(w.s, &failed);
+    if (failed) return WM_NOMEM;
+    w.planes = planes;
     wm_waves_t waves = wm_waves_of_matches(chunk, &w, deliver, dv);
-    return wm_waves_run(cx, &w.plan, own_from, len, &waves);
+    wm_status st = wm_waves_run(cx, &w.plan, own_from, len, &waves);
+    wm_setk_planes_free(planes);
+    return st;
 }
 
 wm_status wm_setk_deliver(wm_setk_sink_t *dv, const wm_matchvec_t *v) {

@@ -127,6 +127,20 @@ unsigned wm_setk_bits_for(uint64_t most);
 /* The seeds of key `code`, or NULL (*n = 0) when none. */
 const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n);
 
+/* ---- direct Hamming patterns on the CPU, together (planes.c) ------------------
+** The set's direct patterns of up to 64 bases, with Hamming distance on DNA,
+** as bit masks against the text's four base planes. new: NULL when the set
+** has none (or *failed set: out of memory). takes: pattern i is scanned
+** here (not one at a time). scan: the matches of every such pattern and
+** strand whose occurrence ends in (own_from, own_to] of record rec (its
+** first byte rb), into out; 0, or -1 out of memory. */
+typedef struct wm_setk_planes wm_setk_planes_t;
+wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, int *failed);
+int wm_setk_planes_takes(const wm_setk_planes_t *pl, uint32_t i);
+int wm_setk_planes_scan(const wm_setk_planes_t *pl, const uint8_t *text, size_t rec, uint64_t rb,
+                        uint64_t own_from, uint64_t own_to, uint32_t k, wm_matchvec_t *out);
+void wm_setk_planes_free(wm_setk_planes_t *pl);
+
 /* ---- the GPU table (setk_cuda.cu) ---------------------------------------------
 ** batch: the hits of the owned ends (lo, hi] of text (records rs, n_rec + 1
 ** entries): every (pattern, strand, end) within k with its errors, in any
