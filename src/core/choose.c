@@ -111,15 +111,17 @@ const wm_cost_model_t wm_cost_model_default = {
         ** after its start-up 1.73 us a read + work / 5.42e13. So a million
         ** reads go to the GPU against genomes over ~5.8 Mb. (The tree of
         ** d81d14a, H200: cpu 6.34 / 16.53 s, cuda 7.09 / 9.63 s, crossing at
-        ** ~7.5 Mb.) Direct (guides, 23 nt,
-        ** Hamming k = 4, NGG, against chrX): cpu 8.99 s for 200 guides =
-        ** 1.56e9 work/s; cuda 10.44 s for 10,000 = 6.97e10 after the
-        ** start-up. Per thread linear, cap twice the 16-thread rate (assumed,
-        ** as above). */
+        ** ~7.5 Mb.) Direct (guides, 23 nt, Hamming k = 4, NGG, against
+        ** chrX; BENCHMARKS.md 17c, the H100 host): the CPU scans them together
+        ** as bit masks (setk/planes.c, tree 1a3c4de): 200 guides 0.68 s,
+        ** 10,000 in 28.4-29.0 s = 2.4e10 work/s on 16 threads (one pattern a
+        ** pass before: 200 in 14.3 s); cuda 10,000 in 1.63-1.87 s = 5.2e11
+        ** after the start-up, 200 in 0.47 s. Per thread linear, cap twice
+        ** the 16-thread rate (assumed, as above). */
         [WM_COST_SETK_SEEDED] = { "search set within k (seeded)", 0.03, 6.65e12 / 16, 2 * 6.65e12,
                                   0.0, 1.73e-6, 25e9, 5.42e13, 0.0, 1.34e-6 },
-        [WM_COST_SETK_DIRECT] = { "search set within k (scanned whole)", 0.03, 1.56e9 / 16,
-                                  2 * 1.56e9, 0.0, 0.0, 25e9, 6.97e10, 0.0, 0.0 },
+        [WM_COST_SETK_DIRECT] = { "search set within k (scanned whole)", 0.03, 2.4e10 / 16,
+                                  2 * 2.4e10, 0.0, 0.0, 25e9, 5.2e11, 0.0, 0.0 },
     },
 };
 

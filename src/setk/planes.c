@@ -40,6 +40,7 @@ struct wm_setk_planes {
     size_t n_groups;
     uint32_t max_m;
     uint8_t *eligible; /* [s->n]: scanned here */
+    int popcnt;        /* the CPU has the instruction */
 };
 
 int wm_setk_planes_takes(const wm_setk_planes_t *pl, uint32_t i) {
@@ -50,6 +51,16 @@ int wm_setk_planes_takes(const wm_setk_planes_t *pl, uint32_t i) {
 static uint8_t base_of(uint8_t c) {
     unsigned t = wm_iupac_bases(c);
     return t == 1 ? 0 : t == 2 ? 1 : t == 4 ? 2 : t == 8 ? 3 : 4;
+}
+
+/* Whether this CPU has popcnt (x86-64's baseline does not: flush()). */
+static int has_popcnt(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("popcnt");
+#else
+    return 0;
+#endif
 }
 
 static int by_shape(const void *x, const void *y) {
@@ -109,6 +120,7 @@ wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, int *failed) {
             }
         }
     }
+    pl->popcnt = has_popcnt();
     qsort(pl->e, pl->n, sizeof *pl->e, by_shape);
     for (size_t x = 0; x < pl->n; x++)
         if (x == 0 || !same_shape(&pl->e[x - 1], &pl->e[x])) pl->group[pl->n_groups++] = x;
@@ -130,51 +142,112 @@ static inline uint64_t window(const uint64_t *plane, uint64_t at) {
     return off ? plane[w] >> off | plane[w + 1] << (64 - off) : plane[w];
 }
 
+/* The windows of a group that passed its regions, tried against the group's
+** patterns a pattern at a time: a pattern's masks stay in registers while
+** the tile's windows (in L1) go by. Trying each window against every
+** pattern instead read the patterns' masks (80 bytes each, 800 KB for
+** 10,000 guides) once a window: 29 s for 10,000 guides on 16 threads. */
+#define TILE 512
+
+typedef struct {
+    uint64_t w[4][TILE]; /* the window's bits on each base plane */
+    uint64_t end[TILE];  /* its end, absolute */
+    size_t n;
+} tile_t;
+
+/* The tile against the group's patterns [first, last). Inlined into two
+** builds: one with the popcnt instruction, which x86-64's baseline lacks
+** (a call of libgcc's __popcountdi2 a pair: 62% of the time), one without. */
+static inline __attribute__((always_inline)) int flush_body(const entry_t *first,
+                                                            const entry_t *last, tile_t *t,
+                                                            size_t rec, uint64_t rb, uint32_t k,
+                                                            wm_matchvec_t *out) {
+    for (const entry_t *p = first; p < last; p++) {
+        const uint64_t a0 = p->accept[0], a1 = p->accept[1], a2 = p->accept[2], a3 = p->accept[3],
+                       mid = p->middle;
+        for (size_t x = 0; x < t->n; x++) {
+            uint64_t hit =
+                (t->w[0][x] & a0) | (t->w[1][x] & a1) | (t->w[2][x] & a2) | (t->w[3][x] & a3);
+            uint32_t errors = (uint32_t)__builtin_popcountll(mid & ~hit);
+            if (errors > k) continue;
+            wm_match_t mt;
+            memset(&mt, 0, sizeof mt);
+            mt.record = rec;
+            mt.start = t->end[x] - p->m - rb;
+            mt.end = t->end[x] - rb;
+            mt.errors = errors;
+            mt.strand = p->strand;
+            mt.pattern = p->pat;
+            if (wm_matchvec_push(out, &mt)) return -1;
+        }
+    }
+    t->n = 0;
+    return 0;
+}
+
+static int flush_plain(const entry_t *first, const entry_t *last, tile_t *t, size_t rec,
+                       uint64_t rb, uint32_t k, wm_matchvec_t *out) {
+    return flush_body(first, last, t, rec, rb, k, out);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) static int flush_popcnt(const entry_t *first, const entry_t *last,
+                                                          tile_t *t, size_t rec, uint64_t rb,
+                                                          uint32_t k, wm_matchvec_t *out) {
+    return flush_body(first, last, t, rec, rb, k, out);
+}
+#else
+#define flush_popcnt flush_plain
+#endif
+
+static int flush(const wm_setk_planes_t *pl, const entry_t *first, const entry_t *last, tile_t *t,
+                 size_t rec, uint64_t rb, uint32_t k, wm_matchvec_t *out) {
+    return (pl->popcnt ? flush_popcnt : flush_plain)(first, last, t, rec, rb, k, out);
+}
+
 int wm_setk_planes_scan(const wm_setk_planes_t *pl, const uint8_t *text, size_t rec, uint64_t rb,
                         uint64_t own_from, uint64_t own_to, uint32_t k, wm_matchvec_t *out) {
     /* the bytes the windows of ends (own_from, own_to] read, from the record's start */
     uint64_t from = own_from - rb > pl->max_m ? own_from - pl->max_m : rb;
     uint64_t len = own_to - from, words = len / 64 + 2;
     uint64_t *plane = calloc(4 * words, sizeof *plane);
-    if (!plane) return -1;
+    tile_t *t = malloc(sizeof *t);
+    if (!plane || !t) {
+        free(plane);
+        free(t);
+        return -1;
+    }
     for (uint64_t j = 0; j < len; j++) {
         uint8_t b = base_of(text[from + j]);
         if (b < 4) plane[b * words + (j >> 6)] |= 1ull << (j & 63);
     }
     const uint64_t *P[4] = { plane, plane + words, plane + 2 * words, plane + 3 * words };
     int rc = 0;
-    for (uint64_t e = own_from + 1; e <= own_to && rc == 0; e++) {
-        for (size_t g = 0; g < pl->n_groups && rc == 0; g++) {
-            const entry_t *first = &pl->e[pl->group[g]], *last = &pl->e[pl->group[g + 1]];
-            uint32_t m = first->m;
-            if (e - rb < m) continue; /* the window would start before the record */
+    for (size_t g = 0; g < pl->n_groups && rc == 0; g++) {
+        const entry_t *first = &pl->e[pl->group[g]], *last = &pl->e[pl->group[g + 1]];
+        uint32_t m = first->m;
+        uint64_t R = first->region;
+        t->n = 0;
+        /* the window must start in the record */
+        uint64_t e = own_from + 1 > rb + m ? own_from + 1 : rb + m;
+        for (; e <= own_to && rc == 0; e++) {
             uint64_t at = e - m - from;
-            uint64_t W[4] = { window(P[0], at), window(P[1], at), window(P[2], at),
-                              window(P[3], at) };
-            uint64_t R = first->region;
-            if (R && ((W[0] & first->accept[0]) | (W[1] & first->accept[1]) |
-                      (W[2] & first->accept[2]) | (W[3] & first->accept[3]) | ~R) != ~0ull)
+            uint64_t w0 = window(P[0], at), w1 = window(P[1], at), w2 = window(P[2], at),
+                     w3 = window(P[3], at);
+            if (R && ((w0 & first->accept[0]) | (w1 & first->accept[1]) | (w2 & first->accept[2]) |
+                      (w3 & first->accept[3]) | ~R) != ~0ull)
                 continue; /* the group's regions do not match here */
-            for (const entry_t *p = first; p < last; p++) {
-                uint64_t hit = (W[0] & p->accept[0]) | (W[1] & p->accept[1]) |
-                               (W[2] & p->accept[2]) | (W[3] & p->accept[3]);
-                uint32_t errors = (uint32_t)__builtin_popcountll(p->middle & ~hit);
-                if (errors > k) continue;
-                wm_match_t mt;
-                memset(&mt, 0, sizeof mt);
-                mt.record = rec;
-                mt.start = e - m - rb;
-                mt.end = e - rb;
-                mt.errors = errors;
-                mt.strand = p->strand;
-                mt.pattern = p->pat;
-                if (wm_matchvec_push(out, &mt)) {
-                    rc = -1;
-                    break;
-                }
-            }
+            size_t x = t->n++;
+            t->w[0][x] = w0;
+            t->w[1][x] = w1;
+            t->w[2][x] = w2;
+            t->w[3][x] = w3;
+            t->end[x] = e;
+            if (t->n == TILE) rc = flush(pl, first, last, t, rec, rb, k, out);
         }
+        if (rc == 0 && t->n > 0) rc = flush(pl, first, last, t, rec, rb, k, out);
     }
     free(plane);
+    free(t);
     return rc;
 }
