@@ -23,15 +23,7 @@
 #include <string.h>
 
 #include "search/search.h"
-#include "setk/setk.h"
-
-/* One pattern and strand: its masks, and which positions are the middle. */
-typedef struct {
-    uint64_t accept[4]; /* bit i: position i accepts base b (A, C, G, T) */
-    uint64_t middle;    /* the positions counted as errors */
-    uint64_t region;    /* the exact ones */
-    uint32_t pat, strand, m;
-} entry_t;
+#include "setk/planes.h"
 
 struct wm_setk_planes {
     entry_t *e; /* sorted by shape: groups are runs */
@@ -40,8 +32,10 @@ struct wm_setk_planes {
     size_t n_groups;
     uint32_t max_m;
     uint8_t *eligible; /* [s->n]: scanned here */
-    int popcnt;        /* the CPU has the instruction */
+    int variant;       /* the pair test's build: VARIANT_* */
 };
+
+enum { VARIANT_PLAIN, VARIANT_POPCNT, VARIANT_AVX512 };
 
 int wm_setk_planes_takes(const wm_setk_planes_t *pl, uint32_t i) {
     return pl != NULL && pl->eligible[i];
@@ -83,7 +77,7 @@ static int same_shape(const entry_t *a, const entry_t *b) {
     return 1;
 }
 
-wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, int *failed) {
+wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, wm_simd_isa_t isa, int *failed) {
     *failed = 0;
     if (!s->dna || s->opts.metric != WM_METRIC_HAMMING || s->n_direct == 0) return NULL;
     size_t n = 0, strands = s->opts.revcomp ? 2 : 1;
@@ -120,7 +114,12 @@ wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, int *failed) {
             }
         }
     }
-    pl->popcnt = has_popcnt();
+    pl->variant = has_popcnt() ? VARIANT_POPCNT : VARIANT_PLAIN;
+#if WM_SIMD_X86
+    if (isa >= WM_SIMD_AVX512 && wm_setk_planes_avx512_runs()) pl->variant = VARIANT_AVX512;
+#else
+    (void)isa;
+#endif
     qsort(pl->e, pl->n, sizeof *pl->e, by_shape);
     for (size_t x = 0; x < pl->n; x++)
         if (x == 0 || !same_shape(&pl->e[x - 1], &pl->e[x])) pl->group[pl->n_groups++] = x;
@@ -141,19 +140,6 @@ static inline uint64_t window(const uint64_t *plane, uint64_t at) {
     uint64_t w = at >> 6, off = at & 63;
     return off ? plane[w] >> off | plane[w + 1] << (64 - off) : plane[w];
 }
-
-/* The windows of a group that passed its regions, tried against the group's
-** patterns a pattern at a time: a pattern's masks stay in registers while
-** the tile's windows (in L1) go by. Trying each window against every
-** pattern instead read the patterns' masks (80 bytes each, 800 KB for
-** 10,000 guides) once a window: 29 s for 10,000 guides on 16 threads. */
-#define TILE 512
-
-typedef struct {
-    uint64_t w[4][TILE]; /* the window's bits on each base plane */
-    uint64_t end[TILE];  /* its end, absolute */
-    size_t n;
-} tile_t;
 
 /* The tile against the group's patterns [first, last). Inlined into two
 ** builds: one with the popcnt instruction, which x86-64's baseline lacks
@@ -202,7 +188,12 @@ __attribute__((target("popcnt"))) static int flush_popcnt(const entry_t *first, 
 
 static int flush(const wm_setk_planes_t *pl, const entry_t *first, const entry_t *last, tile_t *t,
                  size_t rec, uint64_t rb, uint32_t k, wm_matchvec_t *out) {
-    return (pl->popcnt ? flush_popcnt : flush_plain)(first, last, t, rec, rb, k, out);
+#if WM_SIMD_X86
+    if (pl->variant == VARIANT_AVX512)
+        return wm_setk_planes_flush_avx512(first, last, t, rec, rb, k, out);
+#endif
+    return (pl->variant == VARIANT_POPCNT ? flush_popcnt : flush_plain)(first, last, t, rec, rb, k,
+                                                                        out);
 }
 
 int wm_setk_planes_scan(const wm_setk_planes_t *pl, const uint8_t *text, size_t rec, uint64_t rb,

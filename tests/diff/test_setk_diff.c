@@ -54,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/internal.h"
 #include "oracle.h"
 #include "warpmatch.h"
 
@@ -518,6 +519,14 @@ int main(int argc, char **argv) {
     static const int two[] = { 0, 0 };
     if (open_config(&g_fixed.cf[g_fixed.n], "cpu, 2 shards", WM_BACKEND_CPU, 2, 0, two, 2))
         g_fixed.n++;
+    /* and the CPU's scalar builds of the SIMD kernels (setk/planes.c: below
+    ** AVX-512, its pair test with popcnt, or without where the CPU lacks it) */
+    if (g_fixed.n < N_OF(g_fixed.cf) &&
+        open_config(&g_fixed.cf[g_fixed.n], "cpu, 3 threads, simd sse2", WM_BACKEND_CPU, 3, 0, NULL,
+                    0)) {
+        wm_context_tuning(g_fixed.cf[g_fixed.n].cx)->simd = WM_SIMD_SSE2;
+        g_fixed.n++;
+    }
 
     if (only < 0) {
         compile_rules(g_fixed.cf[0].cx);
