@@ -57,6 +57,15 @@ static int has_popcnt(void) {
 #endif
 }
 
+#if WM_SIMD_X86
+/* Whether this CPU runs planes_avx512.c (asked here, in the baseline build:
+** code built with -mavx512f must not run before the answer). */
+static int has_avx512_popcnt(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq");
+}
+#endif
+
 static int by_shape(const void *x, const void *y) {
     const entry_t *a = x, *b = y;
     if (a->strand != b->strand) return a->strand < b->strand ? -1 : 1;
@@ -116,7 +125,7 @@ wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, wm_simd_isa_t isa, int 
     }
     pl->variant = has_popcnt() ? VARIANT_POPCNT : VARIANT_PLAIN;
 #if WM_SIMD_X86
-    if (isa >= WM_SIMD_AVX512 && wm_setk_planes_avx512_runs()) pl->variant = VARIANT_AVX512;
+    if (isa >= WM_SIMD_AVX512 && has_avx512_popcnt()) pl->variant = VARIANT_AVX512;
 #else
     (void)isa;
 #endif

@@ -32,9 +32,8 @@ typedef struct {
 /* The tile against patterns [first, last) of one group: a match for each
 ** (window, pattern) within k, into out; the tile emptied. 0, or -1 out of
 ** memory. The AVX-512 build (planes_avx512.c, with VPOPCNTDQ): eight
-** windows a pattern at once; runs: whether this CPU has both. */
+** windows a pattern at once; planes.c calls it where the CPU has both. */
 int wm_setk_planes_flush_avx512(const entry_t *first, const entry_t *last, tile_t *t, size_t rec,
                                 uint64_t rb, uint32_t k, wm_matchvec_t *out);
-int wm_setk_planes_avx512_runs(void);
 
 #endif

@@ -14,11 +14,6 @@
 #error "planes_avx512.c is built with -mavx512f (CMakeLists.txt, files named *_avx512.c)"
 #endif
 
-int wm_setk_planes_avx512_runs(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq");
-}
-
 __attribute__((target("avx512f,avx512vpopcntdq"))) int
 wm_setk_planes_flush_avx512(const entry_t *first, const entry_t *last, tile_t *t, size_t rec,
                             uint64_t rb, uint32_t k, wm_matchvec_t *out) {
