@@ -165,20 +165,24 @@ void wm_cli_search_free(wm_cli_search_args_t *a) {
     wm_patset_free(&a->set);
 }
 
-/* --exact-prefix / --exact-suffix against a pattern of m bytes (what names
-** it): they must leave more than k positions. Returns 0 or -1 (printed). */
-static int exact_regions_bad(const wm_cli_search_args_t *a, size_t m, const char *what) {
+/* Whether --exact-prefix / --exact-suffix leave a pattern of m bytes more
+** than k positions for the errors (none asked: yes). */
+static int exact_regions_fit(const wm_cli_search_args_t *a, size_t m) {
     uint64_t exact = (uint64_t)a->o.exact_prefix + a->o.exact_suffix;
-    if (exact == 0) return 0;
-    if (exact >= m || a->o.max_edits >= m - exact) {
-        wm_cli_error("--exact-prefix %u and --exact-suffix %u leave %s %llu position%s for "
-                     "the errors; -k %u needs more than %u",
-                     a->o.exact_prefix, a->o.exact_suffix, what,
-                     (unsigned long long)(exact >= m ? 0 : m - exact), exact + 1 == m ? "" : "s",
-                     a->o.max_edits, a->o.max_edits);
-        return -1;
-    }
-    return 0;
+    return exact == 0 || (exact < m && a->o.max_edits < m - exact);
+}
+
+/* The message when they do not (what names the pattern). Returns 0 or -1
+** (printed). */
+static int exact_regions_bad(const wm_cli_search_args_t *a, size_t m, const char *what) {
+    if (exact_regions_fit(a, m)) return 0;
+    uint64_t exact = (uint64_t)a->o.exact_prefix + a->o.exact_suffix;
+    wm_cli_error("--exact-prefix %u and --exact-suffix %u leave %s %llu position%s for "
+                 "the errors; -k %u needs more than %u",
+                 a->o.exact_prefix, a->o.exact_suffix, what,
+                 (unsigned long long)(exact >= m ? 0 : m - exact), exact + 1 == m ? "" : "s",
+                 a->o.max_edits, a->o.max_edits);
+    return -1;
 }
 
 /* grep's conventions: which combine. Returns 0 or -1 (message printed). */
@@ -417,8 +421,7 @@ int wm_cli_search_load_set(wm_cli_search_args_t *a) {
                          a->o.max_edits, describe(a, i, what, sizeof what), m);
             return -1;
         }
-        uint64_t exact = (uint64_t)a->o.exact_prefix + a->o.exact_suffix;
-        if (exact > 0 && (exact >= m || a->o.max_edits >= m - exact) && /* named only then */
+        if (!exact_regions_fit(a, m) && /* the pattern named only then */
             exact_regions_bad(a, m, describe(a, i, what, sizeof what)) < 0)
             return -1;
         if (a->o.algo == WM_ALGO_QGRAM && m < WM_QGRAM_MIN_LEN) {

@@ -121,7 +121,7 @@ static int into_segments(wm_pool_t *pool, finish_t *f) {
     const wm_setk_t *s = f->s;
     keying_t K = { f, malloc((f->n ? f->n : 1) * sizeof *K.k), 4 * (size_t)wm_pool_size(pool) };
     f->first = malloc((f->plan.n + 1) * sizeof *f->first);
-    if (!K.k || !f->first) {
+    if (!K.k || !f->first) { /* (finish frees first) */
         free(K.k);
         return -1;
     }
@@ -307,9 +307,11 @@ static wm_status finish(wm_context_t *cx, finish_t *f, uint64_t hi, uint64_t own
     f->seg_shift = 12; /* 4 KiB at least */
     while (((uint64_t)1 << f->seg_shift) < want && f->seg_shift < 40) f->seg_shift++;
     f->plan = wm_plan_sized(f->lo, top, (uint64_t)1 << f->seg_shift);
-    if (into_segments(cx->pool, f)) return WM_NOMEM;
-    wm_waves_t waves = wm_waves_of_matches(finish_segment, f, deliver, dv);
-    wm_status st = wm_waves_run(cx, &f->plan, own_from, f->text->len, &waves);
+    wm_status st = WM_NOMEM;
+    if (into_segments(cx->pool, f) == 0) {
+        wm_waves_t waves = wm_waves_of_matches(finish_segment, f, deliver, dv);
+        st = wm_waves_run(cx, &f->plan, own_from, f->text->len, &waves);
+    }
     free(f->first);
     f->first = NULL;
     return st;
