@@ -8,6 +8,16 @@
 #                                          chrX (planted edits, both strands)
 #                                          and guides + NGG against chrX: the
 #                                          same bytes, and the times
+#   bash bench/gpu_setk.sh guides [CARRY] guides + NGG against chrX (Hamming
+#                                          k = 4, --exact-suffix 3, both
+#                                          strands): test_setk_planes (CUDA
+#                                          included), then GUIDE_COUNTS guides
+#                                          on cpu (all cores), cuda and auto,
+#                                          REPEATS runs each (median), the
+#                                          bytes compared, the time split,
+#                                          RazerS 3 beside (RAZERS_GUIDES,
+#                                          PEER_TIMEOUT) and the floor (chrX
+#                                          read and one exact scan)
 #   bash bench/gpu_setk.sh bench [CARRY]  issue 17's benchmarks, whole: builds
 #                                          warpmatch and gen_reads, makes the
 #                                          inputs (bench/setk_prep.sh) in
@@ -184,6 +194,54 @@ if [ "$mode" = quick ]; then
     done
   done
   cmp -s /tmp/g200_cpu.out /tmp/g200_cuda.out && log "  200 guides: same bytes" || log "  200 guides: DIFFER"
+fi
+
+if [ "$mode" = guides ]; then
+  now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+  extra+=(-DWARPMATCH_TESTS=ON)
+  targets=(warpmatch_cli test_setk_planes)
+  build
+  log "test_setk_planes (the pigeonhole index against a brute force; CUDA too when found)"
+  $B/tests/test_setk_planes > "$out/test_setk_planes.log" 2>&1
+  echo "rc=$? $(grep -E 'no GPU|passed' "$out/test_setk_planes.log" | tail -2 | tr '\n' ' ')" | tee -a "$out/setk.log"
+  gzip -dc "$carry/human_GRCh37_chrX_first70Mb.fa.gz" > /tmp/chrX.fa
+  guides /tmp/guides.fa /tmp/chrX.fa 10000 5
+  flags=(-k 4 --hamming --revcomp --exact-suffix 3)
+  # the floor: chrX read and one exact scan, the whole process
+  for r in 1 2 3; do
+    t=$(now_ms); $W search -c --backend cpu ACGTACGTACGTACGTACGTAGG /tmp/chrX.fa > /dev/null
+    log "floor (chrX read + one exact 23-mer scan, cpu): $(( $(now_ms) - t )) ms"
+  done
+  for n in ${GUIDE_COUNTS:-200 1000 10000}; do
+    head -$((2 * n)) /tmp/guides.fa > /tmp/g$n.fa
+    for be in cpu cuda auto; do
+      times=()
+      for r in $(seq "${REPEATS:-3}"); do
+        t=$(now_ms)
+        WM_CUDA_TIMING=1 $W search --backend $be --explain-backend "${flags[@]}" -f /tmp/g$n.fa /tmp/chrX.fa \
+          > /tmp/g${n}_$be.out 2> /tmp/g${n}_$be.err
+        rc=$?
+        times+=($(( $(now_ms) - t )))
+        [ $rc -eq 0 ] || log "  $n guides $be: rc=$rc $(head -c 300 /tmp/g${n}_$be.err)"
+      done
+      med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (${#times[@]} + 1) / 2 ))p")
+      log "chrX $n guides $be: median $med ms (${times[*]}), $(wc -l < /tmp/g${n}_$be.out) rows, md5 $(md5sum < /tmp/g${n}_$be.out | cut -c1-12)"
+      grep -E '^search:|^setk|backend' /tmp/g${n}_$be.err | head -4 | sed 's/^/     /' | tee -a "$out/setk.log"
+    done
+    cmp -s /tmp/g${n}_cpu.out /tmp/g${n}_cuda.out && log "  $n guides: cpu = cuda, same bytes" || log "  $n guides: cpu and cuda DIFFER"
+  done
+  # RazerS 3 (seqan-apps, carried): -i 80.4 (floor(23 x 0.196) = 4 errors), no gaps, N in
+  # the pattern matches anything (-mN), every hit; it has no exact-suffix rule
+  P=/tmp/peers; mkdir -p $P
+  for d in "$carry"/debs/setk/*.deb; do dpkg -x "$d" $P; done
+  export PATH="$P/usr/bin:$PATH" LD_LIBRARY_PATH="$P/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  for n in ${RAZERS_GUIDES:-200 1000}; do
+    t=$(now_ms)
+    timeout ${PEER_TIMEOUT:-60} razers3 -i 80.4 -rr 100 -m 100000 -tc "$jobs" -ng -mN \
+      -o /tmp/g${n}.razers /tmp/chrX.fa /tmp/g$n.fa > /tmp/razers.log 2>&1
+    rc=$?
+    log "chrX $n guides razers3 (-tc $jobs): rc=$rc $(( $(now_ms) - t )) ms, $(wc -l < /tmp/g${n}.razers 2>/dev/null) rows"
+  done
 fi
 
 if [ "$mode" = bench ]; then

@@ -65,6 +65,11 @@ typedef struct {
     ** path's host half), and gives the others a stand-in that decides every
     ** overlap the same way. Never for callers that read every start [0] */
     int loci_starts;
+    /* Direct Hamming patterns of a set on the CPU (setk/planes_index.c):
+    ** which groups of one shape are looked up by a pigeonhole index instead
+    ** of tried pattern by pattern. 0: those it pays for; 1: every one that
+    ** can have one (tests); -1: none (benchmarks) [0] */
+    int planes_index;
 } wm_tuning_t;
 
 wm_tuning_t wm_tuning_default(void);

@@ -25,13 +25,21 @@
 #include "search/search.h"
 #include "setk/planes.h"
 
+/* A group: its entries [first, last), those of [loose, last) tried in tiles,
+** the others through its index (NULL: none, loose = first). */
+typedef struct {
+    size_t first, loose, last;
+    ix_t *ix;
+} group_t;
+
 struct wm_setk_planes {
     entry_t *e; /* sorted by shape: groups are runs */
     size_t n;
-    size_t *group; /* [n_groups + 1]: where each group's entries start */
+    group_t *group;
     size_t n_groups;
     uint32_t max_m;
     uint8_t *eligible; /* [s->n]: scanned here */
+    uint8_t code[256]; /* a text byte's base (A 0, C 1, G 2, T/U 3), 4 for none */
     int variant;       /* the pair test's build: VARIANT_* */
 };
 
@@ -86,7 +94,42 @@ static int same_shape(const entry_t *a, const entry_t *b) {
     return 1;
 }
 
-wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, wm_simd_isa_t isa, int *failed) {
+/* Each group's index, with its loose entries moved to its end (in pattern
+** order still). 0, or -1 out of memory. */
+static int index_groups(wm_setk_planes_t *pl, uint32_t k, int rule) {
+    size_t most = pl->n ? pl->n : 1;
+    uint8_t *loose = malloc(most);
+    uint32_t *place = malloc(most * sizeof *place);
+    entry_t *tmp = malloc(most * sizeof *tmp);
+    int failed = !loose || !place || !tmp;
+    for (size_t g = 0; g < pl->n_groups && !failed; g++) {
+        group_t *G = &pl->group[g];
+        entry_t *first = &pl->e[G->first];
+        size_t n = G->last - G->first;
+        G->ix = wm_setk_ix_new(first, first + n, k, rule, loose, &failed);
+        G->loose = G->first;
+        if (!G->ix) continue;
+        /* the loose ones to the end, both parts in order, and the index's
+        ** slots renumbered to the entries' new places */
+        size_t a = 0, b = 0, n_fixed = 0;
+        for (size_t x = 0; x < n; x++) n_fixed += !loose[x];
+        for (size_t x = 0; x < n; x++) {
+            size_t to = loose[x] ? n_fixed + b++ : a++;
+            tmp[to] = first[x];
+            place[x] = (uint32_t)to;
+        }
+        memcpy(first, tmp, n * sizeof *first);
+        size_t slots = G->ix->off[(size_t)G->ix->n_blocks << 2 * G->ix->w];
+        for (size_t x = 0; x < slots; x++) G->ix->entry[x] = place[G->ix->entry[x]];
+        G->loose = G->first + a;
+    }
+    free(loose);
+    free(place);
+    free(tmp);
+    return failed ? -1 : 0;
+}
+
+wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, wm_simd_isa_t isa, int rule, int *failed) {
     *failed = 0;
     if (!s->dna || s->opts.metric != WM_METRIC_HAMMING || s->n_direct == 0) return NULL;
     size_t n = 0, strands = s->opts.revcomp ? 2 : 1;
@@ -95,7 +138,7 @@ wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, wm_simd_isa_t isa, int 
     wm_setk_planes_t *pl = calloc(1, sizeof *pl);
     if (pl) pl->e = malloc(n * strands * sizeof *pl->e);
     if (pl) pl->eligible = calloc(s->n, 1);
-    if (pl) pl->group = malloc((n * strands + 1) * sizeof *pl->group);
+    if (pl) pl->group = calloc(n * strands, sizeof *pl->group);
     if (!pl || !pl->e || !pl->eligible || !pl->group) {
         wm_setk_planes_free(pl);
         *failed = 1;
@@ -123,6 +166,7 @@ wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, wm_simd_isa_t isa, int 
             }
         }
     }
+    for (int c = 0; c < 256; c++) pl->code[c] = base_of((uint8_t)c);
     pl->variant = has_popcnt() ? VARIANT_POPCNT : VARIANT_PLAIN;
 #if WM_SIMD_X86
     if (isa >= WM_SIMD_AVX512 && has_avx512_popcnt()) pl->variant = VARIANT_AVX512;
@@ -130,14 +174,21 @@ wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, wm_simd_isa_t isa, int 
     (void)isa;
 #endif
     qsort(pl->e, pl->n, sizeof *pl->e, by_shape);
-    for (size_t x = 0; x < pl->n; x++)
-        if (x == 0 || !same_shape(&pl->e[x - 1], &pl->e[x])) pl->group[pl->n_groups++] = x;
-    pl->group[pl->n_groups] = pl->n;
+    for (size_t x = 0; x < pl->n; x++) {
+        if (x == 0 || !same_shape(&pl->e[x - 1], &pl->e[x])) pl->group[pl->n_groups++].first = x;
+        pl->group[pl->n_groups - 1].last = x + 1;
+    }
+    if (index_groups(pl, s->opts.max_edits, rule)) {
+        wm_setk_planes_free(pl);
+        *failed = 1;
+        return NULL;
+    }
     return pl;
 }
 
 void wm_setk_planes_free(wm_setk_planes_t *pl) {
     if (!pl) return;
+    for (size_t g = 0; pl->group && g < pl->n_groups; g++) wm_setk_ix_free(pl->group[g].ix);
     free(pl->e);
     free(pl->group);
     free(pl->eligible);
@@ -165,15 +216,7 @@ static inline __attribute__((always_inline)) int flush_body(const entry_t *first
                 (t->w[0][x] & a0) | (t->w[1][x] & a1) | (t->w[2][x] & a2) | (t->w[3][x] & a3);
             uint32_t errors = (uint32_t)__builtin_popcountll(mid & ~hit);
             if (errors > k) continue;
-            wm_match_t mt;
-            memset(&mt, 0, sizeof mt);
-            mt.record = rec;
-            mt.start = t->end[x] - p->m - rb;
-            mt.end = t->end[x] - rb;
-            mt.errors = errors;
-            mt.strand = p->strand;
-            mt.pattern = p->pat;
-            if (wm_matchvec_push(out, &mt)) return -1;
+            if (planes_push(out, p, t->end[x], rec, rb, errors)) return -1;
         }
     }
     t->n = 0;
@@ -205,47 +248,78 @@ static int flush(const wm_setk_planes_t *pl, const entry_t *first, const entry_t
                                                                         out);
 }
 
+/* Of the 64 windows starting at at, at + 1, ..., which match the regions of
+** entry p (its group's): bit i for the window at at + i. A region position j
+** reads the OR of the planes of the bases it accepts at at + j, 64 windows a
+** word, instead of each window's four planes. */
+static uint64_t regions_pass(const uint64_t *const P[4], const entry_t *p, uint64_t at) {
+    uint64_t pass = ~0ull;
+    for (uint64_t R = p->region; R && pass; R &= R - 1) {
+        uint32_t j = (uint32_t)__builtin_ctzll(R);
+        uint64_t acc = 0;
+        for (int b = 0; b < 4; b++)
+            if (p->accept[b] >> j & 1) acc |= window(P[b], at + j);
+        pass &= acc;
+    }
+    return pass;
+}
+
+static int probe(const wm_setk_planes_t *pl, const ix_t *ix, const entry_t *e, const uint64_t w[4],
+                 uint64_t end, size_t rec, uint64_t rb, uint32_t k, wm_matchvec_t *out) {
+#if WM_SIMD_X86
+    if (pl->variant == VARIANT_AVX512)
+        return wm_setk_ix_probe_avx512(ix, e, w, end, rec, rb, k, out);
+#endif
+    return wm_setk_ix_probe(ix, e, w, end, rec, rb, k, pl->variant == VARIANT_POPCNT, out);
+}
+
 int wm_setk_planes_scan(const wm_setk_planes_t *pl, const uint8_t *text, size_t rec, uint64_t rb,
                         uint64_t own_from, uint64_t own_to, uint32_t k, wm_matchvec_t *out) {
     /* the bytes the windows of ends (own_from, own_to] read, from the record's start */
     uint64_t from = own_from - rb > pl->max_m ? own_from - pl->max_m : rb;
     uint64_t len = own_to - from, words = len / 64 + 2;
-    uint64_t *plane = calloc(4 * words, sizeof *plane);
+    uint64_t *plane = calloc(4 * words, sizeof *plane); /* the last words stay 0 */
     tile_t *t = malloc(sizeof *t);
     if (!plane || !t) {
         free(plane);
         free(t);
         return -1;
     }
-    for (uint64_t j = 0; j < len; j++) {
-        uint8_t b = base_of(text[from + j]);
-        if (b < 4) plane[b * words + (j >> 6)] |= 1ull << (j & 63);
+    /* 64 bytes a word: each byte's bit into its base's word (the fifth,
+    ** for no base, is dropped) */
+    for (uint64_t j0 = 0; j0 < len; j0 += 64) {
+        uint64_t acc[5] = { 0 }, n = len - j0 < 64 ? len - j0 : 64;
+        const uint8_t *p = text + from + j0;
+        for (uint64_t j = 0; j < n; j++) acc[pl->code[p[j]]] |= 1ull << j;
+        for (int b = 0; b < 4; b++) plane[b * words + (j0 >> 6)] = acc[b];
     }
     const uint64_t *P[4] = { plane, plane + words, plane + 2 * words, plane + 3 * words };
     int rc = 0;
     for (size_t g = 0; g < pl->n_groups && rc == 0; g++) {
-        const entry_t *first = &pl->e[pl->group[g]], *last = &pl->e[pl->group[g + 1]];
+        const group_t *G = &pl->group[g];
+        const entry_t *first = &pl->e[G->first], *loose = &pl->e[G->loose], *last = &pl->e[G->last];
         uint32_t m = first->m;
         uint64_t R = first->region;
         t->n = 0;
-        /* the window must start in the record */
-        uint64_t e = own_from + 1 > rb + m ? own_from + 1 : rb + m;
-        for (; e <= own_to && rc == 0; e++) {
-            uint64_t at = e - m - from;
-            uint64_t w0 = window(P[0], at), w1 = window(P[1], at), w2 = window(P[2], at),
-                     w3 = window(P[3], at);
-            if (R && ((w0 & first->accept[0]) | (w1 & first->accept[1]) | (w2 & first->accept[2]) |
-                      (w3 & first->accept[3]) | ~R) != ~0ull)
-                continue; /* the group's regions do not match here */
-            size_t x = t->n++;
-            t->w[0][x] = w0;
-            t->w[1][x] = w1;
-            t->w[2][x] = w2;
-            t->w[3][x] = w3;
-            t->end[x] = e;
-            if (t->n == TILE) rc = flush(pl, first, last, t, rec, rb, k, out);
+        /* the window must start in the record; ends 64 at a time, those
+        ** whose windows pass the regions picked by bits */
+        for (uint64_t E = own_from + 1 > rb + m ? own_from + 1 : rb + m; E <= own_to && rc == 0;
+             E += 64) {
+            uint64_t pass = own_to - E >= 63 ? ~0ull : (1ull << (own_to - E + 1)) - 1;
+            if (R) pass &= regions_pass(P, first, E - m - from);
+            for (; pass && rc == 0; pass &= pass - 1) {
+                uint64_t e = E + (uint64_t)__builtin_ctzll(pass), at = e - m - from;
+                uint64_t w[4] = { window(P[0], at), window(P[1], at), window(P[2], at),
+                                  window(P[3], at) };
+                if (G->ix) rc = probe(pl, G->ix, first, w, e, rec, rb, k, out);
+                if (loose == last || rc != 0) continue;
+                size_t x = t->n++;
+                for (int b = 0; b < 4; b++) t->w[b][x] = w[b];
+                t->end[x] = e;
+                if (t->n == TILE) rc = flush(pl, loose, last, t, rec, rb, k, out);
+            }
         }
-        if (rc == 0 && t->n > 0) rc = flush(pl, first, last, t, rec, rb, k, out);
+        if (rc == 0 && t->n > 0) rc = flush(pl, loose, last, t, rec, rb, k, out);
     }
     free(plane);
     free(t);

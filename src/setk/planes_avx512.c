@@ -1,7 +1,8 @@
 /*
 ** planes_avx512.c -- planes.c's pair test for AVX-512 with VPOPCNTDQ: eight
 ** windows of a tile against one pattern's masks at once, their mismatches
-** one vpopcntq, the windows within k picked from a mask compare. Built with
+** one vpopcntq, the windows within k picked from a mask compare; and a
+** window against eight slots of an index's bucket at once. Built with
 ** -mavx512f (CMakeLists.txt, files named *_avx512.c), VPOPCNTDQ asked by
 ** the function's target; planes.c calls it only on a CPU that has both.
 */
@@ -39,18 +40,48 @@ wm_setk_planes_flush_avx512(const entry_t *first, const entry_t *last, tile_t *t
             _mm512_storeu_si512(e, errors);
             for (; within; within &= within - 1) {
                 unsigned j = (unsigned)__builtin_ctz(within);
-                wm_match_t mt;
-                memset(&mt, 0, sizeof mt);
-                mt.record = rec;
-                mt.start = t->end[x + j] - p->m - rb;
-                mt.end = t->end[x + j] - rb;
-                mt.errors = (uint32_t)e[j];
-                mt.strand = p->strand;
-                mt.pattern = p->pat;
-                if (wm_matchvec_push(out, &mt)) return -1;
+                if (planes_push(out, p, t->end[x + j], rec, rb, (uint32_t)e[j])) return -1;
             }
         }
     }
     t->n = 0;
+    return 0;
+}
+
+__attribute__((target("avx512f,avx512vpopcntdq"))) int
+wm_setk_ix_probe_avx512(const ix_t *ix, const entry_t *e, const uint64_t w[4], uint64_t end,
+                        size_t rec, uint64_t rb, uint32_t k, wm_matchvec_t *out) {
+    const __m512i kk = _mm512_set1_epi64((long long)k),
+                  mid = _mm512_set1_epi64((long long)ix->middle),
+                  w0 = _mm512_set1_epi64((long long)w[0]), w1 = _mm512_set1_epi64((long long)w[1]),
+                  w2 = _mm512_set1_epi64((long long)w[2]), w3 = _mm512_set1_epi64((long long)w[3]);
+    size_t keys_a_block = (size_t)1 << 2 * ix->w;
+    for (uint32_t b = 0; b < ix->n_blocks; b++) {
+        int64_t key = ix_key(w, ix->at[b], ix->w);
+        if (key < 0) continue;
+        const uint32_t *o = &ix->off[b * keys_a_block + (size_t)key];
+        for (uint32_t s = o[0]; s < o[1]; s += 8) {
+            __mmask8 live = o[1] - s >= 8 ? 0xff : (__mmask8)((1u << (o[1] - s)) - 1);
+            __m512i hit = _mm512_or_si512(
+                _mm512_or_si512(
+                    _mm512_and_si512(_mm512_maskz_loadu_epi64(live, &ix->acc[0][s]), w0),
+                    _mm512_and_si512(_mm512_maskz_loadu_epi64(live, &ix->acc[1][s]), w1)),
+                _mm512_or_si512(
+                    _mm512_and_si512(_mm512_maskz_loadu_epi64(live, &ix->acc[2][s]), w2),
+                    _mm512_and_si512(_mm512_maskz_loadu_epi64(live, &ix->acc[3][s]), w3)));
+            __m512i errors = _mm512_popcnt_epi64(_mm512_andnot_si512(hit, mid));
+            unsigned within = (unsigned)_mm512_mask_cmple_epu64_mask(live, errors, kk);
+            if (!within) continue;
+            uint64_t h[8], er[8];
+            _mm512_storeu_si512(h, hit);
+            _mm512_storeu_si512(er, errors);
+            for (; within; within &= within - 1) {
+                unsigned j = (unsigned)__builtin_ctz(within);
+                if (ix_seen(ix, b, h[j])) continue;
+                if (planes_push(out, &e[ix->entry[s + j]], end, rec, rb, (uint32_t)er[j]))
+                    return -1;
+            }
+        }
+    }
     return 0;
 }

@@ -410,7 +410,8 @@ static wm_status cpu_scan(wm_context_t *cx, wave_t *wp, uint64_t own_from, wm_se
     if (size > MAX_CHUNK) size = MAX_CHUNK; /* a seed's end is kept in 32 bits (found_t) */
     w.plan = wm_plan_sized(own_from, len, size);
     int failed;
-    wm_setk_planes_t *planes = wm_setk_planes_new(w.s, wm_simd_isa_pick(cx->tuning.simd), &failed);
+    wm_setk_planes_t *planes = wm_setk_planes_new(w.s, wm_simd_isa_pick(cx->tuning.simd),
+                                                  cx->tuning.planes_index, &failed);
     if (failed) return WM_NOMEM;
     w.planes = planes;
     wm_waves_t waves = wm_waves_of_matches(chunk, &w, deliver, dv);

@@ -131,12 +131,13 @@ const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n);
 ** The set's direct patterns of up to 64 bases, with Hamming distance on DNA,
 ** as bit masks against the text's four base planes. new: NULL when the set
 ** has none (or *failed set: out of memory); isa: the widest SIMD it may use
-** (wm_simd_isa_pick). takes: pattern i is scanned
+** (wm_simd_isa_pick); rule: which groups of patterns get a pigeonhole index
+** (wm_tuning_t.planes_index, planes_index.c). takes: pattern i is scanned
 ** here (not one at a time). scan: the matches of every such pattern and
 ** strand whose occurrence ends in (own_from, own_to] of record rec (its
 ** first byte rb), into out; 0, or -1 out of memory. */
 typedef struct wm_setk_planes wm_setk_planes_t;
-wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, wm_simd_isa_t isa, int *failed);
+wm_setk_planes_t *wm_setk_planes_new(const wm_setk_t *s, wm_simd_isa_t isa, int rule, int *failed);
 int wm_setk_planes_takes(const wm_setk_planes_t *pl, uint32_t i);
 int wm_setk_planes_scan(const wm_setk_planes_t *pl, const uint8_t *text, size_t rec, uint64_t rb,
                         uint64_t own_from, uint64_t own_to, uint32_t k, wm_matchvec_t *out);
