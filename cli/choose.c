@@ -147,6 +147,7 @@ void wm_cli_choose_search(wm_cli_search_args_t *a, int argc, char **argv, int fi
             if (a->set.len[i] > longest) longest = a->set.len[i];
         }
         w.m = a->set.n ? shortest : 0;
+        w.hamming = a->o.metric == WM_METRIC_HAMMING && a->sh.alphabet != WM_ALPHA_TEXT;
         /* Sets within k errors the GPU does not take (src/setk/setk_cuda.cu,
         ** supports): text, patterns over 256, exact regions with edits. */
         int regions = a->o.exact_prefix > 0 || a->o.exact_suffix > 0;

@@ -751,6 +751,8 @@ typedef struct {
     int threads;    /* CPU threads the CPU backend would use; 0 = online cores */
     int n_gpus;     /* GPUs that would run it; 0: the GPU side is not predicted
                        and the choice is the CPU */
+    int hamming;    /* a set within k errors: Hamming distance on DNA, whose
+                       short patterns the CPU scans together (added last) */
 } wm_workload_t;
 
 /* What wm_backend_choose predicted. Times are seconds of the whole run. */

@@ -122,6 +122,19 @@ const wm_cost_model_t wm_cost_model_default = {
                                   0.0, 1.73e-6, 25e9, 5.42e13, 0.0, 1.34e-6 },
         [WM_COST_SETK_DIRECT] = { "search set within k (scanned whole)", 0.03, 2.4e10 / 16,
                                   2 * 2.4e10, 0.0, 0.0, 25e9, 5.2e11, 0.0, 0.0 },
+        /* Direct Hamming patterns on DNA, which the CPU scans together
+        ** through each group's pigeonhole index (setk/planes_index.c; the
+        ** row above is now edit patterns, still one a pass). Guides + NGG,
+        ** k = 4, --exact-suffix 3, both strands, chrX (BENCHMARKS.md 17d,
+        ** `bash bench/gpu_setk.sh guides .gpu`, the H100 and its 16 cores,
+        ** tree 5981ebb, medians of 3): cpu 200 / 1,000 / 10,000 guides in
+        ** 0.098 / 0.167 / 1.197 s, cuda 0.448 / 0.559 / 1.883 s. The CPU:
+        ** 0.06 s + work / 6.2e11 on 16 threads, where the rows' delivery
+        ** binds (the cap); a thread 1.6e11 (the 2-core development machine,
+        ** AVX-512: 10,000 in 2.26 s). The GPU after its start-up: work /
+        ** 4.8e11. So the CPU is chosen on 16 threads whatever the count. */
+        [WM_COST_SETK_PLANES] = { "search set within k (Hamming, scanned together)", 0.06, 1.6e11,
+                                  6.2e11, 0.0, 0.0, 25e9, 4.8e11, 0.0, 0.0 },
     },
 };
 
@@ -157,6 +170,7 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     case WM_WORK_SEARCH_SET:
         if (w->k > 0) { /* m: the shortest pattern; pieces of m / (k + 1) (setk.h) */
             r = &model->row[w->m / ((uint64_t)w->k + 1) >= 12 ? WM_COST_SETK_SEEDED
+                            : w->hamming && w->m <= 64        ? WM_COST_SETK_PLANES
                                                               : WM_COST_SETK_DIRECT];
             work = bytes * (n > 0 ? n : 1.0);
             calls = n > 0 ? n : 1.0;

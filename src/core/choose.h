@@ -30,6 +30,7 @@ typedef enum {
     WM_COST_DTW,
     WM_COST_SETK_SEEDED, /* a set within k errors, pieces of 12+ symbols */
     WM_COST_SETK_DIRECT, /* ... whose patterns are too short to seed */
+    WM_COST_SETK_PLANES, /* ... those with Hamming on DNA (setk/planes.c) */
     WM_COST_N_ROWS
 } wm_cost_row_id_t;
 
