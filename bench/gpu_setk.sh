@@ -226,9 +226,21 @@ if [ "$mode" = guides ]; then
       done
       med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (${#times[@]} + 1) / 2 ))p")
       log "chrX $n guides $be: median $med ms (${times[*]}), $(wc -l < /tmp/g${n}_$be.out) rows, md5 $(md5sum < /tmp/g${n}_$be.out | cut -c1-12)"
-      grep -E '^search:|^setk|backend' /tmp/g${n}_$be.err | head -4 | sed 's/^/     /' | tee -a "$out/setk.log"
+      grep -E '^search:|^cuda|backend' /tmp/g${n}_$be.err | head -4 | sed 's/^/     /' | tee -a "$out/setk.log"
     done
     cmp -s /tmp/g${n}_cpu.out /tmp/g${n}_cuda.out && log "  $n guides: cpu = cuda, same bytes" || log "  $n guides: cpu and cuda DIFFER"
+  done
+  # where the CPU's time goes at the largest count: -j each of GUIDE_JOBS,
+  # rows to /dev/null and counted only (-c), one run each
+  n=${GUIDE_COUNTS:-200 1000 10000}; n=${n##* }
+  for j in ${GUIDE_JOBS:-}; do
+    for how in rows count; do
+      c=(); [ $how = count ] && c=(-c)
+      t=$(now_ms)
+      WM_CUDA_TIMING=1 $W search "${c[@]}" --backend cpu -j "$j" "${flags[@]}" -f /tmp/g$n.fa /tmp/chrX.fa \
+        > /dev/null 2> /tmp/gj.err
+      log "chrX $n guides cpu -j $j, $how to /dev/null: $(( $(now_ms) - t )) ms; $(grep '^search:' /tmp/gj.err)"
+    done
   done
   # RazerS 3 (seqan-apps, carried): -i 80.4 (floor(23 x 0.196) = 4 errors), no gaps, N in
   # the pattern matches anything (-mN), every hit; it has no exact-suffix rule
