@@ -16,8 +16,10 @@
 #                                          REPEATS runs each (median), the
 #                                          bytes compared, the time split,
 #                                          RazerS 3 beside (RAZERS_GUIDES,
-#                                          PEER_TIMEOUT) and the floor (chrX
-#                                          read and one exact scan)
+#                                          "" for none; PEER_TIMEOUT), the floor
+#                                          (chrX read and one exact scan), and
+#                                          with GUIDE_JOBS="16 8 ..." the CPU at
+#                                          those -j, rows and counts to /dev/null
 #   bash bench/gpu_setk.sh bench [CARRY]  issue 17's benchmarks, whole: builds
 #                                          warpmatch and gen_reads, makes the
 #                                          inputs (bench/setk_prep.sh) in
@@ -218,7 +220,9 @@ if [ "$mode" = guides ]; then
       times=()
       for r in $(seq "${REPEATS:-3}"); do
         t=$(now_ms)
-        WM_CUDA_TIMING=1 $W search --backend $be --explain-backend "${flags[@]}" -f /tmp/g$n.fa /tmp/chrX.fa \
+        # --explain-backend asks for a GPU under auto (the driver's start-up):
+        # timed runs go without it, the choice is asked for after them
+        WM_CUDA_TIMING=1 $W search --backend $be "${flags[@]}" -f /tmp/g$n.fa /tmp/chrX.fa \
           > /tmp/g${n}_$be.out 2> /tmp/g${n}_$be.err
         rc=$?
         times+=($(( $(now_ms) - t )))
@@ -226,7 +230,9 @@ if [ "$mode" = guides ]; then
       done
       med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (${#times[@]} + 1) / 2 ))p")
       log "chrX $n guides $be: median $med ms (${times[*]}), $(wc -l < /tmp/g${n}_$be.out) rows, md5 $(md5sum < /tmp/g${n}_$be.out | cut -c1-12)"
-      grep -E '^search:|^cuda|backend' /tmp/g${n}_$be.err | head -4 | sed 's/^/     /' | tee -a "$out/setk.log"
+      grep -E '^search:|^cuda' /tmp/g${n}_$be.err | head -4 | sed 's/^/     /' | tee -a "$out/setk.log"
+      [ $be = auto ] && $W search -c --backend auto --explain-backend "${flags[@]}" -f /tmp/g$n.fa /tmp/chrX.fa 2>&1 >/dev/null |
+        grep backend | sed 's/^/     /' | tee -a "$out/setk.log"
     done
     cmp -s /tmp/g${n}_cpu.out /tmp/g${n}_cuda.out && log "  $n guides: cpu = cuda, same bytes" || log "  $n guides: cpu and cuda DIFFER"
   done
@@ -247,7 +253,7 @@ if [ "$mode" = guides ]; then
   P=/tmp/peers; mkdir -p $P
   for d in "$carry"/debs/setk/*.deb; do dpkg -x "$d" $P; done
   export PATH="$P/usr/bin:$PATH" LD_LIBRARY_PATH="$P/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  for n in ${RAZERS_GUIDES:-200 1000}; do
+  for n in ${RAZERS_GUIDES-200 1000}; do
     t=$(now_ms)
     timeout ${PEER_TIMEOUT:-60} razers3 -i 80.4 -rr 100 -m 100000 -tc "$jobs" -ng -mN \
       -o /tmp/g${n}.razers /tmp/chrX.fa /tmp/g$n.fa > /tmp/razers.log 2>&1
