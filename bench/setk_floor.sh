@@ -18,10 +18,10 @@ wm=${WARPMATCH:-build/warpmatch}
 threads=${THREADS:-$(nproc)}
 repeats=${REPEATS:-3}
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
-timeit() { # ARGS...: the median wall seconds of the command
+timeit() { # ARGS...: the median wall seconds of the command (no bc: awk)
   for _ in $(seq "$repeats"); do
-    s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
-    echo "$e - $s" | bc
+    s=$(date +%s%N); "$@" >/dev/null; e=$(date +%s%N)
+    awk -v d=$(( e - s )) 'BEGIN { printf "%.3f\n", d / 1e9 }'
   done | median
 }
 printf '>one\nA\n' >"$out/one_base.fa"
@@ -31,10 +31,11 @@ tail -n +2 "$out/setk_inputs.tsv" | while IFS=$'\t' read -r name pats genome cou
   [ $# -gt 0 ] && [[ " $* " != *" $name "* ]] && continue
   flags=(-k "$k" --revcomp --best-per-locus -c --backend cpu -j "$threads")
   [ "$metric" = hamming ] && flags+=(--hamming)
+  [ -n "$extra" ] && [ "$extra" != - ] && flags+=($extra) # the guides' --exact-suffix 3
   whole=$(timeit "$wm" search "${flags[@]}" -f "$out/$pats" "$out/$genome")
   compile=$(timeit "$wm" search "${flags[@]}" -f "$out/$pats" "$out/one_base.fa")
   pass=$(timeit "$wm" search -c --backend cpu -j "$threads" ACGTACGTACGTACGT "$out/$genome")
   start=$(timeit "$wm" search -c --backend cpu -j "$threads" ACGT "$out/one_base.fa")
-  scan=$(echo "$whole - $compile - $pass + $start" | bc)
+  scan=$(awk -v w="$whole" -v c="$compile" -v p="$pass" -v s="$start" 'BEGIN { printf "%.3f", w - c - p + s }')
   echo "| $name | $count | $whole | $compile | $pass | $scan | $start |"
 done
