@@ -4,6 +4,7 @@
 #include "matches.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -30,6 +31,18 @@ int collect(const wm_match_t *x, void *user) {
 int same_match(const wm_match_t *a, const wm_match_t *b) {
     return a->record == b->record && a->start == b->start && a->end == b->end &&
            a->errors == b->errors && a->strand == b->strand && a->pattern == b->pattern;
+}
+
+static int by_order(const void *a, const void *b) {
+    const wm_match_t *x = a, *y = b;
+    if (x->record != y->record) return x->record < y->record ? -1 : 1;
+    if (x->end != y->end) return x->end < y->end ? -1 : 1;
+    if (x->pattern != y->pattern) return x->pattern < y->pattern ? -1 : 1;
+    return x->strand < y->strand ? -1 : x->strand > y->strand;
+}
+
+void sort_matches(wm_match_t *a, size_t n) {
+    if (n > 1) qsort(a, n, sizeof *a, by_order);
 }
 
 void print_match(FILE *f, const char *tag, const wm_match_t *x) {

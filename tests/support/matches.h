@@ -29,6 +29,9 @@ int collect(const wm_match_t *x, void *user);
 /* Every field equal. */
 int same_match(const wm_match_t *a, const wm_match_t *b);
 
+/* Sort a[0, n) into wm_search's order: (record, end, pattern, strand). */
+void sort_matches(wm_match_t *a, size_t n);
+
 /* "    tag: record R start S end E errors K strand D pattern P", or "(none)". */
 void print_match(FILE *f, const char *tag, const wm_match_t *x);
 

@@ -26,6 +26,7 @@
 #include "contexts.h"
 #include "core/internal.h"
 #include "harness.h"
+#include "matches.h"
 #include "oracle.h"
 #include "rng.h"
 #include "search/search.h"
@@ -34,22 +35,6 @@
 
 #define MAX_TEXT 6000
 #define MAX_PATS 12
-
-typedef struct {
-    wm_match_t *a;
-    size_t n, cap;
-} list_t;
-
-static int collect(const wm_match_t *m, void *user) {
-    list_t *l = user;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 64;
-        l->a = realloc(l->a, l->cap * sizeof *l->a);
-        if (!l->a) abort();
-    }
-    l->a[l->n++] = *m;
-    return 0;
-}
 
 /* ---- the table standing in for a GPU ------------------------------------------ */
 
@@ -146,19 +131,7 @@ static int by_group_start(const void *a, const void *b) {
     if (x->start != y->start) return x->start < y->start ? -1 : 1;
     return x->end < y->end ? -1 : x->end > y->end;
 }
-static int by_end(const void *a, const void *b) {
-    const wm_match_t *x = a, *y = b;
-    if (x->record != y->record) return x->record < y->record ? -1 : 1;
-    if (x->end != y->end) return x->end < y->end ? -1 : 1;
-    if (x->pattern != y->pattern) return x->pattern < y->pattern ? -1 : 1;
-    return x->strand < y->strand ? -1 : x->strand > y->strand;
-}
-/* Every field (a struct's padding is not copied by assignment). */
-static int same_match(const wm_match_t *a, const wm_match_t *b) {
-    return a->record == b->record && a->start == b->start && a->end == b->end &&
-           a->errors == b->errors && a->strand == b->strand && a->pattern == b->pattern;
-}
-static void loci_of(const list_t *in, list_t *out) {
+static void loci_of(const match_vec *in, match_vec *out) {
     wm_match_t *m = malloc((in->n + 1) * sizeof *m);
     if (!m) abort();
     if (in->n > 0) memcpy(m, in->a, in->n * sizeof *m); /* (in->a is NULL when empty) */
@@ -176,7 +149,7 @@ static void loci_of(const list_t *in, list_t *out) {
         }
         collect(&best, out);
     }
-    if (out->n > 1) qsort(out->a, out->n, sizeof *out->a, by_end);
+    sort_matches(out->a, out->n);
     free(m);
 }
 
@@ -265,7 +238,7 @@ static void one_case(long idx) {
         wm_context_free(cx);
         return;
     }
-    list_t want = { 0 }, got = { 0 };
+    match_vec want = { 0 }, got = { 0 };
     CHECK(wm_search(cx, db, &t, collect, &want) == WM_OK, "case %ld: cpu search", idx);
 
     const wm_setk_t *s = db->body;
@@ -299,7 +272,7 @@ static void one_case(long idx) {
               idx, (unsigned long long)sizes[b], (unsigned long long)dc.count, want.n);
         /* one match a locus (loci_starts): stand-in starts where no locus
         ** reads them, the same loci and choices as the true starts give */
-        list_t want_loci = { 0 }, got_loci = { 0 };
+        match_vec want_loci = { 0 }, got_loci = { 0 };
         loci_of(&want, &want_loci);
         wm_context_tuning(cx)->loci_starts = 1;
         got.n = 0;

@@ -23,6 +23,7 @@
 
 #include "core/internal.h"
 #include "harness.h"
+#include "matches.h"
 #include "oracle.h"
 #include "rng.h"
 #include "warpmatch.h"
@@ -40,37 +41,13 @@ typedef struct {
     size_t n_rec;
 } tcase;
 
-typedef struct {
-    wm_match_t *a;
-    size_t n, cap;
-} list_t;
-
-static int push(const wm_match_t *m, void *user) {
-    list_t *l = user;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 1024;
-        l->a = realloc(l->a, l->cap * sizeof *l->a);
-        if (!l->a) abort();
-    }
-    l->a[l->n++] = *m;
-    return 0;
-}
-
 static const char BASES[] = "ACGT", CODES[] = "RYSWKMBDHVN";
 
 static uint8_t rand_base(void) { return (uint8_t)BASES[below(4)]; }
 
 /* ---- the brute force ---------------------------------------------------------- */
 
-static int by_order(const void *x, const void *y) {
-    const wm_match_t *p = x, *q = y;
-    if (p->record != q->record) return p->record < q->record ? -1 : 1;
-    if (p->end != q->end) return p->end < q->end ? -1 : 1;
-    if (p->pattern != q->pattern) return p->pattern < q->pattern ? -1 : 1;
-    return p->strand < q->strand ? -1 : p->strand > q->strand;
-}
-
-static void brute(const tcase *c, list_t *out) {
+static void brute(const tcase *c, match_vec *out) {
     uint32_t k = c->o.max_edits, strands = c->o.revcomp ? 2 : 1;
     for (size_t r = 0; r < c->n_rec; r++) {
         uint64_t rb = c->rec[r], re = r + 1 < c->n_rec ? c->rec[r + 1] : c->n;
@@ -92,12 +69,12 @@ static void brute(const tcase *c, list_t *out) {
                     }
                     if (j < m) continue;
                     wm_match_t mt = { r, e - m - rb, e - rb, errors, s, (uint32_t)i };
-                    push(&mt, out);
+                    collect(&mt, out);
                 }
             }
         }
     }
-    if (out->n > 1) qsort(out->a, out->n, sizeof *out->a, by_order);
+    sort_matches(out->a, out->n);
 }
 
 /* ---- cases ------------------------------------------------------------------------ */
@@ -224,16 +201,12 @@ static void open_configs(void) {
     }
 }
 
-static void describe(const tcase *c) {
+static void describe(const void *p) {
+    const tcase *c = p;
     printf("    k %u, revcomp %d, exact prefix %u suffix %u, %zu patterns (first %.*s), text %zu"
            " bytes in %zu records\n",
            c->o.max_edits, c->o.revcomp, c->o.exact_prefix, c->o.exact_suffix, c->np,
            (int)c->len[0], (const char *)c->pat[0], c->n, c->n_rec);
-}
-
-static int same(const wm_match_t *a, const wm_match_t *b) {
-    return a->record == b->record && a->start == b->start && a->end == b->end &&
-           a->errors == b->errors && a->strand == b->strand && a->pattern == b->pattern;
 }
 
 static void one_case(long idx) {
@@ -245,29 +218,15 @@ static void one_case(long idx) {
     wm_db_t *db = NULL;
     wm_status st = wm_compile_set(pp, c.len, c.np, &c.o, &db);
     if (!CHECK(st == WM_OK, "case %ld: compile: %s", idx, wm_strerror(st))) describe(&c);
-    list_t want = { 0 };
+    match_vec want = { 0 };
     if (db) brute(&c, &want);
     wm_text_t tx = { c.text, c.n, c.rec, c.n_rec };
     for (size_t x = 0; db && x < N_OF(g_cfg); x++) {
         if (!g_cfg[x].cx) continue;
-        list_t got = { 0 };
-        st = wm_search(g_cfg[x].cx, db, &tx, push, &got);
-        size_t at = 0;
-        while (at < got.n && at < want.n && same(&got.a[at], &want.a[at])) at++;
-        int ok = CHECK(st == WM_OK && got.n == want.n && at == got.n,
-                       "case %ld, %s: status %d, %zu matches, %zu wanted, first difference at %zu",
-                       idx, g_cfg[x].name, st, got.n, want.n, at);
-        if (!ok) {
-            describe(&c);
-            const wm_match_t *g = at < got.n ? &got.a[at] : NULL,
-                             *w = at < want.n ? &want.a[at] : NULL;
-            if (g)
-                printf("    got  rec %" PRIu64 " end %" PRIu64 " pat %u strand %u errors %u\n",
-                       g->record, g->end, g->pattern, g->strand, g->errors);
-            if (w)
-                printf("    want rec %" PRIu64 " end %" PRIu64 " pat %u strand %u errors %u\n",
-                       w->record, w->end, w->pattern, w->strand, w->errors);
-        }
+        match_vec got = { 0 };
+        st = wm_search(g_cfg[x].cx, db, &tx, collect, &got);
+        CHECK(st == WM_OK, "case %ld, %s: status %d", idx, g_cfg[x].name, st);
+        compare_matches(idx, &c, g_cfg[x].name, got.a, got.n, want.a, want.n);
         free(got.a);
     }
     free(want.a);
@@ -280,6 +239,7 @@ int main(int argc, char **argv) {
     double scale = 1.0;
     long only = -2;
     test_settings(argc, argv, 20261127ull, &scale, &only);
+    g_describe = describe;
     open_configs();
     run_cases((long)(60 * scale), only, 0x91a4e5, 20, one_case);
     for (size_t x = 0; x < N_OF(g_cfg); x++) wm_context_free(g_cfg[x].cx);
