@@ -51,6 +51,9 @@ ix_t *wm_setk_ix_new(const entry_t *first, const entry_t *last, uint32_t k, int 
     uint32_t nb = k + 1, stride = span / nb;
     if (stride == 0 || nb > IX_MAX_BLOCKS) return NULL; /* k + 1 blocks do not fit */
     uint32_t wd = stride < IX_MAX_W ? stride : IX_MAX_W;
+    /* no more keys than 4 a pattern: the offsets (4^w a block) stay within
+    ** a few words a pattern however many groups there are */
+    while (wd > 1 && (1ull << 2 * wd) > 4 * (uint64_t)n) wd--;
     if (rule == 0 && (wd < 3 || (1ull << 2 * wd) < 8ull * nb || n < IX_MIN_GROUP)) return NULL;
 
     ix_t *ix = calloc(1, sizeof *ix);
