@@ -269,31 +269,6 @@ static int finish_hits(const finish_t *f, size_t a, size_t b, const uint8_t *nee
     return rc;
 }
 
-/* Sort a segment's matches into the order wm_search promises, (record, end,
-** pattern, strand): a record's ends follow its start, so the absolute end
-** orders records and ends at once. -1 out of memory. */
-static int order_matches(const finish_t *f, uint64_t seg_lo, uint64_t seg_hi, wm_matchvec_t *v) {
-    if (v->n < 2) return 0;
-    unsigned pb = f->s->pat_bits + 1, eb = wm_setk_bits_for(seg_hi - seg_lo);
-    keyed_t *k = malloc(v->n * sizeof *k);
-    wm_match_t *m = malloc(v->n * sizeof *m);
-    int rc = k && m ? 0 : -1;
-    for (size_t x = 0; rc == 0 && x < v->n; x++) {
-        const wm_match_t *a = &v->a[x];
-        k[x].key =
-            (f->rs[a->record] + a->end - seg_lo) << pb | (uint64_t)a->pattern << 1 | a->strand;
-        k[x].at = x;
-    }
-    if (rc == 0) rc = wm_setk_radix_sort(k, v->n, sizeof *k, eb + pb);
-    if (rc == 0) {
-        for (size_t x = 0; x < v->n; x++) m[x] = v->a[k[x].at];
-        memcpy(v->a, m, v->n * sizeof *m);
-    }
-    free(k);
-    free(m);
-    return rc;
-}
-
 /* Segment i of the batch, on a pool thread (core/waves.h): its matches, in order. */
 static int finish_segment(void *arg, uint64_t i, void *res) {
     const finish_t *f = arg;
@@ -308,7 +283,8 @@ static int finish_segment(void *arg, uint64_t i, void *res) {
     if (rc == 0) rc = finish_hits(f, a, b, need, out);
     free(need);
     /* a final end lies in (seg_lo, seg_hi + 1]: the plan's parts own ends */
-    if (rc == 0 && f->want_starts) rc = order_matches(f, seg_lo, seg_hi + 1, out);
+    if (rc == 0 && f->want_starts)
+        rc = wm_setk_sort_matches(out, f->rs, seg_lo, seg_hi + 1, f->s->pat_bits);
     return rc;
 }
 

@@ -71,7 +71,7 @@ ix_t *wm_setk_ix_new(const entry_t *first, const entry_t *last, uint32_t k, int 
     size_t keys_a_block = (size_t)1 << 2 * wd, n_off = nb * keys_a_block + 1;
     uint32_t keys[IX_MAX_KEYS];
     /* which entries are loose, and how many slots each (block, key) holds */
-    ix->off = calloc(n_off + 1, sizeof *ix->off);
+    ix->off = calloc(n_off, sizeof *ix->off);
     if (!ix->off) goto oom;
     size_t slots = 0;
     for (size_t x = 0; x < n; x++) {
@@ -84,7 +84,7 @@ ix_t *wm_setk_ix_new(const entry_t *first, const entry_t *last, uint32_t k, int 
             slots += c;
         }
     }
-    for (size_t i = 1; i <= n_off; i++) ix->off[i] += ix->off[i - 1];
+    for (size_t i = 1; i < n_off; i++) ix->off[i] += ix->off[i - 1];
     for (int b = 0; b < 4; b++) {
         ix->acc[b] = malloc((slots ? slots : 1) * sizeof *ix->acc[b]);
         if (!ix->acc[b]) goto oom;

@@ -5,7 +5,8 @@
 ** strand and end: a chromosome's repeats give millions); and, on the pool's
 ** threads, the GPU path's hits as the host finishes them (gpu_finish.c: ten
 ** million a batch, where the two sorts on one thread were 38% of the
-** host's half).
+** host's half). And matches put in wm_search's order by their keys, for the
+** CPU's chunks and the GPU path's segments alike.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -140,4 +141,47 @@ int wm_setk_radix_sort_on(wm_pool_t *pool, void *a, size_t n, size_t size, unsig
     free(tmp);
     free(p.count);
     return 0;
+}
+
+static int by_match(const void *x, const void *y) {
+    const wm_match_t *p = x, *q = y;
+    if (p->record != q->record) return p->record < q->record ? -1 : 1;
+    if (p->end != q->end) return p->end < q->end ? -1 : 1;
+    if (p->pattern != q->pattern) return p->pattern < q->pattern ? -1 : 1;
+    return p->strand < q->strand ? -1 : p->strand > q->strand;
+}
+
+/* A match's key and its place, radix-sorted. */
+typedef struct {
+    uint64_t key;
+    uint64_t at;
+} order_t;
+
+int wm_setk_sort_matches(wm_matchvec_t *v, const uint64_t *rs, uint64_t lo, uint64_t hi,
+                         unsigned pat_bits) {
+    unsigned bits = wm_setk_bits_for(hi - lo) + pat_bits + 1;
+    if (v->n < 4096 || bits > 64) {
+        if (v->n > 1) qsort(v->a, v->n, sizeof *v->a, by_match);
+        return 0;
+    }
+    order_t *o = malloc(v->n * sizeof *o);
+    wm_match_t *to = malloc(v->n * sizeof *to);
+    int rc = o && to ? 0 : -1;
+    for (size_t x = 0; rc == 0 && x < v->n; x++) {
+        const wm_match_t *m = &v->a[x];
+        uint64_t end = rs[m->record] + m->end - lo; /* in [1, hi - lo] */
+        o[x].key = (end << pat_bits | m->pattern) << 1 | m->strand;
+        o[x].at = x;
+    }
+    if (rc == 0) rc = wm_setk_radix_sort(o, v->n, sizeof *o, bits);
+    for (size_t x = 0; rc == 0 && x < v->n; x++) to[x] = v->a[o[x].at];
+    free(o);
+    if (rc == 0) {
+        free(v->a);
+        v->a = to;
+        v->cap = v->n;
+    } else {
+        free(to);
+    }
+    return rc;
 }

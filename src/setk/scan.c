@@ -348,53 +348,6 @@ static int scan_planes(const wave_t *w, uint64_t lo, uint64_t hi, wm_matchvec_t 
     return rc;
 }
 
-static int by_match(const void *x, const void *y) {
-    const wm_match_t *p = x, *q = y;
-    if (p->record != q->record) return p->record < q->record ? -1 : 1;
-    if (p->end != q->end) return p->end < q->end ? -1 : 1;
-    if (p->pattern != q->pattern) return p->pattern < q->pattern ? -1 : 1;
-    return p->strand < q->strand ? -1 : p->strand > q->strand;
-}
-
-/* A chunk's matches in order of (record, end, pattern, strand): by a radix
-** sort of (end - lo, pattern, strand) keys where there are many (a record's
-** ends are all past the records before it, so the absolute end orders
-** records too), which 10,000 guides' 13 million rows made worth it: qsort
-** moved the 40-byte matches by memcpy calls, 20% of the CPU's time. 0, or
-** -1 out of memory. */
-typedef struct {
-    uint64_t key;
-    uint64_t at;
-} order_t;
-
-static int sort_matches(const wave_t *w, uint64_t lo, uint64_t hi, wm_matchvec_t *out) {
-    unsigned end_bits = wm_setk_bits_for(hi - lo), bits = end_bits + w->s->pat_bits + 1;
-    if (out->n < 4096 || bits > 64) {
-        if (out->n > 1) qsort(out->a, out->n, sizeof *out->a, by_match);
-        return 0;
-    }
-    order_t *o = malloc(out->n * sizeof *o);
-    wm_match_t *to = malloc(out->n * sizeof *to);
-    int rc = o && to ? 0 : -1;
-    for (size_t x = 0; rc == 0 && x < out->n; x++) {
-        const wm_match_t *m = &out->a[x];
-        uint64_t end = w->rs[m->record] + m->end - lo; /* in [1, hi - lo] */
-        o[x].key = (end << w->s->pat_bits | m->pattern) << 1 | m->strand;
-        o[x].at = x;
-    }
-    if (rc == 0) rc = wm_setk_radix_sort(o, out->n, sizeof *o, bits);
-    for (size_t x = 0; rc == 0 && x < out->n; x++) to[x] = out->a[o[x].at];
-    free(o);
-    if (rc == 0) {
-        free(out->a);
-        out->a = to;
-        out->cap = out->n;
-    } else {
-        free(to);
-    }
-    return rc;
-}
-
 static int chunk(void *arg, uint64_t i, void *res) {
     wave_t *w = arg;
     wm_matchvec_t *out = res;
@@ -425,7 +378,7 @@ static int chunk(void *arg, uint64_t i, void *res) {
     for (size_t d = 0; rc == 0 && d < s->n_direct; d++)
         if (!wm_setk_planes_takes(w->planes, s->direct[d]))
             rc = scan_direct(w, s->direct[d], lo, hi, &hv, out);
-    if (rc == 0) rc = sort_matches(w, lo, hi, out);
+    if (rc == 0) rc = wm_setk_sort_matches(out, w->rs, lo, hi, s->pat_bits);
     free(win.a);
     free(found.a);
     wm_hitvec_free(&hv);

@@ -123,6 +123,14 @@ int wm_setk_radix_sort_on(wm_pool_t *pool, void *a, size_t n, size_t size, unsig
 /* The bits a key field needs to hold 0..most (at least 1): the sorts run no
 ** pass over bits that are always 0. */
 unsigned wm_setk_bits_for(uint64_t most);
+/* Matches whose absolute ends (rs[record] + end) lie in (lo, hi] into the
+** order wm_search promises, (record, end, pattern, strand): a record's ends
+** follow its start, so the absolute end orders records too. A radix sort of
+** (end, pattern, strand) keys where there are many: qsort moved 40-byte
+** matches by memcpy calls, 20% of the CPU's time on 10,000 guides' 13
+** million rows. 0, or -1 out of memory. */
+int wm_setk_sort_matches(wm_matchvec_t *v, const uint64_t *rs, uint64_t lo, uint64_t hi,
+                         unsigned pat_bits);
 
 /* The seeds of key `code`, or NULL (*n = 0) when none. */
 const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n);
