@@ -17,6 +17,8 @@
 **                sum over ids of counts[id] * mix(id + 1) mod 2^64
 **   search       wm_search with a callback that only counts: the cost of
 **                listing every occurrence in sorted order
+**   batches      wm_search_batches, the same occurrences in runs (a call a
+**                run, not a match)
 ** [count,per-pattern,search]. --max-s S: when the untimed run of a mode takes
 ** longer than S seconds, that run is the one reported (reps=1) and the later
 ** modes of that algorithm are skipped ("skipped=1"). -i folds ASCII
@@ -285,7 +287,8 @@ static const struct {
     { "teddy", WM_ALGO_TEDDY },
 };
 #define N_ALGOS (sizeof ALGOS / sizeof ALGOS[0])
-static const char *MODES[] = { "count", "per-pattern", "search" };
+static const char *MODES[] = { "count", "per-pattern", "search", "batches" };
+#define N_MODES (sizeof MODES / sizeof MODES[0])
 
 static int in_list(const char *list, const char *name) {
     size_t l = strlen(name);
@@ -304,6 +307,12 @@ static int count_cb(const wm_match_t *m, void *user) {
     return 0;
 }
 
+static int count_run_cb(const wm_match_t *m, size_t n, void *user) {
+    (void)m;
+    *(uint64_t *)user += n;
+    return 0;
+}
+
 /* One run of a mode; the total in *total, the checksum (per-pattern) in *cks. */
 static wm_status run_mode(int mode, wm_context_t *cx, const wm_db_t *db, const wm_text_t *t,
                           uint64_t *counts, size_t np, uint64_t *total, uint64_t *cks) {
@@ -312,6 +321,7 @@ static wm_status run_mode(int mode, wm_context_t *cx, const wm_db_t *db, const w
     *cks = 0;
     if (mode == 0) return wm_count(cx, db, t, total);
     if (mode == 2) return wm_search(cx, db, t, count_cb, total);
+    if (mode == 3) return wm_search_batches(cx, db, t, count_run_cb, total);
     st = wm_count_per_pattern(cx, db, t, counts);
     for (size_t i = 0; i < np; i++) {
         *total += counts[i];
@@ -459,7 +469,7 @@ int main(int argc, char **argv) {
         }
 
         double slow = 0; /* > 0: a mode of this algorithm took longer than max_s */
-        for (int mode = 0; mode < 3; mode++) {
+        for (int mode = 0; mode < (int)N_MODES; mode++) {
             if (!in_list(modes, MODES[mode])) continue;
             if (slow > 0) {
                 printf("warpmatch-cpu algo=%s ran=%s mode=%s skipped=1 # an earlier mode took %.1f "

@@ -168,7 +168,7 @@ static int reads_mode(int argc, char **argv) {
         for (int r = 0; r < reps; r++) {
             uint64_t done = 0;
             sum = 0;
-            wm_setk_sink_t dv = { on_match, &sum, NULL, 0 };
+            wm_setk_sink_t dv = { on_match, &sum, NULL, 0, 0 };
             double t0 = now();
             wm_status st =
                 wm_setk_gpu_scan(cx, &g_own, db->body, &gf.text, rs, n_rec, 0, &dv, &done);
@@ -234,7 +234,7 @@ int main(int argc, char **argv) {
         uint64_t matches = 0;
         for (int r = 0; r < reps; r++) {
             uint64_t sum = 0, done = 0;
-            wm_setk_sink_t dv = { listing ? on_match : NULL, &sum, NULL, 0 };
+            wm_setk_sink_t dv = { listing ? on_match : NULL, &sum, NULL, 0, 0 };
             double t0 = now();
             wm_status st = wm_setk_gpu_scan(cx, &g_table, db->body, &t, rs, n_rec, 0, &dv, &done);
             s[r] = now() - t0;

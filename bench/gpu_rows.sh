@@ -19,7 +19,14 @@
 # rg -o -b -F on the same set and text (RG=1). The library's listing beside
 # Hyperscan: bench/run_multi.sh (1,000 and 16,000 8-mers over 1 GiB, qgram,
 # count and search, 3 runs) on this tree with Hyperscan, and on the tree
-# before. Then bench_gpu_multi's DNA rows of this tree (KERNELS=1).
+# before (MULTI_PREV=1; MULTI_SETS ["1000 16000"], MULTI_MODES
+# [count,search,batches]: batches is wm_search_batches, which the tree before
+# lacks). GUIDES=1: CARRY/g10000.fa (10,000 guides + NGG, bench/gpu_setk.sh's
+# generator, seed 5) against the whole chrX sample, Hamming k = 4,
+# --exact-suffix 3, both strands, as `each` times a listing, then one run a
+# tree with WM_CUDA_TIMING=1 (the GPU's parts); the test mode compares its
+# rows on 30 MB of chrX. Then bench_gpu_multi's DNA rows of this tree
+# (KERNELS=1).
 # Logs in $OUT: rows.log (steps), build.log, build_prev.log, tests.log.
 source bench/gpu_common.sh rows /tmp/build-rows "$@"
 if [ -d "$carry/hs" ]; then # Hyperscan, for hs_multi
@@ -36,8 +43,8 @@ P=/tmp/build-prev
         cmake --build $P -j"$(nproc)" --target warpmatch_cli bench_cpu_multi gen_text gen_patterns
 ) >"$out/build_prev.log" 2>&1 &
 prev_pid=$!
-gpu_build warpmatch_cli test_cli_rows test_multi_diff test_api_sets bench_gpu_multi bench_cpu_multi \
-    gen_text gen_patterns
+gpu_build warpmatch_cli test_cli_rows test_multi_diff test_api_sets test_api_batches \
+    test_setk_planes test_setk_gpu_finish bench_gpu_multi bench_cpu_multi gen_text gen_patterns
 cmake --build $B -j"$(nproc)" --target hs_multi >>"$out/build.log" 2>&1
 log "hs_multi rc=$?"
 wait $prev_pid
@@ -47,7 +54,8 @@ WP=$P/warpmatch
 [ -x $WP ] || WP=""
 
 if [ "$mode" != bench ]; then
-    run_tests test_cli_rows cli:test_rows test_multi_diff test_api_sets
+    run_tests test_cli_rows cli:test_rows test_multi_diff test_api_sets test_api_batches \
+        test_setk_planes test_setk_gpu_finish
     zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" | head -c 30000000 >/tmp/rows_chrx.fa
     grep -v '>' /tmp/rows_chrx.fa | tr -d '\n' | fold -w 8 | awk 'NR % 997 == 0' | grep -x '[ACGT]*' |
         head -1000 >/tmp/rows_k8.txt
@@ -77,6 +85,8 @@ if [ "$mode" != bench ]; then
     one ACGTA /tmp/rows_chrx.fa
     one -k 1 -f /tmp/rows_k8.txt /tmp/rows_chrx.fa
     one --stream --stream-batch 1000003 -f /tmp/rows_k8.txt /tmp/rows_chrx.fa
+    [ -f "$carry/g10000.fa" ] &&
+        one -k 4 --hamming --revcomp --exact-suffix 3 -f "$carry/g10000.fa" /tmp/rows_chrx.fa
     log "listings: $n_ok the same, $n_bad different"
     compute-sanitizer --tool memcheck --error-exitcode 9 $W search --backend cuda -f /tmp/rows_k8.txt \
         /tmp/rows_chrx.fa >/dev/null 2>>"$out/tests.log"
@@ -127,6 +137,15 @@ if [ -n "${ROWS_MORE:-}" ]; then
     each "1,000 8-mers, 256 MiB, BED" --format bed -f $SET $WK/chrX_256M.txt
     each "ACGTA, 1 GiB" ACGTA $T1
 fi
+if [ -n "${GUIDES:-}" ] && [ -f "$carry/g10000.fa" ]; then
+    zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" >$WK/chrX.fa
+    G=(-k 4 --hamming --revcomp --exact-suffix 3 -f "$carry/g10000.fa" $WK/chrX.fa)
+    each "10,000 guides + NGG, chrX" "${G[@]}"
+    for w in $W $WP; do
+        WM_CUDA_TIMING=1 $w search --backend cuda "${G[@]}" >/dev/null 2>/tmp/rows_err
+        log "guides, $w, the GPU's parts: $(grep -i 'set within k' /tmp/rows_err | head -2 | tr '\n' ' ')"
+    done
+fi
 if [ -n "$rg" ] && [ -n "${RG:-}" ]; then
     log "peer: $($rg --version | head -1)"
     timed "rg -o -b -F -f (1,000 8-mers), 256 MiB" $rg -a -o -b -F -f $SET $WK/chrX_256M.txt
@@ -136,10 +155,11 @@ fi
 # the library's listing (wm_search, a callback that counts) beside Hyperscan's
 [ -n "${SKIP_MULTI:-}" ] || for tree in new prev; do
     bd=$B peers=hyperscan
-    [ $tree = prev ] && { bd=$P peers=""; [ -x $P/bench/bench_cpu_multi ] || continue; }
+    [ $tree = prev ] && { bd=$P peers=""; [ -n "${MULTI_PREV:-}" ] && [ -x $P/bench/bench_cpu_multi ] || continue; }
     log "run_multi, the $tree tree ($bd)"
-    WHAT=dna BYTES=1G WORK=$WK PEERS="$peers" ALGOS=qgram MODES=count,search REPEATS=3 MAX_S=30 \
-        DNA_SETS="1000 16000" DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" \
+    WHAT=dna BYTES=1G WORK=$WK PEERS="$peers" ALGOS=qgram MODES=${MULTI_MODES:-count,search,batches} \
+        REPEATS=3 MAX_S=30 DNA_SETS="${MULTI_SETS:-1000 16000}" \
+        DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" \
         bash bench/run_multi.sh $bd "$(nproc)" "$carry" 2>&1 | tee -a "$out/multi_cpu.log" | grep -E "ours|hyper|MISMATCH"
 done
 

@@ -58,7 +58,8 @@
 # whose untimed run took longer is reported from that run alone, and that
 # algorithm's later modes are skipped), OURS_TIMEOUT (600 s per algorithm
 # and set; each algorithm runs in its own process), ALGOS
-# (auto,ac,pfac,wumanber,wumanber-paper,qgram), MODES (count,per-pattern,search),
+# (auto,ac,pfac,wumanber,wumanber-paper,qgram), MODES (count,per-pattern,search;
+# also batches: wm_search_batches, the listing handed over in runs),
 # DNA_SETS ("1000 8000 16000"), SIG_SETS ("10000 100000"), SMALL_SETS, COMPILE_N (1000000),
 # PEERS ("hyperscan grep rg"), WHAT, WORK (.bench), DATA (shared/data folder;
 # found as ../shared/data beside the repository or the current folder,

@@ -50,6 +50,14 @@ int wm_cli_search_on_match(const wm_match_t *m, void *user) {
     return wm_cli_search_row(s, m);
 }
 
+int wm_cli_search_on_matches(const wm_match_t *m, size_t n, void *user) {
+    wm_cli_search_sink_t *s = user;
+    if (!s->a->word && s->locus == NULL) return wm_cli_search_row_run(s, m, n);
+    for (size_t i = 0; i < n; ++i) /* -w and loci read each match first */
+        if (wm_cli_search_on_match(&m[i], s)) return 1;
+    return 0;
+}
+
 /* ---- the run ------------------------------------------------------------------ */
 
 /* Print "warpmatch: <what>: <library message>" for a failed call. */
@@ -329,7 +337,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
                 return;
             }
         }
-        st = wm_search(r->cx, db, &sf.text, wm_cli_search_on_match, &s);
+        st = wm_search_batches(r->cx, db, &sf.text, wm_cli_search_on_matches, &s);
         if (st == WM_STOPPED) st = WM_OK; /* -q found its match, or a write failed */
         if (wm_cli_search_sink_end(&s) < 0) r->any_error = 1;
         wm_cli_search_listed(r, &s, path, st);

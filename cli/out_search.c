@@ -544,9 +544,10 @@ static int note_failure(wm_cli_search_sink_t *s) {
     return 1;
 }
 
-/* A row into the batch (the first takes the copy the batches print by); the
-** rows go out within 0.5 s of a row as after_print's do. 1 to stop. */
-static int batch_row(wm_cli_search_sink_t *s, const wm_match_t *m) {
+/* Rows m[0, n) into the batches (the first takes the copy the batches
+** print by); the rows go out within 0.5 s of a row as after_print's do. 1
+** to stop. */
+static int batch_rows(wm_cli_search_sink_t *s, const wm_match_t *m, size_t n) {
     if (s->view == NULL) {
         wm_cli_search_sink_t *v = malloc(sizeof *v);
         if (v == NULL) {
@@ -558,7 +559,8 @@ static int batch_row(wm_cli_search_sink_t *s, const wm_match_t *m) {
         v->view = NULL;
         s->view = v;
     }
-    if (wm_cli_rows_push(s->rows, s->out, format_rows, s->view, m) < 0) return note_failure(s);
+    if (wm_cli_rows_push_many(s->rows, s->out, format_rows, s->view, m, n) < 0)
+        return note_failure(s);
     if (!wm_out_due(&s->t_flushed, 0.5)) return 0;
     if (wm_cli_rows_drain(s->rows) < 0) return note_failure(s);
     if (fflush(s->out) != 0 || ferror(s->out)) return note_failure(s);
@@ -580,12 +582,30 @@ int wm_cli_search_row(void *sink, const wm_match_t *m) {
     if (!s->count_rows && s->per_record == NULL) {
         if (s->pg->enabled) wm_progress_clear(s->pg); /* keep matches off its line */
         if (s->rows != NULL) {
-            if (batch_row(s, m)) return 1;
+            if (batch_rows(s, m, 1)) return 1;
         } else {
             wm_cli_search_print(s, m);
             if (after_print(s)) return 1;
         }
     }
+    return s->n >= s->a->max_count;
+}
+
+int wm_cli_search_row_run(void *sink, const wm_match_t *m, size_t n) {
+    wm_cli_search_sink_t *s = sink;
+    /* rows printed by the batches take the run at once; whatever reads a
+    ** match before printing it (--line, counting, -q, -l) takes one at a time */
+    if (s->rows == NULL || s->a->whole_line || s->a->quiet || s->a->list_files || s->count_rows ||
+        s->per_record != NULL) {
+        for (size_t i = 0; i < n; ++i)
+            if (wm_cli_search_row(s, &m[i])) return 1;
+        return 0;
+    }
+    if (s->n >= s->a->max_count) return 1;
+    if (n > s->a->max_count - s->n) n = (size_t)(s->a->max_count - s->n);
+    s->n += n;
+    if (s->pg->enabled) wm_progress_clear(s->pg); /* keep matches off its line */
+    if (batch_rows(s, m, n)) return 1;
     return s->n >= s->a->max_count;
 }
 

@@ -228,22 +228,33 @@ static int status(wm_cli_rows_t *w) {
     return -1;
 }
 
+int wm_cli_rows_push_many(wm_cli_rows_t *w, FILE *out, wm_cli_rows_format_fn fn, const void *ctx,
+                          const void *items, size_t n) {
+    const unsigned char *p = items;
+    while (n > 0 && !w->seen) {
+        batch_t *b = &w->ring[w->filled % w->n_ring];
+        if (b->n > 0 && (b->out != out || b->fn != fn || b->ctx != ctx)) {
+            submit(w, 0);
+            b = &w->ring[w->filled % w->n_ring];
+        }
+        if (b->n == 0) {
+            b->out = out;
+            b->fn = fn;
+            b->ctx = ctx;
+        }
+        size_t take = ROWS_BATCH - b->n < n ? ROWS_BATCH - b->n : n;
+        memcpy(b->items + b->n * w->isz, p, take * w->isz);
+        b->n += take;
+        p += take * w->isz;
+        n -= take;
+        if (b->n == ROWS_BATCH) submit(w, 1);
+    }
+    return status(w);
+}
+
 int wm_cli_rows_push(wm_cli_rows_t *w, FILE *out, wm_cli_rows_format_fn fn, const void *ctx,
                      const void *item) {
-    if (w->seen) return status(w);
-    batch_t *b = &w->ring[w->filled % w->n_ring];
-    if (b->n > 0 && (b->out != out || b->fn != fn || b->ctx != ctx)) {
-        submit(w, 0);
-        b = &w->ring[w->filled % w->n_ring];
-    }
-    if (b->n == 0) {
-        b->out = out;
-        b->fn = fn;
-        b->ctx = ctx;
-    }
-    memcpy(b->items + b->n * w->isz, item, w->isz);
-    if (++b->n == ROWS_BATCH) submit(w, 1);
-    return status(w);
+    return wm_cli_rows_push_many(w, out, fn, ctx, item, 1);
 }
 
 int wm_cli_rows_drain(wm_cli_rows_t *w) {

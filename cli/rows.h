@@ -45,6 +45,10 @@ wm_cli_rows_t *wm_cli_rows_new(size_t item_size, int threads);
 int wm_cli_rows_push(wm_cli_rows_t *w, FILE *out, wm_cli_rows_format_fn fn, const void *ctx,
                      const void *item);
 
+/* Add items[0, n) as push adds each in turn (the copies made in runs). */
+int wm_cli_rows_push_many(wm_cli_rows_t *w, FILE *out, wm_cli_rows_format_fn fn, const void *ctx,
+                          const void *items, size_t n);
+
 /* Format and write everything pushed so far; then nothing refers to a ctx
 ** or out any more. 0, or -1 as for push. */
 int wm_cli_rows_drain(wm_cli_rows_t *w);

@@ -231,6 +231,8 @@ int wm_cli_search_is_dna(const wm_cli_search_args_t *a, const char *path, int dn
 
 /* The wm_match_cb of a search: counts, and prints unless counting. */
 int wm_cli_search_on_match(const wm_match_t *m, void *user);
+/* wm_search_batches' callback: a run of matches, each as on_match takes it. */
+int wm_cli_search_on_matches(const wm_match_t *m, size_t n, void *user);
 
 /* The run's writer of rows on threads (rows.h) when the options let rows be
 ** formatted in batches, else NULL (made on first use; freed by the command). */
@@ -305,6 +307,8 @@ void wm_cli_search_print(wm_cli_search_sink_t *s, const wm_match_t *m);
 ** what the sink still holds (--best-per-locus, --line) at a file's end;
 ** 0, or -1 when memory ran out (message printed). */
 int wm_cli_search_row(void *sink, const wm_match_t *m);
+/* The same for a run m[0, n), the matches in order: 1 to stop. */
+int wm_cli_search_row_run(void *sink, const wm_match_t *m, size_t n);
 int wm_cli_search_sink_end(wm_cli_search_sink_t *s);
 
 /* Write the rows batched so far, before what the sink prints by refers to

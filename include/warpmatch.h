@@ -309,6 +309,16 @@ typedef int (*wm_match_cb)(const wm_match_t *m, void *user);
 wm_status wm_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, wm_match_cb cb,
                     void *user);
 
+/* The matches of wm_search handed over in runs: m[0, n), n >= 1, in the same
+** order, on the calling thread, valid only during the call (copy what you
+** keep). A run is a piece of the text's matches as the search holds them
+** (up to millions), so a caller that formats or stores them pays one call a
+** run instead of one a match, and can spread a run over threads of its own.
+** Return 0 to go on, non-zero to stop: the search then returns WM_STOPPED. */
+typedef int (*wm_matches_cb)(const wm_match_t *m, size_t n, void *user);
+wm_status wm_search_batches(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                            wm_matches_cb cb, void *user);
+
 /* Count the matches of a text without reporting them. */
 wm_status wm_count(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, uint64_t *n_matches);
 
@@ -549,6 +559,8 @@ int wm_target_resident(const wm_target_t *t);
 /* wm_search, wm_count of the target's text. */
 wm_status wm_search_target(wm_context_t *cx, const wm_db_t *db, const wm_target_t *t,
                            wm_match_cb cb, void *user);
+wm_status wm_search_target_batches(wm_context_t *cx, const wm_db_t *db, const wm_target_t *t,
+                                   wm_matches_cb cb, void *user);
 wm_status wm_count_target(wm_context_t *cx, const wm_db_t *db, const wm_target_t *t,
                           uint64_t *n_matches);
 /* wm_align of query against bytes [from, to) of the target's text, as

@@ -82,6 +82,23 @@ typedef struct {
 int wm_matchvec_push(wm_matchvec_t *v, const wm_match_t *m); /* 0 or -1 */
 /* Hand v's matches to cb in order: WM_OK, or WM_STOPPED when cb asked. */
 wm_status wm_matchvec_deliver(const wm_matchvec_t *v, wm_match_cb cb, void *user);
+/* The same for a[0, n): a run at once when cb is wm_batcher_one. */
+wm_status wm_deliver_matches(const wm_match_t *a, size_t n, wm_match_cb cb, void *user);
+
+/* ---- matches handed over in runs (wm_search_batches) ---------------------
+** The drivers call a per-match callback; wm_search_batches gives them
+** wm_batcher_one, which gathers single matches into runs, and a driver that
+** holds a vector hands it over whole through wm_deliver_matches (after the
+** matches gathered before it), so no match pays a call of its own. */
+#define WM_BATCHER_RUN 256
+typedef struct {
+    wm_matches_cb cb;
+    void *user;
+    size_t n;
+    wm_match_t run[WM_BATCHER_RUN];
+} wm_batcher_t;
+int wm_batcher_one(const wm_match_t *m, void *user); /* a wm_match_cb; user: the batcher */
+int wm_batcher_flush(wm_batcher_t *b);               /* the caller's answer, or 0 */
 void wm_matchvec_free(wm_matchvec_t *v);
 /* Make room for need entries in an array of elem-byte items (doubling). 0 or -1. */
 int wm_vec_grow(void **a, size_t *cap, size_t need, size_t elem);

@@ -374,8 +374,7 @@ static wm_status deliver_in_order(text_job_t *J) {
         text_shard_t *s = &J->sh[i];
         if (s->st < 0) return wm_shard_error(J->cx, i, s->st, NULL, 0, 0);
         if (i == 0) continue;
-        for (size_t x = 0; x < s->found.n; x++)
-            if (J->cb(&s->found.a[x], J->user)) return WM_STOPPED;
+        if (wm_matchvec_deliver(&s->found, J->cb, J->user) != WM_OK) return WM_STOPPED;
     }
     return WM_OK;
 }

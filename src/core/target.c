@@ -64,6 +64,11 @@ wm_status wm_search_target(wm_context_t *cx, const wm_db_t *db, const wm_target_
     WITH_TARGET(cx, (wm_target_t *)t, wm_search(cx, db, &t->text, cb, user));
 }
 
+wm_status wm_search_target_batches(wm_context_t *cx, const wm_db_t *db, const wm_target_t *t,
+                                   wm_matches_cb cb, void *user) {
+    WITH_TARGET(cx, (wm_target_t *)t, wm_search_batches(cx, db, &t->text, cb, user));
+}
+
 wm_status wm_count_target(wm_context_t *cx, const wm_db_t *db, const wm_target_t *t,
                           uint64_t *n_matches) {
     WITH_TARGET(cx, (wm_target_t *)t, wm_count(cx, db, &t->text, n_matches));

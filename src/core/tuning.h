@@ -83,10 +83,11 @@ typedef struct {
     uint64_t search_gpu_batches;
     uint64_t search_gpu_batch_bytes;
     /* sets within k errors on the GPU (src/setk) */
-    double setk_gpu_seed_s;   /* seeds found, sorted, paired */
-    double setk_gpu_verify_s; /* windows verified, direct patterns scanned */
-    double setk_gpu_copy_s;   /* hits to the host */
-    double setk_gpu_finish_s; /* starts, regions, order, delivery (host) */
+    double setk_gpu_seed_s;    /* seeds found, sorted, paired */
+    double setk_gpu_verify_s;  /* windows verified, direct patterns scanned */
+    double setk_gpu_copy_s;    /* hits to the host */
+    double setk_gpu_finish_s;  /* starts, regions, order, delivery (host) */
+    double setk_gpu_deliver_s; /* of which the calling thread's handing over */
     uint64_t setk_gpu_batches;
     uint64_t setk_gpu_hits;
     /* dtw on the GPU */

@@ -1,6 +1,7 @@
 /*
 ** vec.c -- growable arrays (doubling, 64-bit sizes): the one growth rule,
-** and the match vector every driver collects into.
+** the match vector every driver collects into, and the runs of
+** wm_search_batches.
 */
 #include <stdlib.h>
 
@@ -24,9 +25,30 @@ int wm_matchvec_push(wm_matchvec_t *v, const wm_match_t *m) {
 }
 
 wm_status wm_matchvec_deliver(const wm_matchvec_t *v, wm_match_cb cb, void *user) {
-    for (size_t i = 0; i < v->n; i++)
-        if (cb(&v->a[i], user)) return WM_STOPPED;
+    return wm_deliver_matches(v->a, v->n, cb, user);
+}
+
+wm_status wm_deliver_matches(const wm_match_t *a, size_t n, wm_match_cb cb, void *user) {
+    if (n == 0) return WM_OK;
+    if (cb == wm_batcher_one) { /* the gathered run first, then this one whole */
+        wm_batcher_t *b = user;
+        return wm_batcher_flush(b) || b->cb(a, n, b->user) ? WM_STOPPED : WM_OK;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (cb(&a[i], user)) return WM_STOPPED;
     return WM_OK;
+}
+
+int wm_batcher_one(const wm_match_t *m, void *user) {
+    wm_batcher_t *b = user;
+    b->run[b->n++] = *m;
+    return b->n == WM_BATCHER_RUN ? wm_batcher_flush(b) : 0;
+}
+
+int wm_batcher_flush(wm_batcher_t *b) {
+    size_t n = b->n;
+    b->n = 0;
+    return n > 0 ? b->cb(b->run, n, b->user) : 0;
 }
 
 void wm_matchvec_free(wm_matchvec_t *v) {

@@ -262,12 +262,7 @@ static wm_status finish_batch(const wm_hit_t *hits, size_t n, void *user) {
     wm_status st = failed ? WM_NOMEM : WM_OK;
     for (size_t i = 0; i < pieces && st == WM_OK; i++) {
         f->dv->count += out[i].n;
-        if (f->dv->cb)
-            for (size_t x = 0; x < out[i].n; x++)
-                if (f->dv->cb(&out[i].a[x], f->dv->user)) {
-                    st = WM_STOPPED;
-                    break;
-                }
+        if (f->dv->cb) st = wm_matchvec_deliver(&out[i], f->dv->cb, f->dv->user);
     }
     for (size_t i = 0; i < pieces; i++) wm_matchvec_free(&out[i]);
     free(out);

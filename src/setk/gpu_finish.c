@@ -290,7 +290,13 @@ static int finish_segment(void *arg, uint64_t i, void *res) {
 
 /* ---- a batch -------------------------------------------------------------------------- */
 
-static wm_status deliver(void *user, const void *v) { return wm_setk_deliver(user, v); }
+static wm_status deliver(void *user, const void *v) {
+    wm_setk_sink_t *dv = user;
+    double t0 = wm_now(); /* a clock read a segment */
+    wm_status st = wm_setk_deliver(dv, v);
+    dv->deliver_s += wm_now() - t0;
+    return st;
+}
 
 /* Turn one batch's hits, ends (lo, hi], into matches and deliver them in
 ** order. The final ends are cut into segments of a power of two bytes,
@@ -400,9 +406,10 @@ wm_status wm_setk_gpu_scan(wm_context_t *cx, const wm_setk_gpu_t *gpu, const wm_
         f.lo = lo;
         f.hits = now->hits;
         f.n = now->n;
-        double t0 = wm_now();
+        double t0 = wm_now(), d0 = dv->deliver_s;
         if (st == WM_OK) st = finish(cx, &f, hi, own_from, dv);
         cx->stats.setk_gpu_finish_s += wm_now() - t0;
+        cx->stats.setk_gpu_deliver_s += dv->deliver_s - d0;
         cx->stats.setk_gpu_batches++;
         free(now->hits);
         now->hits = NULL;

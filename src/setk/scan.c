@@ -414,11 +414,9 @@ static wm_status cpu_scan(wm_context_t *cx, wave_t *wp, uint64_t own_from, wm_se
 
 wm_status wm_setk_deliver(wm_setk_sink_t *dv, const wm_matchvec_t *v) {
     dv->count += v->n;
-    for (size_t x = 0; x < v->n; x++) {
-        if (dv->per_pattern) dv->per_pattern[v->a[x].pattern]++;
-        if (dv->cb && dv->cb(&v->a[x], dv->user)) return WM_STOPPED;
-    }
-    return WM_OK;
+    if (dv->per_pattern)
+        for (size_t x = 0; x < v->n; x++) dv->per_pattern[v->a[x].pattern]++;
+    return dv->cb ? wm_matchvec_deliver(v, dv->cb, dv->user) : WM_OK;
 }
 
 static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
@@ -433,7 +431,7 @@ static wm_status setk_scan(wm_context_t *cx, const wm_db_t *db, const wm_text_t 
     uint64_t *rs = wm_text_record_starts(text, &w.n_rec);
     if (!rs) return WM_NOMEM;
     w.rs = rs;
-    wm_setk_sink_t dv = { cb, user, per_pattern, 0 };
+    wm_setk_sink_t dv = { cb, user, per_pattern, 0, 0 };
     const wm_setk_gpu_t *gpu = wm_context_gpu(cx, &wm_setk_family);
     wm_status st;
     if (gpu && gpu->supports(w.s)) {

@@ -180,6 +180,7 @@ typedef struct {
     void *user;
     uint64_t *per_pattern;
     uint64_t count;
+    double deliver_s; /* the GPU path's time handing over (wm_stats_t) */
 } wm_setk_sink_t;
 wm_status wm_setk_deliver(wm_setk_sink_t *dv, const wm_matchvec_t *v);
 

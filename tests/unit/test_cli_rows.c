@@ -4,7 +4,8 @@
 **
 ** The writer's output must be what formatting every item in turn gives,
 ** whatever order the workers finish in. Random cases push 0..30,000 items
-** (batches are 4,096) on 1..9 threads, a format that sleeps a random while
+** (batches are 4,096), one at a time and in runs of up to 9,000 at once
+** (wm_cli_rows_push_many), on 1..9 threads, a format that sleeps a random while
 ** on some batches so they finish out of order, the context changing every
 ** few thousand items (a new batch each time), drains at random points and
 ** other bytes written between them (a drained writer leaves the stream to
@@ -114,19 +115,32 @@ static void one_case(long idx) {
         return;
     }
     int c = 0, ok = 1;
+    uint64_t *run = malloc(9000 * sizeof *run);
+    if (run == NULL) abort();
     for (long i = 0; i < n && ok; ++i) {
         if (i > 0 && i % switch_every == 0) c = (c + 1) % 3;
-        uint64_t v = (uint64_t)i;
-        ok = wm_cli_rows_push(w, got, fmt, &ctx[c], &v) == 0;
         ctx_t serial = ctx[c];
         serial.sleep_mod = 0;
-        fmt(want, &v, 1, &serial);
+        if (chance(30)) { /* a run of items at once, within one context */
+            long k = 1 + (long)below(9000), to_switch = switch_every - i % switch_every;
+            if (k > n - i) k = n - i;
+            if (k > to_switch) k = to_switch;
+            for (long j = 0; j < k; ++j) run[j] = (uint64_t)(i + j);
+            ok = wm_cli_rows_push_many(w, got, fmt, &ctx[c], run, (size_t)k) == 0;
+            fmt(want, run, (size_t)k, &serial);
+            i += k - 1;
+        } else {
+            uint64_t v = (uint64_t)i;
+            ok = wm_cli_rows_push(w, got, fmt, &ctx[c], &v) == 0;
+            fmt(want, &v, 1, &serial);
+        }
         if (below(5000) == 0) { /* drained: the stream is the caller's again */
             ok = ok && wm_cli_rows_drain(w) == 0;
             fputs("--\n", got);
             fputs("--\n", want);
         }
     }
+    free(run);
     ok = ok && wm_cli_rows_drain(w) == 0;
     fputs("end\n", got); /* after the drain, nothing of the writer's follows */
     fputs("end\n", want);

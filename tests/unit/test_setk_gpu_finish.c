@@ -252,7 +252,7 @@ static void one_case(long idx) {
         if (sizes[b] == 1 && n > 1500) continue;
         cx->opts.chunk_bytes = sizes[b];
         got.n = 0;
-        wm_setk_sink_t dv = { collect, &got, NULL, 0 };
+        wm_setk_sink_t dv = { collect, &got, NULL, 0, 0 };
         uint64_t done = 0;
         rc = wm_setk_gpu_scan(cx, &fake_gpu, s, &t, rs, nr, 0, &dv, &done);
         CHECK(rc == WM_OK && done == n, "case %ld, batches of %llu: status %d, done %llu of %zu",
@@ -266,7 +266,7 @@ static void one_case(long idx) {
                    pam ? ", NGG" : ""))
             break;
         /* counting: no starts asked, the regions still decide */
-        wm_setk_sink_t dc = { NULL, NULL, NULL, 0 };
+        wm_setk_sink_t dc = { NULL, NULL, NULL, 0, 0 };
         rc = wm_setk_gpu_scan(cx, &fake_gpu, s, &t, rs, nr, 0, &dc, &done);
         CHECK(rc == WM_OK && dc.count == want.n, "case %ld, batches of %llu: counted %llu of %zu",
               idx, (unsigned long long)sizes[b], (unsigned long long)dc.count, want.n);
@@ -276,7 +276,7 @@ static void one_case(long idx) {
         loci_of(&want, &want_loci);
         wm_context_tuning(cx)->loci_starts = 1;
         got.n = 0;
-        wm_setk_sink_t dl = { collect, &got, NULL, 0 };
+        wm_setk_sink_t dl = { collect, &got, NULL, 0, 0 };
         rc = wm_setk_gpu_scan(cx, &fake_gpu, s, &t, rs, nr, 0, &dl, &done);
         loci_of(&got, &got_loci);
         same = rc == WM_OK && got.n == want.n && got_loci.n == want_loci.n;
