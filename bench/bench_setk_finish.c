@@ -1,7 +1,7 @@
 /*
 ** bench_setk_finish.c -- the host's half of a set within k errors on the GPU
 ** (src/setk/gpu_finish.c) on its own, on any machine: a table standing in
-** for a GPU hands wm_setk_gpu_scan one batch of H synthetic hits of a
+** for a GPU hands wm_setk_gpu_scan H synthetic hits of a
 ** Hamming set of guides (random patterns, ends and strands over a random
 ** text of one record), as a guide set's GPU run hands the host 10 M of them
 ** (BENCHMARKS.md 17b); the host sorts them by pattern, finishes them on the
@@ -38,19 +38,7 @@ static int supports(const wm_setk_t *s) {
     return 1;
 }
 
-static wm_status batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *t, const uint64_t *rs,
-                       size_t n_rec, uint64_t lo, uint64_t hi, wm_setk_hit_t **out, size_t *n) {
-    (void)cx, (void)s, (void)t, (void)rs, (void)n_rec, (void)lo, (void)hi;
-    *out = malloc(g_n * sizeof **out); /* the host frees each batch's hits */
-    if (!*out) return WM_NOMEM;
-    memcpy(*out, g_hits, g_n * sizeof **out);
-    *n = g_n;
-    return WM_OK;
-}
-
-static const wm_setk_gpu_t g_table = { supports, batch };
-
-/* --reads: each batch gets the ends it owns, (lo, hi]. */
+/* Each batch gets the ends it owns, (lo, hi], as the GPU's batches do. */
 static wm_status own_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *t,
                            const uint64_t *rs, size_t n_rec, uint64_t lo, uint64_t hi,
                            wm_setk_hit_t **out, size_t *n) {
@@ -236,7 +224,7 @@ int main(int argc, char **argv) {
             uint64_t sum = 0, done = 0;
             wm_setk_sink_t dv = { listing ? on_match : NULL, &sum, NULL, 0, 0 };
             double t0 = now();
-            wm_status st = wm_setk_gpu_scan(cx, &g_table, db->body, &t, rs, n_rec, 0, &dv, &done);
+            wm_status st = wm_setk_gpu_scan(cx, &g_own, db->body, &t, rs, n_rec, 0, &dv, &done);
             s[r] = now() - t0;
             if (st != WM_OK) {
                 fprintf(stderr, "bench_setk_finish: status %d\n", (int)st);

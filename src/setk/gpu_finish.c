@@ -45,6 +45,7 @@ typedef struct {
     wm_setk_hit_t *hits; /* sorted by (segment, pattern, strand, end) */
     size_t n;
     int want_starts, loci; /* loci: starts only where a locus reads them */
+    int by_end;            /* Hamming on DNA: sorted by segment alone (into_segments) */
     uint64_t lo;           /* the batch owns the matches' ends past lo */
     unsigned seg_shift;    /* a segment holds 2^seg_shift final ends */
     wm_plan_t plan;        /* the segments: ends (lo + i 2^seg_shift, ...] */
@@ -115,23 +116,58 @@ static void unkey_hits(void *arg, size_t i, int tid) {
     }
 }
 
+/* Hamming on DNA: a hit's end as its final end's offset in the batch (the
+** sort's key: the segment is its high bits), and back. */
+static void to_final_end(void *arg, size_t i, int tid) {
+    (void)tid;
+    const keying_t *K = arg;
+    size_t a, b;
+    slice_of(K->f->n, K->slices, i, &a, &b);
+    for (size_t x = a; x < b; x++) {
+        wm_setk_hit_t *h = &K->f->hits[x];
+        h->end = h->end + shift_of(K->f->s, h->strand) - K->f->lo - 1;
+    }
+}
+
+static void from_final_end(void *arg, size_t i, int tid) {
+    (void)tid;
+    const keying_t *K = arg;
+    size_t a, b;
+    slice_of(K->f->n, K->slices, i, &a, &b);
+    for (size_t x = a; x < b; x++) {
+        wm_setk_hit_t *h = &K->f->hits[x];
+        h->end = K->f->lo + 1 + h->end - shift_of(K->f->s, h->strand);
+    }
+}
+
 /* Sort the hits by (segment of the final end, pattern, strand, end), and
-** find where each segment begins. -1 out of memory. */
+** find where each segment begins. A Hamming hit on DNA becomes its match
+** without its pattern (hamming_match), so those are sorted by segment
+** alone: one pass over the records themselves, where the full key took
+** three over 16-byte copies (the segment's matches are sorted anyway, and
+** repeats dropped there). -1 out of memory. */
 static int into_segments(wm_pool_t *pool, finish_t *f) {
     const wm_setk_t *s = f->s;
-    keying_t K = { f, malloc((f->n ? f->n : 1) * sizeof *K.k), 4 * (size_t)wm_pool_size(pool) };
+    size_t slices = 4 * (size_t)wm_pool_size(pool);
+    if (slices > f->n / 4096 + 1) slices = f->n / 4096 + 1;
+    keying_t K = { f, NULL, slices };
     f->first = malloc((f->plan.n + 1) * sizeof *f->first);
-    if (!K.k || !f->first) { /* (finish frees first) */
+    if (!f->first) return -1; /* (finish frees first) */
+    int rc;
+    if (f->by_end) {
+        wm_pool_for(pool, K.slices, to_final_end, &K);
+        unsigned bits = f->seg_shift + wm_setk_bits_for(f->plan.n - 1);
+        rc = wm_setk_radix_sort_bits_on(pool, f->hits, f->n, sizeof *f->hits, f->seg_shift, bits);
+        wm_pool_for(pool, K.slices, from_final_end, &K);
+    } else {
+        if (!(K.k = malloc((f->n ? f->n : 1) * sizeof *K.k))) return -1;
+        wm_pool_for(pool, K.slices, key_hits, &K);
+        /* the key's bits: segment, then pattern and strand, then the end's low bits */
+        unsigned bits = wm_setk_bits_for(f->plan.n - 1) + s->pat_bits + 1 + f->seg_shift;
+        rc = wm_setk_radix_sort_on(pool, K.k, f->n, sizeof *K.k, bits);
+        if (rc == 0) wm_pool_for(pool, K.slices, unkey_hits, &K);
         free(K.k);
-        return -1;
     }
-    if (K.slices > f->n / 4096 + 1) K.slices = f->n / 4096 + 1;
-    wm_pool_for(pool, K.slices, key_hits, &K);
-    /* the key's bits: segment, then pattern and strand, then the end's low bits */
-    unsigned bits = wm_setk_bits_for(f->plan.n - 1) + s->pat_bits + 1 + f->seg_shift;
-    int rc = wm_setk_radix_sort_on(pool, K.k, f->n, sizeof *K.k, bits);
-    if (rc == 0) wm_pool_for(pool, K.slices, unkey_hits, &K);
-    free(K.k);
     if (rc != 0) return -1;
     /* segment i's hits: final ends in (lo + i 2^shift, lo + (i + 1) 2^shift] */
     for (size_t i = 0, x = 0; i <= f->plan.n; i++) {
@@ -213,6 +249,9 @@ static int finish_hits(const finish_t *f, size_t a, size_t b, const uint8_t *nee
     int hamming = s->dna && s->opts.metric == WM_METRIC_HAMMING;
     wm_pat_t *p = NULL;
     uint32_t compiled = UINT32_MAX;
+    /* a Hamming hit gives at most one match: room for all at once */
+    if (hamming && wm_vec_grow((void **)&out->a, &out->cap, out->n + (b - a), sizeof *out->a))
+        return -1;
     for (size_t x = a; x < b && rc == 0; x++) {
         const wm_setk_hit_t *h = &f->hits[x];
         if (x > a && h->pat == h[-1].pat && h->strand == h[-1].strand && h->end == h[-1].end)
@@ -227,8 +266,7 @@ static int finish_hits(const finish_t *f, size_t a, size_t b, const uint8_t *nee
         mt.strand = h->strand;
         mt.pattern = h->pat;
         if (hamming) {
-            if (hamming_match(s, f->text->seq, rb, f->rs[r + 1], h, &mt))
-                rc = wm_matchvec_push(out, &mt);
+            if (hamming_match(s, f->text->seq, rb, f->rs[r + 1], h, &mt)) out->a[out->n++] = mt;
             continue;
         }
         if (need != NULL && !need[x - a]) { /* a stand-in (setk/loci.c) */
@@ -269,6 +307,19 @@ static int finish_hits(const finish_t *f, size_t a, size_t b, const uint8_t *nee
     return rc;
 }
 
+/* A sorted segment's repeated matches (a hit the GPU gave twice), once. */
+static void drop_repeats(wm_matchvec_t *v) {
+    size_t w = v->n > 0;
+    for (size_t x = 1; x < v->n; x++) {
+        const wm_match_t *a = &v->a[w - 1], *b = &v->a[x];
+        if (a->record == b->record && a->end == b->end && a->pattern == b->pattern &&
+            a->strand == b->strand)
+            continue;
+        v->a[w++] = *b;
+    }
+    v->n = w;
+}
+
 /* Segment i of the batch, on a pool thread (core/waves.h): its matches, in order. */
 static int finish_segment(void *arg, uint64_t i, void *res) {
     const finish_t *f = arg;
@@ -283,8 +334,9 @@ static int finish_segment(void *arg, uint64_t i, void *res) {
     if (rc == 0) rc = finish_hits(f, a, b, need, out);
     free(need);
     /* a final end lies in (seg_lo, seg_hi + 1]: the plan's parts own ends */
-    if (rc == 0 && f->want_starts)
+    if (rc == 0 && (f->want_starts || f->by_end))
         rc = wm_setk_sort_matches(out, f->rs, seg_lo, seg_hi + 1, f->s->pat_bits);
+    if (rc == 0 && f->by_end) drop_repeats(out);
     return rc;
 }
 
@@ -313,6 +365,7 @@ static wm_status finish(wm_context_t *cx, finish_t *f, uint64_t hi, uint64_t own
     const wm_setk_t *s = f->s;
     f->loci = cx->tuning.loci_starts && f->want_starts && s->opts.metric == WM_METRIC_EDIT &&
               !s->opts.exact_prefix && !s->opts.exact_suffix;
+    f->by_end = s->dna && s->opts.metric == WM_METRIC_HAMMING;
     /* matches end by hi; shift_max more keeps any hit of a middle in (lo, hi] */
     uint64_t top = hi + s->shift_max;
     uint64_t want = (top - f->lo) / (32 * (uint64_t)wm_pool_size(cx->pool)) + 1;

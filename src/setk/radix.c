@@ -13,8 +13,12 @@
 
 #include "setk/setk.h"
 
+/* Digits of 16 bits for the large sorts; the serial sorts of fewer
+** records than 2^16 (a segment's matches) take 11, whose counts (2,048)
+** cost less to clear and sum than the records to move. */
 #define DIGIT_BITS 16
 #define DIGITS (1u << DIGIT_BITS)
+#define SMALL_DIGIT_BITS 11
 
 static uint64_t key_of(const unsigned char *rec) {
     uint64_t k;
@@ -26,12 +30,12 @@ static uint64_t key_of(const unsigned char *rec) {
 ** shift, count[d] being where the next record of digit d goes. */
 #define SCATTER(bytes)                                                                             \
     for (size_t i = lo; i < hi; i++) {                                                             \
-        size_t at = count[(key_of(from + i * (bytes)) >> shift) & (DIGITS - 1)]++;                 \
+        size_t at = count[(key_of(from + i * (bytes)) >> shift) & mask]++;                         \
         memcpy(to + at * (bytes), from + i * (bytes), (bytes));                                    \
     }
 
 static void scatter(const unsigned char *from, unsigned char *to, size_t lo, size_t hi, size_t size,
-                    unsigned shift, size_t *count) {
+                    unsigned shift, uint64_t mask, size_t *count) {
     /* the records' own sizes spelled out: a copy of a constant size is a
     ** few moves, one of a variable size a call of memmove */
     switch (size) {
@@ -48,23 +52,26 @@ unsigned wm_setk_bits_for(uint64_t most) {
     return b;
 }
 
-int wm_setk_radix_sort(void *a, size_t n, size_t size, unsigned key_bits) {
+/* The passes over the key's bits [lo_bit, hi_bit). */
+static int serial_sort(void *a, size_t n, size_t size, unsigned lo_bit, unsigned hi_bit) {
     if (n < 2) return 0;
+    unsigned bits = n < DIGITS ? SMALL_DIGIT_BITS : DIGIT_BITS;
+    size_t digits = (size_t)1 << bits;
+    uint64_t mask = digits - 1;
     unsigned char *tmp = malloc(n * size);
-    size_t *count = malloc((DIGITS + 1) * sizeof *count);
+    size_t *count = malloc((digits + 1) * sizeof *count);
     if (!tmp || !count) {
         free(tmp);
         free(count);
         return -1;
     }
     unsigned char *from = a, *to = tmp;
-    for (unsigned shift = 0; shift < key_bits; shift += DIGIT_BITS) {
-        memset(count, 0, (DIGITS + 1) * sizeof *count);
-        for (size_t i = 0; i < n; i++)
-            count[((key_of(from + i * size) >> shift) & (DIGITS - 1)) + 1]++;
-        if (count[((key_of(from) >> shift) & (DIGITS - 1)) + 1] == n) continue; /* one digit */
-        for (size_t d = 0; d < DIGITS; d++) count[d + 1] += count[d];
-        scatter(from, to, 0, n, size, shift, count);
+    for (unsigned shift = lo_bit; shift < hi_bit; shift += bits) {
+        memset(count, 0, (digits + 1) * sizeof *count);
+        for (size_t i = 0; i < n; i++) count[((key_of(from + i * size) >> shift) & mask) + 1]++;
+        if (count[((key_of(from) >> shift) & mask) + 1] == n) continue; /* one digit */
+        for (size_t d = 0; d < digits; d++) count[d + 1] += count[d];
+        scatter(from, to, 0, n, size, shift, mask, count);
         unsigned char *t = from;
         from = to;
         to = t;
@@ -73,6 +80,10 @@ int wm_setk_radix_sort(void *a, size_t n, size_t size, unsigned key_bits) {
     free(tmp);
     free(count);
     return 0;
+}
+
+int wm_setk_radix_sort(void *a, size_t n, size_t size, unsigned key_bits) {
+    return serial_sort(a, n, size, 0, key_bits);
 }
 
 /* The parallel sort: each pass counts the digits of every slice of the
@@ -107,12 +118,17 @@ static void par_scatter(void *arg, size_t i, int tid) {
     const par_t *p = arg;
     size_t lo, hi;
     par_range(p, i, &lo, &hi);
-    scatter(p->from, p->to, lo, hi, p->size, p->shift, p->count + i * DIGITS);
+    scatter(p->from, p->to, lo, hi, p->size, p->shift, DIGITS - 1, p->count + i * DIGITS);
 }
 
 int wm_setk_radix_sort_on(wm_pool_t *pool, void *a, size_t n, size_t size, unsigned key_bits) {
+    return wm_setk_radix_sort_bits_on(pool, a, n, size, 0, key_bits);
+}
+
+int wm_setk_radix_sort_bits_on(wm_pool_t *pool, void *a, size_t n, size_t size, unsigned lo_bit,
+                               unsigned hi_bit) {
     size_t slices = pool ? (size_t)wm_pool_size(pool) : 1;
-    if (slices < 2 || n < WM_SETK_PAR_SORT_MIN) return wm_setk_radix_sort(a, n, size, key_bits);
+    if (slices < 2 || n < WM_SETK_PAR_SORT_MIN) return serial_sort(a, n, size, lo_bit, hi_bit);
     par_t p = { a, malloc(n * size), n, size, slices, 0, malloc(slices * DIGITS * sizeof(size_t)) };
     unsigned char *tmp = p.to;
     if (!p.to || !p.count) {
@@ -120,7 +136,7 @@ int wm_setk_radix_sort_on(wm_pool_t *pool, void *a, size_t n, size_t size, unsig
         free(p.count);
         return -1;
     }
-    for (p.shift = 0; p.shift < key_bits; p.shift += DIGIT_BITS) {
+    for (p.shift = lo_bit; p.shift < hi_bit; p.shift += DIGIT_BITS) {
         wm_pool_for(pool, slices, par_count, &p);
         size_t d0 = (key_of(p.from) >> p.shift) & (DIGITS - 1), of_d0 = 0;
         for (size_t i = 0; i < slices; i++) of_d0 += p.count[i * DIGITS + d0];

@@ -120,6 +120,11 @@ int wm_setk_radix_sort(void *a, size_t n, size_t size, unsigned key_bits);
 ** WM_SETK_PAR_SORT_MIN records or on one thread. */
 #define WM_SETK_PAR_SORT_MIN (1u << 16)
 int wm_setk_radix_sort_on(wm_pool_t *pool, void *a, size_t n, size_t size, unsigned key_bits);
+/* By the key's bits [lo_bit, hi_bit) alone, the keys below 2^hi_bit
+** (records equal there keep their order): wm_setk_radix_sort_on is
+** lo_bit = 0, hi_bit = key_bits. */
+int wm_setk_radix_sort_bits_on(wm_pool_t *pool, void *a, size_t n, size_t size, unsigned lo_bit,
+                               unsigned hi_bit);
 /* The bits a key field needs to hold 0..most (at least 1): the sorts run no
 ** pass over bits that are always 0. */
 unsigned wm_setk_bits_for(uint64_t most);

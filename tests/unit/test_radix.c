@@ -8,7 +8,9 @@
 ** around the parallel sort's threshold and past it (0, 1, 2, 1,000,
 ** WM_SETK_PAR_SORT_MIN - 1 / + 0 / + 1, 200,000), keys of 1 to 64 bits,
 ** and key sets that leave whole passes with one digit (all equal, a few
-** values, only high bits varying); pools of 1 to 5 threads and none.
+** values, only high bits varying); pools of 1 to 5 threads and none. And
+** wm_setk_radix_sort_bits_on, by the key's bits [lo, hi) alone, lo drawn
+** below hi: records equal there keep their order, whatever the bits below.
 ** Every output is the reference, record for record.
 */
 #include <stdio.h>
@@ -50,18 +52,20 @@ static uint64_t key_for(int kind, unsigned bits) {
     return k & mask;
 }
 
-static void one_case(wm_pool_t *pool, size_t n, size_t size, unsigned bits, int kind) {
+/* lo > 0: sorted by bits [lo, bits) of the key only (bits_on). */
+static void one_case(wm_pool_t *pool, size_t n, size_t size, unsigned bits, int kind, unsigned lo) {
     unsigned char *a = xmalloc(n * size + 1);
     ref_t *r = xmalloc((n + 1) * sizeof *r);
     for (size_t i = 0; i < n; i++) {
         uint64_t key = key_for(kind, bits);
         fill(a + i * size, size, key, i);
-        r[i].key = key;
+        r[i].key = key >> lo; /* what the sort orders by */
         r[i].at = i;
     }
     qsort(r, n, sizeof *r, by_key_then_place);
-    int rc =
-        pool ? wm_setk_radix_sort_on(pool, a, n, size, bits) : wm_setk_radix_sort(a, n, size, bits);
+    int rc = lo > 0 ? wm_setk_radix_sort_bits_on(pool, a, n, size, lo, bits)
+             : pool ? wm_setk_radix_sort_on(pool, a, n, size, bits)
+                    : wm_setk_radix_sort(a, n, size, bits);
     size_t bad = n;
     for (size_t i = 0; i < n && bad == n; i++) {
         unsigned char want[40];
@@ -69,13 +73,13 @@ static void one_case(wm_pool_t *pool, size_t n, size_t size, unsigned bits, int 
         memcpy(&place, a + i * size + 8, 8);
         memcpy(&key, a + i * size, 8);
         fill(want, size, key, r[i].at);
-        if (place != r[i].at || key != r[i].key || memcmp(want, a + i * size, size)) bad = i;
+        if (place != r[i].at || key >> lo != r[i].key || memcmp(want, a + i * size, size)) bad = i;
     }
     CHECK(rc == 0 && bad == n,
-          "%s, %d threads: %zu records of %zu bytes, %u key bits, keys of kind %d: rc %d, "
+          "%s, %d threads: %zu records of %zu bytes, key bits [%u, %u), keys of kind %d: rc %d, "
           "first wrong record %zu",
-          pool ? "on the pool" : "serial", pool ? wm_pool_size(pool) : 1, n, size, bits, kind, rc,
-          bad);
+          pool ? "on the pool" : "serial", pool ? wm_pool_size(pool) : 1, n, size, lo, bits, kind,
+          rc, bad);
     free(a);
     free(r);
 }
@@ -97,9 +101,12 @@ int main(int argc, char **argv) {
                 for (int kind = 0; kind < 4; kind++) {
                     /* the serial sort, and the pools in turn */
                     int t = (int)((a + b + c + (size_t)kind) % 6);
-                    one_case(pools[t], ns[a], sizes[b], bits[c], kind);
+                    one_case(pools[t], ns[a], sizes[b], bits[c], kind, 0);
                     if (t != 0 && ns[a] >= WM_SETK_PAR_SORT_MIN)
-                        one_case(NULL, ns[a], sizes[b], bits[c], kind);
+                        one_case(NULL, ns[a], sizes[b], bits[c], kind, 0);
+                    if (bits[c] > 1) /* by the high bits alone */
+                        one_case(pools[t], ns[a], sizes[b], bits[c], kind,
+                                 1 + (unsigned)below(bits[c] - 1));
                 }
     for (int t = 1; t <= 5; t++) wm_pool_free(pools[t]);
     return test_finish();
