@@ -25,7 +25,10 @@
 # generator, seed 5) against the whole chrX sample, Hamming k = 4,
 # --exact-suffix 3, both strands, as `each` times a listing, then one run a
 # tree with WM_CUDA_TIMING=1 (the GPU's parts); the test mode compares its
-# rows on 30 MB of chrX. Then bench_gpu_multi's DNA rows of this tree
+# rows on 30 MB of chrX. ONLY_GUIDES=1: that alone (no 8-mers, no
+# run_multi). MULTI_APART=1: instead of run_multi, bench_cpu_multi's search
+# and batches modes each in a process of its own, twice in turn, on
+# MULTI_SETS [16000]. Then bench_gpu_multi's DNA rows of this tree
 # (KERNELS=1).
 # Logs in $OUT: rows.log (steps), build.log, build_prev.log, tests.log.
 source bench/gpu_common.sh rows /tmp/build-rows "$@"
@@ -100,12 +103,15 @@ if [ -z "$rg" ] && ls "$carry"/ripgrep_*.deb >/dev/null 2>&1; then
     mkdir -p /tmp/rg && dpkg -x "$(ls "$carry"/ripgrep_*.deb | head -1)" /tmp/rg && rg=/tmp/rg/usr/bin/rg
 fi
 WK=/dev/shm/rows-bench
-DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" SIG_SETS=10000 multi_data $WK dna
-T1=$WK/chrX_1G.txt
-SET=$WK/dna_k8_1000_1G.txt
-head -c 268435456 $T1 >$WK/chrX_256M.txt
-cat $T1 $WK/chrX_256M.txt >/dev/null # in the page cache
+mkdir -p $WK
 OUTF=/dev/shm/rows.out
+if [ -z "${ONLY_GUIDES:-}" ]; then
+    DNA_FA="$carry/human_GRCh37_chrX_first70Mb.fa.gz" SIG_SETS=10000 multi_data $WK dna
+    T1=$WK/chrX_1G.txt
+    SET=$WK/dna_k8_1000_1G.txt
+    head -c 268435456 $T1 >$WK/chrX_256M.txt
+    cat $T1 $WK/chrX_256M.txt >/dev/null # in the page cache
+fi
 
 # timed LABEL TOOL ARGS...: 3 runs, wall seconds and peak KiB, rows to $OUTF
 timed() {
@@ -131,8 +137,8 @@ each() {
     timed "$label, --backend auto" $W search --explain-backend "$@"
 }
 
-each "1,000 8-mers, 256 MiB" -f $SET $WK/chrX_256M.txt
-each "1,000 8-mers, 1 GiB" -f $SET $T1
+[ -n "${ONLY_GUIDES:-}" ] || each "1,000 8-mers, 256 MiB" -f $SET $WK/chrX_256M.txt
+[ -n "${ONLY_GUIDES:-}" ] || each "1,000 8-mers, 1 GiB" -f $SET $T1
 if [ -n "${ROWS_MORE:-}" ]; then
     each "1,000 8-mers, 256 MiB, BED" --format bed -f $SET $WK/chrX_256M.txt
     each "ACGTA, 1 GiB" ACGTA $T1
@@ -153,6 +159,19 @@ if [ -n "$rg" ] && [ -n "${RG:-}" ]; then
 fi
 
 # the library's listing (wm_search, a callback that counts) beside Hyperscan's
+[ -n "${ONLY_GUIDES:-}" ] && exit 0
+if [ -n "${MULTI_APART:-}" ]; then # search and batches each in processes of their own, in turn
+    for n in ${MULTI_SETS:-16000}; do
+        for r in 1 2; do
+            for m in search batches; do
+                log "bench_cpu_multi $n 8-mers, $m alone, round $r: $($B/bench/bench_cpu_multi -t "$(nproc)" \
+                    -r 3 --dna --algos qgram --modes $m $WK/dna_k8_${n}_1G.txt $T1 | grep 'mode=' |
+                    sed 's/.*mode=//')"
+            done
+        done
+    done
+    exit 0
+fi
 [ -n "${SKIP_MULTI:-}" ] || for tree in new prev; do
     bd=$B peers=hyperscan
     [ $tree = prev ] && { bd=$P peers=""; [ -n "${MULTI_PREV:-}" ] && [ -x $P/bench/bench_cpu_multi ] || continue; }
