@@ -137,8 +137,8 @@ each() {
     timed "$label, --backend auto" $W search --explain-backend "$@"
 }
 
-[ -n "${ONLY_GUIDES:-}" ] || each "1,000 8-mers, 256 MiB" -f $SET $WK/chrX_256M.txt
-[ -n "${ONLY_GUIDES:-}" ] || each "1,000 8-mers, 1 GiB" -f $SET $T1
+[ -n "${ONLY_GUIDES:-}${MULTI_APART:-}" ] || each "1,000 8-mers, 256 MiB" -f $SET $WK/chrX_256M.txt
+[ -n "${ONLY_GUIDES:-}${MULTI_APART:-}" ] || each "1,000 8-mers, 1 GiB" -f $SET $T1
 if [ -n "${ROWS_MORE:-}" ]; then
     each "1,000 8-mers, 256 MiB, BED" --format bed -f $SET $WK/chrX_256M.txt
     each "ACGTA, 1 GiB" ACGTA $T1
