@@ -140,12 +140,18 @@ static void count_chunk(void *arg, size_t i, int tid) {
 static void plan_chunks(const wm_context_t *cx, cpu_job_t *j, int listing) {
     uint64_t chunk = cx->opts.chunk_bytes;
     if (chunk == 0) {
-        /* Listing keeps two waves' matches in memory (40 bytes each): with
-        ** dense matches (one per byte or more) small chunks bound it. */
-        uint64_t hi = listing ? 1u << 19 : 16u << 20;
+        /* Listing keeps two waves' matches in memory (40 bytes each), in
+        ** vectors a chunk's slot reuses from wave to wave. With dense
+        ** matches (one per byte or more) small chunks bound that memory
+        ** and keep it reused: 16,000 8-mers over 70 MB on 2 threads faulted
+        ** in 164,000 pages with chunks of 512 KiB (each slot's vector grown
+        ** afresh by every call) and 25,600 with 64 KiB, 17% faster. A
+        ** chunk stays 32 times the longest pattern, its halo's length. */
+        uint64_t hi = listing ? 1u << 16 : 16u << 20;
         chunk = (j->len - j->own_from) / ((uint64_t)wm_pool_size(cx->pool) * 8) + 1;
         if (chunk < (1u << 16)) chunk = 1u << 16;
         if (chunk > hi) chunk = hi;
+        if (listing && chunk < 32 * (uint64_t)j->s->max_len) chunk = 32 * (uint64_t)j->s->max_len;
     }
     j->plan = wm_plan_sized(j->own_from, j->len, chunk);
 }
