@@ -16,11 +16,14 @@ typedef struct {
     int nomem;
 } sink_t;
 
-/* Runs on the calling thread without the GIL: plain C only. */
-static int on_match(const wm_match_t *m, void *user) {
+/* A run of matches (wm_search_batches), copied whole. Runs on the calling
+** thread without the GIL: plain C only. */
+static int on_matches(const wm_match_t *m, size_t n, void *user) {
     sink_t *s = user;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 1024;
+    if (s->limit && n > s->limit - s->n) n = (size_t)(s->limit - s->n);
+    if (s->n + n > s->cap) {
+        size_t cap = s->cap ? s->cap : 1024;
+        while (cap < s->n + n) cap *= 2;
         wm_match_t *a = realloc(s->a, cap * sizeof *a);
         if (!a) {
             s->nomem = 1;
@@ -29,7 +32,8 @@ static int on_match(const wm_match_t *m, void *user) {
         s->a = a;
         s->cap = cap;
     }
-    s->a[s->n++] = *m;
+    memcpy(s->a + s->n, m, n * sizeof *m);
+    s->n += n;
     return s->limit && s->n >= s->limit;
 }
 
@@ -95,7 +99,7 @@ PyObject *wmpy_search(PyObject *self, PyObject *args) {
     PyThreadState *released = PyEval_SaveThread(); /* no Python until restored */
     st = is_set ? wm_compile_set(pats.p, pats.len, pats.n, &o, &db)
                 : wm_compile(pat.p, pat.n, &o, &db);
-    if (st == WM_OK) st = wm_search(c.cx, db, &t, on_match, &sink);
+    if (st == WM_OK) st = wm_search_batches(c.cx, db, &t, on_matches, &sink);
     PyEval_RestoreThread(released);
     if (!db) {
         if (is_set) raise_set_error(st, &pats, k);

@@ -116,6 +116,15 @@ def test_search_limit():
     got = warpmatch.search("a", "a" * 100, limit=7, backend=BACKEND)
     assert rows(got, ("start", "end")) == [(i, i + 1) for i in range(7)]
     assert len(warpmatch.search("a", "a" * 100, backend=BACKEND)) == 100
+    # the matches come in runs of many (wm_search_batches): a limit inside
+    # a run keeps that run's first ones, a limit past the end keeps all
+    rng = np.random.default_rng(9)
+    text = rng.choice(np.frombuffer(b"ACGT", np.uint8), size=2_000_000)
+    full = warpmatch.search("ACG", text, k=1, backend=BACKEND, threads=2)
+    assert len(full) > 300_000
+    for limit in (1, 4097, 300_001, len(full), len(full) + 5):
+        got = warpmatch.search("ACG", text, k=1, limit=limit, backend=BACKEND, threads=2)
+        assert rows(got) == rows(full[:limit]), limit
 
 
 def test_search_large_text_many_chunks():
