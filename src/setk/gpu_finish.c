@@ -71,6 +71,7 @@ typedef struct {
     finish_t *f;
     keyed_t *k;
     size_t slices;
+    int back; /* final_ends: from the final ends back to the middle's */
 } keying_t;
 
 static void slice_of(size_t n, size_t slices, size_t i, size_t *lo, size_t *hi) {
@@ -117,26 +118,16 @@ static void unkey_hits(void *arg, size_t i, int tid) {
 }
 
 /* Hamming on DNA: a hit's end as its final end's offset in the batch (the
-** sort's key: the segment is its high bits), and back. */
-static void to_final_end(void *arg, size_t i, int tid) {
+** sort's key: the segment is its high bits), or, with K->back, again. */
+static void final_ends(void *arg, size_t i, int tid) {
     (void)tid;
     const keying_t *K = arg;
     size_t a, b;
     slice_of(K->f->n, K->slices, i, &a, &b);
     for (size_t x = a; x < b; x++) {
         wm_setk_hit_t *h = &K->f->hits[x];
-        h->end = h->end + shift_of(K->f->s, h->strand) - K->f->lo - 1;
-    }
-}
-
-static void from_final_end(void *arg, size_t i, int tid) {
-    (void)tid;
-    const keying_t *K = arg;
-    size_t a, b;
-    slice_of(K->f->n, K->slices, i, &a, &b);
-    for (size_t x = a; x < b; x++) {
-        wm_setk_hit_t *h = &K->f->hits[x];
-        h->end = K->f->lo + 1 + h->end - shift_of(K->f->s, h->strand);
+        uint64_t shift = shift_of(K->f->s, h->strand);
+        h->end = K->back ? K->f->lo + 1 + h->end - shift : h->end + shift - K->f->lo - 1;
     }
 }
 
@@ -150,15 +141,16 @@ static int into_segments(wm_pool_t *pool, finish_t *f) {
     const wm_setk_t *s = f->s;
     size_t slices = 4 * (size_t)wm_pool_size(pool);
     if (slices > f->n / 4096 + 1) slices = f->n / 4096 + 1;
-    keying_t K = { f, NULL, slices };
+    keying_t K = { f, NULL, slices, 0 };
     f->first = malloc((f->plan.n + 1) * sizeof *f->first);
     if (!f->first) return -1; /* (finish frees first) */
     int rc;
     if (f->by_end) {
-        wm_pool_for(pool, K.slices, to_final_end, &K);
+        wm_pool_for(pool, K.slices, final_ends, &K);
         unsigned bits = f->seg_shift + wm_setk_bits_for(f->plan.n - 1);
         rc = wm_setk_radix_sort_bits_on(pool, f->hits, f->n, sizeof *f->hits, f->seg_shift, bits);
-        wm_pool_for(pool, K.slices, from_final_end, &K);
+        K.back = 1;
+        wm_pool_for(pool, K.slices, final_ends, &K);
     } else {
         if (!(K.k = malloc((f->n ? f->n : 1) * sizeof *K.k))) return -1;
         wm_pool_for(pool, K.slices, key_hits, &K);
