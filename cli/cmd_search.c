@@ -58,6 +58,23 @@ int wm_cli_search_on_matches(const wm_match_t *m, size_t n, void *user) {
     return 0;
 }
 
+int wm_cli_search_on_matches_at(wm_cli_search_sink_t *s, const uint64_t *base, const wm_match_t *m,
+                                size_t n) {
+    wm_match_t t[256];
+    while (n > 0) {
+        size_t k = n < sizeof t / sizeof t[0] ? n : sizeof t / sizeof t[0];
+        for (size_t i = 0; i < k; ++i) {
+            t[i] = m[i];
+            t[i].start += base[m[i].record];
+            t[i].end += base[m[i].record];
+        }
+        if (wm_cli_search_on_matches(t, k, s)) return 1;
+        m += k;
+        n -= k;
+    }
+    return 0;
+}
+
 /* ---- the run ------------------------------------------------------------------ */
 
 /* Print "warpmatch: <what>: <library message>" for a failed call. */

@@ -30,13 +30,11 @@ typedef struct {
     const wm_range_t *R;
 } dsink_t;
 
-/* Keep owned matches, in the coordinates of their whole record. */
-static int on_match_dist(const wm_match_t *m, void *user) {
+/* Keep owned matches, in the coordinates of their whole record (the record
+** index stays local: names, counts). */
+static int on_matches_dist(const wm_match_t *m, size_t n, void *user) {
     dsink_t *d = user;
-    wm_match_t t = *m;
-    t.start += d->R->base[m->record];
-    t.end += d->R->base[m->record];
-    return wm_cli_search_on_match(&t, &d->s); /* t.record stays local: names, counts */
+    return wm_cli_search_on_matches_at(&d->s, d->R->base, m, n);
 }
 
 /* -n: where this rank's line count starts: the first byte it owns, on the
@@ -197,7 +195,7 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
             if (d.s.per_record == NULL) st = WM_NOMEM;
         }
         if (st == WM_OK && has_text)
-            st = wm_scan_owned(r->cx, db, &R.text, own_from, on_match_dist, &d, NULL, NULL);
+            st = wm_scan_owned_batches(r->cx, db, &R.text, own_from, on_matches_dist, &d);
         if (st == WM_STOPPED) st = WM_OK;
         if (wm_cli_search_sink_end(&d.s) < 0 && st == WM_OK) st = WM_NOMEM;
         local_n = d.s.n;

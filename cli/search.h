@@ -233,6 +233,12 @@ int wm_cli_search_is_dna(const wm_cli_search_args_t *a, const char *path, int dn
 int wm_cli_search_on_match(const wm_match_t *m, void *user);
 /* wm_search_batches' callback: a run of matches, each as on_match takes it. */
 int wm_cli_search_on_matches(const wm_match_t *m, size_t n, void *user);
+/* A run of matches found in pieces of their records (a streamed batch, a
+** rank's range): start and end moved by base[record] into the coordinates
+** of the whole record (the record index stays the piece's), then taken as
+** on_matches takes them. 1 to stop. */
+int wm_cli_search_on_matches_at(wm_cli_search_sink_t *s, const uint64_t *base, const wm_match_t *m,
+                                size_t n);
 
 /* The run's writer of rows on threads (rows.h) when the options let rows be
 ** formatted in batches, else NULL (made on first use; freed by the command). */

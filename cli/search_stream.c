@@ -110,12 +110,9 @@ typedef struct {
 
 /* Matches in the coordinates of their whole record (the sink keeps the
 ** batch's record index: names, counts and bytes are the batch's). */
-static int on_match_batch(const wm_match_t *m, void *user) {
+static int on_matches_batch(const wm_match_t *m, size_t n, void *user) {
     bsink_t *d = user;
-    wm_match_t t = *m;
-    t.start += d->b->base[m->record];
-    t.end += d->b->base[m->record];
-    return wm_cli_search_on_match(&t, &d->s);
+    return wm_cli_search_on_matches_at(&d->s, d->b->base, m, n);
 }
 
 /* --by-record: a record's count is printed once its last batch is searched. */
@@ -190,7 +187,7 @@ static wm_status search_batch(wm_cli_search_run_t *r, const wm_db_t *db, bsink_t
         memset(br->per, 0, b->n_rec * sizeof *br->per);
         d->s.per_record = br->per;
     }
-    st = wm_scan_owned(r->cx, db, t, b->own_from, on_match_batch, d, NULL, NULL);
+    st = wm_scan_owned_batches(r->cx, db, t, b->own_from, on_matches_batch, d);
     if (br != NULL && (st == WM_OK || st == WM_STOPPED) && by_record_add(br, r, d->s.source, b) < 0)
         st = WM_NOMEM;
     return st;

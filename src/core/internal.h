@@ -99,6 +99,9 @@ typedef struct {
 } wm_batcher_t;
 int wm_batcher_one(const wm_match_t *m, void *user); /* a wm_match_cb; user: the batcher */
 int wm_batcher_flush(wm_batcher_t *b);               /* the caller's answer, or 0 */
+/* wm_scan_owned's listing in runs (wm_search_batches is own_from = 0). */
+wm_status wm_scan_owned_batches(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                                uint64_t own_from, wm_matches_cb cb, void *user);
 void wm_matchvec_free(wm_matchvec_t *v);
 /* Make room for need entries in an array of elem-byte items (doubling). 0 or -1. */
 int wm_vec_grow(void **a, size_t *cap, size_t need, size_t elem);

@@ -66,20 +66,25 @@ wm_status wm_search(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, 
     return scan(cx, db, text, cb, user, NULL, NULL);
 }
 
-wm_status wm_search_batches(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
-                            wm_matches_cb cb, void *user) {
+wm_status wm_scan_owned_batches(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                                uint64_t own_from, wm_matches_cb cb, void *user) {
     if (!cb) return WM_INVALID;
     wm_batcher_t *b = malloc(sizeof *b);
     if (!b) return WM_NOMEM;
     b->cb = cb;
     b->user = user;
     b->n = 0;
-    wm_status st = scan(cx, db, text, wm_batcher_one, b, NULL, NULL);
+    wm_status st = wm_scan_owned(cx, db, text, own_from, wm_batcher_one, b, NULL, NULL);
     /* what was gathered before the end (or a failure) goes out; a stop was
     ** the caller's answer to the run it was given */
     if (st != WM_STOPPED && wm_batcher_flush(b) && st == WM_OK) st = WM_STOPPED;
     free(b);
     return st;
+}
+
+wm_status wm_search_batches(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text,
+                            wm_matches_cb cb, void *user) {
+    return wm_scan_owned_batches(cx, db, text, 0, cb, user);
 }
 
 wm_status wm_count(wm_context_t *cx, const wm_db_t *db, const wm_text_t *text, uint64_t *n) {
