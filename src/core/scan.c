@@ -1,10 +1,10 @@
 /*
 ** scan.c -- wm_search (and its runs, wm_search_batches), wm_count and
-** wm_count_per_pattern: the arguments are
-** checked here once, a context over several devices cuts the text
-** (src/core/shard.c), and otherwise the database's family scans it. A caller
-** that owns only the ends after some offset (an MPI rank) scans through
-** wm_scan_owned, and counts with no correction
+** wm_count_per_pattern: the arguments are checked here once, a context over
+** several devices cuts the text (src/core/shard.c), and otherwise the
+** database's family scans it. A caller that owns only the ends after some
+** offset (an MPI rank, a streamed batch) scans through wm_scan_owned (or
+** wm_scan_owned_batches), and counts with no correction
 ** (db->ops->scan: src/search/driver.c for one pattern, src/multi/driver.c
 ** for a set).
 */
