@@ -52,12 +52,6 @@ typedef struct {
     size_t *first;         /* [plan.n + 1] each segment's first hit */
 } finish_t;
 
-/* A record to radix-sort (radix.c): the key, and what it orders. */
-typedef struct {
-    uint64_t key;
-    uint64_t at;
-} keyed_t;
-
 /* How far past a hit's end its match ends: with exact regions the hit's end
 ** is the middle's, and the match ends suf[strand] later (setk.h). */
 static uint64_t shift_of(const wm_setk_t *s, uint32_t strand) {
@@ -69,7 +63,7 @@ static uint64_t shift_of(const wm_setk_t *s, uint32_t strand) {
 /* Slices of the hits for the pool's threads. */
 typedef struct {
     finish_t *f;
-    keyed_t *k;
+    wm_setk_keyed_t *k;
     size_t slices;
     int back; /* final_ends: from the final ends back to the middle's */
 } keying_t;
@@ -238,7 +232,7 @@ static int finish_hits(const finish_t *f, size_t a, size_t b, const uint8_t *nee
                        wm_matchvec_t *out) {
     const wm_setk_t *s = f->s;
     int regions = s->opts.exact_prefix || s->opts.exact_suffix, rc = 0;
-    int hamming = s->dna && s->opts.metric == WM_METRIC_HAMMING;
+    int hamming = f->by_end; /* Hamming on DNA */
     wm_pat_t *p = NULL;
     uint32_t compiled = UINT32_MAX;
     /* a Hamming hit gives at most one match: room for all at once */

@@ -167,12 +167,6 @@ static int by_match(const void *x, const void *y) {
     return p->strand < q->strand ? -1 : p->strand > q->strand;
 }
 
-/* A match's key and its place, radix-sorted. */
-typedef struct {
-    uint64_t key;
-    uint64_t at;
-} order_t;
-
 int wm_setk_sort_matches(wm_matchvec_t *v, const uint64_t *rs, uint64_t lo, uint64_t hi,
                          unsigned pat_bits) {
     unsigned bits = wm_setk_bits_for(hi - lo) + pat_bits + 1;
@@ -180,7 +174,7 @@ int wm_setk_sort_matches(wm_matchvec_t *v, const uint64_t *rs, uint64_t lo, uint
         if (v->n > 1) qsort(v->a, v->n, sizeof *v->a, by_match);
         return 0;
     }
-    order_t *o = malloc(v->n * sizeof *o);
+    wm_setk_keyed_t *o = malloc(v->n * sizeof *o); /* a match's key and its place */
     wm_match_t *to = malloc(v->n * sizeof *to);
     int rc = o && to ? 0 : -1;
     for (size_t x = 0; rc == 0 && x < v->n; x++) {

@@ -128,6 +128,11 @@ int wm_setk_radix_sort_bits_on(wm_pool_t *pool, void *a, size_t n, size_t size, 
 /* The bits a key field needs to hold 0..most (at least 1): the sorts run no
 ** pass over bits that are always 0. */
 unsigned wm_setk_bits_for(uint64_t most);
+/* A record to radix-sort by its key, and the place (or value) it orders. */
+typedef struct {
+    uint64_t key;
+    uint64_t at;
+} wm_setk_keyed_t;
 /* Matches whose absolute ends (rs[record] + end) lie in (lo, hi] into the
 ** order wm_search promises, (record, end, pattern, strand): a record's ends
 ** follow its start, so the absolute end orders records too. A radix sort of
