@@ -4,9 +4,11 @@
 ** for a GPU hands wm_setk_gpu_scan H synthetic hits of a
 ** Hamming set of guides (random patterns, ends and strands over a random
 ** text of one record), as a guide set's GPU run hands the host 10 M of them
-** (BENCHMARKS.md 17b); the host sorts them by pattern, finishes them on the
-** pool (start = end - m for Hamming), sorts the matches by end and delivers
-** them. Prints the median of R runs, counting and listing.
+** (BENCHMARKS.md 17b). Two ways, as the GPU's code gives them: hits in any
+** order, which the host sorts by segment, finishes on the pool (start = end
+** - m for Hamming), sorts by end and delivers; and keys the GPU sorted
+** (setk.h, wm_setk_key_layout_t), which the host only finishes and
+** delivers. Prints the median of R runs of each, counting and listing.
 **
 ** Usage: bench_setk_finish [HITS [PATTERNS [REPEATS]]]   [10000000 10000 3]
 **
@@ -38,17 +40,44 @@ static int supports(const wm_setk_t *s) {
     return 1;
 }
 
-/* Each batch gets the ends it owns, (lo, hi], as the GPU's batches do. */
+/* Each batch gets the ends it owns, (lo, hi], as the GPU's batches do: as
+** hits in any order, or (g_keyed, when the host asks a layout) as the keys
+** the GPU sorts, taken in order from g_hits sorted once by end. */
+static int g_keyed;
 static wm_status own_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *t,
                            const uint64_t *rs, size_t n_rec, uint64_t lo, uint64_t hi,
-                           wm_setk_hit_t **out, size_t *n) {
+                           const wm_setk_key_layout_t *L, wm_setk_gpu_hits_t *out) {
     (void)cx, (void)s, (void)t, (void)rs, (void)n_rec;
-    *out = malloc((g_n ? g_n : 1) * sizeof **out);
-    if (!*out) return WM_NOMEM;
-    *n = 0;
+    out->n = 0;
+    out->keyed = g_keyed && L;
+    if (out->keyed) {
+        size_t a = 0, b = g_n;
+        while (a < b) { /* the first end past lo */
+            size_t mid = a + (b - a) / 2;
+            if (g_hits[mid].end <= lo) a = mid + 1;
+            else b = mid;
+        }
+        if (wm_setk_gpu_hits_reserve(out, (g_n - a + 1) * sizeof(uint64_t))) return WM_NOMEM;
+        uint64_t *k = out->buf;
+        for (size_t x = a; x < g_n && g_hits[x].end <= hi; x++) /* no regions: the final end */
+            k[out->n++] = (g_hits[x].end - lo - 1) << L->end_shift |
+                          (uint64_t)g_hits[x].pat << (L->err_bits + 1) |
+                          (uint64_t)g_hits[x].strand << L->err_bits | g_hits[x].errors;
+        return WM_OK;
+    }
+    if (wm_setk_gpu_hits_reserve(out, (g_n ? g_n : 1) * sizeof(wm_setk_hit_t))) return WM_NOMEM;
+    wm_setk_hit_t *h = out->buf;
     for (size_t x = 0; x < g_n; x++)
-        if (g_hits[x].end > lo && g_hits[x].end <= hi) (*out)[(*n)++] = g_hits[x];
+        if (g_hits[x].end > lo && g_hits[x].end <= hi) h[out->n++] = g_hits[x];
     return WM_OK;
+}
+
+/* (end, pattern, strand): the keys' order */
+static int by_end(const void *a, const void *b) {
+    const wm_setk_hit_t *x = a, *y = b;
+    if (x->end != y->end) return x->end < y->end ? -1 : 1;
+    if (x->pat != y->pat) return x->pat < y->pat ? -1 : 1;
+    return (x->strand > y->strand) - (x->strand < y->strand);
 }
 
 static const wm_setk_gpu_t g_own = { supports, own_batch };
@@ -217,7 +246,12 @@ int main(int argc, char **argv) {
     printf("bench_setk_finish: %zu hits of %zu patterns (%d bases, Hamming k = 4, both strands),"
            " %d threads, median of %d\n",
            g_n, np, M, wm_pool_size(cx->pool), reps);
-    for (int listing = 0; listing < 2; listing++) {
+    /* the same hits by end: the hits' order does not change the host's work,
+    ** and the keys are taken from them in order */
+    qsort(g_hits, g_n, sizeof *g_hits, by_end);
+    for (int run = 0; run < 4; run++) {
+        int listing = run & 1;
+        g_keyed = run >> 1;
         double s[99];
         uint64_t matches = 0;
         for (int r = 0; r < reps; r++) {
@@ -233,7 +267,9 @@ int main(int argc, char **argv) {
             matches = dv.count;
         }
         qsort(s, (size_t)reps, sizeof *s, by_double);
-        printf("%-9s %llu matches  %.3f s  (%.1f M hits/s)\n", listing ? "listing" : "counting",
+        printf("%-9s %-30s %llu matches  %.3f s  (%.1f M hits/s)\n",
+               listing ? "listing" : "counting",
+               g_keyed ? "keys sorted by the GPU" : "hits in any order, sorted here",
                (unsigned long long)matches, s[reps / 2], (double)g_n / s[reps / 2] / 1e6);
     }
     free(rs);

@@ -7,10 +7,12 @@
 # of gpu_zlib.sh, prev-src.tar.gz (`git archive` of the tree before, whose
 # warpmatch and bench_cpu_multi are built beside this one), and optionally
 # ripgrep's .deb and hs/ (libhyperscan5 and libhyperscan-dev .debs).
-# test: test_cli_rows, tests/cli/test_rows.sh, test_multi_diff and
-# test_api_sets with the CUDA build, then listings compared byte for byte:
-# rows in batches on cuda against rows one at a time (--line-buffered) on
-# cpu, and this tree against the one before.
+# test: test_cli_rows, tests/cli/test_rows.sh, test_multi_diff,
+# test_api_sets, test_api_batches, the sets within k (test_setk_planes,
+# test_setk_gpu_finish, test_setk_diff, test_set_k_backends.sh) with the CUDA
+# build, then listings compared byte for byte: rows in batches on cuda
+# against rows one at a time (--line-buffered) on cpu, and this tree against
+# the one before; compute-sanitizer memcheck on a listing and on 200 guides.
 # bench: 1,000 8-mers (paper 003's set, bench/run_multi.sh) listed over 256
 # MiB and 1 GiB of chrX (and, with ROWS_MORE=1, as BED rows and a sparse
 # single pattern over 1 GiB); each
@@ -24,8 +26,9 @@
 # lacks). GUIDES=1: CARRY/g10000.fa (10,000 guides + NGG, bench/gpu_setk.sh's
 # generator, seed 5) against the whole chrX sample, Hamming k = 4,
 # --exact-suffix 3, both strands, as `each` times a listing, then one run a
-# tree with WM_CUDA_TIMING=1 (the GPU's parts); the test mode compares its
-# rows on 30 MB of chrX. ONLY_GUIDES=1: that alone (no 8-mers, no
+# tree with WM_CUDA_TIMING=1 (the GPU's parts), beside the floor (chrX read
+# and one exact scan) and bench_setk_finish (the host's half alone, 13 M
+# hits); the test mode compares its rows on 30 MB of chrX. ONLY_GUIDES=1: that alone (no 8-mers, no
 # run_multi). MULTI_APART=1: instead of run_multi, bench_cpu_multi's search
 # and batches modes each in a process of its own, twice in turn, on
 # MULTI_SETS [16000]. Then bench_gpu_multi's DNA rows of this tree
@@ -47,7 +50,8 @@ P=/tmp/build-prev
 ) >"$out/build_prev.log" 2>&1 &
 prev_pid=$!
 gpu_build warpmatch_cli test_cli_rows test_multi_diff test_api_sets test_api_batches \
-    test_setk_planes test_setk_gpu_finish bench_gpu_multi bench_cpu_multi gen_text gen_patterns
+    test_setk_planes test_setk_gpu_finish test_setk_diff bench_setk_finish bench_gpu_multi \
+    bench_cpu_multi gen_text gen_patterns
 cmake --build $B -j"$(nproc)" --target hs_multi >>"$out/build.log" 2>&1
 log "hs_multi rc=$?"
 wait $prev_pid
@@ -58,7 +62,7 @@ WP=$P/warpmatch
 
 if [ "$mode" != bench ]; then
     run_tests test_cli_rows cli:test_rows test_multi_diff test_api_sets test_api_batches \
-        test_setk_planes test_setk_gpu_finish
+        test_setk_planes test_setk_gpu_finish test_setk_diff cli:test_set_k_backends
     zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" | head -c 30000000 >/tmp/rows_chrx.fa
     grep -v '>' /tmp/rows_chrx.fa | tr -d '\n' | fold -w 8 | awk 'NR % 997 == 0' | grep -x '[ACGT]*' |
         head -1000 >/tmp/rows_k8.txt
@@ -94,6 +98,16 @@ if [ "$mode" != bench ]; then
     compute-sanitizer --tool memcheck --error-exitcode 9 $W search --backend cuda -f /tmp/rows_k8.txt \
         /tmp/rows_chrx.fa >/dev/null 2>>"$out/tests.log"
     log "compute-sanitizer memcheck, a listing: rc=$?"
+    if [ -f "$carry/g10000.fa" ]; then # the guides' keys sorted on the GPU
+        head -400 "$carry/g10000.fa" >/tmp/rows_g200.fa
+        compute-sanitizer --tool memcheck --error-exitcode 9 $W search --backend cuda -k 4 --hamming \
+            --revcomp --exact-suffix 3 -f /tmp/rows_g200.fa /tmp/rows_chrx.fa >/tmp/rows_san.out \
+            2>>"$out/tests.log"
+        log "compute-sanitizer memcheck, 200 guides: rc=$?"
+        $W search --backend cpu -k 4 --hamming --revcomp --exact-suffix 3 -f /tmp/rows_g200.fa \
+            /tmp/rows_chrx.fa | cmp -s - /tmp/rows_san.out
+        log "its rows against the cpu's: $([ $? = 0 ] && echo same || echo DIFFERENT) ($(wc -l </tmp/rows_san.out) lines)"
+    fi
 fi
 [ "$mode" = test ] && exit 0
 
@@ -146,11 +160,17 @@ fi
 if [ -n "${GUIDES:-}" ] && [ -f "$carry/g10000.fa" ]; then
     zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" >$WK/chrX.fa
     G=(-k 4 --hamming --revcomp --exact-suffix 3 -f "$carry/g10000.fa" $WK/chrX.fa)
+    for r in 1 2 3; do # the floor: chrX read and one exact scan, the whole process
+        /usr/bin/time -f "%e s" -o /tmp/rows_t $W search -c --backend cpu ACGTACGTACGTACGTACGTAGG \
+            $WK/chrX.fa >/dev/null
+        log "floor (chrX read + one exact 23-mer scan, cpu) run $r: $(cat /tmp/rows_t)"
+    done
     each "10,000 guides + NGG, chrX" "${G[@]}"
     for w in $W $WP; do
         WM_CUDA_TIMING=1 $w search --backend cuda "${G[@]}" >/dev/null 2>/tmp/rows_err
-        log "guides, $w, the GPU's parts: $(grep -i 'set within k' /tmp/rows_err | head -2 | tr '\n' ' ')"
+        log "guides, $w, the GPU's parts: $(grep -iE 'set within k|context' /tmp/rows_err | head -3 | tr '\n' ' ')"
     done
+    log "the host's half alone: $($B/bench/bench_setk_finish 13000000 10000 3 | tr '\n' ' ')"
 fi
 if [ -n "$rg" ] && [ -n "${RG:-}" ]; then
     log "peer: $($rg --version | head -1)"

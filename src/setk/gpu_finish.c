@@ -14,6 +14,13 @@
 ** sorts are radix sorts of 16-byte keyed records (radix.c): 10 M hits of a
 ** guide set were sorted twice by qsort, most of the host's time.
 **
+** Hamming on DNA needs no pattern compiled and no start searched, so its
+** hits come from the GPU already in order, as 64-bit keys (setk.h,
+** wm_setk_key_layout_t): the host cuts them into segments by binary search
+** and only turns them into matches (finish_keys). A batch's hits land in a
+** buffer its slot keeps from batch to batch, not in fresh memory faulted in
+** each time.
+**
 ** Batches of 16 MiB: while the host finishes one, the GPU runs the next
 ** on a thread of its own (a million reads against chrX: 1.5 s of the GPU's
 ** seeds and verification, 2.0 s of the host's, one after the other in two
@@ -42,14 +49,16 @@ typedef struct {
     const wm_text_t *text;
     const uint64_t *rs;
     size_t n_rec;
-    wm_setk_hit_t *hits; /* sorted by (segment, pattern, strand, end) */
+    wm_setk_hit_t *hits;  /* sorted by (segment, pattern, strand, end) */
+    const uint64_t *keys; /* or, with a layout, the GPU's sorted keys */
     size_t n;
-    int want_starts, loci; /* loci: starts only where a locus reads them */
-    int by_end;            /* Hamming on DNA: sorted by segment alone (into_segments) */
-    uint64_t lo;           /* the batch owns the matches' ends past lo */
-    unsigned seg_shift;    /* a segment holds 2^seg_shift final ends */
-    wm_plan_t plan;        /* the segments: ends (lo + i 2^seg_shift, ...] */
-    size_t *first;         /* [plan.n + 1] each segment's first hit */
+    const wm_setk_key_layout_t *layout; /* keys' (NULL: hits) */
+    int want_starts, loci;              /* loci: starts only where a locus reads them */
+    int by_end;         /* Hamming on DNA: sorted by segment alone (into_segments) */
+    uint64_t lo;        /* the batch owns the matches' ends past lo */
+    unsigned seg_shift; /* a segment holds 2^seg_shift final ends */
+    wm_plan_t plan;     /* the segments: ends (lo + i 2^seg_shift, ...] */
+    size_t *first;      /* [plan.n + 1] each segment's first hit */
 } finish_t;
 
 /* How far past a hit's end its match ends: with exact regions the hit's end
@@ -165,6 +174,32 @@ static int into_segments(wm_pool_t *pool, finish_t *f) {
     return 0;
 }
 
+/* The first of the GPU's sorted keys at or past key (binary search). */
+static size_t first_key(const uint64_t *keys, size_t n, uint64_t key) {
+    size_t a = 0, b = n;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (keys[mid] < key) a = mid + 1;
+        else b = mid;
+    }
+    return a;
+}
+
+/* With keys: where each segment begins, the keys already in order; those
+** past the span (hits out of the batch) are left out. -1 out of memory. */
+static int keys_into_segments(finish_t *f) {
+    const wm_setk_key_layout_t *L = f->layout;
+    f->first = malloc((f->plan.n + 1) * sizeof *f->first);
+    if (!f->first) return -1;
+    size_t n = first_key(f->keys, f->n, L->span << L->end_shift);
+    for (size_t i = 0; i < f->plan.n; i++) {
+        size_t x = first_key(f->keys, n, ((uint64_t)i << f->seg_shift) << L->end_shift);
+        f->first[i] = x;
+    }
+    f->first[f->plan.n] = n;
+    return 0;
+}
+
 /* ---- 2. a segment finished --------------------------------------------------------- */
 
 /* Which hits of a segment (sorted by pattern, strand and end) need their
@@ -201,23 +236,22 @@ static int segment_needs(const finish_t *f, size_t a, size_t b, uint64_t seg_lo,
     return rc;
 }
 
-/* A Hamming hit on DNA (h->end the middle's end) as its match: an
-** occurrence is the m bytes before the final end, its errors the middle's
-** (the GPU's), its regions exact (wm_pat_accepts, as the resolver's
-** wm_flanks_finish checks them): nothing to compile. 10,000 guides' 13
-** million hits had compiled their pattern a segment each, about five million
-** compiles. 1 with the match in *mt, 0 when the regions or the record's
-** bounds refuse it. */
+/* A Hamming hit on DNA as its match (pattern pat on strand st, its match
+** ending at e, the middle's end + suf): an occurrence is the m bytes before
+** e, its errors the middle's (the GPU's), its regions exact
+** (wm_pat_accepts, as the resolver's wm_flanks_finish checks them): nothing
+** to compile. 10,000 guides' 13 million hits had compiled their pattern a
+** segment each, about five million compiles. 1 with start and end in *mt, 0
+** when the regions or the record's bounds (rb, re] refuse it. */
 static int hamming_match(const wm_setk_t *s, const uint8_t *text, uint64_t rb, uint64_t re,
-                         const wm_setk_hit_t *h, wm_match_t *mt) {
-    uint32_t st = h->strand & 1, m = (uint32_t)s->len[h->pat];
+                         uint32_t pat, uint32_t st, uint64_t e, wm_match_t *mt) {
+    uint32_t m = (uint32_t)s->len[pat];
     uint32_t pre = s->pre[st], suf = s->suf[st];
-    uint64_t e = h->end + suf;
     if (e > re || e - rb < m) return 0;
-    const uint8_t *pat = s->pat[h->pat], *w = text + e - m;
+    const uint8_t *p = s->pat[pat], *w = text + e - m;
     for (uint32_t j = 0; j < m; j++) {
         if (j == pre && (j = m - suf) == m) break; /* the middle is the GPU's */
-        uint8_t code = st ? wm_iupac_complement(pat[m - 1 - j]) : pat[j];
+        uint8_t code = st ? wm_iupac_complement(p[m - 1 - j]) : p[j];
         if (!wm_pat_accepts(&s->opts, code, w[j])) return 0;
     }
     mt->start = e - m - rb;
@@ -252,7 +286,10 @@ static int finish_hits(const finish_t *f, size_t a, size_t b, const uint8_t *nee
         mt.strand = h->strand;
         mt.pattern = h->pat;
         if (hamming) {
-            if (hamming_match(s, f->text->seq, rb, f->rs[r + 1], h, &mt)) out->a[out->n++] = mt;
+            uint32_t st = h->strand & 1;
+            if (hamming_match(s, f->text->seq, rb, f->rs[r + 1], h->pat, st, h->end + s->suf[st],
+                              &mt))
+                out->a[out->n++] = mt;
             continue;
         }
         if (need != NULL && !need[x - a]) { /* a stand-in (setk/loci.c) */
@@ -306,12 +343,41 @@ static void drop_repeats(wm_matchvec_t *v) {
     v->n = w;
 }
 
+/* The GPU's sorted keys [a, b) of a segment into their matches, in order:
+** nothing to sort, repeats side by side. -1 out of memory. */
+static int finish_keys(const finish_t *f, size_t a, size_t b, wm_matchvec_t *out) {
+    const wm_setk_t *s = f->s;
+    const wm_setk_key_layout_t *L = f->layout;
+    const uint64_t err_mask = ((uint64_t)1 << L->err_bits) - 1;
+    const uint64_t pat_mask = ((uint64_t)1 << (L->end_shift - L->err_bits - 1)) - 1;
+    if (wm_vec_grow((void **)&out->a, &out->cap, out->n + (b - a), sizeof *out->a)) return -1;
+    size_t r = 0;
+    for (size_t x = a; x < b; x++) {
+        uint64_t key = f->keys[x];
+        if (x > a && key >> L->err_bits == f->keys[x - 1] >> L->err_bits) continue; /* once each */
+        uint64_t e = f->lo + 1 + (key >> L->end_shift); /* the final end */
+        uint32_t st = (uint32_t)(key >> L->err_bits) & 1;
+        uint32_t pat = (uint32_t)(key >> (L->err_bits + 1) & pat_mask);
+        if (x == a || e > f->rs[r + 1]) r = wm_plan_record_of_end(f->rs, f->n_rec, e);
+        wm_match_t mt;
+        memset(&mt, 0, sizeof mt);
+        mt.record = r;
+        mt.errors = (uint32_t)(key & err_mask);
+        mt.strand = st;
+        mt.pattern = pat;
+        if (hamming_match(s, f->text->seq, f->rs[r], f->rs[r + 1], pat, st, e, &mt))
+            out->a[out->n++] = mt;
+    }
+    return 0;
+}
+
 /* Segment i of the batch, on a pool thread (core/waves.h): its matches, in order. */
 static int finish_segment(void *arg, uint64_t i, void *res) {
     const finish_t *f = arg;
     wm_matchvec_t *out = res;
     size_t a = f->first[i], b = f->first[i + 1];
     if (a == b) return 0;
+    if (f->keys) return finish_keys(f, a, b, out);
     uint64_t seg_lo, seg_hi; /* final ends (seg_lo, seg_hi] */
     wm_plan_part(&f->plan, i, &seg_lo, &seg_hi);
     uint8_t *need = f->loci ? malloc(b - a) : NULL;
@@ -359,7 +425,7 @@ static wm_status finish(wm_context_t *cx, finish_t *f, uint64_t hi, uint64_t own
     while (((uint64_t)1 << f->seg_shift) < want && f->seg_shift < 40) f->seg_shift++;
     f->plan = wm_plan_sized(f->lo, top, (uint64_t)1 << f->seg_shift);
     wm_status st = WM_NOMEM;
-    if (into_segments(cx->pool, f) == 0) {
+    if ((f->keys ? keys_into_segments(f) : into_segments(cx->pool, f)) == 0) {
         wm_waves_t waves = wm_waves_of_matches(finish_segment, f, deliver, dv);
         st = wm_waves_run(cx, &f->plan, own_from, f->text->len, &waves);
     }
@@ -379,16 +445,44 @@ typedef struct {
     const uint64_t *rs;
     size_t n_rec;
     uint64_t lo, hi;
-    wm_setk_hit_t *hits;
-    size_t n;
+    wm_setk_key_layout_t layout;
+    int keys;                /* layout asked for */
+    wm_setk_gpu_hits_t hits; /* its buffer kept from batch to batch */
     wm_status st;
     pthread_t thread;
     int running;
 } fetch_t;
 
+int wm_setk_gpu_hits_reserve(wm_setk_gpu_hits_t *o, size_t bytes) {
+    if (bytes <= o->cap) return 0;
+    size_t want = bytes + bytes / 4; /* the next batch's hits are about as many */
+    void *p = realloc(o->buf, want);
+    if (!p) return -1;
+    o->buf = p;
+    o->cap = want;
+    return 0;
+}
+
+/* Hamming on DNA: the hits of ends (lo, hi] as keys sorted on the GPU, when
+** they fit 64 bits. A batch's final ends reach shift_max past hi (finish). */
+static int key_layout(const wm_setk_t *s, uint64_t lo, uint64_t hi, wm_setk_key_layout_t *L) {
+    if (!s->dna || s->opts.metric != WM_METRIC_HAMMING) return 0;
+    int regions = s->opts.exact_prefix || s->opts.exact_suffix;
+    L->suf[0] = regions ? s->suf[0] : 0;
+    L->suf[1] = regions ? s->suf[1] : 0;
+    L->err_bits = wm_setk_bits_for(s->opts.max_edits);
+    L->end_shift = L->err_bits + 1 + s->pat_bits;
+    L->span = hi + s->shift_max - lo;
+    L->bits = L->end_shift + wm_setk_bits_for(L->span); /* the span itself: out of the batch */
+    return L->bits <= 64;
+}
+
 static void *fetch_run(void *arg) {
     fetch_t *b = arg;
-    b->st = b->gpu->batch(b->cx, b->s, b->text, b->rs, b->n_rec, b->lo, b->hi, &b->hits, &b->n);
+    b->hits.n = 0;
+    b->hits.keyed = 0;
+    b->st = b->gpu->batch(b->cx, b->s, b->text, b->rs, b->n_rec, b->lo, b->hi,
+                          b->keys ? &b->layout : NULL, &b->hits);
     return NULL;
 }
 
@@ -396,8 +490,7 @@ static void *fetch_run(void *arg) {
 static void fetch_start(fetch_t *b, uint64_t lo, uint64_t hi) {
     b->lo = lo;
     b->hi = hi;
-    b->hits = NULL;
-    b->n = 0;
+    b->keys = key_layout(b->s, lo, hi, &b->layout);
     b->running = pthread_create(&b->thread, NULL, fetch_run, b) == 0;
     if (!b->running) fetch_run(b);
 }
@@ -443,15 +536,18 @@ wm_status wm_setk_gpu_scan(wm_context_t *cx, const wm_setk_gpu_t *gpu, const wm_
         f.n_rec = n_rec;
         f.want_starts = dv->cb != NULL;
         f.lo = lo;
-        f.hits = now->hits;
-        f.n = now->n;
+        if (now->hits.keyed) {
+            f.keys = now->hits.buf;
+            f.layout = &now->layout;
+        } else {
+            f.hits = now->hits.buf;
+        }
+        f.n = now->hits.n;
         double t0 = wm_now(), d0 = dv->deliver_s;
         if (st == WM_OK) st = finish(cx, &f, hi, own_from, dv);
         cx->stats.setk_gpu_finish_s += wm_now() - t0;
         cx->stats.setk_gpu_deliver_s += dv->deliver_s - d0;
         cx->stats.setk_gpu_batches++;
-        free(now->hits);
-        now->hits = NULL;
         if (st == WM_OK) {
             *done = hi;
             if (cx->opts.progress)
@@ -459,10 +555,10 @@ wm_status wm_setk_gpu_scan(wm_context_t *cx, const wm_setk_gpu_t *gpu, const wm_
         }
         if (st != WM_OK || hi >= len) { /* a batch in flight is waited for, and dropped */
             fetch_wait(next);
-            free(next->hits);
-            next->hits = NULL;
             break;
         }
     }
+    free(b[0].hits.buf);
+    free(b[1].hits.buf);
     return st;
 }

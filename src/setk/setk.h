@@ -163,9 +163,12 @@ void wm_setk_planes_free(wm_setk_planes_t *pl);
 
 /* ---- the GPU table (setk_cuda.cu) ---------------------------------------------
 ** batch: the hits of the owned ends (lo, hi] of text (records rs, n_rec + 1
-** entries): every (pattern, strand, end) within k with its errors, in any
-** order, each once; *out malloc'd (NULL when none). The host finds starts
-** and sorts (gpu_finish.c); with exact regions the ends are the middle's.
+** entries): every (pattern, strand, end) within k with its errors, each
+** once, into out (its buffer grown with wm_setk_gpu_hits_reserve and kept
+** from batch to batch). With a layout (Hamming on DNA) the hits come as that
+** layout's keys, sorted on the GPU, and the host sorts nothing; without one,
+** as wm_setk_hit_t in any order, and the host finds starts and sorts
+** (gpu_finish.c). With exact regions the ends are the middle's.
 ** supports: DNA sets whose seeded patterns are at most 256 long and whose
 ** direct ones the GPU scans whole (Hamming: a middle of at most 64; edits:
 ** at most 256, no regions); exact regions with nothing seeded. */
@@ -174,11 +177,35 @@ typedef struct {
     uint32_t pat, strand, errors;
 } wm_setk_hit_t;
 
+/* A Hamming hit on DNA as one 64-bit key, from the top: its match's final
+** end as an offset into the batch (final end - lo - 1, the final end the
+** middle's + suf[strand]), the pattern, the strand, then the errors. Keys
+** sorted by their bits [err_bits, bits) are in wm_search's order (end,
+** pattern, strand; records follow ends), repeats side by side. A hit whose
+** final end lies outside (lo, lo + span] gets the key span << end_shift,
+** which sorts after every other and which the host skips. */
+typedef struct {
+    uint32_t suf[2];    /* s->suf, or 0 without exact regions */
+    unsigned err_bits;  /* the errors: bits [0, err_bits) */
+    unsigned end_shift; /* the strand at err_bits, the pattern above it, the end here */
+    unsigned bits;      /* the keys are below 2^bits */
+    uint64_t span;      /* final ends (lo, lo + span] */
+} wm_setk_key_layout_t;
+
+typedef struct {
+    void *buf;  /* n keys (uint64_t) when keyed, else n wm_setk_hit_t */
+    size_t cap; /* bytes of buf */
+    size_t n;
+    int keyed;
+} wm_setk_gpu_hits_t;
+/* Room for bytes in o->buf (its contents are not kept): 0, or -1 out of memory. */
+int wm_setk_gpu_hits_reserve(wm_setk_gpu_hits_t *o, size_t bytes);
+
 typedef struct {
     int (*supports)(const wm_setk_t *s);
     wm_status (*batch)(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *text,
                        const uint64_t *rs, size_t n_rec, uint64_t lo, uint64_t hi,
-                       wm_setk_hit_t **out, size_t *n_out);
+                       const wm_setk_key_layout_t *layout, wm_setk_gpu_hits_t *out);
 } wm_setk_gpu_t;
 extern const wm_setk_gpu_t wm_setk_gpu_cuda;
 void wm_setk_cuda_free_cache(wm_context_t *cx, void *cache);

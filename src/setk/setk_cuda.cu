@@ -18,7 +18,11 @@
 **           (the first of a run walks it): Myers' bit-vector over at most 4
 **           words (m <= 256), or a direct count of mismatches (Hamming),
 **           from the halo before the run, never before its record; every
-**           end within k is a hit (pattern, strand, end, errors).
+**           end within k is a hit (pattern, strand, end, errors);
+**   keys    Hamming on DNA: each hit as one 64-bit key (setk.h,
+**           wm_setk_key_layout_t) sorted by CUB into wm_search's order, so
+**           the host copies 8 bytes a hit and sorts nothing (10,000 guides'
+**           13 million hits were sorted twice on the host).
 ** The patterns too short to seed are scanned whole (direct_cuda.cu). DNA
 ** sets whose seeded patterns are at most 256 long, and whose direct ones
 ** that file takes, run here (supports); exact regions only with Hamming and
@@ -42,7 +46,7 @@ typedef struct {
     uint64_t db_id; /* the wm_setk_t they were made from (its id: addresses are reused) */
     wm_cu_buf_t filter, slot, key, first, seed, pat_off, pat_len, arena;
     wm_cu_buf_t text, rs, found_key, found_val, sorted_key, sorted_val, flags, kept_key, kept_val,
-        n_kept, count, hits, sort_tmp, h_hits;
+        n_kept, count, hits, sort_tmp, h_hits, key_in, key_out;
     setk_direct_t direct;
 } setk_cache_t;
 
@@ -53,7 +57,7 @@ extern "C" void wm_setk_cuda_free_cache(wm_context_t *cx, void *cache) {
                            &c->pat_off,   &c->pat_len,   &c->arena,      &c->text,       &c->rs,
                            &c->found_key, &c->found_val, &c->sorted_key, &c->sorted_val, &c->flags,
                            &c->kept_key,  &c->kept_val,  &c->n_kept,     &c->count,      &c->hits,
-                           &c->sort_tmp };
+                           &c->sort_tmp,  &c->key_in,    &c->key_out };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
     wm_cu_host_release(&c->h_hits);
     setk_direct_release(&c->direct);
@@ -368,10 +372,52 @@ static wm_status kept_seeds(wm_context_t *cx, setk_cache_t *c, const wm_setk_t *
     return read_count(cx, stream, &c->n_kept, n_kept);
 }
 
+/* A Hamming hit as its key (setk.h, wm_setk_key_layout_t): the final end's
+** offset, the pattern, the strand, the errors; out of the batch, the span. */
+__global__ void key_kernel(const dhit_t *h, uint64_t n, uint64_t lo, wm_setk_key_layout_t L,
+                           unsigned long long *key) {
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    dhit_t x = h[i];
+    uint64_t e = x.end + L.suf[x.strand & 1]; /* the final end */
+    uint64_t off = e > lo && e - lo <= L.span ? e - lo - 1 : L.span;
+    key[i] = off == L.span ? L.span << L.end_shift
+                           : off << L.end_shift | (uint64_t)x.pat << (L.err_bits + 1) |
+                                 (uint64_t)(x.strand & 1) << L.err_bits | x.errors;
+}
+
+/* The batch's n hits as sorted keys, into out (setk.h). */
+static wm_status sorted_keys(wm_context_t *cx, setk_cache_t *c, cudaStream_t stream, uint64_t n,
+                             uint64_t lo, const wm_setk_key_layout_t *L, wm_setk_gpu_hits_t *out) {
+    wm_status st;
+    if (n > (uint64_t)INT32_MAX) return WM_DEVICE_NOMEM; /* CUB counts in int: smaller batches */
+    if ((st = wm_cu_dev_reserve(cx, &c->key_in, n * 8)) != WM_OK ||
+        (st = wm_cu_dev_reserve(cx, &c->key_out, n * 8)) != WM_OK)
+        return st;
+    unsigned long long *in = (unsigned long long *)c->key_in.p,
+                       *sorted = (unsigned long long *)c->key_out.p;
+    key_kernel<<<blocks_for(n, 256), 256, 0, stream>>>((const dhit_t *)c->hits.p, n, lo, *L, in);
+    WM_CU(cx, cudaGetLastError());
+    size_t tmp = 0;
+    WM_CU(cx, cub::DeviceRadixSort::SortKeys(NULL, tmp, in, sorted, (int)n, (int)L->err_bits,
+                                             (int)L->bits, stream));
+    if ((st = wm_cu_dev_reserve(cx, &c->sort_tmp, tmp)) != WM_OK) return st;
+    tmp = c->sort_tmp.cap;
+    WM_CU(cx, cub::DeviceRadixSort::SortKeys(c->sort_tmp.p, tmp, in, sorted, (int)n,
+                                             (int)L->err_bits, (int)L->bits, stream));
+    if (wm_setk_gpu_hits_reserve(out, n * 8)) return WM_NOMEM;
+    WM_CU(cx, cudaMemcpyAsync(out->buf, sorted, n * 8, cudaMemcpyDeviceToHost, stream));
+    WM_CU(cx, cudaStreamSynchronize(stream));
+    out->n = n;
+    out->keyed = 1;
+    return WM_OK;
+}
+
 static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *text,
                                 const uint64_t *rs, size_t n_rec, uint64_t lo, uint64_t hi,
-                                wm_setk_hit_t **out, size_t *n_out) {
-    *n_out = 0;
+                                const wm_setk_key_layout_t *layout, wm_setk_gpu_hits_t *out) {
+    out->n = 0;
+    out->keyed = 0;
     WM_CU(cx, cudaSetDevice(cx->cuda->device));
     setk_cache_t *c = (setk_cache_t *)wm_context_cache(cx, &wm_setk_family, sizeof(setk_cache_t));
     if (!c) return WM_NOMEM;
@@ -454,13 +500,18 @@ static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_t
     t0 = t1;
     cx->stats.setk_gpu_hits += n_hits;
     if (n_hits == 0) return WM_OK;
+    if (layout) { /* Hamming on DNA: sorted here, the host sorts nothing */
+        st = sorted_keys(cx, c, stream, n_hits, lo, layout, out);
+        cx->stats.setk_gpu_copy_s += wm_now() - t0;
+        return st;
+    }
     if ((st = wm_cu_host_reserve(cx, &c->h_hits, n_hits * sizeof(dhit_t))) != WM_OK) return st;
     WM_CU(cx, cudaMemcpyAsync(c->h_hits.p, c->hits.p, n_hits * sizeof(dhit_t),
                               cudaMemcpyDeviceToHost, stream));
     WM_CU(cx, cudaStreamSynchronize(stream));
     /* the host's form (setk.h) */
-    wm_setk_hit_t *h = (wm_setk_hit_t *)malloc(n_hits * sizeof *h);
-    if (!h) return WM_NOMEM;
+    if (wm_setk_gpu_hits_reserve(out, n_hits * sizeof(wm_setk_hit_t))) return WM_NOMEM;
+    wm_setk_hit_t *h = (wm_setk_hit_t *)out->buf;
     const dhit_t *d = (const dhit_t *)c->h_hits.p;
     for (uint64_t i = 0; i < n_hits; i++) {
         h[i].end = d[i].end;
@@ -468,8 +519,7 @@ static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_t
         h[i].strand = d[i].strand;
         h[i].errors = d[i].errors;
     }
-    *out = h;
-    *n_out = n_hits;
+    out->n = n_hits;
     cx->stats.setk_gpu_copy_s += wm_now() - t0;
     return WM_OK;
 }

@@ -85,9 +85,25 @@ static void all_hits(const wm_setk_t *s, const wm_text_t *text, const uint64_t *
         }
 }
 
+/* A hit as the GPU's key (setk.h: wm_setk_key_layout_t), from its contract. */
+static uint64_t key_of(const wm_setk_key_layout_t *L, const wm_setk_hit_t *h, uint64_t lo) {
+    uint64_t e = h->end + L->suf[h->strand];
+    if (e <= lo || e - lo > L->span) return L->span << L->end_shift;
+    return (e - lo - 1) << L->end_shift | (uint64_t)h->pat << (L->err_bits + 1) |
+           (uint64_t)h->strand << L->err_bits | h->errors;
+}
+
+static int by_key(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The batch's hits, in any order; or, asked a layout, half the time as
+** sorted keys, with now and then a hit from outside the batch (its key the
+** span's, which the host skips). */
 static wm_status fake_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *text,
                             const uint64_t *rs, size_t n_rec, uint64_t lo, uint64_t hi,
-                            wm_setk_hit_t **out, size_t *n_out) {
+                            const wm_setk_key_layout_t *layout, wm_setk_gpu_hits_t *out) {
     (void)cx;
     (void)text;
     (void)rs;
@@ -95,9 +111,12 @@ static wm_status fake_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_
     size_t n = 0, cap = 16;
     wm_setk_hit_t *h = malloc(cap * sizeof *h);
     if (!h) return WM_NOMEM;
+    int keyed = layout != NULL && chance(50);
     for (size_t x = 0; x < g_n_hits; x++) {
         uint64_t e = g_hits[x].end + s->suf[g_hits[x].strand];
-        if (e <= lo || e > hi) continue; /* the batch owns occurrences ending in (lo, hi] */
+        if (e <= lo || e > hi) { /* the batch owns (lo, hi]; past the span a GPU may give */
+            if (!keyed || !(e <= lo || e - lo > layout->span) || !chance(3)) continue;
+        }
         for (int twice = 0; twice < (chance(5) ? 2 : 1); twice++) {
             if (n == cap && !(h = realloc(h, (cap *= 2) * sizeof *h))) return WM_NOMEM;
             h[n++] = g_hits[x];
@@ -109,8 +128,20 @@ static wm_status fake_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_
         h[x - 1] = h[y];
         h[y] = t;
     }
-    *out = h;
-    *n_out = n;
+    if (wm_setk_gpu_hits_reserve(out, n * (keyed ? sizeof(uint64_t) : sizeof *h))) {
+        free(h);
+        return WM_NOMEM;
+    }
+    if (keyed && n > 0) {
+        uint64_t *k = out->buf;
+        for (size_t x = 0; x < n; x++) k[x] = key_of(layout, &h[x], lo);
+        qsort(k, n, sizeof *k, by_key);
+    } else if (n > 0) {
+        memcpy(out->buf, h, n * sizeof *h);
+    }
+    out->n = n;
+    out->keyed = keyed;
+    free(h);
     return WM_OK;
 }
 
