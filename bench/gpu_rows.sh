@@ -100,9 +100,9 @@ if [ "$mode" != bench ]; then
     log "compute-sanitizer memcheck, a listing: rc=$?"
     if [ -f "$carry/g10000.fa" ]; then # the guides' keys sorted on the GPU
         head -400 "$carry/g10000.fa" >/tmp/rows_g200.fa
-        compute-sanitizer --tool memcheck --error-exitcode 9 $W search --backend cuda -k 4 --hamming \
-            --revcomp --exact-suffix 3 -f /tmp/rows_g200.fa /tmp/rows_chrx.fa >/tmp/rows_san.out \
-            2>>"$out/tests.log"
+        compute-sanitizer --tool memcheck --error-exitcode 9 --log-file "$out/san_guides.log" \
+            $W search --backend cuda -k 4 --hamming --revcomp --exact-suffix 3 -f /tmp/rows_g200.fa \
+            /tmp/rows_chrx.fa >/tmp/rows_san.out 2>>"$out/tests.log"
         log "compute-sanitizer memcheck, 200 guides: rc=$?"
         $W search --backend cpu -k 4 --hamming --revcomp --exact-suffix 3 -f /tmp/rows_g200.fa \
             /tmp/rows_chrx.fa | cmp -s - /tmp/rows_san.out
