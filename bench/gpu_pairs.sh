@@ -12,6 +12,12 @@
 # through bench_global pairs on cuda, pairs and columns, beside edlib on all
 # cores (CARRY/debs/edlib: `apt-get download libedlib-dev libedlib1`); a sweep
 # of the GPU batch size; the CPU backend on all cores beside edlib; the CLI.
+# warp: pairs past a GPU thread (2 kb and 5 kb reads, READS2K [50,000] and
+# READS5K [10,000]; the warp tier): test_global_diff and compute-sanitizer
+# (memcheck, racecheck) over 300 pairs of 2 kb, then bench_global pairs on
+# cuda (pairs and columns) beside edlib on all cores, the CPU backend on all
+# cores, and the tree before (CARRY/prev-src.tar.gz, built beside: such
+# pairs ran alone there) on WARP_PREV_PAIRS [2,000] of them.
 # Logs in $OUT: pairs.log (steps), build.log, tests.log, bench_*.txt.
 if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
     eval "$(bash bench/peers/unpack_debs.sh "${2:-.gpu}"/debs/edlib /tmp/edlib-root)"
@@ -25,10 +31,50 @@ export WM_SHARED_DATA=$PWD/$carry
 reads=1000000
 reads1k=100000
 [ "$mode" = test ] && reads=20000 reads1k=2000
+all=$(nproc)
+if [ "$mode" = warp ]; then
+    P=/tmp/build-pairs-prev
+    if [ -f "$carry/prev-src.tar.gz" ]; then
+        (rm -rf /tmp/prev-src && mkdir -p /tmp/prev-src && tar -xzf "$carry/prev-src.tar.gz" -C /tmp/prev-src &&
+            cmake -S /tmp/prev-src -B $P -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
+                -DWARPMATCH_BENCH=ON -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" &&
+            cmake --build $P -j"$all" --target bench_global) >"$out/build_prev.log" 2>&1 &
+    fi
+    t0=$(date +%s)
+    CARRY=$carry READS=20000 READS1K=2000 READS2K=${READS2K:-50000} READS5K=${READS5K:-10000} \
+        bash bench/prep_global.sh $B $D >>"$out/pairs.log" 2>&1
+    log "inputs: rc=$? in $(($(date +%s) - t0)) s"
+    $B/tests/test_global_diff >>"$out/tests.log" 2>&1
+    log "test_global_diff rc=$?: $(grep -E '^pairs past' "$out/tests.log" | tail -1); $(tail -1 "$out/tests.log")"
+    for tool in memcheck racecheck; do
+        compute-sanitizer --tool $tool --error-exitcode 9 $B/bench/bench_global pairs -d $D \
+            --reads reads2k --backend cuda --max-pairs 300 --only bv --reps 1 --min-s 0 \
+            --pairs-batch 100 >>"$out/tests.log" 2>&1
+        log "compute-sanitizer $tool, 300 pairs of 2 kb: rc=$? $(grep 'ERROR SUMMARY' "$out/tests.log" | tail -1)"
+    done
+    log "floor: $($B/bench/bench_gpu_align binary 2>&1 | head -1)"
+    G="$B/bench/bench_global pairs -d $D"
+    for r in reads2k reads5k; do
+        $G --reads $r --backend cuda --procs "$all" --only bv >"$out/bench_${r}_cuda.txt" 2>&1
+        log "$r, cuda, wm_align_pairs, edlib on $all: rc=$?"
+        $G --reads $r --backend cuda --packed --only bv >"$out/bench_${r}_cuda_cols.txt" 2>&1
+        log "$r, cuda, columns: rc=$?"
+        $G --reads $r --backend cpu -j "$all" --packed --only bv >"$out/bench_${r}_cpu.txt" 2>&1
+        log "$r, cpu -j $all, columns: rc=$?"
+    done
+    wait
+    if [ -x $P/bench/bench_global ]; then
+        for r in reads2k reads5k; do
+            timeout 200 $P/bench/bench_global pairs -d $D --reads $r --backend cuda --only bv \
+                --max-pairs "${WARP_PREV_PAIRS:-2000}" --reps 1 --min-s 0 >"$out/bench_${r}_prev.txt" 2>&1
+            log "$r, cuda, the tree before, ${WARP_PREV_PAIRS:-2000} pairs: rc=$?"
+        done
+    fi
+    exit 0
+fi
 t0=$(date +%s)
 CARRY=$carry READS=$reads READS1K=$reads1k bash bench/prep_global.sh $B $D >>"$out/pairs.log" 2>&1
 log "inputs: rc=$? in $(($(date +%s) - t0)) s"
-all=$(nproc)
 
 if [ "$mode" != bench ]; then
     for t in test_global_diff test_gpu_recover test_api_align; do

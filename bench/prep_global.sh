@@ -30,6 +30,8 @@
 #                    insertions); seeds 7 (100k) and 8 (1M)
 #   reads1k_a.fa     READS1K [100,000] reads of 1,000 bases, the same way
 #   reads1k_b.fa     (0..100 edits a read; gen_pairs reads, seed 43)
+#   reads2k_*.fa     READS2K reads of 2,000 bases (0..200 edits, seed 44) and
+#   reads5k_*.fa     READS5K of 5,000 (0..500, seed 45), when those are set
 #   reads_a.fa       READS [1,000,000] reads of 150 bases from E. coli at
 #   reads_b.fa       uniform random positions (forward strand), and each read
 #                    with 0..15 edits (uniform; each a substitution, insertion
@@ -138,6 +140,9 @@ read_pairs() {
 }
 read_pairs reads "$reads" 150 42
 read_pairs reads1k "${READS1K:-100000}" 1000 43
+# past a GPU thread (the warp tier, issue 18): with READS2K / READS5K set
+[[ -z "${READS2K:-}" ]] || read_pairs reads2k "$READS2K" 2000 44
+[[ -z "${READS5K:-}" ]] || read_pairs reads5k "$READS5K" 5000 45
 
 for f in "${!recipe[@]}"; do check_acgt "$f"; done
 

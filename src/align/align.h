@@ -197,12 +197,20 @@ char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_
 #define WM_CU_GLOBAL_MAX_N ((uint64_t)INT32_MAX - 64)
 /* Pairs of at most this many symbols a side run one pair per GPU thread;
 ** a byte-alphabet query keeps 256 rows of masks, so at most
-** WM_CU_PAIR_MAX_BYTE_M of it. Empty sides are answered on the host. */
+** WM_CU_PAIR_MAX_BYTE_M of it. DNA distances without CIGARs go further: a
+** query of up to WM_CU_PAIR_WARP_MAX_M takes a warp (pairs_cuda.cu), a
+** shorter one a thread, against a target of up to WM_CU_PAIR_WARP_MAX_N;
+** longer pairs run alone, each a launch of its own. Empty sides are
+** answered on the host. */
 #define WM_CU_PAIR_MAX_LEN 1024u
 #define WM_CU_PAIR_MAX_BYTE_M 256u
-static inline int wm_cu_pair_fits(uint64_t m, uint64_t n, int dna) {
-    return m > 0 && n > 0 && n <= WM_CU_PAIR_MAX_LEN &&
-           m <= (dna ? WM_CU_PAIR_MAX_LEN : WM_CU_PAIR_MAX_BYTE_M);
+#define WM_CU_PAIR_WARP_MAX_M 8192u
+#define WM_CU_PAIR_WARP_MAX_N 65536u
+static inline int wm_cu_pair_fits(uint64_t m, uint64_t n, int dna, int cigar) {
+    if (m == 0 || n == 0) return 0;
+    if (n <= WM_CU_PAIR_MAX_LEN && m <= (dna ? WM_CU_PAIR_MAX_LEN : WM_CU_PAIR_MAX_BYTE_M))
+        return 1;
+    return dna && !cigar && m <= WM_CU_PAIR_WARP_MAX_M && n <= WM_CU_PAIR_WARP_MAX_N;
 }
 
 /* The pairs a GPU call takes, each fitting a thread (wm_cu_pair_fits):

@@ -6,11 +6,11 @@
 ** (a pair is small; the pool's threads each take a share), except
 ** four-russians, whose sweep already spreads one pair over the pool, so its
 ** pairs go one after the other. On the CUDA backend global bit-vector pairs
-** that fit a thread (wm_cu_pair_fits) go to the pair kernels in overlapped
-** batches (pairs_cuda.cu); every other pair runs alone, first. Infix pairs
-** go one after the other through wm_align. Every path gives the same
-** distances and the same (canonical) CIGARs. A context over several devices
-** gives each a contiguous range of the pairs (core/shard.h).
+** that fit a thread or a warp (wm_cu_pair_fits) go to the pair kernels in
+** overlapped batches (pairs_cuda.cu); every other pair runs alone, first.
+** Infix pairs go one after the other through wm_align. Every path gives the
+** same distances and the same (canonical) CIGARs. A context over several
+** devices gives each a contiguous range of the pairs (core/shard.h).
 **
 ** wm_align_pairs_packed takes and gives columns. It views a million pairs at
 ** a time as wm_pair_t and runs them as above; on one GPU the batches' results
@@ -230,7 +230,7 @@ static wm_status pairs_run(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pa
         int dna = dna_symbols(opts);
         /* the pairs that run alone first: a sink slots them in between */
         for (size_t i = 0; i < n_pairs && st == WM_OK; i++) {
-            if (wm_cu_pair_fits(pairs[i].m, pairs[i].n, dna)) idx[n_idx++] = i;
+            if (wm_cu_pair_fits(pairs[i].m, pairs[i].n, dna, opts->cigar)) idx[n_idx++] = i;
             else if ((st = one_by_one(&R, i)) != WM_OK) fail_at(&R, i, st);
         }
         pairs_sink_t to_out = { out_deliver, &R, out_undo };
@@ -531,11 +531,11 @@ static wm_status packed_chunk(wm_context_t *cx, const wm_pairs_packed_t *in, siz
 
 /* ---- the columns straight to the GPU ----------------------------------------- */
 
-/* What a pass over the columns found: every pair fits a GPU thread, and the
-** length bounds the batches are cut by. */
+/* What a pass over the columns found: every pair fits a GPU thread or warp,
+** and the length bounds the batches are cut by. */
 typedef struct {
     const wm_pairs_packed_t *in;
-    int dna;
+    int dna, cigar;
     _Atomic int misfit;
     uint64_t min_m[COPY_TASKS], max_m[COPY_TASKS], max_n[COPY_TASKS];
 } fit_scan_t;
@@ -550,7 +550,7 @@ static void fit_task(void *arg, size_t t, int tid) {
     for (size_t i = lo; i < hi; i++) {
         uint64_t m = in->query_off[i + 1] - in->query_off[i];
         uint64_t n = in->target_off[i + 1] - in->target_off[i];
-        misfit |= !wm_cu_pair_fits(m, n, F->dna);
+        misfit |= !wm_cu_pair_fits(m, n, F->dna, F->cigar);
         mn = m < mn ? m : mn;
         mx = m > mx ? m : mx;
         nx = n > nx ? n : nx;
@@ -619,8 +619,8 @@ static void cols_undo(void *user, const size_t *sel, size_t from, size_t ns) {
     if (S->cigar) S->used = S->res->cigar_off[from];
 }
 
-/* All of the columns on one GPU when every pair fits a thread: no view of
-** them, results written in place. Returns the pairs done in *done (all,
+/* All of the columns on one GPU when every pair fits a thread or warp: no
+** view of them, results written in place. Returns the pairs done in *done (all,
 ** unless the GPU ran out of memory even in small pieces: the caller runs
 ** the rest another way). */
 static wm_status cols_on_gpu(wm_context_t *cx, const wm_pairs_packed_t *in,
@@ -637,6 +637,7 @@ static wm_status cols_on_gpu(wm_context_t *cx, const wm_pairs_packed_t *in,
     if (!F) return WM_NOMEM;
     F->in = in;
     F->dna = dna_symbols(o);
+    F->cigar = o->cigar;
     atomic_init(&F->misfit, 0);
     wm_pool_for(cx->pool, COPY_TASKS, fit_task, F);
     wm_pairs_src_t src = { NULL, NULL, in, 0, in->n, UINT64_MAX, 0, 0 };

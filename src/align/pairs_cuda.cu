@@ -1,29 +1,32 @@
 /*
-** pairs_cuda.cu -- many short global pairs on the GPU, one pair per thread:
-** Myers' bit-vector DP over the query's W words (in registers), the target
-** one symbol a step, and for CIGARs the canonical traceback (traceback.c's
-** rule) on the thread's own column history.
+** pairs_cuda.cu -- many global pairs on the GPU, one pair per thread, or per
+** warp for longer DNA queries: Myers' bit-vector DP over the query's W words
+** (in registers), the target one symbol a step, and for CIGARs the
+** canonical traceback (traceback.c's rule) on the thread's own column
+** history.
 **
 ** Why one pair a thread. A 150 bp pair is 150 columns of 3 words: too little
 ** to share among threads, and a million of them fill the GPU many times. The
 ** warp's threads walk their own pairs; their column histories are laid out
 ** slot-minor ([column][word][slot]) so that the 32 stores of a step are one
-** coalesced line.
+** coalesced line. Past 16 words (1 kb) a thread's registers run out: DNA
+** distances of queries up to 8 kb take a warp a pair (k_pairs_warp), its
+** lanes a diagonal wavefront over 32 x 1, 2 or 4 words.
 **
 ** Flow (wm_cuda_pairs). The pairs (pairs.c sends only those that fit a
-** thread, see wm_cu_pair_fits) go in batches of up to tuning.pairs_batch on
-** two slots, each slot with its pinned staging, its device arena and its
-** stream: while the GPU runs batch i, the pool packs batch i + 1 into
-** pinned memory, and then the host hands batch i's results over while the
-** GPU runs batch i + 1. Within a batch each width W = ceil(m / 64) has a
-** launch (kernels for W = 1, 2, 3, 4, 6, 8, 12, 16; a pair takes the first
-** that holds it: extra words only add rows below row m, which never feed
-** back), its threads listed by slot; the column history of the widest group
-** is kept under a quarter of the GPU's free memory a slot (at least
-** HISTORY_MIN: a 1 kb pair's history is 256 KB, and a batch needs tens of
-** thousands of them to fill the GPU). CIGARs are written right to left into
-** a slot of 2 (m + n) bytes each and come back compacted by a prefix sum
-** (CUB).
+** thread or a warp, see wm_cu_pair_fits) go in batches of up to
+** tuning.pairs_batch on two slots, each slot with its pinned staging, its
+** device arena and its stream: while the GPU runs batch i, the pool packs
+** batch i + 1 into pinned memory, and then the host hands batch i's results
+** over while the GPU runs batch i + 1. Within a batch each width W = ceil(m
+** / 64) has a launch (kernels for W = 1, 2, 3, 4, 6, 8, 12, 16 a thread and
+** 32, 64, 128 a warp; a pair takes the first that holds it: extra words only
+** add rows below row m, which never feed back), its threads listed by slot;
+** the column history of the widest group is kept under a quarter of the
+** GPU's free memory a slot (at least HISTORY_MIN: a 1 kb pair's history is
+** 256 KB, and a batch needs tens of thousands of them to fill the GPU).
+** CIGARs are written right to left into a slot of 2 (m + n) bytes each and
+** come back compacted by a prefix sum (CUB).
 **
 ** Alphabets. DNA (4 codes, N matches nothing) keeps its 4 x W masks in
 ** registers. Bytes keep 256 x W masks in local memory, set only for the
@@ -280,6 +283,104 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
     a.cig_len[slot] = (uint32_t)(end - pos);
 }
 
+/* ---- a warp a pair: DNA queries of 1,025 .. 8,192 bases, distances --------
+** Lane l holds words [l WL, (l + 1) WL) of the query's masks and of the
+** column. At step s it takes the target's symbol j = s - l: the delta
+** entering its top row is what lane l - 1 left at the bottom of its words at
+** step s - 1 (a shuffle), so the lanes sweep the matrix as a diagonal
+** wavefront and a pair takes n + lanes - 1 steps; lanes past row m's hold
+** no rows and idle. Such a pair had run alone, a launch of its own
+** (global_cuda.cu), at tens of G cells/s. Row m's lane keeps the score and,
+** with a limit, every WARP_CHECK steps the warp asks it whether the pair is
+** already over. */
+#define WARP_CHECK 32
+
+template <int WL>
+__global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
+    __shared__ uint8_t c_code[256];
+    for (uint32_t b = threadIdx.x; b < 256; b += blockDim.x) c_code[b] = a.code[b];
+    __syncthreads();
+    const uint32_t lane = threadIdx.x & 31;
+    const uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; /* the warp's pair */
+    if (t >= a.n_slots) return;                                      /* the whole warp */
+    const uint32_t slot = a.ids ? a.ids[t] : t;
+    const uint8_t *x = a.seq + a.qoff[slot], *y = a.seq + a.toff[slot];
+    const uint32_t m = a.len[2 * slot], n = a.len[2 * slot + 1];
+    const uint32_t lw = (m - 1) >> 6, lr = (m - 1) & 63; /* row m's word and bit */
+    const uint32_t owner = lw / WL, lanes = owner + 1;   /* row m's lane, the busy ones */
+    const int ou = (int)(lw - owner * WL);               /* row m's word in its lane */
+
+    uint64_t pd[4][WL], pv[WL], mv[WL];
+#pragma unroll
+    for (int u = 0; u < WL; u++) {
+        uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        const uint32_t base = 64 * (lane * WL + (uint32_t)u);
+        for (uint32_t b = 0; b < 64 && base + b < m; b++) {
+            uint32_t c = c_code[x[base + b]];
+            uint64_t bit = 1ull << b;
+            a0 |= c == 0 ? bit : 0;
+            a1 |= c == 1 ? bit : 0;
+            a2 |= c == 2 ? bit : 0;
+            a3 |= c == 3 ? bit : 0;
+        }
+        pd[0][u] = a0;
+        pd[1][u] = a1;
+        pd[2][u] = a2;
+        pd[3][u] = a3;
+        pv[u] = ~0ull;
+        mv[u] = 0;
+    }
+
+    int64_t score = m; /* D[m][0], in row m's lane */
+    int hout = 0, over = 0;
+    const uint32_t steps = n + lanes - 1;
+    /* the symbol of the next step, loaded a step ahead */
+    uint32_t c_next = lane == 0 ? c_code[y[0]] : 0;
+    for (uint32_t s = 0; s < steps; s++) {
+        const int hin = __shfl_up_sync(0xffffffffu, hout, 1);
+        const int64_t j = (int64_t)s - lane; /* the target's symbol y[j] */
+        const uint32_t c = c_next;
+        if (j + 1 >= 0 && j + 1 < (int64_t)n) c_next = c_code[y[j + 1]];
+        if (lane < lanes && j >= 0 && j < (int64_t)n) {
+            int h = lane == 0 ? 1 : hin; /* D[0][j] - D[0][j-1] = 1 */
+#pragma unroll
+            for (int u = 0; u < WL; u++) {
+                uint64_t eq = c == 0   ? pd[0][u]
+                              : c == 1 ? pd[1][u]
+                              : c == 2 ? pd[2][u]
+                              : c == 3 ? pd[3][u]
+                                       : 0;
+                uint64_t neg = (uint64_t)(h < 0), pos = (uint64_t)(h > 0);
+                uint64_t xv = eq | mv[u];
+                uint64_t xh = (((eq | neg) & pv[u]) + pv[u]) ^ pv[u];
+                xh |= eq | neg;
+                uint64_t ph = mv[u] | ~(xh | pv[u]);
+                uint64_t mh = pv[u] & xh;
+                if (lane == owner && u == ou)
+                    score += (int64_t)((ph >> lr) & 1) - (int64_t)((mh >> lr) & 1);
+                h = (int)(ph >> 63) - (int)(mh >> 63);
+                ph = (ph << 1) | pos;
+                mh = (mh << 1) | neg;
+                pv[u] = mh | ~(xv | ph);
+                mv[u] = ph & xv;
+            }
+            hout = h;
+        }
+        if (a.limit >= 0 && s % WARP_CHECK == WARP_CHECK - 1) {
+            /* D[m][n] >= D[m][j + 1] - (n - j - 1): past the limit already, stop */
+            const int64_t jo = (int64_t)s - owner;
+            int past = lane == owner && jo >= 0 && jo < (int64_t)n &&
+                       score - ((int64_t)n - 1 - jo) > a.limit;
+            if (__any_sync(0xffffffffu, past)) {
+                over = 1;
+                break;
+            }
+        }
+    }
+    if (lane != owner) return;
+    a.dist[slot] = over || (a.limit >= 0 && score > a.limit) ? UINT32_MAX : (uint32_t)score;
+}
+
 __global__ void k_gather(const char *slots, const uint64_t *cig_off, const uint32_t *start,
                          const uint32_t *len, const uint64_t *out_off, char *out, uint32_t n) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -293,11 +394,17 @@ __global__ void k_gather(const char *slots, const uint64_t *cig_off, const uint3
 
 typedef void (*pairs_kernel_t)(pairs_args_t);
 
-#define N_WIDTHS 8
-static const int k_widths[N_WIDTHS] = { 1, 2, 3, 4, 6, 8, 12, 16 };
+/* Words of the query's column: a thread holds up to 16, a warp (from
+** WARP_WORDS on) 32 lanes of 1, 2 or 4. */
+#define N_WIDTHS 11
+#define WARP_WORDS 32
+static const int k_widths[N_WIDTHS] = { 1, 2, 3, 4, 6, 8, 12, 16, 32, 64, 128 };
 
 static pairs_kernel_t pick_kernel(int wk, int dna) {
     switch (k_widths[wk]) {
+    case 32: return dna ? k_pairs_warp<1> : NULL;
+    case 64: return dna ? k_pairs_warp<2> : NULL;
+    case 128: return dna ? k_pairs_warp<4> : NULL;
     case 1: return dna ? k_pairs<1, true> : k_pairs<1, false>;
     case 2: return dna ? k_pairs<2, true> : k_pairs<2, false>;
     case 3: return dna ? k_pairs<3, true> : k_pairs<3, false>;
@@ -634,7 +741,8 @@ static wm_status batch_submit(const pairs_job_t *J, batch_t *b) {
         a.ids = b->groups > 1 ? (const uint32_t *)(d + b->o_ids) + b->first[w] : NULL;
         a.n_slots = b->cnt[w];
         a.half = (uint64_t)b->nmax[w] * k_widths[w] * b->cnt[w];
-        pick_kernel(w, J->dna)<<<(b->cnt[w] + 127) / 128, 128, 0, st>>>(a);
+        uint64_t threads = (uint64_t)b->cnt[w] * (k_widths[w] >= WARP_WORDS ? 32 : 1);
+        pick_kernel(w, J->dna)<<<(unsigned)((threads + 127) / 128), 128, 0, st>>>(a);
         WM_CU(cx, cudaGetLastError());
     }
     if (J->o->cigar) {

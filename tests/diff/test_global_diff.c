@@ -896,53 +896,14 @@ static void packed_batch(config *cf, const char *what0, const gcase *cs, const w
     free(tb);
 }
 
-static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
-    g_rng = g_seed ^ (0xba7c4ull + (uint64_t)b * 0xD1B54A32D192ED03ull);
-    gcase proto;
-    memset(&proto, 0, sizeof proto);
-    pick_alphabet(&proto);
-    int big = n_pairs > 500;
-    gcase *cs = xcalloc(n_pairs, sizeof *cs);
-    wm_pair_t *pairs = xcalloc(n_pairs, sizeof *pairs);
-    uint64_t *d = xcalloc(n_pairs, sizeof *d);
-    char **want = xcalloc(n_pairs, sizeof *want);
-
-    wm_align_opts_t o = proto.o;
-    o.mode = WM_ALIGN_GLOBAL;
-    /* t = 4 never here; big batches mostly auto / bitvector (the GPU's
-    ** one-pair-a-thread kernel) */
-    size_t ai = n_pairs >= 250 && chance(80) ? (chance(50) ? 0 : 2) : (size_t)below(6);
-    o.algo = ALGOS[ai].algo;
-    o.fr_t = ALGOS[ai].fr_t;
-    o.cigar = chance(75);
-    o.all_ends = chance(20); /* ignored by wm_align_pairs */
-    uint64_t kr = below(100);
-    o.max_distance = kr < 40 ? -1 : kr < 55 ? 0 : (int64_t)range(1, 40);
-
-    double t0 = now_s();
-    for (size_t i = 0; i < n_pairs; i++) {
-        gcase *c = &cs[i];
-        *c = proto;
-        c->q = c->t = NULL;
-        uint64_t r = below(100);
-        c->fam = r < 25   ? F_RANDOM
-                 : r < 70 ? F_EDITED
-                 : r < 78 ? F_IDENTICAL
-                 : r < 84 ? F_ONE_EMPTY
-                 : r < 86 ? F_BOTH_EMPTY
-                 : r < 93 ? F_PERIODIC
-                          : F_BLOCK;
-        size_t m0 = pair_len(big);
-        gen_family(c, m0, chance(40) ? m0 : pair_len(big));
-        pairs[i].query = c->m ? c->q : (chance(50) ? NULL : c->q); /* NULL with length 0 */
-        pairs[i].m = c->m;
-        pairs[i].target = c->n ? c->t : (chance(50) ? NULL : c->t);
-        pairs[i].n = c->n;
-        if (o.cigar) want[i] = goracle_full(c->q, c->m, c->t, c->n, &c->o, &d[i]);
-        else d[i] = goracle_distance(c->q, c->m, c->t, c->n, &c->o);
-    }
-    g_t_oracle += now_s() - t0;
-
+/* Batch b's pairs (cases cs, distances d, CIGARs want) on every context:
+** wm_align_pairs and the columns, element-wise against the oracle. */
+static void run_pairs(long b, const gcase *cs, const wm_pair_t *pairs, size_t n_pairs,
+                      const wm_align_opts_t *op, size_t ai, const uint64_t *d, char **want,
+                      config *cfgs, size_t n_cfg) {
+    const wm_align_opts_t o = *op;
+    const char *alpha = AK_NAME[cs[0].a.kind];
+    double t0;
     char buf[1200], what[240];
     /* the GPU's batches: the default, or a few pairs a batch so that a call
     ** crosses many batches and both slots */
@@ -956,8 +917,7 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
         snprintf(what, sizeof what,
                  "wm_align_pairs batch %ld (%zu pairs, %s), %s, algo %s, "
                  "max_distance %" PRId64 ", cigar %d, GPU batches of %" PRIu64,
-                 b, n_pairs, AK_NAME[proto.a.kind], cf->name, ALGOS[ai].name, o.max_distance,
-                 o.cigar, gpu_batch);
+                 b, n_pairs, alpha, cf->name, ALGOS[ai].name, o.max_distance, o.cigar, gpu_batch);
         t0 = now_s();
         int rc = wm_align_pairs(cf->cx, pairs, n_pairs, &o, out);
         double dt = now_s() - t0;
@@ -1005,6 +965,56 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
         free(fw);
         wm_context_tuning(cf->cx)->pairs_batch = 0;
     }
+}
+
+static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
+    g_rng = g_seed ^ (0xba7c4ull + (uint64_t)b * 0xD1B54A32D192ED03ull);
+    gcase proto;
+    memset(&proto, 0, sizeof proto);
+    pick_alphabet(&proto);
+    int big = n_pairs > 500;
+    gcase *cs = xcalloc(n_pairs, sizeof *cs);
+    wm_pair_t *pairs = xcalloc(n_pairs, sizeof *pairs);
+    uint64_t *d = xcalloc(n_pairs, sizeof *d);
+    char **want = xcalloc(n_pairs, sizeof *want);
+
+    wm_align_opts_t o = proto.o;
+    o.mode = WM_ALIGN_GLOBAL;
+    /* t = 4 never here; big batches mostly auto / bitvector (the GPU's
+    ** one-pair-a-thread kernel) */
+    size_t ai = n_pairs >= 250 && chance(80) ? (chance(50) ? 0 : 2) : (size_t)below(6);
+    o.algo = ALGOS[ai].algo;
+    o.fr_t = ALGOS[ai].fr_t;
+    o.cigar = chance(75);
+    o.all_ends = chance(20); /* ignored by wm_align_pairs */
+    uint64_t kr = below(100);
+    o.max_distance = kr < 40 ? -1 : kr < 55 ? 0 : (int64_t)range(1, 40);
+
+    double t0 = now_s();
+    for (size_t i = 0; i < n_pairs; i++) {
+        gcase *c = &cs[i];
+        *c = proto;
+        c->q = c->t = NULL;
+        uint64_t r = below(100);
+        c->fam = r < 25   ? F_RANDOM
+                 : r < 70 ? F_EDITED
+                 : r < 78 ? F_IDENTICAL
+                 : r < 84 ? F_ONE_EMPTY
+                 : r < 86 ? F_BOTH_EMPTY
+                 : r < 93 ? F_PERIODIC
+                          : F_BLOCK;
+        size_t m0 = pair_len(big);
+        gen_family(c, m0, chance(40) ? m0 : pair_len(big));
+        pairs[i].query = c->m ? c->q : (chance(50) ? NULL : c->q); /* NULL with length 0 */
+        pairs[i].m = c->m;
+        pairs[i].target = c->n ? c->t : (chance(50) ? NULL : c->t);
+        pairs[i].n = c->n;
+        if (o.cigar) want[i] = goracle_full(c->q, c->m, c->t, c->n, &c->o, &d[i]);
+        else d[i] = goracle_distance(c->q, c->m, c->t, c->n, &c->o);
+    }
+    g_t_oracle += now_s() - t0;
+
+    run_pairs(b, cs, pairs, n_pairs, &o, ai, d, want, cfgs, n_cfg);
     for (size_t i = 0; i < n_pairs; i++) {
         free_case(&cs[i]);
         free(want[i]);
@@ -1028,6 +1038,95 @@ static void pairs_part(config *cfgs, size_t n_cfg, double scale) {
         pairs_batch(b++, n, cfgs, n_cfg);
     }
     printf("pairs: %ld batches, %.1f s, %ld failures\n", b, now_s() - t0, g_failed - f0);
+    fflush(stdout);
+}
+
+/* ==== 5b. pairs past a GPU thread ============================================ */
+
+/* DNA pairs around the GPU's tiers (pairs_cuda.cu): queries of 1,025 ..
+** 8,192 take a warp without CIGARs, shorter ones a thread however long the
+** target (up to 65,536), and longer ones, or any past 1,024 with a CIGAR,
+** run alone; lengths at every border. */
+static size_t warp_len(void) {
+    static const size_t edges[] = { 1,    64,   1023, 1024, 1025, 1026, 2047, 2048,
+                                    2049, 4095, 4096, 4097, 8191, 8192, 8193 };
+    uint64_t r = below(100);
+    if (r < 45) return edges[below(N_OF(edges))];
+    if (r < 85) return (size_t)range(1025, 4200);
+    return (size_t)range(4201, 8300);
+}
+
+static void warp_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
+    g_rng = g_seed ^ (0x3a4b5ull + (uint64_t)b * 0x9E3779B97F4A7C15ull);
+    static const weighted_t DNA_ONLY[] = { { AK_DNA, 100 } };
+    static const alphabet_style_t STYLE = { 98, 0, 4 };
+    gcase proto;
+    memset(&proto, 0, sizeof proto);
+    alphabet_pick(&proto.a, DNA_ONLY, N_OF(DNA_ONLY), &STYLE);
+    proto.o = wm_align_opts_default();
+    proto.o.mode = WM_ALIGN_GLOBAL;
+    proto.o.alphabet = WM_ALPHABET_DNA;
+    proto.o.case_insensitive = proto.a.fold;
+    wm_align_opts_t o = proto.o;
+    size_t ai = chance(50) ? 0 : 2; /* auto or bitvector: the GPU's pair kernels */
+    o.algo = ALGOS[ai].algo;
+    o.cigar = chance(20); /* past 1,024 these run alone */
+    gcase *cs = xcalloc(n_pairs, sizeof *cs);
+    wm_pair_t *pairs = xcalloc(n_pairs, sizeof *pairs);
+    uint64_t *d = xcalloc(n_pairs, sizeof *d);
+    char **want = xcalloc(n_pairs, sizeof *want);
+    double t0 = now_s();
+    for (size_t i = 0; i < n_pairs; i++) {
+        gcase *c = &cs[i];
+        *c = proto;
+        uint64_t r = below(100);
+        c->fam = r < 50   ? F_EDITED
+                 : r < 65 ? F_RANDOM
+                 : r < 75 ? F_IDENTICAL
+                 : r < 85 ? F_PERIODIC
+                          : F_BLOCK;
+        size_t m0 = warp_len(), n0 = chance(50) ? m0 : warp_len();
+        if (chance(15)) { /* a thread's query against a long target */
+            m0 = (size_t)range(1, 1024);
+            n0 = (size_t)range(1025, 20000);
+        } else if (chance(5)) { /* a warp's query against a target past its bound, or not */
+            m0 = (size_t)range(1025, 1500);
+            n0 = (size_t)range(60000, 66000);
+        }
+        if (o.cigar) { /* the full matrix's oracle: keep it small */
+            m0 = m0 > 2100 ? (size_t)range(1000, 2100) : m0;
+            n0 = n0 > 2100 ? (size_t)range(1000, 2100) : n0;
+        }
+        gen_family(c, m0, n0);
+        if (chance(4) && c->m) memset(c->q, chance(50) ? 'N' : 'n', c->m); /* N matches nothing */
+        pairs[i].query = c->q;
+        pairs[i].m = c->m;
+        pairs[i].target = c->t;
+        pairs[i].n = c->n;
+        if (o.cigar) want[i] = goracle_full(c->q, c->m, c->t, c->n, &c->o, &d[i]);
+        else d[i] = goracle_distance(c->q, c->m, c->t, c->n, &c->o);
+    }
+    g_t_oracle += now_s() - t0;
+    /* no limit, or one at a pair's distance - 1, d or d + 1 */
+    uint64_t dk = d[below(n_pairs)];
+    o.max_distance = chance(40) ? -1 : (int64_t)dk + (int64_t)range(0, 2) - (dk > 0);
+    run_pairs(b, cs, pairs, n_pairs, &o, ai, d, want, cfgs, n_cfg);
+    for (size_t i = 0; i < n_pairs; i++) {
+        free_case(&cs[i]);
+        free(want[i]);
+    }
+    free(cs);
+    free(pairs);
+    free(d);
+    free(want);
+}
+
+static void warp_part(config *cfgs, size_t n_cfg, double scale) {
+    double t0 = now_s();
+    long f0 = g_failed, n = (long)(16 * scale + 0.5);
+    for (long b = 0; b < n; b++) warp_batch(b, b == 0 ? 1 : (size_t)range(2, 16), cfgs, n_cfg);
+    printf("pairs past a GPU thread: %ld batches, %.1f s, %ld failures\n", n, now_s() - t0,
+           g_failed - f0);
     fflush(stdout);
 }
 
@@ -1442,6 +1541,7 @@ int main(int argc, char **argv) {
         long_cases(g_cfgs, g_n_cfg, scale); /* 4 */
         printf("long cases: %.1f s\n", now_s() - t0);
         pairs_part(g_cfgs, g_n_cfg, scale); /* 5 */
+        warp_part(g_cfgs, g_n_cfg, scale);  /* 5b */
         t0 = now_s();
         big_pairs(g_cfgs, g_n_cfg, scale); /* 6 */
         printf("big pairs: %.1f s\n", now_s() - t0);
