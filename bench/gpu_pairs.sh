@@ -14,9 +14,10 @@
 # of the GPU batch size; the CPU backend on all cores beside edlib; the CLI.
 # warp: pairs past a GPU thread (2 kb and 5 kb reads, READS2K [50,000] and
 # READS5K [10,000]; the warp tier): test_global_diff and compute-sanitizer
-# (memcheck, racecheck) over 300 pairs of 2 kb, then bench_global pairs on
-# cuda (pairs and columns) beside edlib on all cores, the CPU backend on all
-# cores, and the tree before (CARRY/prev-src.tar.gz, built beside: such
+# (memcheck, racecheck) over 300 pairs of 2 kb, then bench_global pairs
+# (distances and CIGARs) on cuda (pairs and columns) beside edlib on all
+# cores, the CPU backend on all cores, the CLI on 2 kb pairs (cuda, cpu,
+# auto), and the tree before (CARRY/prev-src.tar.gz, built beside: such
 # pairs ran alone there) on WARP_PREV_PAIRS [2,000] of them.
 # Logs in $OUT: pairs.log (steps), build.log, tests.log, bench_*.txt.
 if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
@@ -55,13 +56,26 @@ if [ "$mode" = warp ]; then
     log "floor: $($B/bench/bench_gpu_align binary 2>&1 | head -1)"
     G="$B/bench/bench_global pairs -d $D"
     for r in reads2k reads5k; do
-        $G --reads $r --backend cuda --procs "$all" --only bv >"$out/bench_${r}_cuda.txt" 2>&1
+        $G --reads $r --backend cuda --procs "$all" --only bv,bv+cigar,edlib,edlib-path --reps 3 \
+            >"$out/bench_${r}_cuda.txt" 2>&1
         log "$r, cuda, wm_align_pairs, edlib on $all: rc=$?"
-        $G --reads $r --backend cuda --packed --only bv >"$out/bench_${r}_cuda_cols.txt" 2>&1
+        $G --reads $r --backend cuda --packed --only bv,bv+cigar >"$out/bench_${r}_cuda_cols.txt" 2>&1
         log "$r, cuda, columns: rc=$?"
-        $G --reads $r --backend cpu -j "$all" --packed --only bv >"$out/bench_${r}_cpu.txt" 2>&1
+        $G --reads $r --backend cpu -j "$all" --packed --only bv,bv+cigar \
+            >"$out/bench_${r}_cpu.txt" 2>&1
         log "$r, cpu -j $all, columns: rc=$?"
     done
+    for be in cuda cpu auto; do # the CLI, whole processes, 2 kb pairs
+        for cg in "" --cigar; do
+            for r in 1 2 3; do
+                WM_CUDA_TIMING=1 /usr/bin/time -f "%e s %M KB" -o "$out/cli_time" $B/warpmatch align \
+                    --mode global --pairs $cg --backend $be --explain-backend $D/reads2k_a.fa \
+                    $D/reads2k_b.fa >"$out/cli_$be$cg.out" 2>"$out/cli_err"
+                log "cli align --pairs $cg --backend $be, 2 kb, run $r: rc=$? $(cat "$out/cli_time") $(md5sum <"$out/cli_$be$cg.out" | cut -c1-8); $(grep -E '^align:|backend' "$out/cli_err" | head -2 | tr '\n' ' ')"
+            done
+        done
+    done
+    rm -f "$out"/cli_*.out
     wait
     if [ -x $P/bench/bench_global ]; then
         for r in reads2k reads5k; do

@@ -200,12 +200,15 @@ char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_
 ** WM_CU_PAIR_MAX_BYTE_M of it. DNA distances without CIGARs go further: a
 ** query of up to WM_CU_PAIR_WARP_MAX_M takes a warp (pairs_cuda.cu), a
 ** shorter one a thread, against a target of up to WM_CU_PAIR_WARP_MAX_N;
-** longer pairs run alone, each a launch of its own. Empty sides are
-** answered on the host. */
+** the others run on the CPU threads or alone (WM_CU_PAIR_POOL_CELLS). Empty
+** sides are answered on the host. */
 #define WM_CU_PAIR_MAX_LEN 1024u
 #define WM_CU_PAIR_MAX_BYTE_M 256u
 #define WM_CU_PAIR_WARP_MAX_M 8192u
 #define WM_CU_PAIR_WARP_MAX_N 65536u
+/* A pair that no pair kernel takes runs on the pool's threads (pairs.c) up to
+** this many cells (m x n), beyond them alone on the GPU. */
+#define WM_CU_PAIR_POOL_CELLS 1.0e9
 static inline int wm_cu_pair_fits(uint64_t m, uint64_t n, int dna, int cigar) {
     if (m == 0 || n == 0) return 0;
     if (n <= WM_CU_PAIR_MAX_LEN && m <= (dna ? WM_CU_PAIR_MAX_LEN : WM_CU_PAIR_MAX_BYTE_M))

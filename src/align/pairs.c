@@ -7,7 +7,11 @@
 ** four-russians, whose sweep already spreads one pair over the pool, so its
 ** pairs go one after the other. On the CUDA backend global bit-vector pairs
 ** that fit a thread or a warp (wm_cu_pair_fits) go to the pair kernels in
-** overlapped batches (pairs_cuda.cu); every other pair runs alone, first.
+** overlapped batches (pairs_cuda.cu); the others run first, on the pool's
+** threads at once, or past WM_CU_PAIR_POOL_CELLS alone on the GPU, whose
+** long-pair kernel spreads one pair over many threads. A thread aligns a
+** pair of 2 kb about as fast as the GPU does alone, a launch a pair (2,000
+** such pairs: 0.67 s on an H200), so 16 threads are 16 times the GPU there.
 ** Infix pairs go one after the other through wm_align. Every path gives the
 ** same distances and the same (canonical) CIGARs. A context over several
 ** devices gives each a contiguous range of the pairs (core/shard.h).
@@ -226,13 +230,29 @@ static wm_status pairs_run(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pa
     const wm_align_gpu_t *gpu = wm_align_gpu(cx);
     if (global && gpu && bitvector) {
         size_t *idx = malloc((n_pairs ? n_pairs : 1) * sizeof *idx), n_idx = 0;
-        if (!idx) return WM_NOMEM;
+        size_t *mid = malloc((n_pairs ? n_pairs : 1) * sizeof *mid), n_mid = 0;
+        if (!idx || !mid) {
+            free(idx);
+            free(mid);
+            return WM_NOMEM;
+        }
         int dna = dna_symbols(opts);
-        /* the pairs that run alone first: a sink slots them in between */
+        /* the pairs no pair kernel takes first (a sink slots them in
+        ** between): up to WM_CU_PAIR_POOL_CELLS on the pool's threads at once,
+        ** the larger ones on the GPU one at a time */
         for (size_t i = 0; i < n_pairs && st == WM_OK; i++) {
             if (wm_cu_pair_fits(pairs[i].m, pairs[i].n, dna, opts->cigar)) idx[n_idx++] = i;
+            else if ((double)pairs[i].m * (double)pairs[i].n <= WM_CU_PAIR_POOL_CELLS)
+                mid[n_mid++] = i;
             else if ((st = one_by_one(&R, i)) != WM_OK) fail_at(&R, i, st);
         }
+        if (st == WM_OK && n_mid > 0) {
+            cpu_some_t c = { &R, mid };
+            cx->cpu_only++; /* the pairs' own calls must not reach for the GPU */
+            wm_pool_for(cx->pool, n_mid, cpu_pair_of, &c);
+            cx->cpu_only--;
+        }
+        free(mid);
         pairs_sink_t to_out = { out_deliver, &R, out_undo };
         wm_pairs_src_t src = { pairs, idx, NULL, 0, n_idx, 0, 0, 0 };
         size_t done;
