@@ -35,7 +35,7 @@ reads1k=100000
 all=$(nproc)
 if [ "$mode" = warp ]; then
     P=/tmp/build-pairs-prev
-    if [ -f "$carry/prev-src.tar.gz" ]; then
+    if [ -z "${NO_PREV:-}" ] && [ -f "$carry/prev-src.tar.gz" ]; then # (NO_PREV=1: not built)
         (rm -rf /tmp/prev-src && mkdir -p /tmp/prev-src && tar -xzf "$carry/prev-src.tar.gz" -C /tmp/prev-src &&
             cmake -S /tmp/prev-src -B $P -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
                 -DWARPMATCH_BENCH=ON -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" &&
