@@ -73,25 +73,35 @@ const wm_cost_model_t wm_cost_model_default = {
         ** 0.02 s set-up (assumed). The CLI: cuda 0.567 s, cpu 5.5 s (5a). */
         [WM_COST_INFIX] = { "align infix", 0.01, 1.5e11 / 16, 3.0e11, 0.02, 0.0015, 10e9, 7.7e12,
                             0.0, 0.0 },
-        /* Pairs: work = cells (m x n), 1 M pairs of 150 bp = 2.25e10.
-        ** Measured on the H200 host (16 cores), tree of 5d96332 (BENCHMARKS.md
-        ** 19, `bash bench/gpu_pairs.sh all .gpu`). The CPU: wm_align_pairs on
-        ** 16 threads 0.246-0.272 s (distance) and 0.63-0.76 s (CIGARs); one
-        ** thread 2.39 / 9.99 s (6c, the rate a thread). The GPU after its
-        ** start-up: the first call's pinned and device buffers 0.06 s, the
-        ** pairs packed and uploaded at 12 GB/s (300 MB: 25 ms), then 5 ms
-        ** (distance) or 25 ms (CIGARs) of kernels and results. The CLI, FASTA
-        ** in, TSV out: what it adds on both backends (reading and parsing
-        ** 320 MB on 16 threads, 0.2-0.3 s, the views, the rows on threads,
-        ** the exit) is both_rate: 0.35 s, 0.40 s with CIGARs. Predicted for
-        ** the CLI: distance cpu 0.62 s, gpu 0.84 s (measured 0.59-0.70 and,
-        ** with CUDA started while reading under --backend cuda, 0.54-0.67);
-        ** CIGARs cpu 1.05 s, gpu 0.91 s (1.13-1.17 and 0.63-0.70). Under auto
-        ** CUDA starts after the inputs are read, so its 0.40 s counts. */
-        [WM_COST_PAIRS] = { "align pairs", 0.01, 2.25e10 / 2.39, 2.25e10 / 0.255, 0.06, 0.0, 12e9,
-                            2.25e10 / 0.005, 2.25e10 / 0.35, 0.0 },
-        [WM_COST_PAIRS_CIGAR] = { "align pairs --cigar", 0.01, 2.25e10 / 9.99, 2.25e10 / 0.63, 0.06,
-                                  0.0, 12e9, 2.25e10 / 0.025, 2.25e10 / 0.40, 0.0 },
+        /* Pairs: work = cells (m x n), 1 M pairs of 150 bp = 2.25e10; and a
+        ** cost a pair on the CPU, and in the host work both backends do (the
+        ** CLI: reading and parsing, the views, the rows, the exit), each
+        ** solved from two lengths. The H200 host (16 cores), wm_align_pairs
+        ** on 16 threads: 1 M pairs of 150 bp in 0.246-0.272 s for distances
+        ** and 0.63-0.76 s with CIGARs (tree 5d96332, BENCHMARKS.md 19, `bash
+        ** bench/gpu_pairs.sh all .gpu`); 50,000 of 2 kb in 0.30 and 0.77 s
+        ** (tree da5fcd8, BENCHMARKS.md 23, `bash bench/gpu_pairs.sh warp
+        ** .gpu`). So a pair costs the CPU 1.6e5 cells (1.5e5 with CIGARs)
+        ** and 16 threads run 7.0e11 (2.7e11) cells/s; one thread, 6c's 1 M
+        ** pairs of 150 bp in 2.39 / 9.99 s. The CLI besides the call: 0.35 /
+        ** 0.40 s for the 150 bp pairs' 300 MB, 0.09 / 0.15 s for the 2 kb
+        ** pairs' 200 MB, i.e. 2.55e9 (1.42e9) bytes/s and 590 (270) bytes a
+        ** pair. The GPU after its start-up: the first call's buffers 0.06 s,
+        ** the pairs packed and uploaded at 12 GB/s, then kernels and results
+        ** at 4.5e12 (9e11 with CIGARs) cells/s (2 kb: 12.3 T cells/s for
+        ** the kernels of a call). Pairs longer than its pair kernels take
+        ** (8 kb; 1 kb with CIGARs) run on the CPU threads on either backend.
+        ** Predicted for the CLI: 150 bp distances cpu 0.62 s, gpu 0.84 s
+        ** (measured 0.59-0.70 and, CUDA started while reading, 0.54-0.67);
+        ** CIGARs cpu 1.05 s, gpu 0.91 s (1.13-1.17 and 0.63-0.70); 2 kb
+        ** distances cpu 0.40 s, gpu 0.61 s (0.37-0.40; auto on the GPU
+        ** 0.50-0.64), CIGARs cpu 0.93 s, gpu 1.40 s (0.87-0.92; 1.18-1.22).
+        ** Under auto CUDA starts after the inputs are read, so its 0.40 s
+        ** counts. */
+        [WM_COST_PAIRS] = { "align pairs", 0.01, 1.83e11 / 2.39, 7.0e11, 0.06, 0.0, 12e9,
+                            2.25e10 / 0.005, 2.55e9, 0.0, 1.6e5, 590, 8192 },
+        [WM_COST_PAIRS_CIGAR] = { "align pairs --cigar", 0.01, 1.745e11 / 9.99, 2.7e11, 0.06, 0.0,
+                                  12e9, 2.25e10 / 0.025, 1.42e9, 0.0, 1.5e5, 270, 1024 },
         /* DTW: work = cells (query samples x series samples). bench_dtw
         ** (BENCHMARKS.md 7c, `bash bench/gpu_session.sh dtw .gpu`): m = 1,024,
         ** n = 4 M: 1.25 s on 1 thread (3.4e9 a thread); n = 67 M: 1.84 s on 16
@@ -159,6 +169,8 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     const wm_cost_row_t *r;
     const char *unit = "cells";
     double calls = 0.0;
+    double cpu_work = -1.0, both_units = -1.0; /* (pairs: besides work) */
+    int gpu_on_cpu = 0;                        /* the GPU backend runs it on the CPU threads */
     switch (w->kind) {
     case WM_WORK_SEARCH:
         r = &model->row[w->k >= 3 ? WM_COST_SEARCH_K3 : WM_COST_SEARCH_K0 + (int)w->k];
@@ -186,15 +198,15 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
         work = ((double)w->m + 32.0 * (n > 0 ? n : 1.0)) * bytes;
         calls = n > 0 ? n : 1.0;
         break;
-    case WM_WORK_ALIGN_PAIRS:
+    case WM_WORK_ALIGN_PAIRS: {
         r = &model->row[w->cigar ? WM_COST_PAIRS_CIGAR : WM_COST_PAIRS];
-        if (w->cells > 0) {
-            work = (double)w->cells;
-        } else {
-            double side = n > 0 ? bytes / (2.0 * n) : 0.0;
-            work = n * side * side;
-        }
+        double side = n > 0 ? bytes / (2.0 * n) : 0.0;
+        work = w->cells > 0 ? (double)w->cells : n * side * side;
+        cpu_work = work + n * r->pair_cells;
+        both_units = bytes + n * r->pair_both_bytes;
+        gpu_on_cpu = side > r->gpu_max_side;
         break;
+    }
     default: /* WM_WORK_DTW */
         r = &model->row[WM_COST_DTW];
         work = (double)w->m * (bytes / 8.0);
@@ -204,14 +216,15 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     double rate = (double)threads * r->cpu_thread_rate;
     if (rate > r->cpu_cap_rate) rate = r->cpu_cap_rate;
     rate *= cpu_factor;
-    double both = per(work, r->both_rate);
+    if (cpu_work < 0) cpu_work = work;
+    double both = per(both_units < 0 ? work : both_units, r->both_rate);
 
     out->threads = threads;
     out->work = work;
     out->unit = unit;
     out->row = r->name;
     out->cpu_rate = rate;
-    out->cpu_s = r->cpu_fixed_s + calls * r->cpu_call_s + per(work, rate) + both;
+    out->cpu_s = r->cpu_fixed_s + calls * r->cpu_call_s + per(cpu_work, rate) + both;
     out->gpu_s = -1.0;
     out->gpu_startup_s = out->gpu_fixed_s = out->gpu_move_s = out->gpu_work_s = 0.0;
     out->gpu_rate = r->gpu_rate * gpu_factor;
@@ -224,7 +237,7 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     out->gpu_startup_s = model->gpu_startup_s;
     out->gpu_fixed_s = r->gpu_fixed_s + calls * r->gpu_call_s;
     out->gpu_move_s = per(bytes, r->gpu_move_rate);
-    out->gpu_work_s = per(work, out->gpu_rate);
+    out->gpu_work_s = gpu_on_cpu ? per(cpu_work, rate) : per(work, out->gpu_rate);
     out->gpu_s = out->gpu_startup_s + out->gpu_fixed_s + out->gpu_move_s + out->gpu_work_s + both;
     if (out->gpu_s < out->cpu_s) out->backend = WM_BACKEND_CUDA;
     return WM_OK;

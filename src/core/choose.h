@@ -46,6 +46,11 @@ typedef struct {
     double both_rate;       /* units/s of host work both backends do; 0: none */
     double cpu_call_s;      /* per query or pattern on the CPU threads (sets within k:
                                reading, seeding and finishing a read) */
+    /* Pairs: what a pair costs besides its cells, on the CPU (in cells) and
+    ** in the host work of both backends (in bytes; both_rate is then bytes/s),
+    ** and the longest mean side a GPU pair kernel takes (longer ones run on
+    ** the CPU threads under the GPU backend too, src/align/pairs.c). */
+    double pair_cells, pair_both_bytes, gpu_max_side;
 } wm_cost_row_t;
 
 typedef struct {
