@@ -13,7 +13,8 @@
 # cores (CARRY/debs/edlib: `apt-get download libedlib-dev libedlib1`); a sweep
 # of the GPU batch size; the CPU backend on all cores beside edlib; the CLI.
 # warp: pairs past a GPU thread (2 kb and 5 kb reads, READS2K [50,000] and
-# READS5K [10,000]; the warp tier): test_global_diff and compute-sanitizer
+# READS5K [10,000]; the warp tier): test_global_diff, test_gpu_recover,
+# test_api_align, test_global.sh, test_align.sh and compute-sanitizer
 # (memcheck, racecheck) over 300 pairs of 2 kb, then bench_global pairs
 # (distances and CIGARs) on cuda (pairs and columns) beside edlib on all
 # cores, the CPU backend on all cores, the CLI on 2 kb pairs (cuda, cpu,
@@ -47,6 +48,14 @@ if [ "$mode" = warp ]; then
     log "inputs: rc=$? in $(($(date +%s) - t0)) s"
     $B/tests/test_global_diff >>"$out/tests.log" 2>&1
     log "test_global_diff rc=$?: $(grep -E '^pairs past' "$out/tests.log" | tail -1); $(tail -1 "$out/tests.log")"
+    for t in test_gpu_recover test_api_align; do
+        $B/tests/$t >>"$out/tests.log" 2>&1
+        log "$t rc=$? $(tail -1 "$out/tests.log")"
+    done
+    for t in test_global test_align; do
+        bash tests/cli/$t.sh $B/warpmatch . >>"$out/tests.log" 2>&1
+        log "$t.sh rc=$? $(tail -1 "$out/tests.log")"
+    done
     for tool in memcheck racecheck; do
         compute-sanitizer --tool $tool --error-exitcode 9 $B/bench/bench_global pairs -d $D \
             --reads reads2k --backend cuda --max-pairs 300 --only bv --reps 1 --min-s 0 \
