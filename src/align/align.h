@@ -197,11 +197,11 @@ char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_
 #define WM_CU_GLOBAL_MAX_N ((uint64_t)INT32_MAX - 64)
 /* Pairs of at most this many symbols a side run one pair per GPU thread;
 ** a byte-alphabet query keeps 256 rows of masks, so at most
-** WM_CU_PAIR_MAX_BYTE_M of it. DNA distances without CIGARs go further: a
-** query of up to WM_CU_PAIR_WARP_MAX_M takes a warp (pairs_cuda.cu), a
-** shorter one a thread, against a target of up to WM_CU_PAIR_WARP_MAX_N;
-** the others run on the CPU threads or alone (WM_CU_PAIR_POOL_CELLS). Empty
-** sides are answered on the host. */
+** WM_CU_PAIR_MAX_BYTE_M of it. DNA goes further: a query of up to
+** WM_CU_PAIR_WARP_MAX_M takes a warp (pairs_cuda.cu), a shorter one a
+** thread, against a target of up to WM_CU_PAIR_WARP_MAX_N; the others run
+** on the CPU threads or alone (WM_CU_PAIR_POOL_CELLS). Empty sides are
+** answered on the host. */
 #define WM_CU_PAIR_MAX_LEN 1024u
 #define WM_CU_PAIR_MAX_BYTE_M 256u
 #define WM_CU_PAIR_WARP_MAX_M 8192u
@@ -209,11 +209,11 @@ char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_
 /* A pair that no pair kernel takes runs on the pool's threads (pairs.c) up to
 ** this many cells (m x n), beyond them alone on the GPU. */
 #define WM_CU_PAIR_POOL_CELLS 1.0e9
-static inline int wm_cu_pair_fits(uint64_t m, uint64_t n, int dna, int cigar) {
+static inline int wm_cu_pair_fits(uint64_t m, uint64_t n, int dna) {
     if (m == 0 || n == 0) return 0;
     if (n <= WM_CU_PAIR_MAX_LEN && m <= (dna ? WM_CU_PAIR_MAX_LEN : WM_CU_PAIR_MAX_BYTE_M))
         return 1;
-    return dna && !cigar && m <= WM_CU_PAIR_WARP_MAX_M && n <= WM_CU_PAIR_WARP_MAX_N;
+    return dna && m <= WM_CU_PAIR_WARP_MAX_M && n <= WM_CU_PAIR_WARP_MAX_N;
 }
 
 /* The pairs a GPU call takes, each fitting a thread (wm_cu_pair_fits):

@@ -241,7 +241,7 @@ static wm_status pairs_run(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pa
         ** between): up to WM_CU_PAIR_POOL_CELLS on the pool's threads at once,
         ** the larger ones on the GPU one at a time */
         for (size_t i = 0; i < n_pairs && st == WM_OK; i++) {
-            if (wm_cu_pair_fits(pairs[i].m, pairs[i].n, dna, opts->cigar)) idx[n_idx++] = i;
+            if (wm_cu_pair_fits(pairs[i].m, pairs[i].n, dna)) idx[n_idx++] = i;
             else if ((double)pairs[i].m * (double)pairs[i].n <= WM_CU_PAIR_POOL_CELLS)
                 mid[n_mid++] = i;
             else if ((st = one_by_one(&R, i)) != WM_OK) fail_at(&R, i, st);
@@ -555,7 +555,7 @@ static wm_status packed_chunk(wm_context_t *cx, const wm_pairs_packed_t *in, siz
 ** and the length bounds the batches are cut by. */
 typedef struct {
     const wm_pairs_packed_t *in;
-    int dna, cigar;
+    int dna;
     _Atomic int misfit;
     uint64_t min_m[COPY_TASKS], max_m[COPY_TASKS], max_n[COPY_TASKS];
 } fit_scan_t;
@@ -570,7 +570,7 @@ static void fit_task(void *arg, size_t t, int tid) {
     for (size_t i = lo; i < hi; i++) {
         uint64_t m = in->query_off[i + 1] - in->query_off[i];
         uint64_t n = in->target_off[i + 1] - in->target_off[i];
-        misfit |= !wm_cu_pair_fits(m, n, F->dna, F->cigar);
+        misfit |= !wm_cu_pair_fits(m, n, F->dna);
         mn = m < mn ? m : mn;
         mx = m > mx ? m : mx;
         nx = n > nx ? n : nx;
@@ -657,7 +657,6 @@ static wm_status cols_on_gpu(wm_context_t *cx, const wm_pairs_packed_t *in,
     if (!F) return WM_NOMEM;
     F->in = in;
     F->dna = dna_symbols(o);
-    F->cigar = o->cigar;
     atomic_init(&F->misfit, 0);
     wm_pool_for(cx->pool, COPY_TASKS, fit_task, F);
     wm_pairs_src_t src = { NULL, NULL, in, 0, in->n, UINT64_MAX, 0, 0 };

@@ -10,8 +10,8 @@
 ** warp's threads walk their own pairs; their column histories are laid out
 ** slot-minor ([column][word][slot]) so that the 32 stores of a step are one
 ** coalesced line. Past 16 words (1 kb) a thread's registers run out: DNA
-** distances of queries up to 8 kb take a warp a pair (k_pairs_warp), its
-** lanes a diagonal wavefront over 32 x 1, 2 or 4 words.
+** queries up to 8 kb take a warp a pair (k_pairs_warp), its lanes a
+** diagonal wavefront over 32 x 1, 2 or 4 words, CIGARs included.
 **
 ** Flow (wm_cuda_pairs). The pairs (pairs.c sends only those that fit a
 ** thread or a warp, see wm_cu_pair_fits) go in batches of up to
@@ -54,10 +54,11 @@ typedef struct {
     uint32_t n_slots;     /* threads of the launch (the history's stride) */
     int64_t limit;        /* -1: none */
     int cigar;
-    uint64_t *hist; /* [col][word][slot] Pv, then Mv at + half, then (W >=
+    uint64_t *hist;      /* [col][word][slot] Pv, then Mv at + half, then (W >=
                        BASE_W) the score at each word's bottom row as int32 */
-    uint64_t half;  /* words of the Pv history */
-    char *slots;    /* CIGAR text, slot at cig_off */
+    uint64_t half;       /* words of the Pv history */
+    uint64_t pair_words; /* a warp's pair: words of its Pv history (k_pairs_warp) */
+    char *slots;         /* CIGAR text, slot at cig_off */
     const uint64_t *cig_off;
     uint32_t *dist;                /* per slot; UINT32_MAX: over the limit */
     uint32_t *cig_start, *cig_len; /* the text within the slot */
@@ -118,6 +119,71 @@ static __device__ __forceinline__ void put_run(char *s, int64_t *pos, char op, u
         len /= 10;
     } while (len);
 }
+
+/* The canonical traceback (traceback.c's rule: from (m, n), diagonal, then
+** I, then D) of a pair of score `score`, its runs written right to left
+** into s from 2 (m + n) - 1 on; D[i][j] from h.value(i, j) (i, j >= 1).
+** Where the text starts and how long it is go to *start and *len. */
+template <class H>
+static __device__ __forceinline__ void
+walk(const H &h, const uint8_t *code, uint32_t ncodes, const uint8_t *x, const uint8_t *y,
+     uint64_t m, uint64_t n, uint64_t score, char *s, uint32_t *start, uint32_t *len) {
+    int64_t end = 2 * ((int64_t)m + (int64_t)n) - 1, pos = end;
+    uint64_t i = m, j = n, cur = score, run = 0;
+    char op = 0;
+    while (i > 0 || j > 0) {
+        char o;
+        if (i == 0) {
+            o = 'D';
+            j--;
+        } else if (j == 0) {
+            o = 'I';
+            i--;
+        } else if (sym_eq(code, ncodes, x[i - 1], y[j - 1])) {
+            o = '=';
+            i--;
+            j--;
+        } else {
+            uint64_t diag = j == 1 ? i - 1 : i == 1 ? j - 1 : h.value(i - 1, j - 1);
+            if (diag + 1 == cur) {
+                o = 'X';
+                i--;
+                j--;
+                cur = diag;
+            } else {
+                uint64_t up = i == 1 ? j : h.value(i - 1, j);
+                if (up + 1 == cur) {
+                    o = 'I';
+                    i--;
+                    cur = up;
+                } else {
+                    o = 'D';
+                    j--;
+                    cur--;
+                }
+            }
+        }
+        if (o != op && run) {
+            put_run(s, &pos, op, run);
+            run = 0;
+        }
+        op = o;
+        run++;
+    }
+    if (run) put_run(s, &pos, op, run);
+    *start = (uint32_t)(pos + 1);
+    *len = (uint32_t)(end - pos);
+}
+
+/* A thread's pair t: its history is slot-minor (pairs_args_t). */
+template <int W>
+struct thread_hist {
+    const pairs_args_t *a;
+    uint32_t t;
+    __device__ __forceinline__ uint64_t value(uint64_t i, uint64_t j) const {
+        return hist_value<W>(*a, t, i, j);
+    }
+};
 
 template <int W, bool DNA>
 __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
@@ -234,56 +300,12 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
     a.dist[slot] = (uint32_t)score;
     if (!a.cigar) return;
 
-    /* the canonical traceback (traceback.c), runs written right to left */
-    char *s = a.slots + a.cig_off[slot];
-    int64_t end = 2 * ((int64_t)m + n) - 1, pos = end;
-    uint64_t i = m, j = n, cur = (uint64_t)score, run = 0;
-    char op = 0;
-    while (i > 0 || j > 0) {
-        char o;
-        if (i == 0) {
-            o = 'D';
-            j--;
-        } else if (j == 0) {
-            o = 'I';
-            i--;
-        } else if (sym_eq(c_code, c_ncodes, x[i - 1], y[j - 1])) {
-            o = '=';
-            i--;
-            j--;
-        } else {
-            uint64_t diag = j == 1 ? i - 1 : i == 1 ? j - 1 : hist_value<W>(a, t, i - 1, j - 1);
-            if (diag + 1 == cur) {
-                o = 'X';
-                i--;
-                j--;
-                cur = diag;
-            } else {
-                uint64_t up = i == 1 ? j : hist_value<W>(a, t, i - 1, j);
-                if (up + 1 == cur) {
-                    o = 'I';
-                    i--;
-                    cur = up;
-                } else {
-                    o = 'D';
-                    j--;
-                    cur--;
-                }
-            }
-        }
-        if (o != op && run) {
-            put_run(s, &pos, op, run);
-            run = 0;
-        }
-        op = o;
-        run++;
-    }
-    if (run) put_run(s, &pos, op, run);
-    a.cig_start[slot] = (uint32_t)(pos + 1);
-    a.cig_len[slot] = (uint32_t)(end - pos);
+    thread_hist<W> h = { &a, t };
+    walk(h, c_code, c_ncodes, x, y, m, n, (uint64_t)score, a.slots + a.cig_off[slot],
+         &a.cig_start[slot], &a.cig_len[slot]);
 }
 
-/* ---- a warp a pair: DNA queries of 1,025 .. 8,192 bases, distances --------
+/* ---- a warp a pair: DNA queries of 1,025 .. 8,192 bases ---------------------
 ** Lane l holds words [l WL, (l + 1) WL) of the query's masks and of the
 ** column. At step s it takes the target's symbol j = s - l: the delta
 ** entering its top row is what lane l - 1 left at the bottom of its words at
@@ -292,8 +314,34 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
 ** no rows and idle. Such a pair had run alone, a launch of its own
 ** (global_cuda.cu), at tens of G cells/s. Row m's lane keeps the score and,
 ** with a limit, every WARP_CHECK steps the warp asks it whether the pair is
-** already over. */
+** already over.
+**
+** For CIGARs each lane also keeps the score of its top row (the sum of the
+** deltas it was handed), so it knows each word's bottom score, and writes
+** Pv, Mv and that score a word a step. The history is laid out by step
+** ([step][lane][word]), so that a step's 32 lanes write one run of words;
+** D[i][j] is then read at step j - 1 + lane of row i's word. Row m's lane
+** walks back once the warp is done. */
 #define WARP_CHECK 32
+
+/* A warp's pair: its history from pv (Mv at mv, bottom scores at bot). */
+template <int WL>
+struct warp_hist {
+    const uint64_t *pv, *mv;
+    const int32_t *bot;
+    /* where word w of column j (1-based) was written */
+    __device__ __forceinline__ uint64_t at(uint64_t w, uint64_t j) const {
+        uint64_t lane = w / WL;
+        return ((j - 1 + lane) * 32 + lane) * WL + w % WL;
+    }
+    __device__ __forceinline__ uint64_t value(uint64_t i, uint64_t j) const {
+        uint64_t w = (i - 1) >> 6, r = (i - 1) & 63;
+        uint64_t mask = r == 63 ? ~0ull : (2ull << r) - 1;
+        int64_t v = w == 0 ? (int64_t)j : bot[at(w - 1, j)];
+        uint64_t x = at(w, j);
+        return (uint64_t)(v + __popcll(pv[x] & mask) - __popcll(mv[x] & mask));
+    }
+};
 
 template <int WL>
 __global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
@@ -333,6 +381,14 @@ __global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
 
     int64_t score = m; /* D[m][0], in row m's lane */
     int hout = 0, over = 0;
+    int32_t top = (int32_t)(64 * WL * lane); /* D[64 WL lane][j]: the score above the lane's rows */
+    uint64_t *hpv = NULL, *hmv = NULL;
+    int32_t *hbot = NULL;
+    if (a.cigar) { /* the pair's history (warp_hist) */
+        hpv = a.hist + (uint64_t)t * a.pair_words;
+        hmv = hpv + a.half;
+        hbot = (int32_t *)(a.hist + 2 * a.half) + (uint64_t)t * a.pair_words;
+    }
     const uint32_t steps = n + lanes - 1;
     /* the symbol of the next step, loaded a step ahead */
     uint32_t c_next = lane == 0 ? c_code[y[0]] : 0;
@@ -343,6 +399,8 @@ __global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
         if (j + 1 >= 0 && j + 1 < (int64_t)n) c_next = c_code[y[j + 1]];
         if (lane < lanes && j >= 0 && j < (int64_t)n) {
             int h = lane == 0 ? 1 : hin; /* D[0][j] - D[0][j-1] = 1 */
+            top += h;
+            int32_t bottom = top;
 #pragma unroll
             for (int u = 0; u < WL; u++) {
                 uint64_t eq = c == 0   ? pd[0][u]
@@ -363,6 +421,13 @@ __global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
                 mh = (mh << 1) | neg;
                 pv[u] = mh | ~(xv | ph);
                 mv[u] = ph & xv;
+                if (a.cigar) {
+                    const uint64_t hx = ((uint64_t)s * 32 + lane) * WL + (uint64_t)u;
+                    bottom += __popcll(pv[u]) - __popcll(mv[u]);
+                    hpv[hx] = pv[u];
+                    hmv[hx] = mv[u];
+                    hbot[hx] = bottom;
+                }
             }
             hout = h;
         }
@@ -377,8 +442,18 @@ __global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
             }
         }
     }
+    if (a.cigar) __syncwarp(); /* the lanes' history, seen by row m's lane */
     if (lane != owner) return;
-    a.dist[slot] = over || (a.limit >= 0 && score > a.limit) ? UINT32_MAX : (uint32_t)score;
+    if (over || (a.limit >= 0 && score > a.limit)) {
+        a.dist[slot] = UINT32_MAX;
+        if (a.cigar) a.cig_len[slot] = 0, a.cig_start[slot] = 0;
+        return;
+    }
+    a.dist[slot] = (uint32_t)score;
+    if (!a.cigar) return;
+    warp_hist<WL> h = { hpv, hmv, hbot };
+    walk(h, c_code, a.ncodes, x, y, m, n, (uint64_t)score, a.slots + a.cig_off[slot],
+         &a.cig_start[slot], &a.cig_len[slot]);
 }
 
 __global__ void k_gather(const char *slots, const uint64_t *cig_off, const uint32_t *start,
@@ -424,6 +499,13 @@ static int width_index(uint64_t m) {
     for (int k = 0; k < N_WIDTHS; k++)
         if ((uint64_t)k_widths[k] >= w) return k;
     return N_WIDTHS - 1; /* not reached: wm_cu_pair_fits bounds m */
+}
+
+/* History words (of each of Pv, Mv and the bottom scores) a pair of width
+** k_widths[wk] against targets of up to n takes: n columns of W words a
+** thread, n + 31 steps of them a warp (warp_hist). */
+static uint64_t hist_per_pair(int wk, uint64_t n) {
+    return (n + (k_widths[wk] >= WARP_WORDS ? 31 : 0)) * (uint64_t)k_widths[wk];
 }
 
 /* A batch's limits besides tuning.pairs_batch: its sequence bytes, and its
@@ -489,7 +571,7 @@ static void batch_form(const pairs_job_t *J, size_t from, batch_t *b) {
         const wm_pairs_packed_t *c = src->cols;
         size_t a = src->first + from, left = src->n - from;
         int wk = width_index(src->max_m);
-        uint64_t per = src->max_n * (uint64_t)k_widths[wk]; /* history words a pair, at most */
+        uint64_t per = hist_per_pair(wk, src->max_n); /* history words a pair, at most */
         uint64_t ns = left < cap ? left : cap;
         if (J->o->cigar && per && ns > J->hist_cap / HIST_BYTES / per)
             ns = J->hist_cap / HIST_BYTES / per;
@@ -516,7 +598,7 @@ static void batch_form(const pairs_job_t *J, size_t from, batch_t *b) {
             const wm_pair_t *p = item(J, i);
             int wk = width_index(p->m);
             uint32_t nmax = b->nmax[wk] > p->n ? b->nmax[wk] : (uint32_t)p->n;
-            uint64_t hist = (uint64_t)nmax * k_widths[wk] * (b->cnt[wk] + 1);
+            uint64_t hist = hist_per_pair(wk, nmax) * (b->cnt[wk] + 1);
             if (b->ns && (b->seq_bytes + p->m + p->n > BATCH_SEQ_BYTES ||
                           (J->o->cigar && hist * HIST_BYTES > J->hist_cap)))
                 break;
@@ -740,7 +822,8 @@ static wm_status batch_submit(const pairs_job_t *J, batch_t *b) {
         if (!b->cnt[w]) continue;
         a.ids = b->groups > 1 ? (const uint32_t *)(d + b->o_ids) + b->first[w] : NULL;
         a.n_slots = b->cnt[w];
-        a.half = (uint64_t)b->nmax[w] * k_widths[w] * b->cnt[w];
+        a.pair_words = hist_per_pair(w, b->nmax[w]);
+        a.half = a.pair_words * b->cnt[w];
         uint64_t threads = (uint64_t)b->cnt[w] * (k_widths[w] >= WARP_WORDS ? 32 : 1);
         pick_kernel(w, J->dna)<<<(unsigned)((threads + 127) / 128), 128, 0, st>>>(a);
         WM_CU(cx, cudaGetLastError());

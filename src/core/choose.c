@@ -99,9 +99,9 @@ const wm_cost_model_t wm_cost_model_default = {
         ** Under auto CUDA starts after the inputs are read, so its 0.40 s
         ** counts. */
         [WM_COST_PAIRS] = { "align pairs", 0.01, 1.83e11 / 2.39, 7.0e11, 0.06, 0.0, 12e9,
-                            2.25e10 / 0.005, 2.55e9, 0.0, 1.6e5, 590, 8192 },
+                            2.25e10 / 0.005, 2.55e9, 0.0 },
         [WM_COST_PAIRS_CIGAR] = { "align pairs --cigar", 0.01, 1.745e11 / 9.99, 2.7e11, 0.06, 0.0,
-                                  12e9, 2.25e10 / 0.025, 1.42e9, 0.0, 1.5e5, 270, 1024 },
+                                  12e9, 2.25e10 / 0.025, 1.42e9, 0.0 },
         /* DTW: work = cells (query samples x series samples). bench_dtw
         ** (BENCHMARKS.md 7c, `bash bench/gpu_session.sh dtw .gpu`): m = 1,024,
         ** n = 4 M: 1.25 s on 1 thread (3.4e9 a thread); n = 67 M: 1.84 s on 16
@@ -146,6 +146,8 @@ const wm_cost_model_t wm_cost_model_default = {
         [WM_COST_SETK_PLANES] = { "search set within k (Hamming, scanned together)", 0.06, 1.6e11,
                                   6.2e11, 0.0, 0.0, 25e9, 4.8e11, 0.0, 0.0 },
     },
+    /* pairs besides their rows (the pairs' rows above say how) */
+    { { 1.6e5, 590, 8192 }, { 1.5e5, 270, 1024 } },
 };
 
 double wm_backend_gpu_startup(void) { return wm_cost_model_default.gpu_startup_s; }
@@ -200,11 +202,12 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
         break;
     case WM_WORK_ALIGN_PAIRS: {
         r = &model->row[w->cigar ? WM_COST_PAIRS_CIGAR : WM_COST_PAIRS];
+        const wm_cost_pairs_t *pc = &model->pairs[w->cigar ? 1 : 0];
         double side = n > 0 ? bytes / (2.0 * n) : 0.0;
         work = w->cells > 0 ? (double)w->cells : n * side * side;
-        cpu_work = work + n * r->pair_cells;
-        both_units = bytes + n * r->pair_both_bytes;
-        gpu_on_cpu = side > r->gpu_max_side;
+        cpu_work = work + n * pc->pair_cells;
+        both_units = bytes + n * pc->pair_both_bytes;
+        gpu_on_cpu = pc->gpu_max_side > 0 && side > pc->gpu_max_side;
         break;
     }
     default: /* WM_WORK_DTW */

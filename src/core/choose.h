@@ -46,16 +46,21 @@ typedef struct {
     double both_rate;       /* units/s of host work both backends do; 0: none */
     double cpu_call_s;      /* per query or pattern on the CPU threads (sets within k:
                                reading, seeding and finishing a read) */
-    /* Pairs: what a pair costs besides its cells, on the CPU (in cells) and
-    ** in the host work of both backends (in bytes; both_rate is then bytes/s),
-    ** and the longest mean side a GPU pair kernel takes (longer ones run on
-    ** the CPU threads under the GPU backend too, src/align/pairs.c). */
-    double pair_cells, pair_both_bytes, gpu_max_side;
 } wm_cost_row_t;
+
+/* Pairs besides their row: what a pair costs besides its cells, on the CPU
+** (in cells) and in the host work of both backends (in bytes; the row's
+** both_rate is then bytes/s), and the longest mean side a GPU pair kernel
+** takes (longer ones run on the CPU threads under the GPU backend too,
+** src/align/pairs.c). */
+typedef struct {
+    double pair_cells, pair_both_bytes, gpu_max_side;
+} wm_cost_pairs_t;
 
 typedef struct {
     double gpu_startup_s; /* CUDA start-up of a process */
     wm_cost_row_t row[WM_COST_N_ROWS];
+    wm_cost_pairs_t pairs[2]; /* distances, with CIGARs */
 } wm_cost_model_t;
 
 /* The measured constants (choose.c). */

@@ -1044,9 +1044,9 @@ static void pairs_part(config *cfgs, size_t n_cfg, double scale) {
 /* ==== 5b. pairs past a GPU thread ============================================ */
 
 /* DNA pairs around the GPU's tiers (pairs_cuda.cu): queries of 1,025 ..
-** 8,192 take a warp without CIGARs, shorter ones a thread however long the
-** target (up to 65,536), and longer ones, or any past 1,024 with a CIGAR,
-** run alone; lengths at every border. */
+** 8,192 take a warp, shorter ones a thread however long the target (up to
+** 65,536), and longer ones run on the CPU threads; lengths at every
+** border, CIGARs (up to 4,200 a side: the oracle's full matrix) and not. */
 static size_t warp_len(void) {
     static const size_t edges[] = { 1,    64,   1023, 1024, 1025, 1026, 2047, 2048,
                                     2049, 4095, 4096, 4097, 8191, 8192, 8193 };
@@ -1070,7 +1070,7 @@ static void warp_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
     wm_align_opts_t o = proto.o;
     size_t ai = chance(50) ? 0 : 2; /* auto or bitvector: the GPU's pair kernels */
     o.algo = ALGOS[ai].algo;
-    o.cigar = chance(20); /* past 1,024 these run alone */
+    o.cigar = chance(30);
     gcase *cs = xcalloc(n_pairs, sizeof *cs);
     wm_pair_t *pairs = xcalloc(n_pairs, sizeof *pairs);
     uint64_t *d = xcalloc(n_pairs, sizeof *d);
@@ -1094,8 +1094,8 @@ static void warp_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
             n0 = (size_t)range(60000, 66000);
         }
         if (o.cigar) { /* the full matrix's oracle: keep it small */
-            m0 = m0 > 2100 ? (size_t)range(1000, 2100) : m0;
-            n0 = n0 > 2100 ? (size_t)range(1000, 2100) : n0;
+            m0 = m0 > 4200 ? (size_t)range(1000, 4200) : m0;
+            n0 = n0 > 4200 ? (size_t)range(1000, 4200) : n0;
         }
         gen_family(c, m0, n0);
         if (chance(4) && c->m) memset(c->q, chance(50) ? 'N' : 'n', c->m); /* N matches nothing */
