@@ -15,7 +15,8 @@
 # warp: pairs past a GPU thread (2 kb and 5 kb reads, READS2K [50,000] and
 # READS5K [10,000]; the warp tier): test_global_diff, test_gpu_recover,
 # test_api_align, test_global.sh, test_align.sh and compute-sanitizer
-# (memcheck, racecheck) over 300 pairs of 2 kb, then bench_global pairs
+# (memcheck, racecheck) over 300 pairs of 2 kb with and without CIGARs,
+# then 100,000 pairs of 1 kb as columns (the thread tier), bench_global pairs
 # (distances and CIGARs) on cuda (pairs and columns) beside edlib on all
 # cores, the CPU backend on all cores, the CLI on 2 kb pairs (cuda, cpu,
 # auto), and the tree before (CARRY/prev-src.tar.gz, built beside: such
@@ -43,7 +44,7 @@ if [ "$mode" = warp ]; then
             cmake --build $P -j"$all" --target bench_global) >"$out/build_prev.log" 2>&1 &
     fi
     t0=$(date +%s)
-    CARRY=$carry READS=20000 READS1K=2000 READS2K=${READS2K:-50000} READS5K=${READS5K:-10000} \
+    CARRY=$carry READS=20000 READS1K=100000 READS2K=${READS2K:-50000} READS5K=${READS5K:-10000} \
         bash bench/prep_global.sh $B $D >>"$out/pairs.log" 2>&1
     log "inputs: rc=$? in $(($(date +%s) - t0)) s"
     $B/tests/test_global_diff >>"$out/tests.log" 2>&1
@@ -58,7 +59,7 @@ if [ "$mode" = warp ]; then
     done
     for tool in memcheck racecheck; do
         compute-sanitizer --tool $tool --error-exitcode 9 $B/bench/bench_global pairs -d $D \
-            --reads reads2k --backend cuda --max-pairs 300 --only bv --reps 1 --min-s 0 \
+            --reads reads2k --backend cuda --max-pairs 300 --only bv,bv+cigar --reps 1 --min-s 0 \
             --pairs-batch 100 >>"$out/tests.log" 2>&1
         log "compute-sanitizer $tool, 300 pairs of 2 kb: rc=$? $(grep 'ERROR SUMMARY' "$out/tests.log" | tail -1)"
     done
@@ -74,6 +75,9 @@ if [ "$mode" = warp ]; then
             >"$out/bench_${r}_cpu.txt" 2>&1
         log "$r, cpu -j $all, columns: rc=$?"
     done
+    # the thread tier beside section 19's 1 kb rows (its walk is shared now)
+    $G --reads reads1k --backend cuda --packed --only bv,bv+cigar >"$out/bench_reads1k_cuda_cols.txt" 2>&1
+    log "reads1k, cuda, columns: rc=$? $(grep -h '^reads1k' "$out/bench_reads1k_cuda_cols.txt" | awk '{print $3, $7, $9}' | tr '\n' ' ')"
     for be in cuda cpu auto; do # the CLI, whole processes, 2 kb pairs
         for cg in "" --cigar; do
             for r in 1 2 3; do
