@@ -74,34 +74,34 @@ const wm_cost_model_t wm_cost_model_default = {
         [WM_COST_INFIX] = { "align infix", 0.01, 1.5e11 / 16, 3.0e11, 0.02, 0.0015, 10e9, 7.7e12,
                             0.0, 0.0 },
         /* Pairs: work = cells (m x n), 1 M pairs of 150 bp = 2.25e10; and a
-        ** cost a pair on the CPU, and in the host work both backends do (the
-        ** CLI: reading and parsing, the views, the rows, the exit), each
-        ** solved from two lengths. The H200 host (16 cores), wm_align_pairs
-        ** on 16 threads: 1 M pairs of 150 bp in 0.246-0.272 s for distances
-        ** and 0.63-0.76 s with CIGARs (tree 5d96332, BENCHMARKS.md 19, `bash
-        ** bench/gpu_pairs.sh all .gpu`); 50,000 of 2 kb in 0.30 and 0.77 s
-        ** (tree da5fcd8, BENCHMARKS.md 23, `bash bench/gpu_pairs.sh warp
-        ** .gpu`). So a pair costs the CPU 1.6e5 cells (1.5e5 with CIGARs)
-        ** and 16 threads run 7.0e11 (2.7e11) cells/s; one thread, 6c's 1 M
-        ** pairs of 150 bp in 2.39 / 9.99 s. The CLI besides the call: 0.35 /
-        ** 0.40 s for the 150 bp pairs' 300 MB, 0.09 / 0.15 s for the 2 kb
-        ** pairs' 200 MB, i.e. 2.55e9 (1.42e9) bytes/s and 590 (270) bytes a
-        ** pair. The GPU after its start-up: the first call's buffers 0.06 s,
-        ** the pairs packed and uploaded at 12 GB/s, then kernels and results
-        ** at 4.5e12 (9e11 with CIGARs) cells/s (2 kb: 12.3 T cells/s for
-        ** the kernels of a call). Pairs longer than its pair kernels take
-        ** (8 kb; 1 kb with CIGARs) run on the CPU threads on either backend.
+        ** cost a pair on the CPU, on the GPU, and in the host work both
+        ** backends do (the CLI: reading and parsing, the views, the rows, the
+        ** exit), each solved from two lengths. The H200 host (16 cores),
+        ** wm_align_pairs on 16 threads: 1 M pairs of 150 bp in 0.246-0.272 s
+        ** for distances and 0.63-0.76 s with CIGARs (tree 5d96332,
+        ** BENCHMARKS.md 19, `bash bench/gpu_pairs.sh all .gpu`); 50,000 of 2
+        ** kb in 0.30 and 0.77 s (tree da5fcd8, BENCHMARKS.md 23, `bash
+        ** bench/gpu_pairs.sh warp .gpu`). So a pair costs the CPU 1.6e5 cells
+        ** (1.5e5 with CIGARs) and 16 threads run 7.0e11 (2.7e11) cells/s; one
+        ** thread, 6c's 1 M pairs of 150 bp in 2.39 / 9.99 s. The CLI besides
+        ** the call: 0.35 / 0.40 s for the 150 bp pairs' 300 MB, 0.09 / 0.15 s
+        ** for the 2 kb pairs' 200 MB, i.e. 2.55e9 (1.42e9) bytes/s and 590
+        ** (270) bytes a pair. The GPU after its start-up: the first call's
+        ** buffers 0.06 s, the pairs packed and uploaded at 12 GB/s, then
+        ** kernels and results: 5 / 25 ms for the 150 bp pairs (19), 16 / 39
+        ** ms for the 2 kb ones (23, tree d920e30), i.e. 1.25e13 (5.3e12)
+        ** cells/s and 3.2 ns (21 ns) a pair. Pairs longer than its pair
+        ** kernels take (8 kb) run on the CPU threads on either backend.
         ** Predicted for the CLI: 150 bp distances cpu 0.62 s, gpu 0.84 s
         ** (measured 0.59-0.70 and, CUDA started while reading, 0.54-0.67);
         ** CIGARs cpu 1.05 s, gpu 0.91 s (1.13-1.17 and 0.63-0.70); 2 kb
-        ** distances cpu 0.40 s, gpu 0.61 s (0.37-0.40; auto on the GPU
-        ** 0.50-0.64), CIGARs cpu 0.93 s, gpu 1.40 s (0.87-0.92; 1.18-1.22).
-        ** Under auto CUDA starts after the inputs are read, so its 0.40 s
-        ** counts. */
-        [WM_COST_PAIRS] = { "align pairs", 0.01, 1.83e11 / 2.39, 7.0e11, 0.06, 0.0, 12e9,
-                            2.25e10 / 0.005, 2.55e9, 0.0 },
+        ** distances cpu 0.40 s, gpu 0.58 s (0.23-0.40; 0.40-0.58), CIGARs cpu
+        ** 0.93 s, gpu 0.67 s. Under auto CUDA starts after the inputs are
+        ** read, so its 0.40 s counts. */
+        [WM_COST_PAIRS] = { "align pairs", 0.01, 1.83e11 / 2.39, 7.0e11, 0.06, 0.0, 12e9, 1.25e13,
+                            2.55e9, 0.0 },
         [WM_COST_PAIRS_CIGAR] = { "align pairs --cigar", 0.01, 1.745e11 / 9.99, 2.7e11, 0.06, 0.0,
-                                  12e9, 2.25e10 / 0.025, 1.42e9, 0.0 },
+                                  12e9, 5.3e12, 1.42e9, 0.0 },
         /* DTW: work = cells (query samples x series samples). bench_dtw
         ** (BENCHMARKS.md 7c, `bash bench/gpu_session.sh dtw .gpu`): m = 1,024,
         ** n = 4 M: 1.25 s on 1 thread (3.4e9 a thread); n = 67 M: 1.84 s on 16
@@ -147,7 +147,7 @@ const wm_cost_model_t wm_cost_model_default = {
                                   6.2e11, 0.0, 0.0, 25e9, 4.8e11, 0.0, 0.0 },
     },
     /* pairs besides their rows (the pairs' rows above say how) */
-    { { 1.6e5, 590, 8192 }, { 1.5e5, 270, 1024 } },
+    { { 1.6e5, 3.2e-9, 590, 8192 }, { 1.5e5, 2.1e-8, 270, 8192 } },
 };
 
 double wm_backend_gpu_startup(void) { return wm_cost_model_default.gpu_startup_s; }
@@ -173,6 +173,7 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     double calls = 0.0;
     double cpu_work = -1.0, both_units = -1.0; /* (pairs: besides work) */
     int gpu_on_cpu = 0;                        /* the GPU backend runs it on the CPU threads */
+    double gpu_pair_s = 0.0;                   /* pairs: the GPU's cost a pair */
     switch (w->kind) {
     case WM_WORK_SEARCH:
         r = &model->row[w->k >= 3 ? WM_COST_SEARCH_K3 : WM_COST_SEARCH_K0 + (int)w->k];
@@ -208,6 +209,8 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
         cpu_work = work + n * pc->pair_cells;
         both_units = bytes + n * pc->pair_both_bytes;
         gpu_on_cpu = pc->gpu_max_side > 0 && side > pc->gpu_max_side;
+        calls = n; /* the GPU's cost a pair (below) */
+        gpu_pair_s = pc->gpu_pair_s;
         break;
     }
     default: /* WM_WORK_DTW */
@@ -240,7 +243,8 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     out->gpu_startup_s = model->gpu_startup_s;
     out->gpu_fixed_s = r->gpu_fixed_s + calls * r->gpu_call_s;
     out->gpu_move_s = per(bytes, r->gpu_move_rate);
-    out->gpu_work_s = gpu_on_cpu ? per(cpu_work, rate) : per(work, out->gpu_rate);
+    out->gpu_work_s =
+        gpu_on_cpu ? per(cpu_work, rate) : per(work, out->gpu_rate) + calls * gpu_pair_s;
     out->gpu_s = out->gpu_startup_s + out->gpu_fixed_s + out->gpu_move_s + out->gpu_work_s + both;
     if (out->gpu_s < out->cpu_s) out->backend = WM_BACKEND_CUDA;
     return WM_OK;
