@@ -477,10 +477,10 @@ const char *wm_align_algo_name(wm_align_algo_t a);
 ** is over max_distance (its other fields are then 0 / NULL). Global mode
 ** accepts empty sequences (distance = the other's length). On the CUDA
 ** backend global bit-vector pairs run many to a kernel: one pair per thread
-** up to 1,024 symbols a side, and for DNA distances one pair per warp for
-** queries up to 8,192 against targets up to 65,536; other pairs run on the
-** context's CPU threads, or alone on the GPU when over 10^9 cells. The
-** results, CIGARs included, are the same on every backend. Free the CIGARs with
+** up to 1,024 symbols a side, and for DNA one pair per warp for queries up
+** to 8,192 against targets up to 65,536; other pairs run on the context's
+** CPU threads, or alone on the GPU when over 10^9 cells. The results,
+** CIGARs included, are the same on every backend. Free the CIGARs with
 ** wm_alignment_clear. Errors as wm_align; on an error nothing is left
 ** allocated in out, and the context's message names the pair. */
 #define WM_ALIGN_NONE UINT64_MAX

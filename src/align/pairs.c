@@ -10,8 +10,9 @@
 ** overlapped batches (pairs_cuda.cu); the others run first, on the pool's
 ** threads at once, or past WM_CU_PAIR_POOL_CELLS alone on the GPU, whose
 ** long-pair kernel spreads one pair over many threads. A thread aligns a
-** pair of 2 kb about as fast as the GPU does alone, a launch a pair (2,000
-** such pairs: 0.67 s on an H200), so 16 threads are 16 times the GPU there.
+** pair about as fast as the GPU does one alone, a launch a pair (2,000
+** pairs of 2 kb: 0.67 s on an H200), so 16 threads are about 16 times the
+** GPU for such pairs.
 ** Infix pairs go one after the other through wm_align. Every path gives the
 ** same distances and the same (canonical) CIGARs. A context over several
 ** devices gives each a contiguous range of the pairs (core/shard.h).
