@@ -72,6 +72,51 @@ static __device__ __forceinline__ int sym_eq(const uint8_t *code, uint32_t ncode
     return ca == code[b] && ca < ncodes;
 }
 
+/* The four DNA match masks of the query's rows [from, from + 64) below m. */
+static __device__ __forceinline__ void dna_masks(const uint8_t *code, const uint8_t *x,
+                                                 uint32_t from, uint32_t m, uint64_t out[4]) {
+    uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (uint32_t b = 0; b < 64 && from + b < m; b++) {
+        uint32_t c = code[x[from + b]];
+        uint64_t bit = 1ull << b;
+        a0 |= c == 0 ? bit : 0;
+        a1 |= c == 1 ? bit : 0;
+        a2 |= c == 2 ? bit : 0;
+        a3 |= c == 3 ? bit : 0;
+    }
+    out[0] = a0;
+    out[1] = a1;
+    out[2] = a2;
+    out[3] = a3;
+}
+
+/* A DNA symbol's mask (a code past 3 matches nothing). */
+static __device__ __forceinline__ uint64_t dna_eq(uint64_t p0, uint64_t p1, uint64_t p2,
+                                                  uint64_t p3, uint32_t c) {
+    return c == 0 ? p0 : c == 1 ? p1 : c == 2 ? p2 : c == 3 ? p3 : 0;
+}
+
+/* Myers' step of one 64-row word of a column (Hyyro's form): eq the
+** symbol's mask, *h the horizontal delta entering the word's top (out: the
+** one leaving its bottom). The word's horizontal deltas before the shift
+** go to *ph_out and *mh_out (row r's: bit r), for a score kept on a row. */
+static __device__ __forceinline__ void myers_word(uint64_t eq, uint64_t *pv, uint64_t *mv, int *h,
+                                                  uint64_t *ph_out, uint64_t *mh_out) {
+    uint64_t neg = (uint64_t)(*h < 0), pos = (uint64_t)(*h > 0);
+    uint64_t xv = eq | *mv;
+    uint64_t xh = (((eq | neg) & *pv) + *pv) ^ *pv;
+    xh |= eq | neg;
+    uint64_t ph = *mv | ~(xh | *pv);
+    uint64_t mh = *pv & xh;
+    *ph_out = ph;
+    *mh_out = mh;
+    *h = (int)(ph >> 63) - (int)(mh >> 63);
+    ph = (ph << 1) | pos;
+    mh = (mh << 1) | neg;
+    *pv = mh | ~(xv | ph);
+    *mv = ph & xv;
+}
+
 /* From this width on the history keeps each word's bottom score too, so
 ** that a value costs one score and two words, not 2W words: a 1 kb pair's
 ** walk read 32 scattered words a step. Below it the extra writes cost more
@@ -206,19 +251,12 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
         ** masks stay in registers */
 #pragma unroll
         for (int u = 0; u < W; u++) {
-            uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-            for (uint32_t b = 0; b < 64 && 64 * (uint32_t)u + b < m; b++) {
-                uint32_t c = c_code[x[64 * u + b]];
-                uint64_t bit = 1ull << b;
-                a0 |= c == 0 ? bit : 0;
-                a1 |= c == 1 ? bit : 0;
-                a2 |= c == 2 ? bit : 0;
-                a3 |= c == 3 ? bit : 0;
-            }
-            pd[0][u] = a0;
-            pd[1][u] = a1;
-            pd[2][u] = a2;
-            pd[3][u] = a3;
+            uint64_t q[4];
+            dna_masks(c_code, x, 64 * (uint32_t)u, m, q);
+            pd[0][u] = q[0];
+            pd[1][u] = q[1];
+            pd[2][u] = q[2];
+            pd[3][u] = q[3];
         }
     } else {
 #pragma unroll
@@ -249,28 +287,11 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
         int h = 1; /* D[0][j] - D[0][j-1] */
 #pragma unroll
         for (int u = 0; u < W; u++) {
-            uint64_t eq;
-            if (DNA) {
-                eq = c == 0   ? pd[0][u]
-                     : c == 1 ? pd[1][u]
-                     : c == 2 ? pd[2][u]
-                     : c == 3 ? pd[3][u]
-                              : 0;
-            } else {
-                eq = c < c_ncodes && ((present[c >> 5] >> (c & 31)) & 1) ? pb[c][u] : 0;
-            }
-            uint64_t neg = (uint64_t)(h < 0), pos = (uint64_t)(h > 0);
-            uint64_t xv = eq | mv[u];
-            uint64_t xh = (((eq | neg) & pv[u]) + pv[u]) ^ pv[u];
-            xh |= eq | neg;
-            uint64_t ph = mv[u] | ~(xh | pv[u]);
-            uint64_t mh = pv[u] & xh;
+            uint64_t eq, ph, mh;
+            if (DNA) eq = dna_eq(pd[0][u], pd[1][u], pd[2][u], pd[3][u], c);
+            else eq = c < c_ncodes && ((present[c >> 5] >> (c & 31)) & 1) ? pb[c][u] : 0;
+            myers_word(eq, &pv[u], &mv[u], &h, &ph, &mh);
             if ((uint32_t)u == lw) score += (int64_t)((ph >> lr) & 1) - (int64_t)((mh >> lr) & 1);
-            h = (int)(ph >> 63) - (int)(mh >> 63);
-            ph = (ph << 1) | pos;
-            mh = (mh << 1) | neg;
-            pv[u] = mh | ~(xv | ph);
-            mv[u] = ph & xv;
         }
         if (a.cigar) {
             uint64_t *hp = a.hist + ((uint64_t)(j - 1) * W) * a.n_slots + t;
@@ -361,20 +382,12 @@ __global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
     uint64_t pd[4][WL], pv[WL], mv[WL];
 #pragma unroll
     for (int u = 0; u < WL; u++) {
-        uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        const uint32_t base = 64 * (lane * WL + (uint32_t)u);
-        for (uint32_t b = 0; b < 64 && base + b < m; b++) {
-            uint32_t c = c_code[x[base + b]];
-            uint64_t bit = 1ull << b;
-            a0 |= c == 0 ? bit : 0;
-            a1 |= c == 1 ? bit : 0;
-            a2 |= c == 2 ? bit : 0;
-            a3 |= c == 3 ? bit : 0;
-        }
-        pd[0][u] = a0;
-        pd[1][u] = a1;
-        pd[2][u] = a2;
-        pd[3][u] = a3;
+        uint64_t q[4];
+        dna_masks(c_code, x, 64 * (lane * WL + (uint32_t)u), m, q);
+        pd[0][u] = q[0];
+        pd[1][u] = q[1];
+        pd[2][u] = q[2];
+        pd[3][u] = q[3];
         pv[u] = ~0ull;
         mv[u] = 0;
     }
@@ -403,24 +416,11 @@ __global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
             int32_t bottom = top;
 #pragma unroll
             for (int u = 0; u < WL; u++) {
-                uint64_t eq = c == 0   ? pd[0][u]
-                              : c == 1 ? pd[1][u]
-                              : c == 2 ? pd[2][u]
-                              : c == 3 ? pd[3][u]
-                                       : 0;
-                uint64_t neg = (uint64_t)(h < 0), pos = (uint64_t)(h > 0);
-                uint64_t xv = eq | mv[u];
-                uint64_t xh = (((eq | neg) & pv[u]) + pv[u]) ^ pv[u];
-                xh |= eq | neg;
-                uint64_t ph = mv[u] | ~(xh | pv[u]);
-                uint64_t mh = pv[u] & xh;
+                uint64_t ph, mh;
+                myers_word(dna_eq(pd[0][u], pd[1][u], pd[2][u], pd[3][u], c), &pv[u], &mv[u], &h,
+                           &ph, &mh);
                 if (lane == owner && u == ou)
                     score += (int64_t)((ph >> lr) & 1) - (int64_t)((mh >> lr) & 1);
-                h = (int)(ph >> 63) - (int)(mh >> 63);
-                ph = (ph << 1) | pos;
-                mh = (mh << 1) | neg;
-                pv[u] = mh | ~(xv | ph);
-                mv[u] = ph & xv;
                 if (a.cigar) {
                     const uint64_t hx = ((uint64_t)s * 32 + lane) * WL + (uint64_t)u;
                     bottom += __popcll(pv[u]) - __popcll(mv[u]);
