@@ -220,6 +220,19 @@ walk(const H &h, const uint8_t *code, uint32_t ncodes, const uint8_t *x, const u
     *len = (uint32_t)(end - pos);
 }
 
+/* A pair's distance into a.dist (UINT32_MAX over the limit, and then an
+** empty CIGAR): 1 when its CIGAR is still to be walked. */
+static __device__ __forceinline__ int put_distance(const pairs_args_t &a, uint32_t slot, int over,
+                                                   int64_t score) {
+    if (over || (a.limit >= 0 && score > a.limit)) {
+        a.dist[slot] = UINT32_MAX;
+        if (a.cigar) a.cig_len[slot] = 0, a.cig_start[slot] = 0;
+        return 0;
+    }
+    a.dist[slot] = (uint32_t)score;
+    return a.cigar;
+}
+
 /* A thread's pair t: its history is slot-minor (pairs_args_t). */
 template <int W>
 struct thread_hist {
@@ -313,14 +326,7 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
             break;
         }
     }
-    if (over || (a.limit >= 0 && score > a.limit)) {
-        a.dist[slot] = UINT32_MAX;
-        if (a.cigar) a.cig_len[slot] = 0, a.cig_start[slot] = 0;
-        return;
-    }
-    a.dist[slot] = (uint32_t)score;
-    if (!a.cigar) return;
-
+    if (!put_distance(a, slot, over, score)) return;
     thread_hist<W> h = { &a, t };
     walk(h, c_code, c_ncodes, x, y, m, n, (uint64_t)score, a.slots + a.cig_off[slot],
          &a.cig_start[slot], &a.cig_len[slot]);
@@ -443,14 +449,7 @@ __global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
         }
     }
     if (a.cigar) __syncwarp(); /* the lanes' history, seen by row m's lane */
-    if (lane != owner) return;
-    if (over || (a.limit >= 0 && score > a.limit)) {
-        a.dist[slot] = UINT32_MAX;
-        if (a.cigar) a.cig_len[slot] = 0, a.cig_start[slot] = 0;
-        return;
-    }
-    a.dist[slot] = (uint32_t)score;
-    if (!a.cigar) return;
+    if (lane != owner || !put_distance(a, slot, over, score)) return;
     warp_hist<WL> h = { hpv, hmv, hbot };
     walk(h, c_code, a.ncodes, x, y, m, n, (uint64_t)score, a.slots + a.cig_off[slot],
          &a.cig_start[slot], &a.cig_len[slot]);

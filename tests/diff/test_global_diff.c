@@ -896,6 +896,18 @@ static void packed_batch(config *cf, const char *what0, const gcase *cs, const w
     free(tb);
 }
 
+/* A batch's cases, pairs, distances and CIGARs, freed. */
+static void free_batch(gcase *cs, wm_pair_t *pairs, uint64_t *d, char **want, size_t n_pairs) {
+    for (size_t i = 0; i < n_pairs; i++) {
+        free_case(&cs[i]);
+        free(want[i]);
+    }
+    free(cs);
+    free(pairs);
+    free(d);
+    free(want);
+}
+
 /* Batch b's pairs (cases cs, distances d, CIGARs want) on every context:
 ** wm_align_pairs and the columns, element-wise against the oracle. */
 static void run_pairs(long b, const gcase *cs, const wm_pair_t *pairs, size_t n_pairs,
@@ -1015,14 +1027,7 @@ static void pairs_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
     g_t_oracle += now_s() - t0;
 
     run_pairs(b, cs, pairs, n_pairs, &o, ai, d, want, cfgs, n_cfg);
-    for (size_t i = 0; i < n_pairs; i++) {
-        free_case(&cs[i]);
-        free(want[i]);
-    }
-    free(cs);
-    free(pairs);
-    free(d);
-    free(want);
+    free_batch(cs, pairs, d, want, n_pairs);
 }
 
 static void pairs_part(config *cfgs, size_t n_cfg, double scale) {
@@ -1111,14 +1116,7 @@ static void warp_batch(long b, size_t n_pairs, config *cfgs, size_t n_cfg) {
     uint64_t dk = d[below(n_pairs)];
     o.max_distance = chance(40) ? -1 : (int64_t)dk + (int64_t)range(0, 2) - (dk > 0);
     run_pairs(b, cs, pairs, n_pairs, &o, ai, d, want, cfgs, n_cfg);
-    for (size_t i = 0; i < n_pairs; i++) {
-        free_case(&cs[i]);
-        free(want[i]);
-    }
-    free(cs);
-    free(pairs);
-    free(d);
-    free(want);
+    free_batch(cs, pairs, d, want, n_pairs);
 }
 
 static void warp_part(config *cfgs, size_t n_cfg, double scale) {
