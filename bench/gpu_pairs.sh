@@ -19,8 +19,9 @@
 # then 100,000 pairs of 1 kb as columns (the thread tier), bench_global pairs
 # (distances and CIGARs) on cuda (pairs and columns) beside edlib on all
 # cores, the CPU backend on all cores, the CLI on 2 kb pairs (cuda, cpu,
-# auto), and the tree before (CARRY/prev-src.tar.gz, built beside: such
-# pairs ran alone there) on WARP_PREV_PAIRS [2,000] of them.
+# auto), and the tree before (CARRY/prev-src.tar.gz, built beside) on
+# WARP_PREV_PAIRS [2,000] of each of WARP_PREV_READS [reads2k reads5k], rows
+# WARP_PREV_ONLY [bv], WARP_PREV_REPS [1] runs.
 # Logs in $OUT: pairs.log (steps), build.log, tests.log, bench_*.txt.
 if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
     eval "$(bash bench/peers/unpack_debs.sh "${2:-.gpu}"/debs/edlib /tmp/edlib-root)"
@@ -91,9 +92,10 @@ if [ "$mode" = warp ]; then
     rm -f "$out"/cli_*.out
     wait
     if [ -x $P/bench/bench_global ]; then
-        for r in reads2k reads5k; do
-            timeout 200 $P/bench/bench_global pairs -d $D --reads $r --backend cuda --only bv \
-                --max-pairs "${WARP_PREV_PAIRS:-2000}" --reps 1 --min-s 0 >"$out/bench_${r}_prev.txt" 2>&1
+        for r in ${WARP_PREV_READS:-reads2k reads5k}; do
+            timeout 200 $P/bench/bench_global pairs -d $D --reads $r --backend cuda \
+                --only "${WARP_PREV_ONLY:-bv}" --max-pairs "${WARP_PREV_PAIRS:-2000}" \
+                --reps "${WARP_PREV_REPS:-1}" --min-s 0 >"$out/bench_${r}_prev.txt" 2>&1
             log "$r, cuda, the tree before, ${WARP_PREV_PAIRS:-2000} pairs: rc=$?"
         done
     fi
