@@ -510,12 +510,13 @@ static uint64_t hist_per_pair(int wk, uint64_t n) {
 /* A batch's limits besides tuning.pairs_batch: its sequence bytes, and its
 ** column history (n x W x HIST_BYTES a pair, for CIGARs) per slot: a
 ** quarter of the free memory, within [HISTORY_MIN, HISTORY_MAX]. A 5 kb
-** pair's history is 13 MB, so 8 GiB held 660 pairs, 5 warps an SM: the
-** walk's and the forward pass's latency showed (1.9 T cells/s). */
+** pair's history is 13 MB, so 8 GiB hold 660 pairs, 5 warps an SM; 32 GiB
+** (9 batches, not 16) gave the same 128-130 ms for 10,000 of them: the
+** history's 80 GB of writes and the walks bound them, not the warps. */
 #define HIST_BYTES 20 /* Pv, Mv and a bottom score a word a column */
 #define BATCH_SEQ_BYTES ((uint64_t)64 << 20)
 #define HISTORY_MIN ((uint64_t)1 << 30)
-#define HISTORY_MAX ((uint64_t)32 << 30)
+#define HISTORY_MAX ((uint64_t)8 << 30)
 #define PACK_TASKS 64
 
 static size_t al8(size_t x) { return (x + 7) & ~(size_t)7; }
