@@ -225,3 +225,66 @@ void wm_cli_choose_dtw(wm_cli_dtw_run_t *r) {
     w.cpu_only = r->a->o.mode == WM_DTW_UCR;
     wm_cli_choose_backend(&r->a->sh, &w, NULL);
 }
+
+/* ---- align's guess before reading ----------------------------------------------- */
+
+/* A FASTA or FASTQ file's records and sequence bytes, estimated from its
+** first 64 KiB and its size: 0, or -1 when they cannot be (gzip, not a
+** regular file, no whole record in the sample). */
+#define PEEK_BYTES (64u << 10)
+static int peek_records(const char *path, double *n_rec, double *seq_bytes) {
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return -1;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return -1;
+    static char buf[PEEK_BYTES];
+    ssize_t got = read(fd, buf, sizeof buf);
+    close(fd);
+    if (got < 2 || (buf[0] != '>' && buf[0] != '@')) return -1; /* gzip, plain, empty */
+    int fastq = buf[0] == '@';
+    /* whole lines only: the sample ends at its last newline */
+    size_t end = (size_t)got;
+    while (end > 0 && buf[end - 1] != '\n') end--;
+    double recs = 0, seq = 0;
+    size_t line = 0; /* the line's number within a FASTQ record */
+    for (size_t at = 0; at < end;) {
+        const char *nl = memchr(buf + at, '\n', end - at);
+        size_t len = (size_t)(nl - (buf + at));
+        if (len > 0 && buf[at + len - 1] == '\r') len--;
+        if (fastq) {
+            if (line == 0) recs++;
+            else if (line == 1) seq += (double)len;
+            line = (line + 1) % 4;
+        } else if (len > 0 && buf[at] == '>') {
+            recs++;
+        } else {
+            seq += (double)len;
+        }
+        at = (size_t)(nl - buf) + 1;
+    }
+    if (recs < 1 || seq <= 0) return -1;
+    double scale = (double)st.st_size / (double)end; /* 1 when the sample is the file */
+    *n_rec = recs * scale;
+    *seq_bytes = seq * scale;
+    return 0;
+}
+
+int wm_cli_align_gpu_likely(const wm_cli_align_args_t *a, const char *q, const char *t) {
+    if (a->sh.co.backend != WM_BACKEND_AUTO || !wm_cuda_built() || wm_dist.active || !a->pairs ||
+        a->o.mode != WM_ALIGN_GLOBAL || q == NULL || t == NULL)
+        return 0;
+    double qn, qs, tn, ts;
+    if (peek_records(q, &qn, &qs) < 0 || peek_records(t, &tn, &ts) < 0) return 0;
+    double n = qn < tn ? qn : tn; /* pairs */
+    wm_workload_t w;
+    memset(&w, 0, sizeof w);
+    w.kind = WM_WORK_ALIGN_PAIRS;
+    w.cigar = a->o.cigar;
+    w.n = (uint64_t)n;
+    w.bytes = (uint64_t)(n * (qs / qn + ts / tn));
+    w.cells = (uint64_t)(n * (qs / qn) * (ts / tn));
+    w.threads = a->sh.co.threads;
+    w.n_gpus = 1; /* whether one is there is the start-up's to find */
+    wm_backend_choice_t c;
+    return wm_backend_choose(&w, &c) == WM_OK && c.backend == WM_BACKEND_CUDA;
+}

@@ -35,4 +35,12 @@ void wm_cli_choose_search(wm_cli_search_args_t *a, int argc, char **argv, int fi
 void wm_cli_choose_align(const wm_cli_align_run_t *r, wm_cli_shared_t *sh);
 void wm_cli_choose_dtw(wm_cli_dtw_run_t *r);
 
+/* Before `align --mode global --pairs Q T` reads its inputs: 1 when auto
+** would likely choose the GPU, guessed from the files' sizes and the records
+** of their first 64 KiB (0 for gzip, pipes and anything unclear), so that
+** CUDA can start while the inputs are read, as under --backend cuda. The
+** choice itself is still made from the records read (wm_cli_choose_align);
+** a wrong guess costs waiting for the unused start-up to end. */
+int wm_cli_align_gpu_likely(const wm_cli_align_args_t *a, const char *q, const char *t);
+
 #endif

@@ -544,6 +544,17 @@ int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *ta
     return finish_prepare(r);
 }
 
+/* The context: the one CUDA started while the inputs were read (under
+** auto dropped, *early cleared, when the choice was the CPU), or a new one. */
+static wm_status align_context(wm_cli_context_bg_t *bg, int *early, const wm_context_opts_t *co,
+                               wm_context_t **cx) {
+    if (*early && co->backend == WM_BACKEND_CPU) {
+        wm_cli_context_abandon(bg);
+        *early = 0;
+    }
+    return *early ? wm_cli_context_wait(bg, cx) : wm_cli_context_new(co, cx);
+}
+
 int wm_cmd_align(int argc, char **argv) {
     wm_cli_align_args_t a;
     wm_cli_align_run_t r;
@@ -593,18 +604,19 @@ int wm_cmd_align(int argc, char **argv) {
         a.sh.co.progress_user = &r;
     }
     double t_read = wm_dist_now();
-    /* --backend cuda: CUDA starts while the inputs are read (auto decides
-    ** from the inputs, so it starts after them) */
+    /* --backend cuda: CUDA starts while the inputs are read. auto decides
+    ** from the inputs; it starts CUDA while reading too when a look at the
+    ** files says the GPU is likely, and drops it if the choice is the CPU */
     wm_cli_context_bg_t bg;
-    int early = !wm_dist.active && a.sh.co.backend == WM_BACKEND_CUDA &&
+    int early = !wm_dist.active &&
+                (a.sh.co.backend == WM_BACKEND_CUDA || wm_cli_align_gpu_likely(&a, qarg, targ)) &&
                 wm_cli_context_start(&bg, &a.sh.co) == WM_OK;
     double t_wait = 0;
     if (wm_dist.active) {
         failed = wm_cli_align_dist(&r, qarg, targ) < 0;
     } else if (wm_cli_align_prepare(&r, qarg, targ) < 0 || ((t_read = wm_dist_now() - t_read), 0) ||
                (wm_cli_choose_align(&r, &a.sh), 0) || ((t_wait = wm_dist_now()), 0) ||
-               (early ? wm_cli_context_wait(&bg, &r.cx) : wm_cli_context_new(&a.sh.co, &r.cx)) !=
-                   WM_OK ||
+               align_context(&bg, &early, &a.sh.co, &r.cx) != WM_OK ||
                ((t_wait = wm_dist_now() - t_wait), 0) || (a.explain && explain(&r) < 0)) {
         failed = 1;
     } else {
