@@ -36,6 +36,20 @@ reads=1000000
 reads1k=100000
 [ "$mode" = test ] && reads=20000 reads1k=2000
 all=$(nproc)
+# the pairs' tests of the CUDA build, a line each in the log
+pair_tests() {
+    local t t0
+    for t in test_global_diff test_gpu_recover test_api_align; do
+        t0=$(date +%s)
+        $B/tests/$t >>"$out/tests.log" 2>&1
+        log "$t rc=$? in $(($(date +%s) - t0)) s: $(tail -1 "$out/tests.log")"
+        [ $t = test_global_diff ] && log "  $(grep -E '^pairs past' "$out/tests.log" | tail -1)"
+    done
+    for t in test_global test_align; do
+        bash tests/cli/$t.sh $B/warpmatch . >>"$out/tests.log" 2>&1
+        log "$t.sh rc=$? $(tail -1 "$out/tests.log")"
+    done
+}
 if [ "$mode" = warp ]; then
     P=/tmp/build-pairs-prev
     if [ -z "${NO_PREV:-}" ] && [ -f "$carry/prev-src.tar.gz" ]; then # (NO_PREV=1: not built)
@@ -48,16 +62,7 @@ if [ "$mode" = warp ]; then
     CARRY=$carry READS=20000 READS1K=100000 READS2K=${READS2K:-50000} READS5K=${READS5K:-10000} \
         bash bench/prep_global.sh $B $D >>"$out/pairs.log" 2>&1
     log "inputs: rc=$? in $(($(date +%s) - t0)) s"
-    $B/tests/test_global_diff >>"$out/tests.log" 2>&1
-    log "test_global_diff rc=$?: $(grep -E '^pairs past' "$out/tests.log" | tail -1); $(tail -1 "$out/tests.log")"
-    for t in test_gpu_recover test_api_align; do
-        $B/tests/$t >>"$out/tests.log" 2>&1
-        log "$t rc=$? $(tail -1 "$out/tests.log")"
-    done
-    for t in test_global test_align; do
-        bash tests/cli/$t.sh $B/warpmatch . >>"$out/tests.log" 2>&1
-        log "$t.sh rc=$? $(tail -1 "$out/tests.log")"
-    done
+    pair_tests
     for tool in memcheck racecheck; do
         compute-sanitizer --tool $tool --error-exitcode 9 $B/bench/bench_global pairs -d $D \
             --reads reads2k --backend cuda --max-pairs 300 --only bv,bv+cigar --reps 1 --min-s 0 \
@@ -106,15 +111,7 @@ CARRY=$carry READS=$reads READS1K=$reads1k bash bench/prep_global.sh $B $D >>"$o
 log "inputs: rc=$? in $(($(date +%s) - t0)) s"
 
 if [ "$mode" != bench ]; then
-    for t in test_global_diff test_gpu_recover test_api_align; do
-        t0=$(date +%s)
-        $B/tests/$t >>"$out/tests.log" 2>&1
-        log "$t rc=$? in $(($(date +%s) - t0)) s: $(tail -1 "$out/tests.log")"
-    done
-    for t in test_global test_align; do
-        bash tests/cli/$t.sh $B/warpmatch . >>"$out/tests.log" 2>&1
-        log "$t.sh rc=$? $(tail -1 "$out/tests.log")"
-    done
+    pair_tests
     for tool in memcheck racecheck; do
         for api in "" --packed; do
             compute-sanitizer --tool $tool --error-exitcode 9 $B/bench/bench_global pairs -d $D \
