@@ -69,8 +69,9 @@ static void cpu_pair(void *arg, size_t i, int tid) {
     else if (!found) R->out[i].distance = WM_ALIGN_NONE;
 }
 
-/* The CPU's alignment of pairs idx[i]: the GPU's pairs, when it has run
-** out of memory. */
+/* The CPU's alignment of pairs idx[0 .. n) on the pool, on a GPU context
+** (pairs no GPU kernel takes; the GPU's pairs when it has run out of
+** memory): their own calls must not reach for the GPU. */
 typedef struct {
     pairs_run_t *R;
     const size_t *idx;
@@ -79,6 +80,13 @@ typedef struct {
 static void cpu_pair_of(void *arg, size_t i, int tid) {
     cpu_some_t *c = arg;
     cpu_pair(c->R, c->idx[i], tid);
+}
+
+static void cpu_some(pairs_run_t *R, const size_t *idx, size_t n) {
+    cpu_some_t c = { R, idx };
+    R->cx->cpu_only++;
+    wm_pool_for(R->cx->pool, n, cpu_pair_of, &c);
+    R->cx->cpu_only--;
 }
 
 /* ---- results into out[] (wm_align_pairs) ------------------------------------ */
@@ -175,10 +183,7 @@ static wm_status gpu_items(wm_context_t *cx, const wm_align_gpu_t *gpu, const wm
     *done = at;
     if (R && src->idx && wm_gpu_fall_back(cx, st, "pair alignment")) {
         const size_t *idx = src->idx;
-        cpu_some_t c = { R, idx + at };
-        cx->cpu_only++; /* the pairs' own calls must not reach for the GPU */
-        wm_pool_for(cx->pool, n - at, cpu_pair_of, &c);
-        cx->cpu_only--;
+        cpu_some(R, idx + at, n - at);
         *done = n;
         st = WM_OK; /* a pair's own failure is in R, as with the CPU backend */
     }
@@ -247,12 +252,7 @@ static wm_status pairs_run(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pa
                 mid[n_mid++] = i;
             else if ((st = one_by_one(&R, i)) != WM_OK) fail_at(&R, i, st);
         }
-        if (st == WM_OK && n_mid > 0) {
-            cpu_some_t c = { &R, mid };
-            cx->cpu_only++; /* the pairs' own calls must not reach for the GPU */
-            wm_pool_for(cx->pool, n_mid, cpu_pair_of, &c);
-            cx->cpu_only--;
-        }
+        if (st == WM_OK && n_mid > 0) cpu_some(&R, mid, n_mid);
         free(mid);
         pairs_sink_t to_out = { out_deliver, &R, out_undo };
         wm_pairs_src_t src = { pairs, idx, NULL, 0, n_idx, 0, 0, 0 };

@@ -98,10 +98,10 @@ const wm_cost_model_t wm_cost_model_default = {
         ** distances cpu 0.40 s, gpu 0.58 s (0.23-0.40; 0.40-0.58), CIGARs cpu
         ** 0.93 s, gpu 0.67 s. Under auto CUDA starts after the inputs are
         ** read, so its 0.40 s counts. */
-        [WM_COST_PAIRS] = { "align pairs", 0.01, 1.83e11 / 2.39, 7.0e11, 0.06, 0.0, 12e9, 1.25e13,
-                            2.55e9, 0.0 },
-        [WM_COST_PAIRS_CIGAR] = { "align pairs --cigar", 0.01, 1.745e11 / 9.99, 2.7e11, 0.06, 0.0,
-                                  12e9, 5.3e12, 1.42e9, 0.0 },
+        [WM_COST_PAIRS] = { "align pairs", 0.01, 1.83e11 / 2.39, 7.0e11, 0.06, 3.2e-9, 12e9,
+                            1.25e13, 2.55e9, 0.0 },
+        [WM_COST_PAIRS_CIGAR] = { "align pairs --cigar", 0.01, 1.745e11 / 9.99, 2.7e11, 0.06,
+                                  2.1e-8, 12e9, 5.3e12, 1.42e9, 0.0 },
         /* DTW: work = cells (query samples x series samples). bench_dtw
         ** (BENCHMARKS.md 7c, `bash bench/gpu_session.sh dtw .gpu`): m = 1,024,
         ** n = 4 M: 1.25 s on 1 thread (3.4e9 a thread); n = 67 M: 1.84 s on 16
@@ -147,7 +147,7 @@ const wm_cost_model_t wm_cost_model_default = {
                                   6.2e11, 0.0, 0.0, 25e9, 4.8e11, 0.0, 0.0 },
     },
     /* pairs besides their rows (the pairs' rows above say how) */
-    { { 1.6e5, 3.2e-9, 590, 8192 }, { 1.5e5, 2.1e-8, 270, 8192 } },
+    { { 1.6e5, 590, 8192 }, { 1.5e5, 270, 8192 } },
 };
 
 double wm_backend_gpu_startup(void) { return wm_cost_model_default.gpu_startup_s; }
@@ -173,7 +173,6 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     double calls = 0.0;
     double cpu_work = -1.0, both_units = -1.0; /* (pairs: besides work) */
     int gpu_on_cpu = 0;                        /* the GPU backend runs it on the CPU threads */
-    double gpu_pair_s = 0.0;                   /* pairs: the GPU's cost a pair */
     switch (w->kind) {
     case WM_WORK_SEARCH:
         r = &model->row[w->k >= 3 ? WM_COST_SEARCH_K3 : WM_COST_SEARCH_K0 + (int)w->k];
@@ -209,8 +208,7 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
         cpu_work = work + n * pc->pair_cells;
         both_units = bytes + n * pc->pair_both_bytes;
         gpu_on_cpu = pc->gpu_max_side > 0 && side > pc->gpu_max_side;
-        calls = n; /* the GPU's cost a pair (below) */
-        gpu_pair_s = pc->gpu_pair_s;
+        calls = n; /* the GPU's cost a pair: the row's gpu_call_s */
         break;
     }
     default: /* WM_WORK_DTW */
@@ -243,8 +241,7 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     out->gpu_startup_s = model->gpu_startup_s;
     out->gpu_fixed_s = r->gpu_fixed_s + calls * r->gpu_call_s;
     out->gpu_move_s = per(bytes, r->gpu_move_rate);
-    out->gpu_work_s =
-        gpu_on_cpu ? per(cpu_work, rate) : per(work, out->gpu_rate) + calls * gpu_pair_s;
+    out->gpu_work_s = gpu_on_cpu ? per(cpu_work, rate) : per(work, out->gpu_rate);
     out->gpu_s = out->gpu_startup_s + out->gpu_fixed_s + out->gpu_move_s + out->gpu_work_s + both;
     if (out->gpu_s < out->cpu_s) out->backend = WM_BACKEND_CUDA;
     return WM_OK;

@@ -48,13 +48,14 @@ typedef struct {
                                reading, seeding and finishing a read) */
 } wm_cost_row_t;
 
-/* Pairs besides their row: what a pair costs besides its cells, on the CPU
-** (in cells), on the GPU (seconds) and in the host work of both backends
-** (in bytes; the row's both_rate is then bytes/s), and the longest mean
-** side a GPU pair kernel takes (longer ones run on the CPU threads under
-** the GPU backend too, src/align/pairs.c). */
+/* Pairs besides their row (whose gpu_call_s is a pair's cost on the GPU):
+** what a pair costs besides its cells on the CPU (in cells, so that it
+** scales with the threads) and in the host work of both backends (in
+** bytes; the row's both_rate is then bytes/s), and the longest mean side a
+** GPU pair kernel takes (longer ones run on the CPU threads under the GPU
+** backend too, src/align/pairs.c). */
 typedef struct {
-    double pair_cells, gpu_pair_s, pair_both_bytes, gpu_max_side;
+    double pair_cells, pair_both_bytes, gpu_max_side;
 } wm_cost_pairs_t;
 
 typedef struct {
