@@ -7,10 +7,15 @@
 ** column J0 + it - l, so lane l's carry (the horizontal delta leaving its
 ** bottom row) reaches lane l + 1 by one shuffle, just in time for the same
 ** column. Between stripes the carries of lane 31 go through global memory:
-** a ring of 32-column groups (two 32-bit masks, +1 and -1), published with a
-** progress counter; the stripe below waits for a group before its first
-** column and marks it consumed, and the stripe above waits for the ring to
-** have room. So all stripes run at once, a wavefront over the column blocks.
+** a ring of 16-column groups, each slot one 64-bit word that holds the
+** group's +1 and -1 masks and its number as a tag, so one relaxed store
+** publishes it and one load tells whether it is there: no fence and no
+** counter on the way (the fences and the counter polls of the first ring
+** cost about 1,500 cycles a 4-column tick, 6x the DP's). The stripe below
+** starts LAG_GROUPS behind and loads each group one group before it needs
+** it, so the load's latency is hidden; it reports what it has read every
+** PUBLISH_EVERY groups, and the stripe above waits only when the ring is
+** full. So all stripes run at once, a wavefront over the column blocks.
 **
 ** Band. With a bound k (Ukkonen), cells of an alignment of cost <= k lie on
 ** diagonals dlo .. dhi; word w only works on the columns whose band meets
@@ -32,17 +37,28 @@
 #include "align/align_cuda.cuh"
 #include "cuda/device.cuh"
 
-#define RING_GROUPS 1024u /* 32-column groups in flight between two stripes */
+#define GROUP 16u          /* columns a ring slot carries */
+#ifndef WM_GBV_RING_GROUPS /* a test build sets a few, to make the ring wrap and fill */
+#define WM_GBV_RING_GROUPS 2048u
+#endif
+#define RING_GROUPS ((unsigned)WM_GBV_RING_GROUPS) /* slots between two stripes */
+#define LAG_GROUPS 2u /* how far a stripe starts behind the one above */
+/* groups between two reports of what was read: the stripe above may run
+** RING_GROUPS past the last report, which must take it past the LAG_GROUPS
+** the stripe below waits for, or both wait for ever */
+#define PUBLISH_EVERY (RING_GROUPS >= 256u ? 64u : 1u)
+static_assert(RING_GROUPS > PUBLISH_EVERY + LAG_GROUPS, "the ring must outrun a report");
 
 typedef struct {
-    const uint64_t *peq; /* 256 rows of W words, by target byte */
+    const uint64_t *peq;  /* n_codes + 1 rows of W words, by symbol */
+    const uint16_t *code; /* 256: byte -> symbol */
     const uint8_t *y;
     uint64_t n;
     uint32_t m, W, stripes;
+    uint32_t dna; /* the host's choice of kernel: 4 symbols (and N) */
     int64_t dlo, dhi;
-    uint2 *ring;                  /* stripes x RING_GROUPS: lane 31's carries */
-    unsigned long long *progress; /* stripes: the last column published */
-    unsigned long long *consumed; /* stripes: the last group read by this stripe */
+    unsigned long long *ring;     /* stripes x RING_GROUPS tagged slots: lane 31's carries */
+    unsigned long long *consumed; /* stripes: every group below it has been read */
     unsigned long long *score;    /* the sum of the last column's deltas */
     uint64_t ck_S, n_ck;          /* checkpoints at columns c * ck_S, 0 < c < n_ck */
     uint64_t *ck;                 /* [c][W] Pv, then Mv at + n_ck * W; NULL: none */
@@ -65,11 +81,13 @@ static __device__ __forceinline__ int64_t win_hi(const gbv_args_t *a, uint32_t w
     return j > (int64_t)a->n ? (int64_t)a->n : j;
 }
 
-/* Four columns a tick: the warp's bookkeeping (the shuffle, the ring, the
-** loop) is paid once for four steps of each lane; a lane's four carries go
-** down in one shuffle. Measured on the H100: 150 instructions a column at
-** one column a tick, the DP itself is about 20. */
-#define TICK 4
+/* Eight columns a tick: the warp's bookkeeping (the shuffle, the ring, the
+** loop, the window test) is paid once for eight steps of each lane, and a
+** lane's eight carries go down in one shuffle. Measured on the H100 (ncu,
+** m = n = 10,000): four columns a tick with masks from global memory
+** issued 83 instructions a column, one every 3 cycles (one warp a
+** scheduler, the DP's chain of dependent steps); the DP itself is 27. */
+#define TICK 8
 
 static __device__ __forceinline__ int32_t win_lo32(const gbv_args_t *a, uint32_t w) {
     return (int32_t)win_lo(a, w);
@@ -77,146 +95,206 @@ static __device__ __forceinline__ int32_t win_lo32(const gbv_args_t *a, uint32_t
 static __device__ __forceinline__ int32_t win_hi32(const gbv_args_t *a, uint32_t w) {
     return (int32_t)win_hi(a, w);
 }
-
-/* The target's four bytes of the tick starting at column cb (cb = 1 mod 4):
-** y[cb - 1 .. cb + 2] as one aligned word (the buffer is padded), 0 before
-** column 1. */
-static __device__ __forceinline__ uint32_t y4_at(const gbv_args_t *a, int32_t cb) {
-    return cb >= 1 && cb <= (int32_t)a->n ? __ldg((const uint32_t *)a->y + ((cb - 1) >> 2)) : 0u;
+/* The first column of stripe s's ticks (= 1 mod TICK). */
+static __device__ __forceinline__ int32_t tick_base(const gbv_args_t *a, uint32_t s) {
+    const int32_t J0 = win_lo32(a, 32 * s);
+    return J0 - ((J0 - 1) & (TICK - 1));
 }
 
-static __device__ __forceinline__ unsigned long long ld_volatile(const unsigned long long *p) {
+/* The target's eight bytes of the tick starting at column cb (= 1 mod 8):
+** y[cb - 1 .. cb + 6] as one aligned 8-byte load (the buffer is padded), 0
+** outside columns 1..n. */
+static __device__ __forceinline__ uint2 y8_at(const gbv_args_t *a, int32_t cb) {
+    return cb >= 1 && cb <= (int32_t)a->n ? __ldg((const uint2 *)a->y + ((cb - 1) >> 3))
+                                          : make_uint2(0, 0);
+}
+static __device__ __forceinline__ uint32_t byte_at(uint2 v, int q) {
+    return ((q < 4 ? v.x : v.y) >> (8 * (q & 3))) & 0xffu;
+}
+
+/* Relaxed 64-bit loads and stores through L2: a slot is one word, so its
+** tag and its masks are seen together or not at all. */
+static __device__ __forceinline__ unsigned long long ld_slot(const unsigned long long *p) {
     return *(const volatile unsigned long long *)p;
 }
+static __device__ __forceinline__ void st_slot(unsigned long long *p, unsigned long long v) {
+    *(volatile unsigned long long *)p = v;
+}
+/* Group g's slot, tagged g + 1 (the ring is zeroed before each run). */
+static __device__ __forceinline__ unsigned long long slot_wait(const unsigned long long *ring,
+                                                               int64_t g, unsigned long long v) {
+    while ((v >> 32) != (unsigned long long)(g + 1)) v = ld_slot(&ring[g % RING_GROUPS]);
+    return v;
+}
 
+/* One column of Myers' step on a 64-row word: pos / neg, the carry in
+** (+1 / -1), bit q of hp / hm the carry out. */
+static __device__ __forceinline__ void bv_step(uint64_t eq, uint64_t pos, uint64_t neg,
+                                               uint64_t &pv, uint64_t &mv, uint32_t &hp,
+                                               uint32_t &hm, int q) {
+    const uint64_t x = eq | neg, xv = eq | mv;
+    const uint64_t xh = (((x & pv) + pv) ^ pv) | x;
+    uint64_t ph = mv | ~(xh | pv), mh = pv & xh;
+    hp |= (uint32_t)(ph >> 63) << q;
+    hm |= (uint32_t)(mh >> 63) << q;
+    ph = (ph << 1) | pos;
+    mh = (mh << 1) | neg;
+    pv = mh | ~(xv | ph);
+    mv = ph & xv;
+}
+
+/* CK: write the traceback's checkpoints; DNA: the masks of the warp's words
+** for the four bases and N live in shared memory (one conflict-free load a
+** column), bytes read them from the table in global memory (257 rows: too
+** big to stage). Both are specialisations, so the distance run pays no
+** per-column test. */
+template <int CK, int DNA>
 __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
-    const uint32_t lane = threadIdx.x & 31;
+    __shared__ uint16_t code[256];
+    __shared__ uint64_t dna_eq[DNA ? 4 : 1][DNA ? 5 : 1][32]; /* [warp][symbol][lane] */
+    for (uint32_t i = threadIdx.x; i < 256; i += blockDim.x) code[i] = a.code[i];
+    __syncthreads();
+    const uint32_t lane = threadIdx.x & 31, wib = DNA ? threadIdx.x >> 5 : 0;
     const uint32_t s = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     if (s >= a.stripes) return; /* whole warps only */
     const uint32_t w = 32 * s + lane;
     const int live = w < a.W;
+    if (DNA) {
+#pragma unroll
+        for (int c = 0; c < 5; c++)
+            dna_eq[wib][c][lane] = live && c < 4 ? a.peq[(size_t)c * a.W + w] : 0;
+        __syncwarp();
+    }
     const int32_t lo = win_lo32(&a, w), hi = win_hi32(&a, w);
     const int32_t J0 = win_lo32(&a, 32 * s);
     const int32_t last = win_hi32(&a, 32 * s + 31 < a.W ? 32 * s + 31 : a.W - 1);
     const int32_t prod_last = s > 0 ? win_hi32(&a, 32 * s - 1) : 0; /* the stripe above's */
-    const int32_t Jb = J0 - ((J0 - 1) & 3); /* ticks start at columns = 1 mod 4 */
+    const int32_t Jb = tick_base(&a, s);
     const int32_t ticks = (last - Jb) / TICK + 1 + 31;
-    /* lane l works on columns Jb + 4 (tick - l) + q; before its first it holds
+    /* lane l works on columns Jb + 8 (tick - l) + q; before its first it holds
     ** its first column, after its last its last */
     const int32_t cfirst = Jb - TICK * (int32_t)lane,
                   clast = Jb + TICK * (ticks - 1 - (int32_t)lane) + TICK - 1;
     uint64_t pv = ~0ull, mv = 0;
     uint32_t gp = 0, gm = 0; /* lane 0: the current group's carries in */
     uint32_t op = 0, om = 0; /* lane 31: the group being collected */
-    uint32_t hprev = 0x0f;   /* a lane's carries out: +1 bits | -1 bits << 4 */
-    uint2 *ring_in = s > 0 ? a.ring + (size_t)(s - 1) * RING_GROUPS : NULL;
-    uint2 *ring_out = a.ring + (size_t)s * RING_GROUPS;
+    uint32_t hprev = 0xff;   /* a lane's carries out: +1 bits | -1 bits << 8 */
+    const unsigned long long *ring_in = s > 0 ? a.ring + (size_t)(s - 1) * RING_GROUPS : NULL;
+    unsigned long long *ring_out = a.ring + (size_t)s * RING_GROUPS;
+    /* lane 0: the next group's slot, loaded a group early */
+    unsigned long long pre = 0;
+    int64_t pre_g = -1;
+    const int64_t g_in_last = prod_last >= 1 ? (int64_t)(prod_last - 1) / GROUP : -1;
+    /* lane 31: groups from `room` on would overwrite what the stripe below
+    ** has not read (it starts at its own first tick's group) */
+    int64_t room = 0;
+    if (s + 1 < a.stripes) room = (int64_t)(tick_base(&a, s + 1) - 1) / GROUP + RING_GROUPS;
     int64_t next_ck = INT64_MAX; /* the next checkpoint column this lane meets */
-    if (a.ck && live) {
+    if (CK && live) {
         uint64_t c = 1;
         for (; c < a.n_ck && (int64_t)(c * a.ck_S) < cfirst; c++) put_ckpt(&a, c, w, ~0ull, 0);
         if (c < a.n_ck) next_ck = (int64_t)(c * a.ck_S);
     }
+    /* The masks of a tick's columns, whatever the window (the DP skips the
+    ** columns outside it); a dead lane's are 0 (DNA) or any. */
+#define EQ_OF(b)                                                                                   \
+    (DNA ? dna_eq[wib][code[(b)]][lane] : __ldg(&a.peq[(size_t)code[(b)] * a.W + (live ? w : 0)]))
 
     /* masks one tick ahead, target bytes two ticks ahead */
     uint64_t e[TICK], en[TICK];
-    uint32_t y4 = y4_at(&a, cfirst);
+    {
+        const uint2 y8 = y8_at(&a, cfirst);
 #pragma unroll
-    for (int q = 0; q < TICK; q++) {
-        int32_t c = cfirst + q;
-        e[q] = live && c >= lo && c <= hi
-                   ? __ldg(&a.peq[(size_t)((y4 >> (8 * q)) & 0xff) * a.W + w])
-                   : 0ull;
+        for (int q = 0; q < TICK; q++) e[q] = EQ_OF(byte_at(y8, q));
     }
-    uint32_t y4n = y4_at(&a, cfirst + TICK);
+    uint2 y8n = y8_at(&a, cfirst + TICK);
 
     for (int32_t t = 0; t < ticks; t++) {
         const int32_t cb = Jb + TICK * (t - (int32_t)lane);
 #pragma unroll
-        for (int q = 0; q < TICK; q++) {
-            int32_t c = cb + TICK + q;
-            en[q] = live && c >= lo && c <= hi
-                        ? __ldg(&a.peq[(size_t)((y4n >> (8 * q)) & 0xff) * a.W + w])
-                        : 0ull;
-        }
-        const uint32_t y4nn = y4_at(&a, cb + 2 * TICK);
+        for (int q = 0; q < TICK; q++) en[q] = EQ_OF(byte_at(y8n, q));
+        const uint2 y8nn = y8_at(&a, cb + 2 * TICK);
 
         uint32_t hin = __shfl_up_sync(0xffffffffu, hprev, 1);
         if (lane == 0) {
-            hin = 0x0f;
+            hin = 0xff;
             if (s > 0 && cb <= prod_last) {
-                const uint32_t shift = (uint32_t)(cb - 1) & 31;
+                const uint32_t shift = (uint32_t)(cb - 1) & (GROUP - 1);
                 if (t == 0 || shift == 0) { /* a new group from the stripe above */
-                    const uint64_t g = (uint64_t)(cb - 1) >> 5;
-                    int64_t need = (int64_t)(g * 32 + 32);
-                    if (need > prod_last) need = prod_last;
-                    while ((int64_t)ld_volatile(&a.progress[s - 1]) < need) {}
-                    __threadfence();
-                    const volatile uint32_t *v =
-                        (const volatile uint32_t *)&ring_in[g % RING_GROUPS];
-                    gp = v[0];
-                    gm = v[1];
-                    __threadfence();
-                    *(volatile unsigned long long *)&a.consumed[s] = g;
+                    const int64_t g = (int64_t)(cb - 1) / GROUP;
+                    if (t == 0) { /* start LAG_GROUPS behind it */
+                        const int64_t ahead =
+                            g + LAG_GROUPS < g_in_last ? g + LAG_GROUPS : g_in_last;
+                        slot_wait(ring_in, ahead, 0);
+                    }
+                    if (pre_g != g) pre = ld_slot(&ring_in[g % RING_GROUPS]);
+                    pre = slot_wait(ring_in, g, pre);
+                    gp = (uint32_t)pre & 0xffffu;
+                    gm = (uint32_t)(pre >> 16) & 0xffffu;
+                    if (g % PUBLISH_EVERY == 0) st_slot(&a.consumed[s], (unsigned long long)g);
+                    if (g < g_in_last) { /* the next one, a group early */
+                        pre = ld_slot(&ring_in[(g + 1) % RING_GROUPS]);
+                        pre_g = g + 1;
+                    }
                 }
-                uint32_t hp = (gp >> shift) & 0xf, hm = (gm >> shift) & 0xf;
+                uint32_t hp = (gp >> shift) & 0xffu, hm = (gm >> shift) & 0xffu;
                 if (cb + TICK - 1 > prod_last) { /* past the stripe above: rows above the band */
-                    uint32_t past = (0xfu << (prod_last - cb + 1)) & 0xf;
+                    uint32_t past = (0xffu << (prod_last - cb + 1)) & 0xffu;
                     hp |= past;
                     hm &= ~past;
                 }
-                hin = hp | hm << 4;
+                hin = hp | hm << 8;
             }
         }
-        uint32_t hout = 0;
+        uint32_t hp = 0, hm = 0;
+        if (!live || (cb >= lo && cb + TICK - 1 <= hi)) { /* the whole tick in the window */
 #pragma unroll
-        for (int q = 0; q < TICK; q++) {
-            const int32_t c = cb + q;
-            int h = 1;
-            if (live && c >= lo && c <= hi) {
-                const uint64_t eq = e[q];
-                const uint64_t neg = (hin >> (4 + q)) & 1, pos = (hin >> q) & 1;
-                uint64_t xv = eq | mv;
-                uint64_t xh = (((eq | neg) & pv) + pv) ^ pv;
-                xh |= eq | neg;
-                uint64_t ph = mv | ~(xh | pv);
-                uint64_t mh = pv & xh;
-                h = (int)(ph >> 63) - (int)(mh >> 63);
-                ph = (ph << 1) | pos;
-                mh = (mh << 1) | neg;
-                pv = mh | ~(xv | ph);
-                mv = ph & xv;
+            for (int q = 0; q < TICK; q++) {
+                bv_step(e[q], (hin >> q) & 1, (hin >> (8 + q)) & 1, pv, mv, hp, hm, q);
+                if (CK && cb + q == next_ck) {
+                    put_ckpt(&a, (uint64_t)(cb + q) / a.ck_S, w, pv, mv);
+                    next_ck = (uint64_t)(cb + q) / a.ck_S + 1 < a.n_ck ? next_ck + (int64_t)a.ck_S
+                                                                       : INT64_MAX;
+                }
             }
-            hout |= (uint32_t)(h > 0) << q | (uint32_t)(h < 0) << (4 + q);
-            if (c == next_ck) {
-                put_ckpt(&a, (uint64_t)c / a.ck_S, w, pv, mv);
-                next_ck = (uint64_t)c / a.ck_S + 1 < a.n_ck ? next_ck + (int64_t)a.ck_S : INT64_MAX;
+        } else {
+#pragma unroll
+            for (int q = 0; q < TICK; q++) {
+                const int32_t c = cb + q;
+                if (c >= lo && c <= hi)
+                    bv_step(e[q], (hin >> q) & 1, (hin >> (8 + q)) & 1, pv, mv, hp, hm, q);
+                else hp |= 1u << q; /* outside its window a word passes +1 down */
+                if (CK && c == next_ck) {
+                    put_ckpt(&a, (uint64_t)c / a.ck_S, w, pv, mv);
+                    next_ck =
+                        (uint64_t)c / a.ck_S + 1 < a.n_ck ? next_ck + (int64_t)a.ck_S : INT64_MAX;
+                }
             }
         }
+        const uint32_t hout = hp | hm << 8;
         hprev = hout;
 #pragma unroll
-        for (int q = 0; q < TICK; q++) { e[q] = en[q]; }
-        y4n = y4nn;
+        for (int q = 0; q < TICK; q++) e[q] = en[q];
+        y8n = y8nn;
 
         if (lane == 31 && s + 1 < a.stripes && cb <= last && cb + TICK - 1 >= J0) {
-            const uint32_t shift = (uint32_t)(cb - 1) & 31;
-            op |= (hout & 0xf) << shift;
-            om |= (hout >> 4) << shift;
-            if (shift == 32 - TICK || cb + TICK - 1 >= last) { /* publish the group */
-                const uint64_t g = (uint64_t)(cb - 1) >> 5;
-                while ((int64_t)ld_volatile(&a.consumed[s + 1]) + (int64_t)RING_GROUPS <=
-                       (int64_t)g) {}
-                volatile uint32_t *v = (volatile uint32_t *)&ring_out[g % RING_GROUPS];
-                v[0] = op;
-                v[1] = om;
-                __threadfence();
-                const int32_t done = cb + TICK - 1 < last ? cb + TICK - 1 : last;
-                *(volatile unsigned long long *)&a.progress[s] = (unsigned long long)done;
+            const uint32_t shift = (uint32_t)(cb - 1) & (GROUP - 1);
+            op |= hp << shift;
+            om |= hm << shift;
+            if (shift == GROUP - TICK || cb + TICK - 1 >= last) { /* publish the group */
+                const int64_t g = (int64_t)(cb - 1) / GROUP;
+                while (g >= room) { /* the ring is full: wait for the stripe below */
+                    const int64_t r = (int64_t)ld_slot(&a.consumed[s + 1]) + RING_GROUPS;
+                    if (r > room) room = r;
+                }
+                st_slot(&ring_out[g % RING_GROUPS],
+                        (unsigned long long)(g + 1) << 32 | (unsigned long long)(om << 16 | op));
                 op = om = 0;
             }
         }
     }
-    if (a.ck && live)
+#undef EQ_OF
+    if (CK && live)
         for (uint64_t c = (uint64_t)(clast + 1) / a.ck_S; c < a.n_ck; c++)
             if ((int64_t)(c * a.ck_S) > clast) put_ckpt(&a, c, w, pv, mv);
     long long dsum = 0;
@@ -228,32 +306,33 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
     if (lane == 0) atomicAdd(a.score, (unsigned long long)dsum);
 }
 
+/* The bytes of the ring, the read reports and the score, zeroed before each
+** run (a slot's tag must not survive from the run before). */
+static size_t small_bytes(uint32_t stripes) {
+    return ((size_t)stripes * (RING_GROUPS + 1) + 1) * sizeof(unsigned long long);
+}
+
 /* One banded run: D[m][n] when <= k, else some value > k. */
 static wm_status run_band(wm_context_t *cx, gbv_args_t *a, uint64_t m, uint64_t n, uint64_t k,
                           cudaStream_t st, uint64_t *d) {
     int64_t s0 = (int64_t)m - (int64_t)n, kk = (int64_t)k;
     a->dlo = s0 - kk > -kk ? s0 - kk : -kk;
     a->dhi = s0 + kk < kk ? s0 + kk : kk;
-    /* consumed[s] starts just before the first group stripe s reads */
-    unsigned long long *h = (unsigned long long *)malloc(a->stripes * sizeof *h);
-    if (!h) return WM_NOMEM;
-    for (uint32_t s = 0; s < a->stripes; s++) {
-        int64_t j0 = 64 * (int64_t)(32 * s) + 1 - a->dhi;
-        if (j0 < 1) j0 = 1;
-        h[s] = (unsigned long long)(((j0 - 1) >> 5) - 1);
-    }
-    cudaError_t e =
-        cudaMemcpyAsync(a->consumed, h, a->stripes * sizeof *h, cudaMemcpyHostToDevice, st);
-    if (e == cudaSuccess) e = cudaMemsetAsync(a->progress, 0, a->stripes * sizeof *h, st);
-    if (e == cudaSuccess) e = cudaMemsetAsync(a->score, 0, sizeof *a->score, st);
+    cudaError_t e = cudaMemsetAsync(a->ring, 0, small_bytes(a->stripes), st);
     if (e == cudaSuccess) {
-        k_global_bv<<<(a->stripes + 3) / 4, 128, 0, st>>>(*a);
+        const unsigned blocks = (a->stripes + 3) / 4;
+        if (a->dna) {
+            if (a->ck) k_global_bv<1, 1><<<blocks, 128, 0, st>>>(*a);
+            else k_global_bv<0, 1><<<blocks, 128, 0, st>>>(*a);
+        } else {
+            if (a->ck) k_global_bv<1, 0><<<blocks, 128, 0, st>>>(*a);
+            else k_global_bv<0, 0><<<blocks, 128, 0, st>>>(*a);
+        }
         e = cudaGetLastError();
     }
     unsigned long long sc = 0;
     if (e == cudaSuccess) e = cudaMemcpyAsync(&sc, a->score, sizeof sc, cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess) e = cudaStreamSynchronize(st);
-    free(h);
     if (e != cudaSuccess) return wm_cuda_fail(cx, e, "the global bit-vector kernel");
     *d = n + sc; /* sc is the signed sum mod 2^64 */
     return WM_OK;
@@ -277,8 +356,13 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
     a->W = (uint32_t)aq->n_words;
     a->stripes = (a->W + 31) / 32;
     /* every stripe must be resident at once (they wait on each other) */
-    int per_sm = 0;
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_global_bv, 128, 0);
+    a->dna = aq->n_codes == 4;
+    int per_sm = 0, per_sm_ck = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, a->dna ? k_global_bv<0, 1> : k_global_bv<0, 0>, 128, 0);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm_ck, a->dna ? k_global_bv<1, 1> : k_global_bv<1, 0>, 128, 0);
+    if (per_sm_ck < per_sm) per_sm = per_sm_ck;
     if ((uint64_t)per_sm * (uint64_t)cs->sm_count * 4 < a->stripes) {
         wm_context_set_error(cx,
                              "the global bit-vector kernel needs %u warps resident at "
@@ -286,36 +370,35 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
                              a->stripes, (unsigned long long)per_sm * cs->sm_count * 4);
         return WM_UNSUPPORTED;
     }
-    /* the masks, the target (+ whole words of 4) and the ring with its
-    ** counters, in buffers the context keeps (g[0..2]) */
+    /* the symbol map and the query's masks by symbol (5 rows for DNA, not
+    ** 256 by byte: a 10 kb query uploads 6 KB, not 320), staged pinned in
+    ** h[6]; the target (+ whole words of 4); the ring with its reports and
+    ** the score: buffers the context keeps (g[0..2]) */
     wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
-    size_t peq_bytes = (size_t)256 * a->W * sizeof(uint64_t);
-    size_t ring_bytes = (size_t)a->stripes * RING_GROUPS * sizeof(uint2);
-    size_t small_bytes = ring_bytes + (2 * (size_t)a->stripes + 1) * sizeof(unsigned long long);
-    uint64_t *h = (uint64_t *)malloc(peq_bytes);
-    wm_status st = B && h ? WM_OK : WM_NOMEM;
-    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[0], peq_bytes);
+    const size_t code_bytes = 256 * sizeof(uint16_t);
+    const size_t tab_bytes = code_bytes + (size_t)(aq->n_codes + 1) * a->W * sizeof(uint64_t);
+    wm_status st = B ? WM_OK : WM_NOMEM;
+    if (st == WM_OK) st = wm_cu_host_reserve(cx, &B->h[6], tab_bytes);
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[0], tab_bytes);
     if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[1], n + 8);
-    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[2], small_bytes);
-    if (st != WM_OK) {
-        free(h);
-        return st;
-    }
-    for (int b = 0; b < 256; b++)
-        memcpy(h + (size_t)b * a->W, aq->peq + (size_t)aq->code[b] * aq->n_words, a->W * sizeof *h);
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[2], small_bytes(a->stripes));
+    if (st != WM_OK) return st;
+    uint8_t *h = (uint8_t *)B->h[6].p;
+    memcpy(h, aq->code, code_bytes);
+    memcpy(h + code_bytes, aq->peq, tab_bytes - code_bytes);
     uint8_t *d_y = (uint8_t *)B->g[1].p;
+    /* no wait here: the kernel follows on the same stream, and run_band
+    ** waits for it before anyone writes h[6] again */
     cudaError_t e = cudaMemsetAsync(d_y + n, 0, 8, g->st);
     if (e == cudaSuccess)
-        e = cudaMemcpyAsync(B->g[0].p, h, peq_bytes, cudaMemcpyHostToDevice, g->st);
+        e = cudaMemcpyAsync(B->g[0].p, h, tab_bytes, cudaMemcpyHostToDevice, g->st);
     if (e == cudaSuccess) e = cudaMemcpyAsync(d_y, y, n, cudaMemcpyHostToDevice, g->st);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(g->st);
-    free(h);
     if (e != cudaSuccess) return wm_cuda_fail(cx, e, "the global bit-vector kernel's buffers");
-    a->peq = (const uint64_t *)B->g[0].p;
+    a->code = (const uint16_t *)B->g[0].p;
+    a->peq = (const uint64_t *)((char *)B->g[0].p + code_bytes);
     a->y = d_y;
-    a->ring = (uint2 *)B->g[2].p;
-    a->progress = (unsigned long long *)((char *)B->g[2].p + ring_bytes);
-    a->consumed = a->progress + a->stripes;
+    a->ring = (unsigned long long *)B->g[2].p;
+    a->consumed = a->ring + (size_t)a->stripes * RING_GROUPS;
     a->score = a->consumed + a->stripes;
     return WM_OK;
 }

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# gpu_long.sh -- issue 18's single long pairs on the lent GPU (the striped
+# bit-vector kernel of src/align/global_cuda.cu), tests first.
+#   bash bench/gpu_long.sh test|bench|all [CARRY]
+# Builds with CUDA (sm_90) into /tmp/build-long (kept on a warm machine).
+# test: test_global_diff (its part 6 runs 20,000 and 100,000 a side on CUDA,
+# with and without CIGARs, at max_distance d - 1 and d), test_gpu_recover,
+# test_api_align, test_global.sh, test_align.sh; test_global_diff again from
+# a build whose ring has RING [4] slots (WM_GBV_RING_GROUPS), so the ring
+# wraps and fills and the waiting on both sides runs; compute-sanitizer
+# memcheck on 3,000 and 10,000 a side with and without CIGARs. SKIP_TESTS=1:
+# only the ring's test and memcheck.
+# bench: bench_global grid (m = n = 1,000 .. 10,000, random and ~5% pairs)
+# and long (real100k, rand100k, real1M; LONG_INPUTS) on cuda, bitvector with
+# and without CIGARs, beside edlib on one core, and the tree before
+# (CARRY/prev-src.tar.gz, built beside) on the same inputs; ncu's kernel
+# times of the 10,000 pair; the CLI on the 10 kb and 1 Mb pairs.
+# Logs in $OUT: long.log (steps), build.log, tests.log, bench_*.txt.
+if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
+    eval "$(bash bench/peers/unpack_debs.sh "${2:-.gpu}"/debs/edlib /tmp/edlib-root)"
+fi
+source bench/gpu_common.sh long /tmp/build-long "$@"
+D=/dev/shm/wm-long
+P=/tmp/build-long-prev
+R=/tmp/build-long-ring
+all=$(nproc)
+if [ "$mode" != test ] && [ -f "$carry/prev-src.tar.gz" ]; then
+    (rm -rf /tmp/prev-src && mkdir -p /tmp/prev-src && tar -xzf "$carry/prev-src.tar.gz" -C /tmp/prev-src &&
+        cmake -S /tmp/prev-src -B $P -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
+            -DWARPMATCH_BENCH=ON -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" &&
+        cmake --build $P -j"$all" --target bench_global) >"$out/build_prev.log" 2>&1 &
+fi
+if [ "$mode" != bench ]; then
+    (cmake -S . -B $R -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF -DWARPMATCH_BENCH=OFF \
+        -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_CUDA_FLAGS="-DWM_GBV_RING_GROUPS=${RING:-4}" \
+        "${extra[@]}" && cmake --build $R -j"$all" --target test_global_diff) >"$out/build_ring.log" 2>&1 &
+fi
+gpu_build warpmatch_cli test_global_diff test_gpu_recover test_api_align bench_global gen_pairs
+t0=$(date +%s)
+CARRY=$carry READS=2000 READS1K=100 bash bench/prep_global.sh $B $D >>"$out/long.log" 2>&1
+log "inputs: rc=$? in $(($(date +%s) - t0)) s"
+G="$B/bench/bench_global"
+
+if [ "$mode" != bench ]; then
+    [ -z "${SKIP_TESTS:-}" ] &&
+        run_tests test_global_diff test_gpu_recover test_api_align cli:test_global cli:test_align
+    wait
+    t0=$(date +%s)
+    timeout 300 $R/tests/test_global_diff >>"$out/tests.log" 2>&1
+    log "test_global_diff, a ring of ${RING:-4} slots: rc=$? in $(($(date +%s) - t0)) s: $(tail -1 "$out/tests.log")"
+    sanitize memcheck $G grid -d $D --backend cuda --sizes 3000,10000 --inputs rand,mut \
+        --only bv,bv+cigar --reps 1 --min-s 0
+fi
+[ "$mode" = test ] && exit 0
+
+wait
+for L in 10000 3000; do
+    ncu --clock-control none --kernel-name regex:k_global_bv --metrics gpu__time_duration.sum \
+        $G grid -d $D --backend cuda --sizes $L --inputs rand,mut --only bv --reps 1 --min-s 0 \
+        >"$out/ncu_$L.txt" 2>&1
+    log "ncu, k_global_bv, m = n = $L (rand, mut; untimed + timed runs): $(grep -E 'gpu__time_duration' "$out/ncu_$L.txt" | awk '{print $NF}' | tr '\n' ' ')"
+done
+for tree in now prev; do
+    T=$B
+    [ $tree = prev ] && T=$P
+    [ -x $T/bench/bench_global ] || { log "$tree: no bench_global"; continue; }
+    $T/bench/bench_global grid -d $D --backend cuda --sizes 1000,2000,3000,5000,10000 \
+        --only bv,bv+cigar >"$out/bench_grid_$tree.txt" 2>&1
+    log "grid, cuda, $tree: rc=$?"
+    $T/bench/bench_global long -d $D --backend cuda --inputs "${LONG_INPUTS:-real100k,rand100k,real1M}" \
+        --only bv,bv+cigar --max-s 5 --budget-s 10 >"$out/bench_long_$tree.txt" 2>&1
+    log "long, cuda, $tree: rc=$?"
+done
+$G grid -d $D --backend cpu -j 1,$all --sizes 10000 --only bv,bv+cigar,edlib,edlib-path \
+    >"$out/bench_grid_cpu.txt" 2>&1
+log "grid 10000, cpu 1 and $all, edlib 1 core: rc=$?"
+for p in rand10000 real1M; do
+    a=$D/${p}_a.seq b=$D/${p}_b.seq
+    [ $p = rand10000 ] && b=$D/rand10000_mut.seq
+    for be in cuda cpu; do
+        for r in 1 2 3; do
+            /usr/bin/time -f "%e s %M KB" -o "$out/cli_time" $B/warpmatch align --mode global \
+                --cigar --backend $be $a $b >"$out/cli.out" 2>"$out/cli_err"
+            log "cli align --mode global --cigar --backend $be, $p, run $r: rc=$? $(cat "$out/cli_time") $(md5sum <"$out/cli.out" | cut -c1-8)"
+        done
+    done
+done
+rm -f "$out/cli.out"
