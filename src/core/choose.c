@@ -146,8 +146,18 @@ const wm_cost_model_t wm_cost_model_default = {
         [WM_COST_SETK_PLANES] = { "search set within k (Hamming, scanned together)", 0.06, 1.6e11,
                                   6.2e11, 0.0, 0.0, 25e9, 4.8e11, 0.0, 0.0 },
     },
-    /* pairs besides their rows (the pairs' rows above say how) */
-    { { 1.6e5, 590, 8192 }, { 1.5e5, 270, 8192 } },
+    /* Pairs besides their rows (the pairs' rows above say how). Pairs past
+    ** WM_CU_PAIR_POOL_CELLS (10^9) run alone (src/align/pairs.c): the CPU
+    ** backend gives each one thread, the GPU its long-pair kernel. One pair
+    ** of 1 Mb at 1% (real1M, BENCHMARKS.md 6b: a thread 1.30 s for the
+    ** distance, 8.74 s with the CIGAR) and the GPU (BENCHMARKS.md 24, the
+    ** H100, tree 93c7d4a, `bash bench/gpu_long.sh all .gpu`: 0.097 s and
+    ** 0.94 s). Random pairs take the CPU longer (rand1M: 77 s on 16
+    ** threads), the GPU the same: the CPU's rate is its best case, so the
+    ** GPU is chosen only where it wins that too (about 500 kb a side for
+    ** distances, 200 kb with CIGARs, after the start-up). */
+    { { 1.6e5, 590, 8192, 1e9, 1e12 / 1.30, 1e12 / 0.097 },
+      { 1.5e5, 270, 8192, 1e9, 1e12 / 8.74, 1e12 / 0.94 } },
 };
 
 double wm_backend_gpu_startup(void) { return wm_cost_model_default.gpu_startup_s; }
@@ -173,6 +183,8 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     double calls = 0.0;
     double cpu_work = -1.0, both_units = -1.0; /* (pairs: besides work) */
     int gpu_on_cpu = 0;                        /* the GPU backend runs it on the CPU threads */
+    int alone = 0;                             /* pairs that each run alone (pc below) */
+    const wm_cost_pairs_t *pc = NULL;
     switch (w->kind) {
     case WM_WORK_SEARCH:
         r = &model->row[w->k >= 3 ? WM_COST_SEARCH_K3 : WM_COST_SEARCH_K0 + (int)w->k];
@@ -202,12 +214,13 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
         break;
     case WM_WORK_ALIGN_PAIRS: {
         r = &model->row[w->cigar ? WM_COST_PAIRS_CIGAR : WM_COST_PAIRS];
-        const wm_cost_pairs_t *pc = &model->pairs[w->cigar ? 1 : 0];
+        pc = &model->pairs[w->cigar ? 1 : 0];
         double side = n > 0 ? bytes / (2.0 * n) : 0.0;
         work = w->cells > 0 ? (double)w->cells : n * side * side;
         cpu_work = work + n * pc->pair_cells;
         both_units = bytes + n * pc->pair_both_bytes;
-        gpu_on_cpu = pc->gpu_max_side > 0 && side > pc->gpu_max_side;
+        alone = pc->alone_cells > 0 && n > 0 && work / n > pc->alone_cells;
+        gpu_on_cpu = !alone && pc->gpu_max_side > 0 && side > pc->gpu_max_side;
         calls = n; /* the GPU's cost a pair: the row's gpu_call_s */
         break;
     }
@@ -219,6 +232,10 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     int threads = w->threads > 0 ? w->threads : (online > 0 ? online : 1);
     double rate = (double)threads * r->cpu_thread_rate;
     if (rate > r->cpu_cap_rate) rate = r->cpu_cap_rate;
+    if (alone) { /* a thread a pair */
+        rate = pc->alone_cpu_rate * (n < (double)threads ? n : (double)threads);
+        cpu_work = work;
+    }
     rate *= cpu_factor;
     if (cpu_work < 0) cpu_work = work;
     double both = per(both_units < 0 ? work : both_units, r->both_rate);
@@ -241,6 +258,7 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     out->gpu_startup_s = model->gpu_startup_s;
     out->gpu_fixed_s = r->gpu_fixed_s + calls * r->gpu_call_s;
     out->gpu_move_s = per(bytes, r->gpu_move_rate);
+    if (alone) out->gpu_rate = pc->alone_gpu_rate * gpu_factor;
     out->gpu_work_s = gpu_on_cpu ? per(cpu_work, rate) : per(work, out->gpu_rate);
     out->gpu_s = out->gpu_startup_s + out->gpu_fixed_s + out->gpu_move_s + out->gpu_work_s + both;
     if (out->gpu_s < out->cpu_s) out->backend = WM_BACKEND_CUDA;

@@ -53,9 +53,12 @@ typedef struct {
 ** scales with the threads) and in the host work of both backends (in
 ** bytes; the row's both_rate is then bytes/s), and the longest mean side a
 ** GPU pair kernel takes (longer ones run on the CPU threads under the GPU
-** backend too, src/align/pairs.c). */
+** backend too, src/align/pairs.c). Pairs of more than alone_cells each run
+** alone: on a CPU thread each at alone_cpu_rate cells/s, on the GPU one
+** after the other through the long-pair kernel at alone_gpu_rate. */
 typedef struct {
     double pair_cells, pair_both_bytes, gpu_max_side;
+    double alone_cells, alone_cpu_rate, alone_gpu_rate;
 } wm_cost_pairs_t;
 
 typedef struct {

@@ -188,6 +188,34 @@ static void test_measured(void) {
     w.cells = 1000000000000ull;
     CHECK(wm_backend_choose(&w, &c) == WM_OK && c.backend == WM_BACKEND_CPU && c.gpu_s > c.cpu_s,
           "10 kb pairs: %d, cpu %.3f s, gpu %.3f s", (int)c.backend, c.cpu_s, c.gpu_s);
+    /* One pair of 1 Mb at 1% (real1M): a CPU thread 1.30 s, 8.74 s with
+    ** the CIGAR; the GPU's long-pair kernel 0.10 s and 0.94 s after its
+    ** start-up (BENCHMARKS.md 6b and 24): the GPU, though the GPU's pair
+    ** kernels take no side past 8 kb. */
+    w = work(WM_WORK_ALIGN_PAIRS, 2e6, 0, 0, 1, 16, 1);
+    w.cells = 1000000000000ull;
+    CHECK(wm_backend_choose(&w, &c) == WM_OK && c.backend == WM_BACKEND_CUDA &&
+              near(c.cpu_s, 1.30, 0.05) && c.gpu_s < 0.6,
+          "one 1 Mb pair: %d, cpu %.3f s, gpu %.3f s", (int)c.backend, c.cpu_s, c.gpu_s);
+    w.cigar = 1;
+    CHECK(wm_backend_choose(&w, &c) == WM_OK && c.backend == WM_BACKEND_CUDA &&
+              near(c.cpu_s, 8.74, 0.05) && c.gpu_s < 1.5,
+          "one 1 Mb pair with its CIGAR: %d, cpu %.3f s, gpu %.3f s", (int)c.backend, c.cpu_s,
+          c.gpu_s);
+    /* one of 100 kb (real100k: a thread 25 ms, 109 ms with the CIGAR; the
+    ** model adds its 10 ms of set-up) and
+    ** sixteen of 1 Mb, a thread each: the CPU, whose best case beats the
+    ** GPU's start-up there */
+    w = work(WM_WORK_ALIGN_PAIRS, 2e5, 0, 0, 1, 16, 1);
+    w.cells = 10000000000ull;
+    CHECK(wm_backend_choose(&w, &c) == WM_OK && c.backend == WM_BACKEND_CPU &&
+              near(c.cpu_s, 0.025, 0.20),
+          "one 100 kb pair: %d, cpu %.3f s, gpu %.3f s", (int)c.backend, c.cpu_s, c.gpu_s);
+    w = work(WM_WORK_ALIGN_PAIRS, 32e6, 0, 0, 16, 16, 1);
+    w.cells = 16000000000000ull;
+    CHECK(wm_backend_choose(&w, &c) == WM_OK && c.backend == WM_BACKEND_CPU &&
+              near(c.cpu_s, 1.30, 0.05) && near(c.gpu_s, 1.85, 0.10),
+          "16 pairs of 1 Mb: %d, cpu %.3f s, gpu %.3f s", (int)c.backend, c.cpu_s, c.gpu_s);
     /* read10k against 70 Mb: 4.68 s on 16 threads, 0.57 s on the GPU. */
     w = work(WM_WORK_ALIGN_INFIX, 7e7, 10000, 0, 1, 16, 1);
     CHECK(wm_backend_choose(&w, &c) == WM_OK && c.backend == WM_BACKEND_CUDA &&
