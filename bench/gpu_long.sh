@@ -14,7 +14,8 @@
 # and long (real100k, rand100k, real1M; LONG_INPUTS) on cuda, bitvector with
 # and without CIGARs, beside edlib on one core, and the tree before
 # (CARRY/prev-src.tar.gz, built beside) on the same inputs; ncu's kernel
-# times of the 10,000 pair; the CLI on the 10 kb and 1 Mb pairs.
+# times of the 10,000 pair; the CLI on the 10 kb and 1 Mb pairs (cuda, cpu
+# and auto, with --explain-backend).
 # Logs in $OUT: long.log (steps), build.log, tests.log, bench_*.txt.
 if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
     eval "$(bash bench/peers/unpack_debs.sh "${2:-.gpu}"/debs/edlib /tmp/edlib-root)"
@@ -77,11 +78,11 @@ log "grid 10000, cpu 1 and $all, edlib 1 core: rc=$?"
 for p in rand10000 real1M; do
     a=$D/${p}_a.seq b=$D/${p}_b.seq
     [ $p = rand10000 ] && b=$D/rand10000_mut.seq
-    for be in cuda cpu; do
+    for be in cuda cpu auto; do
         for r in 1 2 3; do
             /usr/bin/time -f "%e s %M KB" -o "$out/cli_time" $B/warpmatch align --mode global \
-                --cigar --backend $be $a $b >"$out/cli.out" 2>"$out/cli_err"
-            log "cli align --mode global --cigar --backend $be, $p, run $r: rc=$? $(cat "$out/cli_time") $(md5sum <"$out/cli.out" | cut -c1-8)"
+                --cigar --backend $be --explain-backend $a $b >"$out/cli.out" 2>"$out/cli_err"
+            log "cli align --mode global --cigar --backend $be, $p, run $r: rc=$? $(cat "$out/cli_time") $(md5sum <"$out/cli.out" | cut -c1-8) $(grep -m1 -i 'chose\|backend' "$out/cli_err")"
         done
     done
 done

@@ -14,14 +14,24 @@
 ** band's columns would be d/32 words a column (6 GB for 1 Mb at 1%), so the
 ** forward pass keeps only a checkpoint (the band's Pv/Mv) every S columns;
 ** the backward walk then recomputes segments of S columns from their
-** checkpoints, keeping Pv, Mv and each word's bottom score for every column,
-** and walks through them. Segments are independent once their checkpoints
-** exist, so a wave of them is recomputed on the pool's threads at once while
-** the walk itself (cheap: one step a cell of the path) stays on one thread.
-** Cost: two forward passes (the first can come from the GPU, which writes
-** the same checkpoints: global_cuda.cu); memory: checkpoints + one segment
-** a thread, 8 to 32 MiB each. A target that fits one segment needs no
-** checkpoint pass.
+** checkpoints, keeping Pv, Mv (and every eighth word's bottom score) for
+** every column, and walks through them. Segments are independent once their
+** checkpoints exist, so a wave of them is recomputed on the pool's threads
+** at once while the walk itself (cheap: one step a cell of the path) stays
+** on one thread. Cost: two forward passes (the first can come from the GPU,
+** which writes the same checkpoints: global_cuda.cu); memory: checkpoints +
+** one segment a thread, 8 to 32 MiB each. A target that fits one segment
+** needs no checkpoint pass.
+**
+** The CPU's sweeps (the forward pass and the recomputes) also prune the
+** band by d as global.c's banded() does, dropping the blocks none of whose
+** cells can be on an alignment of cost <= d: for similar sequences that
+** leaves about a quarter of the Ukkonen band (the cells near the diagonal
+** while little of d is spent), which is most of the time and of the bytes a
+** recompute writes. Pruned values are upper bounds and exact on those
+** alignments too, so the walk below sees the same tests pass. Checkpoints
+** keep the plan's layout: the CPU's fills the blocks it pruned with upper
+** bounds (ckpt_put), the GPU's holds the Ukkonen band's values.
 **
 ** Why the band changes nothing. Banded values are upper bounds (cells left
 ** above the band grow by one a column, cells first entered below start one
@@ -41,7 +51,9 @@
 #include "core/internal.h"
 
 /* Bytes of one segment's history, all threads together at most 256 MiB; a
-** segment has at least 64 columns. */
+** segment has at least 64 columns. The plan counts 24 bytes a word of the
+** Ukkonen band, a bound: a recompute writes 17 (Pv, Mv, an eighth of a
+** score) for the words that pruning keeps. */
 #define SEGMENT_BYTES_MAX ((uint64_t)32 << 20)
 #define SEGMENTS_BYTES_ALL ((uint64_t)256 << 20)
 
@@ -54,86 +66,167 @@ static inline uint64_t band_row(int64_t j, int64_t d, uint64_t m) {
     return r < 0 ? 0 : (uint64_t)r > m ? m : (uint64_t)r;
 }
 
-/* The banded bit-vector sweep's state at one column: blocks fb .. lb of the
-** query hold Pv / Mv; top is the value at row 64 * fb. */
+/* What a sweep over the band needs: the query, the target, the plan (its
+** Ukkonen band) and the distance, which prunes the band as global.c's
+** banded() does. */
 typedef struct {
     const wm_aq_t *aq;
     const uint8_t *y;
-    uint64_t m, n;
-    int64_t dlo, dhi;
-    size_t fb, lb;
-    uint64_t top;
-    uint64_t *pv, *mv; /* ceil(m / 64) words each; only fb .. lb live */
+    const wm_tb_plan_t *p;
+    uint64_t d;
+    size_t cap; /* the most words a column takes: col_cap() */
 } sweep_t;
 
-static void sweep_start(sweep_t *s) {
-    s->fb = blk(band_row(0, s->dlo, s->m));
-    s->lb = blk(band_row(0, s->dhi, s->m));
-    s->top = 64 * (uint64_t)s->fb;
-    for (size_t w = s->fb; w <= s->lb; w++) {
-        s->pv[w] = ~0ull;
-        s->mv[w] = 0;
+/* A pruned column lies inside the plan's band, but for one block above it:
+** after a column whose band ended one block above the plan's next (its
+** first block then stays, carrying the values down). */
+static inline size_t col_cap(const wm_tb_plan_t *p) { return p->band_words + 1; }
+
+/* One column of the pruned band: blocks fb .. lb of the query, word w at
+** index w - fb of pv / mv / sc (sc: the value at the word's last row); top
+** is the value at row 64 fb. */
+typedef struct {
+    size_t fb, lb;
+    uint64_t top;
+    uint64_t *pv, *mv, *sc;
+} bandcol_t;
+
+/* Column 0 (D[i][0] = i) into c's arrays. */
+static void band_start(const sweep_t *s, bandcol_t *c) {
+    c->fb = wm_tb_fb(s->p, 0);
+    c->lb = wm_tb_lb(s->p, 0);
+    c->top = 64 * (uint64_t)c->fb;
+    for (size_t w = c->fb; w <= c->lb; w++) {
+        c->pv[w - c->fb] = ~0ull;
+        c->mv[w - c->fb] = 0;
+        c->sc[w - c->fb] = 64 * (uint64_t)(w + 1);
     }
 }
 
-/* Column j - 1 -> column j (as global.c's banded()). */
-static void sweep_step(sweep_t *s, uint64_t j) {
-    size_t W = s->aq->n_words;
-    size_t nlb = blk(band_row((int64_t)j, s->dhi, s->m));
-    size_t nfb = blk(band_row((int64_t)j, s->dlo, s->m));
-    for (; s->lb < nlb; s->lb++) {
-        s->pv[s->lb + 1] = ~0ull;
-        s->mv[s->lb + 1] = 0;
+/* Column j from column j - 1 (prev), written from next's arrays on (at most
+** s->cap words). The band is pruned as banded() prunes it for k = d, so its values
+** are upper bounds, exact on every cell of an alignment of cost <= d (see
+** global.c), and the cells it leaves out are never on one: to the walk they
+** read as infinite, like the cells outside the plan's band. A block dropped
+** at the top moves next's arrays on by a word. Each word's bottom score comes
+** from its carry out (no popcounts), and the step reads the previous column
+** where it was stored, so a segment's history is written once. */
+static void band_step(const sweep_t *s, const bandcol_t *prev, bandcol_t *next, uint64_t j) {
+    const wm_tb_plan_t *p = s->p;
+    size_t ufb = wm_tb_fb(p, j), ulb = wm_tb_lb(p, j);
+    size_t fb = prev->fb, lb = prev->lb;
+    uint64_t top = prev->top;
+    while (fb < ufb && fb < lb) top = prev->sc[fb++ - prev->fb];
+    if (lb > ulb && ulb >= fb) lb = ulb;
+    const uint64_t *eq = s->aq->peq + (size_t)s->aq->code[s->y[j - 1]] * s->aq->n_words;
+    const uint64_t *ppv = prev->pv + (fb - prev->fb), *pmv = prev->mv + (fb - prev->fb),
+                   *psc = prev->sc + (fb - prev->fb);
+    uint64_t *npv = next->pv, *nmv = next->mv, *nsc = next->sc;
+    int h = 1; /* rows above fb grow by one */
+    for (size_t w = fb, x = 0; w <= lb; w++, x++) {
+        uint64_t pv = ppv[x], mv = pmv[x];
+        h = wm_bv_step(&pv, &mv, eq[w], h);
+        npv[x] = pv;
+        nmv[x] = mv;
+        nsc[x] = psc[x] + (uint64_t)(int64_t)h;
     }
-    for (; s->fb < nfb; s->fb++)
-        s->top += (uint64_t)((int64_t)__builtin_popcountll(s->pv[s->fb]) -
-                             __builtin_popcountll(s->mv[s->fb]));
-    const uint64_t *eq = s->aq->peq + (size_t)s->aq->code[s->y[j - 1]] * W;
-    int h = 1;
-    for (size_t w = s->fb; w <= s->lb; w++) h = wm_bv_step(&s->pv[w], &s->mv[w], eq[w], h);
-    s->top++;
+    /* blocks below join as in banded(), entering with their previous column
+    ** one more a row than the row above */
+    uint64_t m = p->m, n = p->n, k = s->d;
+    while (lb < ulb && lb + 1 - fb < s->cap) { /* the cap: memory, never met for the true d */
+        uint64_t now = nsc[lb - fb], before = now - (uint64_t)(int64_t)h;
+        uint64_t best = now < before ? now : before;
+        int64_t need =
+            (int64_t)best + 64 * (int64_t)(lb + 1) + ((int64_t)n - (int64_t)j) - (int64_t)m;
+        if (need > (int64_t)k + 1) break;
+        lb++;
+        uint64_t pv = ~0ull, mv = 0;
+        h = wm_bv_step(&pv, &mv, eq[lb], h);
+        npv[lb - fb] = pv;
+        nmv[lb - fb] = mv;
+        nsc[lb - fb] = before + 64 + (uint64_t)(int64_t)h;
+    }
+    top++;
+    /* blocks none of whose cells can be on an alignment of cost <= d */
+    int64_t jn = (int64_t)n - (int64_t)j, mm = (int64_t)m, kk = (int64_t)k;
+    while (lb > fb &&
+           (nsc[lb - fb] >= k + 64 || (int64_t)nsc[lb - fb] + 64 * (int64_t)lb - 62 + jn - mm > kk))
+        lb--;
+    size_t skip = 0;
+    while (fb + skip < lb && (nsc[skip] >= k + 64 ||
+                              (int64_t)nsc[skip] - 64 * (int64_t)(fb + skip + 1) + mm - jn > kk))
+        top = nsc[skip++];
+    next->fb = fb + skip;
+    next->lb = lb;
+    next->top = top;
+    next->pv += skip;
+    next->mv += skip;
+    next->sc += skip;
 }
+
+/* A segment keeps a word's bottom score only every SCORE_EVERY words (the
+** words w = SCORE_EVERY - 1 mod SCORE_EVERY): the history is written once
+** and read back only along the path, so its bytes are what a recompute
+** costs, and a lookup sums at most SCORE_EVERY - 1 words' deltas instead. */
+#define SCORE_EVERY 8u
+_Static_assert((SCORE_EVERY & (SCORE_EVERY - 1)) == 0, "first_kept() takes a power of two");
 
 /* One column of a segment's history. */
 typedef struct {
     size_t fb, lb;
     uint64_t top;
-    size_t off; /* its words' index in seg_t's arrays */
+    size_t off;    /* its words' index in seg_t's pv / mv */
+    size_t sc_off; /* its first kept score's index in seg_t's sc: word first_kept(fb) */
 } colrec_t;
 
 typedef struct {
-    uint64_t c0, c1;        /* columns c0 .. c1 are held */
-    colrec_t *col;          /* c1 - c0 + 1 of them */
-    uint64_t *pv, *mv, *sc; /* per word: Pv, Mv, the score at its last row */
+    uint64_t c0, c1;   /* columns c0 .. c1 are held */
+    colrec_t *col;     /* c1 - c0 + 1 of them */
+    uint64_t *pv, *mv; /* per word */
+    uint64_t *sc;      /* the score at the last row of every SCORE_EVERY-th word */
+    uint64_t *roll;    /* two columns' full scores (col_cap() each): the sweep's */
 } seg_t;
 
-static void seg_store(seg_t *g, const sweep_t *s, uint64_t j, size_t *used) {
-    colrec_t *c = &g->col[j - g->c0];
-    c->fb = s->fb;
-    c->lb = s->lb;
-    c->top = s->top;
-    c->off = *used;
-    uint64_t v = s->top;
-    for (size_t w = s->fb; w <= s->lb; w++, (*used)++) {
-        g->pv[*used] = s->pv[w];
-        g->mv[*used] = s->mv[w];
-        v += (uint64_t)((int64_t)__builtin_popcountll(s->pv[w]) - __builtin_popcountll(s->mv[w]));
-        g->sc[*used] = v;
-    }
+/* Where a recompute writes next: words of pv / mv and of sc used (kept
+** apart from seg_t, whose neighbours other threads write). */
+typedef struct {
+    size_t words, scores;
+} seg_fill_t;
+
+/* The first word at or after fb whose score a segment keeps. */
+static inline size_t first_kept(size_t fb) { return fb | (SCORE_EVERY - 1); }
+
+/* Column col (its words stored at g's pv / mv from rec->off) into the
+** record, keeping every SCORE_EVERY-th score. */
+static void seg_record(const seg_t *g, seg_fill_t *f, colrec_t *rec, const bandcol_t *col) {
+    *rec = (colrec_t){ col->fb, col->lb, col->top, (size_t)(col->pv - g->pv), f->scores };
+    for (size_t w = first_kept(col->fb); w <= col->lb; w += SCORE_EVERY)
+        g->sc[f->scores++] = col->sc[w - col->fb];
+    f->words = rec->off + (col->lb - col->fb + 1);
 }
 
-/* D[i][j] from the segment (j in c0 .. c1). */
+/* D[i][j] from the segment (j in c0 .. c1): the value at row 64 w from the
+** nearest kept score above it (or the top), then the deltas down to row i. */
 static uint64_t seg_value(const seg_t *g, uint64_t i, uint64_t j) {
     if (i == 0) return j;
     const colrec_t *c = &g->col[j - g->c0];
     size_t w = (size_t)((i - 1) / 64);
     if (w < c->fb || w > c->lb) return INF_SCORE;
-    size_t at = c->off + (w - c->fb);
-    uint64_t base = w == c->fb ? c->top : g->sc[at - 1];
+    size_t from = w & ~(size_t)(SCORE_EVERY - 1);
+    uint64_t v;
+    if (from <= c->fb) {
+        from = c->fb;
+        v = c->top;
+    } else {
+        v = g->sc[c->sc_off + (from - 1 - first_kept(c->fb)) / SCORE_EVERY];
+    }
+    const uint64_t *pv = g->pv + c->off, *mv = g->mv + c->off; /* word fb */
+    for (size_t u = from - c->fb; u < w - c->fb; u++)
+        v += (uint64_t)((int64_t)__builtin_popcountll(pv[u]) - __builtin_popcountll(mv[u]));
     unsigned r = (unsigned)((i - 1) % 64);
     uint64_t mask = r == 63 ? ~0ull : (2ull << r) - 1;
-    return base + (uint64_t)((int64_t)__builtin_popcountll(g->pv[at] & mask) -
-                             __builtin_popcountll(g->mv[at] & mask));
+    return v + (uint64_t)((int64_t)__builtin_popcountll(pv[w - c->fb] & mask) -
+                          __builtin_popcountll(mv[w - c->fb] & mask));
 }
 
 /* The ops, written backwards, as a CIGAR string. */
@@ -207,65 +300,91 @@ void wm_tb_ckpts_free(wm_tb_ckpts_t *c) {
     memset(c, 0, sizeof *c);
 }
 
-/* The CPU's forward pass: the sweep's state at columns 0, S, 2S, ... */
-static void forward(sweep_t *s, const wm_tb_plan_t *p, wm_tb_ckpts_t *c) {
-    sweep_start(s);
-    for (uint64_t k = 0; k < c->n; k++) {
-        if (k > 0)
-            for (uint64_t jj = (k - 1) * p->S + 1; jj <= k * p->S; jj++) sweep_step(s, jj);
-        size_t nw = s->lb - s->fb + 1;
-        c->top[k] = s->top;
-        memcpy(c->w + c->off[k], s->pv + s->fb, nw * sizeof *c->w);
-        memcpy(c->w + c->off[k] + nw, s->mv + s->fb, nw * sizeof *c->w);
+/* The value at row 64 w of column c, for a block w that may lie outside
+** the pruned band: upper bounds there (a column's values change by at most
+** one a row), as the cells outside the band hold. */
+static uint64_t band_row_value(const bandcol_t *c, size_t w) {
+    if (w <= c->fb) return c->top + 64 * (uint64_t)(c->fb - w);
+    if (w > c->lb) return c->sc[c->lb - c->fb] + 64 * (uint64_t)(w - c->lb - 1);
+    return c->sc[w - 1 - c->fb];
+}
+
+/* Checkpoint k from column k S, in the plan's band: the blocks above the
+** pruned band fall by one a row down to it (Mv), those below it grow by one
+** a row (Pv): upper bounds that no alignment of cost <= d goes through. */
+static void ckpt_put(const wm_tb_plan_t *p, wm_tb_ckpts_t *c, uint64_t k, const bandcol_t *col) {
+    size_t ufb = wm_tb_fb(p, k * p->S), ulb = wm_tb_lb(p, k * p->S), nw = ulb - ufb + 1;
+    uint64_t *pv = c->w + c->off[k], *mv = pv + nw;
+    c->top[k] = band_row_value(col, ufb);
+    for (size_t w = ufb; w <= ulb; w++) {
+        int in = w >= col->fb && w <= col->lb;
+        pv[w - ufb] = in ? col->pv[w - col->fb] : w < col->fb ? 0 : ~0ull;
+        mv[w - ufb] = in ? col->mv[w - col->fb] : w < col->fb ? ~0ull : 0;
+    }
+}
+
+/* The CPU's forward pass: the band's state at columns 0, S, 2S, ..., two
+** columns of s->cap words (buf: 6 s->cap) taking turns. */
+static void forward(const sweep_t *s, wm_tb_ckpts_t *c, uint64_t *buf) {
+    const wm_tb_plan_t *p = s->p;
+    size_t C = s->cap;
+    bandcol_t col[2];
+    for (int t = 0; t < 2; t++)
+        col[t] =
+            (bandcol_t){ 0, 0, 0, buf + 3 * C * t, buf + 3 * C * t + C, buf + 3 * C * t + 2 * C };
+    band_start(s, &col[0]);
+    ckpt_put(p, c, 0, &col[0]);
+    uint64_t last = (c->n - 1) * p->S;
+    for (uint64_t j = 1; j <= last; j++) {
+        bandcol_t *next = &col[j & 1];
+        next->pv = buf + 3 * C * (j & 1);
+        next->mv = next->pv + C;
+        next->sc = next->pv + 2 * C;
+        band_step(s, &col[(j - 1) & 1], next, j);
+        if (j % p->S == 0) ckpt_put(p, c, j / p->S, next);
     }
 }
 
 /* ---- the backward walk ------------------------------------------------------ */
 
 typedef struct {
-    const wm_aq_t *aq;
-    const uint8_t *y;
-    const wm_tb_plan_t *p;
+    sweep_t sw;
     const wm_tb_ckpts_t *c;
-    uint64_t first;    /* the wave's highest segment */
-    uint64_t j_end;    /* the walk's column: the top segment ends there */
-    seg_t *segs;       /* one per task */
-    uint64_t *scratch; /* 2 * n_words Pv / Mv per task */
+    uint64_t first; /* the wave's highest segment */
+    uint64_t j_end; /* the walk's column: the top segment ends there */
+    seg_t *segs;    /* one per task */
 } wave_t;
 
-/* Recompute segment (first - i) from its checkpoint into segs[i]. */
+/* Recompute segment (first - i) from its checkpoint into segs[i]: each
+** column is stepped from the one stored before it, straight into place. */
 static void recompute(void *arg, size_t i, int tid) {
     (void)tid;
     wave_t *V = arg;
     if ((uint64_t)i > V->first) return;
     uint64_t k = V->first - i;
-    const wm_tb_plan_t *p = V->p;
-    size_t W = V->aq->n_words;
-    sweep_t s = { V->aq,
-                  V->y,
-                  p->m,
-                  p->n,
-                  p->dlo,
-                  p->dhi,
-                  0,
-                  0,
-                  0,
-                  V->scratch + 2 * W * i,
-                  V->scratch + 2 * W * i + W };
+    const wm_tb_plan_t *p = V->sw.p;
+    size_t C = V->sw.cap;
     seg_t *g = &V->segs[i];
     g->c0 = k * p->S;
     g->c1 = i == 0 ? V->j_end : (k + 1) * p->S;
-    s.fb = wm_tb_fb(p, g->c0);
-    s.lb = wm_tb_lb(p, g->c0);
-    s.top = V->c->top[k];
-    size_t nw = s.lb - s.fb + 1;
-    memcpy(s.pv + s.fb, V->c->w + V->c->off[k], nw * sizeof *s.pv);
-    memcpy(s.mv + s.fb, V->c->w + V->c->off[k] + nw, nw * sizeof *s.mv);
-    size_t u = 0;
-    seg_store(g, &s, g->c0, &u);
-    for (uint64_t jj = g->c0 + 1; jj <= g->c1; jj++) {
-        sweep_step(&s, jj);
-        seg_store(g, &s, jj, &u);
+    seg_fill_t f = { 0, 0 };
+    /* column c0: the checkpoint */
+    bandcol_t cur = { wm_tb_fb(p, g->c0), wm_tb_lb(p, g->c0), V->c->top[k], g->pv, g->mv, g->roll };
+    size_t nw = cur.lb - cur.fb + 1;
+    const uint64_t *ck = V->c->w + V->c->off[k];
+    memcpy(cur.pv, ck, nw * sizeof *cur.pv);
+    memcpy(cur.mv, ck + nw, nw * sizeof *cur.mv);
+    uint64_t v = cur.top;
+    for (size_t x = 0; x < nw; x++) {
+        v += (uint64_t)((int64_t)__builtin_popcountll(cur.pv[x]) - __builtin_popcountll(cur.mv[x]));
+        cur.sc[x] = v;
+    }
+    seg_record(g, &f, &g->col[0], &cur);
+    for (uint64_t j = g->c0 + 1; j <= g->c1; j++) {
+        bandcol_t next = { 0, 0, 0, g->pv + f.words, g->mv + f.words, g->roll + C * (j & 1) };
+        band_step(&V->sw, &cur, &next, j);
+        seg_record(g, &f, &g->col[j - g->c0], &next);
+        cur = next;
     }
 }
 
@@ -290,31 +409,26 @@ char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_
         plan = &own_plan;
     }
     if ((uint64_t)T > plan->n_seg) T = (int)plan->n_seg;
-    size_t W = aq->n_words, B = plan->band_words;
+    size_t C = col_cap(plan);
     uint64_t S = plan->S;
-    V.aq = aq;
-    V.y = y;
-    V.p = plan;
+    V.sw = (sweep_t){ aq, y, plan, d, C };
     V.segs = calloc((size_t)T, sizeof *V.segs);
-    V.scratch = malloc((size_t)T * 2 * W * sizeof *V.scratch);
-    if (!V.segs || !V.scratch) goto out;
+    if (!V.segs) goto out;
     for (int t = 0; t < T; t++) {
-        V.segs[t].col = malloc((size_t)(S + 1) * sizeof *V.segs[t].col);
-        V.segs[t].pv = malloc((size_t)(S + 1) * B * 3 * sizeof *V.segs[t].pv);
-        if (!V.segs[t].col || !V.segs[t].pv) goto out;
-        V.segs[t].mv = V.segs[t].pv + (size_t)(S + 1) * B;
-        V.segs[t].sc = V.segs[t].mv + (size_t)(S + 1) * B;
+        /* a column has at most C words, so C / SCORE_EVERY + 1 kept scores */
+        size_t words = (size_t)(S + 1) * C, scores = (size_t)(S + 1) * (C / SCORE_EVERY + 1);
+        seg_t *g = &V.segs[t];
+        g->col = malloc((size_t)(S + 1) * sizeof *g->col);
+        g->pv = malloc((2 * words + scores + 2 * C) * sizeof *g->pv);
+        if (!g->col || !g->pv) goto out;
+        g->mv = g->pv + words;
+        g->sc = g->mv + words;
+        g->roll = g->sc + scores;
     }
     if (!ckpts) {
         if (wm_tb_ckpts_alloc(&own, plan) < 0) goto out;
-        sweep_t s = { aq, y, m, n, plan->dlo, plan->dhi, 0, 0, 0, V.scratch, V.scratch + W };
-        if (plan->n_seg > 1) forward(&s, plan, &own);
-        else { /* column 0 is the start */ sweep_start(&s);
-            own.top[0] = s.top;
-            size_t nw = s.lb - s.fb + 1;
-            memcpy(own.w, s.pv + s.fb, nw * sizeof *own.w);
-            memcpy(own.w + nw, s.mv + s.fb, nw * sizeof *own.w);
-        }
+        /* the first segment's buffer holds the pass's two columns (6 C words) */
+        forward(&V.sw, &own, V.segs[0].pv);
         ckpts = &own;
     }
     V.c = ckpts;
@@ -375,7 +489,6 @@ out:
             free(V.segs[t].pv);
         }
     free(V.segs);
-    free(V.scratch);
     wm_tb_ckpts_free(&own);
     return result;
 }
