@@ -149,15 +149,15 @@ const wm_cost_model_t wm_cost_model_default = {
     /* Pairs besides their rows (the pairs' rows above say how). Pairs past
     ** WM_CU_PAIR_POOL_CELLS (10^9) run alone (src/align/pairs.c): the CPU
     ** backend gives each one thread, the GPU its long-pair kernel. One pair
-    ** of 1 Mb at 1% (real1M, BENCHMARKS.md 6b: a thread 1.30 s for the
-    ** distance, 8.74 s with the CIGAR) and the GPU (BENCHMARKS.md 24, the
-    ** H100, tree 93c7d4a, `bash bench/gpu_long.sh all .gpu`: 0.097 s and
-    ** 0.94 s). Random pairs take the CPU longer (rand1M: 77 s on 16
-    ** threads), the GPU the same: the CPU's rate is its best case, so the
-    ** GPU is chosen only where it wins that too (about 500 kb a side for
-    ** distances, 200 kb with CIGARs, after the start-up). */
-    { { 1.6e5, 590, 8192, 1e9, 1e12 / 1.30, 1e12 / 0.097 },
-      { 1.5e5, 270, 8192, 1e9, 1e12 / 8.74, 1e12 / 0.94 } },
+    ** of 1 Mb at 1% (real1M) on the H100 host, tree 1e02a70 (BENCHMARKS.md
+    ** 24, `bash bench/gpu_long.sh all .gpu`): a thread 1.30 s for the
+    ** distance (6b), 2.25 s with the CIGAR (the CLI's 2.24-2.30 s); the GPU
+    ** 0.096 s and 0.48 s. Random pairs take the CPU longer (rand1M: 77 s on
+    ** 16 threads), the GPU the same: the CPU's rate is its best case, so
+    ** the GPU is chosen only where it wins that too (about 500 kb a side
+    ** for distances, 400 kb with CIGARs, after the start-up). */
+    { { 1.6e5, 590, 8192, 1e9, 1e12 / 1.30, 1e12 / 0.096 },
+      { 1.5e5, 270, 8192, 1e9, 1e12 / 2.25, 1e12 / 0.48 } },
 };
 
 double wm_backend_gpu_startup(void) { return wm_cost_model_default.gpu_startup_s; }
