@@ -312,7 +312,9 @@ wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, 
     if (st != WM_OK) return st;
     uint64_t d;
     *found = 0;
+    const double t0 = wm_now();
     st = global_distance(cx, &aq, y, n, o, o->max_distance, &d);
+    const double distance_s = wm_now() - t0; /* the GPU's pass, when it ran there */
     if (st != WM_OK || (o->max_distance >= 0 && d > (uint64_t)o->max_distance)) goto done;
     *found = 1;
     a->distance = d;
@@ -323,11 +325,27 @@ wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, 
         wm_pool_t *pool = use_pool ? cx->pool : NULL;
         const wm_align_gpu_t *gpu = wm_align_gpu(cx);
         int on_gpu = gpu && m > 0 && n > 0 && n <= WM_CU_GLOBAL_MAX_N;
+        wm_tb_plan_t plan;
+        const int threads = pool ? wm_pool_size(pool) : 1;
+        if (on_gpu) {
+            /* The checkpoints come from a second GPU pass, as long as the
+            ** distance's, or from the CPU's forward pass over the band,
+            ** whichever is the shorter: a narrow band (few edits) is cheaper
+            ** here (10 kb at 5%: 18 words, 0.2-0.4 ms on a thread against
+            ** the GPU's 0.95 ms, BENCHMARKS.md 24). About 1.5 ns a word of
+            ** the band and a column (3.7 ns a word that pruning keeps, about
+            ** a quarter of a similar pair's band). The bytes are the same
+            ** either way. */
+            wm_tb_plan(&plan, m, n, d, aq.n_words, threads);
+            const int rule = cx->tuning.global_ckpts;
+            if (rule < 0 ||
+                (rule == 0 && 1.5e-9 * (double)plan.band_words * (double)n < distance_s))
+                on_gpu = 0;
+        }
         if (on_gpu) {
             /* the forward pass on the GPU, the segments and the walk here */
-            wm_tb_plan_t plan;
             wm_tb_ckpts_t ck = { 0 };
-            wm_tb_plan(&plan, m, n, d, aq.n_words, pool ? wm_pool_size(pool) : 1);
+            wm_tb_plan_spread(&plan, threads);
             if (wm_tb_ckpts_alloc(&ck, &plan) < 0) st = WM_NOMEM;
             else {
                 do st = gpu->global_ckpts(cx, &aq, y, n, d, &plan, &ck);

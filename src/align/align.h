@@ -173,6 +173,10 @@ typedef struct {
     uint64_t S, n_seg;
 } wm_tb_plan_t;
 void wm_tb_plan(wm_tb_plan_t *p, uint64_t m, uint64_t n, uint64_t d, size_t n_words, int threads);
+/* Shorter segments, two a thread at least, where checkpoints cost the CPU
+** nothing (the GPU writes them): every thread recomputes at once, and a
+** segment's history stays small enough to stay in cache. */
+void wm_tb_plan_spread(wm_tb_plan_t *p, int threads);
 /* The query blocks live at column j: fb .. lb. */
 size_t wm_tb_fb(const wm_tb_plan_t *p, uint64_t j);
 size_t wm_tb_lb(const wm_tb_plan_t *p, uint64_t j);

@@ -269,6 +269,15 @@ void wm_tb_plan(wm_tb_plan_t *p, uint64_t m, uint64_t n, uint64_t d, size_t n_wo
     p->n_seg = (n + p->S - 1) / p->S;
 }
 
+void wm_tb_plan_spread(wm_tb_plan_t *p, int threads) {
+    if (threads < 2) return;
+    uint64_t S = (p->n + 2 * (uint64_t)threads - 1) / (2 * (uint64_t)threads);
+    if (S < 64) S = 64;
+    if (S >= p->S) return;
+    p->S = S;
+    p->n_seg = (p->n + S - 1) / S;
+}
+
 size_t wm_tb_fb(const wm_tb_plan_t *p, uint64_t j) {
     return blk(band_row((int64_t)j, p->dlo, p->m));
 }

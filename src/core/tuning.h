@@ -59,6 +59,11 @@ typedef struct {
     int dtw_band_strips;
     /* pairs on the GPU (pairs_cuda.cu) */
     uint64_t pairs_batch; /* pairs a batch [2^17; a sweep in BENCHMARKS.md section 6c] */
+    /* One long pair's CIGAR on the GPU (align.c): its checkpoints from the
+    ** GPU's second pass (1), from the CPU's forward pass over the band (-1),
+    ** or from whichever is estimated the faster (0). The bytes are the same;
+    ** tests take both [0] */
+    int global_ckpts;
     /* The caller keeps one match per locus (the CLI's --best-per-locus,
     ** cli/locus.c): a set within k edits finds a match's start only where
     ** that choice can read it (setk/loci.c; the CPU's scans and the GPU

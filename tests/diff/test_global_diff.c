@@ -699,10 +699,15 @@ static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int l
     g_cov.m_big += c->m > 1000 || c->n > 1000;
     g_cov.t_ragged += c->m % 3 != 0 || c->n % 3 != 0;
 
-    /* every configuration, every algorithm, with a CIGAR, a random k */
+    /* every configuration, every algorithm, with a CIGAR, a random k; a
+    ** CUDA context takes a long pair's checkpoints from its GPU pass in odd
+    ** cases, from the CPU's forward pass in even ones */
     wm_align_opts_t o = c->o;
     o.mode = WM_ALIGN_GLOBAL;
     o.cigar = 1;
+    for (size_t ci = 0; ci < n_cfg; ci++)
+        if (cfgs[ci].backend == WM_BACKEND_CUDA)
+            wm_context_tuning(cfgs[ci].cx)->global_ckpts = idx & 1 ? 1 : -1;
     for (size_t ci = 0; ci < n_cfg; ci++) {
         if ((cfgs[ci].flags & CF_SHORT_ONLY) && !is_short(c)) continue;
         for (size_t a = 0; a < g_n_algos; a++) {
@@ -1398,7 +1403,9 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale) {
     g.alphabet = WM_ALPHABET_DNA;
 
     /* 20,000 at ~1 %: every algorithm over 4 * 10^8 cells, many blocks and
-    ** anti-diagonals for the threads */
+    ** anti-diagonals for the threads; CUDA's CIGARs from its GPU pass (the
+    ** estimate would take the CPU's for so narrow a band) */
+    if (cuda) wm_context_tuning(cuda->cx)->global_ckpts = 1;
     {
         const brun runs[] = {
             { cpu3, 1, 1, -1 },          { cpu3, 4, 0, -1 },          { cpu3, 5, 1, -1 },
@@ -1409,7 +1416,9 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale) {
         big_vs_banded("20,000", 20000, 100, 0x20000ull, runs, N_OF(runs));
     }
     /* 100,000 at ~1 %: bitvector and auto; dp and four-russians t = 3 (10^10
-    ** cells) at WM_TEST_SCALE >= 2 */
+    ** cells) at WM_TEST_SCALE >= 2; CUDA's checkpoints as the library
+    ** picks them (and below, for 1,000,000) */
+    if (cuda) wm_context_tuning(cuda->cx)->global_ckpts = 0;
     {
         int big = scale >= 2;
         const brun runs[] = {
