@@ -590,6 +590,22 @@ static void p_row(const char *w, pref_t *ref, tool_t tool, int fr_t, int thr, co
            (unsigned long long)m, (unsigned long long)n, tool_name[tool], tb, dev,
            is_edlib ? 1 : thr, r.reps, r.median_s, (double)m * (double)n / r.median_s / 1e9, xf,
            ratio, (unsigned long long)j.d, note);
+    if (tool == TL_BV_CIGAR && C.backend == WM_BACKEND_CUDA) { /* one more call, its split */
+        wm_stats_t *stt = (wm_stats_t *)wm_context_stats(j.cx);
+        memset(stt, 0, sizeof *stt);
+        wm_context_tuning(j.cx)->timing = 1;
+        char m2[256];
+        double t1 = p_ours(&j, 0, m2, sizeof m2);
+        wm_context_tuning(j.cx)->timing = 0;
+        int cpu_ck = stt->global_gpu_ckpts_on_cpu > 0;
+        printf("# %s split of one call (%.5f s): distance %.5f s, checkpoints %.5f s (%s; "
+               "copy and cut %.5f s), segments and walk %.5f s\n",
+               tool_name[tool], t1, stt->global_gpu_distance_s,
+               cpu_ck ? 0.0 : stt->global_gpu_ckpts_s,
+               cpu_ck ? "the CPU's, counted with the segments" : "the GPU's pass and copy",
+               stt->global_gpu_ckpts_copy_s,
+               cpu_ck ? t1 - stt->global_gpu_distance_s : stt->global_gpu_cigar_s);
+    }
     fflush(stdout);
 }
 

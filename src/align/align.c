@@ -341,19 +341,29 @@ wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, 
             if (rule < 0 ||
                 (rule == 0 && 1.5e-9 * (double)plan.band_words * (double)n < distance_s))
                 on_gpu = 0;
+            if (cx->tuning.timing) {
+                cx->stats.global_gpu_distance_s += distance_s;
+                cx->stats.global_gpu_ckpts_on_cpu += !on_gpu;
+            }
         }
         if (on_gpu) {
             /* the forward pass on the GPU, the segments and the walk here */
             wm_tb_ckpts_t ck = { 0 };
             wm_tb_plan_spread(&plan, threads);
+            const double t1 = wm_now();
             if (wm_tb_ckpts_alloc(&ck, &plan) < 0) st = WM_NOMEM;
             else {
                 do st = gpu->global_ckpts(cx, &aq, y, n, d, &plan, &ck);
                 while (wm_gpu_retry(cx, &st));
             }
+            const double t2 = wm_now();
             if (st == WM_OK) {
                 a->cigar = wm_align_cigar_ex(&aq, y, n, d, pool, &plan, &ck);
                 if (!a->cigar) st = WM_NOMEM;
+            }
+            if (cx->tuning.timing) {
+                cx->stats.global_gpu_ckpts_s += t2 - t1;
+                cx->stats.global_gpu_cigar_s += wm_now() - t2;
             }
             wm_tb_ckpts_free(&ck);
             if (wm_gpu_fall_back(cx, st, "the alignment's traceback")) {

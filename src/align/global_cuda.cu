@@ -61,15 +61,33 @@ typedef struct {
     unsigned long long *consumed; /* stripes: every group below it has been read */
     unsigned long long *score;    /* the sum of the last column's deltas */
     uint64_t ck_S, n_ck;          /* checkpoints at columns c * ck_S, 0 < c < n_ck */
-    uint64_t *ck;                 /* [c][W] Pv, then Mv at + n_ck * W; NULL: none */
+    uint64_t *ck;                 /* the band's words of each, as wm_tb_ckpts_t's w; NULL: none */
+    const uint64_t *ck_off;       /* n_ck: where checkpoint c starts in ck (its off[c]) */
+    long long *ck_fin;            /* W: each word's deltas at its last column */
 } gbv_args_t;
 
+/* The band's query blocks at column j (traceback.c's wm_tb_fb / wm_tb_lb,
+** for the band of d that this run has too). */
+static __device__ __forceinline__ uint64_t band_blk(const gbv_args_t *a, int64_t j, int64_t dd) {
+    int64_t r = j + dd;
+    uint64_t row = r < 0 ? 0 : (uint64_t)r > a->m ? a->m : (uint64_t)r;
+    return row ? (row - 1) / 64 : 0;
+}
+
 /* Checkpoint c of word w: the state the word has at column c * ck_S, the
-** CPU traceback's starting points (traceback.c). */
+** CPU traceback's starting points (traceback.c), written where the host
+** wants it when the word lies in that column's band: only the band comes
+** back (3 MB for a 1 Mb pair at 1%, not 134). The words above it are past
+** their windows there, so their deltas are those they end with (ck_fin),
+** from which the host sums the value at the band's top. */
 static __device__ __forceinline__ void put_ckpt(const gbv_args_t *a, uint64_t c, uint32_t w,
                                                 uint64_t pv, uint64_t mv) {
-    a->ck[c * a->W + w] = pv;
-    a->ck[(a->n_ck + c) * a->W + w] = mv;
+    const int64_t j = (int64_t)(c * a->ck_S);
+    const uint64_t fb = band_blk(a, j, a->dlo), lb = band_blk(a, j, a->dhi);
+    if (w < fb || w > lb) return;
+    const uint64_t at = a->ck_off[c] + (w - fb);
+    a->ck[at] = pv;
+    a->ck[at + (lb - fb + 1)] = mv;
 }
 
 static __device__ __forceinline__ int64_t win_lo(const gbv_args_t *a, uint32_t w) {
@@ -294,9 +312,11 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
         }
     }
 #undef EQ_OF
-    if (CK && live)
+    if (CK && live) {
         for (uint64_t c = (uint64_t)(clast + 1) / a.ck_S; c < a.n_ck; c++)
             if ((int64_t)(c * a.ck_S) > clast) put_ckpt(&a, c, w, pv, mv);
+        a.ck_fin[w] = (long long)__popcll(pv) - (long long)__popcll(mv);
+    }
     long long dsum = 0;
     if (live) {
         uint64_t keep = w + 1 < a.W || (a.m & 63) == 0 ? ~0ull : (1ull << (a.m & 63)) - 1;
@@ -424,48 +444,62 @@ wm_status wm_cuda_global(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, 
 
 wm_status wm_cuda_global_ckpts(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                                uint64_t d, const wm_tb_plan_t *plan, wm_tb_ckpts_t *ck) {
+    static_assert(sizeof(size_t) == sizeof(uint64_t), "the offsets go up as they are");
     uint64_t m = aq->m;
     gbv_dev_t g;
     wm_status rc = dev_make(cx, aq, y, n, &g);
     if (rc != WM_OK) return rc;
-    size_t W = aq->n_words;
-    size_t ck_words = (size_t)plan->n_seg * W * 2;
-    uint64_t *h = (uint64_t *)malloc(ck_words * sizeof *h);
+    const size_t W = aq->n_words, n_ck = plan->n_seg, S = plan->S;
+    const uint64_t last = (n_ck - 1) * S;
+    const size_t ck_words =
+        ck->off[n_ck - 1] + 2 * (wm_tb_lb(plan, last) - wm_tb_fb(plan, last) + 1);
+    long long *fin = (long long *)malloc(W * sizeof *fin);
     wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx); /* made by dev_make */
-    if (!h) rc = WM_NOMEM;
-    else rc = wm_cu_dev_reserve(cx, &B->g[3], ck_words * sizeof *h);
-    if (rc == WM_OK) g.a.ck = (uint64_t *)B->g[3].p;
-    cudaError_t e;
-    uint64_t d2 = 0;
+    if (!fin) rc = WM_NOMEM;
+    else rc = wm_cu_dev_reserve(cx, &B->g[3], (ck_words + W + n_ck) * sizeof(uint64_t));
+    cudaError_t e = cudaSuccess;
     if (rc == WM_OK) {
-        g.a.ck_S = plan->S;
-        g.a.n_ck = plan->n_seg;
-        rc = run_band(cx, &g.a, m, n, d, g.st, &d2);
+        g.a.ck = (uint64_t *)B->g[3].p;
+        g.a.ck_fin = (long long *)(g.a.ck + ck_words);
+        g.a.ck_off = (const uint64_t *)(g.a.ck + ck_words + W);
+        g.a.ck_S = S;
+        g.a.n_ck = n_ck;
+        e = cudaMemcpyAsync((void *)g.a.ck_off, ck->off, n_ck * sizeof(uint64_t),
+                            cudaMemcpyHostToDevice, g.st);
+        if (e != cudaSuccess) rc = wm_cuda_fail(cx, e, "the checkpoints' offsets");
     }
+    uint64_t d2 = 0;
+    if (rc == WM_OK) rc = run_band(cx, &g.a, m, n, d, g.st, &d2);
     if (rc == WM_OK && d2 != d) {
         wm_context_set_error(cx, "internal error: the checkpoint run found distance %llu, not %llu",
                              (unsigned long long)d2, (unsigned long long)d);
         rc = WM_INVALID;
     }
-    if (rc == WM_OK) {
-        e = cudaMemcpy(h, g.a.ck, ck_words * sizeof *h, cudaMemcpyDeviceToHost);
-        if (e != cudaSuccess) rc = wm_cuda_fail(cx, e, "copying the checkpoints back");
-    }
-    /* the band's words of each checkpoint, and the value at its top row:
-    ** D[0][c S] plus the deltas of every word above the band */
-    for (uint64_t c = 0; rc == WM_OK && c < plan->n_seg; c++) {
-        size_t fb = wm_tb_fb(plan, c * plan->S), lb = wm_tb_lb(plan, c * plan->S), nw = lb - fb + 1;
-        uint64_t top = c * plan->S;
-        for (size_t w = 0; w < fb; w++) {
-            uint64_t pv = c ? h[c * W + w] : ~0ull, mv = c ? h[(plan->n_seg + c) * W + w] : 0;
-            top += (uint64_t)((int64_t)__builtin_popcountll(pv) - __builtin_popcountll(mv));
+    const double t_copy = wm_now();
+    if (rc == WM_OK)
+        e = cudaMemcpy(ck->w, g.a.ck, ck_words * sizeof *ck->w, cudaMemcpyDeviceToHost);
+    if (rc == WM_OK && e == cudaSuccess)
+        e = cudaMemcpy(fin, g.a.ck_fin, W * sizeof *fin, cudaMemcpyDeviceToHost);
+    if (rc == WM_OK && e != cudaSuccess) rc = wm_cuda_fail(cx, e, "copying the checkpoints back");
+    /* the value at each checkpoint's top row: D[0][c S] plus the deltas of
+    ** every word above the band (fb grows with c: one running sum);
+    ** checkpoint 0 is column 0, D[i][0] = i, which the kernel leaves */
+    long long above = 0;
+    size_t summed = 0;
+    for (uint64_t c = 0; rc == WM_OK && c < n_ck; c++) {
+        const size_t fb = wm_tb_fb(plan, c * S), nw = wm_tb_lb(plan, c * S) - fb + 1;
+        if (c == 0) {
+            ck->top[0] = 64 * (uint64_t)fb;
+            for (size_t w = 0; w < nw; w++) {
+                ck->w[ck->off[0] + w] = ~0ull;
+                ck->w[ck->off[0] + nw + w] = 0;
+            }
+            continue;
         }
-        ck->top[c] = top;
-        for (size_t w = 0; w < nw; w++) {
-            ck->w[ck->off[c] + w] = c ? h[c * W + fb + w] : ~0ull;
-            ck->w[ck->off[c] + nw + w] = c ? h[(plan->n_seg + c) * W + fb + w] : 0;
-        }
+        for (; summed < fb; summed++) above += fin[summed];
+        ck->top[c] = c * S + (uint64_t)above;
     }
-    free(h);
+    free(fin);
+    if (cx->tuning.timing) cx->stats.global_gpu_ckpts_copy_s += wm_now() - t_copy;
     return rc;
 }

@@ -109,6 +109,12 @@ typedef struct {
     double pairs_gpu_kernel_s;  /* the kernels (events, with timing) */
     double pairs_gpu_deliver_s; /* results handed over (host) */
     uint64_t pairs_gpu_batches;
+    /* one long pair's CIGAR with a GPU (align.c) */
+    double global_gpu_distance_s;     /* the distance pass */
+    double global_gpu_ckpts_s;        /* the checkpoints: the GPU's pass and copy, or the CPU's */
+    double global_gpu_ckpts_copy_s;   /* of which their copy back and the host's cut of the band */
+    double global_gpu_cigar_s;        /* the segments recomputed and walked (host) */
+    uint64_t global_gpu_ckpts_on_cpu; /* CIGARs whose checkpoints the CPU made */
     /* out of GPU memory (core/recover.c) */
     uint64_t gpu_retries;   /* calls tried again with smaller pieces */
     uint64_t gpu_fallbacks; /* calls run on the CPU instead */
