@@ -138,25 +138,10 @@ static __device__ __forceinline__ unsigned long long ld_slot(const unsigned long
 static __device__ __forceinline__ void st_slot(unsigned long long *p, unsigned long long v) {
     *(volatile unsigned long long *)p = v;
 }
-/* A waiting lane's pause before it looks again: none at first, then 32 ns
-** doubling to 1 us. A banded run (a CIGAR's checkpoints) has most stripes
-** waiting for the band to reach them, nearly the whole run for the last
-** ones; their loads, unpaced, slowed the few stripes at work 2x (ncu, 1 Mb
-** at 1%: 186 ms for a tenth of the unbanded run's instructions, 94 ms).
-** Oversleeping costs at most 1 us a stripe. */
-static __device__ __forceinline__ void backoff(unsigned &ns) {
-    if (ns) __nanosleep(ns);
-    ns = ns ? (ns < 1024 ? 2 * ns : 1024) : 32;
-}
-
 /* Group g's slot, tagged g + 1 (the ring is zeroed before each run). */
 static __device__ __forceinline__ unsigned long long slot_wait(const unsigned long long *ring,
                                                                int64_t g, unsigned long long v) {
-    unsigned ns = 0;
-    while ((v >> 32) != (unsigned long long)(g + 1)) {
-        backoff(ns);
-        v = ld_slot(&ring[g % RING_GROUPS]);
-    }
+    while ((v >> 32) != (unsigned long long)(g + 1)) v = ld_slot(&ring[g % RING_GROUPS]);
     return v;
 }
 
@@ -316,11 +301,9 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
             om |= hm << shift;
             if (shift == GROUP - TICK || cb + TICK - 1 >= last) { /* publish the group */
                 const int64_t g = (int64_t)(cb - 1) / GROUP;
-                for (unsigned ns = 0;
-                     g >= room;) { /* the ring is full: wait for the stripe below */
+                while (g >= room) { /* the ring is full: wait for the stripe below */
                     const int64_t r = (int64_t)ld_slot(&a.consumed[s + 1]) + RING_GROUPS;
                     if (r > room) room = r;
-                    else backoff(ns);
                 }
                 st_slot(&ring_out[g % RING_GROUPS],
                         (unsigned long long)(g + 1) << 32 | (unsigned long long)(om << 16 | op));
