@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu_long.sh -- issue 18's single long pairs on the lent GPU (the striped
 # bit-vector kernel of src/align/global_cuda.cu), tests first.
-#   bash bench/gpu_long.sh test|bench|all [CARRY]
+#   bash bench/gpu_long.sh test|bench|all|split [CARRY]
 # Builds with CUDA (sm_90) into /tmp/build-long (kept on a warm machine).
 # test: test_global_diff (its part 6 runs 20,000 and 100,000 a side on CUDA,
 # with and without CIGARs, at max_distance d - 1 and d), test_gpu_recover,
@@ -16,6 +16,10 @@
 # (CARRY/prev-src.tar.gz, built beside) on the same inputs; ncu's kernel
 # times of the 10,000 pair; the CLI on the 10 kb and 1 Mb pairs (cuda, cpu
 # and auto, with --explain-backend).
+# split: bench_global long (real100k, rand100k, real1M) and grid (10,000)
+# on cuda, bitvector with and without CIGARs, each CIGAR row followed by one
+# more call's split (wm_stats_t), then ncu's times and instructions of
+# real1M's two passes (the distance's and the banded checkpoints').
 # Logs in $OUT: long.log (steps), build.log, tests.log, bench_*.txt.
 if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
     eval "$(bash bench/peers/unpack_debs.sh "${2:-.gpu}"/debs/edlib /tmp/edlib-root)"
@@ -25,6 +29,21 @@ D=/dev/shm/wm-long
 P=/tmp/build-long-prev
 R=/tmp/build-long-ring
 all=$(nproc)
+if [ "$mode" = split ]; then
+    gpu_build bench_global gen_pairs
+    CARRY=$carry READS=2000 READS1K=100 bash bench/prep_global.sh $B $D >>"$out/long.log" 2>&1
+    G="$B/bench/bench_global"
+    $G long -d $D --backend cuda --inputs real100k,rand100k,real1M --only bv,bv+cigar --max-s 5 \
+        --budget-s 10 >"$out/split_long.txt" 2>&1
+    log "long, cuda, with splits: rc=$?"
+    $G grid -d $D --backend cuda --sizes 10000 --only bv,bv+cigar >"$out/split_grid.txt" 2>&1
+    log "grid 10000, cuda, with splits: rc=$?"
+    ncu --clock-control none --kernel-name regex:k_global_bv --launch-count 4 \
+        --metrics gpu__time_duration.sum,smsp__inst_executed.sum $G long -d $D --backend cuda \
+        --inputs real1M --only bv+cigar --reps 1 --min-s 0 --max-s 1 >"$out/ncu_real1M.txt" 2>&1
+    log "ncu, real1M's passes: $(grep -E 'k_global_bv<|duration|inst_executed' "$out/ncu_real1M.txt" | awk '{print $1, $NF}' | tr '\n' ' ')"
+    exit 0
+fi
 if [ "$mode" != test ] && [ -f "$carry/prev-src.tar.gz" ]; then
     (rm -rf /tmp/prev-src && mkdir -p /tmp/prev-src && tar -xzf "$carry/prev-src.tar.gz" -C /tmp/prev-src &&
         cmake -S /tmp/prev-src -B $P -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
