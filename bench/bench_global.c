@@ -343,6 +343,19 @@ static int check_edpath(const unsigned char *al, int len_al, const uint8_t *a, u
 ** the result and checks CIGARs/paths; later runs compare with it. */
 typedef double (*run_fn)(void *job, int first, char *msg, size_t len);
 
+/* One more call with the context's timing on and its stats zeroed first,
+** for the line after a GPU row that says where that call's time went. */
+static double split_call(wm_context_t *cx, run_fn fn, void *job, const wm_stats_t **stats) {
+    wm_stats_t *stt = (wm_stats_t *)wm_context_stats(cx);
+    memset(stt, 0, sizeof *stt);
+    wm_context_tuning(cx)->timing = 1;
+    char msg[256];
+    double t = fn(job, 0, msg, sizeof msg);
+    wm_context_tuning(cx)->timing = 0;
+    *stats = stt;
+    return t;
+}
+
 typedef struct {
     int ok, reps;
     double median_s;
@@ -591,12 +604,8 @@ static void p_row(const char *w, pref_t *ref, tool_t tool, int fr_t, int thr, co
            is_edlib ? 1 : thr, r.reps, r.median_s, (double)m * (double)n / r.median_s / 1e9, xf,
            ratio, (unsigned long long)j.d, note);
     if (tool == TL_BV_CIGAR && C.backend == WM_BACKEND_CUDA) { /* one more call, its split */
-        wm_stats_t *stt = (wm_stats_t *)wm_context_stats(j.cx);
-        memset(stt, 0, sizeof *stt);
-        wm_context_tuning(j.cx)->timing = 1;
-        char m2[256];
-        double t1 = p_ours(&j, 0, m2, sizeof m2);
-        wm_context_tuning(j.cx)->timing = 0;
+        const wm_stats_t *stt;
+        double t1 = split_call(j.cx, p_ours, &j, &stt);
         int cpu_ck = stt->global_gpu_ckpts_on_cpu > 0;
         printf("# %s split of one call (%.5f s): distance %.5f s, checkpoints %.5f s (%s; "
                "copy and cut %.5f s), segments and walk %.5f s\n",
@@ -1097,12 +1106,8 @@ static void mode_pairs(void) {
                    (double)np / r.median_s / 1e6, cells / r.median_s / 1e9, xf, ratio,
                    (unsigned long long)sum, note);
             if (!is_edlib && C.backend == WM_BACKEND_CUDA) { /* one more call, its split */
-                wm_stats_t *stt = (wm_stats_t *)wm_context_stats(j.cx);
-                memset(stt, 0, sizeof *stt);
-                wm_context_tuning(j.cx)->timing = 1;
-                char m2[256];
-                double t1 = q_ours(&j, 0, m2, sizeof m2);
-                wm_context_tuning(j.cx)->timing = 0;
+                const wm_stats_t *stt;
+                double t1 = split_call(j.cx, q_ours, &j, &stt);
                 printf("# %s split of one call (%.5f s): pack %.5f s, waiting for the GPU %.5f s "
                        "(kernels %.5f s), results out %.5f s, %llu batches of up to %llu pairs\n",
                        tname, t1, stt->pairs_gpu_pack_s, stt->pairs_gpu_wait_s,
