@@ -9,10 +9,10 @@
 ** that fit a thread or a warp (wm_cu_pair_fits) go to the pair kernels in
 ** overlapped batches (pairs_cuda.cu); the others run first, on the pool's
 ** threads at once, or past WM_CU_PAIR_POOL_CELLS alone on the GPU, whose
-** long-pair kernel spreads one pair over many threads. A thread aligns a
-** pair about as fast as the GPU does one alone, a launch a pair (2,000
-** pairs of 2 kb: 0.67 s on an H200), so 16 threads are about 16 times the
-** GPU for such pairs.
+** long-pair kernel spreads one pair over many threads. The GPU runs such
+** pairs one at a time (10 kb x 10 kb: 0.95 ms on the H100, BENCHMARKS.md
+** 24), a thread one in 1.2 ms at 5% divergence to 9.6 ms for unrelated
+** sequences, so 16 threads finish more of them sooner.
 ** Infix pairs go one after the other through wm_align. Every path gives the
 ** same distances and the same (canonical) CIGARs. A context over several
 ** devices gives each a contiguous range of the pairs (core/shard.h).
