@@ -38,6 +38,10 @@
 **   --pairs-batch N  pairs, cuda: pairs a GPU batch (tuning.pairs_batch)
 **                    [the library's]; each GPU row is followed by a line of
 **                    where one more call's time went (wm_stats_t)
+**   --ckpts R        cuda: where one long pair's CIGAR takes its checkpoints
+**                    (tuning.global_ckpts): 0 the library's choice, 1 kept by
+**                    the distance pass where they fit, 2 a second GPU pass,
+**                    -1 the CPU's forward pass [the library's]
 **   --procs LIST     pairs: edlib's rows, one per count of processes
 **                    [1,all]
 **   --skip-slow      long: on rand1M, skip edlib and ours' CPU rows below the
@@ -134,7 +138,8 @@ typedef struct {
     size_t max_pairs;
     int packed;
     uint64_t pairs_batch;
-    const char *reads; /* pairs: the files READS_a.fa, READS_b.fa */
+    int ckpts, ckpts_set; /* --ckpts */
+    const char *reads;    /* pairs: the files READS_a.fa, READS_b.fa */
     char reads_label[32];
     double max_s, budget_s, min_s, floor_s;
 } cfg_t;
@@ -206,6 +211,7 @@ static wm_context_t *new_context(int threads) {
         wm_context_free(cx);
         exit(2);
     }
+    if (C.ckpts_set) wm_context_tuning(cx)->global_ckpts = C.ckpts;
     return cx;
 }
 static wm_context_t *context_for(int threads) {
@@ -611,7 +617,9 @@ static void p_row(const char *w, pref_t *ref, tool_t tool, int fr_t, int thr, co
                "copy and cut %.5f s), segments and walk %.5f s\n",
                tool_name[tool], t1, stt->global_gpu_distance_s,
                cpu_ck ? 0.0 : stt->global_gpu_ckpts_s,
-               cpu_ck ? "the CPU's, counted with the segments" : "the GPU's pass and copy",
+               cpu_ck                           ? "the CPU's, counted with the segments"
+               : stt->global_gpu_ckpts_kept > 0 ? "kept by the distance pass: gathered and copied"
+                                                : "the GPU's pass and copy",
                stt->global_gpu_ckpts_copy_s,
                cpu_ck ? t1 - stt->global_gpu_distance_s : stt->global_gpu_cigar_s);
     }
@@ -1211,7 +1219,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--reads")) C.reads = NEXT();
         else if (!strcmp(a, "--pairs-batch")) C.pairs_batch = strtoull(NEXT(), NULL, 10);
         else if (!strcmp(a, "--procs")) procs = NEXT();
-        else if (!strcmp(a, "--skip-slow")) C.skip_slow = 1;
+        else if (!strcmp(a, "--ckpts")) {
+            C.ckpts = atoi(NEXT());
+            C.ckpts_set = 1;
+        } else if (!strcmp(a, "--skip-slow")) C.skip_slow = 1;
         else if (!strcmp(a, "--alphabet")) {
             const char *b = NEXT();
             if (!strcmp(b, "dna")) C.alphabet = WM_ALPHABET_DNA;

@@ -19,7 +19,8 @@
 # split: bench_global long (real100k, rand100k, real1M) and grid (10,000)
 # on cuda, bitvector with and without CIGARs, each CIGAR row followed by one
 # more call's split (wm_stats_t), then ncu's times and instructions of
-# real1M's two passes (the distance's and the banded checkpoints').
+# real1M's passes; each with the checkpoints the distance pass keeps
+# (--ckpts 0) and from a second, banded pass (--ckpts 2).
 # Logs in $OUT: long.log (steps), build.log, tests.log, bench_*.txt.
 if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
     eval "$(bash bench/peers/unpack_debs.sh "${2:-.gpu}"/debs/edlib /tmp/edlib-root)"
@@ -33,15 +34,20 @@ if [ "$mode" = split ]; then
     gpu_build bench_global gen_pairs
     CARRY=$carry READS=2000 READS1K=100 bash bench/prep_global.sh $B $D >>"$out/long.log" 2>&1
     G="$B/bench/bench_global"
-    $G long -d $D --backend cuda --inputs real100k,rand100k,real1M --only bv,bv+cigar --max-s 5 \
-        --budget-s 10 >"$out/split_long.txt" 2>&1
-    log "long, cuda, with splits: rc=$?"
-    $G grid -d $D --backend cuda --sizes 10000 --only bv,bv+cigar >"$out/split_grid.txt" 2>&1
-    log "grid 10000, cuda, with splits: rc=$?"
-    ncu --clock-control none --kernel-name regex:k_global_bv --launch-count 4 \
-        --metrics gpu__time_duration.sum,smsp__inst_executed.sum $G long -d $D --backend cuda \
-        --inputs real1M --only bv+cigar --reps 1 --min-s 0 --max-s 1 >"$out/ncu_real1M.txt" 2>&1
-    log "ncu, real1M's passes: $(grep -E 'k_global_bv<|duration|inst_executed' "$out/ncu_real1M.txt" | awk '{print $1, $NF}' | tr '\n' ' ')"
+    # the library's checkpoints (kept by the distance pass), then a second pass (--ckpts 2)
+    for ck in 0 2; do
+        $G long -d $D --backend cuda --inputs real100k,rand100k,real1M --only bv,bv+cigar --max-s 5 \
+            --budget-s 10 --ckpts $ck >"$out/split_long_ck$ck.txt" 2>&1
+        log "long, cuda, --ckpts $ck, with splits: rc=$?"
+        $G grid -d $D --backend cuda --sizes 10000 --only bv,bv+cigar --ckpts $ck \
+            >"$out/split_grid_ck$ck.txt" 2>&1
+        log "grid 10000, cuda, --ckpts $ck, with splits: rc=$?"
+        ncu --clock-control none --kernel-name regex:'k_global_bv|k_gather' --launch-count 4 \
+            --metrics gpu__time_duration.sum,smsp__inst_executed.sum $G long -d $D --backend cuda \
+            --inputs real1M --only bv+cigar --reps 1 --min-s 0 --max-s 1 --ckpts $ck \
+            >"$out/ncu_real1M_ck$ck.txt" 2>&1
+        log "ncu, real1M's passes, --ckpts $ck: $(grep -E 'k_global_bv<|k_gather|duration|inst_executed' "$out/ncu_real1M_ck$ck.txt" | awk '{print $1, $NF}' | tr '\n' ' ')"
+    done
     exit 0
 fi
 if [ "$mode" != test ] && [ -f "$carry/prev-src.tar.gz" ]; then
@@ -91,6 +97,13 @@ for tree in now prev; do
         --only bv,bv+cigar --max-s 5 --budget-s 10 >"$out/bench_long_$tree.txt" 2>&1
     log "long, cuda, $tree: rc=$?"
 done
+# this tree with a second GPU pass for every CIGAR's checkpoints (nothing kept)
+$G grid -d $D --backend cuda --sizes 1000,2000,3000,5000,10000 --only bv+cigar --ckpts 2 \
+    >"$out/bench_grid_now_ck2.txt" 2>&1
+log "grid, cuda, now, --ckpts 2: rc=$?"
+$G long -d $D --backend cuda --inputs "${LONG_INPUTS:-real100k,rand100k,real1M}" --only bv+cigar \
+    --max-s 5 --budget-s 10 --ckpts 2 >"$out/bench_long_now_ck2.txt" 2>&1
+log "long, cuda, now, --ckpts 2: rc=$?"
 $G grid -d $D --backend cpu -j 1,$all --sizes 10000 --only bv,bv+cigar,edlib,edlib-path \
     >"$out/bench_grid_cpu.txt" 2>&1
 log "grid 10000, cpu 1 and $all, edlib 1 core: rc=$?"

@@ -266,9 +266,12 @@ wm_status wm_align_check_pair(wm_context_t *cx, const uint8_t *query, size_t m,
 /* ---- global mode ---------------------------------------------------------- */
 
 /* The distance of one pair by the chosen algorithm on the context's backend.
-** limit >= 0: exact when <= limit, else some value > limit. */
+** limit >= 0: exact when <= limit, else some value > limit. S_keep != NULL:
+** a CIGAR follows; the GPU's bit-vector run keeps its checkpoints every
+** *S_keep columns where they fit (0: none kept). */
 static wm_status global_distance(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
-                                 const wm_align_opts_t *o, int64_t limit, uint64_t *d) {
+                                 const wm_align_opts_t *o, int64_t limit, uint64_t *d,
+                                 uint64_t *S_keep) {
     uint64_t m = aq->m;
     if (m == 0 || n == 0) {
         *d = m + n;
@@ -288,7 +291,10 @@ static wm_status global_distance(wm_context_t *cx, const wm_aq_t *aq, const uint
             case WM_ALIGN_ALGO_FOUR_RUSSIANS:
                 st = gpu->global_fr(cx, aq, y, n, tab, limit, d);
                 break;
-            default: st = gpu->global(cx, aq, y, n, limit, d); break;
+            default:
+                st = S_keep ? gpu->global_keep(cx, aq, y, n, limit, S_keep, d)
+                            : gpu->global(cx, aq, y, n, limit, d);
+                break;
             }
         } while (wm_gpu_retry(cx, &st));
         if (!wm_gpu_fall_back(cx, st, "global alignment")) return st;
@@ -310,10 +316,14 @@ wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, 
     wm_aq_t aq;
     wm_status st = wm_aq_make(&aq, query, m, o);
     if (st != WM_OK) return st;
-    uint64_t d;
+    uint64_t d, S_keep = 0;
     *found = 0;
+    /* a CIGAR on the GPU: the distance pass keeps the checkpoints, unless
+    ** the tuning says where they come from */
+    const int rule = cx->tuning.global_ckpts;
+    const int keep = o->cigar && (rule == 0 || rule == 1) && wm_align_gpu(cx) != NULL;
     const double t0 = wm_now();
-    st = global_distance(cx, &aq, y, n, o, o->max_distance, &d);
+    st = global_distance(cx, &aq, y, n, o, o->max_distance, &d, keep ? &S_keep : NULL);
     const double distance_s = wm_now() - t0; /* the GPU's pass, when it ran there */
     if (st != WM_OK || (o->max_distance >= 0 && d > (uint64_t)o->max_distance)) goto done;
     *found = 1;
@@ -328,18 +338,28 @@ wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, 
         wm_tb_plan_t plan;
         const int threads = pool ? wm_pool_size(pool) : 1;
         if (on_gpu) {
-            /* The checkpoints come from a second GPU pass, as long as the
-            ** distance's, or from the CPU's forward pass over the band,
-            ** whichever is the shorter: a narrow band (few edits) is cheaper
-            ** here (10 kb at 5%: 18 words, 0.2-0.4 ms on a thread against
-            ** the GPU's 0.95 ms, BENCHMARKS.md 24). About 1.5 ns a word of
-            ** the band and a column (3.7 ns a word that pruning keeps, about
-            ** a quarter of a similar pair's band). The bytes are the same
-            ** either way. */
+            /* The checkpoints the distance pass kept cost nothing more: they
+            ** are taken whenever the plan's segments can be cut to their
+            ** spacing. Otherwise they come from a second GPU pass, as long
+            ** as the distance's, or from the CPU's forward pass over the
+            ** band, whichever is the shorter: a narrow band (few edits) is
+            ** cheaper here (10 kb at 5%: 18 words, 0.2-0.4 ms on a thread
+            ** against the GPU's 0.95 ms, BENCHMARKS.md 24). About 1.5 ns a
+            ** word of the band and a column (3.7 ns a word that pruning
+            ** keeps, about a quarter of a similar pair's band). The bytes
+            ** are the same either way. */
             wm_tb_plan(&plan, m, n, d, aq.n_words, threads);
-            const int rule = cx->tuning.global_ckpts;
-            if (rule < 0 ||
-                (rule == 0 && 1.5e-9 * (double)plan.band_words * (double)n < distance_s))
+            int kept = 0;
+            if (S_keep > 0) {
+                wm_tb_plan_t fit = plan;
+                wm_tb_plan_spread(&fit, threads);
+                if (wm_tb_plan_fit(&fit, S_keep) == 0) {
+                    plan = fit;
+                    kept = 1;
+                }
+            }
+            if (!kept && (rule < 0 ||
+                          (rule == 0 && 1.5e-9 * (double)plan.band_words * (double)n < distance_s)))
                 on_gpu = 0;
             if (cx->tuning.timing) {
                 cx->stats.global_gpu_distance_s += distance_s;

@@ -165,7 +165,8 @@ char *wm_align_cigar(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t d
 /* The traceback's plan for one pair of distance d: the band (diagonals
 ** dlo .. dhi), its widest column in words, and checkpoints every S columns
 ** (n_seg of them, at columns 0, S, 2S, ...), with segments sized for
-** `threads` recomputing at once. */
+** `threads` recomputing at once. S is a multiple of 8 (the GPU tests for a
+** checkpoint once every 8 columns) unless it is n, one segment. */
 typedef struct {
     uint64_t m, n;
     int64_t dlo, dhi;
@@ -177,6 +178,10 @@ void wm_tb_plan(wm_tb_plan_t *p, uint64_t m, uint64_t n, uint64_t d, size_t n_wo
 ** nothing (the GPU writes them): every thread recomputes at once, and a
 ** segment's history stays small enough to stay in cache. */
 void wm_tb_plan_spread(wm_tb_plan_t *p, int threads);
+/* Segments a multiple of S_keep columns long (checkpoints some run kept
+** every S_keep columns), no longer than now: 0, or -1 when they are
+** shorter than S_keep (the plan stays). */
+int wm_tb_plan_fit(wm_tb_plan_t *p, uint64_t S_keep);
 /* The query blocks live at column j: fb .. lb. */
 size_t wm_tb_fb(const wm_tb_plan_t *p, uint64_t j);
 size_t wm_tb_lb(const wm_tb_plan_t *p, uint64_t j);
@@ -261,9 +266,16 @@ wm_align_cache_t *wm_align_cache(struct wm_context *cx); /* NULL out of memory *
 **   global, global_dp, global_fr: one pair's distance (limit as
 **     wm_global_distance) by the bit-vector wavefront of warps, the plain DP
 **     or the Four-Russians sweep (tab uploaded once and kept with it).
-**   global_ckpts: the traceback's checkpoints (plan, for distance d) from a
-**     bit-vector run with the same band: the states the CPU's forward pass
-**     makes.
+**   global_keep: global's distance by the bit-vector run that also keeps,
+**     on the device, its band's words every *S_keep columns (a multiple of
+**     8; 0: it kept none, past its memory budget), for the CIGAR of the same
+**     pair that follows: no second pass then.
+**   global_ckpts: the traceback's checkpoints (plan, for distance d): those
+**     global_keep kept for this pair, when plan->S is a multiple of S_keep,
+**     else from a bit-vector run with the plan's band. Either gives values
+**     between the exact ones and the CPU forward pass's upper bounds, equal
+**     on every cell of an alignment of cost d, so the walk takes the same
+**     moves (traceback.c).
 **   pairs: the items of src, one pair per thread, in batches whose
 **     packing, kernels and results overlap; deliver gets each batch's
 **     distances and, with o->cigar, the canonical CIGARs, in item order. An
@@ -279,6 +291,8 @@ typedef struct {
                            int64_t limit, uint64_t *d);
     wm_status (*global_fr)(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                            const struct wm_fr_table *tab, int64_t limit, uint64_t *d);
+    wm_status (*global_keep)(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                             int64_t limit, uint64_t *S_keep, uint64_t *d);
     wm_status (*global_ckpts)(struct wm_context *cx, const wm_aq_t *aq, const uint8_t *y,
                               uint64_t n, uint64_t d, const wm_tb_plan_t *plan, wm_tb_ckpts_t *ck);
     wm_status (*pairs)(struct wm_context *cx, const wm_pairs_src_t *src, const wm_align_opts_t *o,

@@ -284,6 +284,7 @@ wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t, u
 /* ---- the table ---------------------------------------------------------------- */
 
 extern "C" const wm_align_gpu_t wm_align_gpu_cuda = {
-    wm_cuda_infix,        wm_cuda_global, wm_cuda_global_dp,     wm_cuda_global_fr,
-    wm_cuda_global_ckpts, wm_cuda_pairs,  wm_cuda_fr_table_free, free_bufs,
+    wm_cuda_infix,     wm_cuda_global,        wm_cuda_global_dp,
+    wm_cuda_global_fr, wm_cuda_global_keep,   wm_cuda_global_ckpts,
+    wm_cuda_pairs,     wm_cuda_fr_table_free, free_bufs,
 };

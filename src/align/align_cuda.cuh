@@ -17,6 +17,8 @@ wm_status wm_cuda_infix(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *t, u
                         wm_best_t *best);
 wm_status wm_cuda_global(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                          int64_t limit, uint64_t *d);
+wm_status wm_cuda_global_keep(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                              int64_t limit, uint64_t *S_keep, uint64_t *d);
 wm_status wm_cuda_global_ckpts(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                                uint64_t d, const wm_tb_plan_t *plan, wm_tb_ckpts_t *ck);
 wm_status wm_cuda_global_dp(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
@@ -29,11 +31,24 @@ wm_status wm_cuda_pairs(wm_context_t *cx, const wm_pairs_src_t *src, const wm_al
 
 /* The device buffers align's GPU calls keep in the context (its cache's
 ** gpu field), grown on demand: no cudaMalloc per call once warm. */
+/* What a distance run that kept its checkpoints (wm_cuda_global_keep) left
+** in g[3], for the checkpoints of the same pair's CIGAR: the run's band
+** (lay: the plan of distance k, every lay.S columns) and its words. */
+typedef struct {
+    const wm_aq_t *aq;
+    const uint8_t *y;
+    uint64_t k;
+    size_t W, words;
+    wm_tb_plan_t lay;
+    int valid;
+} wm_cu_gbv_kept_t;
+
 typedef struct {
     wm_cu_buf_t text, best, keys, err; /* infix batches */
     wm_cu_buf_t peq, code;             /* a query's tables */
     wm_cu_buf_t g[8];                  /* global, dp, pairs: their own use */
     wm_cu_buf_t h[8];                  /* pinned host staging */
+    wm_cu_gbv_kept_t kept;             /* global_keep's checkpoints in g[3] */
 } wm_cu_align_bufs_t;
 /* The context's align buffers (made on first use), or NULL out of memory. */
 wm_cu_align_bufs_t *wm_cu_align_bufs(wm_context_t *cx);

@@ -69,9 +69,9 @@ typedef struct {
 
 /* The band's query blocks at column j (traceback.c's wm_tb_fb / wm_tb_lb,
 ** for the band of d that this run has too). */
-static __device__ __forceinline__ uint64_t band_blk(const gbv_args_t *a, int64_t j, int64_t dd) {
+static __device__ __forceinline__ uint64_t band_blk(uint64_t m, int64_t j, int64_t dd) {
     int64_t r = j + dd;
-    uint64_t row = r < 0 ? 0 : (uint64_t)r > a->m ? a->m : (uint64_t)r;
+    uint64_t row = r < 0 ? 0 : (uint64_t)r > m ? m : (uint64_t)r;
     return row ? (row - 1) / 64 : 0;
 }
 
@@ -84,7 +84,7 @@ static __device__ __forceinline__ uint64_t band_blk(const gbv_args_t *a, int64_t
 static __device__ __forceinline__ void put_ckpt(const gbv_args_t *a, uint64_t c, uint32_t w,
                                                 uint64_t pv, uint64_t mv) {
     const int64_t j = (int64_t)(c * a->ck_S);
-    const uint64_t fb = band_blk(a, j, a->dlo), lb = band_blk(a, j, a->dhi);
+    const uint64_t fb = band_blk(a->m, j, a->dlo), lb = band_blk(a->m, j, a->dhi);
     if (w < fb || w > lb) return;
     const uint64_t at = a->ck_off[c] + (w - fb);
     a->ck[at] = pv;
@@ -190,10 +190,9 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
     const int32_t prod_last = s > 0 ? win_hi32(&a, 32 * s - 1) : 0; /* the stripe above's */
     const int32_t Jb = tick_base(&a, s);
     const int32_t ticks = (last - Jb) / TICK + 1 + 31;
-    /* lane l works on columns Jb + 8 (tick - l) + q; before its first it holds
-    ** its first column, after its last its last */
-    const int32_t cfirst = Jb - TICK * (int32_t)lane,
-                  clast = Jb + TICK * (ticks - 1 - (int32_t)lane) + TICK - 1;
+    /* lane l works on columns Jb + 8 (tick - l) + q, from cfirst on; before
+    ** its first it holds its first column, after its last its last */
+    const int32_t cfirst = Jb - TICK * (int32_t)lane;
     uint64_t pv = ~0ull, mv = 0;
     uint32_t gp = 0, gm = 0; /* lane 0: the current group's carries in */
     uint32_t op = 0, om = 0; /* lane 31: the group being collected */
@@ -208,11 +207,15 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
     ** has not read (it starts at its own first tick's group) */
     int64_t room = 0;
     if (s + 1 < a.stripes) room = (int64_t)(tick_base(&a, s + 1) - 1) / GROUP + RING_GROUPS;
-    int64_t next_ck = INT64_MAX; /* the next checkpoint column this lane meets */
+    /* the next checkpoint this lane meets, and its column: ck_S is a multiple
+    ** of TICK (the host sees to it) and ticks start at 1 mod TICK, so a
+    ** checkpoint is always a tick's last column, tested once a tick */
+    uint64_t ck_c = 1;
+    int64_t next_ck = INT64_MAX;
     if (CK && live) {
-        uint64_t c = 1;
-        for (; c < a.n_ck && (int64_t)(c * a.ck_S) < cfirst; c++) put_ckpt(&a, c, w, ~0ull, 0);
-        if (c < a.n_ck) next_ck = (int64_t)(c * a.ck_S);
+        for (; ck_c < a.n_ck && (int64_t)(ck_c * a.ck_S) < cfirst; ck_c++)
+            put_ckpt(&a, ck_c, w, ~0ull, 0);
+        if (ck_c < a.n_ck) next_ck = (int64_t)(ck_c * a.ck_S);
     }
     /* The masks of a tick's columns, whatever the window (the DP skips the
     ** columns outside it); a dead lane's are 0 (DNA) or any. */
@@ -268,14 +271,8 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
         uint32_t hp = 0, hm = 0;
         if (!live || (cb >= lo && cb + TICK - 1 <= hi)) { /* the whole tick in the window */
 #pragma unroll
-            for (int q = 0; q < TICK; q++) {
+            for (int q = 0; q < TICK; q++)
                 bv_step(e[q], (hin >> q) & 1, (hin >> (8 + q)) & 1, pv, mv, hp, hm, q);
-                if (CK && cb + q == next_ck) {
-                    put_ckpt(&a, (uint64_t)(cb + q) / a.ck_S, w, pv, mv);
-                    next_ck = (uint64_t)(cb + q) / a.ck_S + 1 < a.n_ck ? next_ck + (int64_t)a.ck_S
-                                                                       : INT64_MAX;
-                }
-            }
         } else {
 #pragma unroll
             for (int q = 0; q < TICK; q++) {
@@ -283,12 +280,11 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
                 if (c >= lo && c <= hi)
                     bv_step(e[q], (hin >> q) & 1, (hin >> (8 + q)) & 1, pv, mv, hp, hm, q);
                 else hp |= 1u << q; /* outside its window a word passes +1 down */
-                if (CK && c == next_ck) {
-                    put_ckpt(&a, (uint64_t)c / a.ck_S, w, pv, mv);
-                    next_ck =
-                        (uint64_t)c / a.ck_S + 1 < a.n_ck ? next_ck + (int64_t)a.ck_S : INT64_MAX;
-                }
             }
+        }
+        if (CK && cb + (TICK - 1) == next_ck) {
+            put_ckpt(&a, ck_c, w, pv, mv);
+            next_ck = ++ck_c < a.n_ck ? next_ck + (int64_t)a.ck_S : INT64_MAX;
         }
         const uint32_t hout = hp | hm << 8;
         hprev = hout;
@@ -313,9 +309,8 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
         }
     }
 #undef EQ_OF
-    if (CK && live) {
-        for (uint64_t c = (uint64_t)(clast + 1) / a.ck_S; c < a.n_ck; c++)
-            if ((int64_t)(c * a.ck_S) > clast) put_ckpt(&a, c, w, pv, mv);
+    if (CK && live) { /* the checkpoints after its last column */
+        for (; ck_c < a.n_ck; ck_c++) put_ckpt(&a, ck_c, w, pv, mv);
         a.ck_fin[w] = (long long)__popcll(pv) - (long long)__popcll(mv);
     }
     long long dsum = 0;
@@ -399,6 +394,7 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
     const size_t code_bytes = 256 * sizeof(uint16_t);
     const size_t tab_bytes = code_bytes + (size_t)(aq->n_codes + 1) * a->W * sizeof(uint64_t);
     wm_status st = B ? WM_OK : WM_NOMEM;
+    if (st == WM_OK) B->kept.valid = 0; /* this run writes over what a keeping run left */
     if (st == WM_OK) st = wm_cu_host_reserve(cx, &B->h[6], tab_bytes);
     if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[0], tab_bytes);
     if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[1], n + 8);
@@ -424,6 +420,160 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
     return WM_OK;
 }
 
+/* Where checkpoint c of a layout starts: the band's words of column c S
+** (lay's band, lay's S), Pv then Mv. off gets n_seg entries; returns the
+** words of all of them. */
+static size_t layout_offsets(const wm_tb_plan_t *lay, uint64_t *off) {
+    size_t at = 0;
+    for (uint64_t c = 0; c < lay->n_seg; c++) {
+        if (off) off[c] = at;
+        at += 2 * (wm_tb_lb(lay, c * lay->S) - wm_tb_fb(lay, c * lay->S) + 1);
+    }
+    return at;
+}
+
+/* One run of band k writing checkpoints every lay->S columns of that band
+** (lay: the plan of distance k) into g[3]: the words, then each word's
+** deltas at its last column (fin), then the offsets. The kernel tests for
+** a checkpoint once a tick, at a tick's last column. */
+static wm_status run_ckpts(wm_context_t *cx, gbv_dev_t *g, const wm_tb_plan_t *lay, uint64_t k,
+                           uint64_t *d, size_t *words) {
+    if (lay->n_seg > 1 && lay->S % TICK != 0) {
+        wm_context_set_error(cx,
+                             "internal error: checkpoints every %llu columns, not a multiple "
+                             "of %d",
+                             (unsigned long long)lay->S, TICK);
+        return WM_INVALID;
+    }
+    const size_t W = g->a.W, n_ck = lay->n_seg;
+    uint64_t *off = (uint64_t *)malloc(n_ck * sizeof *off);
+    if (!off) return WM_NOMEM;
+    *words = layout_offsets(lay, off);
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx); /* made by dev_make */
+    wm_status rc = wm_cu_dev_reserve(cx, &B->g[3], (*words + W + n_ck) * sizeof(uint64_t));
+    if (rc == WM_OK) {
+        g->a.ck = (uint64_t *)B->g[3].p;
+        g->a.ck_fin = (long long *)(g->a.ck + *words);
+        g->a.ck_off = (const uint64_t *)(g->a.ck + *words + W);
+        g->a.ck_S = lay->S;
+        g->a.n_ck = n_ck;
+        cudaError_t e = cudaMemcpyAsync((void *)g->a.ck_off, off, n_ck * sizeof(uint64_t),
+                                        cudaMemcpyHostToDevice, g->st);
+        if (e != cudaSuccess) rc = wm_cuda_fail(cx, e, "the checkpoints' offsets");
+    }
+    if (rc == WM_OK) rc = run_band(cx, &g->a, lay->m, lay->n, k, g->st, d);
+    free(off); /* the run waited for the copy */
+    return rc;
+}
+
+/* The value at each checkpoint's top row from the words above its band:
+** D[0][c S] = c S plus the deltas of every word above band c's first (a
+** word above a band is past its window there, so its deltas are those it
+** ends with, fin; fb grows with c: one running sum). The plan's first
+** checkpoint, column 0 (D[i][0] = i), is set here. part: what each
+** checkpoint adds from words inside the run's band (the gather), or NULL. */
+static void ckpt_tops(const wm_tb_plan_t *plan, const wm_tb_plan_t *lay, const long long *fin,
+                      const long long *part, wm_tb_ckpts_t *ck) {
+    const uint64_t S = plan->S;
+    long long above = 0;
+    size_t summed = 0;
+    for (uint64_t c = 0; c < plan->n_seg; c++) {
+        if (c == 0) {
+            const size_t fb = wm_tb_fb(plan, 0), nw = wm_tb_lb(plan, 0) - fb + 1;
+            ck->top[0] = 64 * (uint64_t)fb;
+            for (size_t w = 0; w < nw; w++) {
+                ck->w[ck->off[0] + w] = ~0ull;
+                ck->w[ck->off[0] + nw + w] = 0;
+            }
+            continue;
+        }
+        for (const size_t fb = wm_tb_fb(lay, c * S); summed < fb; summed++) above += fin[summed];
+        ck->top[c] = c * S + (uint64_t)(above + (part ? part[c] : 0));
+    }
+}
+
+/* Checkpoints of the plan (band d, every S columns) from a run that kept
+** band k's every S_keep columns (S a multiple of S_keep, d <= k, so the
+** plan's band lies inside the run's): one block a checkpoint copies the
+** plan's words, and sums the deltas of the run's words above the plan's
+** band into part[c]. */
+typedef struct {
+    const uint64_t *kept, *kept_off; /* the run's layout */
+    uint64_t m, S, step;             /* plan checkpoint c is the run's c * step */
+    int64_t run_dlo, run_dhi, dlo, dhi;
+    const uint64_t *off; /* the plan's offsets */
+    uint64_t *out;
+    unsigned long long *part;
+} gather_args_t;
+
+__global__ void __launch_bounds__(256) k_gather_ckpts(gather_args_t g) {
+    const uint64_t c = blockIdx.x + 1; /* checkpoint 0 is the host's */
+    const int64_t j = (int64_t)(c * g.S);
+    const uint64_t rfb = band_blk(g.m, j, g.run_dlo), rlb = band_blk(g.m, j, g.run_dhi);
+    const uint64_t fb = band_blk(g.m, j, g.dlo), lb = band_blk(g.m, j, g.dhi);
+    const uint64_t rnw = rlb - rfb + 1, nw = lb - fb + 1;
+    const uint64_t *src = g.kept + g.kept_off[c * g.step];
+    uint64_t *dst = g.out + g.off[c];
+    long long sum = 0;
+    for (uint64_t w = rfb + threadIdx.x; w <= lb; w += blockDim.x) {
+        const uint64_t pv = src[w - rfb], mv = src[rnw + w - rfb];
+        if (w >= fb) {
+            dst[w - fb] = pv;
+            dst[nw + w - fb] = mv;
+        } else sum += (long long)__popcll(pv) - (long long)__popcll(mv);
+    }
+    for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, o);
+    if ((threadIdx.x & 31) == 0 && sum != 0) atomicAdd(&g.part[c], (unsigned long long)sum);
+}
+
+static wm_status gather_kept(wm_context_t *cx, const wm_tb_plan_t *plan, wm_tb_ckpts_t *ck) {
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
+    const wm_cu_gbv_kept_t *K = &B->kept;
+    const size_t n_ck = plan->n_seg, W = K->W;
+    const size_t words = layout_offsets(plan, NULL);
+    long long *part = (long long *)calloc(n_ck, sizeof *part);
+    long long *fin = (long long *)malloc(W * sizeof *fin);
+    wm_status rc = part && fin ? WM_OK : WM_NOMEM;
+    if (rc == WM_OK) rc = wm_cu_dev_reserve(cx, &B->g[7], (words + 2 * n_ck) * sizeof(uint64_t));
+    cudaStream_t st = cx->cuda->stream[0];
+    cudaError_t e = cudaSuccess;
+    if (rc == WM_OK && n_ck > 1) {
+        gather_args_t g;
+        g.kept = (const uint64_t *)B->g[3].p;
+        g.kept_off = g.kept + K->words + W;
+        g.m = plan->m;
+        g.S = plan->S;
+        g.step = plan->S / K->lay.S;
+        g.run_dlo = K->lay.dlo;
+        g.run_dhi = K->lay.dhi;
+        g.dlo = plan->dlo;
+        g.dhi = plan->dhi;
+        g.out = (uint64_t *)B->g[7].p;
+        g.part = (unsigned long long *)(g.out + words);
+        g.off = g.out + words + n_ck;
+        e = cudaMemcpyAsync((void *)g.off, ck->off, n_ck * sizeof(uint64_t), cudaMemcpyHostToDevice,
+                            st);
+        if (e == cudaSuccess) e = cudaMemsetAsync(g.part, 0, n_ck * sizeof(uint64_t), st);
+        if (e == cudaSuccess) {
+            k_gather_ckpts<<<(unsigned)(n_ck - 1), 256, 0, st>>>(g);
+            e = cudaGetLastError();
+        }
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(ck->w, g.out, words * sizeof *ck->w, cudaMemcpyDeviceToHost, st);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(part, g.part, n_ck * sizeof *part, cudaMemcpyDeviceToHost, st);
+    }
+    if (rc == WM_OK && e == cudaSuccess)
+        e = cudaMemcpyAsync(fin, (const char *)B->g[3].p + K->words * sizeof(uint64_t),
+                            W * sizeof *fin, cudaMemcpyDeviceToHost, st);
+    if (rc == WM_OK && e == cudaSuccess) e = cudaStreamSynchronize(st);
+    if (rc == WM_OK && e != cudaSuccess) rc = wm_cuda_fail(cx, e, "gathering the checkpoints");
+    if (rc == WM_OK) ckpt_tops(plan, &K->lay, fin, part, ck);
+    free(part);
+    free(fin);
+    return rc;
+}
+
 wm_status wm_cuda_global(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                          int64_t limit, uint64_t *d) {
     uint64_t m = aq->m;
@@ -443,63 +593,97 @@ wm_status wm_cuda_global(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, 
     return run_band(cx, &g.a, m, n, k, g.st, d);
 }
 
-wm_status wm_cuda_global_ckpts(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
-                               uint64_t d, const wm_tb_plan_t *plan, wm_tb_ckpts_t *ck) {
-    static_assert(sizeof(size_t) == sizeof(uint64_t), "the offsets go up as they are");
-    uint64_t m = aq->m;
+/* The most device memory a kept run's checkpoints may take. */
+#define KEEP_MAX_BYTES ((uint64_t)1 << 30)
+
+wm_status wm_cuda_global_keep(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                              int64_t limit, uint64_t *S_keep, uint64_t *d) {
+    const uint64_t m = aq->m;
+    *S_keep = 0;
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
+    if (!B) return WM_NOMEM;
+    B->kept.valid = 0;
+    if (wm_global_trivial(m, n, limit, d) || n > WM_CU_GLOBAL_MAX_N)
+        return wm_cuda_global(cx, aq, y, n, limit, d);
     gbv_dev_t g;
     wm_status rc = dev_make(cx, aq, y, n, &g);
     if (rc != WM_OK) return rc;
-    const size_t W = aq->n_words, n_ck = plan->n_seg, S = plan->S;
-    const uint64_t last = (n_ck - 1) * S;
-    const size_t ck_words =
-        ck->off[n_ck - 1] + 2 * (wm_tb_lb(plan, last) - wm_tb_fb(plan, last) + 1);
-    long long *fin = (long long *)malloc(W * sizeof *fin);
-    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx); /* made by dev_make */
-    if (!fin) rc = WM_NOMEM;
-    else rc = wm_cu_dev_reserve(cx, &B->g[3], (ck_words + W + n_ck) * sizeof(uint64_t));
-    cudaError_t e = cudaSuccess;
-    if (rc == WM_OK) {
-        g.a.ck = (uint64_t *)B->g[3].p;
-        g.a.ck_fin = (long long *)(g.a.ck + ck_words);
-        g.a.ck_off = (const uint64_t *)(g.a.ck + ck_words + W);
-        g.a.ck_S = S;
-        g.a.n_ck = n_ck;
-        e = cudaMemcpyAsync((void *)g.a.ck_off, ck->off, n_ck * sizeof(uint64_t),
-                            cudaMemcpyHostToDevice, g.st);
-        if (e != cudaSuccess) rc = wm_cuda_fail(cx, e, "the checkpoints' offsets");
+    uint64_t k = limit >= 0 ? (uint64_t)limit : m + n;
+    if (k > m + n) k = m + n;
+    /* The run's band every S columns, S the least multiple of the tick (at
+    ** least 64) whose layout fits the budget: a quarter of the free memory,
+    ** at most KEEP_MAX_BYTES. Past it, or past gpu_alloc_limit, the plain
+    ** run: its CIGAR takes the second pass. */
+    size_t free_b = 0, total_b = 0;
+    uint64_t budget = cudaMemGetInfo(&free_b, &total_b) == cudaSuccess ? free_b / 4 : 0;
+    if (budget > KEEP_MAX_BYTES) budget = KEEP_MAX_BYTES;
+    if (cx->tuning.gpu_alloc_limit && budget > cx->tuning.gpu_alloc_limit)
+        budget = cx->tuning.gpu_alloc_limit;
+    wm_tb_plan_t lay;
+    wm_tb_plan(&lay, m, n, k, aq->n_words, 1);
+    uint64_t S = budget ? n * 16 * (uint64_t)lay.band_words / budget + 1 : n;
+    S = S < 64 ? 64 : (S + TICK - 1) / TICK * TICK;
+    size_t words = 0;
+    for (;; S *= 2) {
+        lay.S = S < n ? S : n;
+        lay.n_seg = (n + lay.S - 1) / lay.S;
+        words = layout_offsets(&lay, NULL);
+        if ((words + aq->n_words + lay.n_seg) * sizeof(uint64_t) <= budget || S >= n) break;
     }
+    if ((words + aq->n_words + lay.n_seg) * sizeof(uint64_t) > budget || lay.S % TICK != 0)
+        return run_band(cx, &g.a, m, n, k, g.st, d);
+    rc = run_ckpts(cx, &g, &lay, k, d, &words);
+    if (rc != WM_OK) return rc;
+    wm_cu_gbv_kept_t *K = &B->kept;
+    K->aq = aq;
+    K->y = y;
+    K->k = k;
+    K->W = aq->n_words;
+    K->lay = lay;
+    K->words = words;
+    K->valid = 1;
+    *S_keep = lay.S;
+    return WM_OK;
+}
+
+wm_status wm_cuda_global_ckpts(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                               uint64_t d, const wm_tb_plan_t *plan, wm_tb_ckpts_t *ck) {
+    static_assert(sizeof(size_t) == sizeof(uint64_t), "the offsets go up as they are");
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
+    if (!B) return WM_NOMEM;
+    const wm_cu_gbv_kept_t *K = &B->kept;
+    if (K->valid && K->aq == aq && K->y == y && K->lay.n == n && K->lay.m == plan->m && d <= K->k &&
+        plan->S % K->lay.S == 0) { /* the distance's run kept them */
+        const double t0 = wm_now();
+        wm_status rc = gather_kept(cx, plan, ck);
+        B->kept.valid = 0;
+        if (cx->tuning.timing) {
+            cx->stats.global_gpu_ckpts_copy_s += wm_now() - t0;
+            cx->stats.global_gpu_ckpts_kept++;
+        }
+        return rc;
+    }
+    gbv_dev_t g;
+    wm_status rc = dev_make(cx, aq, y, n, &g);
+    if (rc != WM_OK) return rc;
+    const size_t W = aq->n_words;
+    size_t words = 0;
     uint64_t d2 = 0;
-    if (rc == WM_OK) rc = run_band(cx, &g.a, m, n, d, g.st, &d2);
+    rc = run_ckpts(cx, &g, plan, d, &d2, &words);
     if (rc == WM_OK && d2 != d) {
         wm_context_set_error(cx, "internal error: the checkpoint run found distance %llu, not %llu",
                              (unsigned long long)d2, (unsigned long long)d);
         rc = WM_INVALID;
     }
+    long long *fin = (long long *)malloc(W * sizeof *fin);
+    if (rc == WM_OK && !fin) rc = WM_NOMEM;
     const double t_copy = wm_now();
-    if (rc == WM_OK)
-        e = cudaMemcpy(ck->w, g.a.ck, ck_words * sizeof *ck->w, cudaMemcpyDeviceToHost);
+    cudaError_t e = cudaSuccess;
+    if (rc == WM_OK) e = cudaMemcpy(ck->w, g.a.ck, words * sizeof *ck->w, cudaMemcpyDeviceToHost);
     if (rc == WM_OK && e == cudaSuccess)
         e = cudaMemcpy(fin, g.a.ck_fin, W * sizeof *fin, cudaMemcpyDeviceToHost);
     if (rc == WM_OK && e != cudaSuccess) rc = wm_cuda_fail(cx, e, "copying the checkpoints back");
-    /* the value at each checkpoint's top row: D[0][c S] plus the deltas of
-    ** every word above the band (fb grows with c: one running sum);
-    ** checkpoint 0 is column 0, D[i][0] = i, which the kernel leaves */
-    long long above = 0;
-    size_t summed = 0;
-    for (uint64_t c = 0; rc == WM_OK && c < n_ck; c++) {
-        const size_t fb = wm_tb_fb(plan, c * S), nw = wm_tb_lb(plan, c * S) - fb + 1;
-        if (c == 0) {
-            ck->top[0] = 64 * (uint64_t)fb;
-            for (size_t w = 0; w < nw; w++) {
-                ck->w[ck->off[0] + w] = ~0ull;
-                ck->w[ck->off[0] + nw + w] = 0;
-            }
-            continue;
-        }
-        for (; summed < fb; summed++) above += fin[summed];
-        ck->top[c] = c * S + (uint64_t)above;
-    }
+    if (rc == WM_OK) ckpt_tops(plan, plan, fin, NULL, ck);
     free(fin);
     if (cx->tuning.timing) cx->stats.global_gpu_ckpts_copy_s += wm_now() - t_copy;
     return rc;

@@ -262,7 +262,7 @@ void wm_tb_plan(wm_tb_plan_t *p, uint64_t m, uint64_t n, uint64_t d, size_t n_wo
     p->band_words = (size_t)B;
     uint64_t per = SEGMENTS_BYTES_ALL / (uint64_t)(threads > 0 ? threads : 1);
     if (per > SEGMENT_BYTES_MAX) per = SEGMENT_BYTES_MAX;
-    uint64_t S = per / (3 * 8 * B);
+    uint64_t S = per / (3 * 8 * B) & ~(uint64_t)7;
     if (S < 64) S = 64;
     if (S > n) S = n;
     p->S = S ? S : 1;
@@ -271,11 +271,18 @@ void wm_tb_plan(wm_tb_plan_t *p, uint64_t m, uint64_t n, uint64_t d, size_t n_wo
 
 void wm_tb_plan_spread(wm_tb_plan_t *p, int threads) {
     if (threads < 2) return;
-    uint64_t S = (p->n + 2 * (uint64_t)threads - 1) / (2 * (uint64_t)threads);
+    uint64_t S = (p->n + 2 * (uint64_t)threads - 1) / (2 * (uint64_t)threads) & ~(uint64_t)7;
     if (S < 64) S = 64;
     if (S >= p->S) return;
     p->S = S;
     p->n_seg = (p->n + S - 1) / S;
+}
+
+int wm_tb_plan_fit(wm_tb_plan_t *p, uint64_t S_keep) {
+    if (S_keep == 0 || p->S < S_keep) return -1;
+    p->S -= p->S % S_keep;
+    p->n_seg = (p->n + p->S - 1) / p->S;
+    return 0;
 }
 
 size_t wm_tb_fb(const wm_tb_plan_t *p, uint64_t j) {

@@ -59,10 +59,12 @@ typedef struct {
     int dtw_band_strips;
     /* pairs on the GPU (pairs_cuda.cu) */
     uint64_t pairs_batch; /* pairs a batch [2^17; a sweep in BENCHMARKS.md section 6c] */
-    /* One long pair's CIGAR on the GPU (align.c): its checkpoints from the
-    ** GPU's second pass (1), from the CPU's forward pass over the band (-1),
-    ** or from whichever is estimated the faster (0). The bytes are the same;
-    ** tests take both [0] */
+    /* One long pair's CIGAR on the GPU (align.c): its checkpoints kept by
+    ** the distance pass where they fit its memory budget, else from the
+    ** faster of a second GPU pass and the CPU's forward pass by estimate
+    ** (0); kept where they fit, else the second pass (1); the second pass,
+    ** never kept (2); the CPU's forward pass (-1). The bytes are the same;
+    ** tests take every one [0] */
     int global_ckpts;
     /* The caller keeps one match per locus (the CLI's --best-per-locus,
     ** cli/locus.c): a set within k edits finds a match's start only where
@@ -115,6 +117,7 @@ typedef struct {
     double global_gpu_ckpts_copy_s;   /* of which their copy back and the host's cut of the band */
     double global_gpu_cigar_s;        /* the segments recomputed and walked (host) */
     uint64_t global_gpu_ckpts_on_cpu; /* CIGARs whose checkpoints the CPU made */
+    uint64_t global_gpu_ckpts_kept;   /* CIGARs whose checkpoints the distance pass kept */
     /* out of GPU memory (core/recover.c) */
     uint64_t gpu_retries;   /* calls tried again with smaller pieces */
     uint64_t gpu_fallbacks; /* calls run on the CPU instead */

@@ -700,14 +700,15 @@ static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int l
     g_cov.t_ragged += c->m % 3 != 0 || c->n % 3 != 0;
 
     /* every configuration, every algorithm, with a CIGAR, a random k; a
-    ** CUDA context takes a long pair's checkpoints from its GPU pass in odd
-    ** cases, from the CPU's forward pass in even ones */
+    ** CUDA context takes a long pair's checkpoints by each rule in turn:
+    ** the CPU's forward pass, kept by the distance pass (else a second
+    ** pass), a second pass always, and the library's choice */
     wm_align_opts_t o = c->o;
     o.mode = WM_ALIGN_GLOBAL;
     o.cigar = 1;
     for (size_t ci = 0; ci < n_cfg; ci++)
         if (cfgs[ci].backend == WM_BACKEND_CUDA)
-            wm_context_tuning(cfgs[ci].cx)->global_ckpts = idx & 1 ? 1 : -1;
+            wm_context_tuning(cfgs[ci].cx)->global_ckpts = (int[]){ -1, 1, 2, 0 }[idx & 3];
     for (size_t ci = 0; ci < n_cfg; ci++) {
         if ((cfgs[ci].flags & CF_SHORT_ONLY) && !is_short(c)) continue;
         for (size_t a = 0; a < g_n_algos; a++) {
@@ -1403,9 +1404,9 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale) {
     g.alphabet = WM_ALPHABET_DNA;
 
     /* 20,000 at ~1 %: every algorithm over 4 * 10^8 cells, many blocks and
-    ** anti-diagonals for the threads; CUDA's CIGARs from its GPU pass (the
-    ** estimate would take the CPU's for so narrow a band) */
-    if (cuda) wm_context_tuning(cuda->cx)->global_ckpts = 1;
+    ** anti-diagonals for the threads; CUDA's CIGARs from a second GPU pass
+    ** (the estimate would take the CPU's for so narrow a band) */
+    if (cuda) wm_context_tuning(cuda->cx)->global_ckpts = 2;
     {
         const brun runs[] = {
             { cpu3, 1, 1, -1 },          { cpu3, 4, 0, -1 },          { cpu3, 5, 1, -1 },
@@ -1417,8 +1418,12 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale) {
     }
     /* 100,000 at ~1 %: bitvector and auto; dp and four-russians t = 3 (10^10
     ** cells) at WM_TEST_SCALE >= 2; CUDA's checkpoints as the library
-    ** picks them (and below, for 1,000,000) */
-    if (cuda) wm_context_tuning(cuda->cx)->global_ckpts = 0;
+    ** picks them, kept by the distance pass (and below, for 1,000,000) */
+    if (cuda) {
+        wm_context_tuning(cuda->cx)->global_ckpts = 0;
+        wm_context_tuning(cuda->cx)->timing = 1; /* to count the kept checkpoints */
+        memset((void *)wm_context_stats(cuda->cx), 0, sizeof(wm_stats_t));
+    }
     {
         int big = scale >= 2;
         const brun runs[] = {
@@ -1436,6 +1441,14 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale) {
             { big ? cuda : NULL, 1, 0, -1 },
         };
         big_vs_banded("100,000", 100000, 100, 0x100000ull, runs, N_OF(runs));
+    }
+    if (cuda) { /* the CIGAR's run above took the checkpoints its distance pass kept */
+        const wm_stats_t *s = wm_context_stats(cuda->cx);
+        wm_context_tuning(cuda->cx)->timing = 0;
+        if (s->global_gpu_ckpts_kept == 0) {
+            printf("FAIL: 100,000 on CUDA: no CIGAR took the checkpoints its distance pass kept\n");
+            g_failed++;
+        } else g_passed++;
     }
 
     if (scale < 2) return;
