@@ -62,6 +62,7 @@ typedef struct {
     unsigned long long *consumed; /* stripes: every group below it has been read */
     unsigned long long *score;    /* the sum of the last column's deltas */
     uint64_t ck_S, n_ck;          /* checkpoints at columns c * ck_S, 0 < c < n_ck */
+    uint32_t ck_full;             /* the band is every word at every checkpoint: c at 2 W c */
     uint64_t *ck;                 /* the band's words of each, as wm_tb_ckpts_t's w; NULL: none */
     const uint64_t *ck_off;       /* n_ck: where checkpoint c starts in ck (its off[c]) */
     long long *ck_fin;            /* W: each word's deltas at its last column */
@@ -80,9 +81,17 @@ static __device__ __forceinline__ uint64_t band_blk(uint64_t m, int64_t j, int64
 ** wants it when the word lies in that column's band: only the band comes
 ** back (3 MB for a 1 Mb pair at 1%, not 134). The words above it are past
 ** their windows there, so their deltas are those they end with (ck_fin),
-** from which the host sums the value at the band's top. */
+** from which the host sums the value at the band's top. A run without a
+** bound (ck_full) needs neither the band nor the offsets: one lane stores a
+** checkpoint each tick while its warp waits, so it is kept short. */
 static __device__ __forceinline__ void put_ckpt(const gbv_args_t *a, uint64_t c, uint32_t w,
                                                 uint64_t pv, uint64_t mv) {
+    if (a->ck_full) {
+        uint64_t *at = a->ck + 2 * (uint64_t)a->W * c + w;
+        at[0] = pv;
+        at[a->W] = mv;
+        return;
+    }
     const int64_t j = (int64_t)(c * a->ck_S);
     const uint64_t fb = band_blk(a->m, j, a->dlo), lb = band_blk(a->m, j, a->dhi);
     if (w < fb || w > lb) return;
@@ -211,11 +220,11 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
     ** of TICK (the host sees to it) and ticks start at 1 mod TICK, so a
     ** checkpoint is always a tick's last column, tested once a tick */
     uint64_t ck_c = 1;
-    int64_t next_ck = INT64_MAX;
+    int32_t next_ck = INT32_MAX; /* columns are under INT32_MAX - 64 */
     if (CK && live) {
         for (; ck_c < a.n_ck && (int64_t)(ck_c * a.ck_S) < cfirst; ck_c++)
             put_ckpt(&a, ck_c, w, ~0ull, 0);
-        if (ck_c < a.n_ck) next_ck = (int64_t)(ck_c * a.ck_S);
+        if (ck_c < a.n_ck) next_ck = (int32_t)(ck_c * a.ck_S);
     }
     /* The masks of a tick's columns, whatever the window (the DP skips the
     ** columns outside it); a dead lane's are 0 (DNA) or any. */
@@ -284,7 +293,7 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
         }
         if (CK && cb + (TICK - 1) == next_ck) {
             put_ckpt(&a, ck_c, w, pv, mv);
-            next_ck = ++ck_c < a.n_ck ? next_ck + (int64_t)a.ck_S : INT64_MAX;
+            next_ck = ++ck_c < a.n_ck ? next_ck + (int32_t)a.ck_S : INT32_MAX;
         }
         const uint32_t hout = hp | hm << 8;
         hprev = hout;
@@ -457,6 +466,7 @@ static wm_status run_ckpts(wm_context_t *cx, gbv_dev_t *g, const wm_tb_plan_t *l
         g->a.ck_off = (const uint64_t *)(g->a.ck + *words + W);
         g->a.ck_S = lay->S;
         g->a.n_ck = n_ck;
+        g->a.ck_full = *words == 2 * W * n_ck; /* every checkpoint holds every word */
         cudaError_t e = cudaMemcpyAsync((void *)g->a.ck_off, off, n_ck * sizeof(uint64_t),
                                         cudaMemcpyHostToDevice, g->st);
         if (e != cudaSuccess) rc = wm_cuda_fail(cx, e, "the checkpoints' offsets");
