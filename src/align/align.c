@@ -308,6 +308,10 @@ static wm_status global_distance(wm_context_t *cx, const wm_aq_t *aq, const uint
     }
 }
 
+/* The smallest pair whose CIGAR's checkpoints the GPU's distance pass keeps
+** by default (below, a second pass or the CPU's, by estimate). */
+#define KEEP_MIN_CELLS 5e7
+
 /* The CIGAR always comes from the canonical traceback (traceback.c), whatever
 ** found the distance. */
 wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, const uint8_t *y,
@@ -318,10 +322,15 @@ wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, 
     if (st != WM_OK) return st;
     uint64_t d, S_keep = 0;
     *found = 0;
-    /* a CIGAR on the GPU: the distance pass keeps the checkpoints, unless
-    ** the tuning says where they come from */
+    /* A CIGAR on the GPU: the distance pass keeps the checkpoints, unless
+    ** the tuning says where they come from, or the pair is small enough
+    ** that the CPU's forward pass over a narrow band may well cost less
+    ** than keeping them (10 kb a side at 5%: 1.48 ms kept against 1.43 ms
+    ** from the CPU; 5 kb at 5%: 0.84 against 0.68; a random 10 kb pair:
+    ** 3.6 against 5.2 by a second pass; BENCHMARKS.md 24e) */
     const int rule = cx->tuning.global_ckpts;
-    const int keep = o->cigar && (rule == 0 || rule == 1) && wm_align_gpu(cx) != NULL;
+    const int keep = o->cigar && wm_align_gpu(cx) != NULL &&
+                     (rule == 1 || (rule == 0 && (double)m * (double)n >= KEEP_MIN_CELLS));
     const double t0 = wm_now();
     st = global_distance(cx, &aq, y, n, o, o->max_distance, &d, keep ? &S_keep : NULL);
     const double distance_s = wm_now() - t0; /* the GPU's pass, when it ran there */

@@ -56,17 +56,17 @@ typedef struct {
     const uint8_t *y;
     uint64_t n;
     uint32_t m, W, stripes;
-    uint32_t dna; /* the host's choice of kernel: 4 symbols (and N) */
+    uint16_t dna;     /* the host's choice of kernel: 4 symbols (and N) */
+    uint16_t ck_full; /* the band is every word at every checkpoint: c at 2 W c */
     int64_t dlo, dhi;
     unsigned long long *ring;     /* stripes x RING_GROUPS tagged slots: lane 31's carries */
     unsigned long long *consumed; /* stripes: every group below it has been read */
     unsigned long long *score;    /* the sum of the last column's deltas */
     uint64_t ck_S, n_ck;          /* checkpoints at columns c * ck_S, 0 < c < n_ck */
-    uint32_t ck_full;             /* the band is every word at every checkpoint: c at 2 W c */
     uint64_t *ck;                 /* the band's words of each, as wm_tb_ckpts_t's w; NULL: none */
     const uint64_t *ck_off;       /* n_ck: where checkpoint c starts in ck (its off[c]) */
     long long *ck_fin;            /* W: each word's deltas at its last column */
-} gbv_args_t;
+} gbv_args_t; /* 128 bytes: a larger parameter made ptxas read it through a pointer (6% slower) */
 
 /* The band's query blocks at column j (traceback.c's wm_tb_fb / wm_tb_lb,
 ** for the band of d that this run has too). */

@@ -60,11 +60,11 @@ typedef struct {
     /* pairs on the GPU (pairs_cuda.cu) */
     uint64_t pairs_batch; /* pairs a batch [2^17; a sweep in BENCHMARKS.md section 6c] */
     /* One long pair's CIGAR on the GPU (align.c): its checkpoints kept by
-    ** the distance pass where they fit its memory budget, else from the
-    ** faster of a second GPU pass and the CPU's forward pass by estimate
-    ** (0); kept where they fit, else the second pass (1); the second pass,
-    ** never kept (2); the CPU's forward pass (-1). The bytes are the same;
-    ** tests take every one [0] */
+    ** the distance pass for pairs of 5 * 10^7 cells or more where they fit
+    ** its memory budget, else from the faster of a second GPU pass and the
+    ** CPU's forward pass by estimate (0); kept where they fit, else the
+    ** second pass (1); the second pass, never kept (2); the CPU's forward
+    ** pass (-1). The bytes are the same; tests take every one [0] */
     int global_ckpts;
     /* The caller keeps one match per locus (the CLI's --best-per-locus,
     ** cli/locus.c): a set within k edits finds a match's start only where
