@@ -12,7 +12,8 @@
 # only the ring's test and memcheck.
 # bench: bench_global grid (m = n = 1,000 .. 10,000, random and ~5% pairs)
 # and long (real100k, rand100k, real1M; LONG_INPUTS) on cuda, bitvector with
-# and without CIGARs, beside edlib on one core, and the tree before
+# and without CIGARs (and this tree's CIGARs again with --ckpts 2: a second
+# GPU pass for the checkpoints), beside edlib on one core, and the tree before
 # (CARRY/prev-src.tar.gz, built beside) on the same inputs; ncu's kernel
 # times of the 10,000 pair; the CLI on the 10 kb and 1 Mb pairs (cuda, cpu
 # and auto, with --explain-backend).

@@ -152,13 +152,14 @@ const wm_cost_model_t wm_cost_model_default = {
     ** of 1 Mb at 1% (real1M) on the H100 host (BENCHMARKS.md 24, `bash
     ** bench/gpu_long.sh all .gpu`): a thread 1.30 s for the distance (6b),
     ** 2.25 s with the CIGAR (tree 1e02a70; the CLI's 2.24-2.30 s); the GPU
-    ** 0.096 s and 0.36 s (tree 6f7054d). Random pairs take the CPU longer
-    ** (rand1M: 77 s on 16 threads), the GPU the same: the CPU's rate is its
-    ** best case, so the GPU is chosen only where it wins that too (from
-    ** about 600 kb a side for distances, 500 kb with CIGARs, with the
-    ** GPU's start-up). */
+    ** 0.096 s (tree 6f7054d) and, the distance pass keeping the
+    ** checkpoints, 0.199 s with the CIGAR (24e, tree 1c1f652). Random pairs
+    ** take the CPU longer (rand1M: 77 s on 16 threads), the GPU the same:
+    ** the CPU's rate is its best case, so the GPU is chosen only where it
+    ** wins that too (from about 600 kb a side for distances, 470 kb with
+    ** CIGARs, with the GPU's start-up). */
     { { 1.6e5, 590, 8192, 1e9, 1e12 / 1.30, 1e12 / 0.096 },
-      { 1.5e5, 270, 8192, 1e9, 1e12 / 2.25, 1e12 / 0.36 } },
+      { 1.5e5, 270, 8192, 1e9, 1e12 / 2.25, 1e12 / 0.199 } },
 };
 
 double wm_backend_gpu_startup(void) { return wm_cost_model_default.gpu_startup_s; }
