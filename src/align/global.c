@@ -17,22 +17,14 @@
 **     answer is exact when <= k.
 ** The bound starts at |m - n| + 64 and doubles until the answer fits (a pass
 ** that reaches row m returns a real alignment's cost, which bounds the next
-** k). The traceback (traceback.c) keeps the diagonal band only: its values
-** must be the same on every backend, and the GPU's stripes use that band.
+** k). The traceback's sweeps (traceback.c) prune by the same rules
+** (band.h), on the diagonal band of the distance d.
 */
 #include <stdlib.h>
 
 #include "align/align.h"
+#include "align/band.h"
 #include "align/bv.h"
-
-static inline size_t blk(uint64_t row) {
-    return row ? (size_t)((row - 1) / 64) : 0;
-} /* block holding DP row */
-
-static inline uint64_t band_row(int64_t j, int64_t d, uint64_t L) {
-    int64_t r = j + d;
-    return r < 0 ? 0 : (uint64_t)r > L ? L : (uint64_t)r;
-}
 
 /* D[m][n] when it is <= k; otherwise some value > k (an alignment's cost
 ** when the pass reached row m, else k + 1, as early as a column shows that
@@ -44,7 +36,7 @@ static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t
     uint64_t m = aq->m;
     int64_t s = (int64_t)m - (int64_t)n, kk = (int64_t)k;
     int64_t dlo = s - kk > -kk ? s - kk : -kk, dhi = s + kk < kk ? s + kk : kk;
-    size_t fb = 0, lb = blk(band_row(0, dhi, m));
+    size_t fb = 0, lb = wm_blk(wm_band_row(0, dhi, m));
     uint64_t top = 0; /* D[64 fb][j] */
     for (size_t w = 0; w <= lb; w++) {
         pv[w] = ~0ull;
@@ -53,7 +45,8 @@ static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t
     }
     for (uint64_t j = 1; j <= n; j++) {
         /* the diagonal band's ends for this column */
-        size_t dfb = blk(band_row((int64_t)j, dlo, m)), dlb = blk(band_row((int64_t)j, dhi, m));
+        size_t dfb = wm_blk(wm_band_row((int64_t)j, dlo, m)),
+               dlb = wm_blk(wm_band_row((int64_t)j, dhi, m));
         while (fb < dfb && fb < lb) top = sc[fb++];
         if (lb > dlb && dlb >= fb) lb = dlb;
         const uint64_t *eq = aq->peq + (size_t)aq->code[y[j - 1]] * W;
@@ -62,17 +55,11 @@ static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t
             h = wm_bv_step(&pv[w], &mv[w], eq[w], h);
             sc[w] += (uint64_t)(int64_t)h;
         }
-        /* A block below joins, in this same column, while a cell in it could
-        ** still end an alignment within k: its rows r > b = 64 (lb + 1) have
-        ** D >= sc[lb] - (r - b) (now or a column ago: a cell below is reached
-        ** through row b) and at least (n - j) - (m - r) left to pay. It
-        ** enters with its previous column at one more a row than the row
-        ** above. */
+        /* A block below joins in this same column (band.h), entering with
+        ** its previous column at one more a row than the row above. */
         while (lb < dlb) {
             uint64_t prev = sc[lb] - (uint64_t)(int64_t)h, best = sc[lb] < prev ? sc[lb] : prev;
-            int64_t need =
-                (int64_t)best + 64 * (int64_t)(lb + 1) + ((int64_t)n - (int64_t)j) - (int64_t)m;
-            if (need > (int64_t)k + 1) break;
+            if (!wm_band_joins(best, lb, m, n, j, k)) break;
             lb++;
             pv[lb] = ~0ull;
             mv[lb] = 0;
@@ -81,22 +68,11 @@ static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t
             sc[lb] += (uint64_t)(int64_t)h;
         }
         top++;
-        /* Drop a block none of whose cells can be on an alignment within k.
-        ** A cell r of block w has D >= sc[w] - (64 (w + 1) - r) and, to
-        ** finish, at least |(m - r) - (n - j)| more: for the last block that
-        ** is >= sc + 64 lb - 62 + (n - j) - m, for the first >= sc - 64 (fb
-        ** + 1) + (m - n) + j; and every cell is >= sc - 63. Cells that pass
-        ** both tests keep their exact values: the best predecessor of such a
-        ** cell passes them too. */
-        int64_t jn = (int64_t)n - (int64_t)j, mm = (int64_t)m, kk1 = (int64_t)k;
-        while (lb > fb &&
-               (sc[lb] >= k + 64 || (int64_t)sc[lb] + 64 * (int64_t)lb - 62 + jn - mm > kk1))
-            lb--;
-        while (fb < lb &&
-               (sc[fb] >= k + 64 || (int64_t)sc[fb] - 64 * (int64_t)(fb + 1) + mm - jn > kk1))
-            top = sc[fb++];
+        /* drop the blocks none of whose cells can be on an alignment within k */
+        while (lb > fb && wm_band_drops_last(sc[lb], lb, m, n, j, k)) lb--;
+        while (fb < lb && wm_band_drops_first(sc[fb], fb, m, n, j, k)) top = sc[fb++];
     }
-    size_t mb = blk(m);
+    size_t mb = wm_blk(m);
     if (lb < mb) return k + 1; /* row m was above k at the end */
     uint64_t v = mb == fb ? top : sc[mb - 1];
     unsigned r = (unsigned)((m - 1) % 64);

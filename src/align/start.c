@@ -13,11 +13,8 @@
 #include <stdlib.h>
 
 #include "align/align.h"
+#include "align/band.h"
 #include "align/bv.h"
-
-static inline size_t blk(uint64_t row) {
-    return row ? (size_t)((row - 1) / 64) : 0;
-} /* block holding DP row */
 
 /* Only rows i with |i - c| <= d are computed (Ukkonen's band): every cell of
 ** an alignment of cost d lies there. Rows left above grow by one a column and
@@ -41,8 +38,8 @@ uint64_t wm_align_start(const wm_aq_t *aq, const uint8_t *t, uint64_t end, uint6
     wm_aq_peq_fill(aq, aq->q, m, 1, peq);
 
     unsigned last = (unsigned)((m - 1) % 64);
-    size_t fb = 0, lb = blk(d); /* rows 0 .. d of column 0 */
-    uint64_t top = 0;           /* the value at row 64 * fb */
+    size_t fb = 0, lb = wm_blk(d); /* rows 0 .. d of column 0 */
+    uint64_t top = 0;              /* the value at row 64 * fb */
     for (size_t w = 0; w <= lb; w++) {
         pv[w] = ~0ull;
         mv[w] = 0;
@@ -50,7 +47,7 @@ uint64_t wm_align_start(const wm_aq_t *aq, const uint8_t *t, uint64_t end, uint6
     int have_bottom = 0;
     uint64_t score = m, best = m, best_c = 0;
     for (uint64_t c = 1; c <= cmax; c++) {
-        size_t nlb = blk(c + d < m ? c + d : m), nfb = blk(c > d ? c - d : 0);
+        size_t nlb = wm_blk(c + d < m ? c + d : m), nfb = wm_blk(c > d ? c - d : 0);
         for (; lb < nlb; lb++) {
             pv[lb + 1] = ~0ull;
             mv[lb + 1] = 0;

@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "align/align.h"
+#include "align/band.h"
 #include "align/bv.h"
 #include "core/internal.h"
 
@@ -58,13 +59,6 @@
 #define SEGMENTS_BYTES_ALL ((uint64_t)256 << 20)
 
 #define INF_SCORE (UINT64_MAX / 4)
-
-static inline size_t blk(uint64_t row) { return row ? (size_t)((row - 1) / 64) : 0; }
-
-static inline uint64_t band_row(int64_t j, int64_t d, uint64_t m) {
-    int64_t r = j + d;
-    return r < 0 ? 0 : (uint64_t)r > m ? m : (uint64_t)r;
-}
 
 /* What a sweep over the band needs: the query, the target, the plan (its
 ** Ukkonen band) and the distance, which prunes the band as global.c's
@@ -130,15 +124,13 @@ static void band_step(const sweep_t *s, const bandcol_t *prev, bandcol_t *next, 
         nmv[x] = mv;
         nsc[x] = psc[x] + (uint64_t)(int64_t)h;
     }
-    /* blocks below join as in banded(), entering with their previous column
-    ** one more a row than the row above */
+    /* blocks below join as in banded() (band.h), entering with their
+    ** previous column one more a row than the row above */
     uint64_t m = p->m, n = p->n, k = s->d;
     while (lb < ulb && lb + 1 - fb < s->cap) { /* the cap: memory, never met for the true d */
         uint64_t now = nsc[lb - fb], before = now - (uint64_t)(int64_t)h;
         uint64_t best = now < before ? now : before;
-        int64_t need =
-            (int64_t)best + 64 * (int64_t)(lb + 1) + ((int64_t)n - (int64_t)j) - (int64_t)m;
-        if (need > (int64_t)k + 1) break;
+        if (!wm_band_joins(best, lb, m, n, j, k)) break;
         lb++;
         uint64_t pv = ~0ull, mv = 0;
         h = wm_bv_step(&pv, &mv, eq[lb], h);
@@ -148,13 +140,9 @@ static void band_step(const sweep_t *s, const bandcol_t *prev, bandcol_t *next, 
     }
     top++;
     /* blocks none of whose cells can be on an alignment of cost <= d */
-    int64_t jn = (int64_t)n - (int64_t)j, mm = (int64_t)m, kk = (int64_t)k;
-    while (lb > fb &&
-           (nsc[lb - fb] >= k + 64 || (int64_t)nsc[lb - fb] + 64 * (int64_t)lb - 62 + jn - mm > kk))
-        lb--;
+    while (lb > fb && wm_band_drops_last(nsc[lb - fb], lb, m, n, j, k)) lb--;
     size_t skip = 0;
-    while (fb + skip < lb && (nsc[skip] >= k + 64 ||
-                              (int64_t)nsc[skip] - 64 * (int64_t)(fb + skip + 1) + mm - jn > kk))
+    while (fb + skip < lb && wm_band_drops_first(nsc[skip], fb + skip, m, n, j, k))
         top = nsc[skip++];
     next->fb = fb + skip;
     next->lb = lb;
@@ -286,10 +274,10 @@ int wm_tb_plan_fit(wm_tb_plan_t *p, uint64_t S_keep) {
 }
 
 size_t wm_tb_fb(const wm_tb_plan_t *p, uint64_t j) {
-    return blk(band_row((int64_t)j, p->dlo, p->m));
+    return wm_blk(wm_band_row((int64_t)j, p->dlo, p->m));
 }
 size_t wm_tb_lb(const wm_tb_plan_t *p, uint64_t j) {
-    return blk(band_row((int64_t)j, p->dhi, p->m));
+    return wm_blk(wm_band_row((int64_t)j, p->dhi, p->m));
 }
 
 int wm_tb_ckpts_alloc(wm_tb_ckpts_t *c, const wm_tb_plan_t *p) {
