@@ -50,8 +50,12 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
     const uint32_t gw = blockIdx.x * MX_WARPS + wib, nw = gridDim.x * MX_WARPS;
     __shared__ T xs_all[MX_WARPS][R * 32];
     T *xs = xs_all[wib]; /* row r of lane l at xs[r * 32 + l]: a step hits 32 banks */
-    double *rowbuf[2] = { A.scratch + (size_t)gw * 2 * A.scratch_n,
-                          A.scratch + ((size_t)gw * 2 + 1) * A.scratch_n };
+    double *rowbuf[2] = { A.scratch + (size_t)gw * A.scratch_stride,
+                          A.scratch + (size_t)gw * A.scratch_stride + A.scratch_n };
+    /* the rest-of-path bound of a window: suf[c] = the LB_Keogh terms of
+    ** columns c .. n - 1 */
+    const bool lbs = A.abandon && A.wins && A.env_up;
+    double *suf = A.scratch + (size_t)gw * A.scratch_stride + 2 * A.scratch_n;
     const uint64_t SR = 32 * R;
 
     for (uint32_t k = gw; k < A.np; k += nw) {
@@ -70,6 +74,32 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
         const int S = (int)((m + SR - 1) / SR);
         T corner = CUDART_INF;
         bool abandoned = false;
+        if (lbs) {
+            /* lane l takes columns [l C, (l + 1) C): its part's sums from
+            ** each column to the part's end, then the parts after it */
+            const uint64_t C = (n + 31) / 32, c0 = lane * C < n ? lane * C : n,
+                           c1 = c0 + C < n ? c0 + C : n;
+            double part = 0.0;
+            for (uint64_t c = c1; c-- > c0;) {
+                const double z = w_sd > 0.0 ? __ddiv_rn(__dsub_rn(y[c], w_mean), w_sd) : 0.0;
+                const double up = A.env_up[c], lo = A.env_lo[c];
+                const double t = z > up   ? (double)dtw_cell_cost<SQ>(z, up)
+                                 : z < lo ? (double)dtw_cell_cost<SQ>(z, lo)
+                                          : 0.0;
+                part = __dadd_rn(part, t);
+                suf[c] = part;
+            }
+            double incl = part; /* the parts of lanes l .. 31 */
+            for (int o = 1; o < 32; o <<= 1) {
+                const double v = __shfl_down_sync(MX_FULL, incl, o);
+                if (lane + o < 32) incl = __dadd_rn(incl, v);
+            }
+            double after = __shfl_down_sync(MX_FULL, incl, 1);
+            if (lane == 31) after = 0.0;
+            for (uint64_t c = c0; c < c1; c++) suf[c] = __dadd_rn(suf[c], after);
+            if (lane == 0) suf[n] = 0.0;
+            __syncwarp();
+        }
 
         for (int s = 0; s < S; s++) {
             const uint64_t i0 = (uint64_t)s * SR;
@@ -183,6 +213,11 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                         mn = h[r] < mn ? h[r] : mn;
                         mn = h2[r] < mn ? h2[r] : mn;
                     }
+                    if (lbs) { /* and the rest: every column after h's (h2's is one before) */
+                        int64_t ix = (int64_t)cb + (int64_t)t + 2 - lane;
+                        ix = ix < 0 ? 0 : ix > (int64_t)n ? (int64_t)n : ix;
+                        mn = (T)((double)mn + suf[ix]);
+                    }
 #pragma unroll
                     for (int o = 16; o > 0; o >>= 1) {
                         T v = __shfl_xor_sync(MX_FULL, mn, o);
@@ -192,6 +227,25 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                         abandoned = true;
                         break;
                     }
+                }
+            }
+            /* A pair of stripes, at a stripe's end: every path crosses its
+            ** bottom row at some column c and then pays at least the terms
+            ** of the columns after c (0 without the envelope). */
+            if (A.abandon && top_out) {
+                __syncwarp(); /* lane 31's row */
+                double mn = CUDART_INF;
+                for (uint64_t c = cb + lane; c < cb + wn; c += 32) {
+                    const double v = lbs ? __dadd_rn(top_out[c], suf[c + 1]) : top_out[c];
+                    mn = v < mn ? v : mn;
+                }
+                for (int o = 16; o > 0; o >>= 1) {
+                    const double v = __shfl_xor_sync(MX_FULL, mn, o);
+                    mn = v < mn ? v : mn;
+                }
+                if (mn > A.cut) {
+                    abandoned = true;
+                    break;
                 }
             }
         }
@@ -385,6 +439,7 @@ extern "C" wm_status wm_dtw_mx_cuda(wm_context_t *cx, const wm_dtw_mx_t *mx, int
         A.dist = (double *)b[WM_DTW_MX_OUT].p;
         A.scratch = (double *)b[WM_DTW_MX_SCRATCH].p;
         A.scratch_n = scratch_n;
+        A.scratch_stride = 2 * scratch_n;
         k<<<warps / MX_WARPS, MX_WARPS * 32, 0, S>>>(A);
         e = cudaGetLastError();
     }
@@ -407,7 +462,9 @@ extern "C" wm_status wm_dtw_mx_windows(wm_context_t *cx, mx_args_t *A, int64_t b
     uint32_t need = (uint32_t)((A->np + MX_WARPS - 1) / MX_WARPS) * MX_WARPS;
     if (warps > need) warps = need;
     A->scratch_n = m > 32 * (uint64_t)R ? n : 1;
-    uint64_t per_warp = 2 * A->scratch_n * sizeof(double);
+    if (!(A->abandon && A->env_up)) A->env_up = A->env_lo = NULL;
+    A->scratch_stride = 2 * A->scratch_n + (A->env_up ? n + 1 : 0);
+    uint64_t per_warp = A->scratch_stride * sizeof(double);
     uint32_t cap = (uint32_t)(MX_SCRATCH_MAX / per_warp);
     if (cap < MX_WARPS) cap = MX_WARPS;
     cap -= cap % MX_WARPS;

@@ -21,8 +21,8 @@ typedef struct {
     uint32_t np;
     int64_t band;
     double *dist;
-    double *scratch; /* [warps][2][scratch_n] */
-    uint64_t scratch_n;
+    double *scratch; /* [warps][scratch_stride]: two rows of scratch_n, then suf */
+    uint64_t scratch_n, scratch_stride;
     /* window mode (wins not NULL): pair k is signal 0 (m_rows samples)
     ** against series[wins[k], wins[k] + win_len), normalised with
     ** win_mean / win_sd at that start */
@@ -30,16 +30,24 @@ typedef struct {
     const double *series;
     const double *win_mean, *win_sd;
     uint64_t win_len, m_rows;
-    /* abandon: a pair of one stripe whose distance is surely over cut stops
-    ** early with +inf */
+    /* abandon: a pair whose distance is surely over cut stops early with
+    ** +inf: a pair of one stripe when its two fronts show it, a pair of
+    ** stripes at a stripe's end, by its bottom row */
     int abandon;
     double cut;
+    /* with abandon, window mode and win_len == m_rows: the query's envelope
+    ** (ucr.h's up, lo). Each window's LB_Keogh terms, summed from each
+    ** column to the end (suf, win_len + 1 in the warp's scratch after its
+    ** rows), bound the rest of any path from a column on, as the CPU's
+    ** cascade bounds it; NULL: no such bound */
+    const double *env_up, *env_lo;
 } mx_args_t;
 
 /* Launch the windows of A (wins, np, dist, sig/off holding the query as
-** signal 0, m_rows its length) on stream S with band radius band (< 0:
-** none); the lane shape from the pair kernel's cost model, the scratch from
-** the context's matrix buffers. Errors: WM_DEVICE_NOMEM, WM_DEVICE. */
+** signal 0, m_rows its length; env_up / env_lo or NULL) on stream S with
+** band radius band (< 0: none); the lane shape from the pair kernel's cost
+** model, the scratch from the context's matrix buffers. Errors:
+** WM_DEVICE_NOMEM, WM_DEVICE. */
 extern "C" wm_status wm_dtw_mx_windows(wm_context_t *cx, mx_args_t *A, int64_t band, bool sq,
                                        cudaStream_t S);
 

@@ -229,6 +229,10 @@ extern "C" wm_status wm_dtw_ucr_cuda(wm_context_t *cx, const double *qz, size_t 
         A.m_rows = m;
         A.abandon = cut < INFINITY; /* a window surely over the cut stops early */
         A.cut = cut;
+        if (uq.up) { /* L = m: the rest of a path is bounded by LB_Keogh's terms */
+            A.env_up = (const double *)d.b[WM_DTW_UCR_ENV].p;
+            A.env_lo = A.env_up + m;
+        }
         st = wm_dtw_mx_windows(cx, &A, uq.r, uq.cost == WM_DTW_SQUARED, S);
         if (st != WM_OK) break;
         e = cudaMemcpyAsync(h_dist, A.dist, cnt * sizeof(double), cudaMemcpyDeviceToHost, S);
