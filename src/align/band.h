@@ -42,13 +42,14 @@ static inline int wm_band_joins(uint64_t best, size_t lb, uint64_t m, uint64_t n
 static inline int wm_band_drops_last(uint64_t sc, size_t lb, uint64_t m, uint64_t n, uint64_t j,
                                      uint64_t k) {
     return sc >= k + 64 ||
-           (int64_t)sc + 64 * (int64_t)lb - 62 + ((int64_t)n - (int64_t)j) - (int64_t)m > (int64_t)k;
+           (int64_t)sc + 64 * (int64_t)lb - 62 + ((int64_t)n - (int64_t)j) - (int64_t)m >
+               (int64_t)k;
 }
 static inline int wm_band_drops_first(uint64_t sc, size_t fb, uint64_t m, uint64_t n, uint64_t j,
                                       uint64_t k) {
-    return sc >= k + 64 || (int64_t)sc - 64 * (int64_t)(fb + 1) + (int64_t)m -
-                                   ((int64_t)n - (int64_t)j) >
-                               (int64_t)k;
+    return sc >= k + 64 ||
+           (int64_t)sc - 64 * (int64_t)(fb + 1) + (int64_t)m - ((int64_t)n - (int64_t)j) >
+               (int64_t)k;
 }
 
 #endif
