@@ -52,10 +52,14 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
     T *xs = xs_all[wib]; /* row r of lane l at xs[r * 32 + l]: a step hits 32 banks */
     double *rowbuf[2] = { A.scratch + (size_t)gw * A.scratch_stride,
                           A.scratch + (size_t)gw * A.scratch_stride + A.scratch_n };
-    /* the rest-of-path bound of a window: suf[c] = the LB_Keogh terms of
-    ** columns c .. n - 1 */
-    const bool lbs = A.abandon && A.wins && A.env_up;
+    /* Abandoning (window mode): suf[c] bounds what a path pays from column
+    ** c on (the window's LB_Keogh terms of columns c .. n - 1, or 0
+    ** without the envelope); bp[c], after a stripe, the least a path that
+    ** crosses its bottom row at a column >= c can cost (suffix minima of
+    ** the row's values plus suf) */
+    const bool ab = A.abandon && A.wins;
     double *suf = A.scratch + (size_t)gw * A.scratch_stride + 2 * A.scratch_n;
+    double *bp = suf + A.win_len + 1;
     const uint64_t SR = 32 * R;
 
     for (uint32_t k = gw; k < A.np; k += nw) {
@@ -74,18 +78,21 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
         const int S = (int)((m + SR - 1) / SR);
         T corner = CUDART_INF;
         bool abandoned = false;
-        if (lbs) {
+        if (ab) {
             /* lane l takes columns [l C, (l + 1) C): its part's sums from
             ** each column to the part's end, then the parts after it */
             const uint64_t C = (n + 31) / 32, c0 = lane * C < n ? lane * C : n,
                            c1 = c0 + C < n ? c0 + C : n;
             double part = 0.0;
             for (uint64_t c = c1; c-- > c0;) {
-                const double z = w_sd > 0.0 ? __ddiv_rn(__dsub_rn(y[c], w_mean), w_sd) : 0.0;
-                const double up = A.env_up[c], lo = A.env_lo[c];
-                const double t = z > up   ? (double)dtw_cell_cost<SQ>(z, up)
-                                 : z < lo ? (double)dtw_cell_cost<SQ>(z, lo)
-                                          : 0.0;
+                double t = 0.0;
+                if (A.env_up) {
+                    const double z = w_sd > 0.0 ? __ddiv_rn(__dsub_rn(y[c], w_mean), w_sd) : 0.0;
+                    const double up = A.env_up[c], lo = A.env_lo[c];
+                    t = z > up   ? (double)dtw_cell_cost<SQ>(z, up)
+                        : z < lo ? (double)dtw_cell_cost<SQ>(z, lo)
+                                 : 0.0;
+                }
                 part = __dadd_rn(part, t);
                 suf[c] = part;
             }
@@ -132,6 +139,8 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
             T dg_v = CUDART_INF;
             if (lane == 0) dg_v = s == 0 ? 0.0 : cb > 0 ? top_in[cb - 1] : CUDART_INF;
             T yv = 0.0, stage_y = 0.0, stage_t = CUDART_INF;
+            double bmin = CUDART_INF;    /* abandoning: this lane's least bottom cell + suf */
+            int64_t bdone = (int64_t)cb; /* the bottom row's columns folded into bmin */
 
             auto step = [&](T(&hi_)[R], T(&ho)[R], uint64_t t) {
                 /* every 32 steps the warp loads the next 32 samples (and the
@@ -206,44 +215,77 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                 ** values never fall along a path, so the distance is at least
                 ** the smallest cell of h and h2. Over the cut: the pair is out,
                 ** its distance +inf. */
-                if (A.abandon && S == 1 && ((t + 2) & 31) == 0) {
+                if (ab && ((t + 2) & 31) == 0) {
                     T mn = CUDART_INF;
 #pragma unroll
                     for (int r = 0; r < R; r++) {
                         mn = h[r] < mn ? h[r] : mn;
                         mn = h2[r] < mn ? h2[r] : mn;
                     }
-                    if (lbs) { /* and the rest: every column after h's (h2's is one before) */
-                        int64_t ix = (int64_t)cb + (int64_t)t + 2 - lane;
-                        ix = ix < 0 ? 0 : ix > (int64_t)n ? (int64_t)n : ix;
-                        mn = (T)((double)mn + suf[ix]);
+                    /* and the rest: every column after h's (h2's is one before) */
+                    int64_t ix = (int64_t)cb + (int64_t)t + 2 - lane;
+                    ix = ix < 0 ? 0 : ix > (int64_t)n ? (int64_t)n : ix;
+                    double b = __dadd_rn((double)mn, suf[ix]);
+                    if (top_out) {
+                        /* a path may leave the stripe downwards from a
+                        ** bottom cell made so far: fold the columns lane 31
+                        ** made since the last test (32 at most) */
+                        __syncwarp();
+                        const int64_t c31 = (int64_t)cb + (int64_t)t + 1 - 31,
+                                      last = (int64_t)(cb + wn) - 1, top = c31 < last ? c31 : last;
+                        const int64_t c = bdone + lane;
+                        if (c <= top) {
+                            const double v = __dadd_rn(top_out[c], suf[c + 1]);
+                            bmin = v < bmin ? v : bmin;
+                        }
+                        if (top + 1 > bdone) bdone = top + 1;
+                        b = bmin < b ? bmin : b;
+                    }
+                    if (s > 0) { /* or enter it from above past lane 0's front */
+                        int64_t c0 = (int64_t)cb + (int64_t)t + 1;
+                        c0 = c0 > (int64_t)n ? (int64_t)n : c0;
+                        b = bp[c0] < b ? bp[c0] : b;
                     }
 #pragma unroll
                     for (int o = 16; o > 0; o >>= 1) {
-                        T v = __shfl_xor_sync(MX_FULL, mn, o);
-                        mn = v < mn ? v : mn;
+                        const double v = __shfl_xor_sync(MX_FULL, b, o);
+                        b = v < b ? v : b;
                     }
-                    if (mn > A.cut) {
+                    if (b > A.cut) {
                         abandoned = true;
                         break;
                     }
                 }
             }
-            /* A pair of stripes, at a stripe's end: every path crosses its
-            ** bottom row at some column c and then pays at least the terms
-            ** of the columns after c (0 without the envelope). */
-            if (A.abandon && top_out) {
+            if (abandoned) break;
+            /* A stripe's end: every path crosses its bottom row at some
+            ** column c and then pays at least suf[c + 1]; bp for the next
+            ** stripe's tests (its suffix minima, by parts as suf), and bp[0]
+            ** the pair's bound now. */
+            if (ab && top_out) {
                 __syncwarp(); /* lane 31's row */
-                double mn = CUDART_INF;
-                for (uint64_t c = cb + lane; c < cb + wn; c += 32) {
-                    const double v = lbs ? __dadd_rn(top_out[c], suf[c + 1]) : top_out[c];
-                    mn = v < mn ? v : mn;
+                const uint64_t C = (n + 31) / 32, c0 = lane * C < n ? lane * C : n,
+                               c1 = c0 + C < n ? c0 + C : n;
+                double part = CUDART_INF;
+                for (uint64_t c = c1; c-- > c0;) {
+                    if (c >= cb && c < cb + wn) {
+                        const double v = __dadd_rn(top_out[c], suf[c + 1]);
+                        part = v < part ? v : part;
+                    }
+                    bp[c] = part;
                 }
-                for (int o = 16; o > 0; o >>= 1) {
-                    const double v = __shfl_xor_sync(MX_FULL, mn, o);
-                    mn = v < mn ? v : mn;
+                double incl = part; /* the least of lanes l .. 31 */
+                for (int o = 1; o < 32; o <<= 1) {
+                    const double v = __shfl_down_sync(MX_FULL, incl, o);
+                    if (lane + o < 32) incl = v < incl ? v : incl;
                 }
-                if (mn > A.cut) {
+                double after = __shfl_down_sync(MX_FULL, incl, 1);
+                if (lane == 31) after = CUDART_INF;
+                for (uint64_t c = c0; c < c1; c++) bp[c] = after < bp[c] ? after : bp[c];
+                if (lane == 0) bp[n] = CUDART_INF;
+                __syncwarp();
+                const double all = __shfl_sync(MX_FULL, incl, 0);
+                if (all > A.cut) {
                     abandoned = true;
                     break;
                 }
@@ -462,8 +504,8 @@ extern "C" wm_status wm_dtw_mx_windows(wm_context_t *cx, mx_args_t *A, int64_t b
     uint32_t need = (uint32_t)((A->np + MX_WARPS - 1) / MX_WARPS) * MX_WARPS;
     if (warps > need) warps = need;
     A->scratch_n = m > 32 * (uint64_t)R ? n : 1;
-    if (!(A->abandon && A->env_up)) A->env_up = A->env_lo = NULL;
-    A->scratch_stride = 2 * A->scratch_n + (A->env_up ? n + 1 : 0);
+    if (!A->abandon) A->env_up = A->env_lo = NULL;
+    A->scratch_stride = 2 * A->scratch_n + (A->abandon ? 2 * (n + 1) : 0); /* suf, bp */
     uint64_t per_warp = A->scratch_stride * sizeof(double);
     uint32_t cap = (uint32_t)(MX_SCRATCH_MAX / per_warp);
     if (cap < MX_WARPS) cap = MX_WARPS;

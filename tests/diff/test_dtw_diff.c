@@ -70,7 +70,10 @@
 **    9,000 samples), and global DTW with the path of 30 x 4,000 (no band, band 50) and
 **    4 x 20,000 (every context: the path crosses every piece); at
 **    WM_TEST_SCALE >= 2 also 100,000 x 500 (noise, walk) and a
-**    100,000-sample flat series with a 50,000-sample stretched match.
+**    100,000-sample flat series with a 50,000-sample stretched match. Then
+**    12 x WM_TEST_SCALE (4 at least) ucr cases of 200-600 samples with a
+**    band, which the GPU runs in stripes and abandons windows in, top 1
+**    with max_distance none / the best / just under / twice (ucr_stripes).
 **
 ** The one exception the contract allows is taken as it is written: a best
 ** match (top 1, subsequence) whose start a window read as a larger one,
@@ -1703,6 +1706,49 @@ static void long_case(long i, size_t m, uint64_t n, kind_t kind, int all_cfg) {
     fflush(stdout);
 }
 
+/* ucr with queries tall enough that the GPU runs them in stripes (m of
+** 200-600 with a band: stripes of 64-128 rows), top 1 with max_distance
+** at the best, just under it, twice it and none: the GPU abandons windows
+** by its rest-of-path bound inside a stripe and at each stripe's end
+** (with L != m, one case in four, by the rows alone), which must never
+** drop the best. On every context. */
+static void ucr_stripes(long i) {
+    g_rng = g_seed ^ (0x5712ull + (uint64_t)i * 0x9E3779B97F4A7C15ull);
+    dcase c;
+    memset(&c, 0, sizeof c);
+    c.o = wm_dtw_opts_default();
+    c.kind = K_CUT;
+    size_t m = (size_t)range(200, 600);
+    uint64_t n = m + range(20, 80);
+    alloc_signals(&c, WM_DTW_UCR, m, n);
+    c.o.cost = i % 2 ? WM_DTW_SQUARED : WM_DTW_ABS;
+    c.o.window = (int64_t)(m / (i % 3 == 0 ? 20 : 10));
+    if (i % 4 == 3) c.o.length = m + range(1, 19); /* L != m: no envelope, the rows alone */
+    kind_t b = i % 2 ? K_WALK : K_NOISE;
+    gen_base(b, c.y, n, 1.0);
+    cut_query(c.q, m, c.y, n, 0.1, 1);
+    snprintf(c.desc, sizeof c.desc, "ucr in stripes: series %s, m %zu, window %" PRId64, K_NAME[b],
+             m, c.o.window);
+    doracle_cand_t *cand = NULL;
+    size_t nc = doracle_candidates(c.q, c.m, c.y, c.n, &c.o, &cand);
+    double best = INFINITY;
+    for (size_t k = 0; k < nc; k++)
+        if (cand[k].distance < best) best = cand[k].distance;
+    const double maxd[] = { INFINITY, best, nextafter(best, -INFINITY), 2 * best };
+    for (size_t s = 0; s < N_OF(maxd); s++) {
+        wm_dtw_opts_t o = c.o;
+        o.top = 1;
+        o.max_distance = maxd[s];
+        wm_dtw_matches_t want;
+        oracle_answer(&c, cand, nc, &o, &want);
+        g_cov.optsets++;
+        run_on_configs(-300 - i, &c, &o, &want, 1, 0);
+        doracle_matches_free(&want);
+    }
+    free(cand);
+    free_case(&c);
+}
+
 /* Global DTW of a short query and a long series (each query sample held
 ** for ~n/m series samples: the path crosses every piece), with the path,
 ** on every context. */
@@ -1848,6 +1894,7 @@ int main(int argc, char **argv) {
         long_case(6, 1000, 6000, K_WALK, 2);
         long_case(7, 2500, 8000, K_NOISE, 2);
         long_case(8, 4000, 9000, K_WALK, 2);
+        for (long u = 0; u < (long)(12 * scale + 0.5) || u < 4; u++) ucr_stripes(u);
         if (scale >= 2) {
             long_case(2, 500, 100000, K_NOISE, 0);
             long_case(3, 500, 100000, K_WALK, 0);
