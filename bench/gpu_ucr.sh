@@ -2,7 +2,7 @@
 # gpu_ucr.sh -- issue 19, item 3 on the lent GPU: ucr mode's best window on
 # the GPU (bounds of every window, sorted, exact DTW in bound order), tests
 # first.
-#   bash bench/gpu_ucr.sh test|bench|all [CARRY]
+#   bash bench/gpu_ucr.sh test|bench|all|prof [CARRY]
 # CARRY (.gpu-dtw) holds mitdb100.csv.gz and the compression -dev .debs.
 # Builds with CUDA (sm_90) into /tmp/build-mx. test: test_dtw_diff at scale 1
 # (its ucr cases on the CUDA contexts against the oracle), test_api_target
@@ -12,8 +12,24 @@
 # samples, m = 128 (bands of 5 % and 10 %) and 1,000 (the issue's: 5 %), the 16-core
 # CPU's cascade and the GPU in the same run, the distance and start compared.
 # Then the CLI end to end on the same series as a text file.
+# prof: ncu's time and instructions by kernel of m = 1,000 (two searches:
+# the untimed one and one timed), into ncu_ucr.txt, summed in the log.
 # Logs in $OUT: ucr.log (steps), build.log, tests.log, bench.log.
 source bench/gpu_common.sh ucr /tmp/build-mx "${1:-all}" "${2:-.gpu-dtw}"
+if [ "$mode" = prof ]; then
+    gpu_build bench_ucr
+    zcat "$carry/mitdb100.csv.gz" | tail -n +3 | cut -d, -f1 >/tmp/mlii.txt
+    ncu --clock-control none --print-units base \
+        --metrics gpu__time_duration.sum,smsp__inst_executed.sum $B/bench/bench_ucr --text \
+        --repeat 10000000 -m 1000 -b 5 -t 16 -r 1 --gpu /tmp/mlii.txt >"$out/ncu_ucr.txt" 2>&1
+    log "ncu bench_ucr m = 1,000, 5 %: rc=$?"
+    awk '/^  [a-zA-Z_].*\(/ { name = ($1 == "void" ? $2 : $1); sub(/\(.*/, "", name) }
+        /gpu__time_duration.sum/ { gsub(",", "", $NF); d[name] += $NF; c[name]++ }
+        /smsp__inst_executed.sum/ { gsub(",", "", $NF); i[name] += $NF }
+        END { for (k in d) printf "%s: %d launches, %.3f ms, %.3g instructions\n", k, c[k], d[k] / 1e6, i[k] }' \
+        "$out/ncu_ucr.txt" | while read -r line; do log "$line"; done
+    exit 0
+fi
 gpu_build warpmatch_cli test_dtw_diff test_api_target test_api_dtw bench_ucr
 W=$B/warpmatch
 
