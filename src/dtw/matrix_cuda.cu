@@ -208,13 +208,17 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                 step(h, h2, t);
                 if (t + 1 >= steps) break;
                 step(h2, h, t + 1);
-                /* Early abandoning (a pair of one stripe, when asked): every
-                ** path from the first cell to the last passes a cell of one of
-                ** two consecutive fronts (lane l at column t - l; a diagonal
-                ** step across a lane border can skip one front, not two), and
-                ** values never fall along a path, so the distance is at least
-                ** the smallest cell of h and h2. Over the cut: the pair is out,
-                ** its distance +inf. */
+                /* Early abandoning (window mode, with a cut): a path from the
+                ** first cell to the last leaves the part of the matrix made so
+                ** far through a cell of one of two consecutive fronts (lane l
+                ** at column t - l; a diagonal step across a lane border can
+                ** skip one front, not two), through this stripe's bottom row
+                ** (to the stripe below), or it enters this stripe from the one
+                ** above past lane 0's front. Values never fall along a path and
+                ** the columns after a cell cost at least their suf, so the
+                ** least of those bounds the distance. Over the cut: the pair
+                ** is out, its distance +inf. Padding rows of the last stripe
+                ** only add cells to the fronts: the least stays a bound. */
                 if (ab && ((t + 2) & 31) == 0) {
                     T mn = CUDART_INF;
 #pragma unroll
