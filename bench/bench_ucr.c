@@ -33,6 +33,12 @@
 **                  --backend cuda: bounds of every window, sorted, exact
 **                  DTW in bound order); its row has threads "gpu" and must
 **                  find the CPU's distance and start
+**   --rows LIST    with --gpu, a GPU row for each of these rows a lane of
+**                  the windows' exact DTW (tuning.dtw_ucr_rows; 0: the
+**                  cost model's) [0]; each row is followed by a "# gpu
+**                  split" line of the last timed run: the rest (the series'
+**                  copy and envelope, buffers, the query), the bounds
+**                  ranked, the exact DTW, windows whose DTW ran, batches
 **
 ** Output: "# " lines, then one row per cell:
 **   m band R threads reps median_s windows_per_s distance start kim% eq% ec% abandoned% full%
@@ -50,6 +56,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/internal.h"
 #include "dtw/ucr.h"
 #include "warpmatch.h"
 
@@ -139,7 +146,7 @@ static void print_cpu(void) {
 /* The same search through wm_dtw on the GPU (the query normalised there):
 ** one untimed run, then reps; its row, and 1 when it differs from the CPU's. */
 static int gpu_row(const double *q, size_t m, const double *y, uint64_t n, const wm_dtw_opts_t *o,
-                   int reps, double ref_d, uint64_t ref_s) {
+                   int reps, double ref_d, uint64_t ref_s, int rows) {
     wm_context_opts_t co = wm_context_opts_default();
     co.backend = WM_BACKEND_CUDA;
     wm_context_t *cx = NULL;
@@ -148,10 +155,15 @@ static int gpu_row(const double *q, size_t m, const double *y, uint64_t n, const
         wm_context_free(cx);
         return 0;
     }
+    wm_context_tuning(cx)->dtw_ucr_rows = rows;
+    wm_context_tuning(cx)->timing = 1; /* one more wait, after the bounds */
     double times[64], d = -1;
     uint64_t s = 0;
+    wm_stats_t split = { 0 };
+    double last = 0;
     for (int r = -1; r < reps && r < 64; r++) {
         wm_dtw_matches_t out = { 0 };
+        memset(&cx->stats, 0, sizeof cx->stats);
         double t0 = now_s();
         wm_status st = wm_dtw(cx, q, m, y, n, o, &out);
         double dt = now_s() - t0;
@@ -165,6 +177,8 @@ static int gpu_row(const double *q, size_t m, const double *y, uint64_t n, const
         s = out.a[0].start;
         wm_dtw_matches_free(&out);
         if (r >= 0) times[r] = dt;
+        split = cx->stats;
+        last = dt;
     }
     wm_context_free(cx);
     qsort(times, (size_t)reps, sizeof *times, cmp_double);
@@ -173,13 +187,21 @@ static int gpu_row(const double *q, size_t m, const double *y, uint64_t n, const
     printf("%zu - %lld gpu %d %.4f %.4g %.10g %llu - - - - -%s\n", m, (long long)o->window, reps,
            med, (double)(n - m + 1) / med, d, (unsigned long long)s,
            differs ? " !!! MISMATCH" : "");
+    printf("# gpu split, rows a lane %s%d: set-up %.2f ms, bounds ranked %.2f ms, exact DTW %.2f "
+           "ms, %llu windows (%.2f%%) in %llu batches\n",
+           rows ? "" : "(model) ", rows, (last - split.dtw_ucr_rank_s - split.dtw_ucr_dtw_s) * 1e3,
+           split.dtw_ucr_rank_s * 1e3, split.dtw_ucr_dtw_s * 1e3,
+           (unsigned long long)split.dtw_ucr_windows,
+           100.0 * (double)split.dtw_ucr_windows / (double)(n - m + 1),
+           (unsigned long long)split.dtw_ucr_batches);
     fflush(stdout);
     return differs;
 }
 
 int main(int argc, char **argv) {
     long ms[MAX_LIST] = { 128, 1024 }, bands[MAX_LIST] = { 5, 10 }, ths[MAX_LIST] = { 1, 2 };
-    int n_m = 2, n_b = 2, n_t = 2, reps = 5, text = 0, gpu = 0;
+    long rows[MAX_LIST] = { 0 };
+    int n_m = 2, n_b = 2, n_t = 2, n_rows = 1, reps = 5, text = 0, gpu = 0;
     uint64_t repeat = 0;
     long long offset = -1;
     double noise = 0.1;
@@ -193,6 +215,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "-b") && v) bad = (n_b = parse_list(v, bands, MAX_LIST)) <= 0, i++;
         else if (!strcmp(a, "-t") && v) bad = (n_t = parse_list(v, ths, MAX_LIST)) <= 0, i++;
         else if (!strcmp(a, "-r") && v) bad = (reps = atoi(v)) < 1, i++;
+        else if (!strcmp(a, "--rows") && v)
+            bad = (n_rows = parse_list(v, rows, MAX_LIST)) <= 0, i++;
         else if (!strcmp(a, "--offset") && v) offset = atoll(v), i++;
         else if (!strcmp(a, "--noise") && v) noise = atof(v), i++;
         else if (!strcmp(a, "--seed") && v) seed = strtoull(v, NULL, 0), i++;
@@ -311,7 +335,8 @@ int main(int argc, char **argv) {
                 ref_s = s;
                 fflush(stdout);
             }
-            if (gpu && gpu_row(q, m, y, n, &o, reps, ref_d, ref_s) != 0) status = 1;
+            for (int k = 0; gpu && k < n_rows; k++)
+                if (gpu_row(q, m, y, n, &o, reps, ref_d, ref_s, (int)rows[k]) != 0) status = 1;
         }
         free(q);
         free(qz);

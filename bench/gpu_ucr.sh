@@ -2,7 +2,7 @@
 # gpu_ucr.sh -- issue 19, item 3 on the lent GPU: ucr mode's best window on
 # the GPU (bounds of every window, sorted, exact DTW in bound order), tests
 # first.
-#   bash bench/gpu_ucr.sh test|bench|all|prof [CARRY]
+#   bash bench/gpu_ucr.sh test|bench|all|prof|rows [CARRY]
 # CARRY (.gpu-dtw) holds mitdb100.csv.gz and the compression -dev .debs.
 # Builds with CUDA (sm_90) into /tmp/build-mx. test: test_dtw_diff at scale 1
 # (its ucr cases on the CUDA contexts against the oracle), test_api_target
@@ -14,8 +14,21 @@
 # Then the CLI end to end on the same series as a text file.
 # prof: ncu's time and instructions by kernel of m = 1,000 (two searches:
 # the untimed one and one timed), into ncu_ucr.txt, summed in the log.
+# rows: bench_ucr's GPU rows at m = 128 and 1,000 (5 %) for each lane shape
+# of the windows' DTW (--rows: $UCR_ROWS, 0,1,2,3,4,6,8 by default), each
+# with its split, into bench.log.
 # Logs in $OUT: ucr.log (steps), build.log, tests.log, bench.log.
 source bench/gpu_common.sh ucr /tmp/build-mx "${1:-all}" "${2:-.gpu-dtw}"
+if [ "$mode" = rows ]; then
+    gpu_build bench_ucr
+    zcat "$carry/mitdb100.csv.gz" | tail -n +3 | cut -d, -f1 >/tmp/mlii.txt
+    for m in 128 1000; do
+        log "bench_ucr m = $m, 5 %, rows a lane ${UCR_ROWS:-0,1,2,3,4,6,8} (0: the model)"
+        $B/bench/bench_ucr --text --repeat 10000000 -m $m -b 5 -t 16 -r 3 --gpu \
+            --rows "${UCR_ROWS:-0,1,2,3,4,6,8}" /tmp/mlii.txt 2>&1 | tee -a "$out/bench.log"
+    done
+    exit 0
+fi
 if [ "$mode" = prof ]; then
     gpu_build bench_ucr
     zcat "$carry/mitdb100.csv.gz" | tail -n +3 | cut -d, -f1 >/tmp/mlii.txt

@@ -53,6 +53,10 @@ typedef struct {
     int dtw_window_rows;          /* query rows a lane of a start's window on the GPU:
                             1, 2 or 4 (fewer: more warps in its pipeline)
                             [4: BENCHMARKS.md section 20d] */
+    int dtw_ucr_rows;             /* query rows a lane of ucr's exact DTW of
+                                     the windows on the GPU (1, 2, 3, 4, 6, 8,
+                                     12, 16, 24 or 32; a stripe is 32 of them)
+                                     [0: the pair kernel's cost model] */
     /* dtw matrices on the CPU (matrix.c): a band this many SIMD strips of
     ** rows wide or wider runs in strips, a narrower one scalar [0: the
     ** default of sdtw_simd.c] */
@@ -105,6 +109,11 @@ typedef struct {
     double dtw_gpu_total_s;
     uint64_t dtw_gpu_rounds;
     uint64_t dtw_gpu_calls;
+    /* dtw --mode ucr on the GPU (with timing) */
+    double dtw_ucr_rank_s;    /* the windows' statistics and bounds, sorted */
+    double dtw_ucr_dtw_s;     /* the exact DTW of the windows under the cut */
+    uint64_t dtw_ucr_windows; /* windows whose DTW ran (some abandoned in it) */
+    uint64_t dtw_ucr_batches;
     /* pairs on the GPU */
     double pairs_gpu_pack_s;    /* batches packed into pinned staging (host) */
     double pairs_gpu_wait_s;    /* the host waiting for the GPU's batches */

@@ -22,6 +22,7 @@ enum {
     WM_DTW_UCR_LB,     /* each window's bound, then sorted */
     WM_DTW_UCR_IDX,    /* each window's start, then sorted by its bound */
     WM_DTW_UCR_SORT,   /* the sort's temporary storage */
+    WM_DTW_UCR_SENV,   /* the series' envelope of the band's radius: up, then lo */
     WM_DTW_WIN_X,      /* sdtw_window_cuda.cu: the query */
     WM_DTW_WIN_Y,      /* the window (when not a resident target's) */
     WM_DTW_WIN_OUT,    /* the corner's value and start */

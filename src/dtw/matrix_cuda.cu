@@ -57,9 +57,10 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
     ** without the envelope); bp[c], after a stripe, the least a path that
     ** crosses its bottom row at a column >= c can cost (suffix minima of
     ** the row's values plus suf) */
-    const bool ab = A.abandon && A.wins;
+    const bool ab = A.abandon && A.wins, ec = ab && A.env_up && A.ser_up;
     double *suf = A.scratch + (size_t)gw * A.scratch_stride + 2 * A.scratch_n;
     double *bp = suf + A.win_len + 1;
+    double *sufr = bp + A.win_len + 1; /* with ec: the rows' EC terms from each row on */
     const uint64_t SR = 32 * R;
 
     for (uint32_t k = gw; k < A.np; k += nw) {
@@ -107,10 +108,49 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
             if (lane == 0) suf[n] = 0.0;
             __syncwarp();
         }
+        if (ec) {
+            /* LB_Keogh EC by rows, as suf by columns: row i's term is the
+            ** query sample against the window's envelope at i (the series'
+            ** max / min within the band, normalised: normalising is
+            ** monotonic), no more than any cell of row i in the band costs */
+            const uint64_t C = (m + 31) / 32, r0 = lane * C < m ? lane * C : m,
+                           r1 = r0 + C < m ? r0 + C : m;
+            double part = 0.0;
+            for (uint64_t i = r1; i-- > r0;) {
+                const double q = x[i];
+                double t = 0.0;
+                const double u =
+                    w_sd > 0.0 ? __ddiv_rn(__dsub_rn(A.ser_up[ws + i], w_mean), w_sd) : 0.0;
+                if (q > u) {
+                    t = dtw_cell_cost<SQ>(q, u);
+                } else {
+                    const double l =
+                        w_sd > 0.0 ? __ddiv_rn(__dsub_rn(A.ser_lo[ws + i], w_mean), w_sd) : 0.0;
+                    if (q < l) t = dtw_cell_cost<SQ>(q, l);
+                }
+                part = __dadd_rn(part, t);
+                sufr[i] = part;
+            }
+            double incl = part;
+            for (int o = 1; o < 32; o <<= 1) {
+                const double v = __shfl_down_sync(MX_FULL, incl, o);
+                if (lane + o < 32) incl = __dadd_rn(incl, v);
+            }
+            double after = __shfl_down_sync(MX_FULL, incl, 1);
+            if (lane == 31) after = 0.0;
+            for (uint64_t i = r0; i < r1; i++) sufr[i] = __dadd_rn(sufr[i], after);
+            if (lane == 0) sufr[m] = 0.0;
+            __syncwarp();
+            /* the whole of it (lane 0's): over the cut, no DTW at all */
+            abandoned = __shfl_sync(MX_FULL, incl, 0) > A.cut;
+        }
 
-        for (int s = 0; s < S; s++) {
+        for (int s = 0; s < S && !abandoned; s++) {
             const uint64_t i0 = (uint64_t)s * SR;
             const int rows = (int)(m - i0 < SR ? m - i0 : SR);
+            /* with ec: what a path pays for the rows below this stripe, and
+            ** for those below a lane's rows */
+            const double kb = ec && s + 1 < S ? sufr[i0 + rows] : 0.0;
             __syncwarp();
             for (int i = lane; i < R * 32; i += 32)
                 xs[(i % R) * 32 + i / R] = i < rows ? x[i0 + i] : 0.0;
@@ -229,7 +269,12 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                     /* and the rest: every column after h's (h2's is one before) */
                     int64_t ix = (int64_t)cb + (int64_t)t + 2 - lane;
                     ix = ix < 0 ? 0 : ix > (int64_t)n ? (int64_t)n : ix;
-                    double b = __dadd_rn((double)mn, suf[ix]);
+                    double rest = suf[ix];
+                    if (ec) { /* and every row below the lane's */
+                        const int64_t ir = row0 + R < (int64_t)m ? row0 + R : (int64_t)m;
+                        rest = sufr[ir] > rest ? sufr[ir] : rest;
+                    }
+                    double b = __dadd_rn((double)mn, rest);
                     if (top_out) {
                         /* a path may leave the stripe downwards from a
                         ** bottom cell made so far: fold the columns lane 31
@@ -239,7 +284,8 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                                       last = (int64_t)(cb + wn) - 1, top = c31 < last ? c31 : last;
                         const int64_t c = bdone + lane;
                         if (c <= top) {
-                            const double v = __dadd_rn(top_out[c], suf[c + 1]);
+                            const double v =
+                                __dadd_rn(top_out[c], suf[c + 1] > kb ? suf[c + 1] : kb);
                             bmin = v < bmin ? v : bmin;
                         }
                         if (top + 1 > bdone) bdone = top + 1;
@@ -273,7 +319,7 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                 double part = CUDART_INF;
                 for (uint64_t c = c1; c-- > c0;) {
                     if (c >= cb && c < cb + wn) {
-                        const double v = __dadd_rn(top_out[c], suf[c + 1]);
+                        const double v = __dadd_rn(top_out[c], suf[c + 1] > kb ? suf[c + 1] : kb);
                         part = v < part ? v : part;
                     }
                     bp[c] = part;
@@ -501,7 +547,9 @@ extern "C" wm_status wm_dtw_mx_cuda(wm_context_t *cx, const wm_dtw_mx_t *mx, int
 extern "C" wm_status wm_dtw_mx_windows(wm_context_t *cx, mx_args_t *A, int64_t band, bool sq,
                                        cudaStream_t S) {
     const uint64_t m = A->m_rows, n = A->win_len;
-    const int c = class_for(m, n, band);
+    int c = class_for(m, n, band);
+    for (int t = 0; t < N_CLASS; t++) /* tuning: the caller's shape */
+        if (R_CLASS[t] == cx->tuning.dtw_ucr_rows) c = t;
     const int R = R_CLASS[c];
     mx_fn k = kernel_of(R, sq, band >= 0, false); /* ucr: float64 only */
     uint32_t warps = resident_warps(k, cx->cuda->sm_count);
@@ -509,7 +557,9 @@ extern "C" wm_status wm_dtw_mx_windows(wm_context_t *cx, mx_args_t *A, int64_t b
     if (warps > need) warps = need;
     A->scratch_n = m > 32 * (uint64_t)R ? n : 1;
     if (!A->abandon) A->env_up = A->env_lo = NULL;
-    A->scratch_stride = 2 * A->scratch_n + (A->abandon ? 2 * (n + 1) : 0); /* suf, bp */
+    if (!A->env_up) A->ser_up = A->ser_lo = NULL;
+    A->scratch_stride =
+        2 * A->scratch_n + (A->abandon ? 2 * (n + 1) + m + 1 : 0); /* suf, bp, sufr */
     uint64_t per_warp = A->scratch_stride * sizeof(double);
     uint32_t cap = (uint32_t)(MX_SCRATCH_MAX / per_warp);
     if (cap < MX_WARPS) cap = MX_WARPS;

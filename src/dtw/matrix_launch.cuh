@@ -21,7 +21,7 @@ typedef struct {
     uint32_t np;
     int64_t band;
     double *dist;
-    double *scratch; /* [warps][scratch_stride]: two rows of scratch_n, then suf */
+    double *scratch; /* [warps][scratch_stride]: two rows of scratch_n, then suf, bp, sufr */
     uint64_t scratch_n, scratch_stride;
     /* window mode (wins not NULL): pair k is signal 0 (m_rows samples)
     ** against series[wins[k], wins[k] + win_len), normalised with
@@ -41,6 +41,13 @@ typedef struct {
     ** rows), bound the rest of any path from a column on, as the CPU's
     ** cascade bounds it; NULL: no such bound */
     const double *env_up, *env_lo;
+    /* with env_up, optionally: the series' envelope of radius band (raw
+    ** max / min around each sample). Each window's LB_Keogh EC terms (query
+    ** row i against the window's envelope at i), summed from each row to the
+    ** end (sufr, m_rows + 1 in the scratch after bp), drop a window whose
+    ** total is over the cut before its DTW and bound the rest of a path
+    ** beside suf: a path from row i on pays both; NULL: no row bound */
+    const double *ser_up, *ser_lo;
 } mx_args_t;
 
 /* Launch the windows of A (wins, np, dist, sig/off holding the query as

@@ -20,6 +20,11 @@
 **      bound's rounding). A window whose distance equals the best
 **      has a bound at most its distance, so it is never skipped: ties keep
 **      the leftmost window. With max_distance, the best starts there.
+**      With L = m and a band, the series' envelope of the band's radius
+**      (raw max / min, made once a call where it fits in memory) gives each
+**      window its LB_Keogh EC terms, a row each: their total drops the
+**      window before its DTW, and their sums from each row to the end bound
+**      the rest of a path beside the columns' (matrix_launch.cuh).
 ** The series is read where a resident target holds it (wm_dtw_many_target),
 ** else copied once a call.
 */
@@ -39,6 +44,9 @@
 #define UCR_THREADS 256
 #define UCR_FIRST_BATCH 4096u
 #define UCR_MAX_BATCH (1u << 20)
+/* The series' envelope costs n (2r + 1) reads: made for radii up to this.
+** (UCR Suite bands are 5-10 % of queries of hundreds to thousands.) */
+#define UCR_ENV_MAX_RADIUS 256
 
 /* Each window's mean and population sd, operation for operation as
 ** wm_dtw_znorm (this file is built with -fmad=false). */
@@ -97,6 +105,25 @@ __global__ void ucr_bound_kernel(const double *y, uint32_t nw, uint64_t L, const
     }
 }
 
+/* up[p] / lo[p]: the max / min of y[p - r, p + r] clipped to the series,
+** raw samples (any window's normalised envelope is their normalised
+** values: normalising is monotonic). */
+__global__ void ucr_series_env_kernel(const double *y, uint64_t n, uint64_t r, double *up,
+                                      double *lo) {
+    for (uint64_t p = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; p < n;
+         p += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t a = p > r ? p - r : 0, b = p + r < n - 1 ? p + r : n - 1;
+        double hi = y[a], lw = y[a];
+        for (uint64_t j = a + 1; j <= b; j++) {
+            const double v = y[j];
+            hi = v > hi ? v : hi;
+            lw = v < lw ? v : lw;
+        }
+        up[p] = hi;
+        lo[p] = lw;
+    }
+}
+
 static unsigned grid_for(uint64_t n) {
     uint64_t g = (n + UCR_THREADS - 1) / UCR_THREADS;
     return (unsigned)(g > 65535u * 16u ? 65535u * 16u : (g ? g : 1));
@@ -106,6 +133,7 @@ typedef struct {
     wm_cu_buf_t *b;
     const double *y; /* the series on the device */
     double *mean, *sd, *lb, *lb_sorted;
+    const double *s_up, *s_lo; /* the series' envelope (EC), or NULL */
     uint32_t *idx, *idx_sorted;
 } ucr_dev_t;
 
@@ -148,6 +176,23 @@ static wm_status ucr_setup(wm_context_t *cx, const ucr_query_t *uq, const double
     d->lb_sorted = d->lb + nw;
     d->idx = (uint32_t *)b[WM_DTW_UCR_IDX].p;
     d->idx_sorted = d->idx + nw;
+    /* the series' envelope for LB_Keogh EC, where the band is narrow and
+    ** it takes at most a quarter of the free memory; else none */
+    size_t free_b = 0, total_b = 0;
+    const size_t env_b = 2 * n * sizeof(double);
+    const uint64_t limit = cx->tuning.gpu_alloc_limit;
+    if (uq->up && uq->r >= 0 && uq->r <= UCR_ENV_MAX_RADIUS && (!limit || env_b <= limit) &&
+        (b[WM_DTW_UCR_SENV].cap >= env_b ||
+         (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && env_b <= free_b / 4)) &&
+        wm_cu_dev_reserve(cx, &b[WM_DTW_UCR_SENV], env_b) == WM_OK) {
+        double *env = (double *)b[WM_DTW_UCR_SENV].p;
+        ucr_series_env_kernel<<<grid_for(n), UCR_THREADS, 0, S>>>(d->y, n, (uint64_t)uq->r, env,
+                                                                  env + n);
+        WM_CU(cx, cudaGetLastError());
+        d->s_up = env;
+        d->s_lo = env + n;
+    }
+    cudaGetLastError();                  /* a failed cudaMemGetInfo leaves nothing behind */
     WM_CU(cx, cudaStreamSynchronize(S)); /* the host's query and offsets were copied */
     return WM_OK;
 }
@@ -192,8 +237,16 @@ extern "C" wm_status wm_dtw_ucr_cuda(wm_context_t *cx, const double *qz, size_t 
     double *h_lb = NULL, *h_dist = NULL;
     uint32_t *h_idx = NULL;
     wm_status st = d.b ? WM_OK : WM_NOMEM;
+    const int timing = cx->tuning.timing;
     if (st == WM_OK) st = ucr_setup(cx, &uq, series, n, nw, &d, S);
+    double t0 = timing ? wm_now() : 0;
     if (st == WM_OK) st = ucr_rank(cx, &uq, nw, &d, S);
+    if (timing && st == WM_OK) {
+        cudaError_t e = cudaStreamSynchronize(S);
+        if (e != cudaSuccess) st = wm_cuda_fail(cx, e, "ucr bounds");
+        cx->stats.dtw_ucr_rank_s += wm_now() - t0;
+        t0 = wm_now();
+    }
     h_lb = (double *)malloc(UCR_MAX_BATCH * sizeof *h_lb);
     h_dist = (double *)malloc(UCR_MAX_BATCH * sizeof *h_dist);
     h_idx = (uint32_t *)malloc(UCR_MAX_BATCH * sizeof *h_idx);
@@ -232,6 +285,8 @@ extern "C" wm_status wm_dtw_ucr_cuda(wm_context_t *cx, const double *qz, size_t 
         if (uq.up) { /* L = m: the rest of a path is bounded by LB_Keogh's terms */
             A.env_up = (const double *)d.b[WM_DTW_UCR_ENV].p;
             A.env_lo = A.env_up + m;
+            A.ser_up = d.s_up;
+            A.ser_lo = d.s_lo;
         }
         st = wm_dtw_mx_windows(cx, &A, uq.r, uq.cost == WM_DTW_SQUARED, S);
         if (st != WM_OK) break;
@@ -254,8 +309,11 @@ extern "C" wm_status wm_dtw_ucr_cuda(wm_context_t *cx, const double *qz, size_t 
         }
         if (bs != UINT64_MAX) thr = bd;
         pos += cnt;
+        cx->stats.dtw_ucr_windows += cnt;
+        cx->stats.dtw_ucr_batches++;
         if (batch < UCR_MAX_BATCH) batch *= 2;
     }
+    if (timing) cx->stats.dtw_ucr_dtw_s += wm_now() - t0;
     if (st == WM_OK) {
         *best = bd;
         *start = bs;
