@@ -43,8 +43,17 @@
 static const int R_CLASS[] = { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32 };
 #define N_CLASS ((int)(sizeof R_CLASS / sizeof R_CLASS[0]))
 
-template <typename T, int R, bool SQ, bool BAND>
-__global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
+/* Window mode (WIN: ucr's windows, abandoned against a cut) is its own
+** set of kernels, so that its bounds' registers do not cost the matrices'
+** kernels their occupancy. Blocks an SM keeps of WIN's shapes of up to 4
+** rows a lane: MX_UCR_MIN_BLOCKS (1: what ptxas chooses) */
+#ifndef MX_UCR_MIN_BLOCKS
+#define MX_UCR_MIN_BLOCKS 1
+#endif
+#define MX_MIN_BLOCKS(WIN, R) ((WIN) && (R) <= 4 ? MX_UCR_MIN_BLOCKS : 1)
+
+template <typename T, int R, bool SQ, bool BAND, bool WIN>
+__global__ void __launch_bounds__(MX_WARPS * 32, MX_MIN_BLOCKS(WIN, R)) mx_kernel(mx_args_t A) {
     const int lane = threadIdx.x & 31;
     const int wib = threadIdx.x >> 5;
     const uint32_t gw = blockIdx.x * MX_WARPS + wib, nw = gridDim.x * MX_WARPS;
@@ -57,7 +66,7 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
     ** without the envelope); bp[c], after a stripe, the least a path that
     ** crosses its bottom row at a column >= c can cost (suffix minima of
     ** the row's values plus suf) */
-    const bool ab = A.abandon && A.wins, ec = ab && A.env_up && A.ser_up;
+    const bool ab = WIN && A.abandon, ec = ab && A.env_up && A.ser_up;
     double *suf = A.scratch + (size_t)gw * A.scratch_stride + 2 * A.scratch_n;
     double *bp = suf + A.win_len + 1;
     double *sufr = bp + A.win_len + 1; /* with ec: the rows' EC terms from each row on */
@@ -66,13 +75,13 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
     for (uint32_t k = gw; k < A.np; k += nw) {
         /* a pair of signals, or (window mode) signal 0 against the window
         ** of the series at wins[k], normalised on the fly */
-        const uint32_t ps = A.wins ? 0 : A.pr[2 * k], qs = A.wins ? 0 : A.pr[2 * k + 1];
-        const uint64_t ws = A.wins ? A.wins[k] : 0;
+        const uint32_t ps = WIN ? 0 : A.pr[2 * k], qs = WIN ? 0 : A.pr[2 * k + 1];
+        const uint64_t ws = WIN ? A.wins[k] : 0;
         const double *x = A.sig + A.off[ps];
-        const double *y = A.wins ? A.series + ws : A.sig + A.off[qs];
-        const double w_mean = A.wins ? A.win_mean[ws] : 0.0, w_sd = A.wins ? A.win_sd[ws] : 1.0;
+        const double *y = WIN ? A.series + ws : A.sig + A.off[qs];
+        const double w_mean = WIN ? A.win_mean[ws] : 0.0, w_sd = WIN ? A.win_sd[ws] : 1.0;
         const uint64_t m = A.off[ps + 1] - A.off[ps];
-        const uint64_t n = A.wins ? A.win_len : A.off[qs + 1] - A.off[qs];
+        const uint64_t n = WIN ? A.win_len : A.off[qs + 1] - A.off[qs];
         /* the band: cell (i, c) when lo <= c - i <= hi */
         const int64_t lo = BAND ? -(A.band + (m > n ? (int64_t)(m - n) : 0)) : 0;
         const int64_t hi = BAND ? A.band + (n > m ? (int64_t)(n - m) : 0) : 0;
@@ -148,9 +157,6 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
         for (int s = 0; s < S && !abandoned; s++) {
             const uint64_t i0 = (uint64_t)s * SR;
             const int rows = (int)(m - i0 < SR ? m - i0 : SR);
-            /* with ec: what a path pays for the rows below this stripe, and
-            ** for those below a lane's rows */
-            const double kb = ec && s + 1 < S ? sufr[i0 + rows] : 0.0;
             __syncwarp();
             for (int i = lane; i < R * 32; i += 32)
                 xs[(i % R) * 32 + i / R] = i < rows ? x[i0 + i] : 0.0;
@@ -188,7 +194,7 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                 if ((t & 31) == 0) {
                     uint64_t c = cb + t + lane;
                     double yc = c <= (uint64_t)cl ? y[c] : 0.0;
-                    if (A.wins) /* as wm_dtw_znorm and ucr_z: the same bits */
+                    if (WIN) /* as wm_dtw_znorm and ucr_z: the same bits */
                         yc = w_sd > 0.0 ? __ddiv_rn(__dsub_rn(yc, w_mean), w_sd) : 0.0;
                     stage_y = (T)yc; /* float32: the sample rounded */
                     if (top_in) stage_t = (int64_t)c <= above ? top_in[c] : CUDART_INF;
@@ -280,6 +286,8 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
                         ** bottom cell made so far: fold the columns lane 31
                         ** made since the last test (32 at most) */
                         __syncwarp();
+                        /* with ec: what a path pays for the rows below */
+                        const double kb = ec ? sufr[i0 + rows] : 0.0;
                         const int64_t c31 = (int64_t)cb + (int64_t)t + 1 - 31,
                                       last = (int64_t)(cb + wn) - 1, top = c31 < last ? c31 : last;
                         const int64_t c = bdone + lane;
@@ -313,7 +321,8 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
             ** stripe's tests (its suffix minima, by parts as suf), and bp[0]
             ** the pair's bound now. */
             if (ab && top_out) {
-                __syncwarp(); /* lane 31's row */
+                __syncwarp();                                 /* lane 31's row */
+                const double kb = ec ? sufr[i0 + rows] : 0.0; /* the rows below */
                 const uint64_t C = (n + 31) / 32, c0 = lane * C < n ? lane * C : n,
                                c1 = c0 + C < n ? c0 + C : n;
                 double part = CUDART_INF;
@@ -349,31 +358,31 @@ __global__ void __launch_bounds__(MX_WARPS * 32) mx_kernel(mx_args_t A) {
 
 typedef void (*mx_fn)(mx_args_t);
 
-template <typename T, bool SQ, bool BAND>
+template <typename T, bool SQ, bool BAND, bool WIN>
 static mx_fn kernel_r(int R) {
     switch (R) {
-    case 1: return mx_kernel<T, 1, SQ, BAND>;
-    case 2: return mx_kernel<T, 2, SQ, BAND>;
-    case 3: return mx_kernel<T, 3, SQ, BAND>;
-    case 4: return mx_kernel<T, 4, SQ, BAND>;
-    case 6: return mx_kernel<T, 6, SQ, BAND>;
-    case 8: return mx_kernel<T, 8, SQ, BAND>;
-    case 12: return mx_kernel<T, 12, SQ, BAND>;
-    case 16: return mx_kernel<T, 16, SQ, BAND>;
-    case 24: return mx_kernel<T, 24, SQ, BAND>;
-    default: return mx_kernel<T, 32, SQ, BAND>;
+    case 1: return mx_kernel<T, 1, SQ, BAND, WIN>;
+    case 2: return mx_kernel<T, 2, SQ, BAND, WIN>;
+    case 3: return mx_kernel<T, 3, SQ, BAND, WIN>;
+    case 4: return mx_kernel<T, 4, SQ, BAND, WIN>;
+    case 6: return mx_kernel<T, 6, SQ, BAND, WIN>;
+    case 8: return mx_kernel<T, 8, SQ, BAND, WIN>;
+    case 12: return mx_kernel<T, 12, SQ, BAND, WIN>;
+    case 16: return mx_kernel<T, 16, SQ, BAND, WIN>;
+    case 24: return mx_kernel<T, 24, SQ, BAND, WIN>;
+    default: return mx_kernel<T, 32, SQ, BAND, WIN>;
     }
 }
 
-template <typename T>
+template <typename T, bool WIN>
 static mx_fn kernel_t(int R, bool sq, bool band) {
-    if (sq) return band ? kernel_r<T, true, true>(R) : kernel_r<T, true, false>(R);
-    return band ? kernel_r<T, false, true>(R) : kernel_r<T, false, false>(R);
+    if (sq) return band ? kernel_r<T, true, true, WIN>(R) : kernel_r<T, true, false, WIN>(R);
+    return band ? kernel_r<T, false, true, WIN>(R) : kernel_r<T, false, false, WIN>(R);
 }
 
-/* The kernel of R rows a lane, cost, band and precision. */
+/* The kernel of R rows a lane, cost, band and precision (pairs of signals). */
 static mx_fn kernel_of(int R, bool sq, bool band, bool f32) {
-    return f32 ? kernel_t<float>(R, sq, band) : kernel_t<double>(R, sq, band);
+    return f32 ? kernel_t<float, false>(R, sq, band) : kernel_t<double, false>(R, sq, band);
 }
 
 /* The shape of a row signal of m samples: its class (an index of R_CLASS).
@@ -551,7 +560,7 @@ extern "C" wm_status wm_dtw_mx_windows(wm_context_t *cx, mx_args_t *A, int64_t b
     for (int t = 0; t < N_CLASS; t++) /* tuning: the caller's shape */
         if (R_CLASS[t] == cx->tuning.dtw_ucr_rows) c = t;
     const int R = R_CLASS[c];
-    mx_fn k = kernel_of(R, sq, band >= 0, false); /* ucr: float64 only */
+    mx_fn k = kernel_t<double, true>(R, sq, band >= 0); /* ucr: float64 only */
     uint32_t warps = resident_warps(k, cx->cuda->sm_count);
     uint32_t need = (uint32_t)((A->np + MX_WARPS - 1) / MX_WARPS) * MX_WARPS;
     if (warps > need) warps = need;
