@@ -39,6 +39,9 @@
 **                  split" line of the last timed run: the rest (the series'
 **                  copy and envelope, buffers, the query), the bounds
 **                  ranked, the exact DTW, windows whose DTW ran, batches
+**   --ec LIST      with --gpu, each row for each of these: 1 the windows'
+**                  LB_Keogh EC by rows (the default), 0 without
+**                  (tuning.dtw_ucr_ec = -1) [1]
 **
 ** Output: "# " lines, then one row per cell:
 **   m band R threads reps median_s windows_per_s distance start kim% eq% ec% abandoned% full%
@@ -146,7 +149,7 @@ static void print_cpu(void) {
 /* The same search through wm_dtw on the GPU (the query normalised there):
 ** one untimed run, then reps; its row, and 1 when it differs from the CPU's. */
 static int gpu_row(const double *q, size_t m, const double *y, uint64_t n, const wm_dtw_opts_t *o,
-                   int reps, double ref_d, uint64_t ref_s, int rows) {
+                   int reps, double ref_d, uint64_t ref_s, int rows, int ec) {
     wm_context_opts_t co = wm_context_opts_default();
     co.backend = WM_BACKEND_CUDA;
     wm_context_t *cx = NULL;
@@ -156,6 +159,7 @@ static int gpu_row(const double *q, size_t m, const double *y, uint64_t n, const
         return 0;
     }
     wm_context_tuning(cx)->dtw_ucr_rows = rows;
+    wm_context_tuning(cx)->dtw_ucr_ec = ec ? 0 : -1;
     wm_context_tuning(cx)->timing = 1; /* one more wait, after the bounds */
     double times[64], d = -1;
     uint64_t s = 0;
@@ -187,11 +191,11 @@ static int gpu_row(const double *q, size_t m, const double *y, uint64_t n, const
     printf("%zu - %lld gpu %d %.4f %.4g %.10g %llu - - - - -%s\n", m, (long long)o->window, reps,
            med, (double)(n - m + 1) / med, d, (unsigned long long)s,
            differs ? " !!! MISMATCH" : "");
-    printf("# gpu split, rows a lane %s%d: set-up %.2f ms, bounds ranked %.2f ms, exact DTW %.2f "
-           "ms, %llu windows (%.2f%%) in %llu batches\n",
-           rows ? "" : "(model) ", rows, (last - split.dtw_ucr_rank_s - split.dtw_ucr_dtw_s) * 1e3,
-           split.dtw_ucr_rank_s * 1e3, split.dtw_ucr_dtw_s * 1e3,
-           (unsigned long long)split.dtw_ucr_windows,
+    printf("# gpu split, EC %s, rows a lane %s%d: set-up %.2f ms, bounds ranked %.2f ms, exact "
+           "DTW %.2f ms, %llu windows (%.2f%%) in %llu batches\n",
+           ec ? "on" : "off", rows ? "" : "(model) ", rows,
+           (last - split.dtw_ucr_rank_s - split.dtw_ucr_dtw_s) * 1e3, split.dtw_ucr_rank_s * 1e3,
+           split.dtw_ucr_dtw_s * 1e3, (unsigned long long)split.dtw_ucr_windows,
            100.0 * (double)split.dtw_ucr_windows / (double)(n - m + 1),
            (unsigned long long)split.dtw_ucr_batches);
     fflush(stdout);
@@ -200,8 +204,8 @@ static int gpu_row(const double *q, size_t m, const double *y, uint64_t n, const
 
 int main(int argc, char **argv) {
     long ms[MAX_LIST] = { 128, 1024 }, bands[MAX_LIST] = { 5, 10 }, ths[MAX_LIST] = { 1, 2 };
-    long rows[MAX_LIST] = { 0 };
-    int n_m = 2, n_b = 2, n_t = 2, n_rows = 1, reps = 5, text = 0, gpu = 0;
+    long rows[MAX_LIST] = { 0 }, ecs[MAX_LIST] = { 1 };
+    int n_m = 2, n_b = 2, n_t = 2, n_rows = 1, n_ec = 1, reps = 5, text = 0, gpu = 0;
     uint64_t repeat = 0;
     long long offset = -1;
     double noise = 0.1;
@@ -217,6 +221,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "-r") && v) bad = (reps = atoi(v)) < 1, i++;
         else if (!strcmp(a, "--rows") && v)
             bad = (n_rows = parse_list(v, rows, MAX_LIST)) <= 0, i++;
+        else if (!strcmp(a, "--ec") && v) bad = (n_ec = parse_list(v, ecs, MAX_LIST)) <= 0, i++;
         else if (!strcmp(a, "--offset") && v) offset = atoll(v), i++;
         else if (!strcmp(a, "--noise") && v) noise = atof(v), i++;
         else if (!strcmp(a, "--seed") && v) seed = strtoull(v, NULL, 0), i++;
@@ -336,7 +341,9 @@ int main(int argc, char **argv) {
                 fflush(stdout);
             }
             for (int k = 0; gpu && k < n_rows; k++)
-                if (gpu_row(q, m, y, n, &o, reps, ref_d, ref_s, (int)rows[k]) != 0) status = 1;
+                for (int e = 0; e < n_ec; e++)
+                    if (gpu_row(q, m, y, n, &o, reps, ref_d, ref_s, (int)rows[k], ecs[e] != 0) != 0)
+                        status = 1;
         }
         free(q);
         free(qz);

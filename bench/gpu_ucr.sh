@@ -15,8 +15,9 @@
 # prof: ncu's time and instructions by kernel of m = 1,000 (two searches:
 # the untimed one and one timed), into ncu_ucr.txt, summed in the log.
 # rows: bench_ucr's GPU rows at m = 128 and 1,000 (5 %) for each lane shape
-# of the windows' DTW (--rows: $UCR_ROWS, 0,1,2,3,4,6,8 by default), each
-# with its split, into bench.log.
+# of the windows' DTW (--rows: $UCR_ROWS, 0,1,2,3,4,6,8 by default), with
+# and without the rows' bound (--ec: $UCR_EC, 1,0), each with its split,
+# into bench.log.
 # Logs in $OUT: ucr.log (steps), build.log, tests.log, bench.log.
 source bench/gpu_common.sh ucr /tmp/build-mx "${1:-all}" "${2:-.gpu-dtw}"
 if [ "$mode" = rows ]; then
@@ -25,7 +26,7 @@ if [ "$mode" = rows ]; then
     for m in 128 1000; do
         log "bench_ucr m = $m, 5 %, rows a lane ${UCR_ROWS:-0,1,2,3,4,6,8} (0: the model)"
         $B/bench/bench_ucr --text --repeat 10000000 -m $m -b 5 -t 16 -r 3 --gpu \
-            --rows "${UCR_ROWS:-0,1,2,3,4,6,8}" /tmp/mlii.txt 2>&1 | tee -a "$out/bench.log"
+            --rows "${UCR_ROWS:-0,1,2,3,4,6,8}" --ec "${UCR_EC:-1,0}" /tmp/mlii.txt 2>&1 | tee -a "$out/bench.log"
     done
     exit 0
 fi

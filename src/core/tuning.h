@@ -57,6 +57,10 @@ typedef struct {
                                      the windows on the GPU (1, 2, 3, 4, 6, 8,
                                      12, 16, 24 or 32; a stripe is 32 of them)
                                      [0: the pair kernel's cost model] */
+    int dtw_ucr_ec;               /* ucr on the GPU: LB_Keogh EC by rows from
+                                     the series' envelope (where it fits) in
+                                     each window's DTW (0), or never (-1):
+                                     tests take both, benchmarks compare [0] */
     /* dtw matrices on the CPU (matrix.c): a band this many SIMD strips of
     ** rows wide or wider runs in strips, a narrower one scalar [0: the
     ** default of sdtw_simd.c] */

@@ -43,6 +43,24 @@
 static const int R_CLASS[] = { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32 };
 #define N_CLASS ((int)(sizeof R_CLASS / sizeof R_CLASS[0]))
 
+/* Lane l gets the sum of v over lanes l .. 31. */
+__device__ __forceinline__ double warp_suffix_sum(double v, int lane) {
+    for (int o = 1; o < 32; o <<= 1) {
+        const double u = __shfl_down_sync(MX_FULL, v, o);
+        if (lane + o < 32) v = __dadd_rn(v, u);
+    }
+    return v;
+}
+
+/* Lane l gets the least v of lanes l .. 31. */
+__device__ __forceinline__ double warp_suffix_min(double v, int lane) {
+    for (int o = 1; o < 32; o <<= 1) {
+        const double u = __shfl_down_sync(MX_FULL, v, o);
+        if (lane + o < 32) v = u < v ? u : v;
+    }
+    return v;
+}
+
 /* Window mode (WIN: ucr's windows, abandoned against a cut) is its own
 ** set of kernels, so that its bounds' registers do not cost the matrices'
 ** kernels their occupancy. Blocks an SM keeps of WIN's shapes of up to 4
@@ -89,31 +107,24 @@ __global__ void __launch_bounds__(MX_WARPS * 32, MX_MIN_BLOCKS(WIN, R)) mx_kerne
         T corner = CUDART_INF;
         bool abandoned = false;
         if (ab) {
-            /* lane l takes columns [l C, (l + 1) C): its part's sums from
-            ** each column to the part's end, then the parts after it */
-            const uint64_t C = (n + 31) / 32, c0 = lane * C < n ? lane * C : n,
-                           c1 = c0 + C < n ? c0 + C : n;
-            double part = 0.0;
-            for (uint64_t c = c1; c-- > c0;) {
+            /* 32 consecutive columns at a time from the end, a lane each
+            ** (coalesced): the sum to the block's end, plus the blocks
+            ** after it (carry) */
+            double carry = 0.0;
+            for (int64_t base = (int64_t)((n - 1) / 32) * 32; base >= 0; base -= 32) {
+                const uint64_t c = (uint64_t)base + lane;
                 double t = 0.0;
-                if (A.env_up) {
+                if (A.env_up && c < n) {
                     const double z = w_sd > 0.0 ? __ddiv_rn(__dsub_rn(y[c], w_mean), w_sd) : 0.0;
                     const double up = A.env_up[c], lo = A.env_lo[c];
                     t = z > up   ? (double)dtw_cell_cost<SQ>(z, up)
                         : z < lo ? (double)dtw_cell_cost<SQ>(z, lo)
                                  : 0.0;
                 }
-                part = __dadd_rn(part, t);
-                suf[c] = part;
+                const double v = __dadd_rn(warp_suffix_sum(t, lane), carry);
+                if (c < n) suf[c] = v;
+                carry = __shfl_sync(MX_FULL, v, 0);
             }
-            double incl = part; /* the parts of lanes l .. 31 */
-            for (int o = 1; o < 32; o <<= 1) {
-                const double v = __shfl_down_sync(MX_FULL, incl, o);
-                if (lane + o < 32) incl = __dadd_rn(incl, v);
-            }
-            double after = __shfl_down_sync(MX_FULL, incl, 1);
-            if (lane == 31) after = 0.0;
-            for (uint64_t c = c0; c < c1; c++) suf[c] = __dadd_rn(suf[c], after);
             if (lane == 0) suf[n] = 0.0;
             __syncwarp();
         }
@@ -122,36 +133,29 @@ __global__ void __launch_bounds__(MX_WARPS * 32, MX_MIN_BLOCKS(WIN, R)) mx_kerne
             ** query sample against the window's envelope at i (the series'
             ** max / min within the band, normalised: normalising is
             ** monotonic), no more than any cell of row i in the band costs */
-            const uint64_t C = (m + 31) / 32, r0 = lane * C < m ? lane * C : m,
-                           r1 = r0 + C < m ? r0 + C : m;
-            double part = 0.0;
-            for (uint64_t i = r1; i-- > r0;) {
-                const double q = x[i];
+            double carry = 0.0;
+            for (int64_t base = (int64_t)((m - 1) / 32) * 32; base >= 0; base -= 32) {
+                const uint64_t i = (uint64_t)base + lane;
                 double t = 0.0;
-                const double u =
-                    w_sd > 0.0 ? __ddiv_rn(__dsub_rn(A.ser_up[ws + i], w_mean), w_sd) : 0.0;
-                if (q > u) {
-                    t = dtw_cell_cost<SQ>(q, u);
-                } else {
-                    const double l =
-                        w_sd > 0.0 ? __ddiv_rn(__dsub_rn(A.ser_lo[ws + i], w_mean), w_sd) : 0.0;
-                    if (q < l) t = dtw_cell_cost<SQ>(q, l);
+                if (i < m) {
+                    const double q = x[i];
+                    const double u =
+                        w_sd > 0.0 ? __ddiv_rn(__dsub_rn(A.ser_up[ws + i], w_mean), w_sd) : 0.0;
+                    if (q > u) {
+                        t = dtw_cell_cost<SQ>(q, u);
+                    } else {
+                        const double l =
+                            w_sd > 0.0 ? __ddiv_rn(__dsub_rn(A.ser_lo[ws + i], w_mean), w_sd) : 0.0;
+                        if (q < l) t = dtw_cell_cost<SQ>(q, l);
+                    }
                 }
-                part = __dadd_rn(part, t);
-                sufr[i] = part;
+                const double v = __dadd_rn(warp_suffix_sum(t, lane), carry);
+                if (i < m) sufr[i] = v;
+                carry = __shfl_sync(MX_FULL, v, 0);
             }
-            double incl = part;
-            for (int o = 1; o < 32; o <<= 1) {
-                const double v = __shfl_down_sync(MX_FULL, incl, o);
-                if (lane + o < 32) incl = __dadd_rn(incl, v);
-            }
-            double after = __shfl_down_sync(MX_FULL, incl, 1);
-            if (lane == 31) after = 0.0;
-            for (uint64_t i = r0; i < r1; i++) sufr[i] = __dadd_rn(sufr[i], after);
             if (lane == 0) sufr[m] = 0.0;
             __syncwarp();
-            /* the whole of it (lane 0's): over the cut, no DTW at all */
-            abandoned = __shfl_sync(MX_FULL, incl, 0) > A.cut;
+            abandoned = carry > A.cut; /* the whole of it: over the cut, no DTW at all */
         }
 
         for (int s = 0; s < S && !abandoned; s++) {
@@ -317,33 +321,27 @@ __global__ void __launch_bounds__(MX_WARPS * 32, MX_MIN_BLOCKS(WIN, R)) mx_kerne
             }
             if (abandoned) break;
             /* A stripe's end: every path crosses its bottom row at some
-            ** column c and then pays at least suf[c + 1]; bp for the next
-            ** stripe's tests (its suffix minima, by parts as suf), and bp[0]
-            ** the pair's bound now. */
+            ** column c and then pays at least suf[c + 1] (and with ec the
+            ** rows below); bp for the next stripe's tests (its suffix
+            ** minima), and bp[0] the pair's bound now. */
             if (ab && top_out) {
                 __syncwarp();                                 /* lane 31's row */
                 const double kb = ec ? sufr[i0 + rows] : 0.0; /* the rows below */
-                const uint64_t C = (n + 31) / 32, c0 = lane * C < n ? lane * C : n,
-                               c1 = c0 + C < n ? c0 + C : n;
-                double part = CUDART_INF;
-                for (uint64_t c = c1; c-- > c0;) {
-                    if (c >= cb && c < cb + wn) {
-                        const double v = __dadd_rn(top_out[c], suf[c + 1] > kb ? suf[c + 1] : kb);
-                        part = v < part ? v : part;
-                    }
-                    bp[c] = part;
+                /* suffix minima, 32 consecutive columns at a time from the
+                ** end (coalesced), as suf */
+                double all = CUDART_INF;
+                for (int64_t base = (int64_t)((n - 1) / 32) * 32; base >= 0; base -= 32) {
+                    const uint64_t c = (uint64_t)base + lane;
+                    double v = CUDART_INF;
+                    if (c >= cb && c < cb + wn)
+                        v = __dadd_rn(top_out[c], suf[c + 1] > kb ? suf[c + 1] : kb);
+                    v = warp_suffix_min(v, lane);
+                    v = all < v ? all : v;
+                    if (c < n) bp[c] = v;
+                    all = __shfl_sync(MX_FULL, v, 0);
                 }
-                double incl = part; /* the least of lanes l .. 31 */
-                for (int o = 1; o < 32; o <<= 1) {
-                    const double v = __shfl_down_sync(MX_FULL, incl, o);
-                    if (lane + o < 32) incl = v < incl ? v : incl;
-                }
-                double after = __shfl_down_sync(MX_FULL, incl, 1);
-                if (lane == 31) after = CUDART_INF;
-                for (uint64_t c = c0; c < c1; c++) bp[c] = after < bp[c] ? after : bp[c];
                 if (lane == 0) bp[n] = CUDART_INF;
                 __syncwarp();
-                const double all = __shfl_sync(MX_FULL, incl, 0);
                 if (all > A.cut) {
                     abandoned = true;
                     break;

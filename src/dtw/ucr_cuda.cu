@@ -181,7 +181,8 @@ static wm_status ucr_setup(wm_context_t *cx, const ucr_query_t *uq, const double
     size_t free_b = 0, total_b = 0;
     const size_t env_b = 2 * n * sizeof(double);
     const uint64_t limit = cx->tuning.gpu_alloc_limit;
-    if (uq->up && uq->r >= 0 && uq->r <= UCR_ENV_MAX_RADIUS && (!limit || env_b <= limit) &&
+    if (cx->tuning.dtw_ucr_ec >= 0 && uq->up && uq->r >= 0 && uq->r <= UCR_ENV_MAX_RADIUS &&
+        (!limit || env_b <= limit) &&
         (b[WM_DTW_UCR_SENV].cap >= env_b ||
          (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && env_b <= free_b / 4)) &&
         wm_cu_dev_reserve(cx, &b[WM_DTW_UCR_SENV], env_b) == WM_OK) {
