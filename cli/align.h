@@ -88,6 +88,13 @@ typedef struct {
 ** -1 (message printed). */
 int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *targ);
 
+/* The rest of wm_cli_align_prepare for r->q and r->t read elsewhere (a
+** rank's share of --pairs files, dist_pairs.c), given what the whole inputs
+** would show: the target's and the query's sniffs and whether every query
+** is IUPAC. Returns 0 or -1 (message printed). */
+int wm_cli_align_prepare_read(wm_cli_align_run_t *r, const char *qarg, const char *targ,
+                              const wm_sniff_t *tsn, const wm_sniff_t *qsn, int q_iupac);
+
 /* The alphabet of a run into *alpha: --alphabet's, or auto's from the data
 ** (sniff.h): the target's (target_dna, agreed on by every rank; tsn what
 ** this rank saw) decides, and the query (qsn, and q_iupac: every record is
@@ -116,6 +123,17 @@ void wm_cli_align_sam_header(wm_cli_align_run_t *r, int argc, char **argv);
 
 /* Remember a failed write on r->out (e.g. a closed pipe). */
 void wm_cli_align_note_write_error(wm_cli_align_run_t *r);
+
+/* ---- dist_pairs.c ------------------------------------------------------------- */
+
+/* Under MPI, --pairs of two FASTA files: read this rank's share of the
+** pairs' records alone, and prepare as wm_cli_align_prepare would for the
+** whole files. Collective. Returns 1 with r->q and r->t holding the records
+** of pairs [*lo, *hi) (as local records 0 .. *hi - *lo - 1), 0 when the
+** files cannot be shared so (nothing read: read them whole), -1 when the
+** preparing failed (message printed, on every rank). */
+int wm_cli_dist_pairs_read(wm_cli_align_run_t *r, const char *qarg, const char *targ, size_t *lo,
+                           size_t *hi);
 
 /* ---- align_hits.c -------------------------------------------------------------- */
 

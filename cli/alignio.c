@@ -149,6 +149,39 @@ int wm_cli_input_open(wm_cli_input_t *in, const char *role, const char *arg, int
     return check_records(in, max_len);
 }
 
+int wm_cli_input_open_range(wm_cli_input_t *in, const char *role, const char *arg, uint64_t lo,
+                            uint64_t hi, uint64_t max_len) {
+    int allow_empty = in->allow_empty, threads = in->threads;
+    memset(in, 0, sizeof *in);
+    in->allow_empty = allow_empty;
+    in->threads = threads;
+    in->role = role;
+    in->arg = arg;
+    in->is_file = in->is_seqfile = 1;
+    in->starts = in->one;
+    if (lo == hi) { /* no records here */
+        in->seq = (const uint8_t *)"";
+        return 0;
+    }
+    char err[1200];
+    wm_seqfile_opts_t so = wm_seqfile_opts_default();
+    so.threads = threads;
+    so.range_lo = lo;
+    so.range_hi = hi;
+    if (wm_seqfile_read_opts(arg, 0, &so, &in->sf, err, sizeof err) != WM_OK ||
+        in->sf.format != WM_FMT_FASTA)
+        return -1;
+    in->seq = in->sf.text.seq;
+    in->starts = in->sf.text.rec_start;
+    in->n_rec = in->sf.text.n_rec;
+    for (size_t r = 0; r < in->n_rec; ++r) {
+        uint64_t len;
+        (void)wm_cli_input_rec(in, r, &len);
+        if (!(len > 0 || in->allow_empty) || (max_len && len > max_len)) return -1;
+    }
+    return 0;
+}
+
 /* The next line of raw[*at, n) without its "\n" or "\r\n"; 0 at the end. */
 static int fq_line(const uint8_t *raw, uint64_t n, uint64_t *at, const uint8_t **s, size_t *len) {
     if (*at >= n) return 0;

@@ -56,6 +56,15 @@ int wm_cli_input_open(wm_cli_input_t *in, const char *role, const char *arg, int
                       uint64_t max_len);
 void wm_cli_input_close(wm_cli_input_t *in);
 
+/* The records of the FASTA file `arg` whose headers lie in its bytes [lo,
+** hi) (lo a header's first byte or 0, hi the next part's lo or the file's
+** size; lo == hi: no records), read as wm_cli_input_open reads the file,
+** with its checks. Prints nothing: returns 0, or -1 when the range cannot
+** be read or a check fails (the caller then reads the whole file, which
+** says why, with the file's own line numbers). */
+int wm_cli_input_open_range(wm_cli_input_t *in, const char *role, const char *arg, uint64_t lo,
+                            uint64_t hi, uint64_t max_len);
+
 /* Record r: its bytes (*len of them) and its name: the first word of its
 ** FASTA/FASTQ header, a plain file's path as given, or the role of a literal. */
 const uint8_t *wm_cli_input_rec(const wm_cli_input_t *in, size_t r, uint64_t *len);

@@ -544,6 +544,15 @@ int wm_cli_align_prepare(wm_cli_align_run_t *r, const char *qarg, const char *ta
     return finish_prepare(r);
 }
 
+int wm_cli_align_prepare_read(wm_cli_align_run_t *r, const char *qarg, const char *targ,
+                              const wm_sniff_t *tsn, const wm_sniff_t *qsn, int q_iupac) {
+    r->o = r->a->o;
+    if (wm_cli_align_alphabet(r->a, targ, wm_sniff_is_dna(tsn), tsn, qarg, qsn, q_iupac,
+                              &r->o.alphabet) < 0)
+        return -1;
+    return finish_prepare(r);
+}
+
 /* The context: the one CUDA started while the inputs were read (under
 ** auto dropped, *early cleared, when the choice was the CPU), or a new one. */
 static wm_status align_context(wm_cli_context_bg_t *bg, int *early, const wm_context_opts_t *co,

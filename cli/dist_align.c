@@ -280,7 +280,11 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
     int stdin_used = strcmp(qarg, "-") == 0 || (targ && strcmp(targ, "-") == 0);
     int idle = stdin_used && wm_dist.rank != 0;
     double t0 = wm_dist_now();
-    if (wm_cli_dist_agree(!idle && wm_cli_align_prepare(r, qarg, targ) < 0) ||
+    /* --pairs of two FASTA files: each rank reads its pairs' records alone */
+    size_t lo = 0, hi = 0;
+    int split = wm_cli_dist_pairs_read(r, qarg, targ, &lo, &hi);
+    if (split < 0) return -1;
+    if ((!split && wm_cli_dist_agree(!idle && wm_cli_align_prepare(r, qarg, targ) < 0)) ||
         wm_cli_dist_agree(!idle && wm_cli_context_new(&a->sh.co, &r->cx) != WM_OK))
         return -1;
     double t1 = wm_dist_now(); /* read: the inputs and the context */
@@ -291,8 +295,14 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
     FILE *stdout_was = r->out;
     r->out = wm_cli_lines_open(&lines);
     int failed = 0;
-    if (!idle) {
-        size_t lo, hi;
+    if (split) { /* local records 0 .. hi - lo - 1 are pairs lo .. hi - 1 */
+        if (r->o.mode == WM_ALIGN_GLOBAL) {
+            failed = wm_cli_align_batches(r, 0, hi - lo) < 0;
+        } else {
+            for (size_t k = 0; k < hi - lo && !failed; ++k) failed = wm_cli_align_pair(r, k, k) < 0;
+        }
+        if (!failed && wm_cli_hits_flush(r) < 0) failed = 1;
+    } else if (!idle) {
         if (r->tsv || r->o.mode == WM_ALIGN_GLOBAL) {
             /* all-vs-all: whole queries to a rank, so that --best and SAM's
             ** primary see every target record of a query */

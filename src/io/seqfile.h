@@ -59,6 +59,13 @@ typedef struct {
     uint64_t block;        /* bytes per block; 0 = the input cut in 4 per thread, at least
                               64 KiB [0]. Tests make it tiny so that block edges land
                               everywhere. */
+    /* A mapped FASTA file's bytes [range_lo, range_hi) alone, parsed as if
+    ** they were the file (records whose headers lie in them, as MPI ranks
+    ** share a pairs file: cli/dist_pairs.c). range_hi 0: the whole input.
+    ** An input that is not a mapped, uncompressed FASTA file, or a range
+    ** past its end, is WM_INVALID. Messages name lines from the range's
+    ** start [0, 0] */
+    uint64_t range_lo, range_hi;
 } wm_seqfile_opts_t;
 #define WM_SEQFILE_MIN_PARALLEL ((uint64_t)8 << 20)
 

@@ -638,6 +638,43 @@ for i in range(60):
     ipt.append(">it%d\n%s" % (i, g.lines(t, "\n")))
 write("ip_q.fa", "".join(ipq))
 write("ip_t.fa", "".join(ipt))
+# --pairs read by range (cli/dist_pairs.c): CRLF, blank lines, leading blank
+# lines, empty records, lowercase, one-line and wrapped records, so that the
+# ranks' byte borders fall anywhere in a record
+pc1, pc2 = ["\r\n" * 40], []
+for i in range(240):
+    s = "" if i % 37 == 5 else g.seq(g.r.randint(20, 400))
+    t = "" if i % 41 == 7 else g.mutate(s, g.r.randint(0, 12)) if s else g.seq(30)
+    if i % 5 == 2:
+        t = t.lower()
+    eol = "\r\n" if i % 3 else "\n"
+    pc1.append(">pc%d/1 x\r\n%s%s" % (i, g.lines(s, "\r\n", 30, 70) if s else "", "\r\n" * (i % 2)))
+    pc2.append(">pc%d/2\n%s%s" % (i, g.lines(t, eol, 50, 90) if t else "", "\n" if i % 4 == 0 else ""))
+write("pc1.fa", "".join(pc1))
+write("pc2.fa", "".join(pc2))
+# the alphabet from the target's first 64 KiB of sequence, which span the
+# ranks: 45 kB of DNA records, then prose ones (70 % of the budget DNA: text)
+sn1, sn2, used, i = [], [], 0, 0
+while used < 200000:
+    if used < 45000:
+        t = g.dna(500)
+    else:
+        t = ("the quick brown fox jumps over the lazy dog " * 12)[:500]
+    sn2.append(">sn%d\n%s" % (i, g.lines(t, "\n", 60, 60)))
+    sn1.append(">sq%d\n%s\n" % (i, g.dna(40)))
+    used += len(t)
+    i += 1
+write("sn1.fa", "".join(sn1))
+write("sn2.fa", "".join(sn2))
+# queries of IUPAC codes (too few A, C, G, T, N to sniff as DNA: a DNA target
+# takes them as their letters are all IUPAC codes), and the same with one
+# that is not, late in the file: every rank's records count
+nq1 = [">nq%d\n%s\n" % (j, "".join(g.r.choice("ACGTRYKMSWBDHV") for _ in range(60)))
+       for j in range(100)]
+write("iu1.fa", "".join(nq1))
+nq1[93] = ">nq93\nACGTJJJJACGT\n"
+write("nq1.fa", "".join(nq1))
+write("nq2.fa", "".join(">nt%d\n%s\n" % (j, g.dna(300)) for j in range(100)))
 
 # ---------------------------------------------------------------------------
 # dtw

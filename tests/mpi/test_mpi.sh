@@ -484,6 +484,16 @@ mcase "align global --pairs json" 0 -- align --mode global --pairs --json r1.fa 
 mcase "align global --pairs four-russians" 0 -- \
     align --mode global --pairs --algo four-russians r1.fa r2.fa
 mcase "align global --pairs TSV" 0 -- align --mode global --pairs --cigar pairs.tsv
+# --pairs of FASTA files: each rank reads its pairs' records alone
+mcase "align global --pairs, CRLF, blanks, empty records" 0 np="$MANY" -- \
+    align --mode global --pairs --cigar pc1.fa pc2.fa
+mcase "align --pairs infix, an empty query (read whole)" 2 -- align --pairs -k 40 --cigar pc1.fa pc2.fa
+mcase "align --pairs, the alphabet from 64 KiB over ranks" 0 -- \
+    align --mode global --pairs --explain-alphabet sn1.fa sn2.fa
+mcase "align --pairs, queries of IUPAC codes" 1 -- align --pairs -k 30 --explain-alphabet iu1.fa nq2.fa
+mcase "align --pairs, a query not IUPAC, late" 2 -- align --pairs -k 30 nq1.fa nq2.fa
+mcase "align --pairs FASTQ (read whole)" 0 -- align --mode global --pairs --cigar one.fq one.fq
+mcase "align --pairs, a bad byte late (read whole)" 2 -- align --mode global --pairs bad_late.fa bad_late.fa
 
 # --- dtw ---
 mcase "dtw --top 3" 0 -- dtw --top 3 dq.txt series.txt

@@ -1,0 +1,231 @@
+/*
+** dist_pairs.c -- `align --pairs QUERY TARGET` over the ranks of an MPI job,
+** each rank reading only its share of the two FASTA files.
+**
+** Record i of QUERY goes with record i of TARGET, so a rank's pairs are the
+** same records of both files, which lie at different bytes in each. Every
+** rank scans its even share of each file's bytes for record headers (a '>'
+** at a line start: in FASTA every such line is a header), and the ranks
+** exchange their counts: each header's global index is then known to the
+** rank that found it. The pairs are cut among the ranks as align_share cuts
+** them (wm_plan_even over the pair count), and the rank that holds header
+** lo_s of a file gives the byte where rank s's records start (a sum over
+** the ranks, each offset known to one). A rank then parses only the bytes
+** [start of its first record, start of the next rank's) of each file,
+** rank 0 from byte 0 so that whatever comes before the first header is
+** read as the whole file reads it.
+**
+** The whole files decide what the whole files decide in one process: the
+** alphabet from the first WM_SNIFF_BYTES sequence bytes (each rank sniffs
+** the part of that budget its records hold, after the ranks before it), and
+** whether every query is IUPAC. Anything else that the whole read would
+** report (counts that differ, a record empty or too long, a parse error,
+** gzip or FASTQ input) sends every rank back to reading the whole files,
+** which prints the one-process message; so the split changes where bytes
+** are read, never what is printed.
+*/
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/plan.h"
+#include "io/zsrc.h"
+#include "mpi/dist.h"
+#include "cli.h"
+#include "align.h"
+
+/* One file's headers in this rank's share of its bytes. */
+typedef struct {
+    const uint8_t *map;
+    uint64_t size;
+    uint64_t *at; /* offsets of the headers found, in order */
+    uint64_t n, cap;
+} heads_t;
+
+static void heads_free(heads_t *h) {
+    if (h->map) munmap((void *)h->map, h->size);
+    free(h->at);
+    memset(h, 0, sizeof *h);
+}
+
+static int heads_push(heads_t *h, uint64_t at) {
+    if (h->n == h->cap) {
+        uint64_t cap = h->cap ? 2 * h->cap : 4096;
+        uint64_t *p = realloc(h->at, cap * sizeof *p);
+        if (!p) return -1;
+        h->at = p;
+        h->cap = cap;
+    }
+    h->at[h->n++] = at;
+    return 0;
+}
+
+/* Map path and find the headers in this rank's share of it. Returns 0, or
+** -1 when the file is not an uncompressed FASTA file that can be mapped,
+** or out of memory. */
+static int heads_scan(heads_t *h, const char *path) {
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+        close(fd);
+        return -1;
+    }
+    h->size = (uint64_t)st.st_size;
+    void *m = mmap(NULL, (size_t)h->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) {
+        h->size = 0;
+        return -1;
+    }
+    h->map = m;
+    const uint8_t *f = h->map;
+    const char *what;
+    if (wm_zmagic(f, h->size < WM_ZMAGIC_LEN ? h->size : WM_ZMAGIC_LEN, &what) != WM_Z_PLAIN)
+        return -1;
+    uint64_t i = 0; /* FASTA as wm_seqfile_read detects it: the first non-blank byte */
+    while (i < h->size && (f[i] == ' ' || f[i] == '\t' || f[i] == '\r' || f[i] == '\n' ||
+                           f[i] == '\v' || f[i] == '\f'))
+        i++;
+    if (i == h->size || f[i] != '>') return -1;
+    wm_plan_t plan = wm_plan_even(0, h->size, (uint64_t)wm_dist.size);
+    uint64_t lo, hi;
+    wm_plan_part(&plan, (uint64_t)wm_dist.rank, &lo, &hi);
+    /* line starts p in [lo, hi): p = 0 or f[p - 1] = '\n' */
+    uint64_t p = lo;
+    if (p > 0 && f[p - 1] != '\n') {
+        const uint8_t *nl = p < hi ? memchr(f + p, '\n', (size_t)(hi - p)) : NULL;
+        p = nl ? (uint64_t)(nl - f) + 1 : hi;
+    }
+    while (p < hi) {
+        if (f[p] == '>' && heads_push(h, p) < 0) return -1;
+        const uint8_t *nl = memchr(f + p, '\n', (size_t)(hi - p));
+        p = nl ? (uint64_t)(nl - f) + 1 : hi;
+    }
+    return 0;
+}
+
+/* Where each rank's records of one file start: starts[s] for every rank s
+** (header lo_s, which one rank found; the file's size when s has none;
+** rank 0 at byte 0), starts[size] = the file's size. first: the global
+** index of this rank's first header. cuts[s]: rank s's first pair. */
+static void rank_starts(const heads_t *h, uint64_t first, const uint64_t *cuts, uint64_t n_pairs,
+                        uint64_t *starts) {
+    const uint64_t N = (uint64_t)wm_dist.size;
+    for (uint64_t s = 0; s <= N; s++) {
+        uint64_t k = cuts[s];
+        starts[s] = s < N && k >= first && k < first + h->n ? h->at[k - first] : 0;
+    }
+    wm_dist_sum_array(starts, (size_t)N + 1);
+    for (uint64_t s = 0; s < N; s++)
+        if (cuts[s] >= n_pairs) starts[s] = h->size;
+    starts[0] = 0;
+    starts[N] = h->size;
+}
+
+/* The sniff of this rank's records, as the whole input's first
+** WM_SNIFF_BYTES would count them: the budget the ranks before it left. */
+static void sniff_share(const wm_cli_input_t *in, wm_sniff_t *whole) {
+    const uint64_t N = (uint64_t)wm_dist.size;
+    const uint64_t len = in->n_rec ? in->starts[in->n_rec] - in->starts[0] : 0;
+    wm_sniff_t own;
+    memset(&own, 0, sizeof own);
+    if (len) wm_sniff_add(&own, in->seq + in->starts[0], len);
+    uint64_t *seen = malloc((size_t)N * sizeof *seen);
+    if (!seen) wm_dist_abort(WM_EXIT_ERROR); /* the ranks could no longer agree */
+    wm_dist_allgather(&own.seen, sizeof own.seen, seen);
+    uint64_t before = 0;
+    for (uint64_t s = 0; s < (uint64_t)wm_dist.rank; s++) before += seen[s];
+    free(seen);
+    wm_sniff_t mine;
+    memset(&mine, 0, sizeof mine);
+    if (before < WM_SNIFF_BYTES && len) {
+        mine.seen = before; /* the budget left after the ranks before */
+        wm_sniff_add(&mine, in->seq + in->starts[0], len);
+        mine.seen -= before;
+    }
+    uint64_t v[2] = { mine.seen, mine.nuc };
+    wm_dist_sum_array(v, 2);
+    whole->seen = v[0];
+    whole->nuc = v[1];
+}
+
+int wm_cli_dist_pairs_read(wm_cli_align_run_t *r, const char *qarg, const char *targ,
+                           size_t *lo, size_t *hi) {
+    const wm_cli_align_args_t *a = r->a;
+    const uint64_t N = (uint64_t)wm_dist.size, me = (uint64_t)wm_dist.rank;
+    if (!wm_dist.active || N < 2 || !a->pairs || !targ || a->sh.format == WM_OUT_SAM ||
+        strcmp(qarg, "-") == 0 || strcmp(targ, "-") == 0)
+        return 0; /* the same on every rank: no exchange needed */
+    heads_t hq, ht;
+    memset(&hq, 0, sizeof hq);
+    memset(&ht, 0, sizeof ht);
+    int bad = heads_scan(&hq, qarg) < 0 || heads_scan(&ht, targ) < 0;
+    uint64_t *cnt = malloc(2 * (size_t)N * sizeof *cnt), *cuts = malloc(((size_t)N + 1) * 8),
+             *sq = malloc(((size_t)N + 1) * 8), *st = malloc(((size_t)N + 1) * 8);
+    if (!cnt || !cuts || !sq || !st) wm_dist_abort(WM_EXIT_ERROR);
+    uint64_t mine[2] = { hq.n, ht.n };
+    wm_dist_allgather(mine, sizeof mine, cnt);
+    uint64_t nq = 0, nt = 0, fq = 0, ft = 0;
+    for (uint64_t s = 0; s < N; s++) {
+        if (s == me) {
+            fq = nq;
+            ft = nt;
+        }
+        nq += cnt[2 * s];
+        nt += cnt[2 * s + 1];
+    }
+    /* counts that differ (a missing mate), or no records: the whole read says so */
+    int ok = !wm_dist_any(bad) && nq == nt && nq > 0;
+    if (ok) {
+        wm_plan_t plan = wm_plan_even(0, nq, N);
+        for (uint64_t s = 0; s < N; s++) {
+            uint64_t b, e;
+            wm_plan_part(&plan, s, &b, &e);
+            cuts[s] = b;
+        }
+        cuts[N] = nq;
+        rank_starts(&hq, fq, cuts, nq, sq);
+        rank_starts(&ht, ft, cuts, nq, st);
+        *lo = (size_t)cuts[me];
+        *hi = (size_t)cuts[me + 1];
+    }
+    heads_free(&hq);
+    heads_free(&ht);
+    if (ok) {
+        r->q.allow_empty = r->t.allow_empty = a->o.mode == WM_ALIGN_GLOBAL;
+        r->q.threads = r->t.threads = a->sh.co.threads;
+        int failed =
+            wm_cli_input_open_range(&r->q, "query", qarg, sq[me], sq[me + 1], WM_MAX_QUERY) < 0 ||
+            wm_cli_input_open_range(&r->t, "target", targ, st[me], st[me + 1], 0) < 0 ||
+            r->q.n_rec != *hi - *lo || r->t.n_rec != *hi - *lo;
+        ok = !wm_dist_any(failed);
+    }
+    if (ok) {
+        wm_sniff_t tsn, qsn;
+        sniff_share(&r->t, &tsn);
+        sniff_share(&r->q, &qsn);
+        int q_iupac = !wm_dist_any(!wm_cli_input_iupac(&r->q));
+        ok = wm_cli_align_prepare_read(r, qarg, targ, &tsn, &qsn, q_iupac) == 0;
+        ok = !wm_dist_any(!ok);
+        if (!ok) { /* its message is printed; every rank stops */
+            free(cnt);
+            free(cuts);
+            free(sq);
+            free(st);
+            return -1;
+        }
+    }
+    free(cnt);
+    free(cuts);
+    free(sq);
+    free(st);
+    if (!ok) {
+        wm_cli_input_close(&r->q);
+        wm_cli_input_close(&r->t);
+    }
+    return ok;
+}
