@@ -638,6 +638,89 @@ static void test_data(void) {
     }
 }
 
+/* A range of a FASTA file (wm_seqfile_opts_t.range_lo/hi, as MPI ranks share
+** a --pairs file): the records whose headers lie in it, exactly as the whole
+** file gives them, on one thread and on three with tiny blocks; anything
+** but a range that starts at a header (or 0) of a mapped, uncompressed FASTA
+** file is refused. */
+static void test_range(void) {
+    for (int round = 0; round < 40; round++) {
+        size_t n_rec = 1 + xorshift_below(30), cap = 1 << 20, n = 0, nh = 0;
+        char *f = malloc(cap);
+        uint64_t *head = malloc((n_rec + 1) * sizeof *head);
+        int crlf = (int)xorshift_below(2);
+        if (xorshift_below(3) == 0) n += (size_t)sprintf(f, crlf ? "\r\n\r\n" : "\n \n");
+        for (size_t r = 0; r < n_rec; r++) {
+            head[nh++] = n;
+            n += (size_t)sprintf(f + n, ">r%zu_%d d\n", r, round);
+            if (crlf) f[n - 1] = '\r', f[n++] = '\n';
+            size_t len = xorshift_below(4) == 0 ? 0 : xorshift_below(900),
+                   width = 1 + xorshift_below(100);
+            for (size_t i = 0; i < len; i += width) {
+                for (size_t k = 0; k < width && i + k < len; k++)
+                    f[n++] = "ACGTNacgt"[xorshift_below(9)];
+                if (crlf) f[n++] = '\r';
+                f[n++] = '\n';
+                if (xorshift_below(20) == 0) f[n++] = '\n';
+            }
+        }
+        head[nh] = n;
+        const char *path = tmp_file(f, n);
+        wm_seqfile_t whole, part;
+        char err[512];
+        CHECK(wm_seqfile_read(path, 0, &whole, err, sizeof err) == WM_OK &&
+                  whole.text.n_rec == n_rec,
+              "range round %d: the whole file (%s)", round, err);
+        for (int t = 0; t < 8 && whole.text.n_rec == n_rec; t++) {
+            size_t a = xorshift_below(n_rec), b = a + 1 + xorshift_below(n_rec - a);
+            wm_seqfile_opts_t o = wm_seqfile_opts_default();
+            o.range_lo = a == 0 && t % 2 ? 0 : head[a]; /* rank 0 parses from byte 0 */
+            o.range_hi = head[b];
+            if (t >= 4) { /* the parallel parser's block edges everywhere */
+                o.threads = 3;
+                o.min_parallel = 0;
+                o.block = 64;
+            }
+            wm_status st = wm_seqfile_read_opts(path, 0, &o, &part, err, sizeof err);
+            int same = st == WM_OK && part.format == WM_FMT_FASTA && part.text.n_rec == b - a;
+            for (size_t r = 0; same && r < b - a; r++) {
+                const uint64_t *ws = whole.text.rec_start + a, *ps = part.text.rec_start + r;
+                same = strcmp(part.names[r], whole.names[a + r]) == 0 &&
+                       ps[1] - ps[0] == ws[r + 1] - ws[r] &&
+                       memcmp(part.text.seq + ps[0], whole.text.seq + ws[r], ps[1] - ps[0]) == 0;
+            }
+            CHECK(same, "range round %d: records [%zu, %zu) of %zu, %d threads (%d: %s)", round, a,
+                  b, n_rec, o.threads, st, err);
+            wm_seqfile_close(&part);
+        }
+        /* refused: past the end, empty, a start inside a sequence line */
+        wm_seqfile_opts_t o = wm_seqfile_opts_default();
+        o.range_lo = 0;
+        o.range_hi = n + 1;
+        CHECK(wm_seqfile_read_opts(path, 0, &o, &part, err, sizeof err) == WM_INVALID,
+              "range round %d: past the end", round);
+        o.range_lo = o.range_hi = head[0] + 1;
+        CHECK(wm_seqfile_read_opts(path, 0, &o, &part, err, sizeof err) == WM_INVALID,
+              "range round %d: empty", round);
+        if (head[1] > head[0] + 8 && f[head[1] - 2] != '\n' && f[head[1] - 2] != '\r') {
+            o.range_lo = head[1] - 2;
+            o.range_hi = n;
+            CHECK(wm_seqfile_read_opts(path, 0, &o, &part, err, sizeof err) == WM_INVALID,
+                  "range round %d: a start in a sequence line", round);
+        }
+        wm_seqfile_close(&whole);
+        free(head);
+        free(f);
+    }
+    wm_seqfile_opts_t o = wm_seqfile_opts_default();
+    wm_seqfile_t sf;
+    char err[256];
+    o.range_hi = 4;
+    CHECK(wm_seqfile_read_opts(tmp_gz_text(">a\nACGT\n"), 0, &o, &sf, err, sizeof err) ==
+              WM_INVALID,
+          "range of a gzip file refused");
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -649,6 +732,7 @@ int main(int argc, char **argv) {
     test_errors();
     test_stdin();
     test_random_fasta();
+    test_range();
     test_data();
     return test_finish();
 }
