@@ -61,6 +61,10 @@ typedef struct {
                                      the series' envelope (where it fits) in
                                      each window's DTW (0), or never (-1):
                                      tests take both, benchmarks compare [0] */
+    uint64_t dtw_ucr_piece;       /* ucr on the GPU: samples a piece of the
+                                     series' copy, ranked while the next is
+                                     copied; tests make it tiny [0: n / 16,
+                                     at least 2^20] */
     /* dtw matrices on the CPU (matrix.c): a band this many SIMD strips of
     ** rows wide or wider runs in strips, a narrower one scalar [0: the
     ** default of sdtw_simd.c] */

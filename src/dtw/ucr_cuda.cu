@@ -26,7 +26,8 @@
 **      window before its DTW, and their sums from each row to the end bound
 **      the rest of a path beside the columns' (matrix_launch.cuh).
 ** The series is read where a resident target holds it (wm_dtw_many_target),
-** else copied once a call.
+** else copied once a call, in pieces on a second stream while the windows
+** of the pieces already there are ranked (copy_and_rank).
 */
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
@@ -44,15 +45,19 @@
 #define UCR_THREADS 256
 #define UCR_FIRST_BATCH 4096u
 #define UCR_MAX_BATCH (1u << 20)
+/* A copied series comes in this many pieces, each at least this many
+** samples (8 MB), its windows ranked while the next piece is copied. */
+#define UCR_COPY_PIECES 16u
+#define UCR_COPY_MIN_PIECE ((uint64_t)1 << 20)
 /* The series' envelope costs n (2r + 1) reads: made for radii up to this.
 ** (UCR Suite bands are 5-10 % of queries of hundreds to thousands.) */
 #define UCR_ENV_MAX_RADIUS 256
 
 /* Each window's mean and population sd, operation for operation as
-** wm_dtw_znorm (this file is built with -fmad=false). */
-__global__ void ucr_stats_kernel(const double *y, uint32_t nw, uint64_t L, double *mean,
-                                 double *sd) {
-    for (uint64_t s = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; s < nw;
+** wm_dtw_znorm (this file is built with -fmad=false), windows [s0, s1). */
+__global__ void ucr_stats_kernel(const double *y, uint64_t s0, uint64_t s1, uint64_t L,
+                                 double *mean, double *sd) {
+    for (uint64_t s = s0 + blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; s < s1;
          s += (uint64_t)gridDim.x * blockDim.x) {
         const double *x = y + s;
         double sum = 0.0;
@@ -77,11 +82,12 @@ __device__ __forceinline__ double ucr_zn(double v, double mu, double sd) {
     return sd > 0.0 ? __ddiv_rn(__dsub_rn(v, mu), sd) : 0.0;
 }
 
-/* Each window's bound and its start (the sort's values). */
-__global__ void ucr_bound_kernel(const double *y, uint32_t nw, uint64_t L, const double *mean,
-                                 const double *sd, const double *q, uint64_t m, const double *up,
-                                 const double *lo, bool sq, double *lb, uint32_t *idx) {
-    for (uint64_t s = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; s < nw;
+/* Each window's bound and its start (the sort's values), windows [s0, s1). */
+__global__ void ucr_bound_kernel(const double *y, uint64_t s0, uint64_t s1, uint64_t L,
+                                 const double *mean, const double *sd, const double *q, uint64_t m,
+                                 const double *up, const double *lo, bool sq, double *lb,
+                                 uint32_t *idx) {
+    for (uint64_t s = s0 + blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; s < s1;
          s += (uint64_t)gridDim.x * blockDim.x) {
         const double *x = y + s;
         const double mu = mean[s], sdv = sd[s];
@@ -131,13 +137,16 @@ static unsigned grid_for(uint64_t n) {
 
 typedef struct {
     wm_cu_buf_t *b;
-    const double *y; /* the series on the device */
+    const double *y;         /* the series on the device */
+    const double *copy_from; /* the host's series when it is to be copied, else NULL */
     double *mean, *sd, *lb, *lb_sorted;
     const double *s_up, *s_lo; /* the series' envelope (EC), or NULL */
     uint32_t *idx, *idx_sorted;
 } ucr_dev_t;
 
-/* Device buffers and the series, query and envelope on the device. */
+/* Device buffers, and the query and its envelope on the device; the
+** series where a resident target holds it, else its buffer (copied by
+** ucr_rank). */
 static wm_status ucr_setup(wm_context_t *cx, const ucr_query_t *uq, const double *series,
                            uint64_t n, uint32_t nw, ucr_dev_t *d, cudaStream_t S) {
     wm_cu_buf_t *b = d->b;
@@ -147,9 +156,8 @@ static wm_status ucr_setup(wm_context_t *cx, const ucr_query_t *uq, const double
     if (!d->y) {
         if ((st = wm_cu_dev_reserve(cx, &b[WM_DTW_UCR_SERIES], n * sizeof(double))) != WM_OK)
             return st;
-        WM_CU(cx, cudaMemcpyAsync(b[WM_DTW_UCR_SERIES].p, series, n * sizeof(double),
-                                  cudaMemcpyHostToDevice, S));
         d->y = (const double *)b[WM_DTW_UCR_SERIES].p;
+        d->copy_from = series;
     }
     uint64_t off[2] = { 0, m };
     if ((st = wm_cu_dev_reserve(cx, &b[WM_DTW_MX_SIG], m * sizeof(double))) != WM_OK ||
@@ -186,10 +194,7 @@ static wm_status ucr_setup(wm_context_t *cx, const ucr_query_t *uq, const double
         (b[WM_DTW_UCR_SENV].cap >= env_b ||
          (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && env_b <= free_b / 4)) &&
         wm_cu_dev_reserve(cx, &b[WM_DTW_UCR_SENV], env_b) == WM_OK) {
-        double *env = (double *)b[WM_DTW_UCR_SENV].p;
-        ucr_series_env_kernel<<<grid_for(n), UCR_THREADS, 0, S>>>(d->y, n, (uint64_t)uq->r, env,
-                                                                  env + n);
-        WM_CU(cx, cudaGetLastError());
+        double *env = (double *)b[WM_DTW_UCR_SENV].p; /* made by ucr_rank */
         d->s_up = env;
         d->s_lo = env + n;
     }
@@ -198,15 +203,65 @@ static wm_status ucr_setup(wm_context_t *cx, const ucr_query_t *uq, const double
     return WM_OK;
 }
 
-/* Every window's statistics and bound, sorted by the bound. */
-static wm_status ucr_rank(wm_context_t *cx, const ucr_query_t *uq, uint32_t nw, ucr_dev_t *d,
-                          cudaStream_t S) {
-    const uint64_t L = uq->len, m = uq->m;
+/* Windows [s0, s1): statistics, then bounds, on S. */
+static void rank_windows(const ucr_query_t *uq, const ucr_dev_t *d, uint64_t s0, uint64_t s1,
+                         cudaStream_t S) {
     const double *env = (const double *)d->b[WM_DTW_UCR_ENV].p;
-    ucr_stats_kernel<<<grid_for(nw), UCR_THREADS, 0, S>>>(d->y, nw, L, d->mean, d->sd);
-    ucr_bound_kernel<<<grid_for(nw), UCR_THREADS, 0, S>>>(
-        d->y, nw, L, d->mean, d->sd, (const double *)d->b[WM_DTW_MX_SIG].p, m, uq->up ? env : NULL,
-        uq->up ? env + m : NULL, uq->cost == WM_DTW_SQUARED, d->lb, d->idx);
+    ucr_stats_kernel<<<grid_for(s1 - s0), UCR_THREADS, 0, S>>>(d->y, s0, s1, uq->len, d->mean,
+                                                               d->sd);
+    ucr_bound_kernel<<<grid_for(s1 - s0), UCR_THREADS, 0, S>>>(
+        d->y, s0, s1, uq->len, d->mean, d->sd, (const double *)d->b[WM_DTW_MX_SIG].p, uq->m,
+        uq->up ? env : NULL, uq->up ? env + uq->m : NULL, uq->cost == WM_DTW_SQUARED, d->lb,
+        d->idx);
+}
+
+/* A series to be copied comes in pieces on a second stream (C), and S ranks
+** each piece's windows while the next is copied: the copy from pageable
+** memory (12-20 ms for 80 MB on the H100 host) runs beside the statistics and
+** bounds (22 ms at m = 1,000; BENCHMARKS.md section 20g) instead of before
+** them. One event serves every piece: S's wait takes the record made before
+** it. Windows [0, *done) are ranked on return. */
+static wm_status copy_and_rank(wm_context_t *cx, const ucr_query_t *uq, uint64_t n, uint32_t nw,
+                               const ucr_dev_t *d, cudaStream_t S, uint64_t *done) {
+    const cudaStream_t C = cx->cuda->stream[1];
+    uint64_t piece = (n + UCR_COPY_PIECES - 1) / UCR_COPY_PIECES;
+    if (piece < UCR_COPY_MIN_PIECE) piece = UCR_COPY_MIN_PIECE;
+    if (cx->tuning.dtw_ucr_piece) piece = cx->tuning.dtw_ucr_piece;
+    cudaEvent_t ev;
+    WM_CU(cx, cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    cudaError_t e = cudaSuccess;
+    for (uint64_t a = 0; a < n && e == cudaSuccess; a += piece) {
+        const uint64_t b = n - a < piece ? n : a + piece;
+        e = cudaMemcpyAsync((double *)d->y + a, d->copy_from + a, (b - a) * sizeof(double),
+                            cudaMemcpyHostToDevice, C);
+        if (e == cudaSuccess) e = cudaEventRecord(ev, C);
+        if (e == cudaSuccess) e = cudaStreamWaitEvent(S, ev, 0);
+        /* the windows whose samples have all arrived */
+        const uint64_t w = b < uq->len ? 0 : b - uq->len + 1 < nw ? b - uq->len + 1 : nw;
+        if (e == cudaSuccess && w > *done) {
+            rank_windows(uq, d, *done, w, S);
+            *done = w;
+            e = cudaGetLastError();
+        }
+    }
+    cudaEventDestroy(ev); /* released once its last record has completed */
+    if (e != cudaSuccess) return wm_cuda_fail(cx, e, "the series' copy");
+    return WM_OK;
+}
+
+/* Every window's statistics and bound, sorted by the bound; the series'
+** envelope where there is room for it. */
+static wm_status ucr_rank(wm_context_t *cx, const ucr_query_t *uq, uint64_t n, uint32_t nw,
+                          ucr_dev_t *d, cudaStream_t S) {
+    uint64_t done = 0;
+    if (d->copy_from) {
+        wm_status st = copy_and_rank(cx, uq, n, nw, d, S, &done);
+        if (st != WM_OK) return st;
+    }
+    if (done < nw) rank_windows(uq, d, done, nw, S);
+    if (d->s_up)
+        ucr_series_env_kernel<<<grid_for(n), UCR_THREADS, 0, S>>>(
+            d->y, n, (uint64_t)uq->r, (double *)d->s_up, (double *)d->s_lo);
     WM_CU(cx, cudaGetLastError());
     size_t temp = 0;
     WM_CU(cx, cub::DeviceRadixSort::SortPairs(NULL, temp, d->lb, d->lb_sorted, d->idx,
@@ -241,7 +296,7 @@ extern "C" wm_status wm_dtw_ucr_cuda(wm_context_t *cx, const double *qz, size_t 
     const int timing = cx->tuning.timing;
     if (st == WM_OK) st = ucr_setup(cx, &uq, series, n, nw, &d, S);
     double t0 = timing ? wm_now() : 0;
-    if (st == WM_OK) st = ucr_rank(cx, &uq, nw, &d, S);
+    if (st == WM_OK) st = ucr_rank(cx, &uq, n, nw, &d, S);
     if (timing && st == WM_OK) {
         cudaError_t e = cudaStreamSynchronize(S);
         if (e != cudaSuccess) st = wm_cuda_fail(cx, e, "ucr bounds");

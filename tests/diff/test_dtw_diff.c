@@ -1849,14 +1849,19 @@ int main(int argc, char **argv) {
     if (cuda_present(NULL)) {
         if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 0, UINT64_MAX)) g_n_cfg++;
         /* ucr's windows without the rows' bound (LB_Keogh EC) here, with it
-        ** in the others */
+        ** in the others; its series copied in pieces of 37 samples, each
+        ** piece's windows ranked as it arrives */
         if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8 * 33, UINT64_MAX)) {
             config *cf = &g_cfg[g_n_cfg++];
             wm_context_tuning(cf->cx)->dtw_ucr_ec = -1;
+            wm_context_tuning(cf->cx)->dtw_ucr_piece = 37;
             size_t len = strlen(cf->name);
-            snprintf(cf->name + len, sizeof cf->name - len, ", ucr without EC");
+            snprintf(cf->name + len, sizeof cf->name - len, ", ucr without EC, pieces of 37");
         }
-        if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8, 40000)) g_n_cfg++;
+        if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 8, 40000)) { /* ucr: pieces of 1,000 */
+            config *cf = &g_cfg[g_n_cfg++];
+            wm_context_tuning(cf->cx)->dtw_ucr_piece = 1000;
+        }
         /* every start's window on the GPU (sdtw_window_cuda.cu), however small */
         if (dtw_context(&g_cfg[g_n_cfg], WM_BACKEND_CUDA, 1, 0, UINT64_MAX)) {
             config *cf = &g_cfg[g_n_cfg++];
