@@ -153,8 +153,8 @@ static void sniff_share(const wm_cli_input_t *in, wm_sniff_t *whole) {
     whole->nuc = v[1];
 }
 
-int wm_cli_dist_pairs_read(wm_cli_align_run_t *r, const char *qarg, const char *targ,
-                           size_t *lo, size_t *hi) {
+int wm_cli_dist_pairs_read(wm_cli_align_run_t *r, const char *qarg, const char *targ, size_t *lo,
+                           size_t *hi) {
     const wm_cli_align_args_t *a = r->a;
     const uint64_t N = (uint64_t)wm_dist.size, me = (uint64_t)wm_dist.rank;
     if (!wm_dist.active || N < 2 || !a->pairs || !targ || a->sh.format == WM_OUT_SAM ||
