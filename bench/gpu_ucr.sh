@@ -2,7 +2,7 @@
 # gpu_ucr.sh -- issue 19, item 3 on the lent GPU: ucr mode's best window on
 # the GPU (bounds of every window, sorted, exact DTW in bound order), tests
 # first.
-#   bash bench/gpu_ucr.sh test|bench|all|prof|rows [CARRY]
+#   bash bench/gpu_ucr.sh test|bench|all|prof|rows|quick [CARRY]
 # CARRY (.gpu-dtw) holds mitdb100.csv.gz and the compression -dev .debs.
 # Builds with CUDA (sm_90) into /tmp/build-mx. test: test_dtw_diff at scale 1
 # (its ucr cases on the CUDA contexts against the oracle), test_api_target
@@ -18,8 +18,24 @@
 # of the windows' DTW (--rows: $UCR_ROWS, 0,1,2,3,4,6,8 by default), with
 # and without the rows' bound (--ec: $UCR_EC, 1,0), each with its split,
 # into bench.log.
+# quick: test_dtw_diff and the CLI's test_dtw, memcheck of test_dtw_diff's
+# smallest scale and of a ucr search, then bench_ucr at m = 1,000 and 128
+# (5 %) with the GPU row twice in one process: a short call.
 # Logs in $OUT: ucr.log (steps), build.log, tests.log, bench.log.
 source bench/gpu_common.sh ucr /tmp/build-mx "${1:-all}" "${2:-.gpu-dtw}"
+if [ "$mode" = quick ]; then
+    gpu_build warpmatch_cli test_dtw_diff bench_ucr
+    run_tests test_dtw_diff cli:test_dtw
+    WM_TEST_SCALE=0.01 sanitize memcheck $B/tests/test_dtw_diff
+    sanitize memcheck $B/warpmatch dtw --mode ucr --window 0.05 --backend cuda \
+        data/signals/beat_query.txt data/signals/ecg_mitdb100_60s.csv
+    zcat "$carry/mitdb100.csv.gz" | tail -n +3 | cut -d, -f1 >/tmp/mlii.txt
+    for m in 1000 128; do
+        $B/bench/bench_ucr --text --repeat 10000000 -m $m -b 5 -t 16 -r 3 --gpu --rows 0,0 \
+            /tmp/mlii.txt 2>&1 | tee -a "$out/bench.log"
+    done
+    exit 0
+fi
 if [ "$mode" = rows ]; then
     gpu_build bench_ucr
     zcat "$carry/mitdb100.csv.gz" | tail -n +3 | cut -d, -f1 >/tmp/mlii.txt
