@@ -164,8 +164,9 @@ int wm_cli_dist_pairs_read(wm_cli_align_run_t *r, const char *qarg, const char *
     memset(&hq, 0, sizeof hq);
     memset(&ht, 0, sizeof ht);
     int bad = heads_scan(&hq, qarg) < 0 || heads_scan(&ht, targ) < 0;
-    uint64_t *cnt = malloc(2 * (size_t)N * sizeof *cnt), *cuts = malloc(((size_t)N + 1) * 8),
-             *sq = malloc(((size_t)N + 1) * 8), *st = malloc(((size_t)N + 1) * 8);
+    uint64_t *cnt = malloc(2 * (size_t)N * sizeof *cnt),
+             *cuts = malloc(((size_t)N + 1) * sizeof *cuts),
+             *sq = malloc(((size_t)N + 1) * sizeof *sq), *st = malloc(((size_t)N + 1) * sizeof *st);
     if (!cnt || !cuts || !sq || !st) wm_dist_abort(WM_EXIT_ERROR);
     uint64_t mine[2] = { hq.n, ht.n };
     wm_dist_allgather(mine, sizeof mine, cnt);
@@ -204,28 +205,21 @@ int wm_cli_dist_pairs_read(wm_cli_align_run_t *r, const char *qarg, const char *
             r->q.n_rec != *hi - *lo || r->t.n_rec != *hi - *lo;
         ok = !wm_dist_any(failed);
     }
+    int rc = ok;
     if (ok) {
         wm_sniff_t tsn, qsn;
         sniff_share(&r->t, &tsn);
         sniff_share(&r->q, &qsn);
         int q_iupac = !wm_dist_any(!wm_cli_input_iupac(&r->q));
-        ok = wm_cli_align_prepare_read(r, qarg, targ, &tsn, &qsn, q_iupac) == 0;
-        ok = !wm_dist_any(!ok);
-        if (!ok) { /* its message is printed; every rank stops */
-            free(cnt);
-            free(cuts);
-            free(sq);
-            free(st);
-            return -1;
-        }
+        int failed = wm_cli_align_prepare_read(r, qarg, targ, &tsn, &qsn, q_iupac) < 0;
+        if (wm_dist_any(failed)) rc = -1; /* its message is printed; every rank stops */
+    } else {
+        wm_cli_input_close(&r->q);
+        wm_cli_input_close(&r->t);
     }
     free(cnt);
     free(cuts);
     free(sq);
     free(st);
-    if (!ok) {
-        wm_cli_input_close(&r->q);
-        wm_cli_input_close(&r->t);
-    }
-    return ok;
+    return rc;
 }
