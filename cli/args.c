@@ -209,6 +209,7 @@ static void *make_context(void *arg) {
 wm_status wm_cli_context_start(wm_cli_context_bg_t *bg, const wm_context_opts_t *co) {
     memset(bg, 0, sizeof *bg);
     bg->co = *co;
+    bg->started = wm_cli_now();
     if (co->backend == WM_BACKEND_CPU || !wm_cuda_built()) {
         double t0 = wm_cli_now();
         bg->st = wm_cli_context_new(co, &bg->cx);
@@ -361,9 +362,10 @@ void wm_cli_gpu_timing(const wm_context_t *cx, int device) {
     if (!wm_cli_timing_on() || !s || s->search_gpu_batches == 0) return;
     fprintf(stderr,
             "cuda search (device %d): set-up (tables, buffers) %.4f s, %llu batches of %llu bytes "
-            "(copy, search, hits) %.4f s\n",
+            "(copy, search, hits) %.4f s, %llu bytes staged by reading the file\n",
             device, s->search_gpu_setup_s, (unsigned long long)s->search_gpu_batches,
-            (unsigned long long)s->search_gpu_batch_bytes, s->search_gpu_loop_s);
+            (unsigned long long)s->search_gpu_batch_bytes, s->search_gpu_loop_s,
+            (unsigned long long)s->search_gpu_read_bytes);
 }
 
 void wm_cli_context_free(wm_context_t *cx) {

@@ -6,8 +6,10 @@
 **     the GPU (start-up 0.40 s, set-up 0.01 s, 1.07 GB moved at 29 GB/s,
 **     kernels at 2929 GB/s; search k=0, 1.07 GB)
 */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -63,7 +65,60 @@ static void explain(const wm_backend_choice_t *c, const char *name, const char *
 
 /* ---- the choice --------------------------------------------------------------- */
 
-void wm_cli_choose_backend(wm_cli_shared_t *sh, wm_workload_t *w, const char *unknown) {
+/* Whether the NVIDIA driver lists a GPU this process may use, asked without
+** starting CUDA: asking CUDA (cudaGetDeviceCount) initialises the driver on
+** this thread, 0.1-0.2 s before anything else can start, where the context's
+** own thread (args.c) would do it while the input is read and, with the
+** cover, scanned. The driver lists its GPUs in /proc/driver/nvidia/gpus (or
+** has made /dev/nvidia0); CUDA_VISIBLE_DEVICES empty or -1 hides them. 0
+** means "not known": CUDA is asked. A wrong yes costs only that start-up:
+** auto's context falls back to the CPU quietly. */
+static int gpu_listed(void) {
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    if (vis != NULL && (vis[0] == '\0' || vis[0] == '-')) return 0;
+    DIR *d = opendir("/proc/driver/nvidia/gpus");
+    int found = 0;
+    for (struct dirent *e; d != NULL && !found && (e = readdir(d)) != NULL;)
+        found = e->d_name[0] != '.';
+    if (d != NULL) closedir(d);
+    return found || access("/dev/nvidia0", F_OK) == 0;
+}
+
+/* The GPU with the CPU covering its start-up (search_cover.c): the CPU scans
+** what its rate gets through in the start-up, the GPU the rest (without its
+** share of the moves and kernels). Seconds, or -1 when the CPU would be done
+** before the GPU is ready (nothing left to the GPU: the CPU alone is better). */
+static double cover_seconds(const wm_backend_choice_t *c, double bytes, double *covered) {
+    double scan = c->cpu_rate > 0 ? c->work / c->cpu_rate : 0; /* the CPU's scan of it all */
+    if (c->gpu_s < 0 || bytes <= 0 || scan <= 0) return -1.0;
+    *covered = bytes * c->gpu_startup_s / scan;
+    if (*covered >= bytes) return -1.0;
+    return c->gpu_s - *covered / bytes * (c->gpu_move_s + c->gpu_work_s);
+}
+
+static void explain_cover(const wm_backend_choice_t *c, double cover_s, double covered,
+                          double bytes) {
+    char a[32], b[32], mrate[32], grate[32], unit_s[16], work[32];
+    snprintf(unit_s, sizeof unit_s, "%s/s", c->unit);
+    if (wm_dist.rank != 0) return;
+    fprintf(stderr,
+            "%s: backend cuda, the CPU covering its start-up: predicted %.2f s (the CPU "
+            "scans about %s in the start-up of %.2f s, the GPU the other %s: set-up %.2f s, "
+            "moved at %s, kernels at %s) vs %.2f s on %d CPU thread%s alone and %.2f s on "
+            "the GPU alone (%s, %s)\n",
+            WM_PROG, cover_s, amount(a, sizeof a, covered, "B"), c->gpu_startup_s,
+            amount(b, sizeof b, bytes - covered, "B"), c->gpu_fixed_s,
+            amount(mrate, sizeof mrate, c->move_rate, "B/s"),
+            amount(grate, sizeof grate, c->gpu_rate, unit_s), c->cpu_s, c->threads,
+            c->threads == 1 ? "" : "s", c->gpu_s, c->row,
+            amount(work, sizeof work, c->work, c->unit));
+}
+
+/* wm_cli_choose_backend; cover: a search whose whole files the CPU may scan
+** during the GPU's start-up (its cover fields are set when that is chosen),
+** else NULL. */
+static void choose_backend(wm_cli_shared_t *sh, wm_workload_t *w, const char *unknown,
+                           wm_cli_search_args_t *cover) {
     wm_context_opts_t *co = &sh->co;
     wm_backend_choice_t c;
     int built = wm_cuda_built();
@@ -81,25 +136,45 @@ void wm_cli_choose_backend(wm_cli_shared_t *sh, wm_workload_t *w, const char *un
         return;
     }
     const char *why = NULL;
+    double cover_s = -1.0, covered = 0.0;
+    if (cover != NULL && built && !w->cpu_only && unknown == NULL && sh->co.progress == NULL) {
+        cover_s = cover_seconds(&c, (double)w->bytes, &covered);
+        if (cover_s >= 0 && cover_s < c.cpu_s) c.backend = WM_BACKEND_CUDA;
+        else cover_s = -1.0;
+    }
     if (!built) {
         why = "no CUDA backend in this build";
     } else if (w->cpu_only) {
         why = "the GPU backend would run this on the CPU";
-    } else if ((c.backend == WM_BACKEND_CUDA || sh->explain_backend) &&
-               wm_cuda_device_count() <= 0) {
-        /* asked only when the GPU would win (it starts the driver), or when
-        ** the explanation must not predict for a GPU that is not there */
-        why = "no GPU found";
-        c.backend = WM_BACKEND_CPU;
-        c.gpu_s = -1.0;
+    } else if (c.backend == WM_BACKEND_CUDA || sh->explain_backend) {
+        /* Is there a GPU? Asked only when it would win, or when the
+        ** explanation must not predict for a GPU that is not there, which
+        ** asks CUDA itself; the choice alone trusts the driver's list. */
+        int found = !sh->explain_backend && gpu_listed() ? 1 : wm_cuda_device_count() > 0;
+        if (!found) {
+            why = "no GPU found";
+            c.backend = WM_BACKEND_CPU;
+            c.gpu_s = -1.0;
+        }
     }
     if (c.backend == WM_BACKEND_CPU) {
         co->backend = WM_BACKEND_CPU;
         co->devices = NULL; /* a --gpus list is not used on the CPU */
         co->n_devices = 0;
     } /* the GPU: AUTO stays, so that a GPU that fails to start falls back */
+    if (c.backend == WM_BACKEND_CUDA && cover_s >= 0) {
+        cover->cover = 1;
+        cover->cover_gpu_fixed_s = c.gpu_fixed_s;
+        cover->cover_gpu_s_per_byte = (c.gpu_move_s + c.gpu_work_s) / (double)w->bytes;
+        if (sh->explain_backend) explain_cover(&c, cover_s, covered, (double)w->bytes);
+        return;
+    }
     if (sh->explain_backend)
         explain(&c, c.backend == WM_BACKEND_CUDA ? "cuda" : "cpu", why, unknown);
+}
+
+void wm_cli_choose_backend(wm_cli_shared_t *sh, wm_workload_t *w, const char *unknown) {
+    choose_backend(sh, w, unknown, NULL);
 }
 
 /* ---- the commands' workloads ---------------------------------------------- */
@@ -164,7 +239,8 @@ void wm_cli_choose_search(wm_cli_search_args_t *a, int argc, char **argv, int fi
         w.cpu_only = (a->o.metric == WM_METRIC_HAMMING && w.k > 4) || (a->m > 4096 && w.k > 8) ||
                      a->o.exact_prefix > 0 || a->o.exact_suffix > 0; /* regions: CPU code */
     }
-    wm_cli_choose_backend(&a->sh, &w, unknown);
+    /* --stream reads every input in batches, which wait for the context */
+    choose_backend(&a->sh, &w, unknown, a->stream > 0 ? NULL : a);
 }
 
 void wm_cli_choose_align(const wm_cli_align_run_t *r, wm_cli_shared_t *sh) {

@@ -99,6 +99,7 @@ typedef struct {
     wm_context_t *cx;
     wm_status st;
     double seconds;     /* how long wm_context_new took */
+    double started;     /* wm_cli_now() when it was started */
     volatile int ready; /* the thread has made it (read by the warm-up) */
     size_t warmed;      /* input bytes the warm-up faulted in */
 } wm_cli_context_bg_t;

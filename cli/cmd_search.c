@@ -80,7 +80,12 @@ int wm_cli_search_on_matches_at(wm_cli_search_sink_t *s, const uint64_t *base, c
 /* Print "warpmatch: <what>: <library message>" for a failed call. */
 static void report_status(wm_cli_search_run_t *r, const char *what, wm_status st) {
     wm_progress_clear(&r->pg);
-    wm_cli_error("%s: %s", what, wm_cli_status_msg(r->cx, st));
+    if (r->said) { /* the scan printed it (a context that could not be made) */
+        r->said = 0;
+        return;
+    }
+    wm_cli_error("%s: %s", what, wm_cli_status_msg(r->msg_cx ? r->msg_cx : r->cx, st));
+    r->msg_cx = NULL;
 }
 
 int wm_cli_search_data_is_dna(const wm_cli_search_args_t *a, const wm_text_t *t, wm_sniff_t *sn) {
@@ -154,7 +159,7 @@ static wm_status count_per_pattern(wm_cli_search_run_t *r, const wm_db_t *db,
         r->per_pattern = malloc(np * sizeof *r->per_pattern);
         if (r->per_pattern == NULL) return WM_NOMEM;
     }
-    wm_status st = wm_count_per_pattern(r->cx, db, &sf->text, r->per_pattern);
+    wm_status st = wm_cli_search_scan(r, db, path, sf, NULL, NULL, NULL, r->per_pattern);
     if (st != WM_OK) return st;
     *total = wm_cli_search_print_per_pattern(r, path, r->per_pattern, np);
     return WM_OK;
@@ -281,9 +286,12 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         wm_seqfile_close(&sf);
         return;
     }
-    /* the context, made while this file was read (the first time) */
-    if (r->cx == NULL &&
-        wm_cli_context_wait_warm(&r->bg, &r->cx, sf.text.seq, sf.text.len) != WM_OK) {
+    /* the context, made while this file was read (the first time); with
+    ** the cover, the CPU scans the file's front in the meantime instead */
+    if (r->cx == NULL && !r->cover &&
+        wm_cli_context_wait_warm(&r->bg, &r->cx,
+                                 wm_cli_search_reads_file(r, &sf) ? NULL : sf.text.seq,
+                                 sf.text.len) != WM_OK) {
         r->any_error = r->fatal = 1;
         wm_seqfile_close(&sf);
         return;
@@ -322,8 +330,9 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         }
         s.locus = &locus;
         /* a set within k then finds only the starts the loci can read;
-        ** not under -w, whose word test reads every match's start first */
-        wm_context_tuning(r->cx)->loci_starts = !a->word;
+        ** not under -w, whose word test reads every match's start first
+        ** (set on each context the scan runs on) */
+        r->loci_starts = !a->word;
     }
 
     r->n_sources++;
@@ -340,7 +349,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         st = count_per_pattern(r, db, &sf, path, &s.n);
     } else if (mode == WM_CLI_SEARCH_COUNT) {
         uint64_t n = 0;
-        st = wm_count(r->cx, db, &sf.text, &n);
+        st = wm_cli_search_scan(r, db, path, &sf, NULL, NULL, &n, NULL);
         s.n = n;
         if (st == WM_OK) wm_out_count(r->out, path, NULL, n);
     } else {
@@ -354,7 +363,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
                 return;
             }
         }
-        st = wm_search_batches(r->cx, db, &sf.text, wm_cli_search_on_matches, &s);
+        st = wm_cli_search_scan(r, db, path, &sf, wm_cli_search_on_matches, &s, NULL, NULL);
         if (st == WM_STOPPED) st = WM_OK; /* -q found its match, or a write failed */
         if (wm_cli_search_sink_end(&s) < 0) r->any_error = 1;
         wm_cli_search_listed(r, &s, path, st);
@@ -383,6 +392,8 @@ int wm_cmd_search(int argc, char **argv) {
     wm_cli_buffer_stdout();
     r.a = &a;
     r.out = stdout;
+    r.loci_starts = -1;
+    r.cover_from = r.cover_ready = -1;
     wm_progress_init(&r.pg);
 
     int rc = wm_cli_search_parse(argc, argv, &a, &first_arg);
@@ -476,6 +487,7 @@ int wm_cmd_search(int argc, char **argv) {
         a.sh.co.progress_user = &r.pg;
     }
     wm_cli_choose_search(&a, argc, argv, first_arg); /* --backend auto for these files */
+    r.cover = !r.dist && wm_cli_search_cover_wanted(&a);
     /* Ranks agree on their contexts before any reads; one process makes
     ** its context while it reads its first file. */
     wm_status cst =
@@ -526,6 +538,7 @@ int wm_cmd_search(int argc, char **argv) {
                 "and printed %.4f s, compiled sets freed %.4f s\n",
                 r.t_patterns, r.t_read, r.t_compile, r.t_search, wm_cli_now() - t_free);
     wm_cli_gpu_timing(r.cx, a.sh.co.device);
+    wm_cli_search_cover_free(&r);
     wm_cli_search_free(&a);
     wm_cli_note(r.cx);
     wm_cli_context_free(r.cx);

@@ -71,6 +71,10 @@ typedef struct {
     /* how inputs are read */
     int stream;            /* --stream: 1, every input in batches; --no-stream: -1, none */
     uint64_t stream_batch; /* --stream-batch: a batch's sequence bytes */
+    /* --backend auto chose the GPU with the CPU covering its start-up
+    ** (choose.c), and the model's GPU figures for what is left after it */
+    int cover;
+    double cover_gpu_fixed_s, cover_gpu_s_per_byte;
 } wm_cli_search_args_t;
 
 /* Where a line number was last counted (out_text.c). */
@@ -170,6 +174,16 @@ typedef struct {
     int rows_tried;
     /* where the time went, printed under WM_CUDA_TIMING (wm_cli_timing_on) */
     double t_patterns, t_read, t_compile, t_search;
+    /* the CPU covering the GPU's start-up (search_cover.c) */
+    int cover;                      /* whole files are scanned through it */
+    wm_context_t *cover_cx;         /* its CPU context, made at the first part */
+    uint64_t cover_bytes;           /* owned ends it scanned before the context was ready */
+    double t_cover;                 /* and the seconds that took */
+    double cover_from, cover_ready; /* its first part and the context's readiness, seconds
+                                       after the context was started; -1: not yet */
+    int loci_starts;                /* the tuning --best-per-locus sets on each context; -1: none */
+    const wm_context_t *msg_cx;     /* the context whose message explains the last failed scan */
+    int said;                       /* the last failure's message is printed already */
 } wm_cli_search_run_t;
 
 /* ---- search_args.c ----------------------------------------------------------- */
@@ -262,6 +276,27 @@ void wm_cli_search_file_done(wm_cli_search_run_t *r, const wm_cli_search_sink_t 
 ** returns their sum. */
 uint64_t wm_cli_search_print_per_pattern(wm_cli_search_run_t *r, const char *path,
                                          const uint64_t *counts, size_t np);
+
+/* ---- search_cover.c ----------------------------------------------------------- */
+
+/* Whether whole files are scanned with the CPU covering the start-up: --backend
+** auto chose it, or the WM_TEST_COVER hook; never with --progress. */
+int wm_cli_search_cover_wanted(const wm_cli_search_args_t *a);
+/* db's scan of the whole text of file path (sf): listing in runs (runs != NULL) or
+** counting (*n_matches, and per_pattern when not NULL), in the order and
+** with the counts of one wm_search_batches / wm_count / wm_count_per_pattern
+** call. On r->cx, made now if it is not yet; with r->cover, the CPU takes
+** parts from the front until it is ready. On a failure r->msg_cx is the
+** context whose message explains it (r->said: printed already, r->fatal). */
+wm_status wm_cli_search_scan(wm_cli_search_run_t *r, const wm_db_t *db, const char *path,
+                             const wm_seqfile_t *sf, wm_matches_cb runs, void *user,
+                             uint64_t *n_matches, uint64_t *per_pattern);
+/* Whether the GPU's staging of sf's text will read the file (a plain file
+** mapped as it is, one pattern): its pages then need no faulting in while
+** the context is made. */
+int wm_cli_search_reads_file(const wm_cli_search_run_t *r, const wm_seqfile_t *sf);
+/* The cover's context freed (its time printed under WM_CUDA_TIMING). */
+void wm_cli_search_cover_free(wm_cli_search_run_t *r);
 
 /* ---- search_stream.c ---------------------------------------------------------- */
 

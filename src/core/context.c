@@ -103,6 +103,7 @@ wm_status wm_context_new(const wm_context_opts_t *o, wm_context_t **out) {
     if (!cx) return WM_NOMEM;
     cx->magic = WM_CONTEXT_MAGIC;
     cx->opts = opts;
+    cx->file.fd = -1;
     cx->tuning = wm_tuning_default();
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     cx->n_threads = opts.threads > 0 ? opts.threads : (online > 0 ? (int)online : 1);

@@ -147,6 +147,13 @@ struct wm_context {
     ** src/core/target.c), or NULL: the GPU code reads its bytes from the
     ** device copy instead of copying them (wm_cuda_target_view). */
     struct wm_target *resident;
+    /* The bytes the caller said are a file's (wm_context_text_file); fd < 0:
+    ** none. */
+    struct {
+        const uint8_t *p;
+        uint64_t n, off;
+        int fd;
+    } file;
 };
 
 /* A target (include/warpmatch.h): the borrowed text, and its copy on the
@@ -195,6 +202,23 @@ void *wm_context_cache(wm_context_t *cx, const wm_family_t *f, size_t bytes);
 ** a multi-device context's stats are its first sub-context's). */
 wm_tuning_t *wm_context_tuning(wm_context_t *cx);
 const wm_stats_t *wm_context_stats(const wm_context_t *cx);
+
+/* ---- texts that are files (src/core/textfile.c) --------------------------------
+** The caller (the tool, for a plain file it mapped) says that the bytes
+** [p, p + n) are those of file fd from offset off, until it calls again with
+** fd < 0 (before closing fd or unmapping p). A backend that copies such bytes
+** into its own buffers (the GPU's staging, src/search/search_cuda.cu) then
+** reads them from the file with pread instead: the page cache straight into
+** the buffer, the mapping's pages never faulted in (then torn down) on the
+** way. Given to the sub-contexts of a multi-device context too. */
+void wm_context_text_file(wm_context_t *cx, const uint8_t *p, uint64_t n, int fd, uint64_t off);
+/* The file of [src, src + n) when they lie inside the bytes said to be one:
+** its descriptor, *off the file offset of src; else -1. */
+int wm_context_file_of(const wm_context_t *cx, const uint8_t *src, uint64_t n, uint64_t *off);
+/* n bytes of fd from offset off into dst, through pread (interrupted and
+** short reads continued). 0, or -1 (a read error, or the file ended first:
+** the caller copies from memory instead). */
+int wm_read_at(int fd, void *dst, uint64_t n, uint64_t off);
 
 /* ---- out of GPU memory (src/core/recover.c) ----------------------------------
 ** A family calls its GPU table in a loop:

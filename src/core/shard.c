@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/part.h"
 #include "core/plan.h"
 #include "core/shard.h"
 
@@ -260,13 +261,7 @@ wm_context_t *wm_shard_first(wm_context_t *cx) {
 /* ---- texts: search, count, count per pattern -------------------------------------------- */
 
 typedef struct {
-    uint64_t lo, hi; /* owned ends: lo < e <= hi (absolute) */
-    uint64_t w_lo;   /* the shard's text is seq[w_lo, hi) */
-    size_t r0;       /* the global index of its first record */
-    uint64_t clip;   /* w_lo - start of record r0: the offset of local
-                        record 0 in its record */
-    uint64_t *rs;    /* its record starts, from w_lo */
-    wm_text_t text;
+    wm_part_t part;      /* its owned ends and the text it scans */
     wm_matchvec_t found; /* listing, shards after the first: owned matches */
     int push_failed;
     uint64_t count;   /* counting */
@@ -290,37 +285,6 @@ typedef struct {
     int i;
 } collector_t;
 
-/* Shard s's part of text t (record starts rs, n_rec + 1 of them): the records
-** that hold its ends, the first one clipped to `halo` bytes before lo.
-** Returns 0, or -1 out of memory. */
-static int text_shard_layout(text_shard_t *s, const wm_text_t *t, const uint64_t *rs, size_t n_rec,
-                             uint64_t halo) {
-    if (s->lo == s->hi) return 0; /* owns nothing */
-    size_t r0 = wm_plan_first_record(rs, n_rec, s->lo);
-    size_t r1 = wm_plan_record_of_end(rs, n_rec, s->hi);
-    s->w_lo = wm_plan_scan_from(rs[r0], s->lo, halo);
-    s->r0 = r0;
-    s->clip = s->w_lo - rs[r0];
-    size_t nr = r1 - r0 + 1;
-    if (!(s->rs = malloc(nr * sizeof *s->rs))) return -1;
-    s->rs[0] = 0;
-    for (size_t j = 1; j < nr; j++) s->rs[j] = rs[r0 + j] - s->w_lo;
-    s->text = (wm_text_t){ t->seq + s->w_lo, s->hi - s->w_lo, s->rs, nr };
-    return 0;
-}
-
-/* A match of shard s's text in the whole text's coordinates. Only local
-** record 0 starts before the part (in its halo) and is clipped. */
-static wm_match_t to_global(const text_shard_t *s, const wm_match_t *m) {
-    wm_match_t g = *m;
-    g.record = s->r0 + m->record;
-    if (m->record == 0) {
-        g.start += s->clip;
-        g.end += s->clip;
-    }
-    return g;
-}
-
 static void note_failure(text_job_t *J, int i) {
     int cur = atomic_load(&J->first_failed);
     while (i < cur && !atomic_compare_exchange_weak(&J->first_failed, &cur, i)) {}
@@ -333,7 +297,7 @@ static int collect(const wm_match_t *m, void *arg) {
     collector_t *c = arg;
     text_job_t *J = c->job;
     text_shard_t *s = &J->sh[c->i];
-    wm_match_t g = to_global(s, m);
+    wm_match_t g = wm_part_to_global(&s->part, m);
     if (c->i == 0) {
         if (!J->cb(&g, J->user)) return 0;
         atomic_store(&J->user_stopped, 1);
@@ -350,18 +314,18 @@ static int collect(const wm_match_t *m, void *arg) {
 static void text_shard_run(void *arg, int i, wm_context_t *sub) {
     text_job_t *J = arg;
     text_shard_t *s = &J->sh[i];
-    if (s->lo == s->hi) return;
-    uint64_t own_from = s->lo - s->w_lo;
+    if (s->part.lo == s->part.hi) return;
+    uint64_t own_from = s->part.lo - s->part.w_lo;
     if (J->cb) {
         collector_t c = { J, i };
-        s->st = J->db->ops->scan(sub, J->db, &s->text, own_from, collect, &c, NULL, NULL);
+        s->st = J->db->ops->scan(sub, J->db, &s->part.text, own_from, collect, &c, NULL, NULL);
         if (s->push_failed) s->st = WM_NOMEM;
     } else {
         if (J->n_patterns && !(s->counts = calloc(J->n_patterns, sizeof *s->counts)))
             s->st = WM_NOMEM;
         else
-            s->st =
-                J->db->ops->scan(sub, J->db, &s->text, own_from, NULL, NULL, &s->count, s->counts);
+            s->st = J->db->ops->scan(sub, J->db, &s->part.text, own_from, NULL, NULL, &s->count,
+                                     s->counts);
     }
     if (s->st < 0) note_failure(J, i);
 }
@@ -414,8 +378,9 @@ wm_status wm_shard_text(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
     wm_status st = WM_OK;
     wm_plan_t plan = wm_plan_even(own_from, text->len, (uint64_t)n);
     for (int i = 0; i < n && st == WM_OK; i++) {
-        wm_plan_part(&plan, (uint64_t)i, &J.sh[i].lo, &J.sh[i].hi);
-        if (text_shard_layout(&J.sh[i], text, rs, n_rec, db->halo)) st = WM_NOMEM;
+        uint64_t lo, hi;
+        wm_plan_part(&plan, (uint64_t)i, &lo, &hi);
+        if (wm_part_layout(&J.sh[i].part, text, rs, n_rec, lo, hi, db->halo)) st = WM_NOMEM;
     }
     struct wm_shard_state *S = cx->shard;
     if (st == WM_OK && S->slot) {
@@ -427,7 +392,7 @@ wm_status wm_shard_text(wm_context_t *cx, const wm_db_t *db, const wm_text_t *te
         st = cb ? deliver_in_order(&J) : add_counts(&J, n_matches, per_pattern);
     }
     for (int i = 0; i < n; i++) {
-        free(J.sh[i].rs);
+        wm_part_free(&J.sh[i].part);
         free(J.sh[i].counts);
         wm_matchvec_free(&J.sh[i].found);
     }

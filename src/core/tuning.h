@@ -101,6 +101,7 @@ typedef struct {
     double search_gpu_loop_s;  /* copies, kernels and hits, all batches */
     uint64_t search_gpu_batches;
     uint64_t search_gpu_batch_bytes;
+    uint64_t search_gpu_read_bytes; /* of the staged bytes, read from the text's file */
     /* sets within k errors on the GPU (src/setk) */
     double setk_gpu_seed_s;    /* seeds found, sorted, paired */
     double setk_gpu_verify_s;  /* windows verified, direct patterns scanned */

@@ -216,17 +216,23 @@ typedef struct {
 
 /* A staging copy cut into pieces for the pool: two a thread, so that every
 ** thread copies however small the batch (a fixed 8 MiB piece left 12 of 16
-** threads idle on a 32 MiB batch), and none smaller than 256 KiB. */
+** threads idle on a 32 MiB batch), and none smaller than 256 KiB. Bytes the
+** caller said are a file's (wm_context_text_file) are read from it with
+** pread, page cache to pinned buffer, so that the caller's mapping is never
+** faulted in; a piece whose read fails is copied from memory. */
 typedef struct {
     uint8_t *dst;
     const uint8_t *src;
     uint64_t n, piece;
+    int fd;            /* the file of src, or -1 */
+    uint64_t file_off; /* src's offset in it */
 } copy_job_t;
 
 static void copy_piece(void *arg, size_t i, int tid) {
     (void)tid;
     copy_job_t *c = (copy_job_t *)arg;
     uint64_t off = (uint64_t)i * c->piece, n = c->n - off < c->piece ? c->n - off : c->piece;
+    if (c->fd >= 0 && wm_read_at(c->fd, c->dst + off, n, c->file_off + off) == 0) return;
     memcpy(c->dst + off, c->src + off, n);
 }
 
@@ -234,7 +240,9 @@ static void copy_staged(wm_context_t *cx, uint8_t *dst, const uint8_t *src, uint
     uint64_t parts = 2 * (uint64_t)wm_pool_size(cx->pool), piece = (n + parts - 1) / parts;
     piece = (piece + 4095) & ~4095ull; /* whole pages */
     if (piece < (256u << 10)) piece = 256u << 10;
-    copy_job_t c = { dst, src, n, piece };
+    copy_job_t c = { dst, src, n, piece, -1, 0 };
+    c.fd = wm_context_file_of(cx, src, n, &c.file_off);
+    if (c.fd >= 0) cx->stats.search_gpu_read_bytes += n;
     wm_pool_for(cx->pool, (size_t)((n + piece - 1) / piece), copy_piece, &c);
 }
 

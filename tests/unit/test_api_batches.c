@@ -16,6 +16,12 @@
 **   - a callback that stops on run j ends the call with WM_STOPPED after
 **     exactly j runs, which are the first matches;
 **   - the target's call gives the same runs' matches;
+**   - the text cut at random ends into parts (core/part.h: what the tool's
+**     start-up cover scans one after another, on whichever context), each
+**     part listed in runs, counted and counted per pattern: the parts'
+**     matches joined are wm_search's list, their counts add up to
+**     wm_count's and wm_count_per_pattern's; cuts inside the halo, at
+**     record starts, of one byte and of none are among them;
 **   - no callback, or no database, is WM_INVALID.
 ** Exit status 0 when all checks pass; the last line is "N passed, N failed".
 */
@@ -25,6 +31,7 @@
 #include <string.h>
 
 #include "contexts.h"
+#include "core/part.h"
 #include "harness.h"
 #include "matches.h"
 #include "rng.h"
@@ -122,6 +129,77 @@ static size_t make_dbs(db_case *d) {
 
 static long g_case;
 
+/* Ends to cut the text at (besides 0 and the length): random ones, record
+** starts and the bytes around them, and pairs one byte apart. Sorted, may
+** repeat (an empty part). */
+static size_t make_cuts(uint64_t *cut, size_t cap) {
+    size_t n = 0;
+    cut[n++] = 0;
+    for (size_t r = 1; r < N_REC && n + 3 < cap; r++) {
+        cut[n++] = g_rec[r];
+        cut[n++] = g_rec[r] + 1 + below(20); /* inside the next record's first halo */
+    }
+    while (n + 2 < cap) {
+        uint64_t at = below(TEXT_LEN);
+        cut[n++] = at;
+        if (below(4) == 0) cut[n++] = at + 1 < TEXT_LEN ? at + 1 : at;
+    }
+    cut[n++] = TEXT_LEN;
+    for (size_t i = 1; i < n; i++) /* insertion sort: a few dozen */
+        for (size_t j = i; j > 0 && cut[j - 1] > cut[j]; j--) {
+            uint64_t x = cut[j];
+            cut[j] = cut[j - 1];
+            cut[j - 1] = x;
+        }
+    return n;
+}
+
+static void check_parts(const config *cf, const db_case *d, const wm_text_t *t,
+                        const match_vec *want, long idx) {
+    uint64_t cut[40];
+    size_t n_cut = make_cuts(cut, sizeof cut / sizeof cut[0]);
+    size_t n_rec, np = wm_db_pattern_count(d->db);
+    uint64_t *rs = wm_text_record_starts(t, &n_rec);
+    uint64_t *per = calloc(np, sizeof *per), *sum = calloc(np, sizeof *sum);
+    uint64_t whole = 0, *whole_per = calloc(np, sizeof *whole_per);
+    if (!CHECK(rs && per && sum && whole_per, "out of memory")) goto done;
+    CHECK_RC(wm_count(cf->cx, d->db, t, &whole), WM_OK);
+    CHECK_RC(wm_count_per_pattern(cf->cx, d->db, t, whole_per), WM_OK);
+    runs_t r = { 0 };
+    uint64_t total = 0;
+    for (size_t i = 0; i + 1 < n_cut; i++) {
+        wm_part_t p;
+        if (!CHECK(wm_part_layout(&p, t, rs, n_rec, cut[i], cut[i + 1], d->db->halo) == 0,
+                   "out of memory"))
+            break;
+        wm_status st = wm_part_scan(cf->cx, d->db, &p, on_run, &r, NULL, NULL);
+        CHECK(st == WM_OK, "%s, %s: part (%" PRIu64 ", %" PRIu64 "]: %s", cf->name, d->name, cut[i],
+              cut[i + 1], wm_strerror(st));
+        uint64_t n = 0;
+        st = wm_part_scan(cf->cx, d->db, &p, NULL, NULL, &n, per);
+        CHECK(st == WM_OK, "%s, %s: counting part (%" PRIu64 ", %" PRIu64 "]: %s", cf->name,
+              d->name, cut[i], cut[i + 1], wm_strerror(st));
+        total += n;
+        for (size_t j = 0; j < np; j++) sum[j] += per[j];
+        wm_part_free(&p);
+    }
+    char what[200];
+    snprintf(what, sizeof what, "%s, %s: %zu parts joined", cf->name, d->name, n_cut - 1);
+    compare_matches(idx, NULL, what, r.got.a, r.got.n, want->a, want->n);
+    CHECK(total == whole && whole == want->n,
+          "%s, %s: the parts count %" PRIu64 ", wm_count %" PRIu64 ", listed %zu", cf->name,
+          d->name, total, whole, want->n);
+    CHECK(memcmp(sum, whole_per, np * sizeof *sum) == 0,
+          "%s, %s: the parts' counts per pattern differ from wm_count_per_pattern's", cf->name,
+          d->name);
+    free(r.got.a);
+done:
+    free(rs);
+    free(per);
+    free(sum);
+    free(whole_per);
+}
+
 static void check_db(const config *cf, const db_case *d, const wm_text_t *t) {
     long idx = g_case++;
     match_vec want = { 0 };
@@ -186,6 +264,7 @@ static void check_db(const config *cf, const db_case *d, const wm_text_t *t) {
         free(q.got.a);
     }
     wm_target_free(tg);
+    check_parts(cf, d, t, &want, idx);
     free(want.a);
 }
 

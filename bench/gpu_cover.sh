@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# gpu_cover.sh -- the CPU covering the GPU's start-up (cli/search_cover.c,
+# issue 16) on the lent GPU: its tests, then `search` end to end with
+# --backend cpu, cuda and auto side by side.
+#   bash bench/gpu_cover.sh [test|bench|all] [CARRY]
+# test: builds the tool and the tests it touches (Release, sm_90) in
+#   /tmp/build-cover and runs test_api_batches (the parts on the CUDA
+#   context), test_api_search, and the CLI's test_cover.sh (every output
+#   with the CUDA context taking the rest), test_choose.sh, test_basic.sh,
+#   test_multi.sh and test_best_locus.sh; compute-sanitizer memcheck of a
+#   covered search.
+# bench: from the carried chrX (CARRY, default .gpu): 1 GiB of FASTA (16
+#   records), the same sequence as one plain line, 8 GiB of it in /dev/shm,
+#   each in the page cache; `search -c` of a 32-mer at k = 0..3 and a set of
+#   16,000 8-mers (-c -f), with --backend cpu, cuda and auto, REPS runs each
+#   (default 3, interleaved), wall clock of the whole process, median; auto's
+#   --explain-backend line and WM_CUDA_TIMING's cover line (bytes the CPU
+#   took, and when) once a cell. Floors in the same run: one thread's read
+#   (dd), the pinned host-to-device copy (bench_h2d), `warpmatch info`'s
+#   start-up. Logs in $OUT (cover.log, cover_runs.log, tests.log).
+source bench/gpu_common.sh cover /tmp/build-cover "$@"
+reps=${REPS:-3}
+
+if [ "$mode" != bench ]; then
+    gpu_build warpmatch_cli test_api_batches test_api_search test_textfile bench_h2d
+    run_tests test_api_batches test_api_search test_textfile cli:test_cover cli:test_choose \
+        cli:test_basic cli:test_multi cli:test_best_locus cli:test_consistency
+    printf '>a\n%s\n' "$(head -c 3000000 /dev/urandom | tr -dc ACGT | head -c 2000000)" >/tmp/cv.fa
+    WM_TEST_COVER=3,50000 compute-sanitizer --tool memcheck --error-exitcode 9 \
+        "$B/warpmatch" search --backend cuda -c -k 2 GATTACAGATTACA /tmp/cv.fa >"$out/memcheck.log" 2>&1
+    log "memcheck of a covered search (3 parts on the CPU, the rest on the GPU): rc=$? $(grep -c 'ERROR SUMMARY: 0' "$out/memcheck.log") clean summary"
+fi
+[ "$mode" = test ] && exit 0
+[ -x "$B/warpmatch" ] || gpu_build warpmatch_cli bench_h2d
+
+fa=/tmp/chrX_1g.fa seq=/tmp/chrX_1g.seq big=/dev/shm/chrX_8g.seq
+if [ ! -f $fa ]; then
+    zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" | grep -v '^>' | tr -d '\n' | fold -w 60 >/tmp/chrX.lines
+    { for r in $(seq 16); do echo ">chrX_copy$r"; cat /tmp/chrX.lines; done; } >$fa
+    tr -d '\n' </tmp/chrX.lines >/tmp/chrX.one
+    for r in $(seq 16); do cat /tmp/chrX.one; done >$seq
+    for r in $(seq 8); do cat $seq; done >$big
+fi
+pat=$(sed -n 20000p /tmp/chrX.lines | cut -c1-32)
+head -c 31000000 /tmp/chrX.one | tail -c 1000000 |
+    awk 'BEGIN { srand(42) } { s = s $0 } END { n = 0; while (n < 16000) {
+         k = substr(s, int(rand() * (length(s) - 8)) + 1, 8); if (k ~ /^[ACGT]+$/) { print k; n++ } } }' \
+    >/tmp/kmers16k.txt
+ms() {
+    local s
+    s=$(date +%s%N)
+    "$@" >/tmp/cv.out 2>/tmp/cv.err
+    local rc=$?
+    echo "$((($(date +%s%N) - s) / 1000000)) rc=$rc $(head -c 60 /tmp/cv.out | tr '\n\t' '  ')"
+}
+med() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+log "start-up: $($B/warpmatch info 2>&1 | grep -i 'start-up' | head -2 | tr '\n' ' ')"
+log "host-to-device floor: $($B/bench/bench_h2d 256 9 | tr '\n' ' ')"
+for f in $fa $seq $big; do
+    cat $f >/dev/null
+    log "$f: $(stat -c %s $f) bytes; one thread's read (dd bs=16M): $(ms dd if=$f of=/dev/null bs=16M | cut -d' ' -f1) ms"
+    for work in "-k 0 $pat" "-k 1 $pat" "-k 2 $pat" "-k 3 $pat" "-f /tmp/kmers16k.txt"; do
+        [ "$f" = "$big" ] && [ "${work:0:2}" = "-f" ] && continue # the set at 8 GiB: not in the grid
+        rm -f /tmp/cv.cpu /tmp/cv.cuda /tmp/cv.auto
+        for r in $(seq "$reps"); do
+            for be in cpu cuda auto; do
+                line=$(WM_CUDA_TIMING=1 ms "$B/warpmatch" search -c --backend $be $work $f)
+                echo "${line%% *}" >>/tmp/cv.$be
+                echo "  ${work:0:4} $be: $line | $(grep -hE '^(cover|context|cuda search|search):' /tmp/cv.err | tr '\n' '|')" >>"$out/cover_runs.log"
+            done
+        done
+        "$B/warpmatch" search -c --explain-backend $work $f 2>&1 >/dev/null | head -1 >/tmp/cv.why
+        cover=$(WM_CUDA_TIMING=1 "$B/warpmatch" search -c $work $f 2>&1 >/dev/null | grep -h '^cover:' | head -1)
+        log "${work:0:4}: cpu $(med </tmp/cv.cpu) ms ($(tr '\n' ' ' </tmp/cv.cpu)) | cuda $(med </tmp/cv.cuda) ms ($(tr '\n' ' ' </tmp/cv.cuda)) | auto $(med </tmp/cv.auto) ms ($(tr '\n' ' ' </tmp/cv.auto)) | count $(cut -d' ' -f3- <<<"$line")"
+        log "    $(cat /tmp/cv.why) | $cover"
+    done
+done
