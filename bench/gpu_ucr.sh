@@ -2,7 +2,7 @@
 # gpu_ucr.sh -- issue 19, item 3 on the lent GPU: ucr mode's best window on
 # the GPU (bounds of every window, sorted, exact DTW in bound order), tests
 # first.
-#   bash bench/gpu_ucr.sh test|bench|all|prof|rows|quick [CARRY]
+#   bash bench/gpu_ucr.sh test|bench|all|prof|rows|quick|owed [CARRY]
 # CARRY (.gpu-dtw) holds mitdb100.csv.gz and the compression -dev .debs.
 # Builds with CUDA (sm_90) into /tmp/build-mx. test: test_dtw_diff at scale 1
 # (its ucr cases on the CUDA contexts against the oracle), test_api_target
@@ -21,8 +21,18 @@
 # quick: test_dtw_diff and the CLI's test_dtw, memcheck of test_dtw_diff's
 # smallest scale and of a ucr search, then bench_ucr at m = 1,000 and 128
 # (5 %) with the GPU row twice in one process: a short call.
+# owed: what a call of quick leaves out (test_api_target, test_api_dtw,
+# racecheck of a ucr search), in the build folder $UCR_BUILD when given (one
+# that another script configured the same way).
 # Logs in $OUT: ucr.log (steps), build.log, tests.log, bench.log.
-source bench/gpu_common.sh ucr /tmp/build-mx "${1:-all}" "${2:-.gpu-dtw}"
+source bench/gpu_common.sh ucr "${UCR_BUILD:-/tmp/build-mx}" "${1:-all}" "${2:-.gpu-dtw}"
+if [ "$mode" = owed ]; then
+    gpu_build warpmatch_cli test_api_target test_api_dtw
+    run_tests test_api_target test_api_dtw
+    sanitize racecheck $B/warpmatch dtw --mode ucr --window 0.05 --backend cuda \
+        data/signals/beat_query.txt data/signals/ecg_mitdb100_60s.csv
+    exit 0
+fi
 if [ "$mode" = quick ]; then
     gpu_build warpmatch_cli test_dtw_diff bench_ucr
     run_tests test_dtw_diff cli:test_dtw
