@@ -6,7 +6,7 @@
 #   bash bench/gpu_two.sh        (from the repository root; CARRY is .gpu)
 set -u
 extra=(); carry=.gpu; source bench/gpu_zlib.sh
-B=/tmp/build-2
+B=${B:-/tmp/build-2} # another script's build folder is reused when given
 t0=$(date +%s)
 cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real -DWARPMATCH_MPI=OFF -DWARPMATCH_TESTS=OFF -DWARPMATCH_BENCH=OFF "${extra[@]}" > $OUT/build.log 2>&1 && cmake --build $B -j32 --target warpmatch_cli >> $OUT/build.log 2>&1 || { tail -20 $OUT/build.log; exit 1; }
 echo "build $(( $(date +%s) - t0 )) s; $(nvidia-smi --query-gpu=name --format=csv,noheader | tr '\n' ' '); $(nproc) cores"
@@ -16,7 +16,7 @@ for i in $(seq 1 30); do cat /tmp/x8; done > /dev/shm/big.seq; rm /tmp/x8
 echo "input $(stat -c %s /dev/shm/big.seq) bytes in /dev/shm"
 pat=$(head -c 1000032 /dev/shm/big.seq | tail -c 32)
 for k in 0 2; do
-  for v in "--backend cpu" "--backend cuda" "--backend cuda --gpus 0,1" "--backend auto --gpus 0,1"; do
+  for v in "--backend cpu" "--backend cuda" "--backend cuda --gpus 0,1" "--backend auto" "--backend auto --gpus 0,1"; do
     for r in 1 2; do
       s=$(date +%s%N); WM_CUDA_TIMING=1 $B/warpmatch search -c -k $k $v $pat /dev/shm/big.seq > /tmp/o 2> /tmp/e
       echo "k=$k $v: $(( ($(date +%s%N)-s)/1000000 )) ms $(cut -f2 /tmp/o) | $(grep -hE '^(context|cuda search|cover|search):' /tmp/e | tr '\n' ' ' | cut -c1-900)"

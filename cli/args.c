@@ -276,6 +276,23 @@ wm_status wm_cli_context_wait_warm(wm_cli_context_bg_t *bg, wm_context_t **cx, c
     return st;
 }
 
+static int context_left; /* a context thread is still running: leave by _exit */
+
+void wm_cli_context_leave(wm_cli_context_bg_t *bg) {
+    if (!bg->running) return;
+    if (wm_cli_timing_on())
+        fprintf(stderr, "context: not needed, left unfinished after %.4f s\n",
+                wm_cli_now() - bg->started);
+    pthread_detach(bg->thread);
+    bg->running = 0;
+    context_left = 1;
+}
+
+int wm_cli_exit(int rc) {
+    if (context_left) _exit(rc);
+    return rc;
+}
+
 void wm_cli_context_abandon(wm_cli_context_bg_t *bg) {
     if (!bg->running) return;
     pthread_join(bg->thread, NULL);

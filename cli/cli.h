@@ -114,6 +114,15 @@ wm_status wm_cli_context_wait(wm_cli_context_bg_t *bg, wm_context_t **cx);
 /* A context started but not wanted (the command failed before it): the
 ** thread joined, the context freed, nothing printed. */
 void wm_cli_context_abandon(wm_cli_context_bg_t *bg);
+/* A context still being made that the command no longer needs (the CPU did
+** all the work meanwhile): its thread is left to run, and the process ends
+** through wm_cli_exit without joining it (exit's handlers would meet the
+** driver half started; the kernel releases the GPU as for a killed process). */
+void wm_cli_context_leave(wm_cli_context_bg_t *bg);
+/* The end of the process with status rc: _exit when a context was left
+** running (stdout is closed by then, stderr unbuffered), else rc returned. */
+int wm_cli_exit(int rc);
+
 /* wm_cli_context_wait, and while the context is still being made, the
 ** first pages of the input (p, n) faulted in by threads (-j, or all
 ** cores): a memory-mapped file's pages are otherwise faulted in one by one

@@ -72,5 +72,5 @@ int main(int argc, char **argv) {
     int rc = wm_cli_close_stdout(run_command(argc, argv));
     if (wm_dist.active) rc = wm_dist_bcast_int(rc);
     wm_dist_finalize();
-    return rc;
+    return wm_cli_exit(rc);
 }

@@ -74,12 +74,13 @@ static wm_status scan_part(wm_context_t *cx, const wm_db_t *db, const wm_text_t 
     wm_part_t p;
     if (wm_part_layout(&p, t, rs, n_rec, lo, hi, db->halo)) return WM_NOMEM;
     uint64_t n = 0;
-    wm_status st = wm_part_scan(cx, db, &p, runs, user, runs ? NULL : &n,
-                                sum->per_pattern ? scratch : NULL);
+    wm_status st =
+        wm_part_scan(cx, db, &p, runs, user, runs ? NULL : &n, sum->per_pattern ? scratch : NULL);
     wm_part_free(&p);
     if (st != WM_OK || runs) return st;
     sum->n += n;
-    for (size_t i = 0; sum->per_pattern && i < db->n_patterns; i++) sum->per_pattern[i] += scratch[i];
+    for (size_t i = 0; sum->per_pattern && i < db->n_patterns; i++)
+        sum->per_pattern[i] += scratch[i];
     return WM_OK;
 }
 
@@ -181,8 +182,9 @@ static wm_status scan_text(wm_cli_search_run_t *r, const wm_db_t *db, const wm_s
     if (st == WM_OK && (done < t->len || cpu == NULL)) {
         /* the pages left are faulted in while waiting, unless the GPU's
         ** staging reads them from the file */
-        if (r->cx == NULL && wm_cli_context_wait_warm(&r->bg, &r->cx, fd >= 0 ? NULL : t->seq + done,
-                                                      t->len - done) != WM_OK) {
+        if (r->cx == NULL &&
+            wm_cli_context_wait_warm(&r->bg, &r->cx, fd >= 0 ? NULL : t->seq + done,
+                                     t->len - done) != WM_OK) {
             r->fatal = r->said = 1; /* printed */
             st = WM_DEVICE;
         } else {

@@ -14,7 +14,9 @@
 # files at once, with parts from 1 byte up so that cuts fall inside
 # occurrences, halos and record starts. With a GPU the command's context is
 # the CUDA one (--backend cuda), whose staging reads a plain file with pread
-# (core/textfile.c; WM_CUDA_TIMING counts those bytes). Also: --explain-backend never chooses the
+# (core/textfile.c; WM_CUDA_TIMING counts those bytes), and which, when the
+# CPU has done everything before it is ready, is left unfinished as the
+# process ends. Also: --explain-backend never chooses the
 # cover on a machine without a GPU, and the hook's time line under
 # WM_CUDA_TIMING counts the bytes the CPU took.
 . "$(dirname "$0")/lib.sh" "$@"
@@ -79,7 +81,9 @@ cover() {
             fi
         fi
         local hooks="0,1 1,1 3,7 2,64 5,333 1,4096 100000,1 0,5,1 2,29,1 1,1000000"
-        [ "$be" = cuda ] && hooks="1,1 5,333 2,29,1" # a process each pays CUDA's start-up
+        # a process each pays CUDA's start-up; with 100000 parts the CPU ends
+        # first and the process leaves without the context (args.c)
+        [ "$be" = cuda ] && hooks="1,1 5,333 2,29,1 100000,1"
         for hook in $hooks; do
             run_cmd env WM_TEST_COVER=$hook "$W" search --backend "$be" "$@" "${files[@]}"
             check_rc "$name ($be, WM_TEST_COVER=$hook)" "$want_rc"
@@ -128,6 +132,10 @@ if have_gpu; then # a plain file's bytes staged for the GPU by reading the file
     check_err "cuda, plain file: staged by pread" ' [1-9][0-9]* bytes staged by reading the file'
     run_cmd env WM_CUDA_TIMING=1 "$W" search --backend cuda -c -k 1 GATTACA a.fa
     check_err "cuda, FASTA: not staged by pread" ' 0 bytes staged by reading the file'
+    # the CPU covers it all before the context is ready: the process leaves
+    run_cmd env WM_CUDA_TIMING=1 WM_TEST_COVER=100000,1000 "$W" search --backend cuda -c GATTACA a.fa
+    check_rc "cuda, all on the CPU" 0
+    check_err "cuda, all on the CPU: the context left" '^context: not needed, left unfinished'
 fi
 run_cmd env WM_CUDA_TIMING=1 WM_TEST_COVER=2,100 "$W" search -c -k 1 GATTACA a.fa
 check_rc "the hook's time line" 0

@@ -78,8 +78,8 @@ int main(int argc, char **argv) {
                   "sub %d was not told", i);
         wm_context_text_file(cx, NULL, 0, -1, 0);
         for (int i = 0; i < cx->n_sub; i++)
-            CHECK(wm_context_file_of(cx->sub[i], map + 7, 9, &off) == -1,
-                  "sub %d kept the hint", i);
+            CHECK(wm_context_file_of(cx->sub[i], map + 7, 9, &off) == -1, "sub %d kept the hint",
+                  i);
     }
     wm_context_free(cx);
 
