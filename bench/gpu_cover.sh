@@ -2,13 +2,14 @@
 # gpu_cover.sh -- the CPU covering the GPU's start-up (cli/search_cover.c,
 # issue 16) on the lent GPU: its tests, then `search` end to end with
 # --backend cpu, cuda and auto side by side.
-#   bash bench/gpu_cover.sh [test|bench|all] [CARRY]
+#   bash bench/gpu_cover.sh [test|bench|all|memcheck] [CARRY]
 # test: builds the tool and the tests it touches (Release, sm_90) in
 #   /tmp/build-cover and runs test_api_batches (the parts on the CUDA
 #   context), test_api_search, and the CLI's test_cover.sh (every output
 #   with the CUDA context taking the rest), test_choose.sh, test_basic.sh,
-#   test_multi.sh and test_best_locus.sh; compute-sanitizer memcheck of a
-#   covered search.
+#   test_multi.sh, test_best_locus.sh and test_consistency.sh;
+#   compute-sanitizer memcheck of a covered search of a plain file (the GPU's
+#   part staged by pread). memcheck: that check alone.
 # bench: from the carried chrX (CARRY, default .gpu): 1 GiB of FASTA (16
 #   records), the same sequence as one plain line, 8 GiB of it in /dev/shm,
 #   each in the page cache; `search -c` of a 32-mer at k = 0..3 and a set of
@@ -22,16 +23,19 @@ source bench/gpu_common.sh cover /tmp/build-cover "$@"
 reps=${REPS:-3}
 
 if [ "$mode" != bench ]; then
-    gpu_build warpmatch_cli test_api_batches test_api_search test_textfile bench_h2d
-    run_tests test_api_batches test_api_search test_textfile cli:test_cover cli:test_choose \
+    [ "$mode" = memcheck ] && gpu_build warpmatch_cli
+    [ "$mode" = memcheck ] || gpu_build warpmatch_cli test_api_batches test_api_search test_textfile bench_h2d
+    [ "$mode" = memcheck ] || run_tests test_api_batches test_api_search test_textfile cli:test_cover cli:test_choose \
         cli:test_basic cli:test_multi cli:test_best_locus cli:test_consistency
-    printf '>a\n%s\n' "$(head -c 3000000 /dev/urandom | tr -dc ACGT | head -c 2000000)" >/tmp/cv.fa
-    pat=$(sed -n 2p /tmp/cv.fa | cut -c 700000-700013) # occurs at least once
+    # 2 MB of chrX as one plain line: the GPU's staging reads it with pread
+    zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" | grep -v '^>' | tr -d '\n' |
+        head -c 2000000 >/tmp/cv.seq
+    pat=$(head -c 1500014 /tmp/cv.seq | tail -c 14) # occurs at least once
     WM_TEST_COVER=3,50000 compute-sanitizer --tool memcheck --error-exitcode 9 \
-        "$B/warpmatch" search --backend cuda -c -k 2 "$pat" /tmp/cv.fa >"$out/memcheck.log" 2>&1
-    log "memcheck of a covered search (3 parts on the CPU, the rest on the GPU): rc=$? $(grep -c 'ERROR SUMMARY: 0' "$out/memcheck.log") clean summary"
+        "$B/warpmatch" search --backend cuda -c -k 2 "$pat" /tmp/cv.seq >"$out/memcheck.log" 2>&1
+    log "memcheck of a covered search (3 parts on the CPU, the rest on the GPU, staged by pread): rc=$? $(grep -c 'ERROR SUMMARY: 0' "$out/memcheck.log") clean summary; $(tail -1 "$out/memcheck.log")"
 fi
-[ "$mode" = test ] && exit 0
+[ "$mode" = test ] || [ "$mode" = memcheck ] && exit 0
 [ -x "$B/warpmatch" ] || gpu_build warpmatch_cli bench_h2d
 
 fa=/tmp/chrX_1g.fa seq=/tmp/chrX_1g.seq big=/dev/shm/chrX_8g.seq
