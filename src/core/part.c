@@ -8,8 +8,8 @@
 #include "core/part.h"
 #include "core/plan.h"
 
-int wm_part_layout(wm_part_t *p, const wm_text_t *t, const uint64_t *rs, size_t n_rec,
-                   uint64_t lo, uint64_t hi, uint64_t halo) {
+int wm_part_layout(wm_part_t *p, const wm_text_t *t, const uint64_t *rs, size_t n_rec, uint64_t lo,
+                   uint64_t hi, uint64_t halo) {
     memset(p, 0, sizeof *p);
     p->lo = lo;
     p->hi = hi;
@@ -53,9 +53,8 @@ static int globalise(const wm_match_t *m, size_t n, void *arg) {
     return 0;
 }
 
-wm_status wm_part_scan(wm_context_t *cx, const wm_db_t *db, const wm_part_t *p,
-                       wm_matches_cb runs, void *user, uint64_t *n_matches,
-                       uint64_t *per_pattern) {
+wm_status wm_part_scan(wm_context_t *cx, const wm_db_t *db, const wm_part_t *p, wm_matches_cb runs,
+                       void *user, uint64_t *n_matches, uint64_t *per_pattern) {
     if (n_matches) *n_matches = 0;
     if (per_pattern) memset(per_pattern, 0, db->n_patterns * sizeof *per_pattern);
     if (p->lo == p->hi) return WM_OK;

@@ -33,8 +33,8 @@ typedef struct {
 /* Lay out part [lo, hi) of text t, whose record starts are rs (n_rec + 1 of
 ** them, wm_text_record_starts), for a database of this halo. lo == hi lays
 ** out nothing (the part owns no end). Returns 0, or -1 out of memory. */
-int wm_part_layout(wm_part_t *p, const wm_text_t *t, const uint64_t *rs, size_t n_rec,
-                   uint64_t lo, uint64_t hi, uint64_t halo);
+int wm_part_layout(wm_part_t *p, const wm_text_t *t, const uint64_t *rs, size_t n_rec, uint64_t lo,
+                   uint64_t hi, uint64_t halo);
 void wm_part_free(wm_part_t *p);
 
 /* A match of the part's text in the whole text's coordinates. Only local
@@ -55,9 +55,8 @@ static inline wm_match_t wm_part_to_global(const wm_part_t *p, const wm_match_t 
 ** WM_STOPPED), or counting (*n_matches; per_pattern, when not NULL, zeroed
 ** here, one entry a pattern of db). A part that owns nothing is WM_OK with
 ** nothing listed or counted. */
-wm_status wm_part_scan(wm_context_t *cx, const wm_db_t *db, const wm_part_t *p,
-                       wm_matches_cb runs, void *user, uint64_t *n_matches,
-                       uint64_t *per_pattern);
+wm_status wm_part_scan(wm_context_t *cx, const wm_db_t *db, const wm_part_t *p, wm_matches_cb runs,
+                       void *user, uint64_t *n_matches, uint64_t *per_pattern);
 
 #ifdef __cplusplus
 }
