@@ -256,7 +256,9 @@ wm_status wm_backend_choose_with(const wm_cost_model_t *model, const wm_workload
     if (w->n_gpus <= 0 || w->cpu_only) return WM_OK;
 
     /* One GPU, whatever n_gpus says: two are no faster than one today (issue
-    ** 16: 16 GiB in 2.31 s on one H100, 2.71 s on two). */
+    ** 16: 16 GiB in 2.31 s on one H100, 2.71 s on two; BENCHMARKS.md 25, the
+    ** host's reads into pinned memory the bound: 16.8 GB in 0.95-1.08 s on
+    ** one H200, 1.04-1.17 s on two). */
     out->gpu_startup_s = model->gpu_startup_s;
     out->gpu_fixed_s = r->gpu_fixed_s + calls * r->gpu_call_s;
     out->gpu_move_s = per(bytes, r->gpu_move_rate);
