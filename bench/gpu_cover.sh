@@ -38,15 +38,7 @@ fi
 [ "$mode" = test ] || [ "$mode" = memcheck ] && exit 0
 [ -x "$B/warpmatch" ] || gpu_build warpmatch_cli bench_h2d
 
-fa=/tmp/chrX_1g.fa seq=/tmp/chrX_1g.seq big=/dev/shm/chrX_8g.seq
-if [ ! -f $fa ]; then
-    zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" | grep -v '^>' | tr -d '\n' | fold -w 60 >/tmp/chrX.lines
-    { for r in $(seq 16); do echo ">chrX_copy$r"; cat /tmp/chrX.lines; done; } >$fa
-    tr -d '\n' </tmp/chrX.lines >/tmp/chrX.one
-    for r in $(seq 16); do cat /tmp/chrX.one; done >$seq
-    for r in $(seq 8); do cat $seq; done >$big
-fi
-pat=$(sed -n 20000p /tmp/chrX.lines | cut -c1-32)
+source bench/gpu_chrx_inputs.sh
 head -c 31000000 /tmp/chrX.one | tail -c 1000000 |
     awk 'BEGIN { srand(42) } { s = s $0 } END { n = 0; while (n < 16000) {
          k = substr(s, int(rand() * (length(s) - 8)) + 1, 8); if (k ~ /^[ACGT]+$/) { print k; n++ } } }' \
@@ -58,9 +50,7 @@ ms() {
     local rc=$?
     echo "$((($(date +%s%N) - s) / 1000000)) rc=$rc $(head -c 60 /tmp/cv.out | tr '\n\t' '  ')"
 }
-med() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-log "start-up: $($B/warpmatch info 2>&1 | grep -i 'start-up' | head -2 | tr '\n' ' ')"
-log "host-to-device floor: $($B/bench/bench_h2d 256 9 | tr '\n' ' ')"
+log_floors
 for f in $fa $seq $big; do
     cat $f >/dev/null
     log "$f: $(stat -c %s $f) bytes; one thread's read (dd bs=16M): $(ms dd if=$f of=/dev/null bs=16M | cut -d' ' -f1) ms"

@@ -34,21 +34,11 @@ if [ ! -x $B/warpmatch ]; then
     { tail -30 "$out/build.log"; exit 1; }
   log "build in $(( $(date +%s) - t0 )) s"
 fi
-fa=/tmp/chrX_1g.fa seq=/tmp/chrX_1g.seq big=/dev/shm/chrX_8g.seq
-if [ ! -f $fa ]; then
-  zcat "$carry/human_GRCh37_chrX_first70Mb.fa.gz" | grep -v '^>' | tr -d '\n' | fold -w 60 > /tmp/chrX.lines
-  { for r in $(seq 16); do echo ">chrX_copy$r"; cat /tmp/chrX.lines; done; } > $fa
-  tr -d '\n' < /tmp/chrX.lines > /tmp/chrX.one
-  for r in $(seq 16); do cat /tmp/chrX.one; done > $seq
-  for r in $(seq 8); do cat $seq; done > $big
-fi
-pat=$(sed -n 20000p /tmp/chrX.lines | cut -c1-32)
+source bench/gpu_chrx_inputs.sh
 # wall ms of a command, its first output line after it
 ms() { local s=$(date +%s%N); "$@" > /tmp/pp.out 2> /tmp/pp.err; local rc=$?
        echo "$(( ($(date +%s%N) - s) / 1000000 )) rc=$rc $(head -c 80 /tmp/pp.out | tr '\n\t' '  ')"; }
-med() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-log "start-up: $($B/warpmatch info 2>&1 | grep -i 'start-up' | head -2 | tr '\n' ' ')"
-log "host-to-device floor: $($B/bench/bench_h2d 256 9 | tr '\n' ' ')"
+log_floors
 for f in $fa $seq $big; do
   cat $f > /dev/null
   log "$f: $(stat -c %s $f) bytes"

@@ -21,23 +21,13 @@ cd "${TMP:?lib.sh did not load}" || exit 2 # never the repository: the inputs ar
 
 # ---- inputs ----------------------------------------------------------------------------
 
-python3 - <<'PY'
-import random
+WM_CLI_DIR=$ROOT/tests/cli python3 - <<'PY'
+import os, random, sys
+sys.path.insert(0, os.environ['WM_CLI_DIR'])
+from planted import planted, wrap
 rng = random.Random(16)
-def dna(n): return ''.join(rng.choice('ACGT') for _ in range(n))
 plant = ['GATTACAGATTACA', 'CCGGTTAACCGG', 'ACGTTGCA']
-def seq(n):
-    s = list(dna(n))
-    for _ in range(n // 200 + 1):
-        p = rng.choice(plant)
-        if n > len(p):
-            i = rng.randrange(n - len(p))
-            q = list(p)
-            if rng.random() < 0.5:  # an edit
-                j = rng.randrange(len(q)); q[j] = rng.choice('ACGT')
-            s[i:i + len(q)] = q
-    return ''.join(s)
-def wrap(s, w): return [s[i:i + w] for i in range(0, len(s), w)] or ['']
+def seq(n): return planted(rng, n, plant, 200)
 # FASTA: long and short records, an empty one, lower case, N runs
 recs = [('chr1 the first', seq(5000)), ('empty', ''), ('r2', seq(37)),
         ('r3\tdesc', seq(2000).lower()), ('r4', 'N' * 50 + seq(900)), ('r5', seq(1))]
