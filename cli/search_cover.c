@@ -99,125 +99,129 @@ static void tune(wm_cli_search_run_t *r, wm_context_t *cx) {
     if (r->loci_starts >= 0) wm_context_tuning(cx)->loci_starts = r->loci_starts;
 }
 
-/* A plain file the seqfile mapped as it is: its descriptor for the GPU's
-** staging to read (core/internal.h, wm_context_text_file), else -1. */
-static int text_file(const char *path, const wm_seqfile_t *sf) {
-    if (sf->map_base == NULL || sf->format != WM_FMT_PLAIN || sf->gzipped ||
-        (const void *)sf->text.seq != sf->map_base)
-        return -1;
-    return open(path, O_RDONLY | O_CLOEXEC);
-}
-
 int wm_cli_search_reads_file(const wm_cli_search_run_t *r, const wm_seqfile_t *sf) {
     /* one pattern: the GPU's staging reads the file (sets copy from memory) */
     return !r->a->is_set && sf->map_base != NULL && sf->format == WM_FMT_PLAIN && !sf->gzipped &&
            (const void *)sf->text.seq == sf->map_base;
 }
 
-static wm_status scan_text(wm_cli_search_run_t *r, const wm_db_t *db, const wm_seqfile_t *sf,
-                           int fd, wm_matches_cb runs, void *user, uint64_t *n_matches,
-                           uint64_t *per_pattern);
+/* One file's scan: its text, where the output goes, how far it is done. */
+typedef struct {
+    const wm_db_t *db;
+    const wm_text_t *t;
+    uint64_t *rs; /* record starts (wm_text_record_starts), for the parts */
+    size_t n_rec;
+    wm_matches_cb runs; /* listing, else counting into sum */
+    void *user;
+    tally_t sum;
+    uint64_t *scratch; /* one part's counts per pattern */
+    uint64_t done;     /* the owned ends (0, done] are scanned */
+    uint64_t part;     /* bytes of the next part */
+} scan_t;
+
+/* The front of the file on the CPU, part after part, while the context is
+** being made (under the test hook: its number of parts). Returns the status
+** and the seconds spent. */
+static wm_status cover_front(wm_cli_search_run_t *r, wm_context_t *cpu, scan_t *S,
+                             const test_cover_t *test, double *seconds) {
+    wm_status st = WM_OK;
+    unsigned long parts = 0;
+    double t0 = wm_cli_now();
+    if (r->cover_from < 0) r->cover_from = t0 - r->bg.started;
+    while (st == WM_OK && S->done < S->t->len &&
+           (test->on ? parts < test->parts : !__atomic_load_n(&r->bg.ready, __ATOMIC_ACQUIRE))) {
+        uint64_t hi = S->t->len - S->done > S->part ? S->done + S->part : S->t->len;
+        st = scan_part(cpu, S->db, S->t, S->rs, S->n_rec, S->done, hi, S->runs, S->user, &S->sum,
+                       S->scratch);
+        S->done = hi;
+        parts++;
+        double spent = wm_cli_now() - t0;
+        if (!test->on && spent > 0) { /* the next part: PART_SECONDS at the rate so far */
+            double next = (double)S->done / spent * PART_SECONDS;
+            S->part = next < PART_MIN ? PART_MIN : next > PART_MAX ? PART_MAX : (uint64_t)next;
+        }
+    }
+    *seconds = wm_cli_now() - t0;
+    r->cover_bytes += S->done;
+    r->t_cover += *seconds;
+    if (st != WM_OK) r->msg_cx = cpu;
+    return st;
+}
+
+/* The rest of the file, (done, len], once the context is ready: on it, or
+** on the CPU (cpu, when covering) when the CPU's measured rate (cpu_s for the
+** bytes done) finishes it before the model's GPU set-up and rate would. */
+static wm_status scan_rest(wm_cli_search_run_t *r, wm_context_t *cpu, scan_t *S,
+                           const test_cover_t *test, double cpu_s, int fd) {
+    const wm_text_t *t = S->t;
+    /* the pages left are faulted in while waiting, unless the GPU's staging
+    ** reads them from the file */
+    if (r->cx == NULL && wm_cli_context_wait_warm(&r->bg, &r->cx, fd >= 0 ? NULL : t->seq + S->done,
+                                                  t->len - S->done) != WM_OK) {
+        r->fatal = r->said = 1; /* printed */
+        return WM_DEVICE;
+    }
+    tune(r, r->cx);
+    if (fd >= 0) wm_context_text_file(r->cx, t->seq, t->len, fd, 0);
+    wm_status st;
+    if (cpu == NULL) { /* no cover: the whole text, as one call */
+        st = S->runs ? wm_scan_owned_batches(r->cx, S->db, t, 0, S->runs, S->user)
+                     : wm_scan_owned(r->cx, S->db, t, 0, NULL, NULL, &S->sum.n, S->sum.per_pattern);
+        if (st != WM_OK) r->msg_cx = r->cx;
+        return st;
+    }
+    if (r->cover_ready < 0) r->cover_ready = wm_cli_now() - r->bg.started;
+    uint64_t rest = t->len - S->done;
+    int stay = test->on ? test->finish_on_cpu
+                        : S->done > 0 && (double)rest * cpu_s / (double)S->done <
+                                             r->a->cover_gpu_fixed_s +
+                                                 (double)rest * r->a->cover_gpu_s_per_byte;
+    wm_context_t *cx = stay ? cpu : r->cx;
+    if (!stay) S->part = rest; /* the GPU's: one call */
+    for (st = WM_OK; st == WM_OK && S->done < t->len; S->done += S->part) {
+        if (t->len - S->done < S->part) S->part = t->len - S->done;
+        st = scan_part(cx, S->db, t, S->rs, S->n_rec, S->done, S->done + S->part, S->runs, S->user,
+                       &S->sum, S->scratch);
+    }
+    if (st != WM_OK) r->msg_cx = cx;
+    return st;
+}
 
 wm_status wm_cli_search_scan(wm_cli_search_run_t *r, const wm_db_t *db, const char *path,
                              const wm_seqfile_t *sf, wm_matches_cb runs, void *user,
                              uint64_t *n_matches, uint64_t *per_pattern) {
-    int fd = wm_cli_search_reads_file(r, sf) ? text_file(path, sf) : -1;
-    wm_status st = scan_text(r, db, sf, fd, runs, user, n_matches, per_pattern);
+    r->msg_cx = NULL;
+    test_cover_t test = test_cover();
+    scan_t S = { db, &sf->text, NULL, 0, runs, user, { 0, per_pattern }, NULL, 0, 0 };
+    S.part = test.on ? test.bytes : PART_MIN;
+    wm_context_t *cpu = NULL;
+    if (r->cx == NULL && r->cover && S.t->len > 0 && (cpu = cover_context(r)) == NULL) {
+        r->fatal = r->said = 1; /* printed */
+        return WM_NOMEM;
+    }
+    if (per_pattern) memset(per_pattern, 0, db->n_patterns * sizeof *per_pattern);
+    if (cpu != NULL &&
+        ((per_pattern && !(S.scratch = malloc(db->n_patterns * sizeof *S.scratch))) ||
+         !(S.rs = wm_text_record_starts(S.t, &S.n_rec)))) {
+        free(S.scratch);
+        return WM_NOMEM;
+    }
+    int fd = wm_cli_search_reads_file(r, sf) ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    wm_status st = WM_OK;
+    double cpu_s = 0;
+    if (cpu != NULL) {
+        tune(r, cpu);
+        st = cover_front(r, cpu, &S, &test, &cpu_s);
+    }
+    if (st == WM_OK && (S.done < S.t->len || cpu == NULL))
+        st = scan_rest(r, cpu, &S, &test, cpu_s, fd);
     if (fd >= 0) {
         if (r->cx != NULL) wm_context_text_file(r->cx, NULL, 0, -1, 0);
         close(fd);
     }
-    return st;
-}
-
-static wm_status scan_text(wm_cli_search_run_t *r, const wm_db_t *db, const wm_seqfile_t *sf,
-                           int fd, wm_matches_cb runs, void *user, uint64_t *n_matches,
-                           uint64_t *per_pattern) {
-    const wm_text_t *t = &sf->text;
-    r->msg_cx = NULL;
-    test_cover_t test = test_cover();
-    wm_context_t *cpu = NULL;
-    if (r->cx == NULL && r->cover && t->len > 0 && (cpu = cover_context(r)) == NULL) {
-        r->fatal = r->said = 1; /* printed */
-        return WM_NOMEM;
-    }
-    tally_t sum = { 0, per_pattern };
-    uint64_t *scratch = NULL;
-    if (per_pattern) {
-        memset(per_pattern, 0, db->n_patterns * sizeof *per_pattern);
-        if (cpu != NULL && !(scratch = malloc(db->n_patterns * sizeof *scratch))) return WM_NOMEM;
-    }
-    size_t n_rec = 0;
-    uint64_t *rs = NULL;
-    if (cpu != NULL && !(rs = wm_text_record_starts(t, &n_rec))) {
-        free(scratch);
-        return WM_NOMEM;
-    }
-    wm_status st = WM_OK;
-    uint64_t done = 0, part = test.on ? test.bytes : PART_MIN;
-    unsigned long parts = 0;
-    double t0 = wm_cli_now();
-    if (cpu != NULL) {
-        tune(r, cpu);
-        if (r->cover_from < 0) r->cover_from = t0 - r->bg.started;
-    }
-    /* the CPU while the context is being made */
-    while (cpu != NULL && st == WM_OK && done < t->len &&
-           (test.on ? parts < test.parts : !__atomic_load_n(&r->bg.ready, __ATOMIC_ACQUIRE))) {
-        uint64_t hi = t->len - done > part ? done + part : t->len;
-        st = scan_part(cpu, db, t, rs, n_rec, done, hi, runs, user, &sum, scratch);
-        done = hi;
-        parts++;
-        double spent = wm_cli_now() - t0;
-        if (!test.on && spent > 0) { /* the next part: PART_SECONDS at the rate so far */
-            double next = (double)done / spent * PART_SECONDS;
-            part = next < PART_MIN ? PART_MIN : next > PART_MAX ? PART_MAX : (uint64_t)next;
-        }
-    }
-    double cpu_s = wm_cli_now() - t0;
-    r->cover_bytes += done;
-    r->t_cover += cpu_s;
-    if (st != WM_OK) r->msg_cx = cpu;
-    /* the rest on the context, once ready */
-    if (st == WM_OK && (done < t->len || cpu == NULL)) {
-        /* the pages left are faulted in while waiting, unless the GPU's
-        ** staging reads them from the file */
-        if (r->cx == NULL &&
-            wm_cli_context_wait_warm(&r->bg, &r->cx, fd >= 0 ? NULL : t->seq + done,
-                                     t->len - done) != WM_OK) {
-            r->fatal = r->said = 1; /* printed */
-            st = WM_DEVICE;
-        } else {
-            tune(r, r->cx);
-            if (r->cover_ready < 0 && cpu != NULL) r->cover_ready = wm_cli_now() - r->bg.started;
-            if (fd >= 0) wm_context_text_file(r->cx, t->seq, t->len, fd, 0);
-            /* Stay on the CPU when its rate finishes the rest before the
-            ** GPU's set-up and rate would (the model's figures). */
-            uint64_t rest = t->len - done;
-            int stay = cpu != NULL &&
-                       (test.on ? test.finish_on_cpu
-                                : done > 0 && (double)rest * cpu_s / (double)done <
-                                                  r->a->cover_gpu_fixed_s +
-                                                      (double)rest * r->a->cover_gpu_s_per_byte);
-            if (cpu == NULL) { /* no cover: the whole text, as one call */
-                if (runs) st = wm_scan_owned_batches(r->cx, db, t, 0, runs, user);
-                else st = wm_scan_owned(r->cx, db, t, 0, NULL, NULL, &sum.n, per_pattern);
-            } else if (stay) {
-                for (; st == WM_OK && done < t->len; done += part) {
-                    if (t->len - done < part) part = t->len - done;
-                    st = scan_part(cpu, db, t, rs, n_rec, done, done + part, runs, user, &sum,
-                                   scratch);
-                }
-                if (st != WM_OK) r->msg_cx = cpu;
-            } else {
-                st = scan_part(r->cx, db, t, rs, n_rec, done, t->len, runs, user, &sum, scratch);
-            }
-            if (st != WM_OK && r->msg_cx == NULL) r->msg_cx = r->cx;
-        }
-    }
-    if (n_matches) *n_matches = sum.n;
-    free(rs);
-    free(scratch);
+    if (n_matches) *n_matches = S.sum.n;
+    free(S.rs);
+    free(S.scratch);
     return st;
 }
 
