@@ -278,14 +278,15 @@ wm_status wm_cli_context_wait_warm(wm_cli_context_bg_t *bg, wm_context_t **cx, c
 
 static int context_left; /* a context thread is still running: leave by _exit */
 
-void wm_cli_context_leave(wm_cli_context_bg_t *bg) {
-    if (!bg->running) return;
+int wm_cli_context_leave(wm_cli_context_bg_t *bg) {
+    if (!bg->running || __atomic_load_n(&bg->ready, __ATOMIC_ACQUIRE)) return 0;
     if (wm_cli_timing_on())
         fprintf(stderr, "context: not needed, left unfinished after %.4f s\n",
                 wm_cli_now() - bg->started);
     pthread_detach(bg->thread);
     bg->running = 0;
     context_left = 1;
+    return 1;
 }
 
 int wm_cli_exit(int rc) {

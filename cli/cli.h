@@ -117,8 +117,11 @@ void wm_cli_context_abandon(wm_cli_context_bg_t *bg);
 /* A context still being made that the command no longer needs (the CPU did
 ** all the work meanwhile): its thread is left to run, and the process ends
 ** through wm_cli_exit without joining it (exit's handlers would meet the
-** driver half started; the kernel releases the GPU as for a killed process). */
-void wm_cli_context_leave(wm_cli_context_bg_t *bg);
+** driver half started; the kernel releases the GPU as for a killed process).
+** Returns 1 when it was left; 0 when there is no thread still making it (a
+** CPU context, made at once, or one already made): the caller then takes it
+** with wm_cli_context_wait and frees it as usual. */
+int wm_cli_context_leave(wm_cli_context_bg_t *bg);
 /* The end of the process with status rc: _exit when a context was left
 ** running (stdout is closed by then, stderr unbuffered), else rc returned. */
 int wm_cli_exit(int rc);

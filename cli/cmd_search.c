@@ -524,11 +524,9 @@ int wm_cmd_search(int argc, char **argv) {
     /* No file got as far as its search: the context is still owed its wait.
     ** Unless the CPU covered every file before it was ready: the process then
     ** leaves without it (main.c) rather than wait for a GPU it no longer needs. */
-    if (!r.dist && r.cx == NULL) {
-        if (r.cover_cx != NULL && !__atomic_load_n(&r.bg.ready, __ATOMIC_ACQUIRE))
-            wm_cli_context_leave(&r.bg);
-        else if (wm_cli_context_wait(&r.bg, &r.cx) != WM_OK) r.any_error = 1;
-    }
+    if (!r.dist && r.cx == NULL && !(r.cover_cx != NULL && wm_cli_context_leave(&r.bg)) &&
+        wm_cli_context_wait(&r.bg, &r.cx) != WM_OK)
+        r.any_error = 1;
     if (a.sh.format == WM_OUT_JSON && !a.count && !a.quiet && !r.fatal && !r.write_failed)
         wm_out_search_json_summary(r.out, r.n_matches, r.n_sources, r.n_bytes);
 
