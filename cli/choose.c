@@ -84,11 +84,8 @@ static int gpu_listed(void) {
     return found || access("/dev/nvidia0", F_OK) == 0;
 }
 
-/* The GPU with the CPU covering its start-up (search_cover.c): the CPU scans
-** what its rate gets through in the start-up, the GPU the rest (without its
-** share of the moves and kernels). Seconds, or -1 when the CPU would be done
-** before the GPU is ready (nothing left to the GPU: the CPU alone is better). */
-static double cover_seconds(const wm_backend_choice_t *c, double bytes, double *covered) {
+/* choose.h: the CPU scans what it can in the start-up, the GPU the rest. */
+double wm_cli_cover_seconds(const wm_backend_choice_t *c, double bytes, double *covered) {
     double scan = c->cpu_rate > 0 ? c->work / c->cpu_rate : 0; /* the CPU's scan of it all */
     if (c->gpu_s < 0 || bytes <= 0 || scan <= 0) return -1.0;
     *covered = bytes * c->gpu_startup_s / scan;
@@ -138,7 +135,7 @@ static void choose_backend(wm_cli_shared_t *sh, wm_workload_t *w, const char *un
     const char *why = NULL;
     double cover_s = -1.0, covered = 0.0;
     if (cover != NULL && built && !w->cpu_only && unknown == NULL && sh->co.progress == NULL) {
-        cover_s = cover_seconds(&c, (double)w->bytes, &covered);
+        cover_s = wm_cli_cover_seconds(&c, (double)w->bytes, &covered);
         if (cover_s >= 0 && cover_s < c.cpu_s) c.backend = WM_BACKEND_CUDA;
         else cover_s = -1.0;
     }

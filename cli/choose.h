@@ -26,6 +26,15 @@
 ** size could not be known ("standard input"), or is NULL. */
 void wm_cli_choose_backend(wm_cli_shared_t *sh, wm_workload_t *w, const char *unknown);
 
+/* The GPU with the CPU covering its start-up (search_cover.c), as the model
+** c predicted the work of `bytes` text bytes: the CPU scans what its rate
+** (c->work / c->cpu_rate for all of them) gets through in c->gpu_startup_s
+** (*covered bytes), the GPU the rest, for its time less the covered bytes'
+** share of its moves and kernels. Seconds, or -1 when there is no GPU side
+** (c->gpu_s < 0), no work, or the CPU would be done before the GPU is ready
+** (then the CPU alone is the better choice). */
+double wm_cli_cover_seconds(const wm_backend_choice_t *c, double bytes, double *covered);
+
 /* The commands' workloads, then wm_cli_choose_backend. search: the FILEs
 ** are argv[first, argc) (none: standard input), sized by stat (a gzip file
 ** counts 4x its size; standard input and pipes are unknown and count as 0:
