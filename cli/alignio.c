@@ -169,7 +169,7 @@ int wm_cli_input_open_range(wm_cli_input_t *in, const char *role, const char *ar
     so.range_lo = lo;
     so.range_hi = hi;
     if (wm_seqfile_read_opts(arg, 0, &so, &in->sf, err, sizeof err) != WM_OK ||
-        in->sf.format != WM_FMT_FASTA)
+        (in->sf.format != WM_FMT_FASTA && in->sf.format != WM_FMT_FASTQ))
         return -1;
     in->seq = in->sf.text.seq;
     in->starts = in->sf.text.rec_start;

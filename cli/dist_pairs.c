@@ -15,16 +15,24 @@
 ** rank 0 from byte 0 so that whatever comes before the first header is
 ** read as the whole file reads it.
 **
+** FASTQ has no such line rule (a quality line may start with '@'), so its
+** ranks first agree on where their shares' records start, as MPI search's
+** readers do (io/seqrange.h): each guesses the first record start in its
+** share, the rank before checks the guess by walking whole records from its
+** own start, and the guesses move until every walk lands on the next one;
+** each rank then walks its share's records for their headers.
+**
 ** The whole files decide what the whole files decide in one process: the
 ** alphabet from the first WM_SNIFF_BYTES sequence bytes (each rank sniffs
 ** the part of that budget its records hold, after the ranks before it), and
 ** whether every query is IUPAC. Anything else that the whole read would
 ** report (counts that differ, a record empty or too long, a parse error,
-** gzip or FASTQ input) sends every rank back to reading the whole files,
+** gzip input) sends every rank back to reading the whole files,
 ** which prints the one-process message; so the split changes where bytes
 ** are read, never what is printed.
 */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -32,6 +40,7 @@
 #include <unistd.h>
 
 #include "core/plan.h"
+#include "io/seqrange.h"
 #include "io/zsrc.h"
 #include "mpi/dist.h"
 #include "cli.h"
@@ -41,6 +50,7 @@
 typedef struct {
     const uint8_t *map;
     uint64_t size;
+    int fastq;    /* FASTQ (its headers found by fastq_heads), else FASTA */
     uint64_t *at; /* offsets of the headers found, in order */
     uint64_t n, cap;
 } heads_t;
@@ -63,9 +73,12 @@ static int heads_push(heads_t *h, uint64_t at) {
     return 0;
 }
 
-/* Map path and find the headers in this rank's share of it. Returns 0, or
-** -1 when the file is not an uncompressed FASTA file that can be mapped,
-** or out of memory. */
+static int heads_push_cb(void *user, uint64_t at) { return heads_push(user, at); }
+
+/* Map path and, for FASTA, find the headers in this rank's share of it
+** (FASTQ's need every rank: fastq_heads). Returns 0, or -1 when the file is
+** not an uncompressed FASTA or FASTQ file that can be mapped, or out of
+** memory. */
 static int heads_scan(heads_t *h, const char *path) {
     struct stat st;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -90,7 +103,9 @@ static int heads_scan(heads_t *h, const char *path) {
     while (i < h->size && (f[i] == ' ' || f[i] == '\t' || f[i] == '\r' || f[i] == '\n' ||
                            f[i] == '\v' || f[i] == '\f'))
         i++;
-    if (i == h->size || f[i] != '>') return -1;
+    if (i == h->size || (f[i] != '>' && f[i] != '@')) return -1;
+    h->fastq = f[i] == '@';
+    if (h->fastq) return 0;
     wm_plan_t plan = wm_plan_even(0, h->size, (uint64_t)wm_dist.size);
     uint64_t lo, hi;
     wm_plan_part(&plan, (uint64_t)wm_dist.rank, &lo, &hi);
@@ -106,6 +121,49 @@ static int heads_scan(heads_t *h, const char *path) {
         p = nl ? (uint64_t)(nl - f) + 1 : hi;
     }
     return 0;
+}
+
+/* FASTQ: the ranks' record starts agreed (io/seqrange.h's rounds: a guess
+** holds when the rank before, walking whole records from its own start,
+** lands on it; rank 0's start is right, so each round fixes one more), then
+** this rank's headers: the records its walk passes. Every rank calls it, in
+** the same order, whatever its file held. Returns 0, or -1 when a record did
+** not parse or memory ran out (the whole read then says what is wrong). */
+static int fastq_heads(heads_t *h) {
+    const uint64_t N = (uint64_t)wm_dist.size, me = (uint64_t)wm_dist.rank;
+    uint64_t *starts = malloc(((size_t)N + 1) * sizeof *starts),
+             *all = malloc((size_t)N * sizeof *all);
+    if (!starts || !all) wm_dist_abort(WM_EXIT_ERROR); /* the ranks could no longer agree */
+    wm_plan_t plan = wm_plan_even(0, h->size, N);
+    uint64_t lo, hi;
+    wm_plan_part(&plan, me, &lo, &hi);
+    uint64_t guess = me == 0 ? 0 : wm_range_fastq_guess(h->map, h->size, lo);
+    wm_dist_allgather(&guess, sizeof guess, all);
+    for (uint64_t q = 0; q < N; q++) starts[q] = q == 0 ? 0 : all[q];
+    starts[N] = h->size;
+    for (uint64_t round = 0; round <= N; round++) {
+        for (uint64_t q = 1; q <= N; q++)
+            if (starts[q] < starts[q - 1]) starts[q] = starts[q - 1];
+        uint64_t next = starts[me + 1];
+        if (me + 1 < N)
+            next =
+                wm_range_fastq_walk(h->map, h->size, starts[me], starts[me + 1], NULL, NULL, NULL);
+        wm_dist_allgather(&next, sizeof next, all);
+        int moved = 0;
+        for (uint64_t q = 0; q + 1 < N; q++)
+            if (all[q] != starts[q + 1]) {
+                starts[q + 1] = all[q];
+                moved = 1;
+            }
+        if (!moved) break;
+    }
+    for (uint64_t q = 1; q <= N; q++)
+        if (starts[q] < starts[q - 1]) starts[q] = starts[q - 1];
+    int broken = 0;
+    wm_range_fastq_walk(h->map, h->size, starts[me], starts[me + 1], heads_push_cb, h, &broken);
+    free(starts);
+    free(all);
+    return broken ? -1 : 0;
 }
 
 /* Where each rank's records of one file start: starts[s] for every rank s
@@ -164,6 +222,12 @@ int wm_cli_dist_pairs_read(wm_cli_align_run_t *r, const char *qarg, const char *
     memset(&hq, 0, sizeof hq);
     memset(&ht, 0, sizeof ht);
     int bad = heads_scan(&hq, qarg) < 0 || heads_scan(&ht, targ) < 0;
+    /* FASTQ's headers take every rank, so all must know the files are read so */
+    if (!wm_dist_any(bad)) {
+        int q_bad = hq.fastq && fastq_heads(&hq) < 0;
+        int t_bad = ht.fastq && fastq_heads(&ht) < 0;
+        bad = q_bad || t_bad;
+    }
     uint64_t *cnt = malloc(2 * (size_t)N * sizeof *cnt),
              *cuts = malloc(((size_t)N + 1) * sizeof *cuts),
              *sq = malloc(((size_t)N + 1) * sizeof *sq), *st = malloc(((size_t)N + 1) * sizeof *st);
@@ -205,6 +269,10 @@ int wm_cli_dist_pairs_read(wm_cli_align_run_t *r, const char *qarg, const char *
             r->q.n_rec != *hi - *lo || r->t.n_rec != *hi - *lo;
         ok = !wm_dist_any(failed);
     }
+    const char *timing = getenv("WM_DIST_TIMING");
+    if (timing != NULL && atoi(timing) > 0 && wm_dist.rank == 0)
+        fprintf(stderr, "align --pairs: %s\n",
+                ok ? "each rank read its pairs' records" : "every rank read the whole files");
     int rc = ok;
     if (ok) {
         wm_sniff_t tsn, qsn;

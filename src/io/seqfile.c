@@ -361,14 +361,16 @@ wm_status wm_seqfile_read_opts(const char *path, int force_plain, const wm_seqfi
     rc = load_raw(path, dpath, &raw, err, errlen);
     if (rc != WM_OK) return rc;
     sf->raw_bytes = raw.len;
-    if (o->range_hi) { /* a range of a mapped FASTA file: parsed as the file */
+    if (o->range_hi) { /* a range of a mapped FASTA or FASTQ file: parsed as the file */
         const char *zw;
+        wm_format_t whole = raw.map ? detect_format(raw.data, raw.len) : WM_FMT_PLAIN;
         if (!raw.map || o->range_lo >= o->range_hi || o->range_hi > raw.len ||
             wm_zmagic(raw.data, raw.len < WM_ZMAGIC_LEN ? raw.len : WM_ZMAGIC_LEN, &zw) !=
                 WM_Z_PLAIN ||
-            detect_format(raw.data + o->range_lo, o->range_hi - o->range_lo) != WM_FMT_FASTA) {
-            set_err(err, errlen, "%s: bytes %llu to %llu are not a range of a FASTA file", dpath,
-                    (unsigned long long)o->range_lo, (unsigned long long)o->range_hi);
+            (whole != WM_FMT_FASTA && whole != WM_FMT_FASTQ) ||
+            detect_format(raw.data + o->range_lo, o->range_hi - o->range_lo) != whole) {
+            set_err(err, errlen, "%s: bytes %llu to %llu are not a range of a FASTA or FASTQ file",
+                    dpath, (unsigned long long)o->range_lo, (unsigned long long)o->range_hi);
             buf_free(&raw);
             return WM_INVALID;
         }

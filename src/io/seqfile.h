@@ -59,11 +59,13 @@ typedef struct {
     uint64_t block;        /* bytes per block; 0 = the input cut in 4 per thread, at least
                               64 KiB [0]. Tests make it tiny so that block edges land
                               everywhere. */
-    /* A mapped FASTA file's bytes [range_lo, range_hi) alone, parsed as if
-    ** they were the file (records whose headers lie in them, as MPI ranks
-    ** share a pairs file: cli/dist_pairs.c). range_hi 0: the whole input.
-    ** An input that is not a mapped, uncompressed FASTA file, or a range
-    ** past its end, is WM_INVALID. Messages name lines from the range's
+    /* A mapped FASTA or FASTQ file's bytes [range_lo, range_hi) alone,
+    ** parsed as if they were the file (records whose headers lie in them, as
+    ** MPI ranks share a pairs file: cli/dist_pairs.c; a FASTQ range must
+    ** start at a record, which the caller knows). range_hi 0: the whole
+    ** input. An input that is not a mapped, uncompressed FASTA or FASTQ
+    ** file, a range of another format than the file's, or a range past its
+    ** end, is WM_INVALID. Messages name lines from the range's
     ** start [0, 0] */
     uint64_t range_lo, range_hi;
 } wm_seqfile_opts_t;

@@ -105,25 +105,23 @@ wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, u
     switch (R->format) {
     case WM_FMT_PLAIN: R->guess = R->lo; break;
     case WM_FMT_FASTA: R->guess = wm_range_line_start(f, R->size, R->lo); break;
-    case WM_FMT_FASTQ: {
-        uint64_t p = wm_range_line_start(f, R->size, R->lo);
-        while (p < R->size && !wm_range_fastq_starts_at(f, R->size, p))
-            p = wm_range_line_start(f, R->size, p + 1);
-        R->guess = p;
-        break;
-    }
+    case WM_FMT_FASTQ: R->guess = wm_range_fastq_guess(f, R->size, R->lo); break;
     }
     return WM_OK;
 }
 
-wm_status wm_range_fastq_next(wm_range_t *R, uint64_t start, uint64_t next_guess, uint64_t *next,
-                              char *err, size_t errlen) {
-    (void)err;
-    (void)errlen;
-    const uint8_t *f = map_of(R);
-    *next = next_guess;
-    if (start >= next_guess || start >= R->size) return WM_OK;
-    wm_lines_t L = { f + start, f + R->size, 0, NULL };
+uint64_t wm_range_fastq_guess(const uint8_t *f, uint64_t size, uint64_t at) {
+    uint64_t p = wm_range_line_start(f, size, at);
+    while (p < size && !wm_range_fastq_starts_at(f, size, p))
+        p = wm_range_line_start(f, size, p + 1);
+    return p;
+}
+
+uint64_t wm_range_fastq_walk(const uint8_t *f, uint64_t size, uint64_t start, uint64_t next_guess,
+                             int (*push)(void *user, uint64_t at), void *user, int *broken) {
+    if (broken) *broken = 0;
+    if (start >= next_guess || start >= size) return next_guess;
+    wm_lines_t L = { f + start, f + size, 0, NULL };
     wm_parse_err_t e;
     for (;;) {
         /* Blank lines belong to no record: a record starts at its '@'. */
@@ -133,18 +131,27 @@ wm_status wm_range_fastq_next(wm_range_t *R, uint64_t start, uint64_t next_guess
         while (next_line(&L, &s, &len) && all_blank(s, len)) save = L;
         L = save;
         uint64_t at = (uint64_t)(L.p - f);
-        if (at >= next_guess || at >= R->size) {
-            *next = at < R->size ? at : R->size;
-            return WM_OK;
-        }
+        if (at >= next_guess || at >= size) return at < size ? at : size;
         if (fastq_record(&L, NULL, NULL, NULL, &e) != 1) {
             /* A broken record before the guess: this slice runs to the end
             ** of the file, so that its parse meets that error first (if
             ** this start was itself a wrong guess, a later round moves it). */
-            *next = R->size;
-            return WM_OK;
+            if (broken) *broken = 1;
+            return size;
+        }
+        if (push && push(user, at) < 0) {
+            if (broken) *broken = 1;
+            return size;
         }
     }
+}
+
+wm_status wm_range_fastq_next(wm_range_t *R, uint64_t start, uint64_t next_guess, uint64_t *next,
+                              char *err, size_t errlen) {
+    (void)err;
+    (void)errlen;
+    *next = wm_range_fastq_walk(map_of(R), R->size, start, next_guess, NULL, NULL, NULL);
+    return WM_OK;
 }
 
 /* ---- the slice ----------------------------------------------------------------- */

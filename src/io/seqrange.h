@@ -121,6 +121,17 @@ typedef struct {
 ** line starts with '@' or the file ends there). */
 uint64_t wm_range_line_start(const uint8_t *f, uint64_t size, uint64_t at);
 int wm_range_fastq_starts_at(const uint8_t *f, uint64_t size, uint64_t p);
+/* The first line start at or after `at` where wm_range_fastq_starts_at holds
+** (size when none): a part's guessed first FASTQ record. */
+uint64_t wm_range_fastq_guess(const uint8_t *f, uint64_t size, uint64_t at);
+/* wm_range_fastq_next's walk over the mapped file f: whole records from
+** `start` (a record start, or a guess) until one begins at or after
+** next_guess; returns where (size at the end). push, when not NULL, gets
+** the offset of each record's '@' the walk passes (before next_guess);
+** *broken (when not NULL) is set when a record did not parse, or push
+** answered -1: the walk then returns size. */
+uint64_t wm_range_fastq_walk(const uint8_t *f, uint64_t size, uint64_t start, uint64_t next_guess,
+                             int (*push)(void *user, uint64_t at), void *user, int *broken);
 
 wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, uint64_t part,
                         uint64_t n_parts, char *err, size_t errlen);

@@ -652,6 +652,26 @@ for i in range(240):
     pc2.append(">pc%d/2\n%s%s" % (i, g.lines(t, eol, 50, 90) if t else "", "\n" if i % 4 == 0 else ""))
 write("pc1.fa", "".join(pc1))
 write("pc2.fa", "".join(pc2))
+# --pairs of FASTQ files read by range: multi-line records whose quality
+# lines start with '@' (some reading like a header) or '+', CRLF in one file,
+# blank lines between records, empty reads; and the same with a mate missing,
+# and with a broken record late (a quality shorter than its sequence)
+pq1, pq2 = [], []
+for i in range(240):
+    s = "" if i % 37 == 5 else g.seq(g.r.randint(20, 400))
+    t = "" if i % 41 == 7 else g.mutate(s, g.r.randint(0, 12)) if s else g.seq(30)
+    pq1.append("@pq%d/1 x\r\n%s+\r\n%s%s" % (i, g.lines(s, "\r\n", 30, 70) if s else "\r\n",
+                                          qual(g, len(s), "\r\n") if s else "\r\n",
+                                          "\r\n" * (i % 3 == 0)))
+    pq2.append("@pq%d/2\n%s+pq%d/2\n%s%s" % (i, g.lines(t, "\n", 50, 90) if t else "\n", i,
+                                         qual(g, len(t), "\n") if t else "\n",
+                                         "\n" if i % 4 == 0 else ""))
+write("pq1.fq", "".join(pq1))
+write("pq2.fq", "".join(pq2))
+write("pq2_short.fq", "".join(pq2[:-1]))
+bad = list(pq2)
+bad[200] = "@pq200/2\nACGTACGT\n+\nIIII\n"
+write("pq2_bad.fq", "".join(bad))
 # the alphabet from the target's first 64 KiB of sequence, which span the
 # ranks: 45 kB of DNA records, then prose ones (70 % of the budget DNA: text)
 sn1, sn2, used, i = [], [], 0, 0

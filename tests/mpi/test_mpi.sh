@@ -492,7 +492,14 @@ mcase "align --pairs, the alphabet from 64 KiB over ranks" 0 -- \
     align --mode global --pairs --explain-alphabet sn1.fa sn2.fa
 mcase "align --pairs, queries of IUPAC codes" 1 -- align --pairs -k 30 --explain-alphabet iu1.fa nq2.fa
 mcase "align --pairs, a query not IUPAC, late" 2 -- align --pairs -k 30 nq1.fa nq2.fa
-mcase "align --pairs FASTQ (read whole)" 0 -- align --mode global --pairs --cigar one.fq one.fq
+mcase "align --pairs FASTQ, one record" 0 -- align --mode global --pairs --cigar one.fq one.fq
+# --pairs of FASTQ files: the ranks agree on their records' starts first
+mcase "align global --pairs FASTQ, multi-line, quality lines like headers" 0 np="$MANY" -- \
+    align --mode global --pairs --cigar pq1.fq pq2.fq
+mcase "align --pairs FASTQ against FASTA" 0 -- align --mode global --pairs --json pq1.fq pc2.fa
+mcase "align --pairs FASTQ, missing mate" 2 -- align --mode global --pairs pq1.fq pq2_short.fq
+mcase "align --pairs FASTQ, a broken record late (read whole)" 2 -- \
+    align --mode global --pairs pq1.fq pq2_bad.fq
 mcase "align --pairs, a bad byte late (read whole)" 2 -- align --mode global --pairs bad_late.fa bad_late.fa
 
 # --- dtw ---

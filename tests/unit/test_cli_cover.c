@@ -54,7 +54,8 @@ static void synthetic(void) {
     CHECK(wm_cli_cover_seconds(&c, 0, &cov) == -1.0, "no bytes: a cover");
     wm_backend_choice_t quick = c;
     quick.cpu_rate = 8e9 / 0.25; /* done before the GPU is ready */
-    CHECK(wm_cli_cover_seconds(&quick, 8e9, &cov) == -1.0, "the CPU done within the start-up: a cover");
+    CHECK(wm_cli_cover_seconds(&quick, 8e9, &cov) == -1.0,
+          "the CPU done within the start-up: a cover");
     quick.cpu_rate = 8e9 / 0.31;
     CHECK(wm_cli_cover_seconds(&quick, 8e9, &cov) > 0, "the CPU just slower: no cover");
 }
@@ -86,8 +87,10 @@ static void on_the_model(void) {
                 double scan = c.work / c.cpu_rate;
                 const char *what = kind < 4 ? "one pattern" : "16,000 8-mers";
                 if (scan <= c.gpu_startup_s) {
-                    CHECK(got == -1.0, "%s, k %d, %d threads, %.0f bytes: a cover when the CPU "
-                          "scans it in the start-up", what, kind, threads[t], bytes);
+                    CHECK(got == -1.0,
+                          "%s, k %d, %d threads, %.0f bytes: a cover when the CPU "
+                          "scans it in the start-up",
+                          what, kind, threads[t], bytes);
                     continue;
                 }
                 double want = expected(&c, bytes, &want_cov);

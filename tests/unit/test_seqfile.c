@@ -638,6 +638,79 @@ static void test_data(void) {
     }
 }
 
+/* A range of a FASTQ file that starts at a record (or 0): its records as
+** the whole file gives them. Quality lines start with '@' and '+' at times,
+** CRLF, blank lines between records, empty records. A range of a FASTQ file
+** that starts at a FASTA-looking byte, or a FASTA range of a FASTQ file, is
+** refused. */
+static void test_range_fastq(void) {
+    for (int round = 0; round < 40; round++) {
+        size_t n_rec = 1 + xorshift_below(30), cap = 1 << 20, n = 0;
+        char *f = malloc(cap);
+        uint64_t *head = malloc((n_rec + 1) * sizeof *head);
+        const char *eol = xorshift_below(2) ? "\r\n" : "\n";
+        if (xorshift_below(3) == 0) n += (size_t)sprintf(f, "%s", eol);
+        for (size_t r = 0; r < n_rec; r++) {
+            head[r] = n;
+            size_t len = xorshift_below(5) == 0 ? 0 : xorshift_below(300);
+            n += (size_t)sprintf(f + n, "@q%zu_%d x%s", r, round, eol);
+            for (size_t i = 0; i < len; i++) f[n++] = "ACGTN"[xorshift_below(5)];
+            n += (size_t)sprintf(f + n, "%s+%s", eol, eol);
+            for (size_t i = 0; i < len; i++) /* '@' and '+' are quality values too */
+                f[n++] = i == 0 && xorshift_below(2) ? "@+"[xorshift_below(2)]
+                                                     : (char)('!' + xorshift_below(40));
+            n += (size_t)sprintf(f + n, "%s", eol);
+            if (xorshift_below(10) == 0) n += (size_t)sprintf(f + n, "%s", eol);
+        }
+        head[n_rec] = n;
+        const char *path = tmp_file(f, n);
+        wm_seqfile_t whole, part;
+        char err[512];
+        CHECK(wm_seqfile_read(path, 0, &whole, err, sizeof err) == WM_OK &&
+                  whole.format == WM_FMT_FASTQ && whole.text.n_rec == n_rec,
+              "FASTQ range round %d: the whole file (%s)", round, err);
+        for (int t = 0; t < 8 && whole.text.n_rec == n_rec; t++) {
+            size_t a = xorshift_below(n_rec), b = a + 1 + xorshift_below(n_rec - a);
+            wm_seqfile_opts_t o = wm_seqfile_opts_default();
+            o.range_lo = a == 0 && t % 2 ? 0 : head[a];
+            o.range_hi = head[b];
+            wm_status st = wm_seqfile_read_opts(path, 0, &o, &part, err, sizeof err);
+            int same = st == WM_OK && part.format == WM_FMT_FASTQ && part.text.n_rec == b - a;
+            for (size_t r = 0; same && r < b - a; r++) {
+                const uint64_t *ws = whole.text.rec_start + a, *ps = part.text.rec_start + r;
+                same = strcmp(part.names[r], whole.names[a + r]) == 0 &&
+                       ps[1] - ps[0] == ws[r + 1] - ws[r] &&
+                       memcmp(part.text.seq + ps[0], whole.text.seq + ws[r], ps[1] - ps[0]) == 0;
+            }
+            CHECK(same, "FASTQ range round %d: records [%zu, %zu) of %zu (%d: %s)", round, a, b,
+                  n_rec, st, err);
+            wm_seqfile_close(&part);
+        }
+        wm_seqfile_close(&whole);
+        free(head);
+        free(f);
+    }
+    wm_seqfile_opts_t o = wm_seqfile_opts_default();
+    wm_seqfile_t sf;
+    char err[256];
+    static const char fq_text[] = "@a\nAC\n+\n>>\n@b\nGT\n+\nII\n";
+    const char *fq = tmp_file(fq_text, sizeof fq_text - 1);
+    o.range_lo = (uint64_t)(strstr(fq_text, "@b") - fq_text); /* FASTQ, from a record */
+    o.range_hi = sizeof fq_text - 1;
+    CHECK(wm_seqfile_read_opts(fq, 0, &o, &sf, err, sizeof err) == WM_OK && sf.text.n_rec == 1,
+          "FASTQ range: the second record (%s)", err);
+    wm_seqfile_close(&sf);
+    o.range_lo = (uint64_t)(strstr(fq_text, ">>") - fq_text); /* FASTA-looking, in FASTQ */
+    CHECK(wm_seqfile_read_opts(fq, 0, &o, &sf, err, sizeof err) == WM_INVALID,
+          "FASTQ range: a FASTA-looking start was read");
+    static const char fa_text[] = ">a\nAC\n@b\n";
+    const char *fa = tmp_file(fa_text, sizeof fa_text - 1);
+    o.range_lo = (uint64_t)(strstr(fa_text, "@b") - fa_text); /* FASTQ-looking, in FASTA */
+    o.range_hi = sizeof fa_text - 1;
+    CHECK(wm_seqfile_read_opts(fa, 0, &o, &sf, err, sizeof err) == WM_INVALID,
+          "a FASTQ-looking range of a FASTA file was read");
+}
+
 /* A range of a FASTA file (wm_seqfile_opts_t.range_lo/hi, as MPI ranks share
 ** a --pairs file): the records whose headers lie in it, exactly as the whole
 ** file gives them, on one thread and on three with tiny blocks; anything
@@ -712,6 +785,7 @@ static void test_range(void) {
         free(head);
         free(f);
     }
+    test_range_fastq();
     wm_seqfile_opts_t o = wm_seqfile_opts_default();
     wm_seqfile_t sf;
     char err[256];
