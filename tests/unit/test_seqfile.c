@@ -638,6 +638,21 @@ static void test_data(void) {
     }
 }
 
+/* A range's parse (part) holds records [a, b) of the whole file's, names and
+** sequences, in a file of format fmt. */
+static int same_records(const wm_seqfile_t *part, const wm_seqfile_t *whole, size_t a, size_t b,
+                        wm_format_t fmt) {
+    if (part->format != fmt || part->text.n_rec != b - a) return 0;
+    for (size_t r = 0; r < b - a; r++) {
+        const uint64_t *ws = whole->text.rec_start + a, *ps = part->text.rec_start + r;
+        if (strcmp(part->names[r], whole->names[a + r]) != 0 ||
+            ps[1] - ps[0] != ws[r + 1] - ws[r] ||
+            memcmp(part->text.seq + ps[0], whole->text.seq + ws[r], ps[1] - ps[0]) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 /* A range of a FASTQ file that starts at a record (or 0): its records as
 ** the whole file gives them. Quality lines start with '@' and '+' at times,
 ** CRLF, blank lines between records, empty records. A range of a FASTQ file
@@ -675,13 +690,7 @@ static void test_range_fastq(void) {
             o.range_lo = a == 0 && t % 2 ? 0 : head[a];
             o.range_hi = head[b];
             wm_status st = wm_seqfile_read_opts(path, 0, &o, &part, err, sizeof err);
-            int same = st == WM_OK && part.format == WM_FMT_FASTQ && part.text.n_rec == b - a;
-            for (size_t r = 0; same && r < b - a; r++) {
-                const uint64_t *ws = whole.text.rec_start + a, *ps = part.text.rec_start + r;
-                same = strcmp(part.names[r], whole.names[a + r]) == 0 &&
-                       ps[1] - ps[0] == ws[r + 1] - ws[r] &&
-                       memcmp(part.text.seq + ps[0], whole.text.seq + ws[r], ps[1] - ps[0]) == 0;
-            }
+            int same = st == WM_OK && same_records(&part, &whole, a, b, WM_FMT_FASTQ);
             CHECK(same, "FASTQ range round %d: records [%zu, %zu) of %zu (%d: %s)", round, a, b,
                   n_rec, st, err);
             wm_seqfile_close(&part);
@@ -755,13 +764,7 @@ static void test_range(void) {
                 o.block = 64;
             }
             wm_status st = wm_seqfile_read_opts(path, 0, &o, &part, err, sizeof err);
-            int same = st == WM_OK && part.format == WM_FMT_FASTA && part.text.n_rec == b - a;
-            for (size_t r = 0; same && r < b - a; r++) {
-                const uint64_t *ws = whole.text.rec_start + a, *ps = part.text.rec_start + r;
-                same = strcmp(part.names[r], whole.names[a + r]) == 0 &&
-                       ps[1] - ps[0] == ws[r + 1] - ws[r] &&
-                       memcmp(part.text.seq + ps[0], whole.text.seq + ws[r], ps[1] - ps[0]) == 0;
-            }
+            int same = st == WM_OK && same_records(&part, &whole, a, b, WM_FMT_FASTA);
             CHECK(same, "range round %d: records [%zu, %zu) of %zu, %d threads (%d: %s)", round, a,
                   b, n_rec, o.threads, st, err);
             wm_seqfile_close(&part);
