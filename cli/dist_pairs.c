@@ -39,6 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/internal.h"
 #include "core/plan.h"
 #include "io/seqrange.h"
 #include "io/zsrc.h"
@@ -52,7 +53,7 @@ typedef struct {
     uint64_t size;
     int fastq;    /* FASTQ (its headers found by fastq_heads), else FASTA */
     uint64_t *at; /* offsets of the headers found, in order */
-    uint64_t n, cap;
+    size_t n, cap;
 } heads_t;
 
 static void heads_free(heads_t *h) {
@@ -62,13 +63,7 @@ static void heads_free(heads_t *h) {
 }
 
 static int heads_push(heads_t *h, uint64_t at) {
-    if (h->n == h->cap) {
-        uint64_t cap = h->cap ? 2 * h->cap : 4096;
-        uint64_t *p = realloc(h->at, cap * sizeof *p);
-        if (!p) return -1;
-        h->at = p;
-        h->cap = cap;
-    }
+    if (wm_vec_grow((void **)&h->at, &h->cap, h->n + 1, sizeof *h->at)) return -1;
     h->at[h->n++] = at;
     return 0;
 }
