@@ -16,13 +16,17 @@
 #   check   each workload on small inputs with --gpus 0,1,2,3 and mpirun -np 4
 #           against one GPU (md5), under compute-sanitizer memcheck (racecheck
 #           on search and dtw), and an mpirun -np 4 run under memcheck
-#   mpisan  that mpirun run alone
+#   mpisan  those mpirun runs alone
+#   clitests  tests/cli/test_dtw.sh and test_cover.sh with the CUDA tool
 #   floors  pinned host-to-device copy on each GPU alone and on all four at
 #           once (bench_h2d), the host's memory copy on all cores (PyTorch),
 #           nvidia-smi topo
 #   compute bench/run_dist.sh over setk, align10k, pairs, dtw (DIST_* passed on)
 #   search  bench/run_dist.sh over exact, k2, set16k, dense on 32 GiB in
 #           /dev/shm, and the CPU backend on the same text (the peer)
+#   searchab  exact and k2 again with WM_STAGE_MAPPED=1: the text staged from
+#           its mapping (its pages faulted in first), the rows before pread
+#           staging, into $OUT/search_mapped
 #   searchtest  test_search_diff (prebuilt, CUDA) at WM_TEST_SCALE=SEARCH_SCALE
 # CARRY_DIR [.gpu4] holds what the machine cannot fetch: prebuilt/ (warpmatch,
 # warpmatch-mpi, gen_text, gen_patterns, gen_reads, gen_pairs, bench_h2d,
@@ -95,6 +99,7 @@ s=/dev/shm/wm4s
 cases=("search -k 2 GATTACAGATTACA data/lambda_phage.fa"
        "search -f $s/reads.fa -k 4 --revcomp $in/ecoli.fa"
        "search -c -k 1 GATTACAGATTACA $in/chrx.fa"
+       "search -k 2 GATTACAGATTACA $s/plain.seq"
        "align --cigar $s/q1k.txt $in/ecoli.fa"
        "align --mode global --pairs --cigar $s/a.fa $s/b.fa"
        "dtw --top 3 $s/q100.txt $s/s256k.txt")
@@ -106,6 +111,8 @@ if want check; then
   head -100 $in/q4000.txt >$s/q100.txt
   head -262144 $in/series4m.txt >$s/s256k.txt
   head -c 1000 $in/query10k.txt >$s/q1k.txt
+  # a plain file, staged with pread in one process and by each rank
+  grep -v '>' $in/chrx.fa | tr -d '\n' | head -c 300000000 >$s/plain.seq
   for c in "${cases[@]}"; do
     $W $c --backend cuda --no-progress >/tmp/one.out 2>/tmp/one.err
     rc1=$?
@@ -127,7 +134,7 @@ if want check; then
     echo "$line" | tee -a "$out/four.log"
     grep -h -A3 "Invalid\|Race\|ERROR" /tmp/san.err | head -20 >>"$out/sanitizer.log"
   done
-  for c in "${cases[0]}" "${cases[5]}"; do
+  for c in "${cases[0]}" "${cases[6]}"; do
     timeout 300 compute-sanitizer --tool racecheck --error-exitcode 99 --print-limit 5 \
       $W $c --backend cuda --no-progress --gpus $all >/tmp/san.out 2>&1
     echo "racecheck --gpus $all [$c]: rc $? $(grep -h 'RACECHECK SUMMARY' /tmp/san.out | head -1)" |
@@ -135,11 +142,20 @@ if want check; then
   done
 fi
 if want check || want mpisan; then
-  timeout 300 mpirun -np $ngpu --bind-to none compute-sanitizer --tool memcheck --error-exitcode 99 \
-    $B/warpmatch-mpi ${cases[1]} --backend cuda --no-progress --output /tmp/np.out >/tmp/san.out 2>&1
-  rc=$?
-  log "mpirun -np $ngpu compute-sanitizer memcheck [${cases[1]}]: rc $rc;" \
-      "$(grep -c 'ERROR SUMMARY: 0 errors' /tmp/san.out) of $ngpu ranks with 0 errors"
+  for c in "${cases[1]}" "${cases[3]}"; do
+    timeout 300 mpirun -np $ngpu --bind-to none compute-sanitizer --tool memcheck --error-exitcode 99 \
+      $B/warpmatch-mpi $c --backend cuda --no-progress --output /tmp/np.out >/tmp/san.out 2>&1
+    rc=$?
+    log "mpirun -np $ngpu compute-sanitizer memcheck [$c]: rc $rc;" \
+        "$(grep -c 'ERROR SUMMARY: 0 errors' /tmp/san.out) of $ngpu ranks with 0 errors"
+  done
+fi
+
+if want clitests; then
+  for t in test_dtw test_cover; do
+    bash tests/cli/$t.sh $W . >"$out/$t.log" 2>&1
+    log "$t.sh (CUDA tool) rc=$?: $(tail -1 "$out/$t.log")"
+  done
 fi
 
 if want floors; then
@@ -195,5 +211,10 @@ if want search; then
         'BEGIN{printf "%.3f", b - a}') s, $(cat /tmp/cpu.out)" | tee -a "$out/four.log"
     done
   done
+fi
+if want searchab; then
+  log "search over 32 GiB in /dev/shm, staged from the mapping (WM_STAGE_MAPPED=1)"
+  WM_STAGE_MAPPED=1 DIST_IN=$in DIST_WORK=exact,k2 DIST_GPUS="1 2 $ngpu" DIST_REPS=${DIST_REPS:-3} \
+    bash bench/run_dist.sh $B "$chrx_gz" "$out/search_mapped" 2>&1 | tee -a "$out/four.log"
 fi
 log "done"

@@ -9,6 +9,8 @@
 #      DIST_REPS_LONG [1] runs of the long workloads (setk, pairs, dtw);
 #      DIST_WORK [exact,k2,set16k,align1k,dense] the workloads;
 #      DIST_MODES [mpi,gpus] how the GPUs are used;
+#      WM_STAGE_MAPPED=1 (passed to the ranks too) stages a text from its
+#      mapping instead of reading the file with pread (the rows before it);
 #      DIST_IN the inputs of setk, align10k, pairs and dtw (bench/gpu_four.sh
 #      prep makes them); DIST_BACKEND [cuda] (cpu: to try the script on a
 #      machine with no GPU, --gpus then cuts CPU shards).
@@ -95,7 +97,9 @@ run_one() {  # mode ngpu workload
   local mode=$1 n=$2 w=$3 devs threads=$(( ncores / $2 )) cmd
   devs=$(seq -s, 0 $(( n - 1 )))
   if [ "$mode" = mpi ]; then
-    cmd=(mpirun -np "$n" --bind-to none -x WM_DIST_TIMING=1 -x WM_CUDA_TIMING=1 "$W-mpi")  # the MPI build
+    cmd=(mpirun -np "$n" --bind-to none -x WM_DIST_TIMING=1 -x WM_CUDA_TIMING=1)
+    [ -n "${WM_STAGE_MAPPED:-}" ] && cmd+=(-x WM_STAGE_MAPPED)
+    cmd+=("$W-mpi")  # the MPI build
   else
     cmd=(env WM_DIST_TIMING=1 WM_CUDA_TIMING=1 "$W")
   fi

@@ -1,6 +1,7 @@
 /*
 ** dist_dtw.c -- the run of `warpmatch dtw`, over the ranks of an MPI job
-** (a job of one without it): every rank reads both signals and matches its
+** (a job of one without it): every rank reads both signals (while its
+** CUDA context is made, under --backend cuda) and matches its
 ** share of the queries (contiguous, in QUERY order); rank 0 prints every
 ** rank's lines in rank order, which is query order. Standard input is rank
 ** 0's alone: with it, rank 0 does all the work and the others wait.
@@ -19,8 +20,18 @@ int wm_cli_dtw_dist(wm_cli_dtw_run_t *r) {
     int stdin_used = strcmp(r->qpath, "-") == 0 || strcmp(r->spath, "-") == 0;
     int idle = stdin_used && wm_dist.rank != 0;
     double t0 = wm_dist_now();
-    if (wm_cli_dist_agree(!idle && wm_cli_dtw_prepare(r) < 0) ||
-        wm_cli_dist_agree(!idle && wm_cli_context_new(&r->a->sh.co, &r->cx) != WM_OK))
+    /* --backend cuda: CUDA starts (0.3-1 s) while the signals are read and
+    ** parsed; auto decides from the signals, and makes its context after. */
+    wm_cli_context_bg_t bg;
+    int early = !idle && r->a->sh.co.backend == WM_BACKEND_CUDA && wm_cuda_built() &&
+                wm_cli_context_start(&bg, &r->a->sh.co) == WM_OK;
+    if (wm_cli_dist_agree(!idle && wm_cli_dtw_prepare(r) < 0)) {
+        /* alone, the process ends without waiting for the driver */
+        if (early && (wm_dist.active || !wm_cli_context_leave(&bg))) wm_cli_context_abandon(&bg);
+        return -1;
+    }
+    if (wm_cli_dist_agree(!idle && (early ? wm_cli_context_wait(&bg, &r->cx)
+                                          : wm_cli_context_new(&r->a->sh.co, &r->cx)) != WM_OK))
         return -1;
     double t1 = wm_dist_now(); /* read: the signals and the context */
     size_t lo = 0, hi = 0;

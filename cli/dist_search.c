@@ -112,9 +112,14 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
     char err[1024] = "";
     uint64_t halo = wm_cli_search_halo(a);
     double t0 = wm_dist_now();
-    wm_status st =
-        wm_range_read(&R, path, WM_RANGE_RECORDS, (uint64_t)wm_dist.rank, (uint64_t)wm_dist.size,
-                      halo, wm_dist_allgather_cb, NULL, err, sizeof err);
+    /* One pattern on a GPU: its staging copies read a plain file's bytes
+    ** with pread (core/textfile.c), so the rank's pages are not faulted in
+    ** first (sets copy from memory, as in one process). */
+    int unread =
+        wm_cli_stage_by_pread() && !a->is_set && wm_context_backend(r->cx) == WM_BACKEND_CUDA;
+    wm_status st = wm_range_read(&R, path, unread ? WM_RANGE_RECORDS_UNREAD : WM_RANGE_RECORDS,
+                                 (uint64_t)wm_dist.rank, (uint64_t)wm_dist.size, halo,
+                                 wm_dist_allgather_cb, NULL, err, sizeof err);
     if (dist_failed(r, st != WM_OK, err[0] ? err : wm_strerror(st))) {
         wm_range_close(&R);
         return;
@@ -178,6 +183,10 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
     size_t np = wm_db_pattern_count(db);
 
     st = WM_OK;
+    int by_file = unread && !R.whole && R.format == WM_FMT_PLAIN && R.fd >= 0 && has_text;
+    if (by_file)
+        wm_context_text_file(r->cx, R.text.seq, R.text.len, R.fd,
+                             (uint64_t)(R.text.seq - (const uint8_t *)R.whole_sf.map_base));
     wm_cli_search_mode_t mode = wm_cli_search_mode(a); /* no filter runs under MPI */
     if (mode == WM_CLI_SEARCH_PER_PATTERN) {
         if (r->per_pattern == NULL &&
@@ -200,6 +209,7 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
         if (wm_cli_search_sink_end(&d.s) < 0 && st == WM_OK) st = WM_NOMEM;
         local_n = d.s.n;
     }
+    if (by_file) wm_context_text_file(r->cx, NULL, 0, -1, 0);
     char why[1200];
     snprintf(why, sizeof why, "%s: %s", path, wm_cli_status_msg(r->cx, st));
     int failed = dist_failed(r, st != WM_OK, why);

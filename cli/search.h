@@ -295,6 +295,10 @@ wm_status wm_cli_search_scan(wm_cli_search_run_t *r, const wm_db_t *db, const ch
 ** mapped as it is, one pattern): its pages then need no faulting in while
 ** the context is made. */
 int wm_cli_search_reads_file(const wm_cli_search_run_t *r, const wm_seqfile_t *sf);
+/* Whether GPU staging may read files with pread (in one process and under
+** mpirun): yes, unless WM_STAGE_MAPPED=1, a benchmark's side by side that
+** copies from the mapping as before. */
+int wm_cli_stage_by_pread(void);
 /* The cover's context freed (its time printed under WM_CUDA_TIMING). */
 void wm_cli_search_cover_free(wm_cli_search_run_t *r);
 

@@ -99,10 +99,16 @@ static void tune(wm_cli_search_run_t *r, wm_context_t *cx) {
     if (r->loci_starts >= 0) wm_context_tuning(cx)->loci_starts = r->loci_starts;
 }
 
+int wm_cli_stage_by_pread(void) {
+    static int on = -1;
+    if (on < 0) on = !(getenv("WM_STAGE_MAPPED") && atoi(getenv("WM_STAGE_MAPPED")) > 0);
+    return on;
+}
+
 int wm_cli_search_reads_file(const wm_cli_search_run_t *r, const wm_seqfile_t *sf) {
     /* one pattern: the GPU's staging reads the file (sets copy from memory) */
-    return !r->a->is_set && sf->map_base != NULL && sf->format == WM_FMT_PLAIN && !sf->gzipped &&
-           (const void *)sf->text.seq == sf->map_base;
+    return wm_cli_stage_by_pread() && !r->a->is_set && sf->map_base != NULL &&
+           sf->format == WM_FMT_PLAIN && !sf->gzipped && (const void *)sf->text.seq == sf->map_base;
 }
 
 /* One file's scan: its text, where the output goes, how far it is done. */

@@ -59,7 +59,8 @@ wm_status wm_range_open(wm_range_t *R, const char *path, wm_range_mode_t mode, u
     R->fd = -1;
     R->path = path;
     R->dpath = strcmp(path, "-") == 0 ? STDIN_NAME : path;
-    R->mode = mode;
+    R->unread = mode == WM_RANGE_RECORDS_UNREAD;
+    R->mode = R->unread ? WM_RANGE_RECORDS : mode;
     if (err && errlen) err[0] = '\0';
     if (strcmp(path, "-") == 0) {
         R->whole = 1;
@@ -305,10 +306,12 @@ wm_status wm_range_parse(wm_range_t *R, uint64_t start, uint64_t end, uint64_t r
     if (raw) {
         /* The file's own bytes, halo included, are the text: no copy. Map
         ** the pages now (one call, not a fault per page), so that reading
-        ** is done here and searching starts from memory. */
+        ** is done here and searching starts from memory; unless the caller
+        ** reads them from the file itself. */
 #ifdef MADV_POPULATE_READ
         uint64_t a0 = start & ~(uint64_t)4095;
-        if (n > 0) (void)madvise((void *)(map_of(R) + a0), (size_t)(end - a0), MADV_POPULATE_READ);
+        if (n > 0 && !R->unread)
+            (void)madvise((void *)(map_of(R) + a0), (size_t)(end - a0), MADV_POPULATE_READ);
 #endif
         R->n_seq = n;
         R->sum.pre = R->sum.post = n;

@@ -43,9 +43,12 @@
 #include "io/seqfile.h"
 
 typedef enum {
-    WM_RANGE_RECORDS = 0, /* FASTA/FASTQ as records, plain files as raw bytes (search) */
-    WM_RANGE_SEQUENCE = 1 /* as RECORDS, but a plain file is one sequence: blanks
-                             dropped, other non-printing bytes refused (align) */
+    WM_RANGE_RECORDS = 0,       /* FASTA/FASTQ as records, plain files as raw bytes (search) */
+    WM_RANGE_SEQUENCE = 1,      /* as RECORDS, but a plain file is one sequence: blanks
+                              dropped, other non-printing bytes refused (align) */
+    WM_RANGE_RECORDS_UNREAD = 2 /* as RECORDS, but a plain file's pages are left
+                                   unread: the caller reads them from fd (a GPU's
+                                   staging copy, with pread) */
 } wm_range_mode_t;
 
 #define WM_RANGE_NONE UINT64_MAX
@@ -80,9 +83,10 @@ typedef struct {
     uint64_t size;
     int whole; /* gzip or not a regular file: part 0 reads it whole */
     wm_format_t format;
-    wm_range_mode_t mode;
-    uint64_t lo, hi; /* this part's bytes before moving to a start */
-    uint64_t guess;  /* the first start >= lo (FASTQ: a guess) */
+    wm_range_mode_t mode; /* RECORDS or SEQUENCE */
+    int unread;           /* WM_RANGE_RECORDS_UNREAD was asked for */
+    uint64_t lo, hi;      /* this part's bytes before moving to a start */
+    uint64_t guess;       /* the first start >= lo (FASTQ: a guess) */
 
     /* the slice, set by wm_range_parse */
     uint64_t start, end;

@@ -229,6 +229,12 @@ static int check_case(const char *path, wm_range_mode_t mode, size_t n_parts, ui
     CHECK(first_bad == n_parts, "%s: part %zu fails: %s", what, first_bad,
           first_bad < n_parts ? jobs[first_bad].err : "");
     if (first_bad < n_parts) goto out;
+    for (size_t p = 0; p < n_parts; p++)
+        CHECK(jobs[p].R.unread == (mode == WM_RANGE_RECORDS_UNREAD) &&
+                  jobs[p].R.mode ==
+                      (mode == WM_RANGE_SEQUENCE ? WM_RANGE_SEQUENCE : WM_RANGE_RECORDS),
+              "%s: part %zu reads in mode %d (unread %d)", what, p, (int)jobs[p].R.mode,
+              jobs[p].R.unread);
 
     int joinedmode = joined != NULL;
     size_t n_rec = joinedmode ? 1 : (sf.text.n_rec ? sf.text.n_rec : 1);
@@ -353,7 +359,10 @@ int main(int argc, char **argv) {
         int broken = chance(15);
         if (broken) damage(&b, fmt);
         uint64_t halo = chance(20) ? 0 : chance(50) ? range(1, 8) : range(9, 400);
-        wm_range_mode_t mode = chance(30) ? WM_RANGE_SEQUENCE : WM_RANGE_RECORDS;
+        /* unread: the pages are left for the caller's pread, the text the same */
+        wm_range_mode_t mode = chance(30)   ? WM_RANGE_SEQUENCE
+                               : chance(50) ? WM_RANGE_RECORDS_UNREAD
+                                            : WM_RANGE_RECORDS;
         if (only >= 0 && (long)c != only) {
             free(b.p);
             continue;
@@ -365,8 +374,10 @@ int main(int argc, char **argv) {
         for (size_t n = 1; n <= 7; n++) {
             char what[400];
             snprintf(what, sizeof what, "case %zu (%s, %s, %zu parts, halo %llu)", c, path,
-                     mode == WM_RANGE_SEQUENCE ? "sequence" : "records", n,
-                     (unsigned long long)halo);
+                     mode == WM_RANGE_SEQUENCE         ? "sequence"
+                     : mode == WM_RANGE_RECORDS_UNREAD ? "records, unread"
+                                                       : "records",
+                     n, (unsigned long long)halo);
             if (!check_case(path, mode, n, halo, what)) break;
         }
         if (g_failed == 0 || !g_verbose) unlink(path);
