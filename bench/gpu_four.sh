@@ -17,7 +17,8 @@
 #           against one GPU (md5), under compute-sanitizer memcheck (racecheck
 #           on search and dtw), and an mpirun -np 4 run under memcheck
 #   mpisan  those mpirun runs alone
-#   clitests  tests/cli/test_dtw.sh and test_cover.sh with the CUDA tool
+#   clitests  tests/cli/test_dtw.sh and test_cover.sh with the CUDA tool, and
+#           the prebuilt test_api_thread (contexts made on another thread)
 #   floors  pinned host-to-device copy on each GPU alone and on all four at
 #           once (bench_h2d), the host's memory copy on all cores (PyTorch),
 #           nvidia-smi topo
@@ -29,7 +30,8 @@
 #           staging, into $OUT/search_mapped
 #   searchtest  test_search_diff (prebuilt, CUDA) at WM_TEST_SCALE=SEARCH_SCALE
 # CARRY_DIR [.gpu4] holds what the machine cannot fetch: prebuilt/ (warpmatch,
-# warpmatch-mpi, gen_text, gen_patterns, gen_reads, gen_pairs, bench_h2d,
+# warpmatch-mpi, test_api_thread, any of them as NAME.gz, gen_text,
+# gen_patterns, gen_reads, gen_pairs, bench_h2d,
 # built on the development machine with -DCMAKE_CUDA_ARCHITECTURES=90-real
 # and MPI), mpidebs/ (Debian's Open MPI .debs), the chrX sample, E. coli and
 # the ECG recording (dna/, timeseries/ names as in shared/data).
@@ -58,7 +60,11 @@ export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 
 B=/tmp/build-4
 mkdir -p $B/bench
-cp "$carry"/prebuilt/warpmatch-mpi $B/
+# the large binaries may come gzipped (the carry's 64 MiB)
+for f in "$carry"/prebuilt/*.gz; do
+  [ -e "$f" ] && { gzip -dc "$f" >"$B/$(basename "${f%.gz}")"; chmod +x "$B/$(basename "${f%.gz}")"; }
+done
+[ -e "$carry"/prebuilt/warpmatch-mpi ] && cp "$carry"/prebuilt/warpmatch-mpi $B/
 # the plain tool, or the MPI build in its place (outside mpirun it is the same program)
 cp "$carry"/prebuilt/warpmatch $B/ 2>/dev/null || cp $B/warpmatch-mpi $B/warpmatch
 cp "$carry"/prebuilt/gen_* "$carry"/prebuilt/bench_h2d $B/bench/
@@ -152,6 +158,8 @@ if want check || want mpisan; then
 fi
 
 if want clitests; then
+  $B/test_api_thread >"$out/test_api_thread.log" 2>&1
+  log "test_api_thread rc=$?: $(head -1 "$out/test_api_thread.log"); $(tail -1 "$out/test_api_thread.log")"
   for t in test_dtw test_cover; do
     bash tests/cli/$t.sh $W . >"$out/$t.log" 2>&1
     log "$t.sh (CUDA tool) rc=$?: $(tail -1 "$out/$t.log")"

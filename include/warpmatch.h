@@ -239,7 +239,9 @@ typedef struct {
 wm_context_opts_t wm_context_opts_default(void);
 
 /* An execution context: thread pool, GPU buffers and streams, last error.
-** One context is used by one thread at a time. */
+** One context is used by one thread at a time; which thread may change
+** between calls (each call makes the context's GPU its thread's current
+** device). */
 typedef struct wm_context wm_context_t;
 
 /* Errors: WM_NO_DEVICE when backend is CUDA and no GPU is found (or CUDA was

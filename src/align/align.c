@@ -418,6 +418,7 @@ done:
 wm_status wm_align(wm_context_t *cx, const uint8_t *query, size_t m, const uint8_t *target,
                    uint64_t n, const wm_align_opts_t *o, wm_alignments_t *out) {
     if (!wm_context_ok(cx) || !out) return WM_INVALID;
+    wm_cuda_context_bind(cx);
     out->a = NULL;
     out->n = 0;
     cx->errmsg[0] = 0;

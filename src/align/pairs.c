@@ -319,6 +319,7 @@ wm_status wm_align_pairs(wm_context_t *cx, const wm_pair_t *pairs, size_t n_pair
                          const wm_align_opts_t *o, wm_alignment_t *out) {
     if (!wm_context_ok(cx) || (!pairs && n_pairs) || (!out && n_pairs)) return WM_INVALID;
     cx->errmsg[0] = 0;
+    wm_cuda_context_bind(cx);
     wm_align_opts_t opts;
     wm_status st = pair_opts(cx, o, &opts);
     if (st != WM_OK) return st;
@@ -684,6 +685,7 @@ wm_status wm_align_pairs_packed(wm_context_t *cx, const wm_pairs_packed_t *in,
     if (!wm_context_ok(cx) || !in || !out) return WM_INVALID;
     memset(out, 0, sizeof *out);
     cx->errmsg[0] = 0;
+    wm_cuda_context_bind(cx);
     size_t n = in->n;
     if (n && (!in->query_off || !in->target_off)) {
         wm_context_set_error(cx, "NULL offsets for %zu pairs", n);

@@ -241,8 +241,11 @@ uint64_t wm_gpu_piece(const wm_context_t *cx, uint64_t bytes, uint64_t floor);
 wm_status wm_cuda_context_init(wm_context_t *cx);
 void wm_cuda_context_free(wm_context_t *cx);
 /* Make the context's GPU the calling thread's current device: the CUDA
-** runtime keeps one per host thread, and a multi-device call runs each
-** sub-context on a thread of its own (src/core/shard.c). No-op on the CPU. */
+** runtime keeps one per host thread. Every public call that may reach the
+** GPU binds first, since a context may be made on one thread and called on
+** another (the CLI makes it on a thread of its own while it reads), and a
+** multi-device call runs each sub-context on a thread of its own
+** (src/core/shard.c). No-op on the CPU. */
 void wm_cuda_context_bind(wm_context_t *cx);
 /* The device address of the host bytes [p, p + n) when the call in progress
 ** has a target (cx->resident) holding them, uploading the target at its

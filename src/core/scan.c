@@ -37,6 +37,7 @@ static wm_status check_call(wm_context_t *cx, const wm_db_t *db, const wm_text_t
         if (text->rec_start[0] != 0) return WM_INVALID;
     }
     cx->errmsg[0] = 0;
+    wm_cuda_context_bind(cx);
     return WM_OK;
 }
 

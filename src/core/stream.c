@@ -119,6 +119,7 @@ wm_status wm_stream_feed(wm_stream_t *st, const uint8_t *block, size_t len) {
         return WM_INVALID;
     }
     if (st->state != WM_OK || len == 0) return st->state;
+    wm_cuda_context_bind(st->cx);
     uint64_t lo = st->fed, head = len < st->halo ? len : st->halo;
     assert(lo - st->n_tail == wm_plan_scan_from(0, lo, st->halo));
     st->busy = 1;

@@ -402,6 +402,7 @@ static wm_status dtw_many(wm_context_t *cx, const double *const *queries, const 
                           size_t n_queries, const double *series, uint64_t n,
                           const wm_dtw_opts_t *o, wm_dtw_matches_t *out, int *finite) {
     if (!wm_context_ok(cx)) return WM_INVALID;
+    wm_cuda_context_bind(cx);
     if (!out || (n_queries && (!queries || !lens))) {
         wm_context_set_error(cx, "wm_dtw: NULL queries, lengths or output");
         return WM_INVALID;

@@ -201,6 +201,7 @@ wm_status wm_dtw_matrix(wm_context_t *cx, const double *const *a, const size_t *
                         const double *const *b, const size_t *b_lens, size_t n_b,
                         const wm_dtw_opts_t *o, double *out) {
     if (!wm_context_ok(cx)) return WM_INVALID;
+    wm_cuda_context_bind(cx);
     wm_dtw_opts_t d = wm_dtw_opts_default();
     d.mode = WM_DTW_GLOBAL;
     if (!o) o = &d;
