@@ -71,6 +71,7 @@ cp "$carry"/prebuilt/gen_* "$carry"/prebuilt/bench_h2d $B/bench/
 W=$B/warpmatch
 ngpu=$(nvidia-smi -L | wc -l)
 all=$(seq -s, 0 $((ngpu - 1)))
+counts=$(printf '1\n2\n%s\n' "$ngpu" | sort -un | tr '\n' ' ') # 1 2 N, each once
 log "device: $ngpu x $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1);" \
     "$(nproc) CPUs, $(grep MemTotal /proc/meminfo | awk '{printf "%.0f GiB", $2 / 1048576}');" \
     "$(mpirun --version 2>&1 | head -1); tree ${WM_TREE:-unknown}"
@@ -124,7 +125,7 @@ if want check; then
     rc1=$?
     ref=$(md5sum </tmp/one.out | cut -c1-12)
     line="[$c] rc $rc1, $(wc -l </tmp/one.out) lines, one GPU $ref:"
-    for n in 2 $ngpu; do
+    for n in ${counts#1 }; do
       $W $c --backend cuda --no-progress --gpus $(seq -s, 0 $((n - 1))) >/tmp/many.out 2>/dev/null
       line="$line gpus$n $([ "$(md5sum </tmp/many.out | cut -c1-12)" = "$ref" ] && echo same || echo DIFFERENT)"
       rm -f /tmp/many.out
@@ -195,7 +196,7 @@ fi
 
 if want compute; then
   log "strong scaling, compute-bound workloads"
-  DIST_IN=$in DIST_WORK=${DIST_WORK:-setk,align10k,pairs,dtw} DIST_GPUS="1 2 $ngpu" \
+  DIST_IN=$in DIST_WORK=${DIST_WORK:-setk,align10k,pairs,dtw} DIST_GPUS="$counts" \
     bash bench/run_dist.sh $B "$chrx_gz" "$out/compute" 2>&1 | tee -a "$out/four.log"
 fi
 
@@ -207,7 +208,7 @@ fi
 
 if want search; then
   log "strong scaling, search over 32 GiB in /dev/shm"
-  DIST_IN=$in DIST_WORK=${DIST_WORK_SEARCH:-exact,k2,set16k,dense} DIST_GPUS="1 2 $ngpu" \
+  DIST_IN=$in DIST_WORK=${DIST_WORK_SEARCH:-exact,k2,set16k,dense} DIST_GPUS="$counts" \
     DIST_REPS=${DIST_REPS:-3} bash bench/run_dist.sh $B "$chrx_gz" "$out/search" 2>&1 | tee -a "$out/four.log"
   text=/dev/shm/wm_dist_text.seq
   pat=$($B/bench/gen_text pattern $text 32 7)
@@ -222,7 +223,7 @@ if want search; then
 fi
 if want searchab; then
   log "search over 32 GiB in /dev/shm, staged from the mapping (WM_STAGE_MAPPED=1)"
-  WM_STAGE_MAPPED=1 DIST_IN=$in DIST_WORK=exact,k2 DIST_GPUS="1 2 $ngpu" DIST_REPS=${DIST_REPS:-3} \
+  WM_STAGE_MAPPED=1 DIST_IN=$in DIST_WORK=exact,k2 DIST_GPUS="$counts" DIST_REPS=${DIST_REPS:-3} \
     bash bench/run_dist.sh $B "$chrx_gz" "$out/search_mapped" 2>&1 | tee -a "$out/four.log"
 fi
 log "done"
