@@ -57,6 +57,8 @@ export PATH=/tmp/mpiprefix/usr/bin:$PATH
 export LD_LIBRARY_PATH=/tmp/mpiprefix/usr/lib/x86_64-linux-gnu:/tmp/mpiprefix/usr/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+# the carried PMIx's zlib component does not load there: quiet its notes
+export PMIX_MCA_mca_base_component_show_load_errors=0 PMIX_MCA_pcompress_base_silence_warning=1
 
 B=/tmp/build-4
 mkdir -p $B/bench

@@ -233,7 +233,8 @@ int main(int argc, char **argv) {
         pthread_t th;
         if (!CHECK(pthread_create(&th, NULL, make_on_thread, &mk) == 0, "pthread_create")) break;
         pthread_join(th, NULL);
-        if (!CHECK(mk.st == WM_OK, "device %d: wm_context_new: %s", d, wm_strerror(mk.st))) continue;
+        if (!CHECK(mk.st == WM_OK, "device %d: wm_context_new: %s", d, wm_strerror(mk.st)))
+            continue;
         char who[64];
         snprintf(who, sizeof who, "device %d, made on another thread", d);
         run_calls(mk.cx, &got);
