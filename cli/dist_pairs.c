@@ -70,11 +70,65 @@ static int heads_push(heads_t *h, uint64_t at) {
 
 static int heads_push_cb(void *user, uint64_t at) { return heads_push(user, at); }
 
-/* Map path and, for FASTA, find the headers in this rank's share of it
-** (FASTQ's need every rank: fastq_heads). Returns 0, or -1 when the file is
-** not an uncompressed FASTA or FASTQ file that can be mapped, or out of
-** memory. */
-static int heads_scan(heads_t *h, const char *path) {
+/* A FASTA share's headers found by threads: piece i keeps the line starts
+** in its bytes that hold '>', and the pieces are joined in order. On one
+** thread a rank's scan of 1.7 GB (its pages faulted in one by one) took
+** longer than one process's parallel parse of the whole file. */
+typedef struct {
+    const uint8_t *f;
+    uint64_t lo, hi, piece;
+    heads_t *part; /* one a piece */
+    int failed;    /* a piece ran out of memory (atomic) */
+} scan_job_t;
+
+static void scan_piece(void *arg, size_t i, int tid) {
+    (void)tid;
+    scan_job_t *J = arg;
+    const uint8_t *f = J->f;
+    uint64_t a = J->lo + (uint64_t)i * J->piece, b = J->hi - a > J->piece ? a + J->piece : J->hi;
+    /* its line starts p in [a, b): p = 0 or f[p - 1] = '\n'; a line may run past b */
+    uint64_t p = a;
+    if (p > 0 && f[p - 1] != '\n') {
+        const uint8_t *nl = memchr(f + p, '\n', (size_t)(b - p));
+        p = nl ? (uint64_t)(nl - f) + 1 : b;
+    }
+    while (p < b) {
+        if (f[p] == '>' && heads_push(&J->part[i], p) < 0) {
+            __atomic_store_n(&J->failed, 1, __ATOMIC_RELAXED);
+            return;
+        }
+        const uint8_t *nl = memchr(f + p, '\n', (size_t)(J->hi - p));
+        p = nl ? (uint64_t)(nl - f) + 1 : J->hi;
+    }
+}
+
+static int fasta_heads(heads_t *h, uint64_t lo, uint64_t hi, wm_pool_t *pool) {
+    const uint64_t min_piece = 4096; /* small files too: the tests' borders fall in pieces */
+    uint64_t n = hi - lo, pieces = 4 * (uint64_t)wm_pool_size(pool);
+    if (pieces > (n + min_piece - 1) / min_piece) pieces = (n + min_piece - 1) / min_piece;
+    if (pieces == 0) return 0;
+    scan_job_t J = {
+        h->map, lo, hi, (n + pieces - 1) / pieces, calloc(pieces, sizeof(heads_t)), 0
+    };
+    if (!J.part) return -1;
+    wm_pool_for(pool, (size_t)pieces, scan_piece, &J);
+    size_t total = 0;
+    for (uint64_t i = 0; i < pieces; i++) total += J.part[i].n;
+    int rc = J.failed || wm_vec_grow((void **)&h->at, &h->cap, total, sizeof *h->at) ? -1 : 0;
+    for (uint64_t i = 0; i < pieces; i++) {
+        if (rc == 0) memcpy(h->at + h->n, J.part[i].at, J.part[i].n * sizeof *h->at);
+        if (rc == 0) h->n += J.part[i].n;
+        free(J.part[i].at);
+    }
+    free(J.part);
+    return rc;
+}
+
+/* Map path and, for FASTA, find the headers in this rank's share of it on
+** the pool's threads (FASTQ's need every rank: fastq_heads). Returns 0, or
+** -1 when the file is not an uncompressed FASTA or FASTQ file that can be
+** mapped, or out of memory. */
+static int heads_scan(heads_t *h, const char *path, wm_pool_t *pool) {
     struct stat st;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;
@@ -104,18 +158,7 @@ static int heads_scan(heads_t *h, const char *path) {
     wm_plan_t plan = wm_plan_even(0, h->size, (uint64_t)wm_dist.size);
     uint64_t lo, hi;
     wm_plan_part(&plan, (uint64_t)wm_dist.rank, &lo, &hi);
-    /* line starts p in [lo, hi): p = 0 or f[p - 1] = '\n' */
-    uint64_t p = lo;
-    if (p > 0 && f[p - 1] != '\n') {
-        const uint8_t *nl = p < hi ? memchr(f + p, '\n', (size_t)(hi - p)) : NULL;
-        p = nl ? (uint64_t)(nl - f) + 1 : hi;
-    }
-    while (p < hi) {
-        if (f[p] == '>' && heads_push(h, p) < 0) return -1;
-        const uint8_t *nl = memchr(f + p, '\n', (size_t)(hi - p));
-        p = nl ? (uint64_t)(nl - f) + 1 : hi;
-    }
-    return 0;
+    return fasta_heads(h, lo, hi, pool);
 }
 
 /* FASTQ: the ranks' record starts agreed (io/seqrange.h's rounds: a guess
@@ -216,7 +259,13 @@ int wm_cli_dist_pairs_read(wm_cli_align_run_t *r, const char *qarg, const char *
     heads_t hq, ht;
     memset(&hq, 0, sizeof hq);
     memset(&ht, 0, sizeof ht);
-    int bad = heads_scan(&hq, qarg) < 0 || heads_scan(&ht, targ) < 0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    wm_pool_t *pool = wm_pool_new(a->sh.co.threads > 0 ? a->sh.co.threads
+                                  : cores > 0          ? (int)cores
+                                                       : 1);
+    if (!pool) wm_dist_abort(WM_EXIT_ERROR); /* the ranks could no longer agree */
+    int bad = heads_scan(&hq, qarg, pool) < 0 || heads_scan(&ht, targ, pool) < 0;
+    wm_pool_free(pool);
     /* FASTQ's headers take every rank, so all must know the files are read so */
     if (!wm_dist_any(bad)) {
         int q_bad = hq.fastq && fastq_heads(&hq) < 0;
