@@ -28,6 +28,9 @@
 #   searchab  exact and k2 again with WM_STAGE_MAPPED=1: the text staged from
 #           its mapping (its pages faulted in first), the rows before pread
 #           staging, into $OUT/search_mapped
+#   pairsab  pairs under mpirun at 1, 2, N ranks, the tree's warpmatch-mpi and
+#           an earlier one (prebuilt/warpmatch-mpi-REV[.gz], REV = AB_REV)
+#           alternating, AB_ROUNDS [3] rounds, into $OUT/pairs_ab_{REV,new}_R
 #   searchtest  test_search_diff (prebuilt, CUDA) at WM_TEST_SCALE=SEARCH_SCALE
 # CARRY_DIR [.gpu4] holds what the machine cannot fetch: prebuilt/ (warpmatch,
 # warpmatch-mpi, test_api_thread, any of them as NAME.gz, gen_text,
@@ -223,6 +226,22 @@ if want search; then
     done
   done
 fi
+if want pairsab; then
+  rev=${AB_REV:?AB_REV names the earlier build}
+  mkdir -p $B-$rev
+  ln -sfn $B/bench $B-$rev/bench
+  cp $B/warpmatch-$rev $B-$rev/warpmatch-mpi && cp $B/warpmatch $B-$rev/warpmatch
+  log "pairs under mpirun: $rev against this tree, alternating"
+  for r in $(seq ${AB_ROUNDS:-3}); do
+    for v in $rev new; do
+      b=$B; [ $v = new ] || b=$B-$rev
+      DIST_IN=$in DIST_WORK=pairs DIST_MODES=mpi DIST_GPUS="$counts" DIST_REPS_LONG=1 \
+        bash bench/run_dist.sh $b "$chrx_gz" "$out/pairs_ab_${v}_$r" 2>&1 | grep "^pairs" |
+        sed "s/^/$v round $r: /" | tee -a "$out/four.log"
+    done
+  done
+fi
+
 if want searchab; then
   log "search over 32 GiB in /dev/shm, staged from the mapping (WM_STAGE_MAPPED=1)"
   WM_STAGE_MAPPED=1 DIST_IN=$in DIST_WORK=exact,k2 DIST_GPUS="$counts" DIST_REPS=${DIST_REPS:-3} \
