@@ -230,7 +230,7 @@ if want pairsab; then
   rev=${AB_REV:?AB_REV names the earlier build}
   mkdir -p $B-$rev
   ln -sfn $B/bench $B-$rev/bench
-  cp $B/warpmatch-$rev $B-$rev/warpmatch-mpi && cp $B/warpmatch $B-$rev/warpmatch
+  cp $B/warpmatch-mpi-$rev $B-$rev/warpmatch-mpi && cp $B/warpmatch $B-$rev/warpmatch
   log "pairs under mpirun: $rev against this tree, alternating"
   for r in $(seq ${AB_ROUNDS:-3}); do
     for v in $rev new; do
