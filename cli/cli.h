@@ -207,5 +207,10 @@ typedef struct {
 } wm_cli_lines_t;
 FILE *wm_cli_lines_open(wm_cli_lines_t *b);
 int wm_cli_lines_write(wm_cli_lines_t *b, FILE *out);
+/* wm_dist_write_ordered's bytes (every rank's buf, in rank order, after what
+** rank 0 has written to out): with --output on one host each rank writes
+** its own at its place in FILE; else rank 0 writes them all. Returns 0, or
+** -1 at rank 0 when a write failed (errno set, a failing rank's). */
+int wm_cli_output_write(const void *buf, uint64_t len, FILE *out);
 
 #endif

@@ -73,7 +73,7 @@ FILE *wm_cli_lines_open(wm_cli_lines_t *b) {
 int wm_cli_lines_write(wm_cli_lines_t *b, FILE *out) {
     fclose(b->f);
     b->f = NULL;
-    int rc = wm_dist_write_ordered(b->mem, b->len, out);
+    int rc = wm_cli_output_write(b->mem, b->len, out);
     int e = errno; /* the write's, for the caller */
     free(b->mem);
     b->mem = NULL;

@@ -9,10 +9,20 @@
 ** shell's `> FILE` would: so a FILE that is also an input (a pattern file, a
 ** target, QUERY, SERIES) is refused, where the shell would silently read an
 ** empty file.
+**
+** When every rank runs on rank 0's host and sees the same file there (the
+** same device and inode), each rank also opens it, and the lines a rank
+** keeps in memory (wm_cli_lines_t) are written by the rank itself at their
+** place in rank order (wm_cli_output_write) instead of being sent to rank 0
+** to write: the bytes are the same, and rank 0 no longer receives and writes
+** every other rank's rows. Ranks on other hosts could see another file of
+** that name, so any doubt keeps rank 0 writing everything.
 */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,6 +53,8 @@ static const char *input_named(const char *path, int argc, char **argv) {
     return NULL;
 }
 
+static void share_output(const char *path);
+
 int wm_cli_open_output(const wm_cli_shared_t *sh, int argc, char **argv) {
     if (sh->output == NULL) return 0;
     int failed = 0;
@@ -65,5 +77,96 @@ int wm_cli_open_output(const wm_cli_shared_t *sh, int argc, char **argv) {
         if (fd >= 0) close(fd);
     }
     /* the same answer on every rank, so that none goes on alone */
-    return wm_cli_dist_agree(failed) ? -1 : 0;
+    if (wm_cli_dist_agree(failed)) return -1;
+    share_output(sh->output);
+    return 0;
+}
+
+/* ---- each rank writing its own lines into FILE ------------------------------------- */
+
+static int shared_fd = -1; /* FILE, as every rank may write it (rank 0: stdout's) */
+
+typedef struct {
+    char host[256];
+    uint64_t dev, ino;
+    int32_t ok, pad;
+} file_id_t;
+
+/* Every rank sees rank 0's file on rank 0's host: each then opens it. */
+static void share_output(const char *path) {
+    if (!wm_dist.active) return;
+    file_id_t me, *all = malloc((size_t)wm_dist.size * sizeof *all);
+    if (!all) wm_dist_abort(WM_EXIT_ERROR); /* the ranks could no longer agree */
+    memset(&me, 0, sizeof me);
+    struct stat st;
+    int fd = wm_dist.rank == 0 ? STDOUT_FILENO : open(path, O_WRONLY | O_CLOEXEC);
+    me.ok = fd >= 0 && gethostname(me.host, sizeof me.host - 1) == 0 && fstat(fd, &st) == 0 &&
+            S_ISREG(st.st_mode);
+    if (me.ok) {
+        me.dev = (uint64_t)st.st_dev;
+        me.ino = (uint64_t)st.st_ino;
+    }
+    wm_dist_allgather(&me, sizeof me, all);
+    int same = 1;
+    for (int r = 0; r < wm_dist.size; r++)
+        same &= all[r].ok && all[r].dev == all[0].dev && all[r].ino == all[0].ino &&
+                strcmp(all[r].host, all[0].host) == 0;
+    free(all);
+    if (same) shared_fd = fd;
+    else if (fd >= 0 && wm_dist.rank != 0) close(fd);
+    const char *timing = getenv("WM_DIST_TIMING");
+    if (timing != NULL && atoi(timing) > 0 && wm_dist.rank == 0)
+        fprintf(stderr, "--output: %s\n",
+                same ? "each rank writes its own lines into the file"
+                     : "rank 0 writes every rank's lines (not one host, or not one file)");
+}
+
+/* Write n bytes at off, in pieces write(2) takes. Returns 0, or -1 (errno). */
+static int write_at(int fd, const char *p, uint64_t n, uint64_t off) {
+    while (n > 0) {
+        size_t want = n > ((uint64_t)1 << 30) ? (size_t)1 << 30 : (size_t)n;
+        ssize_t k = pwrite(fd, p, want, (off_t)off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
+            if (k == 0) errno = EIO;
+            return -1;
+        }
+        p += k;
+        off += (uint64_t)k;
+        n -= (uint64_t)k;
+    }
+    return 0;
+}
+
+typedef struct {
+    uint64_t len;
+    int64_t base; /* rank 0: where FILE's next byte goes; -1: unknown */
+    int32_t err, pad;
+} piece_t;
+
+int wm_cli_output_write(const void *buf, uint64_t len, FILE *out) {
+    if (shared_fd < 0 || out != stdout) return wm_dist_write_ordered(buf, len, out);
+    piece_t me = { len, -1, 0, 0 }, *all = malloc((size_t)wm_dist.size * sizeof *all);
+    if (!all) wm_dist_abort(WM_EXIT_ERROR);
+    if (wm_dist.rank == 0 && fflush(out) == 0) me.base = (int64_t)ftello(out);
+    wm_dist_allgather(&me, sizeof me, all);
+    if (all[0].base < 0) { /* rank 0's stream has no place: it writes everything */
+        free(all);
+        return wm_dist_write_ordered(buf, len, out);
+    }
+    uint64_t at = (uint64_t)all[0].base, end = at;
+    for (int r = 0; r < wm_dist.size; r++) {
+        if (r == wm_dist.rank) at = end;
+        end += all[r].len;
+    }
+    me.err = write_at(shared_fd, buf, len, at) < 0 ? errno : 0;
+    wm_dist_allgather(&me, sizeof me, all);
+    int err = 0;
+    for (int r = 0; r < wm_dist.size && err == 0; r++) err = all[r].err;
+    free(all);
+    /* rank 0's later lines (a JSON end, the next input's) go after all of them */
+    if (wm_dist.rank == 0 && fseeko(out, (off_t)end, SEEK_SET) != 0 && err == 0) err = errno;
+    if (err == 0) return 0;
+    errno = err;
+    return wm_dist.rank == 0 ? -1 : 0;
 }

@@ -435,6 +435,12 @@ mcase "dtw NaN in a query" 2 -- dtw --top 2 dq_bad.txt series.txt
 mcase "--output, search listing" 0 outfile -- search -k 1 --revcomp "$P10" multi.fa reads_a.fq
 mcase "--output, align" 0 outfile -- align --cigar q.fa target.fa
 mcase "--output, dtw" 0 outfile -- dtw --top 2 dq.txt series.txt
+# on one host each rank writes its own lines at their place in FILE (outfile.c)
+mcase "--output, align --pairs, each rank's rows" 0 outfile np="$MANY" -- \
+    align --mode global --pairs --cigar pc1.fa pc2.fa
+mcase "--output, search --json over two inputs" 0 outfile -- \
+    search --json -k 1 --revcomp "$P10" multi.fa reads_a.fq
+mcase "--output, search listing, a rank with no lines" 0 outfile np="$MANY" -- search -k 1 "$P10" hdr_a.fa
 mcase "--output, the input itself (refused)" 2 -- search "$P10" multi.fa --output multi.fa
 
 # --- --output-per-rank (search, tsv/bed listing) ---
