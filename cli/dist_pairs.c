@@ -116,8 +116,10 @@ static int fasta_heads(heads_t *h, uint64_t lo, uint64_t hi, wm_pool_t *pool) {
     for (uint64_t i = 0; i < pieces; i++) total += J.part[i].n;
     int rc = J.failed || wm_vec_grow((void **)&h->at, &h->cap, total, sizeof *h->at) ? -1 : 0;
     for (uint64_t i = 0; i < pieces; i++) {
-        if (rc == 0) memcpy(h->at + h->n, J.part[i].at, J.part[i].n * sizeof *h->at);
-        if (rc == 0) h->n += J.part[i].n;
+        if (rc == 0 && J.part[i].n > 0) { /* none: h->at may still be NULL */
+            memcpy(h->at + h->n, J.part[i].at, J.part[i].n * sizeof *h->at);
+            h->n += J.part[i].n;
+        }
         free(J.part[i].at);
     }
     free(J.part);
