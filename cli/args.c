@@ -221,6 +221,16 @@ wm_status wm_cli_context_start(wm_cli_context_bg_t *bg, const wm_context_opts_t 
     return WM_OK;
 }
 
+int wm_cli_context_start_cuda(wm_cli_context_bg_t *bg, const wm_context_opts_t *co) {
+    return co->backend == WM_BACKEND_CUDA && wm_cuda_built() &&
+           wm_cli_context_start(bg, co) == WM_OK;
+}
+
+wm_status wm_cli_context_take(wm_cli_context_bg_t *bg, int started, const wm_context_opts_t *co,
+                              wm_context_t **cx) {
+    return started ? wm_cli_context_wait(bg, cx) : wm_cli_context_new(co, cx);
+}
+
 int wm_cli_timing_on(void) {
     const char *on = getenv("WM_CUDA_TIMING");
     return on != NULL && atoi(on) > 0;

@@ -111,6 +111,14 @@ wm_status wm_cli_context_start(wm_cli_context_bg_t *bg, const wm_context_opts_t 
 ** return at once). On failure "cannot use the B backend: why" is printed
 ** once and *cx is NULL. */
 wm_status wm_cli_context_wait(wm_cli_context_bg_t *bg, wm_context_t **cx);
+/* --backend cuda: wm_cli_context_start, so that CUDA starts while the
+** inputs are read; returns whether it was started (0 for any other backend,
+** or a build without CUDA: the context is then made after the reading, its
+** errors in the order they always came). */
+int wm_cli_context_start_cuda(wm_cli_context_bg_t *bg, const wm_context_opts_t *co);
+/* The context: the one started (wm_cli_context_wait), else a new one of co. */
+wm_status wm_cli_context_take(wm_cli_context_bg_t *bg, int started, const wm_context_opts_t *co,
+                              wm_context_t **cx);
 /* A context started but not wanted (the command failed before it): the
 ** thread joined, the context freed, nothing printed. */
 void wm_cli_context_abandon(wm_cli_context_bg_t *bg);

@@ -561,7 +561,7 @@ static wm_status align_context(wm_cli_context_bg_t *bg, int *early, const wm_con
         wm_cli_context_abandon(bg);
         *early = 0;
     }
-    return *early ? wm_cli_context_wait(bg, cx) : wm_cli_context_new(co, cx);
+    return wm_cli_context_take(bg, *early, co, cx);
 }
 
 int wm_cmd_align(int argc, char **argv) {

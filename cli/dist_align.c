@@ -282,8 +282,7 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
     double t0 = wm_dist_now();
     /* --backend cuda: CUDA starts (0.3-1 s) while the inputs are read */
     wm_cli_context_bg_t bg;
-    int early = !idle && a->sh.co.backend == WM_BACKEND_CUDA && wm_cuda_built() &&
-                wm_cli_context_start(&bg, &a->sh.co) == WM_OK;
+    int early = !idle && wm_cli_context_start_cuda(&bg, &a->sh.co);
     /* --pairs of two FASTA files: each rank reads its pairs' records alone */
     size_t lo = 0, hi = 0;
     int split = wm_cli_dist_pairs_read(r, qarg, targ, &lo, &hi);
@@ -292,8 +291,7 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
         if (early) wm_cli_context_abandon(&bg);
         return -1;
     }
-    if (wm_cli_dist_agree(!idle && (early ? wm_cli_context_wait(&bg, &r->cx)
-                                          : wm_cli_context_new(&a->sh.co, &r->cx)) != WM_OK))
+    if (wm_cli_dist_agree(!idle && wm_cli_context_take(&bg, early, &a->sh.co, &r->cx) != WM_OK))
         return -1;
     double t1 = wm_dist_now(); /* read: the inputs and the context */
 

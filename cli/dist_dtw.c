@@ -23,15 +23,13 @@ int wm_cli_dtw_dist(wm_cli_dtw_run_t *r) {
     /* --backend cuda: CUDA starts (0.3-1 s) while the signals are read and
     ** parsed; auto decides from the signals, and makes its context after. */
     wm_cli_context_bg_t bg;
-    int early = !idle && r->a->sh.co.backend == WM_BACKEND_CUDA && wm_cuda_built() &&
-                wm_cli_context_start(&bg, &r->a->sh.co) == WM_OK;
+    int early = !idle && wm_cli_context_start_cuda(&bg, &r->a->sh.co);
     if (wm_cli_dist_agree(!idle && wm_cli_dtw_prepare(r) < 0)) {
         /* alone, the process ends without waiting for the driver */
         if (early && (wm_dist.active || !wm_cli_context_leave(&bg))) wm_cli_context_abandon(&bg);
         return -1;
     }
-    if (wm_cli_dist_agree(!idle && (early ? wm_cli_context_wait(&bg, &r->cx)
-                                          : wm_cli_context_new(&r->a->sh.co, &r->cx)) != WM_OK))
+    if (wm_cli_dist_agree(!idle && wm_cli_context_take(&bg, early, &r->a->sh.co, &r->cx) != WM_OK))
         return -1;
     double t1 = wm_dist_now(); /* read: the signals and the context */
     size_t lo = 0, hi = 0;

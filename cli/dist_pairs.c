@@ -163,10 +163,9 @@ static int heads_scan(heads_t *h, const char *path, wm_pool_t *pool) {
     return fasta_heads(h, lo, hi, pool);
 }
 
-/* FASTQ: the ranks' record starts agreed (io/seqrange.h's rounds: a guess
-** holds when the rank before, walking whole records from its own start,
-** lands on it; rank 0's start is right, so each round fixes one more), then
-** this rank's headers: the records its walk passes. Every rank calls it, in
+/* FASTQ: the ranks' record starts agreed (wm_range_fastq_agree, the rounds
+** MPI search's readers make), then this rank's headers: the records its
+** walk passes. Every rank calls it, in
 ** the same order, whatever its file held. Returns 0, or -1 when a record did
 ** not parse or memory ran out (the whole read then says what is wrong). */
 static int fastq_heads(heads_t *h) {
@@ -181,24 +180,7 @@ static int fastq_heads(heads_t *h) {
     wm_dist_allgather(&guess, sizeof guess, all);
     for (uint64_t q = 0; q < N; q++) starts[q] = q == 0 ? 0 : all[q];
     starts[N] = h->size;
-    for (uint64_t round = 0; round <= N; round++) {
-        for (uint64_t q = 1; q <= N; q++)
-            if (starts[q] < starts[q - 1]) starts[q] = starts[q - 1];
-        uint64_t next = starts[me + 1];
-        if (me + 1 < N)
-            next =
-                wm_range_fastq_walk(h->map, h->size, starts[me], starts[me + 1], NULL, NULL, NULL);
-        wm_dist_allgather(&next, sizeof next, all);
-        int moved = 0;
-        for (uint64_t q = 0; q + 1 < N; q++)
-            if (all[q] != starts[q + 1]) {
-                starts[q + 1] = all[q];
-                moved = 1;
-            }
-        if (!moved) break;
-    }
-    for (uint64_t q = 1; q <= N; q++)
-        if (starts[q] < starts[q - 1]) starts[q] = starts[q - 1];
+    wm_range_fastq_agree(h->map, h->size, me, N, starts, all, wm_dist_allgather_cb, NULL);
     int broken = 0;
     wm_range_fastq_walk(h->map, h->size, starts[me], starts[me + 1], heads_push_cb, h, &broken);
     free(starts);

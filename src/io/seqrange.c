@@ -147,6 +147,29 @@ uint64_t wm_range_fastq_walk(const uint8_t *f, uint64_t size, uint64_t start, ui
     }
 }
 
+void wm_range_fastq_agree(const uint8_t *f, uint64_t size, uint64_t part, uint64_t n_parts,
+                          uint64_t *starts, uint64_t *landed, wm_range_allgather_fn allgather,
+                          void *user) {
+    const uint64_t N = n_parts;
+    for (uint64_t round = 0; round <= N; round++) {
+        for (uint64_t q = 1; q <= N; q++)
+            if (starts[q] < starts[q - 1]) starts[q] = starts[q - 1];
+        uint64_t mine = part + 1 < N ? wm_range_fastq_walk(f, size, starts[part], starts[part + 1],
+                                                           NULL, NULL, NULL)
+                                     : starts[N];
+        allgather(user, &mine, sizeof mine, landed);
+        int moved = 0;
+        for (uint64_t q = 0; q + 1 < N; q++)
+            if (landed[q] != starts[q + 1]) {
+                starts[q + 1] = landed[q];
+                moved = 1;
+            }
+        if (!moved) break;
+    }
+    for (uint64_t q = 1; q <= N; q++)
+        if (starts[q] < starts[q - 1]) starts[q] = starts[q - 1];
+}
+
 wm_status wm_range_fastq_next(wm_range_t *R, uint64_t start, uint64_t next_guess, uint64_t *next,
                               char *err, size_t errlen) {
     (void)err;
@@ -591,11 +614,6 @@ typedef struct {
 } open_note_t;
 
 typedef struct {
-    uint64_t next;
-    int32_t failed, pad;
-} next_note_t;
-
-typedef struct {
     wm_range_summary_t sum;
     int32_t failed, pad;
 } parse_note_t;
@@ -607,7 +625,7 @@ wm_status wm_range_read(wm_range_t *R, const char *path, wm_range_mode_t mode, u
     size_t N = (size_t)n_parts;
     uint64_t *starts = malloc((N + 1) * sizeof *starts);
     open_note_t *on = malloc(N * sizeof *on);
-    next_note_t *nn = malloc(N * sizeof *nn);
+    uint64_t *nn = malloc(N * sizeof *nn); /* FASTQ's rounds */
     parse_note_t *pn = malloc(N * sizeof *pn);
     R->sums = malloc(N * sizeof *R->sums);
     int any_failed = 0, whole = 0;
@@ -634,24 +652,8 @@ wm_status wm_range_read(wm_range_t *R, const char *path, wm_range_mode_t mode, u
     for (size_t q = 1; q <= N; q++)
         if (starts[q] < starts[q - 1]) starts[q] = starts[q - 1];
 
-    /* FASTQ: a guessed start holds when the part before, walking whole
-    ** records from its own start, lands on it. Part 0's start is right, so
-    ** each round fixes at least one more; stop when nothing moves. */
-    for (size_t round = 0; R->format == WM_FMT_FASTQ && round <= N; round++) {
-        next_note_t mine_n = { part + 1 < N ? starts[part + 1] : R->size, 0, 0 };
-        if (part + 1 < N && starts[part] < starts[part + 1])
-            wm_range_fastq_next(R, starts[part], starts[part + 1], &mine_n.next, err, errlen);
-        allgather(user, &mine_n, sizeof mine_n, nn);
-        int moved = 0;
-        for (size_t q = 0; q + 1 < N; q++)
-            if (nn[q].next != starts[q + 1]) {
-                starts[q + 1] = nn[q].next;
-                moved = 1;
-            }
-        for (size_t q = 1; q <= N; q++)
-            if (starts[q] < starts[q - 1]) starts[q] = starts[q - 1];
-        if (!moved) break;
-    }
+    if (R->format == WM_FMT_FASTQ)
+        wm_range_fastq_agree(map_of(R), R->size, part, N, starts, nn, allgather, user);
 
     st = wm_range_parse(R, starts[part], starts[part + 1], halo, err, errlen);
     parse_note_t mine_p;

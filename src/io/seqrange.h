@@ -185,6 +185,17 @@ uint64_t wm_range_record_tail(const wm_range_summary_t *sums, uint64_t n_parts, 
 ** and the others return WM_OK with R->peer_failed set and no records.
 ** halo: sequence bytes wanted before each slice (see wm_range_finish). */
 typedef void (*wm_range_allgather_fn)(void *user, const void *mine, size_t bytes, void *all);
+/* FASTQ: the parts' record starts agreed. On entry starts[0..n_parts] holds
+** every part's guess (starts[0] = 0, starts[n_parts] = size), the same on
+** every part; on return the true starts. A guess holds when the part before,
+** walking whole records from its own start (wm_range_fastq_walk), lands on
+** it: each round every part walks and the landings are exchanged (one
+** uint64_t a part, through landed[n_parts]); part 0's start is right, so
+** each round fixes at least one more, and the rounds stop when none moves.
+** Used by wm_range_read and by MPI's --pairs reader (cli/dist_pairs.c). */
+void wm_range_fastq_agree(const uint8_t *f, uint64_t size, uint64_t part, uint64_t n_parts,
+                          uint64_t *starts, uint64_t *landed, wm_range_allgather_fn allgather,
+                          void *user);
 wm_status wm_range_read(wm_range_t *R, const char *path, wm_range_mode_t mode, uint64_t part,
                         uint64_t n_parts, uint64_t halo, wm_range_allgather_fn allgather,
                         void *user, char *err, size_t errlen);
