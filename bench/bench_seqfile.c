@@ -5,7 +5,7 @@
 ** thread, what the page cache gives) and a plain "wc -l"-like memchr count
 ** over a mapping.
 **
-**   bench_seqfile [-t MAX_THREADS] [-r REPEATS] FILE
+**   bench_seqfile [-t MAX_THREADS | -l T1,T2,...] [-r REPEATS] FILE
 **
 ** Prints one line a measurement, median of REPEATS (5) reads, the file in
 ** the page cache (the first read, not timed, puts it there):
@@ -14,7 +14,9 @@
 ** the serial parser); cpu_s: the process's CPU seconds (user + system, all
 ** threads) of the median read, which on a shared machine says what the wall
 ** clock cannot: the parse's total work, so that cpu_s(1) / cpu_s(T) * T is
-** the speed-up T free cores would give, memory bandwidth allowing.
+** the speed-up T free cores would give, memory bandwidth allowing; close_s:
+** wm_seqfile_close's seconds (every record's name freed). -l times only the
+** thread counts listed (a 64-core host: -l 1,4,16,64).
 */
 #include <fcntl.h>
 #include <stdio.h>
@@ -87,14 +89,24 @@ static double time_lines(const char *path, size_t n, size_t *lines) {
 }
 
 int main(int argc, char **argv) {
-    int max_t = (int)sysconf(_SC_NPROCESSORS_ONLN), reps = 5, i = 1;
+    int max_t = (int)sysconf(_SC_NPROCESSORS_ONLN), reps = 5, i = 1, list[64], n_list = 0;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "-t") && i + 1 < argc) max_t = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "-r") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-l") && i + 1 < argc) {
+            char *p = argv[++i];
+            while (*p && n_list < 64) {
+                list[n_list] = (int)strtol(p, &p, 10);
+                if (list[n_list++] < 1 || (*p && *p != ',')) {
+                    max_t = 0; /* the usage line */
+                    break;
+                }
+                p += *p == ',';
+            }
+        } else if (!strcmp(argv[i], "-r") && i + 1 < argc) reps = atoi(argv[++i]);
         else break;
     }
     if (i + 1 != argc || max_t < 1 || reps < 1 || reps > 101) {
-        fprintf(stderr, "usage: bench_seqfile [-t MAX_THREADS] [-r REPEATS] FILE\n");
+        fprintf(stderr, "usage: bench_seqfile [-t MAX_THREADS | -l T1,T2,...] [-r REPEATS] FILE\n");
         return 2;
     }
     const char *path = argv[i];
@@ -123,14 +135,17 @@ int main(int argc, char **argv) {
     printf("what=memchr_lines threads=1 bytes=%zu lines=%zu median_s=%.4f GBps=%.2f\n", n, lines, m,
            n / m / 1e9);
 
-    for (int th = 1; th <= max_t; th++) {
+    if (n_list == 0)
+        for (int th = 1; th <= max_t && n_list < 64; th++) list[n_list++] = th;
+    for (int li = 0; li < n_list; li++) {
+        int th = list[li];
         wm_seqfile_opts_t o = wm_seqfile_opts_default();
         o.threads = th;
         wm_seqfile_t sf;
         uint64_t seq = 0;
         size_t recs = 0;
         int used = 0;
-        double c[101], tc[101];
+        double c[101], tc[101], cl[101];
         for (int r = 0; r < reps; r++) {
             double t0 = now(), c0 = cpu_now();
             wm_status rc = wm_seqfile_read_opts(path, 0, &o, &sf, err, sizeof err);
@@ -143,7 +158,9 @@ int main(int argc, char **argv) {
             seq = sf.text.len;
             recs = sf.text.n_rec;
             used = sf.parse_threads;
+            double t1 = now();
             wm_seqfile_close(&sf);
+            cl[r] = now() - t1;
         }
         memcpy(tc, t, sizeof t);
         m = median(tc, reps);
@@ -152,8 +169,8 @@ int main(int argc, char **argv) {
             if (t[r] == m) cm = c[r]; /* odd repeats: the median's own; else the last equal */
         if (reps % 2 == 0) cm = median(c, reps);
         printf("what=parse threads=%d used=%d bytes=%zu seq=%llu records=%zu median_s=%.4f "
-               "GBps=%.2f cpu_s=%.4f\n",
-               th, used, n, (unsigned long long)seq, recs, m, n / m / 1e9, cm);
+               "GBps=%.2f cpu_s=%.4f close_s=%.4f\n",
+               th, used, n, (unsigned long long)seq, recs, m, n / m / 1e9, cm, median(cl, reps));
     }
     return 0;
 }

@@ -28,9 +28,13 @@
 #   searchab  exact and k2 again with WM_STAGE_MAPPED=1: the text staged from
 #           its mapping (its pages faulted in first), the rows before pread
 #           staging, into $OUT/search_mapped
-#   pairsab  pairs under mpirun at 1, 2, N ranks, the tree's warpmatch-mpi and
-#           an earlier one (prebuilt/warpmatch-mpi-REV[.gz], REV = AB_REV)
-#           alternating, AB_ROUNDS [3] rounds, into $OUT/pairs_ab_{REV,new}_R
+#   pairsab  pairs at 1, 2, N GPUs (AB_MODES [mpi]: mpi,gpus adds one process's
+#           --gpus), the tree's warpmatch-mpi and an earlier one
+#           (prebuilt/warpmatch-mpi-REV[.gz], REV = AB_REV) alternating,
+#           AB_ROUNDS [3] rounds, into $OUT/pairs_ab_{REV,new}_R; WM_CUDA_TIMING
+#           on, so one process's logs split its read, batches and rows
+#   parse   bench_seqfile (prebuilt) on the pairs' FASTA and the chrX sample
+#           at 1, 4, 16 and all threads: the parallel FASTA parser's scaling
 #   searchtest  test_search_diff (prebuilt, CUDA) at WM_TEST_SCALE=SEARCH_SCALE
 # CARRY_DIR [.gpu4] holds what the machine cannot fetch: prebuilt/ (warpmatch,
 # warpmatch-mpi, test_api_thread, any of them as NAME.gz, gen_text,
@@ -73,6 +77,7 @@ done
 # the plain tool, or the MPI build in its place (outside mpirun it is the same program)
 cp "$carry"/prebuilt/warpmatch $B/ 2>/dev/null || cp $B/warpmatch-mpi $B/warpmatch
 cp "$carry"/prebuilt/gen_* "$carry"/prebuilt/bench_h2d $B/bench/
+cp "$carry"/prebuilt/bench_seqfile $B/bench/ 2>/dev/null
 W=$B/warpmatch
 ngpu=$(nvidia-smi -L | wc -l)
 all=$(seq -s, 0 $((ngpu - 1)))
@@ -230,15 +235,23 @@ if want pairsab; then
   rev=${AB_REV:?AB_REV names the earlier build}
   mkdir -p $B-$rev
   ln -sfn $B/bench $B-$rev/bench
-  cp $B/warpmatch-mpi-$rev $B-$rev/warpmatch-mpi && cp $B/warpmatch $B-$rev/warpmatch
+  # the MPI build is the plain tool too outside mpirun
+  cp $B/warpmatch-mpi-$rev $B-$rev/warpmatch-mpi && cp $B/warpmatch-mpi-$rev $B-$rev/warpmatch
   log "pairs under mpirun: $rev against this tree, alternating"
   for r in $(seq ${AB_ROUNDS:-3}); do
     for v in $rev new; do
       b=$B; [ $v = new ] || b=$B-$rev
       DIST_IN=$in DIST_WORK=pairs DIST_MODES=mpi DIST_GPUS="$counts" DIST_REPS_LONG=1 \
-        bash bench/run_dist.sh $b "$chrx_gz" "$out/pairs_ab_${v}_$r" 2>&1 | grep "^pairs" |
+        bash bench/run_dist.sh $b "$chrx_gz" "$out/pairs_ab_${v}_$r" 2>&1 | grep "^pairs " |
         sed "s/^/$v round $r: /" | tee -a "$out/four.log"
     done
+  done
+fi
+
+if want parse; then
+  log "the FASTA parser on 1, 4, 16 and $(nproc) threads (median of 3)"
+  for f in $in/pairs_a.fa $in/chrx.fa; do
+    $B/bench/bench_seqfile -l 1,4,16,$(nproc) -r 3 $f 2>&1 | sed "s|^|$(basename $f): |" | tee -a "$out/four.log"
   done
 fi
 

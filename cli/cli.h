@@ -172,6 +172,8 @@ int wm_cli_close_stdout(int rc);
 ** memory: smaller pieces, or the CPU), as "warpmatch: note: ..." on stderr. */
 void wm_cli_note(const wm_context_t *cx);
 void wm_cli_gpu_timing(const wm_context_t *cx, int device);
+/* Under WM_CUDA_TIMING: the GPU pair batches' host time, a line a device. */
+void wm_cli_pairs_timing(const wm_context_t *cx);
 /* wm_context_free, its time printed under WM_CUDA_TIMING for a GPU context. */
 void wm_cli_context_free(wm_context_t *cx);
 

@@ -17,11 +17,9 @@
 ** the run (exit 2) after the lines already printed.
 */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "warpmatch.h"
 #include "mpi/dist.h"
@@ -181,209 +179,6 @@ int wm_cli_align_pair(wm_cli_align_run_t *r, size_t qi, size_t ti) {
     if (r->a->pairs && wm_cli_hits_flush(r) < 0) return -1;
     wm_cli_align_note_write_error(r);
     return 0;
-}
-
-/* ---- batches of pairs (global mode, and any --pairs PAIRS.tsv) ------------- */
-
-#define PAIR_BATCH ((size_t)1 << 20)
-
-size_t wm_cli_align_pair_count(const wm_cli_align_run_t *r) {
-    if (r->tsv) return r->pt.n;
-    if (r->a->pairs) return r->q.n_rec;
-    return r->q.n_rec * r->t.n_rec; /* checked against overflow in prepare */
-}
-
-/* Pair number k (query-major, as the one-by-one loop): its sequences and
-** names (line numbers go through buf), and which query and target record
-** it is (a PAIRS.tsv line is its own query and target: qi = ti = k). */
-static void pair_at(const wm_cli_align_run_t *r, size_t k, wm_pair_t *p, const char **qname,
-                    const char **tname, char *buf, size_t buflen, size_t *qi, size_t *ti) {
-    if (r->tsv) {
-        p->query = r->pt.seq[2 * k];
-        p->m = (size_t)r->pt.len[2 * k];
-        p->target = r->pt.seq[2 * k + 1];
-        p->n = r->pt.len[2 * k + 1];
-        snprintf(buf, buflen, "%llu", (unsigned long long)r->pt.line[k]);
-        *qname = *tname = buf;
-        *qi = *ti = k;
-        return;
-    }
-    *qi = r->a->pairs ? k : k / r->t.n_rec;
-    *ti = r->a->pairs ? k : k % r->t.n_rec;
-    uint64_t m;
-    p->query = wm_cli_input_rec(&r->q, *qi, &m);
-    p->m = (size_t)m;
-    p->target = wm_cli_input_rec(&r->t, *ti, &p->n);
-    *qname = wm_cli_input_name(&r->q, *qi);
-    *tname = wm_cli_input_name(&r->t, *ti);
-}
-
-/* The rows of pairs base + [from, to) of a batch (results A, per slots a
-** pair), printed to r->out in pair order. */
-static int rows_of(wm_cli_align_run_t *r, size_t base, size_t from, size_t to, size_t per,
-                   wm_alignment_t *A) {
-    char buf[32];
-    const char *qn, *tn;
-    size_t qi, ti;
-    for (size_t k = from; k < to; k++) {
-        wm_pair_t p;
-        pair_at(r, base + k, &p, &qn, &tn, buf, sizeof buf, &qi, &ti);
-        const uint8_t *qual =
-            !r->tsv && r->q.quals ? r->q.quals + (r->q.starts[qi] - r->q.starts[0]) : NULL;
-        /* a PAIRS.tsv line and --pairs are queries of their own */
-        size_t key = r->tsv || r->a->pairs ? base + k : qi;
-        if (wm_cli_hits_begin(r, key, qn, p.query, p.m, qual) < 0) return -1;
-        for (size_t s = 0; s < per; ++s)
-            if (A[k * per + s].distance != WM_ALIGN_NONE)
-                wm_cli_hits_add(r, ti, tn, p.n, (int)s, &A[k * per + s]);
-        if ((r->tsv || r->a->pairs) && wm_cli_hits_flush(r) < 0) return -1;
-        r->cells_done += (uint64_t)p.m * p.n * per;
-    }
-    return 0;
-}
-
-/* Rows made on threads: where each pair is a query of its own (--pairs, a
-** PAIRS.tsv), a pair's rows are final with it, so slices of the batch are
-** formatted at once into memory and written in order. A million pairs'
-** rows took 0.3 s on one thread, the alignments 0.03 s on the GPU. */
-#define ROW_TASKS 64
-#define ROWS_PARALLEL_MIN 4096
-
-static int rows_parallel(const wm_cli_align_run_t *r) { return r->tsv || r->a->pairs; }
-
-typedef struct {
-    wm_cli_align_run_t *r;
-    size_t base, nb, per;
-    wm_alignment_t *A;
-    size_t next; /* the next slice (atomic) */
-    wm_cli_align_run_t local[ROW_TASKS];
-    char *text[ROW_TASKS];
-    size_t len[ROW_TASKS];
-    int rc[ROW_TASKS];
-} rows_job_t;
-
-static void *rows_worker(void *arg) {
-    rows_job_t *J = arg;
-    for (;;) {
-        size_t t = __atomic_fetch_add(&J->next, 1, __ATOMIC_RELAXED);
-        if (t >= ROW_TASKS) break;
-        wm_cli_align_run_t *l = &J->local[t];
-        *l = *J->r; /* the same inputs and options; its own rows, hits, counts */
-        memset(&l->hits, 0, sizeof l->hits);
-        l->pg.enabled = 0;
-        l->n_printed = 0;
-        l->cells_done = 0;
-        l->out = open_memstream(&J->text[t], &J->len[t]);
-        if (!l->out) {
-            J->rc[t] = -1;
-            continue;
-        }
-        size_t from = J->nb * t / ROW_TASKS, to = J->nb * (t + 1) / ROW_TASKS;
-        J->rc[t] = rows_of(l, J->base, from, to, J->per, J->A);
-        if (fclose(l->out) != 0) J->rc[t] = -1;
-        l->out = NULL;
-        free(l->hits.v);
-    }
-    return NULL;
-}
-
-static int rows_on_threads(wm_cli_align_run_t *r, size_t base, size_t nb, size_t per,
-                           wm_alignment_t *A) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int want = r->a->sh.co.threads > 0 ? r->a->sh.co.threads : cores > 0 ? (int)cores : 1;
-    if (want > 16) want = 16;
-    if (nb < ROWS_PARALLEL_MIN || want < 2) return rows_of(r, base, 0, nb, per, A);
-    rows_job_t *J = calloc(1, sizeof *J);
-    if (!J) return rows_of(r, base, 0, nb, per, A);
-    J->r = r;
-    J->base = base;
-    J->nb = nb;
-    J->per = per;
-    J->A = A;
-    pthread_t th[16];
-    int started = 0;
-    for (int i = 1; i < want; i++)
-        if (pthread_create(&th[started], NULL, rows_worker, J) == 0) started++;
-    rows_worker(J);
-    for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
-    int rc = 0;
-    if (r->pg.enabled) wm_progress_clear(&r->pg); /* rows never land in its line */
-    for (int t = 0; t < ROW_TASKS; t++) {
-        if (rc == 0 && J->rc[t] == 0) {
-            fwrite(J->text[t], 1, J->len[t], r->out);
-            r->n_printed += J->local[t].n_printed;
-            r->cells_done += J->local[t].cells_done;
-        } else if (rc == 0) {
-            if (J->rc[t] < 0 && !J->text[t]) wm_cli_error("%s", wm_strerror(WM_NOMEM));
-            rc = -1;
-        }
-        free(J->text[t]);
-    }
-    free(J);
-    if (rc == 0) wm_out_flush_due(r->out, &r->t_flush, 0.5);
-    return rc;
-}
-
-/* With both strands pair k takes slots 2k ('+') and 2k + 1 ('-'). */
-int wm_cli_align_batches(wm_cli_align_run_t *r, size_t from, size_t to) {
-    size_t total = to - from, cap = total < PAIR_BATCH ? total : PAIR_BATCH;
-    size_t per = r->both_strands ? 2 : 1, slots = (cap ? cap : 1) * per;
-    wm_pair_t *P = malloc(slots * sizeof *P);
-    wm_alignment_t *A = malloc(slots * sizeof *A);
-    int rc = 0;
-    if (!P || !A) {
-        wm_cli_error("out of memory for a batch of %zu pairs", cap);
-        rc = -1;
-    }
-    char buf[32];
-    const char *qn, *tn;
-    size_t qi, ti;
-    for (size_t base = from; rc == 0 && base < to && !ferror(r->out); base += cap) {
-        size_t nb = to - base < cap ? to - base : cap;
-        double t0 = wm_cli_now();
-        for (size_t k = 0; k < nb; k++) {
-            wm_pair_t *p = &P[k * per];
-            pair_at(r, base + k, p, &qn, &tn, buf, sizeof buf, &qi, &ti);
-            if (per == 2) {
-                p[1] = p[0];
-                p[1].query = wm_cli_align_rc(r, qi);
-            }
-        }
-        double t1 = wm_cli_now();
-        wm_status st = wm_align_pairs(r->cx, P, nb * per, &r->o, A);
-        double t2 = wm_cli_now();
-        r->t_views += t1 - t0;
-        r->t_lib += t2 - t1;
-        if (st != WM_OK) {
-            /* the library names the pair by its index in the batch */
-            const char *msg = wm_context_errmsg(r->cx);
-            size_t bad = 0;
-            int used = 0;
-            wm_cli_hits_flush(r);
-            fflush(r->out);
-            if (sscanf(msg, "pair %zu: %n", &bad, &used) == 1 && used > 0 && bad < nb * per) {
-                pair_at(r, base + bad / per, &P[0], &qn, &tn, buf, sizeof buf, &qi, &ti);
-                wm_cli_error("cannot align query '%.200s'%s to target '%.200s' (%s mode): %s", qn,
-                             bad % per ? " (reverse complement)" : "", tn,
-                             wm_cli_align_mode_words[r->o.mode], msg + used);
-            } else {
-                wm_cli_error("cannot align (%s mode): %s", wm_cli_align_mode_words[r->o.mode],
-                             wm_cli_status_msg(r->cx, st));
-            }
-            rc = -1;
-            break;
-        }
-        if (rows_parallel(r) ? rows_on_threads(r, base, nb, per, A) < 0
-                             : rows_of(r, base, 0, nb, per, A) < 0)
-            rc = -1;
-        wm_progress_report(r->cells_done, r->cells_total, &r->pg);
-        wm_alignment_clear(A, nb * per);
-        wm_cli_align_note_write_error(r);
-        r->t_rows += wm_cli_now() - t2;
-    }
-    free(P);
-    free(A);
-    return rc;
 }
 
 /* --explain: what the four-russians table costs (built now if need be). */
@@ -663,6 +458,7 @@ int wm_cmd_align(int argc, char **argv) {
                     "viewed %.4f s, aligned %.4f s, rows %.4f s\n",
                     t_read, early ? "made while reading" : "made after reading", t_wait, r.t_views,
                     r.t_lib, r.t_rows);
+        wm_cli_pairs_timing(r.cx);
     }
     if (early && failed) wm_cli_context_abandon(&bg);
     wm_cli_note(r.cx);

@@ -27,7 +27,9 @@
 #     query over 4 Mi: exit 2 and a message;
 #  7. 5,000 pairs (--pairs A B and PAIRS.tsv), whose rows are made on threads
 #     in slices: every format with and without --cigar prints the bytes of
-#     one thread (-j 1), and CUDA's when a GPU is listed.
+#     one thread (-j 1), and CUDA's when a GPU is listed; cut into batches
+#     of 333, 4,097 and 100 pairs (WM_TEST_PAIR_BATCH), with --revcomp too,
+#     the bytes of one batch, and a reader that stops early gets a prefix.
 . "$(dirname "$0")/lib.sh" "$@"
 export LC_ALL=C
 cd "$TMP" || exit 2
@@ -647,6 +649,30 @@ for fmt in tsv json sam paf; do
         fi
     done
 done
+# batches of 333 and 4,097 pairs (the next batch aligned while a batch's
+# rows are made): the bytes of one batch, and with --revcomp two slots a pair
+for rc in "" --revcomp; do
+    # shellcheck disable=SC2086
+    "$W" align --mode global --pairs --cigar $rc -j 1 many_a.fa many_b.fa >many.one 2>/dev/null
+    for nb in 333 4097; do
+        # shellcheck disable=SC2086
+        WM_TEST_PAIR_BATCH=$nb run align --mode global --pairs --cigar $rc -j 4 many_a.fa many_b.fa
+        check_rc "5,000 pairs $rc in batches of $nb" 0
+        check_out "5,000 pairs $rc in batches of $nb as one batch" many.one
+        if have_gpu; then
+            # shellcheck disable=SC2086
+            WM_TEST_PAIR_BATCH=$nb run align --mode global --pairs --cigar $rc --backend cuda \
+                many_a.fa many_b.fa
+            check_out "5,000 pairs $rc in batches of $nb, cuda, as one batch" many.one
+        fi
+    done
+done
+# a reader that stops early: what was printed is a prefix, and the run ends
+WM_TEST_PAIR_BATCH=100 "$W" align --mode global --pairs --cigar -j 4 many_a.fa many_b.fa \
+    2>many.err | head -n 250 >many.four
+head -n 250 many.one | cmp -s - many.four && pass || fail "batches of 100, head -n 250: not a prefix"
+[ ! -s many.err ] && pass || fail "batches of 100, head -n 250: $(head -c 300 many.err)"
+rm -f many.err
 "$W" align --pairs --cigar -j 1 many.tsv >many.one 2>/dev/null
 run align --pairs --cigar -j 4 many.tsv
 check_rc "5,000 lines of PAIRS.tsv, -j 4" 0
