@@ -17,7 +17,7 @@
 #           against one GPU (md5), under compute-sanitizer memcheck (racecheck
 #           on search and dtw), and an mpirun -np 4 run under memcheck
 #   mpisan  those mpirun runs alone
-#   clitests  tests/cli/test_dtw.sh and test_cover.sh with the CUDA tool, and
+#   clitests  tests/cli/test_dtw.sh, test_cover.sh and test_global.sh with the CUDA tool, and
 #           the prebuilt test_api_thread (contexts made on another thread)
 #   floors  pinned host-to-device copy on each GPU alone and on all four at
 #           once (bench_h2d), the host's memory copy on all cores (PyTorch),
@@ -28,7 +28,8 @@
 #   searchab  exact and k2 again with WM_STAGE_MAPPED=1: the text staged from
 #           its mapping (its pages faulted in first), the rows before pread
 #           staging, into $OUT/search_mapped
-#   pairsab  pairs at 1, 2, N GPUs (AB_MODES [mpi]: mpi,gpus adds one process's
+#   pairsab  AB_WORK [pairs] (of run_dist.sh's workloads) at 1, 2, N GPUs
+#           (AB_MODES [mpi]: mpi,gpus adds one process's
 #           --gpus), the tree's warpmatch-mpi and an earlier one
 #           (prebuilt/warpmatch-mpi-REV[.gz], REV = AB_REV) alternating,
 #           AB_ROUNDS [3] rounds, into $OUT/pairs_ab_{REV,new}_R; WM_CUDA_TIMING
@@ -171,7 +172,7 @@ fi
 if want clitests; then
   $B/test_api_thread >"$out/test_api_thread.log" 2>&1
   log "test_api_thread rc=$?: $(head -1 "$out/test_api_thread.log"); $(tail -1 "$out/test_api_thread.log")"
-  for t in test_dtw test_cover; do
+  for t in test_dtw test_cover test_global; do
     bash tests/cli/$t.sh $W . >"$out/$t.log" 2>&1
     log "$t.sh (CUDA tool) rc=$?: $(tail -1 "$out/$t.log")"
   done
@@ -237,12 +238,13 @@ if want pairsab; then
   ln -sfn $B/bench $B-$rev/bench
   # the MPI build is the plain tool too outside mpirun
   cp $B/warpmatch-mpi-$rev $B-$rev/warpmatch-mpi && cp $B/warpmatch-mpi-$rev $B-$rev/warpmatch
-  log "pairs under mpirun: $rev against this tree, alternating"
+  log "${AB_WORK:-pairs} (${AB_MODES:-mpi}): $rev against this tree, alternating"
   for r in $(seq ${AB_ROUNDS:-3}); do
     for v in $rev new; do
       b=$B; [ $v = new ] || b=$B-$rev
-      DIST_IN=$in DIST_WORK=pairs DIST_MODES=mpi DIST_GPUS="$counts" DIST_REPS_LONG=1 \
-        bash bench/run_dist.sh $b "$chrx_gz" "$out/pairs_ab_${v}_$r" 2>&1 | grep "^pairs " |
+      DIST_IN=$in DIST_WORK=${AB_WORK:-pairs} DIST_MODES=${AB_MODES:-mpi} DIST_GPUS="$counts" \
+        DIST_REPS=${AB_REPS:-1} DIST_REPS_LONG=1 \
+        bash bench/run_dist.sh $b "$chrx_gz" "$out/pairs_ab_${v}_$r" 2>&1 | grep -E "^[a-z0-9]+ +(mpi|gpus) " |
         sed "s/^/$v round $r: /" | tee -a "$out/four.log"
     done
   done
