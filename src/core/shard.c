@@ -69,67 +69,32 @@ static void free_subs(wm_context_t *cx, int n) {
     cx->n_sub = 0;
 }
 
-/* One sub being made: on a thread of its own for a GPU, since each device's
-** context takes its own 0.1-0.3 s to make and they can be made at once (four
-** H200s, one after the other: dtw's start-up grew from 0.70 to 1.43 s,
-** BENCHMARKS.md 26). */
-typedef struct {
-    wm_context_opts_t so;
-    wm_context_t *cx;
-    wm_status st;
-    pthread_t tid;
-    int started;
-} sub_open_t;
-
-static void *open_one(void *arg) {
-    sub_open_t *o = arg;
-    o->st = wm_context_new(&o->so, &o->cx);
-    return NULL;
-}
-
 /* One ordinary context per entry of the list, the threads shared out. */
 static wm_status open_subs(wm_context_t *cx, wm_backend_t backend) {
     int n = cx->opts.n_devices, T = cx->n_threads;
     struct wm_shard_state *S = cx->shard;
     cx->sub = calloc((size_t)n, sizeof *cx->sub);
-    sub_open_t *o = calloc((size_t)n, sizeof *o);
-    if (!cx->sub || !o) {
-        free(o);
-        return WM_NOMEM;
-    }
+    if (!cx->sub) return WM_NOMEM;
     for (int i = 0; i < n; i++) {
-        wm_context_opts_t *so = &o[i].so;
-        *so = wm_context_opts_default();
-        so->backend = backend;
-        so->threads = T / n + (i < T % n);
-        if (so->threads < 1) so->threads = 1;
-        so->device = S->devices[i];
-        so->chunk_bytes = cx->opts.chunk_bytes;
+        wm_context_opts_t so = wm_context_opts_default();
+        so.backend = backend;
+        so.threads = T / n + (i < T % n);
+        if (so.threads < 1) so.threads = 1;
+        so.device = S->devices[i];
+        so.chunk_bytes = cx->opts.chunk_bytes;
         if (S->slot) {
-            so->progress = on_sub_progress;
-            so->progress_user = &S->slot[i];
+            so.progress = on_sub_progress;
+            so.progress_user = &S->slot[i];
         }
-    }
-    for (int i = 1; i < n && backend == WM_BACKEND_CUDA; i++)
-        o[i].started = pthread_create(&o[i].tid, NULL, open_one, &o[i]) == 0;
-    for (int i = 0; i < n; i++) {
-        if (i == 0 || !o[i].started) open_one(&o[i]);
-        else pthread_join(o[i].tid, NULL);
-        cx->sub[i] = o[i].cx;
-    }
-    /* the first sub that failed, in list order, is the one named */
-    wm_status st = WM_OK;
-    for (int i = 0; i < n && st == WM_OK; i++) {
-        if ((st = o[i].st) == WM_OK) continue;
-        const char *why = cx->sub[i] ? wm_context_errmsg(cx->sub[i]) : "";
-        wm_context_set_error(cx, "%s %d: %s", backend == WM_BACKEND_CUDA ? "device" : "shard",
-                             backend == WM_BACKEND_CUDA ? S->devices[i] : i,
-                             why[0] ? why : wm_strerror(st));
-    }
-    free(o);
-    if (st != WM_OK) {
-        free_subs(cx, n);
-        return st;
+        wm_status st = wm_context_new(&so, &cx->sub[i]);
+        if (st != WM_OK) {
+            const char *why = cx->sub[i] ? wm_context_errmsg(cx->sub[i]) : "";
+            wm_context_set_error(cx, "%s %d: %s", backend == WM_BACKEND_CUDA ? "device" : "shard",
+                                 backend == WM_BACKEND_CUDA ? S->devices[i] : i,
+                                 why[0] ? why : wm_strerror(st));
+            free_subs(cx, i + 1);
+            return st;
+        }
     }
     cx->n_sub = n;
     return WM_OK;
