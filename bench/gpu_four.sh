@@ -34,6 +34,9 @@
 #           (prebuilt/warpmatch-mpi-REV[.gz], REV = AB_REV) alternating,
 #           AB_ROUNDS [3] rounds, into $OUT/pairs_ab_{REV,new}_R; WM_CUDA_TIMING
 #           on, so one process's logs split its read, batches and rows
+#   envab   AB_WORK at 1, 2, N GPUs (AB_MODES [mpi]) with this tree as is and
+#           with the environment AB_ENV (e.g. Open MPI's or UCX's settings),
+#           alternating, AB_ROUNDS [3] rounds, into $OUT/env_ab_{plain,env}_R
 #   parse   bench_seqfile (prebuilt) on the pairs' FASTA and the chrX sample
 #           at 1, 4, 16 and all threads: the parallel FASTA parser's scaling
 #   searchtest  test_search_diff (prebuilt, CUDA) at WM_TEST_SCALE=SEARCH_SCALE
@@ -245,6 +248,19 @@ if want pairsab; then
       DIST_IN=$in DIST_WORK=${AB_WORK:-pairs} DIST_MODES=${AB_MODES:-mpi} DIST_GPUS="$counts" \
         DIST_REPS=${AB_REPS:-1} DIST_REPS_LONG=1 \
         bash bench/run_dist.sh $b "$chrx_gz" "$out/pairs_ab_${v}_$r" 2>&1 | grep -E "^[a-z0-9]+ +(mpi|gpus) " |
+        sed "s/^/$v round $r: /" | tee -a "$out/four.log"
+    done
+  done
+fi
+
+if want envab; then
+  log "${AB_WORK:-pairs} (${AB_MODES:-mpi}): as is against with ${AB_ENV:?AB_ENV names the settings}"
+  for r in $(seq ${AB_ROUNDS:-3}); do
+    for v in plain env; do
+      e=(env); [ $v = plain ] || read -r -a e <<<"env $AB_ENV"
+      "${e[@]}" DIST_IN=$in DIST_WORK=${AB_WORK:-pairs} DIST_MODES=${AB_MODES:-mpi} DIST_GPUS="$counts" \
+        DIST_REPS=${AB_REPS:-1} DIST_REPS_LONG=1 \
+        bash bench/run_dist.sh $B "$chrx_gz" "$out/env_ab_${v}_$r" 2>&1 | grep -E "^[a-z0-9]+ +(mpi|gpus) " |
         sed "s/^/$v round $r: /" | tee -a "$out/four.log"
     done
   done

@@ -152,8 +152,8 @@ static int rows_on_threads(wm_cli_align_run_t *r, size_t base, size_t nb, size_t
     int want = r->a->sh.co.threads > 0 ? r->a->sh.co.threads : cores > 0 ? (int)cores : 1;
     if (want > 1024) want = 1024;
     if (nb < ROWS_PARALLEL_MIN || want < 2) return rows_of(r, base, 0, nb, per, A);
-    rows_job_t J = { r, base, nb, per, A, (size_t)want * ROW_SLICES_PER_THREAD, 0,
-                     NULL, NULL, NULL, NULL };
+    rows_job_t J = { r, base, nb,   per,  A,   (size_t)want * ROW_SLICES_PER_THREAD,
+                     0, NULL, NULL, NULL, NULL };
     J.local = malloc(J.n_slices * sizeof *J.local);
     J.text = calloc(J.n_slices, sizeof *J.text);
     J.len = calloc(J.n_slices, sizeof *J.len);
@@ -320,4 +320,3 @@ int wm_cli_align_batches(wm_cli_align_run_t *r, size_t from, size_t to) {
     }
     return rc;
 }
-

@@ -335,6 +335,10 @@ static int align_share(wm_cli_align_run_t *r, const char *qarg, const char *targ
     if (wm_cli_lines_write(&lines, r->out) < 0) wm_cli_align_note_write_error(r);
     r->n_printed = wm_dist_sum(r->n_printed);
     if (!bad) wm_dist_report(targ ? targ : qarg, t1 - t0, t2 - t1, wm_dist_now() - t2);
+    if (wm_cli_timing_on() && wm_dist.rank == 0)
+        fprintf(stderr, "align, rank 0: pairs viewed %.4f s, aligned %.4f s, rows %.4f s\n",
+                r->t_views, r->t_lib, r->t_rows);
+    if (wm_dist.rank == 0) wm_cli_pairs_timing(r->cx);
     return bad ? -1 : 0;
 }
 
