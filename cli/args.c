@@ -170,8 +170,8 @@ void wm_cli_getopt_error(int c, char **argv) {
 #define IUPAC_CODES(X)                                                                             \
     X('A')                                                                                         \
     X('C')                                                                                         \
-    X('G') X('T') X('U') X('R') X('Y') X('S') X('W') X('K') X('M') X('B') X('D') X('H') X('V')     \
-        X('N')
+    X('G')                                                                                         \
+    X('T') X('U') X('R') X('Y') X('S') X('W') X('K') X('M') X('B') X('D') X('H') X('V') X('N')
 #define IUPAC_BOTH(c) [c] = 1, [(c) | 0x20] = 1,
 static const uint8_t iupac_ok[256] = { IUPAC_CODES(IUPAC_BOTH) };
 

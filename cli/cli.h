@@ -213,7 +213,7 @@ void wm_cli_dist_share(size_t n, int alone, size_t *lo, size_t *hi);
 typedef struct {
     FILE *f;
     char *mem;
-    size_t len;
+    size_t len, cap;
 } wm_cli_lines_t;
 FILE *wm_cli_lines_open(wm_cli_lines_t *b);
 int wm_cli_lines_write(wm_cli_lines_t *b, FILE *out);

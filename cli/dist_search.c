@@ -148,7 +148,7 @@ void wm_cli_search_file_dist(wm_cli_search_run_t *r, const char *path) {
 
     /* This rank's output goes to memory, then to rank 0 in rank order, or
     ** to its own file. */
-    wm_cli_lines_t lines = { NULL, NULL, 0 };
+    wm_cli_lines_t lines = { NULL, NULL, 0, 0 };
     FILE *out = r->rank_out != NULL ? r->rank_out : wm_cli_lines_open(&lines);
 
     wm_seqfile_t view; /* names for the printers */
