@@ -101,7 +101,8 @@ FILE *wm_cli_lines_open(wm_cli_lines_t *b) {
 }
 
 int wm_cli_lines_write(wm_cli_lines_t *b, FILE *out) {
-    if (fclose(b->f) != 0) { /* the last lines found no memory: never print a part */
+    int lost = ferror(b->f);
+    if (fclose(b->f) != 0 || lost) { /* lines found no memory: never print a part */
         wm_cli_error("out of memory for this rank's %zu bytes of lines", b->len);
         wm_dist_abort(WM_EXIT_ERROR);
     }
