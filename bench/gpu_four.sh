@@ -32,11 +32,11 @@
 #           (AB_MODES [mpi]: mpi,gpus adds one process's
 #           --gpus), the tree's warpmatch-mpi and an earlier one
 #           (prebuilt/warpmatch-mpi-REV[.gz], REV = AB_REV) alternating,
-#           AB_ROUNDS [3] rounds, into $OUT/pairs_ab_{REV,new}_R; WM_CUDA_TIMING
+#           AB_ROUNDS [3] rounds, into $OUT/ab_{REV,new}_R; WM_CUDA_TIMING
 #           on, so one process's logs split its read, batches and rows
 #   envab   AB_WORK at 1, 2, N GPUs (AB_MODES [mpi]) with this tree as is and
 #           with the environment AB_ENV (e.g. Open MPI's or UCX's settings),
-#           alternating, AB_ROUNDS [3] rounds, into $OUT/env_ab_{plain,env}_R
+#           alternating, AB_ROUNDS [3] rounds, into $OUT/ab_{plain,env}_R
 #   parse   bench_seqfile (prebuilt) on the pairs' FASTA and the chrX sample
 #           at 1, 4, 16 and all threads: the parallel FASTA parser's scaling
 #   searchtest  test_search_diff (prebuilt, CUDA) at WM_TEST_SCALE=SEARCH_SCALE
@@ -235,6 +235,16 @@ if want search; then
     done
   done
 fi
+# ab_run LABEL ROUND BUILD_DIR [ENV...]: AB_WORK at 1, 2, N GPUs, one round,
+# its table rows labelled into four.log
+ab_run() {
+  local label=$1 round=$2 b=$3
+  shift 3
+  env "$@" DIST_IN=$in DIST_WORK=${AB_WORK:-pairs} DIST_MODES=${AB_MODES:-mpi} DIST_GPUS="$counts" \
+    DIST_REPS=${AB_REPS:-1} DIST_REPS_LONG=1 \
+    bash bench/run_dist.sh $b "$chrx_gz" "$out/ab_${label}_$round" 2>&1 | grep -E "^[a-z0-9]+ +(mpi|gpus) " |
+    sed "s/^/$label round $round: /" | tee -a "$out/four.log"
+}
 if want pairsab; then
   rev=${AB_REV:?AB_REV names the earlier build}
   mkdir -p $B-$rev
@@ -243,26 +253,17 @@ if want pairsab; then
   cp $B/warpmatch-mpi-$rev $B-$rev/warpmatch-mpi && cp $B/warpmatch-mpi-$rev $B-$rev/warpmatch
   log "${AB_WORK:-pairs} (${AB_MODES:-mpi}): $rev against this tree, alternating"
   for r in $(seq ${AB_ROUNDS:-3}); do
-    for v in $rev new; do
-      b=$B; [ $v = new ] || b=$B-$rev
-      DIST_IN=$in DIST_WORK=${AB_WORK:-pairs} DIST_MODES=${AB_MODES:-mpi} DIST_GPUS="$counts" \
-        DIST_REPS=${AB_REPS:-1} DIST_REPS_LONG=1 \
-        bash bench/run_dist.sh $b "$chrx_gz" "$out/pairs_ab_${v}_$r" 2>&1 | grep -E "^[a-z0-9]+ +(mpi|gpus) " |
-        sed "s/^/$v round $r: /" | tee -a "$out/four.log"
-    done
+    ab_run $rev $r $B-$rev
+    ab_run new $r $B
   done
 fi
 
 if want envab; then
   log "${AB_WORK:-pairs} (${AB_MODES:-mpi}): as is against with ${AB_ENV:?AB_ENV names the settings}"
+  read -r -a settings <<<"$AB_ENV"
   for r in $(seq ${AB_ROUNDS:-3}); do
-    for v in plain env; do
-      e=(env); [ $v = plain ] || read -r -a e <<<"env $AB_ENV"
-      "${e[@]}" DIST_IN=$in DIST_WORK=${AB_WORK:-pairs} DIST_MODES=${AB_MODES:-mpi} DIST_GPUS="$counts" \
-        DIST_REPS=${AB_REPS:-1} DIST_REPS_LONG=1 \
-        bash bench/run_dist.sh $B "$chrx_gz" "$out/env_ab_${v}_$r" 2>&1 | grep -E "^[a-z0-9]+ +(mpi|gpus) " |
-        sed "s/^/$v round $r: /" | tee -a "$out/four.log"
-    done
+    ab_run plain $r $B
+    ab_run env $r $B "${settings[@]}"
   done
 fi
 
