@@ -331,10 +331,34 @@ wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, 
     const int rule = cx->tuning.global_ckpts;
     const int keep = o->cigar && wm_align_gpu(cx) != NULL &&
                      (rule == 1 || (rule == 0 && (double)m * (double)n >= KEEP_MIN_CELLS));
+    /* A short pair's CIGAR on the CPU: the distance and the walk's deltas
+    ** in one unbanded pass (cigar_small.c). With a bound, the banded
+    ** distance first says whether a CIGAR is wanted at all. */
+    const int small = o->cigar && wm_align_gpu(cx) == NULL && o->algo != WM_ALIGN_ALGO_WAVEFRONT &&
+                      o->algo != WM_ALIGN_ALGO_FOUR_RUSSIANS && wm_small_cigar_fits(&aq, n);
+    if (small && o->max_distance < 0) {
+        if ((st = wm_global_small_cigar(&aq, y, n, &d, &a->cigar)) == WM_OK) {
+            *found = 1;
+            a->distance = d;
+            a->start = 0;
+            a->end = n;
+        }
+        goto done;
+    }
     const double t0 = wm_now();
     st = global_distance(cx, &aq, y, n, o, o->max_distance, &d, keep ? &S_keep : NULL);
     const double distance_s = wm_now() - t0; /* the GPU's pass, when it ran there */
     if (st != WM_OK || (o->max_distance >= 0 && d > (uint64_t)o->max_distance)) goto done;
+    if (small) {
+        uint64_t d2;
+        if ((st = wm_global_small_cigar(&aq, y, n, &d2, &a->cigar)) == WM_OK) {
+            *found = 1;
+            a->distance = d;
+            a->start = 0;
+            a->end = n;
+        }
+        goto done;
+    }
     *found = 1;
     a->distance = d;
     a->start = 0;

@@ -202,6 +202,21 @@ struct wm_pool;
 char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t d,
                         struct wm_pool *pool, const wm_tb_plan_t *plan, const wm_tb_ckpts_t *ckpts);
 
+/* The CIGAR text of ops[0 .. n_ops), written from the end back (the walk's
+** order), in runs ("3=1X..."); malloc'd, NULL out of memory. */
+char *wm_tb_rle(const char *ops, size_t n_ops);
+
+/* A short pair's distance and canonical CIGAR in one unbanded pass that
+** keeps every column's deltas (cigar_small.c): a query of at most 4 words
+** (256 symbols) against a target of at most WM_SMALL_CIGAR_MAX_N. The bytes
+** are wm_align_cigar_ex's. WM_OK, or WM_NOMEM. */
+#define WM_SMALL_CIGAR_MAX_N 4096
+static inline int wm_small_cigar_fits(const wm_aq_t *aq, uint64_t n) {
+    return aq->m > 0 && n > 0 && aq->n_words <= 4 && n <= WM_SMALL_CIGAR_MAX_N;
+}
+wm_status wm_global_small_cigar(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t *d,
+                                char **cigar);
+
 /* The GPU kernel counts columns in 32 bits: longer targets run on the CPU. */
 #define WM_CU_GLOBAL_MAX_N ((uint64_t)INT32_MAX - 64)
 /* Pairs of at most this many symbols a side run one pair per GPU thread;

@@ -19,8 +19,12 @@
 /* One step; returns the horizontal delta leaving row `row` of the block
 ** (63 for the block's bottom). Rows above `row` are computed but never feed
 ** rows below them: carries and shifts move towards higher bits only, so a
-** query that ends inside a block can leave its top rows as padding. */
-static inline int wm_bv_step_row(uint64_t *pv, uint64_t *mv, uint64_t eq, int hin, unsigned row) {
+** query that ends inside a block can leave its top rows as padding. The
+** block's horizontal deltas go to *ph and *mh: bit r is set when the cell at
+** the block's row r + 1 is one more (*ph) or one less (*mh) than the cell to
+** its left. */
+static inline int wm_bv_step_h(uint64_t *pv, uint64_t *mv, uint64_t eq, int hin, unsigned row,
+                               uint64_t *ph, uint64_t *mh) {
     uint64_t Pv = *pv, Mv = *mv;
     uint64_t neg = (uint64_t)(hin < 0), pos = (uint64_t)(hin > 0);
     uint64_t Xv = eq | Mv;
@@ -28,12 +32,20 @@ static inline int wm_bv_step_row(uint64_t *pv, uint64_t *mv, uint64_t eq, int hi
     Xh |= eq | neg;
     uint64_t Ph = Mv | ~(Xh | Pv);
     uint64_t Mh = Pv & Xh;
+    *ph = Ph;
+    *mh = Mh;
     int hout = (int)((Ph >> row) & 1) - (int)((Mh >> row) & 1);
     Ph = (Ph << 1) | pos;
     Mh = (Mh << 1) | neg;
     *pv = Mh | ~(Xv | Ph);
     *mv = Ph & Xv;
     return hout;
+}
+
+/* The step alone (the horizontal deltas left unsaid). */
+static inline int wm_bv_step_row(uint64_t *pv, uint64_t *mv, uint64_t eq, int hin, unsigned row) {
+    uint64_t ph, mh;
+    return wm_bv_step_h(pv, mv, eq, hin, row, &ph, &mh);
 }
 
 static inline int wm_bv_step(uint64_t *pv, uint64_t *mv, uint64_t eq, int hin) {

@@ -218,7 +218,7 @@ static uint64_t seg_value(const seg_t *g, uint64_t i, uint64_t j) {
 }
 
 /* The ops, written backwards, as a CIGAR string. */
-static char *rle(const char *ops, size_t n_ops) {
+char *wm_tb_rle(const char *ops, size_t n_ops) {
     size_t runs = 0; /* each run: at most 20 digits + op */
     for (size_t p = 0; p < n_ops; p++) runs += p == 0 || ops[p] != ops[p - 1];
     char *out = malloc(runs * 21 + 1), *o = out;
@@ -484,7 +484,7 @@ tail:
         ops[n_ops++] = 'D';
         j--;
     }
-    result = rle(ops, n_ops);
+    result = wm_tb_rle(ops, n_ops);
 out:
     free(ops);
     if (V.segs)
