@@ -202,9 +202,28 @@ struct wm_pool;
 char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t d,
                         struct wm_pool *pool, const wm_tb_plan_t *plan, const wm_tb_ckpts_t *ckpts);
 
-/* The CIGAR text of ops[0 .. n_ops), written from the end back (the walk's
-** order), in runs ("3=1X..."); malloc'd, NULL out of memory. */
-char *wm_tb_rle(const char *ops, size_t n_ops);
+/* The canonical walk's step off a mismatch at (*i, *j), whose value is
+** *cur, given the values of (i - 1, j - 1) and (i - 1, j): diagonal, then
+** up, then left (whose value is then *cur - 1). Returns the op. */
+static inline char wm_tb_step(uint64_t *cur, uint64_t *i, uint64_t *j, uint64_t diag, uint64_t up) {
+    if (diag + 1 == *cur) {
+        --*i, --*j;
+        *cur = diag;
+        return 'X';
+    }
+    if (up + 1 == *cur) {
+        --*i;
+        *cur = up;
+        return 'I';
+    }
+    --*j, --*cur;
+    return 'D';
+}
+/* The walk's end at (i, j), a side used up: the other side's symbols as I's
+** (query) then D's (target) after ops[0 .. n_ops), and the CIGAR text of
+** them all, written from the end back, in runs ("3=1X..."); malloc'd, NULL
+** out of memory. ops has room for them (m + n). */
+char *wm_tb_finish(char *ops, size_t n_ops, uint64_t i, uint64_t j);
 
 /* A short pair's distance and canonical CIGAR in one unbanded pass that
 ** keeps every column's deltas (cigar_small.c): a query of at most 4 words

@@ -99,32 +99,10 @@ wm_status wm_global_small_cigar(const wm_aq_t *aq, const uint8_t *y, uint64_t n,
         }
         uint64_t left = cur - (uint64_t)(int64_t)hdelta(hist, W, i, j);
         uint64_t diag = left - (uint64_t)(int64_t)vdelta(hist, W, i, j - 1);
-        if (diag + 1 == cur) {
-            ops[n_ops++] = 'X';
-            i--, j--;
-            cur = diag;
-            continue;
-        }
         uint64_t up = cur - (uint64_t)(int64_t)vdelta(hist, W, i, j);
-        if (up + 1 == cur) {
-            ops[n_ops++] = 'I';
-            i--;
-            cur = up;
-            continue;
-        }
-        ops[n_ops++] = 'D';
-        j--;
-        cur = left;
+        ops[n_ops++] = wm_tb_step(&cur, &i, &j, diag, up);
     }
-    while (i > 0) {
-        ops[n_ops++] = 'I';
-        i--;
-    }
-    while (j > 0) {
-        ops[n_ops++] = 'D';
-        j--;
-    }
-    *cigar = wm_tb_rle(ops, n_ops);
+    *cigar = wm_tb_finish(ops, n_ops, i, j);
     free(hist);
     free(ops);
     return *cigar ? WM_OK : WM_NOMEM;

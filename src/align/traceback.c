@@ -218,7 +218,7 @@ static uint64_t seg_value(const seg_t *g, uint64_t i, uint64_t j) {
 }
 
 /* The ops, written backwards, as a CIGAR string. */
-char *wm_tb_rle(const char *ops, size_t n_ops) {
+static char *rle(const char *ops, size_t n_ops) {
     size_t runs = 0; /* each run: at most 20 digits + op */
     for (size_t p = 0; p < n_ops; p++) runs += p == 0 || ops[p] != ops[p - 1];
     char *out = malloc(runs * 21 + 1), *o = out;
@@ -235,6 +235,18 @@ char *wm_tb_rle(const char *ops, size_t n_ops) {
     }
     *o = 0;
     return out;
+}
+
+char *wm_tb_finish(char *ops, size_t n_ops, uint64_t i, uint64_t j) {
+    while (i > 0) {
+        ops[n_ops++] = 'I';
+        i--;
+    }
+    while (j > 0) {
+        ops[n_ops++] = 'D';
+        j--;
+    }
+    return rle(ops, n_ops);
 }
 
 /* ---- the plan and the checkpoints ----------------------------------------- */
@@ -455,36 +467,14 @@ char *wm_align_cigar_ex(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_
                     continue;
                 }
                 uint64_t diag = seg_value(g, i - 1, j - 1);
-                if (diag + 1 == cur) {
-                    ops[n_ops++] = 'X';
-                    i--, j--;
-                    cur = diag;
-                    continue;
-                }
-                uint64_t up = seg_value(g, i - 1, j);
-                if (up + 1 == cur) {
-                    ops[n_ops++] = 'I';
-                    i--;
-                    cur = up;
-                    continue;
-                }
-                ops[n_ops++] = 'D';
-                j--;
-                cur--;
+                uint64_t up = diag + 1 == cur ? 0 : seg_value(g, i - 1, j);
+                ops[n_ops++] = wm_tb_step(&cur, &i, &j, diag, up);
             }
         }
         next -= n_tasks;
     }
 tail:
-    while (i > 0) {
-        ops[n_ops++] = 'I';
-        i--;
-    }
-    while (j > 0) {
-        ops[n_ops++] = 'D';
-        j--;
-    }
-    result = wm_tb_rle(ops, n_ops);
+    result = wm_tb_finish(ops, n_ops, i, j);
 out:
     free(ops);
     if (V.segs)
