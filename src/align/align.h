@@ -225,6 +225,13 @@ static inline char wm_tb_step(uint64_t *cur, uint64_t *i, uint64_t *j, uint64_t 
 ** out of memory. ops has room for them (m + n). */
 char *wm_tb_finish(char *ops, size_t n_ops, uint64_t i, uint64_t j);
 
+/* Two pairs' global distances with no bound, their whole DPs interleaved on
+** one thread (global.c), when both are non-empty and their queries have the
+** same number of words, at most 4: 1 with *da and *db set, else 0 (nothing
+** done). */
+int wm_global_distance2(const wm_aq_t *a, const uint8_t *ya, uint64_t na, const wm_aq_t *b,
+                        const uint8_t *yb, uint64_t nb, uint64_t *da, uint64_t *db);
+
 /* A short pair's distance and canonical CIGAR in one unbanded pass that
 ** keeps every column's deltas (cigar_small.c): a query of at most 4 words
 ** (256 symbols) against a target of at most WM_SMALL_CIGAR_MAX_N. The bytes

@@ -108,6 +108,59 @@ static uint64_t full_small(const wm_aq_t *aq, const uint8_t *y, uint64_t n) {
     }
 }
 
+/* Two pairs' whole DPs, as full_words, in one loop: each step's carries
+** chain through its column's blocks and on to the next column, so one
+** pair leaves most of the core idle; two independent chains fill it. Both
+** queries have W words; the longer target's tail runs alone. */
+static inline void full_words2(const wm_aq_t *a, const uint8_t *ya, uint64_t na, const wm_aq_t *b,
+                               const uint8_t *yb, uint64_t nb, const size_t W, uint64_t *da,
+                               uint64_t *db) {
+    uint64_t pa[4] = { ~0ull, ~0ull, ~0ull, ~0ull }, ma[4] = { 0, 0, 0, 0 };
+    uint64_t pb[4] = { ~0ull, ~0ull, ~0ull, ~0ull }, mb[4] = { 0, 0, 0, 0 };
+    uint64_t sa = a->m, sb = b->m, n = na < nb ? na : nb;
+    unsigned la = (unsigned)((a->m - 1) % 64), lb = (unsigned)((b->m - 1) % 64);
+    for (uint64_t j = 0; j < n; j++) {
+        const uint64_t *ea = a->peq + (size_t)a->code[ya[j]] * W;
+        const uint64_t *eb = b->peq + (size_t)b->code[yb[j]] * W;
+        int ha = 1, hb = 1;
+        for (size_t w = 0; w < W; w++) {
+            ha = wm_bv_step_row(&pa[w], &ma[w], ea[w], ha, w + 1 == W ? la : 63);
+            hb = wm_bv_step_row(&pb[w], &mb[w], eb[w], hb, w + 1 == W ? lb : 63);
+        }
+        sa += (uint64_t)(int64_t)ha;
+        sb += (uint64_t)(int64_t)hb;
+    }
+    for (uint64_t j = n; j < na; j++) {
+        const uint64_t *ea = a->peq + (size_t)a->code[ya[j]] * W;
+        int ha = 1;
+        for (size_t w = 0; w < W; w++)
+            ha = wm_bv_step_row(&pa[w], &ma[w], ea[w], ha, w + 1 == W ? la : 63);
+        sa += (uint64_t)(int64_t)ha;
+    }
+    for (uint64_t j = n; j < nb; j++) {
+        const uint64_t *eb = b->peq + (size_t)b->code[yb[j]] * W;
+        int hb = 1;
+        for (size_t w = 0; w < W; w++)
+            hb = wm_bv_step_row(&pb[w], &mb[w], eb[w], hb, w + 1 == W ? lb : 63);
+        sb += (uint64_t)(int64_t)hb;
+    }
+    *da = sa;
+    *db = sb;
+}
+
+int wm_global_distance2(const wm_aq_t *a, const uint8_t *ya, uint64_t na, const wm_aq_t *b,
+                        const uint8_t *yb, uint64_t nb, uint64_t *da, uint64_t *db) {
+    if (a->m == 0 || b->m == 0 || na == 0 || nb == 0 || a->n_words != b->n_words || a->n_words > 4)
+        return 0;
+    switch (a->n_words) { /* a constant W: the loop over blocks unrolls */
+    case 1: full_words2(a, ya, na, b, yb, nb, 1, da, db); break;
+    case 2: full_words2(a, ya, na, b, yb, nb, 2, da, db); break;
+    case 3: full_words2(a, ya, na, b, yb, nb, 3, da, db); break;
+    default: full_words2(a, ya, na, b, yb, nb, 4, da, db); break;
+    }
+    return 1;
+}
+
 /* Returns UINT64_MAX only when the 2 * ceil(m / 64) words of Pv/Mv cannot be
 ** had. */
 uint64_t wm_global_distance(const wm_aq_t *aq, const uint8_t *y, uint64_t n, int64_t limit) {
