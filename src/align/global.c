@@ -81,15 +81,12 @@ static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t
                           __builtin_popcountll(mv[mb] & mask));
 }
 
-/* The whole DP of a query of W <= 4 words, unbanded: for reads the band of
-** the first pass covers every block anyway (k starts at |m - n| + 64), and
-** its bookkeeping costs more than the steps it would save. The blocks live
-** in registers; the score is D[m][j], kept by the bottom row's delta. */
-static inline uint64_t full_words(const wm_aq_t *aq, const uint8_t *y, uint64_t n, const size_t W) {
-    uint64_t pv[4] = { ~0ull, ~0ull, ~0ull, ~0ull }, mv[4] = { 0, 0, 0, 0 };
-    uint64_t m = aq->m, score = m;
-    unsigned last = (unsigned)((m - 1) % 64);
-    for (uint64_t j = 0; j < n; j++) {
+/* Columns from .. to - 1 of a whole DP (as full_words) from its blocks
+** pv, mv and score D[m][from]; returns D[m][to]. */
+static inline uint64_t columns_on(const wm_aq_t *aq, const uint8_t *y, uint64_t from, uint64_t to,
+                                  const size_t W, uint64_t *pv, uint64_t *mv, uint64_t score) {
+    unsigned last = (unsigned)((aq->m - 1) % 64);
+    for (uint64_t j = from; j < to; j++) {
         const uint64_t *eq = aq->peq + (size_t)aq->code[y[j]] * W;
         int h = 1; /* the top row is not free */
         for (size_t w = 0; w < W; w++)
@@ -97,6 +94,15 @@ static inline uint64_t full_words(const wm_aq_t *aq, const uint8_t *y, uint64_t 
         score += (uint64_t)(int64_t)h;
     }
     return score;
+}
+
+/* The whole DP of a query of W <= 4 words, unbanded: for reads the band of
+** the first pass covers every block anyway (k starts at |m - n| + 64), and
+** its bookkeeping costs more than the steps it would save. The blocks live
+** in registers; the score is D[m][j], kept by the bottom row's delta. */
+static inline uint64_t full_words(const wm_aq_t *aq, const uint8_t *y, uint64_t n, const size_t W) {
+    uint64_t pv[4] = { ~0ull, ~0ull, ~0ull, ~0ull }, mv[4] = { 0, 0, 0, 0 };
+    return columns_on(aq, y, 0, n, W, pv, mv, aq->m);
 }
 
 static uint64_t full_small(const wm_aq_t *aq, const uint8_t *y, uint64_t n) {
@@ -130,22 +136,8 @@ static inline void full_words2(const wm_aq_t *a, const uint8_t *ya, uint64_t na,
         sa += (uint64_t)(int64_t)ha;
         sb += (uint64_t)(int64_t)hb;
     }
-    for (uint64_t j = n; j < na; j++) {
-        const uint64_t *ea = a->peq + (size_t)a->code[ya[j]] * W;
-        int ha = 1;
-        for (size_t w = 0; w < W; w++)
-            ha = wm_bv_step_row(&pa[w], &ma[w], ea[w], ha, w + 1 == W ? la : 63);
-        sa += (uint64_t)(int64_t)ha;
-    }
-    for (uint64_t j = n; j < nb; j++) {
-        const uint64_t *eb = b->peq + (size_t)b->code[yb[j]] * W;
-        int hb = 1;
-        for (size_t w = 0; w < W; w++)
-            hb = wm_bv_step_row(&pb[w], &mb[w], eb[w], hb, w + 1 == W ? lb : 63);
-        sb += (uint64_t)(int64_t)hb;
-    }
-    *da = sa;
-    *db = sb;
+    *da = columns_on(a, ya, n, na, W, pa, ma, sa);
+    *db = columns_on(b, yb, n, nb, W, pb, mb, sb);
 }
 
 int wm_global_distance2(const wm_aq_t *a, const uint8_t *ya, uint64_t na, const wm_aq_t *b,
