@@ -100,16 +100,21 @@ static int rows_of(wm_cli_align_run_t *r, size_t base, size_t from, size_t to, s
 
 static int rows_parallel(const wm_cli_align_run_t *r) { return r->tsv || r->a->pairs; }
 
+/* One slice's rows: its own run (rows, hits, counts), text and outcome. */
+typedef struct {
+    wm_cli_align_run_t local;
+    char *text;
+    size_t len;
+    int rc;
+} row_slice_t;
+
 typedef struct {
     wm_cli_align_run_t *r;
     size_t base, nb, per;
     wm_alignment_t *A;
     size_t n_slices;
     size_t next; /* the next slice (atomic) */
-    wm_cli_align_run_t *local;
-    char **text;
-    size_t *len;
-    int *rc;
+    row_slice_t *slice;
 } rows_job_t;
 
 static void *rows_worker(void *arg) {
@@ -117,33 +122,25 @@ static void *rows_worker(void *arg) {
     for (;;) {
         size_t t = __atomic_fetch_add(&J->next, 1, __ATOMIC_RELAXED);
         if (t >= J->n_slices) break;
-        wm_cli_align_run_t *l = &J->local[t];
+        row_slice_t *S = &J->slice[t];
+        wm_cli_align_run_t *l = &S->local;
         *l = *J->r; /* the same inputs and options; its own rows, hits, counts */
         memset(&l->hits, 0, sizeof l->hits);
         l->pg.enabled = 0;
         l->n_printed = 0;
         l->cells_done = 0;
-        l->out = open_memstream(&J->text[t], &J->len[t]);
+        l->out = open_memstream(&S->text, &S->len);
         if (!l->out) {
-            J->rc[t] = -1;
+            S->rc = -1;
             continue;
         }
         size_t from = J->nb * t / J->n_slices, to = J->nb * (t + 1) / J->n_slices;
-        J->rc[t] = rows_of(l, J->base, from, to, J->per, J->A);
-        if (fclose(l->out) != 0) J->rc[t] = -1;
+        S->rc = rows_of(l, J->base, from, to, J->per, J->A);
+        if (fclose(l->out) != 0) S->rc = -1;
         l->out = NULL;
         free(l->hits.v);
     }
     return NULL;
-}
-
-static void rows_job_free(rows_job_t *J) {
-    if (J->text)
-        for (size_t t = 0; t < J->n_slices; t++) free(J->text[t]);
-    free(J->local);
-    free(J->text);
-    free(J->len);
-    free(J->rc);
 }
 
 static int rows_on_threads(wm_cli_align_run_t *r, size_t base, size_t nb, size_t per,
@@ -152,16 +149,12 @@ static int rows_on_threads(wm_cli_align_run_t *r, size_t base, size_t nb, size_t
     int want = r->a->sh.co.threads > 0 ? r->a->sh.co.threads : cores > 0 ? (int)cores : 1;
     if (want > 1024) want = 1024;
     if (nb < ROWS_PARALLEL_MIN || want < 2) return rows_of(r, base, 0, nb, per, A);
-    rows_job_t J = { r, base, nb,   per,  A,   (size_t)want * ROW_SLICES_PER_THREAD,
-                     0, NULL, NULL, NULL, NULL };
-    J.local = malloc(J.n_slices * sizeof *J.local);
-    J.text = calloc(J.n_slices, sizeof *J.text);
-    J.len = calloc(J.n_slices, sizeof *J.len);
-    J.rc = calloc(J.n_slices, sizeof *J.rc);
+    rows_job_t J = { r, base, nb, per, A, (size_t)want * ROW_SLICES_PER_THREAD, 0, NULL };
+    J.slice = calloc(J.n_slices, sizeof *J.slice);
     pthread_t *th = malloc((size_t)want * sizeof *th);
-    if (!J.local || !J.text || !J.len || !J.rc || !th) {
+    if (!J.slice || !th) {
         free(th);
-        rows_job_free(&J);
+        free(J.slice);
         return rows_of(r, base, 0, nb, per, A);
     }
     int started = 0;
@@ -172,17 +165,19 @@ static int rows_on_threads(wm_cli_align_run_t *r, size_t base, size_t nb, size_t
     free(th);
     int rc = 0;
     if (r->pg.enabled) wm_progress_clear(&r->pg); /* rows never land in its line */
-    for (size_t t = 0; t < J.n_slices && rc == 0; t++) {
-        if (J.rc[t] == 0) {
-            fwrite(J.text[t], 1, J.len[t], r->out);
-            r->n_printed += J.local[t].n_printed;
-            r->cells_done += J.local[t].cells_done;
-        } else {
-            if (!J.text[t]) wm_cli_error("%s", wm_strerror(WM_NOMEM));
+    for (size_t t = 0; t < J.n_slices; t++) {
+        row_slice_t *S = &J.slice[t];
+        if (rc == 0 && S->rc == 0) {
+            fwrite(S->text, 1, S->len, r->out);
+            r->n_printed += S->local.n_printed;
+            r->cells_done += S->local.cells_done;
+        } else if (rc == 0) {
+            if (!S->text) wm_cli_error("%s", wm_strerror(WM_NOMEM));
             rc = -1;
         }
+        free(S->text);
     }
-    rows_job_free(&J);
+    free(J.slice);
     if (rc == 0) wm_out_flush_due(r->out, &r->t_flush, 0.5);
     return rc;
 }

@@ -336,35 +336,21 @@ wm_status wm_align_global_one(wm_context_t *cx, const uint8_t *query, size_t m, 
     ** distance first says whether a CIGAR is wanted at all. */
     const int small = o->cigar && wm_align_gpu(cx) == NULL && o->algo != WM_ALIGN_ALGO_WAVEFRONT &&
                       o->algo != WM_ALIGN_ALGO_FOUR_RUSSIANS && wm_small_cigar_fits(&aq, n);
-    if (small && o->max_distance < 0) {
-        if ((st = wm_global_small_cigar(&aq, y, n, &d, &a->cigar)) == WM_OK) {
-            *found = 1;
-            a->distance = d;
-            a->start = 0;
-            a->end = n;
-        }
-        goto done;
+    double distance_s = 0; /* the GPU's pass, when it ran there */
+    char *small_cigar = NULL;
+    if (!small || o->max_distance >= 0) {
+        const double t0 = wm_now();
+        st = global_distance(cx, &aq, y, n, o, o->max_distance, &d, keep ? &S_keep : NULL);
+        distance_s = wm_now() - t0;
+        if (st != WM_OK || (o->max_distance >= 0 && d > (uint64_t)o->max_distance)) goto done;
     }
-    const double t0 = wm_now();
-    st = global_distance(cx, &aq, y, n, o, o->max_distance, &d, keep ? &S_keep : NULL);
-    const double distance_s = wm_now() - t0; /* the GPU's pass, when it ran there */
-    if (st != WM_OK || (o->max_distance >= 0 && d > (uint64_t)o->max_distance)) goto done;
-    if (small) {
-        uint64_t d2;
-        if ((st = wm_global_small_cigar(&aq, y, n, &d2, &a->cigar)) == WM_OK) {
-            *found = 1;
-            a->distance = d;
-            a->start = 0;
-            a->end = n;
-        }
-        goto done;
-    }
+    if (small && (st = wm_global_small_cigar(&aq, y, n, &d, &small_cigar)) != WM_OK) goto done;
     *found = 1;
     a->distance = d;
     a->start = 0;
     a->end = n;
-    a->cigar = NULL;
-    if (o->cigar) {
+    a->cigar = small_cigar;
+    if (o->cigar && !small) {
         wm_pool_t *pool = use_pool ? cx->pool : NULL;
         const wm_align_gpu_t *gpu = wm_align_gpu(cx);
         int on_gpu = gpu && m > 0 && n > 0 && n <= WM_CU_GLOBAL_MAX_N;
