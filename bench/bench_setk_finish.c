@@ -15,9 +15,12 @@
 ** bench_setk_finish --reads READS.fa GENOME.fa [K [REPEATS]]   [4 3]: the
 ** reads as a set within K edits, both strands; every end the CPU finds
 ** (wm_search) is what a GPU's batches hand the host (each batch its own
-** ends). Times the host's half listing them, every start found and then
-** with tuning.loci_starts (the CLI's --best-per-locus: starts only where a
-** locus reads them, setk/loci.c), and prints the median of each.
+** ends). Times the host's half listing them three ways: every start found
+** on the host; with tuning.loci_starts (the CLI's --best-per-locus: starts
+** only where a locus reads them, setk/loci.c); and as the GPU now hands edit
+** hits over, keys sorted with their occurrences' lengths (setk.h), the
+** starts found on the device. Prints the median of each and the sum of the
+** starts delivered (the first and the third must agree).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,7 @@
 #define M 23
 
 static wm_setk_hit_t *g_hits;
+static uint16_t *g_lens; /* --reads: each end's occurrence length, the CPU's */
 static size_t g_n;
 
 static int supports(const wm_setk_t *s) {
@@ -57,12 +61,17 @@ static wm_status own_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t
             if (g_hits[mid].end <= lo) a = mid + 1;
             else b = mid;
         }
-        if (wm_setk_gpu_hits_reserve(out, (g_n - a + 1) * sizeof(uint64_t))) return WM_NOMEM;
+        size_t most = g_n - a + 1;
+        if (wm_setk_gpu_hits_reserve(out, most * (sizeof(uint64_t) + sizeof(uint16_t))))
+            return WM_NOMEM;
         uint64_t *k = out->buf;
-        for (size_t x = a; x < g_n && g_hits[x].end <= hi; x++) /* no regions: the final end */
+        out->lens = L->lens ? (uint16_t *)(k + most) : NULL; /* edits: the starts the GPU finds */
+        for (size_t x = a; x < g_n && g_hits[x].end <= hi; x++) { /* no regions: the final end */
+            if (out->lens) out->lens[out->n] = g_lens[x];
             k[out->n++] = (g_hits[x].end - lo - 1) << L->end_shift |
                           (uint64_t)g_hits[x].pat << (L->err_bits + 1) |
                           (uint64_t)g_hits[x].strand << L->err_bits | g_hits[x].errors;
+        }
         return WM_OK;
     }
     if (wm_setk_gpu_hits_reserve(out, (g_n ? g_n : 1) * sizeof(wm_setk_hit_t))) return WM_NOMEM;
@@ -88,8 +97,11 @@ static int keep_end(const wm_match_t *m, void *user) {
     (void)user;
     if (g_n == g_cap) {
         g_cap = g_cap ? 2 * g_cap : 1024;
-        if (!(g_hits = realloc(g_hits, g_cap * sizeof *g_hits))) return 1;
+        if (!(g_hits = realloc(g_hits, g_cap * sizeof *g_hits)) ||
+            !(g_lens = realloc(g_lens, g_cap * sizeof *g_lens)))
+            return 1;
     }
+    g_lens[g_n] = (uint16_t)(m->end - m->start);
     wm_setk_hit_t *h = &g_hits[g_n++];
     h->end = g_rs[m->record] + m->end;
     h->pat = m->pattern;
@@ -178,8 +190,13 @@ static int reads_mode(int argc, char **argv) {
     printf("bench_setk_finish --reads: %zu reads, k = %u edits, both strands, against %llu bases: "
            "%zu ends, %d threads, median of %d\n",
            np, k, (unsigned long long)gf.text.len, g_n, wm_pool_size(cx->pool), reps);
-    for (int loci = 0; loci < 2; loci++) {
-        wm_context_tuning(cx)->loci_starts = loci;
+    /* 0: hits, every start found here; 1: the same with loci_starts; 2:
+    ** keys with their starts, as the GPU now gives edit hits (setk.h) */
+    static const char *const mode_name[] = { "listing, every start", "listing, loci_starts",
+                                             "listing, the GPU's starts" };
+    for (int mode = 0; mode < 3; mode++) {
+        wm_context_tuning(cx)->loci_starts = mode == 1;
+        g_keyed = mode == 2;
         double s[99];
         uint64_t sum = 0;
         for (int r = 0; r < reps; r++) {
@@ -196,14 +213,15 @@ static int reads_mode(int argc, char **argv) {
             }
         }
         qsort(s, (size_t)reps, sizeof *s, by_double);
-        printf("%-28s %zu matches  %.3f s  (%.2f M ends/s)\n",
-               loci ? "listing, loci_starts" : "listing, every start", g_n, s[reps / 2],
-               (double)g_n / s[reps / 2] / 1e6);
+        printf("%-28s %zu matches  %.3f s  (%.2f M ends/s), starts summed %llu\n", mode_name[mode],
+               g_n, s[reps / 2], (double)g_n / s[reps / 2] / 1e6, (unsigned long long)sum);
     }
+    g_keyed = 0;
     free(rs);
     wm_db_free(db);
     wm_context_free(cx);
     free(g_hits);
+    free(g_lens);
     free(pp);
     free(len);
     wm_seqfile_close(&rf);

@@ -390,14 +390,15 @@ void wm_cli_note(const wm_context_t *cx) {
 void wm_cli_gpu_timing(const wm_context_t *cx, int device) {
     const wm_stats_t *s = wm_context_stats(cx);
     if (wm_cli_timing_on() && s && s->setk_gpu_batches > 0)
-        fprintf(
-            stderr,
-            "cuda set within k (device %d): %llu batches, seeds %.4f s, verify and direct "
-            "%.4f s, %llu hits copied %.4f s, finished on the host %.4f s (of which handed over "
-            "%.4f s)\n",
-            device, (unsigned long long)s->setk_gpu_batches, s->setk_gpu_seed_s,
-            s->setk_gpu_verify_s, (unsigned long long)s->setk_gpu_hits, s->setk_gpu_copy_s,
-            s->setk_gpu_finish_s, s->setk_gpu_deliver_s);
+        fprintf(stderr,
+                "cuda set within k (device %d): %llu batches, seeds %.4f s (%llu found in %.4f s, "
+                "%llu paired), verify and direct %.4f s, %llu hits copied %.4f s, finished on the "
+                "host %.4f s (of which handed over %.4f s)\n",
+                device, (unsigned long long)s->setk_gpu_batches, s->setk_gpu_seed_s,
+                (unsigned long long)s->setk_gpu_seeds, s->setk_gpu_seed_kernel_s,
+                (unsigned long long)s->setk_gpu_kept, s->setk_gpu_verify_s,
+                (unsigned long long)s->setk_gpu_hits, s->setk_gpu_copy_s, s->setk_gpu_finish_s,
+                s->setk_gpu_deliver_s);
     if (!wm_cli_timing_on() || !s || s->search_gpu_batches == 0) return;
     fprintf(stderr,
             "cuda search (device %d): set-up (tables, buffers) %.4f s, %llu batches of %llu bytes "

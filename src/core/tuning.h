@@ -103,13 +103,16 @@ typedef struct {
     uint64_t search_gpu_batch_bytes;
     uint64_t search_gpu_read_bytes; /* of the staged bytes, read from the text's file */
     /* sets within k errors on the GPU (src/setk) */
-    double setk_gpu_seed_s;    /* seeds found, sorted, paired */
-    double setk_gpu_verify_s;  /* windows verified, direct patterns scanned */
-    double setk_gpu_copy_s;    /* hits to the host */
-    double setk_gpu_finish_s;  /* starts, regions, order, delivery (host) */
-    double setk_gpu_deliver_s; /* of which the calling thread's handing over */
+    double setk_gpu_seed_s;        /* seeds found, sorted, paired */
+    double setk_gpu_seed_kernel_s; /* of which found */
+    double setk_gpu_verify_s;      /* windows verified, direct patterns scanned */
+    double setk_gpu_copy_s;        /* hits to the host */
+    double setk_gpu_finish_s;      /* starts, regions, order, delivery (host) */
+    double setk_gpu_deliver_s;     /* of which the calling thread's handing over */
     uint64_t setk_gpu_batches;
     uint64_t setk_gpu_hits;
+    uint64_t setk_gpu_seeds; /* found */
+    uint64_t setk_gpu_kept;  /* of which paired */
     /* dtw on the GPU */
     double dtw_gpu_setup_s; /* buffers, query upload, pinning */
     double dtw_gpu_h2d_s;   /* the series' copies */

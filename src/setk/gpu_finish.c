@@ -14,12 +14,14 @@
 ** sorts are radix sorts of 16-byte keyed records (radix.c): 10 M hits of a
 ** guide set were sorted twice by qsort, most of the host's time.
 **
-** Hamming on DNA needs no pattern compiled and no start searched, so its
-** hits come from the GPU already in order, as 64-bit keys (setk.h,
-** wm_setk_key_layout_t): the host cuts them into segments by binary search
-** and only turns them into matches (finish_keys). A batch's hits land in a
-** buffer its slot keeps from batch to batch, not in fresh memory faulted in
-** each time.
+** On DNA the hits come from the GPU already in order, as 64-bit keys
+** (setk.h, wm_setk_key_layout_t): Hamming needs no pattern compiled and no
+** start searched, and with edits (no exact regions) the GPU found each
+** start too. The host cuts the keys into segments by binary search and only
+** turns them into matches (finish_keys). A batch's hits land in a buffer
+** its slot keeps from batch to batch, not in fresh memory faulted in each
+** time. Edit sets with exact regions (the CPU runs those) and sets whose
+** keys would not fit 64 bits come as hits.
 **
 ** Batches of 16 MiB: while the host finishes one, the GPU runs the next
 ** on a thread of its own (a million reads against chrX: 1.5 s of the GPU's
@@ -51,6 +53,7 @@ typedef struct {
     size_t n_rec;
     wm_setk_hit_t *hits;  /* sorted by (segment, pattern, strand, end) */
     const uint64_t *keys; /* or, with a layout, the GPU's sorted keys */
+    const uint16_t *lens; /* and with edits their occurrences' lengths */
     size_t n;
     const wm_setk_key_layout_t *layout; /* keys' (NULL: hits) */
     int want_starts, loci;              /* loci: starts only where a locus reads them */
@@ -365,7 +368,11 @@ static int finish_keys(const finish_t *f, size_t a, size_t b, wm_matchvec_t *out
         mt.errors = (uint32_t)(key & err_mask);
         mt.strand = st;
         mt.pattern = pat;
-        if (hamming_match(s, f->text->seq, f->rs[r], f->rs[r + 1], pat, st, e, &mt))
+        if (f->lens) { /* edits: the start the GPU found (the resolver's) */
+            mt.start = e - f->lens[x] - f->rs[r];
+            mt.end = e - f->rs[r];
+            out->a[out->n++] = mt;
+        } else if (hamming_match(s, f->text->seq, f->rs[r], f->rs[r + 1], pat, st, e, &mt))
             out->a[out->n++] = mt;
     }
     return 0;
@@ -463,11 +470,13 @@ int wm_setk_gpu_hits_reserve(wm_setk_gpu_hits_t *o, size_t bytes) {
     return 0;
 }
 
-/* Hamming on DNA: the hits of ends (lo, hi] as keys sorted on the GPU, when
-** they fit 64 bits. A batch's final ends reach shift_max past hi (finish). */
+/* On DNA the hits of ends (lo, hi] as keys sorted on the GPU, when they fit
+** 64 bits: Hamming, and edits without exact regions (their lengths too). A
+** batch's final ends reach shift_max past hi (finish). */
 static int key_layout(const wm_setk_t *s, uint64_t lo, uint64_t hi, wm_setk_key_layout_t *L) {
-    if (!s->dna || s->opts.metric != WM_METRIC_HAMMING) return 0;
     int regions = s->opts.exact_prefix || s->opts.exact_suffix;
+    L->lens = s->opts.metric != WM_METRIC_HAMMING;
+    if (!s->dna || (L->lens && (regions || s->max_reach > UINT16_MAX))) return 0;
     L->suf[0] = regions ? s->suf[0] : 0;
     L->suf[1] = regions ? s->suf[1] : 0;
     L->err_bits = wm_setk_bits_for(s->opts.max_edits);
@@ -538,6 +547,7 @@ wm_status wm_setk_gpu_scan(wm_context_t *cx, const wm_setk_gpu_t *gpu, const wm_
         f.lo = lo;
         if (now->hits.keyed) {
             f.keys = now->hits.buf;
+            f.lens = now->layout.lens ? now->hits.lens : NULL;
             f.layout = &now->layout;
         } else {
             f.hits = now->hits.buf;

@@ -177,19 +177,25 @@ typedef struct {
     uint32_t pat, strand, errors;
 } wm_setk_hit_t;
 
-/* A Hamming hit on DNA as one 64-bit key, from the top: its match's final
-** end as an offset into the batch (final end - lo - 1, the final end the
-** middle's + suf[strand]), the pattern, the strand, then the errors. Keys
-** sorted by their bits [err_bits, bits) are in wm_search's order (end,
-** pattern, strand; records follow ends), repeats side by side. A hit whose
-** final end lies outside (lo, lo + span] gets the key span << end_shift,
-** which sorts after every other and which the host skips. */
+/* A hit on DNA as one 64-bit key, from the top: its match's final end as
+** an offset into the batch (final end - lo - 1, the final end the middle's
+** + suf[strand]), the pattern, the strand, then the errors. Keys sorted by
+** their bits [err_bits, bits) are in wm_search's order (end, pattern,
+** strand; records follow ends), repeats side by side. A hit whose final end
+** lies outside (lo, lo + span] gets the key span << end_shift, which sorts
+** after every other and which the host skips.
+** Hamming: an occurrence is the m bytes before its end. Edits (no exact
+** regions): with `lens` each key comes with its occurrence's length, end -
+** start, the start wm_resolve_end gives (the shortest occurrence with the
+** fewest errors), found on the GPU: a million reads' 8 M ends had their
+** starts searched on the host, 17 s of one core. */
 typedef struct {
     uint32_t suf[2];    /* s->suf, or 0 without exact regions */
     unsigned err_bits;  /* the errors: bits [0, err_bits) */
     unsigned end_shift; /* the strand at err_bits, the pattern above it, the end here */
     unsigned bits;      /* the keys are below 2^bits */
     uint64_t span;      /* final ends (lo, lo + span] */
+    int lens;           /* edits: the lengths come too (wm_setk_gpu_hits_t.lens) */
 } wm_setk_key_layout_t;
 
 typedef struct {
@@ -197,6 +203,7 @@ typedef struct {
     size_t cap; /* bytes of buf */
     size_t n;
     int keyed;
+    uint16_t *lens; /* keyed with layout->lens: key i's occurrence length, in buf past the keys */
 } wm_setk_gpu_hits_t;
 /* Room for bytes in o->buf (its contents are not kept): 0, or -1 out of memory. */
 int wm_setk_gpu_hits_reserve(wm_setk_gpu_hits_t *o, size_t bytes);

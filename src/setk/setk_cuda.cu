@@ -19,9 +19,11 @@
 **           words (m <= 256), or a direct count of mismatches (Hamming),
 **           from the halo before the run, never before its record; every
 **           end within k is a hit (pattern, strand, end, errors);
-**   keys    Hamming on DNA: each hit as one 64-bit key (setk.h,
-**           wm_setk_key_layout_t) sorted by CUB into wm_search's order, so
-**           the host copies 8 bytes a hit and sorts nothing (10,000 guides'
+**   start   edits: each hit's start, as the resolver finds it on the CPU;
+**   keys    on DNA: each hit as one 64-bit key (setk.h,
+**           wm_setk_key_layout_t) sorted by CUB into wm_search's order,
+**           with edits its occurrence's length beside it, so the host
+**           copies 8 or 10 bytes a hit and sorts nothing (10,000 guides'
 **           13 million hits were sorted twice on the host).
 ** The patterns too short to seed are scanned whole (direct_cuda.cu). DNA
 ** sets whose seeded patterns are at most 256 long, and whose direct ones
@@ -46,18 +48,20 @@ typedef struct {
     uint64_t db_id; /* the wm_setk_t they were made from (its id: addresses are reused) */
     wm_cu_buf_t filter, slot, key, first, seed, pat_off, pat_len, arena;
     wm_cu_buf_t text, rs, found_key, found_val, sorted_key, sorted_val, flags, kept_key, kept_val,
-        n_kept, count, hits, sort_tmp, h_hits, key_in, key_out;
+        n_kept, count, hits, sort_tmp, h_hits, key_in, key_out, len_in, len_out;
     setk_direct_t direct;
 } setk_cache_t;
 
 extern "C" void wm_setk_cuda_free_cache(wm_context_t *cx, void *cache) {
     (void)cx;
     setk_cache_t *c = (setk_cache_t *)cache;
-    wm_cu_buf_t *dev[] = { &c->filter,    &c->slot,      &c->key,        &c->first,      &c->seed,
-                           &c->pat_off,   &c->pat_len,   &c->arena,      &c->text,       &c->rs,
-                           &c->found_key, &c->found_val, &c->sorted_key, &c->sorted_val, &c->flags,
-                           &c->kept_key,  &c->kept_val,  &c->n_kept,     &c->count,      &c->hits,
-                           &c->sort_tmp,  &c->key_in,    &c->key_out };
+    wm_cu_buf_t *dev[] = {
+        &c->filter,    &c->slot,      &c->key,        &c->first,      &c->seed,
+        &c->pat_off,   &c->pat_len,   &c->arena,      &c->text,       &c->rs,
+        &c->found_key, &c->found_val, &c->sorted_key, &c->sorted_val, &c->flags,
+        &c->kept_key,  &c->kept_val,  &c->n_kept,     &c->count,      &c->hits,
+        &c->sort_tmp,  &c->key_in,    &c->key_out,    &c->len_in,     &c->len_out
+    };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
     wm_cu_host_release(&c->h_hits);
     setk_direct_release(&c->direct);
@@ -115,6 +119,7 @@ typedef struct {
     const uint8_t *arena;
     unsigned bits, filter_bits, q;
     uint32_t spread, k;
+    uint64_t reach; /* an end lies within this of its key's start: max_reach + spread */
     int hamming;
 } dtables_t;
 
@@ -133,16 +138,28 @@ typedef struct {
     uint64_t cap;
 } dfound_t;
 
-__device__ __forceinline__ void push_found(const dfound_t &o, uint64_t key, uint64_t val) {
+/* Room for n seeds of one key: the lanes of a warp that found keys together
+** take their ranges with one atomic (a scan of their counts). A seed at a
+** time cost an atomic on one counter each, and repeats make most seeds: 10^6
+** reads against chrX find 870 M seeds, 81% of them from keys of 100 seeds
+** or more, which a lane appended alone, one atomic a seed (1.05 of the
+** H100's 3.5 s). */
+__device__ __forceinline__ unsigned long long reserve_found(const dfound_t &o, uint32_t n) {
     namespace cg = cooperative_groups;
     cg::coalesced_group g = cg::coalesced_threads();
+    unsigned long long mine = n;
+    unsigned long long before = cg::exclusive_scan(g, mine);
     unsigned long long first = 0;
-    if (g.thread_rank() == 0) first = atomicAdd(o.count, (unsigned long long)g.size());
-    unsigned long long i = g.shfl(first, 0) + g.thread_rank();
-    if (i < o.cap) {
-        o.key[i] = key;
-        o.val[i] = val;
-    }
+    if (g.thread_rank() == g.size() - 1) first = atomicAdd(o.count, before + mine);
+    return g.shfl(first, g.size() - 1) + before;
+}
+
+/* Whether seed sd of the key at ks gives a window of ends that meets
+** [first, last]. */
+__device__ __forceinline__ bool reaches(const dtables_t &t, const wm_seed_t &sd, uint64_t ks,
+                                        int64_t first, int64_t last) {
+    int64_t end = (int64_t)ks - (int64_t)sd.key_off + (int64_t)t.pat_len[sd.pat];
+    return end + (int64_t)t.spread >= first && end - (int64_t)t.spread <= last;
 }
 
 /* Key ends x + 1 for x in [x0, x1) of the thread's span (keys start at
@@ -182,16 +199,31 @@ __global__ void seed_kernel(dtables_t t, dbatch_t b, uint64_t seed_from, uint64_
         uint32_t r = record_of(b, ks);
         uint64_t rb = b.rs[r], re = b.rs[r + 1];
         if (ks + t.q > re) continue; /* a key across a record border is no piece */
-        uint64_t first = (b.lo > rb ? b.lo : rb) + 1, last = b.hi < re ? b.hi : re;
-        for (uint32_t i = t.first[u - 1]; i < t.first[u]; i++) {
+        int64_t first = (int64_t)(b.lo > rb ? b.lo : rb) + 1,
+                last = (int64_t)(b.hi < re ? b.hi : re);
+        uint32_t i0 = t.first[u - 1], i1 = t.first[u];
+        /* A seed's end lies after its key's start, by its pattern's
+        ** length at most: only near the batch's or the record's edges can
+        ** a window miss them. */
+        int64_t lo_end = (int64_t)ks - (int64_t)t.reach, hi_end = (int64_t)ks + (int64_t)t.reach;
+        bool all = lo_end >= first && hi_end <= last;
+        uint32_t n = all ? i1 - i0 : 0;
+        for (uint32_t i = i0; !all && i < i1; i++) n += reaches(t, t.seed[i], ks, first, last);
+        if (n == 0) continue;
+        unsigned long long j = reserve_found(o, n);
+        uint64_t origin = b.lo - (uint64_t)t.spread;
+        uint64_t rec = (uint64_t)(b.r0 + r) << 24;
+        for (uint32_t i = i0; i < i1; i++, j++) {
             wm_seed_t sd = t.seed[i];
-            int64_t end = (int64_t)ks - (int64_t)sd.key_off + (int64_t)t.pat_len[sd.pat];
-            if (end + (int64_t)t.spread < (int64_t)first || end - (int64_t)t.spread > (int64_t)last)
+            if (!all && !reaches(t, sd, ks, first, last)) {
+                j--;
                 continue;
-            uint64_t key = (uint64_t)sd.pat << (END_BITS + 1) | (uint64_t)sd.strand << END_BITS |
-                           (uint64_t)(end - ((int64_t)b.lo - (int64_t)t.spread));
-            uint64_t val = (uint64_t)(b.r0 + r) << 24 | (uint64_t)sd.piece << 8 | sd.need;
-            push_found(o, key, val);
+            }
+            if (j >= o.cap) break;
+            uint64_t end = ks - sd.key_off + t.pat_len[sd.pat];
+            o.key[j] = (uint64_t)sd.pat << (END_BITS + 1) | (uint64_t)sd.strand << END_BITS |
+                       (end - origin);
+            o.val[j] = rec | (uint64_t)sd.piece << 8 | sd.need;
         }
     }
 }
@@ -321,6 +353,7 @@ static wm_status kept_seeds(wm_context_t *cx, setk_cache_t *c, const wm_setk_t *
     uint64_t seed_from = lo > s->max_reach - 1 ? lo - (s->max_reach - 1) : 0;
     if (seed_from < from) seed_from = from;
     uint64_t spans = (to - seed_from + SEED_SPAN - 1) / SEED_SPAN, n_found = 0;
+    double t0 = wm_now();
     for (int pass = 0;; pass++) {
         dfound_t o = { (unsigned long long *)c->found_key.p, (unsigned long long *)c->found_val.p,
                        (unsigned long long *)c->count.p, c->found_key.cap / 8 };
@@ -328,12 +361,14 @@ static wm_status kept_seeds(wm_context_t *cx, setk_cache_t *c, const wm_setk_t *
         seed_kernel<<<blocks_for(spans, 256), 256, 0, stream>>>(t, b, seed_from, to, o);
         WM_CU(cx, cudaGetLastError());
         if ((st = read_count(cx, stream, &c->count, &n_found)) != WM_OK) return st;
+        cx->stats.setk_gpu_seed_kernel_s += wm_now() - t0;
         if (n_found <= o.cap || pass > 0) break;
         size_t bytes = (n_found + n_found / 8 + 1024) * 8;
         if ((st = wm_cu_dev_reserve(cx, &c->found_key, bytes)) != WM_OK ||
             (st = wm_cu_dev_reserve(cx, &c->found_val, bytes)) != WM_OK)
             return st;
     }
+    cx->stats.setk_gpu_seeds += n_found;
     if (n_found == 0) return WM_OK;
     if (n_found > (uint64_t)INT32_MAX)
         return WM_DEVICE_NOMEM; /* CUB counts in int: smaller batches */
@@ -369,10 +404,105 @@ static wm_status kept_seeds(wm_context_t *cx, setk_cache_t *c, const wm_setk_t *
     WM_CU(cx, cub::DeviceSelect::Flagged(c->sort_tmp.p, tmp, sv, flags, kv, nk, n, stream));
     tmp = c->sort_tmp.cap;
     WM_CU(cx, cub::DeviceSelect::Flagged(c->sort_tmp.p, tmp, sk, flags, kk, nk, n, stream));
-    return read_count(cx, stream, &c->n_kept, n_kept);
+    st = read_count(cx, stream, &c->n_kept, n_kept);
+    cx->stats.setk_gpu_kept += *n_kept;
+    return st;
 }
 
-/* A Hamming hit as its key (setk.h, wm_setk_key_layout_t): the final end's
+/* ---- starts (edits) ----------------------------------------------------------------- */
+
+/* An edit hit's start as wm_resolve_end finds it (search/resolve.c): the
+** pattern aligned backwards from the end, anchored there (Myers over W
+** words on the reversed pattern, the top row growing by one a column);
+** column j holds the distance to text[e - j, e), and the first j that
+** reaches the hit's errors gives the shortest occurrence. The host had done
+** this for every end: 17 s of one core for a million reads against chrX. */
+template <int W>
+__device__ bool start_w(const dbatch_t &b, const uint64_t (&rpeq)[4][4], uint32_t m, uint64_t e,
+                        uint64_t J, uint32_t target, uint32_t *best, uint64_t *best_j) {
+    uint64_t pv[W], mv[W];
+#pragma unroll
+    for (int w = 0; w < W; w++) {
+        pv[w] = ~0ull;
+        mv[w] = 0;
+    }
+    const uint64_t last_bit = 1ull << ((m - 1) % 64);
+    int score = (int)m;
+    bool found = false;
+    for (uint64_t j = 1; j <= J; j++) {
+        int c = d_base[at(b, e - j)];
+        int hin = 1; /* row 0 grows: D[0][j] = j */
+#pragma unroll
+        for (int w = 0; w < W; w++) {
+            uint64_t eq = c >= 0 ? rpeq[c][w] : 0;
+            uint64_t xv = eq | mv[w];
+            if (hin < 0) eq |= 1;
+            uint64_t xh = (((eq & pv[w]) + pv[w]) ^ pv[w]) | eq;
+            uint64_t ph = mv[w] | ~(xh | pv[w]);
+            uint64_t mh = pv[w] & xh;
+            uint64_t high = w == W - 1 ? last_bit : 1ull << 63;
+            int hout = (ph & high) ? 1 : (mh & high) ? -1 : 0;
+            ph <<= 1;
+            mh <<= 1;
+            if (hin < 0) mh |= 1;
+            else if (hin > 0) ph |= 1;
+            pv[w] = mh | ~(xv | ph);
+            mv[w] = ph & xv;
+            hin = hout;
+        }
+        score += hin;
+        if (!found || (uint32_t)score < *best) {
+            *best = (uint32_t)score;
+            *best_j = j;
+            found = true;
+            if ((uint32_t)score <= target) break;
+        }
+    }
+    return found;
+}
+
+/* lens[i] = hit i's end - start; its errors those of that start. A hit
+** with no start within k (none: the verification's errors are exact) gets
+** end 0, which keys it out of the batch. */
+__global__ void start_kernel(dtables_t t, dbatch_t b, dhit_t *h, uint64_t n, uint16_t *lens) {
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    dhit_t x = h[i];
+    uint32_t m = t.pat_len[x.pat];
+    uint64_t rb = b.rs[record_of_end(b, x.end)];
+    uint64_t J = m + t.k;
+    if (x.end - rb < J) J = x.end - rb;
+    if (x.end - b.from < J) J = x.end - b.from; /* never: the batch holds a halo before lo */
+    /* the reversed pattern as searched on the strand: P[m - 1 - i], or on
+    ** the reverse complement's strand the complement of P[i] */
+    const uint8_t *p = t.arena + t.pat_off[x.pat];
+    uint64_t rpeq[4][4];
+    for (int c = 0; c < 4; c++)
+        for (int w = 0; w < 4; w++) rpeq[c][w] = 0;
+    for (uint32_t j = 0; j < m; j++) {
+        unsigned set = d_iupac[x.strand ? d_comp[p[j]] : p[m - 1 - j]];
+        for (int c = 0; c < 4; c++)
+            if (set >> c & 1) rpeq[c][j / 64] |= 1ull << (j % 64);
+    }
+    uint32_t best = 0;
+    uint64_t best_j = 0;
+    bool found;
+    switch ((m + 63) / 64) {
+    case 1: found = start_w<1>(b, rpeq, m, x.end, J, x.errors, &best, &best_j); break;
+    case 2: found = start_w<2>(b, rpeq, m, x.end, J, x.errors, &best, &best_j); break;
+    case 3: found = start_w<3>(b, rpeq, m, x.end, J, x.errors, &best, &best_j); break;
+    default: found = start_w<4>(b, rpeq, m, x.end, J, x.errors, &best, &best_j); break;
+    }
+    if (!found || best > t.k) {
+        h[i].end = 0;
+        lens[i] = 0;
+        return;
+    }
+    h[i].errors = (uint16_t)best;
+    lens[i] = (uint16_t)best_j;
+}
+
+/* A hit as its key (setk.h, wm_setk_key_layout_t): the final end's
 ** offset, the pattern, the strand, the errors; out of the batch, the span. */
 __global__ void key_kernel(const dhit_t *h, uint64_t n, uint64_t lo, wm_setk_key_layout_t L,
                            unsigned long long *key) {
@@ -386,27 +516,48 @@ __global__ void key_kernel(const dhit_t *h, uint64_t n, uint64_t lo, wm_setk_key
                                  (uint64_t)(x.strand & 1) << L.err_bits | x.errors;
 }
 
-/* The batch's n hits as sorted keys, into out (setk.h). */
-static wm_status sorted_keys(wm_context_t *cx, setk_cache_t *c, cudaStream_t stream, uint64_t n,
-                             uint64_t lo, const wm_setk_key_layout_t *L, wm_setk_gpu_hits_t *out) {
+/* The batch's n hits as sorted keys, into out (setk.h); with L->lens their
+** starts found first, the lengths sorted beside the keys. */
+static wm_status sorted_keys(wm_context_t *cx, setk_cache_t *c, const dtables_t &t,
+                             const dbatch_t &b, cudaStream_t stream, uint64_t n, uint64_t lo,
+                             const wm_setk_key_layout_t *L, wm_setk_gpu_hits_t *out) {
     wm_status st;
     if (n > (uint64_t)INT32_MAX) return WM_DEVICE_NOMEM; /* CUB counts in int: smaller batches */
     if ((st = wm_cu_dev_reserve(cx, &c->key_in, n * 8)) != WM_OK ||
         (st = wm_cu_dev_reserve(cx, &c->key_out, n * 8)) != WM_OK)
         return st;
+    if (L->lens && ((st = wm_cu_dev_reserve(cx, &c->len_in, n * 2)) != WM_OK ||
+                    (st = wm_cu_dev_reserve(cx, &c->len_out, n * 2)) != WM_OK))
+        return st;
     unsigned long long *in = (unsigned long long *)c->key_in.p,
                        *sorted = (unsigned long long *)c->key_out.p;
+    uint16_t *len_in = (uint16_t *)c->len_in.p, *len_out = (uint16_t *)c->len_out.p;
+    if (L->lens) {
+        start_kernel<<<blocks_for(n, 128), 128, 0, stream>>>(t, b, (dhit_t *)c->hits.p, n, len_in);
+        WM_CU(cx, cudaGetLastError());
+    }
     key_kernel<<<blocks_for(n, 256), 256, 0, stream>>>((const dhit_t *)c->hits.p, n, lo, *L, in);
     WM_CU(cx, cudaGetLastError());
     size_t tmp = 0;
-    WM_CU(cx, cub::DeviceRadixSort::SortKeys(NULL, tmp, in, sorted, (int)n, (int)L->err_bits,
-                                             (int)L->bits, stream));
+    if (L->lens)
+        WM_CU(cx, cub::DeviceRadixSort::SortPairs(NULL, tmp, in, sorted, len_in, len_out, (int)n,
+                                                  (int)L->err_bits, (int)L->bits, stream));
+    else
+        WM_CU(cx, cub::DeviceRadixSort::SortKeys(NULL, tmp, in, sorted, (int)n, (int)L->err_bits,
+                                                 (int)L->bits, stream));
     if ((st = wm_cu_dev_reserve(cx, &c->sort_tmp, tmp)) != WM_OK) return st;
     tmp = c->sort_tmp.cap;
-    WM_CU(cx, cub::DeviceRadixSort::SortKeys(c->sort_tmp.p, tmp, in, sorted, (int)n,
-                                             (int)L->err_bits, (int)L->bits, stream));
-    if (wm_setk_gpu_hits_reserve(out, n * 8)) return WM_NOMEM;
+    if (L->lens)
+        WM_CU(cx, cub::DeviceRadixSort::SortPairs(c->sort_tmp.p, tmp, in, sorted, len_in, len_out,
+                                                  (int)n, (int)L->err_bits, (int)L->bits, stream));
+    else
+        WM_CU(cx, cub::DeviceRadixSort::SortKeys(c->sort_tmp.p, tmp, in, sorted, (int)n,
+                                                 (int)L->err_bits, (int)L->bits, stream));
+    if (wm_setk_gpu_hits_reserve(out, n * (L->lens ? 10 : 8))) return WM_NOMEM;
+    out->lens = L->lens ? (uint16_t *)((uint64_t *)out->buf + n) : NULL;
     WM_CU(cx, cudaMemcpyAsync(out->buf, sorted, n * 8, cudaMemcpyDeviceToHost, stream));
+    if (L->lens)
+        WM_CU(cx, cudaMemcpyAsync(out->lens, len_out, n * 2, cudaMemcpyDeviceToHost, stream));
     WM_CU(cx, cudaStreamSynchronize(stream));
     out->n = n;
     out->keyed = 1;
@@ -456,6 +607,7 @@ static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_t
     t.filter_bits = s->filter_bits;
     t.q = s->q;
     t.spread = s->spread;
+    t.reach = s->max_reach + s->spread;
     t.k = s->opts.max_edits;
     t.hamming = s->opts.metric == WM_METRIC_HAMMING;
     dbatch_t b = { d_text, from, to, (const uint64_t *)c->rs.p, n_rs, r0, lo, hi };
@@ -500,8 +652,8 @@ static wm_status setk_gpu_batch(wm_context_t *cx, const wm_setk_t *s, const wm_t
     t0 = t1;
     cx->stats.setk_gpu_hits += n_hits;
     if (n_hits == 0) return WM_OK;
-    if (layout) { /* Hamming on DNA: sorted here, the host sorts nothing */
-        st = sorted_keys(cx, c, stream, n_hits, lo, layout, out);
+    if (layout) { /* on DNA: sorted here (edits' starts found), the host sorts nothing */
+        st = sorted_keys(cx, c, t, b, stream, n_hits, lo, layout, out);
         cx->stats.setk_gpu_copy_s += wm_now() - t0;
         return st;
     }

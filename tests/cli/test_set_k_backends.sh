@@ -96,6 +96,18 @@ for k in 1 2 3 4; do
             run search --backend cuda -c "${flags[@]}" -f "$pats" "$TMP/text.fa"
             check_out_text "k $k $metric: cuda -c" "$TMP/text.fa$TAB$(wc -l <"$TMP/ref")"
         fi
+        # one row a locus: the CPU finds starts only where a locus reads them,
+        # the GPU finds every edit hit's start (setk_cuda.cu)
+        if [ "$metric" = edit ] && have_gpu; then
+            run search --backend cpu -j 2 --chunk-bytes 1K --best-per-locus "${flags[@]}" \
+                -f "$pats" "$TMP/text.fa"
+            check_rc "k $k edit --best-per-locus: cpu" 0
+            cp "$OUT" "$TMP/ref"
+            same "k $k edit --best-per-locus: cuda" --backend cuda --best-per-locus "${flags[@]}" \
+                -f "$pats" "$TMP/text.fa"
+            same "k $k edit --best-per-locus: cuda, batches of 1 KiB" --backend cuda \
+                --chunk-bytes 1K --best-per-locus "${flags[@]}" -f "$pats" "$TMP/text.fa"
+        fi
     done
 done
 

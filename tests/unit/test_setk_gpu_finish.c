@@ -3,7 +3,9 @@
 ** GPU (src/setk/gpu_finish.c), with no GPU: a table whose batch gives what a
 ** GPU's batch gives -- every (pattern, strand, middle end, errors) within k
 ** whose occurrence would end in the batch, in a scrambled order, some twice
-** -- computed by the oracle, run through wm_setk_gpu_scan in batches of 1
+** -- computed by the oracle, or, when the host asks a key layout, half the
+** time as the GPU's sorted keys (with edits each with its occurrence's
+** length, the oracle's start) -- run through wm_setk_gpu_scan in batches of 1
 ** byte to the whole text. Its matches must be wm_search's on the CPU, every
 ** field (test_setk_diff checks those against the oracle), for listing and
 ** for counting. CI has no GPU: this keeps the GPU path's starts, exact
@@ -57,12 +59,14 @@ static int fake_supports(const wm_setk_t *s) {
 /* Every hit of the whole text, computed once a case (the oracle is slow):
 ** the batches take theirs from it. */
 static wm_setk_hit_t *g_hits;
+static uint16_t *g_lens; /* each hit's occurrence length, the oracle's end - start */
 static size_t g_n_hits;
 
 static void all_hits(const wm_setk_t *s, const wm_text_t *text, const uint64_t *rs) {
     size_t cap = 16;
     g_n_hits = 0;
     g_hits = malloc(cap * sizeof *g_hits);
+    g_lens = malloc(cap * sizeof *g_lens);
     wm_opts_t o = s->opts;
     o.revcomp = 0;
     o.exact_prefix = o.exact_suffix = 0;
@@ -73,8 +77,10 @@ static void all_hits(const wm_setk_t *s, const wm_text_t *text, const uint64_t *
             wm_match_t *ms = NULL;
             size_t nm = oracle_search(mid, mm, &o, text, &ms);
             for (size_t x = 0; x < nm; x++) {
-                if (g_n_hits == cap && !(g_hits = realloc(g_hits, (cap *= 2) * sizeof *g_hits)))
+                if (g_n_hits == cap && (!(g_hits = realloc(g_hits, 2 * cap * sizeof *g_hits)) ||
+                                        !(g_lens = realloc(g_lens, (cap *= 2) * sizeof *g_lens))))
                     abort();
+                g_lens[g_n_hits] = (uint16_t)(ms[x].end - ms[x].start);
                 wm_setk_hit_t *h = &g_hits[g_n_hits++];
                 h->end = rs[ms[x].record] + ms[x].end;
                 h->pat = (uint32_t)i;
@@ -93,14 +99,20 @@ static uint64_t key_of(const wm_setk_key_layout_t *L, const wm_setk_hit_t *h, ui
            (uint64_t)h->strand << L->err_bits | h->errors;
 }
 
+typedef struct {
+    uint64_t key;
+    uint16_t len;
+} keyed_len_t;
+
 static int by_key(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    uint64_t x = ((const keyed_len_t *)a)->key, y = ((const keyed_len_t *)b)->key;
     return x < y ? -1 : x > y;
 }
 
 /* The batch's hits, in any order; or, asked a layout, half the time as
-** sorted keys, with now and then a hit from outside the batch (its key the
-** span's, which the host skips). */
+** sorted keys (with edits, each with its occurrence's length), with now and
+** then a hit from outside the batch (its key the span's, which the host
+** skips). */
 static wm_status fake_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_t *text,
                             const uint64_t *rs, size_t n_rec, uint64_t lo, uint64_t hi,
                             const wm_setk_key_layout_t *layout, wm_setk_gpu_hits_t *out) {
@@ -110,7 +122,8 @@ static wm_status fake_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_
     (void)n_rec;
     size_t n = 0, cap = 16;
     wm_setk_hit_t *h = malloc(cap * sizeof *h);
-    if (!h) return WM_NOMEM;
+    uint16_t *hl = malloc(cap * sizeof *hl);
+    if (!h || !hl) abort();
     int keyed = layout != NULL && chance(50);
     for (size_t x = 0; x < g_n_hits; x++) {
         uint64_t e = g_hits[x].end + s->suf[g_hits[x].strand];
@@ -118,7 +131,10 @@ static wm_status fake_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_
             if (!keyed || !(e <= lo || e - lo > layout->span) || !chance(3)) continue;
         }
         for (int twice = 0; twice < (chance(5) ? 2 : 1); twice++) {
-            if (n == cap && !(h = realloc(h, (cap *= 2) * sizeof *h))) return WM_NOMEM;
+            if (n == cap && (!(h = realloc(h, 2 * cap * sizeof *h)) ||
+                             !(hl = realloc(hl, (cap *= 2) * sizeof *hl))))
+                abort();
+            hl[n] = g_lens[x];
             h[n++] = g_hits[x];
         }
     }
@@ -127,21 +143,34 @@ static wm_status fake_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_
         wm_setk_hit_t t = h[x - 1];
         h[x - 1] = h[y];
         h[y] = t;
+        uint16_t tl = hl[x - 1];
+        hl[x - 1] = hl[y];
+        hl[y] = tl;
     }
-    if (wm_setk_gpu_hits_reserve(out, n * (keyed ? sizeof(uint64_t) : sizeof *h))) {
-        free(h);
-        return WM_NOMEM;
-    }
+    size_t each = keyed ? sizeof(uint64_t) + (layout->lens ? sizeof(uint16_t) : 0) : sizeof *h;
+    if (wm_setk_gpu_hits_reserve(out, n * each)) abort();
+    out->lens = keyed && layout->lens ? (uint16_t *)((uint64_t *)out->buf + n) : NULL;
     if (keyed && n > 0) {
+        keyed_len_t *kl = malloc(n * sizeof *kl);
+        if (!kl) abort();
+        for (size_t x = 0; x < n; x++) {
+            kl[x].key = key_of(layout, &h[x], lo);
+            kl[x].len = hl[x];
+        }
+        qsort(kl, n, sizeof *kl, by_key);
         uint64_t *k = out->buf;
-        for (size_t x = 0; x < n; x++) k[x] = key_of(layout, &h[x], lo);
-        qsort(k, n, sizeof *k, by_key);
+        for (size_t x = 0; x < n; x++) {
+            k[x] = kl[x].key;
+            if (out->lens) out->lens[x] = kl[x].len;
+        }
+        free(kl);
     } else if (n > 0) {
         memcpy(out->buf, h, n * sizeof *h);
     }
     out->n = n;
     out->keyed = keyed;
     free(h);
+    free(hl);
     return WM_OK;
 }
 
@@ -330,7 +359,9 @@ static void one_case(long idx) {
     }
     free(rs);
     free(g_hits);
+    free(g_lens);
     g_hits = NULL;
+    g_lens = NULL;
     free(want.a);
     free(got.a);
     wm_db_free(db);

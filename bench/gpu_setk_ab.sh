@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# gpu_setk_ab.sh -- issue 17's reads on the lent GPU: this tree's CUDA
+# backend beside a baseline build of an earlier tree, the CPU backend and
+# RazerS 3, in one call on one host.
+#
+#   OUT=DIR bash bench/gpu_setk_ab.sh MODES CARRY
+#
+# MODES, comma separated, in this order:
+#   build  this tree with CUDA (sm_90, MPI off, bench on) into /tmp/b-setk:
+#          warpmatch, gen_reads and the set's unit tests
+#   test   tests/cli/test_set_k_backends.sh (CPU against CUDA), the units
+#          (test_setk_gpu_finish, test_setk_planes, test_api_sets), and
+#          compute-sanitizer memcheck and racecheck on 300 reads of E. coli
+#   bench  bench/setk_prep.sh -n READS, then for each genome (E. coli, the
+#          70 Mb chrX sample): `warpmatch search -f READS -k 4 --revcomp
+#          [--best-per-locus] -j NPROC GENOME` with --backend cuda (this
+#          tree and the baseline, alternating, REPEATS runs each, median)
+#          and --backend cpu (one run), the md5 of every output compared,
+#          WM_CUDA_TIMING=1's split of each tree's last run logged; then
+#          razers3 -i 97 -rr 100 -m 100000 -tc NPROC once, its rows counted
+#
+# CARRY (carry list [".gpus"], about 35 MB):
+#   dna/ecoli_k12_mg1655.fa.gz, dna/human_GRCh37_chrX_first70Mb.fa.gz
+#   setk/*.deb           bench/peers/fetch_setk_debs.sh's (RazerS 3)
+#   old/warpmatch.gz     the baseline's CLI (CUDA, sm_90), old/TREE its commit
+# Environment: READS [1000000], REPEATS [3], GENOMES [ecoli,chrx].
+# $OUT gets ab.log (every step, time and md5), build.log, tests.log,
+# san.log, and the split lines in timing.log.
+set -u
+modes=",${1:-build,test,bench},"
+carry=${2:-.gpus}
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+B=/tmp/b-setk
+W=$B/warpmatch
+jobs=$(nproc)
+reads=${READS:-1000000}
+reps=${REPEATS:-3}
+GENOMES=${GENOMES:-ecoli,chrx}
+log() { echo "== $*" | tee -a "$out/ab.log"; }
+now() { date +%s.%N; }
+
+if [[ $modes == *,build,* ]]; then
+  log "device: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1); $jobs CPUs"
+  t0=$(now)
+  cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF -DWARPMATCH_BENCH=ON \
+    -DCMAKE_CUDA_ARCHITECTURES=90-real > "$out/build.log" 2>&1 &&
+    cmake --build $B -j"$jobs" --target warpmatch_cli gen_reads test_setk_gpu_finish \
+      test_setk_planes test_api_sets >> "$out/build.log" 2>&1
+  rc=$?
+  log "build rc=$rc in $(echo "$(now) - $t0" | bc) s"
+  [ $rc -eq 0 ] || { tail -30 "$out/build.log"; exit 1; }
+fi
+
+gunzip_once() { [ -s "$2" ] || gzip -dc "$1" > "$2"; }
+gunzip_once "$carry/dna/ecoli_k12_mg1655.fa.gz" /tmp/ecoli.fa
+
+if [[ $modes == *,test,* ]]; then
+  log "test_set_k_backends.sh (CPU against CUDA)"
+  WM_SHARED_DATA=$(cd "$carry" && pwd) bash tests/cli/test_set_k_backends.sh $W . > "$out/tests.log" 2>&1
+  echo "rc=$? $(tail -1 "$out/tests.log")" | tee -a "$out/ab.log"
+  grep -E "FAIL" -A6 "$out/tests.log" | head -30 | tee -a "$out/ab.log"
+  for t in test_setk_gpu_finish test_setk_planes test_api_sets; do
+    $B/tests/$t >> "$out/tests.log" 2>&1
+    echo "$t rc=$? $(tail -1 "$out/tests.log")" | tee -a "$out/ab.log"
+  done
+  log "compute-sanitizer on 300 reads of E. coli, k = 4, both strands, listing and --best-per-locus"
+  python3 - /tmp/ecoli300.fa /tmp/ecoli.fa <<'EOF'
+import random, sys
+rng = random.Random(3)
+seq = ''.join(l.strip() for l in open(sys.argv[2]) if not l.startswith('>')).upper()
+comp = str.maketrans('ACGT', 'TGCA')
+with open(sys.argv[1], 'w') as f:
+    for i in range(300):
+        p = rng.randrange(len(seq) - 160); r = list(seq[p:p + 150])
+        for _ in range(rng.randint(0, 3)):
+            j = rng.randrange(len(r)); op = rng.random()
+            if op < 0.6: r[j] = rng.choice('ACGT')
+            elif op < 0.8: r.insert(j, rng.choice('ACGT'))
+            else: del r[j]
+        r = ''.join(r)
+        if rng.random() < 0.5: r = r.translate(comp)[::-1]
+        f.write('>q%d\n%s\n' % (i, r))
+EOF
+  for extra in "" "--best-per-locus"; do
+    $W search --backend cpu -k 4 --revcomp $extra -f /tmp/ecoli300.fa /tmp/ecoli.fa > /tmp/cpu300.out
+    for tool in memcheck racecheck; do
+      timeout 300 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 5 \
+        $W search --backend cuda -k 4 --revcomp $extra --chunk-bytes 1M -f /tmp/ecoli300.fa \
+        /tmp/ecoli.fa > /tmp/san300.out 2>> "$out/san.log"
+      rc=$?
+      cmp -s /tmp/cpu300.out /tmp/san300.out && same="the CPU's bytes" || same="DIFFERS from the CPU"
+      log "$tool ${extra:-listing}: rc=$rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san.log" | tail -1), $(wc -l < /tmp/san300.out) rows, $same"
+    done
+  done
+fi
+
+if [[ $modes == *,bench,* ]]; then
+  gunzip_once "$carry/old/warpmatch.gz" /tmp/warpmatch-old
+  chmod +x /tmp/warpmatch-old
+  log "baseline: tree $(cat "$carry/old/TREE"); this tree: $(git rev-parse --short HEAD 2>/dev/null || echo '?') (the copy's git metadata)"
+  t0=$(now)
+  CARRY=$carry bash bench/setk_prep.sh -b $B -n "$reads" -g 10 -p 10 /tmp/sk > "$out/prep.log" 2>&1 ||
+    { log "setk_prep failed"; tail "$out/prep.log"; exit 1; }
+  log "inputs: $reads reads a genome ($(echo "$(now) - $t0" | bc) s)"
+  declare -A genome=([ecoli]=/tmp/sk/ecoli.fa [chrx]=/tmp/sk/chrx.fa)
+  one() { # TAG BIN ARGS...: one run, wall seconds into $sec, md5 into $sum
+    local tag=$1 bin=$2
+    shift 2
+    local t0=$(now)
+    WM_CUDA_TIMING=1 "$bin" search "$@" > /tmp/ab.out 2> /tmp/ab.err
+    local rc=$?
+    sec=$(echo "$(now) - $t0" | bc)
+    sum=$(md5sum < /tmp/ab.out | cut -c1-12)
+    rows=$(wc -l < /tmp/ab.out)
+    [ $rc -eq 0 ] || log "$tag: rc=$rc $(head -c 300 /tmp/ab.err)"
+    { echo "-- $tag"; grep -v '^warpmatch: note' /tmp/ab.err; } >> "$out/timing.log"
+  }
+  median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+  for g in ${GENOMES//,/ }; do
+    for extra in "" "--best-per-locus"; do
+      args=(-k 4 --revcomp $extra -j "$jobs" -f /tmp/sk/reads_$g.fa "${genome[$g]}")
+      new=() old=()
+      for r in $(seq "$reps"); do
+        one "$g ${extra:-listing} new cuda run $r" $W --backend cuda "${args[@]}"
+        new+=("$sec"); new_sum=$sum new_rows=$rows
+        one "$g ${extra:-listing} old cuda run $r" /tmp/warpmatch-old --backend cuda "${args[@]}"
+        old+=("$sec"); old_sum=$sum
+      done
+      one "$g ${extra:-listing} new cpu" $W --backend cpu "${args[@]}"
+      cpu_sec=$sec cpu_sum=$sum
+      log "$g ${extra:-listing}: cuda new $(median "${new[@]}") s [${new[*]}], old $(median "${old[@]}") s [${old[*]}], cpu $cpu_sec s; $new_rows rows, md5 new $new_sum old $old_sum cpu $cpu_sum"
+    done
+  done
+  if [[ -d $carry/setk ]]; then
+    eval "$(bash bench/peers/unpack_debs.sh "$carry/setk" /tmp/peers)" > /dev/null 2>&1
+    if command -v razers3 > /dev/null; then
+      for g in ${GENOMES//,/ }; do
+        t0=$(now)
+        razers3 -i 97 -rr 100 -m 100000 -tc "$jobs" -o /tmp/razers.$g.razers "${genome[$g]}" \
+          /tmp/sk/reads_$g.fa > /tmp/razers.log 2>&1
+        rc=$?
+        log "razers3 $g: rc=$rc $(echo "$(now) - $t0" | bc) s, $(wc -l < /tmp/razers.$g.razers) rows"
+      done
+    else
+      log "razers3 not found in $carry/setk"
+    fi
+  fi
+fi
