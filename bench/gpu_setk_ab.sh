@@ -19,7 +19,8 @@
 #          WM_CUDA_TIMING=1's split of each tree's last run logged; then
 #          razers3 -i 97 -rr 100 -m 100000 -tc NPROC once, its rows counted
 #
-# CARRY (carry list [".gpus"], about 35 MB):
+# CARRY (carry list [".gpus"], about 37 MB):
+#   the compression libraries' -dev .debs (bench/gpu_zlib.sh)
 #   dna/ecoli_k12_mg1655.fa.gz, dna/human_GRCh37_chrX_first70Mb.fa.gz
 #   setk/*.deb           bench/peers/fetch_setk_debs.sh's (RazerS 3)
 #   old/warpmatch.gz     the baseline's CLI (CUDA, sm_90), old/TREE its commit
@@ -40,11 +41,14 @@ GENOMES=${GENOMES:-ecoli,chrx}
 log() { echo "== $*" | tee -a "$out/ab.log"; }
 now() { date +%s.%N; }
 
+extra=()
+source bench/gpu_zlib.sh
+
 if [[ $modes == *,build,* ]]; then
   log "device: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1); $jobs CPUs"
   t0=$(now)
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF -DWARPMATCH_BENCH=ON \
-    -DCMAKE_CUDA_ARCHITECTURES=90-real > "$out/build.log" 2>&1 &&
+    -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" > "$out/build.log" 2>&1 &&
     cmake --build $B -j"$jobs" --target warpmatch_cli gen_reads test_setk_gpu_finish \
       test_setk_planes test_api_sets >> "$out/build.log" 2>&1
   rc=$?
