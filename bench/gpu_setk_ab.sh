@@ -39,7 +39,8 @@ reads=${READS:-1000000}
 reps=${REPEATS:-3}
 GENOMES=${GENOMES:-ecoli,chrx}
 log() { echo "== $*" | tee -a "$out/ab.log"; }
-now() { date +%s.%N; }
+now() { date +%s%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; } # seconds since $1
 
 extra=()
 source bench/gpu_zlib.sh
@@ -52,7 +53,7 @@ if [[ $modes == *,build,* ]]; then
     cmake --build $B -j"$jobs" --target warpmatch_cli gen_reads test_setk_gpu_finish \
       test_setk_planes test_api_sets >> "$out/build.log" 2>&1
   rc=$?
-  log "build rc=$rc in $(echo "$(now) - $t0" | bc) s"
+  log "build rc=$rc in $(since $t0) s"
   [ $rc -eq 0 ] || { tail -30 "$out/build.log"; exit 1; }
 fi
 
@@ -90,11 +91,12 @@ EOF
     $W search --backend cpu -k 4 --revcomp $extra -f /tmp/ecoli300.fa /tmp/ecoli.fa > /tmp/cpu300.out
     for tool in memcheck racecheck; do
       timeout 300 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 5 \
-        $W search --backend cuda -k 4 --revcomp $extra --chunk-bytes 1M -f /tmp/ecoli300.fa \
-        /tmp/ecoli.fa > /tmp/san300.out 2>> "$out/san.log"
+        --log-file /tmp/san.log $W search --backend cuda -k 4 --revcomp $extra \
+        --chunk-bytes 1M -f /tmp/ecoli300.fa /tmp/ecoli.fa > /tmp/san300.out
       rc=$?
+      cat /tmp/san.log >> "$out/san.log"
       cmp -s /tmp/cpu300.out /tmp/san300.out && same="the CPU's bytes" || same="DIFFERS from the CPU"
-      log "$tool ${extra:-listing}: rc=$rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san.log" | tail -1), $(wc -l < /tmp/san300.out) rows, $same"
+      log "$tool ${extra:-listing}: rc=$rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/san.log | tail -1), $(wc -l < /tmp/san300.out) rows, $same"
     done
   done
 fi
@@ -106,7 +108,7 @@ if [[ $modes == *,bench,* ]]; then
   t0=$(now)
   CARRY=$carry bash bench/setk_prep.sh -b $B -n "$reads" -g 10 -p 10 /tmp/sk > "$out/prep.log" 2>&1 ||
     { log "setk_prep failed"; tail "$out/prep.log"; exit 1; }
-  log "inputs: $reads reads a genome ($(echo "$(now) - $t0" | bc) s)"
+  log "inputs: $reads reads a genome ($(since $t0) s)"
   declare -A genome=([ecoli]=/tmp/sk/ecoli.fa [chrx]=/tmp/sk/chrx.fa)
   one() { # TAG BIN ARGS...: one run, wall seconds into $sec, md5 into $sum
     local tag=$1 bin=$2
@@ -114,7 +116,7 @@ if [[ $modes == *,bench,* ]]; then
     local t0=$(now)
     WM_CUDA_TIMING=1 "$bin" search "$@" > /tmp/ab.out 2> /tmp/ab.err
     local rc=$?
-    sec=$(echo "$(now) - $t0" | bc)
+    sec=$(since $t0)
     sum=$(md5sum < /tmp/ab.out | cut -c1-12)
     rows=$(wc -l < /tmp/ab.out)
     [ $rc -eq 0 ] || log "$tag: rc=$rc $(head -c 300 /tmp/ab.err)"
@@ -144,7 +146,7 @@ if [[ $modes == *,bench,* ]]; then
         razers3 -i 97 -rr 100 -m 100000 -tc "$jobs" -o /tmp/razers.$g.razers "${genome[$g]}" \
           /tmp/sk/reads_$g.fa > /tmp/razers.log 2>&1
         rc=$?
-        log "razers3 $g: rc=$rc $(echo "$(now) - $t0" | bc) s, $(wc -l < /tmp/razers.$g.razers) rows"
+        log "razers3 $g: rc=$rc $(since $t0) s, $(wc -l < /tmp/razers.$g.razers) rows"
       done
     else
       log "razers3 not found in $carry/setk"

@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "warpmatch.h"
 #include "cli.h"
 #include "patfile.h"
+#include "core/internal.h"
 #include "io/seqparse.h"
 
 static int nomem(void) {
@@ -183,6 +185,147 @@ static int parse_fasta(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t 
     return 0;
 }
 
+/* ---- FASTA on threads --------------------------------------------------------- */
+
+/* A FASTA file of a million reads is 160 MB: one thread parsing it (and
+** faulting in the file and the joined sequences) took 0.3-0.5 s of a
+** million reads' 2 s on the GPU. From FASTA_PARALLEL_MIN bytes the file is
+** cut at record starts ('>' after a '\n') into blocks, each parsed by
+** parse_fasta's rules into its own part of out (a block's names and
+** sequences take no more room than its bytes) with lines counted from its
+** start; the records are then pushed in order, their lines moved by the
+** blocks before. A block that meets anything parse_fasta would refuse hands
+** the whole file to parse_fasta, so every message is the serial one. */
+#define FASTA_PARALLEL_MIN (32u << 20)
+#define FASTA_BLOCKS_PER_THREAD 4
+
+/* The tests set WM_TEST_PATFILE_PARALLEL (bytes) to parse small files on
+** threads, with block edges everywhere. */
+static size_t fasta_parallel_min(void) {
+    const char *s = getenv("WM_TEST_PATFILE_PARALLEL");
+    long v = s ? atol(s) : 0;
+    return v > 0 ? (size_t)v : FASTA_PARALLEL_MIN;
+}
+
+typedef struct {
+    const uint8_t *seq;
+    size_t m;
+    const char *name;
+    uint64_t line; /* the header's, counted from the block's first line */
+} fasta_rec_t;
+
+typedef struct {
+    size_t lo, hi; /* the block: data[lo, hi), starting with '>' */
+    fasta_rec_t *rec;
+    size_t n, cap;
+    uint64_t lines; /* '\n's in the block */
+    int bad;        /* refused (or out of memory): the serial parser decides */
+} fasta_block_t;
+
+typedef struct {
+    const uint8_t *data;
+    uint8_t *out;
+    fasta_block_t *b;
+} fasta_job_t;
+
+static int block_push(fasta_block_t *b, const uint8_t *seq, size_t m, const char *name,
+                      uint64_t line) {
+    if (m == 0 || m > WM_MAX_PATTERN) return -1;
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 1024;
+        fasta_rec_t *r = realloc(b->rec, cap * sizeof *r);
+        if (r == NULL) return -1;
+        b->rec = r;
+        b->cap = cap;
+    }
+    b->rec[b->n++] = (fasta_rec_t){ seq, m, name, line };
+    return 0;
+}
+
+static void fasta_block(void *arg, size_t i, int tid) {
+    (void)tid;
+    const fasta_job_t *J = arg;
+    fasta_block_t *b = &J->b[i];
+    const uint8_t *p = J->data + b->lo, *end = J->data + b->hi;
+    uint8_t *o = J->out + b->lo, *seq = NULL;
+    const char *name = NULL;
+    uint64_t hline = 0, line = 1;
+    for (; p <= end; ++line) {
+        const uint8_t *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+        const uint8_t *e = nl != NULL ? nl : end;
+        if (p == end || *p == '>') {
+            if (seq != NULL && block_push(b, seq, (size_t)(o - seq), name, hline) < 0) break;
+            if (p == end) {
+                b->lines = line - 1;
+                return;
+            }
+            const uint8_t *w = p + 1;
+            while (w < e && !is_space(*w)) ++w;
+            if (w == p + 1 || name_control(p + 1, (size_t)(w - p - 1)) >= 0) break;
+            memmove(o, p + 1, (size_t)(w - p - 1));
+            name = (const char *)o;
+            o += w - p - 1;
+            *o++ = '\0';
+            seq = o;
+            hline = line;
+        } else {
+            for (const uint8_t *c = p; c < e; ++c)
+                if (!is_space(*c)) *o++ = *c;
+        }
+        p = nl != NULL ? nl + 1 : end;
+    }
+    b->bad = 1;
+}
+
+/* 1 when parsed here, 0 when the serial parser must (a block refused, too
+** small, one thread), -1 out of memory (message printed). */
+static int parse_fasta_parallel(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t src,
+                                uint8_t *out) {
+    long t = ps->threads > 0 ? ps->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < fasta_parallel_min() || t < 2) return 0;
+    if (t > 256) t = 256;
+    size_t nb = (size_t)t * FASTA_BLOCKS_PER_THREAD;
+    fasta_block_t *b = calloc(nb, sizeof *b);
+    wm_pool_t *pool = b != NULL ? wm_pool_new((int)t) : NULL;
+    if (pool == NULL) {
+        free(b);
+        return nomem();
+    }
+    /* cut at the first record start ('>' after '\n') at or past each n (i + 1) / nb */
+    size_t at = 0;
+    for (size_t i = 0; i < nb; i++) {
+        b[i].lo = at;
+        size_t cut = i + 1 == nb ? n : n / nb * (i + 1);
+        if (cut < at) cut = at;
+        while (cut < n && !(data[cut] == '>' && data[cut - 1] == '\n')) {
+            const uint8_t *gt = memchr(data + cut + 1, '>', n - cut - 1);
+            cut = gt != NULL ? (size_t)(gt - data) : n;
+        }
+        b[i].hi = at = cut;
+    }
+    fasta_job_t J = { data, out, b };
+    wm_pool_for(pool, nb, fasta_block, &J);
+    wm_pool_free(pool);
+    int rc = 1;
+    size_t total = 0;
+    for (size_t i = 0; i < nb && rc == 1; i++) {
+        if (b[i].bad) rc = 0;
+        total += b[i].n;
+    }
+    if (rc == 1 && reserve(ps, ps->n + total) < 0) rc = -1;
+    uint64_t lines = 0; /* before the block */
+    for (size_t i = 0; i < nb && rc == 1; i++) {
+        for (size_t r = 0; r < b[i].n && rc == 1; r++) {
+            const fasta_rec_t *x = &b[i].rec[r];
+            if (push(ps, x->seq, x->m, x->name, src, lines + x->line) < 0) rc = -1;
+        }
+        lines += b[i].lines;
+    }
+    for (size_t i = 0; i < nb; i++) free(b[i].rec);
+    free(b);
+    return rc;
+}
+
 /* The end of the line that starts at p (its '\n', or end), and where the next
 ** starts. */
 static const uint8_t *line_end(const uint8_t *p, const uint8_t *end, const uint8_t **next) {
@@ -297,7 +440,10 @@ int wm_patset_add_file(wm_patset_t *ps, const char *path) {
         uint8_t *out = malloc(n + 1);
         if (out == NULL) return nomem();
         ps->bufs[ps->n_bufs++] = out;
-        if ((data[0] == '>' ? parse_fasta : parse_fastq)(ps, data, n, src, out) < 0) return -1;
+        int done = data[0] == '>' ? parse_fasta_parallel(ps, data, n, src, out) : 0;
+        if (done < 0) return -1;
+        if (!done && (data[0] == '>' ? parse_fasta : parse_fastq)(ps, data, n, src, out) < 0)
+            return -1;
     } else if (parse_lines(ps, data, n, src) < 0) {
         return -1;
     }

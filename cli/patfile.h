@@ -36,6 +36,7 @@ typedef struct {
     uint64_t *line;       /* its line in that file (0 for -e) */
     const char **srcs;    /* file names as given (for messages), or "-e" */
     size_t n_srcs, m_srcs;
+    int threads; /* a large FASTA file is parsed on this many (0: all cores; set before reading) */
     /* private: the memory the patterns point into */
     wm_seqfile_t *files; /* one per -f, kept open (line patterns) */
     size_t n_files, m_files;

@@ -111,37 +111,73 @@ static int key_pieces(const wm_setk_t *s, uint32_t i, uint32_t strand, const uin
 /* Key both strands of pattern i with k + need pieces; 0, or 1 (v as it was)
 ** when a piece of either strand has no key. */
 static int key_pattern(const wm_setk_t *s, uint32_t i, const uint8_t *p, size_t m, uint8_t *rc,
-                       unsigned need, keyed_t *v, size_t *nv) {
+                       const uint8_t *comp, unsigned need, keyed_t *v, size_t *nv) {
     size_t before = *nv;
     if (m / (s->opts.max_edits + need) < s->q) return 1;
     int fail = key_pieces(s, i, 0, p, m, need, v, nv);
     if (!fail && s->opts.revcomp) {
-        for (size_t j = 0; j < m; j++) rc[j] = wm_iupac_complement(p[m - 1 - j]);
+        for (size_t j = 0; j < m; j++) rc[j] = comp[p[m - 1 - j]];
         fail = key_pieces(s, i, 1, rc, m, need, v, nv);
     }
     if (fail) *nv = before;
     return fail;
 }
 
+/* The patterns' bytes checked on the pool: the first pattern with a byte
+** that is no IUPAC code (a million reads are 150 MB, a tenth of a second of
+** one thread). */
+typedef struct {
+    const uint8_t *const *patterns;
+    const size_t *lens;
+    size_t n, slices;
+    uint8_t base[256]; /* a table: a call a byte was a tenth of a million reads' compile */
+    size_t *first_bad; /* [slices]: the slice's first pattern at fault, or n */
+} bytes_job_t;
+
+static void check_bytes(void *arg, size_t r, int tid) {
+    (void)tid;
+    bytes_job_t *J = arg;
+    size_t lo = J->n * r / J->slices, hi = J->n * (r + 1) / J->slices;
+    J->first_bad[r] = J->n;
+    for (size_t i = lo; i < hi; i++) {
+        const uint8_t *p = J->patterns[i];
+        size_t j = 0;
+        if (p)
+            while (j < J->lens[i] && J->base[p[j]]) j++;
+        if (p && j < J->lens[i]) {
+            J->first_bad[r] = i;
+            return;
+        }
+    }
+}
+
 static wm_status check(const uint8_t *const *patterns, const size_t *lens, size_t n,
-                       const wm_opts_t *o) {
+                       const wm_opts_t *o, wm_pool_t *pool) {
     if (n == 0 || !patterns || !lens || o->max_edits == 0) return WM_INVALID;
     if ((unsigned)o->metric > WM_METRIC_HAMMING || (unsigned)o->alphabet > WM_ALPHABET_DNA ||
         o->algo != WM_ALGO_AUTO)
         return WM_INVALID;
-    uint8_t base[256]; /* a table: a call a byte was a tenth of a million reads' compile */
-    for (int c = 0; c < 256; c++) base[c] = wm_iupac_bases((uint8_t)c) != 0;
-    int bases_only = o->alphabet == WM_ALPHABET_DNA || o->revcomp;
-    for (size_t i = 0; i < n; i++) {
+    size_t bad = n; /* the first pattern with a byte no IUPAC code */
+    if (o->alphabet == WM_ALPHABET_DNA || o->revcomp) {
+        bytes_job_t J = {
+            patterns, lens, n, pool ? 4 * (size_t)wm_pool_size(pool) : 1, { 0 }, NULL
+        };
+        if (J.slices > n) J.slices = n;
+        if (!(J.first_bad = malloc(J.slices * sizeof *J.first_bad))) return WM_NOMEM;
+        for (int c = 0; c < 256; c++) J.base[c] = wm_iupac_bases((uint8_t)c) != 0;
+        if (pool) wm_pool_for(pool, J.slices, check_bytes, &J);
+        else check_bytes(&J, 0, 0);
+        for (size_t r = 0; r < J.slices && bad == n; r++) bad = J.first_bad[r];
+        free(J.first_bad);
+    }
+    for (size_t i = 0; i < n; i++) { /* the first pattern at fault says why */
         if (!patterns[i] && lens[i] > 0) return WM_INVALID;
         if (lens[i] == 0) return WM_PATTERN_EMPTY;
         if (lens[i] > WM_MAX_PATTERN) return WM_PATTERN_TOO_LONG;
         if (o->max_edits >= lens[i]) return WM_K_TOO_LARGE;
         wm_status st = wm_flanks_check(lens[i], o);
         if (st != WM_OK) return st;
-        if (bases_only)
-            for (size_t j = 0; j < lens[i]; j++)
-                if (!base[patterns[i][j]]) return WM_INVALID;
+        if (i == bad) return WM_INVALID;
     }
     return WM_OK;
 }
@@ -304,6 +340,7 @@ typedef struct {
     size_t *nv; /* [ranges] seeds of each range, from lo * per */
     size_t *nd; /* [ranges] patterns scanned whole, from lo */
     int failed;
+    uint8_t comp[256]; /* wm_iupac_complement's, a call a byte on the other strand */
 } keying_t;
 
 static void key_range(void *arg, size_t r, int tid) {
@@ -318,10 +355,12 @@ static void key_range(void *arg, size_t r, int tid) {
     }
     keyed_t *v = K->v ? K->v + lo * K->per : NULL; /* (none when nothing can be seeded) */
     for (size_t i = lo; i < hi; i++) {
+        /* the range's patterns into the arena first (s->pat: their places) */
+        memcpy((uint8_t *)s->pat[i], K->patterns[i], s->len[i]);
         int keyed = 0;
         for (unsigned need = 3; s->q > 0 && need >= 1 && !keyed; need--)
             keyed = !key_pattern(s, (uint32_t)i, K->patterns[i] + s->opts.exact_prefix,
-                                 wm_setk_mid_len(s, i), rc, need, v, &nv);
+                                 wm_setk_mid_len(s, i), rc, K->comp, need, v, &nv);
         if (!keyed) s->direct[lo + nd++] = (uint32_t)i;
     }
     free(rc);
@@ -345,7 +384,9 @@ static wm_status key_all(wm_setk_t *s, const uint8_t *const *patterns, size_t ma
                    max_len,
                    calloc(ranges, sizeof(size_t)),
                    calloc(ranges, sizeof(size_t)),
-                   0 };
+                   0,
+                   { 0 } };
+    for (int c = 0; c < 256; c++) K.comp[c] = wm_iupac_complement((uint8_t)c);
     if (!K.nv || !K.nd) {
         free(K.nv);
         free(K.nd);
@@ -378,10 +419,14 @@ static wm_pool_t *compile_pool(const wm_opts_t *o, size_t n) {
 wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, size_t n,
                           const wm_opts_t *o, wm_setk_t **out) {
     *out = NULL;
-    wm_status st = check(patterns, lens, n, o);
-    if (st != WM_OK) return st;
-    wm_setk_t *s = calloc(1, sizeof *s);
-    if (!s) return WM_NOMEM;
+    wm_pool_t *pool = o && n > 0 ? compile_pool(o, n) : NULL;
+    wm_status st = check(patterns, lens, n, o, pool);
+    wm_setk_t *s = st == WM_OK ? calloc(1, sizeof *s) : NULL;
+    if (st == WM_OK && !s) st = WM_NOMEM;
+    if (st != WM_OK) {
+        wm_pool_free(pool);
+        return st;
+    }
     s->n = n;
     static atomic_uint_fast64_t next_id = 1;
     s->id = atomic_fetch_add(&next_id, 1);
@@ -410,9 +455,8 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     if (!s->pat || !s->len || !s->arena || !s->direct) st = WM_NOMEM;
     if (st == WM_OK && cap >= UINT32_MAX) st = WM_NOMEM;
     if (st == WM_OK) {
-        size_t at = 0;
+        size_t at = 0; /* each pattern's place in the arena; key_all copies them there */
         for (size_t i = 0; i < n; i++) {
-            memcpy(s->arena + at, patterns[i], lens[i]);
             s->pat[i] = s->arena + at;
             s->len[i] = lens[i];
             at += lens[i];
@@ -421,7 +465,6 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     }
     if (st == WM_OK && s->q > 0 && !(v = malloc(cap * sizeof *v))) st = WM_NOMEM;
     size_t nv = 0;
-    wm_pool_t *pool = st == WM_OK ? compile_pool(o, n) : NULL;
     if (st == WM_OK) st = key_all(s, patterns, max_len, per, v, &nv, pool);
     if (st == WM_OK) st = build_table(s, v, nv, pool);
     wm_pool_free(pool);

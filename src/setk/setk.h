@@ -57,7 +57,7 @@ extern "C" {
 ** of repeats (a piece of an Alu read occurs thousands of times in a genome,
 ** three seldom together: 150 bp reads at k = 4 against chrX kept 11.4 M of
 ** 75 M seeds asking two, and verifying them was 42% of the time). The GPU's
-** pairing (setk_cuda.cu) asks two at most: more windows, the same hits. */
+** pairing (setk_cuda.cu) asks as many, each within k of the seed's end. */
 typedef struct {
     uint32_t pat;
     uint32_t key_off;

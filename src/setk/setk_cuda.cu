@@ -11,8 +11,9 @@
 **           batch (warp-aggregated atomics; a count over the buffer runs the
 **           batch again with room);
 **   sort    CUB radix sort by (pattern, strand, end);
-**   pair    a seed asking two pieces is kept when a seed of another piece of
-**           its pattern and strand puts the end within spread (setk.h);
+**   pair    a seed asking two or three pieces is kept when seeds of one or
+**           two other pieces of its pattern and strand put the end within
+**           spread (setk.h);
 **   select  CUB keeps the flagged ones;
 **   verify  a thread for each run of windows closer than the pattern's halo
 **           (the first of a run walks it): Myers' bit-vector over at most 4
@@ -138,22 +139,6 @@ typedef struct {
     uint64_t cap;
 } dfound_t;
 
-/* Room for n seeds of one key: the lanes of a warp that found keys together
-** take their ranges with one atomic (a scan of their counts). A seed at a
-** time cost an atomic on one counter each, and repeats make most seeds: 10^6
-** reads against chrX find 870 M seeds, 81% of them from keys of 100 seeds
-** or more, which a lane appended alone, one atomic a seed (1.05 of the
-** H100's 3.5 s). */
-__device__ __forceinline__ unsigned long long reserve_found(const dfound_t &o, uint32_t n) {
-    namespace cg = cooperative_groups;
-    cg::coalesced_group g = cg::coalesced_threads();
-    unsigned long long mine = n;
-    unsigned long long before = cg::exclusive_scan(g, mine);
-    unsigned long long first = 0;
-    if (g.thread_rank() == g.size() - 1) first = atomicAdd(o.count, before + mine);
-    return g.shfl(first, g.size() - 1) + before;
-}
-
 /* Whether seed sd of the key at ks gives a window of ends that meets
 ** [first, last]. */
 __device__ __forceinline__ bool reaches(const dtables_t &t, const wm_seed_t &sd, uint64_t ks,
@@ -162,73 +147,145 @@ __device__ __forceinline__ bool reaches(const dtables_t &t, const wm_seed_t &sd,
     return end + (int64_t)t.spread >= first && end - (int64_t)t.spread <= last;
 }
 
-/* Key ends x + 1 for x in [x0, x1) of the thread's span (keys start at
-** x + 1 - q >= seed_from). */
+/* A key found by a lane: its seeds [i0, i1), where it starts (ks), its
+** record's index r in the batch, and the ends a window must meet. */
+typedef struct {
+    uint32_t i0, i1, r;
+    uint64_t ks;
+    int64_t first, last;
+    bool all; /* every seed's window meets them (away from the edges) */
+} dkey_t;
+
+/* The lane's key at text position x (the key ends at x + 1), if any. */
+__device__ __forceinline__ bool find_key(const dtables_t &t, const dbatch_t &b, uint64_t code,
+                                         uint64_t x, dkey_t *k) {
+    uint64_t f = hash_filter(code, t.filter_bits);
+    if (!(t.filter[f >> 6] >> (f & 63) & 1)) return false;
+    uint64_t smask = (1ull << t.bits) - 1;
+    uint32_t u = 0;
+    for (uint64_t h = hash_slot(code, t.bits);; h = (h + 1) & smask) {
+        uint32_t v = t.slot[h];
+        if (v == 0 || t.key[v - 1] == code) {
+            u = v;
+            break;
+        }
+    }
+    if (u == 0) return false;
+    k->ks = x + 1 - t.q; /* where the key starts */
+    k->r = record_of(b, k->ks);
+    uint64_t rb = b.rs[k->r], re = b.rs[k->r + 1];
+    if (k->ks + t.q > re) return false; /* a key across a record border is no piece */
+    k->first = (int64_t)(b.lo > rb ? b.lo : rb) + 1;
+    k->last = (int64_t)(b.hi < re ? b.hi : re);
+    k->i0 = t.first[u - 1];
+    k->i1 = t.first[u];
+    /* a seed's end lies after its key's start, by its pattern's length at
+    ** most: only near the batch's or the record's edges can a window miss */
+    k->all = (int64_t)k->ks - (int64_t)t.reach >= k->first &&
+             (int64_t)k->ks + (int64_t)t.reach <= k->last;
+    return true;
+}
+
+/* Each warp rolls 32 spans of SEED_SPAN key ends side by side, a lane a
+** span, and the lanes that find a key at a step hand it to the warp: their
+** seeds are written by all 32 lanes, coalesced, one atomic a step for all of
+** them. Repeats make most seeds: 10^6 reads against chrX find 870 M, 81%
+** from keys of 100 seeds or more (up to 4,090), and a lane that wrote its
+** key's seeds alone, one atomic a seed, held its warp idle and serialised
+** the GPU on one counter (1.05 s of the H100's 3.5 s). Keys end at x + 1
+** for x in [x0, x1) of a lane's span (keys start at x + 1 - q >= seed_from). */
 __global__ void seed_kernel(dtables_t t, dbatch_t b, uint64_t seed_from, uint64_t seed_to,
                             dfound_t o) {
+    const unsigned FULL = 0xffffffffu, lane = threadIdx.x & 31;
     uint64_t span = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     uint64_t x0 = seed_from + span * SEED_SPAN;
-    if (x0 >= seed_to) return;
+    if (__all_sync(FULL, x0 >= seed_to)) return;
     uint64_t x1 = x0 + SEED_SPAN < seed_to ? x0 + SEED_SPAN : seed_to;
+    if (x0 >= seed_to) x1 = x0; /* a lane past the text: steps with the warp, finds nothing */
     uint64_t mask = t.q >= 32 ? ~0ull : (1ull << (2 * t.q)) - 1;
     uint64_t code = 0;
     unsigned run = 0;
-    /* the q - 1 bytes before x0 that the first keys hold */
-    uint64_t w0 = x0 >= seed_from + t.q - 1 ? x0 - (t.q - 1) : seed_from;
-    for (uint64_t x = w0; x < x1; x++) {
-        int c = d_base[at(b, x)];
-        if (c < 0) {
-            run = 0;
-            continue;
-        }
-        code = (code << 2 | (uint64_t)c) & mask;
-        if (++run < t.q || x < x0) continue;
-        uint64_t f = hash_filter(code, t.filter_bits);
-        if (!(t.filter[f >> 6] >> (f & 63) & 1)) continue;
-        uint64_t smask = (1ull << t.bits) - 1;
-        uint32_t u = 0;
-        for (uint64_t h = hash_slot(code, t.bits);; h = (h + 1) & smask) {
-            uint32_t v = t.slot[h];
-            if (v == 0 || t.key[v - 1] == code) {
-                u = v;
-                break;
+    /* every lane takes q - 1 + SEED_SPAN steps, from the q - 1 bytes before
+    ** x0 that its first keys hold (none before seed_from) */
+    uint64_t w0 = x0 - (t.q - 1);
+    for (unsigned step = 0; step < t.q - 1 + SEED_SPAN; step++) {
+        uint64_t x = w0 + step;
+        dkey_t k = { 0, 0, 0, 0, 0, 0, false };
+        bool have = false;
+        if (x + (t.q - 1) >= x0 && x >= seed_from && x < x1) { /* (x0 - (q - 1) may wrap) */
+            int c = d_base[at(b, x)];
+            if (c < 0) {
+                run = 0;
+            } else {
+                code = (code << 2 | (uint64_t)c) & mask;
+                if (++run >= t.q && x >= x0) have = find_key(t, b, code, x, &k);
             }
         }
-        if (u == 0) continue;
-        uint64_t ks = x + 1 - t.q; /* where the key starts */
-        uint32_t r = record_of(b, ks);
-        uint64_t rb = b.rs[r], re = b.rs[r + 1];
-        if (ks + t.q > re) continue; /* a key across a record border is no piece */
-        int64_t first = (int64_t)(b.lo > rb ? b.lo : rb) + 1,
-                last = (int64_t)(b.hi < re ? b.hi : re);
-        uint32_t i0 = t.first[u - 1], i1 = t.first[u];
-        /* A seed's end lies after its key's start, by its pattern's
-        ** length at most: only near the batch's or the record's edges can
-        ** a window miss them. */
-        int64_t lo_end = (int64_t)ks - (int64_t)t.reach, hi_end = (int64_t)ks + (int64_t)t.reach;
-        bool all = lo_end >= first && hi_end <= last;
-        uint32_t n = all ? i1 - i0 : 0;
-        for (uint32_t i = i0; !all && i < i1; i++) n += reaches(t, t.seed[i], ks, first, last);
-        if (n == 0) continue;
-        unsigned long long j = reserve_found(o, n);
-        uint64_t origin = b.lo - (uint64_t)t.spread;
-        uint64_t rec = (uint64_t)(b.r0 + r) << 24;
-        for (uint32_t i = i0; i < i1; i++, j++) {
-            wm_seed_t sd = t.seed[i];
-            if (!all && !reaches(t, sd, ks, first, last)) {
-                j--;
-                continue;
+        unsigned ball = __ballot_sync(FULL, have);
+        if (ball == 0) continue;
+        /* the lane's count (near an edge, the seeds whose windows meet it),
+        ** the warp's exclusive scan of them, one atomic for the step */
+        uint32_t n = 0;
+        if (have) {
+            if (k.all) n = k.i1 - k.i0;
+            else
+                for (uint32_t i = k.i0; i < k.i1; i++)
+                    n += reaches(t, t.seed[i], k.ks, k.first, k.last);
+        }
+        uint32_t before = n;
+        for (int d = 1; d < 32; d <<= 1) {
+            uint32_t y = __shfl_up_sync(FULL, before, d);
+            if ((int)lane >= d) before += y;
+        }
+        uint32_t total = __shfl_sync(FULL, before, 31);
+        before -= n;
+        unsigned long long base = 0;
+        if (lane == 0 && total > 0) base = atomicAdd(o.count, (unsigned long long)total);
+        base = __shfl_sync(FULL, base, 0);
+        while (ball) { /* each key's seeds, by all the lanes */
+            int src = __ffs(ball) - 1;
+            ball &= ball - 1;
+            uint32_t i0 = __shfl_sync(FULL, k.i0, src), i1 = __shfl_sync(FULL, k.i1, src);
+            uint32_t r = __shfl_sync(FULL, k.r, src);
+            uint64_t ks = __shfl_sync(FULL, k.ks, src);
+            int64_t first = __shfl_sync(FULL, k.first, src), last = __shfl_sync(FULL, k.last, src);
+            bool all = __shfl_sync(FULL, k.all, src);
+            unsigned long long j = base + __shfl_sync(FULL, before, src);
+            uint64_t origin = b.lo - (uint64_t)t.spread;
+            uint64_t rec = (uint64_t)(b.r0 + r) << 24;
+            for (uint32_t i = i0; i < i1; i += 32) {
+                wm_seed_t sd;
+                bool ok = i + lane < i1;
+                if (ok) {
+                    sd = t.seed[i + lane];
+                    ok = all || reaches(t, sd, ks, first, last);
+                }
+                unsigned m = __ballot_sync(FULL, ok);
+                unsigned long long at_j = j + __popc(m & ((1u << lane) - 1));
+                j += __popc(m);
+                if (!ok || at_j >= o.cap) continue;
+                uint64_t end = ks - sd.key_off + t.pat_len[sd.pat];
+                o.key[at_j] = (uint64_t)sd.pat << (END_BITS + 1) | (uint64_t)sd.strand << END_BITS |
+                              (end - origin);
+                o.val[at_j] = rec | (uint64_t)sd.piece << 8 | sd.need;
             }
-            if (j >= o.cap) break;
-            uint64_t end = ks - sd.key_off + t.pat_len[sd.pat];
-            o.key[j] = (uint64_t)sd.pat << (END_BITS + 1) | (uint64_t)sd.strand << END_BITS |
-                       (end - origin);
-            o.val[j] = rec | (uint64_t)sd.piece << 8 | sd.need;
         }
     }
 }
 
 /* ---- pair ------------------------------------------------------------------------ */
+
+/* A seed asking `need` pieces (setk.h) is kept when seeds of need - 1 other
+** pieces of its pattern and strand put the end within spread of its own (an
+** occurrence leaves need pieces untouched, whose ends differ by the indels
+** between them, k at most). Asking two at most had kept 164 M of a million
+** reads' 870 M seeds against chrX, each a window to verify. */
+__device__ __forceinline__ void pair_see(uint32_t p, uint32_t own, uint32_t *other,
+                                         unsigned *found) {
+    if (p == own || p == *other) return;
+    if (*other == UINT32_MAX) *other = p;
+    ++*found;
+}
 
 __global__ void pair_kernel(const unsigned long long *key, const unsigned long long *val,
                             uint64_t n, uint32_t spread, uint8_t *keep) {
@@ -237,13 +294,15 @@ __global__ void pair_kernel(const unsigned long long *key, const unsigned long l
     const uint64_t same = ~((1ull << END_BITS) - 1);
     uint64_t k = key[i];
     uint32_t piece = (uint32_t)(val[i] >> 8) & 0xffffu;
-    bool ok = (val[i] & 0xffu) < 2;
-    for (uint64_t j = i; !ok && j-- > 0 && (key[j] & same) == (k & same) && k - key[j] <= spread;)
-        ok = ((uint32_t)(val[j] >> 8) & 0xffffu) != piece;
-    for (uint64_t j = i + 1; !ok && j < n && (key[j] & same) == (k & same) && key[j] - k <= spread;
-         j++)
-        ok = ((uint32_t)(val[j] >> 8) & 0xffffu) != piece;
-    keep[i] = ok;
+    unsigned need = (unsigned)(val[i] & 0xffu), found = 1;
+    uint32_t other = UINT32_MAX; /* the first other piece seen */
+    for (uint64_t j = i;
+         found < need && j-- > 0 && (key[j] & same) == (k & same) && k - key[j] <= spread;)
+        pair_see((uint32_t)(val[j] >> 8) & 0xffffu, piece, &other, &found);
+    for (uint64_t j = i + 1;
+         found < need && j < n && (key[j] & same) == (k & same) && key[j] - k <= spread; j++)
+        pair_see((uint32_t)(val[j] >> 8) & 0xffffu, piece, &other, &found);
+    keep[i] = found >= need;
 }
 
 /* ---- verify ---------------------------------------------------------------------- */
