@@ -18,6 +18,12 @@
 #          and --backend cpu (one run), the md5 of every output compared,
 #          WM_CUDA_TIMING=1's split of each tree's last run logged; then
 #          razers3 -i 97 -rr 100 -m 100000 -tc NPROC once, its rows counted
+#   auto   --backend auto beside cpu and cuda (this tree, REPEATS runs each,
+#          median, md5s): the bench's 10^6 reads (listing), their first 10^5
+#          and 10^4, and 10,000 guides (20 nt + NGG of chrX sites, 0-2
+#          planted mismatches: gpu_setk.sh's generator, seed 5) with
+#          --hamming -k 4 --exact-suffix 3 --revcomp; --explain-backend's
+#          choice logged
 #
 # CARRY (carry list [".gpus"], about 37 MB):
 #   the compression libraries' -dev .debs (bench/gpu_zlib.sh)
@@ -152,4 +158,48 @@ if [[ $modes == *,bench,* ]]; then
       log "razers3 not found in $carry/setk"
     fi
   fi
+fi
+
+if [[ $modes == *,auto,* ]]; then
+  [ -s /tmp/sk/reads_chrx.fa ] ||
+    CARRY=$carry bash bench/setk_prep.sh -b $B -n "$reads" -g 10 -p 10 /tmp/sk > "$out/prep.log" 2>&1
+  declare -A genome=([ecoli]=/tmp/sk/ecoli.fa [chrx]=/tmp/sk/chrx.fa)
+  for n in 100000 10000; do
+    for g in ecoli chrx; do head -$((2 * n)) /tmp/sk/reads_$g.fa > /tmp/sk/reads${n}_$g.fa; done
+  done
+  python3 - /tmp/sk/guides.fa /tmp/sk/chrx.fa 10000 5 <<'PY'
+import random, sys
+out, genome, n, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+rng = random.Random(seed)
+seq = ''.join(l.strip() for l in open(genome) if not l.startswith('>')).upper()
+with open(out, 'w') as f:
+    i = 0
+    while i < n:
+        p = rng.randrange(len(seq) - 30)
+        if seq[p + 21:p + 23] != 'GG' or 'N' in seq[p:p + 20]: continue
+        g = list(seq[p:p + 20])
+        for _ in range(rng.randint(0, 2)): g[rng.randrange(20)] = rng.choice('ACGT')
+        f.write('>g%d\n%sNGG\n' % (i, ''.join(g))); i += 1
+PY
+  cell() { # NAME ARGS...: cpu, cuda, auto
+    local name=$1
+    shift
+    local line="$name:"
+    for be in cpu cuda auto; do
+      local t=()
+      for r in $(seq "$reps"); do
+        local t0=$(now)
+        $W search --backend $be -j "$jobs" "$@" > /tmp/auto.out 2> /tmp/auto.err
+        t+=("$(since $t0)")
+      done
+      line+=" $be $(printf '%s\n' "${t[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}') s [${t[*]}] $(md5sum < /tmp/auto.out | cut -c1-12);"
+    done
+    log "$line $(wc -l < /tmp/auto.out) rows; auto: $($W search --explain-backend -j "$jobs" "$@" 2>&1 > /dev/null | grep -i -m1 'chose\|backend' | head -c 200)"
+  }
+  for g in ecoli chrx; do
+    cell "$g 10^6 reads" -k 4 --revcomp -f /tmp/sk/reads_$g.fa "${genome[$g]}"
+    cell "$g 10^5 reads" -k 4 --revcomp -f /tmp/sk/reads100000_$g.fa "${genome[$g]}"
+    cell "$g 10^4 reads" -k 4 --revcomp -f /tmp/sk/reads10000_$g.fa "${genome[$g]}"
+  done
+  cell "chrx 10,000 guides + NGG" -k 4 --hamming --revcomp --exact-suffix 3 -f /tmp/sk/guides.fa /tmp/sk/chrx.fa
 fi

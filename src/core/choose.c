@@ -112,24 +112,26 @@ const wm_cost_model_t wm_cost_model_default = {
         /* Sets within k errors (src/setk): work = patterns x bytes, and a
         ** cost per pattern on each side (reading it, its seeds, finishing its
         ** rows), which is most of the time against a small genome. Seeded:
-        ** 10^6 reads of 150 bp, k = 4 edits, both strands, --best-per-locus,
-        ** the H100 and its 16 cores, tree of e3f67e9 (BENCHMARKS.md 17c,
-        ** `BUDGET=250 READS=1000000 ONLY=reads_ecoli,reads_chrx bash
-        ** bench/gpu_setk.sh bench .gpu`): E. coli (4.64 Mb) cpu 2.07 s, cuda
-        ** 2.22 s; chrX (70 Mb) cpu 11.90 s, cuda 3.43 s. Solved for the two:
-        ** the CPU 1.34 us a read (on 16 threads) + work / 6.65e12; the GPU
-        ** after its start-up 1.73 us a read + work / 5.42e13. So a million
-        ** reads go to the GPU against genomes over ~5.8 Mb. (The tree of
-        ** d81d14a, H200: cpu 6.34 / 16.53 s, cuda 7.09 / 9.63 s, crossing at
-        ** ~7.5 Mb.) Direct (guides, 23 nt, Hamming k = 4, NGG, against
+        ** 10^6 reads of 150 bp, k = 4 edits, both strands, every end listed,
+        ** an H200 and its 16 cores, tree of c1c7e4d (BENCHMARKS.md 29,
+        ** `bash bench/gpu_setk_ab.sh build,test,bench .gpus`, medians of 3):
+        ** E. coli (4.64 Mb) cpu 2.62 s, cuda 1.23 s; chrX (70 Mb) cpu 13.79
+        ** s, cuda 1.40 s. Solved for the two: the CPU 1.80 us a read (on 16
+        ** threads) + work / 5.86e12; the GPU after its start-up 0.81 us a
+        ** read + work / 3.84e14. So a million reads go to the GPU against any
+        ** genome, 10^5 against E. coli stay on the CPU (0.29 s against
+        ** 0.48). With --best-per-locus the two tie on E. coli (1.68 and 1.69
+        ** s). (e3f67e9, the H100, with --best-per-locus: cpu 2.07 / 11.90 s,
+        ** cuda 2.22 / 3.43 s, crossing at ~5.8 Mb.) Direct (guides, 23 nt,
+        ** Hamming k = 4, NGG, against
         ** chrX; BENCHMARKS.md 17c, the H100 host): the CPU scans them together
         ** as bit masks (setk/planes.c, tree 1a3c4de): 200 guides 0.68 s,
         ** 10,000 in 28.4-29.0 s = 2.4e10 work/s on 16 threads (one pattern a
         ** pass before: 200 in 14.3 s); cuda 10,000 in 1.63-1.87 s = 5.2e11
         ** after the start-up, 200 in 0.47 s. Per thread linear, cap twice
         ** the 16-thread rate (assumed, as above). */
-        [WM_COST_SETK_SEEDED] = { "search set within k (seeded)", 0.03, 6.65e12 / 16, 2 * 6.65e12,
-                                  0.0, 1.73e-6, 25e9, 5.42e13, 0.0, 1.34e-6 },
+        [WM_COST_SETK_SEEDED] = { "search set within k (seeded)", 0.03, 5.86e12 / 16, 2 * 5.86e12,
+                                  0.0, 0.81e-6, 25e9, 3.84e14, 0.0, 1.80e-6 },
         [WM_COST_SETK_DIRECT] = { "search set within k (scanned whole)", 0.03, 2.4e10 / 16,
                                   2 * 2.4e10, 0.0, 0.0, 25e9, 5.2e11, 0.0, 0.0 },
         /* Direct Hamming patterns on DNA, which the CPU scans together

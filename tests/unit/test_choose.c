@@ -114,15 +114,15 @@ static void test_measured(void) {
     CHECK(wm_backend_choose(&w, &c) == WM_OK && c.backend == WM_BACKEND_CUDA &&
               near(c.cpu_s, 1.84, 0.10) && near(c.gpu_s, 0.62, 0.10),
           "dtw 67M: %d, cpu %.3f s, gpu %.3f s", (int)c.backend, c.cpu_s, c.gpu_s);
-    /* Sets within k errors, the H100 host, 16 threads (BENCHMARKS.md 17c,
-    ** e3f67e9): 10^6 reads of 150 bp at k = 4 against chrX (70 MB): cpu
-    ** 11.90 s, cuda 3.43 s; against E. coli (4.64 MB): cpu 2.07 s, cuda
-    ** 2.22 s, where the GPU loses. 10^5 reads against chrX (`quick`, the
-    ** tree before, 6512da5): cpu 2.14 s, cuda 1.26 s: the GPU. 200 guides
-    ** (23 nt, Hamming k = 4): cpu 8.99 s, while the GPU did 10,000 in 10.44
-    ** s. A few reads against E. coli stay on the CPU (the start-up). */
+    /* Sets within k errors, an H200 host, 16 threads (BENCHMARKS.md 29,
+    ** c1c7e4d, every end listed): 10^6 reads of 150 bp at k = 4 against
+    ** chrX (70 MB): cpu 13.79 s, cuda 1.40 s; against E. coli (4.64 MB):
+    ** cpu 2.62 s, cuda 1.23 s. 10^5 reads against chrX: the GPU (17c, the
+    ** tree before: cpu 1.41 s, cuda 0.88 s). 200 guides (23 nt, Hamming k
+    ** = 4): cpu 8.99 s, while the GPU did 10,000 in 10.44 s. A few reads
+    ** against E. coli stay on the CPU (the start-up). */
     static const double reads[2] = { 1e6, 1e6 }, genome[2] = { 70e6, 4.64e6 },
-                        set_cpu[2] = { 11.90, 2.07 }, set_gpu[2] = { 3.43, 2.22 },
+                        set_cpu[2] = { 13.79, 2.62 }, set_gpu[2] = { 1.40, 1.23 },
                         tol[2] = { 0.05, 0.05 };
     for (int i = 0; i < 2; i++) {
         w = work(WM_WORK_SEARCH_SET, genome[i], 150, 4, (uint64_t)reads[i], 16, 1);
