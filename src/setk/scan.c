@@ -398,6 +398,8 @@ static wm_status deliver(void *user, const void *v) { return wm_setk_deliver(use
 
 static wm_status cpu_scan(wm_context_t *cx, wave_t *wp, uint64_t own_from, wm_setk_sink_t *dv) {
     wave_t w = *wp;
+    wm_status built = wm_setk_host_table(w.s, cx->pool); /* the first CPU scan builds it */
+    if (built != WM_OK) return built;
     uint64_t len = w.text->len, size = wm_waves_chunk_size(cx, own_from, len, 32, 16u << 10);
     if (size > MAX_CHUNK) size = MAX_CHUNK; /* a seed's end is kept in 32 bits (found_t) */
     w.plan = wm_plan_sized(own_from, len, size);

@@ -44,21 +44,13 @@ static int text_symbol(const wm_setk_t *s, uint8_t c) {
 ** several bases (R, N, ...) has none (a key of it would miss some texts). */
 static int pattern_symbol(const wm_setk_t *s, uint8_t c) { return text_symbol(s, c); }
 
-static uint64_t hash(uint64_t code, unsigned bits) {
-    return (code * 0x9E3779B97F4A7C15ull) >> (64 - bits);
-}
-
-static uint64_t filter_bit(uint64_t code, unsigned bits) {
-    return ((code ^ code >> 29) * 0xD6E8FEB86659FD93ull) >> (64 - bits);
-}
-
 const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n) {
     *n = 0;
     if (s->n_keys == 0) return NULL;
-    uint64_t f = filter_bit(code, s->filter_bits);
+    uint64_t f = wm_setk_filter_bit(code, s->filter_bits);
     if (!(s->filter[f >> 6] >> (f & 63) & 1)) return NULL;
     uint64_t mask = ((uint64_t)1 << s->bits) - 1;
-    for (uint64_t h = hash(code, s->bits);; h = (h + 1) & mask) {
+    for (uint64_t h = wm_setk_hash(code, s->bits);; h = (h + 1) & mask) {
         uint32_t u = s->slot[h];
         if (u == 0) return NULL;
         if (s->key[u - 1] == code) {
@@ -68,10 +60,7 @@ const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n) {
     }
 }
 
-typedef struct {
-    uint64_t code;
-    wm_seed_t seed;
-} keyed_t;
+typedef wm_setk_keyed_seed_t keyed_t;
 
 /* The key of p[at, at + q), or -1 when a byte there has no symbol. */
 static int64_t key_at(const wm_setk_t *s, const uint8_t *p, size_t at) {
@@ -249,8 +238,8 @@ static void fill_keys(void *arg, size_t i, int tid) {
             uint64_t code = J->v[x].code;
             s->key[u] = code;
             s->first[u] = (uint32_t)x;
-            J->hu[u] = (uint64_t)u << 32 | hash(code, s->bits);
-            uint64_t f = filter_bit(code, s->filter_bits);
+            J->hu[u] = (uint64_t)u << 32 | wm_setk_hash(code, s->bits);
+            uint64_t f = wm_setk_filter_bit(code, s->filter_bits);
             __atomic_fetch_or(&s->filter[f >> 6], 1ull << (f & 63), __ATOMIC_RELAXED);
             u++;
         }
@@ -279,6 +268,16 @@ static void place_keys(wm_setk_t *s, uint64_t *hu, size_t nk) {
 }
 
 static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv, wm_pool_t *pool) {
+    free(s->filter); /* (a try that ran out of memory) */
+    free(s->slot);
+    free(s->key);
+    free(s->first);
+    free(s->seed);
+    s->filter = NULL;
+    s->slot = NULL;
+    s->key = NULL;
+    s->first = NULL;
+    s->seed = NULL;
     /* stable: seeds were made in (pattern, strand, piece) order, kept in a key */
     if (wm_setk_radix_sort_on(pool, v, nv, sizeof *v, (s->dna ? 2 : 8) * s->q)) return WM_NOMEM;
     size_t slices = pool && nv >= WM_SETK_PAR_SORT_MIN ? 4 * (size_t)wm_pool_size(pool) : 1;
@@ -292,15 +291,13 @@ static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv, wm_pool_t *poo
         J.at[i] = nk;
         nk += c;
     }
-    unsigned bits = 4;
-    while (((size_t)1 << bits) < 2 * nk) bits++;
+    unsigned bits = wm_setk_slot_bits(nk);
     s->bits = bits;
     if (bits > 32) { /* 2^31 keys: more than the seeds' 32-bit indices hold anyway */
         free(J.at);
         return WM_NOMEM;
     }
-    unsigned fbits = 12;
-    while (fbits < 30 && ((size_t)1 << fbits) < 16 * nk) fbits++;
+    unsigned fbits = wm_setk_filter_bits(nk);
     s->filter_bits = fbits;
     s->filter = calloc(((size_t)1 << fbits) / 64, sizeof *s->filter);
     s->slot = calloc((size_t)1 << bits, sizeof *s->slot);
@@ -320,7 +317,6 @@ static wm_status build_table(wm_setk_t *s, keyed_t *v, size_t nv, wm_pool_t *poo
         place_keys(s, J.hu, nk);
         s->first[nk] = (uint32_t)nv;
         s->n_keys = nk;
-        s->n_seeds = nv;
     }
     free(J.at);
     free(J.hu);
@@ -466,15 +462,37 @@ wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, si
     if (st == WM_OK && s->q > 0 && !(v = malloc(cap * sizeof *v))) st = WM_NOMEM;
     size_t nv = 0;
     if (st == WM_OK) st = key_all(s, patterns, max_len, per, v, &nv, pool);
-    if (st == WM_OK) st = build_table(s, v, nv, pool);
     wm_pool_free(pool);
-    free(v);
+    if (st == WM_OK && nv > 0 && nv < cap) { /* the room keying did not take */
+        keyed_t *fit = realloc(v, nv * sizeof *v);
+        if (fit) v = fit;
+    }
+    s->keyed = v; /* the tables come from them where first needed */
+    s->n_seeds = nv;
+    if (st == WM_OK && pthread_mutex_init(&s->lock, NULL) != 0) st = WM_NOMEM;
+    else if (st == WM_OK) s->lock_made = 1;
     if (st != WM_OK) {
         wm_setk_free(s);
         return st;
     }
     *out = s;
     return WM_OK;
+}
+
+wm_status wm_setk_host_table(const wm_setk_t *cs, wm_pool_t *pool) {
+    wm_setk_t *s = (wm_setk_t *)cs; /* built once, under its lock */
+    pthread_mutex_lock(&s->lock);
+    wm_status st = WM_OK;
+    if (!s->host_table) {
+        st = build_table(s, s->keyed, s->n_seeds, pool);
+        if (st == WM_OK) {
+            free(s->keyed);
+            s->keyed = NULL;
+            s->host_table = 1;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return st;
 }
 
 void wm_setk_free(void *body) {
@@ -489,5 +507,7 @@ void wm_setk_free(void *body) {
     free(s->first);
     free(s->seed);
     free(s->direct);
+    free(s->keyed);
+    if (s->lock_made) pthread_mutex_destroy(&s->lock);
     free(s);
 }

@@ -24,6 +24,7 @@
 #ifndef WM_SETK_SETK_H
 #define WM_SETK_SETK_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "core/internal.h"
@@ -66,6 +67,13 @@ typedef struct {
     uint8_t need; /* 1, 2 or 3 */
 } wm_seed_t;
 
+/* A seed with its key, as the compile makes them (in pattern, strand and
+** piece order): what a table is built from. */
+typedef struct {
+    uint64_t code;
+    wm_seed_t seed;
+} wm_setk_keyed_seed_t;
+
 typedef struct {
     size_t n;            /* patterns */
     uint64_t id;         /* unique in the process: what a GPU's copy of the tables is of */
@@ -82,8 +90,20 @@ typedef struct {
     int dna;          /* keys of bases (else of bytes) */
     unsigned q;       /* key length in symbols; 0 when nothing is seeded */
     int16_t sym[256]; /* a text byte's key symbol, -1 for none */
-    /* The table: slot[h] = 1 + u for key u (0 = empty), linear probing;
-    ** key u's seeds are seed[first[u] .. first[u + 1]). */
+    /* The keyed seeds (n_seeds of them), kept until the host's table is
+    ** built from them. The table is built where it is first needed: on the
+    ** host by wm_setk_host_table (the CPU's scan), on a GPU from these by
+    ** its first batch (setk_cuda.cu). Building it on the host took 0.3 s of
+    ** a million reads' 0.5 s compile on 16 cores, and uploading it moved
+    ** 470 MB; a GPU run now never builds it on the host. The lock guards
+    ** keyed and the building; once built (host_table), keyed is freed and a
+    ** GPU uploads the host's table. */
+    wm_setk_keyed_seed_t *keyed;
+    int host_table;
+    pthread_mutex_t lock;
+    int lock_made;
+    /* The host's table: slot[h] = 1 + u for key u (0 = empty), linear
+    ** probing; key u's seeds are seed[first[u] .. first[u + 1]). */
     unsigned bits;
     uint32_t *slot;
     /* A bit per key hashed into 16 bits a key or so (at most 2^30): most
@@ -93,9 +113,9 @@ typedef struct {
     uint64_t *filter;
     uint64_t *key;
     uint32_t *first;
-    size_t n_keys;
+    size_t n_keys; /* distinct keys: 0 until the host's table is built */
     wm_seed_t *seed;
-    size_t n_seeds;
+    size_t n_seeds;   /* the keyed seeds (0: nothing seeded) */
     uint32_t *direct; /* patterns scanned whole, in index order */
     size_t n_direct;
     uint64_t max_reach; /* the longest occurrence: max len + spread */
@@ -107,9 +127,33 @@ static inline size_t wm_setk_mid_len(const wm_setk_t *s, size_t i) {
 }
 
 /* Compile (seeds.c). Arguments as wm_compile_set's, max_edits > 0; the
-** patterns are checked here as wm_compile checks one. */
+** patterns are checked here as wm_compile checks one. The host's table is
+** not built yet: */
 wm_status wm_setk_compile(const uint8_t *const *patterns, const size_t *lens, size_t n,
                           const wm_opts_t *o, wm_setk_t **out);
+/* Build the host's table from the keyed seeds, once (any thread; on pool's
+** threads, or one without a pool). The same table whatever the pool. */
+wm_status wm_setk_host_table(const wm_setk_t *s, wm_pool_t *pool);
+/* Key u's code's hash slot and filter bit of a table of 2^bits slots and a
+** filter of 2^filter_bits bits: the host's and the GPU's tables alike. */
+static inline uint64_t wm_setk_hash(uint64_t code, unsigned bits) {
+    return (code * 0x9E3779B97F4A7C15ull) >> (64 - bits);
+}
+static inline uint64_t wm_setk_filter_bit(uint64_t code, unsigned bits) {
+    return ((code ^ code >> 29) * 0xD6E8FEB86659FD93ull) >> (64 - bits);
+}
+/* A table's sizes for nk keys: at least twice as many slots, 16 filter bits
+** a key (at most 2^30). */
+static inline unsigned wm_setk_slot_bits(size_t nk) {
+    unsigned bits = 4;
+    while (((size_t)1 << bits) < 2 * nk) bits++;
+    return bits;
+}
+static inline unsigned wm_setk_filter_bits(size_t nk) {
+    unsigned fbits = 12;
+    while (fbits < 30 && ((size_t)1 << fbits) < 16 * nk) fbits++;
+    return fbits;
+}
 void wm_setk_free(void *body);
 
 /* Sort n records of size bytes, each starting with a uint64_t key below

@@ -1,9 +1,11 @@
 /*
 ** test_setk_compile.c -- a set within k errors compiled on several threads
-** (wm_opts_t.compile_threads: the pieces keyed by ranges of patterns and
-** sorted on a pool, src/setk/seeds.c) gives the database one thread gives:
-** the same key length, table, filter, seeds in the same order and patterns
-** scanned whole, field by field; and the same matches.
+** (wm_opts_t.compile_threads: the pieces keyed by ranges of patterns on a
+** pool, src/setk/seeds.c) gives the database one thread gives: the same key
+** length, keyed seeds in the same order and patterns scanned whole; and the
+** host's table built from them on a pool (wm_setk_host_table, once) is the
+** table one thread builds: slots, filter, keys and seeds, field by field;
+** and the same matches.
 **
 ** Cases: 4,096 (the least a pool is started for) to 12,000 patterns of DNA
 ** or bytes, long ones (seeded: 1, 2 or 3 pieces asked) mixed with short ones
@@ -53,6 +55,24 @@ static int same_tables(const wm_setk_t *a, const wm_setk_t *b, long idx, int thr
                       threads, x, a->n_seeds);
 }
 
+/* The keyed seeds the compiles made, in order; 1 when equal. */
+static int same_keyed(const wm_setk_t *a, const wm_setk_t *b, long idx, int threads) {
+    if (!CHECK(a->n_seeds == b->n_seeds && !a->host_table && !b->host_table,
+               "case %ld, %d threads: %zu / %zu keyed seeds (no table yet)", idx, threads,
+               a->n_seeds, b->n_seeds))
+        return 0;
+    size_t x = 0;
+    for (; x < a->n_seeds; x++) {
+        const wm_setk_keyed_seed_t *p = &a->keyed[x], *q = &b->keyed[x];
+        if (p->code != q->code || p->seed.pat != q->seed.pat ||
+            p->seed.key_off != q->seed.key_off || p->seed.piece != q->seed.piece ||
+            p->seed.strand != q->seed.strand || p->seed.need != q->seed.need)
+            break;
+    }
+    return CHECK(x == a->n_seeds, "case %ld, %d threads: keyed seed %zu of %zu differs", idx,
+                 threads, x, a->n_seeds);
+}
+
 static int collect_count(const wm_match_t *m, void *user) {
     uint64_t *h = user;
     h[0]++;
@@ -95,7 +115,17 @@ static void one_case(long idx) {
     wm_db_t *many = NULL;
     CHECK(wm_compile_set(pp, len, n, &o, &many) == WM_OK, "case %ld: compile on %d threads", idx,
           t);
-    if (one && many && same_tables(one->body, many->body, idx, t)) {
+    /* the keyed seeds, then the host's tables built from them: one without a
+    ** pool, one on t threads */
+    int built = one && many && same_keyed(one->body, many->body, idx, t);
+    wm_pool_t *pool = wm_pool_new(t);
+    if (built)
+        built = CHECK(wm_setk_host_table(one->body, NULL) == WM_OK &&
+                          wm_setk_host_table(many->body, pool) == WM_OK &&
+                          wm_setk_host_table(many->body, pool) == WM_OK, /* once */
+                      "case %ld: the host's tables", idx);
+    wm_pool_free(pool);
+    if (built && same_tables(one->body, many->body, idx, t)) {
         /* and the same matches over a text made of pieces of the patterns */
         size_t tl = 3000;
         uint8_t *text = malloc(tl);
