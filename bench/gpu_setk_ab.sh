@@ -11,6 +11,8 @@
 #   test   tests/cli/test_set_k_backends.sh (CPU against CUDA), the units
 #          (test_setk_gpu_finish, test_setk_planes, test_api_sets), and
 #          compute-sanitizer memcheck and racecheck on 300 reads of E. coli
+#   cover  tests/cli/test_cover.sh with the CUDA backend: sets whose CPU
+#          part builds the host's seed table, which the GPU then uploads
 #   bench  bench/setk_prep.sh -n READS, then for each genome (E. coli, the
 #          70 Mb chrX sample): `warpmatch search -f READS -k 4 --revcomp
 #          [--best-per-locus] -j NPROC GENOME` with --backend cuda (this
@@ -32,7 +34,7 @@
 #   old/warpmatch.gz     the baseline's CLI (CUDA, sm_90), old/TREE its commit
 # Environment: READS [1000000], REPEATS [3], GENOMES [ecoli,chrx].
 # $OUT gets ab.log (every step, time and md5), build.log, tests.log,
-# san.log, and the split lines in timing.log.
+# cover.log, san.log, and the split lines in timing.log.
 set -u
 modes=",${1:-build,test,bench},"
 carry=${2:-.gpus}
@@ -105,6 +107,13 @@ EOF
       log "$tool ${extra:-listing}: rc=$rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/san.log | tail -1), $(wc -l < /tmp/san300.out) rows, $same"
     done
   done
+fi
+
+if [[ $modes == *,cover,* ]]; then
+  log "test_cover.sh (the CPU covering the GPU's start-up, sets included)"
+  WM_SHARED_DATA=$(cd "$carry" && pwd) bash tests/cli/test_cover.sh $W . > "$out/cover.log" 2>&1
+  echo "rc=$? $(tail -1 "$out/cover.log")" | tee -a "$out/ab.log"
+  grep -E "FAIL" -A4 "$out/cover.log" | head -20 | tee -a "$out/ab.log"
 fi
 
 if [[ $modes == *,bench,* ]]; then
