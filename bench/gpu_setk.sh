@@ -121,22 +121,7 @@ EOF
 
 # guides OUT.fa GENOME.fa N SEED: N guides, 20 nt of a site followed by GG
 # (no N in the 20), 0-2 planted mismatches, written as the 20 nt + NGG.
-guides() {
-  python3 - "$@" <<'EOF'
-import random, sys
-out, genome, n, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-rng = random.Random(seed)
-seq = ''.join(l.strip() for l in open(genome) if not l.startswith('>')).upper()
-with open(out, 'w') as f:
-    i = 0
-    while i < n:
-        p = rng.randrange(len(seq) - 30)
-        if seq[p + 21:p + 23] != 'GG' or 'N' in seq[p:p + 20]: continue
-        g = list(seq[p:p + 20])
-        for _ in range(rng.randint(0, 2)): g[rng.randrange(20)] = rng.choice('ACGT')
-        f.write('>g%d\n%sNGG\n' % (i, ''.join(g))); i += 1
-EOF
-}
+guides() { python3 bench/setk_guides.py "$@"; }
 
 W=$B/warpmatch
 if [ "$mode" = test ]; then

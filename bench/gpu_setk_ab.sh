@@ -11,6 +11,7 @@
 #   test   tests/cli/test_set_k_backends.sh (CPU against CUDA), the units
 #          (test_setk_gpu_finish, test_setk_planes, test_api_sets), and
 #          compute-sanitizer memcheck and racecheck on 300 reads of E. coli
+#          (bench/setk_prep.sh's)
 #   cover  tests/cli/test_cover.sh with the CUDA backend: sets whose CPU
 #          part builds the host's seed table, which the GPU then uploads
 #   bench  bench/setk_prep.sh -n READS, then for each genome (E. coli, the
@@ -23,7 +24,7 @@
 #   auto   --backend auto beside cpu and cuda (this tree, REPEATS runs each,
 #          median, md5s): the bench's 10^6 reads (listing), their first 10^5
 #          and 10^4, and 10,000 guides (20 nt + NGG of chrX sites, 0-2
-#          planted mismatches: gpu_setk.sh's generator, seed 5) with
+#          planted mismatches: bench/setk_guides.py, seed 5) with
 #          --hamming -k 4 --exact-suffix 3 --revcomp; --explain-backend's
 #          choice logged
 #
@@ -78,23 +79,9 @@ if [[ $modes == *,test,* ]]; then
     echo "$t rc=$? $(tail -1 "$out/tests.log")" | tee -a "$out/ab.log"
   done
   log "compute-sanitizer on 300 reads of E. coli, k = 4, both strands, listing and --best-per-locus"
-  python3 - /tmp/ecoli300.fa /tmp/ecoli.fa <<'EOF'
-import random, sys
-rng = random.Random(3)
-seq = ''.join(l.strip() for l in open(sys.argv[2]) if not l.startswith('>')).upper()
-comp = str.maketrans('ACGT', 'TGCA')
-with open(sys.argv[1], 'w') as f:
-    for i in range(300):
-        p = rng.randrange(len(seq) - 160); r = list(seq[p:p + 150])
-        for _ in range(rng.randint(0, 3)):
-            j = rng.randrange(len(r)); op = rng.random()
-            if op < 0.6: r[j] = rng.choice('ACGT')
-            elif op < 0.8: r.insert(j, rng.choice('ACGT'))
-            else: del r[j]
-        r = ''.join(r)
-        if rng.random() < 0.5: r = r.translate(comp)[::-1]
-        f.write('>q%d\n%s\n' % (i, r))
-EOF
+  # 300 reads of E. coli (bench/setk_prep.sh's: planted edits, both strands)
+  CARRY=$carry bash bench/setk_prep.sh -b $B -n 300 -g 10 -p 10 /tmp/sk300 > /dev/null 2>&1
+  cp /tmp/sk300/reads_ecoli.fa /tmp/ecoli300.fa
   for extra in "" "--best-per-locus"; do
     $W search --backend cpu -k 4 --revcomp $extra -f /tmp/ecoli300.fa /tmp/ecoli.fa > /tmp/cpu300.out
     for tool in memcheck racecheck; do
@@ -176,20 +163,7 @@ if [[ $modes == *,auto,* ]]; then
   for n in 100000 10000; do
     for g in ecoli chrx; do head -$((2 * n)) /tmp/sk/reads_$g.fa > /tmp/sk/reads${n}_$g.fa; done
   done
-  python3 - /tmp/sk/guides.fa /tmp/sk/chrx.fa 10000 5 <<'PY'
-import random, sys
-out, genome, n, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-rng = random.Random(seed)
-seq = ''.join(l.strip() for l in open(genome) if not l.startswith('>')).upper()
-with open(out, 'w') as f:
-    i = 0
-    while i < n:
-        p = rng.randrange(len(seq) - 30)
-        if seq[p + 21:p + 23] != 'GG' or 'N' in seq[p:p + 20]: continue
-        g = list(seq[p:p + 20])
-        for _ in range(rng.randint(0, 2)): g[rng.randrange(20)] = rng.choice('ACGT')
-        f.write('>g%d\n%sNGG\n' % (i, ''.join(g))); i += 1
-PY
+  python3 bench/setk_guides.py /tmp/sk/guides.fa /tmp/sk/chrx.fa 10000 5
   cell() { # NAME ARGS...: cpu, cuda, auto
     local name=$1
     shift

@@ -132,6 +132,29 @@ static int is_space(uint8_t c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* A header line p..e ('>' at p): where its name (the first word) ends. */
+static const uint8_t *name_end(const uint8_t *p, const uint8_t *e) {
+    const uint8_t *w = p + 1;
+    while (w < e && !is_space(*w)) ++w;
+    return w;
+}
+
+/* The name p + 1..w copied to o with its NUL; returns where the sequence
+** goes. */
+static uint8_t *copy_name(const uint8_t *p, const uint8_t *w, uint8_t *o) {
+    memmove(o, p + 1, (size_t)(w - p - 1));
+    o += w - p - 1;
+    *o++ = '\0';
+    return o;
+}
+
+/* A sequence line p..e's bytes without whitespace appended at o. */
+static uint8_t *copy_bases(const uint8_t *p, const uint8_t *e, uint8_t *o) {
+    for (const uint8_t *c = p; c < e; ++c)
+        if (!is_space(*c)) *o++ = *c;
+    return o;
+}
+
 /* FASTA: a record's sequence is one pattern named by the header's first word.
 ** Names and joined sequences are written front to back into out (n + 1
 ** bytes): each takes no more room than the line it came from, and the + 1 is
@@ -159,8 +182,7 @@ static int parse_fasta(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t 
                     return -1;
             }
             if (p == end) break;
-            const uint8_t *w = p + 1;
-            while (w < e && !is_space(*w)) ++w;
+            const uint8_t *w = name_end(p, e);
             if (w == p + 1) {
                 wm_cli_error("%s:%" PRIu64 ": FASTA header with no name", where, line);
                 return -1;
@@ -170,15 +192,11 @@ static int parse_fasta(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t 
                 wm_cli_error("%s:%" PRIu64 ": " WM_NAME_CONTROL_FMT, where, line, (unsigned)ctl);
                 return -1;
             }
-            memmove(o, p + 1, (size_t)(w - p - 1));
             name = (const char *)o;
-            o += w - p - 1;
-            *o++ = '\0';
-            seq = o;
+            seq = o = copy_name(p, w, o);
             hline = line;
         } else {
-            for (const uint8_t *c = p; c < e; ++c)
-                if (!is_space(*c)) *o++ = *c;
+            o = copy_bases(p, e, o);
         }
         p = nl != NULL ? nl + 1 : end;
     }
@@ -259,18 +277,13 @@ static void fasta_block(void *arg, size_t i, int tid) {
                 b->lines = line - 1;
                 return;
             }
-            const uint8_t *w = p + 1;
-            while (w < e && !is_space(*w)) ++w;
+            const uint8_t *w = name_end(p, e);
             if (w == p + 1 || name_control(p + 1, (size_t)(w - p - 1)) >= 0) break;
-            memmove(o, p + 1, (size_t)(w - p - 1));
             name = (const char *)o;
-            o += w - p - 1;
-            *o++ = '\0';
-            seq = o;
+            seq = o = copy_name(p, w, o);
             hline = line;
         } else {
-            for (const uint8_t *c = p; c < e; ++c)
-                if (!is_space(*c)) *o++ = *c;
+            o = copy_bases(p, e, o);
         }
         p = nl != NULL ? nl + 1 : end;
     }

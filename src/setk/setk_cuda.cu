@@ -623,31 +623,11 @@ __device__ bool start_w(const dbatch_t &b, const uint64_t (&rpeq)[4][4], uint32_
         pv[w] = ~0ull;
         mv[w] = 0;
     }
-    const uint64_t last_bit = 1ull << ((m - 1) % 64);
     int score = (int)m;
     bool found = false;
     for (uint64_t j = 1; j <= J; j++) {
-        int c = d_base[at(b, e - j)];
-        int hin = 1; /* row 0 grows: D[0][j] = j */
-#pragma unroll
-        for (int w = 0; w < W; w++) {
-            uint64_t eq = c >= 0 ? rpeq[c][w] : 0;
-            uint64_t xv = eq | mv[w];
-            if (hin < 0) eq |= 1;
-            uint64_t xh = (((eq & pv[w]) + pv[w]) ^ pv[w]) | eq;
-            uint64_t ph = mv[w] | ~(xh | pv[w]);
-            uint64_t mh = pv[w] & xh;
-            uint64_t high = w == W - 1 ? last_bit : 1ull << 63;
-            int hout = (ph & high) ? 1 : (mh & high) ? -1 : 0;
-            ph <<= 1;
-            mh <<= 1;
-            if (hin < 0) mh |= 1;
-            else if (hin > 0) ph |= 1;
-            pv[w] = mh | ~(xv | ph);
-            mv[w] = ph & xv;
-            hin = hout;
-        }
-        score += hin;
+        /* row 0 grows: D[0][j] = j */
+        score += setk_myers_column<W>(rpeq, d_base[at(b, e - j)], m, 1, pv, mv);
         if (!found || (uint32_t)score < *best) {
             *best = (uint32_t)score;
             *best_j = j;

@@ -114,9 +114,38 @@ __device__ __forceinline__ void setk_peq(const uint8_t *p, uint32_t m, uint32_t 
     }
 }
 
-/* Myers' bit-vector over W words (Hyyro's blocks: the horizontal delta
-** carried from word to word) from text byte `from` with the top row 0 (an
-** occurrence starts anywhere), ends in (own, to] within k reported. */
+/* One column of Myers' bit-vector over W words (Hyyro's blocks: the
+** horizontal delta carried from word to word): the text symbol's masks eq
+** (c < 0: none), hin the delta into the top row (0: the row stays 0, an
+** occurrence starts anywhere; 1: it grows, anchored), the last row's delta
+** returned. */
+template <int W>
+__device__ __forceinline__ int setk_myers_column(const uint64_t (&peq)[4][4], int c, uint32_t m,
+                                                 int hin, uint64_t (&pv)[W], uint64_t (&mv)[W]) {
+    const uint64_t last_bit = 1ull << ((m - 1) % 64);
+#pragma unroll
+    for (int w = 0; w < W; w++) {
+        uint64_t eq = c >= 0 ? peq[c][w] : 0;
+        uint64_t xv = eq | mv[w];
+        if (hin < 0) eq |= 1;
+        uint64_t xh = (((eq & pv[w]) + pv[w]) ^ pv[w]) | eq;
+        uint64_t ph = mv[w] | ~(xh | pv[w]);
+        uint64_t mh = pv[w] & xh;
+        uint64_t high = w == W - 1 ? last_bit : 1ull << 63;
+        int hout = (ph & high) ? 1 : (mh & high) ? -1 : 0;
+        ph <<= 1;
+        mh <<= 1;
+        if (hin < 0) mh |= 1;
+        else if (hin > 0) ph |= 1;
+        pv[w] = mh | ~(xv | ph);
+        mv[w] = ph & xv;
+        hin = hout;
+    }
+    return hin;
+}
+
+/* Myers' bit-vector over W words from text byte `from` with the top row 0
+** (an occurrence starts anywhere), ends in (own, to] within k reported. */
 template <int W>
 __device__ void setk_myers_w(const dbatch_t &b, const uint64_t (&peq)[4][4], uint32_t m, uint32_t k,
                              uint64_t from, uint64_t own, uint64_t to, uint32_t pat,
@@ -126,30 +155,9 @@ __device__ void setk_myers_w(const dbatch_t &b, const uint64_t (&peq)[4][4], uin
         pv[w] = ~0ull;
         mv[w] = 0;
     }
-    const uint64_t last_bit = 1ull << ((m - 1) % 64);
     uint32_t score = m;
     for (uint64_t x = from; x < to; x++) {
-        int c = d_base[at(b, x)];
-        int hin = 0;
-#pragma unroll
-        for (int w = 0; w < W; w++) {
-            uint64_t eq = c >= 0 ? peq[c][w] : 0;
-            uint64_t xv = eq | mv[w];
-            if (hin < 0) eq |= 1;
-            uint64_t xh = (((eq & pv[w]) + pv[w]) ^ pv[w]) | eq;
-            uint64_t ph = mv[w] | ~(xh | pv[w]);
-            uint64_t mh = pv[w] & xh;
-            uint64_t high = w == W - 1 ? last_bit : 1ull << 63;
-            int hout = (ph & high) ? 1 : (mh & high) ? -1 : 0;
-            ph <<= 1;
-            mh <<= 1;
-            if (hin < 0) mh |= 1;
-            else if (hin > 0) ph |= 1;
-            pv[w] = mh | ~(xv | ph);
-            mv[w] = ph & xv;
-            hin = hout;
-        }
-        score += hin;
+        score += setk_myers_column<W>(peq, d_base[at(b, x)], m, 0, pv, mv);
         if (x + 1 > own && score <= k) push_hit(o, x + 1, pat, strand, score);
     }
 }
