@@ -44,22 +44,6 @@ static int text_symbol(const wm_setk_t *s, uint8_t c) {
 ** several bases (R, N, ...) has none (a key of it would miss some texts). */
 static int pattern_symbol(const wm_setk_t *s, uint8_t c) { return text_symbol(s, c); }
 
-const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n) {
-    *n = 0;
-    if (s->n_keys == 0) return NULL;
-    uint64_t f = wm_setk_filter_bit(code, s->filter_bits);
-    if (!(s->filter[f >> 6] >> (f & 63) & 1)) return NULL;
-    uint64_t mask = ((uint64_t)1 << s->bits) - 1;
-    for (uint64_t h = wm_setk_hash(code, s->bits);; h = (h + 1) & mask) {
-        uint32_t u = s->slot[h];
-        if (u == 0) return NULL;
-        if (s->key[u - 1] == code) {
-            *n = s->first[u] - s->first[u - 1];
-            return &s->seed[s->first[u - 1]];
-        }
-    }
-}
-
 typedef wm_setk_keyed_seed_t keyed_t;
 
 /* The key of p[at, at + q), or -1 when a byte there has no symbol. */

@@ -186,9 +186,6 @@ typedef struct {
 int wm_setk_sort_matches(wm_matchvec_t *v, const uint64_t *rs, uint64_t lo, uint64_t hi,
                          unsigned pat_bits);
 
-/* The seeds of key `code`, or NULL (*n = 0) when none. */
-const wm_seed_t *wm_setk_lookup(const wm_setk_t *s, uint64_t code, size_t *n);
-
 /* ---- direct Hamming patterns on the CPU, together (planes.c) ------------------
 ** The set's direct patterns of up to 64 bases, with Hamming distance on DNA,
 ** as bit masks against the text's four base planes. new: NULL when the set

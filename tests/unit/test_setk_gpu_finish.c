@@ -149,7 +149,7 @@ static wm_status fake_batch(wm_context_t *cx, const wm_setk_t *s, const wm_text_
     }
     size_t each = keyed ? sizeof(uint64_t) + (layout->lens ? sizeof(uint16_t) : 0) : sizeof *h;
     if (wm_setk_gpu_hits_reserve(out, n * each)) abort();
-    out->lens = keyed && layout->lens ? (uint16_t *)((uint64_t *)out->buf + n) : NULL;
+    out->lens = keyed && layout->lens && n > 0 ? (uint16_t *)((uint64_t *)out->buf + n) : NULL;
     if (keyed && n > 0) {
         keyed_len_t *kl = malloc(n * sizeof *kl);
         if (!kl) abort();
