@@ -291,8 +291,7 @@ int wm_cli_input_iupac(const wm_cli_input_t *in) {
     /* the records lie back to back in seq: one pass over all their bytes */
     const uint8_t *p = in->seq + in->starts[0];
     uint64_t n = in->starts[in->n_rec] - in->starts[0];
-    long t = in->threads > 0 ? in->threads : sysconf(_SC_NPROCESSORS_ONLN);
-    wm_pool_t *pool = n >= IUPAC_PARALLEL_MIN && t > 1 ? wm_pool_new(t > 256 ? 256 : (int)t) : NULL;
+    wm_pool_t *pool = n >= IUPAC_PARALLEL_MIN ? wm_cli_pool(in->threads) : NULL;
     if (pool == NULL) return wm_cli_is_iupac(p, (size_t)n);
     iupac_job_t J = { p, n, 0 };
     wm_pool_for(pool, (size_t)((n + IUPAC_PIECE - 1) / IUPAC_PIECE), iupac_piece, &J);

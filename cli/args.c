@@ -376,6 +376,16 @@ int wm_cli_close_stdout(int rc) {
     return WM_EXIT_ERROR;
 }
 
+int wm_cli_threads(int asked) {
+    long t = asked > 0 ? asked : sysconf(_SC_NPROCESSORS_ONLN);
+    return t < 1 ? 1 : t > 256 ? 256 : (int)t;
+}
+
+wm_pool_t *wm_cli_pool(int asked) {
+    int t = wm_cli_threads(asked);
+    return t > 1 ? wm_pool_new(t) : NULL;
+}
+
 double wm_cli_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

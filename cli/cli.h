@@ -179,6 +179,11 @@ void wm_cli_context_free(wm_context_t *cx);
 
 /* Seconds from a monotonic clock. */
 double wm_cli_now(void);
+/* The threads -j asks for a pass over a large input (asked <= 0: every
+** online core), at most 256, and a pool of them (the library's, core/
+** internal.h), or NULL when that is one thread. */
+int wm_cli_threads(int asked);
+struct wm_pool *wm_cli_pool(int asked);
 /* 1 with WM_CUDA_TIMING=1 in the environment: commands print where their
 ** time went on stderr. */
 int wm_cli_timing_on(void);

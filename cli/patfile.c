@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "warpmatch.h"
 #include "cli.h"
@@ -294,12 +293,11 @@ static void fasta_block(void *arg, size_t i, int tid) {
 ** small, one thread), -1 out of memory (message printed). */
 static int parse_fasta_parallel(wm_patset_t *ps, const uint8_t *data, size_t n, uint32_t src,
                                 uint8_t *out) {
-    long t = ps->threads > 0 ? ps->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    int t = wm_cli_threads(ps->threads);
     if (n < fasta_parallel_min() || t < 2) return 0;
-    if (t > 256) t = 256;
     size_t nb = (size_t)t * FASTA_BLOCKS_PER_THREAD;
     fasta_block_t *b = calloc(nb, sizeof *b);
-    wm_pool_t *pool = b != NULL ? wm_pool_new((int)t) : NULL;
+    wm_pool_t *pool = b != NULL ? wm_pool_new(t) : NULL;
     if (pool == NULL) {
         free(b);
         return nomem();

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/internal.h"
 #include "cli.h"
@@ -400,10 +399,7 @@ static uint8_t *letters_only(const wm_patset_t *set, const uint8_t *ok, int thre
     }
     size_t bytes = 0;
     for (size_t i = 0; i < set->n; ++i) bytes += set->len[i];
-    long t = threads > 0 ? threads : sysconf(_SC_NPROCESSORS_ONLN);
-    wm_pool_t *pool = bytes >= LETTERS_PARALLEL_MIN && t > 1 && set->n > 1
-                          ? wm_pool_new(t > 256 ? 256 : (int)t)
-                          : NULL;
+    wm_pool_t *pool = bytes >= LETTERS_PARALLEL_MIN && set->n > 1 ? wm_cli_pool(threads) : NULL;
     letters_job_t J = { set, ok, flags, pool ? 4 * (size_t)wm_pool_size(pool) : 1 };
     if (J.slices > set->n) J.slices = set->n ? set->n : 1;
     if (pool) wm_pool_for(pool, J.slices, letters_slice, &J);

@@ -88,31 +88,32 @@ static unsigned end_bits_of(const wm_setk_t *s, uint64_t lo, uint64_t hi) {
 ** asked for before it is needed: the filter (32 MiB for a million reads),
 ** the slots (128 MiB) and the keys (94 MiB) are each a cache miss a
 ** position, and one position at a time waited for every one of them in
-** turn: 100,000 reads against chrX took 6.10 s on 2 cores so, 5.41 s by
+** turn: 100,000 reads against chrX took 6.26 s on 2 cores so, 5.43 s by
 ** blocks (BENCHMARKS.md 29). */
 #define LOOKUP_BLOCK 64
 
 typedef struct {
     uint64_t code, x; /* the key, ending at x + 1 */
-    uint64_t h;       /* its home slot */
+    uint64_t h;       /* its filter bit, then its home slot */
     uint32_t u;       /* 1 + its key index, once found; 0 for none */
 } probe_t;
 
-/* Keys [0, n) of P: each one's key index into u (0: none), the filter,
-** slots and keys read a stage at a time, each stage's reads prefetched
-** by the one before. */
-static void lookup_block(const wm_setk_t *s, probe_t *P, size_t n) {
+/* Keys [0, n) of P: the ones in the table moved to the front, in order,
+** each with its key index (u); returns how many. The filter, slots and
+** keys are read a stage at a time, each stage's reads prefetched by the
+** one before. */
+static size_t lookup_block(const wm_setk_t *s, probe_t *P, size_t n) {
     uint64_t smask = ((uint64_t)1 << s->bits) - 1;
     for (size_t i = 0; i < n; i++) {
-        uint64_t f = wm_setk_filter_bit(P[i].code, s->filter_bits);
-        __builtin_prefetch(&s->filter[f >> 6]);
+        P[i].h = wm_setk_filter_bit(P[i].code, s->filter_bits);
+        __builtin_prefetch(&s->filter[P[i].h >> 6]);
     }
     size_t m = 0; /* the keys the filter lets by, moved to the front */
     for (size_t i = 0; i < n; i++) {
-        uint64_t f = wm_setk_filter_bit(P[i].code, s->filter_bits);
-        P[i].u = 0;
+        uint64_t f = P[i].h;
         if (!(s->filter[f >> 6] >> (f & 63) & 1)) continue;
         P[m] = P[i];
+        P[m].u = 0;
         P[m].h = wm_setk_hash(P[m].code, s->bits);
         __builtin_prefetch(&s->slot[P[m].h]);
         m++;
@@ -135,7 +136,7 @@ static void lookup_block(const wm_setk_t *s, probe_t *P, size_t n) {
     size_t k = 0; /* the keys found, in order */
     for (size_t i = 0; i < m; i++)
         if (P[i].u) P[k++] = P[i];
-    for (size_t i = k; i < n; i++) P[i].u = 0;
+    return k;
 }
 
 static int seed_piece(const wave_t *w, const wm_piece_t *pc, uint64_t lo, size_t first_rec,
@@ -171,8 +172,8 @@ static int seed_piece(const wave_t *w, const wm_piece_t *pc, uint64_t lo, size_t
             P[n].code = code;
             P[n++].x = x;
         }
-        lookup_block(s, P, n);
-        for (size_t b = 0; b < n && P[b].u; b++) {
+        size_t found = lookup_block(s, P, n);
+        for (size_t b = 0; b < found; b++) {
             uint32_t u = P[b].u - 1, n_sd = s->first[u + 1] - s->first[u];
             const wm_seed_t *sd = &s->seed[s->first[u]];
             int64_t t = (int64_t)(P[b].x + 1 - q); /* where the key starts */
