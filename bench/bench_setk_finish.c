@@ -29,6 +29,7 @@
 
 #include "core/internal.h"
 #include "io/seqfile.h"
+#include "setk_reads.h"
 #include "setk/setk.h"
 #include "warpmatch.h"
 
@@ -162,21 +163,9 @@ static int reads_mode(int argc, char **argv) {
         return 2;
     }
     wm_seqfile_t rf, gf;
-    char err[512];
-    if (wm_seqfile_read(argv[2], 0, &rf, err, sizeof err) != WM_OK ||
-        wm_seqfile_read(argv[3], 0, &gf, err, sizeof err) != WM_OK) {
-        fprintf(stderr, "bench_setk_finish: %s\n", err);
-        return 1;
-    }
-    size_t np = rf.text.n_rec;
-    const uint8_t **pp = malloc(np * sizeof *pp);
-    size_t *len = malloc(np * sizeof *len);
-    if (!pp || !len) return 1;
-    for (size_t i = 0; i < np; i++) {
-        pp[i] = rf.text.seq + rf.text.rec_start[i];
-        len[i] =
-            (size_t)((i + 1 < np ? rf.text.rec_start[i + 1] : rf.text.len) - rf.text.rec_start[i]);
-    }
+    const uint8_t **pp;
+    size_t *len, np;
+    if (setk_read_inputs("bench_setk_finish", argv[2], argv[3], &rf, &gf, &pp, &len, &np)) return 1;
     wm_db_t *db = NULL;
     wm_context_t *cx = NULL;
     if (set_up(pp, len, np, k, WM_METRIC_EDIT, &db, &cx)) return 1;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "io/seqfile.h"
+#include "setk_reads.h"
 #include "setk/setk.h"
 #include "warpmatch.h"
 
@@ -49,21 +50,9 @@ int main(int argc, char **argv) {
     }
     uint32_t k = argc > 3 ? (uint32_t)atoi(argv[3]) : 4;
     wm_seqfile_t rf, gf;
-    char err[512];
-    if (wm_seqfile_read(argv[1], 0, &rf, err, sizeof err) != WM_OK ||
-        wm_seqfile_read(argv[2], 0, &gf, err, sizeof err) != WM_OK) {
-        fprintf(stderr, "bench_setk_seeds: %s\n", err);
-        return 1;
-    }
-    size_t np = rf.text.n_rec;
-    const uint8_t **pp = malloc(np * sizeof *pp);
-    size_t *len = malloc(np * sizeof *len);
-    if (!pp || !len) return 1;
-    for (size_t i = 0; i < np; i++) {
-        pp[i] = rf.text.seq + rf.text.rec_start[i];
-        len[i] =
-            (size_t)((i + 1 < np ? rf.text.rec_start[i + 1] : rf.text.len) - rf.text.rec_start[i]);
-    }
+    const uint8_t **pp;
+    size_t *len, np;
+    if (setk_read_inputs("bench_setk_seeds", argv[1], argv[2], &rf, &gf, &pp, &len, &np)) return 1;
     wm_opts_t o = wm_opts_default();
     o.alphabet = WM_ALPHABET_DNA;
     o.max_edits = k;
@@ -100,8 +89,7 @@ int main(int argc, char **argv) {
     printf("keys by seeds: 1-9 %zu, 10-99 %zu, 100-999 %zu, 1,000+ %zu (the most %zu)\n", keys[0],
            keys[1], keys[2], keys[3] + keys[4], most);
     printf("genome: %llu positions, %llu holding a key, %llu seeds found\n",
-           (unsigned long long)gf.text.len, (unsigned long long)held,
-           (unsigned long long)found);
+           (unsigned long long)gf.text.len, (unsigned long long)held, (unsigned long long)found);
     printf("seeds found from keys of 1-9 seeds %llu, 10-99 %llu, 100-999 %llu, 1,000+ %llu "
            "(%.1f%% from keys of 100 or more)\n",
            (unsigned long long)by[0], (unsigned long long)by[1], (unsigned long long)by[2],
