@@ -28,6 +28,12 @@
 #          --hamming -k 4 --exact-suffix 3 --revcomp; --explain-backend's
 #          choice logged
 #
+#   split  where a run's wall clock goes (tree's CUDA build only): chrX
+#          listing and --best-per-locus, E. coli listing, the 10,000 guides,
+#          each REPEATS runs under WM_CUDA_TIMING=1; beside each run's wall
+#          time, the time before main (the loader) and after it (exit's
+#          teardown), from main's own clock line; --backend auto on chrX too
+#
 # CARRY (carry list [".gpus"], about 37 MB):
 #   the compression libraries' -dev .debs (bench/gpu_zlib.sh)
 #   dna/ecoli_k12_mg1655.fa.gz, dna/human_GRCh37_chrX_first70Mb.fa.gz
@@ -55,7 +61,7 @@ extra=()
 source bench/gpu_zlib.sh
 
 if [[ $modes == *,build,* ]]; then
-  log "device: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1); $jobs CPUs"
+  log "device: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1); $jobs CPUs; /tmp on $(df -T /tmp | awk 'NR==2{print $2}'); tools: $(command -v strace perf | tr '\n' ' ')"
   t0=$(now)
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF -DWARPMATCH_BENCH=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" > "$out/build.log" 2>&1 &&
@@ -154,6 +160,31 @@ if [[ $modes == *,bench,* ]]; then
       log "razers3 not found in $carry/setk"
     fi
   fi
+fi
+
+if [[ $modes == *,split,* ]]; then
+  [ -s /tmp/sk/reads_chrx.fa ] ||
+    CARRY=$carry bash bench/setk_prep.sh -b $B -n "$reads" -g 10 -p 10 /tmp/sk > "$out/prep.log" 2>&1
+  [ -s /tmp/sk/guides.fa ] || python3 bench/setk_guides.py /tmp/sk/guides.fa /tmp/sk/chrx.fa 10000 5
+  split() { # NAME ARGS...: REPEATS runs, each one's wall, before and after main, the split
+    local name=$1
+    shift
+    for r in $(seq "$reps"); do
+      local t0=$(now)
+      WM_CUDA_TIMING=1 $W search -j "$jobs" "$@" > /tmp/split.out 2> /tmp/split.err
+      local rc=$? t1=$(now)
+      local main=$(grep -m1 '^process: main from' /tmp/split.err)
+      local a=$(echo "$main" | awk '{print $4}') b=$(echo "$main" | awk '{print $6}')
+      log "$name run $r: rc=$rc wall $(awk -v x=$t0 -v y=$t1 'BEGIN{printf "%.3f", (y-x)/1e9}') s, before main $(awk -v x=$t0 -v a=$a 'BEGIN{printf "%.3f", a-x/1e9}') s, after main $(awk -v y=$t1 -v b=$b 'BEGIN{printf "%.3f", y/1e9-b}') s, $(wc -l < /tmp/split.out) rows, md5 $(md5sum < /tmp/split.out | cut -c1-12)"
+      { echo "-- $name run $r"; grep -v '^warpmatch: note' /tmp/split.err; } >> "$out/timing.log"
+    done
+  }
+  split "chrx listing cuda" --backend cuda -k 4 --revcomp -f /tmp/sk/reads_chrx.fa /tmp/sk/chrx.fa
+  split "chrx listing auto" --backend auto -k 4 --revcomp -f /tmp/sk/reads_chrx.fa /tmp/sk/chrx.fa
+  split "chrx best-per-locus cuda" --backend cuda -k 4 --revcomp --best-per-locus -f /tmp/sk/reads_chrx.fa /tmp/sk/chrx.fa
+  split "ecoli listing cuda" --backend cuda -k 4 --revcomp -f /tmp/sk/reads_ecoli.fa /tmp/sk/ecoli.fa
+  split "chrx guides cuda" --backend cuda -k 4 --hamming --revcomp --exact-suffix 3 -f /tmp/sk/guides.fa /tmp/sk/chrx.fa
+  split "chrx guides cpu" --backend cpu -k 4 --hamming --revcomp --exact-suffix 3 -f /tmp/sk/guides.fa /tmp/sk/chrx.fa
 fi
 
 if [[ $modes == *,auto,* ]]; then

@@ -366,3 +366,39 @@ int wm_cli_align_gpu_likely(const wm_cli_align_args_t *a, const char *q, const c
     wm_backend_choice_t c;
     return wm_backend_choose(&w, &c) == WM_OK && c.backend == WM_BACKEND_CUDA;
 }
+
+/* ---- search's guess before reading: a seeded set within k ------------------------ */
+
+int wm_cli_search_gpu_likely(const wm_cli_search_args_t *a, int argc, char **argv, int first) {
+    if (a->sh.co.backend != WM_BACKEND_AUTO || !wm_cuda_built() || wm_dist.active || !a->is_set ||
+        a->o.max_edits == 0 || a->sh.alphabet == WM_ALPHA_TEXT || a->stream > 0 || first >= argc ||
+        a->o.exact_prefix > 0 || a->o.exact_suffix > 0 || !gpu_listed())
+        return 0;
+    double n = 0, seq = 0, bytes = 0;
+    for (size_t i = 0; i < a->n_pat_args; i++) {
+        double pn, ps;
+        if (a->pat_args[i].opt != 'f') continue; /* a few -e strings weigh nothing */
+        if (peek_records(a->pat_args[i].arg, &pn, &ps) < 0) return 0;
+        n += pn;
+        seq += ps;
+    }
+    for (int i = first; i < argc; i++) {
+        double b = file_bytes(argv[i]);
+        if (b < 0) return 0;
+        bytes += b;
+    }
+    wm_workload_t w;
+    memset(&w, 0, sizeof w);
+    w.kind = WM_WORK_SEARCH_SET;
+    w.n = (uint64_t)n;
+    w.k = a->o.max_edits;
+    w.m = n >= 1 ? (uint64_t)(seq / n) : 0; /* the mean: the shortest is not known yet */
+    w.hamming = a->o.metric == WM_METRIC_HAMMING;
+    w.bytes = (uint64_t)bytes;
+    w.threads = a->sh.co.threads;
+    w.n_gpus = 1;
+    /* seeded sets only: the others have the CPU's cover (wm_cli_choose_search) */
+    if (w.n == 0 || w.m / ((uint64_t)w.k + 1) < 12) return 0;
+    wm_backend_choice_t c;
+    return wm_backend_choose(&w, &c) == WM_OK && c.backend == WM_BACKEND_CUDA;
+}

@@ -164,6 +164,7 @@ typedef struct {
     uint64_t n_matches, n_sources, n_bytes;
     int any_match, any_error, fatal, write_failed, write_errno;
     int dist;       /* ranks share the files (MPI, or --output-per-rank) */
+    int early;      /* --backend cuda: bg started before the patterns were read */
     FILE *rank_out; /* --output-per-rank: this rank's file */
     int walked;     /* -r: the file now searched was found in a directory */
     int show_names; /* -o/--line lines start with FILE: */
