@@ -194,17 +194,9 @@ const char *wm_cli_status_msg(const wm_context_t *cx, wm_status st) {
     return msg != NULL && msg[0] != '\0' ? msg : wm_strerror(st);
 }
 
-static int cuda_made; /* a CUDA context was made in this process: leave by _exit */
-
-static void note_made(wm_status st, const wm_context_t *cx) {
-    if (st == WM_OK && wm_context_backend(cx) == WM_BACKEND_CUDA)
-        __atomic_store_n(&cuda_made, 1, __ATOMIC_RELAXED);
-}
-
 wm_status wm_cli_context_new(const wm_context_opts_t *co, wm_context_t **cx) {
     *cx = NULL;
     wm_status st = wm_context_new(co, cx);
-    note_made(st, *cx);
     if (st != WM_OK) {
         unsigned b = (unsigned)co->backend;
         wm_cli_error("cannot use the %s backend: %s",
@@ -220,7 +212,6 @@ static void *make_context(void *arg) {
     wm_cli_context_bg_t *bg = arg;
     double t0 = wm_cli_now();
     bg->st = wm_context_new(&bg->co, &bg->cx);
-    note_made(bg->st, bg->cx);
     bg->seconds = wm_cli_now() - t0;
     __atomic_store_n(&bg->ready, 1, __ATOMIC_RELEASE);
     return NULL;
@@ -319,13 +310,8 @@ int wm_cli_context_leave(wm_cli_context_bg_t *bg) {
     return 1;
 }
 
-/* After CUDA the exit's handlers (the runtime's teardown of what the kernel
-** releases anyway when the process ends) took 0.10-0.14 s of a 1 s search
-** on an H200, where a CPU run's exit takes 0.01 s (BENCHMARKS.md 30). Under
-** MPI the launcher's finalize has run by now; the ranks leave as before. */
 int wm_cli_exit(int rc) {
-    if (context_left || (__atomic_load_n(&cuda_made, __ATOMIC_RELAXED) && !wm_dist.active))
-        _exit(rc);
+    if (context_left) _exit(rc);
     return rc;
 }
 

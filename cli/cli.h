@@ -131,8 +131,7 @@ void wm_cli_context_abandon(wm_cli_context_bg_t *bg);
 ** with wm_cli_context_wait and frees it as usual. */
 int wm_cli_context_leave(wm_cli_context_bg_t *bg);
 /* The end of the process with status rc: _exit when a context was left
-** running or a CUDA context was made (stdout is closed by then, stderr
-** unbuffered), else rc returned. */
+** running (stdout is closed by then, stderr unbuffered), else rc returned. */
 int wm_cli_exit(int rc);
 
 /* wm_cli_context_wait, and while the context is still being made, the
