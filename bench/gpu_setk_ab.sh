@@ -131,6 +131,17 @@ if [[ $modes == *,bench,* ]]; then
     { echo "-- $tag"; grep -v '^warpmatch: note' /tmp/ab.err; } >> "$out/timing.log"
   }
   median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+  write_floor() { # FILE: writing as many bytes into a new file of /tmp, 3 times (any tool's floor)
+    local mb=$(($(stat -c %s "$1") >> 20)) t=()
+    for r in 1 2 3; do
+      rm -f /tmp/dd.out
+      local t0=$(now)
+      dd if=/dev/zero of=/tmp/dd.out bs=1M count=$mb status=none
+      t+=("$(since $t0)")
+    done
+    rm -f /tmp/dd.out
+    log "  the output's write floor: $mb MiB into a new file of /tmp by dd: ${t[*]} s"
+  }
   for g in ${GENOMES//,/ }; do
     for extra in "" "--best-per-locus"; do
       args=(-k 4 --revcomp $extra -j "$jobs" -f /tmp/sk/reads_$g.fa "${genome[$g]}")
@@ -144,6 +155,8 @@ if [[ $modes == *,bench,* ]]; then
       one "$g ${extra:-listing} new cpu" $W --backend cpu "${args[@]}"
       cpu_sec=$sec cpu_sum=$sum
       log "$g ${extra:-listing}: cuda new $(median "${new[@]}") s [${new[*]}], old $(median "${old[@]}") s [${old[*]}], cpu $cpu_sec s; $new_rows rows, md5 new $new_sum old $old_sum cpu $cpu_sum"
+      write_floor /tmp/ab.out
+
     done
   done
   if [[ -d $carry/setk ]]; then

@@ -319,8 +319,7 @@ static void search_file(wm_cli_search_run_t *r, const char *path) {
         uint64_t longest = a->m; /* one pattern's, or a set's longest */
         for (size_t i = 0; a->is_set && i < a->set.n; ++i)
             if (a->set.len[i] > longest) longest = a->set.len[i];
-        if (wm_cli_locus_init(&locus, longest + a->o.max_edits, a->is_set ? a->set.n : 1,
-                              wm_cli_search_row, &s) < 0) {
+        if (wm_cli_locus_init(&locus, longest + a->o.max_edits, wm_cli_search_row_run, &s) < 0) {
             wm_cli_locus_free(&locus);
             wm_cli_error("%s: %s", path, wm_strerror(WM_NOMEM));
             r->any_error = 1;

@@ -90,19 +90,20 @@ typedef struct {
     size_t *rec_first;
 } wm_cli_fasta_lines_t;
 
-/* Open loci of --best-per-locus (locus.c). */
-typedef int (*wm_cli_emit_t)(void *user, const wm_match_t *m);
+/* Open loci of --best-per-locus (locus.c). The chosen matches go out in
+** runs, as wm_cli_search_row_run takes them. */
+typedef int (*wm_cli_emit_t)(void *user, const wm_match_t *m, size_t n);
 typedef struct {
     uint64_t span; /* the longest match: m + k */
     wm_cli_emit_t emit;
     void *user;
     struct wm_cli_locus_node *node; /* the open loci, and free nodes */
     uint32_t cap_node, free_node;
-    uint32_t head[2], tail[2]; /* open loci by their last end [0] and by their
+    uint32_t head[2], tail[2];      /* open loci by their last end [0] and by their
                                   first end [1]: the oldest first */
-    uint32_t *chain;           /* pattern * 2 + strand -> its open loci */
-    size_t n_keys;
-    wm_match_t *ready; /* closed loci's matches waiting for their turn */
+    struct wm_cli_locus_slot *slot; /* pattern * 2 + strand -> its open loci */
+    size_t n_slots, n_used;         /* a power of two; keys with open loci */
+    wm_match_t *ready;              /* closed loci's matches waiting for their turn */
     size_t n_ready, cap_ready;
     uint64_t rec;
     int any, stopped;
@@ -414,8 +415,7 @@ int wm_cli_search_sam_row(wm_cli_search_sink_t *s, const wm_match_t *m);
 
 /* ---- locus.c -------------------------------------------------------------------- */
 
-int wm_cli_locus_init(wm_cli_locus_t *L, uint64_t span, size_t n_patterns, wm_cli_emit_t emit,
-                      void *user);
+int wm_cli_locus_init(wm_cli_locus_t *L, uint64_t span, wm_cli_emit_t emit, void *user);
 /* A match in (record, end, strand) order; non-zero to stop (-1: no memory). */
 int wm_cli_locus_push(wm_cli_locus_t *L, const wm_match_t *m);
 /* The end of the matches: print what is left. 0, or -1 (no memory). */

@@ -54,6 +54,29 @@ for ((c = 0; c < N_CASES; c++)); do
         done
     done
 done
+# Hundreds of patterns with loci open at once (the table of open keys
+# grows from its 64 slots and keys leave it in every order): every 100-mer
+# of a 300-base unit, the unit repeated, so each pattern matches once a
+# period and about 100 of them are open at any end.
+python3 - "$SEED" "$TMP" <<'PY'
+import random, sys
+rnd = random.Random(int(sys.argv[1]))
+unit = "".join(rnd.choice("ACGT") for _ in range(300))
+with open(sys.argv[2] + "/many.fa", "w") as f:
+    f.write(">rep\n" + unit * 14 + unit[:123] + "\n>tail\n" + unit[50:] + unit + "\n")
+with open(sys.argv[2] + "/many.txt", "w") as f:
+    f.write("".join(unit[i:i + 100] + "\n" for i in range(0, 200)))
+PY
+for rev in "" "--revcomp"; do
+    # shellcheck disable=SC2086  # rev is empty or one word
+    run search -k 2 $rev --backend cpu -j 1 -f "$TMP/many.txt" "$TMP/many.fa"
+    python3 "$ROOT/tests/cli/loci_brute.py" set <"$OUT" >"$TMP/expect"
+    for cfg in "-j 1" "-j 2 --chunk-bytes 1K"; do
+        # shellcheck disable=SC2086  # rev and cfg are word lists
+        run search -k 2 $rev --best-per-locus --backend cpu $cfg -f "$TMP/many.txt" "$TMP/many.fa"
+        check_out "200 patterns open at once (k 2 $rev $cfg, seed $SEED)" "$TMP/expect"
+    done
+done
 for ((c = 0; c <= N_CASES / 4; c++)); do
     k=$(cat "$TMP/wk.$c")
     run search -k "$k" -w --backend cpu -j 1 -f "$TMP/wpats.$c.txt" "$TMP/wtext.$c.txt"
