@@ -39,7 +39,10 @@
 #   dna/ecoli_k12_mg1655.fa.gz, dna/human_GRCh37_chrX_first70Mb.fa.gz
 #   setk/*.deb           bench/peers/fetch_setk_debs.sh's (RazerS 3)
 #   old/warpmatch.gz     the baseline's CLI (CUDA, sm_90), old/TREE its commit
-# Environment: READS [1000000], REPEATS [3], GENOMES [ecoli,chrx].
+# Environment: READS [1000000], REPEATS [3], GENOMES [ecoli,chrx];
+# PREBUILT=DIR: no build mode, DIR's warpmatch.gz and gen_reads.gz (a CUDA
+# build for sm_90 made elsewhere) unpacked into /tmp/b-setk instead; WM_BIN:
+# the CLI that split runs [/tmp/b-setk/warpmatch].
 # $OUT gets ab.log (every step, time and md5), build.log, tests.log,
 # cover.log, san.log, and the split lines in timing.log.
 set -u
@@ -49,6 +52,12 @@ out=${OUT:-gpu-out}
 mkdir -p "$out"
 B=/tmp/b-setk
 W=$B/warpmatch
+if [ -n "${PREBUILT:-}" ]; then
+  mkdir -p $B/bench
+  gzip -dc "$PREBUILT/warpmatch.gz" > $W && gzip -dc "$PREBUILT/gen_reads.gz" > $B/bench/gen_reads &&
+    chmod +x $W $B/bench/gen_reads || exit 1
+fi
+W=${WM_BIN:-$W}
 jobs=$(nproc)
 reads=${READS:-1000000}
 reps=${REPEATS:-3}
@@ -121,6 +130,7 @@ if [[ $modes == *,bench,* ]]; then
   one() { # TAG BIN ARGS...: one run, wall seconds into $sec, md5 into $sum
     local tag=$1 bin=$2
     shift 2
+    rm -f /tmp/ab.out # not truncated by the shell inside the timing
     local t0=$(now)
     WM_CUDA_TIMING=1 "$bin" search "$@" > /tmp/ab.out 2> /tmp/ab.err
     local rc=$?
@@ -156,7 +166,6 @@ if [[ $modes == *,bench,* ]]; then
       cpu_sec=$sec cpu_sum=$sum
       log "$g ${extra:-listing}: cuda new $(median "${new[@]}") s [${new[*]}], old $(median "${old[@]}") s [${old[*]}], cpu $cpu_sec s; $new_rows rows, md5 new $new_sum old $old_sum cpu $cpu_sum"
       write_floor /tmp/ab.out
-
     done
   done
   if [[ -d $carry/setk ]]; then
@@ -183,6 +192,7 @@ if [[ $modes == *,split,* ]]; then
     local name=$1
     shift
     for r in $(seq "$reps"); do
+      rm -f /tmp/split.out # (truncating the last run's output took 0.1-0.2 s of the shell's)
       local t0=$(now)
       WM_CUDA_TIMING=1 $W search -j "$jobs" "$@" > /tmp/split.out 2> /tmp/split.err
       local rc=$? t1=$(now)
@@ -192,6 +202,8 @@ if [[ $modes == *,split,* ]]; then
       { echo "-- $name run $r"; grep -v '^warpmatch: note' /tmp/split.err; } >> "$out/timing.log"
     done
   }
+  head -20 /tmp/sk/reads_ecoli.fa > /tmp/sk/reads10_ecoli.fa
+  split "ecoli 10 reads cuda" --backend cuda -k 4 --revcomp -f /tmp/sk/reads10_ecoli.fa /tmp/sk/ecoli.fa
   split "chrx listing cuda" --backend cuda -k 4 --revcomp -f /tmp/sk/reads_chrx.fa /tmp/sk/chrx.fa
   split "chrx listing auto" --backend auto -k 4 --revcomp -f /tmp/sk/reads_chrx.fa /tmp/sk/chrx.fa
   split "chrx best-per-locus cuda" --backend cuda -k 4 --revcomp --best-per-locus -f /tmp/sk/reads_chrx.fa /tmp/sk/chrx.fa
@@ -215,6 +227,7 @@ if [[ $modes == *,auto,* ]]; then
     for be in cpu cuda auto; do
       local t=()
       for r in $(seq "$reps"); do
+        rm -f /tmp/auto.out
         local t0=$(now)
         $W search --backend $be -j "$jobs" "$@" > /tmp/auto.out 2> /tmp/auto.err
         t+=("$(since $t0)")
