@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/litfilter.h"
 #include "search/search.h"
 
 /* IUPAC nucleotide code -> set of bases as bits A=1 C=2 G=4 T=8, either case;
@@ -97,6 +98,7 @@ static wm_status build_strand(wm_pat_t *p, int s, const uint8_t *pat) {
         memset(st->peq, 0, 4 * nw * sizeof(uint64_t)); /* bytes 0..3 are no base */
         memset(st->rpeq, 0, 4 * nw * sizeof(uint64_t));
     }
+    if (p->k == 0) wm_litfilter_make(st, nw, 0, m, &st->lit); /* (shiftor.c) */
     return WM_OK;
 }
 

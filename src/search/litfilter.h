@@ -7,16 +7,7 @@
 
 #include "search/search.h"
 
-/* Pattern positions [off, off + len) of one strand, and up to four of them
-** whose class is one byte or one letter in either case, to compare 16 text
-** positions at a time. */
-typedef struct {
-    size_t off, len;
-    int n;           /* positions tested (0..4); under 2 filters too little */
-    size_t pos[4];   /* offsets within the stretch */
-    uint8_t byte[4]; /* the byte (lower case when folded) */
-    uint8_t fold[4]; /* 0x20 when either case is accepted */
-} wm_litfilter_t;
+/* wm_litfilter_t: search.h (a strand keeps its whole pattern's). */
 
 /* Choose the positions (spread: last, first, middle, three quarters). */
 void wm_litfilter_make(const wm_strand_t *st, size_t nw, size_t off, size_t len, wm_litfilter_t *f);

@@ -23,6 +23,17 @@ extern "C" {
 
 #define WM_WORD_BITS 64
 
+/* Pattern positions [off, off + len) of one strand, and up to four of them
+** whose class is one byte or one letter in either case, to compare 16 text
+** positions at a time (litfilter.c). */
+typedef struct {
+    size_t off, len;
+    int n;           /* positions tested (0..4); under 2 filters too little */
+    size_t pos[4];   /* offsets within the stretch */
+    uint8_t byte[4]; /* the byte (lower case when folded) */
+    uint8_t fold[4]; /* 0x20 when either case is accepted */
+} wm_litfilter_t;
+
 /* One strand's pattern, compiled. peq[c * n_words + w] has bit i of word w
 ** set when pattern position 64*w+i matches text byte c (Shift-And / Myers
 ** convention: 1 = match). */
@@ -30,6 +41,10 @@ typedef struct {
     uint8_t *bytes; /* the pattern as searched on this strand */
     uint64_t *peq;  /* 256 * n_words words */
     uint64_t *rpeq; /* the same for the pattern read backwards */
+    /* k = 0: the whole pattern's literal filter, chosen once here, not at
+    ** each scan (a read file's every record is a scan of its own: the choice
+    ** was 62% of a search of a million reads' FASTQ); len 0 otherwise */
+    wm_litfilter_t lit;
 } wm_strand_t;
 
 /* One pattern compiled: a wm_compile database's body. */

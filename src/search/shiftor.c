@@ -43,13 +43,17 @@ int wm_shiftor_scan(const wm_pat_t *pat, int strand, const uint8_t *text, uint64
                     uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
     const wm_strand_t *st = &pat->strand[strand];
     size_t m = pat->m, nw = pat->n_words;
-    wm_litfilter_t f;
-    wm_litfilter_make(st, nw, 0, m, &f);
+    wm_litfilter_t made;
+    const wm_litfilter_t *lit = &st->lit;
+    if (lit->len != m) { /* (compiled with errors, scanned exactly: never today) */
+        wm_litfilter_make(st, nw, 0, m, &made);
+        lit = &made;
+    }
     uint64_t first_end = own_from + 1 > scan_from + m ? own_from + 1 : scan_from + m;
     if (first_end > to) return 0;
     uint64_t s0 = first_end - m, s1 = to - m + 1; /* starts [s0, s1) */
-    if (f.n >= 2 && s1 - s0 >= 64) {
-        int64_t r = wm_litfilter_scan(st, nw, &f, text, s0, s1, strand, out);
+    if (lit->n >= 2 && s1 - s0 >= 64) {
+        int64_t r = wm_litfilter_scan(st, nw, lit, text, s0, s1, strand, out);
         if (r < 0) return -1;
         /* the automaton takes the starts the filter left: ends > r + m - 1 */
         own_from = (uint64_t)r + m - 1;
@@ -64,8 +68,12 @@ static int automaton_scan(const wm_pat_t *pat, int strand, const uint8_t *text, 
                           uint64_t own_from, uint64_t to, wm_hitvec_t *out) {
     const wm_strand_t *st = &pat->strand[strand];
     size_t m = pat->m, nw = pat->n_words, t = m < 64 ? m : 64;
-    uint64_t B[256];
-    for (unsigned c = 0; c < 256; c++) B[c] = tail_mask(st, nw, m, t, (uint8_t)c);
+    uint64_t tail[256]; /* one word: the masks themselves, not a copy a scan */
+    const uint64_t *B = st->peq;
+    if (nw > 1) {
+        for (unsigned c = 0; c < 256; c++) tail[c] = tail_mask(st, nw, m, t, (uint8_t)c);
+        B = tail;
+    }
     const uint64_t accept = 1ull << (t - 1);
 
     /* The automaton over the tail needs t - 1 bytes before each end; the head
