@@ -223,9 +223,9 @@ int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path) {
         wm_seqsrc_close(g.src); /* mapped, and parsed by all threads: faster */
         return 0;
     }
-    /* FASTA parsed by the -j threads beside the search's, where that pays:
-    ** 2.13 GB with --stream on 16 cores 1.27 -> 0.88 s, on 2 cores 1.75 ->
-    ** 2.1 s (BENCHMARKS.md 18). */
+    /* FASTA and FASTQ parsed by the -j threads beside the search's, where
+    ** that pays: 2.13 GB of FASTA with --stream on 16 cores 1.27 -> 0.88 s,
+    ** on 2 cores 1.75 -> 2.1 s (BENCHMARKS.md 18). */
     long threads = a->sh.co.threads > 0 ? a->sh.co.threads : sysconf(_SC_NPROCESSORS_ONLN);
     if (threads >= 4) wm_seqsrc_set_threads(g.src, (int)(threads > 1024 ? 1024 : threads));
     g.want = a->stream_batch;

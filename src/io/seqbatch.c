@@ -14,7 +14,8 @@
 **
 ** A FASTQ record is parsed whole (fastq_record with the reader's re-parse
 ** when it reaches the buffer's end) into a record buffer, then copied into
-** batches, cut where a batch is full. A plain input is one record ".",
+** batches, cut where a batch is full; with threads, runs of whole records
+** go straight into the batch through fastq_par.c. A plain input is one record ".",
 ** read straight into the batch.
 **
 ** A live input (a pipe or a terminal, not compressed: `tail -f log |`)
@@ -39,7 +40,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/internal.h"
 #include "io/fasta_par.h"
+#include "io/fastq_par.h"
 #include "io/seqparse.h"
 #include "io/zsrc.h"
 
@@ -102,6 +105,7 @@ struct wm_seqsrc {
     uint8_t *fq;
     size_t fq_cap, fq_len, fq_done;
     wm_recs_t recs;
+    wm_pool_t *pool; /* FASTQ parsed by par_threads (fastq_par.c), made at first use */
 };
 
 static wm_status fail(char *err, size_t errlen, wm_status st, const char *dpath, const char *fmt,
@@ -455,11 +459,81 @@ static wm_status fill_fasta(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, siz
     return WM_OK;
 }
 
+/* FASTQ between records, parsed on all threads: whole records, as many as
+** the batch has room for (input of at most twice the room holds no more
+** sequence than that: a record's quality is as long as its sequence), read
+** in and handed to fastq_par. Returns 1 when it took some (*n_new: the
+** records it started), 0 when the serial parser is to go on (less than
+** par_min of room or input, what fastq_par leaves to the serial rules), or
+** -1 with *rc set (an error reading, out of memory). */
+static int fill_fastq_par(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t room, size_t max_new,
+                          size_t *n_new, wm_status *rc, char *err, size_t errlen) {
+    uint64_t want = room > s->par_max / 2 ? s->par_max : 2 * room;
+    if (want < s->par_min || s->buf_off + s->pos < s->par_skip) return 0;
+    if (s->len - s->pos < want && !s->eof) { /* the run in the buffer */
+        if (grow_bytes(&s->buf, &s->cap, (size_t)want) != 0) {
+            *rc = fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+            return -1;
+        }
+        while (s->len - s->pos < want && !s->eof)
+            if ((*rc = read_more(s, NULL, err, errlen)) != WM_OK) return -1;
+    }
+    uint64_t n = s->len - s->pos;
+    int eof = s->eof;
+    if (n > want) {
+        n = want;
+        eof = 0;
+    }
+    if (n < s->par_min) return 0; /* the input's last bytes */
+    if (!s->pool && !(s->pool = wm_pool_new(s->par_threads))) return 0;
+    uint64_t block = s->par_block;
+    if (block == 0 && (block = n / (4 * (uint64_t)s->par_threads)) < ((uint64_t)64 << 10))
+        block = (uint64_t)64 << 10;
+    wm_recs_t r;
+    wm_fastq_run_t run;
+    if (wm_fastq_parse_par(s->buf + s->pos, n, eof, s->pool, block, max_new - *n_new,
+                           b->seq + b->len, &r, &run) != 0) {
+        /* its first record is the serial parser's: once past it, try again */
+        s->par_skip = s->buf_off + s->pos + 1;
+        return 0;
+    }
+    /* The records, as the serial parser starts them: each whole, the last
+    ** one ended by the next fill (fill's end_record). */
+    uint64_t base = b->len;
+    for (size_t i = 0; i < r.n; i++) {
+        char *name = r.names[i];
+        r.names[i] = NULL;
+        b->len = base + r.starts[i];
+        if (start_record(s, b, name) != 0) {
+            recs_free(&r);
+            *rc = fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+            return -1;
+        }
+        uint64_t before = b->len;
+        b->len = base + r.starts[i + 1];
+        added(s, b, before);
+    }
+    b->len = base + run.seq;
+    *n_new += r.n;
+    recs_free(&r);
+    s->fq_len = s->fq_done = 0;
+    s->line += run.lines;
+    s->pos += (size_t)run.used;
+    return 1;
+}
+
 /* FASTQ: whole records parsed, copied into b (the last one cut where b is full). */
 static wm_status fill_fastq(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, size_t max_new,
                             char *err, size_t errlen) {
     size_t n_new = 0;
     while (b->len < stop) {
+        if (s->par_threads > 1 && !s->live && s->fq_done == s->fq_len && n_new < max_new &&
+            s->state != ST_DONE) {
+            wm_status rc = WM_OK;
+            int k = fill_fastq_par(s, b, stop - b->len, max_new, &n_new, &rc, err, errlen);
+            if (k < 0) return rc;
+            if (k > 0) continue;
+        }
         if (s->fq_done < s->fq_len) { /* the record parsed last, or its rest */
             uint64_t n = s->fq_len - s->fq_done, room = stop - b->len, before = b->len;
             if (n > room) n = room;
@@ -633,6 +707,7 @@ void wm_seqbatch_free(wm_seqbatch_t *b) {
 
 void wm_seqsrc_close(wm_seqsrc_t *s) {
     if (!s) return;
+    wm_pool_free(s->pool);
     if (s->z_open) wm_zsrc_close(&s->z);
     free(s->dpath);
     free(s->buf);

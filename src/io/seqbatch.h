@@ -75,14 +75,14 @@ wm_status wm_seqsrc_next(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *
 ** (the first batch grows this way until a sniff of its bytes has enough). */
 wm_status wm_seqsrc_more(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t want, char *err, size_t errlen);
 
-/* Parse FASTA on `threads` threads (0: all online cores; 1, the default:
-** one), a run of whole lines of at least 1 MiB at a time through
-** fasta_par.c; the records, bytes and messages stay the serial parser's
-** (it decides whatever fasta_par gives up on). */
+/* Parse FASTA and FASTQ on `threads` threads (0: all online cores; 1, the
+** default: one), a run of whole lines (FASTQ: whole records) of at least 1
+** MiB at a time through fasta_par.c and fastq_par.c; the records, bytes and
+** messages stay the serial parser's (it decides whatever those give up on). */
 void wm_seqsrc_set_threads(wm_seqsrc_t *s, int threads);
 
 /* Test hook, after wm_seqsrc_set_threads: the least run parsed on the
-** threads (1 MiB), fasta_par's block (0: the run cut in 4 a thread, at
+** threads (1 MiB), the parsers' block (0: the run cut in 4 a thread, at
 ** least 64 KiB) and the most a run takes where the batch has more room
 ** (8 MiB), made tiny so that runs and blocks end everywhere. */
 void wm_seqsrc_set_par_sizes(wm_seqsrc_t *s, uint64_t min_run, uint64_t block, uint64_t max_run);

@@ -207,8 +207,9 @@ typedef struct {
 ** sequence lines up to the '+' line, quality lines until they are as long as
 ** the sequence (they may start with '@' or '+', so only their length tells
 ** where they end), and the empty quality line of an empty read.
-** out = NULL: only walk (nothing stored, r not touched); else the sequence is
-** appended to out[*olen...] and the record pushed on r.
+** out = NULL: only walk (nothing stored, r not touched; olen, when not NULL,
+** gets the sequence's length added); else the sequence is appended to
+** out[*olen...] and the record pushed on r.
 ** Returns 1 after a record, 0 at the end of input, -1 on a format error (e
 ** filled; r may hold the record) and -2 when out of memory. */
 static inline int fastq_record_(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_recs_t *r,
@@ -310,6 +311,7 @@ static inline int fastq_record_(wm_lines_t *L, uint8_t *out, uint64_t *olen, wm_
         wm_lines_t save = *L;
         if (next_line(L, &s, &len) && len != 0) *L = save;
     }
+    if (!out && olen) *olen += seq_len; /* a walk that counts */
     return 1;
 binary:
     e->line = L->line;
