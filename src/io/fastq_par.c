@@ -29,10 +29,10 @@
 #define MAX_BLOCKS 4096 /* a guess and a walk each: bounded however small `block` is */
 
 typedef struct {
-    uint64_t b0, b1;  /* the block's bytes */
-    uint64_t start;   /* its first record's '@' (guessed past block 0), or NONE */
-    uint64_t limit;   /* the next block's guess (n when none): where its walk ends */
-    uint64_t land;    /* where its walk ended: a record's '@' at or past limit, or the
+    uint64_t b0, b1;    /* the block's bytes */
+    uint64_t start;     /* its first record's '@' (guessed past block 0), or NONE */
+    uint64_t limit;     /* the next block's guess (n when none): where its walk ends */
+    uint64_t land;      /* where its walk ended: a record's '@' at or past limit, or the
                          record it could not take, or n */
     uint64_t recs, seq; /* what the walk passed */
     int stopped;        /* the walk ended before a record it could not take */

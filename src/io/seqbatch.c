@@ -105,7 +105,8 @@ struct wm_seqsrc {
     uint8_t *fq;
     size_t fq_cap, fq_len, fq_done;
     wm_recs_t recs;
-    wm_pool_t *pool; /* FASTQ parsed by par_threads (fastq_par.c), made at first use */
+    wm_pool_t *pool; /* par_threads: FASTQ parsed (fastq_par.c), long reads of a regular
+                        file (wm_zsrc_read_par); made at first use */
 };
 
 static wm_status fail(char *err, size_t errlen, wm_status st, const char *dpath, const char *fmt,
@@ -162,6 +163,18 @@ static size_t ask(wm_seqsrc_t *s, size_t want) {
     }
 }
 
+/* The pool of par_threads, made at its first use (NULL: one thread). */
+static wm_pool_t *par_pool(wm_seqsrc_t *s) {
+    if (!s->pool && s->par_threads > 1) s->pool = wm_pool_new(s->par_threads);
+    return s->pool;
+}
+
+/* Up to n bytes of the input: a regular file's long reads on the threads. */
+static int64_t read_input(wm_seqsrc_t *s, void *dst, size_t n) {
+    return s->regular && s->par_threads > 1 ? wm_zsrc_read_par(&s->z, dst, n, par_pool(s))
+                                            : wm_zsrc_read(&s->z, dst, n);
+}
+
 /* Keep buf[pos, len), move it to the front and read more behind it; the
 ** buffer doubles when what is kept fills half of it. *paused (may be NULL
 ** when the fill may not pause) is set when a live input paused instead. */
@@ -179,7 +192,7 @@ static wm_status read_more(wm_seqsrc_t *s, int *paused, char *err, size_t errlen
         if (paused) *paused = 1;
         return WM_OK;
     }
-    int64_t got = wm_zsrc_read(&s->z, s->buf + s->len, n);
+    int64_t got = read_input(s, s->buf + s->len, n);
     if (got < 0) return zfail(s, err, errlen);
     if ((size_t)got < n) s->eof = 1; /* zsrc fills a request unless the input ends */
     s->len += (size_t)got;
@@ -252,29 +265,35 @@ static int batch_room(wm_seqbatch_t *b, uint64_t need) {
     return 0;
 }
 
-/* A new local record: its name copied, its first byte at base of its record. */
-static int batch_record(wm_seqbatch_t *b, const char *name, uint64_t base) {
+/* A new local record that owns name (freed here when out of memory), its
+** first byte at base of its record. */
+static int batch_record_own(wm_seqbatch_t *b, char *name, uint64_t base) {
     if (b->n_rec + 2 > b->rec_cap) {
         size_t nc = b->rec_cap ? b->rec_cap * 2 : 64;
         uint64_t *rs = realloc(b->rec_start, nc * sizeof *rs);
-        if (!rs) return -1;
-        b->rec_start = rs;
-        uint64_t *bs = realloc(b->base, nc * sizeof *bs);
-        if (!bs) return -1;
-        b->base = bs;
-        char **nn = realloc(b->names, nc * sizeof *nn);
-        if (!nn) return -1;
+        if (rs) b->rec_start = rs;
+        uint64_t *bs = rs ? realloc(b->base, nc * sizeof *bs) : NULL;
+        if (bs) b->base = bs;
+        char **nn = bs ? realloc(b->names, nc * sizeof *nn) : NULL;
+        if (!nn) {
+            free(name);
+            return -1;
+        }
         b->names = nn;
         b->rec_cap = nc;
     }
-    char *copy = strdup(name);
-    if (!copy) return -1;
-    b->names[b->n_rec] = copy;
+    b->names[b->n_rec] = name;
     b->rec_start[b->n_rec] = b->len;
     b->base[b->n_rec] = base;
     b->n_rec++;
     b->rec_start[b->n_rec] = b->len;
     return 0;
+}
+
+/* The same with the name copied. */
+static int batch_record(wm_seqbatch_t *b, const char *name, uint64_t base) {
+    char *copy = strdup(name);
+    return copy ? batch_record_own(b, copy, base) : -1;
 }
 
 /* The record being read is done. */
@@ -292,6 +311,16 @@ static int start_record(wm_seqsrc_t *s, wm_seqbatch_t *b, char *name) {
     s->index = s->n_records++;
     s->rec_len = 0;
     return batch_record(b, name, 0);
+}
+
+/* A record that starts and ends in b: the batch takes its name, no copy
+** kept (a million reads' names had cost a copy and a free each on the
+** reading thread). */
+static int whole_record(wm_seqsrc_t *s, wm_seqbatch_t *b, char *name) {
+    end_record(s);
+    s->index = s->n_records++;
+    s->rec_len = 0;
+    return batch_record_own(b, name, 0);
 }
 
 static void added(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t before) {
@@ -485,7 +514,7 @@ static int fill_fastq_par(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t room, size_
         eof = 0;
     }
     if (n < s->par_min) return 0; /* the input's last bytes */
-    if (!s->pool && !(s->pool = wm_pool_new(s->par_threads))) return 0;
+    if (!par_pool(s)) return 0;
     uint64_t block = s->par_block;
     if (block == 0 && (block = n / (4 * (uint64_t)s->par_threads)) < ((uint64_t)64 << 10))
         block = (uint64_t)64 << 10;
@@ -498,13 +527,13 @@ static int fill_fastq_par(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t room, size_
         return 0;
     }
     /* The records, as the serial parser starts them: each whole, the last
-    ** one ended by the next fill (fill's end_record). */
+    ** one left open, to be ended by the next fill (fill's end_record). */
     uint64_t base = b->len;
     for (size_t i = 0; i < r.n; i++) {
         char *name = r.names[i];
         r.names[i] = NULL;
         b->len = base + r.starts[i];
-        if (start_record(s, b, name) != 0) {
+        if ((i + 1 < r.n ? whole_record(s, b, name) : start_record(s, b, name)) != 0) {
             recs_free(&r);
             *rc = fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
             return -1;
@@ -601,7 +630,7 @@ static wm_status fill_plain(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t stop, cha
     while (b->len < stop && s->pos == s->len && !s->eof) {
         size_t want = ask(s, (size_t)(stop - b->len));
         if (want == 0) break; /* paused */
-        int64_t got = wm_zsrc_read(&s->z, b->seq + b->len, want);
+        int64_t got = read_input(s, b->seq + b->len, want);
         if (got < 0) return zfail(s, err, errlen);
         b->len += (uint64_t)got;
         if ((size_t)got < want) s->eof = 1;

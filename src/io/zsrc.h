@@ -80,6 +80,12 @@ int wm_zsrc_open_mem(wm_zsrc_t *z, const uint8_t *p, uint64_t n, int flags, cons
 ** Returns the count (0 at the end) or -1 with z->msg set. */
 int64_t wm_zsrc_read(wm_zsrc_t *z, void *dst, size_t n);
 
+/* The same for a regular file: a plain one's long reads cut into pieces
+** that pool's threads read at their offsets (pread), the descriptor moved
+** on past them as read() would; anything else as wm_zsrc_read. */
+struct wm_pool;
+int64_t wm_zsrc_read_par(wm_zsrc_t *z, void *dst, size_t n, struct wm_pool *pool);
+
 void wm_zsrc_close(wm_zsrc_t *z); /* safe on a zeroed or closed struct */
 
 /* ---- the decoders (zsrc_codec.c) ------------------------------------------ */

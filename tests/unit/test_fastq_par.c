@@ -175,8 +175,9 @@ static void one(long idx) {
     memset(&run, 0, sizeof run);
     int rc = wm_fastq_parse_par(in, n, eof, pool, block, max_recs, out, &r, &run);
     char what[200];
-    snprintf(what, sizeof what, "case %ld (%llu bytes, eof %d, %d threads, blocks of %llu, at most %zu)",
-             idx, (unsigned long long)n, eof, threads, (unsigned long long)block, max_recs);
+    snprintf(what, sizeof what,
+             "case %ld (%llu bytes, eof %d, %d threads, blocks of %llu, at most %zu)", idx,
+             (unsigned long long)n, eof, threads, (unsigned long long)block, max_recs);
     if (rc != 0) {
         n_left++;
         check_true(what, r.n == 0 && r.names == NULL && r.starts == NULL);
