@@ -20,6 +20,9 @@
 # `rg -c`, `ugrep -c` and `grep -c` of the 16-mer (lines holding it), and
 # the floor of reading the file once (`cat FILE > /dev/null`). $OUT gets
 # reads.log.
+# AUTO_ONLY=1: the FASTQ file alone, this tree's cpu, cuda and auto on
+# `-c` and `-c -k 2`, and auto's --explain-backend line. WM_BIN: this
+# tree's CLI [pre-new's].
 set -u
 carry=${1:-.gpus}
 out=${OUT:-gpu-out}
@@ -37,6 +40,7 @@ gzip -dc "$carry/pre-new/warpmatch.gz" > $B/warpmatch &&
   gzip -dc "$carry/pre-new/gen_reads.gz" > $B/bench/gen_reads &&
   gzip -dc "$carry/old/warpmatch.gz" > $B/warpmatch-old &&
   chmod +x $B/warpmatch $B/warpmatch-old $B/bench/gen_reads || exit 1
+[ -n "${WM_BIN:-}" ] && cp "$WM_BIN" $B/warpmatch
 eval "$(bash bench/peers/unpack_debs.sh "$carry/grep" /tmp/grep-root 2>/dev/null)" || true
 export PATH=/tmp/grep-root/usr/bin:$PATH
 export LD_LIBRARY_PATH=/tmp/grep-root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
@@ -56,6 +60,26 @@ awk 'BEGIN { srand(7); for (i = 0; i < 65536; i++) pool = pool sprintf("%c", 35 
 for i in $(seq 10); do cat /tmp/sk/reads_ecoli.fa; done > $D/reads.fa
 for i in $(seq 10); do cat /tmp/reads1.fq; done > $D/reads.fq
 P=GATCGGAAGAGCACAC
+if [ -n "${AUTO_ONLY:-}" ]; then
+  f=$D/reads.fq
+  cat $f > /dev/null
+  for work in "-c $P" "-c -k 2 $P"; do
+    line="${work%% $P}:"
+    for be in cpu cuda auto; do
+      t=()
+      for r in $(seq "$reps"); do
+        t0=$(now)
+        $B/warpmatch search -j "$jobs" --backend $be $work $f > /tmp/rd.out 2> /dev/null
+        t+=("$(since $t0)")
+      done
+      line+=" $be $(median "${t[@]}") s [${t[*]}] count $(cut -f2 /tmp/rd.out);"
+    done
+    log "  $f $line"
+    log "    $($B/warpmatch search -j "$jobs" --explain-backend $work $f 2>&1 > /dev/null | head -1)"
+  done
+  rm -rf $D
+  exit 0
+fi
 for f in $D/reads.fa $D/reads.fq; do
   cat $f > /dev/null
   t=()

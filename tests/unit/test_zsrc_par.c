@@ -41,15 +41,15 @@ static void read_all(long idx, const char *path, const uint8_t *want, size_t n, 
     size_t cap = 12u << 20, at = 0;
     uint8_t *buf = xcalloc(cap, 1);
     for (int calls = 0; calls < 10000; calls++) {
-        size_t ask = chance(20) ? (size_t)range(1, 64)
+        size_t ask = chance(20)   ? (size_t)range(1, 64)
                      : chance(50) ? (size_t)range((4u << 20) - 4096, (4u << 20) + 4096)
                                   : (size_t)range(1, cap);
         int par = !chance(25);
         int64_t got = par ? wm_zsrc_read_par(&z, buf, ask, pool) : wm_zsrc_read(&z, buf, ask);
         size_t left = n - at, expect = ask < left ? ask : left;
         if (got < 0 || (size_t)got != expect || memcmp(buf, want + at, expect) != 0) {
-            fail_fmt(idx, NULL, "%s%s: read %zu at %zu of %zu (%s): %lld bytes, %zu expected",
-                     path, gz ? " (gzip)" : "", ask, at, n, par ? "threads" : "one thread",
+            fail_fmt(idx, NULL, "%s%s: read %zu at %zu of %zu (%s): %lld bytes, %zu expected", path,
+                     gz ? " (gzip)" : "", ask, at, n, par ? "threads" : "one thread",
                      (long long)got, expect);
             break;
         }
