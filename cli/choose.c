@@ -236,13 +236,14 @@ void wm_cli_choose_search(wm_cli_search_args_t *a, int argc, char **argv, int fi
         w.cpu_only = (a->o.metric == WM_METRIC_HAMMING && w.k > 4) || (a->m > 4096 && w.k > 8) ||
                      a->o.exact_prefix > 0 || a->o.exact_suffix > 0; /* regions: CPU code */
     }
-    /* --stream reads every input in batches, which wait for the context. A
+    /* --stream reads every input in batches (and FASTQ, compressed and
+    ** very large files are read so anyway), which wait for the context. A
     ** seeded set within k has no CPU cover: the CPU's part would build the
     ** host's seed table (0.3 s of 16 cores for a million reads) that the GPU
     ** builds itself, and the GPU would then upload the host's (setk.h); a
     ** million reads took 2.7 s so against 0.94 s on the GPU alone. */
     int seeded = a->is_set && w.k > 0 && w.m / ((uint64_t)w.k + 1) >= 12;
-    choose_backend(&a->sh, &w, unknown, a->stream > 0 || seeded ? NULL : a);
+    choose_backend(&a->sh, &w, unknown, a->stream > 0 || a->streamed_input || seeded ? NULL : a);
 }
 
 void wm_cli_choose_align(const wm_cli_align_run_t *r, wm_cli_shared_t *sh) {

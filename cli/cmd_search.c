@@ -498,6 +498,12 @@ int wm_cmd_search(int argc, char **argv) {
         fail_early(&a, &r);
         return WM_EXIT_ERROR;
     }
+    /* A streamed input waits for the context: auto offers it no cover. (Each
+    ** FILE is opened to know: a few at most.) */
+    for (int i = first_arg; a.sh.co.backend == WM_BACKEND_AUTO && wm_cuda_built() && !r.dist &&
+                            !a.recurse && argc - first_arg <= 16 && !a.streamed_input && i < argc;
+         i++)
+        a.streamed_input = wm_cli_search_would_stream(&r, argv[i]);
     wm_cli_choose_search(&a, argc, argv, first_arg); /* --backend auto for these files */
     if (r.early && a.sh.co.backend == WM_BACKEND_CPU) {
         /* The guess was wrong: the start-up is waited for and dropped (its

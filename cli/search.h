@@ -70,6 +70,7 @@ typedef struct {
     int cigar;          /* --cigar: each row's CIGAR */
     /* how inputs are read */
     int stream;            /* --stream: 1, every input in batches; --no-stream: -1, none */
+    int streamed_input;    /* one of the FILEs will be read in batches (no CPU cover) */
     uint64_t stream_batch; /* --stream-batch: a batch's sequence bytes */
     /* --backend auto chose the GPU with the CPU covering its start-up
     ** (choose.c), and the model's GPU figures for what is left after it */
@@ -315,6 +316,10 @@ const char *wm_cli_search_stream_blocker(const wm_cli_search_run_t *r);
 ** allow it. Returns 1 when done so (results printed, errors reported), 0
 ** when the caller is to read the file whole. */
 int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path);
+/* Whether wm_cli_search_stream will take path, asked before the search: a
+** regular file is opened and its first bytes read; standard input and
+** pipes are not touched (yes). */
+int wm_cli_search_would_stream(const wm_cli_search_run_t *r, const char *path);
 
 /* ---- dist_search.c ----------------------------------------------------------- */
 

@@ -200,6 +200,29 @@ static uint64_t whole_file_limit(void) {
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 : UINT64_MAX;
 }
 
+/* Whether an input opened as src is read in batches: --stream, standard
+** input, a pipe, a compressed file, FASTQ, or a file over the limit. */
+static int streams(const wm_cli_search_args_t *a, const wm_seqsrc_t *src, const char *path) {
+    struct stat sb;
+    return a->stream > 0 || strcmp(path, "-") == 0 || !wm_seqsrc_regular(src) ||
+           wm_seqsrc_compressed(src) || wm_seqsrc_format(src) == WM_FMT_FASTQ ||
+           stat(path, &sb) != 0 || (uint64_t)sb.st_size > whole_file_limit();
+}
+
+int wm_cli_search_would_stream(const wm_cli_search_run_t *r, const char *path) {
+    if (r->a->stream < 0 || wm_cli_search_stream_blocker(r) != NULL) return 0;
+    struct stat sb;
+    if (strcmp(path, "-") == 0 || r->a->stream > 0) return 1;
+    if (stat(path, &sb) != 0) return 0; /* the read says what is wrong */
+    if (!S_ISREG(sb.st_mode)) return 1; /* a pipe: read only by the search */
+    wm_seqsrc_t *src;
+    char err[256];
+    if (wm_seqsrc_open(&src, path, 0, err, sizeof err) != WM_OK) return 0;
+    int s = streams(r->a, src, path);
+    wm_seqsrc_close(src);
+    return s;
+}
+
 int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path) {
     wm_cli_search_args_t *a = r->a;
     if (a->stream < 0 || wm_cli_search_stream_blocker(r) != NULL) return 0;
@@ -216,10 +239,7 @@ int wm_cli_search_stream(wm_cli_search_run_t *r, const char *path) {
         r->any_error = 1;
         return 1;
     }
-    struct stat sb;
-    if (!a->stream && !is_stdin && wm_seqsrc_regular(g.src) && !wm_seqsrc_compressed(g.src) &&
-        wm_seqsrc_format(g.src) != WM_FMT_FASTQ && stat(path, &sb) == 0 &&
-        (uint64_t)sb.st_size <= whole_file_limit()) {
+    if (!streams(a, g.src, path)) {
         wm_seqsrc_close(g.src); /* mapped, and parsed by all threads: faster */
         return 0;
     }
