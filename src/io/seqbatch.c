@@ -332,6 +332,19 @@ static void added(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t before) {
 ** memory too, so a batch of empty records ends as one of bytes does. */
 static size_t new_records_cap(uint64_t want) { return want / 16 + 1; }
 
+/* A run of n input bytes at buf[pos] (fewer only at the input's end) for
+** the threads' parsers: the buffer grown, and read into. */
+static wm_status buffer_run(wm_seqsrc_t *s, uint64_t n, char *err, size_t errlen) {
+    if (s->len - s->pos >= n || s->eof) return WM_OK;
+    if (grow_bytes(&s->buf, &s->cap, (size_t)n) != 0)
+        return fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
+    while (s->len - s->pos < n && !s->eof) {
+        wm_status rc = read_more(s, NULL, err, errlen);
+        if (rc != WM_OK) return rc;
+    }
+    return WM_OK;
+}
+
 /* FASTA at a line start, parsed on all threads: whole lines, as many as
 ** the batch has room for (room), read in and handed to fasta_par. Returns
 ** 1 when it parsed some (*n_new: the records it started), 0 when the serial
@@ -342,14 +355,7 @@ static int fill_fasta_par(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t room, size_
                           size_t *n_new, wm_status *rc, char *err, size_t errlen) {
     if (room > s->par_max && room - s->par_max >= s->par_min) room = s->par_max;
     if (room < s->par_min || s->buf_off + s->pos < s->par_skip) return 0;
-    if (s->len - s->pos < room && !s->eof) { /* the run in the buffer */
-        if (grow_bytes(&s->buf, &s->cap, (size_t)room) != 0) {
-            *rc = fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
-            return -1;
-        }
-        while (s->len - s->pos < room && !s->eof)
-            if ((*rc = read_more(s, NULL, err, errlen)) != WM_OK) return -1;
-    }
+    if ((*rc = buffer_run(s, room, err, errlen)) != WM_OK) return -1;
     const uint8_t *in = s->buf + s->pos;
     size_t n = s->len - s->pos;
     if (n > room) n = (size_t)room;
@@ -499,14 +505,7 @@ static int fill_fastq_par(wm_seqsrc_t *s, wm_seqbatch_t *b, uint64_t room, size_
                           size_t *n_new, wm_status *rc, char *err, size_t errlen) {
     uint64_t want = room > s->par_max / 2 ? s->par_max : 2 * room;
     if (want < s->par_min || s->buf_off + s->pos < s->par_skip) return 0;
-    if (s->len - s->pos < want && !s->eof) { /* the run in the buffer */
-        if (grow_bytes(&s->buf, &s->cap, (size_t)want) != 0) {
-            *rc = fail(err, errlen, WM_NOMEM, s->dpath, "%s", wm_strerror(WM_NOMEM));
-            return -1;
-        }
-        while (s->len - s->pos < want && !s->eof)
-            if ((*rc = read_more(s, NULL, err, errlen)) != WM_OK) return -1;
-    }
+    if ((*rc = buffer_run(s, want, err, errlen)) != WM_OK) return -1;
     uint64_t n = s->len - s->pos;
     int eof = s->eof;
     if (n > want) {

@@ -114,15 +114,16 @@ typedef struct {
     uint64_t *next; /* next[i]: where record i + 1 would begin, blanks skipped */
 } ref_t;
 
-static uint64_t skip_blank(const uint8_t *in, uint64_t n, uint64_t p) {
-    wm_lines_t L = { in + p, in + n, 0, NULL };
-    const uint8_t *s;
-    size_t len;
-    for (;;) {
-        wm_lines_t save = L;
-        if (!next_line(&L, &s, &len)) return n;
-        if (!all_blank(s, len)) return (uint64_t)(save.p - in);
+/* The start of the first line at or after p (a line start) holding a byte
+** that is not ' ', '\t', '\r', '\v' or '\f'; n when none does. */
+static uint64_t first_full_line(const uint8_t *in, uint64_t n, uint64_t p) {
+    uint64_t line = p;
+    for (uint64_t i = p; i < n; i++) {
+        if (in[i] == '\n') line = i + 1;
+        else if (in[i] != ' ' && in[i] != '\t' && in[i] != '\r' && in[i] != '\v' && in[i] != '\f')
+            return line;
     }
+    return n;
 }
 
 static void serial(const uint8_t *in, uint64_t n, int eof, ref_t *f) {
@@ -146,7 +147,7 @@ static void serial(const uint8_t *in, uint64_t n, int eof, ref_t *f) {
         }
         f->olen = olen;
         at = (uint64_t)(L.p - in);
-        f->next[f->r.n - 1] = skip_blank(in, n, at);
+        f->next[f->r.n - 1] = first_full_line(in, n, at);
     }
 }
 
