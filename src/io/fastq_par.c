@@ -114,6 +114,7 @@ static void parse(void *arg, size_t i, int tid) {
     (void)tid;
     const fq_job_t *J = arg;
     fq_block_t *k = &J->blk[i];
+    if (k->start == NONE) return; /* inside the walk of a block before */
     wm_lines_t L = { J->in + k->start, J->in + J->n, 0, NULL };
     wm_parse_err_t e;
     uint64_t olen = 0;
