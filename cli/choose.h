@@ -54,8 +54,8 @@ int wm_cli_align_gpu_likely(const wm_cli_align_args_t *a, const char *q, const c
 
 /* Before `search -f FILE -k K` reads its patterns: the same guess for a
 ** seeded set within k errors (these have no CPU cover), from the pattern
-** files' first 64 KiB and the inputs' sizes. A wrong guess leaves the
-** start-up to end on its own thread (wm_cli_context_leave). */
+** files' first 64 KiB and the inputs' sizes. A wrong guess waits for the
+** unused start-up to end and drops it (wm_cli_context_abandon). */
 int wm_cli_search_gpu_likely(const wm_cli_search_args_t *a, int argc, char **argv, int first);
 
 #endif

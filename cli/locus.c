@@ -88,32 +88,32 @@ static slot_t *find(const wm_cli_locus_t *L, uint64_t key) {
     }
 }
 
+/* e into the first free slot from its home (the table has one free). */
+static slot_t *place(wm_cli_locus_t *L, slot_t e) {
+    size_t i = home(L, e.key);
+    while (L->slot[i].key != EMPTY) i = (i + 1) & (L->n_slots - 1);
+    L->slot[i] = e;
+    return &L->slot[i];
+}
+
 /* The key's slot, made (head NONE) when it has none; NULL out of memory.
 ** Moves the slots: a slot pointer taken before is stale. */
 static slot_t *find_or_add(wm_cli_locus_t *L, uint64_t key) {
     slot_t *t = find(L, key);
     if (t != NULL) return t;
     if (2 * (L->n_used + 1) > L->n_slots) { /* grow: rehash into twice the slots */
-        size_t n = 2 * L->n_slots;
-        slot_t *bigger = slots_new(n), *old = L->slot;
+        slot_t *bigger = slots_new(2 * L->n_slots), *old = L->slot;
         if (bigger == NULL) return NULL;
         size_t old_n = L->n_slots;
         L->slot = bigger;
-        L->n_slots = n;
+        L->n_slots = 2 * old_n;
         for (size_t i = 0; i < old_n; i++)
-            if (old[i].key != EMPTY) {
-                size_t j = home(L, old[i].key);
-                while (bigger[j].key != EMPTY) j = (j + 1) & (n - 1);
-                bigger[j] = old[i];
-            }
+            if (old[i].key != EMPTY) place(L, old[i]);
         free(old);
     }
-    size_t i = home(L, key);
-    while (L->slot[i].key != EMPTY) i = (i + 1) & (L->n_slots - 1);
-    L->slot[i].key = key;
-    L->slot[i].head = NONE;
     L->n_used++;
-    return &L->slot[i];
+    slot_t e = { key, NONE };
+    return place(L, e);
 }
 
 /* Take the slot out, shifting back the slots after it that probed past it. */

@@ -63,9 +63,6 @@ static int run_command(int argc, char **argv) {
     return WM_EXIT_ERROR;
 }
 
-/* Under an MPI launcher every rank runs the command; only rank 0 writes to
-** stdout (the others' output reaches it through cli/mpi), and all ranks
-** leave with rank 0's status, which the commands make the job's. */
 /* Under WM_CUDA_TIMING: when main began and ended on the wall clock, so a
 ** benchmark that timed the whole process sees what lies outside main (the
 ** loader before it; after it, the exit's unmapping and the driver's
@@ -76,6 +73,9 @@ static double wall_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Under an MPI launcher every rank runs the command; only rank 0 writes to
+** stdout (the others' output reaches it through cli/mpi), and all ranks
+** leave with rank 0's status, which the commands make the job's. */
 int main(int argc, char **argv) {
     double entered = wall_now();
     if (wm_dist_init(&argc, &argv) < 0) return WM_EXIT_ERROR;

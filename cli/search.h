@@ -100,8 +100,8 @@ typedef struct {
     void *user;
     struct wm_cli_locus_node *node; /* the open loci, and free nodes */
     uint32_t cap_node, free_node;
-    uint32_t head[2], tail[2];      /* open loci by their last end [0] and by their
-                                  first end [1]: the oldest first */
+    /* open loci by their last end [0] and by their first end [1]: the oldest first */
+    uint32_t head[2], tail[2];
     struct wm_cli_locus_slot *slot; /* pattern * 2 + strand -> its open loci */
     size_t n_slots, n_used;         /* a power of two; keys with open loci */
     wm_match_t *ready;              /* closed loci's matches waiting for their turn */
@@ -166,7 +166,8 @@ typedef struct {
     uint64_t n_matches, n_sources, n_bytes;
     int any_match, any_error, fatal, write_failed, write_errno;
     int dist;       /* ranks share the files (MPI, or --output-per-rank) */
-    int early;      /* --backend cuda: bg started before the patterns were read */
+    int early;      /* bg started before the patterns were read (--backend cuda, or
+                       auto's guess: wm_cli_search_gpu_likely) */
     FILE *rank_out; /* --output-per-rank: this rank's file */
     int walked;     /* -r: the file now searched was found in a directory */
     int show_names; /* -o/--line lines start with FILE: */
