@@ -21,7 +21,9 @@
 # cores, the CPU backend on all cores, the CLI on 2 kb pairs (cuda, cpu,
 # auto), and the tree before (CARRY/prev-src.tar.gz, built beside) on
 # WARP_PREV_PAIRS [2,000] of each of WARP_PREV_READS [reads2k reads5k], rows
-# WARP_PREV_ONLY [bv], WARP_PREV_REPS [1] runs.
+# WARP_PREV_ONLY [bv], WARP_PREV_REPS [1] runs. bench and all run the tree
+# before too when CARRY/prev-src.tar.gz is there: its 150 bp rows on cuda,
+# columns and pairs, alternating with this tree's.
 # Logs in $OUT: pairs.log (steps), build.log, tests.log, bench_*.txt.
 if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
     eval "$(bash bench/peers/unpack_debs.sh "${2:-.gpu}"/debs/edlib /tmp/edlib-root)"
@@ -50,14 +52,16 @@ pair_tests() {
         log "$t.sh rc=$? $(tail -1 "$out/tests.log")"
     done
 }
+# the tree before (CARRY/prev-src.tar.gz, `git archive`), its bench_global
+# built in the background beside the tests (NO_PREV=1: not built)
+P=/tmp/build-pairs-prev
+if [ "$mode" != test ] && [ -z "${NO_PREV:-}" ] && [ -f "$carry/prev-src.tar.gz" ]; then
+    (rm -rf /tmp/prev-src && mkdir -p /tmp/prev-src && tar -xzf "$carry/prev-src.tar.gz" -C /tmp/prev-src &&
+        cmake -S /tmp/prev-src -B $P -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
+            -DWARPMATCH_BENCH=ON -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" &&
+        cmake --build $P -j"$all" --target bench_global) >"$out/build_prev.log" 2>&1 &
+fi
 if [ "$mode" = warp ]; then
-    P=/tmp/build-pairs-prev
-    if [ -z "${NO_PREV:-}" ] && [ -f "$carry/prev-src.tar.gz" ]; then # (NO_PREV=1: not built)
-        (rm -rf /tmp/prev-src && mkdir -p /tmp/prev-src && tar -xzf "$carry/prev-src.tar.gz" -C /tmp/prev-src &&
-            cmake -S /tmp/prev-src -B $P -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
-                -DWARPMATCH_BENCH=ON -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" &&
-            cmake --build $P -j"$all" --target bench_global) >"$out/build_prev.log" 2>&1 &
-    fi
     t0=$(date +%s)
     CARRY=$carry READS=20000 READS1K=100000 READS2K=${READS2K:-50000} READS5K=${READS5K:-10000} \
         bash bench/prep_global.sh $B $D >>"$out/pairs.log" 2>&1
@@ -131,7 +135,17 @@ G="$B/bench/bench_global pairs -d $D"
 $G --backend cuda --procs "$all" >"$out/bench_cuda.txt" 2>&1
 log "cuda, wm_align_pairs, edlib on $all: rc=$?"
 $G --backend cuda --packed --only bv,bv+cigar >"$out/bench_cuda_cols.txt" 2>&1
-log "cuda, columns: rc=$?"
+log "cuda, columns: rc=$? $(grep -h '^reads150' "$out/bench_cuda_cols.txt" | awk '{print $3, $7}' | tr '\n' ' ')"
+wait # the tree before: the same rows, beside this tree's once more
+if [ -x $P/bench/bench_global ]; then
+    for api in --packed "" --packed; do
+        $P/bench/bench_global pairs -d $D --backend cuda $api --only bv,bv+cigar \
+            >"$out/bench_prev_cuda${api}.txt" 2>&1
+        log "the tree before, cuda $api: rc=$? $(grep -h '^reads150' "$out/bench_prev_cuda${api}.txt" | awk '{print $3, $7}' | tr '\n' ' ')"
+        $G --backend cuda $api --only bv,bv+cigar >"$out/bench_again_cuda${api}.txt" 2>&1
+        log "this tree, cuda $api: rc=$? $(grep -h '^reads150' "$out/bench_again_cuda${api}.txt" | awk '{print $3, $7}' | tr '\n' ' ')"
+    done
+fi
 for pb in 16384 32768 65536 262144 1048576; do
     $G --backend cuda --packed --only bv,bv+cigar --pairs-batch $pb --reps 5 >"$out/bench_sweep_$pb.txt" 2>&1
     log "sweep $pb: rc=$? $(grep -h '^reads150' "$out/bench_sweep_$pb.txt" | awk '{print $3, $7}' | tr '\n' ' ')"

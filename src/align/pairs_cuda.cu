@@ -28,7 +28,9 @@
 ** CIGARs are written right to left into a slot of 2 (m + n) bytes each and
 ** come back compacted by a prefix sum (CUB).
 **
-** Alphabets. DNA (4 codes, N matches nothing) keeps its 4 x W masks in
+** Alphabets. DNA (4 codes, N matches nothing) travels four bits a base
+** (nibbles.h: packed by the pool into the pinned staging, so that the
+** host writes and uploads half the bytes) and keeps its 4 x W masks in
 ** registers. Bytes keep 256 x W masks in local memory, set only for the
 ** query's own symbols (a 256-bit "present" mask says which rows are live),
 ** so they are taken up to W = 4 (m <= 256); longer byte pairs run alone.
@@ -41,13 +43,14 @@
 #include "align/align.h"
 #include "core/internal.h"
 #include "align/align_cuda.cuh"
+#include "align/nibbles.h"
 #include "cuda/device.cuh"
 
 typedef struct {
     const uint8_t *code; /* byte -> symbol; ncodes: matches nothing */
     uint32_t ncodes;
-    const uint8_t *seq;   /* the batch's sequences */
-    const uint64_t *qoff; /* per slot: where its query starts in seq */
+    const uint8_t *seq;   /* the batch's sequences (DNA: nibbles, nibbles.h) */
+    const uint64_t *qoff; /* per slot: where its query starts in seq, in symbols */
     const uint64_t *toff; /* per slot: where its target starts in seq */
     const uint32_t *len;  /* per slot: m, n */
     const uint32_t *ids;  /* the launch's thread t takes slot ids[t]; NULL: slot t */
@@ -64,20 +67,53 @@ typedef struct {
     uint32_t *cig_start, *cig_len; /* the text within the slot */
 } pairs_args_t;
 
-/* The symbol map in shared memory: a warp's 32 lookups of different bytes
-** would be served one address at a time from constant memory. */
-static __device__ __forceinline__ int sym_eq(const uint8_t *code, uint32_t ncodes, uint8_t a,
-                                             uint8_t b) {
-    uint8_t ca = code[a];
-    return ca == code[b] && ca < ncodes;
+/* A sequence's symbols, s[i] its i-th symbol's code. Bytes go through the
+** symbol map, kept in shared memory (constant memory serves a warp's 32
+** different bytes one at a time); DNA's nibbles are their codes. */
+struct byte_seq {
+    const uint8_t *p, *code;
+    static __device__ __forceinline__ byte_seq at(const uint8_t *seq, const uint8_t *code,
+                                                  uint64_t off) {
+        byte_seq s = { seq + off, code };
+        return s;
+    }
+    __device__ __forceinline__ uint32_t operator[](uint64_t i) const { return code[p[i]]; }
+};
+struct nib_seq {
+    const uint8_t *seq;
+    uint64_t off;
+    static __device__ __forceinline__ nib_seq at(const uint8_t *seq, const uint8_t *,
+                                                 uint64_t off) {
+        nib_seq s = { seq, off };
+        return s;
+    }
+    __device__ __forceinline__ uint32_t operator[](uint64_t i) const {
+        uint64_t q = off + i;
+        return (seq[q >> 1] >> ((uint32_t)(q & 1) << 2)) & 15u;
+    }
+};
+template <bool DNA>
+struct seq_of {
+    typedef byte_seq type;
+};
+template <>
+struct seq_of<true> {
+    typedef nib_seq type;
+};
+
+/* Symbols equal and matching something (codes from ncodes on match nothing,
+** WM_NIB_NONE among them). */
+static __device__ __forceinline__ int sym_eq(uint32_t ncodes, uint32_t ca, uint32_t cb) {
+    return ca == cb && ca < ncodes;
 }
 
 /* The four DNA match masks of the query's rows [from, from + 64) below m. */
-static __device__ __forceinline__ void dna_masks(const uint8_t *code, const uint8_t *x,
-                                                 uint32_t from, uint32_t m, uint64_t out[4]) {
+template <class S>
+static __device__ __forceinline__ void dna_masks(const S &x, uint32_t from, uint32_t m,
+                                                 uint64_t out[4]) {
     uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
     for (uint32_t b = 0; b < 64 && from + b < m; b++) {
-        uint32_t c = code[x[from + b]];
+        uint32_t c = x[from + b];
         uint64_t bit = 1ull << b;
         a0 |= c == 0 ? bit : 0;
         a1 |= c == 1 ? bit : 0;
@@ -169,10 +205,10 @@ static __device__ __forceinline__ void put_run(char *s, int64_t *pos, char op, u
 ** I, then D) of a pair of score `score`, its runs written right to left
 ** into s from 2 (m + n) - 1 on; D[i][j] from h.value(i, j) (i, j >= 1).
 ** Where the text starts and how long it is go to *start and *len. */
-template <class H>
-static __device__ __forceinline__ void
-walk(const H &h, const uint8_t *code, uint32_t ncodes, const uint8_t *x, const uint8_t *y,
-     uint64_t m, uint64_t n, uint64_t score, char *s, uint32_t *start, uint32_t *len) {
+template <class H, class S>
+static __device__ __forceinline__ void walk(const H &h, uint32_t ncodes, const S &x, const S &y,
+                                            uint64_t m, uint64_t n, uint64_t score, char *s,
+                                            uint32_t *start, uint32_t *len) {
     int64_t end = 2 * ((int64_t)m + (int64_t)n) - 1, pos = end;
     uint64_t i = m, j = n, cur = score, run = 0;
     char op = 0;
@@ -184,7 +220,7 @@ walk(const H &h, const uint8_t *code, uint32_t ncodes, const uint8_t *x, const u
         } else if (j == 0) {
             o = 'I';
             i--;
-        } else if (sym_eq(code, ncodes, x[i - 1], y[j - 1])) {
+        } else if (sym_eq(ncodes, x[i - 1], y[j - 1])) {
             o = '=';
             i--;
             j--;
@@ -245,14 +281,17 @@ struct thread_hist {
 
 template <int W, bool DNA>
 __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
-    __shared__ uint8_t c_code[256];
-    for (uint32_t b = threadIdx.x; b < 256; b += blockDim.x) c_code[b] = a.code[b];
-    __syncthreads();
+    __shared__ uint8_t c_code[DNA ? 1 : 256];
+    if (!DNA) {
+        for (uint32_t b = threadIdx.x; b < 256; b += blockDim.x) c_code[b] = a.code[b];
+        __syncthreads();
+    }
     const uint32_t c_ncodes = a.ncodes;
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= a.n_slots) return;
     const uint32_t slot = a.ids ? a.ids[t] : t;
-    const uint8_t *x = a.seq + a.qoff[slot], *y = a.seq + a.toff[slot];
+    typedef typename seq_of<DNA>::type S;
+    const S x = S::at(a.seq, c_code, a.qoff[slot]), y = S::at(a.seq, c_code, a.toff[slot]);
     const uint32_t m = a.len[2 * slot], n = a.len[2 * slot + 1];
 
     /* match masks */
@@ -265,7 +304,7 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
 #pragma unroll
         for (int u = 0; u < W; u++) {
             uint64_t q[4];
-            dna_masks(c_code, x, 64 * (uint32_t)u, m, q);
+            dna_masks(x, 64 * (uint32_t)u, m, q);
             pd[0][u] = q[0];
             pd[1][u] = q[1];
             pd[2][u] = q[2];
@@ -275,7 +314,7 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
 #pragma unroll
         for (int k = 0; k < 8; k++) present[k] = 0;
         for (uint32_t i = 0; i < m; i++) {
-            uint32_t c = c_code[x[i]];
+            uint32_t c = x[i];
             if (c >= c_ncodes) continue;
             if (!((present[c >> 5] >> (c & 31)) & 1)) {
                 present[c >> 5] |= 1u << (c & 31);
@@ -296,7 +335,7 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
     int64_t score = m;                                   /* D[m][0] */
     int over = 0;
     for (uint32_t j = 1; j <= n; j++) {
-        uint32_t c = c_code[y[j - 1]];
+        uint32_t c = y[j - 1];
         int h = 1; /* D[0][j] - D[0][j-1] */
 #pragma unroll
         for (int u = 0; u < W; u++) {
@@ -328,8 +367,8 @@ __global__ void __launch_bounds__(128) k_pairs(pairs_args_t a) {
     }
     if (!put_distance(a, slot, over, score)) return;
     thread_hist<W> h = { &a, t };
-    walk(h, c_code, c_ncodes, x, y, m, n, (uint64_t)score, a.slots + a.cig_off[slot],
-         &a.cig_start[slot], &a.cig_len[slot]);
+    walk(h, c_ncodes, x, y, m, n, (uint64_t)score, a.slots + a.cig_off[slot], &a.cig_start[slot],
+         &a.cig_len[slot]);
 }
 
 /* ---- a warp a pair: DNA queries of 1,025 .. 8,192 bases ---------------------
@@ -372,14 +411,12 @@ struct warp_hist {
 
 template <int WL>
 __global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
-    __shared__ uint8_t c_code[256];
-    for (uint32_t b = threadIdx.x; b < 256; b += blockDim.x) c_code[b] = a.code[b];
-    __syncthreads();
     const uint32_t lane = threadIdx.x & 31;
     const uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; /* the warp's pair */
     if (t >= a.n_slots) return;                                      /* the whole warp */
     const uint32_t slot = a.ids ? a.ids[t] : t;
-    const uint8_t *x = a.seq + a.qoff[slot], *y = a.seq + a.toff[slot];
+    const nib_seq x = nib_seq::at(a.seq, NULL, a.qoff[slot]),
+                  y = nib_seq::at(a.seq, NULL, a.toff[slot]);
     const uint32_t m = a.len[2 * slot], n = a.len[2 * slot + 1];
     const uint32_t lw = (m - 1) >> 6, lr = (m - 1) & 63; /* row m's word and bit */
     const uint32_t owner = lw / WL, lanes = owner + 1;   /* row m's lane, the busy ones */
@@ -389,7 +426,7 @@ __global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
 #pragma unroll
     for (int u = 0; u < WL; u++) {
         uint64_t q[4];
-        dna_masks(c_code, x, 64 * (lane * WL + (uint32_t)u), m, q);
+        dna_masks(x, 64 * (lane * WL + (uint32_t)u), m, q);
         pd[0][u] = q[0];
         pd[1][u] = q[1];
         pd[2][u] = q[2];
@@ -410,12 +447,12 @@ __global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
     }
     const uint32_t steps = n + lanes - 1;
     /* the symbol of the next step, loaded a step ahead */
-    uint32_t c_next = lane == 0 ? c_code[y[0]] : 0;
+    uint32_t c_next = lane == 0 ? y[0] : 0;
     for (uint32_t s = 0; s < steps; s++) {
         const int hin = __shfl_up_sync(0xffffffffu, hout, 1);
         const int64_t j = (int64_t)s - lane; /* the target's symbol y[j] */
         const uint32_t c = c_next;
-        if (j + 1 >= 0 && j + 1 < (int64_t)n) c_next = c_code[y[j + 1]];
+        if (j + 1 >= 0 && j + 1 < (int64_t)n) c_next = y[j + 1];
         if (lane < lanes && j >= 0 && j < (int64_t)n) {
             int h = lane == 0 ? 1 : hin; /* D[0][j] - D[0][j-1] = 1 */
             top += h;
@@ -451,8 +488,8 @@ __global__ void __launch_bounds__(128) k_pairs_warp(pairs_args_t a) {
     if (a.cigar) __syncwarp(); /* the lanes' history, seen by row m's lane */
     if (lane != owner || !put_distance(a, slot, over, score)) return;
     warp_hist<WL> h = { hpv, hmv, hbot };
-    walk(h, c_code, a.ncodes, x, y, m, n, (uint64_t)score, a.slots + a.cig_off[slot],
-         &a.cig_start[slot], &a.cig_len[slot]);
+    walk(h, a.ncodes, x, y, m, n, (uint64_t)score, a.slots + a.cig_off[slot], &a.cig_start[slot],
+         &a.cig_len[slot]);
 }
 
 __global__ void k_gather(const char *slots, const uint64_t *cig_off, const uint32_t *start,
@@ -528,7 +565,10 @@ static size_t al8(size_t x) { return (x + 7) & ~(size_t)7; }
 ** (distances, CIGAR lengths and offsets) comes back in one. */
 typedef struct {
     size_t from, ns;
-    uint64_t seq_bytes, qbytes, cig_bytes, hist_words;
+    uint64_t seq_syms;     /* symbols of the sequences' block, with padding (DNA: to even) */
+    uint64_t seq_store;    /* its bytes: seq_syms, or (DNA, nibbles) half of them */
+    uint64_t qbytes, tpos; /* columns: the queries' symbols, where the targets start */
+    uint64_t cig_bytes, hist_words;
     uint32_t cnt[N_WIDTHS], first[N_WIDTHS], nmax[N_WIDTHS];
     int groups; /* widths present */
     size_t o_qoff, o_toff, o_len, o_ids, o_cig, o_seq, front;
@@ -545,7 +585,8 @@ typedef struct {
     const wm_align_opts_t *o;
     const uint8_t *code;
     uint32_t ncodes;
-    int dna;
+    int dna;                 /* DNA: the sequences go as nibbles */
+    const wm_nib_map_t *nib; /* (DNA) */
     wm_cu_align_bufs_t *B;
     uint64_t hist_cap; /* history bytes a slot */
 } pairs_job_t;
@@ -559,6 +600,10 @@ static uint64_t cols_bytes(const wm_pairs_packed_t *c, size_t a, size_t b) {
     return c->query_off[b] - c->query_off[a] + c->target_off[b] - c->target_off[a];
 }
 
+/* DNA's nibbles start each sequence (pairs) or each side's block (columns)
+** at an even symbol, so that the pool's tasks never share a byte. */
+static uint64_t even_up(uint64_t n, int dna) { return dna ? (n + 1) & ~(uint64_t)1 : n; }
+
 /* Take items from `from` on while they fit the batch's limits. Pairs one at
 ** a time; columns by their offsets and the source's length bounds. */
 static void batch_form(const pairs_job_t *J, size_t from, batch_t *b) {
@@ -566,7 +611,7 @@ static void batch_form(const pairs_job_t *J, size_t from, batch_t *b) {
     uint64_t cap = J->cx->tuning.pairs_batch ? J->cx->tuning.pairs_batch : (1u << 17);
     b->from = from;
     b->ns = 0;
-    b->seq_bytes = b->qbytes = b->cig_bytes = b->hist_words = 0;
+    b->seq_syms = b->qbytes = b->tpos = b->cig_bytes = b->hist_words = 0;
     memset(b->cnt, 0, sizeof b->cnt);
     memset(b->nmax, 0, sizeof b->nmax);
     if (src->cols) {
@@ -589,8 +634,9 @@ static void batch_form(const pairs_job_t *J, size_t from, batch_t *b) {
         }
         b->ns = ns;
         b->qbytes = c->query_off[a + ns] - c->query_off[a];
-        b->seq_bytes = cols_bytes(c, a, a + ns);
-        b->cig_bytes = 2 * b->seq_bytes;
+        b->tpos = even_up(b->qbytes, J->dna);
+        b->seq_syms = b->tpos + c->target_off[a + ns] - c->target_off[a];
+        b->cig_bytes = 2 * cols_bytes(c, a, a + ns);
         b->hist_words = J->o->cigar ? per * ns : 0;
         b->groups = width_index(src->min_m) == wk ? 1 : 2; /* 2: counted when packed */
         b->cnt[wk] = (uint32_t)ns;
@@ -601,13 +647,14 @@ static void batch_form(const pairs_job_t *J, size_t from, batch_t *b) {
             int wk = width_index(p->m);
             uint32_t nmax = b->nmax[wk] > p->n ? b->nmax[wk] : (uint32_t)p->n;
             uint64_t hist = hist_per_pair(wk, nmax) * (b->cnt[wk] + 1);
-            if (b->ns && (b->seq_bytes + p->m + p->n > BATCH_SEQ_BYTES ||
+            uint64_t syms = even_up(p->m, J->dna) + even_up(p->n, J->dna);
+            if (b->ns && (b->seq_syms + syms > BATCH_SEQ_BYTES ||
                           (J->o->cigar && hist * HIST_BYTES > J->hist_cap)))
                 break;
             b->ns++;
             b->cnt[wk]++;
             b->nmax[wk] = nmax;
-            b->seq_bytes += p->m + p->n;
+            b->seq_syms += syms;
             b->cig_bytes += 2 * (p->m + p->n);
             if (J->o->cigar && hist > b->hist_words) b->hist_words = hist;
         }
@@ -615,13 +662,14 @@ static void batch_form(const pairs_job_t *J, size_t from, batch_t *b) {
         for (int w = 0; w < N_WIDTHS; w++) b->groups += b->cnt[w] > 0;
     }
     size_t ns = b->ns;
+    b->seq_store = J->dna ? b->seq_syms / 2 + 1 : b->seq_syms;
     b->o_qoff = 256;
     b->o_toff = b->o_qoff + 8 * ns;
     b->o_len = b->o_toff + 8 * ns;
     b->o_ids = b->o_len + al8(8 * ns);
     b->o_cig = b->o_ids + (b->groups > 1 ? al8(4 * ns) : 0);
     b->o_seq = b->o_cig + (J->o->cigar ? 8 * ns : 0);
-    b->front = al8(b->o_seq + b->seq_bytes + 16);
+    b->front = al8(b->o_seq + b->seq_store + 16);
     b->r_clen = 4 * ns;
     b->r_out = al8(8 * ns);
     b->r_bytes = J->o->cigar ? b->r_out + 8 * ns : 4 * ns;
@@ -678,18 +726,27 @@ typedef struct {
     int pass;                    /* columns: 0 count widths, 1 fill */
 } pack_t;
 
+/* n symbols of src into the sequences' block at symbol `at`: as they are,
+** or DNA as nibbles (`at` even). */
+static void put_seq(const pairs_job_t *J, uint8_t *seq, uint64_t at, const uint8_t *src,
+                    uint64_t n) {
+    if (J->dna) wm_nib_pack(J->nib, src, n, seq + at / 2);
+    else memcpy(seq + at, src, n);
+}
+
 /* Pairs: each pair's query then target, at the offsets set serially. */
 static void pack_pairs_task(void *arg, size_t t, int tid) {
     (void)tid;
     const pack_t *P = (const pack_t *)arg;
     const batch_t *b = P->b;
     const uint64_t *qoff = (const uint64_t *)(b->h_front + b->o_qoff);
+    const uint64_t *toff = (const uint64_t *)(b->h_front + b->o_toff);
     uint8_t *seq = b->h_front + b->o_seq;
     size_t lo = b->ns * t / PACK_TASKS, hi = b->ns * (t + 1) / PACK_TASKS;
     for (size_t k = lo; k < hi; k++) {
         const wm_pair_t *p = item(P->J, b->from + k);
-        memcpy(seq + qoff[k], p->query, p->m);
-        memcpy(seq + qoff[k] + p->m, p->target, p->n);
+        put_seq(P->J, seq, qoff[k], p->query, p->m);
+        put_seq(P->J, seq, toff[k], p->target, p->n);
     }
 }
 
@@ -703,24 +760,33 @@ static void pack_pairs(const pairs_job_t *J, batch_t *b) {
         b->first[w] = fill[w] = (uint32_t)at;
         at += b->cnt[w];
     }
-    uint64_t at = 0;
+    uint64_t at = 0, cat = 0; /* the next pair's symbol, its CIGAR slot / 2 */
     for (size_t k = 0; k < b->ns; k++) {
         const wm_pair_t *p = item(J, b->from + k);
         qoff[k] = at;
-        toff[k] = at + p->m;
+        toff[k] = at + even_up(p->m, J->dna);
         len[2 * k] = (uint32_t)p->m;
         len[2 * k + 1] = (uint32_t)p->n;
-        if (J->o->cigar) cig[k] = 2 * at;
+        if (J->o->cigar) cig[k] = 2 * cat;
         if (b->groups > 1) ids[fill[width_index(p->m)]++] = (uint32_t)k;
-        at += p->m + p->n;
+        at = toff[k] + even_up(p->n, J->dna);
+        cat += p->m + p->n;
     }
     pack_t P = { J, b, NULL, 0 };
     wm_pool_for(J->cx->pool, PACK_TASKS, pack_pairs_task, &P);
 }
 
+/* Symbols [lo, hi) of task t's share of a block of n (DNA: from even ones). */
+static void share(uint64_t n, size_t t, int dna, uint64_t *lo, uint64_t *hi) {
+    uint64_t mask = dna ? ~(uint64_t)1 : ~(uint64_t)0;
+    *lo = (n * t / PACK_TASKS) & mask;
+    *hi = t + 1 == PACK_TASKS ? n : (n * (t + 1) / PACK_TASKS) & mask;
+}
+
 /* Columns: task t's items, their offsets within the batch (queries first,
-** then targets) and bytes; with several widths, pass 0 counts each task's
-** items of each width and pass 1 lists them by width. */
+** then targets from tpos) and its share of each side's symbols; with
+** several widths, pass 0 counts each task's items of each width and pass 1
+** lists them by width. */
 static void pack_cols_task(void *arg, size_t t, int tid) {
     (void)tid;
     const pack_t *P = (const pack_t *)arg;
@@ -728,19 +794,25 @@ static void pack_cols_task(void *arg, size_t t, int tid) {
     const wm_pairs_packed_t *c = P->J->src->cols;
     size_t a = P->J->src->first + b->from;
     size_t lo = b->ns * t / PACK_TASKS, hi = b->ns * (t + 1) / PACK_TASKS;
-    if (lo == hi) return;
     const uint64_t *qo = c->query_off + a, *to = c->target_off + a;
     if (b->groups > 1 && P->pass == 0) {
         for (size_t k = lo; k < hi; k++) P->count[t][width_index(qo[k + 1] - qo[k])]++;
         return;
     }
+    uint8_t *seq = b->h_front + b->o_seq;
+    uint64_t s0, s1, tn = b->seq_syms - b->tpos;
+    share(b->qbytes, t, P->J->dna, &s0, &s1);
+    put_seq(P->J, seq, s0, c->query + qo[0] + s0, s1 - s0);
+    share(tn, t, P->J->dna, &s0, &s1);
+    put_seq(P->J, seq, b->tpos + s0, c->target + to[0] + s0, s1 - s0);
+    if (lo == hi) return;
     uint8_t *f = b->h_front;
     uint64_t *qoff = (uint64_t *)(f + b->o_qoff), *toff = (uint64_t *)(f + b->o_toff);
     uint64_t *cig = (uint64_t *)(f + b->o_cig);
     uint32_t *len = (uint32_t *)(f + b->o_len), *ids = (uint32_t *)(f + b->o_ids);
     for (size_t k = lo; k < hi; k++) {
         qoff[k] = qo[k] - qo[0];
-        toff[k] = b->qbytes + to[k] - to[0];
+        toff[k] = b->tpos + to[k] - to[0];
         len[2 * k] = (uint32_t)(qo[k + 1] - qo[k]);
         len[2 * k + 1] = (uint32_t)(to[k + 1] - to[k]);
         if (P->J->o->cigar) cig[k] = 2 * (qo[k] - qo[0] + to[k] - to[0]);
@@ -749,9 +821,6 @@ static void pack_cols_task(void *arg, size_t t, int tid) {
         uint32_t *fill = P->count[t]; /* pass 1: where this task's items of each width go */
         for (size_t k = lo; k < hi; k++) ids[fill[width_index(qo[k + 1] - qo[k])]++] = (uint32_t)k;
     }
-    uint8_t *seq = f + b->o_seq;
-    memcpy(seq + (qo[lo] - qo[0]), c->query + qo[lo], qo[hi] - qo[lo]);
-    memcpy(seq + b->qbytes + (to[lo] - to[0]), c->target + to[lo], to[hi] - to[lo]);
 }
 
 static wm_status pack_cols(const pairs_job_t *J, batch_t *b) {
@@ -785,7 +854,7 @@ static wm_status pack_cols(const pairs_job_t *J, batch_t *b) {
 /* Fill the pinned front block. */
 static wm_status batch_pack(const pairs_job_t *J, batch_t *b) {
     memcpy(b->h_front, J->code, 256);
-    memset(b->h_front + b->o_seq + b->seq_bytes, 0, 16);
+    memset(b->h_front + b->o_seq + b->seq_store, 0, 16);
     if (J->src->cols) return pack_cols(J, b);
     pack_pairs(J, b);
     return WM_OK;
@@ -911,8 +980,10 @@ wm_status wm_cuda_pairs(wm_context_t *cx, const wm_pairs_src_t *src, const wm_al
     if (rc != WM_OK) return rc;
     uint8_t code[256];
     for (int c = 0; c < 256; c++) code[c] = (uint8_t)(aq.code[c] > 255 ? 255 : aq.code[c]);
-    pairs_job_t J = { cx, src, o, code, aq.n_codes, aq.n_codes == 4, NULL, HISTORY_MIN };
+    wm_nib_map_t nib;
+    pairs_job_t J = { cx, src, o, code, aq.n_codes, aq.n_codes == 4, &nib, NULL, HISTORY_MIN };
     wm_aq_free(&aq);
+    if (J.dna) wm_nib_map_make(&nib, code, J.ncodes, cx->tuning.simd);
     if (!(J.B = wm_cu_align_bufs(cx))) return WM_NOMEM;
     size_t free_b = 0, total_b = 0;
     if (o->cigar && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b / 4 > J.hist_cap)
