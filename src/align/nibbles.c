@@ -6,6 +6,31 @@
 
 #include "align/nibbles.h"
 
+/* nibbles.h's fast form with mask M, if the map has one. */
+static int fast_with(wm_nib_map_t *nm, uint8_t M) {
+    for (int l = 0; l < 16; l++) {
+        int have = 0;
+        uint8_t want = 0, v = WM_NIB_NONE;
+        for (int b = l; b < 256; b += 16) {
+            if (nm->map[b] == WM_NIB_NONE) continue;
+            if (!have) {
+                have = 1;
+                want = (uint8_t)(b & M);
+                v = nm->map[b];
+            } else if ((b & M) != want || nm->map[b] != v) {
+                return 0;
+            }
+        }
+        /* every byte the mask lets through must be one of them */
+        for (int b = l; have && b < 256; b += 16)
+            if ((b & M) == want && nm->map[b] != v) return 0;
+        nm->ftab[l] = v;
+        nm->fexp[l] = have ? want : (uint8_t)(l ^ 1);
+    }
+    nm->fmask = M;
+    return 1;
+}
+
 void wm_nib_map_make(wm_nib_map_t *nm, const uint8_t code[256], uint32_t ncodes,
                      wm_simd_isa_t max_isa) {
     memset(nm, 0, sizeof *nm);
@@ -25,6 +50,7 @@ void wm_nib_map_make(wm_nib_map_t *nm, const uint8_t code[256], uint32_t ncodes,
             memmove(nm->lo[nm->n_hi], nm->lo[h], 16);
             nm->hi[nm->n_hi++] = (uint8_t)h;
         }
+    nm->fast = fast_with(nm, 0xff) || fast_with(nm, 0xdf);
     nm->isa = wm_simd_isa_pick(max_isa);
 }
 

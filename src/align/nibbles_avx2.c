@@ -2,9 +2,11 @@
 ** nibbles_avx2.c -- nibbles.h's packer 64 symbols at a time with AVX2
 ** (compiled with -mavx2 alone; wm_nib_pack calls it when the CPU has it).
 **
-** A byte's nibble is looked up by its low nibble (PSHUFB) in the table of
-** each high nibble that holds a symbol (4 for DNA: A-G, T/U, a-g, t/u) and
-** kept where its high nibble is that one; other bytes stay WM_NIB_NONE.
+** A byte's nibble is looked up by its low nibble (PSHUFB): in the fast
+** form (nibbles.h; DNA's) in one table, checked against the one byte that
+** low nibble allows; otherwise in the table of each high nibble that holds
+** a symbol, kept where the byte's high nibble is that one. Other bytes
+** stay WM_NIB_NONE.
 ** Adjacent bytes then merge into one (PMADDUBSW by 1 and 16), and the words
 ** of two vectors pack into 32 bytes (PACKUSWB works within 128-bit lanes,
 ** so the quads are put back in order).
@@ -28,7 +30,8 @@ static inline __m256i lookup(const __m256i *tab, const __m256i *his, int n_hi, _
 static inline void merge(__m256i a, __m256i b, uint8_t *dst) {
     const __m256i weights = _mm256_set1_epi16(0x1001); /* the even byte by 1, the odd by 16 */
     __m256i pa = _mm256_maddubs_epi16(a, weights), pb = _mm256_maddubs_epi16(b, weights);
-    _mm256_storeu_si256((__m256i *)dst, _mm256_permute4x64_epi64(_mm256_packus_epi16(pa, pb), 0xd8));
+    _mm256_storeu_si256((__m256i *)dst,
+                        _mm256_permute4x64_epi64(_mm256_packus_epi16(pa, pb), 0xd8));
 }
 
 /* Four tables or fewer, DNA's case: the loop written out with the tables in
@@ -45,7 +48,8 @@ static size_t pack4(const __m256i *tab, const __m256i *his, const uint8_t *src, 
             __m256i v = _mm256_loadu_si256((const __m256i *)(src + i + 32 * k));
             __m256i lo = _mm256_and_si256(v, low);
             __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
-            __m256i x = _mm256_blendv_epi8(none, _mm256_shuffle_epi8(t0, lo), _mm256_cmpeq_epi8(hi, h0));
+            __m256i x =
+                _mm256_blendv_epi8(none, _mm256_shuffle_epi8(t0, lo), _mm256_cmpeq_epi8(hi, h0));
             x = _mm256_blendv_epi8(x, _mm256_shuffle_epi8(t1, lo), _mm256_cmpeq_epi8(hi, h1));
             x = _mm256_blendv_epi8(x, _mm256_shuffle_epi8(t2, lo), _mm256_cmpeq_epi8(hi, h2));
             r[k] = _mm256_blendv_epi8(x, _mm256_shuffle_epi8(t3, lo), _mm256_cmpeq_epi8(hi, h3));
@@ -65,7 +69,29 @@ static size_t pack_n(const __m256i *tab, const __m256i *his, int n_hi, const uin
     return i;
 }
 
+/* nibbles.h's fast form: the nibble and the byte allowed by the low nibble,
+** kept where the masked byte is that one. */
+static size_t pack_fast(const wm_nib_map_t *nm, const uint8_t *src, size_t n, uint8_t *dst) {
+    const __m256i tab = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)nm->ftab));
+    const __m256i exp = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)nm->fexp));
+    const __m256i mask = _mm256_set1_epi8((char)nm->fmask), low = _mm256_set1_epi8(0x0f);
+    const __m256i none = _mm256_set1_epi8(WM_NIB_NONE);
+    __m256i r[2];
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        for (int k = 0; k < 2; k++) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(src + i + 32 * k));
+            __m256i lo = _mm256_and_si256(v, low);
+            __m256i ok = _mm256_cmpeq_epi8(_mm256_and_si256(v, mask), _mm256_shuffle_epi8(exp, lo));
+            r[k] = _mm256_or_si256(_mm256_shuffle_epi8(tab, lo), _mm256_andnot_si256(ok, none));
+        }
+        merge(r[0], r[1], dst + i / 2);
+    }
+    return i;
+}
+
 size_t wm_nib_pack_avx2(const wm_nib_map_t *nm, const uint8_t *src, size_t n, uint8_t *dst) {
+    if (nm->fast) return pack_fast(nm, src, n, dst);
     __m256i tab[16], his[16];
     /* at least 4 tables, the unused ones under a high nibble no byte has */
     int n_hi = nm->n_hi <= 4 ? 4 : nm->n_hi;
