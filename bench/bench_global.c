@@ -39,6 +39,9 @@
 **   --pairs-batch N  pairs, cuda: pairs a GPU batch (tuning.pairs_batch)
 **                    [the library's]; each GPU row is followed by a line of
 **                    where one more call's time went (wm_stats_t)
+**   --meet-min N     cuda: one pair's distance without a bound from both ends
+**                    from targets of N columns on (tuning.global_meet_min; 0
+**                    the library's 2,048; 18446744073709551615 never) [0]
 **   --ckpts R        cuda: where one long pair's CIGAR takes its checkpoints
 **                    (tuning.global_ckpts): 0 the library's choice, 1 kept by
 **                    the distance pass where they fit, 2 a second GPU pass,
@@ -140,6 +143,7 @@ typedef struct {
     int packed;
     uint64_t pairs_batch;
     int ckpts, ckpts_set; /* --ckpts */
+    uint64_t meet_min;    /* --meet-min (0: the library's) */
     const char *reads;    /* pairs: the files READS_a.fa, READS_b.fa */
     char reads_label[32];
     double max_s, budget_s, min_s, floor_s;
@@ -213,6 +217,7 @@ static wm_context_t *new_context(int threads) {
         exit(2);
     }
     if (C.ckpts_set) wm_context_tuning(cx)->global_ckpts = C.ckpts;
+    wm_context_tuning(cx)->global_meet_min = C.meet_min;
     return cx;
 }
 static wm_context_t *context_for(int threads) {
@@ -1225,6 +1230,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--reads")) C.reads = NEXT();
         else if (!strcmp(a, "--pairs-batch")) C.pairs_batch = strtoull(NEXT(), NULL, 10);
         else if (!strcmp(a, "--procs")) procs = NEXT();
+        else if (!strcmp(a, "--meet-min")) C.meet_min = strtoull(NEXT(), NULL, 10);
         else if (!strcmp(a, "--ckpts")) {
             C.ckpts = atoi(NEXT());
             C.ckpts_set = 1;

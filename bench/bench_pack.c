@@ -23,8 +23,8 @@
 #include "bench_util.h"
 
 typedef enum { K_MEMCPY, K_TABLE, K_FAST, K_READ, N_KINDS } kind_t;
-static const char *const k_name[N_KINDS] = { "memcpy", "nibbles, table form",
-                                             "nibbles, fast form", "read" };
+static const char *const k_name[N_KINDS] = { "memcpy", "nibbles, table form", "nibbles, fast form",
+                                             "read" };
 
 typedef struct {
     const uint8_t *src;
@@ -39,7 +39,9 @@ typedef struct {
 static void *run_part(void *arg) {
     job_t *j = arg;
     size_t lo = (j->n * (size_t)j->part / (size_t)j->parts) & ~(size_t)63;
-    size_t hi = j->part + 1 == j->parts ? j->n : (j->n * (size_t)(j->part + 1) / (size_t)j->parts) & ~(size_t)63;
+    size_t hi = j->part + 1 == j->parts
+                    ? j->n
+                    : (j->n * (size_t)(j->part + 1) / (size_t)j->parts) & ~(size_t)63;
     switch (j->kind) {
     case K_MEMCPY: memcpy(j->dst + lo, j->src + lo, hi - lo); break;
     case K_READ:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu_long.sh -- issue 18's single long pairs on the lent GPU (the striped
 # bit-vector kernel of src/align/global_cuda.cu), tests first.
-#   bash bench/gpu_long.sh test|bench|all|split [CARRY]
+#   bash bench/gpu_long.sh test|bench|all|split|meet [CARRY]
 # Builds with CUDA (sm_90) into /tmp/build-long (kept on a warm machine).
 # test: test_global_diff (its part 6 runs 20,000 and 100,000 a side on CUDA,
 # with and without CIGARs, at max_distance d - 1 and d), test_gpu_recover,
@@ -22,6 +22,10 @@
 # more call's split (wm_stats_t), then ncu's times and instructions of
 # real1M's passes; each with the checkpoints the distance pass keeps
 # (--ckpts 0) and from a second, banded pass (--ckpts 2).
+# meet: one pair's distance from both ends (run_meet): the tests, memcheck
+# and racecheck on 3,000 and 10,000 a side, then grid (1,000 .. 10,000) and
+# long on cuda without CIGARs, from both ends and in one run (--meet-min
+# never) by turns, ncu's kernel times of the 10,000 pair both ways.
 # Logs in $OUT: long.log (steps), build.log, tests.log, bench_*.txt.
 if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
     eval "$(bash bench/peers/unpack_debs.sh "${2:-.gpu}"/debs/edlib /tmp/edlib-root)"
@@ -48,6 +52,34 @@ if [ "$mode" = split ]; then
             --inputs real1M --only bv+cigar --reps 1 --min-s 0 --max-s 1 --ckpts $ck \
             >"$out/ncu_real1M_ck$ck.txt" 2>&1
         log "ncu, real1M's passes, --ckpts $ck: $(grep -E 'k_global_bv<|k_gather|duration|inst_executed' "$out/ncu_real1M_ck$ck.txt" | awk '{print $1, $NF}' | tr '\n' ' ')"
+    done
+    exit 0
+fi
+if [ "$mode" = meet ]; then
+    gpu_build warpmatch_cli test_global_diff test_gpu_recover test_api_align bench_global gen_pairs
+    CARRY=$carry READS=2000 READS1K=100 bash bench/prep_global.sh $B $D >>"$out/long.log" 2>&1
+    G="$B/bench/bench_global"
+    run_tests test_global_diff test_gpu_recover test_api_align cli:test_global cli:test_align
+    for tool in memcheck racecheck; do
+        sanitize $tool $G grid -d $D --backend cuda --sizes 3000,10000 --inputs rand,mut --only bv \
+            --reps 1 --min-s 0
+    done
+    never=18446744073709551615
+    for r in 1 2; do
+        for mm in 0 $never; do
+            $G grid -d $D --backend cuda --sizes 1000,2000,3000,5000,10000 --only bv --meet-min $mm \
+                >"$out/bench_grid_meet${mm}_$r.txt" 2>&1
+            log "grid, cuda, --meet-min $mm, run $r: rc=$? $(grep -hE '^(rand|mut) +10000 ' "$out/bench_grid_meet${mm}_$r.txt" | awk '{print $1, $9}' | tr '\n' ' ')"
+        done
+    done
+    for mm in 0 $never; do
+        $G long -d $D --backend cuda --inputs "${LONG_INPUTS:-real100k,rand100k,real1M}" --only bv \
+            --max-s 5 --budget-s 10 --meet-min $mm >"$out/bench_long_meet$mm.txt" 2>&1
+        log "long, cuda, --meet-min $mm: rc=$?"
+        ncu --clock-control none --kernel-name regex:'k_global_bv|k_meet' --metrics gpu__time_duration.sum \
+            $G grid -d $D --backend cuda --sizes 10000 --inputs mut --only bv --reps 1 --min-s 0 \
+            --meet-min $mm >"$out/ncu_10000_meet$mm.txt" 2>&1
+        log "ncu, m = n = 10,000 (mut), --meet-min $mm: $(grep -E 'k_global_bv|k_meet|gpu__time_duration' "$out/ncu_10000_meet$mm.txt" | awk '{print $1, $NF}' | tr '\n' ' ')"
     done
     exit 0
 fi

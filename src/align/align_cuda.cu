@@ -137,7 +137,7 @@ static void free_bufs(void *gpu_cache) {
     wm_cu_align_bufs_t *b = (wm_cu_align_bufs_t *)gpu_cache;
     wm_cu_buf_t *dev[] = { &b->text, &b->best, &b->keys, &b->err, &b->peq, &b->code };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) wm_cu_dev_release(dev[i]);
-    for (int i = 0; i < 8; i++) wm_cu_dev_release(&b->g[i]);
+    for (int i = 0; i < WM_CU_ALIGN_G; i++) wm_cu_dev_release(&b->g[i]);
     for (int i = 0; i < 8; i++) wm_cu_host_release(&b->h[i]);
     free(b);
 }

@@ -43,10 +43,17 @@ typedef struct {
     int valid;
 } wm_cu_gbv_kept_t;
 
+/* g[0..3] global (tables, target, ring, checkpoints), g[4] and g[6] pairs'
+** slots, g[5] four-russians, g[7] gathered checkpoints, g[8] the backward
+** run of one pair computed from both ends (global_cuda.cu's run_meet);
+** h[0..5] pairs' slots, h[6] a global run's tables, h[7] the backward
+** run's tables and reversed target */
+#define WM_CU_ALIGN_G 9
+
 typedef struct {
     wm_cu_buf_t text, best, keys, err; /* infix batches */
     wm_cu_buf_t peq, code;             /* a query's tables */
-    wm_cu_buf_t g[8];                  /* global, dp, pairs: their own use */
+    wm_cu_buf_t g[WM_CU_ALIGN_G];      /* global, dp, pairs: their own use */
     wm_cu_buf_t h[8];                  /* pinned host staging */
     wm_cu_gbv_kept_t kept;             /* global_keep's checkpoints in g[3] */
 } wm_cu_align_bufs_t;

@@ -29,9 +29,22 @@
 ** The answer: D[m][n] = n + the sum of every word's vertical deltas in the
 ** last column (a word above the band at column n keeps the deltas it left
 ** with: its top and bottom both grew by one a column).
+**
+** From both ends (run_meet). Without a bound, one pair's time is the chain
+** of its n columns. The target is cut at mid: a forward run of the query
+** against y[0, mid) keeps its last column, D[i][mid] for every i; a
+** backward run of both reversed, against y[mid, n), keeps its last
+** column, the distance of x[i, m) to y[mid, n) for every i. An optimal path
+** crosses column mid at some row, so D[m][n] is the least of the two sums
+** over i (Hirschberg's middle column). The runs go at once on two streams:
+** two chains of n / 2.
 */
 #include <stdlib.h>
 #include <string.h>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cuda/functional>
 
 #include "align/align.h"
 #include "core/internal.h"
@@ -65,7 +78,9 @@ typedef struct {
     uint64_t ck_S, n_ck;          /* checkpoints at columns c * ck_S, 0 < c < n_ck */
     uint64_t *ck;                 /* the band's words of each, as wm_tb_ckpts_t's w; NULL: none */
     const uint64_t *ck_off;       /* n_ck: where checkpoint c starts in ck (its off[c]) */
-    long long *ck_fin;            /* W: each word's deltas at its last column */
+    long long *ck_fin;            /* W: each word's deltas at its last column; without CK,
+                                     with ck set: the last column's Pv then Mv into ck (W
+                                     words each), for run_meet */
 } gbv_args_t; /* 128 bytes: a larger parameter made ptxas read it through a pointer (6% slower) */
 
 /* The band's query blocks at column j (traceback.c's wm_tb_fb / wm_tb_lb,
@@ -322,6 +337,10 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
         for (; ck_c < a.n_ck; ck_c++) put_ckpt(&a, ck_c, w, pv, mv);
         a.ck_fin[w] = (long long)__popcll(pv) - (long long)__popcll(mv);
     }
+    if (!CK && a.ck && live) { /* the last column, for run_meet */
+        a.ck[w] = pv;
+        a.ck[a.W + w] = mv;
+    }
     long long dsum = 0;
     if (live) {
         uint64_t keep = w + 1 < a.W || (a.m & 63) == 0 ? ~0ull : (1ull << (a.m & 63)) - 1;
@@ -337,24 +356,30 @@ static size_t small_bytes(uint32_t stripes) {
     return ((size_t)stripes * (RING_GROUPS + 1) + 1) * sizeof(unsigned long long);
 }
 
-/* One banded run: D[m][n] when <= k, else some value > k. */
-static wm_status run_band(wm_context_t *cx, gbv_args_t *a, uint64_t m, uint64_t n, uint64_t k,
-                          cudaStream_t st, uint64_t *d) {
+/* A banded run's launch on st, the ring zeroed first; ck_kernel: the
+** checkpoints' kernel (else a.ck, if set, takes the last column). */
+static cudaError_t launch_band(gbv_args_t *a, uint64_t m, uint64_t n, uint64_t k, int ck_kernel,
+                               cudaStream_t st) {
     int64_t s0 = (int64_t)m - (int64_t)n, kk = (int64_t)k;
     a->dlo = s0 - kk > -kk ? s0 - kk : -kk;
     a->dhi = s0 + kk < kk ? s0 + kk : kk;
     cudaError_t e = cudaMemsetAsync(a->ring, 0, small_bytes(a->stripes), st);
-    if (e == cudaSuccess) {
-        const unsigned blocks = (a->stripes + 3) / 4;
-        if (a->dna) {
-            if (a->ck) k_global_bv<1, 1><<<blocks, 128, 0, st>>>(*a);
-            else k_global_bv<0, 1><<<blocks, 128, 0, st>>>(*a);
-        } else {
-            if (a->ck) k_global_bv<1, 0><<<blocks, 128, 0, st>>>(*a);
-            else k_global_bv<0, 0><<<blocks, 128, 0, st>>>(*a);
-        }
-        e = cudaGetLastError();
+    if (e != cudaSuccess) return e;
+    const unsigned blocks = (a->stripes + 3) / 4;
+    if (a->dna) {
+        if (ck_kernel) k_global_bv<1, 1><<<blocks, 128, 0, st>>>(*a);
+        else k_global_bv<0, 1><<<blocks, 128, 0, st>>>(*a);
+    } else {
+        if (ck_kernel) k_global_bv<1, 0><<<blocks, 128, 0, st>>>(*a);
+        else k_global_bv<0, 0><<<blocks, 128, 0, st>>>(*a);
     }
+    return cudaGetLastError();
+}
+
+/* One banded run: D[m][n] when <= k, else some value > k. */
+static wm_status run_band(wm_context_t *cx, gbv_args_t *a, uint64_t m, uint64_t n, uint64_t k,
+                          cudaStream_t st, uint64_t *d) {
+    cudaError_t e = launch_band(a, m, n, k, a->ck != NULL, st);
     unsigned long long sc = 0;
     if (e == cudaSuccess) e = cudaMemcpyAsync(&sc, a->score, sizeof sc, cudaMemcpyDeviceToHost, st);
     if (e == cudaSuccess) e = cudaStreamSynchronize(st);
@@ -368,6 +393,7 @@ static wm_status run_band(wm_context_t *cx, gbv_args_t *a, uint64_t m, uint64_t 
 typedef struct {
     gbv_args_t a;
     cudaStream_t st;
+    uint64_t resident; /* warps this GPU holds at once: every stripe of a run must be */
 } gbv_dev_t;
 
 static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
@@ -388,7 +414,8 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm_ck, a->dna ? k_global_bv<1, 1> : k_global_bv<1, 0>, 128, 0);
     if (per_sm_ck < per_sm) per_sm = per_sm_ck;
-    if ((uint64_t)per_sm * (uint64_t)cs->sm_count * 4 < a->stripes) {
+    g->resident = (uint64_t)per_sm * (uint64_t)cs->sm_count * 4;
+    if (g->resident < a->stripes) {
         wm_context_set_error(cx,
                              "the global bit-vector kernel needs %u warps resident at "
                              "once; this GPU holds %llu",
@@ -584,6 +611,123 @@ static wm_status gather_kept(wm_context_t *cx, const wm_tb_plan_t *plan, wm_tb_c
     return rc;
 }
 
+/* ---- one pair from both ends ------------------------------------------------ */
+
+#define MEET_MIN_N 2048 /* tuning.global_meet_min's default */
+#define MEET_THREADS 256
+
+/* The score at row i of a run's last column (W words of Pv, then of Mv;
+** pre[w]: the deltas of the words above w), less the column's D[0]. */
+static __device__ __forceinline__ long long meet_row(const uint64_t *X, const long long *pre,
+                                                     uint32_t W, uint64_t i) {
+    if (i == 0) return 0;
+    const uint64_t w = (i - 1) >> 6, r = (i - 1) & 63;
+    const uint64_t mask = r == 63 ? ~0ull : (2ull << r) - 1;
+    return pre[w] + __popcll(X[w] & mask) - __popcll(X[W + w] & mask);
+}
+
+/* D[m][n] from the two runs' last columns (F forward, over fn columns; G
+** backward, over gn): the least over i of F[i] + G[m - i]. One block: each
+** run's words summed by a scan a chunk at a time (pre: 2 W), then the rows. */
+__global__ void __launch_bounds__(MEET_THREADS)
+    k_meet(const uint64_t *F, const uint64_t *G, uint32_t W, uint64_t m, uint64_t fn, uint64_t gn,
+           long long *pre, unsigned long long *out) {
+    typedef cub::BlockScan<long long, MEET_THREADS> scan_t;
+    typedef cub::BlockReduce<unsigned long long, MEET_THREADS> reduce_t;
+    __shared__ union {
+        typename scan_t::TempStorage scan;
+        typename reduce_t::TempStorage reduce;
+    } tmp;
+    for (int side = 0; side < 2; side++) {
+        const uint64_t *X = side ? G : F;
+        long long carry = 0; /* the same in every thread */
+        for (uint32_t base = 0; base < W; base += MEET_THREADS) {
+            const uint32_t w = base + threadIdx.x;
+            long long v = w < W ? (long long)__popcll(X[w]) - (long long)__popcll(X[W + w]) : 0;
+            long long before = 0, total = 0;
+            scan_t(tmp.scan).ExclusiveSum(v, before, total);
+            if (w < W) pre[(size_t)side * W + w] = carry + before;
+            carry += total;
+            __syncthreads(); /* tmp again */
+        }
+    }
+    unsigned long long best = ~0ull;
+    for (uint64_t i = threadIdx.x; i <= m; i += MEET_THREADS) {
+        const long long f = (long long)fn + meet_row(F, pre, W, i);
+        const long long g = (long long)gn + meet_row(G, pre + W, W, m - i);
+        const unsigned long long v = (unsigned long long)(f + g);
+        best = v < best ? v : best;
+    }
+    best = reduce_t(tmp.reduce).Reduce(best, cuda::minimum<unsigned long long>());
+    if (threadIdx.x == 0) *out = best;
+}
+
+/* D[m][n] without a bound from both ends (the file's head): the forward run
+** on g (dev_make's: the query's masks and the whole target, run over its
+** first mid columns), the backward one on stream 1 from g[8], staged in
+** h[7] (the reversed query's masks, the reversed y[mid, n)). Returns
+** WM_UNSUPPORTED, having done nothing, when both runs' stripes do not fit
+** the GPU at once. */
+static wm_status run_meet(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
+                          gbv_dev_t *g, uint64_t *d) {
+    const uint64_t m = aq->m, mid = n / 2, nb = n - mid;
+    gbv_args_t af = g->a, ab = g->a;
+    if (g->resident < 2 * (uint64_t)af.stripes) return WM_UNSUPPORTED;
+    const size_t W = af.W;
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx); /* made by dev_make */
+    const size_t code_bytes = 256 * sizeof(uint16_t);
+    const size_t tab_bytes = code_bytes + (size_t)(aq->n_codes + 1) * W * sizeof(uint64_t);
+    const size_t y_at = (tab_bytes + 7) & ~(size_t)7, up = y_at + ((nb + 8 + 7) & ~(size_t)7);
+    const size_t ring_at = up, words_at = ring_at + small_bytes(af.stripes);
+    const size_t total = words_at + (6 * W + 1) * sizeof(uint64_t); /* F, G, pre, out */
+    wm_status rc = wm_cu_host_reserve(cx, &B->h[7], up);
+    if (rc == WM_OK) rc = wm_cu_dev_reserve(cx, &B->g[8], total);
+    if (rc != WM_OK) return rc;
+    uint8_t *h = (uint8_t *)B->h[7].p, *dev = (uint8_t *)B->g[8].p;
+    memcpy(h, aq->code, code_bytes);
+    wm_aq_peq_fill(aq, aq->q, m, 1, (uint64_t *)(h + code_bytes));
+    uint8_t *hy = h + y_at;
+    for (uint64_t k = 0; k < nb; k++) hy[k] = y[n - 1 - k];
+    memset(hy + nb, 0, up - y_at - nb);
+    uint64_t *words = (uint64_t *)(dev + words_at);
+    unsigned long long *out = (unsigned long long *)(words + 6 * W);
+    af.n = mid;
+    af.ck = words; /* F */
+    ab.code = (const uint16_t *)dev;
+    ab.peq = (const uint64_t *)(dev + code_bytes);
+    ab.y = dev + y_at;
+    ab.n = nb;
+    ab.ring = (unsigned long long *)(dev + ring_at);
+    ab.consumed = ab.ring + (size_t)ab.stripes * RING_GROUPS;
+    ab.score = ab.consumed + ab.stripes;
+    ab.ck = words + 2 * W; /* G */
+    cudaStream_t s1 = cx->cuda->stream[1];
+    cudaEvent_t back_done = NULL;
+    cudaError_t e = cudaEventCreateWithFlags(&back_done, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(dev, h, up, cudaMemcpyHostToDevice, s1);
+    if (e == cudaSuccess) e = launch_band(&ab, m, nb, m + nb, 0, s1);
+    if (e == cudaSuccess) e = cudaEventRecord(back_done, s1);
+    if (e == cudaSuccess) e = launch_band(&af, m, mid, m + mid, 0, g->st);
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(g->st, back_done, 0);
+    if (e == cudaSuccess) {
+        k_meet<<<1, MEET_THREADS, 0, g->st>>>(words, words + 2 * W, (uint32_t)W, m, mid, nb,
+                                              (long long *)(words + 4 * W), out);
+        e = cudaGetLastError();
+    }
+    unsigned long long best = 0;
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&best, out, sizeof best, cudaMemcpyDeviceToHost, g->st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(g->st);
+    if (back_done) cudaEventDestroy(back_done);
+    if (e != cudaSuccess) {
+        /* a failed launch may leave the other stream's run behind */
+        cudaStreamSynchronize(s1);
+        return wm_cuda_fail(cx, e, "the global bit-vector kernel from both ends");
+    }
+    *d = best;
+    return WM_OK;
+}
+
 wm_status wm_cuda_global(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
                          int64_t limit, uint64_t *d) {
     uint64_t m = aq->m;
@@ -600,6 +744,11 @@ wm_status wm_cuda_global(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, 
     ** narrow first guess would only add a second run. */
     uint64_t k = limit >= 0 ? (uint64_t)limit : m + n;
     if (k > m + n) k = m + n;
+    const uint64_t meet_min = cx->tuning.global_meet_min ? cx->tuning.global_meet_min : MEET_MIN_N;
+    if (k == m + n && n >= 2 && n >= meet_min) {
+        rc = run_meet(cx, aq, y, n, &g, d);
+        if (rc != WM_UNSUPPORTED) return rc;
+    }
     return run_band(cx, &g.a, m, n, k, g.st, d);
 }
 

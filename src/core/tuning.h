@@ -78,6 +78,12 @@ typedef struct {
     ** second pass (1); the second pass, never kept (2); the CPU's forward
     ** pass (-1). The bytes are the same; tests take every one [0] */
     int global_ckpts;
+    /* One long pair's distance on the GPU without a bound (global_cuda.cu):
+    ** from targets of this many columns on, computed from both ends at
+    ** once (two chains of n / 2 columns, met at the middle column). 0: the
+    ** default, 2,048; tests set 1 to take it on every pair, UINT64_MAX to
+    ** never take it. The bytes are the same [0] */
+    uint64_t global_meet_min;
     /* The caller keeps one match per locus (the CLI's --best-per-locus,
     ** cli/locus.c): a set within k edits finds a match's start only where
     ** that choice can read it (setk/loci.c; the CPU's scans and the GPU

@@ -47,7 +47,10 @@
 **    every algorithm: max_distance d - 1 (nothing), d, d + 1 and -1, with
 **    and without a CIGAR (d - 1 and d only when m * n > 250,000).
 **    Every result must be the oracle's distance, [0, n) and CIGAR byte for
-**    byte (a wrong CIGAR is also replayed, to say how it is wrong).
+**    byte (a wrong CIGAR is also replayed, to say how it is wrong). CUDA
+**    also takes every case without a bound or a CIGAR, where one pair's
+**    distance is computed from both ends (tuning.global_meet_min, drawn a
+**    case: every pair, from 64 columns, the library's 2,048, never).
 ** 4. Long pairs (8 at WM_TEST_SCALE=1): lengths 2,000 to 5,000, against the
 **    full-matrix oracle; every algorithm and configuration with a CIGAR, then
 **    max_distance d - 1 and d.
@@ -707,8 +710,13 @@ static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int l
     o.mode = WM_ALIGN_GLOBAL;
     o.cigar = 1;
     for (size_t ci = 0; ci < n_cfg; ci++)
-        if (cfgs[ci].backend == WM_BACKEND_CUDA)
+        if (cfgs[ci].backend == WM_BACKEND_CUDA) {
             wm_context_tuning(cfgs[ci].cx)->global_ckpts = (int[]){ -1, 1, 2, 0 }[idx & 3];
+            /* a distance without a bound from both ends: on every pair, from
+            ** 64 columns, the library's 2,048, never */
+            wm_context_tuning(cfgs[ci].cx)->global_meet_min =
+                (uint64_t[]){ 1, 64, 0, UINT64_MAX }[(idx >> 2) & 3];
+        }
     for (size_t ci = 0; ci < n_cfg; ci++) {
         if ((cfgs[ci].flags & CF_SHORT_ONLY) && !is_short(c)) continue;
         for (size_t a = 0; a < g_n_algos; a++) {
@@ -736,6 +744,16 @@ static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int l
                 run_one(idx, c, &cfgs[ci], a, o, d, want);
             }
         }
+    }
+    /* CUDA without a bound and without a CIGAR on every case (a long pair's
+    ** distance from both ends), where the sweep did not take it */
+    for (size_t ci = 0; ci < n_cfg; ci++) {
+        if (cfgs[ci].backend != WM_BACKEND_CUDA || every || ci == pick) continue;
+        if ((cfgs[ci].flags & CF_SHORT_ONLY) && !is_short(c)) continue;
+        o.max_distance = -1;
+        o.cigar = 0;
+        for (size_t a = 0; a < g_n_algos; a++)
+            if (algo_allowed(&cfgs[ci], a)) run_one(idx, c, &cfgs[ci], a, o, d, want);
     }
     free(want);
 }
@@ -1406,7 +1424,10 @@ static void big_pairs(config *cfgs, size_t n_cfg, double scale) {
     /* 20,000 at ~1 %: every algorithm over 4 * 10^8 cells, many blocks and
     ** anti-diagonals for the threads; CUDA's CIGARs from a second GPU pass
     ** (the estimate would take the CPU's for so narrow a band) */
-    if (cuda) wm_context_tuning(cuda->cx)->global_ckpts = 2;
+    if (cuda) {
+        wm_context_tuning(cuda->cx)->global_ckpts = 2;
+        wm_context_tuning(cuda->cx)->global_meet_min = 0; /* the library's: from both ends */
+    }
     {
         const brun runs[] = {
             { cpu3, 1, 1, -1 },          { cpu3, 4, 0, -1 },          { cpu3, 5, 1, -1 },
