@@ -55,10 +55,13 @@ void wm_nib_map_make(wm_nib_map_t *nm, const uint8_t code[256], uint32_t ncodes,
 }
 
 void wm_nib_pack(const wm_nib_map_t *nm, const uint8_t *src, size_t n, uint8_t *dst) {
-    size_t i = 0;
 #if WM_SIMD_X86
-    if (nm->isa >= WM_SIMD_AVX2) i = wm_nib_pack_avx2(nm, src, n, dst);
+    if (nm->isa >= WM_SIMD_AVX2) {
+        wm_nib_pack_avx2(nm, src, n, dst);
+        return;
+    }
 #endif
+    size_t i = 0;
     const uint8_t *map = nm->map;
     for (; i + 2 <= n; i += 2) dst[i / 2] = (uint8_t)(map[src[i]] | map[src[i + 1]] << 4);
     if (i < n) dst[i / 2] = (uint8_t)(map[src[i]] | WM_NIB_NONE << 4);

@@ -54,8 +54,8 @@ void wm_nib_map_make(wm_nib_map_t *nm, const uint8_t code[256], uint32_t ncodes,
 void wm_nib_pack(const wm_nib_map_t *nm, const uint8_t *src, size_t n, uint8_t *dst);
 
 #if WM_SIMD_X86
-/* nibbles_avx2.c: the first n - n % 64 symbols; returns how many it packed */
-size_t wm_nib_pack_avx2(const wm_nib_map_t *nm, const uint8_t *src, size_t n, uint8_t *dst);
+/* nibbles_avx2.c: wm_nib_pack with AVX2 */
+void wm_nib_pack_avx2(const wm_nib_map_t *nm, const uint8_t *src, size_t n, uint8_t *dst);
 #endif
 
 #ifdef __cplusplus

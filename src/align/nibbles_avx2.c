@@ -12,6 +12,7 @@
 ** so the quads are put back in order).
 */
 #include <immintrin.h>
+#include <string.h>
 
 #include "align/nibbles.h"
 
@@ -90,7 +91,8 @@ static size_t pack_fast(const wm_nib_map_t *nm, const uint8_t *src, size_t n, ui
     return i;
 }
 
-size_t wm_nib_pack_avx2(const wm_nib_map_t *nm, const uint8_t *src, size_t n, uint8_t *dst) {
+/* The whole blocks of 64 symbols; returns how many it packed. */
+static size_t pack_blocks(const wm_nib_map_t *nm, const uint8_t *src, size_t n, uint8_t *dst) {
     if (nm->fast) return pack_fast(nm, src, n, dst);
     __m256i tab[16], his[16];
     /* at least 4 tables, the unused ones under a high nibble no byte has */
@@ -100,4 +102,16 @@ size_t wm_nib_pack_avx2(const wm_nib_map_t *nm, const uint8_t *src, size_t n, ui
         his[k] = _mm256_set1_epi8((char)(k < nm->n_hi ? nm->hi[k] : 0x10));
     }
     return n_hi == 4 ? pack4(tab, his, src, n, dst) : pack_n(tab, his, n_hi, src, n, dst);
+}
+
+/* The tail as one more block, through a copy: a pair's 150 bases are two
+** blocks and 22 symbols, which one at a time cost as much as the blocks. */
+void wm_nib_pack_avx2(const wm_nib_map_t *nm, const uint8_t *src, size_t n, uint8_t *dst) {
+    size_t i = pack_blocks(nm, src, n, dst);
+    if (i == n) return;
+    uint8_t in[64] = { 0 }, out[32];
+    memcpy(in, src + i, n - i);
+    pack_blocks(nm, in, 64, out);
+    if ((n - i) & 1) out[(n - i) / 2] |= WM_NIB_NONE << 4;
+    memcpy(dst + i / 2, out, (n - i + 1) / 2);
 }

@@ -722,8 +722,9 @@ static wm_status batch_buffers(const pairs_job_t *J, int s, batch_t *b) {
 typedef struct {
     const pairs_job_t *J;
     batch_t *b;
-    uint32_t (*count)[N_WIDTHS]; /* columns of several widths: [task][width] */
-    int pass;                    /* columns: 0 count widths, 1 fill */
+    uint32_t (*count)[N_WIDTHS]; /* several widths: [task][width], then where each task's go */
+    uint64_t *at, *cat;          /* pairs: each task's first symbol and CIGAR slot / 2 */
+    int pass;                    /* 0 count (widths; pairs: their symbols), 1 fill */
 } pack_t;
 
 /* n symbols of src into the sequences' block at symbol `at`: as they are,
@@ -734,46 +735,89 @@ static void put_seq(const pairs_job_t *J, uint8_t *seq, uint64_t at, const uint8
     else memcpy(seq + at, src, n);
 }
 
-/* Pairs: each pair's query then target, at the offsets set serially. */
+/* Pairs: pass 0 counts task t's symbols, CIGAR bytes / 2 and (several
+** widths) pairs of each width; pass 1 writes its pairs' offsets, lengths,
+** CIGAR slots and slot lists from the bases the serial step set, and packs
+** their sequences, each from an even symbol. A million pairs' offsets were
+** a serial loop of 5 ms. */
 static void pack_pairs_task(void *arg, size_t t, int tid) {
     (void)tid;
     const pack_t *P = (const pack_t *)arg;
+    const pairs_job_t *J = P->J;
     const batch_t *b = P->b;
-    const uint64_t *qoff = (const uint64_t *)(b->h_front + b->o_qoff);
-    const uint64_t *toff = (const uint64_t *)(b->h_front + b->o_toff);
-    uint8_t *seq = b->h_front + b->o_seq;
     size_t lo = b->ns * t / PACK_TASKS, hi = b->ns * (t + 1) / PACK_TASKS;
-    for (size_t k = lo; k < hi; k++) {
-        const wm_pair_t *p = item(P->J, b->from + k);
-        put_seq(P->J, seq, qoff[k], p->query, p->m);
-        put_seq(P->J, seq, toff[k], p->target, p->n);
+    if (P->pass == 0) {
+        uint64_t at = 0, cat = 0;
+        for (size_t k = lo; k < hi; k++) {
+            const wm_pair_t *p = item(J, b->from + k);
+            at += even_up(p->m, J->dna) + even_up(p->n, J->dna);
+            cat += p->m + p->n;
+            if (b->groups > 1) P->count[t][width_index(p->m)]++;
+        }
+        P->at[t] = at;
+        P->cat[t] = cat;
+        return;
     }
-}
-
-static void pack_pairs(const pairs_job_t *J, batch_t *b) {
     uint8_t *f = b->h_front;
     uint64_t *qoff = (uint64_t *)(f + b->o_qoff), *toff = (uint64_t *)(f + b->o_toff);
     uint64_t *cig = (uint64_t *)(f + b->o_cig);
     uint32_t *len = (uint32_t *)(f + b->o_len), *ids = (uint32_t *)(f + b->o_ids);
-    uint32_t fill[N_WIDTHS];
-    for (int w = 0, at = 0; w < N_WIDTHS; w++) {
-        b->first[w] = fill[w] = (uint32_t)at;
-        at += b->cnt[w];
-    }
-    uint64_t at = 0, cat = 0; /* the next pair's symbol, its CIGAR slot / 2 */
-    for (size_t k = 0; k < b->ns; k++) {
+    uint8_t *seq = f + b->o_seq;
+    uint64_t at = P->at[t], cat = P->cat[t];
+    for (size_t k = lo; k < hi; k++) {
         const wm_pair_t *p = item(J, b->from + k);
         qoff[k] = at;
         toff[k] = at + even_up(p->m, J->dna);
         len[2 * k] = (uint32_t)p->m;
         len[2 * k + 1] = (uint32_t)p->n;
         if (J->o->cigar) cig[k] = 2 * cat;
-        if (b->groups > 1) ids[fill[width_index(p->m)]++] = (uint32_t)k;
+        if (b->groups > 1) ids[P->count[t][width_index(p->m)]++] = (uint32_t)k;
+        put_seq(J, seq, qoff[k], p->query, p->m);
+        put_seq(J, seq, toff[k], p->target, p->n);
         at = toff[k] + even_up(p->n, J->dna);
         cat += p->m + p->n;
     }
-    pack_t P = { J, b, NULL, 0 };
+}
+
+/* Turn each task's counts of pass 0 into where its items go: symbols and
+** CIGAR bytes (pairs) in task order; slots by width, tasks in order within
+** a width (b->first, b->cnt). */
+static void pack_bases(pack_t *P, int pairs) {
+    batch_t *b = P->b;
+    if (pairs)
+        for (uint64_t t = 0, at = 0, cat = 0; t < PACK_TASKS; t++) {
+            uint64_t n = P->at[t], c = P->cat[t];
+            P->at[t] = at;
+            P->cat[t] = cat;
+            at += n;
+            cat += c;
+        }
+    if (b->groups <= 1) return;
+    uint32_t at = 0;
+    for (int w = 0; w < N_WIDTHS; w++) {
+        b->first[w] = at;
+        for (int t = 0; t < PACK_TASKS; t++) {
+            uint32_t n = P->count[t][w];
+            P->count[t][w] = at;
+            at += n;
+        }
+        b->cnt[w] = at - b->first[w];
+    }
+}
+
+static wm_status pack_pairs(const pairs_job_t *J, batch_t *b) {
+    uint64_t at[PACK_TASKS], cat[PACK_TASKS];
+    pack_t P = { J, b, NULL, at, cat, 0 };
+    if (b->groups > 1) {
+        P.count = (uint32_t(*)[N_WIDTHS])calloc(PACK_TASKS, sizeof *P.count);
+        if (!P.count) return WM_NOMEM;
+    }
     wm_pool_for(J->cx->pool, PACK_TASKS, pack_pairs_task, &P);
+    pack_bases(&P, 1);
+    P.pass = 1;
+    wm_pool_for(J->cx->pool, PACK_TASKS, pack_pairs_task, &P);
+    free(P.count);
+    return WM_OK;
 }
 
 /* Symbols [lo, hi) of task t's share of a block of n (DNA: from even ones). */
@@ -824,22 +868,14 @@ static void pack_cols_task(void *arg, size_t t, int tid) {
 }
 
 static wm_status pack_cols(const pairs_job_t *J, batch_t *b) {
-    pack_t P = { J, b, NULL, 0 };
+    pack_t P = { J, b, NULL, NULL, NULL, 0 };
     if (b->groups > 1) {
         P.count = (uint32_t(*)[N_WIDTHS])calloc(PACK_TASKS, sizeof *P.count);
         if (!P.count) return WM_NOMEM;
         wm_pool_for(J->cx->pool, PACK_TASKS, pack_cols_task, &P);
-        /* widths in order, tasks in order within a width */
-        uint32_t at = 0;
+        pack_bases(&P, 0);
         b->groups = 0;
         for (int w = 0; w < N_WIDTHS; w++) {
-            b->first[w] = at;
-            for (int t = 0; t < PACK_TASKS; t++) {
-                uint32_t n = P.count[t][w];
-                P.count[t][w] = at;
-                at += n;
-            }
-            b->cnt[w] = at - b->first[w];
             b->nmax[w] = (uint32_t)J->src->max_n;
             b->groups += b->cnt[w] > 0;
         }
@@ -855,9 +891,7 @@ static wm_status pack_cols(const pairs_job_t *J, batch_t *b) {
 static wm_status batch_pack(const pairs_job_t *J, batch_t *b) {
     memcpy(b->h_front, J->code, 256);
     memset(b->h_front + b->o_seq + b->seq_store, 0, 16);
-    if (J->src->cols) return pack_cols(J, b);
-    pack_pairs(J, b);
-    return WM_OK;
+    return J->src->cols ? pack_cols(J, b) : pack_pairs(J, b);
 }
 
 /* ---- the GPU's part -------------------------------------------------------- */
