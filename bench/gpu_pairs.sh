@@ -23,8 +23,9 @@
 # WARP_PREV_PAIRS [2,000] of each of WARP_PREV_READS [reads2k reads5k], rows
 # WARP_PREV_ONLY [bv], WARP_PREV_REPS [1] runs. bench and all run the tree
 # before too when CARRY/prev-src.tar.gz is there: its 150 bp rows on cuda,
-# columns and pairs, alternating with this tree's. The tree before is built
-# with this tree's bench/bench_global.c (the same harness).
+# columns and pairs, alternating with this tree's. PREV_HARNESS=1 builds the
+# tree before with this tree's bench/bench_global.c (the same harness; it
+# fails where the harness sets tuning the tree before does not have).
 # Logs in $OUT: pairs.log (steps), build.log, tests.log, bench_*.txt.
 if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
     eval "$(bash bench/peers/unpack_debs.sh "${2:-.gpu}"/debs/edlib /tmp/edlib-root)"
@@ -58,7 +59,7 @@ pair_tests() {
 P=/tmp/build-pairs-prev
 if [ "$mode" != test ] && [ -z "${NO_PREV:-}" ] && [ -f "$carry/prev-src.tar.gz" ]; then
     (rm -rf /tmp/prev-src && mkdir -p /tmp/prev-src && tar -xzf "$carry/prev-src.tar.gz" -C /tmp/prev-src &&
-        cp bench/bench_global.c /tmp/prev-src/bench/ && # the same harness for both trees
+        { [ -z "${PREV_HARNESS:-}" ] || cp bench/bench_global.c /tmp/prev-src/bench/; } &&
         cmake -S /tmp/prev-src -B $P -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
             -DWARPMATCH_BENCH=ON -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" &&
         cmake --build $P -j"$all" --target bench_global) >"$out/build_prev.log" 2>&1 &
