@@ -35,31 +35,8 @@ static inline void merge(__m256i a, __m256i b, uint8_t *dst) {
                         _mm256_permute4x64_epi64(_mm256_packus_epi16(pa, pb), 0xd8));
 }
 
-/* Four tables or fewer, DNA's case: the loop written out with the tables in
-** registers (gcc kept them in memory when the count was a parameter). */
-static size_t pack4(const __m256i *tab, const __m256i *his, const uint8_t *src, size_t n,
-                    uint8_t *dst) {
-    const __m256i t0 = tab[0], t1 = tab[1], t2 = tab[2], t3 = tab[3];
-    const __m256i h0 = his[0], h1 = his[1], h2 = his[2], h3 = his[3];
-    const __m256i low = _mm256_set1_epi8(0x0f), none = _mm256_set1_epi8(WM_NIB_NONE);
-    __m256i r[2];
-    size_t i = 0;
-    for (; i + 64 <= n; i += 64) {
-        for (int k = 0; k < 2; k++) {
-            __m256i v = _mm256_loadu_si256((const __m256i *)(src + i + 32 * k));
-            __m256i lo = _mm256_and_si256(v, low);
-            __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
-            __m256i x =
-                _mm256_blendv_epi8(none, _mm256_shuffle_epi8(t0, lo), _mm256_cmpeq_epi8(hi, h0));
-            x = _mm256_blendv_epi8(x, _mm256_shuffle_epi8(t1, lo), _mm256_cmpeq_epi8(hi, h1));
-            x = _mm256_blendv_epi8(x, _mm256_shuffle_epi8(t2, lo), _mm256_cmpeq_epi8(hi, h2));
-            r[k] = _mm256_blendv_epi8(x, _mm256_shuffle_epi8(t3, lo), _mm256_cmpeq_epi8(hi, h3));
-        }
-        merge(r[0], r[1], dst + i / 2);
-    }
-    return i;
-}
-
+/* The table form's whole blocks of 64 (its speed matters less: DNA takes
+** the fast form). */
 static size_t pack_n(const __m256i *tab, const __m256i *his, int n_hi, const uint8_t *src, size_t n,
                      uint8_t *dst) {
     size_t i = 0;
@@ -95,13 +72,11 @@ static size_t pack_fast(const wm_nib_map_t *nm, const uint8_t *src, size_t n, ui
 static size_t pack_blocks(const wm_nib_map_t *nm, const uint8_t *src, size_t n, uint8_t *dst) {
     if (nm->fast) return pack_fast(nm, src, n, dst);
     __m256i tab[16], his[16];
-    /* at least 4 tables, the unused ones under a high nibble no byte has */
-    int n_hi = nm->n_hi <= 4 ? 4 : nm->n_hi;
-    for (int k = 0; k < n_hi; k++) {
+    for (int k = 0; k < nm->n_hi; k++) {
         tab[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)nm->lo[k]));
-        his[k] = _mm256_set1_epi8((char)(k < nm->n_hi ? nm->hi[k] : 0x10));
+        his[k] = _mm256_set1_epi8((char)nm->hi[k]);
     }
-    return n_hi == 4 ? pack4(tab, his, src, n, dst) : pack_n(tab, his, n_hi, src, n, dst);
+    return pack_n(tab, his, nm->n_hi, src, n, dst);
 }
 
 /* The tail as one more block, through a copy: a pair's 150 bases are two
