@@ -22,10 +22,13 @@
 # more call's split (wm_stats_t), then ncu's times and instructions of
 # real1M's passes; each with the checkpoints the distance pass keeps
 # (--ckpts 0) and from a second, banded pass (--ckpts 2).
-# meet: one pair's distance from both ends (run_meet): the tests, memcheck
-# and racecheck on 3,000 and 10,000 a side, then grid (1,000 .. 10,000) and
-# long on cuda without CIGARs, from both ends and in one run (--meet-min
-# never) by turns, ncu's kernel times of the 10,000 pair both ways.
+# meet: one pair's distance from both ends (run_meet): the tests (and
+# test_global_diff from the ring's build), memcheck and racecheck on 3,000
+# and 10,000 a side, then grid (1,000 .. 10,000) and long on cuda without
+# CIGARs, from both ends and in one run (--meet-min never), this tree and
+# the tree before (CARRY/prev-src.tar.gz, when there) by turns, ncu's kernel
+# times of the 10,000 pair each way. SKIP_BENCH=1: the tests only;
+# MEET_TESTS: which tests; SKIP_SAN=1: no ring build, no sanitizers.
 # Logs in $OUT: long.log (steps), build.log, tests.log, bench_*.txt.
 if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
     eval "$(bash bench/peers/unpack_debs.sh "${2:-.gpu}"/debs/edlib /tmp/edlib-root)"
@@ -56,30 +59,69 @@ if [ "$mode" = split ]; then
     exit 0
 fi
 if [ "$mode" = meet ]; then
+    # the tree before (CARRY/prev-src.tar.gz), timed by turns beside this
+    # one; and the ring's test build
+    V=$P
+    [ -f "$carry/prev-src.tar.gz" ] || V=
+    [ -n "$V" ] && (rm -rf /tmp/prev-src && mkdir -p /tmp/prev-src &&
+        tar -xzf "$carry/prev-src.tar.gz" -C /tmp/prev-src &&
+        cmake -S /tmp/prev-src -B $V -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
+            -DWARPMATCH_BENCH=ON -DCMAKE_CUDA_ARCHITECTURES=90-real "${extra[@]}" &&
+        cmake --build $V -j"$all" --target bench_global) >"$out/build_prev.log" 2>&1 &
+    [ -z "${SKIP_SAN:-}" ] && (cmake -S . -B $R -DCMAKE_BUILD_TYPE=Release -DWARPMATCH_MPI=OFF \
+        -DWARPMATCH_BENCH=OFF -DCMAKE_CUDA_ARCHITECTURES=90-real \
+        -DCMAKE_CUDA_FLAGS="-DWM_GBV_RING_GROUPS=${RING:-4}" "${extra[@]}" &&
+        cmake --build $R -j"$all" --target test_global_diff) >"$out/build_ring.log" 2>&1 &
     gpu_build warpmatch_cli test_global_diff test_gpu_recover test_api_align bench_global gen_pairs
     CARRY=$carry READS=2000 READS1K=100 bash bench/prep_global.sh $B $D >>"$out/long.log" 2>&1
     G="$B/bench/bench_global"
-    run_tests test_global_diff test_gpu_recover test_api_align cli:test_global cli:test_align
-    for tool in memcheck racecheck; do
-        sanitize $tool $G grid -d $D --backend cuda --sizes 3000,10000 --inputs rand,mut --only bv \
-            --reps 1 --min-s 0
-    done
+    # MEET_TESTS: the tests to run [all five]; SKIP_SAN=1: no sanitizers
+    run_tests ${MEET_TESTS:-test_global_diff test_gpu_recover test_api_align cli:test_global cli:test_align}
+    wait
+    if [ -z "${SKIP_SAN:-}" ]; then
+        t0=$(date +%s)
+        timeout 300 $R/tests/test_global_diff >>"$out/tests.log" 2>&1
+        log "test_global_diff, a ring of ${RING:-4} slots: rc=$? in $(($(date +%s) - t0)) s: $(tail -1 "$out/tests.log")"
+        for tool in memcheck racecheck; do
+            sanitize $tool $G grid -d $D --backend cuda --sizes 3000,10000 --inputs rand,mut --only bv \
+                --reps 1 --min-s 0
+        done
+    fi
+    [ -n "${SKIP_BENCH:-}" ] && exit 0
     never=18446744073709551615
     for r in 1 2; do
         for mm in 0 $never; do
-            $G grid -d $D --backend cuda --sizes 1000,2000,3000,5000,10000 --only bv --meet-min $mm \
-                >"$out/bench_grid_meet${mm}_$r.txt" 2>&1
-            log "grid, cuda, --meet-min $mm, run $r: rc=$? $(grep -hE '^(rand|mut) +10000 ' "$out/bench_grid_meet${mm}_$r.txt" | awk '{print $1, $9}' | tr '\n' ' ')"
+            for tree in $B $V; do
+                tag=$([ $tree = $B ] && echo this || echo prev)
+                $tree/bench/bench_global grid -d $D --backend cuda --sizes 1000,2000,3000,5000,10000 \
+                    --only bv --meet-min $mm >"$out/bench_grid_${tag}_meet${mm}_$r.txt" 2>&1
+                log "grid, cuda, $tag, --meet-min $mm, run $r: rc=$? $(grep -hE '^(rand|mut) +10000 ' "$out/bench_grid_${tag}_meet${mm}_$r.txt" | awk '{print $1, $9}' | tr '\n' ' ')"
+            done
         done
     done
     for mm in 0 $never; do
-        $G long -d $D --backend cuda --inputs "${LONG_INPUTS:-real100k,rand100k,real1M}" --only bv \
-            --max-s 5 --budget-s 10 --meet-min $mm >"$out/bench_long_meet$mm.txt" 2>&1
-        log "long, cuda, --meet-min $mm: rc=$?"
-        ncu --clock-control none --kernel-name regex:'k_global_bv|k_meet' --metrics gpu__time_duration.sum \
-            $G grid -d $D --backend cuda --sizes 10000 --inputs mut --only bv --reps 1 --min-s 0 \
-            --meet-min $mm >"$out/ncu_10000_meet$mm.txt" 2>&1
-        log "ncu, m = n = 10,000 (mut), --meet-min $mm: $(grep -E 'k_global_bv|k_meet|gpu__time_duration' "$out/ncu_10000_meet$mm.txt" | awk '{print $1, $NF}' | tr '\n' ' ')"
+        for tree in $B $V; do
+            tag=$([ $tree = $B ] && echo this || echo prev)
+            $tree/bench/bench_global long -d $D --backend cuda --inputs "${LONG_INPUTS:-real100k,rand100k,real1M}" \
+                --only bv --max-s 5 --budget-s 10 --meet-min $mm >"$out/bench_long_${tag}_meet$mm.txt" 2>&1
+            log "long, cuda, $tag, --meet-min $mm: rc=$? $(grep -hE '^(rand|real)' "$out/bench_long_${tag}_meet$mm.txt" | awk '{print $1, $9}' | tr '\n' ' ')"
+            ncu --clock-control none --kernel-name regex:'k_global_bv|k_meet' --metrics gpu__time_duration.sum \
+                $tree/bench/bench_global grid -d $D --backend cuda --sizes 10000 --inputs mut --only bv --reps 1 \
+                --min-s 0 --meet-min $mm >"$out/ncu_10000_${tag}_meet$mm.txt" 2>&1
+            log "ncu, m = n = 10,000 (mut), $tag, --meet-min $mm: $(grep -E 'gpu__time_duration' "$out/ncu_10000_${tag}_meet$mm.txt" | awk '{print $NF}' | tr '\n' ' ')"
+        done
+    done
+    # end to end: the CLI on the 10 kb pair (~5%), this tree, the process's wall clock
+    for be in cuda cpu auto; do
+        ts=""
+        for r in 1 2 3; do
+            t0=$(date +%s.%N)
+            $B/warpmatch align --mode global --alphabet dna --backend $be \
+                $D/rand10000_a.seq $D/rand10000_mut.seq >"$out/cli_10k_$be.txt" 2>&1
+            rc=$?
+            ts="$ts $(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')"
+        done
+        log "cli align --mode global 10 kb (mut), --backend $be: rc=$rc s:$ts; $(head -c 200 "$out/cli_10k_$be.txt" | tr '\n' ' ')"
     done
     exit 0
 fi

@@ -46,8 +46,7 @@ typedef struct {
 /* g[0..3] global (tables, target, ring, checkpoints), g[4] and g[6] pairs'
 ** slots, g[5] four-russians, g[7] gathered checkpoints, g[8] the backward
 ** run of one pair computed from both ends (global_cuda.cu's run_meet);
-** h[0..5] pairs' slots, h[6] a global run's tables, h[7] the backward
-** run's tables and reversed target */
+** h[0..5] pairs' slots, h[6] a global run's tables, h[7] unused */
 #define WM_CU_ALIGN_G 9
 
 typedef struct {
@@ -56,6 +55,8 @@ typedef struct {
     wm_cu_buf_t g[WM_CU_ALIGN_G];      /* global, dp, pairs: their own use */
     wm_cu_buf_t h[8];                  /* pinned host staging */
     wm_cu_gbv_kept_t kept;             /* global_keep's checkpoints in g[3] */
+    int gbv_per_sm[2];                 /* the global kernels' blocks an SM, bytes
+                                          and DNA (0: not asked yet) */
 } wm_cu_align_bufs_t;
 /* The context's align buffers (made on first use), or NULL out of memory. */
 wm_cu_align_bufs_t *wm_cu_align_bufs(wm_context_t *cx);

@@ -66,7 +66,7 @@ static_assert(RING_GROUPS > PUBLISH_EVERY + LAG_GROUPS, "the ring must outrun a 
 typedef struct {
     const uint64_t *peq;  /* n_codes + 1 rows of W words, by symbol */
     const uint16_t *code; /* 256: byte -> symbol */
-    const uint8_t *y;
+    const uint8_t *y;     /* the target; with dna, its codes (k_codes) */
     uint64_t n;
     uint32_t m, W, stripes;
     uint16_t dna;     /* the host's choice of kernel: 4 symbols (and N) */
@@ -171,31 +171,40 @@ static __device__ __forceinline__ unsigned long long slot_wait(const unsigned lo
 }
 
 /* One column of Myers' step on a 64-row word: pos / neg, the carry in
-** (+1 / -1), bit q of hp / hm the carry out. */
+** (+1 / -1); the carry out is shifted into the low bit of rp / rm (one
+** funnel shift each, where setting bit q took two), so after a tick's
+** eight steps the first column's carry is bit 7 (tick_out turns them
+** round). */
 static __device__ __forceinline__ void bv_step(uint64_t eq, uint64_t pos, uint64_t neg,
-                                               uint64_t &pv, uint64_t &mv, uint32_t &hp,
-                                               uint32_t &hm, int q) {
+                                               uint64_t &pv, uint64_t &mv, uint32_t &rp,
+                                               uint32_t &rm) {
     const uint64_t x = eq | neg, xv = eq | mv;
     const uint64_t xh = (((x & pv) + pv) ^ pv) | x;
     uint64_t ph = mv | ~(xh | pv), mh = pv & xh;
-    hp |= (uint32_t)(ph >> 63) << q;
-    hm |= (uint32_t)(mh >> 63) << q;
+    rp = __funnelshift_l((uint32_t)(ph >> 32), rp, 1);
+    rm = __funnelshift_l((uint32_t)(mh >> 32), rm, 1);
     ph = (ph << 1) | pos;
     mh = (mh << 1) | neg;
     pv = mh | ~(xv | ph);
     mv = ph & xv;
 }
 
+/* A tick's carries out, gathered last column first (bv_step), as bits 0..7
+** in column order. */
+static __device__ __forceinline__ uint32_t tick_out(uint32_t r) { return __brev(r) >> 24; }
+
 /* CK: write the traceback's checkpoints; DNA: the masks of the warp's words
 ** for the four bases and N live in shared memory (one conflict-free load a
-** column), bytes read them from the table in global memory (257 rows: too
-** big to stage). Both are specialisations, so the distance run pays no
-** per-column test. */
+** column) and the target is already codes (dev_make: no lookup of the
+** symbol a column), bytes read them from the table in global memory (257
+** rows: too big to stage). Both are specialisations, so the distance run
+** pays no per-column test. */
 template <int CK, int DNA>
 __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
     __shared__ uint16_t code[256];
     __shared__ uint64_t dna_eq[DNA ? 4 : 1][DNA ? 5 : 1][32]; /* [warp][symbol][lane] */
-    for (uint32_t i = threadIdx.x; i < 256; i += blockDim.x) code[i] = a.code[i];
+    if (!DNA)
+        for (uint32_t i = threadIdx.x; i < 256; i += blockDim.x) code[i] = a.code[i];
     __syncthreads();
     const uint32_t lane = threadIdx.x & 31, wib = DNA ? threadIdx.x >> 5 : 0;
     const uint32_t s = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -244,7 +253,7 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
     /* The masks of a tick's columns, whatever the window (the DP skips the
     ** columns outside it); a dead lane's are 0 (DNA) or any. */
 #define EQ_OF(b)                                                                                   \
-    (DNA ? dna_eq[wib][code[(b)]][lane] : __ldg(&a.peq[(size_t)code[(b)] * a.W + (live ? w : 0)]))
+    (DNA ? dna_eq[wib][(b)][lane] : __ldg(&a.peq[(size_t)code[(b)] * a.W + (live ? w : 0)]))
 
     /* masks one tick ahead, target bytes two ticks ahead */
     uint64_t e[TICK], en[TICK];
@@ -292,20 +301,23 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
                 hin = hp | hm << 8;
             }
         }
-        uint32_t hp = 0, hm = 0;
+        uint32_t rp = 0, rm = 0;
         if (!live || (cb >= lo && cb + TICK - 1 <= hi)) { /* the whole tick in the window */
 #pragma unroll
             for (int q = 0; q < TICK; q++)
-                bv_step(e[q], (hin >> q) & 1, (hin >> (8 + q)) & 1, pv, mv, hp, hm, q);
+                bv_step(e[q], (hin >> q) & 1, (hin >> (8 + q)) & 1, pv, mv, rp, rm);
         } else {
 #pragma unroll
             for (int q = 0; q < TICK; q++) {
                 const int32_t c = cb + q;
                 if (c >= lo && c <= hi)
-                    bv_step(e[q], (hin >> q) & 1, (hin >> (8 + q)) & 1, pv, mv, hp, hm, q);
-                else hp |= 1u << q; /* outside its window a word passes +1 down */
+                    bv_step(e[q], (hin >> q) & 1, (hin >> (8 + q)) & 1, pv, mv, rp, rm);
+                else { /* outside its window a word passes +1 down */ rp = rp << 1 | 1;
+                    rm <<= 1;
+                }
             }
         }
+        const uint32_t hp = tick_out(rp), hm = tick_out(rm);
         if (CK && cb + (TICK - 1) == next_ck) {
             put_ckpt(&a, ck_c, w, pv, mv);
             next_ck = ++ck_c < a.n_ck ? next_ck + (int32_t)a.ck_S : INT32_MAX;
@@ -388,6 +400,17 @@ static wm_status run_band(wm_context_t *cx, gbv_args_t *a, uint64_t m, uint64_t 
     return WM_OK;
 }
 
+/* A DNA target's bytes turned into their codes in place (0..4), so the
+** kernel reads a column's masks without a lookup of its symbol. */
+__global__ void __launch_bounds__(256) k_codes(uint8_t *y, uint64_t n, const uint16_t *code) {
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x)
+        y[i] = (uint8_t)code[y[i]];
+}
+
+/* The longest target staged with the tables (dev_make). */
+#define STAGE_Y_MAX ((uint64_t)64 << 10) /* test_global_diff runs both sides of it */
+
 /* The device side of one pair: masks by target byte (256 rows of W words,
 ** the symbol map folded in), the target, the ring and counters. */
 typedef struct {
@@ -408,12 +431,18 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
     a->stripes = (a->W + 31) / 32;
     /* every stripe must be resident at once (they wait on each other) */
     a->dna = aq->n_codes == 4;
-    int per_sm = 0, per_sm_ck = 0;
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, a->dna ? k_global_bv<0, 1> : k_global_bv<0, 0>, 128, 0);
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm_ck, a->dna ? k_global_bv<1, 1> : k_global_bv<1, 0>, 128, 0);
-    if (per_sm_ck < per_sm) per_sm = per_sm_ck;
+    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
+    if (!B) return WM_NOMEM;
+    int per_sm = B->gbv_per_sm[a->dna]; /* asked once a context: each ask costs host time */
+    if (!per_sm) {
+        int per_sm_ck = 0;
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, a->dna ? k_global_bv<0, 1> : k_global_bv<0, 0>, 128, 0);
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm_ck, a->dna ? k_global_bv<1, 1> : k_global_bv<1, 0>, 128, 0);
+        if (per_sm_ck < per_sm) per_sm = per_sm_ck;
+        B->gbv_per_sm[a->dna] = per_sm;
+    }
     g->resident = (uint64_t)per_sm * (uint64_t)cs->sm_count * 4;
     if (g->resident < a->stripes) {
         wm_context_set_error(cx,
@@ -424,28 +453,40 @@ static wm_status dev_make(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
     }
     /* the symbol map and the query's masks by symbol (5 rows for DNA, not
     ** 256 by byte: a 10 kb query uploads 6 KB, not 320), staged pinned in
-    ** h[6]; the target (+ whole words of 4); the ring with its reports and
-    ** the score: buffers the context keeps (g[0..2]) */
-    wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx);
+    ** h[6], and after them a target of up to STAGE_Y_MAX bytes (+ 8 zero
+    ** bytes: whole 8-byte loads), one copy for all (a pageable copy is a
+    ** staging of its own in the driver); a longer target from where it
+    ** is into g[1]; the ring with its reports and the score in g[2]:
+    ** buffers the context keeps */
     const size_t code_bytes = 256 * sizeof(uint16_t);
     const size_t tab_bytes = code_bytes + (size_t)(aq->n_codes + 1) * a->W * sizeof(uint64_t);
-    wm_status st = B ? WM_OK : WM_NOMEM;
-    if (st == WM_OK) B->kept.valid = 0; /* this run writes over what a keeping run left */
-    if (st == WM_OK) st = wm_cu_host_reserve(cx, &B->h[6], tab_bytes);
-    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[0], tab_bytes);
-    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[1], n + 8);
+    const int stage_y = n <= STAGE_Y_MAX;
+    const size_t up = stage_y ? tab_bytes + n + 8 : tab_bytes; /* tab_bytes: a multiple of 8 */
+    B->kept.valid = 0; /* this run writes over what a keeping run left */
+    wm_status st = wm_cu_host_reserve(cx, &B->h[6], up);
+    if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[0], up);
+    if (st == WM_OK && !stage_y) st = wm_cu_dev_reserve(cx, &B->g[1], n + 8);
     if (st == WM_OK) st = wm_cu_dev_reserve(cx, &B->g[2], small_bytes(a->stripes));
     if (st != WM_OK) return st;
     uint8_t *h = (uint8_t *)B->h[6].p;
     memcpy(h, aq->code, code_bytes);
     memcpy(h + code_bytes, aq->peq, tab_bytes - code_bytes);
-    uint8_t *d_y = (uint8_t *)B->g[1].p;
+    uint8_t *d_y = stage_y ? (uint8_t *)B->g[0].p + tab_bytes : (uint8_t *)B->g[1].p;
+    if (stage_y) {
+        memcpy(h + tab_bytes, y, n);
+        memset(h + tab_bytes + n, 0, 8);
+    }
     /* no wait here: the kernel follows on the same stream, and run_band
     ** waits for it before anyone writes h[6] again */
-    cudaError_t e = cudaMemsetAsync(d_y + n, 0, 8, g->st);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(B->g[0].p, h, tab_bytes, cudaMemcpyHostToDevice, g->st);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(d_y, y, n, cudaMemcpyHostToDevice, g->st);
+    cudaError_t e = cudaMemcpyAsync(B->g[0].p, h, up, cudaMemcpyHostToDevice, g->st);
+    if (e == cudaSuccess && !stage_y) e = cudaMemsetAsync(d_y + n, 0, 8, g->st);
+    if (e == cudaSuccess && !stage_y) e = cudaMemcpyAsync(d_y, y, n, cudaMemcpyHostToDevice, g->st);
+    if (e == cudaSuccess && a->dna) {
+        const uint64_t blocks = (n + 255) / 256;
+        k_codes<<<(unsigned)(blocks < 1024 ? blocks : 1024), 256, 0, g->st>>>(
+            d_y, n, (const uint16_t *)B->g[0].p);
+        e = cudaGetLastError();
+    }
     if (e != cudaSuccess) return wm_cuda_fail(cx, e, "the global bit-vector kernel's buffers");
     a->code = (const uint16_t *)B->g[0].p;
     a->peq = (const uint64_t *)((char *)B->g[0].p + code_bytes);
@@ -614,7 +655,7 @@ static wm_status gather_kept(wm_context_t *cx, const wm_tb_plan_t *plan, wm_tb_c
 /* ---- one pair from both ends ------------------------------------------------ */
 
 #define MEET_MIN_N 2048 /* tuning.global_meet_min's default */
-#define MEET_THREADS 256
+#define MEET_THREADS 512
 
 /* The score at row i of a run's last column (W words of Pv, then of Mv;
 ** pre[w]: the deltas of the words above w), less the column's D[0]. */
@@ -652,6 +693,10 @@ __global__ void __launch_bounds__(MEET_THREADS)
         }
     }
     unsigned long long best = ~0ull;
+    /* the runs' words are in L2 (other SMs wrote them): four rows' loads in
+    ** flight a thread, not one (12.8 us for a 10 kb pair on 256 threads one
+    ** row at a time, 9.2 us so; an H200) */
+#pragma unroll 4
     for (uint64_t i = threadIdx.x; i <= m; i += MEET_THREADS) {
         const long long f = (long long)fn + meet_row(F, pre, W, i);
         const long long g = (long long)gn + meet_row(G, pre + W, W, m - i);
@@ -662,49 +707,80 @@ __global__ void __launch_bounds__(MEET_THREADS)
     if (threadIdx.x == 0) *out = best;
 }
 
+/* The backward run's inputs, made on the device from the forward run's
+** (no host work between the two launches): the target's last nb symbols
+** reversed (codes for DNA, as k_codes left them), zero-padded to ybytes,
+** and the query's masks reversed. Bit i of a reversed row is bit m - 1 - i
+** of the forward row: with r = 64 W - m (the forward last word's unused
+** bits, zero), the whole 64 W-bit row reversed (words in turn, each
+** bit-reversed) shifted down by r. */
+__global__ void __launch_bounds__(256)
+    k_back_prep(const uint64_t *peq, uint32_t rows, uint32_t W, uint64_t m, const uint8_t *y,
+                uint64_t n, uint64_t nb, uint64_t ybytes, uint64_t *rpeq, uint8_t *ry) {
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t start = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    for (uint64_t k = start; k < ybytes; k += stride) ry[k] = k < nb ? y[n - 1 - k] : 0;
+    const uint32_t r = (uint32_t)(64 * (uint64_t)W - m);
+    for (uint64_t i = start; i < (uint64_t)rows * W; i += stride) {
+        const uint64_t c = i / W, w = i % W;
+        const uint64_t *row = peq + c * W;
+        const uint64_t lo = __brevll(row[W - 1 - w]);
+        const uint64_t hi = w + 1 < W ? __brevll(row[W - 2 - w]) : 0;
+        rpeq[i] = r ? lo >> r | hi << (64 - r) : lo;
+    }
+}
+
 /* D[m][n] without a bound from both ends (the file's head): the forward run
 ** on g (dev_make's: the query's masks and the whole target, run over its
-** first mid columns), the backward one on stream 1 from g[8], staged in
-** h[7] (the reversed query's masks, the reversed y[mid, n)). Returns
+** first mid columns) on stream 0, the backward one on stream 1 from g[8]
+** (the reversed masks and target, which k_back_prep makes there once the
+** forward run's are up; the symbol map is the forward run's). Returns
 ** WM_UNSUPPORTED, having done nothing, when both runs' stripes do not fit
-** the GPU at once. */
-static wm_status run_meet(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, uint64_t n,
-                          gbv_dev_t *g, uint64_t *d) {
+** the GPU at once or its buffers do not fit its memory (the single run
+** needs neither). */
+static wm_status run_meet(wm_context_t *cx, const wm_aq_t *aq, uint64_t n, gbv_dev_t *g,
+                          uint64_t *d) {
     const uint64_t m = aq->m, mid = n / 2, nb = n - mid;
     gbv_args_t af = g->a, ab = g->a;
     if (g->resident < 2 * (uint64_t)af.stripes) return WM_UNSUPPORTED;
     const size_t W = af.W;
     wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx); /* made by dev_make */
-    const size_t code_bytes = 256 * sizeof(uint16_t);
-    const size_t tab_bytes = code_bytes + (size_t)(aq->n_codes + 1) * W * sizeof(uint64_t);
-    const size_t y_at = (tab_bytes + 7) & ~(size_t)7, up = y_at + ((nb + 8 + 7) & ~(size_t)7);
-    const size_t ring_at = up, words_at = ring_at + small_bytes(af.stripes);
+    const uint32_t rows = aq->n_codes + 1;
+    const size_t peq_bytes = (size_t)rows * W * sizeof(uint64_t);
+    const size_t ybytes = (nb + 8 + 7) & ~(size_t)7; /* whole 8-byte loads, zeros after */
+    const size_t ring_at = peq_bytes + ybytes, words_at = ring_at + small_bytes(af.stripes);
     const size_t total = words_at + (6 * W + 1) * sizeof(uint64_t); /* F, G, pre, out */
-    wm_status rc = wm_cu_host_reserve(cx, &B->h[7], up);
-    if (rc == WM_OK) rc = wm_cu_dev_reserve(cx, &B->g[8], total);
+    wm_status rc = wm_cu_dev_reserve(cx, &B->g[8], total);
+    if (rc == WM_DEVICE_NOMEM) { /* the single run needs none of it */
+        cx->errmsg[0] = 0;
+        return WM_UNSUPPORTED;
+    }
     if (rc != WM_OK) return rc;
-    uint8_t *h = (uint8_t *)B->h[7].p, *dev = (uint8_t *)B->g[8].p;
-    memcpy(h, aq->code, code_bytes);
-    wm_aq_peq_fill(aq, aq->q, m, 1, (uint64_t *)(h + code_bytes));
-    uint8_t *hy = h + y_at;
-    for (uint64_t k = 0; k < nb; k++) hy[k] = y[n - 1 - k];
-    memset(hy + nb, 0, up - y_at - nb);
+    uint8_t *dev = (uint8_t *)B->g[8].p;
     uint64_t *words = (uint64_t *)(dev + words_at);
     unsigned long long *out = (unsigned long long *)(words + 6 * W);
     af.n = mid;
     af.ck = words; /* F */
-    ab.code = (const uint16_t *)dev;
-    ab.peq = (const uint64_t *)(dev + code_bytes);
-    ab.y = dev + y_at;
+    ab.peq = (const uint64_t *)dev;
+    ab.y = dev + peq_bytes;
     ab.n = nb;
     ab.ring = (unsigned long long *)(dev + ring_at);
     ab.consumed = ab.ring + (size_t)ab.stripes * RING_GROUPS;
     ab.score = ab.consumed + ab.stripes;
     ab.ck = words + 2 * W; /* G */
     cudaStream_t s1 = cx->cuda->stream[1];
-    cudaEvent_t back_done = NULL;
-    cudaError_t e = cudaEventCreateWithFlags(&back_done, cudaEventDisableTiming);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(dev, h, up, cudaMemcpyHostToDevice, s1);
+    cudaEvent_t up = NULL, back_done = NULL;
+    cudaError_t e = cudaEventCreateWithFlags(&up, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&back_done, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaEventRecord(up, g->st); /* dev_make's uploads */
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(s1, up, 0);
+    if (e == cudaSuccess) {
+        const uint64_t work = ybytes > rows * W ? ybytes : rows * W;
+        const uint64_t blocks = (work + 255) / 256;
+        k_back_prep<<<(unsigned)(blocks < 1024 ? blocks : 1024), 256, 0, s1>>>(
+            af.peq, rows, (uint32_t)W, m, af.y, n, nb, ybytes, (uint64_t *)dev, dev + peq_bytes);
+        e = cudaGetLastError();
+    }
     if (e == cudaSuccess) e = launch_band(&ab, m, nb, m + nb, 0, s1);
     if (e == cudaSuccess) e = cudaEventRecord(back_done, s1);
     if (e == cudaSuccess) e = launch_band(&af, m, mid, m + mid, 0, g->st);
@@ -718,6 +794,7 @@ static wm_status run_meet(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(&best, out, sizeof best, cudaMemcpyDeviceToHost, g->st);
     if (e == cudaSuccess) e = cudaStreamSynchronize(g->st);
+    if (up) cudaEventDestroy(up);
     if (back_done) cudaEventDestroy(back_done);
     if (e != cudaSuccess) {
         /* a failed launch may leave the other stream's run behind */
@@ -725,6 +802,7 @@ static wm_status run_meet(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y,
         return wm_cuda_fail(cx, e, "the global bit-vector kernel from both ends");
     }
     *d = best;
+    cx->stats.global_gpu_meets++;
     return WM_OK;
 }
 
@@ -746,7 +824,7 @@ wm_status wm_cuda_global(wm_context_t *cx, const wm_aq_t *aq, const uint8_t *y, 
     if (k > m + n) k = m + n;
     const uint64_t meet_min = cx->tuning.global_meet_min ? cx->tuning.global_meet_min : MEET_MIN_N;
     if (k == m + n && n >= 2 && n >= meet_min) {
-        rc = run_meet(cx, aq, y, n, &g, d);
+        rc = run_meet(cx, aq, n, &g, d);
         if (rc != WM_UNSUPPORTED) return rc;
     }
     return run_band(cx, &g.a, m, n, k, g.st, d);

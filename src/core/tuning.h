@@ -145,6 +145,7 @@ typedef struct {
     double global_gpu_cigar_s;        /* the segments recomputed and walked (host) */
     uint64_t global_gpu_ckpts_on_cpu; /* CIGARs whose checkpoints the CPU made */
     uint64_t global_gpu_ckpts_kept;   /* CIGARs whose checkpoints the distance pass kept */
+    uint64_t global_gpu_meets;        /* distances run from both ends (global_cuda.cu) */
     /* out of GPU memory (core/recover.c) */
     uint64_t gpu_retries;   /* calls tried again with smaller pieces */
     uint64_t gpu_fallbacks; /* calls run on the CPU instead */

@@ -270,6 +270,64 @@ static void test_align(void) {
     wm_context_free(cpu);
 }
 
+/* ---- one long pair's distance: from both ends, or the single run ----------- */
+
+/* A 10 kb pair's distance from both ends needs more memory than its single
+** run (the reversed half, a second ring, both last columns). Limits from
+** 48 KiB up (the smallest fit neither: the CPU answers): where both ends
+** do not fit but the single run does, the GPU must still answer (no retry,
+** no fallback: it used to fall back), and every limit must give the CPU's
+** distance. Both GPU cases must be met on the way. */
+static void test_long_pair(void) {
+    enum { L = 10000 };
+    uint8_t *x = malloc(L), *y = malloc(L);
+    CHECK(x && y, "10 kb pair");
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return;
+    }
+    for (size_t i = 0; i < L; i++) x[i] = y[i] = "ACGT"[below(4)];
+    for (int e = 0; e < 300; e++) y[below(L)] = "ACGT"[below(4)];
+    wm_align_opts_t o = wm_align_opts_default();
+    o.mode = WM_ALIGN_GLOBAL;
+    o.alphabet = WM_ALPHABET_DNA; /* 5 rows of masks: bytes' 257 rows would not fit 256 KiB */
+    wm_context_t *cpu = cpu_context(2, 0);
+    wm_alignments_t want = { 0 };
+    if (cpu) CHECK_RC(wm_align(cpu, x, L, y, L, &o, &want), WM_OK);
+    int single = 0, meet = 0;
+    char why[600] = ""; /* the last fallback's note and error, for the message */
+    for (uint64_t limit = 48 << 10; cpu && want.n == 1 && limit <= 256 << 10; limit += 4 << 10) {
+        wm_context_t *cx = gpu_context(limit, 0);
+        if (!cx) continue;
+        wm_alignments_t got = { 0 };
+        CHECK_RC(wm_align(cx, x, L, y, L, &o, &got), WM_OK);
+        const wm_stats_t *st = wm_context_stats(cx);
+        CHECK(got.n == 1 && got.a[0].distance == want.a[0].distance,
+              "global 10 kb, %llu KiB limit: distance %llu, want %llu",
+              (unsigned long long)(limit >> 10),
+              got.n ? (unsigned long long)got.a[0].distance : 0ull,
+              (unsigned long long)want.a[0].distance);
+        if (st->gpu_fallbacks)
+            snprintf(why, sizeof why, "%llu KiB: %s", (unsigned long long)(limit >> 10),
+                     wm_context_note(cx));
+        else {
+            CHECK(st->gpu_retries == 0, "global 10 kb, %llu KiB limit: %llu retries",
+                  (unsigned long long)(limit >> 10), (unsigned long long)st->gpu_retries);
+            if (st->global_gpu_meets) meet = 1;
+            else single = 1;
+        }
+        wm_alignments_free(&got);
+        wm_context_free(cx);
+    }
+    CHECK(single && meet, "global 10 kb: the limits gave the single run %s, both ends %s (%s)",
+          single ? "yes" : "no", meet ? "yes" : "no", why);
+    wm_alignments_free(&want);
+    wm_context_free(cpu);
+    free(x);
+    free(y);
+}
+
 /* ---- dtw: a series larger than the limit ------------------------------------ */
 
 static void test_dtw(void) {
@@ -326,6 +384,7 @@ int main(int argc, char **argv) {
     if (!cuda_present("recovery from a full GPU")) return test_finish();
     test_search_and_sets();
     test_align();
+    test_long_pair();
     test_dtw();
     return test_finish();
 }
