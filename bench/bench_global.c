@@ -42,6 +42,8 @@
 **   --meet-min N     cuda: one pair's distance without a bound from both ends
 **                    from targets of N columns on (tuning.global_meet_min; 0
 **                    the library's 2,048; 18446744073709551615 never) [0]
+**   --meet-cut       cuda: from both ends met at n / 2, not on the stair
+**                    (tuning.global_meet_cut)
 **   --ckpts R        cuda: where one long pair's CIGAR takes its checkpoints
 **                    (tuning.global_ckpts): 0 the library's choice, 1 kept by
 **                    the distance pass where they fit, 2 a second GPU pass,
@@ -144,6 +146,7 @@ typedef struct {
     uint64_t pairs_batch;
     int ckpts, ckpts_set; /* --ckpts */
     uint64_t meet_min;    /* --meet-min (0: the library's) */
+    int meet_cut;         /* --meet-cut */
     const char *reads;    /* pairs: the files READS_a.fa, READS_b.fa */
     char reads_label[32];
     double max_s, budget_s, min_s, floor_s;
@@ -218,6 +221,7 @@ static wm_context_t *new_context(int threads) {
     }
     if (C.ckpts_set) wm_context_tuning(cx)->global_ckpts = C.ckpts;
     wm_context_tuning(cx)->global_meet_min = C.meet_min;
+    wm_context_tuning(cx)->global_meet_cut = C.meet_cut;
     return cx;
 }
 static wm_context_t *context_for(int threads) {
@@ -1231,6 +1235,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--pairs-batch")) C.pairs_batch = strtoull(NEXT(), NULL, 10);
         else if (!strcmp(a, "--procs")) procs = NEXT();
         else if (!strcmp(a, "--meet-min")) C.meet_min = strtoull(NEXT(), NULL, 10);
+        else if (!strcmp(a, "--meet-cut")) C.meet_cut = 1;
         else if (!strcmp(a, "--ckpts")) {
             C.ckpts = atoi(NEXT());
             C.ckpts_set = 1;

@@ -25,9 +25,10 @@
 # meet: one pair's distance from both ends (run_meet): the tests (and
 # test_global_diff from the ring's build), memcheck and racecheck on 3,000
 # and 10,000 a side, then grid (1,000 .. 10,000) and long on cuda without
-# CIGARs, from both ends and in one run (--meet-min never), this tree and
-# the tree before (CARRY/prev-src.tar.gz, when there) by turns, ncu's kernel
-# times of the 10,000 pair each way. SKIP_BENCH=1: the tests only;
+# CIGARs, from both ends (this tree on the stair and cut at n / 2) and in
+# one run (--meet-min never), this tree and the tree before
+# (CARRY/prev-src.tar.gz, when there) by turns, ncu's kernel times of the
+# 10,000 pair each way; the CLI on the 10 kb pair. SKIP_BENCH=1: the tests only;
 # MEET_TESTS: which tests; SKIP_SAN=1: no ring build, no sanitizers.
 # Logs in $OUT: long.log (steps), build.log, tests.log, bench_*.txt.
 if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
@@ -89,27 +90,31 @@ if [ "$mode" = meet ]; then
     fi
     [ -n "${SKIP_BENCH:-}" ] && exit 0
     never=18446744073709551615
+    # rows: this tree from both ends (on the stair where it fits), this tree
+    # cut at n / 2 (--meet-cut), the tree before; each also in one run
+    runs="this:0 cut:0 prev:0 this:$never prev:$never"
+    [ -n "$V" ] || runs="this:0 cut:0 this:$never"
+    bin() { case $1 in prev) echo "$V/bench/bench_global" ;; *) echo "$B/bench/bench_global" ;; esac; }
+    opt() { [ "$1" = cut ] && echo --meet-cut; }
     for r in 1 2; do
-        for mm in 0 $never; do
-            for tree in $B $V; do
-                tag=$([ $tree = $B ] && echo this || echo prev)
-                $tree/bench/bench_global grid -d $D --backend cuda --sizes 1000,2000,3000,5000,10000 \
-                    --only bv --meet-min $mm >"$out/bench_grid_${tag}_meet${mm}_$r.txt" 2>&1
-                log "grid, cuda, $tag, --meet-min $mm, run $r: rc=$? $(grep -hE '^(rand|mut) +10000 ' "$out/bench_grid_${tag}_meet${mm}_$r.txt" | awk '{print $1, $9}' | tr '\n' ' ')"
-            done
+        for x in $runs; do
+            tag=${x%%:*} mm=${x#*:}
+            $(bin $tag) grid -d $D --backend cuda --sizes 1000,2000,3000,5000,10000 --only bv \
+                --meet-min $mm $(opt $tag) >"$out/bench_grid_${tag}_meet${mm}_$r.txt" 2>&1
+            log "grid, cuda, $tag, --meet-min $mm, run $r: rc=$? $(grep -hE '^(rand|mut) +10000 ' "$out/bench_grid_${tag}_meet${mm}_$r.txt" | awk '{print $1, $9}' | tr '\n' ' ')"
         done
     done
-    for mm in 0 $never; do
-        for tree in $B $V; do
-            tag=$([ $tree = $B ] && echo this || echo prev)
-            $tree/bench/bench_global long -d $D --backend cuda --inputs "${LONG_INPUTS:-real100k,rand100k,real1M}" \
-                --only bv --max-s 5 --budget-s 10 --meet-min $mm >"$out/bench_long_${tag}_meet$mm.txt" 2>&1
-            log "long, cuda, $tag, --meet-min $mm: rc=$? $(grep -hE '^(rand|real)' "$out/bench_long_${tag}_meet$mm.txt" | awk '{print $1, $9}' | tr '\n' ' ')"
-            ncu --clock-control none --kernel-name regex:'k_global_bv|k_meet' --metrics gpu__time_duration.sum \
-                $tree/bench/bench_global grid -d $D --backend cuda --sizes 10000 --inputs mut --only bv --reps 1 \
-                --min-s 0 --meet-min $mm >"$out/ncu_10000_${tag}_meet$mm.txt" 2>&1
-            log "ncu, m = n = 10,000 (mut), $tag, --meet-min $mm: $(grep -E 'gpu__time_duration' "$out/ncu_10000_${tag}_meet$mm.txt" | awk '{print $NF}' | tr '\n' ' ')"
-        done
+    for x in $runs; do
+        tag=${x%%:*} mm=${x#*:}
+        $(bin $tag) long -d $D --backend cuda --inputs "${LONG_INPUTS:-real100k,rand100k,real1M}" \
+            --only bv --max-s 5 --budget-s 10 --meet-min $mm $(opt $tag) \
+            >"$out/bench_long_${tag}_meet$mm.txt" 2>&1
+        log "long, cuda, $tag, --meet-min $mm: rc=$? $(grep -hE '^(rand|real)' "$out/bench_long_${tag}_meet$mm.txt" | awk '{print $1, $9}' | tr '\n' ' ')"
+        ncu --clock-control none --kernel-name regex:'k_global_bv|k_meet|k_back|k_codes' \
+            --metrics gpu__time_duration.sum $(bin $tag) grid -d $D --backend cuda --sizes 10000 \
+            --inputs mut --only bv --reps 1 --min-s 0 --meet-min $mm $(opt $tag) \
+            >"$out/ncu_10000_${tag}_meet$mm.txt" 2>&1
+        log "ncu, m = n = 10,000 (mut), $tag, --meet-min $mm: $(grep -E '^  [a-z_]+|gpu__time_duration' "$out/ncu_10000_${tag}_meet$mm.txt" | awk '/gpu__time/ {print $(NF-1) $NF; next} {print $1}' | tr '\n' ' ')"
     done
     # end to end: the CLI on the 10 kb pair (~5%), this tree, the process's wall clock
     for be in cuda cpu auto; do

@@ -75,12 +75,15 @@ typedef struct {
     unsigned long long *ring;     /* stripes x RING_GROUPS tagged slots: lane 31's carries */
     unsigned long long *consumed; /* stripes: every group below it has been read */
     unsigned long long *score;    /* the sum of the last column's deltas */
-    uint64_t ck_S, n_ck;          /* checkpoints at columns c * ck_S, 0 < c < n_ck */
+    uint64_t ck_S, n_ck;          /* checkpoints at columns c * ck_S, 0 < c < n_ck; without
+                                     CK (run_meet's stair): word w ends at column ck_S - 8 w
+                                     when ck_S, and word 0's first n_ck rows are padding */
     uint64_t *ck;                 /* the band's words of each, as wm_tb_ckpts_t's w; NULL: none */
     const uint64_t *ck_off;       /* n_ck: where checkpoint c starts in ck (its off[c]) */
     long long *ck_fin;            /* W: each word's deltas at its last column; without CK,
                                      with ck set: the last column's Pv then Mv into ck (W
-                                     words each), for run_meet */
+                                     words each), for run_meet, and with the stair the
+                                     bottom row's carries of its last 8 columns (W more) */
 } gbv_args_t; /* 128 bytes: a larger parameter made ptxas read it through a pointer (6% slower) */
 
 /* The band's query blocks at column j (traceback.c's wm_tb_fb / wm_tb_lb,
@@ -119,8 +122,11 @@ static __device__ __forceinline__ int64_t win_lo(const gbv_args_t *a, uint32_t w
     int64_t j = 64 * (int64_t)w + 1 - a->dhi;
     return j < 1 ? 1 : j;
 }
-static __device__ __forceinline__ int64_t win_hi(const gbv_args_t *a, uint32_t w) {
+/* top: a stair's first word's last column (0: none), each word below
+** ending 8 columns before the one above (run_meet) */
+static __device__ __forceinline__ int64_t win_hi(const gbv_args_t *a, uint32_t w, int64_t top) {
     int64_t j = 64 * (int64_t)w + 64 - a->dlo;
+    if (top && top - 8 * (int64_t)w < j) j = top - 8 * (int64_t)w;
     return j > (int64_t)a->n ? (int64_t)a->n : j;
 }
 
@@ -135,8 +141,8 @@ static __device__ __forceinline__ int64_t win_hi(const gbv_args_t *a, uint32_t w
 static __device__ __forceinline__ int32_t win_lo32(const gbv_args_t *a, uint32_t w) {
     return (int32_t)win_lo(a, w);
 }
-static __device__ __forceinline__ int32_t win_hi32(const gbv_args_t *a, uint32_t w) {
-    return (int32_t)win_hi(a, w);
+static __device__ __forceinline__ int32_t win_hi32(const gbv_args_t *a, uint32_t w, int64_t top) {
+    return (int32_t)win_hi(a, w, top);
 }
 /* The first column of stripe s's ticks (= 1 mod TICK). */
 static __device__ __forceinline__ int32_t tick_base(const gbv_args_t *a, uint32_t s) {
@@ -217,16 +223,27 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
             dna_eq[wib][c][lane] = live && c < 4 ? a.peq[(size_t)c * a.W + w] : 0;
         __syncwarp();
     }
-    const int32_t lo = win_lo32(&a, w), hi = win_hi32(&a, w);
+    const int64_t top = CK ? 0 : (int64_t)a.ck_S; /* the stair (run_meet), or none */
+    const int32_t lo = win_lo32(&a, w), hi = win_hi32(&a, w, top);
     const int32_t J0 = win_lo32(&a, 32 * s);
-    const int32_t last = win_hi32(&a, 32 * s + 31 < a.W ? 32 * s + 31 : a.W - 1);
-    const int32_t prod_last = s > 0 ? win_hi32(&a, 32 * s - 1) : 0; /* the stripe above's */
+    const int32_t first = win_hi32(&a, 32 * s, top);
+    const int32_t last = win_hi32(&a, 32 * s + 31 < a.W ? 32 * s + 31 : a.W - 1, top);
+    const int32_t prod_last = s > 0 ? win_hi32(&a, 32 * s - 1, top) : 0; /* the stripe above's */
     const int32_t Jb = tick_base(&a, s);
-    const int32_t ticks = (last - Jb) / TICK + 1 + 31;
+    /* lane l ends l ticks after its column: the last live lane last in a
+    ** band, all at once on a stair (its columns fall 8 a word) */
+    const int32_t live_lanes = a.W - 32 * s < 32 ? (int32_t)(a.W - 32 * s) : 32;
+    const int32_t t_first = (first - Jb) / TICK + 1, t_last = (last - Jb) / TICK + live_lanes;
+    const int32_t ticks = t_first > t_last ? t_first : t_last;
     /* lane l works on columns Jb + 8 (tick - l) + q, from cfirst on; before
     ** its first it holds its first column, after its last its last */
     const int32_t cfirst = Jb - TICK * (int32_t)lane;
     uint64_t pv = ~0ull, mv = 0;
+    /* a stair's padding rows (the backward run's, above its query: its
+    ** words then end where the forward run's do) match nothing and start
+    ** at vertical delta 0, so they pass the top row's +1 down unchanged */
+    if (!CK && w == 0 && a.n_ck) pv = ~0ull << a.n_ck;
+    uint32_t tail = 0;       /* a stair's lane: the bottom row's carries of its last 8 columns */
     uint32_t gp = 0, gm = 0; /* lane 0: the current group's carries in */
     uint32_t op = 0, om = 0; /* lane 31: the group being collected */
     uint32_t hprev = 0xff;   /* a lane's carries out: +1 bits | -1 bits << 8 */
@@ -323,6 +340,12 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
             next_ck = ++ck_c < a.n_ck ? next_ck + (int32_t)a.ck_S : INT32_MAX;
         }
         const uint32_t hout = hp | hm << 8;
+        if (top && cb <= hi && hi <= cb + TICK - 1) { /* the tick of the lane's last column */
+            const uint32_t q = (uint32_t)(hi - cb);   /* columns cb - 8 .. cb + 7: bits 0..15 */
+            const uint32_t P = (hp << 8 | (hprev & 0xffu)) >> (q + 1);
+            const uint32_t M = (hm << 8 | hprev >> 8) >> (q + 1);
+            tail = (P & 0xffu) | (M & 0xffu) << 8;
+        }
         hprev = hout;
 #pragma unroll
         for (int q = 0; q < TICK; q++) e[q] = en[q];
@@ -352,6 +375,7 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
     if (!CK && a.ck && live) { /* the last column, for run_meet */
         a.ck[w] = pv;
         a.ck[a.W + w] = mv;
+        if (top) a.ck[2 * (size_t)a.W + w] = tail;
     }
     long long dsum = 0;
     if (live) {
@@ -707,20 +731,119 @@ __global__ void __launch_bounds__(MEET_THREADS)
     if (threadIdx.x == 0) *out = best;
 }
 
+/* ---- the stair --------------------------------------------------------------
+** Each run's word a ends 8 columns before word a - 1, so every lane of a
+** run ends at one tick: the late words (the pipeline's fill) do less. The
+** forward run's word a (rows 64 a + 1 .. 64 a + 64) ends at column
+** c_a = H - 8 a; the backward run, whose query has p = 64 W - m padding
+** rows on top (so its words hold the forward words' rows: its word b is
+** forward word W - 1 - b), ends its word for rows of word a at reversed
+** column n - c_a. The forward run's frontier (each word's last column,
+** and its bottom row over its last 8 columns: the next word's 8 columns
+** fewer) is crossed by every path from (0, 0) to (m, n); the backward run
+** knows the distance to (m, n) from every node on it: its words' last
+** columns (one row lower: the backward node of row i is "before x[i + 1]")
+** and its bottom rows' last 8 columns. So D[m][n] is the least of
+** F + B over that frontier. Each side's word value at its top row comes
+** from a scan of (its column's deltas) - (its bottom row's last 8 deltas).
+** H is chosen so that both runs end at once; a run needs its last word's
+** columns >= 8 (so H >= 8 W and n - H >= 8). */
+
+/* The deltas of a tail's last t columns (bits 8 - t .. 7 of its +1 and -1
+** bytes). */
+static __device__ __forceinline__ long long tail_last(uint64_t tail, uint32_t t) {
+    const uint32_t sh = 8 - t;
+    return (long long)__popc((uint32_t)(tail & 0xffu) >> sh) -
+           (long long)__popc((uint32_t)(tail >> 8 & 0xffu) >> sh);
+}
+static __device__ __forceinline__ uint64_t low_bits(uint32_t k) {
+    return k >= 64 ? ~0ull : (1ull << k) - 1;
+}
+static __device__ __forceinline__ long long word_sum(const uint64_t *X, uint32_t W, uint64_t w,
+                                                     uint64_t mask) {
+    return (long long)__popcll(X[w] & mask) - (long long)__popcll(X[W + w] & mask);
+}
+
+/* F, G: each run's Pv, Mv and tails (3 W words); pre: 2 W. */
+__global__ void __launch_bounds__(MEET_THREADS)
+    k_meet_stair(const uint64_t *F, const uint64_t *G, uint32_t W, uint64_t m, uint64_t n,
+                 uint64_t H, long long *pre, unsigned long long *out) {
+    typedef cub::BlockScan<long long, MEET_THREADS> scan_t;
+    typedef cub::BlockReduce<unsigned long long, MEET_THREADS> reduce_t;
+    __shared__ union {
+        typename scan_t::TempStorage scan;
+        typename reduce_t::TempStorage reduce;
+    } tmp;
+    const uint64_t keep_last = (m & 63) ? (1ull << (m & 63)) - 1 : ~0ull; /* F's last word */
+    /* each word's value at its top row and column: F from F[0][H] = H, the
+    ** backward run from B'[0][n - H + 8 (W - 1)] (its first word's column) */
+    for (int side = 0; side < 2; side++) {
+        const uint64_t *X = side ? G : F;
+        long long carry = side ? (long long)(n - H + 8 * (uint64_t)(W - 1)) : (long long)H;
+        for (uint32_t base = 0; base < W; base += MEET_THREADS) {
+            const uint32_t w = base + threadIdx.x;
+            long long v = 0;
+            if (w < W) {
+                const uint64_t mask = !side && w == W - 1 ? keep_last : ~0ull;
+                v = word_sum(X, W, w, mask) - tail_last(X[2 * (size_t)W + w], 8);
+            }
+            long long before = 0, total = 0;
+            scan_t(tmp.scan).ExclusiveSum(v, before, total);
+            if (w < W) pre[(size_t)side * W + w] = carry + before;
+            carry += total;
+            __syncthreads(); /* tmp again */
+        }
+    }
+    const long long *Ftop = pre, *Gtop = pre + W;
+    unsigned long long best = ~0ull;
+    /* the columns: row i of forward word a = (i - 1) / 64, its k-th row; in
+    ** the backward run the same node is word b = W - 1 - a's (64 - k)-th row
+    ** (row 0: below the backward run's last word) */
+#pragma unroll 4
+    for (uint64_t i = threadIdx.x; i <= m; i += MEET_THREADS) {
+        long long f, g;
+        if (i == 0) {
+            f = (long long)H;
+            g = Gtop[W - 1] + word_sum(G, W, W - 1, ~0ull);
+        } else {
+            const uint64_t a = (i - 1) >> 6, b = W - 1 - a;
+            const uint32_t k = (uint32_t)((i - 1) & 63) + 1;
+            f = Ftop[a] + word_sum(F, W, a, low_bits(k));
+            g = Gtop[b] + word_sum(G, W, b, low_bits(64 - k));
+        }
+        const unsigned long long v = (unsigned long long)(f + g);
+        best = v < best ? v : best;
+    }
+    /* the steps: the bottom row of forward word a < W - 1 (the top of the
+    ** backward run's word b = W - 1 - a, the bottom of its word b - 1) over
+    ** columns c_a - t, t = 0..8 */
+    for (uint64_t x = threadIdx.x; x < 9 * (uint64_t)(W - 1); x += MEET_THREADS) {
+        const uint64_t a = x / 9, b = W - 1 - a;
+        const uint32_t t = (uint32_t)(x % 9);
+        const long long f = Ftop[a] + word_sum(F, W, a, ~0ull) - tail_last(F[2 * (size_t)W + a], t);
+        const long long g =
+            Gtop[b - 1] + word_sum(G, W, b - 1, ~0ull) - tail_last(G[2 * (size_t)W + b - 1], 8 - t);
+        const unsigned long long v = (unsigned long long)(f + g);
+        best = v < best ? v : best;
+    }
+    best = reduce_t(tmp.reduce).Reduce(best, cuda::minimum<unsigned long long>());
+    if (threadIdx.x == 0) *out = best;
+}
+
 /* The backward run's inputs, made on the device from the forward run's
 ** (no host work between the two launches): the target's last nb symbols
 ** reversed (codes for DNA, as k_codes left them), zero-padded to ybytes,
 ** and the query's masks reversed. Bit i of a reversed row is bit m - 1 - i
-** of the forward row: with r = 64 W - m (the forward last word's unused
-** bits, zero), the whole 64 W-bit row reversed (words in turn, each
-** bit-reversed) shifted down by r. */
+** of the forward row, so the whole 64 W-bit row reversed (words in turn,
+** each bit-reversed) holds it at bit i + p, p = 64 W - m (the forward last
+** word's unused bits, zero): shifted down by r = p it is the reversed
+** query; with r = 0 its first p rows are padding (the stair's). */
 __global__ void __launch_bounds__(256)
-    k_back_prep(const uint64_t *peq, uint32_t rows, uint32_t W, uint64_t m, const uint8_t *y,
+    k_back_prep(const uint64_t *peq, uint32_t rows, uint32_t W, uint32_t r, const uint8_t *y,
                 uint64_t n, uint64_t nb, uint64_t ybytes, uint64_t *rpeq, uint8_t *ry) {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t start = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
     for (uint64_t k = start; k < ybytes; k += stride) ry[k] = k < nb ? y[n - 1 - k] : 0;
-    const uint32_t r = (uint32_t)(64 * (uint64_t)W - m);
     for (uint64_t i = start; i < (uint64_t)rows * W; i += stride) {
         const uint64_t c = i / W, w = i % W;
         const uint64_t *row = peq + c * W;
@@ -731,25 +854,33 @@ __global__ void __launch_bounds__(256)
 }
 
 /* D[m][n] without a bound from both ends (the file's head): the forward run
-** on g (dev_make's: the query's masks and the whole target, run over its
-** first mid columns) on stream 0, the backward one on stream 1 from g[8]
-** (the reversed masks and target, which k_back_prep makes there once the
-** forward run's are up; the symbol map is the forward run's). Returns
+** on g (dev_make's: the query's masks and the whole target) on stream 0,
+** the backward one on stream 1 from g[8] (the reversed masks and target,
+** which k_back_prep makes there once the forward run's are up; the symbol
+** map is the forward run's). On a stair where both runs' last words reach
+** column 8 (n >= 16 W + 8 or so), else cut at column n / 2. Returns
 ** WM_UNSUPPORTED, having done nothing, when both runs' stripes do not fit
 ** the GPU at once or its buffers do not fit its memory (the single run
 ** needs neither). */
 static wm_status run_meet(wm_context_t *cx, const wm_aq_t *aq, uint64_t n, gbv_dev_t *g,
                           uint64_t *d) {
-    const uint64_t m = aq->m, mid = n / 2, nb = n - mid;
+    const uint64_t m = aq->m;
     gbv_args_t af = g->a, ab = g->a;
     if (g->resident < 2 * (uint64_t)af.stripes) return WM_UNSUPPORTED;
     const size_t W = af.W;
+    const uint32_t p = (uint32_t)(64 * W - m);
+    /* the stair's top: both runs' ticks even (H + H' = n + 8 (W - 1)), a
+    ** multiple of 8, each run's last word at column 8 or more */
+    uint64_t H = (n + 8 * (W - 1)) / 2 / 8 * 8;
+    const int stair = !cx->tuning.global_meet_cut && 8 * W <= H && H + 8 <= n;
+    const uint64_t mid = stair ? 0 : n / 2;
+    const uint64_t nb = stair ? n : n - mid;      /* the backward run's target */
     wm_cu_align_bufs_t *B = wm_cu_align_bufs(cx); /* made by dev_make */
     const uint32_t rows = aq->n_codes + 1;
     const size_t peq_bytes = (size_t)rows * W * sizeof(uint64_t);
     const size_t ybytes = (nb + 8 + 7) & ~(size_t)7; /* whole 8-byte loads, zeros after */
     const size_t ring_at = peq_bytes + ybytes, words_at = ring_at + small_bytes(af.stripes);
-    const size_t total = words_at + (6 * W + 1) * sizeof(uint64_t); /* F, G, pre, out */
+    const size_t total = words_at + (8 * W + 1) * sizeof(uint64_t); /* F, G, pre, out */
     wm_status rc = wm_cu_dev_reserve(cx, &B->g[8], total);
     if (rc == WM_DEVICE_NOMEM) { /* the single run needs none of it */
         cx->errmsg[0] = 0;
@@ -758,16 +889,22 @@ static wm_status run_meet(wm_context_t *cx, const wm_aq_t *aq, uint64_t n, gbv_d
     if (rc != WM_OK) return rc;
     uint8_t *dev = (uint8_t *)B->g[8].p;
     uint64_t *words = (uint64_t *)(dev + words_at);
-    unsigned long long *out = (unsigned long long *)(words + 6 * W);
-    af.n = mid;
-    af.ck = words; /* F */
+    unsigned long long *out = (unsigned long long *)(words + 8 * W);
+    af.ck = words; /* F: Pv, Mv (and the stair's tails) */
     ab.peq = (const uint64_t *)dev;
     ab.y = dev + peq_bytes;
-    ab.n = nb;
     ab.ring = (unsigned long long *)(dev + ring_at);
     ab.consumed = ab.ring + (size_t)ab.stripes * RING_GROUPS;
     ab.score = ab.consumed + ab.stripes;
-    ab.ck = words + 2 * W; /* G */
+    ab.ck = words + 3 * W; /* G */
+    if (stair) {
+        af.ck_S = H;
+        ab.ck_S = n - H + 8 * (W - 1);
+        ab.n_ck = p; /* padding rows on top: its words are the forward run's */
+    } else {
+        af.n = mid;
+        ab.n = nb;
+    }
     cudaStream_t s1 = cx->cuda->stream[1];
     cudaEvent_t up = NULL, back_done = NULL;
     cudaError_t e = cudaEventCreateWithFlags(&up, cudaEventDisableTiming);
@@ -778,16 +915,22 @@ static wm_status run_meet(wm_context_t *cx, const wm_aq_t *aq, uint64_t n, gbv_d
         const uint64_t work = ybytes > rows * W ? ybytes : rows * W;
         const uint64_t blocks = (work + 255) / 256;
         k_back_prep<<<(unsigned)(blocks < 1024 ? blocks : 1024), 256, 0, s1>>>(
-            af.peq, rows, (uint32_t)W, m, af.y, n, nb, ybytes, (uint64_t *)dev, dev + peq_bytes);
+            af.peq, rows, (uint32_t)W, stair ? 0 : p, af.y, n, nb, ybytes, (uint64_t *)dev,
+            dev + peq_bytes);
         e = cudaGetLastError();
     }
-    if (e == cudaSuccess) e = launch_band(&ab, m, nb, m + nb, 0, s1);
+    if (e == cudaSuccess) e = launch_band(&ab, m, ab.n, m + ab.n, 0, s1);
     if (e == cudaSuccess) e = cudaEventRecord(back_done, s1);
-    if (e == cudaSuccess) e = launch_band(&af, m, mid, m + mid, 0, g->st);
+    if (e == cudaSuccess) e = launch_band(&af, m, af.n, m + af.n, 0, g->st);
     if (e == cudaSuccess) e = cudaStreamWaitEvent(g->st, back_done, 0);
     if (e == cudaSuccess) {
-        k_meet<<<1, MEET_THREADS, 0, g->st>>>(words, words + 2 * W, (uint32_t)W, m, mid, nb,
-                                              (long long *)(words + 4 * W), out);
+        long long *pre = (long long *)(words + 6 * W);
+        if (stair)
+            k_meet_stair<<<1, MEET_THREADS, 0, g->st>>>(words, words + 3 * W, (uint32_t)W, m, n, H,
+                                                        pre, out);
+        else
+            k_meet<<<1, MEET_THREADS, 0, g->st>>>(words, words + 3 * W, (uint32_t)W, m, mid, nb,
+                                                  pre, out);
         e = cudaGetLastError();
     }
     unsigned long long best = 0;
@@ -803,6 +946,7 @@ static wm_status run_meet(wm_context_t *cx, const wm_aq_t *aq, uint64_t n, gbv_d
     }
     *d = best;
     cx->stats.global_gpu_meets++;
+    if (stair) cx->stats.global_gpu_stairs++;
     return WM_OK;
 }
 

@@ -80,10 +80,15 @@ typedef struct {
     int global_ckpts;
     /* One long pair's distance on the GPU without a bound (global_cuda.cu):
     ** from targets of this many columns on, computed from both ends at
-    ** once (two chains of n / 2 columns, met at the middle column). 0: the
-    ** default, 2,048; tests set 1 to take it on every pair, UINT64_MAX to
-    ** never take it. The bytes are the same [0] */
+    ** once (two chains of about n / 2 columns each, met on a stair or at the
+    ** middle column). 0: the default, 2,048; tests set 1 to take it on
+    ** every pair, UINT64_MAX to never take it. The bytes are the same [0] */
     uint64_t global_meet_min;
+    /* ... and there met at the middle column even where the stair fits
+    ** (each run's word w ending 8 columns before word w - 1, so the late
+    ** words do less: global_cuda.cu). Tests draw it; the bytes are the
+    ** same [0] */
+    int global_meet_cut;
     /* The caller keeps one match per locus (the CLI's --best-per-locus,
     ** cli/locus.c): a set within k edits finds a match's start only where
     ** that choice can read it (setk/loci.c; the CPU's scans and the GPU
@@ -146,6 +151,7 @@ typedef struct {
     uint64_t global_gpu_ckpts_on_cpu; /* CIGARs whose checkpoints the CPU made */
     uint64_t global_gpu_ckpts_kept;   /* CIGARs whose checkpoints the distance pass kept */
     uint64_t global_gpu_meets;        /* distances run from both ends (global_cuda.cu) */
+    uint64_t global_gpu_stairs;       /* of which on a stair (the others cut at n / 2) */
     /* out of GPU memory (core/recover.c) */
     uint64_t gpu_retries;   /* calls tried again with smaller pieces */
     uint64_t gpu_fallbacks; /* calls run on the CPU instead */

@@ -50,7 +50,8 @@
 **    byte (a wrong CIGAR is also replayed, to say how it is wrong). CUDA
 **    also takes every case without a bound or a CIGAR, where one pair's
 **    distance is computed from both ends (tuning.global_meet_min, drawn a
-**    case: every pair, from 64 columns, the library's 2,048, never).
+**    case: every pair, from 64 columns, the library's 2,048, never), met on
+**    a stair where it fits or at n / 2 (tuning.global_meet_cut, drawn).
 ** 4. Long pairs (8 at WM_TEST_SCALE=1): lengths 2,000 to 5,000, against the
 **    full-matrix oracle; every algorithm and configuration with a CIGAR, then
 **    max_distance d - 1 and d.
@@ -716,6 +717,8 @@ static void run_case(long idx, const gcase *c, config *cfgs, size_t n_cfg, int l
             ** 64 columns, the library's 2,048, never */
             wm_context_tuning(cfgs[ci].cx)->global_meet_min =
                 (uint64_t[]){ 1, 64, 0, UINT64_MAX }[(idx >> 2) & 3];
+            /* and there on a stair where it fits, or cut at n / 2 */
+            wm_context_tuning(cfgs[ci].cx)->global_meet_cut = (int)((idx >> 4) & 1);
         }
     for (size_t ci = 0; ci < n_cfg; ci++) {
         if ((cfgs[ci].flags & CF_SHORT_ONLY) && !is_short(c)) continue;
