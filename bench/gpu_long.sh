@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu_long.sh -- issue 18's single long pairs on the lent GPU (the striped
 # bit-vector kernel of src/align/global_cuda.cu), tests first.
-#   bash bench/gpu_long.sh test|bench|all|split|meet [CARRY]
+#   bash bench/gpu_long.sh test|bench|all|split|meet|shape [CARRY]
 # Builds with CUDA (sm_90) into /tmp/build-long (kept on a warm machine).
 # test: test_global_diff (its part 6 runs 20,000 and 100,000 a side on CUDA,
 # with and without CIGARs, at max_distance d - 1 and d), test_gpu_recover,
@@ -30,6 +30,8 @@
 # (CARRY/prev-src.tar.gz, when there) by turns, ncu's kernel times of the
 # 10,000 pair each way; the CLI on the 10 kb pair. SKIP_BENCH=1: the tests only;
 # MEET_TESTS: which tests; SKIP_SAN=1: no ring build, no sanitizers.
+# shape: one pair's kernel time by m and n, and ncu's source counters of
+# one 10 kb half (BENCHMARKS.md 33).
 # Logs in $OUT: long.log (steps), build.log, tests.log, bench_*.txt.
 if ls "${2:-.gpu}"/debs/edlib/*.deb >/dev/null 2>&1; then
     eval "$(bash bench/peers/unpack_debs.sh "${2:-.gpu}"/debs/edlib /tmp/edlib-root)"
@@ -57,6 +59,51 @@ if [ "$mode" = split ]; then
             >"$out/ncu_real1M_ck$ck.txt" 2>&1
         log "ncu, real1M's passes, --ckpts $ck: $(grep -E 'k_global_bv<|k_gather|duration|inst_executed' "$out/ncu_real1M_ck$ck.txt" | awk '{print $1, $NF}' | tr '\n' ' ')"
     done
+    exit 0
+fi
+if [ "$mode" = shape ]; then
+    # where one pair's kernel time goes: single runs (ncu's kernel times) at
+    # m = 10,000 against n = 2,500 .. 20,000 and at n = 10,000 against m =
+    # 2,500 .. 40,000 (a ~5% copy, cut or padded to n), then from both ends;
+    # then ncu's source counters (--set full) on one half of the 10 kb pair:
+    # prof_sass.csv (per SASS instruction: executions, stall samples)
+    gpu_build bench_global
+    S=/dev/shm/wm-shape
+    mkdir -p $S
+    python3 - "$S" <<'PY'
+import random, sys
+random.seed(7)
+d = sys.argv[1]
+def seq(n): return ''.join(random.choice('ACGT') for _ in range(n))
+def mut(s, r):
+    out = []
+    for c in s:
+        x = random.random()
+        if x < r / 3: continue
+        elif x < 2 * r / 3: out.append(random.choice('ACGT'))
+        elif x < r: out.append(c); out.append(random.choice('ACGT'))
+        else: out.append(c)
+    return ''.join(out)
+shapes = {1: (10000, 2500), 2: (10000, 5000), 3: (10000, 10000), 4: (10000, 20000),
+          5: (2500, 10000), 6: (5000, 10000), 7: (20000, 10000), 8: (40000, 10000)}
+for k, (m, n) in shapes.items():
+    a = seq(m); b = mut(a, 0.05)[:n]
+    b = b + seq(n - len(b))
+    open('%s/rand%d_a.seq' % (d, k), 'w').write(a)
+    open('%s/rand%d_b.seq' % (d, k), 'w').write(b)
+PY
+    G="$B/bench/bench_global"
+    for mm in 18446744073709551615 0; do
+        ncu --clock-control none --kernel-name regex:'k_global_bv|k_meet' --metrics gpu__time_duration.sum \
+            $G grid -d $S --backend cuda --sizes 1,2,3,4,5,6,7,8 --inputs rand --only bv --reps 1 --min-s 0 \
+            --meet-min $mm >"$out/ncu_shape_$mm.txt" 2>&1
+        log "shape, --meet-min $mm (m x n: 10k x 2.5k, 5k, 10k, 20k; 2.5k, 5k, 20k, 40k x 10k): $(grep -E 'gpu__time_duration' "$out/ncu_shape_$mm.txt" | awk '{print $(NF-1) $NF}' | tr '\n' ' ')"
+    done
+    ncu --set full --import-source yes --kernel-name regex:k_global_bv --launch-skip 2 --launch-count 1 \
+        -f -o /tmp/wm-shape-prof $G grid -d $S --backend cuda --sizes 3 --inputs rand --only bv --reps 1 \
+        --min-s 0 >"$out/ncu_prof.log" 2>&1
+    ncu -i /tmp/wm-shape-prof.ncu-rep --page source --csv --print-source sass >"$out/prof_sass.csv" 2>&1
+    log "source counters: rc=$? $(wc -l <"$out/prof_sass.csv") lines in prof_sass.csv"
     exit 0
 fi
 if [ "$mode" = meet ]; then
