@@ -10,7 +10,8 @@
 **     dlo .. dhi, so column j never computes blocks outside rows
 **     j + dlo .. j + dhi;
 **   - scores (Ukkonen's cutoff): a block whose every cell is above k (its
-**     bottom score >= k + 64) is dropped from either end of the column, and
+**     bottom score >= k + 64) is dropped from either end of the column
+**     (looked for every 8th column), and
 **     the block below the last is added only while the last block's bottom
 **     is within k + 1. Cells of value <= k are always computed exactly
 **     (their best predecessor is <= k too, so it was kept), hence the
@@ -68,9 +69,15 @@ static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t
             sc[lb] += (uint64_t)(int64_t)h;
         }
         top++;
-        /* drop the blocks none of whose cells can be on an alignment within k */
-        while (lb > fb && wm_band_drops_last(sc[lb], lb, m, n, j, k)) lb--;
-        while (fb < lb && wm_band_drops_first(sc[fb], fb, m, n, j, k)) top = sc[fb++];
+        /* drop the blocks none of whose cells can be on an alignment within k,
+        ** every 8th column: a block kept longer is only more work (a wider
+        ** band keeps every cell <= k exact), and the tests each column cost
+        ** more than the steps they saved (1 kb pairs, 13-15% faster on one
+        ** core; BENCHMARKS.md 33) */
+        if ((j & 7) == 0) {
+            while (lb > fb && wm_band_drops_last(sc[lb], lb, m, n, j, k)) lb--;
+            while (fb < lb && wm_band_drops_first(sc[fb], fb, m, n, j, k)) top = sc[fb++];
+        }
     }
     size_t mb = wm_blk(m);
     if (lb < mb) return k + 1; /* row m was above k at the end */
