@@ -73,7 +73,7 @@ static uint64_t banded(const wm_aq_t *aq, const uint8_t *y, uint64_t n, uint64_t
         ** every 8th column: a block kept longer is only more work (a wider
         ** band keeps every cell <= k exact), and the tests each column cost
         ** more than the steps they saved (1 kb pairs, 13-15% faster on one
-        ** core; BENCHMARKS.md 33) */
+        ** core; BENCHMARKS.md 33b) */
         if ((j & 7) == 0) {
             while (lb > fb && wm_band_drops_last(sc[lb], lb, m, n, j, k)) lb--;
             while (fb < lb && wm_band_drops_first(sc[fb], fb, m, n, j, k)) top = sc[fb++];

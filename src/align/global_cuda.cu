@@ -31,13 +31,14 @@
 ** with: its top and bottom both grew by one a column).
 **
 ** From both ends (run_meet). Without a bound, one pair's time is the chain
-** of its n columns. The target is cut at mid: a forward run of the query
-** against y[0, mid) keeps its last column, D[i][mid] for every i; a
-** backward run of both reversed, against y[mid, n), keeps its last
-** column, the distance of x[i, m) to y[mid, n) for every i. An optimal path
-** crosses column mid at some row, so D[m][n] is the least of the two sums
-** over i (Hirschberg's middle column). The runs go at once on two streams:
-** two chains of n / 2.
+** of its n columns. A forward run of the query and a backward run of both
+** reversed go at once on two streams, each over about half the matrix,
+** and meet where every path from (0, 0) to (m, n) crosses: on a stair
+** (each word ending 8 columns before the word above, so the words that
+** start late in the pipeline do less; "the stair" below), or at the
+** middle column (the forward run's last column D[i][mid], the backward
+** run's the distance of x[i, m) to y[mid, n): D[m][n] is the least sum
+** over i, Hirschberg's).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -329,7 +330,8 @@ __global__ void __launch_bounds__(128) k_global_bv(gbv_args_t a) {
                 const int32_t c = cb + q;
                 if (c >= lo && c <= hi)
                     bv_step(e[q], (hin >> q) & 1, (hin >> (8 + q)) & 1, pv, mv, rp, rm);
-                else { /* outside its window a word passes +1 down */ rp = rp << 1 | 1;
+                else {
+                    rp = rp << 1 | 1; /* outside its window a word passes +1 down */
                     rm <<= 1;
                 }
             }
@@ -691,18 +693,22 @@ static __device__ __forceinline__ long long meet_row(const uint64_t *X, const lo
     return pre[w] + __popcll(X[w] & mask) - __popcll(X[W + w] & mask);
 }
 
+/* The meet kernels' one block: a scan of the runs' words, then the least
+** over the frontier. */
+typedef cub::BlockScan<long long, MEET_THREADS> scan_t;
+typedef cub::BlockReduce<unsigned long long, MEET_THREADS> reduce_t;
+typedef union {
+    scan_t::TempStorage scan;
+    reduce_t::TempStorage reduce;
+} meet_tmp_t;
+
 /* D[m][n] from the two runs' last columns (F forward, over fn columns; G
 ** backward, over gn): the least over i of F[i] + G[m - i]. One block: each
 ** run's words summed by a scan a chunk at a time (pre: 2 W), then the rows. */
 __global__ void __launch_bounds__(MEET_THREADS)
     k_meet(const uint64_t *F, const uint64_t *G, uint32_t W, uint64_t m, uint64_t fn, uint64_t gn,
            long long *pre, unsigned long long *out) {
-    typedef cub::BlockScan<long long, MEET_THREADS> scan_t;
-    typedef cub::BlockReduce<unsigned long long, MEET_THREADS> reduce_t;
-    __shared__ union {
-        typename scan_t::TempStorage scan;
-        typename reduce_t::TempStorage reduce;
-    } tmp;
+    __shared__ meet_tmp_t tmp;
     for (int side = 0; side < 2; side++) {
         const uint64_t *X = side ? G : F;
         long long carry = 0; /* the same in every thread */
@@ -768,12 +774,7 @@ static __device__ __forceinline__ long long word_sum(const uint64_t *X, uint32_t
 __global__ void __launch_bounds__(MEET_THREADS)
     k_meet_stair(const uint64_t *F, const uint64_t *G, uint32_t W, uint64_t m, uint64_t n,
                  uint64_t H, long long *pre, unsigned long long *out) {
-    typedef cub::BlockScan<long long, MEET_THREADS> scan_t;
-    typedef cub::BlockReduce<unsigned long long, MEET_THREADS> reduce_t;
-    __shared__ union {
-        typename scan_t::TempStorage scan;
-        typename reduce_t::TempStorage reduce;
-    } tmp;
+    __shared__ meet_tmp_t tmp;
     const uint64_t keep_last = (m & 63) ? (1ull << (m & 63)) - 1 : ~0ull; /* F's last word */
     /* each word's value at its top row and column: F from F[0][H] = H, the
     ** backward run from B'[0][n - H + 8 (W - 1)] (its first word's column) */
